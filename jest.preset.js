@@ -1,0 +1,32 @@
+// Shared jest configuration: every project's jest.config.js spreads this.
+// swc compiles TypeScript (with decorator metadata for NestJS) and the ESM-only
+// dependencies of @kubernetes/client-node down to CommonJS, so tests run without
+// --experimental-vm-modules.
+const path = require('path');
+const fs = require('fs');
+
+const root = __dirname;
+const swcrc = JSON.parse(fs.readFileSync(path.join(root, '.swcrc'), 'utf8'));
+const tsconfig = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace('/', '\\/')}$`] = path.join(root, target);
+}
+
+// ESM-only packages reached through @kubernetes/client-node.
+const esmPackages = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose', 'jsonpath-plus', 'rfc4648'];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, jsc: { ...swcrc.jsc, parser: { ...swcrc.jsc.parser } } }],
+  },
+  transformIgnorePatterns: [`node_modules/(?!(${esmPackages.map((p) => p.replace('/', '\\/')).join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  moduleNameMapper,
+  testMatch: ['**/?(*.)+(spec|test).ts'],
+  passWithNoTests: true,
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  reporters: [['default', {}], path.join(root, 'tools/jest/summary-reporter.js')],
+};

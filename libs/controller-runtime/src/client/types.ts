@@ -1,0 +1,141 @@
+// The client contract every controller, the SSA helper and the tests code against.
+// Objects are plain JSON (as on the wire): typed views live in @capi/api.
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: 'Apply' | 'Update';
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: 'FieldsV1';
+  fieldsV1?: Record<string, unknown>;
+  subresource?: string;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  managedFields?: ManagedFieldsEntry[];
+}
+
+/** Any Kubernetes object as JSON. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** Identifies one object. `apiVersion` is "group/version" or "v1" for the core group. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+}
+
+export interface ObjectList<T extends KubeObject = KubeObject> {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items: T[];
+}
+
+export interface WriteOptions {
+  fieldManager?: string;
+  dryRun?: boolean;
+}
+
+export interface ApplyOptions extends WriteOptions {
+  fieldManager: string;
+  force?: boolean;
+  subresource?: 'status';
+}
+
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+export interface PatchOptions extends WriteOptions {
+  subresource?: 'status';
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchEvent<T extends KubeObject = KubeObject> {
+  type: WatchEventType;
+  /** For ERROR events this is a metav1.Status object. */
+  object: T;
+}
+
+export interface WatchOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  timeoutSeconds?: number;
+}
+
+export interface WatchHandle {
+  /** Ends the watch; `done` then settles. */
+  stop(): void;
+  /** Settles when the watch ends (server closed, error or stop()). Rejects with ApiError on HTTP errors such as 410. */
+  done: Promise<void>;
+}
+
+/**
+ * CRUD + apply + watch against a Kubernetes(-compatible) API server.
+ * Errors are thrown as ApiError carrying the server's Status.
+ */
+export interface Client {
+  get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T>;
+  /** Like get, but returns undefined on 404. */
+  tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined>;
+  list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts?: ListOptions): Promise<ObjectList<T>>;
+  create<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  update<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  updateStatus<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(ref: ObjectRef, type: PatchType, patch: unknown, opts?: PatchOptions): Promise<T>;
+  /** Server-side apply (application/apply-patch+yaml with a JSON body). */
+  apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T>;
+  delete(ref: ObjectRef, opts?: DeleteOptions): Promise<void>;
+  watch<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts: WatchOptions,
+    onEvent: (ev: WatchEvent<T>) => void,
+  ): Promise<WatchHandle>;
+}

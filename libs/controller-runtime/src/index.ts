@@ -1,0 +1,2 @@
+export * from './client/types';
+export * from './client/errors';
