@@ -1,0 +1,226 @@
+// A set of field paths, stored as a tree keyed by serialised path elements as in FieldsV1:
+// `f:<name>` (field), `k:<json of key fields>` (list-map item), `v:<json>` (set value), `i:<n>` (index).
+// Mirrors structured-merge-diff's fieldpath.Set: a node may be a member itself and have children.
+
+export type PathElement = string;
+export type FieldPath = PathElement[];
+
+export class MergeError extends Error {
+  constructor(readonly field: string, message: string) {
+    super(field ? `${field}: ${message}` : message);
+    this.name = 'MergeError';
+  }
+}
+
+export const fieldElement = (name: string): PathElement => `f:${name}`;
+export const valueElement = (v: unknown): PathElement => `v:${JSON.stringify(v)}`;
+export const indexElement = (i: number): PathElement => `i:${i}`;
+/** Key fields serialised as a JSON object with names sorted, as structured-merge-diff does. */
+export function keyElement(item: Record<string, unknown>, keys: string[]): PathElement {
+  const sorted = [...keys].sort();
+  const obj: Record<string, unknown> = {};
+  for (const k of sorted) obj[k] = item[k];
+  return `k:${JSON.stringify(obj)}`;
+}
+
+class Node {
+  member = false;
+  readonly children = new Map<PathElement, Node>();
+}
+
+const KIND_ORDER: Record<string, number> = { f: 0, k: 1, v: 2, i: 3 };
+
+/** Order of structured-merge-diff's PathElement.Compare: fields, then keys, then values, then indexes. */
+export function comparePathElements(a: PathElement, b: PathElement): number {
+  const ka = KIND_ORDER[a[0]] ?? 9;
+  const kb = KIND_ORDER[b[0]] ?? 9;
+  if (ka !== kb) return ka - kb;
+  if (a[0] === 'i') return Number(a.slice(2)) - Number(b.slice(2));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export class FieldSet {
+  private readonly root = new Node();
+
+  static of(...paths: FieldPath[]): FieldSet {
+    const s = new FieldSet();
+    for (const p of paths) s.insert(p);
+    return s;
+  }
+
+  insert(path: FieldPath): this {
+    if (path.length === 0) return this; // the root is never a member
+    let n = this.root;
+    for (const pe of path) {
+      let c = n.children.get(pe);
+      if (!c) n.children.set(pe, (c = new Node()));
+      n = c;
+    }
+    n.member = true;
+    return this;
+  }
+
+  has(path: FieldPath): boolean {
+    const n = this.node(path);
+    return !!n && n.member;
+  }
+
+  /** True when the path or anything below it is a member. */
+  hasPrefix(path: FieldPath): boolean {
+    const n = this.node(path);
+    return !!n && (n.member || hasAnyMember(n));
+  }
+
+  isEmpty(): boolean {
+    return !hasAnyMember(this.root);
+  }
+
+  /** Every member path, in FieldsV1 order. */
+  paths(): FieldPath[] {
+    const out: FieldPath[] = [];
+    const walk = (n: Node, prefix: FieldPath) => {
+      for (const pe of [...n.children.keys()].sort(comparePathElements)) {
+        const c = n.children.get(pe)!;
+        const p = [...prefix, pe];
+        if (c.member) out.push(p);
+        walk(c, p);
+      }
+    };
+    walk(this.root, []);
+    return out;
+  }
+
+  size(): number {
+    return this.paths().length;
+  }
+
+  union(other: FieldSet): FieldSet {
+    const s = this.clone();
+    for (const p of other.paths()) s.insert(p);
+    return s;
+  }
+
+  intersection(other: FieldSet): FieldSet {
+    return FieldSet.of(...this.paths().filter((p) => other.has(p)));
+  }
+
+  /** Removes exactly the members of `other` (children of a removed member stay). */
+  difference(other: FieldSet): FieldSet {
+    return FieldSet.of(...this.paths().filter((p) => !other.has(p)));
+  }
+
+  /** Removes the members of `other` and everything below them. */
+  recursiveDifference(other: FieldSet): FieldSet {
+    return FieldSet.of(...this.paths().filter((p) => !p.some((_, i) => other.has(p.slice(0, i + 1)))));
+  }
+
+  /** Only the members at or below `prefix`. */
+  withPrefix(prefix: FieldPath): FieldSet {
+    return FieldSet.of(...this.paths().filter((p) => prefix.every((pe, i) => p[i] === pe)));
+  }
+
+  equals(other: FieldSet): boolean {
+    return JSON.stringify(this.toFieldsV1()) === JSON.stringify(other.toFieldsV1());
+  }
+
+  clone(): FieldSet {
+    return FieldSet.of(...this.paths());
+  }
+
+  /** FieldsV1 JSON: `{}` for a leaf member, `".": {}` marks a member that also has children. */
+  toFieldsV1(): Record<string, unknown> {
+    const enc = (n: Node): Record<string, unknown> => {
+      const out: Record<string, unknown> = {};
+      if (n.member && n.children.size > 0) out['.'] = {};
+      for (const pe of [...n.children.keys()].sort(comparePathElements)) {
+        const c = n.children.get(pe)!;
+        if (!c.member && !hasAnyMember(c)) continue;
+        out[pe] = enc(c);
+      }
+      return out;
+    };
+    const out: Record<string, unknown> = {};
+    for (const pe of [...this.root.children.keys()].sort(comparePathElements)) {
+      const c = this.root.children.get(pe)!;
+      if (c.member || hasAnyMember(c)) out[pe] = enc(c);
+    }
+    return out;
+  }
+
+  static fromFieldsV1(json: unknown): FieldSet {
+    const s = new FieldSet();
+    const dec = (v: unknown, prefix: FieldPath) => {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+        throw new MergeError(formatPath(prefix), 'FieldsV1 entries must be JSON objects');
+      }
+      for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
+        if (k === '.') {
+          if (prefix.length === 0) throw new MergeError('', 'FieldsV1 root cannot be a member');
+          s.insert(prefix);
+          continue;
+        }
+        if (!/^[fkvi]:/.test(k)) throw new MergeError(formatPath(prefix), `unknown FieldsV1 element "${k}"`);
+        const p = [...prefix, k];
+        const obj = child as Record<string, unknown>;
+        if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+          throw new MergeError(formatPath(p), 'FieldsV1 entries must be JSON objects');
+        }
+        if (Object.keys(obj).length === 0) s.insert(p);
+        else dec(obj, p);
+      }
+    };
+    dec(json ?? {}, []);
+    return s;
+  }
+
+  private node(path: FieldPath): Node | undefined {
+    let n: Node | undefined = this.root;
+    for (const pe of path) {
+      n = n.children.get(pe);
+      if (!n) return undefined;
+    }
+    return n;
+  }
+}
+
+function hasAnyMember(n: Node): boolean {
+  for (const c of n.children.values()) if (c.member || hasAnyMember(c)) return true;
+  return false;
+}
+
+/** structured-merge-diff's value.ToString: strings quoted, numbers/bools bare. */
+function valueToString(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(valueToString).join(',')}]`;
+  if (typeof v === 'object') {
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}=${valueToString(x)}`)
+      .join(',')}}`;
+  }
+  return String(v);
+}
+
+/** Path as kube prints it in conflicts: `.spec.replicas`, `.status.conditions[type="Ready"].status`, `[="x"]`, `[0]`. */
+export function formatPath(path: FieldPath): string {
+  return path
+    .map((pe) => {
+      const body = pe.slice(2);
+      switch (pe[0]) {
+        case 'f':
+          return `.${body}`;
+        case 'k': {
+          const obj = JSON.parse(body) as Record<string, unknown>;
+          return `[${Object.keys(obj)
+            .sort()
+            .map((k) => `${k}=${valueToString(obj[k])}`)
+            .join(',')}]`;
+        }
+        case 'v':
+          return `[=${valueToString(JSON.parse(body))}]`;
+        default:
+          return `[${body}]`;
+      }
+    })
+    .join('');
+}
