@@ -120,7 +120,7 @@ export function applyIntent(a: ApplyArgs): KubeObject {
   const self: ManagerSet = { manager: a.manager, operation: 'Apply', apiVersion: intent.apiVersion, subresource: a.subresource, set: new FieldSet() };
   const selfId = managerId(self);
   const previous = managers.get(selfId);
-  self.set = scope(toFieldSet(intent, root), a);
+  self.set = scope(toFieldSet(intent, root, { rejectDuplicates: true }), a);
 
   let merged = mergeValues(live ?? {}, intent, root) as KubeObject;
   merged.apiVersion = intent.apiVersion;

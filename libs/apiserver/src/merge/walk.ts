@@ -39,8 +39,17 @@ function indexItems(list: JsonMap[], keys: string[], path: FieldPath, rejectDupl
   return m;
 }
 
-/** The fields `value` sets (structured-merge-diff ToFieldSet). */
-export function toFieldSet(value: Json, schema: OpenApiSchema | undefined, path: FieldPath = [], out = new FieldSet()): FieldSet {
+/**
+ * The fields `value` sets (structured-merge-diff ToFieldSet). `rejectDuplicates` (apply configurations)
+ * makes duplicate list-map keys an error.
+ */
+export function toFieldSet(value: Json, schema: OpenApiSchema | undefined, opts: { rejectDuplicates?: boolean } = {}): FieldSet {
+  const out = new FieldSet();
+  fieldSetAt(value, schema, [], out, opts.rejectDuplicates ?? false);
+  return out;
+}
+
+function fieldSetAt(value: Json, schema: OpenApiSchema | undefined, path: FieldPath, out: FieldSet, strict: boolean): void {
   const t = typeOf(schema, value);
   switch (t.kind) {
     case 'scalar':
@@ -50,25 +59,29 @@ export function toFieldSet(value: Json, schema: OpenApiSchema | undefined, path:
     case 'set':
       for (const v of value as Json[]) out.insert([...path, valueElement(v)]);
       break;
-    case 'listMap':
+    case 'listMap': {
+      const seen = new Set<string>();
       for (const item of value as JsonMap[]) {
-        const p = [...path, itemKey(item, t.keys, path)];
-        toFieldSet(item, t.items, p, out);
+        const k = itemKey(item, t.keys, path);
+        if (strict && seen.has(k)) throw new MergeError(formatPath([...path, k]), 'duplicate entries for key');
+        seen.add(k);
+        const p = [...path, k];
+        fieldSetAt(item, t.items, p, out, strict);
         out.insert(p);
       }
       break;
+    }
     case 'map':
       for (const [k, v] of Object.entries(value as JsonMap)) {
         const f = lookupField(t.schema, k);
         if (f.ignored || v === undefined) continue;
         const p = [...path, fieldElement(k)];
-        toFieldSet(v, f.schema, p, out);
+        fieldSetAt(v, f.schema, p, out, strict);
         // Containers are members only when empty/null or not declared by the schema (as SMD does).
         if (v === null || (isObject(v) && Object.keys(v).length === 0) || !f.declared) out.insert(p);
       }
       break;
   }
-  return out;
 }
 
 export interface Comparison {
@@ -154,9 +167,8 @@ const clone = <T>(v: T): T => (v === undefined ? v : structuredClone(v));
  */
 export function mergeValues(lhs: Json, rhs: Json, schema: OpenApiSchema | undefined, path: FieldPath = []): Json {
   if (rhs === undefined) return clone(lhs);
-  const tr = typeOf(schema, rhs);
-  if (tr.kind === 'listMap') indexItems(rhs as JsonMap[], tr.keys, path, true); // reject duplicate keys in intent
   if (lhs === undefined) return clone(rhs);
+  const tr = typeOf(schema, rhs);
   const tl = typeOf(schema, lhs);
   if (!sameKind(tl, tr) || tr.kind === 'scalar' || tr.kind === 'atomic') return clone(rhs);
   switch (tr.kind) {
