@@ -1,1 +1,11 @@
-export {};
+export * from './catalog';
+export * from './errors';
+export * from './extension-config';
+export * from './selector';
+export * from './registry';
+export * from './transport';
+export { extensionUrl, formatDurationSeconds } from './invoke';
+export * from './discovery';
+export * from './cache';
+export * from './client';
+export * from './testing/extension-server';

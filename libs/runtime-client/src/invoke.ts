@@ -1,0 +1,93 @@
+// The single HTTP round trip used by discovery and hook calls: URL, ?timeout=, POST, status check, decode + validate.
+import path from 'node:path';
+import { decodeHookResponse, type HookName, type HookResponse } from '@capi/api';
+import { gvhToPath, type GroupVersionHook } from './catalog';
+import { ExtensionCallError } from './errors';
+import type { ClientConfig } from './extension-config';
+import type { ExtensionTransport } from './transport';
+
+/**
+ * Base URL + hook path. `service` -> https://<name>.<namespace>.svc[:<port>]<path>; `url` must be https.
+ * Returned as a string so an explicit port (also 443) stays visible, like upstream's url.URL.
+ */
+export function extensionUrl(config: ClientConfig, gvh: GroupVersionHook, handlerName?: string): string {
+  let base: { origin: string; path: string };
+  if (config.service) {
+    const s = config.service;
+    if (!s.name || !s.namespace) throw new ExtensionCallError('InvalidClientConfig', 'clientConfig.service requires name and namespace');
+    const host = `${s.name}.${s.namespace}.svc${s.port !== undefined ? `:${s.port}` : ''}`;
+    base = { origin: `https://${host}`, path: s.path ?? '' };
+  } else if (config.url) {
+    let u: URL;
+    try {
+      u = new URL(config.url);
+    } catch {
+      throw new ExtensionCallError('InvalidClientConfig', `failed to parse url ${JSON.stringify(config.url)}`);
+    }
+    if (u.protocol !== 'https:') {
+      throw new ExtensionCallError('InvalidClientConfig', `expected https scheme, got ${u.protocol.replace(/:$/, '')}`);
+    }
+    base = { origin: `https://${u.host}`, path: u.pathname };
+  } else {
+    throw new ExtensionCallError('InvalidClientConfig', 'at least one of clientConfig.url or clientConfig.service must be set');
+  }
+  return base.origin + path.posix.join('/', base.path, gvhToPath(gvh, handlerName));
+}
+
+/** Go time.Duration.String() for whole seconds: 10 -> "10s", 90 -> "1m30s". */
+export function formatDurationSeconds(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return `${h}h${m}m${s}s`;
+  if (m > 0) return `${m}m${s}s`;
+  return `${s}s`;
+}
+
+export interface InvokeOptions {
+  transport: ExtensionTransport;
+  clientConfig: ClientConfig;
+  gvh: GroupVersionHook;
+  hook: HookName;
+  handlerName?: string;
+  timeoutSeconds: number;
+  /** Registration name, for error messages. */
+  extension?: string;
+}
+
+/** POSTs `request` and returns the validated response; status Failure is returned, not thrown (callers decide). */
+export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { hook: H }, request: unknown): Promise<HookResponse<H>> {
+  const details = { hook: opts.hook, extension: opts.extension };
+  const url = new URL(extensionUrl(opts.clientConfig, opts.gvh, opts.handlerName));
+  if (opts.timeoutSeconds > 0) url.searchParams.set('timeout', formatDurationSeconds(opts.timeoutSeconds));
+  const where = opts.extension ? `extension handler ${JSON.stringify(opts.extension)}` : `extension at ${url.origin}`;
+
+  let res;
+  try {
+    res = await opts.transport.post(url, request, { caBundle: opts.clientConfig.caBundle, timeoutMs: opts.timeoutSeconds * 1000 });
+  } catch (e) {
+    if (e instanceof ExtensionCallError) {
+      throw new ExtensionCallError(e.reason, `failed to call ${where}: ${e.message}`, { ...details, cause: e.details.cause ?? e });
+    }
+    throw new ExtensionCallError('TransportError', `failed to call ${where}: ${(e as Error).message}`, { ...details, cause: e });
+  }
+  if (res.statusCode !== 200) {
+    throw new ExtensionCallError(
+      'HttpStatus',
+      `failed to call ${where}: got HTTP status ${res.statusCode}${res.body ? `: ${res.body.slice(0, 300)}` : ''}`,
+      { ...details, httpStatus: res.statusCode },
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(res.body);
+  } catch (e) {
+    throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${(e as Error).message}`, details);
+  }
+  const decoded = decodeHookResponse(opts.hook, parsed);
+  if (!decoded.ok) {
+    throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${decoded.message}`, details);
+  }
+  return decoded.value;
+}
+
