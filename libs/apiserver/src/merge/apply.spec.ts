@@ -108,6 +108,16 @@ describe('applyIntent', () => {
     expect(b.spec).toEqual({ image: 'manual' });
   });
 
+  it('a released container keeps what nobody tracked in it (no schema: maps granular)', () => {
+    const a = applyIntent({ live: undefined, intent: widget({ a: 1 }), manager: 'alice', force: false, schema: undefined, now: T0 });
+    expect(fieldsOf(a, 'alice')).toEqual({ 'f:spec': { '.': {}, 'f:a': {} } });
+    const edited = { ...a, spec: { a: 1, b: 2 } }; // written without tracking
+    const b = applyIntent({ live: edited, intent: widget({}), manager: 'alice', force: false, schema: undefined, now: T1 });
+    expect(b.spec).toEqual({ b: 2 });
+    const c = applyIntent({ live: a, intent: widget({}), manager: 'alice', force: false, schema: undefined, now: T1 });
+    expect(c.spec).toBeUndefined();
+  });
+
   it('status conditions are a list-map by type: per-condition ownership and conflicts', () => {
     const live = widget({ replicas: 1 });
     const a = apply(live, widget({}, {}, { conditions: [{ type: 'Ready', status: 'True' }] }), 'ctrl-a', { subresource: 'status' });
@@ -238,5 +248,16 @@ describe('applyIntent', () => {
     );
     expect(() => apply(undefined, widget({ containers: [{ image: 'i' }] }), 'a')).toThrow(/omits key field "name"/);
     expect(() => apply(undefined, widget({}, {}, {}), 'a', { subresource: 'status' })).toThrow(MergeError);
+    expect(() => apply(undefined, { ...widget(), kind: '' }, 'a')).toThrow('kind: must be set');
+    expect(() => apply(undefined, 'nope' as unknown as KubeObject, 'a')).toThrow('apply configuration must be a JSON object');
+  });
+
+  it('does not modify its inputs', () => {
+    const live = apply(undefined, widget({ replicas: 1, containers: [{ name: 'c', image: 'a' }] }, { labels: { x: '1' } }), 'alice');
+    const intent = widget({ containers: [{ name: 'c', image: 'b' }, { name: 'd' }] }, { labels: { y: '2' } });
+    const [liveCopy, intentCopy] = [structuredClone(live), structuredClone(intent)];
+    apply(live, intent, 'alice');
+    expect(live).toEqual(liveCopy);
+    expect(intent).toEqual(intentCopy);
   });
 });

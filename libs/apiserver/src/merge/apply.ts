@@ -3,7 +3,7 @@ import type { KubeObject, ManagedFieldsEntry } from '@capi/controller-runtime';
 import { FieldPath, FieldSet, MergeError, fieldElement, formatPath } from './fieldset';
 import { ManagedFieldsDecodeError, ManagerSet, decodeManagedFields, describeManager, encodeManagedFields, managerId } from './managers';
 import { OpenApiSchema, isObject, rootSchema } from './types';
-import { compare, deepEqual, mergeValues, removePath, toFieldSet } from './walk';
+import { compare, deepEqual, mergeValues, removePath, toFieldSet, valueAt } from './walk';
 
 export interface Conflict {
   /** The other manager's name. */
@@ -95,6 +95,9 @@ function finish(obj: KubeObject, managers: Map<string, ManagerSet>): KubeObject 
 function checkObject(obj: unknown, what: string): asserts obj is KubeObject {
   if (!isObject(obj)) throw new MergeError('', `${what} must be a JSON object`);
   if (obj.metadata !== undefined && !isObject(obj.metadata)) throw new MergeError('metadata', 'must be an object');
+  for (const f of ['apiVersion', 'kind']) {
+    if (typeof obj[f] !== 'string' || obj[f] === '') throw new MergeError(f, 'must be set');
+  }
 }
 
 /** Server-side apply: returns the merged object (metadata.managedFields updated) or throws ApplyConflictError. */
@@ -186,16 +189,26 @@ function restoreUnownedParts(merged: KubeObject, live: KubeObject | undefined, a
 
 /**
  * Removes fields the applier owned before, omits now, and nobody else owns (SMD Updater.prune).
- * A node stays while anyone owns it or something below it; list-map key fields go only with their item.
+ * Deepest first: a node stays while anyone owns it or something below it; a container the applier owned
+ * goes only once nothing untracked is left in it (SMD adds such "dangling" items back); list-map key
+ * fields go only with their item.
  */
 function pruneReleased(merged: KubeObject, before: FieldSet, now: FieldSet, managers: Map<string, ManagerSet>, selfId: string): void {
   let owned = now;
   for (const [id, m] of managers) if (id !== selfId) owned = owned.union(m.set);
-  for (const p of before.difference(now).paths()) {
+  const released = before.difference(now).paths().sort((x, y) => y.length - x.length);
+  for (const p of released) {
     if (owned.hasPrefix(p)) continue;
     const last = p[p.length - 1];
     const parent = p[p.length - 2];
-    if (last.startsWith('f:') && parent?.startsWith('k:') && last.slice(2) in JSON.parse(parent.slice(2))) continue;
+    const itemKeys = (pe: string | undefined) => (pe?.startsWith('k:') ? Object.keys(JSON.parse(pe.slice(2))) : undefined);
+    if (last.startsWith('f:') && itemKeys(parent)?.includes(last.slice(2))) continue;
+    if (before.hasMembersBelow(p)) {
+      const v = valueAt(merged, p);
+      const keys = itemKeys(last) ?? [];
+      const leftover = isObject(v) ? Object.keys(v).filter((k) => !keys.includes(k)) : Array.isArray(v) ? v : [];
+      if (leftover.length > 0) continue;
+    }
     removePath(merged, p);
   }
 }

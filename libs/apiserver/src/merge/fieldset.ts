@@ -71,6 +71,12 @@ export class FieldSet {
     return !!n && (n.member || hasAnyMember(n));
   }
 
+  /** True when something strictly below the path is a member. */
+  hasMembersBelow(path: FieldPath): boolean {
+    const n = this.node(path);
+    return !!n && hasAnyMember(n);
+  }
+
   isEmpty(): boolean {
     return !hasAnyMember(this.root);
   }

@@ -218,33 +218,44 @@ function matchesKey(item: Json, keyPe: string): boolean {
   return Object.keys(key).every((k) => deepEqual(item[k], key[k]));
 }
 
-/** Removes the node at `path` from `root` in place; a missing path is a no-op. */
-export function removePath(root: Json, path: FieldPath): void {
-  let parent: Json = root;
-  for (let i = 0; i < path.length; i++) {
-    const pe = path[i];
-    const last = i === path.length - 1;
-    const kind = pe[0];
-    if (kind === 'f') {
-      if (!isObject(parent)) return;
+type Slot = { container: JsonMap; key: string } | { container: Json[]; key: number };
+
+/** Where the node at `path` lives (its parent container and key/index), or undefined when absent. */
+function locate(root: Json, path: FieldPath): Slot | undefined {
+  let node: Json = root;
+  let slot: Slot | undefined;
+  for (const pe of path) {
+    if (pe[0] === 'f') {
       const name = pe.slice(2);
-      if (last) {
-        delete parent[name];
-        return;
-      }
-      parent = parent[name];
+      if (!isObject(node) || !(name in node)) return undefined;
+      slot = { container: node, key: name };
+      node = node[name];
       continue;
     }
-    if (!Array.isArray(parent)) return;
+    if (!Array.isArray(node)) return undefined;
     let idx: number;
-    if (kind === 'k') idx = parent.findIndex((x) => matchesKey(x, pe));
-    else if (kind === 'v') idx = parent.findIndex((x) => valueElement(x) === pe);
+    if (pe[0] === 'k') idx = node.findIndex((x) => matchesKey(x, pe));
+    else if (pe[0] === 'v') idx = node.findIndex((x) => valueElement(x) === pe);
     else idx = Number(pe.slice(2));
-    if (idx < 0 || idx >= parent.length) return;
-    if (last) {
-      parent.splice(idx, 1);
-      return;
-    }
-    parent = parent[idx];
+    if (!(idx >= 0 && idx < node.length)) return undefined;
+    slot = { container: node, key: idx };
+    node = node[idx];
   }
+  return slot;
+}
+
+/** The value at `path`, or undefined. */
+export function valueAt(root: Json, path: FieldPath): Json {
+  if (path.length === 0) return root;
+  const slot = locate(root, path);
+  if (!slot) return undefined;
+  return Array.isArray(slot.container) ? slot.container[slot.key as number] : (slot.container as JsonMap)[slot.key as string];
+}
+
+/** Removes the node at `path` from `root` in place; a missing path is a no-op. */
+export function removePath(root: Json, path: FieldPath): void {
+  const slot = locate(root, path);
+  if (!slot) return;
+  if (Array.isArray(slot.container)) slot.container.splice(slot.key as number, 1);
+  else delete (slot.container as JsonMap)[slot.key as string];
 }
