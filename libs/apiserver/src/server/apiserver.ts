@@ -1,0 +1,171 @@
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { promises as fs, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { KubeObject } from '@capi/controller-runtime';
+import { Store } from '../storage';
+import { GarbageCollector } from '../gc';
+import { createHandler } from './http';
+import { renderKubeconfig } from './kubeconfig';
+import { RequestMetrics, type RequestCounts } from './metrics';
+import { CRD_RESOURCE, Registry, storageResource } from './registry';
+import { Resources } from './resources';
+import { generateServingCerts, type ServingCerts } from './tls';
+
+export interface Logger { info(msg: string): void; error(msg: string): void }
+
+export interface ApiServerOptions {
+  storage: { type: 'memory' } | { type: 'sqlite'; path: string };
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Bearer token; generated when omitted (and kept in dataDir when one is given). */
+  token?: string;
+  /** Serve HTTPS with a generated CA (default true). */
+  tls?: boolean;
+  /** Keeps the token and certificates so a restarted server is reachable with the same kubeconfig. */
+  dataDir?: string;
+  logger?: Logger;
+  /** How often watches with allowWatchBookmarks get a BOOKMARK (default 5 s). */
+  bookmarkIntervalMs?: number;
+  /** Watch history kept for resuming (default 10000 events); older resourceVersions get 410 Gone. */
+  historySize?: number;
+}
+
+export interface StartedServer { url: string; token: string; caData?: string }
+
+const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export class ApiServer {
+  readonly metrics = new RequestMetrics();
+  private store?: Store;
+  private http?: Server;
+  private gc?: GarbageCollector;
+  private registry = new Registry();
+  private started?: StartedServer;
+  private unsubscribe?: () => void;
+
+  constructor(private readonly opts: ApiServerOptions) {}
+
+  /** Snapshot of request counters since start or the last resetRequests(). */
+  countRequests(): RequestCounts {
+    return this.metrics.snapshot();
+  }
+
+  resetRequests(): void {
+    this.metrics.reset();
+  }
+
+  async start(): Promise<StartedServer> {
+    if (this.started) return this.started;
+    const log = this.opts.logger;
+    if (this.opts.dataDir) mkdirSync(this.opts.dataDir, { recursive: true });
+    const path = this.opts.storage.type === 'memory' ? ':memory:' : this.opts.storage.path;
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const store = new Store({ path, historySize: this.opts.historySize });
+    this.store = store;
+    this.registry = new Registry();
+    for (const row of store.list(storageResource(CRD_RESOURCE), undefined)) if (!row.data.metadata?.deletionTimestamp) this.registry.setCrd(row.data);
+    const resources = new Resources(store, this.registry);
+    this.unsubscribe = store.onAny((ev) => {
+      if (ev.resource !== storageResource(CRD_RESOURCE)) return;
+      if (ev.type !== 'DELETED') return this.registry.setCrd(ev.data);
+      // Deleting a CRD deletes its custom resources.
+      for (const r of this.registry.removeCrd(ev.data.metadata.name).slice(0, 1)) {
+        for (const row of store.list(storageResource(r), undefined)) store.delete(row.key, (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+      }
+    });
+    const nsInfo = this.registry.lookup('', 'v1', 'namespaces')!;
+    for (const name of INITIAL_NAMESPACES) {
+      if (!store.get(`/namespaces//${name}`)) resources.create(nsInfo, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } }, { fieldManager: 'apiserver' });
+    }
+    this.gc = new GarbageCollector(store, this.registry, resources, (e) => log?.error(`gc: ${String(e)}`));
+
+    const token = this.opts.token ?? this.persisted('token', () => randomBytes(24).toString('hex'));
+    const tls = this.opts.tls !== false;
+    const host = this.opts.host ?? '127.0.0.1';
+    const handler = createHandler({
+      registry: this.registry, resources, token, metrics: this.metrics, bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 5000,
+      version: { major: '1', minor: '32', gitVersion: 'v1.32.0-capi-ts', gitCommit: '', gitTreeState: 'clean', buildDate: '', goVersion: 'node', compiler: 'tsc', platform: `${process.platform}/${process.arch}` },
+      onError: (e) => log?.error(`request failed: ${(e as Error)?.stack ?? String(e)}`),
+    });
+    let certs: ServingCerts | undefined;
+    if (tls) certs = await this.certs(host);
+    const server = certs ? createHttpsServer({ cert: certs.cert, key: certs.key }, handler) : createHttpServer(handler);
+    this.http = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port ?? 0, host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    this.started = { url, token, ...(certs ? { caData: Buffer.from(certs.caCert).toString('base64') } : {}) };
+    log?.info(`apiserver listening on ${url}`);
+    return this.started;
+  }
+
+  private persisted(file: string, make: () => string): string {
+    if (!this.opts.dataDir) return make();
+    const p = join(this.opts.dataDir, file);
+    if (existsSync(p)) return readFileSync(p, 'utf8').trim();
+    const v = make();
+    writeFileSync(p, v, { mode: 0o600 });
+    return v;
+  }
+
+  private async certs(host: string): Promise<ServingCerts> {
+    const dir = this.opts.dataDir;
+    const p = dir && join(dir, 'serving-certs.json');
+    if (p && existsSync(p)) return JSON.parse(readFileSync(p, 'utf8'));
+    const certs = await generateServingCerts(host);
+    if (p) writeFileSync(p, JSON.stringify(certs), { mode: 0o600 });
+    return certs;
+  }
+
+  private requireStarted(): StartedServer {
+    if (!this.started) throw new Error('ApiServer is not started');
+    return this.started;
+  }
+
+  kubeconfig(): string {
+    return renderKubeconfig(this.requireStarted());
+  }
+
+  /** Writes the kubeconfig with mode 0600 (it holds the bearer token). */
+  async writeKubeconfig(path: string): Promise<void> {
+    await fs.mkdir(dirname(path), { recursive: true });
+    await fs.writeFile(path, this.kubeconfig(), { mode: 0o600 });
+    await fs.chmod(path, 0o600);
+  }
+
+  /** Registers CRDs by server-side apply (idempotent); their resources are served when this resolves. */
+  async installCrds(crds: object[]): Promise<void> {
+    this.requireStarted();
+    const resources = new Resources(this.store!, this.registry);
+    const info = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    for (const crd of crds as KubeObject[]) resources.apply(info, '', crd.metadata.name!, structuredClone(crd), { fieldManager: 'capi-ts-apiserver', force: true });
+  }
+
+  /** Waits until background garbage collection has nothing queued (tests). */
+  async gcIdle(): Promise<void> {
+    await this.gc?.idle();
+  }
+
+  async stop(): Promise<void> {
+    const server = this.http;
+    this.http = undefined;
+    if (server) {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    }
+    this.gc?.stop();
+    this.unsubscribe?.();
+    this.store?.close();
+    this.store = undefined;
+    this.started = undefined;
+  }
+}

@@ -1,0 +1,268 @@
+// HTTP layer: authentication, routing of Kubernetes REST paths, body decoding and Status responses.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import YAML from 'yaml';
+import * as discovery from './discovery';
+import { groupVersionDocument, openapiIndex } from './openapi';
+import type { Registry, ResourceInfo } from './registry';
+import type { PatchKind, Resources } from './resources';
+import { badRequest, StatusError } from './status';
+import type { RequestMetrics } from './metrics';
+
+export interface HttpDeps {
+  registry: Registry;
+  resources: Resources;
+  token: string;
+  metrics: RequestMetrics;
+  version: Record<string, string>;
+  bookmarkIntervalMs: number;
+  onError: (err: unknown) => void;
+}
+
+interface Route { info: ResourceInfo; namespace: string | undefined; name?: string; subresource?: string; watch: boolean }
+
+const MAX_BODY = 8 * 1024 * 1024;
+
+function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
+  const data = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(data) });
+  res.end(data);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) reject(new StatusError(413, 'request entity too large', 'RequestEntityTooLarge'));
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw badRequest(`error decoding request body: ${(e as Error).message}`);
+  }
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  if (!m) return false;
+  const a = Buffer.from(m[1].trim());
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Maps "/api/v1/..." and "/apis/<g>/<v>/..." to a resource route. */
+export function parseResourcePath(registry: Registry, path: string): Route | undefined {
+  const segs = path.split('/').filter(Boolean).map(decodeURIComponent);
+  let group: string;
+  let rest: string[];
+  if (segs[0] === 'api') {
+    group = '';
+    rest = segs.slice(1);
+  } else if (segs[0] === 'apis' && segs.length >= 3) {
+    group = segs[1];
+    rest = segs.slice(2);
+  } else return undefined;
+  const version = rest[0];
+  rest = rest.slice(1);
+  let watch = false;
+  if (rest[0] === 'watch') {
+    watch = true;
+    rest = rest.slice(1);
+  }
+  let namespace: string | undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 3 && !['status', 'finalize'].includes(rest[2])) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  if (rest.length < 1 || rest.length > 3) return undefined;
+  const info = registry.lookup(group, version, rest[0]);
+  if (!info) return undefined;
+  if (namespace !== undefined && !info.namespaced) return undefined;
+  return { info, namespace, name: rest[1], subresource: rest[2], watch };
+}
+
+type Query = URLSearchParams;
+const flag = (q: Query, k: string) => q.get(k) === 'true' || q.get(k) === '1';
+
+export function createHandler(deps: HttpDeps) {
+  const { registry, resources } = deps;
+
+  async function discoveryRoutes(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
+    const accept = req.headers.accept;
+    const p = path.replace(/\/+$/, '') || '/';
+    if (p === '/version') return send(res, 200, deps.version), true;
+    if (p === '/api') {
+      if (discovery.wantsAggregated(accept)) return send(res, 200, discovery.aggregated(registry, true), discovery.AGGREGATED_CONTENT_TYPE), true;
+      return send(res, 200, discovery.apiVersions()), true;
+    }
+    if (p === '/apis') {
+      if (discovery.wantsAggregated(accept)) return send(res, 200, discovery.aggregated(registry, false), discovery.AGGREGATED_CONTENT_TYPE), true;
+      return send(res, 200, discovery.groupList(registry)), true;
+    }
+    if (p === '/openapi/v3') return send(res, 200, openapiIndex(registry)), true;
+    let m = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);
+    if (m) {
+      const doc = m[1] ? groupVersionDocument(registry, '', m[1]) : groupVersionDocument(registry, m[2], m[3]);
+      if (!doc) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      return send(res, 200, doc), true;
+    }
+    m = /^\/api\/([^/]+)$/.exec(p) ?? /^\/apis\/([^/]+\/[^/]+)$/.exec(p);
+    if (m) {
+      const [g, v] = p.startsWith('/api/') ? ['', m[1]] : m[1].split('/');
+      const list = discovery.resourceList(registry, g, v);
+      if (!list) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      return send(res, 200, list), true;
+    }
+    m = /^\/apis\/([^/]+)$/.exec(p);
+    if (m) {
+      const grp = discovery.group(registry, m[1]);
+      if (!grp) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      return send(res, 200, grp), true;
+    }
+    return false;
+  }
+
+  async function decodeWrite(req: IncomingMessage): Promise<{ body: unknown; patch?: PatchKind | 'apply' }> {
+    const type = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
+    const text = await readBody(req);
+    switch (type) {
+      case 'application/json':
+        return { body: parseJson(text) };
+      case 'application/json-patch+json':
+        return { body: parseJson(text), patch: 'json' };
+      case 'application/merge-patch+json':
+        return { body: parseJson(text), patch: 'merge' };
+      case 'application/strategic-merge-patch+json':
+        return { body: parseJson(text), patch: 'strategic' };
+      case 'application/apply-patch+yaml':
+      case 'application/apply-patch+json':
+        try {
+          return { body: YAML.parse(text), patch: 'apply' };
+        } catch (e) {
+          throw badRequest(`error decoding YAML: ${(e as Error).message}`);
+        }
+      default:
+        throw new StatusError(415, `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
+    }
+  }
+
+  function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query): void {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
+    res.flushHeaders();
+    const write = (ev: unknown) => res.write(JSON.stringify(ev) + '\n');
+    let stop = () => {};
+    const timers: NodeJS.Timeout[] = [];
+    const end = () => {
+      stop();
+      timers.forEach(clearTimeout);
+      timers.forEach(clearInterval);
+      res.end();
+    };
+    try {
+      stop = resources.watch(route.info, route.namespace, {
+        labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
+        resourceVersion: q.get('resourceVersion') ?? undefined,
+      }, write);
+    } catch (e) {
+      // Like kube: a watch that cannot start is a 200 stream with one ERROR event (e.g. 410 Expired).
+      write({ type: 'ERROR', object: e instanceof StatusError ? e.toStatus() : new StatusError(500, String(e)).toStatus() });
+      res.end();
+      return;
+    }
+    if (flag(q, 'allowWatchBookmarks')) timers.push(setInterval(() => write(resources.bookmark(route.info)), deps.bookmarkIntervalMs));
+    const timeout = Number(q.get('timeoutSeconds') ?? 0);
+    if (timeout > 0) timers.push(setTimeout(end, timeout * 1000));
+    req.on('close', end);
+    res.on('close', end);
+  }
+
+  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query): Promise<void> {
+    const { info, name, subresource } = route;
+    const ns = route.namespace ?? '';
+    if (subresource && (subresource !== 'status' || !info.statusSubresource)) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+    const dryRun = q.getAll('dryRun').includes('All');
+    const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
+    const sub = subresource as 'status' | undefined;
+    const resName = `${info.group}/${info.plural}${sub ? '/status' : ''}`;
+    const count = (verb: string) => deps.metrics.record(verb, resName);
+    switch (req.method) {
+      case 'GET':
+        if (name) return count('get'), send(res, 200, resources.get(info, ns, name));
+        if (route.watch || flag(q, 'watch')) return count('watch'), startWatch(req, res, route, q);
+        count('list');
+        return send(res, 200, resources.list(info, route.namespace, {
+          labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
+          limit: q.has('limit') ? Number(q.get('limit')) : undefined, continue: q.get('continue') ?? undefined,
+        }));
+      case 'POST': {
+        if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
+        const { body, patch } = await decodeWrite(req);
+        if (patch) throw new StatusError(415, 'POST requires application/json', 'UnsupportedMediaType');
+        count('create');
+        return send(res, 201, resources.create(info, ns, body, { fieldManager, dryRun }));
+      }
+      case 'PUT': {
+        if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
+        const { body, patch } = await decodeWrite(req);
+        if (patch) throw new StatusError(415, 'PUT requires application/json', 'UnsupportedMediaType');
+        count('update');
+        return send(res, 200, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub }));
+      }
+      case 'PATCH': {
+        if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
+        const { body, patch } = await decodeWrite(req);
+        if (!patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
+        if (patch === 'apply') {
+          count('apply');
+          return send(res, 200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub }));
+        }
+        count('patch');
+        return send(res, 200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub }));
+      }
+      case 'DELETE': {
+        const text = await readBody(req);
+        const opts = (text.trim() ? parseJson(text) : {}) as Record<string, any>;
+        const policy = q.get('propagationPolicy') ?? opts.propagationPolicy ?? (opts.orphanDependents ? 'Orphan' : undefined);
+        const delOpts = { propagationPolicy: policy, preconditions: opts.preconditions, dryRun: dryRun || (opts.dryRun ?? []).includes('All') };
+        if (!name) {
+          count('deletecollection');
+          const list = resources.list(info, route.namespace, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
+          for (const item of list.items) resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts);
+          return send(res, 200, { ...list, items: list.items });
+        }
+        count('delete');
+        const { object } = resources.delete(info, ns, name, delOpts);
+        return send(res, 200, object);
+      }
+      default:
+        throw new StatusError(405, `method ${req.method} not allowed`, 'MethodNotAllowed');
+    }
+  }
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const path = url.pathname;
+      if (['/healthz', '/livez', '/readyz'].includes(path)) return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      if (!authorized(req, deps.token)) throw new StatusError(401, 'Unauthorized', 'Unauthorized');
+      if (await discoveryRoutes(req, res, path)) return;
+      const route = parseResourcePath(registry, path);
+      if (!route) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      await resourceRoute(req, res, route, url.searchParams);
+    } catch (e) {
+      if (!(e instanceof StatusError)) deps.onError(e);
+      const err = e instanceof StatusError ? e : new StatusError(500, `Internal error: ${(e as Error)?.message ?? String(e)}`, 'InternalError');
+      if (res.headersSent) return void res.end();
+      send(res, err.code, err.toStatus());
+    }
+  };
+}

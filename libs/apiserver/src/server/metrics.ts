@@ -1,0 +1,39 @@
+/** Request counters by verb and resource ("<group>/<plural>[/status]"), for tests and benchmarks. */
+export interface RequestCounts {
+  total: number;
+  byVerb: Record<string, number>;
+  byResource: Record<string, number>;
+  /** "<verb> <group>/<plural>" → count */
+  byVerbResource: Record<string, number>;
+}
+
+export class RequestMetrics {
+  private counts = new Map<string, number>();
+
+  record(verb: string, resource: string): void {
+    const k = `${verb} ${resource}`;
+    this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
+  }
+
+  /** A snapshot; later requests do not change it. */
+  snapshot(): RequestCounts {
+    const out: RequestCounts = { total: 0, byVerb: {}, byResource: {}, byVerbResource: {} };
+    for (const [k, n] of this.counts) {
+      const [verb, resource] = k.split(' ');
+      out.total += n;
+      out.byVerb[verb] = (out.byVerb[verb] ?? 0) + n;
+      out.byResource[resource] = (out.byResource[resource] ?? 0) + n;
+      out.byVerbResource[k] = n;
+    }
+    return out;
+  }
+
+  /** Writes (create, update, patch, apply, delete, deletecollection) in a snapshot. */
+  static writes(c: RequestCounts): number {
+    return ['create', 'update', 'patch', 'apply', 'delete', 'deletecollection'].reduce((s, v) => s + (c.byVerb[v] ?? 0), 0);
+  }
+
+  reset(): void {
+    this.counts.clear();
+  }
+}

@@ -1,0 +1,38 @@
+import type { KubeObject } from '@capi/controller-runtime';
+import { initCreate, mergeUpdate, specChanged } from './objects';
+import { resourcesFromCrd } from './registry';
+
+const info = resourcesFromCrd({
+  metadata: { name: 'widgets.example.com' },
+  spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' },
+    versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} } }] },
+})[0];
+
+const base: KubeObject = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default', uid: 'u1', generation: 1, creationTimestamp: 't0' }, spec: { a: 1 }, status: { ok: true } };
+
+describe('object write rules', () => {
+  it('create stamps metadata, expands generateName and drops status of custom resources', () => {
+    const out = initCreate({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { generateName: 'w-' }, status: { x: 1 } }, info, 'now', 'uid', 'ns');
+    expect(out.metadata).toMatchObject({ uid: 'uid', creationTimestamp: 'now', generation: 1, namespace: 'ns' });
+    expect(out.metadata.name).toMatch(/^w-[a-z0-9]{5}$/);
+    expect(out.status).toBeUndefined();
+  });
+  it('bumps generation on spec change only', () => {
+    expect(mergeUpdate(base, { ...base, spec: { a: 2 } }, info).metadata.generation).toBe(2);
+    expect(mergeUpdate(base, { ...base, metadata: { ...base.metadata, labels: { l: 'v' } } }, info).metadata.generation).toBe(1);
+    expect(mergeUpdate(base, { ...base, status: { ok: false } }, info, 'status').metadata.generation).toBe(1);
+  });
+  it('main-resource writes cannot change status; status writes change only status', () => {
+    expect(mergeUpdate(base, { ...base, status: { ok: false } }, info).status).toEqual({ ok: true });
+    const s = mergeUpdate(base, { ...base, spec: { a: 9 }, status: { ok: false } }, info, 'status');
+    expect(s.spec).toEqual({ a: 1 });
+    expect(s.status).toEqual({ ok: false });
+  });
+  it('keeps immutable metadata', () => {
+    const out = mergeUpdate(base, { ...base, metadata: { ...base.metadata, uid: 'other', creationTimestamp: 'x' } }, info);
+    expect(out.metadata).toMatchObject({ uid: 'u1', creationTimestamp: 't0' });
+  });
+  it('specChanged ignores metadata', () => {
+    expect(specChanged(base, { ...base, metadata: { name: 'w' } }, info)).toBe(false);
+  });
+});

@@ -1,0 +1,85 @@
+// Pure rules for how the server rewrites objects on writes (metadata ownership, status subresource, generation).
+import { isDeepStrictEqual } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import type { KubeObject } from '@capi/controller-runtime';
+import type { ResourceInfo } from './registry';
+
+export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
+
+const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
+export function generateNameSuffix(): string {
+  return [...randomBytes(5)].map((b) => NAME_CHARS[b % NAME_CHARS.length]).join('');
+}
+
+/** Top-level fields other than metadata (and status when it is a subresource): a change bumps generation. */
+function specPart(obj: Record<string, any>, info: ResourceInfo): Record<string, any> {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return info.statusSubresource ? rest : { ...rest, status: obj.status };
+}
+
+export function specChanged(oldObj: Record<string, any>, newObj: Record<string, any>, info: ResourceInfo): boolean {
+  return !isDeepStrictEqual(specPart(oldObj, info), specPart(newObj, info));
+}
+
+/** System metadata set by the server on create. */
+export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid: string, namespace: string): KubeObject {
+  const meta = { ...obj.metadata };
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  if (!meta.name && meta.generateName) meta.name = meta.generateName + generateNameSuffix();
+  if (info.namespaced) meta.namespace = namespace;
+  else delete meta.namespace;
+  meta.uid = uid;
+  meta.creationTimestamp = now;
+  meta.generation = 1;
+  const out: KubeObject = { ...obj, metadata: meta };
+  // Custom resources with a status subresource start without status (it is written through /status).
+  if (info.custom && info.statusSubresource) delete out.status;
+  return out;
+}
+
+/**
+ * Carries the server-owned parts of `old` into an update of the main resource (or of /status),
+ * and bumps generation when the spec changed.
+ */
+export function mergeUpdate(old: KubeObject, updated: KubeObject, info: ResourceInfo, subresource?: 'status'): KubeObject {
+  let out: KubeObject;
+  if (subresource === 'status') {
+    out = { ...old, metadata: { ...old.metadata } };
+    if (updated.status === undefined) delete out.status;
+    else out.status = updated.status;
+    if (updated.metadata?.managedFields) out.metadata.managedFields = updated.metadata.managedFields;
+    return out;
+  }
+  out = { ...updated, metadata: { ...updated.metadata } };
+  if (info.statusSubresource) {
+    if (old.status === undefined) delete out.status;
+    else out.status = old.status;
+  }
+  const m = out.metadata;
+  m.name = old.metadata.name;
+  if (old.metadata.namespace !== undefined) m.namespace = old.metadata.namespace;
+  m.uid = old.metadata.uid;
+  m.creationTimestamp = old.metadata.creationTimestamp;
+  if (old.metadata.deletionTimestamp) {
+    m.deletionTimestamp = old.metadata.deletionTimestamp;
+    m.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+  } else {
+    delete m.deletionTimestamp;
+    delete m.deletionGracePeriodSeconds;
+  }
+  delete m.generateName;
+  if (old.metadata.generateName) m.generateName = old.metadata.generateName;
+  m.generation = (old.metadata.generation ?? 1) + (specChanged(old, out, info) ? 1 : 0);
+  return out;
+}
+
+/** Drops empty metadata collections the way kube serializes them (omitempty). */
+export function tidyMeta(obj: KubeObject): KubeObject {
+  const m = obj.metadata;
+  for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const) {
+    const v = m[k] as unknown;
+    if (v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)) delete m[k];
+  }
+  return obj;
+}

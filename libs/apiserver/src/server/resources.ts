@@ -1,0 +1,309 @@
+// The REST semantics of every resource: CRUD, patch, apply, delete with finalizers, list and watch over the Store.
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '@capi/controller-runtime';
+import { CompactedError, objectKey, type Store, type StoreEvent } from '../storage';
+import { engines } from './engines';
+import { initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
+import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
+import { apiVersionOf, storageResource, type Registry, type ResourceInfo } from './registry';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors';
+import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError, type Cause } from './status';
+import { admitCrd, establishedStatus } from './crds';
+
+export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status' }
+export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
+export interface DeleteOpts { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
+export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
+export interface WatchOpts { labelSelector?: string; fieldSelector?: string; resourceVersion?: string; allowWatchBookmarks?: boolean }
+export type PatchKind = 'json' | 'merge' | 'strategic';
+
+type WatchEvent = { type: string; object: Record<string, any> };
+
+export class Resources {
+  constructor(
+    private readonly store: Store,
+    private readonly registry: Registry,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  private now(): string {
+    return rfc3339(this.clock());
+  }
+
+  private key(info: ResourceInfo, ns: string, name: string): string {
+    return objectKey(storageResource(info), info.namespaced ? ns : '', name);
+  }
+
+  /** Stored objects carry the apiVersion of the version that wrote them; serve them as the requested version. */
+  private present(info: ResourceInfo, data: Record<string, any>): KubeObject {
+    return { ...data, apiVersion: apiVersionOf(info), kind: info.kind } as KubeObject;
+  }
+
+  get(info: ResourceInfo, ns: string, name: string): KubeObject {
+    const row = this.store.get(this.key(info, ns, name));
+    if (!row) throw notFound(info.group, info.plural, name);
+    return this.present(info, row.data);
+  }
+
+  private tryGet(info: ResourceInfo, ns: string, name: string): KubeObject | undefined {
+    const row = this.store.get(this.key(info, ns, name));
+    return row ? this.present(info, row.data) : undefined;
+  }
+
+  private requireNamespace(info: ResourceInfo, ns: string, creating: boolean): void {
+    if (!info.namespaced) return;
+    if (!ns) throw badRequest('the namespace of the object is required');
+    const nsObj = this.store.get(objectKey('/namespaces', '', ns));
+    if (!nsObj) throw notFound('', 'namespaces', ns);
+    if (creating && nsObj.data.metadata?.deletionTimestamp) {
+      throw new StatusError(403, `unable to create new content in namespace ${ns} because it is being terminated`, 'Forbidden');
+    }
+  }
+
+  private checkIdentity(info: ResourceInfo, obj: any, ns: string, name?: string): void {
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw badRequest('the request body must be a JSON object');
+    if (obj.kind !== info.kind || obj.apiVersion !== apiVersionOf(info)) {
+      throw badRequest(`the API version in the data (${obj.apiVersion}) and kind (${obj.kind}) do not match the resource ${apiVersionOf(info)}, Kind=${info.kind}`);
+    }
+    obj.metadata ??= {};
+    if (typeof obj.metadata !== 'object') throw badRequest('metadata must be an object');
+    if (name !== undefined && obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    if (info.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ns) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+  }
+
+  /** prune → default → validate against the resource schema and the ObjectMeta rules. */
+  private admit(info: ResourceInfo, obj: KubeObject): KubeObject {
+    let out = obj;
+    if (info.schema) {
+      out = engines.pruneUnknownFields(out, info.schema) as KubeObject;
+      out = engines.applyDefaults(out, info.schema) as KubeObject;
+    }
+    const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
+    if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
+    if (info.schema) causes.push(...engines.validate(out, info.schema));
+    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') causes.push(...admitCrd(out));
+    if (causes.length) throw invalid(info.group, info.kind, out.metadata.name ?? '', causes);
+    return out;
+  }
+
+  create(info: ResourceInfo, ns: string, body: unknown, opts: WriteOpts = {}): KubeObject {
+    this.checkIdentity(info, body, ns);
+    this.requireNamespace(info, ns, true);
+    const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
+    if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+    if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
+    let admitted = this.admit(info, obj);
+    admitted = engines.trackUpdate({ live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
+    return this.persist(info, ns, admitted, opts.dryRun);
+  }
+
+  private persist(info: ResourceInfo, ns: string, obj: KubeObject, dryRun?: boolean): KubeObject {
+    tidyMeta(obj);
+    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
+    if (dryRun) return obj;
+    const row = this.store.put(storageResource(info), info.namespaced ? ns : '', obj.metadata.name!, (rev) => {
+      obj.metadata.resourceVersion = String(rev);
+      return obj;
+    });
+    return this.present(info, row.data);
+  }
+
+  /** PUT: optimistic concurrency on metadata.resourceVersion. */
+  update(info: ResourceInfo, ns: string, name: string, body: unknown, opts: WriteOpts = {}): KubeObject {
+    this.checkIdentity(info, body, ns, name);
+    const updated = body as KubeObject;
+    const live = this.tryGet(info, ns, name);
+    if (!live) {
+      if (opts.subresource) throw notFound(info.group, info.plural, name);
+      return this.create(info, ns, { ...updated, metadata: { ...updated.metadata, name } }, opts);
+    }
+    const rv = updated.metadata.resourceVersion;
+    if (rv && rv !== live.metadata.resourceVersion) {
+      throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    return this.write(info, ns, live, structuredClone(updated), opts, 'update');
+  }
+
+  /** Shared tail of update/patch: carry server-owned fields, admit, track field ownership, finalize if done. */
+  private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
+    let next = mergeUpdate(live, updated, info, opts.subresource);
+    next = this.admit(info, next);
+    next = engines.trackUpdate({ live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
+    return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  private finishWrite(info: ResourceInfo, ns: string, next: KubeObject, dryRun?: boolean): KubeObject {
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length) {
+      if (!dryRun) this.remove(info, ns, next.metadata.name!);
+      return tidyMeta(next);
+    }
+    return this.persist(info, ns, next, dryRun);
+  }
+
+  patch(info: ResourceInfo, ns: string, name: string, kind: PatchKind, patch: unknown, opts: WriteOpts = {}): KubeObject {
+    const live = this.get(info, ns, name);
+    let patched: unknown;
+    if (kind === 'json') patched = jsonPatch(live, patch);
+    else if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('patch body must be a JSON object');
+    else if (kind === 'merge') patched = mergePatch(live, patch);
+    else {
+      if (info.custom) throw new StatusError(415, 'strategic merge patch is not supported for custom resources', 'UnsupportedMediaType');
+      patched = strategicMergePatch(live, patch);
+    }
+    this.checkIdentity(info, patched, ns, name);
+    const p = patched as KubeObject;
+    if (p.metadata.resourceVersion && p.metadata.resourceVersion !== live.metadata.resourceVersion) {
+      throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    return this.write(info, ns, live, p, opts, 'patch');
+  }
+
+  /** Server-side apply: creates when absent; field ownership and conflicts come from the merge engine. */
+  apply(info: ResourceInfo, ns: string, name: string, intent: unknown, opts: ApplyOpts): KubeObject {
+    if (!opts.fieldManager) throw badRequest('PATCH, application/apply-patch+yaml requests must specify a fieldManager');
+    this.checkIdentity(info, intent, ns, name);
+    const i = intent as KubeObject;
+    if (!i.metadata.name) i.metadata.name = name;
+    const live = this.tryGet(info, ns, name);
+    if (live && i.metadata.resourceVersion && i.metadata.resourceVersion !== live.metadata.resourceVersion) {
+      throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    if (!live) {
+      if (opts.subresource) throw notFound(info.group, info.plural, name);
+      this.requireNamespace(info, ns, true);
+    }
+    let merged: KubeObject;
+    try {
+      merged = engines.applyIntent({ live, intent: i, manager: opts.fieldManager, force: !!opts.force, schema: info.schema, subresource: opts.subresource, now: this.now() });
+    } catch (e) {
+      const conflicts = engines.conflictsOf(e);
+      if (!conflicts) throw e;
+      throw new StatusError(409, (e as Error).message, 'Conflict', {
+        causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: c.field })),
+      });
+    }
+    if (!live) {
+      const created = this.admit(info, initCreate(merged, info, this.now(), randomUUID(), ns));
+      return this.persist(info, ns, created, opts.dryRun);
+    }
+    let next = mergeUpdate(live, merged, info, opts.subresource);
+    next = this.admit(info, next);
+    return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  /** DELETE: honours finalizers (sets deletionTimestamp), preconditions and propagation policy. */
+  delete(info: ResourceInfo, ns: string, name: string, opts: DeleteOpts = {}): { object: KubeObject; gone: boolean } {
+    const live = this.get(info, ns, name);
+    const pre = opts.preconditions ?? {};
+    if (pre.uid && pre.uid !== live.metadata.uid) throw conflict(info.group, info.plural, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${live.metadata.uid}`);
+    if (pre.resourceVersion && pre.resourceVersion !== live.metadata.resourceVersion) {
+      throw conflict(info.group, info.plural, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`);
+    }
+    const finalizers = [...(live.metadata.finalizers ?? [])];
+    const policy = opts.propagationPolicy ?? 'Background';
+    if (policy === 'Orphan' && !opts.dryRun) this.orphanDependents(live);
+    const hasDependents = this.store.dependents(live.metadata.uid!).length > 0;
+    if (policy === 'Foreground' && hasDependents && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+    if (info.group === '' && info.kind === 'Namespace' && !finalizers.includes('kubernetes')) {
+      // Namespaces always terminate through the namespace cleaner (the gc removes this finalizer when empty).
+      finalizers.push('kubernetes');
+    }
+    if (finalizers.length === 0) {
+      if (!opts.dryRun) this.remove(info, ns, name);
+      return { object: live, gone: true };
+    }
+    if (live.metadata.deletionTimestamp && finalizers.length === (live.metadata.finalizers ?? []).length) return { object: live, gone: false };
+    const next: KubeObject = structuredClone(live);
+    next.metadata.finalizers = finalizers;
+    next.metadata.deletionTimestamp ??= this.now();
+    next.metadata.deletionGracePeriodSeconds ??= 0;
+    if (info.kind === 'Namespace' && info.group === '') next.status = { ...(next.status as object), phase: 'Terminating' };
+    return { object: this.persist(info, ns, next, opts.dryRun), gone: false };
+  }
+
+  private orphanDependents(owner: KubeObject): void {
+    for (const dep of this.store.dependents(owner.metadata.uid!)) {
+      const data = structuredClone(dep.data) as KubeObject;
+      data.metadata.ownerReferences = (data.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata.uid);
+      tidyMeta(data);
+      this.store.put(dep.resource, dep.namespace, dep.name, (rev) => {
+        data.metadata.resourceVersion = String(rev);
+        return data;
+      });
+    }
+  }
+
+  /** Physically removes an object; watchers see DELETED with the deletion revision. */
+  remove(info: ResourceInfo, ns: string, name: string): void {
+    this.store.delete(this.key(info, ns, name), (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+  }
+
+  list(info: ResourceInfo, ns: string | undefined, opts: ListOpts = {}): Record<string, any> {
+    const labels = parseLabelSelector(opts.labelSelector);
+    const fields = parseFieldSelector(opts.fieldSelector);
+    let after = '';
+    let rv = this.store.currentRevision();
+    if (opts.continue) {
+      try {
+        const t = JSON.parse(Buffer.from(opts.continue, 'base64url').toString('utf8'));
+        after = String(t.k);
+        rv = Number(t.rv);
+      } catch {
+        throw badRequest('invalid continue token');
+      }
+      if (rv < this.store.oldestResumableRevision()) throw gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    }
+    const items: KubeObject[] = [];
+    let remaining = 0;
+    let lastKey = '';
+    for (const row of this.store.list(storageResource(info), info.namespaced ? ns : undefined, after)) {
+      const obj = this.present(info, row.data);
+      if (!matchesLabels(obj.metadata.labels, labels) || !matchesFields(obj, fields)) continue;
+      if (opts.limit && items.length >= opts.limit) remaining++;
+      else {
+        items.push(obj);
+        lastKey = row.key;
+      }
+    }
+    const metadata: Record<string, any> = { resourceVersion: String(this.store.currentRevision()) };
+    if (remaining > 0) {
+      metadata.continue = Buffer.from(JSON.stringify({ k: lastKey, rv })).toString('base64url');
+      metadata.remainingItemCount = remaining;
+    }
+    return { apiVersion: apiVersionOf(info), kind: info.listKind, metadata, items };
+  }
+
+  /** Streams watch events; returns a function that stops the watch. Throws 410 for compacted resourceVersions. */
+  watch(info: ResourceInfo, ns: string | undefined, opts: WatchOpts, send: (ev: WatchEvent) => void): () => void {
+    const labels = parseLabelSelector(opts.labelSelector);
+    const fields = parseFieldSelector(opts.fieldSelector);
+    const match = (o: KubeObject) =>
+      (!info.namespaced || ns === undefined || o.metadata.namespace === ns) && matchesLabels(o.metadata.labels, labels) && matchesFields(o, fields);
+    let since: number;
+    if (!opts.resourceVersion || opts.resourceVersion === '0') {
+      since = this.store.currentRevision();
+      for (const row of this.store.list(storageResource(info), info.namespaced ? ns : undefined)) {
+        const o = this.present(info, row.data);
+        if (match(o)) send({ type: 'ADDED', object: o });
+      }
+    } else {
+      since = Number(opts.resourceVersion);
+      if (!Number.isInteger(since) || since < 0) throw badRequest(`invalid resourceVersion "${opts.resourceVersion}"`);
+    }
+    try {
+      return this.store.watch(storageResource(info), since, (ev: StoreEvent) => {
+        const o = this.present(info, ev.data);
+        if (match(o)) send({ type: ev.type, object: o });
+      });
+    } catch (e) {
+      if (e instanceof CompactedError) throw gone(`too old resource version: ${e.requested} (${e.oldest})`);
+      throw e;
+    }
+  }
+
+  bookmark(info: ResourceInfo): WatchEvent {
+    return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { resourceVersion: String(this.store.currentRevision()) } } };
+  }
+}

@@ -1,0 +1,213 @@
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+
+/** One stored object: `key` is "<group>/<resource>/<namespace>/<name>" (empty segments for core / cluster-scoped). */
+export interface StoredObject {
+  key: string;
+  resource: string; // "<group>/<resource>"
+  namespace: string;
+  name: string;
+  rev: number;
+  data: Record<string, any>;
+}
+
+export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+export interface StoreEvent {
+  rev: number;
+  type: StoreEventType;
+  resource: string;
+  namespace: string;
+  data: Record<string, any>;
+}
+
+export class CompactedError extends Error {
+  constructor(readonly requested: number, readonly oldest: number) {
+    super(`too old resource version: ${requested} (${oldest})`);
+  }
+}
+
+export interface StoreOptions {
+  /** ":memory:" or a file path. */
+  path: string;
+  /** How many watch events are kept for resuming watches; older resourceVersions get 410 Gone. */
+  historySize?: number;
+}
+
+export function objectKey(resource: string, namespace: string, name: string): string {
+  return `${resource}/${namespace}/${name}`;
+}
+
+/**
+ * Kine-like storage on SQLite: a single global revision counter stamps every write, objects and a bounded event
+ * history live in one database, and each write is committed synchronously (WAL + synchronous=FULL) before returning.
+ */
+export class Store {
+  private readonly db: Database.Database;
+  private readonly emitter = new EventEmitter();
+  private readonly historySize: number;
+  private revision: number;
+  private compactedRev: number;
+  private readonly stmts: ReturnType<Store['prepare']>;
+
+  constructor(opts: StoreOptions) {
+    this.db = new Database(opts.path);
+    this.historySize = opts.historySize ?? 10000;
+    if (opts.path !== ':memory:') {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+    }
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS objects (key TEXT PRIMARY KEY, resource TEXT NOT NULL, namespace TEXT NOT NULL,
+        name TEXT NOT NULL, rev INTEGER NOT NULL, data TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS objects_resource ON objects(resource, namespace, name);
+      CREATE TABLE IF NOT EXISTS owners (owner_uid TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (owner_uid, key));
+      CREATE INDEX IF NOT EXISTS owners_key ON owners(key);
+      CREATE TABLE IF NOT EXISTS events (rev INTEGER PRIMARY KEY, type TEXT NOT NULL, resource TEXT NOT NULL,
+        namespace TEXT NOT NULL, data TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+    `);
+    this.emitter.setMaxListeners(0);
+    this.stmts = this.prepare();
+    this.revision = (this.stmts.getMeta.get('revision') as { v: number } | undefined)?.v ?? 1;
+    this.compactedRev = (this.stmts.getMeta.get('compacted') as { v: number } | undefined)?.v ?? 0;
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      getMeta: db.prepare('SELECT v FROM meta WHERE k = ?'),
+      setMeta: db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v'),
+      get: db.prepare('SELECT * FROM objects WHERE key = ?'),
+      listAll: db.prepare('SELECT * FROM objects WHERE resource = ? AND key > ? ORDER BY key'),
+      listNs: db.prepare('SELECT * FROM objects WHERE resource = ? AND namespace = ? AND key > ? ORDER BY key'),
+      upsert: db.prepare(`INSERT INTO objects (key, resource, namespace, name, rev, data) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT(key) DO UPDATE SET rev = excluded.rev, data = excluded.data`),
+      del: db.prepare('DELETE FROM objects WHERE key = ?'),
+      delOwners: db.prepare('DELETE FROM owners WHERE key = ?'),
+      addOwner: db.prepare('INSERT OR IGNORE INTO owners (owner_uid, key) VALUES (?, ?)'),
+      dependents: db.prepare('SELECT o.* FROM owners w JOIN objects o ON o.key = w.key WHERE w.owner_uid = ? ORDER BY o.key'),
+      addEvent: db.prepare('INSERT INTO events (rev, type, resource, namespace, data) VALUES (?, ?, ?, ?, ?)'),
+      eventsSince: db.prepare('SELECT * FROM events WHERE rev > ? AND resource = ? ORDER BY rev'),
+      compact: db.prepare('DELETE FROM events WHERE rev <= ?'),
+    };
+  }
+
+  /** The current (latest committed) revision. */
+  currentRevision(): number {
+    return this.revision;
+  }
+
+  get(key: string): StoredObject | undefined {
+    const row = this.stmts.get.get(key) as any;
+    return row ? toStored(row) : undefined;
+  }
+
+  /** Objects of one resource (optionally one namespace) with key > afterKey, in key order. */
+  list(resource: string, namespace: string | undefined, afterKey = '', limit?: number): StoredObject[] {
+    const it = namespace === undefined
+      ? this.stmts.listAll.iterate(resource, afterKey)
+      : this.stmts.listNs.iterate(resource, namespace, afterKey);
+    const out: StoredObject[] = [];
+    for (const row of it as Iterable<any>) {
+      out.push(toStored(row));
+      if (limit !== undefined && out.length >= limit) break;
+    }
+    return out;
+  }
+
+  /** Objects that list `ownerUid` in their ownerReferences. */
+  dependents(ownerUid: string): StoredObject[] {
+    return (this.stmts.dependents.all(ownerUid) as any[]).map(toStored);
+  }
+
+  /**
+   * Writes an object; `build` receives the new revision (to stamp metadata.resourceVersion) and returns the object.
+   * Commits synchronously, then notifies watchers.
+   */
+  put(resource: string, namespace: string, name: string, build: (rev: number) => Record<string, any>): StoredObject {
+    const key = objectKey(resource, namespace, name);
+    let event!: StoreEvent;
+    this.db.transaction(() => {
+      const rev = this.revision + 1;
+      const data = build(rev);
+      const existed = this.stmts.get.get(key) !== undefined;
+      const json = JSON.stringify(data);
+      this.stmts.upsert.run(key, resource, namespace, name, rev, json);
+      this.stmts.delOwners.run(key);
+      for (const ref of (data.metadata?.ownerReferences ?? []) as { uid?: string }[]) {
+        if (ref.uid) this.stmts.addOwner.run(ref.uid, key);
+      }
+      event = { rev, type: existed ? 'MODIFIED' : 'ADDED', resource, namespace, data };
+      this.recordEvent(event, json);
+    })();
+    this.emitter.emit('event', event);
+    return { key, resource, namespace, name, rev: event.rev, data: event.data };
+  }
+
+  /** Removes an object; `build` gets the deletion revision and returns the final state reported to watchers. */
+  delete(key: string, build: (rev: number, last: Record<string, any>) => Record<string, any>): StoreEvent | undefined {
+    let event: StoreEvent | undefined;
+    this.db.transaction(() => {
+      const row = this.stmts.get.get(key) as any;
+      if (!row) return;
+      const rev = this.revision + 1;
+      const data = build(rev, JSON.parse(row.data));
+      this.stmts.del.run(key);
+      this.stmts.delOwners.run(key);
+      event = { rev, type: 'DELETED', resource: row.resource, namespace: row.namespace, data };
+      this.recordEvent(event, JSON.stringify(data));
+    })();
+    if (event) this.emitter.emit('event', event);
+    return event;
+  }
+
+  private recordEvent(ev: StoreEvent, json: string): void {
+    this.stmts.addEvent.run(ev.rev, ev.type, ev.resource, ev.namespace, json);
+    this.revision = ev.rev;
+    this.stmts.setMeta.run('revision', ev.rev);
+    if (ev.rev - this.compactedRev > this.historySize * 1.1) {
+      this.compactedRev = ev.rev - this.historySize;
+      this.stmts.compact.run(this.compactedRev);
+      this.stmts.setMeta.run('compacted', this.compactedRev);
+    }
+  }
+
+  /**
+   * Events of `resource` after `sinceRev`, then live ones, delivered to `onEvent` in revision order.
+   * Throws CompactedError when history no longer reaches back to `sinceRev`.
+   */
+  watch(resource: string, sinceRev: number, onEvent: (ev: StoreEvent) => void): () => void {
+    if (sinceRev < this.compactedRev) throw new CompactedError(sinceRev, this.compactedRev);
+    let last = sinceRev;
+    for (const row of this.stmts.eventsSince.iterate(sinceRev, resource) as Iterable<any>) {
+      last = row.rev;
+      onEvent({ rev: row.rev, type: row.type, resource: row.resource, namespace: row.namespace, data: JSON.parse(row.data) });
+    }
+    const listener = (ev: StoreEvent) => {
+      if (ev.resource !== resource || ev.rev <= last) return;
+      last = ev.rev;
+      onEvent(ev);
+    };
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+
+  /** Subscribes to every committed event (used by the garbage collector and CRD registry). */
+  onAny(listener: (ev: StoreEvent) => void): () => void {
+    this.emitter.on('event', listener);
+    return () => this.emitter.off('event', listener);
+  }
+
+  oldestResumableRevision(): number {
+    return this.compactedRev;
+  }
+
+  close(): void {
+    this.emitter.removeAllListeners();
+    this.db.close();
+  }
+}
+
+function toStored(row: any): StoredObject {
+  return { key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data: JSON.parse(row.data) };
+}
