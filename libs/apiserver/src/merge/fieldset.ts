@@ -96,33 +96,72 @@ export class FieldSet {
     return out;
   }
 
-  size(): number {
-    return this.paths().length;
-  }
-
   union(other: FieldSet): FieldSet {
-    const s = this.clone();
-    for (const p of other.paths()) s.insert(p);
-    return s;
+    const out = this.clone();
+    const add = (into: Node, from: Node) => {
+      if (from.member) into.member = true;
+      for (const [pe, c] of from.children) {
+        let t = into.children.get(pe);
+        if (!t) into.children.set(pe, (t = new Node()));
+        add(t, c);
+      }
+    };
+    add(out.root, other.root);
+    return out;
   }
 
   intersection(other: FieldSet): FieldSet {
-    return FieldSet.of(...this.paths().filter((p) => other.has(p)));
+    const both = (a: Node, b: Node): Node => {
+      const n = new Node();
+      n.member = a.member && b.member;
+      for (const [pe, c] of a.children) {
+        const d = b.children.get(pe);
+        if (d) n.children.set(pe, both(c, d));
+      }
+      return n;
+    };
+    return FieldSet.fromNode(both(this.root, other.root));
   }
 
   /** Removes exactly the members of `other` (children of a removed member stay). */
   difference(other: FieldSet): FieldSet {
-    return FieldSet.of(...this.paths().filter((p) => !other.has(p)));
+    const minus = (a: Node, b: Node | undefined): Node => {
+      const n = new Node();
+      n.member = a.member && !b?.member;
+      for (const [pe, c] of a.children) n.children.set(pe, minus(c, b?.children.get(pe)));
+      return n;
+    };
+    return FieldSet.fromNode(minus(this.root, other.root));
   }
 
   /** Removes the members of `other` and everything below them. */
   recursiveDifference(other: FieldSet): FieldSet {
-    return FieldSet.of(...this.paths().filter((p) => !p.some((_, i) => other.has(p.slice(0, i + 1)))));
+    const minus = (a: Node, b: Node | undefined): Node => {
+      const n = new Node();
+      n.member = a.member;
+      for (const [pe, c] of a.children) {
+        const d = b?.children.get(pe);
+        if (d?.member) continue;
+        n.children.set(pe, minus(c, d));
+      }
+      return n;
+    };
+    return FieldSet.fromNode(minus(this.root, other.root));
   }
 
   /** Only the members at or below `prefix`. */
   withPrefix(prefix: FieldPath): FieldSet {
-    return FieldSet.of(...this.paths().filter((p) => prefix.every((pe, i) => p[i] === pe)));
+    const n = this.node(prefix);
+    const out = new FieldSet();
+    if (!n || prefix.length === 0) return n ? this.clone() : out;
+    let at = out.root;
+    for (const pe of prefix.slice(0, -1)) {
+      const c = new Node();
+      at.children.set(pe, c);
+      at = c;
+    }
+    at.children.set(prefix[prefix.length - 1], copyNode(n));
+    return out;
   }
 
   equals(other: FieldSet): boolean {
@@ -130,7 +169,14 @@ export class FieldSet {
   }
 
   clone(): FieldSet {
-    return FieldSet.of(...this.paths());
+    return FieldSet.fromNode(copyNode(this.root));
+  }
+
+  private static fromNode(n: Node): FieldSet {
+    const s = new FieldSet();
+    s.root.member = false;
+    for (const [pe, c] of n.children) s.root.children.set(pe, c);
+    return s;
   }
 
   /** FieldsV1 JSON: `{}` for a leaf member, `".": {}` marks a member that also has children. */
@@ -155,27 +201,33 @@ export class FieldSet {
 
   static fromFieldsV1(json: unknown): FieldSet {
     const s = new FieldSet();
-    const dec = (v: unknown, prefix: FieldPath) => {
+    // `at` is only built for error messages.
+    const dec = (v: unknown, into: Node, at: () => FieldPath) => {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-        throw new MergeError(formatPath(prefix), 'FieldsV1 entries must be JSON objects');
+        throw new MergeError(formatPath(at()), 'FieldsV1 entries must be JSON objects');
       }
-      for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
+      for (const k in v as Record<string, unknown>) {
         if (k === '.') {
-          if (prefix.length === 0) throw new MergeError('', 'FieldsV1 root cannot be a member');
-          s.insert(prefix);
+          if (into === s.root) throw new MergeError('', 'FieldsV1 root cannot be a member');
+          into.member = true;
           continue;
         }
-        if (!/^[fkvi]:/.test(k)) throw new MergeError(formatPath(prefix), `unknown FieldsV1 element "${k}"`);
-        const p = [...prefix, k];
-        const obj = child as Record<string, unknown>;
-        if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-          throw new MergeError(formatPath(p), 'FieldsV1 entries must be JSON objects');
+        const kind = k.charCodeAt(0);
+        // f, k, v, i followed by ':'
+        if (k.charCodeAt(1) !== 58 || (kind !== 102 && kind !== 107 && kind !== 118 && kind !== 105)) {
+          throw new MergeError(formatPath(at()), `unknown FieldsV1 element "${k}"`);
         }
-        if (Object.keys(obj).length === 0) s.insert(p);
-        else dec(obj, p);
+        const child = (v as Record<string, unknown>)[k];
+        let n = into.children.get(k);
+        if (!n) into.children.set(k, (n = new Node()));
+        if (child !== null && typeof child === 'object' && !Array.isArray(child) && Object.keys(child).length === 0) {
+          n.member = true;
+        } else {
+          dec(child, n, () => [...at(), k]);
+        }
       }
     };
-    dec(json ?? {}, []);
+    dec(json ?? {}, s.root, () => []);
     return s;
   }
 
@@ -187,6 +239,13 @@ export class FieldSet {
     }
     return n;
   }
+}
+
+function copyNode(n: Node): Node {
+  const out = new Node();
+  out.member = n.member;
+  for (const [pe, c] of n.children) out.children.set(pe, copyNode(c));
+  return out;
 }
 
 function hasAnyMember(n: Node): boolean {
