@@ -1,2 +1,3 @@
 export * from './client/types';
 export * from './client/errors';
+export * from './features';

@@ -1,0 +1,2 @@
+export * from './feature-gates';
+export * from './feature-gates.module';
