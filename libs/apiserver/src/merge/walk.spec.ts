@@ -87,6 +87,16 @@ describe('compare', () => {
   });
 });
 
+describe('values that do not fit their schema', () => {
+  it('are compared and merged as one leaf', () => {
+    const c = compare({ spec: { replicas: 1 } }, { spec: { replicas: { odd: true } } }, root);
+    expect(c.modified.paths()).toEqual([['f:spec', 'f:replicas']]);
+    expect(c.added.isEmpty()).toBe(true);
+    expect(toFieldSet({ spec: { tags: [{ a: 1 }] } }, root).paths()).toEqual([['f:spec', 'f:tags']]);
+    expect(mergeValues({ spec: { replicas: { odd: true } } }, { spec: { replicas: 2 } }, root)).toEqual({ spec: { replicas: 2 } });
+  });
+});
+
 describe('mergeValues', () => {
   it('merges list-maps by key keeping live order and appending new items in intent order', () => {
     const live = { spec: { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '1', extra: true }] } };
