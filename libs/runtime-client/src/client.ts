@@ -44,6 +44,17 @@ export function aggregateResponses(hook: HookName, responses: CommonResponse[]):
   return out;
 }
 
+/**
+ * The in-place callers support exactly one handler per hook (§3.4). Returns that name, undefined for none,
+ * and throws "found multiple <Hook> hooks (a,b): only one hook is supported" for more.
+ */
+export function singleExtension(hook: HookName, names: string[]): string | undefined {
+  if (names.length > 1) {
+    throw new ExtensionCallError('MultipleHandlers', `found multiple ${hook} hooks (${names.join(',')}): only one hook is supported`, { hook });
+  }
+  return names[0];
+}
+
 export class RuntimeClient {
   constructor(
     private readonly registry: ExtensionRegistry,

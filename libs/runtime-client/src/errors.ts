@@ -18,7 +18,9 @@ export type ExtensionCallErrorReason =
   /** The registry has not been warmed up yet. */
   | 'NotReady'
   /** The client config cannot produce a valid URL. */
-  | 'InvalidClientConfig';
+  | 'InvalidClientConfig'
+  /** More handlers than the caller supports (in-place hooks: only one). */
+  | 'MultipleHandlers';
 
 /** Reasons that upstream calls "errors calling the extension handler": subject to failurePolicy Ignore. */
 export const TRANSPORT_LEVEL_REASONS: readonly ExtensionCallErrorReason[] = ['Timeout', 'TransportError', 'HttpStatus', 'MalformedResponse'];

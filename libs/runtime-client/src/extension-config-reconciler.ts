@@ -1,0 +1,163 @@
+// ExtensionConfig reconcile logic (upstream: core/reconcilers/extensionconfig): CA injection, discovery,
+// status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
+import type { Client, KubeObject } from '@capi/controller-runtime';
+import { setCondition } from './conditions';
+import { discoverExtension } from './discovery';
+import {
+  CA_SECRET_KEY,
+  DISCOVERED_CONDITION,
+  DISCOVERED_REASON,
+  EXTENSION_CONFIG_KIND,
+  INJECT_CA_FROM_SECRET_ANNOTATION,
+  NOT_DISCOVERED_REASON,
+  PAUSED_ANNOTATION,
+  RUNTIME_API_VERSION,
+  type ExtensionConfig,
+} from './extension-config';
+import type { ExtensionRegistry } from './registry';
+import type { ExtensionTransport } from './transport';
+
+export interface ExtensionConfigReconcilerOptions {
+  /** Re-discovery period after a successful discovery. Default 10 minutes. */
+  rediscoveryIntervalMs?: number;
+  /** Requeue delay while the registry is not warmed up. Default 10 s (upstream). */
+  notReadyRequeueMs?: number;
+  now?: () => Date;
+}
+
+export interface ReconcileResult {
+  requeueAfterMs?: number;
+}
+
+export class ExtensionConfigError extends Error {
+  constructor(message: string, override readonly cause?: unknown) {
+    super(message);
+    this.name = 'ExtensionConfigError';
+  }
+}
+
+const isPaused = (o: KubeObject) => o.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
+
+export class ExtensionConfigReconciler {
+  private readonly rediscoveryIntervalMs: number;
+  private readonly notReadyRequeueMs: number;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly client: Client,
+    private readonly registry: ExtensionRegistry,
+    private readonly transport: ExtensionTransport,
+    opts: ExtensionConfigReconcilerOptions = {},
+  ) {
+    this.rediscoveryIntervalMs = opts.rediscoveryIntervalMs ?? 10 * 60_000;
+    this.notReadyRequeueMs = opts.notReadyRequeueMs ?? 10_000;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Reconciles one (cluster-scoped) ExtensionConfig by name. Throws on errors so the caller requeues with backoff. */
+  async reconcile(name: string): Promise<ReconcileResult> {
+    if (!this.registry.isReady()) return { requeueAfterMs: this.notReadyRequeueMs };
+    const ec = await this.client.tryGet<ExtensionConfig>({ apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name });
+    // Unregistering happens even when paused: a deleted extension must not be called.
+    if (!ec || ec.metadata.deletionTimestamp) {
+      this.registry.remove(name);
+      return {};
+    }
+    if (isPaused(ec)) return {};
+    const discovered = await this.discoverAndWriteStatus(ec);
+    this.registry.add(discovered);
+    return { requeueAfterMs: this.rediscoveryIntervalMs };
+  }
+
+  /**
+   * Start-up warm-up: discovers every ExtensionConfig, registers the ones that succeed (paused ones with their
+   * existing status.handlers) and marks the registry ready. Failures are returned; normal reconciles retry them.
+   */
+  async warmUp(): Promise<{ errors: Error[] }> {
+    const list = await this.client.list<ExtensionConfig>(RUNTIME_API_VERSION, EXTENSION_CONFIG_KIND);
+    const registered: ExtensionConfig[] = [];
+    const errors: Error[] = [];
+    for (const ec of list.items) {
+      if (ec.metadata.deletionTimestamp) continue;
+      if (isPaused(ec)) {
+        registered.push(ec);
+        continue;
+      }
+      try {
+        registered.push(await this.discoverAndWriteStatus(ec));
+      } catch (e) {
+        errors.push(e as Error);
+      }
+    }
+    this.registry.warmUp(registered);
+    return { errors };
+  }
+
+  /** CA injection, discovery and status write. Returns the ExtensionConfig as stored after the status write. */
+  private async discoverAndWriteStatus(original: ExtensionConfig): Promise<ExtensionConfig> {
+    let ec = original;
+    try {
+      ec = await this.injectCABundle(ec);
+    } catch (e) {
+      await this.writeStatus(ec, ec.status?.handlers, 'False', NOT_DISCOVERED_REASON, (e as Error).message);
+      throw e;
+    }
+    let discovered: ExtensionConfig;
+    try {
+      discovered = await discoverExtension(ec, this.transport);
+    } catch (e) {
+      const message = `Error in discovery: ${(e as Error).message}`;
+      await this.writeStatus(ec, ec.status?.handlers, 'False', NOT_DISCOVERED_REASON, message);
+      throw new ExtensionConfigError(`failed to discover ExtensionConfig ${ec.metadata.name}: ${(e as Error).message}`, e);
+    }
+    return this.writeStatus(ec, discovered.status?.handlers ?? [], 'True', DISCOVERED_REASON);
+  }
+
+  private async writeStatus(
+    ec: ExtensionConfig,
+    handlers: NonNullable<ExtensionConfig['status']>['handlers'],
+    status: 'True' | 'False',
+    reason: string,
+    message?: string,
+  ): Promise<ExtensionConfig> {
+    const conditions = setCondition(
+      ec.status?.conditions,
+      { type: DISCOVERED_CONDITION, status, reason, message, observedGeneration: ec.metadata.generation },
+      this.now(),
+    );
+    const patch = { status: { ...(handlers ? { handlers } : {}), conditions } };
+    return this.client.patch<ExtensionConfig>(
+      { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },
+      'merge',
+      patch,
+      { subresource: 'status' },
+    );
+  }
+
+  /** Copies ca.crt of the annotated Secret into spec.clientConfig.caBundle (a spec write, so it bumps generation). */
+  private async injectCABundle(ec: ExtensionConfig): Promise<ExtensionConfig> {
+    const raw = ec.metadata.annotations?.[INJECT_CA_FROM_SECRET_ANNOTATION];
+    if (raw === undefined) return ec;
+    const slash = raw.indexOf('/');
+    const namespace = slash >= 0 ? raw.slice(0, slash) : '';
+    const name = slash >= 0 ? raw.slice(slash + 1) : raw;
+    if (!namespace || !name) {
+      throw new ExtensionConfigError(`failed to reconcile caBundle: secret name ${JSON.stringify(raw)} must be in the form <namespace>/<name>`);
+    }
+    let secret: KubeObject | undefined;
+    try {
+      secret = await this.client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace, name });
+    } catch (e) {
+      throw new ExtensionConfigError(`failed to reconcile caBundle: failed to get secret ${JSON.stringify(raw)}: ${(e as Error).message}`, e);
+    }
+    if (!secret) throw new ExtensionConfigError(`failed to reconcile caBundle: failed to get secret ${JSON.stringify(raw)}: not found`);
+    const ca = (secret.data as Record<string, string> | undefined)?.[CA_SECRET_KEY];
+    if (!ca) throw new ExtensionConfigError(`failed to reconcile caBundle: secret ${raw} does not contain a ${JSON.stringify(CA_SECRET_KEY)} entry`);
+    if (ec.spec.clientConfig?.caBundle === ca) return ec;
+    return this.client.patch<ExtensionConfig>(
+      { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },
+      'merge',
+      { spec: { clientConfig: { caBundle: ca } } },
+    );
+  }
+}
