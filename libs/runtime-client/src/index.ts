@@ -9,3 +9,6 @@ export * from './discovery';
 export * from './cache';
 export * from './client';
 export * from './testing/extension-server';
+export * from './runtime-client.module';
+export { ExtensionConfigReconciler, ExtensionConfigError, type ExtensionConfigReconcilerOptions, type ReconcileResult } from './extension-config-reconciler';
+export { setCondition } from './conditions';
