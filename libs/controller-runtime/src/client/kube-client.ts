@@ -1,0 +1,261 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { ApiError, isNotFound } from './errors';
+import { ClientMetrics, ClientVerb } from './client-metrics';
+import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
+import { RawRequest, Transport, readBody, toApiError } from './transport';
+import {
+  ApplyOptions,
+  Client,
+  DeleteOptions,
+  KubeObject,
+  ListOptions,
+  ObjectList,
+  ObjectRef,
+  PatchOptions,
+  PatchType,
+  WatchEvent,
+  WatchHandle,
+  WatchOptions,
+  WriteOptions,
+} from './types';
+
+export interface KubeClientOptions {
+  metrics?: ClientMetrics;
+  /** Default field manager for writes without one. */
+  fieldManager?: string;
+}
+
+const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  json: 'application/json-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+};
+
+/** Direct API client: every call is an HTTP request to the server in the kubeconfig. */
+export class KubeClient implements Client {
+  readonly mapper: RestMapper;
+  private readonly transport: Transport;
+  private readonly metrics?: ClientMetrics;
+
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly opts: KubeClientOptions = {},
+  ) {
+    this.transport = new Transport(kubeConfig);
+    this.metrics = opts.metrics;
+    this.mapper = new RestMapper(this.transport, () => this.observe('discovery', '', undefined, 200));
+  }
+
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
+    const m = await this.mapping(ref.apiVersion, ref.kind);
+    return this.call('get', ref.kind, undefined, { method: 'GET', path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name) });
+  }
+
+  async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    try {
+      return await this.get<T>(ref);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
+  async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    const m = await this.mapping(apiVersion, kind);
+    const list = await this.call<ObjectList<T>>('list', kind, undefined, {
+      method: 'GET',
+      path: collectionPath(m, opts.namespace),
+      query: {
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        limit: opts.limit,
+        continue: opts.continue,
+        resourceVersion: opts.resourceVersion,
+      },
+    });
+    // Items in a list response carry no apiVersion/kind on a real server; fill them in for callers.
+    for (const item of list.items ?? []) {
+      item.apiVersion = apiVersion;
+      item.kind = kind;
+    }
+    list.items = list.items ?? [];
+    return list;
+  }
+
+  async create<T extends KubeObject = KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+    const m = await this.mapping(obj.apiVersion, obj.kind);
+    return this.call('create', obj.kind, undefined, {
+      method: 'POST',
+      path: collectionPath(m, this.namespaceFor(m, obj.metadata?.namespace)),
+      query: this.writeQuery(opts),
+      body: obj,
+    });
+  }
+
+  async update<T extends KubeObject = KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+    return this.put(obj, opts, undefined);
+  }
+
+  async updateStatus<T extends KubeObject = KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
+    return this.put(obj, opts, 'status');
+  }
+
+  async patch<T extends KubeObject = KubeObject>(ref: ObjectRef, type: PatchType, patch: unknown, opts: PatchOptions = {}): Promise<T> {
+    const m = await this.mapping(ref.apiVersion, ref.kind);
+    return this.call('patch', ref.kind, opts.subresource, {
+      method: 'PATCH',
+      path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name, opts.subresource),
+      query: this.writeQuery(opts),
+      body: patch,
+      contentType: PATCH_CONTENT_TYPES[type],
+    });
+  }
+
+  async apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T> {
+    if (!opts?.fieldManager) throw badRequest('server-side apply requires a fieldManager');
+    if (!obj.metadata?.name) throw badRequest(`apply of ${obj.kind} requires metadata.name`);
+    const m = await this.mapping(obj.apiVersion, obj.kind);
+    return this.call('apply', obj.kind, opts.subresource, {
+      method: 'PATCH',
+      path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, opts.subresource),
+      query: { ...this.writeQuery(opts), force: opts.force ? 'true' : undefined },
+      body: obj,
+      contentType: 'application/apply-patch+yaml',
+    });
+  }
+
+  async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<void> {
+    const m = await this.mapping(ref.apiVersion, ref.kind);
+    const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
+    if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
+    if (opts.preconditions) body.preconditions = opts.preconditions;
+    if (opts.dryRun) body.dryRun = ['All'];
+    await this.call('delete', ref.kind, undefined, {
+      method: 'DELETE',
+      path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+      body,
+    });
+  }
+
+  async watch<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts: WatchOptions,
+    onEvent: (ev: WatchEvent<T>) => void,
+  ): Promise<WatchHandle> {
+    const m = await this.mapping(apiVersion, kind);
+    const abort = new AbortController();
+    const req: RawRequest = {
+      method: 'GET',
+      path: collectionPath(m, opts.namespace),
+      query: {
+        watch: 'true',
+        labelSelector: opts.labelSelector,
+        fieldSelector: opts.fieldSelector,
+        resourceVersion: opts.resourceVersion,
+        allowWatchBookmarks: opts.allowWatchBookmarks ? 'true' : undefined,
+        timeoutSeconds: opts.timeoutSeconds,
+      },
+      signal: abort.signal,
+    };
+    let res;
+    try {
+      res = await this.transport.open(req);
+    } catch (e) {
+      this.observe('watch', kind, undefined, 0);
+      throw e;
+    }
+    this.observe('watch', kind, undefined, res.statusCode ?? 0);
+    const stream = res;
+    const done = new Promise<void>((resolve, reject) => {
+      if ((stream.statusCode ?? 0) >= 300) {
+        readBody(stream).then((text) => reject(toApiError(stream.statusCode ?? 0, text)), reject);
+        return;
+      }
+      let buffered = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        buffered += chunk;
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, nl).trim();
+          buffered = buffered.slice(nl + 1);
+          if (!line) continue;
+          try {
+            onEvent(JSON.parse(line) as WatchEvent<T>);
+          } catch (e) {
+            // A handler bug or a garbled line must not kill the stream silently; end the watch with the error.
+            stream.destroy(e as Error);
+          }
+        }
+      });
+      stream.on('end', () => resolve());
+      stream.on('close', () => resolve());
+      stream.on('error', (e) => (abort.signal.aborted ? resolve() : reject(e)));
+    });
+    // Swallow unhandled-rejection noise if the caller only calls stop().
+    done.catch(() => undefined);
+    return { stop: () => abort.abort(), done };
+  }
+
+  /** Closes keep-alive connections. */
+  close(): void {
+    this.transport.close();
+  }
+
+  private async put<T extends KubeObject>(obj: T, opts: WriteOptions, subresource: 'status' | undefined): Promise<T> {
+    if (!obj.metadata?.name) throw badRequest(`update of ${obj.kind} requires metadata.name`);
+    const m = await this.mapping(obj.apiVersion, obj.kind);
+    return this.call('update', obj.kind, subresource, {
+      method: 'PUT',
+      path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, subresource),
+      query: this.writeQuery(opts),
+      body: obj,
+    });
+  }
+
+  private mapping(apiVersion: string, kind: string): Promise<ResourceMapping> {
+    if (!apiVersion || !kind) throw badRequest('apiVersion and kind are required');
+    return this.mapper.mapping(apiVersion, kind);
+  }
+
+  private writeQuery(opts: WriteOptions): Record<string, string | undefined> {
+    return { fieldManager: opts.fieldManager ?? this.opts.fieldManager, dryRun: opts.dryRun ? 'All' : undefined };
+  }
+
+  private namespaceFor(m: ResourceMapping, namespace: string | undefined): string | undefined {
+    if (!m.namespaced) return undefined;
+    if (!namespace) throw badRequest(`${m.kind} is namespaced: metadata.namespace is required`);
+    return namespace;
+  }
+
+  private async call<T>(verb: ClientVerb, kind: string, subresource: string | undefined, req: RawRequest): Promise<T> {
+    try {
+      const out = await this.transport.json<T>(req);
+      this.observe(verb, kind, subresource, 200);
+      return out;
+    } catch (e) {
+      this.observe(verb, kind, subresource, e instanceof ApiError ? e.code : 0);
+      throw e;
+    }
+  }
+
+  private observe(verb: ClientVerb, kind: string, subresource: string | undefined, code: number): void {
+    this.metrics?.observe({ verb, kind, subresource, code });
+  }
+}
+
+function badRequest(message: string): ApiError {
+  return new ApiError(400, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 400, reason: 'BadRequest', message });
+}
+
+function collectionPath(m: ResourceMapping, namespace: string | undefined): string {
+  const base = groupVersionPath(m.apiVersion);
+  return m.namespaced && namespace ? `${base}/namespaces/${encodeURIComponent(namespace)}/${m.resource}` : `${base}/${m.resource}`;
+}
+
+function objectPath(m: ResourceMapping, namespace: string | undefined, name: string, subresource?: string): string {
+  if (!name) throw badRequest(`${m.kind}: name is required`);
+  const p = `${collectionPath(m, namespace)}/${encodeURIComponent(name)}`;
+  return subresource ? `${p}/${subresource}` : p;
+}

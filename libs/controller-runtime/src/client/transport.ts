@@ -1,0 +1,115 @@
+import * as http from 'http';
+import * as https from 'https';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ApiError, Status } from './errors';
+
+// Raw HTTP(S) to the API server using the kubeconfig's auth (bearer token, client certs, CA, skip-verify).
+// client-node's generated APIs do not cover subresources, apply-patch content types or streaming as we need.
+
+export interface RawRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+export class Transport {
+  private readonly server: URL;
+  private readonly agent: http.Agent;
+
+  constructor(private readonly kubeConfig: KubeConfig) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    this.server = new URL(cluster.server);
+    this.agent =
+      this.server.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  }
+
+  /** Sends the request and resolves with the parsed JSON body; non-2xx → ApiError with the server's Status. */
+  async json<T>(req: RawRequest): Promise<T> {
+    const res = await this.open(req);
+    const text = await readBody(res);
+    if ((res.statusCode ?? 0) >= 300) throw toApiError(res.statusCode ?? 0, text);
+    return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  /** Sends the request and resolves with the response stream (caller checks the status). */
+  async open(req: RawRequest): Promise<http.IncomingMessage> {
+    const url = new URL(this.server.href.replace(/\/$/, '') + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
+    const opts: https.RequestOptions = {
+      method: req.method,
+      hostname: url.hostname,
+      port: url.port,
+      path: url.pathname + url.search,
+      headers: {
+        Accept: 'application/json',
+        ...(payload ? { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length } : {}),
+      },
+      agent: this.agent,
+      signal: req.signal,
+    };
+    await this.kubeConfig.applyToHTTPSOptions(opts);
+    // applyToHTTPSOptions may replace headers; keep ours.
+    opts.headers = {
+      ...(opts.headers ?? {}),
+      Accept: 'application/json',
+      ...(payload ? { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length } : {}),
+    };
+    const mod = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const r = mod.request(opts, resolve);
+      r.on('error', reject);
+      if (payload) r.write(payload);
+      r.end();
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+export function readBody(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', reject);
+  });
+}
+
+/** Builds an ApiError from a response body, falling back to a synthetic Status when the body is not one. */
+export function toApiError(code: number, body: string): ApiError {
+  let status: Status | undefined;
+  try {
+    const parsed = JSON.parse(body);
+    if (parsed && parsed.kind === 'Status') status = parsed as Status;
+  } catch {
+    // not JSON
+  }
+  return new ApiError(
+    code,
+    status ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason: reasonForCode(code), message: body || `HTTP ${code}` },
+  );
+}
+
+function reasonForCode(code: number): string {
+  const reasons: Record<number, string> = {
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    409: 'Conflict',
+    410: 'Expired',
+    422: 'Invalid',
+    429: 'TooManyRequests',
+    500: 'InternalError',
+    503: 'ServiceUnavailable',
+  };
+  return reasons[code] ?? 'Unknown';
+}
