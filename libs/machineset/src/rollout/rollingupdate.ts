@@ -1,0 +1,244 @@
+// RollingUpdate planning steps (upstream: machinedeployment_rollout_rollingupdate.go).
+// Written as a generator so the in-place predicate can be answered synchronously or asynchronously by the driver.
+import {
+  availableReplicas,
+  compareByCreationTimestamp,
+  maxSurge,
+  maxUnavailable,
+  newMSNewReplicas,
+  sortAndJoin,
+  specReplicas,
+  splitList,
+  statusReplicas,
+  totalAvailableReplicas,
+  totalSpecReplicas,
+  totalStatusReplicas,
+  upToDateReplicas,
+} from './mdutil';
+import type { RolloutPlanner } from './planner';
+import { MachineLike, MachineSetLike, RolloutAnnotations } from './types';
+
+export interface InPlaceQuery {
+  oldMS: MachineSetLike;
+  newMS: MachineSetLike;
+}
+
+export function* rollingUpdateSteps(p: RolloutPlanner): Generator<InPlaceQuery, void, boolean> {
+  reconcileReplicasPendingAcknowledgeMove(p);
+  reconcileNewMachineSet(p);
+  reconcileOldMachineSetsRollingUpdate(p);
+  yield* reconcileInPlaceUpdateIntent(p);
+  reconcileDeadlockBreaker(p);
+}
+
+/** True when the Machine's controller owner is this MachineSet. */
+export function isControlledBy(m: MachineLike, ms: MachineSetLike): boolean {
+  return (m.metadata.ownerReferences ?? []).some(
+    (ref) =>
+      ref.controller === true &&
+      ref.kind === 'MachineSet' &&
+      ref.name === ms.metadata.name &&
+      (!ref.uid || !ms.metadata.uid || ref.uid === ms.metadata.uid),
+  );
+}
+
+export function isUpdateInProgress(m: MachineLike): boolean {
+  return m.metadata.annotations?.[RolloutAnnotations.updateInProgress] !== undefined;
+}
+
+function mustNewMS(p: RolloutPlanner): MachineSetLike {
+  if (!p.newMS) throw new Error('rollout planner: newMS is required for RollingUpdate planning');
+  return p.newMS;
+}
+
+/**
+ * Counts Machines moved to the newMS (pending acknowledge) into its replicas, once, and records them in the
+ * acknowledged-move annotation so the MachineSet controller can start their in-place update.
+ */
+function reconcileReplicasPendingAcknowledgeMove(p: RolloutPlanner): void {
+  if (!p.inPlaceUpdatesEnabled) return;
+  const newMS = mustNewMS(p);
+  const alreadyAcknowledged = new Set(splitList(p.originalMSs.get(newMS.metadata.name)?.metadata.annotations?.[RolloutAnnotations.acknowledgedMove]));
+  const pending = new Set<string>();
+  for (const m of p.machines) {
+    if (!isControlledBy(m, newMS)) continue;
+    if (m.metadata.annotations?.[RolloutAnnotations.pendingAcknowledgeMove] === undefined) continue;
+    if (!alreadyAcknowledged.has(m.metadata.name)) p.acknowledgedMachineNames.push(m.metadata.name);
+    pending.add(m.metadata.name);
+  }
+  if (p.acknowledgedMachineNames.length > 0) {
+    newMS.spec.replicas = specReplicas(newMS) + p.acknowledgedMachineNames.length;
+    p.addNote(newMS, `acknowledge Machines ${sortAndJoin(pending)} moved from an old MachineSet`);
+  }
+  newMS.metadata.annotations ??= {};
+  if (pending.size > 0) newMS.metadata.annotations[RolloutAnnotations.acknowledgedMove] = sortAndJoin(pending);
+}
+
+/** Scales the newMS towards md.spec.replicas within maxSurge; scale down to md.spec.replicas is immediate. */
+export function reconcileNewMachineSet(p: RolloutPlanner): void {
+  const newMS = mustNewMS(p);
+  const mdReplicas = p.md.spec.replicas ?? 0;
+  const current = specReplicas(newMS);
+  if (current === mdReplicas) return;
+  if (current > mdReplicas) {
+    p.addNote(newMS, 'scale down to align MachineSet spec.replicas to MachineDeployment spec.replicas');
+    p.scaleIntents.set(newMS.metadata.name, mdReplicas);
+    return;
+  }
+  const { replicas, note } = newMSNewReplicas(p.md, [...p.oldMSs, newMS], current);
+  if (replicas !== current) {
+    p.addNote(newMS, note);
+    p.scaleIntents.set(newMS.metadata.name, replicas);
+  }
+}
+
+/** Scales oldMSs down as far as maxUnavailable allows, unavailable replicas first, oldest MS first. */
+function reconcileOldMachineSetsRollingUpdate(p: RolloutPlanner): void {
+  const newMS = mustNewMS(p);
+  const allMSs = [...p.oldMSs, newMS];
+  if (totalSpecReplicas(p.oldMSs) === 0) return;
+
+  const minAvailable = Math.max((p.md.spec.replicas ?? 0) - maxUnavailable(p.md), 0);
+  const totalSpec = totalSpecReplicas(allMSs);
+  let totalAvailable = totalAvailableReplicas(allMSs);
+
+  // Scale downs still pending (from earlier reconciles or this one) may further reduce availability.
+  let totalPendingScaleDown = 0;
+  for (const ms of allMSs) {
+    let intent = specReplicas(ms);
+    const v = p.scaleIntents.get(ms.metadata.name);
+    if (v !== undefined) intent = Math.min(intent, v);
+    if (intent < statusReplicas(ms)) totalPendingScaleDown += Math.max(statusReplicas(ms) - intent, 0);
+  }
+  // Unavailable machines on the newMS slow the rollout down.
+  const newMSUnavailable = Math.max(specReplicas(newMS) - availableReplicas(newMS), 0);
+  let totalScaleDown = Math.max(totalSpec - totalPendingScaleDown - minAvailable - newMSUnavailable, 0);
+  if (totalScaleDown <= 0) return;
+
+  p.oldMSs.sort(compareByCreationTimestamp);
+  [totalScaleDown, totalAvailable] = scaleDownOldMSs(p, totalScaleDown, totalAvailable, minAvailable, true);
+  scaleDownOldMSs(p, totalScaleDown, totalAvailable, minAvailable, false);
+}
+
+function scaleDownOldMSs(
+  p: RolloutPlanner,
+  totalScaleDownCount: number,
+  totalAvailable: number,
+  minAvailable: number,
+  onlyUnavailable: boolean,
+): [number, number] {
+  for (const oldMS of p.oldMSs) {
+    if (totalScaleDownCount <= 0) break;
+    const replicas = p.scaleIntents.get(oldMS.metadata.name) ?? specReplicas(oldMS);
+    if (replicas <= 0) continue;
+    const before = totalAvailable;
+    const maxScaleDown = onlyUnavailable ? Math.max(replicas - availableReplicas(oldMS), 0) : replicas;
+    let scaleDown = Math.min(maxScaleDown, totalScaleDownCount);
+    if (scaleDown === 0) continue;
+
+    // Assume the worst case: the MS controller deletes available replicas first.
+    if (availableReplicas(oldMS) > 0) {
+      const newSpec = Math.max(replicas - scaleDown, 0);
+      let existingToDelete = Math.max(statusReplicas(oldMS) - newSpec, 0);
+      if (existingToDelete > 0) {
+        if (totalAvailable - minAvailable < existingToDelete) {
+          const maxDeletable = Math.max(totalAvailable - minAvailable, 0);
+          const revisited = Math.min(statusReplicas(oldMS) - maxDeletable, replicas);
+          scaleDown = Math.max(replicas - revisited, 0);
+          existingToDelete = Math.max(statusReplicas(oldMS) - revisited, 0);
+        }
+        totalAvailable -= Math.min(availableReplicas(oldMS), existingToDelete);
+      }
+    }
+    if (scaleDown > 0) {
+      if (before === totalAvailable) {
+        p.addNote(
+          oldMS,
+          'scale down to align to existing Machines or scale down by removing unavailable replicas (and no available replicas exist on the MachineSet)',
+        );
+      } else {
+        p.addNote(oldMS, `${before} available replicas > ${minAvailable} minimum available replicas`);
+      }
+      p.scaleIntents.set(oldMS.metadata.name, Math.max(replicas - scaleDown, 0));
+      totalScaleDownCount = Math.max(totalScaleDownCount - scaleDown, 0);
+    }
+  }
+  return [totalScaleDownCount, totalAvailable];
+}
+
+/**
+ * Turns scale downs of oldMSs that can be updated in place into moves to the newMS, and drops maxSurge usage
+ * (keeping at most one surge machine as buffer) so in-place updates take priority over creating machines.
+ */
+function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuery, void, boolean> {
+  if (!p.inPlaceUpdatesEnabled) return;
+  const newMS = mustNewMS(p);
+  if (specReplicas(newMS) >= (p.md.spec.replicas ?? 0)) return;
+
+  const candidates = new Set<string>();
+  for (const oldMS of p.oldMSs) {
+    if (statusReplicas(oldMS) <= 0) continue;
+    if (!p.upToDateResults.get(oldMS.metadata.name)?.eligibleForInPlaceUpdate) continue;
+    const canUpdate: boolean = yield { oldMS, newMS };
+    if (!canUpdate) continue;
+    oldMS.metadata.annotations ??= {};
+    p.addNote(oldMS, `should scale down by moving Machines to MachineSet ${newMS.metadata.name}`);
+    oldMS.metadata.annotations[RolloutAnnotations.moveMachinesToMachineSet] = newMS.metadata.name;
+    candidates.add(oldMS.metadata.name);
+  }
+  if (candidates.size === 0) return;
+
+  newMS.metadata.annotations ??= {};
+  newMS.metadata.annotations[RolloutAnnotations.receiveMachinesFromMachineSets] = sortAndJoin(candidates);
+
+  const intent = p.scaleIntents.get(newMS.metadata.name);
+  if (intent === undefined || intent <= specReplicas(newMS)) return;
+  const scaleUpCount = intent - specReplicas(newMS);
+  const withoutSurge = Math.max(scaleUpCount - maxSurge(p.md), 0);
+  const surgeUsed = scaleUpCount - withoutSurge;
+  if (surgeUsed <= 0) return;
+
+  let newScaleUpCount = withoutSurge;
+  if (newScaleUpCount === 0 && !scalingOrInPlaceUpdateInProgress(p)) {
+    newScaleUpCount = 1;
+    p.addNote(newMS, 'surge 1 allowed to create availability for in-place updates');
+  } else {
+    p.addNote(newMS, `surge ${surgeUsed} dropped to prioritize in-place updates`);
+  }
+  if (newScaleUpCount === 0) p.scaleIntents.delete(newMS.metadata.name);
+  else p.scaleIntents.set(newMS.metadata.name, specReplicas(newMS) + newScaleUpCount);
+}
+
+function scalingOrInPlaceUpdateInProgress(p: RolloutPlanner): boolean {
+  const newMS = mustNewMS(p);
+  if (specReplicas(newMS) !== statusReplicas(newMS)) return true;
+  for (const oldMS of p.oldMSs) {
+    if (specReplicas(oldMS) < statusReplicas(oldMS)) return true;
+    const intent = p.scaleIntents.get(oldMS.metadata.name);
+    if (intent !== undefined && intent < specReplicas(oldMS)) return true;
+  }
+  if (specReplicas(newMS) !== upToDateReplicas(newMS)) return true;
+  for (const m of p.machines) if (isUpdateInProgress(m)) p.updatingMachineNames.push(m.metadata.name);
+  if (p.updatingMachineNames.length > 0) return true;
+  // Wait for updated machines to be available again, otherwise maxSurge would be used to create a machine.
+  return specReplicas(newMS) !== availableReplicas(newMS);
+}
+
+/** Breaks the deadlock where unavailable replicas on oldMSs block both scale up and scale down. */
+function reconcileDeadlockBreaker(p: RolloutPlanner): void {
+  const newMS = mustNewMS(p);
+  const oldActual = totalStatusReplicas(p.oldMSs);
+  if (oldActual === 0) return;
+  if (oldActual === totalAvailableReplicas(p.oldMSs)) return;
+  for (const ms of [...p.oldMSs, newMS]) {
+    if (specReplicas(ms) !== statusReplicas(ms)) return;
+    if (p.scaleIntents.has(ms.metadata.name)) return;
+  }
+  if (availableReplicas(newMS) !== statusReplicas(newMS)) return;
+  for (const oldMS of p.oldMSs) {
+    if (availableReplicas(oldMS) === statusReplicas(oldMS) || specReplicas(oldMS) === 0) continue;
+    p.addNote(newMS, 'scaling down by 1 to unblock rollout stuck due to unavailable Machine on oldMS');
+    p.scaleIntents.set(oldMS.metadata.name, Math.max(specReplicas(oldMS) - 1, 0));
+    return;
+  }
+}
