@@ -1,1 +1,3 @@
-export {};
+export * from './accepted-changes';
+export * from './handlers';
+export * from './server';
