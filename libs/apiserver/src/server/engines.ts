@@ -1,13 +1,14 @@
 // Seam between the server and the schema/merge engines (written in ../schema and ../merge by other helpers).
-// Until those land, a minimal fallback keeps the server usable; swap the imports below once they are committed.
+// Until schema lands, a minimal fallback keeps the server usable; merge is the real engine.
 import type { KubeObject } from '@capi/controller-runtime';
+import * as merge from '../merge';
 
 export type OpenApiSchema = Record<string, any>;
 export interface FieldError { type: string; field: string; message: string }
-export interface Conflict { manager: string; field: string }
+export interface Conflict { manager: string; field: string; message?: string }
 
-export interface ApplyArgs { live: KubeObject | undefined; intent: KubeObject; manager: string; force: boolean; schema: OpenApiSchema | undefined; subresource?: 'status'; now: string }
-export interface UpdateArgs { live: KubeObject | undefined; updated: KubeObject; manager: string; schema: OpenApiSchema | undefined; subresource?: 'status'; now: string }
+export interface ApplyArgs { live: KubeObject | undefined; intent: KubeObject; manager: string; force: boolean; schema: OpenApiSchema | undefined; subresource?: 'status'; now: string; ignoreStatus?: boolean }
+export interface UpdateArgs { live: KubeObject | undefined; updated: KubeObject; manager: string; schema: OpenApiSchema | undefined; subresource?: 'status'; now: string; ignoreStatus?: boolean }
 
 export interface Engines {
   pruneUnknownFields(obj: unknown, schema: OpenApiSchema): unknown;
@@ -20,6 +21,8 @@ export interface Engines {
   trackUpdate(a: UpdateArgs): KubeObject;
   /** Recognises the merge engine's conflict error. */
   conflictsOf(err: unknown): Conflict[] | undefined;
+  /** Recognises the merge engine's bad-input error (e.g. duplicate list-map keys): field path and message. */
+  invalidOf(err: unknown): { field: string; message: string } | undefined;
 }
 
 const isMap = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -58,6 +61,13 @@ const fallback: Engines = {
   },
   trackUpdate: (a) => upsertManager(a.updated, a.manager, 'Update', a.now, a.subresource),
   conflictsOf: () => undefined,
+  invalidOf: () => undefined,
 };
 
-export const engines: Engines = fallback;
+export const engines: Engines = {
+  ...fallback,
+  applyIntent: merge.applyIntent,
+  trackUpdate: merge.trackUpdate,
+  conflictsOf: (e) => (e instanceof merge.ApplyConflictError ? e.conflicts : undefined),
+  invalidOf: (e) => (e instanceof merge.MergeError ? { field: e.field, message: e.message } : undefined),
+};

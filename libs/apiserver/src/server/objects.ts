@@ -1,5 +1,4 @@
 // Pure rules for how the server rewrites objects on writes (metadata ownership, status subresource, generation).
-import { isDeepStrictEqual } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { ResourceInfo } from './registry';
@@ -17,8 +16,19 @@ function specPart(obj: Record<string, any>, info: ResourceInfo): Record<string, 
   return info.statusSubresource ? rest : { ...rest, status: obj.status };
 }
 
+/** Structural JSON equality (prototype-agnostic: structuredClone may hand back objects of another realm). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => jsonEqual(v, (b as unknown[])[i]));
+  const ka = Object.keys(a).filter((k) => (a as any)[k] !== undefined);
+  const kb = Object.keys(b).filter((k) => (b as any)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => jsonEqual((a as any)[k], (b as any)[k]));
+}
+
 export function specChanged(oldObj: Record<string, any>, newObj: Record<string, any>, info: ResourceInfo): boolean {
-  return !isDeepStrictEqual(specPart(oldObj, info), specPart(newObj, info));
+  return !jsonEqual(specPart(oldObj, info), specPart(newObj, info));
 }
 
 /** System metadata set by the server on create. */

@@ -95,7 +95,7 @@ export class Resources {
     if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
     let admitted = this.admit(info, obj);
-    admitted = engines.trackUpdate({ live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
+    admitted = this.track(info, { live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
     return this.persist(info, ns, admitted, opts.dryRun);
   }
 
@@ -130,7 +130,7 @@ export class Resources {
   private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
     next = this.admit(info, next);
-    next = engines.trackUpdate({ live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
+    next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
 
@@ -176,12 +176,13 @@ export class Resources {
     }
     let merged: KubeObject;
     try {
-      merged = engines.applyIntent({ live, intent: i, manager: opts.fieldManager, force: !!opts.force, schema: info.schema, subresource: opts.subresource, now: this.now() });
+      merged = engines.applyIntent({ live, intent: i, manager: opts.fieldManager, force: !!opts.force, schema: info.schema, subresource: opts.subresource, now: this.now(), ignoreStatus: info.statusSubresource });
     } catch (e) {
+      this.rethrowInvalid(info, name, e);
       const conflicts = engines.conflictsOf(e);
       if (!conflicts) throw e;
       throw new StatusError(409, (e as Error).message, 'Conflict', {
-        causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: c.field })),
+        causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: c.message ?? `conflict with "${c.manager}"`, field: c.field })),
       });
     }
     if (!live) {
@@ -191,6 +192,21 @@ export class Resources {
     let next = mergeUpdate(live, merged, info, opts.subresource);
     next = this.admit(info, next);
     return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  /** Field ownership for non-apply writes; the merge engine's bad-input errors become 422. */
+  private track(info: ResourceInfo, a: Parameters<typeof engines.trackUpdate>[0]): KubeObject {
+    try {
+      return engines.trackUpdate({ ...a, ignoreStatus: info.statusSubresource });
+    } catch (e) {
+      this.rethrowInvalid(info, a.updated.metadata?.name ?? '', e);
+      throw e;
+    }
+  }
+
+  private rethrowInvalid(info: ResourceInfo, name: string, e: unknown): void {
+    const bad = engines.invalidOf(e);
+    if (bad) throw invalid(info.group, info.kind, name, [{ type: 'FieldValueInvalid', field: bad.field, message: bad.message }]);
   }
 
   /** DELETE: honours finalizers (sets deletionTimestamp), preconditions and propagation policy. */
