@@ -52,6 +52,7 @@ export class FakeApiServer {
   private readonly watches = new Set<OpenWatch>();
   private rv = 100;
   private compactedRv = 0;
+  private deliverySuspended = false;
   private server?: http.Server;
   url = '';
 
@@ -99,6 +100,11 @@ export class FakeApiServer {
   /** Sends a BOOKMARK with the current resource version to every open watch. */
   bookmark(): void {
     for (const w of this.watches) this.write(w.res, { type: 'BOOKMARK', object: { kind: 'Bookmark', metadata: { resourceVersion: String(this.rv) } } });
+  }
+
+  /** While suspended, changes are stored and kept in history but not sent to open watches (a client missing events). */
+  suspendWatchDelivery(suspended = true): void {
+    this.deliverySuspended = suspended;
   }
 
   openWatchCount(): number {
@@ -266,6 +272,7 @@ export class FakeApiServer {
   private record(type: StoredEvent['type'], r: FakeResource, object: KubeObject): void {
     const ev = { rv: Number(object.metadata.resourceVersion), type, plural: r.plural, object: structuredClone(object) };
     this.history.push(ev);
+    if (this.deliverySuspended) return;
     for (const w of this.watches) if (this.matches(w, ev)) this.write(w.res, { type, object: ev.object });
   }
 

@@ -1,0 +1,279 @@
+import { Logger } from '@nestjs/common';
+import { isGone } from '../client/errors';
+import { Client, KubeObject, WatchEvent, WatchHandle } from '../client/types';
+import { Clock, realClock, sleep } from '../util/clock';
+
+export interface InformerEventHandler<T extends KubeObject = KubeObject> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T): void;
+}
+
+export interface SharedInformerOptions {
+  namespace?: string;
+  labelSelector?: string;
+  /** List page size (limit); default 500. */
+  pageSize?: number;
+  clock?: Clock;
+  /** Backoff after list/watch failures other than 410: starts here, doubles up to maxBackoffMs. */
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Server-side watch timeout; the informer re-watches from the last seen resourceVersion afterwards. */
+  watchTimeoutSeconds?: number;
+}
+
+/** Key of an object in an informer store. */
+export const objectKey = (namespace: string | undefined, name: string): string => (namespace ? `${namespace}/${name}` : name);
+
+class WatchExpiredError extends Error {}
+
+/**
+ * Keeps a local copy of one kind (optionally one namespace / label selector) in sync with the server:
+ * paged list, then watch from the list's resourceVersion with bookmarks; after a dropped watch it resumes from the
+ * last resourceVersion it saw; on 410 Gone (too old resource version) it relists and emits the differences.
+ * Handlers receive the stored objects: they must not mutate them.
+ */
+export class SharedInformer<T extends KubeObject = KubeObject> {
+  private readonly store = new Map<string, T>();
+  private readonly handlers = new Set<InformerEventHandler<T>>();
+  private readonly rvListeners = new Set<() => void>();
+  private readonly syncWaiters: (() => void)[] = [];
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private lastRv?: string;
+  private synced = false;
+  private running?: Promise<void>;
+  private readonly abort = new AbortController();
+  private currentWatch?: WatchHandle;
+  /** Counters for diagnostics and tests. */
+  readonly stats = { lists: 0, watches: 0, relistsAfterGone: 0, errors: 0 };
+
+  constructor(
+    private readonly client: Client,
+    readonly apiVersion: string,
+    readonly kind: string,
+    private readonly opts: SharedInformerOptions = {},
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.log = new Logger(`SharedInformer(${kind})`);
+  }
+
+  /** Registers a handler; if the informer already has objects, it gets an add for each. Returns an unsubscribe fn. */
+  addEventHandler(handler: InformerEventHandler<T>): () => void {
+    this.handlers.add(handler);
+    for (const obj of this.store.values()) this.safely(() => handler.onAdd?.(obj));
+    return () => this.handlers.delete(handler);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.currentWatch?.stop();
+    await this.running;
+    this.syncWaiters.splice(0).forEach((w) => w());
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves true once the first list has been stored, false on timeout or stop. */
+  waitForSync(timeoutMs?: number): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = timeoutMs !== undefined ? this.clock.setTimeout(() => resolve(this.synced), timeoutMs) : undefined;
+      this.syncWaiters.push(() => {
+        if (timer) this.clock.clearTimeout(timer);
+        resolve(this.synced);
+      });
+    });
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.store.get(objectKey(namespace, name));
+  }
+
+  list(): T[] {
+    return [...this.store.values()];
+  }
+
+  /** The newest resourceVersion observed (list, event or bookmark). */
+  lastResourceVersion(): string | undefined {
+    return this.lastRv;
+  }
+
+  /** Called after every change of the observed resourceVersion. Returns an unsubscribe fn. */
+  onResourceVersion(listener: () => void): () => void {
+    this.rvListeners.add(listener);
+    return () => this.rvListeners.delete(listener);
+  }
+
+  private async run(): Promise<void> {
+    const initial = this.opts.initialBackoffMs ?? 200;
+    const max = this.opts.maxBackoffMs ?? 30_000;
+    let backoff = initial;
+    let needList = true;
+    while (!this.abort.signal.aborted) {
+      try {
+        if (needList) {
+          await this.relist();
+          needList = false;
+        }
+        const started = this.clock.now();
+        const events = await this.watchOnce();
+        if (events === 0 && this.clock.now() - started < 1000) {
+          // A watch the server ends at once without events: do not spin.
+          await sleep(this.clock, backoff, this.abort.signal);
+          backoff = Math.min(backoff * 2, max);
+        } else backoff = initial;
+      } catch (e) {
+        if (this.abort.signal.aborted) break;
+        if (e instanceof WatchExpiredError || isGone(e)) {
+          this.stats.relistsAfterGone++;
+          needList = true;
+          continue;
+        }
+        this.stats.errors++;
+        this.log.warn(`list/watch ${this.apiVersion} ${this.kind} failed, retrying in ${backoff}ms: ${(e as Error).message}`);
+        await sleep(this.clock, backoff, this.abort.signal);
+        backoff = Math.min(backoff * 2, max);
+      }
+    }
+  }
+
+  private async relist(): Promise<void> {
+    this.stats.lists++;
+    const items: T[] = [];
+    let cont: string | undefined;
+    let rv: string | undefined;
+    do {
+      const page = await this.client.list<T>(this.apiVersion, this.kind, {
+        namespace: this.opts.namespace,
+        labelSelector: this.opts.labelSelector,
+        limit: this.opts.pageSize ?? 500,
+        continue: cont,
+      });
+      if (this.abort.signal.aborted) return;
+      items.push(...page.items);
+      rv = page.metadata.resourceVersion;
+      cont = page.metadata.continue || undefined;
+    } while (cont);
+    this.replace(items, rv);
+  }
+
+  /** Stores a fresh list, emitting add/update/delete for what changed since the last one. */
+  private replace(items: T[], rv: string | undefined): void {
+    const fresh = new Map(items.map((o) => [objectKey(o.metadata.namespace, o.metadata.name!), o]));
+    for (const [key, old] of this.store) {
+      if (!fresh.has(key)) {
+        this.store.delete(key);
+        this.emit((h) => h.onDelete?.(old));
+      }
+    }
+    for (const [key, obj] of fresh) {
+      const old = this.store.get(key);
+      this.store.set(key, obj);
+      if (!old) this.emit((h) => h.onAdd?.(obj));
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit((h) => h.onUpdate?.(old, obj));
+    }
+    this.setRv(rv);
+    if (!this.synced) {
+      this.synced = true;
+      this.syncWaiters.splice(0).forEach((w) => w());
+    }
+  }
+
+  /** Runs one watch until it ends; returns how many events it delivered. */
+  private async watchOnce(): Promise<number> {
+    this.stats.watches++;
+    let received = 0;
+    let expired = false;
+    let failure: Error | undefined;
+    const timeout = this.opts.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
+    let handle: WatchHandle | undefined;
+    let stopWhenOpen = false;
+    handle = await this.client.watch<T>(
+      this.apiVersion,
+      this.kind,
+      {
+        namespace: this.opts.namespace,
+        labelSelector: this.opts.labelSelector,
+        resourceVersion: this.lastRv,
+        allowWatchBookmarks: true,
+        timeoutSeconds: timeout,
+      },
+      (ev) => {
+        if (expired || failure) return;
+        received++;
+        const outcome = this.onWatchEvent(ev);
+        if (outcome === 'expired') expired = true;
+        else if (outcome instanceof Error) failure = outcome;
+        if (!expired && !failure) return;
+        if (handle) handle.stop();
+        else stopWhenOpen = true;
+      },
+    );
+    this.currentWatch = handle;
+    if (this.abort.signal.aborted || stopWhenOpen) handle.stop();
+    try {
+      await handle.done;
+    } finally {
+      this.currentWatch = undefined;
+    }
+    if (expired) throw new WatchExpiredError('watch expired');
+    if (failure) throw failure;
+    return received;
+  }
+
+  private onWatchEvent(ev: WatchEvent<T>): 'ok' | 'expired' | Error {
+    if (ev.type === 'ERROR') {
+      const status = ev.object as unknown as { code?: number; message?: string };
+      if (status.code === 410) return 'expired';
+      return new Error(`watch error ${status.code ?? ''}: ${status.message ?? 'unknown'}`);
+    }
+    const rv = ev.object?.metadata?.resourceVersion;
+    if (ev.type === 'BOOKMARK') {
+      this.setRv(rv);
+      return 'ok';
+    }
+    const obj = ev.object;
+    if (!obj?.metadata?.name) return 'ok';
+    // Watch events of a real server carry apiVersion/kind; normalise in case they do not.
+    obj.apiVersion = obj.apiVersion || this.apiVersion;
+    obj.kind = obj.kind || this.kind;
+    const key = objectKey(obj.metadata.namespace, obj.metadata.name);
+    const old = this.store.get(key);
+    if (ev.type === 'DELETED') {
+      this.store.delete(key);
+      this.emit((h) => h.onDelete?.(old ?? obj));
+    } else {
+      this.store.set(key, obj);
+      if (old) this.emit((h) => h.onUpdate?.(old, obj));
+      else this.emit((h) => h.onAdd?.(obj));
+    }
+    this.setRv(rv);
+    return 'ok';
+  }
+
+  private setRv(rv: string | undefined): void {
+    if (!rv) return;
+    this.lastRv = rv;
+    for (const l of [...this.rvListeners]) this.safely(l);
+  }
+
+  private emit(fn: (h: InformerEventHandler<T>) => void): void {
+    for (const h of [...this.handlers]) this.safely(() => fn(h));
+  }
+
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.log.error(`event handler failed: ${(e as Error).stack ?? e}`);
+    }
+  }
+}
