@@ -12,3 +12,4 @@ export * from './testing/extension-server';
 export * from './runtime-client.module';
 export { ExtensionConfigReconciler, ExtensionConfigError, type ExtensionConfigReconcilerOptions, type ReconcileResult } from './extension-config-reconciler';
 export { setCondition } from './conditions';
+export * from './testing/extension-server.module';
