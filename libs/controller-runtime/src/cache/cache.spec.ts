@@ -1,0 +1,77 @@
+import { ApiError, isNotFound } from '../client/errors';
+import { KubeClient } from '../client/kube-client';
+import { CountingClientMetrics } from '../client/client-metrics';
+import { FakeApiServer } from '../testing/fake-apiserver';
+import { eventually } from '../testing/eventually';
+import { InformerCache, isAtLeast } from './cache';
+import { CachedClient } from './cached-client';
+
+describe('InformerCache and CachedClient', () => {
+  let server: FakeApiServer;
+  let direct: KubeClient;
+  let metrics: CountingClientMetrics;
+  let cache: InformerCache;
+  const ref = (name: string) => ({ apiVersion: 'test.capi.io/v1', kind: 'Gadget', namespace: 'c', name });
+
+  beforeAll(async () => {
+    server = await new FakeApiServer().start();
+    metrics = new CountingClientMetrics();
+    direct = new KubeClient(server.kubeConfig(), { metrics });
+    for (const [name, labels] of [['g1', { role: 'cp' }], ['g2', { role: 'worker' }], ['g3', {}]] as const) {
+      await direct.create({ apiVersion: 'test.capi.io/v1', kind: 'Gadget', metadata: { name, namespace: 'c', labels: { ...labels } } });
+    }
+    cache = new InformerCache(direct, { namespace: 'c' });
+    cache.start();
+  });
+  afterAll(async () => {
+    await cache.stop();
+    direct.close();
+    await server.stop();
+  });
+
+  it('serves get/list from the informer with label selectors and returns deep copies', async () => {
+    const g1 = await cache.get(ref('g1'));
+    g1.metadata.labels!.role = 'mutated';
+    expect((await cache.get(ref('g1'))).metadata.labels!.role).toBe('cp');
+    const cps = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'role in (cp,worker),role!=worker' });
+    expect(cps.items.map((i) => i.metadata.name)).toEqual(['g1']);
+    const noRole = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: '!role' });
+    expect(noRole.items.map((i) => i.metadata.name)).toEqual(['g3']);
+    expect(isNotFound(await cache.get(ref('nope')).catch((e) => e))).toBe(true);
+    await expect(cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'a in (' })).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('CachedClient reads from the cache and writes to the API', async () => {
+    const cached = new CachedClient(cache, direct);
+    await cached.list('test.capi.io/v1', 'Gadget');
+    const listsBefore = metrics.count('list', 'Gadget');
+    const getsBefore = metrics.count('get');
+    await cached.get(ref('g2'));
+    await cached.list('test.capi.io/v1', 'Gadget', { labelSelector: 'role=cp' });
+    expect(metrics.count('list', 'Gadget')).toBe(listsBefore);
+    expect(metrics.count('get')).toBe(getsBefore);
+    const patched = await cached.patch(ref('g2'), 'merge', { spec: { n: 1 } });
+    expect(metrics.count('patch', 'Gadget')).toBe(1);
+    expect(await cache.waitForResourceVersion(ref('g2'), patched.metadata.resourceVersion!, 5000)).toBe(true);
+    expect((await cached.get(ref('g2'))).spec).toEqual({ n: 1 });
+  });
+
+  it('waitForResourceVersion times out when the cache has not seen the version', async () => {
+    server.suspendWatchDelivery();
+    try {
+      const patched = await direct.patch(ref('g3'), 'merge', { spec: { n: 2 } });
+      expect(await cache.waitForResourceVersion(ref('g3'), patched.metadata.resourceVersion!, 50)).toBe(false);
+    } finally {
+      server.suspendWatchDelivery(false);
+    }
+    server.dropWatches(); // resume replays the missed event
+    await eventually(async () => (await cache.get(ref('g3'))).spec !== undefined, 'replayed event');
+  });
+
+  it('orders numeric resource versions', () => {
+    expect(isAtLeast('10', '9')).toBe(true);
+    expect(isAtLeast('9', '10')).toBe(false);
+    expect(isAtLeast('abc', 'abc')).toBe(true);
+    expect(isAtLeast(undefined, '1')).toBe(false);
+  });
+});

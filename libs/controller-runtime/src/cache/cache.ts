@@ -1,0 +1,162 @@
+import { ApiError } from '../client/errors';
+import { Client, KubeObject, ObjectList, ObjectRef } from '../client/types';
+import { Clock, realClock } from '../util/clock';
+import { SharedInformer, SharedInformerOptions } from './informer';
+import { matchesSelector, parseSelector, SelectorParseError } from './label-selector';
+
+export interface CacheOptions {
+  /** Restrict every informer to one namespace (cluster-scoped kinds ignore it). */
+  namespace?: string;
+  clock?: Clock;
+  informer?: Omit<SharedInformerOptions, 'namespace' | 'clock'>;
+  /** How long a read of a not-yet-watched kind waits for its first sync; default 30 s. */
+  syncTimeoutMs?: number;
+}
+
+export interface CacheListOptions {
+  namespace?: string;
+  labelSelector?: string;
+}
+
+/**
+ * Read side of controllers: one SharedInformer per (apiVersion, kind), created on first use (a read or a watch).
+ * Reads return deep copies so callers may mutate them.
+ */
+export class InformerCache {
+  private readonly informers = new Map<string, SharedInformer>();
+  private readonly clock: Clock;
+  private started = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly opts: CacheOptions = {},
+  ) {
+    this.clock = opts.clock ?? realClock;
+  }
+
+  /** The shared informer for a kind (started right away if the cache is started). */
+  informerFor<T extends KubeObject = KubeObject>(apiVersion: string, kind: string): SharedInformer<T> {
+    const key = `${apiVersion}/${kind}`;
+    let inf = this.informers.get(key);
+    if (!inf) {
+      inf = new SharedInformer(this.client, apiVersion, kind, { ...this.opts.informer, namespace: this.opts.namespace, clock: this.clock });
+      this.informers.set(key, inf);
+      if (this.started) inf.start();
+    }
+    return inf as unknown as SharedInformer<T>;
+  }
+
+  start(): void {
+    this.started = true;
+    for (const inf of this.informers.values()) inf.start();
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await Promise.all([...this.informers.values()].map((i) => i.stop()));
+  }
+
+  /** True once every informer created so far has synced. */
+  hasSynced(): boolean {
+    return [...this.informers.values()].every((i) => i.hasSynced());
+  }
+
+  async waitForSync(timeoutMs?: number): Promise<boolean> {
+    const results = await Promise.all([...this.informers.values()].map((i) => i.waitForSync(timeoutMs)));
+    return results.every(Boolean);
+  }
+
+  /** Cached object; ApiError 404 when the cache does not hold it. */
+  async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
+    const obj = await this.tryGet<T>(ref);
+    if (!obj) {
+      throw new ApiError(404, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        code: 404,
+        reason: 'NotFound',
+        message: `${ref.kind} "${ref.name}" not found`,
+        details: { name: ref.name, kind: ref.kind },
+      });
+    }
+    return obj;
+  }
+
+  async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+    const inf = await this.synced<T>(ref.apiVersion, ref.kind);
+    const obj = inf.get(ref.namespace, ref.name);
+    return obj ? structuredClone(obj) : undefined;
+  }
+
+  async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: CacheListOptions = {}): Promise<ObjectList<T>> {
+    let requirements;
+    try {
+      requirements = parseSelector(opts.labelSelector ?? '');
+    } catch (e) {
+      if (e instanceof SelectorParseError) {
+        throw new ApiError(400, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 400, reason: 'BadRequest', message: e.message });
+      }
+      throw e;
+    }
+    const inf = await this.synced<T>(apiVersion, kind);
+    const items = inf
+      .list()
+      .filter((o) => !opts.namespace || o.metadata.namespace === opts.namespace)
+      .filter((o) => matchesSelector(requirements, o.metadata.labels))
+      .sort((a, b) => sortKey(a).localeCompare(sortKey(b)))
+      .map((o) => structuredClone(o));
+    return { apiVersion, kind: `${kind}List`, metadata: { resourceVersion: inf.lastResourceVersion() }, items };
+  }
+
+  /**
+   * Resolves true once the cache has observed `resourceVersion` for the object (its cached copy is at least that new,
+   * or the informer has seen a later resourceVersion, e.g. the object was deleted since); false after timeoutMs.
+   */
+  async waitForResourceVersion(ref: ObjectRef, resourceVersion: string, timeoutMs: number): Promise<boolean> {
+    const inf = await this.synced(ref.apiVersion, ref.kind);
+    const observed = () => {
+      const cached = inf.get(ref.namespace, ref.name)?.metadata.resourceVersion;
+      return isAtLeast(cached, resourceVersion) || isAtLeast(inf.lastResourceVersion(), resourceVersion);
+    };
+    if (observed()) return true;
+    return new Promise((resolve) => {
+      const finish = (v: boolean) => {
+        unsubscribe();
+        this.clock.clearTimeout(timer);
+        resolve(v);
+      };
+      const unsubscribe = inf.onResourceVersion(() => observed() && finish(true));
+      const timer = this.clock.setTimeout(() => finish(observed()), timeoutMs);
+    });
+  }
+
+  private async synced<T extends KubeObject>(apiVersion: string, kind: string): Promise<SharedInformer<T>> {
+    const inf = this.informerFor<T>(apiVersion, kind);
+    if (!inf.hasSynced()) {
+      inf.start();
+      if (!(await inf.waitForSync(this.opts.syncTimeoutMs ?? 30_000))) {
+        throw new ApiError(503, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: 503,
+          reason: 'ServiceUnavailable',
+          message: `cache for ${apiVersion} ${kind} did not sync`,
+        });
+      }
+    }
+    return inf;
+  }
+}
+
+function sortKey(o: KubeObject): string {
+  return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+}
+
+/** Resource versions are opaque, but numeric ones (etcd revisions, our API server) can be ordered. */
+export function isAtLeast(candidate: string | undefined, wanted: string): boolean {
+  if (!candidate) return false;
+  if (/^\d+$/.test(candidate) && /^\d+$/.test(wanted)) return BigInt(candidate) >= BigInt(wanted);
+  return candidate === wanted;
+}
