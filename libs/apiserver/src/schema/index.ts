@@ -1,0 +1,7 @@
+export type { OpenApiSchema, FieldError, FieldErrorType } from './types';
+export { validate } from './validate';
+export { applyDefaults } from './defaults';
+export { pruneUnknownFields } from './prune';
+export { validateCrdSchema } from './structural';
+export { builtinSchema } from './builtin';
+export { validateObjectMeta } from './objectmeta';
