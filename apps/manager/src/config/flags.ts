@@ -1,0 +1,107 @@
+// Command-line flags, spelled as upstream (pflag): `--flag=value` and `--flag value`; boolean flags take no
+// separate value (`--leader-elect`, `--leader-elect=false`), exactly like pflag's NoOptDefVal for bools.
+
+export type FlagType = 'string' | 'bool';
+
+export interface FlagDef {
+  /** Flag name without the leading dashes. */
+  name: string;
+  type: FlagType;
+  /** Key in the raw config object. */
+  key: string;
+  usage: string;
+  default?: string;
+}
+
+export const FLAGS: readonly FlagDef[] = [
+  { name: 'kubeconfig', type: 'string', key: 'kubeconfig', usage: 'Path to a kubeconfig. Omit to run the embedded default (embedded API server).' },
+  { name: 'namespace', type: 'string', key: 'namespace', usage: 'Namespace that the controllers watch. Empty watches all namespaces.', default: '' },
+  { name: 'feature-gates', type: 'string', key: 'featureGates', usage: 'Comma-separated list of key=value pairs for alpha/experimental features, e.g. InPlaceUpdates=true,RuntimeSDK=true.', default: '' },
+  { name: 'controllers', type: 'string', key: 'controllers', usage: 'Comma-separated list of controllers to run (kcp, machineset, machine, mhc, extensionconfig). Default: all.', default: '' },
+  { name: 'leader-elect', type: 'bool', key: 'leaderElect', usage: 'Enable leader election for controller manager.', default: 'false' },
+  { name: 'leader-elect-lease-duration', type: 'string', key: 'leaderElectLeaseDuration', usage: 'Interval at which non-leader candidates will wait to force acquire leadership (duration string).', default: '15s' },
+  { name: 'leader-elect-renew-deadline', type: 'string', key: 'leaderElectRenewDeadline', usage: 'Duration that the leading controller manager will retry refreshing leadership before giving up (duration string).', default: '10s' },
+  { name: 'leader-elect-retry-period', type: 'string', key: 'leaderElectRetryPeriod', usage: 'Duration the LeaderElector clients should wait between tries of actions (duration string).', default: '2s' },
+  { name: 'metrics-bind-address', type: 'string', key: 'metricsBindAddress', usage: 'The address the metrics endpoint binds to (host:port or :port); 0 disables it.', default: ':8080' },
+  { name: 'health-probe-bind-address', type: 'string', key: 'healthProbeBindAddress', usage: 'The address the health probe endpoints (/healthz, /readyz) bind to; 0 disables them.', default: ':9440' },
+  { name: 'log-format', type: 'string', key: 'logFormat', usage: 'Log output format: json or text.', default: 'json' },
+  { name: 'log-level', type: 'string', key: 'logLevel', usage: 'Minimum log level: error, warn, info, debug or trace. Overrides --v.' },
+  { name: 'v', type: 'string', key: 'v', usage: 'Log verbosity (klog style): 0 info, 1-4 debug, 5+ trace.', default: '0' },
+  { name: 'help', type: 'bool', key: 'help', usage: 'Print this help and exit.', default: 'false' },
+];
+
+/** A flag or configuration problem; `flag` names the offending flag (e.g. "--feature-gates"). */
+export class ConfigError extends Error {
+  constructor(readonly flag: string, message: string) {
+    super(`invalid ${flag}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type RawFlags = Record<string, string | boolean>;
+
+/** Parses argv (without node and script) into raw values keyed by FlagDef.key. Unknown flags are errors. */
+export function parseFlags(argv: readonly string[], defs: readonly FlagDef[] = FLAGS): RawFlags {
+  const byName = new Map(defs.map((d) => [d.name, d]));
+  const out: RawFlags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('-') || arg === '-' || arg === '--') {
+      throw new ConfigError(arg, 'unexpected argument (this command takes only flags)');
+    }
+    const body = arg.replace(/^--?/, '');
+    const eq = body.indexOf('=');
+    const name = eq < 0 ? body : body.slice(0, eq);
+    const inline = eq < 0 ? undefined : body.slice(eq + 1);
+    const def = name === 'h' ? byName.get('help') : byName.get(name);
+    if (!def) throw new ConfigError(`--${name}`, 'unknown flag (see --help)');
+    const flag = `--${def.name}`;
+    if (def.key in out) throw new ConfigError(flag, 'given more than once');
+    if (def.type === 'bool') {
+      if (inline === undefined) out[def.key] = true;
+      else if (inline === 'true') out[def.key] = true;
+      else if (inline === 'false') out[def.key] = false;
+      else throw new ConfigError(flag, `"${inline}" is not a boolean (use ${flag} or ${flag}=false)`);
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new ConfigError(flag, 'flag needs an argument');
+      value = next;
+      i++;
+    }
+    out[def.key] = value;
+  }
+  return out;
+}
+
+/** `--help` text. */
+export function usage(defs: readonly FlagDef[] = FLAGS): string {
+  const lines = ['Usage: manager [flags]', '', 'Cluster API controller manager (TypeScript).', '', 'Flags:'];
+  for (const d of defs) {
+    const left = `  --${d.name}${d.type === 'bool' ? '' : ' string'}`;
+    const dflt = d.default !== undefined && d.default !== '' && d.type !== 'bool' ? ` (default "${d.default}")` : '';
+    lines.push(`${left.padEnd(40)} ${d.usage}${dflt}`);
+  }
+  lines.push('', 'Environment: EXP_IN_PLACE_UPDATES, EXP_RUNTIME_SDK, ... (clusterctl variables) seed feature gate defaults; --feature-gates wins.');
+  return lines.join('\n') + '\n';
+}
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go duration string ("15s", "1m30s", "250ms") into milliseconds; undefined when malformed. */
+export function parseDuration(s: string): number | undefined {
+  if (s === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
+  let total = 0;
+  let pos = 0;
+  while (pos < s.length) {
+    re.lastIndex = pos;
+    const m = re.exec(s);
+    if (!m) return undefined;
+    total += Number(m[1]) * UNIT_MS[m[2]];
+    pos = re.lastIndex;
+  }
+  return pos === 0 ? undefined : total;
+}

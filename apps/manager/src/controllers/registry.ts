@@ -1,0 +1,73 @@
+import type { DynamicModule, Type } from '@nestjs/common';
+import * as kcpLib from '@capi/kcp';
+import * as machineLib from '@capi/machine';
+import * as machinesetLib from '@capi/machineset';
+import * as mhcLib from '@capi/mhc';
+import * as runtimeClientLib from '@capi/runtime-client';
+import type { ControllerName, ManagerConfig } from '../config/config';
+
+/** How to obtain one controller's Nest module, and which feature gate (if any) it needs. */
+export interface ControllerEntry {
+  /** Builds the module; throws ControllerUnavailableError when its lib has no module yet. */
+  module: () => DynamicModule | Type<unknown>;
+  /** Gate that must be enabled for this controller (upstream sets the controller up only then). */
+  gate?: string;
+}
+
+export type ControllerRegistry = Readonly<Record<ControllerName, ControllerEntry>>;
+
+export class ControllerUnavailableError extends Error {
+  constructor(readonly controller: string, detail: string) {
+    super(`controller ${controller} is not available: ${detail}`);
+    this.name = 'ControllerUnavailableError';
+  }
+}
+
+/**
+ * Resolves `exportName` from a lib's public API: a Nest module class, used via its static forRoot() when it has
+ * one. Missing export → ControllerUnavailableError naming lib and export, so a not-yet-written lib fails loudly.
+ */
+export function libModule(controller: string, libName: string, lib: object, exportName: string): () => DynamicModule | Type<unknown> {
+  return () => {
+    const m = (lib as Record<string, unknown>)[exportName];
+    if (typeof m !== 'function') throw new ControllerUnavailableError(controller, `${libName} does not export ${exportName} yet`);
+    const forRoot = (m as { forRoot?: () => DynamicModule }).forRoot;
+    return typeof forRoot === 'function' ? forRoot.call(m) : (m as Type<unknown>);
+  };
+}
+
+/** The default controller → lib module mapping. */
+export const DEFAULT_CONTROLLERS: ControllerRegistry = {
+  kcp: { module: libModule('kcp', '@capi/kcp', kcpLib, 'KubeadmControlPlaneModule') },
+  // MachineSet and MachineDeployment controllers live in one lib and one module.
+  machineset: { module: libModule('machineset', '@capi/machineset', machinesetLib, 'MachineSetModule') },
+  machine: { module: libModule('machine', '@capi/machine', machineLib, 'MachineModule') },
+  mhc: { module: libModule('mhc', '@capi/mhc', mhcLib, 'MachineHealthCheckModule') },
+  extensionconfig: { module: libModule('extensionconfig', '@capi/runtime-client', runtimeClientLib, 'ExtensionConfigModule'), gate: 'RuntimeSDK' },
+};
+
+export interface ControllerSelection {
+  modules: Array<DynamicModule | Type<unknown>>;
+  enabled: ControllerName[];
+  /** Controllers skipped because their gate is off (only when --controllers was defaulted). */
+  skipped: Array<{ name: ControllerName; reason: string }>;
+}
+
+/** Picks the modules for config.controllers; gated controllers are skipped when defaulted, rejected when asked for. */
+export function selectControllers(config: Pick<ManagerConfig, 'controllers' | 'controllersDefaulted' | 'featureGates'>, registry: ControllerRegistry = DEFAULT_CONTROLLERS): ControllerSelection {
+  const out: ControllerSelection = { modules: [], enabled: [], skipped: [] };
+  for (const name of config.controllers) {
+    const entry = registry[name];
+    if (!entry) throw new ControllerUnavailableError(name, 'not in the controller registry');
+    if (entry.gate && !config.featureGates.enabled(entry.gate)) {
+      const reason = `feature gate ${entry.gate} is disabled`;
+      if (!config.controllersDefaulted) throw new ControllerUnavailableError(name, reason);
+      out.skipped.push({ name, reason });
+      continue;
+    }
+    out.modules.push(entry.module());
+    out.enabled.push(name);
+  }
+  return out;
+}
+

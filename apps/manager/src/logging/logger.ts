@@ -1,0 +1,111 @@
+import type { LoggerService } from '@nestjs/common';
+import pino, { type DestinationStream, type Logger as Pino } from 'pino';
+import type { LogLevel } from '../config/config';
+
+/** Structured fields controllers attach to their log lines (controller-runtime's names). */
+export interface LogFields {
+  controller?: string;
+  reconcileID?: string;
+  /** The reconciled object, e.g. { namespace, name } or "ns/name". */
+  object?: { namespace?: string; name: string } | string;
+  [key: string]: unknown;
+}
+
+export const LOGGER = Symbol.for('capi.Logger');
+
+export interface JsonLoggerOptions {
+  level?: LogLevel;
+  format?: 'json' | 'text';
+  /** Where lines go (default stderr); tests pass a collecting stream. */
+  destination?: DestinationStream;
+}
+
+/**
+ * Nest LoggerService writing one JSON object a line (pino). Nest's trailing `context` argument becomes the
+ * `logger` field; `child()` binds controller/reconcileID/object for a reconcile.
+ */
+export class JsonLogger implements LoggerService {
+  private constructor(private readonly pino: Pino) {}
+
+  static create(opts: JsonLoggerOptions = {}): JsonLogger {
+    const dest = opts.destination ?? pino.destination({ dest: 2, sync: true });
+    const out = opts.format === 'text' ? textStream(dest) : dest;
+    return new JsonLogger(
+      pino(
+        {
+          level: opts.level ?? 'info',
+          base: undefined,
+          messageKey: 'msg',
+          timestamp: pino.stdTimeFunctions.isoTime,
+          formatters: { level: (label) => ({ level: label }) },
+        },
+        out,
+      ),
+    );
+  }
+
+  child(fields: LogFields): JsonLogger {
+    return new JsonLogger(this.pino.child(fields));
+  }
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+  /** Log with explicit structured fields. */
+  info(msg: string, fields: LogFields = {}): void {
+    this.pino.info(fields, msg);
+  }
+
+  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, rest: unknown[]): void {
+    // Nest calls (message, ...params, context); for error() a stack string may precede the context.
+    const params = [...rest];
+    const fields: Record<string, unknown> = {};
+    if (params.length > 0 && typeof params[params.length - 1] === 'string') fields.logger = params.pop();
+    for (const p of params) {
+      if (p instanceof Error) fields.err = p;
+      else if (typeof p === 'string') fields.stack = p;
+      else if (p && typeof p === 'object') Object.assign(fields, p);
+    }
+    if (message instanceof Error) {
+      fields.err = message;
+      this.pino[level](fields, message.message);
+    } else if (message && typeof message === 'object') {
+      this.pino[level]({ ...fields, ...message });
+    } else {
+      this.pino[level](fields, String(message));
+    }
+  }
+}
+
+/** Renders pino's JSON lines as "time LEVEL [logger] msg key=value ..." for humans. */
+function textStream(dest: DestinationStream): DestinationStream {
+  return {
+    write(line: string) {
+      let rec: Record<string, unknown>;
+      try {
+        rec = JSON.parse(line);
+      } catch {
+        return dest.write(line);
+      }
+      const { time, level, msg, logger, ...rest } = rec;
+      const kv = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v)}`);
+      const head = [time, String(level).toUpperCase(), logger ? `[${logger}]` : undefined, msg].filter((x) => x !== undefined && x !== '');
+      return dest.write(`${[...head, ...kv].join(' ')}\n`);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Manager entry point (`npm start -- <flags>`). Exit codes: 0 ok / --help, 2 bad flags, 1 start-up failure.
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { loadManagerConfig } from './config/config';
+import { ConfigError, usage } from './config/flags';
+import { ControllerUnavailableError } from './controllers/registry';
+import { LOGGER, type JsonLogger } from './logging/logger';
+import { buildManagerModule } from './manager.module';
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  let loaded;
+  try {
+    loaded = loadManagerConfig(argv, env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (loaded.help) {
+    process.stdout.write(usage());
+    return 0;
+  }
+  let root;
+  try {
+    root = buildManagerModule(loaded.config);
+  } catch (e) {
+    if (e instanceof ControllerUnavailableError) {
+      // Asking for a controller that cannot run is a bad flag; the default set failing is a start-up failure.
+      if (loaded.config.controllersDefaulted) {
+        process.stderr.write(`error: ${e.message} (run a subset with --controllers)\n`);
+        return 1;
+      }
+      process.stderr.write(`error: invalid --controllers: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const app = await NestFactory.createApplicationContext(root, { bufferLogs: true, abortOnError: false });
+  const log = app.get<JsonLogger>(LOGGER);
+  app.useLogger(log);
+  app.enableShutdownHooks();
+  await app.init();
+  log.info('manager started', { logger: 'manager' });
+  return -1; // keep running until a signal
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => {
+      if (code >= 0) process.exit(code);
+    },
+    (e: Error) => {
+      process.stderr.write(`error: ${e?.message ?? String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,129 @@
+import { readFile } from 'node:fs/promises';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import type { Registry } from 'prom-client';
+import { FeatureGatesModule } from '@capi/controller-runtime';
+import type { ManagerConfig } from './config/config';
+import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type ControllerSelection } from './controllers/registry';
+import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
+import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
+import { JsonLogger, LOGGER } from './logging/logger';
+import type { Endpoint } from './metrics/http-endpoint';
+import { createMetricsRegistry, METRICS_REGISTRY, serveMetrics } from './metrics/metrics';
+
+/** Token of the validated ManagerConfig. */
+export const MANAGER_CONFIG = Symbol.for('capi.ManagerConfig');
+/** Token of the kubeconfig (YAML text) controllers connect with: the --kubeconfig file or the embedded default's. */
+export const KUBECONFIG = Symbol.for('capi.Kubeconfig');
+/** Token of which controllers run and which were skipped (and why). */
+export const CONTROLLER_SELECTION = Symbol.for('capi.ControllerSelection');
+export type ControllerSelectionInfo = Pick<ControllerSelection, 'enabled' | 'skipped'>;
+
+/** Starts the metrics and health servers once every module is initialised; closes them (and the embedded env) on shutdown. */
+@Injectable()
+export class ManagerEndpoints implements OnApplicationBootstrap, OnApplicationShutdown {
+  metrics?: Endpoint;
+  health?: Endpoint;
+  private bootstrapped = false;
+
+  constructor(
+    @Inject(MANAGER_CONFIG) private readonly config: ManagerConfig,
+    @Inject(METRICS_REGISTRY) private readonly registry: Registry,
+    @Inject(HEALTH_CHECKS) private readonly healthChecks: CheckRegistry,
+    @Inject(READINESS_CHECKS) private readonly readinessChecks: CheckRegistry,
+    @Inject(EMBEDDED_ENVIRONMENT) private readonly embedded: EmbeddedEnvironment,
+    @Inject(LOGGER) private readonly log: JsonLogger,
+    @Inject(CONTROLLER_SELECTION) private readonly selection: ControllerSelectionInfo,
+  ) {
+    readinessChecks.add('manager-started', () => this.bootstrapped || 'manager is still starting');
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const s of this.selection.skipped) this.log.info('controller skipped', { logger: 'manager', controller: s.name, reason: s.reason });
+    this.log.info('controllers enabled', { logger: 'manager', controllers: this.selection.enabled, featureGates: this.config.featureGates.toJSON() });
+    if (this.config.metricsBindAddress !== '0') {
+      this.metrics = await serveMetrics(this.config.metricsBindAddress, this.registry);
+      this.log.info('serving metrics', { logger: 'manager', address: this.metrics.address });
+    }
+    if (this.config.healthProbeBindAddress !== '0') {
+      this.health = await serveHealth(this.config.healthProbeBindAddress, this.healthChecks, this.readinessChecks);
+      this.log.info('serving health probes', { logger: 'manager', address: this.health.address });
+    }
+    this.bootstrapped = true;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([this.metrics?.close(), this.health?.close()]);
+    if (!this.config.kubeconfig) await this.embedded.stop();
+  }
+}
+
+export interface ManagerOverrides {
+  /** Providers replacing the defaults with the same token (or adding new ones); visible to every module. */
+  providers?: Provider[];
+  /** Controller registry to select from (default: the libs' modules). */
+  controllers?: ControllerRegistry;
+}
+
+function tokenOf(p: Provider): unknown {
+  return typeof p === 'function' ? p : p.provide;
+}
+
+/** The default core providers for `config`, before overrides. */
+function defaultProviders(config: ManagerConfig): Provider[] {
+  const gates = FeatureGatesModule.forRoot(config.featureGates).providers ?? [];
+  return [
+    ...gates,
+    { provide: MANAGER_CONFIG, useValue: config },
+    { provide: LOGGER, useFactory: () => JsonLogger.create({ level: config.logLevel, format: config.logFormat }) },
+    { provide: METRICS_REGISTRY, useFactory: createMetricsRegistry },
+    { provide: HEALTH_CHECKS, useClass: CheckRegistry },
+    { provide: READINESS_CHECKS, useClass: CheckRegistry },
+    {
+      provide: EMBEDDED_ENVIRONMENT,
+      inject: [LOGGER],
+      useFactory: (log: JsonLogger) => new ApiServerEmbeddedEnvironment({ log: (m) => log.log(m, 'embedded-apiserver') }),
+    },
+    {
+      // Resolved before any controller module is instantiated, so the embedded environment starts first.
+      provide: KUBECONFIG,
+      inject: [MANAGER_CONFIG, EMBEDDED_ENVIRONMENT],
+      useFactory: async (c: ManagerConfig, embedded: EmbeddedEnvironment) =>
+        c.kubeconfig ? readKubeconfig(c.kubeconfig) : (await embedded.start()).kubeconfig,
+    },
+    ManagerEndpoints,
+  ];
+}
+
+async function readKubeconfig(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Error(`invalid --kubeconfig: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+@Module({})
+export class ManagerCoreModule {}
+
+@Module({})
+export class ManagerModule {}
+
+/**
+ * Builds the root module: a global core module (config, gates, logger, metrics registry, health/readiness
+ * registries, embedded environment, kubeconfig) plus the selected controller modules. An override provider
+ * replaces the default with the same token everywhere, because every module sees the one global core.
+ */
+export function buildManagerModule(config: ManagerConfig, overrides: ManagerOverrides = {}): DynamicModule {
+  const selection = selectControllers(config, overrides.controllers ?? DEFAULT_CONTROLLERS);
+  const info: ControllerSelectionInfo = { enabled: selection.enabled, skipped: selection.skipped };
+  const replaced = new Set((overrides.providers ?? []).map(tokenOf));
+  const defaults: Provider[] = [...defaultProviders(config), { provide: CONTROLLER_SELECTION, useValue: info }];
+  const all = [...defaults.filter((p) => !replaced.has(tokenOf(p))), ...(overrides.providers ?? [])];
+  const core: DynamicModule = {
+    module: ManagerCoreModule,
+    global: true,
+    providers: all,
+    exports: all.map((p) => tokenOf(p) as string | symbol),
+  };
+  return { module: ManagerModule, imports: [core, ...selection.modules] };
+}
