@@ -1,0 +1,146 @@
+// Bad input gets proper Status codes and the server stays up; auth and discovery documents.
+import { rawRequest, type Conn } from './support/test-client';
+import { startTestServer, type TestServer } from './support/server';
+
+let ts: TestServer;
+let conn: Conn;
+beforeAll(async () => {
+  ts = await startTestServer();
+  conn = ts.conn;
+});
+afterAll(async () => {
+  await ts?.server.stop();
+});
+
+const cms = '/api/v1/namespaces/default/configmaps';
+const status = (text: string) => JSON.parse(text);
+
+describe('bad input', () => {
+  it('malformed JSON is 400 BadRequest', async () => {
+    const r = await rawRequest(conn, 'POST', cms, '{"apiVersion": "v1", kind', 'application/json');
+    expect(r.code).toBe(400);
+    expect(status(r.text)).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
+  });
+
+  it('unknown kind / resource is 404 NotFound', async () => {
+    const r = await rawRequest(conn, 'GET', '/apis/example.com/v1/namespaces/default/doodads');
+    expect(r.code).toBe(404);
+    expect(status(r.text)).toMatchObject({ reason: 'NotFound', code: 404 });
+    const g = await rawRequest(conn, 'GET', '/apis/nope.io/v1');
+    expect(g.code).toBe(404);
+  });
+
+  it('body kind not matching the URL is 400', async () => {
+    const r = await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } });
+    expect(r.code).toBe(400);
+  });
+
+  it('wrong resourceVersion on update is 409 Conflict', async () => {
+    const created = status((await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv' } })).text);
+    const r = await rawRequest(conn, 'PUT', `${cms}/rv`, { ...created, metadata: { ...created.metadata, resourceVersion: '1' } });
+    expect(r.code).toBe(409);
+    expect(status(r.text)).toMatchObject({ reason: 'Conflict', details: { name: 'rv', kind: 'configmaps' } });
+  });
+
+  it('unsupported media type is 415', async () => {
+    const r = await rawRequest(conn, 'POST', cms, 'name: x', 'application/x-protobuf-thing');
+    expect(r.code).toBe(415);
+    expect(status(r.text)).toMatchObject({ reason: 'UnsupportedMediaType' });
+    const p = await rawRequest(conn, 'PATCH', `${cms}/rv`, { data: {} }, 'application/json');
+    expect(p.code).toBe(415);
+  });
+
+  it('strategic merge patch is rejected for custom resources (415) but works for built-ins', async () => {
+    await rawRequest(conn, 'POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'smp' }, spec: { size: 1 } });
+    const r = await rawRequest(conn, 'PATCH', '/apis/example.com/v1/namespaces/default/widgets/smp', { spec: { size: 2 } }, 'application/strategic-merge-patch+json');
+    expect(r.code).toBe(415);
+    const ok = await rawRequest(conn, 'PATCH', `${cms}/rv`, { data: { a: 'b' } }, 'application/strategic-merge-patch+json');
+    expect(ok.code).toBe(200);
+    expect(status(ok.text).data).toEqual({ a: 'b' });
+  });
+
+  it('apply without fieldManager is 400; bad selectors are 400', async () => {
+    const r = await rawRequest(conn, 'PATCH', `${cms}/rv`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv' } }, 'application/apply-patch+yaml');
+    expect(r.code).toBe(400);
+    const s = await rawRequest(conn, 'GET', `${cms}?labelSelector=${encodeURIComponent('a=(b')}`);
+    expect(s.code).toBe(400);
+  });
+
+  it('invalid CRDs are 422 with causes', async () => {
+    const r = await rawRequest(conn, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'wrong.example.com' },
+      spec: { group: 'example.com', scope: 'Sideways', names: { kind: 'Thing', plural: 'things' }, versions: [{ name: 'v1', served: true, storage: true }] },
+    });
+    expect(r.code).toBe(422);
+    const fields = status(r.text).details.causes.map((c: any) => c.field);
+    expect(fields).toEqual(expect.arrayContaining(['spec.scope', 'metadata.name', 'spec.versions[0].schema.openAPIV3Schema']));
+  });
+
+  it('the server is still up after all of that', async () => {
+    const r = await rawRequest(conn, 'GET', '/api/v1/namespaces/default');
+    expect(r.code).toBe(200);
+  });
+});
+
+describe('auth', () => {
+  it('requests without the bearer token get 401', async () => {
+    const r = await rawRequest({ ...conn, token: 'wrong' }, 'GET', '/api/v1/namespaces');
+    expect(r.code).toBe(401);
+    expect(status(r.text)).toMatchObject({ reason: 'Unauthorized', code: 401 });
+  });
+  it('the kubeconfig carries the token and the CA', () => {
+    expect(ts.kubeconfig).toContain(conn.token);
+    expect(ts.kubeconfig).toContain(`certificate-authority-data: ${conn.caData}`);
+    expect(conn.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('discovery and OpenAPI', () => {
+  it('legacy discovery lists core, built-in groups and CRD groups', async () => {
+    expect(status((await rawRequest(conn, 'GET', '/api')).text)).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
+    const groups = status((await rawRequest(conn, 'GET', '/apis')).text).groups.map((g: any) => g.name);
+    expect(groups).toEqual(expect.arrayContaining(['example.com', 'coordination.k8s.io', 'events.k8s.io', 'apiextensions.k8s.io']));
+    const rl = status((await rawRequest(conn, 'GET', '/apis/example.com/v1')).text);
+    expect(rl.resources).toEqual(expect.arrayContaining([
+      expect.objectContaining({ name: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] }),
+      expect.objectContaining({ name: 'widgets/status' }),
+    ]));
+  });
+
+  it('aggregated discovery when asked for it', async () => {
+    const r = await rawRequest(conn, 'GET', '/apis', undefined, undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' });
+    const doc = status(r.text);
+    expect(doc.kind).toBe('APIGroupDiscoveryList');
+    const ex = doc.items.find((i: any) => i.metadata.name === 'example.com');
+    expect(ex.versions[0].resources).toEqual(expect.arrayContaining([expect.objectContaining({ resource: 'widgets', scope: 'Namespaced', responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' } })]));
+  });
+
+  it('OpenAPI v3 index and group-version documents with GVK and fieldValidation', async () => {
+    const index = status((await rawRequest(conn, 'GET', '/openapi/v3')).text);
+    const url = index.paths['apis/example.com/v1'].serverRelativeURL;
+    expect(url).toMatch(/^\/openapi\/v3\/apis\/example.com\/v1\?hash=/);
+    const doc = status((await rawRequest(conn, 'GET', url)).text);
+    expect(doc.components.schemas['com.example.v1.Widget']['x-kubernetes-group-version-kind']).toEqual([{ group: 'example.com', version: 'v1', kind: 'Widget' }]);
+    const patch = doc.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}'].patch;
+    expect(patch.parameters.map((p: any) => p.name)).toContain('fieldValidation');
+  });
+
+  it('/version', async () => {
+    expect(status((await rawRequest(conn, 'GET', '/version')).text)).toMatchObject({ major: '1', gitVersion: expect.stringMatching(/^v1\./) });
+  });
+});
+
+describe('request metrics', () => {
+  it('counts requests by verb and resource; snapshots are stable; reset clears', async () => {
+    ts.server.resetRequests();
+    await rawRequest(conn, 'GET', cms);
+    await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'counted' } });
+    const snap = ts.server.countRequests();
+    expect(snap.byVerbResource).toEqual({ 'list /configmaps': 1, 'create /configmaps': 1 });
+    await rawRequest(conn, 'GET', cms);
+    expect(snap.total).toBe(2);
+    expect(ts.server.countRequests().total).toBe(3);
+    ts.server.resetRequests();
+    expect(ts.server.countRequests().total).toBe(0);
+  });
+});
