@@ -1,0 +1,161 @@
+import { Logger } from '@nestjs/common';
+import { Registry } from 'prom-client';
+import { InformerCache } from '../cache/cache';
+import { KubeObject } from '../client/types';
+import { Clock, realClock, sleep } from '../util/clock';
+import { counter, histogram } from '../util/metrics';
+import { WorkQueue } from '../workqueue/workqueue';
+import { controllerOwnerRequests, requestFor } from './mapping';
+import { allowsCreate, allowsDelete, allowsUpdate } from './predicates';
+import { ControllerOptions, Predicate, Reconciler, Request, Result } from './types';
+
+export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after';
+
+/** Queue action for a reconcile outcome (pure: the controller applies it). */
+export function decideRequeue(result: Result | void, error: unknown): { outcome: ReconcileOutcome; afterMs?: number } {
+  if (error !== undefined) return { outcome: 'error' };
+  if (result && result.requeueAfterMs && result.requeueAfterMs > 0) return { outcome: 'requeue_after', afterMs: result.requeueAfterMs };
+  if (result && result.requeue) return { outcome: 'requeue' };
+  return { outcome: 'success' };
+}
+
+export interface ControllerDeps {
+  cache: InformerCache;
+  registry?: Registry;
+  clock?: Clock;
+}
+
+const requestKey = (r: Request) => `${r.namespace ?? ''}/${r.name}`;
+
+/** Feeds a work queue from informer events and runs the reconciler on it with bounded concurrency. */
+export class Controller {
+  readonly name: string;
+  readonly queue: WorkQueue<Request>;
+  private readonly log: Logger;
+  private readonly clock: Clock;
+  private readonly unsubscribe: (() => void)[] = [];
+  private workers: Promise<void>[] = [];
+  private readonly metrics?: {
+    total: ReturnType<typeof counter>;
+    errors: ReturnType<typeof counter>;
+    time: ReturnType<typeof histogram>;
+  };
+
+  constructor(
+    readonly options: ControllerOptions,
+    private readonly reconciler: Reconciler,
+    private readonly deps: ControllerDeps,
+  ) {
+    if (!options.name) throw new Error('controller name is required');
+    if (!options.for?.apiVersion || !options.for?.kind) throw new Error(`controller ${options.name}: "for" needs apiVersion and kind`);
+    this.name = options.name;
+    this.clock = deps.clock ?? realClock;
+    this.log = new Logger(`Controller(${options.name})`);
+    this.queue = new WorkQueue<Request>({
+      name: options.name,
+      clock: this.clock,
+      registry: deps.registry,
+      rateLimiter: options.rateLimiter,
+      keyOf: requestKey,
+    });
+    if (deps.registry) {
+      const r = deps.registry;
+      this.metrics = {
+        total: counter(r, 'controller_runtime_reconcile_total', 'Total number of reconciliations per controller', ['controller', 'result']),
+        errors: counter(r, 'controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller', ['controller']),
+        time: histogram(r, 'controller_runtime_reconcile_time_seconds', 'Length of time per reconciliation per controller', ['controller'], [
+          0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+        ]),
+      };
+      for (const result of ['success', 'error', 'requeue', 'requeue_after']) this.metrics.total.inc({ controller: this.name, result }, 0);
+      this.metrics.errors.inc({ controller: this.name }, 0);
+    }
+  }
+
+  /** The kinds this controller reads events from (the manager starts their informers). */
+  sources(): { apiVersion: string; kind: string }[] {
+    return [this.options.for, ...(this.options.owns ?? []), ...(this.options.watches ?? [])];
+  }
+
+  /** Subscribes to the informers and starts the workers. */
+  start(): void {
+    const o = this.options;
+    const global = o.predicates ?? [];
+    this.watch(o.for.apiVersion, o.for.kind, [...global, ...(o.for.predicates ?? [])], (obj) => [requestFor(obj)]);
+    for (const owned of o.owns ?? []) {
+      this.watch(owned.apiVersion, owned.kind, [...global, ...(owned.predicates ?? [])], (obj) => controllerOwnerRequests(obj, o.for));
+    }
+    for (const w of o.watches ?? []) this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj));
+    const n = Math.max(1, o.maxConcurrentReconciles ?? 1);
+    this.workers = Array.from({ length: n }, () => this.work());
+  }
+
+  /** Stops intake and waits up to timeoutMs for running reconciles; returns false if some were still running. */
+  async stop(timeoutMs = 30_000): Promise<boolean> {
+    this.unsubscribe.splice(0).forEach((u) => u());
+    const abort = new AbortController();
+    const drained = await Promise.race([
+      this.queue.shutDownWithDrain().then(() => true),
+      sleep(this.clock, timeoutMs, abort.signal).then(() => false),
+    ]);
+    abort.abort();
+    if (drained) await Promise.all(this.workers);
+    else this.log.warn(`stopped with ${this.queue.processingCount()} reconcile(s) still running after ${timeoutMs}ms`);
+    return drained;
+  }
+
+  private watch(apiVersion: string, kind: string, predicates: Predicate[], toRequests: (obj: KubeObject) => Request[]): void {
+    const informer = this.deps.cache.informerFor(apiVersion, kind);
+    const enqueue = (objs: KubeObject[]) => {
+      for (const obj of objs) for (const req of toRequests(obj)) this.queue.add(req);
+    };
+    this.unsubscribe.push(
+      informer.addEventHandler({
+        onAdd: (obj) => predicates.every((p) => allowsCreate(p, obj)) && enqueue([obj]),
+        // Old and new may map to different requests (e.g. an owner reference changed): enqueue both.
+        onUpdate: (old, obj) => predicates.every((p) => allowsUpdate(p, old, obj)) && enqueue([old, obj]),
+        onDelete: (obj) => predicates.every((p) => allowsDelete(p, obj)) && enqueue([obj]),
+      }),
+    );
+  }
+
+  private async work(): Promise<void> {
+    for (;;) {
+      const req = await this.queue.get();
+      if (req === undefined) return;
+      await this.reconcileOne(req);
+      this.queue.done(req);
+    }
+  }
+
+  private async reconcileOne(req: Request): Promise<void> {
+    const started = this.clock.now();
+    let result: Result | void = undefined;
+    let error: unknown = undefined;
+    try {
+      result = await this.reconciler.reconcile({ ...req });
+    } catch (e) {
+      error = e ?? new Error('reconcile threw undefined');
+    }
+    this.metrics?.time.observe({ controller: this.name }, (this.clock.now() - started) / 1000);
+    const decision = decideRequeue(result, error);
+    this.metrics?.total.inc({ controller: this.name, result: decision.outcome });
+    switch (decision.outcome) {
+      case 'error':
+        this.metrics?.errors.inc({ controller: this.name });
+        this.log.error(`reconcile ${requestKey(req)} failed: ${(error as Error)?.message ?? String(error)}`);
+        this.queue.addRateLimited(req);
+        break;
+      case 'requeue_after':
+        this.queue.forget(req);
+        this.queue.addAfter(req, decision.afterMs!);
+        break;
+      case 'requeue':
+        this.queue.addRateLimited(req);
+        break;
+      case 'success':
+        this.queue.forget(req);
+        break;
+    }
+  }
+}
