@@ -1,0 +1,124 @@
+// Drives the server with the real kubectl binary.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import YAML from 'yaml';
+import { ApiServer } from '../src';
+import { waitFor, widgetCrd } from './support/fixtures';
+
+jest.setTimeout(30000);
+
+let server: ApiServer;
+let dir: string;
+let kubeconfig: string;
+const children: ChildProcess[] = [];
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+function kubectl(args: string[], stdin?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.stderr.on('data', (d) => (stderr += d));
+    p.on('error', reject);
+    p.on('close', (code) => resolve({ code, stdout, stderr }));
+    p.stdin.end(stdin ?? '');
+  });
+}
+
+async function ok(args: string[], stdin?: string): Promise<string> {
+  const r = await kubectl(args, stdin);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+}
+
+const widgetYaml = (spec: Record<string, unknown>, name = 'k1') => YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'apiserver-kubectl-'));
+  server = new ApiServer({ storage: { type: 'memory' } });
+  await server.start();
+  kubeconfig = join(dir, 'kubeconfig');
+  await server.writeKubeconfig(kubeconfig);
+  // kubectl keeps a discovery cache; keep it inside the test dir.
+  process.env.KUBECACHEDIR = join(dir, 'cache');
+});
+
+afterAll(async () => {
+  children.forEach((c) => c.kill());
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('kubectl', () => {
+  it('apply --server-side of a CRD and a custom object; get -o yaml round-trip', async () => {
+    expect(await ok(['apply', '--server-side', '-f', '-'], YAML.stringify(widgetCrd))).toContain('serverside-applied');
+    expect(await ok(['apply', '--server-side', '-f', '-'], widgetYaml({ size: 1 }))).toContain('widget.example.com/k1 serverside-applied');
+    const got = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml']));
+    expect(got).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'k1', namespace: 'default', generation: 1 }, spec: { size: 1 } });
+    // Round trip: what kubectl printed can be written back unchanged.
+    writeFileSync(join(dir, 'k1.yaml'), YAML.stringify(got));
+    await ok(['replace', '-f', join(dir, 'k1.yaml')]);
+    const again = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml', '--show-managed-fields']));
+    expect(again.spec).toEqual(got.spec);
+    expect(again.metadata.generation).toBe(1);
+    expect(again.metadata.managedFields.map((m: any) => m.manager)).toContain('kubectl');
+    expect(await ok(['get', 'wd'])).toMatch(/NAME\s+AGE\s*\nk1\s/);
+  });
+
+  it('get -w sees later changes', async () => {
+    const watch = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', 'widgets', '-w', '--output-watch-events', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(watch);
+    let out = '';
+    watch.stdout.on('data', (d) => (out += d));
+    await waitFor(() => out.includes('"ADDED"'), 10000, 'initial ADDED');
+    await ok(['patch', 'widget', 'k1', '--type', 'merge', '-p', '{"spec":{"size":5}}']);
+    await waitFor(() => out.includes('"MODIFIED"') && /"size":\s*5/.test(out), 10000, 'MODIFIED event');
+    watch.kill();
+  });
+
+  it('a second field manager conflicts; --force-conflicts takes over', async () => {
+    const r = await kubectl(['apply', '--server-side', '--field-manager', 'other', '-f', '-'], widgetYaml({ size: 9 }));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/conflict/i);
+    expect(r.stderr).toContain('.spec.size');
+    await ok(['apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', '-'], widgetYaml({ size: 9 }));
+    const got = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml', '--show-managed-fields']));
+    expect(got.spec.size).toBe(9);
+    const other = got.metadata.managedFields.find((m: any) => m.manager === 'other');
+    expect(JSON.stringify(other.fieldsV1)).toContain('f:size');
+  });
+
+  it('patch --type merge and --type json, and --subresource=status', async () => {
+    await ok(['patch', 'widget', 'k1', '--type', 'merge', '-p', '{"metadata":{"labels":{"l":"v"}}}']);
+    await ok(['patch', 'widget', 'k1', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/size","value":3}]']);
+    await ok(['patch', 'widget', 'k1', '--subresource=status', '--type', 'merge', '-p', '{"status":{"phase":"Ready"}}']);
+    const got = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml']));
+    expect(got.metadata.labels).toEqual({ l: 'v' });
+    expect(got.spec.size).toBe(3);
+    expect(got.status).toEqual({ phase: 'Ready' });
+  });
+
+  it('delete waits on finalizers', async () => {
+    await ok(['apply', '--server-side', '-f', '-'], YAML.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/hold'] } }));
+    const del = kubectl(['delete', 'configmap', 'held', '--timeout=20s']);
+    let finished = false;
+    void del.then(() => (finished = true));
+    const cm = await waitFor(async () => {
+      const o = YAML.parse(await ok(['get', 'configmap', 'held', '-o', 'yaml']));
+      return o.metadata.deletionTimestamp ? o : undefined;
+    }, 10000, 'deletionTimestamp');
+    expect(cm.metadata.finalizers).toEqual(['example.com/hold']);
+    expect(finished).toBe(false);
+    await ok(['patch', 'configmap', 'held', '--type', 'json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+    const r = await del;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('configmap "held" deleted');
+    const after = await kubectl(['get', 'configmap', 'held']);
+    expect(after.code).not.toBe(0);
+    expect(after.stderr).toContain('NotFound');
+  });
+});
