@@ -1,1 +1,14 @@
-export {};
+export { patch, type SsaPatchOptions, type SsaPatchResult } from './patch';
+export { prepareModified, SSA_ALLOWED_PATHS, InvalidApplyIntentError } from './prepare';
+export { computeRequestIdentifier, gvkString, objectKeyString, hashObject, canonicalJson, fnv32a, parseApiVersion } from './identifier';
+export {
+  SsaCache,
+  ssaCacheMetrics,
+  DEFAULT_SSA_CACHE_TTL_MS,
+  DEFAULT_SSA_CACHE_MAX_ENTRIES,
+  type SsaCacheOptions,
+  type SsaCacheMetrics,
+  type NowClock,
+} from './cache';
+export { ServerSideApplier, SsaModule, SSA_CACHE, SSA_OPTIONS, type SsaModuleOptions, type ApplierPatchOptions } from './applier';
+export { getPath, hasPath, setPath, deletePath, pickPaths, isUnder, type FieldPath } from './paths';

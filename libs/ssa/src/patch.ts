@@ -1,0 +1,67 @@
+// Server-side apply with a request cache (spec §10.1). Beyond upstream: the cache entry for the resourceVersion the
+// apply produced is written straight from the apply response, so one effective change costs exactly one apply.
+import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { SsaCache } from './cache';
+import { computeRequestIdentifier } from './identifier';
+import { prepareModified } from './prepare';
+
+export interface SsaPatchOptions {
+  /** Field manager of the apply (e.g. "capi-machineset"). */
+  fieldOwner: string;
+  /**
+   * The object as the caller last read it (typically from the informer cache). With a cache, its resourceVersion
+   * keys the lookup; on a hit it is copied into `modified`. Without it (e.g. on create) the cache is not
+   * consulted, but it is still filled from the apply response.
+   */
+  original?: KubeObject;
+  cache?: SsaCache;
+  /** Server dry-run (dryRun=All): nothing is persisted and the cache is neither read nor filled. */
+  dryRun?: boolean;
+}
+
+export interface SsaPatchResult {
+  /** True when the cache proved the apply a no-op and no request was sent. */
+  cacheHit: boolean;
+}
+
+/** Replaces the content of `target` with a deep copy of `source` (callers hold references to `target`). */
+function overwrite(target: KubeObject, source: KubeObject): void {
+  for (const k of Object.keys(target)) delete (target as Record<string, unknown>)[k];
+  Object.assign(target, structuredClone(source));
+}
+
+/**
+ * Applies `modified` (force ownership) and writes the server's answer back into it.
+ * Errors from the server are rethrown as is (ApiError keeps the Status for isInvalid/isForbidden checks).
+ */
+export async function patch(client: Client, modified: KubeObject, opts: SsaPatchOptions): Promise<SsaPatchResult> {
+  if (!opts.fieldOwner) throw new Error('ssa patch: fieldOwner is required');
+  const intent = prepareModified(modified);
+  const useCache = !!opts.cache && !opts.dryRun;
+  const originalRv = opts.original?.metadata?.resourceVersion ?? '';
+
+  if (useCache && opts.original && originalRv !== '') {
+    const id = computeRequestIdentifier(originalRv, intent);
+    if (opts.cache!.has(id, intent.kind)) {
+      opts.cache!.add(id); // refresh TTL / recency
+      overwrite(modified, { ...opts.original!, apiVersion: intent.apiVersion, kind: intent.kind });
+      return { cacheHit: true };
+    }
+  }
+
+  // apply() sends the intent; a copy keeps `intent` untouched for hashing below.
+  const applied = await client.apply<KubeObject>(structuredClone(intent), {
+    fieldManager: opts.fieldOwner,
+    force: true,
+    ...(opts.dryRun ? { dryRun: true } : {}),
+  });
+  overwrite(modified, { ...applied, apiVersion: applied.apiVersion || intent.apiVersion, kind: applied.kind || intent.kind });
+
+  if (useCache) {
+    // The server now holds exactly this intent at the returned resourceVersion (changed or not): re-applying the
+    // same intent to that resourceVersion is known to be a no-op.
+    const newRv = applied.metadata?.resourceVersion;
+    if (newRv) opts.cache!.add(computeRequestIdentifier(newRv, intent));
+  }
+  return { cacheHit: false };
+}
