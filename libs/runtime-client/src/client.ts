@@ -1,6 +1,7 @@
 // The runtime client: find handlers for a hook and call them (upstream: internal/runtime/client/client.go).
 import {
   DEFAULT_HANDLER_TIMEOUT_SECONDS,
+  matchesLabelSelector,
   type CommonResponse,
   type CommonRetryResponse,
   type HookName,
@@ -12,7 +13,6 @@ import { defaultCacheKey, type CacheKeyFunc, type ResponseCache } from './cache'
 import { ExtensionCallError, TRANSPORT_LEVEL_REASONS } from './errors';
 import { invokeHandler } from './invoke';
 import { handlerNameWithoutConfig, RegistryNotReadyError, type ExtensionRegistry, type ExtensionRegistration } from './registry';
-import { matchesLabelSelector } from './selector';
 import type { ExtensionTransport } from './transport';
 
 /** The object a hook is called for (Machine, MachineSet...): only its namespace matters here. */

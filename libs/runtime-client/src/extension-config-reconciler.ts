@@ -1,19 +1,16 @@
 // ExtensionConfig reconcile logic (upstream: core/reconcilers/extensionconfig): CA injection, discovery,
 // status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
-import type { Client, KubeObject } from '@capi/controller-runtime';
-import { setCondition } from './conditions';
-import { discoverExtension } from './discovery';
 import {
-  CA_SECRET_KEY,
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
-  EXTENSION_CONFIG_KIND,
   INJECT_CA_FROM_SECRET_ANNOTATION,
-  NOT_DISCOVERED_REASON,
   PAUSED_ANNOTATION,
   RUNTIME_API_VERSION,
-  type ExtensionConfig,
-} from './extension-config';
+  setCondition,
+} from '@capi/api';
+import type { Client, KubeObject } from '@capi/controller-runtime';
+import { discoverExtension } from './discovery';
+import { CA_SECRET_KEY, EXTENSION_CONFIG_KIND, NOT_DISCOVERED_REASON, type ExtensionConfig } from './extension-config';
 import type { ExtensionRegistry } from './registry';
 import type { ExtensionTransport } from './transport';
 
@@ -123,7 +120,7 @@ export class ExtensionConfigReconciler {
     const conditions = setCondition(
       ec.status?.conditions,
       { type: DISCOVERED_CONDITION, status, reason, message, observedGeneration: ec.metadata.generation },
-      this.now(),
+      { now: this.now },
     );
     const patch = { status: { ...(handlers ? { handlers } : {}), conditions } };
     return this.client.patch<ExtensionConfig>(

@@ -1,7 +1,6 @@
 export * from './catalog';
 export * from './errors';
 export * from './extension-config';
-export * from './selector';
 export * from './registry';
 export * from './transport';
 export { extensionUrl, formatDurationSeconds } from './invoke';
@@ -11,5 +10,4 @@ export * from './client';
 export * from './testing/extension-server';
 export * from './runtime-client.module';
 export { ExtensionConfigReconciler, ExtensionConfigError, type ExtensionConfigReconcilerOptions, type ReconcileResult } from './extension-config-reconciler';
-export { setCondition } from './conditions';
 export * from './testing/extension-server.module';

@@ -37,6 +37,15 @@ describe('ExtensionRegistry', () => {
     expect(snapshot.map((x) => x.name)).toEqual(['h1.a']);
   });
 
+  it('rejects an ExtensionConfig with an invalid namespaceSelector when it is added', () => {
+    const r = new ExtensionRegistry();
+    r.warmUp([]);
+    const bad = ec('bad', ['h']);
+    bad.spec.namespaceSelector = { matchExpressions: [{ key: 'team', operator: 'In', values: [] }] };
+    expect(() => r.add(bad)).toThrow(/values set can't be empty/);
+    expect(r.list()).toEqual([]);
+  });
+
   it('strips only the ExtensionConfig suffix from handler names', () => {
     expect(handlerNameWithoutConfig({ name: 'update.machine.ext', extensionConfigName: 'ext' })).toBe('update.machine');
   });

@@ -1,6 +1,6 @@
 // In-memory registry of discovered handlers, keyed "<handler>.<extensionConfigName>" (upstream: internal/runtime/registry).
 // Writers swap in a new immutable map, so readers that hold a snapshot across awaits never see a half-applied update.
-import { DEFAULT_HANDLER_TIMEOUT_SECONDS, type FailurePolicy } from '@capi/api';
+import { DEFAULT_HANDLER_TIMEOUT_SECONDS, labelSelectorAsSelector, type FailurePolicy } from '@capi/api';
 import { parseGroupVersion, type GroupVersionHook } from './catalog';
 import type { ClientConfig, ExtensionConfig, LabelSelector } from './extension-config';
 
@@ -34,6 +34,8 @@ export function handlerNameWithoutConfig(registration: Pick<ExtensionRegistratio
 export function registrationsFor(ec: ExtensionConfig): ExtensionRegistration[] {
   const ecName = ec.metadata.name;
   if (!ecName) throw new Error('ExtensionConfig has no metadata.name');
+  // Reject an invalid namespaceSelector at registration time instead of at every call.
+  if (ec.spec.namespaceSelector) labelSelectorAsSelector(ec.spec.namespaceSelector);
   return (ec.status?.handlers ?? []).map((h) => {
     const { group, version } = parseGroupVersion(h.requestHook.apiVersion);
     return {
@@ -41,7 +43,7 @@ export function registrationsFor(ec: ExtensionConfig): ExtensionRegistration[] {
       extensionConfigName: ecName,
       gvh: { group, version, hook: h.requestHook.hook },
       timeoutSeconds: h.timeoutSeconds ?? DEFAULT_HANDLER_TIMEOUT_SECONDS,
-      failurePolicy: h.failurePolicy ?? 'Fail',
+      failurePolicy: (h.failurePolicy ?? 'Fail') as FailurePolicy,
       clientConfig: ec.spec.clientConfig,
       namespaceSelector: ec.spec.namespaceSelector,
       settings: ec.spec.settings,
