@@ -51,6 +51,12 @@ function convert(s: JSONSchemaProps): JSONSchemaProps {
     // Opaque JSON: the schema says nothing about the content.
     return { ...strip(s), type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   }
+  if (s['x-enum'] === true) {
+    // A one-value union collapses to the literal itself.
+    const { anyOf, const: single, 'x-enum': _e, ...rest } = s;
+    const values = Array.isArray(anyOf) ? (anyOf as JSONSchemaProps[]).map((b) => b.const) : [single];
+    return { ...strip(rest), type: 'string', enum: values };
+  }
   const out: JSONSchemaProps = strip(s);
   if (s.patternProperties && typeof s.patternProperties === 'object') {
     // Record<string, V> → map with additionalProperties.
@@ -104,6 +110,10 @@ export function buildCrd(def: KindDefinition): CustomResourceDefinition {
   const props = schema.properties as Record<string, JSONSchemaProps>;
   schema.required = props.spec && (def.schema as { required?: string[] }).required?.includes('spec') ? ['spec'] : undefined;
   if (!schema.required) delete schema.required;
+  // The apiserver owns metadata validation; CRDs declare it as a bare object.
+  props.metadata = { type: 'object' };
+  const status = props.status as JSONSchemaProps | undefined;
+  if (status && Object.keys((status.properties ?? {}) as object).length === 0) delete props.status;
   const errors = structuralErrors(schema);
   if (errors.length > 0) throw new Error(`${def.kind}: schema is not structural: ${errors.join('; ')}`);
   const subresources: CustomResourceDefinition['spec']['versions'][number]['subresources'] = {};

@@ -39,9 +39,9 @@ export const Opaque = (options: SchemaOptions = {}) =>
 /** metav1.Time (RFC 3339). */
 export const Time = (options: SchemaOptions = {}) => Type.String({ format: 'date-time', ...options });
 
-/** String enum. */
+/** String enum: a union of literals (checkable by TypeBox); the CRD builder turns it into `type: string, enum`. */
 export const Enum = <const V extends string[]>(values: [...V], options: SchemaOptions = {}) =>
-  Type.Unsafe<V[number]>({ type: 'string', enum: values, ...options });
+  Type.Unsafe<V[number]>(Type.Union(values.map((v) => Type.Literal(v)), { 'x-enum': true, ...options }));
 
 /** Names (DNS subdomain style) as upstream validates them. */
 export const Name = (options: SchemaOptions = {}) => Type.String({ minLength: 1, maxLength: 253, ...options });

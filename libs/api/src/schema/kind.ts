@@ -1,5 +1,7 @@
 // A kind = its GVK, CRD naming and the TypeBox schema of the whole object. Types and CRDs derive from it.
 import { Type, type TObject, type TSchema, type Static, type TOptional, type TString, type TUnsafe } from '@sinclair/typebox';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import type { ObjectMeta } from '@capi/controller-runtime';
 import { ObjectMetaSchema } from './meta';
 
@@ -78,3 +80,17 @@ export function defineKind<Spec extends TSchema, Status extends TSchema>(
 export type KindObject<D extends KindDefinition> = Static<D['schema']>;
 
 export const apiVersionOf = (d: Pick<KindDefinition, 'group' | 'version'>): string => `${d.group}/${d.version}`;
+
+/**
+ * Validation errors of `obj` against the kind's schema ("" paths are the root), empty when valid.
+ * Unknown fields are allowed (the apiserver prunes them); this is a check for typed fields only.
+ */
+export function validateKindObject(def: KindDefinition, obj: unknown): string[] {
+  return [...Value.Errors(def.schema, obj)].map((e) => `${e.path || '/'}: ${e.message}`);
+}
+
+// String formats used by the schemas (OpenAPI / Kubernetes semantics), registered once per process.
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => RFC3339.test(v) && !Number.isNaN(Date.parse(v)));
+if (!FormatRegistry.Has('byte')) FormatRegistry.Set('byte', (v) => BASE64.test(v));

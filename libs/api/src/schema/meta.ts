@@ -63,7 +63,8 @@ export const TemplateObjectMetaSchema = Obj({
 export type TemplateObjectMeta = Static<typeof TemplateObjectMetaSchema>;
 
 /** Top-level metadata: CRDs only declare `type: object`; the TS view is the contract's ObjectMeta. */
-export const ObjectMetaSchema = Type.Unsafe<ObjectMeta>({ type: 'object' });
+// Unsafe over an empty Object keeps TypeBox's Object checker (any object passes) while typing it as ObjectMeta.
+export const ObjectMetaSchema = Type.Unsafe<ObjectMeta>(Type.Object({}));
 
 /** MachineReadinessGate. */
 export const MachineReadinessGateSchema = Obj({
