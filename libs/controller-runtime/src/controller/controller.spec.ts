@@ -1,0 +1,170 @@
+import { Registry } from 'prom-client';
+import { KubeClient } from '../client/kube-client';
+import { KubeObject } from '../client/types';
+import { Manager } from '../manager/manager';
+import { eventually } from '../testing/eventually';
+import { FakeApiServer } from '../testing/fake-apiserver';
+import { ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiter';
+import { decideRequeue } from './controller';
+import { controllerOwnerRequests } from './mapping';
+import { annotationChangedPredicate, anyOf, generationChangedPredicate } from './predicates';
+import { Request, Result } from './types';
+
+const meta = (over: Partial<KubeObject['metadata']>): KubeObject => ({ apiVersion: 'v1', kind: 'X', metadata: { name: 'x', namespace: 'ns', ...over } });
+
+describe('controller decisions', () => {
+  it('maps reconcile outcomes to queue actions', () => {
+    expect(decideRequeue(undefined, new Error('x'))).toEqual({ outcome: 'error' });
+    expect(decideRequeue({ requeueAfterMs: 50, requeue: true }, undefined)).toEqual({ outcome: 'requeue_after', afterMs: 50 });
+    expect(decideRequeue({ requeue: true }, undefined)).toEqual({ outcome: 'requeue' });
+    expect(decideRequeue(undefined, undefined)).toEqual({ outcome: 'success' });
+    expect(decideRequeue({ requeueAfterMs: 0 }, undefined)).toEqual({ outcome: 'success' });
+  });
+
+  it('maps owned objects to their controller owner of the right group and kind', () => {
+    const owned = meta({ ownerReferences: [
+      { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'MachineSet', name: 'other', uid: '1' },
+      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: '2', controller: true },
+    ] });
+    expect(controllerOwnerRequests(owned, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet' })).toEqual([{ namespace: 'ns', name: 'ms' }]);
+    expect(controllerOwnerRequests(owned, { apiVersion: 'other.io/v1', kind: 'MachineSet' })).toEqual([]);
+    expect(controllerOwnerRequests(meta({}), { apiVersion: 'v1', kind: 'X' })).toEqual([]);
+  });
+
+  it('filters updates with generation and annotation predicates', () => {
+    const a = meta({ generation: 1, annotations: { k: 'v' } });
+    expect(generationChangedPredicate.update!(a, meta({ generation: 1 }))).toBe(false);
+    expect(generationChangedPredicate.update!(a, meta({ generation: 2 }))).toBe(true);
+    expect(annotationChangedPredicate.update!(a, meta({ annotations: { k: 'v' } }))).toBe(false);
+    expect(annotationChangedPredicate.update!(a, meta({ annotations: { k: 'w' } }))).toBe(true);
+    const either = anyOf(generationChangedPredicate, annotationChangedPredicate);
+    expect(either.update!(a, meta({ generation: 1, annotations: {} }))).toBe(true);
+    expect(either.update!(a, meta({ generation: 1, annotations: { k: 'v' } }))).toBe(false);
+  });
+});
+
+describe('Controller in a Manager', () => {
+  let server: FakeApiServer;
+  let client: KubeClient;
+  let manager: Manager | undefined;
+  beforeAll(async () => {
+    server = await new FakeApiServer().start();
+    client = new KubeClient(server.kubeConfig());
+  });
+  afterEach(async () => {
+    await manager?.stop();
+    manager = undefined;
+  });
+  afterAll(async () => {
+    client.close();
+    await server.stop();
+  });
+
+  const widget = (ns: string, name: string): KubeObject => ({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name, namespace: ns }, spec: {} });
+
+  it('reconciles for-objects, owned objects via owner, and mapped watches; retries errors with backoff', async () => {
+    const ns = 'ctl1';
+    const calls: string[] = [];
+    let failuresLeft = 2;
+    const registry = new Registry();
+    manager = new Manager({ client, registry, namespace: ns });
+    manager.addController(
+      {
+        reconcile: async (req: Request): Promise<Result | void> => {
+          calls.push(req.name);
+          if (req.name === 'flaky' && failuresLeft-- > 0) throw new Error('not yet');
+        },
+      },
+      {
+        name: 'widget',
+        for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
+        owns: [{ apiVersion: 'test.capi.io/v1', kind: 'Gadget' }],
+        watches: [{ apiVersion: 'v1', kind: 'ConfigMap', map: (o) => (o.metadata.labels?.widget ? [{ namespace: o.metadata.namespace, name: o.metadata.labels.widget }] : []) }],
+        rateLimiter: new ItemExponentialFailureRateLimiter({ baseDelayMs: 1 }, (r: Request) => `${r.namespace}/${r.name}`),
+      },
+    );
+    const w = await client.create(widget(ns, 'w1'));
+    await manager.start();
+    await eventually(() => calls.includes('w1'), 'initial reconcile');
+    calls.length = 0;
+    await client.create({
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g', namespace: ns, ownerReferences: [{ apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'w1', uid: w.metadata.uid!, controller: true }] },
+    });
+    await eventually(() => calls.includes('w1'), 'owner reconcile');
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: ns, labels: { widget: 'mapped' } } });
+    await eventually(() => calls.includes('mapped'), 'mapped reconcile');
+    await client.create(widget(ns, 'flaky'));
+    await eventually(() => calls.filter((c) => c === 'flaky').length === 3, 'retries until success');
+    const text = await registry.metrics();
+    expect(text).toMatch(/controller_runtime_reconcile_errors_total\{controller="widget"\} 2/);
+    expect(text).toMatch(/controller_runtime_reconcile_total\{controller="widget",result="error"\} 2/);
+    expect(text).toMatch(/controller_runtime_reconcile_time_seconds_count\{controller="widget"\} \d+/);
+    expect(text).toMatch(/workqueue_retries_total\{name="widget"\} 2/);
+  });
+
+  it('never reconciles one object twice at once, honours requeueAfter, and stop waits for in-flight work', async () => {
+    const ns = 'ctl2';
+    let active = 0;
+    let maxActive = 0;
+    const running = new Set<string>();
+    let overlap = false;
+    let count = 0;
+    let finishedAfterStop = false;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    manager = new Manager({ client, namespace: ns });
+    manager.addController(
+      {
+        reconcile: async (req) => {
+          if (running.has(req.name)) overlap = true;
+          running.add(req.name);
+          active++;
+          maxActive = Math.max(maxActive, active);
+          count++;
+          if (req.name === 'slow') {
+            await gate;
+            finishedAfterStop = true;
+          } else await new Promise((r) => setTimeout(r, 2));
+          running.delete(req.name);
+          active--;
+          return req.name === 'again' && count < 20 ? { requeueAfterMs: 1 } : undefined;
+        },
+      },
+      { name: 'concurrency', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' }, maxConcurrentReconciles: 3 },
+    );
+    for (const n of ['a', 'b', 'again']) await client.create(widget(ns, n));
+    await manager.start();
+    for (let i = 0; i < 5; i++) await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: 'a' }, 'merge', { spec: { i } });
+    await eventually(() => count >= 20, 'requeueAfter loop');
+    expect(overlap).toBe(false);
+    expect(maxActive).toBeGreaterThan(1);
+    await client.create(widget(ns, 'slow'));
+    await eventually(() => running.has('slow'), 'slow reconcile running');
+    const stopped = manager.stop();
+    setTimeout(release, 20);
+    await stopped;
+    manager = undefined;
+    expect(finishedAfterStop).toBe(true);
+  });
+
+  it('starts controllers only when elected and releases the lease on stop', async () => {
+    const ns = 'ctl3';
+    const seen: string[] = [];
+    manager = new Manager({
+      client,
+      namespace: ns,
+      leaderElection: { namespace: ns, name: 'mgr', identity: 'me', leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 50 },
+    });
+    manager.addController({ reconcile: async (r) => void seen.push(r.name) }, { name: 'elected', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' } });
+    await client.create(widget(ns, 'x'));
+    await manager.start();
+    await manager.elected();
+    await eventually(() => seen.includes('x'), 'reconcile after election');
+    await manager.stop();
+    manager = undefined;
+    const lease = await client.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: ns, name: 'mgr' });
+    expect((lease.spec as { holderIdentity: string }).holderIdentity).toBe('');
+  });
+});

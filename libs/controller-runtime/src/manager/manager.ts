@@ -1,0 +1,152 @@
+import { Logger } from '@nestjs/common';
+import { Registry } from 'prom-client';
+import { InformerCache } from '../cache/cache';
+import { CachedClient } from '../cache/cached-client';
+import { Client } from '../client/types';
+import { Controller } from '../controller/controller';
+import { ControllerOptions, Reconciler } from '../controller/types';
+import { LeaderElectionOptions, LeaderElector } from '../leader/leader-elector';
+import { Clock, realClock } from '../util/clock';
+
+export interface ManagerOptions {
+  /** Direct API client (writes, and reads the cache cannot serve). */
+  client: Client;
+  /** Restricts the cache to one namespace. */
+  namespace?: string;
+  cache?: InformerCache;
+  registry?: Registry;
+  /** Omit to run without leader election. */
+  leaderElection?: LeaderElectionOptions;
+  clock?: Clock;
+  /** How long stop() waits for in-flight reconciles; default 30 s. */
+  gracefulShutdownTimeoutMs?: number;
+  /** How long start() waits for the informers' first sync; default 120 s. */
+  cacheSyncTimeoutMs?: number;
+  /** Called when leadership is lost other than by stop(). Controllers are stopped before. */
+  onLeadershipLost?: () => void;
+}
+
+interface ControllerDefinition {
+  options: ControllerOptions;
+  reconciler: Reconciler;
+}
+
+/** Owns the cache and the controllers; starts controllers once the cache synced and (if enabled) this process leads. */
+export class Manager {
+  readonly client: Client;
+  readonly cache: InformerCache;
+  readonly cachedClient: CachedClient;
+  readonly registry: Registry;
+  private readonly log = new Logger('Manager');
+  private readonly clock: Clock;
+  private readonly definitions: ControllerDefinition[] = [];
+  private running: Controller[] = [];
+  private elector?: LeaderElector;
+  private state: 'new' | 'starting' | 'started' | 'stopping' | 'stopped' = 'new';
+  private leading = false;
+  private electedWaiters: (() => void)[] = [];
+
+  constructor(private readonly opts: ManagerOptions) {
+    this.client = opts.client;
+    this.clock = opts.clock ?? realClock;
+    this.registry = opts.registry ?? new Registry();
+    this.cache = opts.cache ?? new InformerCache(opts.client, { namespace: opts.namespace, clock: this.clock });
+    this.cachedClient = new CachedClient(this.cache, opts.client);
+  }
+
+  /** Registers a controller. Names must be unique. Added after start, it runs as soon as this process leads. */
+  addController(reconciler: Reconciler, options: ControllerOptions): void {
+    if (this.definitions.some((d) => d.options.name === options.name)) throw new Error(`controller "${options.name}" is already registered`);
+    const def = { options, reconciler };
+    this.definitions.push(def);
+    this.touchSources(def);
+    if (this.state === 'started' && this.leading) this.run(def);
+  }
+
+  controllerNames(): string[] {
+    return this.definitions.map((d) => d.options.name);
+  }
+
+  /** Running controller by name (undefined before leading). */
+  controller(name: string): Controller | undefined {
+    return this.running.find((c) => c.name === name);
+  }
+
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** Resolves once controllers are running (immediately without leader election). */
+  elected(): Promise<void> {
+    if (this.leading) return Promise.resolve();
+    return new Promise((resolve) => this.electedWaiters.push(resolve));
+  }
+
+  /** Starts informers, waits for their sync, then starts controllers (directly or when elected). */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`manager cannot start from state ${this.state}`);
+    this.state = 'starting';
+    this.cache.start();
+    const timeout = this.opts.cacheSyncTimeoutMs ?? 120_000;
+    if (!(await this.cache.waitForSync(timeout))) {
+      await this.cache.stop();
+      this.state = 'stopped';
+      throw new Error(`caches did not sync within ${timeout}ms`);
+    }
+    if (this.state !== 'starting') return; // stopped meanwhile
+    this.state = 'started';
+    if (!this.opts.leaderElection) return this.startLeading();
+    this.elector = new LeaderElector(
+      this.client,
+      this.opts.leaderElection,
+      {
+        onStartedLeading: () => this.startLeading(),
+        onStoppedLeading: () => this.stopLeading(),
+      },
+      this.clock,
+    );
+    this.elector.start();
+  }
+
+  /** Graceful stop: no new work, wait (bounded) for in-flight reconciles, stop informers, release the lease. */
+  async stop(): Promise<void> {
+    if (this.state === 'stopped' || this.state === 'stopping') return;
+    this.state = 'stopping';
+    if (this.elector) await this.elector.stop(); // steps down via onStoppedLeading, then releases the lease
+    else await this.stopControllers();
+    await this.cache.stop();
+    this.state = 'stopped';
+  }
+
+  private touchSources(def: ControllerDefinition): void {
+    // Creating informers up front lets start() wait for every source to sync before any reconcile runs.
+    for (const s of [def.options.for, ...(def.options.owns ?? []), ...(def.options.watches ?? [])]) this.cache.informerFor(s.apiVersion, s.kind);
+  }
+
+  private startLeading(): void {
+    this.leading = true;
+    for (const def of this.definitions) this.run(def);
+    this.electedWaiters.splice(0).forEach((w) => w());
+  }
+
+  private async stopLeading(): Promise<void> {
+    this.leading = false;
+    await this.stopControllers();
+    if (this.state !== 'stopping') {
+      this.log.error('leadership lost; controllers stopped');
+      this.opts.onLeadershipLost?.();
+    }
+  }
+
+  private run(def: ControllerDefinition): void {
+    const c = new Controller(def.options, def.reconciler, { cache: this.cache, registry: this.registry, clock: this.clock });
+    this.running.push(c);
+    c.start();
+  }
+
+  private async stopControllers(): Promise<void> {
+    const timeout = this.opts.gracefulShutdownTimeoutMs ?? 30_000;
+    const controllers = this.running.splice(0);
+    await Promise.all(controllers.map((c) => c.stop(timeout)));
+  }
+}
