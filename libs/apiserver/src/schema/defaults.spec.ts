@@ -42,6 +42,11 @@ describe('applyDefaults', () => {
     expect(applyDefaults({ withDefault: null, noDefault: null, nullable: null }, s)).toEqual({ withDefault: 'd', nullable: null });
   });
 
+  it('defaults null array items only when the items schema has a default', () => {
+    expect(applyDefaults([null, 'x'], { type: 'array', items: { type: 'string', default: 'd' } })).toEqual(['d', 'x']);
+    expect(applyDefaults([null], { type: 'array', items: { type: 'string' } })).toEqual([null]);
+  });
+
   it('does not modify its input and copies defaults', () => {
     const input: any = validMachineDeployment();
     const before = structuredClone(input);

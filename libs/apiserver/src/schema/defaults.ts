@@ -14,7 +14,11 @@ function defaultNode(value: unknown, s: OpenApiSchema | undefined): unknown {
   if (!isPlainObject(s)) return value;
   if (Array.isArray(value)) {
     if (isPlainObject(s.items)) {
-      for (let i = 0; i < value.length; i++) value[i] = defaultNode(value[i], s.items);
+      for (let i = 0; i < value.length; i++) {
+        // a null item of a non-nullable items schema takes the items default (kube keeps null items otherwise)
+        if (value[i] === null && s.items.nullable !== true && s.items.default !== undefined) value[i] = structuredClone(s.items.default);
+        value[i] = defaultNode(value[i], s.items);
+      }
     }
     return value;
   }

@@ -54,10 +54,11 @@ export const fieldErrors = {
     field,
     message: `Unsupported value: ${renderValue(value)}${supported.length ? `: supported values: ${supported.map(renderValue).join(', ')}` : ''}`,
   }),
-  tooLong: (field: string, max: number, unit = 'bytes'): FieldError => ({
+  // kube 1.32 wording of field.TooLong (the value itself is never echoed)
+  tooLong: (field: string, max: number): FieldError => ({
     type: 'FieldValueTooLong',
     field,
-    message: `Too long: may not be more than ${max} ${unit}`,
+    message: `Too long: may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}`,
   }),
   tooMany: (field: string, actual: number, max: number, unit = 'items'): FieldError => ({
     type: 'FieldValueTooMany',
