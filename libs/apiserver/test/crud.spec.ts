@@ -83,7 +83,7 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
   });
 
   it('server-side apply: create, managedFields, conflict between managers, force', async () => {
-    const applied = await c.apply(widget('w-ssa', ns, { size: 1, color: 'red' }), 'alice');
+    const applied = await c.apply(widget('w-ssa', ns, { size: 1, color: 'red', tags: ['x'] }), 'alice');
     const entries = applied.metadata.managedFields ?? [];
     expect(entries).toEqual([expect.objectContaining({ manager: 'alice', operation: 'Apply', fieldsType: 'FieldsV1' })]);
     expect(JSON.stringify(entries[0].fieldsV1)).toContain('f:size');
@@ -100,9 +100,10 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     const alice = forced.metadata.managedFields!.find((m) => m.manager === 'alice')!;
     expect(JSON.stringify(alice.fieldsV1)).not.toContain('f:size');
 
-    // alice drops color from her intent: nobody else owns it, so it is removed.
+    // alice drops tags and color from her intent: nobody else owns them, so they are removed (color is re-defaulted).
     const dropped = await c.apply(widget('w-ssa', ns, {}), 'alice');
-    expect((dropped.spec as any).color).toBeUndefined();
+    expect((dropped.spec as any).tags).toBeUndefined();
+    expect((dropped.spec as any).color).toBe('blue');
     expect(dropped.spec).toMatchObject({ size: 2 });
   });
 

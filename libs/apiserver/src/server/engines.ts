@@ -1,14 +1,15 @@
-// Seam between the server and the schema/merge engines (written in ../schema and ../merge by other helpers).
-// Until schema lands, a minimal fallback keeps the server usable; merge is the real engine.
+// Seam between the server and the schema (../schema) and merge (../merge) engines: the server talks to this one
+// object, so the engines' error types are translated in one place.
 import type { KubeObject } from '@capi/controller-runtime';
 import * as merge from '../merge';
+import * as schema from '../schema';
 
-export type OpenApiSchema = Record<string, any>;
-export interface FieldError { type: string; field: string; message: string }
-export interface Conflict { manager: string; field: string; message?: string }
-
-export interface ApplyArgs { live: KubeObject | undefined; intent: KubeObject; manager: string; force: boolean; schema: OpenApiSchema | undefined; subresource?: 'status'; now: string; ignoreStatus?: boolean }
-export interface UpdateArgs { live: KubeObject | undefined; updated: KubeObject; manager: string; schema: OpenApiSchema | undefined; subresource?: 'status'; now: string; ignoreStatus?: boolean }
+export type OpenApiSchema = schema.OpenApiSchema;
+export type FieldError = schema.FieldError;
+export type Conflict = merge.Conflict;
+/** Merge-engine arguments; `ignoreStatus` is true for kinds with a status subresource. */
+export type ApplyArgs = merge.ApplyArgs;
+export type UpdateArgs = merge.UpdateArgs;
 
 export interface Engines {
   pruneUnknownFields(obj: unknown, schema: OpenApiSchema): unknown;
@@ -19,53 +20,19 @@ export interface Engines {
   validateObjectMeta(meta: unknown, namespaced: boolean): FieldError[];
   applyIntent(a: ApplyArgs): KubeObject;
   trackUpdate(a: UpdateArgs): KubeObject;
-  /** Recognises the merge engine's conflict error. */
+  /** The conflicts of the merge engine's conflict error, undefined for other errors. */
   conflictsOf(err: unknown): Conflict[] | undefined;
-  /** Recognises the merge engine's bad-input error (e.g. duplicate list-map keys): field path and message. */
+  /** The merge engine's bad-input error (e.g. duplicate list-map keys) as field path and message. */
   invalidOf(err: unknown): { field: string; message: string } | undefined;
 }
 
-const isMap = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function deepMerge(base: unknown, over: unknown): unknown {
-  if (!isMap(base) || !isMap(over)) return over;
-  const out: Record<string, any> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = deepMerge(base[k], v);
-  return out;
-}
-
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-function upsertManager(obj: KubeObject, manager: string, operation: 'Apply' | 'Update', now: string, subresource?: string): KubeObject {
-  const entries = (obj.metadata.managedFields ?? []).filter(
-    (e) => !(e.manager === manager && e.operation === operation && (e.subresource ?? '') === (subresource ?? '')),
-  );
-  entries.push({ manager, operation, apiVersion: obj.apiVersion, time: now, fieldsType: 'FieldsV1', fieldsV1: {}, ...(subresource ? { subresource } : {}) });
-  return { ...obj, metadata: { ...obj.metadata, managedFields: entries } };
-}
-
-/** Minimal stand-ins: no pruning/defaulting/field ownership, only name checks. Replaced by the real engines. */
-const fallback: Engines = {
-  pruneUnknownFields: (o) => o,
-  applyDefaults: (o) => o,
-  validate: () => [],
-  validateCrdSchema: () => [],
-  builtinSchema: () => undefined,
-  validateObjectMeta: (meta: any) =>
-    meta?.name && !DNS1123_SUBDOMAIN.test(meta.name)
-      ? [{ type: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${meta.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.'` }]
-      : [],
-  applyIntent: (a) => {
-    const merged = deepMerge(a.live ?? {}, a.intent) as KubeObject;
-    return upsertManager(merged, a.manager, 'Apply', a.now, a.subresource);
-  },
-  trackUpdate: (a) => upsertManager(a.updated, a.manager, 'Update', a.now, a.subresource),
-  conflictsOf: () => undefined,
-  invalidOf: () => undefined,
-};
-
 export const engines: Engines = {
-  ...fallback,
+  pruneUnknownFields: schema.pruneUnknownFields,
+  applyDefaults: schema.applyDefaults,
+  validate: schema.validate,
+  validateCrdSchema: schema.validateCrdSchema,
+  builtinSchema: schema.builtinSchema,
+  validateObjectMeta: schema.validateObjectMeta,
   applyIntent: merge.applyIntent,
   trackUpdate: merge.trackUpdate,
   conflictsOf: (e) => (e instanceof merge.ApplyConflictError ? e.conflicts : undefined),
