@@ -1,5 +1,6 @@
 // Command-line flags, spelled as upstream (pflag): `--flag=value` and `--flag value`; boolean flags take no
-// separate value (`--leader-elect`, `--leader-elect=false`), exactly like pflag's NoOptDefVal for bools.
+// separate value (`--leader-elect`, `--leader-elect=false`), exactly like pflag's NoOptDefVal for bools. A repeated
+// flag takes its last value, as with pflag.
 
 export type FlagType = 'string' | 'bool';
 
@@ -56,7 +57,6 @@ export function parseFlags(argv: readonly string[], defs: readonly FlagDef[] = F
     const def = name === 'h' ? byName.get('help') : byName.get(name);
     if (!def) throw new ConfigError(`--${name}`, 'unknown flag (see --help)');
     const flag = `--${def.name}`;
-    if (def.key in out) throw new ConfigError(flag, 'given more than once');
     if (def.type === 'bool') {
       if (inline === undefined) out[def.key] = true;
       else if (inline === 'true') out[def.key] = true;

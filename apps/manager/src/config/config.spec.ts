@@ -1,0 +1,143 @@
+import { loadManagerConfig, isBindAddress, levelFromVerbosity, type ManagerConfig } from './config';
+import { ConfigError, parseDuration, parseFlags, usage } from './flags';
+
+function load(argv: string[], env: Record<string, string> = {}): ManagerConfig {
+  const r = loadManagerConfig(argv, env);
+  if (r.help) throw new Error('unexpected help');
+  return r.config;
+}
+
+function errorOf(argv: string[], env: Record<string, string> = {}): ConfigError {
+  try {
+    loadManagerConfig(argv, env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e;
+    throw e;
+  }
+  throw new Error(`no error for ${argv.join(' ')}`);
+}
+
+describe('parseFlags', () => {
+  it('accepts --flag=value and --flag value, bools without a value', () => {
+    expect(parseFlags(['--kubeconfig', '/k', '--namespace=ns', '--leader-elect', '--v=2'])).toEqual({
+      kubeconfig: '/k',
+      namespace: 'ns',
+      leaderElect: true,
+      v: '2',
+    });
+    expect(parseFlags(['--leader-elect=false'])).toEqual({ leaderElect: false });
+  });
+
+  it('a repeated flag takes its last value (pflag)', () => {
+    expect(parseFlags(['--v=1', '--v', '2'])).toEqual({ v: '2' });
+  });
+
+  it('rejects unknown flags, missing values and positional args naming the flag', () => {
+    expect(() => parseFlags(['--bogus'])).toThrow('invalid --bogus: unknown flag');
+    expect(() => parseFlags(['--kubeconfig'])).toThrow('invalid --kubeconfig: flag needs an argument');
+    expect(() => parseFlags(['--kubeconfig', '--leader-elect'])).toThrow('invalid --kubeconfig: flag needs an argument');
+    expect(() => parseFlags(['--leader-elect=yes'])).toThrow(/invalid --leader-elect: "yes" is not a boolean/);
+    expect(() => parseFlags(['extra'])).toThrow(/unexpected argument/);
+  });
+
+  it('usage lists every flag with defaults', () => {
+    const u = usage();
+    for (const f of ['--feature-gates', '--controllers', '--kubeconfig', '--leader-elect', '--metrics-bind-address', '--health-probe-bind-address']) expect(u).toContain(f);
+    expect(u).toContain('(default ":8080")');
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([
+    ['15s', 15000],
+    ['1m30s', 90000],
+    ['250ms', 250],
+    ['1.5h', 5400000],
+    ['0', 0],
+  ])('%s = %d ms', (s, ms) => expect(parseDuration(s)).toBe(ms));
+  it.each(['', '15', 's', '1x', '1m 2s'])('rejects %p', (s) => expect(parseDuration(s)).toBeUndefined());
+});
+
+describe('isBindAddress', () => {
+  it.each([':8080', '0', '127.0.0.1:0', 'localhost:9440', '[::1]:8443', ':65535'])('accepts %s', (a) => expect(isBindAddress(a)).toBe(true));
+  it.each(['8080', 'abc', ':65536', ':', 'host:port', '1.2.3.4:80:80', ''])('rejects %p', (a) => expect(isBindAddress(a)).toBe(false));
+});
+
+describe('loadManagerConfig', () => {
+  it('has upstream defaults', () => {
+    const c = load([]);
+    expect(c.featureGates.enabled('InPlaceUpdates')).toBe(false);
+    expect(c.controllers).toEqual(['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig']);
+    expect(c.controllersDefaulted).toBe(true);
+    expect(c.metricsBindAddress).toBe(':8080');
+    expect(c.healthProbeBindAddress).toBe(':9440');
+    expect(c.kubeconfig).toBeUndefined();
+    expect(c.leaderElection).toEqual({ enabled: false, leaseDurationMs: 15000, renewDeadlineMs: 10000, retryPeriodMs: 2000 });
+    expect(c.logFormat).toBe('json');
+    expect(c.logLevel).toBe('info');
+  });
+
+  it('reads every flag', () => {
+    const c = load([
+      '--feature-gates=InPlaceUpdates=true,RuntimeSDK=true',
+      '--controllers', 'kcp, machineset,kcp',
+      '--kubeconfig=/tmp/kc',
+      '--namespace=capi',
+      '--leader-elect',
+      '--leader-elect-lease-duration=30s',
+      '--metrics-bind-address=0',
+      '--health-probe-bind-address=127.0.0.1:0',
+      '--log-format=text',
+      '--v=5',
+    ]);
+    expect(c.featureGates.enabled('InPlaceUpdates')).toBe(true);
+    expect(c.controllers).toEqual(['kcp', 'machineset']);
+    expect(c.controllersDefaulted).toBe(false);
+    expect(c.kubeconfig).toBe('/tmp/kc');
+    expect(c.namespace).toBe('capi');
+    expect(c.leaderElection.enabled).toBe(true);
+    expect(c.leaderElection.leaseDurationMs).toBe(30000);
+    expect(c.metricsBindAddress).toBe('0');
+    expect(c.logFormat).toBe('text');
+    expect(c.logLevel).toBe('trace');
+  });
+
+  it('--log-level overrides --v', () => {
+    expect(load(['--v=3', '--log-level=warn']).logLevel).toBe('warn');
+    expect(levelFromVerbosity(2)).toBe('debug');
+  });
+
+  it('env seeds gates, flags win', () => {
+    const env = { EXP_IN_PLACE_UPDATES: 'true', EXP_RUNTIME_SDK: 'true' };
+    expect(load([], env).featureGates.enabled('InPlaceUpdates')).toBe(true);
+    expect(load(['--feature-gates=InPlaceUpdates=false'], env).featureGates.enabled('InPlaceUpdates')).toBe(false);
+    expect(errorOf([], { EXP_RUNTIME_SDK: 'sure' }).message).toMatch(/^invalid --feature-gates: .*EXP_RUNTIME_SDK=sure/);
+  });
+
+  it.each([
+    [['--feature-gates=Bogus=true'], '--feature-gates', /unrecognized feature gate: Bogus/],
+    [['--feature-gates=InPlaceUpdates=maybe'], '--feature-gates', /InPlaceUpdates=maybe, must be true or false/],
+    [['--controllers=kcp,foo'], '--controllers', /unknown controller "foo"/],
+    [['--controllers=extensionconfig'], '--controllers', /requires --feature-gates=RuntimeSDK=true/],
+    [['--metrics-bind-address=8080'], '--metrics-bind-address', /must be host:port, :port or 0/],
+    [['--health-probe-bind-address', 'x:99999'], '--health-probe-bind-address', /must be host:port/],
+    [['--leader-elect-renew-deadline=soon'], '--leader-elect-renew-deadline', /must be a duration/],
+    [['--log-format=xml'], '--log-format', /must be json or text/],
+    [['--log-level=loud'], '--log-level', /must be one of/],
+    [['--v=-1'], '--v', /must be an integer between 0 and 10/],
+  ])('%j is rejected naming %s', (argv, flag, msg) => {
+    const e = errorOf(argv);
+    expect(e.flag).toBe(flag);
+    expect(e.message.startsWith(`invalid ${flag}: `)).toBe(true);
+    expect(e.message).toMatch(msg);
+  });
+
+  it('--help short-circuits validation', () => {
+    expect(loadManagerConfig(['--help', '--v=99'])).toEqual({ help: true });
+    expect(loadManagerConfig(['-h'])).toEqual({ help: true });
+  });
+
+  it('extensionconfig with RuntimeSDK on is accepted', () => {
+    expect(load(['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true']).controllers).toEqual(['extensionconfig']);
+  });
+});

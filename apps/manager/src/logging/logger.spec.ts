@@ -1,0 +1,52 @@
+import { JsonLogger } from './logger';
+
+function collect(format: 'json' | 'text' = 'json', level: 'info' | 'debug' | 'trace' = 'info') {
+  const lines: string[] = [];
+  const logger = JsonLogger.create({ format, level, destination: { write: (l: string) => void lines.push(l) } });
+  return { logger, lines, records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+describe('JsonLogger', () => {
+  it('writes one JSON object per line with level, time, msg and Nest context as logger', () => {
+    const { logger, lines, records } = collect();
+    logger.log('hello', 'InstanceLoader');
+    expect(lines).toHaveLength(1);
+    expect(lines[0].endsWith('\n')).toBe(true);
+    const [r] = records();
+    expect(r).toMatchObject({ level: 'info', msg: 'hello', logger: 'InstanceLoader' });
+    expect(typeof r.time).toBe('string');
+  });
+
+  it('binds controller, reconcileID and object on a child', () => {
+    const { logger, records } = collect();
+    logger.child({ controller: 'machineset', reconcileID: 'abc-1', object: { namespace: 'ns', name: 'ms-1' } }).info('reconciling', { step: 'scale' });
+    expect(records()[0]).toMatchObject({ controller: 'machineset', reconcileID: 'abc-1', object: { namespace: 'ns', name: 'ms-1' }, step: 'scale', msg: 'reconciling' });
+  });
+
+  it('error() keeps Nest stack and context, Error objects are serialised', () => {
+    const { logger, records } = collect();
+    logger.error('boom', 'Error: boom\n    at x', 'ExceptionHandler');
+    logger.error(new Error('bad thing'));
+    const [a, b] = records();
+    expect(a).toMatchObject({ level: 'error', msg: 'boom', stack: 'Error: boom\n    at x', logger: 'ExceptionHandler' });
+    expect(b).toMatchObject({ level: 'error', msg: 'bad thing' });
+    expect((b.err as { message: string }).message).toBe('bad thing');
+  });
+
+  it('honours the level', () => {
+    const info = collect('json', 'info');
+    info.logger.debug('hidden');
+    info.logger.verbose('hidden too');
+    expect(info.lines).toHaveLength(0);
+    const trace = collect('json', 'trace');
+    trace.logger.debug('shown');
+    trace.logger.verbose('shown too');
+    expect(trace.records().map((r) => r.level)).toEqual(['debug', 'trace']);
+  });
+
+  it('text format renders a readable line with fields', () => {
+    const { logger, lines } = collect('text');
+    logger.child({ controller: 'kcp' }).log('scaled up', 'KCP');
+    expect(lines[0]).toMatch(/^\S+ INFO \[KCP\] scaled up controller="kcp"\n$/);
+  });
+});

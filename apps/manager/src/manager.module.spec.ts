@@ -1,0 +1,197 @@
+import 'reflect-metadata';
+import { request as httpsRequest } from 'node:https';
+import { Inject, Injectable, Module, type DynamicModule, type INestApplicationContext, type OnModuleInit } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Counter, Registry } from 'prom-client';
+import YAML from 'yaml';
+import { FEATURE_GATES, type FeatureGates } from '@capi/controller-runtime';
+import { loadManagerConfig, type ManagerConfig } from './config/config';
+import { ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
+import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
+import { READINESS_CHECKS, type CheckRegistry } from './health/health';
+import { JsonLogger, LOGGER } from './logging/logger';
+import { METRICS_REGISTRY } from './metrics/metrics';
+import { buildManagerModule, KUBECONFIG, ManagerEndpoints, type ManagerOverrides } from './manager.module';
+import { get } from './testing/http';
+
+function config(...argv: string[]): ManagerConfig {
+  const r = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', ...argv]);
+  if (r.help) throw new Error('help');
+  return r.config;
+}
+
+const quietLogger = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
+
+/** A stand-in for a controller lib's module: reads the injected gates and kubeconfig like a real controller would. */
+@Injectable()
+class ProbeController {
+  constructor(
+    @Inject(FEATURE_GATES) readonly gates: FeatureGates,
+    @Inject(KUBECONFIG) readonly kubeconfig: string,
+    @Inject(METRICS_REGISTRY) readonly registry: Registry,
+  ) {}
+}
+@Module({ providers: [ProbeController] })
+class ProbeModule {}
+
+const fakeKubeconfig = 'apiVersion: v1\nkind: Config\nclusters: [{name: fake, cluster: {server: "https://fake.invalid"}}]\n';
+class FakeEmbedded implements EmbeddedEnvironment {
+  starts = 0;
+  stops = 0;
+  async start() {
+    this.starts++;
+    return { kubeconfig: fakeKubeconfig };
+  }
+  async stop() {
+    this.stops++;
+  }
+}
+
+const probeRegistry: ControllerRegistry = { ...DEFAULT_CONTROLLERS, kcp: { module: () => ProbeModule } };
+
+const apps: INestApplicationContext[] = [];
+async function start(c: ManagerConfig, overrides: ManagerOverrides = {}): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(
+    buildManagerModule(c, { controllers: probeRegistry, ...overrides, providers: [quietLogger, ...(overrides.providers ?? [])] }),
+    { logger: false, abortOnError: false },
+  );
+  apps.push(app);
+  await app.init();
+  return app;
+}
+afterAll(async () => {
+  for (const app of apps) await app.close();
+});
+
+describe('buildManagerModule: feature gate injection', () => {
+  it.each([
+    [['--feature-gates=InPlaceUpdates=true'], true],
+    [['--feature-gates=InPlaceUpdates=false'], false],
+    [[], false],
+  ])('a controller module sees the gates it was given (%j → %s)', async (flags, expected) => {
+    const fake = new FakeEmbedded();
+    const app = await start(config('--controllers=kcp', ...flags), { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }] });
+    expect(app.get(ProbeController).gates.enabled('InPlaceUpdates')).toBe(expected);
+  });
+});
+
+describe('buildManagerModule: downstream provider override', () => {
+  it('replaces the embedded environment by token, for every module, and starts it before controllers', async () => {
+    const fake = new FakeEmbedded();
+    const app = await start(config('--controllers=kcp'), { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }] });
+    expect(fake.starts).toBe(1);
+    expect(app.get(ProbeController).kubeconfig).toBe(fakeKubeconfig);
+    expect(app.get(EMBEDDED_ENVIRONMENT)).toBe(fake);
+    await app.close();
+    expect(fake.stops).toBe(1);
+  });
+
+  it('a --kubeconfig that cannot be read fails start-up naming the flag', async () => {
+    const c = config('--controllers=kcp', '--kubeconfig=/nonexistent/kubeconfig');
+    await expect(start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow(
+      'invalid --kubeconfig: cannot read /nonexistent/kubeconfig: ENOENT',
+    );
+  });
+});
+
+describe('buildManagerModule: metrics and health endpoints', () => {
+  let app: INestApplicationContext;
+  let endpoints: ManagerEndpoints;
+  let cacheSynced = false;
+
+  @Injectable()
+  class CacheReadiness implements OnModuleInit {
+    constructor(@Inject(READINESS_CHECKS) private readonly checks: CheckRegistry) {}
+    onModuleInit() {
+      this.checks.add('informers-synced', () => cacheSynced || 'caches not synced');
+    }
+  }
+  @Module({ providers: [CacheReadiness, ProbeController] })
+  class ControllerWithReadiness {}
+
+  beforeAll(async () => {
+    app = await start(config('--controllers=kcp', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'), {
+      controllers: { ...probeRegistry, kcp: { module: () => ControllerWithReadiness } },
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+    });
+    endpoints = app.get(ManagerEndpoints);
+  });
+
+  it('serves controller-runtime metrics from the injected registry', async () => {
+    const registry = app.get<Registry>(METRICS_REGISTRY);
+    (registry.getSingleMetric('controller_runtime_reconcile_total') as Counter<string>).inc({ controller: 'kcp', result: 'success' });
+    const res = await get(endpoints.metrics!.port, '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.type).toContain('text/plain');
+    expect(res.body).toContain('controller_runtime_reconcile_total{controller="kcp",result="success"} 1');
+    for (const name of ['controller_runtime_reconcile_errors_total', 'controller_runtime_reconcile_time_seconds', 'workqueue_depth', 'process_cpu_user_seconds_total']) {
+      expect(res.body).toContain(`# TYPE ${name}`);
+    }
+  });
+
+  it('/readyz runs checks registered by modules; /healthz stays ok', async () => {
+    const port = endpoints.health!.port;
+    expect((await get(port, '/healthz')).status).toBe(200);
+    const notReady = await get(port, '/readyz');
+    expect(notReady.status).toBe(500);
+    expect(notReady.body).toContain('[-]informers-synced failed: caches not synced');
+    expect(notReady.body).toContain('[+]manager-started ok');
+    cacheSynced = true;
+    expect(await get(port, '/readyz')).toEqual(expect.objectContaining({ status: 200, body: 'ok' }));
+  });
+});
+
+describe('controller selection', () => {
+  it('skips a gated controller when defaulted, rejects it when asked for', () => {
+    const registry: ControllerRegistry = Object.fromEntries(Object.keys(DEFAULT_CONTROLLERS).map((k) => [k, { module: () => ProbeModule, gate: k === 'extensionconfig' ? 'RuntimeSDK' : undefined }])) as ControllerRegistry;
+    const defaulted = selectControllers(config(), registry);
+    expect(defaulted.enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
+    expect(defaulted.skipped).toEqual([{ name: 'extensionconfig', reason: 'feature gate RuntimeSDK is disabled' }]);
+    const on = selectControllers(config('--feature-gates=RuntimeSDK=true'), registry);
+    expect(on.enabled).toContain('extensionconfig');
+    const asked = { ...config('--controllers=kcp'), controllers: ['extensionconfig' as const] };
+    expect(() => selectControllers(asked, registry)).toThrow(ControllerUnavailableError);
+  });
+
+  it('libModule fails clearly for a missing export and uses forRoot() when present', () => {
+    expect(() => libModule('kcp', '@capi/kcp', {}, 'KubeadmControlPlaneModule')()).toThrow(
+      'controller kcp is not available: @capi/kcp does not export KubeadmControlPlaneModule yet',
+    );
+    const dynamic: DynamicModule = { module: ProbeModule };
+    class WithForRoot {
+      static forRoot() {
+        return dynamic;
+      }
+    }
+    expect(libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: WithForRoot }, 'KubeadmControlPlaneModule')()).toBe(dynamic);
+    expect(libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: ProbeModule }, 'KubeadmControlPlaneModule')()).toBe(ProbeModule);
+  });
+
+  it('buildManagerModule surfaces a missing lib module instead of running without it', () => {
+    expect(() => buildManagerModule(config('--controllers=kcp'))).toThrow(ControllerUnavailableError);
+  });
+});
+
+describe('embedded default (ApiServer)', () => {
+  it('without --kubeconfig the manager starts the embedded API server and yields a working kubeconfig', async () => {
+    const app = await start(config('--controllers='));
+    const kc = YAML.parse(app.get<string>(KUBECONFIG));
+    const cluster = kc.clusters[0].cluster;
+    const user = kc.users[0].user;
+    expect(cluster.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(
+        `${cluster.server}/api/v1/namespaces/default`,
+        { ca: Buffer.from(cluster['certificate-authority-data'], 'base64'), headers: { authorization: `Bearer ${user.token}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    await app.close();
+  });
+});
