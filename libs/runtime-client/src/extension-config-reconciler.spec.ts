@@ -1,5 +1,5 @@
 import type { Client } from '@capi/controller-runtime';
-import { ExtensionConfigReconciler } from './extension-config-reconciler';
+import { ExtensionConfigReconciler, extensionConfigControllerOptions } from './extension-config-reconciler';
 import type { ExtensionConfig } from './extension-config';
 import { ExtensionRegistry } from './registry';
 import { createExtensionServer, type ExtensionServer } from './testing/extension-server';
@@ -44,7 +44,7 @@ describe('ExtensionConfigReconciler', () => {
   });
 
   it('requeues while the registry is not warmed up', async () => {
-    expect(await reconciler.reconcile('x')).toEqual({ requeueAfterMs: 10_000 });
+    expect(await reconciler.reconcile({ name: 'x' })).toEqual({ requeueAfterMs: 10_000 });
   });
 
   it('warm-up discovers all ExtensionConfigs, writes status and marks the registry ready', async () => {
@@ -68,17 +68,17 @@ describe('ExtensionConfigReconciler', () => {
     reconciler = new ExtensionConfigReconciler(kube as unknown as Client, registry, transport, { now: () => now, rediscoveryIntervalMs: 60_000 });
     await reconciler.warmUp();
     await kube.create(extensionConfig('late'));
-    expect(await reconciler.reconcile('late')).toEqual({ requeueAfterMs: 60_000 });
+    expect(await reconciler.reconcile({ name: 'late' })).toEqual({ requeueAfterMs: 60_000 });
     expect(registry.get('update-machine.late')).toMatchObject({ settings: { k: 'v' }, timeoutSeconds: 10, failurePolicy: 'Fail' });
     kube.objects.clear();
-    expect(await reconciler.reconcile('late')).toEqual({});
+    expect(await reconciler.reconcile({ name: 'late' })).toEqual({});
     expect(registry.list()).toEqual([]);
   });
 
   it('paused ExtensionConfig is not discovered', async () => {
     await reconciler.warmUp();
     await kube.create(extensionConfig('paused', { annotations: { 'cluster.x-k8s.io/paused': '' } }));
-    expect(await reconciler.reconcile('paused')).toEqual({});
+    expect(await reconciler.reconcile({ name: 'paused' })).toEqual({});
     expect(kube.patches).toEqual([]);
     expect(registry.list()).toEqual([]);
   });
@@ -87,11 +87,15 @@ describe('ExtensionConfigReconciler', () => {
     await reconciler.warmUp();
     await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ext-cert', namespace: 'ext' }, data: { 'ca.crt': server.caBundle } });
     await kube.create(extensionConfig('injected', { annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': 'ext/ext-cert' } }, ''));
-    await reconciler.reconcile('injected');
+    await reconciler.reconcile({ name: 'injected' });
     const stored = await kube.get<ExtensionConfig>(ref('injected'));
     expect(stored.spec.clientConfig.caBundle).toBe(server.caBundle);
     expect(stored.status?.conditions?.[0]).toMatchObject({ status: 'True', observedGeneration: 2 });
     expect(registry.list().map((r) => r.extensionConfigName)).toEqual(['injected', 'injected']);
+    expect(reconciler.requestsForSecret({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'ext-cert' } })).toEqual([{ name: 'injected' }]);
+    const opts = extensionConfigControllerOptions(reconciler);
+    expect(opts.for).toEqual({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig' });
+    expect(opts.watches[0].map({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'other' } })).toEqual([]);
   });
 
   it.each([
@@ -102,7 +106,7 @@ describe('ExtensionConfigReconciler', () => {
     await reconciler.warmUp();
     await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'no-key', namespace: 'ext' }, data: { 'tls.crt': 'eA==' } });
     await kube.create(extensionConfig('bad-ca', { annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': annotation } }));
-    await expect(reconciler.reconcile('bad-ca')).rejects.toThrow(message);
+    await expect(reconciler.reconcile({ name: 'bad-ca' })).rejects.toThrow(message);
     const stored = await kube.get<ExtensionConfig>(ref('bad-ca'));
     expect(stored.status?.conditions?.[0]).toMatchObject({ status: 'False', reason: 'NotDiscovered' });
   });
@@ -110,9 +114,9 @@ describe('ExtensionConfigReconciler', () => {
   it('a failed re-discovery keeps the previous registrations and status.handlers', async () => {
     await reconciler.warmUp();
     await kube.create(extensionConfig('flaky'));
-    await reconciler.reconcile('flaky');
+    await reconciler.reconcile({ name: 'flaky' });
     await kube.patch(ref('flaky'), 'merge', { spec: { clientConfig: { url: 'https://127.0.0.1:1' } } });
-    await expect(reconciler.reconcile('flaky')).rejects.toThrow('failed to discover ExtensionConfig flaky');
+    await expect(reconciler.reconcile({ name: 'flaky' })).rejects.toThrow('failed to discover ExtensionConfig flaky');
     expect(registry.list()).toHaveLength(2);
     const stored = await kube.get<ExtensionConfig>(ref('flaky'));
     expect(stored.status?.handlers).toHaveLength(2);

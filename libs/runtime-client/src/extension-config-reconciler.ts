@@ -26,6 +26,12 @@ export interface ReconcileResult {
   requeueAfterMs?: number;
 }
 
+/** Same shape as @capi/controller-runtime's reconcile Request (ExtensionConfigs are cluster-scoped). */
+export interface ReconcileRequest {
+  name: string;
+  namespace?: string;
+}
+
 export class ExtensionConfigError extends Error {
   constructor(message: string, override readonly cause?: unknown) {
     super(message);
@@ -39,6 +45,8 @@ export class ExtensionConfigReconciler {
   private readonly rediscoveryIntervalMs: number;
   private readonly notReadyRequeueMs: number;
   private readonly now: () => Date;
+  /** ExtensionConfig name -> "<ns>/<name>" of its CA Secret, as last seen; lets Secret events find their configs. */
+  private readonly caSecretOf = new Map<string, string>();
 
   constructor(
     private readonly client: Client,
@@ -52,14 +60,16 @@ export class ExtensionConfigReconciler {
   }
 
   /** Reconciles one (cluster-scoped) ExtensionConfig by name. Throws on errors so the caller requeues with backoff. */
-  async reconcile(name: string): Promise<ReconcileResult> {
+  async reconcile({ name }: ReconcileRequest): Promise<ReconcileResult> {
     if (!this.registry.isReady()) return { requeueAfterMs: this.notReadyRequeueMs };
     const ec = await this.client.tryGet<ExtensionConfig>({ apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name });
     // Unregistering happens even when paused: a deleted extension must not be called.
     if (!ec || ec.metadata.deletionTimestamp) {
       this.registry.remove(name);
+      this.caSecretOf.delete(name);
       return {};
     }
+    this.rememberCaSecret(ec);
     if (isPaused(ec)) return {};
     const discovered = await this.discoverAndWriteStatus(ec);
     this.registry.add(discovered);
@@ -76,6 +86,7 @@ export class ExtensionConfigReconciler {
     const errors: Error[] = [];
     for (const ec of list.items) {
       if (ec.metadata.deletionTimestamp) continue;
+      this.rememberCaSecret(ec);
       if (isPaused(ec)) {
         registered.push(ec);
         continue;
@@ -88,6 +99,19 @@ export class ExtensionConfigReconciler {
     }
     this.registry.warmUp(registered);
     return { errors };
+  }
+
+  /** Requests for the ExtensionConfigs that inject their CA from this Secret (for a Secret watch). */
+  requestsForSecret(secret: KubeObject): ReconcileRequest[] {
+    const key = `${secret.metadata.namespace ?? ''}/${secret.metadata.name ?? ''}`;
+    return [...this.caSecretOf].filter(([, s]) => s === key).map(([name]) => ({ name }));
+  }
+
+  private rememberCaSecret(ec: ExtensionConfig): void {
+    const name = ec.metadata.name!;
+    const secret = ec.metadata.annotations?.[INJECT_CA_FROM_SECRET_ANNOTATION];
+    if (secret) this.caSecretOf.set(name, secret);
+    else this.caSecretOf.delete(name);
   }
 
   /** CA injection, discovery and status write. Returns the ExtensionConfig as stored after the status write. */
@@ -157,4 +181,16 @@ export class ExtensionConfigReconciler {
       { spec: { clientConfig: { caBundle: ca } } },
     );
   }
+}
+
+/**
+ * Controller registration for @capi/controller-runtime's Manager.addController(reconciler, options):
+ * reconcile ExtensionConfigs, and re-reconcile them when their CA Secret changes.
+ */
+export function extensionConfigControllerOptions(reconciler: ExtensionConfigReconciler) {
+  return {
+    name: 'extensionconfig',
+    for: { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND },
+    watches: [{ apiVersion: 'v1', kind: 'Secret', map: (obj: KubeObject) => reconciler.requestsForSecret(obj) }],
+  };
 }

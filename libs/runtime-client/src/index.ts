@@ -9,5 +9,12 @@ export * from './cache';
 export * from './client';
 export * from './testing/extension-server';
 export * from './runtime-client.module';
-export { ExtensionConfigReconciler, ExtensionConfigError, type ExtensionConfigReconcilerOptions, type ReconcileResult } from './extension-config-reconciler';
+export {
+  ExtensionConfigReconciler,
+  ExtensionConfigError,
+  extensionConfigControllerOptions,
+  type ExtensionConfigReconcilerOptions,
+  type ReconcileRequest,
+  type ReconcileResult,
+} from './extension-config-reconciler';
 export * from './testing/extension-server.module';
