@@ -1,1 +1,2 @@
-export {};
+// MachineDeployment rollout planner (pure) and its golden-log simulation.
+export * from './rollout';

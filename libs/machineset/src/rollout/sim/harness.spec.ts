@@ -1,0 +1,69 @@
+import { describeFirstDifference, findRepoRoot } from './goldens';
+import { FileLogger } from './logger';
+import { randomTaskOrder, runRolloutSimulation, simulateRollout } from './simulate';
+import { GoRand } from './gorand';
+import * as path from 'path';
+
+describe('FileLogger', () => {
+  it('writes the header, single lines and indents continuation lines unless they start with "["', () => {
+    const l = new FileLogger('Name');
+    l.log('one');
+    l.log('two\n');
+    l.log('[A] head\n  x\n[B] y\n');
+    expect(l.toString()).toBe('## Name\n\none\ntwo\n[A] head\n    x\n[B] y\n');
+  });
+});
+
+describe('describeFirstDifference', () => {
+  it('is undefined for equal strings and points at the first differing line otherwise', () => {
+    expect(describeFirstDifference('a\nb\n', 'a\nb\n')).toBeUndefined();
+    const d = describeFirstDifference('a\nb\nc\n', 'a\nB\nc\n');
+    expect(d).toContain('first difference at line 2');
+    expect(d).toContain('expected: "b"');
+    expect(d).toContain('actual:   "B"');
+    expect(describeFirstDifference('a\n', 'a\nextra\n')).toContain('expected: ""');
+  });
+});
+
+describe('findRepoRoot', () => {
+  it('finds the folder with nx.json', () => {
+    expect(findRepoRoot(__dirname)).toBe(path.resolve(__dirname, '../../../../..'));
+  });
+  it('fails clearly when there is none', () => {
+    expect(() => findRepoRoot('/')).toThrow(/no nx.json found/);
+  });
+});
+
+describe('randomTaskOrder', () => {
+  it('is deterministic for a seed and only yields valid task indexes', () => {
+    const a = randomTaskOrder(5, new GoRand(0));
+    expect(randomTaskOrder(5, new GoRand(0))).toEqual(a);
+    expect(a.every((t) => t >= 0 && t < 5)).toBe(true);
+  });
+});
+
+describe('simulateRollout (unknown scenarios)', () => {
+  it('converges for a scenario without golden file and respects surge and unavailability limits', () => {
+    const r = runRolloutSimulation({ replicas: 5, maxSurge: 2, maxUnavailable: 1, inPlace: true });
+    expect(r.error).toBeUndefined();
+    expect(r.converged).toBe(true);
+    expect(r.log).toMatch(/\[Test\] Final state\n {4}md: 5\/5 replicas, 5 available, 5 upToDate\n/);
+  });
+
+  it('converges with a random seed and OnDelete', () => {
+    expect(simulateRollout({ strategy: 'OnDelete', replicas: 4, maxUserUnavailable: 2, randomSeed: 7 })).toContain('[Test] Final state');
+  });
+
+  it('reports non-convergence with the partial log', () => {
+    // maxUserUnavailable 0 means the user never deletes, so an OnDelete rollout cannot finish.
+    const r = runRolloutSimulation({ strategy: 'OnDelete', replicas: 2, maxUserUnavailable: 0, maxIterations: 3 });
+    expect(r.converged).toBe(false);
+    expect(r.error).toBe('not converged after 3 iterations');
+    expect(r.log).toContain('[Test] Desired state');
+    expect(() => simulateRollout({ strategy: 'OnDelete', replicas: 2, maxUserUnavailable: 0, maxIterations: 3 })).toThrow(/rollout simulation failed/);
+  });
+
+  it('rejects invalid replicas', () => {
+    expect(() => runRolloutSimulation({ replicas: -1 })).toThrow(RangeError);
+  });
+});
