@@ -74,13 +74,13 @@ describe('aggregate', () => {
     metadata: { name },
     status: { conditions: status ? setCondition([], { type: 'UpToDate', status, reason: status === 'True' ? 'UpToDate' : 'NotUpToDate', message }, t0) : [] },
   });
-  const opts = { targetType: 'MachinesUpToDate', trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: { status: 'Unknown' as const, reason: 'NoReplicas' } };
+  const opts = { targetType: 'MachinesUpToDate', trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: { status: 'True' as const, reason: 'NoReplicas' } };
 
   it('is True when every object is True', () => {
     expect(aggregate([machine('a', 'True'), machine('b', 'True')], 'UpToDate', opts)).toEqual({ type: 'MachinesUpToDate', status: 'True', reason: 'UpToDate' });
   });
   it('uses the no-objects result for an empty list', () => {
-    expect(aggregate([], 'UpToDate', opts)).toEqual({ type: 'MachinesUpToDate', status: 'Unknown', reason: 'NoReplicas' });
+    expect(aggregate([], 'UpToDate', opts)).toEqual({ type: 'MachinesUpToDate', status: 'True', reason: 'NoReplicas' });
   });
   it('is False when any object is False and groups names by message', () => {
     const r = aggregate([machine('c', 'False', 'Version 1.31 required'), machine('a', 'False', 'Version 1.31 required'), machine('b', 'True'), machine('d')], 'UpToDate', opts);

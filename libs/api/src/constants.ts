@@ -51,8 +51,6 @@ export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
 export const MACHINE_SET_FINALIZER = 'cluster.x-k8s.io/machineset';
 export const MACHINE_DEPLOYMENT_FINALIZER = 'cluster.x-k8s.io/machinedeployment';
 export const KUBEADM_CONTROL_PLANE_FINALIZER = 'kubeadm.controlplane.cluster.x-k8s.io';
-export const KUBEADM_CONFIG_FINALIZER = 'kubeadmconfig.bootstrap.cluster.x-k8s.io';
-export const EXTENSION_CONFIG_FINALIZER = 'runtime.cluster.x-k8s.io/extensionconfig';
 
 // ---- Condition types ----
 export const READY_CONDITION = 'Ready';
@@ -113,7 +111,9 @@ export const REMEDIATION_IN_PROGRESS_REASON = 'RemediationInProgress';
 export const OWNER_REMEDIATED_REASON = 'OwnerRemediated';
 // ExtensionConfig Discovered.
 export const DISCOVERED_REASON = 'Discovered';
-export const DISCOVERY_FAILED_REASON = 'DiscoveryFailed';
+export const NOT_DISCOVERED_REASON = 'NotDiscovered';
+/** v1beta1 (deprecated conditions) reason for a failed discovery. */
+export const DISCOVERY_FAILED_V1BETA1_REASON = 'DiscoveryFailed';
 
 /** Event reason KCP emits after triggering an in-place update. */
 export const SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON = 'SuccessfulStartInPlaceUpdate';

@@ -14,4 +14,5 @@ export * from './conditions';
 export * from './pendinghooks';
 export * from './inplace';
 export * from './labelselector';
+export * from './extensionconfig';
 export * from './hooks';

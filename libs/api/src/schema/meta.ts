@@ -98,3 +98,7 @@ export const ReplicaCountersSchema = {
   availableReplicas: OptInt32(),
   upToDateReplicas: OptInt32(),
 };
+
+/** StatusVersion: Kubernetes versions aggregated over the Machines of an MD/MS/KCP (`+listMapKey=version`). */
+export const StatusVersionsSchema = () =>
+  Type.Optional(MapList(Obj({ version: Type.String({ minLength: 1, maxLength: 256 }), replicas: OptInt32() }), ['version'], { maxItems: 100 }));

@@ -57,6 +57,7 @@ export const ExtensionConfigDefinition = defineKind({
   spec: ExtensionConfigSpecSchema,
   status: ExtensionConfigStatusSchema,
   printerColumns: [
+    { name: 'Paused', type: 'string', jsonPath: `.status.conditions[?(@.type=="Paused")].status`, description: 'Reconciliation paused', priority: 10 },
     { name: 'Discovered', type: 'string', jsonPath: `.status.conditions[?(@.type=="Discovered")].status` },
     { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
   ],

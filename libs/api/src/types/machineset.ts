@@ -1,7 +1,7 @@
 // cluster.x-k8s.io/v1beta2 MachineSet and MachineDeployment (upstream machineset_types.go, machinedeployment_types.go).
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum, IntOrString, Obj, OptInt32, OptString, Time } from '../schema/k8s';
-import { ConditionsSchema, LabelSelectorSchema, MachineNamingSchema, ReplicaCountersSchema } from '../schema/meta';
+import { ConditionsSchema, LabelSelectorSchema, MachineNamingSchema, ReplicaCountersSchema, StatusVersionsSchema } from '../schema/meta';
 import { defineKind, type KindObject } from '../schema/kind';
 import { CLUSTER_GROUP, V1BETA2 } from '../gvk';
 import { MachineTemplateSpecSchema } from './machine';
@@ -50,6 +50,7 @@ export const MachineSetStatusSchema = Obj({
   conditions: ConditionsSchema(),
   selector: OptString({ minLength: 1, maxLength: 4096 }),
   ...ReplicaCountersSchema,
+  versions: StatusVersionsSchema(),
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64', minimum: 1 })),
   deprecated: deprecatedReplicaStatus,
 });
@@ -108,6 +109,7 @@ export const MachineDeploymentStatusSchema = Obj({
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64', minimum: 1 })),
   selector: OptString({ minLength: 1, maxLength: 4096 }),
   ...ReplicaCountersSchema,
+  versions: StatusVersionsSchema(),
   phase: Type.Optional(Enum(['ScalingUp', 'ScalingDown', 'Running', 'Failed', 'Unknown'])),
   deprecated: deprecatedReplicaStatus,
 });
