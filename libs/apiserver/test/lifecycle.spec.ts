@@ -45,6 +45,17 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
     expect(resumed.map((e) => e.type)).toEqual(['DELETED']);
   });
 
+  it('watch with a label selector: objects entering the selection are ADDED, leaving it DELETED', async () => {
+    const events: Ev[] = [];
+    const w = await c.create(widget('mover', ns, { size: 1 }));
+    stops.push(await c.watch('example.com/v1', 'Widget', ns, { labelSelector: 'moved=yes' }, (e) => events.push(e)));
+    await c.patch(refOf(w), 'merge', { metadata: { labels: { moved: 'yes' } } });
+    await c.patch(refOf(w), 'merge', { spec: { size: 2 } });
+    await c.patch(refOf(w), 'merge', { metadata: { labels: { moved: null } } });
+    await waitFor(() => events.length >= 3, 5000, 'selection events');
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+  });
+
   it('watch without resourceVersion starts with the current objects; bookmarks when allowed', async () => {
     await c.create(configMap('initial', ns));
     const events: Ev[] = [];

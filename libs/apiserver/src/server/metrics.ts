@@ -10,6 +10,11 @@ export interface RequestCounts {
 export class RequestMetrics {
   private counts = new Map<string, number>();
 
+  /** Live counts keyed "<verb> <group>/<plural>[/status]". */
+  get requests(): Record<string, number> {
+    return Object.fromEntries(this.counts);
+  }
+
   record(verb: string, resource: string): void {
     const k = `${verb} ${resource}`;
     this.counts.set(k, (this.counts.get(k) ?? 0) + 1);

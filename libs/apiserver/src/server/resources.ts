@@ -311,7 +311,13 @@ export class Resources {
     try {
       return this.store.watch(storageResource(info), since, (ev: StoreEvent) => {
         const o = this.present(info, ev.data);
-        if (match(o)) send({ type: ev.type, object: o });
+        const now = match(o);
+        // Like kube: an object entering the selection is ADDED, one leaving it is DELETED.
+        const before = ev.prev ? match(this.present(info, ev.prev)) : undefined;
+        if (ev.type === 'MODIFIED' && before === false) {
+          if (now) send({ type: 'ADDED', object: o });
+        } else if (ev.type === 'MODIFIED' && before === true && !now) send({ type: 'DELETED', object: o });
+        else if (now) send({ type: ev.type, object: o });
       });
     } catch (e) {
       if (e instanceof CompactedError) throw gone(`too old resource version: ${e.requested} (${e.oldest})`);

@@ -18,6 +18,8 @@ export interface StoreEvent {
   resource: string;
   namespace: string;
   data: Record<string, any>;
+  /** The state before a MODIFIED write (live events only; replayed history does not carry it). */
+  prev?: Record<string, any>;
 }
 
 export class CompactedError extends Error {
@@ -130,14 +132,14 @@ export class Store {
     this.db.transaction(() => {
       const rev = this.revision + 1;
       const data = build(rev);
-      const existed = this.stmts.get.get(key) !== undefined;
+      const old = this.stmts.get.get(key) as { data: string } | undefined;
       const json = JSON.stringify(data);
       this.stmts.upsert.run(key, resource, namespace, name, rev, json);
       this.stmts.delOwners.run(key);
       for (const ref of (data.metadata?.ownerReferences ?? []) as { uid?: string }[]) {
         if (ref.uid) this.stmts.addOwner.run(ref.uid, key);
       }
-      event = { rev, type: existed ? 'MODIFIED' : 'ADDED', resource, namespace, data };
+      event = { rev, type: old ? 'MODIFIED' : 'ADDED', resource, namespace, data, ...(old ? { prev: JSON.parse(old.data) } : {}) };
       this.recordEvent(event, json);
     })();
     this.emitter.emit('event', event);
