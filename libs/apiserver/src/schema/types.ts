@@ -23,16 +23,23 @@ export interface FieldError {
 export const isPlainObject = (v: unknown): v is Record<string, any> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Renders a bad value the way kube's field errors do: strings quoted, scalars bare, the rest as JSON. */
-export function renderValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  try {
-    return JSON.stringify(v);
-  } catch {
-    return String(v);
+/** Go's %#v of a decoded JSON value, which kube prints for compound bad values. */
+function goRepr(v: unknown): string {
+  if (v === null || v === undefined) return 'interface {}(nil)';
+  if (Array.isArray(v)) return `[]interface {}{${v.map(goRepr).join(', ')}}`;
+  if (isPlainObject(v)) {
+    const entries = Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${goRepr(v[k])}`);
+    return `map[string]interface {}{${entries.join(', ')}}`;
   }
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+/** Renders a bad value the way kube's field errors do: strings quoted, scalars bare, compounds as Go %#v. */
+export function renderValue(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  return goRepr(v);
 }
 
 const withDetail = (head: string, detail?: string) => (detail ? `${head}: ${detail}` : head);

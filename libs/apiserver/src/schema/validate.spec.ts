@@ -138,6 +138,12 @@ describe('validate', () => {
     const s = { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' };
     expect(validate(['a', 'b', 'a'], s)).toEqual([{ type: 'FieldValueDuplicate', field: '[2]', message: 'Duplicate value: "a"' }]);
     expect(validate({ l: ['a', 'b'] }, { type: 'object', properties: { l: s } })).toEqual([]);
+    // like kube, a value repeated several times is reported once, at its first repetition
+    expect(validate(['a', 'a', 'a', 'b', 'b'], s).map((e) => e.field)).toEqual(['[1]', '[4]']);
+    const objects = { type: 'array', items: { type: 'object', 'x-kubernetes-map-type': 'atomic' }, 'x-kubernetes-list-type': 'set' };
+    expect(validate([{ a: 1 }, { a: 1 }], objects)).toEqual([
+      { type: 'FieldValueDuplicate', field: '[1]', message: 'Duplicate value: map[string]interface {}{"a":1}' },
+    ]);
   });
 
   it('finds duplicate and missing keys in list-type map', () => {
@@ -152,7 +158,7 @@ describe('validate', () => {
     };
     expect(validate(obj, md)).toEqual([
       { type: 'FieldValueRequired', field: 'status.conditions[3].type', message: 'Required value' },
-      { type: 'FieldValueDuplicate', field: 'status.conditions[2]', message: 'Duplicate value: {"type":"Ready"}' },
+      { type: 'FieldValueDuplicate', field: 'status.conditions[2]', message: 'Duplicate value: map[string]interface {}{"type":"Ready"}' },
     ]);
   });
 
@@ -165,13 +171,19 @@ describe('validate', () => {
     };
     expect(validate([{ key: 'a', effect: 'NoSchedule' }, { key: 'a', effect: 'NoExecute' }], s)).toEqual([]);
     expect(fields(validate([{ key: 'a', effect: 'NoSchedule' }, { effect: 'NoSchedule', key: 'a' }], s))).toEqual(['[1]']);
+    // items are type-checked, and the list-map check reports only the first non-object item
+    const errs = validate([{ key: 'a', effect: 'E' }, 'str', 5], s);
+    expect(errs.filter((e) => e.type === 'FieldValueInvalid')).toEqual([
+      { type: 'FieldValueInvalid', field: '[1]', message: 'Invalid value: "str": must be an object for an array of list-type map' },
+    ]);
+    expect(errs.filter((e) => e.type === 'FieldValueTypeInvalid').map((e) => e.field)).toEqual(['[1]', '[2]']);
   });
 
   it('evaluates oneOf, anyOf, allOf and not', () => {
     const oneOf = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }] };
     expect(validate({ a: 'x' }, oneOf)).toEqual([]);
     expect(validate({ a: 'x', b: 'y' }, oneOf)).toEqual([
-      { type: 'FieldValueInvalid', field: '', message: 'Invalid value: {"a":"x","b":"y"}: in body must validate one and only one schema (oneOf)' },
+      { type: 'FieldValueInvalid', field: '', message: 'Invalid value: map[string]interface {}{"a":"x", "b":"y"}: in body must validate one and only one schema (oneOf)' },
     ]);
     expect(fields(validate({}, oneOf))).toEqual(['', 'a', 'b']);
     const anyOf = { type: 'string', anyOf: [{ pattern: '^a' }, { pattern: 'z$' }] };

@@ -124,32 +124,36 @@ function checkArray(v: unknown[], s: OpenApiSchema, path: string, errs: FieldErr
   else if (listType === 'map') checkListMap(v, s['x-kubernetes-list-map-keys'], path, errs);
 }
 
-function checkSet(v: unknown[], path: string, errs: FieldError[]): void {
-  const seen = new Set<string>();
-  v.forEach((item, i) => {
+/** Like kube's listtype validation: each repeated value is reported once, at its first repetition. */
+function reportRepeats(values: unknown[], path: string, errs: FieldError[], shown: (i: number) => unknown): void {
+  const counts = new Map<string, number>();
+  values.forEach((item, i) => {
+    if (item === undefined) return;
     const k = canonicalJson(item);
-    if (seen.has(k)) errs.push(fieldErrors.duplicate(index(path, i), item));
-    seen.add(k);
+    const n = counts.get(k) ?? 0;
+    if (n === 1) errs.push(fieldErrors.duplicate(index(path, i), shown(i)));
+    counts.set(k, n + 1);
   });
+}
+
+function checkSet(v: unknown[], path: string, errs: FieldError[]): void {
+  reportRepeats(v, path, errs, (i) => v[i]);
 }
 
 function checkListMap(v: unknown[], keys: unknown, path: string, errs: FieldError[]): void {
   const keyNames = Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
   if (keyNames.length === 0) return;
-  const seen = new Set<string>();
-  v.forEach((item, i) => {
-    if (!isPlainObject(item)) {
-      errs.push(fieldErrors.invalid(index(path, i), item, 'must be an object for an array of list-type map'));
-      return;
-    }
-    const missing = keyNames.filter((k) => item[k] === undefined);
-    for (const k of missing) errs.push(fieldErrors.required(child(index(path, i), k)));
-    if (missing.length) return;
-    const keyValue = Object.fromEntries(keyNames.map((k) => [k, item[k]]));
-    const k = canonicalJson(keyValue);
-    if (seen.has(k)) errs.push(fieldErrors.duplicate(index(path, i), keyValue));
-    seen.add(k);
+  const bad = v.findIndex((item) => item !== null && !isPlainObject(item));
+  if (bad >= 0) {
+    errs.push(fieldErrors.invalid(index(path, bad), v[bad], 'must be an object for an array of list-type map'));
+    return;
+  }
+  const keyValues = v.map((item, i) => {
+    if (!isPlainObject(item)) return undefined; // null items carry no key
+    for (const k of keyNames) if (item[k] === undefined) errs.push(fieldErrors.required(child(index(path, i), k)));
+    return Object.fromEntries(keyNames.filter((k) => item[k] !== undefined).map((k) => [k, item[k]]));
   });
+  reportRepeats(keyValues, path, errs, (i) => keyValues[i]);
 }
 
 function checkObject(v: Record<string, unknown>, s: OpenApiSchema, path: string, errs: FieldError[]): void {
