@@ -1,4 +1,6 @@
 // RuntimeClient against real HTTPS extension servers on 127.0.0.1.
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { HOOKS_API_VERSION, type CanUpdateMachineRequest, type UpdateMachineRequest } from '@capi/api';
 import { TtlResponseCache } from './cache';
 import { aggregateResponses, RuntimeClient } from './client';
@@ -6,7 +8,7 @@ import { discoverExtension } from './discovery';
 import { isExtensionCallError } from './errors';
 import type { ExtensionConfig, LabelSelector } from './extension-config';
 import { ExtensionRegistry } from './registry';
-import { createExtensionServer, type ExtensionHandlerDefinition, type ExtensionServer } from './testing/extension-server';
+import { createExtensionServer, generateServerTls, type ExtensionHandlerDefinition, type ExtensionServer } from './testing/extension-server';
 import { HttpsExtensionTransport } from './transport';
 
 const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm1', namespace: 'team-a' }, spec: {} };
@@ -130,16 +132,14 @@ describe('RuntimeClient', () => {
 
 describe('failure handling with misbehaving extensions (§12.6)', () => {
   const transport = new HttpsExtensionTransport();
-  const servers: ExtensionServer[] = [];
+  const closers: (() => Promise<void>)[] = [];
   afterAll(async () => {
     transport.close();
-    await Promise.all(servers.map((s) => s.close()));
+    await Promise.all(closers.map((close) => close()));
   });
 
   /** Registers a fake "extension" whose UpdateMachine endpoint answers with a raw HTTP status/body. */
   async function rawExtension(name: string, failurePolicy: 'Fail' | 'Ignore', code: number, body: string, caBundle?: string) {
-    const https = await import('node:https');
-    const { generateServerTls } = await import('./testing/extension-server');
     const tls = await generateServerTls();
     const srv = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
       req.resume();
@@ -149,8 +149,9 @@ describe('failure handling with misbehaving extensions (§12.6)', () => {
       });
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-    servers.push({ url: '', caBundle: '', requests: [], close: () => new Promise((r) => { srv.closeAllConnections(); srv.close(() => r()); }) });
-    const port = (srv.address() as import('node:net').AddressInfo).port;
+    let closed: Promise<void> | undefined;
+    closers.push(() => (closed ??= new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); })));
+    const port = (srv.address() as AddressInfo).port;
     return {
       apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
       kind: 'ExtensionConfig',
@@ -162,7 +163,6 @@ describe('failure handling with misbehaving extensions (§12.6)', () => {
 
   let otherCa: string;
   beforeAll(async () => {
-    const { generateServerTls } = await import('./testing/extension-server');
     otherCa = Buffer.from((await generateServerTls()).cert).toString('base64');
   });
 
@@ -190,7 +190,7 @@ describe('failure handling with misbehaving extensions (§12.6)', () => {
   it('connection refused -> TransportError', async () => {
     const registry = new ExtensionRegistry();
     const ec = await rawExtension('refused', 'Fail', 200, '{}');
-    await servers[servers.length - 1].close();
+    await closers[closers.length - 1]();
     registry.warmUp([ec]);
     const client = new RuntimeClient(registry, transport, async () => ({}));
     await expect(client.callExtension('UpdateMachine', forObject, 'update-machine.refused', updateRequest())).rejects.toMatchObject({ reason: 'TransportError' });
