@@ -1,0 +1,28 @@
+// CLI: print the simulated rollout of a scenario, e.g.
+//   npm run plan -- --replicas 3 --max-surge 1 --max-unavailable 0 --in-place
+import { runRolloutSimulation } from '@capi/machineset';
+import { parsePlanArgs, USAGE, UsageError } from './args';
+
+function main(argv: string[]): number {
+  let options;
+  try {
+    options = parsePlanArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`error: ${e.message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (!options) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const result = runRolloutSimulation(options);
+  process.stdout.write(result.log);
+  if (!result.converged) {
+    process.stderr.write(`rollout did not complete: ${result.error}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = main(process.argv.slice(2));
