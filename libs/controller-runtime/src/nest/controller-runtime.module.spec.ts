@@ -1,0 +1,79 @@
+import { Inject, Module } from '@nestjs/common';
+import { Test, TestingModule } from '@nestjs/testing';
+import { Registry } from 'prom-client';
+import { CountingClientMetrics } from '../client/client-metrics';
+import { Client, KubeObject } from '../client/types';
+import { Request } from '../controller/types';
+import { Manager } from '../manager/manager';
+import { eventually } from '../testing/eventually';
+import { FakeApiServer } from '../testing/fake-apiserver';
+import { ControllerRuntimeModule } from './controller-runtime.module';
+import { ReconcilerFor } from './reconciler-for.decorator';
+import { CACHED_CLIENT, KUBE_CLIENT, MANAGER, METRICS_REGISTRY } from './tokens';
+
+const reconciled: string[] = [];
+
+@ReconcilerFor({
+  name: 'widget-status',
+  for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
+  owns: [{ apiVersion: 'test.capi.io/v1', kind: 'Gadget' }],
+})
+class WidgetReconciler {
+  constructor(@Inject(CACHED_CLIENT) private readonly client: Client) {}
+
+  async reconcile(req: Request): Promise<void> {
+    reconciled.push(req.name);
+    const widget = await this.client.tryGet({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: req.namespace, name: req.name });
+    if (!widget) return;
+    const gadgets = await this.client.list('test.capi.io/v1', 'Gadget', { namespace: req.namespace, labelSelector: `widget=${req.name}` });
+    const count = gadgets.items.length;
+    if ((widget.status as { gadgets?: number } | undefined)?.gadgets === count) return;
+    await this.client.updateStatus({ ...widget, status: { gadgets: count } });
+  }
+}
+
+@Module({ providers: [WidgetReconciler] })
+class WidgetModule {}
+
+describe('ControllerRuntimeModule', () => {
+  let server: FakeApiServer;
+  let moduleRef: TestingModule;
+  const counts = new CountingClientMetrics();
+
+  beforeAll(async () => {
+    server = await new FakeApiServer().start();
+    moduleRef = await Test.createTestingModule({
+      imports: [ControllerRuntimeModule.forRoot({ kubeconfig: () => server.kubeConfig(), namespace: 'nest', clientMetrics: counts }), WidgetModule],
+    }).compile();
+    await moduleRef.init();
+  });
+  afterAll(async () => {
+    await moduleRef.close();
+    await server.stop();
+  });
+
+  it('discovers the @ReconcilerFor provider and reconciles created objects and owned-object changes', async () => {
+    const client = moduleRef.get<Client>(KUBE_CLIENT);
+    const manager = moduleRef.get<Manager>(MANAGER);
+    expect(manager.controllerNames()).toEqual(['widget-status']);
+    const w = await client.create<KubeObject>({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'nest' }, spec: {} });
+    const ref = { apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'nest', name: 'w' };
+    await eventually(async () => ((await client.get(ref)).status as { gadgets?: number } | undefined)?.gadgets === 0, 'status from first reconcile');
+    await client.create({
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Gadget',
+      metadata: {
+        name: 'g1',
+        namespace: 'nest',
+        labels: { widget: 'w' },
+        ownerReferences: [{ apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'w', uid: w.metadata.uid!, controller: true }],
+      },
+    });
+    await eventually(async () => ((await client.get(ref)).status as { gadgets?: number }).gadgets === 1, 'status after owned gadget created');
+    expect(reconciled.filter((n) => n === 'w').length).toBeGreaterThanOrEqual(2);
+    expect(counts.count('update', 'Widget')).toBe(2);
+    const text = await moduleRef.get<Registry>(METRICS_REGISTRY).metrics();
+    expect(text).toMatch(/controller_runtime_reconcile_total\{controller="widget-status",result="success"\} [1-9]/);
+    expect(text).toMatch(/rest_client_requests_total\{code="200",method="update"\} 2/);
+  });
+});

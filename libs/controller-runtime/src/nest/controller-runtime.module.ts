@@ -1,0 +1,118 @@
+import {
+  BeforeApplicationShutdown,
+  DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { DiscoveryModule, DiscoveryService } from '@nestjs/core';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { ClientMetrics, combineClientMetrics, PromClientMetrics } from '../client/client-metrics';
+import { KubeClient } from '../client/kube-client';
+import { ControllerOptions, Reconciler } from '../controller/types';
+import { LeaderElectionOptions } from '../leader/leader-elector';
+import { Manager } from '../manager/manager';
+import { RECONCILER_FOR } from './reconciler-for.decorator';
+import { CACHE, CACHED_CLIENT, CONTROLLER_RUNTIME_OPTIONS, KUBE_CLIENT, KUBE_CONFIG, MANAGER, METRICS_REGISTRY } from './tokens';
+
+export interface ControllerRuntimeModuleOptions {
+  kubeconfig: KubeConfig | (() => KubeConfig | Promise<KubeConfig>);
+  leaderElection?: LeaderElectionOptions;
+  /** Restrict the cache to one namespace. */
+  namespace?: string;
+  /** Registry to put metrics on; a new one by default (inject METRICS_REGISTRY to expose it). */
+  registry?: Registry;
+  /** Extra request observer (e.g. CountingClientMetrics in benchmarks). */
+  clientMetrics?: ClientMetrics;
+  /** Default fieldManager for writes. */
+  fieldManager?: string;
+  gracefulShutdownTimeoutMs?: number;
+  cacheSyncTimeoutMs?: number;
+  /** Start the manager on application bootstrap (default true). */
+  autoStart?: boolean;
+}
+
+/** Adds every @ReconcilerFor provider to the Manager at bootstrap, starts it, and stops it on shutdown. */
+@Injectable()
+export class ManagerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly log = new Logger('ControllerRuntime');
+
+  constructor(
+    private readonly discovery: DiscoveryService,
+    @Inject(MANAGER) private readonly manager: Manager,
+    @Inject(KUBE_CLIENT) private readonly client: KubeClient,
+    @Inject(CONTROLLER_RUNTIME_OPTIONS) private readonly options: ControllerRuntimeModuleOptions,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const wrapper of this.discovery.getProviders()) {
+      const type = wrapper.metatype as unknown;
+      if (!wrapper.instance || typeof type !== 'function') continue;
+      const opts = Reflect.getMetadata(RECONCILER_FOR, type) as ControllerOptions | undefined;
+      if (!opts) continue;
+      if (!wrapper.isDependencyTreeStatic()) throw new Error(`reconciler ${wrapper.name} must not be request-scoped`);
+      const reconciler = wrapper.instance as Reconciler;
+      if (typeof reconciler.reconcile !== 'function') throw new Error(`${wrapper.name} has @ReconcilerFor but no reconcile()`);
+      if (this.manager.controllerNames().includes(opts.name)) continue; // same provider exported through several modules
+      this.manager.addController(reconciler, opts);
+      this.log.log(`registered controller ${opts.name} for ${opts.for.apiVersion} ${opts.for.kind}`);
+    }
+    if (this.options.autoStart !== false) await this.manager.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.manager.stop();
+  }
+
+  onApplicationShutdown(): void {
+    this.client.close();
+  }
+}
+
+@Global()
+@Module({})
+export class ControllerRuntimeModule {
+  static forRoot(options: ControllerRuntimeModuleOptions): DynamicModule {
+    return {
+      module: ControllerRuntimeModule,
+      global: true,
+      imports: [DiscoveryModule],
+      providers: [
+        { provide: CONTROLLER_RUNTIME_OPTIONS, useValue: options },
+        {
+          provide: KUBE_CONFIG,
+          useFactory: async () => (typeof options.kubeconfig === 'function' ? await options.kubeconfig() : options.kubeconfig),
+        },
+        { provide: METRICS_REGISTRY, useFactory: () => options.registry ?? new Registry() },
+        {
+          provide: KUBE_CLIENT,
+          inject: [KUBE_CONFIG, METRICS_REGISTRY],
+          useFactory: (kc: KubeConfig, registry: Registry) =>
+            new KubeClient(kc, { metrics: combineClientMetrics(new PromClientMetrics(registry), options.clientMetrics), fieldManager: options.fieldManager }),
+        },
+        {
+          provide: MANAGER,
+          inject: [KUBE_CLIENT, METRICS_REGISTRY],
+          useFactory: (client: KubeClient, registry: Registry) =>
+            new Manager({
+              client,
+              registry,
+              namespace: options.namespace,
+              leaderElection: options.leaderElection,
+              gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
+              cacheSyncTimeoutMs: options.cacheSyncTimeoutMs,
+            }),
+        },
+        { provide: CACHE, inject: [MANAGER], useFactory: (m: Manager) => m.cache },
+        { provide: CACHED_CLIENT, inject: [MANAGER], useFactory: (m: Manager) => m.cachedClient },
+        ManagerLifecycle,
+      ],
+      exports: [KUBE_CONFIG, KUBE_CLIENT, CACHED_CLIENT, CACHE, MANAGER, METRICS_REGISTRY],
+    };
+  }
+}
