@@ -20,6 +20,9 @@ function config(...argv: string[]): ManagerConfig {
   return r.config;
 }
 
+// Start-up includes TLS cert generation for the embedded API server; allow for busy shared cores.
+jest.setTimeout(20_000);
+
 const quietLogger = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
 
 /** A stand-in for a controller lib's module: reads the injected gates and kubeconfig like a real controller would. */
