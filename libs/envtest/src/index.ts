@@ -1,1 +1,1 @@
-export {};
+export { startEnvtest, type Envtest, type EnvtestOptions } from './envtest';
