@@ -42,6 +42,9 @@ describe('validateCrdSchema', () => {
   it('forbids structure inside value validations but allows the int-or-string pattern', () => {
     const s = { type: 'object', properties: { a: { type: 'string', anyOf: [{ type: 'string', default: 'x' }], oneOf: [{ pattern: '^a' }] } } };
     expect(fieldsOf(s)).toEqual(['properties[a].anyOf[0].type', 'properties[a].anyOf[0].default']);
+    const nested = { type: 'object', properties: { p: { 'x-kubernetes-int-or-string': true, allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }] } } };
+    expect(validateCrdSchema(nested)).toEqual([]);
+    expect(fieldsOf({ type: 'object', properties: { p: { type: 'string', not: { type: 'string' } } } })).toEqual(['properties[p].not.type']);
   });
 
   it('checks list-type and map-type usage', () => {

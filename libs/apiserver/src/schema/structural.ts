@@ -107,7 +107,10 @@ function checkValueValidation(s: OpenApiSchema, path: string, errs: FieldError[]
   checkPattern(s, path, errs);
   if (isPlainObject(s.properties)) for (const [n, ps] of Object.entries(s.properties)) checkValueValidation(ps as OpenApiSchema, key(child(path, 'properties'), n), errs, false);
   if (isPlainObject(s.items)) checkValueValidation(s.items, child(path, 'items'), errs, false);
-  for (const j of JUNCTORS) if (Array.isArray(s[j])) s[j].forEach((b: OpenApiSchema, i: number) => checkValueValidation(b, index(child(path, j), i), errs, false));
+  // allOf: [{anyOf: [{type: integer}, {type: string}]}] is the second accepted int-or-string pattern
+  for (const j of JUNCTORS) {
+    if (Array.isArray(s[j])) s[j].forEach((b: OpenApiSchema, i: number) => checkValueValidation(b, index(child(path, j), i), errs, intOrStringBranch && j !== 'oneOf'));
+  }
   if (s.not !== undefined) checkValueValidation(s.not, child(path, 'not'), errs, false);
 }
 

@@ -59,7 +59,7 @@ export const fieldErrors = {
   notSupported: (field: string, value: unknown, supported: unknown[]): FieldError => ({
     type: 'FieldValueNotSupported',
     field,
-    message: `Unsupported value: ${renderValue(value)}${supported.length ? `: supported values: ${supported.map(renderValue).join(', ')}` : ''}`,
+    message: `Unsupported value: ${renderValue(value)}${supported.length ? `: supported values: ${supported.map((v) => JSON.stringify(typeof v === 'string' ? v : goRepr(v))).join(', ')}` : ''}`,
   }),
   // kube 1.32 wording of field.TooLong (the value itself is never echoed)
   tooLong: (field: string, max: number): FieldError => ({

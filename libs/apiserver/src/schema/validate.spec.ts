@@ -46,6 +46,10 @@ describe('validate', () => {
     ]);
   });
 
+  it('quotes every supported value like kube (enum values are printed with %v then quoted)', () => {
+    expect(validate(3, { type: 'integer', enum: [1, 2] })[0].message).toBe('Unsupported value: 3: supported values: "1", "2"');
+  });
+
   it('checks minimum/maximum including exclusive bounds', () => {
     expect(validate(-1, { type: 'integer', minimum: 0 })[0].message).toBe('Invalid value: -1: in body should be greater than or equal to 0');
     expect(validate(0, { type: 'integer', minimum: 0, exclusiveMinimum: true })[0].message).toContain('should be greater than 0');
