@@ -1,122 +1,149 @@
-import { FakeApiServer } from '../testing/fake-apiserver';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ApiServer } from '@capi/apiserver';
+import { SharedInformer } from '../cache/informer';
+import { LeaderElector } from '../leader/leader-elector';
+import { eventually } from '../testing/eventually';
 import { CountingClientMetrics } from './client-metrics';
-import { isAlreadyExists, isConflict, isNotFound, ApiError } from './errors';
+import { ApiError, isAlreadyExists, isConflict, isInvalid, isNotFound } from './errors';
 import { KubeClient } from './kube-client';
 import { NoKindMatchError } from './rest-mapper';
-import { KubeObject, WatchEvent } from './types';
+import { KubeObject } from './types';
 
-describe('KubeClient against a list/watch test server', () => {
-  let server: FakeApiServer;
+// The client against the project's embedded API server (HTTPS with its own CA, bearer token).
+// Fault injection (dropped watches, compaction) is tested against the scriptable server in ../testing.
+
+const widgetCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.test.capi.io' },
+  spec: {
+    group: 'test.capi.io',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+describe('KubeClient against @capi/apiserver', () => {
+  let server: ApiServer;
+  let kubeConfig: KubeConfig;
   let client: KubeClient;
-  let metrics: CountingClientMetrics;
-  const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name, namespace: 'default' },
-    data,
-  });
+  const metrics = new CountingClientMetrics();
+  const cmRef = (name: string, namespace = 'default') => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name });
+  const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
 
   beforeAll(async () => {
-    server = await new FakeApiServer().start();
+    server = new ApiServer({ storage: { type: 'memory' }, port: 0, host: '127.0.0.1' });
+    await server.start();
+    kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(server.kubeconfig());
+    client = new KubeClient(kubeConfig, { metrics });
   });
-  beforeEach(() => {
-    metrics = new CountingClientMetrics();
-    client = new KubeClient(server.kubeConfig(), { metrics });
+  afterAll(async () => {
+    client.close();
+    await server.stop();
   });
-  afterEach(() => client.close());
-  afterAll(() => server.stop());
 
-  it('creates, gets, updates, patches and deletes with the kubeconfig token', async () => {
+  it('does CRUD over TLS with the kubeconfig CA and token, counting requests by verb', async () => {
+    metrics.reset();
     const created = await client.create(cm('a', { k: 'v' }));
     expect(created.metadata.uid).toBeTruthy();
-    const got = await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'a' });
-    expect(got.data).toEqual({ k: 'v' });
-    const updated = await client.update({ ...got, data: { k: 'v2' } });
-    expect(Number(updated.metadata.resourceVersion)).toBeGreaterThan(Number(got.metadata.resourceVersion));
-    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'a' };
-    const merged = await client.patch(ref, 'merge', { data: { extra: 'x' } });
-    expect(merged.data).toEqual({ k: 'v2', extra: 'x' });
-    const jsonPatched = await client.patch(ref, 'json', [{ op: 'remove', path: '/data/extra' }]);
-    expect(jsonPatched.data).toEqual({ k: 'v2' });
-    await client.delete(ref);
-    expect(await client.tryGet(ref)).toBeUndefined();
-    expect(metrics.count('create')).toBe(1);
-    expect(metrics.count('patch', 'ConfigMap')).toBe(2);
+    const updated = await client.update({ ...created, data: { k: 'v2' } });
+    expect(updated.data).toEqual({ k: 'v2' });
+    expect((await client.patch(cmRef('a'), 'merge', { data: { x: '1' } })).data).toEqual({ k: 'v2', x: '1' });
+    expect((await client.patch(cmRef('a'), 'json', [{ op: 'remove', path: '/data/x' }])).data).toEqual({ k: 'v2' });
+    await client.delete(cmRef('a'));
+    expect(await client.tryGet(cmRef('a'))).toBeUndefined();
     expect(metrics.writes()).toBe(5);
-    const discoveryCalls = server.requests.filter((r) => r.path === '/api/v1').length;
-    expect(discoveryCalls).toBe(1); // the REST mapping is cached
+    expect(metrics.count('get')).toBe(1);
   });
 
-  it('sends apply as application/apply-patch+yaml with fieldManager and force, and status to the subresource', async () => {
-    const w = { apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec: { size: 1 } };
-    await client.apply(w, { fieldManager: 'tester', force: true });
-    const applyReq = server.requests.filter((r) => r.method === 'PATCH').pop()!;
-    expect(applyReq.path).toBe('/apis/test.capi.io/v1/namespaces/ns/widgets/w');
-    expect(applyReq.query).toMatchObject({ fieldManager: 'tester', force: 'true' });
-    const current = await client.get({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'ns', name: 'w' });
-    const withStatus = await client.updateStatus({ ...current, spec: { size: 99 }, status: { ready: true } });
+  it('maps 404, 409 AlreadyExists, 409 Conflict and 422 Invalid to ApiError with the Status', async () => {
+    expect(isNotFound(await client.get(cmRef('missing')).catch((e) => e))).toBe(true);
+    const c = await client.create(cm('dup'));
+    expect(isAlreadyExists(await client.create(cm('dup')).catch((e) => e))).toBe(true);
+    await client.update({ ...c, data: { a: 'b' } });
+    const conflict = await client.update({ ...c, data: { stale: 'x' } }).catch((e) => e);
+    expect(isConflict(conflict)).toBe(true);
+    expect((conflict as ApiError).status.details?.name).toBe('dup');
+    expect(isInvalid(await client.create(cm('Not_A_Valid_Name')).catch((e) => e))).toBe(true);
+  });
+
+  it('server-side applies with fieldManager and force, honouring dryRun', async () => {
+    const applied = await client.apply(cm('ssa', { a: '1' }), { fieldManager: 'tester', force: true });
+    expect(applied.metadata.managedFields?.map((m) => [m.manager, m.operation])).toContainEqual(['tester', 'Apply']);
+    const dry = await client.apply(cm('ssa', { a: '2' }), { fieldManager: 'tester', dryRun: true });
+    expect(dry.data).toEqual({ a: '2' });
+    expect((await client.get(cmRef('ssa'))).data).toEqual({ a: '1' });
+  });
+
+  it('finds a CRD installed after a miss, and writes status through the subresource', async () => {
+    const w = { apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 1 } };
+    expect(await client.create(w).catch((e) => e)).toBeInstanceOf(NoKindMatchError);
+    await client.create(widgetCrd as unknown as KubeObject);
+    const created = await eventually(() => client.create(w).catch(() => undefined), 'widget served');
+    const withStatus = await client.updateStatus({ ...created, spec: { size: 99 }, status: { ready: true } });
     expect(withStatus.status).toEqual({ ready: true });
     expect(withStatus.spec).toEqual({ size: 1 });
-    expect(server.requests.filter((r) => r.method === 'PUT').pop()!.path).toMatch(/\/widgets\/w\/status$/);
-    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'ns', name: 'w' }, 'merge', { spec: { size: 5 } }, { dryRun: true });
-    expect(server.requests.pop()!.query.dryRun).toBe('All');
+    const patched = await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'default', name: 'w' }, 'merge', { status: { ready: false } }, { subresource: 'status' });
+    expect(patched.status).toEqual({ ready: false });
   });
 
-  it('maps server errors to ApiError with the Status (404, 409 AlreadyExists, 409 Conflict)', async () => {
-    await expect(client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'missing' })).rejects.toThrow(expect.objectContaining({ code: 404 }));
-    const c = await client.create(cm('dup'));
-    const dup = await client.create(cm('dup')).catch((e) => e);
-    expect(isAlreadyExists(dup)).toBe(true);
-    expect((dup as ApiError).status.details?.name).toBe('dup');
-    await client.update({ ...c, data: { a: 'b' } });
-    expect(isConflict(await client.update({ ...c, data: { stale: 'yes' } }).catch((e) => e))).toBe(true);
-    expect(isNotFound(await client.get({ ...c, name: 'nope', namespace: 'default' }).catch((e) => e))).toBe(true);
-  });
-
-  it('rejects bad input with a 400 Status instead of sending it', async () => {
-    const noNs = await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }).catch((e) => e);
-    expect(noNs).toBeInstanceOf(ApiError);
-    expect((noNs as ApiError).code).toBe(400);
-    await expect(client.apply(cm('x'), { fieldManager: '' })).rejects.toBeInstanceOf(ApiError);
-  });
-
-  it('fails with 401 for a wrong token', async () => {
-    const bad = new KubeClient(server.kubeConfig('wrong'));
+  it('rejects a wrong token with 401', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromString(server.kubeconfig().replace(/token: .*/, 'token: wrong'));
+    const bad = new KubeClient(kc);
     const err = await bad.list('v1', 'ConfigMap').catch((e) => e);
     bad.close();
     expect((err as ApiError).code).toBe(401);
   });
 
-  it('refreshes discovery on a miss so kinds installed later resolve', async () => {
-    await expect(client.list('later.capi.io/v1', 'Thing')).rejects.toBeInstanceOf(NoKindMatchError);
-    server.addResource({ apiVersion: 'later.capi.io/v1', kind: 'Thing', plural: 'things', namespaced: false });
-    const list = await client.list('later.capi.io/v1', 'Thing');
-    expect(list.items).toEqual([]);
-  });
-
-  it('lists with paging and fills in apiVersion/kind of items', async () => {
-    for (const n of ['p1', 'p2', 'p3']) await client.create({ ...cm(n), metadata: { name: n, namespace: 'paging' } });
-    const page1 = await client.list('v1', 'ConfigMap', { namespace: 'paging', limit: 2 });
-    expect(page1.items.map((i) => i.metadata.name)).toEqual(['p1', 'p2']);
+  it('lists in pages and feeds an informer from list+watch', async () => {
+    for (const n of ['p1', 'p2', 'p3']) await client.create({ ...cm(n), metadata: { name: n, namespace: 'kube-public' } });
+    const page1 = await client.list('v1', 'ConfigMap', { namespace: 'kube-public', limit: 2 });
+    expect(page1.items).toHaveLength(2);
     expect(page1.items[0].kind).toBe('ConfigMap');
-    const page2 = await client.list('v1', 'ConfigMap', { namespace: 'paging', limit: 2, continue: page1.metadata.continue });
+    const page2 = await client.list('v1', 'ConfigMap', { namespace: 'kube-public', limit: 2, continue: page1.metadata.continue });
     expect(page2.items.map((i) => i.metadata.name)).toEqual(['p3']);
-    expect(page2.metadata.continue).toBeUndefined();
+    const informer = new SharedInformer(client, 'v1', 'ConfigMap', { namespace: 'kube-public', pageSize: 2 });
+    const seen: string[] = [];
+    informer.addEventHandler({ onAdd: (o) => seen.push(`add ${o.metadata.name}`), onDelete: (o) => seen.push(`delete ${o.metadata.name}`) });
+    informer.start();
+    try {
+      expect(await informer.waitForSync(5000)).toBe(true);
+      await client.create({ ...cm('p4'), metadata: { name: 'p4', namespace: 'kube-public' } });
+      await client.delete(cmRef('p1', 'kube-public'));
+      await eventually(() => seen.includes('delete p1'), 'delete event');
+      expect(seen).toEqual(expect.arrayContaining(['add p1', 'add p2', 'add p3', 'add p4', 'delete p1']));
+    } finally {
+      await informer.stop();
+    }
   });
 
-  it('streams watch events and ends done on stop; 410 arrives as an ERROR event', async () => {
-    const events: WatchEvent[] = [];
-    const h = await client.watch('v1', 'ConfigMap', { namespace: 'watch', resourceVersion: server.currentResourceVersion() }, (e) => events.push(e));
-    await client.create({ ...cm('w1'), metadata: { name: 'w1', namespace: 'watch' } });
-    while (events.length < 1) await new Promise((r) => setTimeout(r, 5));
-    expect(events[0].type).toBe('ADDED');
-    h.stop();
-    await h.done;
-    server.compact();
-    const errors: WatchEvent[] = [];
-    const old = await client.watch('v1', 'ConfigMap', { resourceVersion: '1' }, (e) => errors.push(e));
-    await old.done;
-    expect(errors[0].type).toBe('ERROR');
-    expect((errors[0].object as unknown as { code: number }).code).toBe(410);
+  it('elects a leader on a Lease', async () => {
+    const noop = { onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
+    const a = new LeaderElector(client, { namespace: 'kube-node-lease', name: 'lock', identity: 'a' }, noop);
+    const b = new LeaderElector(client, { namespace: 'kube-node-lease', name: 'lock', identity: 'b' }, noop);
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    expect(await b.tryAcquireOrRenew()).toBe(false);
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    const lease = await client.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'kube-node-lease', name: 'lock' });
+    expect(lease.spec).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 15 });
   });
 });
