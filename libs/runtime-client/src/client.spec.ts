@@ -8,7 +8,7 @@ import { discoverExtension } from './discovery';
 import { isExtensionCallError } from './errors';
 import type { ExtensionConfig, LabelSelector } from './extension-config';
 import { ExtensionRegistry } from './registry';
-import { createExtensionServer, generateServerTls, type ExtensionHandlerDefinition, type ExtensionServer } from './testing/extension-server';
+import { createExtensionServer, generateServerTls, type AnyExtensionHandler, type ExtensionServer } from './testing/extension-server';
 import { HttpsExtensionTransport } from './transport';
 
 const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm1', namespace: 'team-a' }, spec: {} };
@@ -38,7 +38,7 @@ describe('RuntimeClient', () => {
 
   async function register(
     name: string,
-    handlers: ExtensionHandlerDefinition[],
+    handlers: AnyExtensionHandler[],
     extra: { settings?: Record<string, string>; namespaceSelector?: LabelSelector } = {},
   ) {
     const server = await createExtensionServer({ tls: 'generate', handlers });

@@ -32,9 +32,11 @@ export interface TlsMaterial {
   ca?: string;
 }
 
+/** One handler of any hook; `hook` discriminates, so `handle` gets the right request type. */
+export type AnyExtensionHandler = { [H in HandledHook]: ExtensionHandlerDefinition<H> }[HandledHook];
+
 export interface ExtensionServerOptions {
-  // Handlers of different hooks in one list; each handler's request type is checked at its definition.
-  handlers: ExtensionHandlerDefinition<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+  handlers: AnyExtensionHandler[];
   tls: TlsMaterial | 'generate';
   host?: string;
   port?: number;
@@ -84,7 +86,7 @@ const json = (res: import('node:http').ServerResponse, code: number, body: unkno
 export async function createExtensionServer(opts: ExtensionServerOptions): Promise<ExtensionServer> {
   const tls = opts.tls === 'generate' ? await generateServerTls() : opts.tls;
   const prefix = (opts.pathPrefix ?? '').replace(/\/+$/, '');
-  const routes = new Map<string, ExtensionHandlerDefinition>();
+  const routes = new Map<string, AnyExtensionHandler>();
   for (const h of opts.handlers) {
     const path = prefix + gvhToPath(hookDescriptor(h.hook).gvh, h.name);
     if (routes.has(path)) throw new Error(`duplicate handler ${h.hook}/${h.name}`);
