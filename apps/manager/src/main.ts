@@ -41,7 +41,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   const log = app.get<JsonLogger>(LOGGER);
   app.useLogger(log);
   app.enableShutdownHooks();
-  await app.init();
+  try {
+    await app.init();
+  } catch (e) {
+    // Stop what did start (embedded API server, endpoints) before reporting the failure.
+    await app.close().catch(() => undefined);
+    throw e;
+  }
   log.info('manager started', { logger: 'manager' });
   return -1; // keep running until a signal
 }

@@ -4,7 +4,7 @@ import { Inject, Injectable, Module, type DynamicModule, type INestApplicationCo
 import { NestFactory } from '@nestjs/core';
 import type { Counter, Registry } from 'prom-client';
 import YAML from 'yaml';
-import { FEATURE_GATES, type FeatureGates } from '@capi/controller-runtime';
+import { FEATURE_GATES, FeatureGates } from '@capi/controller-runtime';
 import { loadManagerConfig, type ManagerConfig } from './config/config';
 import { ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
 import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
@@ -87,6 +87,15 @@ describe('buildManagerModule: downstream provider override', () => {
     expect(app.get(EMBEDDED_ENVIRONMENT)).toBe(fake);
     await app.close();
     expect(fake.stops).toBe(1);
+  });
+
+  it('replaces the feature gates by token; the FeatureGates class token follows', async () => {
+    const gates = FeatureGates.parse('InPlaceUpdates=true,RuntimeSDK=true');
+    const app = await start(config('--controllers=kcp'), {
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }, { provide: FEATURE_GATES, useValue: gates }],
+    });
+    expect(app.get(ProbeController).gates).toBe(gates);
+    expect(app.get(FeatureGates)).toBe(gates);
   });
 
   it('a --kubeconfig that cannot be read fails start-up naming the flag', async () => {
