@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CompactedError, Store, type StoreEvent } from './store';
+
+const obj = (name: string, extra: Record<string, unknown> = {}) => (rev: number) => ({ metadata: { name, resourceVersion: String(rev), ...extra } });
+
+describe('Store', () => {
+  it('stamps every write with the next global revision and lists in key order', () => {
+    const s = new Store({ path: ':memory:' });
+    const a = s.put('/configmaps', 'ns', 'b', obj('b'));
+    const b = s.put('g/widgets', 'ns', 'a', obj('a'));
+    const c = s.put('/configmaps', 'ns', 'a', obj('a'));
+    expect([a.rev, b.rev, c.rev]).toEqual([2, 3, 4]);
+    expect(s.currentRevision()).toBe(4);
+    expect(s.list('/configmaps', 'ns').map((r) => r.name)).toEqual(['a', 'b']);
+    expect(s.list('/configmaps', 'other')).toEqual([]);
+    s.close();
+  });
+
+  it('replays history after a revision, then streams live events; too-old revisions are compacted', () => {
+    const s = new Store({ path: ':memory:', historySize: 3 });
+    s.put('/configmaps', 'ns', 'a', obj('a'));
+    const second = s.put('/configmaps', 'ns', 'b', obj('b'));
+    s.put('/configmaps', 'ns', 'a', obj('a', { labels: { x: 'y' } }));
+    const seen: StoreEvent[] = [];
+    const stop = s.watch('/configmaps', second.rev, (e) => seen.push(e));
+    s.delete('/configmaps/ns/b', (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+    stop();
+    s.put('/configmaps', 'ns', 'c', obj('c'));
+    expect(seen.map((e) => [e.type, e.data.metadata.name])).toEqual([['MODIFIED', 'a'], ['DELETED', 'b']]);
+    for (let i = 0; i < 5; i++) s.put('/configmaps', 'ns', `n${i}`, obj(`n${i}`));
+    expect(() => s.watch('/configmaps', 1, () => {})).toThrow(CompactedError);
+    s.close();
+  });
+
+  it('indexes owner references', () => {
+    const s = new Store({ path: ':memory:' });
+    s.put('/configmaps', 'ns', 'dep', obj('dep', { ownerReferences: [{ uid: 'owner-1' }] }));
+    expect(s.dependents('owner-1').map((d) => d.name)).toEqual(['dep']);
+    s.put('/configmaps', 'ns', 'dep', obj('dep'));
+    expect(s.dependents('owner-1')).toEqual([]);
+    s.close();
+  });
+
+  it('keeps objects and the revision counter in the file across reopen', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-'));
+    try {
+      const path = join(dir, 'db.sqlite');
+      const s1 = new Store({ path });
+      s1.put('/configmaps', 'ns', 'a', obj('a'));
+      s1.close();
+      const s2 = new Store({ path });
+      expect(s2.get('/configmaps/ns/a')?.data.metadata.name).toBe('a');
+      expect(s2.put('/configmaps', 'ns', 'b', obj('b')).rev).toBe(3);
+      s2.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
