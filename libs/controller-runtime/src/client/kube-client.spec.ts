@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer } from '@capi/apiserver';
 import { SharedInformer } from '../cache/informer';
 import { LeaderElector } from '../leader/leader-elector';
+import { testCrd } from '../testing/crds';
 import { eventually } from '../testing/eventually';
 import { CountingClientMetrics } from './client-metrics';
 import { ApiError, isAlreadyExists, isConflict, isInvalid, isNotFound } from './errors';
@@ -12,33 +13,7 @@ import { KubeObject } from './types';
 // The client against the project's embedded API server (HTTPS with its own CA, bearer token).
 // Fault injection (dropped watches, compaction) is tested against the scriptable server in ../testing.
 
-const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.test.capi.io' },
-  spec: {
-    group: 'test.capi.io',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-            },
-          },
-        },
-      },
-    ],
-  },
-};
+const widgetCrd = testCrd('Widget', 'widgets');
 
 describe('KubeClient against @capi/apiserver', () => {
   let server: ApiServer;

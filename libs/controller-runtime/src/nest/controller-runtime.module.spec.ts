@@ -6,7 +6,9 @@ import { Client, KubeObject } from '../client/types';
 import { Request } from '../controller/types';
 import { Manager } from '../manager/manager';
 import { eventually } from '../testing/eventually';
-import { FakeApiServer } from '../testing/fake-apiserver';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ApiServer } from '@capi/apiserver';
+import { testCrd } from '../testing/crds';
 import { ControllerRuntimeModule } from './controller-runtime.module';
 import { ReconcilerFor } from './reconciler-for.decorator';
 import { CACHED_CLIENT, KUBE_CLIENT, MANAGER, METRICS_REGISTRY } from './tokens';
@@ -36,14 +38,21 @@ class WidgetReconciler {
 class WidgetModule {}
 
 describe('ControllerRuntimeModule', () => {
-  let server: FakeApiServer;
+  let server: ApiServer;
   let moduleRef: TestingModule;
   const counts = new CountingClientMetrics();
 
   beforeAll(async () => {
-    server = await new FakeApiServer().start();
+    server = new ApiServer({ storage: { type: 'memory' }, port: 0, host: '127.0.0.1' });
+    await server.start();
+    await server.installCrds([testCrd('Widget', 'widgets'), testCrd('Gadget', 'gadgets')]);
+    const kubeconfig = () => {
+      const kc = new KubeConfig();
+      kc.loadFromString(server.kubeconfig());
+      return kc;
+    };
     moduleRef = await Test.createTestingModule({
-      imports: [ControllerRuntimeModule.forRoot({ kubeconfig: () => server.kubeConfig(), namespace: 'nest', clientMetrics: counts }), WidgetModule],
+      imports: [ControllerRuntimeModule.forRoot({ kubeconfig, namespace: 'default', clientMetrics: counts }), WidgetModule],
     }).compile();
     await moduleRef.init();
   });
@@ -56,15 +65,15 @@ describe('ControllerRuntimeModule', () => {
     const client = moduleRef.get<Client>(KUBE_CLIENT);
     const manager = moduleRef.get<Manager>(MANAGER);
     expect(manager.controllerNames()).toEqual(['widget-status']);
-    const w = await client.create<KubeObject>({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'nest' }, spec: {} });
-    const ref = { apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'nest', name: 'w' };
+    const w = await client.create<KubeObject>({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: {} });
+    const ref = { apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'default', name: 'w' };
     await eventually(async () => ((await client.get(ref)).status as { gadgets?: number } | undefined)?.gadgets === 0, 'status from first reconcile');
     await client.create({
       apiVersion: 'test.capi.io/v1',
       kind: 'Gadget',
       metadata: {
         name: 'g1',
-        namespace: 'nest',
+        namespace: 'default',
         labels: { widget: 'w' },
         ownerReferences: [{ apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'w', uid: w.metadata.uid!, controller: true }],
       },
