@@ -1,6 +1,6 @@
 // NestJS-injectable SSA: one request cache per controller name, shared by everything in the process.
 import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestjs/common';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import { METRICS_REGISTRY, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
 import { SsaCache, type NowClock } from './cache';
 import { patch, type SsaPatchResult } from './patch';
@@ -30,8 +30,15 @@ export interface ApplierPatchOptions {
 export class ServerSideApplier {
   private readonly caches = new Map<string, SsaCache>();
 
-  constructor(@Optional() @Inject(SSA_OPTIONS) private readonly options: SsaModuleOptions = {}) {
-    this.options ??= {};
+  private readonly options: SsaModuleOptions;
+
+  constructor(
+    @Optional() @Inject(SSA_OPTIONS) options?: SsaModuleOptions,
+    // The manager's registry (ControllerRuntimeModule) unless the module options name another one.
+    @Optional() @Inject(METRICS_REGISTRY) registry?: Registry,
+  ) {
+    this.options = { ...(options ?? {}) };
+    this.options.registry ??= registry;
   }
 
   /** The cache of one controller (created on first use). */

@@ -12,3 +12,18 @@ export {
 } from './cache';
 export { ServerSideApplier, SsaModule, SSA_CACHE, SSA_OPTIONS, type SsaModuleOptions, type ApplierPatchOptions } from './applier';
 export { getPath, hasPath, setPath, deletePath, pickPaths, isUnder, type FieldPath } from './paths';
+export {
+  removeFieldsV1Paths,
+  dropLabelsAndAnnotationsOwnership,
+  needsManagedFieldsMigration,
+  migratedManagedFields,
+  mitigatedManagedFields,
+  removeManagedFieldsForLabelsAndAnnotations,
+  migrateManagedFields,
+  mitigateManagedFieldsIssue,
+  CLASSIC_MANAGER,
+  BEFORE_FIRST_APPLY_MANAGER,
+  SEED_FIELDS_V1,
+  type FieldsV1,
+  type ManagedFieldsWriteOptions,
+} from './managedfields';

@@ -1,6 +1,6 @@
 // ssa.patch against the embedded API server over HTTPS, counting requests at the server (spec §12.45–48).
 import { ApiServer, RequestMetrics } from '@capi/apiserver';
-import { isApiError, isNotFound, KubeClient, type KubeObject } from '@capi/controller-runtime';
+import { isApiError, isInvalid, isNotFound, KubeClient, type KubeObject } from '@capi/controller-runtime';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';
@@ -155,6 +155,16 @@ describe('ssa.patch against the embedded API server', () => {
     await expect(patch(client, { ...intent, metadata: {} }, { fieldOwner: 'capi-test' })).rejects.toThrow(/metadata.name/);
   });
 
+  it('server defaulting is visible to the caller; schema errors surface as Invalid', async () => {
+    const modified = widget('w-default', { size: 1 });
+    await patch(client, modified, { fieldOwner: 'capi-test' });
+    expect((modified.spec as { color?: string }).color).toBe('blue');
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock() });
+    const err = await patch(client, widget('w-invalid', { size: -1 }), { fieldOwner: 'capi-test', cache }).catch((e) => e);
+    expect(isInvalid(err)).toBe(true);
+    expect(cache.size).toBe(0);
+  });
+
   it('ServerSideApplier (SsaModule) keeps one cache per controller and exports metrics', async () => {
     const registry = new Registry();
     const mod = await Test.createTestingModule({ imports: [SsaModule.forRoot({ registry, clock: new ManualClock() })] }).compile();
@@ -170,6 +180,7 @@ describe('ssa.patch against the embedded API server', () => {
     };
     expect(await apply()).toBe(1);
     expect(await apply()).toBe(0);
+    expect(applier.cacheFor('capi-machineset').size).toBe(1);
     const hits = await registry.getSingleMetric('capi_ssa_cache_hits_total')!.get();
     expect(hits.values).toEqual([{ labels: { kind: 'Widget', controller: 'capi-machineset' }, value: 1 }]);
     await mod.close();
