@@ -103,7 +103,7 @@ function textStream(dest: DestinationStream): DestinationStream {
         return dest.write(line);
       }
       const { time, level, msg, logger, ...rest } = rec;
-      const kv = Object.entries(rest).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v)}`);
+      const kv = Object.entries(rest).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
       const head = [time, String(level).toUpperCase(), logger ? `[${logger}]` : undefined, msg].filter((x) => x !== undefined && x !== '');
       return dest.write(`${[...head, ...kv].join(' ')}\n`);
     },
