@@ -88,12 +88,13 @@ export class Manager {
     this.state = 'starting';
     this.cache.start();
     const timeout = this.opts.cacheSyncTimeoutMs ?? 120_000;
-    if (!(await this.cache.waitForSync(timeout))) {
+    const synced = await this.cache.waitForSync(timeout);
+    if (this.state !== 'starting') return; // stop() was called while waiting
+    if (!synced) {
       await this.cache.stop();
       this.state = 'stopped';
       throw new Error(`caches did not sync within ${timeout}ms`);
     }
-    if (this.state !== 'starting') return; // stopped meanwhile
     this.state = 'started';
     if (!this.opts.leaderElection) return this.startLeading();
     this.elector = new LeaderElector(
