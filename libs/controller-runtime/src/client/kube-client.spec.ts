@@ -72,7 +72,7 @@ describe('KubeClient against @capi/apiserver', () => {
     const w = { apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 1 } };
     expect(await client.create(w).catch((e) => e)).toBeInstanceOf(NoKindMatchError);
     await client.create(widgetCrd as unknown as KubeObject);
-    const created = await eventually(() => client.create(w).catch(() => undefined), 'widget served');
+    const created = (await eventually(() => client.create(w).catch(() => undefined), 'widget served')) as KubeObject;
     const withStatus = await client.updateStatus({ ...created, spec: { size: 99 }, status: { ready: true } });
     expect(withStatus.status).toEqual({ ready: true });
     expect(withStatus.spec).toEqual({ size: 1 });
