@@ -66,7 +66,8 @@ describe('kubectl', () => {
     expect(again.spec).toEqual(got.spec);
     expect(again.metadata.generation).toBe(1);
     expect(again.metadata.managedFields.map((m: any) => m.manager)).toContain('kubectl');
-    expect(await ok(['get', 'wd'])).toMatch(/NAME\s+AGE\s*\nk1\s/);
+    // Human output is a server-side Table with the CRD's printer columns.
+    expect(await ok(['get', 'wd'])).toMatch(/^NAME\s+SIZE\s+PHASE\s+AGE\s*\nk1\s+1\s+\d+s\s*$/);
   });
 
   it('get -w sees later changes', async () => {

@@ -8,6 +8,7 @@ import type { Registry, ResourceInfo } from './registry';
 import type { PatchKind, Resources } from './resources';
 import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
+import { toTable, wantsTable } from './table';
 
 export interface HttpDeps {
   registry: Registry;
@@ -158,7 +159,12 @@ export function createHandler(deps: HttpDeps) {
   function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query): void {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
     res.flushHeaders();
-    const write = (ev: unknown) => res.write(JSON.stringify(ev) + '\n');
+    const table = wantsTable(req.headers.accept);
+    const write = (ev: { type: string; object: Record<string, any> }) => {
+      // For kubectl's human output each event carries a one-row Table, as kube serves it.
+      const out = table && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK' ? { type: ev.type, object: toTable(route.info, [ev.object], { resourceVersion: ev.object.metadata?.resourceVersion }) } : ev;
+      res.write(JSON.stringify(out) + '\n');
+    };
     let stop = () => {};
     const timers: NodeJS.Timeout[] = [];
     const end = () => {
@@ -196,13 +202,20 @@ export function createHandler(deps: HttpDeps) {
     const count = (verb: string) => deps.metrics.record(verb, resName);
     switch (req.method) {
       case 'GET':
-        if (name) return count('get'), send(res, 200, resources.get(info, ns, name));
+        // kubectl get asks for a Table (watches too, but a plain event stream is what it falls back to).
+        const table = wantsTable(req.headers.accept) && !sub;
+        if (name) {
+          count('get');
+          const obj = resources.get(info, ns, name);
+          return send(res, 200, table ? toTable(info, [obj], { resourceVersion: obj.metadata.resourceVersion }) : obj);
+        }
         if (route.watch || flag(q, 'watch')) return count('watch'), startWatch(req, res, route, q);
         count('list');
-        return send(res, 200, resources.list(info, route.namespace, {
+        const list = resources.list(info, route.namespace, {
           labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
           limit: q.has('limit') ? Number(q.get('limit')) : undefined, continue: q.get('continue') ?? undefined,
-        }));
+        });
+        return send(res, 200, table ? toTable(info, list.items, list.metadata) : list);
       case 'POST': {
         if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
         const { body, patch } = await decodeWrite(req);

@@ -10,6 +10,7 @@ export const widgetCrd = {
     names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList', shortNames: ['wd'] },
     versions: [{
       name: 'v1', served: true, storage: true, subresources: { status: {} },
+      additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }, { name: 'Phase', type: 'string', jsonPath: '.status.phase' }],
       schema: { openAPIV3Schema: {
         type: 'object',
         properties: {
