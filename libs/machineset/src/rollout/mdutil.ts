@@ -6,6 +6,7 @@ import {
   MachineTemplateSpecLike,
   RolloutAnnotations,
   RolloutStrategyType,
+  nameOf,
 } from './types';
 
 /** Raised for input the planner cannot work with (the controller turns it into a condition/reason). */
@@ -99,7 +100,7 @@ function timestamp(ms: MachineSetLike): number {
 export function compareByCreationTimestamp(a: MachineSetLike, b: MachineSetLike): number {
   const d = timestamp(a) - timestamp(b);
   if (d !== 0) return d;
-  return a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
+  return nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0;
 }
 
 /** Most spec.replicas first, then oldest, then name. */
@@ -219,7 +220,7 @@ export function findNewAndOldMachineSets(md: MachineDeploymentLike, msList: Mach
   const diffs: string[] = [];
   for (const ms of sorted) {
     const { upToDate, result } = machineTemplateUpToDate(ms.spec.template, md.spec.template);
-    upToDateResults.set(ms.metadata.name, result);
+    upToDateResults.set(nameOf(ms), result);
     if (upToDate) {
       candidates.push(ms);
       continue;
@@ -229,14 +230,14 @@ export function findNewAndOldMachineSets(md: MachineDeploymentLike, msList: Mach
       result.eligibleForInPlaceUpdate = false;
       result.logMessages.push('MachineDeployment spec.rolloutAfter expired');
     }
-    diffs.push(`MachineSet ${ms.metadata.name} needs rollout: ${result.logMessages.join(', ')}`);
+    diffs.push(`MachineSet ${nameOf(ms)} needs rollout: ${result.logMessages.join(', ')}`);
   }
   if (candidates.length === 0) {
     return { oldMSs, upToDateResults, createReason: `couldn't find MachineSet matching MachineDeployment spec template: ${diffs.join('; ')}` };
   }
   const discard = (ms: MachineSetLike) => {
     oldMSs.push(ms);
-    upToDateResults.set(ms.metadata.name, { logMessages: [], eligibleForInPlaceUpdate: false });
+    upToDateResults.set(nameOf(ms), { logMessages: [], eligibleForInPlaceUpdate: false });
   };
   if (!rolloutAfterExpired) {
     candidates.slice(1).forEach(discard);
@@ -262,7 +263,7 @@ function parseRevision(ms: MachineSetLike): number {
   if (v === undefined) return 0;
   const n = Number(v);
   if (!/^-?\d+$/.test(v) || !Number.isSafeInteger(n)) {
-    throw new RolloutPlanError(`failed to parse revision "${v}" on MachineSet ${ms.metadata.name}`, 'InvalidRevision');
+    throw new RolloutPlanError(`failed to parse revision "${v}" on MachineSet ${nameOf(ms)}`, 'InvalidRevision');
   }
   return n;
 }

@@ -3,6 +3,7 @@
 import { compareByCreationTimestamp, specReplicas, statusReplicas, totalSpecReplicas } from './mdutil';
 import type { RolloutPlanner } from './planner';
 import { reconcileNewMachineSet } from './rollingupdate';
+import { nameOf } from './types';
 
 export function runOnDelete(p: RolloutPlanner): void {
   reconcileNewMachineSet(p);
@@ -14,7 +15,7 @@ function reconcileOldMachineSetsOnDelete(p: RolloutPlanner): void {
   if (oldMachinesCount === 0 || !p.newMS) return;
 
   // More machines than md.spec.replicas, e.g. after the MD was scaled down.
-  const newMSReplicas = p.scaleIntents.get(p.newMS.metadata.name) ?? specReplicas(p.newMS);
+  const newMSReplicas = p.scaleIntents.get(nameOf(p.newMS)) ?? specReplicas(p.newMS);
   let totalScaleDown = Math.max(oldMachinesCount + newMSReplicas - (p.md.spec.replicas ?? 0), 0);
 
   p.oldMSs.sort(compareByCreationTimestamp);
@@ -25,20 +26,20 @@ function reconcileOldMachineSetsOnDelete(p: RolloutPlanner): void {
     const scaleDown = Math.max(specReplicas(oldMS) - statusReplicas(oldMS), 0);
     if (scaleDown > 0) {
       p.addNote(oldMS, 'scale down to align to existing Machines');
-      p.scaleIntents.set(oldMS.metadata.name, Math.max(specReplicas(oldMS) - scaleDown, 0));
+      p.scaleIntents.set(nameOf(oldMS), Math.max(specReplicas(oldMS) - scaleDown, 0));
       totalScaleDown -= scaleDown;
     }
   }
 
   for (const oldMS of p.oldMSs) {
     if (totalScaleDown <= 0) break;
-    const intent = p.scaleIntents.get(oldMS.metadata.name) ?? specReplicas(oldMS);
+    const intent = p.scaleIntents.get(nameOf(oldMS)) ?? specReplicas(oldMS);
     if (intent <= 0) continue;
     const scaleDown = Math.min(intent, totalScaleDown);
     if (scaleDown > 0) {
       // Note: like upstream, the new intent is computed from spec.replicas, not from an earlier intent.
       p.addNote(oldMS, 'scale down to align MachineSet spec.replicas to MachineDeployment spec.replicas');
-      p.scaleIntents.set(oldMS.metadata.name, Math.max(specReplicas(oldMS) - scaleDown, 0));
+      p.scaleIntents.set(nameOf(oldMS), Math.max(specReplicas(oldMS) - scaleDown, 0));
       totalScaleDown -= scaleDown;
     }
   }

@@ -1,6 +1,6 @@
 // Functional entry points over a snapshot: run the RolloutPlanner and return its decisions.
 import { CanUpdateMachineSetInPlace, MachineSetDiff, RolloutPlanner, RolloutPlannerOptions } from './planner';
-import { MachineDeploymentLike, MachineLike, MachineSetLike } from './types';
+import { MachineDeploymentLike, MachineLike, MachineSetLike, nameOf } from './types';
 
 export interface RolloutSnapshot {
   md: MachineDeploymentLike;
@@ -39,13 +39,13 @@ function result(p: RolloutPlanner): RolloutPlan {
   const machineSets = p.newMS ? [...p.oldMSs, p.newMS] : [...p.oldMSs];
   return {
     newMS: p.newMS,
-    createdNewMS: !!p.newMS && !p.originalMSs.has(p.newMS.metadata.name),
+    createdNewMS: !!p.newMS && !p.originalMSs.has(nameOf(p.newMS)),
     createReason: p.createReason,
     oldMSs: p.oldMSs,
     machineSets,
     scaleIntents: p.scaleIntents,
     notes: p.notes,
-    diffs: new Map(machineSets.map((ms) => [ms.metadata.name, p.getMachineSetDiff(ms)])),
+    diffs: new Map(machineSets.map((ms) => [nameOf(ms), p.getMachineSetDiff(ms)])),
   };
 }
 

@@ -166,6 +166,9 @@ describe('RolloutPlanner', () => {
       const badMS = ms('x', 'v1', 1);
       delete badMS.spec.replicas;
       expect(() => new RolloutPlanner().init(md(1), [badMS], [], true, true)).toThrow(/spec.replicas for MachineSet x is nil/);
+      const unnamed = ms('', 'v1', 1);
+      expect(() => new RolloutPlanner().init(md(1), [unnamed], [], true, true)).toThrow('MachineSet without metadata.name');
+      expect(() => new RolloutPlanner().init(md(1), [ms('a', 'v1', 1), ms('a', 'v2', 1)], [], true, true)).toThrow('duplicate MachineSet name a');
     });
 
     it('refuses to create a MachineSet when templates do not exist', () => {
@@ -215,7 +218,7 @@ describe('RolloutPlanner', () => {
       expect(old).toEqual(snapshot);
       expect(plan.newMS?.metadata.annotations?.[A.receiveMachinesFromMachineSets]).toBe('old');
       expect(plan.machineSets.find((m) => m.metadata.name === 'old')?.metadata.annotations?.[A.moveMachinesToMachineSet]).toBe(plan.newMS?.metadata.name);
-      expect(plan.scaleIntents.get(plan.newMS!.metadata.name)).toBe(1);
+      expect(plan.scaleIntents.get(plan.newMS!.metadata.name!)).toBe(1);
       expect(plan.createdNewMS).toBe(true);
     });
 

@@ -11,7 +11,7 @@ import {
   strategyType,
   UpToDateResult,
 } from './mdutil';
-import { MachineDeploymentLike, MachineLike, MachineSetLike, RolloutAnnotations } from './types';
+import { MachineDeploymentLike, MachineLike, MachineSetLike, RolloutAnnotations, nameOf } from './types';
 import { runOnDelete } from './ondelete';
 import { rollingUpdateSteps, InPlaceQuery } from './rollingupdate';
 
@@ -65,7 +65,7 @@ export function defaultComputeDesiredMachineSet(md: MachineDeploymentLike, curre
   let suffix = '';
   for (let i = 0; i < 5; i++) suffix += NAME_ALPHABET[Math.floor(Math.random() * NAME_ALPHABET.length)];
   return {
-    metadata: { name: `${md.metadata.name}-${suffix}`, namespace: md.metadata.namespace, annotations: {} },
+    metadata: { name: `${nameOf(md)}-${suffix}`, namespace: md.metadata.namespace, annotations: {} },
     spec: { replicas: 0, template: structuredClone(md.spec.template) },
     status: { replicas: 0, availableReplicas: 0 },
   };
@@ -104,14 +104,19 @@ export class RolloutPlanner {
     if (md.spec?.replicas === undefined || md.spec.replicas === null) {
       throw new RolloutPlanError(`spec.replicas for MachineDeployment ${md.metadata?.name} is nil, this is unexpected`);
     }
+    const seen = new Set<string>();
     for (const ms of msList) {
+      // Names key every decision (scale intents, notes, move annotations).
+      if (!nameOf(ms)) throw new RolloutPlanError('MachineSet without metadata.name, this is unexpected');
+      if (seen.has(nameOf(ms))) throw new RolloutPlanError(`duplicate MachineSet name ${nameOf(ms)}`);
+      seen.add(nameOf(ms));
       if (ms.spec?.replicas === undefined || ms.spec.replicas === null) {
         throw new RolloutPlanError(`spec.replicas for MachineSet ${ms.metadata?.name} is nil, this is unexpected`);
       }
     }
     this.md = md;
     this.machines = machines;
-    this.originalMSs = new Map(msList.map((ms) => [ms.metadata.name, structuredClone(ms)]));
+    this.originalMSs = new Map(msList.map((ms) => [nameOf(ms), structuredClone(ms)]));
 
     const found = findNewAndOldMachineSets(md, msList, this.options.now?.() ?? new Date());
     this.upToDateResults = found.upToDateResults;
@@ -155,9 +160,9 @@ export class RolloutPlanner {
   }
 
   addNote(ms: MachineSetLike, note: string): void {
-    const list = this.notes.get(ms.metadata.name) ?? [];
+    const list = this.notes.get(nameOf(ms)) ?? [];
     if (!list.includes(note)) list.push(note);
-    this.notes.set(ms.metadata.name, list);
+    this.notes.set(nameOf(ms), list);
   }
 
   /** RollingUpdate plan; awaits the in-place predicate if it is asynchronous. */
@@ -192,8 +197,8 @@ export class RolloutPlanner {
 
   /** Compares an MS with its original: replicas and the rollout-relevant annotations, plus the collected notes. */
   getMachineSetDiff(ms: MachineSetLike): MachineSetDiff {
-    const original = this.originalMSs.get(ms.metadata.name);
-    const type = this.newMS && ms.metadata.name === this.newMS.metadata.name ? 'current' : 'old';
+    const original = this.originalMSs.get(nameOf(ms));
+    const type = this.newMS && nameOf(ms) === nameOf(this.newMS) ? 'current' : 'old';
     const originalReplicas = original ? specReplicas(original) : 0;
     const desiredReplicas = specReplicas(ms);
     const st = statusReplicas(ms);
@@ -229,7 +234,7 @@ export class RolloutPlanner {
       desiredReplicas,
       summary,
       otherChanges: changes.join(','),
-      reason: (this.notes.get(ms.metadata.name) ?? []).join(', '),
+      reason: (this.notes.get(nameOf(ms)) ?? []).join(', '),
     };
   }
 }

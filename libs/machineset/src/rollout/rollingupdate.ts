@@ -15,8 +15,9 @@ import {
   totalStatusReplicas,
   upToDateReplicas,
 } from './mdutil';
+import { isUpdateInProgress as apiIsUpdateInProgress } from '@capi/api';
 import type { RolloutPlanner } from './planner';
-import { MachineLike, MachineSetLike, RolloutAnnotations } from './types';
+import { MachineLike, MachineSetLike, RolloutAnnotations, nameOf } from './types';
 
 export interface InPlaceQuery {
   oldMS: MachineSetLike;
@@ -37,13 +38,14 @@ export function isControlledBy(m: MachineLike, ms: MachineSetLike): boolean {
     (ref) =>
       ref.controller === true &&
       ref.kind === 'MachineSet' &&
-      ref.name === ms.metadata.name &&
+      ref.name === nameOf(ms) &&
       (!ref.uid || !ms.metadata.uid || ref.uid === ms.metadata.uid),
   );
 }
 
+/** Updating in place: update-in-progress annotation or a pending UpdateMachine hook (shared @capi/api rule). */
 export function isUpdateInProgress(m: MachineLike): boolean {
-  return m.metadata.annotations?.[RolloutAnnotations.updateInProgress] !== undefined;
+  return apiIsUpdateInProgress(m);
 }
 
 function mustNewMS(p: RolloutPlanner): MachineSetLike {
@@ -58,13 +60,13 @@ function mustNewMS(p: RolloutPlanner): MachineSetLike {
 function reconcileReplicasPendingAcknowledgeMove(p: RolloutPlanner): void {
   if (!p.inPlaceUpdatesEnabled) return;
   const newMS = mustNewMS(p);
-  const alreadyAcknowledged = new Set(splitList(p.originalMSs.get(newMS.metadata.name)?.metadata.annotations?.[RolloutAnnotations.acknowledgedMove]));
+  const alreadyAcknowledged = new Set(splitList(p.originalMSs.get(nameOf(newMS))?.metadata.annotations?.[RolloutAnnotations.acknowledgedMove]));
   const pending = new Set<string>();
   for (const m of p.machines) {
     if (!isControlledBy(m, newMS)) continue;
     if (m.metadata.annotations?.[RolloutAnnotations.pendingAcknowledgeMove] === undefined) continue;
-    if (!alreadyAcknowledged.has(m.metadata.name)) p.acknowledgedMachineNames.push(m.metadata.name);
-    pending.add(m.metadata.name);
+    if (!alreadyAcknowledged.has(nameOf(m))) p.acknowledgedMachineNames.push(nameOf(m));
+    pending.add(nameOf(m));
   }
   if (p.acknowledgedMachineNames.length > 0) {
     newMS.spec.replicas = specReplicas(newMS) + p.acknowledgedMachineNames.length;
@@ -82,13 +84,13 @@ export function reconcileNewMachineSet(p: RolloutPlanner): void {
   if (current === mdReplicas) return;
   if (current > mdReplicas) {
     p.addNote(newMS, 'scale down to align MachineSet spec.replicas to MachineDeployment spec.replicas');
-    p.scaleIntents.set(newMS.metadata.name, mdReplicas);
+    p.scaleIntents.set(nameOf(newMS), mdReplicas);
     return;
   }
   const { replicas, note } = newMSNewReplicas(p.md, [...p.oldMSs, newMS], current);
   if (replicas !== current) {
     p.addNote(newMS, note);
-    p.scaleIntents.set(newMS.metadata.name, replicas);
+    p.scaleIntents.set(nameOf(newMS), replicas);
   }
 }
 
@@ -106,7 +108,7 @@ function reconcileOldMachineSetsRollingUpdate(p: RolloutPlanner): void {
   let totalPendingScaleDown = 0;
   for (const ms of allMSs) {
     let intent = specReplicas(ms);
-    const v = p.scaleIntents.get(ms.metadata.name);
+    const v = p.scaleIntents.get(nameOf(ms));
     if (v !== undefined) intent = Math.min(intent, v);
     if (intent < statusReplicas(ms)) totalPendingScaleDown += Math.max(statusReplicas(ms) - intent, 0);
   }
@@ -129,7 +131,7 @@ function scaleDownOldMSs(
 ): [number, number] {
   for (const oldMS of p.oldMSs) {
     if (totalScaleDownCount <= 0) break;
-    const replicas = p.scaleIntents.get(oldMS.metadata.name) ?? specReplicas(oldMS);
+    const replicas = p.scaleIntents.get(nameOf(oldMS)) ?? specReplicas(oldMS);
     if (replicas <= 0) continue;
     const before = totalAvailable;
     const maxScaleDown = onlyUnavailable ? Math.max(replicas - availableReplicas(oldMS), 0) : replicas;
@@ -159,7 +161,7 @@ function scaleDownOldMSs(
       } else {
         p.addNote(oldMS, `${before} available replicas > ${minAvailable} minimum available replicas`);
       }
-      p.scaleIntents.set(oldMS.metadata.name, Math.max(replicas - scaleDown, 0));
+      p.scaleIntents.set(nameOf(oldMS), Math.max(replicas - scaleDown, 0));
       totalScaleDownCount = Math.max(totalScaleDownCount - scaleDown, 0);
     }
   }
@@ -178,20 +180,20 @@ function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuer
   const candidates = new Set<string>();
   for (const oldMS of p.oldMSs) {
     if (statusReplicas(oldMS) <= 0) continue;
-    if (!p.upToDateResults.get(oldMS.metadata.name)?.eligibleForInPlaceUpdate) continue;
+    if (!p.upToDateResults.get(nameOf(oldMS))?.eligibleForInPlaceUpdate) continue;
     const canUpdate: boolean = yield { oldMS, newMS };
     if (!canUpdate) continue;
     oldMS.metadata.annotations ??= {};
-    p.addNote(oldMS, `should scale down by moving Machines to MachineSet ${newMS.metadata.name}`);
-    oldMS.metadata.annotations[RolloutAnnotations.moveMachinesToMachineSet] = newMS.metadata.name;
-    candidates.add(oldMS.metadata.name);
+    p.addNote(oldMS, `should scale down by moving Machines to MachineSet ${nameOf(newMS)}`);
+    oldMS.metadata.annotations[RolloutAnnotations.moveMachinesToMachineSet] = nameOf(newMS);
+    candidates.add(nameOf(oldMS));
   }
   if (candidates.size === 0) return;
 
   newMS.metadata.annotations ??= {};
   newMS.metadata.annotations[RolloutAnnotations.receiveMachinesFromMachineSets] = sortAndJoin(candidates);
 
-  const intent = p.scaleIntents.get(newMS.metadata.name);
+  const intent = p.scaleIntents.get(nameOf(newMS));
   if (intent === undefined || intent <= specReplicas(newMS)) return;
   const scaleUpCount = intent - specReplicas(newMS);
   const withoutSurge = Math.max(scaleUpCount - maxSurge(p.md), 0);
@@ -205,8 +207,8 @@ function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuer
   } else {
     p.addNote(newMS, `surge ${surgeUsed} dropped to prioritize in-place updates`);
   }
-  if (newScaleUpCount === 0) p.scaleIntents.delete(newMS.metadata.name);
-  else p.scaleIntents.set(newMS.metadata.name, specReplicas(newMS) + newScaleUpCount);
+  if (newScaleUpCount === 0) p.scaleIntents.delete(nameOf(newMS));
+  else p.scaleIntents.set(nameOf(newMS), specReplicas(newMS) + newScaleUpCount);
 }
 
 function scalingOrInPlaceUpdateInProgress(p: RolloutPlanner): boolean {
@@ -214,11 +216,11 @@ function scalingOrInPlaceUpdateInProgress(p: RolloutPlanner): boolean {
   if (specReplicas(newMS) !== statusReplicas(newMS)) return true;
   for (const oldMS of p.oldMSs) {
     if (specReplicas(oldMS) < statusReplicas(oldMS)) return true;
-    const intent = p.scaleIntents.get(oldMS.metadata.name);
+    const intent = p.scaleIntents.get(nameOf(oldMS));
     if (intent !== undefined && intent < specReplicas(oldMS)) return true;
   }
   if (specReplicas(newMS) !== upToDateReplicas(newMS)) return true;
-  for (const m of p.machines) if (isUpdateInProgress(m)) p.updatingMachineNames.push(m.metadata.name);
+  for (const m of p.machines) if (isUpdateInProgress(m)) p.updatingMachineNames.push(nameOf(m));
   if (p.updatingMachineNames.length > 0) return true;
   // Wait for updated machines to be available again, otherwise maxSurge would be used to create a machine.
   return specReplicas(newMS) !== availableReplicas(newMS);
@@ -232,13 +234,13 @@ function reconcileDeadlockBreaker(p: RolloutPlanner): void {
   if (oldActual === totalAvailableReplicas(p.oldMSs)) return;
   for (const ms of [...p.oldMSs, newMS]) {
     if (specReplicas(ms) !== statusReplicas(ms)) return;
-    if (p.scaleIntents.has(ms.metadata.name)) return;
+    if (p.scaleIntents.has(nameOf(ms))) return;
   }
   if (availableReplicas(newMS) !== statusReplicas(newMS)) return;
   for (const oldMS of p.oldMSs) {
     if (availableReplicas(oldMS) === statusReplicas(oldMS) || specReplicas(oldMS) === 0) continue;
     p.addNote(newMS, 'scaling down by 1 to unblock rollout stuck due to unavailable Machine on oldMS');
-    p.scaleIntents.set(oldMS.metadata.name, Math.max(specReplicas(oldMS) - 1, 0));
+    p.scaleIntents.set(nameOf(oldMS), Math.max(specReplicas(oldMS) - 1, 0));
     return;
   }
 }

@@ -1,5 +1,15 @@
+import {
+  ACKNOWLEDGED_MOVE_ANNOTATION,
+  DISABLE_MACHINE_CREATE_ANNOTATION,
+  MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
+  PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,
+  RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
+  REVISION_ANNOTATION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+} from '@capi/api';
+
 // Minimal structural views of the Cluster API v1beta2 objects the rollout planner reads and writes.
-// They follow the upstream JSON shape so the full @capi/api types (once they exist) are assignable to them.
+// They follow the upstream JSON shape; the @capi/api kinds are assignable to them (checked in types.spec.ts).
 
 export type IntOrString = number | string;
 
@@ -18,7 +28,8 @@ export interface OwnerReferenceLike {
 }
 
 export interface ObjectMetaLike {
-  name: string;
+  /** Required by the planner (validated in init); optional here to match the Kubernetes ObjectMeta type. */
+  name?: string;
   namespace?: string;
   uid?: string;
   labels?: Record<string, string>;
@@ -74,12 +85,18 @@ export interface MachineLike {
 
 /** Annotation keys the planner and the MachineSet controller use to coordinate in-place moves. */
 export const RolloutAnnotations = {
-  revision: 'machinedeployment.clusters.x-k8s.io/revision',
+  revision: REVISION_ANNOTATION,
+  // Deprecated upstream, still carried over; not exported by @capi/api.
   revisionHistory: 'machinedeployment.clusters.x-k8s.io/revision-history',
-  moveMachinesToMachineSet: 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset',
-  receiveMachinesFromMachineSets: 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-from-machinesets',
-  acknowledgedMove: 'in-place-updates.internal.cluster.x-k8s.io/acknowledged-move',
-  disableMachineCreate: 'cluster.x-k8s.io/disable-machine-create',
-  pendingAcknowledgeMove: 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move',
-  updateInProgress: 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress',
+  moveMachinesToMachineSet: MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
+  receiveMachinesFromMachineSets: RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
+  acknowledgedMove: ACKNOWLEDGED_MOVE_ANNOTATION,
+  disableMachineCreate: DISABLE_MACHINE_CREATE_ANNOTATION,
+  pendingAcknowledgeMove: PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,
+  updateInProgress: UPDATE_IN_PROGRESS_ANNOTATION,
 } as const;
+
+/** The object's name ('' when unset; the planner rejects unnamed MachineSets in init). */
+export function nameOf(obj: { metadata: { name?: string } }): string {
+  return obj.metadata.name ?? '';
+}

@@ -1,7 +1,7 @@
 // Fake controllers of the rollout harness: the MachineSet controller (create/delete/move machines, finish in-place
 // updates), the OnDelete "user" who deletes outdated machines, and the Machine controller that removes finalizers.
 import { semanticEqual, splitList } from '../mdutil';
-import { MachineLike, MachineSetLike, RolloutAnnotations as A } from '../types';
+import { MachineLike, MachineSetLike, RolloutAnnotations as A, nameOf } from '../types';
 import { FileLogger } from './logger';
 import { allMachines, byMachineNumber, findMS, hasAnnotation, machinesOf, msSummary, newMachine, World } from './world';
 import { GoRand } from './gorand';
@@ -18,7 +18,7 @@ const stringSorted = (names: string[]) => [...names].sort().join(',');
 
 export function reconcileMachineSet(w: World, ms: MachineSetLike, i: number, log: FileLogger): void {
   log.log(`[MS controller] Iteration ${i}, Reconcile ${msSummary(w, ms)}`);
-  const name = ms.metadata.name;
+  const name = nameOf(ms);
   const annotations = (ms.metadata.annotations ??= {});
   let machines = machinesOf(w, name);
 
@@ -27,7 +27,7 @@ export function reconcileMachineSet(w: World, ms: MachineSetLike, i: number, log
   for (const m of machines) {
     if (hasAnnotation(m, A.updateInProgress) && !hasAnnotation(m, A.pendingAcknowledgeMove)) {
       delete m.metadata.annotations![A.updateInProgress];
-      completed.push(m.metadata.name);
+      completed.push(nameOf(m));
     }
   }
   if (completed.length > 0) log.log(`[MS controller] - Replicas ${stringSorted(completed)} completed in-place update`);
@@ -36,7 +36,7 @@ export function reconcileMachineSet(w: World, ms: MachineSetLike, i: number, log
   const acknowledged = new Set(splitList(annotations[A.acknowledgedMove]));
   for (const m of machines) {
     if (!hasAnnotation(m, A.pendingAcknowledgeMove)) continue;
-    if (receiveFrom === '' || acknowledged.has(m.metadata.name)) delete m.metadata.annotations![A.pendingAcknowledgeMove];
+    if (receiveFrom === '' || acknowledged.has(nameOf(m))) delete m.metadata.annotations![A.pendingAcknowledgeMove];
   }
 
   const spec = ms.spec.replicas ?? 0;
@@ -46,12 +46,12 @@ export function reconcileMachineSet(w: World, ms: MachineSetLike, i: number, log
     for (let k = 0; k < -diff; k++) {
       const m = newMachine(`m${++w.machineUID}`, name, ms.spec.template.spec.failureDomain);
       machines.push(m);
-      created.push(m.metadata.name);
+      created.push(nameOf(m));
     }
     machines.sort(byMachineNumber);
     log.log(`[MS controller] - ${name} scale up to ${spec}/${spec} replicas (${created.join(',')} created)`);
   } else if (diff > 0) {
-    const pending = receiveFrom !== '' ? machines.filter((m) => hasAnnotation(m, A.pendingAcknowledgeMove)).map((m) => m.metadata.name) : [];
+    const pending = receiveFrom !== '' ? machines.filter((m) => hasAnnotation(m, A.pendingAcknowledgeMove)).map((m) => nameOf(m)) : [];
     if (pending.length > 0) {
       log.log(`[MS controller] - Replicas ${stringSorted(pending)} moved from an old MachineSet still pending acknowledge from machine deployment md`);
     }
@@ -75,11 +75,11 @@ export function reconcileMachineSet(w: World, ms: MachineSetLike, i: number, log
 
 function moveMachines(w: World, ms: MachineSetLike, targetName: string, excess: number, log: FileLogger): void {
   const target = findMS(w, targetName);
-  if (!target) throw new SimulationError(`MachineSet ${ms.metadata.name} is moving machines to ${targetName}, which does not exist`);
-  if (!splitList(target.metadata.annotations?.[A.receiveMachinesFromMachineSets]).includes(ms.metadata.name)) {
-    throw new SimulationError(`MachineSet ${targetName} does not accept machines from ${ms.metadata.name}`);
+  if (!target) throw new SimulationError(`MachineSet ${nameOf(ms)} is moving machines to ${targetName}, which does not exist`);
+  if (!splitList(target.metadata.annotations?.[A.receiveMachinesFromMachineSets]).includes(nameOf(ms))) {
+    throw new SimulationError(`MachineSet ${targetName} does not accept machines from ${nameOf(ms)}`);
   }
-  const source = machinesOf(w, ms.metadata.name).sort(byMachineNumber);
+  const source = machinesOf(w, nameOf(ms)).sort(byMachineNumber);
   const targetMachines = machinesOf(w, targetName);
   const kept: MachineLike[] = [];
   const moved: string[] = [];
@@ -91,24 +91,24 @@ function moveMachines(w: World, ms: MachineSetLike, targetName: string, excess: 
     m.metadata.ownerReferences = [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: targetName, controller: true }];
     m.metadata.annotations = { ...(m.metadata.annotations ?? {}), [A.pendingAcknowledgeMove]: '', [A.updateInProgress]: '' };
     targetMachines.push(m);
-    moved.push(m.metadata.name);
+    moved.push(nameOf(m));
   }
-  log.log(`[MS controller] - ${ms.metadata.name} scale down to ${kept.length}/${ms.spec.replicas ?? 0} replicas (${moved.join(',')} moved to ${targetName})`);
-  w.machines.set(ms.metadata.name, kept.sort(byMachineNumber));
+  log.log(`[MS controller] - ${nameOf(ms)} scale down to ${kept.length}/${ms.spec.replicas ?? 0} replicas (${moved.join(',')} moved to ${targetName})`);
+  w.machines.set(nameOf(ms), kept.sort(byMachineNumber));
   w.machines.set(targetName, targetMachines.sort(byMachineNumber));
 }
 
 function deleteMachines(w: World, ms: MachineSetLike, excess: number, log: FileLogger): MachineLike[] {
-  const machines = machinesOf(w, ms.metadata.name);
+  const machines = machinesOf(w, nameOf(ms));
   // Machines still updating in place go first (newest first), then the others oldest first.
   const updating = machines.filter((m) => hasAnnotation(m, A.updateInProgress)).sort((a, b) => byMachineNumber(b, a));
   const others = machines.filter((m) => !hasAnnotation(m, A.updateInProgress)).sort(byMachineNumber);
   const ordered = [...updating, ...others];
   const deleted = ordered.slice(0, excess);
   const rest = ordered.slice(excess).sort(byMachineNumber);
-  w.machines.set(ms.metadata.name, rest);
+  w.machines.set(nameOf(ms), rest);
   const spec = ms.spec.replicas ?? 0;
-  log.log(`[MS controller] - ${ms.metadata.name} scale down to ${spec}/${spec} replicas (${deleted.map((m) => m.metadata.name).join(',')} deleted)`);
+  log.log(`[MS controller] - ${nameOf(ms)} scale down to ${spec}/${spec} replicas (${deleted.map((m) => nameOf(m)).join(',')} deleted)`);
   return rest;
 }
 
@@ -124,13 +124,13 @@ export function userDeletesMachine(w: World, maxUserUnavailable: number, canDele
   const pick = outdated[rng ? rng.intn(outdated.length) : 0];
   if (isDeleting(pick)) return;
   pick.metadata.deletionTimestamp = new Date(0).toISOString();
-  log.log(`[User] Iteration ${i}, Deleting machine ${pick.metadata.name}`);
+  log.log(`[User] Iteration ${i}, Deleting machine ${nameOf(pick)}`);
 }
 
 /** The Machine controller: removes the finalizer of a deleting machine, which makes it disappear. */
 export function reconcileMachine(w: World, msName: string, m: MachineLike, i: number, log: FileLogger): void {
-  log.log(`[M controller] Iteration ${i}, Reconcile ${m.metadata.name}`);
+  log.log(`[M controller] Iteration ${i}, Reconcile ${nameOf(m)}`);
   if (!isDeleting(m)) return;
-  log.log(`[M controller] - ${m.metadata.name} finalizer removed`);
+  log.log(`[M controller] - ${nameOf(m)} finalizer removed`);
   w.machines.set(msName, machinesOf(w, msName).filter((x) => x !== m));
 }

@@ -2,7 +2,7 @@
 // OnDelete user), iteration after iteration, writing the upstream golden-log format.
 import { maxSurge as resolveMaxSurge, maxUnavailable as resolveMaxUnavailable } from '../mdutil';
 import { RolloutPlanner } from '../planner';
-import { MachineDeploymentLike, MachineSetLike, RolloutAnnotations } from '../types';
+import { MachineDeploymentLike, MachineSetLike, RolloutAnnotations, nameOf } from '../types';
 import { reconcileMachine, reconcileMachineSet, SimulationError, userDeletesMachine } from './fakes';
 import { GoRand } from './gorand';
 import { FileLogger } from './logger';
@@ -158,9 +158,9 @@ class Simulation {
 
   private taskList(): string[] {
     const w = this.world;
-    const names = w.machineSets.map((ms) => ms.metadata.name);
+    const names = w.machineSets.map((ms) => nameOf(ms));
     const tasks = ['md', ...names, `ms${names.length + 1}`];
-    if (this.onDelete) tasks.push('delete-machine', ...allMachines(w).map((m) => m.metadata.name));
+    if (this.onDelete) tasks.push('delete-machine', ...allMachines(w).map((m) => nameOf(m)));
     return tasks;
   }
 
@@ -172,8 +172,8 @@ class Simulation {
     if (!this.onDelete) return;
     if (task === 'delete-machine') userDeletesMachine(w, this.o.maxUserUnavailable ?? 1, this.canDelete, i, this.log, this.rng);
     for (const set of w.machineSets) {
-      const m = w.machines.get(set.metadata.name)?.find((x) => x.metadata.name === task);
-      if (m) reconcileMachine(w, set.metadata.name, m, i, this.log);
+      const m = w.machines.get(nameOf(set))?.find((x) => nameOf(x) === task);
+      if (m) reconcileMachine(w, nameOf(set), m, i, this.log);
     }
   }
 
@@ -211,7 +211,7 @@ class Simulation {
     const ms = newMachineSet(`ms${w.machineSets.length + 1}`, md.spec.template.spec.failureDomain, 0, 0);
     ms.spec.template = structuredClone(md.spec.template);
     w.machineSets.push(ms);
-    w.machines.set(ms.metadata.name, []);
+    w.machines.set(nameOf(ms), []);
     return ms;
   }
 
@@ -220,7 +220,7 @@ class Simulation {
     const lines = [`  md: ${mdSummary(w.md)}`];
     for (const ms of [...w.machineSets].sort(byMSNumber)) {
       const d = planner.getMachineSetDiff(ms);
-      const name = ms.metadata.name;
+      const name = nameOf(ms);
       lines.push(`  ${name}: ${d.summary} (${machinesSummary(w, ms)})`);
       if (!d.hasOriginal) {
         lines.push(`    - MachineSet ${name} created, it is now the current MachineSet`);

@@ -1,7 +1,7 @@
 // Simulated world of the rollout harness: one MD, its MachineSets and their Machines, plus the summaries the
 // golden logs print and the "desired state" comparison that ends a run.
 import { semanticEqual } from '../mdutil';
-import { MachineDeploymentLike, MachineLike, MachineSetLike, RolloutAnnotations } from '../types';
+import { MachineDeploymentLike, MachineLike, MachineSetLike, RolloutAnnotations, nameOf } from '../types';
 
 export interface World {
   md: MachineDeploymentLike;
@@ -14,8 +14,8 @@ export interface World {
 }
 
 export const numberOf = (name: string, prefix: string): number => Number(name.slice(prefix.length));
-export const byMachineNumber = (a: MachineLike, b: MachineLike) => numberOf(a.metadata.name, 'm') - numberOf(b.metadata.name, 'm');
-export const byMSNumber = (a: MachineSetLike, b: MachineSetLike) => numberOf(a.metadata.name, 'ms') - numberOf(b.metadata.name, 'ms');
+export const byMachineNumber = (a: MachineLike, b: MachineLike) => numberOf(nameOf(a), 'm') - numberOf(nameOf(b), 'm');
+export const byMSNumber = (a: MachineSetLike, b: MachineSetLike) => numberOf(nameOf(a), 'ms') - numberOf(nameOf(b), 'ms');
 
 export function newMachine(name: string, owner: string, failureDomain: string | undefined): MachineLike {
   return {
@@ -34,11 +34,11 @@ export function newMachineSet(name: string, failureDomain: string | undefined, r
 
 export const hasAnnotation = (m: MachineLike, key: string) => m.metadata.annotations?.[key] !== undefined;
 export const machinesOf = (w: World, msName: string): MachineLike[] => w.machines.get(msName) ?? [];
-export const findMS = (w: World, name: string) => w.machineSets.find((ms) => ms.metadata.name === name);
+export const findMS = (w: World, name: string) => w.machineSets.find((ms) => nameOf(ms) === name);
 
 /** All machines: MachineSets in list order, then each MachineSet's machines in list order. */
 export function allMachines(w: World): MachineLike[] {
-  return w.machineSets.flatMap((ms) => machinesOf(w, ms.metadata.name));
+  return w.machineSets.flatMap((ms) => machinesOf(w, nameOf(ms)));
 }
 
 export function mdSummary(md: MachineDeploymentLike): string {
@@ -48,10 +48,10 @@ export function mdSummary(md: MachineDeploymentLike): string {
 
 export function machinesSummary(w: World, ms: MachineSetLike): string {
   const acknowledged = new Set((ms.metadata.annotations?.[RolloutAnnotations.acknowledgedMove] ?? '').split(','));
-  return machinesOf(w, ms.metadata.name)
+  return machinesOf(w, nameOf(ms))
     .map((m) => {
-      let s = m.metadata.name;
-      if (hasAnnotation(m, RolloutAnnotations.pendingAcknowledgeMove) && !acknowledged.has(m.metadata.name)) s += '🟠';
+      let s = nameOf(m);
+      if (hasAnnotation(m, RolloutAnnotations.pendingAcknowledgeMove) && !acknowledged.has(nameOf(m))) s += '🟠';
       if (hasAnnotation(m, RolloutAnnotations.updateInProgress)) s += '🟡';
       return s;
     })
@@ -60,7 +60,7 @@ export function machinesSummary(w: World, ms: MachineSetLike): string {
 
 export function msSummary(w: World, ms: MachineSetLike): string {
   const s = ms.status ?? {};
-  return `${ms.metadata.name}: ${s.replicas ?? 0}/${ms.spec.replicas ?? 0} replicas, ${s.availableReplicas ?? 0} available, ${s.upToDateReplicas ?? 0} upToDate (${machinesSummary(w, ms)})`;
+  return `${nameOf(ms)}: ${s.replicas ?? 0}/${ms.spec.replicas ?? 0} replicas, ${s.availableReplicas ?? 0} available, ${s.upToDateReplicas ?? 0} upToDate (${machinesSummary(w, ms)})`;
 }
 
 export function stateSummary(w: World): string {
@@ -93,7 +93,7 @@ export function desiredWorld(initial: World, desiredMachineNames?: string[]): { 
   target.status = { ...target.status, replicas, availableReplicas: replicas };
   const machines = new Map<string, MachineLike[]>();
   const names = desiredMachineNames ?? [];
-  machines.set(target.metadata.name, names.map((n) => newMachine(n, target.metadata.name, md.spec.template.spec.failureDomain)));
+  machines.set(nameOf(target), names.map((n) => newMachine(n, nameOf(target), md.spec.template.spec.failureDomain)));
   return { world: { md, machineSets, machines, machineUID: 0 }, machineNames: desiredMachineNames };
 }
 
@@ -106,7 +106,7 @@ export function worldEquals(current: World, desired: World, checkMachineNames: b
 
   if (current.machineSets.length !== desired.machineSets.length) return false;
   for (const want of desired.machineSets) {
-    const got = findMS(current, want.metadata.name);
+    const got = findMS(current, nameOf(want));
     if (!got || !semanticEqual(got.spec.template, want.spec.template)) return false;
     if ((got.spec.replicas ?? 0) !== (want.spec.replicas ?? 0)) return false;
     if ((got.status?.replicas ?? 0) !== (want.status?.replicas ?? 0)) return false;
@@ -122,7 +122,7 @@ export function worldEquals(current: World, desired: World, checkMachineNames: b
     const wantCount = checkMachineNames ? want.length : (findMS(desired, msName)?.spec.replicas ?? 0);
     if (got.length !== wantCount) return false;
     for (let i = 0; i < got.length; i++) {
-      if (checkMachineNames && got[i].metadata.name !== want[i].metadata.name) return false;
+      if (checkMachineNames && nameOf(got[i]) !== nameOf(want[i])) return false;
       const owners = got[i].metadata.ownerReferences ?? [];
       if (owners.length !== 1 || owners[0].name !== msName) return false;
     }
