@@ -76,6 +76,35 @@ describe('bad input', () => {
     expect(fields).toEqual(expect.arrayContaining(['spec.scope', 'metadata.name', 'spec.versions[0].schema.openAPIV3Schema']));
   });
 
+  it('unknown fields are pruned, or a 400 with fieldValidation=Strict', async () => {
+    const w = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { size: 1, bogus: 'x' } });
+    const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+    const pruned = await rawRequest(conn, 'POST', widgets, w('pruned'));
+    expect(pruned.code).toBe(201);
+    expect(status(pruned.text).spec).toEqual({ size: 1, color: 'blue' });
+    const strict = await rawRequest(conn, 'POST', `${widgets}?fieldValidation=Strict`, w('strict'));
+    expect(strict.code).toBe(400);
+    expect(status(strict.text).message).toBe('strict decoding error: unknown field "spec.bogus"');
+  });
+
+  it('dryRun=All on update, patch and delete changes nothing; deletecollection honours the label selector', async () => {
+    const base = `${cms}/dry-target`;
+    const created = status((await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry-target', labels: { sweep: 'yes' } }, data: { a: '1' } })).text);
+    const put = await rawRequest(conn, 'PUT', `${base}?dryRun=All`, { ...created, data: { a: '2' } });
+    expect(status(put.text).data).toEqual({ a: '2' });
+    const patched = await rawRequest(conn, 'PATCH', `${base}?dryRun=All`, { data: { a: '3' } }, 'application/merge-patch+json');
+    expect(status(patched.text).data).toEqual({ a: '3' });
+    expect((await rawRequest(conn, 'DELETE', `${base}?dryRun=All`)).code).toBe(200);
+    const still = status((await rawRequest(conn, 'GET', base)).text);
+    expect(still.data).toEqual({ a: '1' });
+    expect(still.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+
+    await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep-me' } });
+    expect((await rawRequest(conn, 'DELETE', `${cms}?labelSelector=sweep%3Dyes`)).code).toBe(200);
+    expect((await rawRequest(conn, 'GET', base)).code).toBe(404);
+    expect((await rawRequest(conn, 'GET', `${cms}/keep-me`)).code).toBe(200);
+  });
+
   it('the server is still up after all of that', async () => {
     const r = await rawRequest(conn, 'GET', '/api/v1/namespaces/default');
     expect(r.code).toBe(200);

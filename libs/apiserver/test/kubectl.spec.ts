@@ -70,6 +70,12 @@ describe('kubectl', () => {
     expect(await ok(['get', 'wd'])).toMatch(/^NAME\s+SIZE\s+PHASE\s+AGE\s*\nk1\s+1\s+\d+s\s*$/);
   });
 
+  it('kubectl apply rejects unknown fields (it sends fieldValidation=Strict)', async () => {
+    const r = await kubectl(['apply', '--server-side', '-f', '-'], widgetYaml({ size: 1, colour: 'typo' }, 'typo'));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('unknown field "spec.colour"');
+  });
+
   it('get -w sees later changes', async () => {
     const watch = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', 'widgets', '-w', '--output-watch-events', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(watch);

@@ -5,7 +5,7 @@ import YAML from 'yaml';
 import * as discovery from './discovery';
 import { groupVersionDocument, openapiIndex } from './openapi';
 import type { Registry, ResourceInfo } from './registry';
-import type { PatchKind, Resources } from './resources';
+import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
@@ -198,6 +198,7 @@ export function createHandler(deps: HttpDeps) {
     const dryRun = q.getAll('dryRun').includes('All');
     const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
     const sub = subresource as 'status' | undefined;
+    const fieldValidation = (q.get('fieldValidation') ?? undefined) as FieldValidation | undefined;
     const resName = `${info.group}/${info.plural}${sub ? '/status' : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
     switch (req.method) {
@@ -221,14 +222,14 @@ export function createHandler(deps: HttpDeps) {
         const { body, patch } = await decodeWrite(req);
         if (patch) throw new StatusError(415, 'POST requires application/json', 'UnsupportedMediaType');
         count('create');
-        return send(res, 201, resources.create(info, ns, body, { fieldManager, dryRun }));
+        return send(res, 201, resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation }));
       }
       case 'PUT': {
         if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
         const { body, patch } = await decodeWrite(req);
         if (patch) throw new StatusError(415, 'PUT requires application/json', 'UnsupportedMediaType');
         count('update');
-        return send(res, 200, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub }));
+        return send(res, 200, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation }));
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
@@ -236,10 +237,10 @@ export function createHandler(deps: HttpDeps) {
         if (!patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
         if (patch === 'apply') {
           count('apply');
-          return send(res, 200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub }));
+          return send(res, 200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation }));
         }
         count('patch');
-        return send(res, 200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub }));
+        return send(res, 200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation }));
       }
       case 'DELETE': {
         const text = await readBody(req);

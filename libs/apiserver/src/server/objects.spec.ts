@@ -1,5 +1,5 @@
 import type { KubeObject } from '@capi/controller-runtime';
-import { initCreate, mergeUpdate, specChanged } from './objects';
+import { droppedPaths, initCreate, mergeUpdate, specChanged } from './objects';
 import { resourcesFromCrd } from './registry';
 
 const info = resourcesFromCrd({
@@ -34,5 +34,14 @@ describe('object write rules', () => {
   });
   it('specChanged ignores metadata', () => {
     expect(specChanged(base, { ...base, metadata: { name: 'w' } }, info)).toBe(false);
+  });
+});
+
+describe('droppedPaths', () => {
+  it('lists fields that pruning removed, with list indexes', () => {
+    const before = { spec: { a: 1, junk: 2, items: [{ k: 1, x: 2 }] }, extra: true };
+    const after = { spec: { a: 1, items: [{ k: 1 }] } };
+    expect(droppedPaths(before, after)).toEqual(['spec.junk', 'spec.items[0].x', 'extra']);
+    expect(droppedPaths(after, after)).toEqual([]);
   });
 });

@@ -93,3 +93,20 @@ export function tidyMeta(obj: KubeObject): KubeObject {
   }
   return obj;
 }
+
+const isPlainMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Paths ("spec.foo", "spec.items[0].bar") present in `before` but dropped in `after` (what pruning removed). */
+export function droppedPaths(before: unknown, after: unknown, prefix = ''): string[] {
+  const out: string[] = [];
+  if (isPlainMap(before) && isPlainMap(after)) {
+    for (const [k, v] of Object.entries(before)) {
+      const p = prefix ? `${prefix}.${k}` : k;
+      if (!(k in after)) out.push(p);
+      else out.push(...droppedPaths(v, after[k], p));
+    }
+  } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    before.forEach((v, i) => out.push(...droppedPaths(v, after[i], `${prefix}[${i}]`)));
+  }
+  return out;
+}

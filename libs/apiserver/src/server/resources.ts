@@ -3,14 +3,16 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '@capi/controller-runtime';
 import { CompactedError, objectKey, type Store, type StoreEvent } from '../storage';
 import { engines } from './engines';
-import { initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
+import { droppedPaths, initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
 import { apiVersionOf, storageResource, type Registry, type ResourceInfo } from './registry';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors';
 import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError, type Cause } from './status';
 import { admitCrd, establishedStatus } from './crds';
 
-export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status' }
+/** `fieldValidation=Strict` turns fields the schema would prune into a 400 (kubectl sends it by default). */
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status'; fieldValidation?: FieldValidation }
 export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
 export interface DeleteOpts { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
 export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
@@ -74,10 +76,13 @@ export class Resources {
   }
 
   /** prune → default → validate against the resource schema and the ObjectMeta rules. */
-  private admit(info: ResourceInfo, obj: KubeObject): KubeObject {
+  private admit(info: ResourceInfo, obj: KubeObject, validation?: FieldValidation): KubeObject {
     let out = obj;
     if (info.schema) {
+      const before = validation === 'Strict' ? structuredClone(out) : undefined;
       out = engines.pruneUnknownFields(out, info.schema) as KubeObject;
+      const unknown = before ? droppedPaths(before, out) : [];
+      if (unknown.length) throw badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
       out = engines.applyDefaults(out, info.schema) as KubeObject;
     }
     const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
@@ -94,7 +99,7 @@ export class Resources {
     const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
     if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
-    let admitted = this.admit(info, obj);
+    let admitted = this.admit(info, obj, opts.fieldValidation);
     admitted = this.track(info, { live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
     return this.persist(info, ns, admitted, opts.dryRun);
   }
@@ -129,7 +134,7 @@ export class Resources {
   /** Shared tail of update/patch: carry server-owned fields, admit, track field ownership, finalize if done. */
   private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
-    next = this.admit(info, next);
+    next = this.admit(info, next, opts.fieldValidation);
     next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
@@ -186,11 +191,11 @@ export class Resources {
       });
     }
     if (!live) {
-      const created = this.admit(info, initCreate(merged, info, this.now(), randomUUID(), ns));
+      const created = this.admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts.fieldValidation);
       return this.persist(info, ns, created, opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
-    next = this.admit(info, next);
+    next = this.admit(info, next, opts.fieldValidation);
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
 
