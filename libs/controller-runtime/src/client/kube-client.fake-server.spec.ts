@@ -1,3 +1,6 @@
+import * as http from 'http';
+import { AddressInfo } from 'net';
+import { KubeConfig } from '@kubernetes/client-node';
 import { FakeApiServer } from '../testing/fake-apiserver';
 import { CountingClientMetrics } from './client-metrics';
 import { isAlreadyExists, isConflict, isNotFound, ApiError } from './errors';
@@ -119,4 +122,21 @@ describe('KubeClient against a list/watch test server', () => {
     expect(errors[0].type).toBe('ERROR');
     expect((errors[0].object as unknown as { code: number }).code).toBe(410);
   });
+
+  it('times out a request the server never answers', async () => {
+    const hung = http.createServer(() => undefined);
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
+    const kc = new KubeConfig();
+    const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+    kc.loadFromOptions({ clusters: [{ name: 'h', server: url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'h', cluster: 'h', user: 'u' }], currentContext: 'h' });
+    const c = new KubeClient(kc, { requestTimeoutMs: 50 });
+    try {
+      // discovery is the first request any call makes; it must give up instead of hanging
+      await expect(c.mapper.mapping('v1', 'ConfigMap')).rejects.toThrow(/timed out/);
+    } finally {
+      c.close();
+      hung.closeAllConnections();
+      await new Promise((r) => hung.close(r));
+    }
+  }, 40_000);
 });

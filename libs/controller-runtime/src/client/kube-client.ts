@@ -23,6 +23,8 @@ export interface KubeClientOptions {
   metrics?: ClientMetrics;
   /** Default field manager for writes without one. */
   fieldManager?: string;
+  /** Timeout of non-watch requests; default 30 s. */
+  requestTimeoutMs?: number;
 }
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
@@ -43,7 +45,7 @@ export class KubeClient implements Client {
   ) {
     this.transport = new Transport(kubeConfig);
     this.metrics = opts.metrics;
-    this.mapper = new RestMapper(this.transport, () => this.observe('discovery', '', undefined, 200));
+    this.mapper = new RestMapper(this.transport, () => this.observe('discovery', '', undefined, 200), opts.requestTimeoutMs ?? 30_000);
   }
 
   async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
@@ -231,7 +233,7 @@ export class KubeClient implements Client {
 
   private async call<T>(verb: ClientVerb, kind: string, subresource: string | undefined, req: RawRequest): Promise<T> {
     try {
-      const out = await this.transport.json<T>(req);
+      const out = await this.transport.json<T>({ ...req, timeoutMs: this.opts.requestTimeoutMs ?? 30_000 });
       this.observe(verb, kind, subresource, 200);
       return out;
     } catch (e) {

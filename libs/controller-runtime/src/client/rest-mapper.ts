@@ -33,6 +33,7 @@ export class RestMapper {
   constructor(
     private readonly transport: Transport,
     private readonly onDiscovery: () => void = () => undefined,
+    private readonly timeoutMs = 30_000,
   ) {}
 
   async mapping(apiVersion: string, kind: string): Promise<ResourceMapping> {
@@ -60,7 +61,7 @@ export class RestMapper {
     this.onDiscovery();
     let list: APIResourceList;
     try {
-      list = await this.transport.json<APIResourceList>({ method: 'GET', path: groupVersionPath(apiVersion) });
+      list = await this.transport.json<APIResourceList>({ method: 'GET', path: groupVersionPath(apiVersion), timeoutMs: this.timeoutMs });
     } catch (e) {
       if ((e as { code?: number }).code === 404) list = { resources: [] };
       else throw e;

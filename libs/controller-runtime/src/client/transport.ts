@@ -13,6 +13,8 @@ export interface RawRequest {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
+  /** Socket inactivity timeout; none when omitted. */
+  timeoutMs?: number;
 }
 
 export class Transport {
@@ -45,15 +47,11 @@ export class Transport {
       hostname: url.hostname,
       port: url.port,
       path: url.pathname + url.search,
-      headers: {
-        Accept: 'application/json',
-        ...(payload ? { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length } : {}),
-      },
       agent: this.agent,
       signal: req.signal,
     };
+    // Adds the Authorization header and TLS material (CA, client cert/key, skip-verify) from the kubeconfig.
     await this.kubeConfig.applyToHTTPSOptions(opts);
-    // applyToHTTPSOptions may replace headers; keep ours.
     opts.headers = {
       ...(opts.headers ?? {}),
       Accept: 'application/json',
@@ -63,6 +61,8 @@ export class Transport {
     return new Promise((resolve, reject) => {
       const r = mod.request(opts, resolve);
       r.on('error', reject);
+      // Watches stay open by design; everything else must answer in time.
+      if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path} timed out after ${req.timeoutMs}ms`)));
       if (payload) r.write(payload);
       r.end();
     });
