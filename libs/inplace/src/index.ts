@@ -1,1 +1,16 @@
-export {};
+export { applyPatchToObject, jsonMergePatch, PatchApplyError, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS } from './apply-patch';
+export {
+  canExtensionsUpdate,
+  compareForCoverage,
+  orderExtensions,
+  CoverageError,
+  type CoverageHook,
+  type CoverageRequest,
+  type CoverageRuntimeClient,
+  type CoverageComparator,
+  type CanExtensionsUpdateInput,
+  type CanExtensionsUpdateResult,
+} from './coverage';
+export { diffPaths, formatDiff } from './diff';
+export { markAsPending, markAsDone } from './tracking';
+export { HookRetryCache, type HookRetryEntry } from './retry-cache';

@@ -1,0 +1,69 @@
+// Applying an extension's patch to a request object, keeping only changes under allowed paths (spec §4.1, §4.4;
+// upstream internal/util/patch ApplyPatchToObject). Out-of-path changes are discarded, not rejected.
+import { decodePatch, isPatchDefined, PatchDecodeError, type Patch } from '@capi/api';
+import { deletePath, getPath, hasPath, setPath, type FieldPath } from '@capi/ssa';
+import { applyPatch as applyJsonPatch, JsonPatchError, type Operation } from 'fast-json-patch';
+
+export class PatchApplyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PatchApplyError';
+  }
+}
+
+type JsonMap = Record<string, unknown>;
+const isMap = (v: unknown): v is JsonMap => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** RFC 7386 JSON merge patch: null deletes, objects merge recursively, anything else replaces. */
+export function jsonMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isMap(patch)) return structuredClone(patch);
+  const out: JsonMap = isMap(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = jsonMergePatch(out[k], v);
+  }
+  return out;
+}
+
+/** Allowed sub-paths per hook: CanUpdateMachine may only change `spec`, CanUpdateMachineSet `spec.template.spec`. */
+export const MACHINE_PATCH_PATHS: readonly FieldPath[] = [['spec']];
+export const MACHINE_SET_PATCH_PATHS: readonly FieldPath[] = [['spec', 'template', 'spec']];
+
+/**
+ * Returns a patched deep copy of `obj`. Undefined / empty patches are a no-op; an unknown patchType with patch
+ * bytes, undecodable bytes, or a failing operation throw PatchApplyError. Of the patched result only the values
+ * under `allowedPaths` are taken over; every other change is dropped.
+ */
+export function applyPatchToObject<T extends object>(obj: T, patch: Patch | undefined, allowedPaths: readonly FieldPath[]): T {
+  const original = structuredClone(obj) as unknown as JsonMap;
+  if (!isPatchDefined(patch)) return original as T;
+  if (!patch.patch) {
+    if (patch.patchType === 'JSONPatch' || patch.patchType === 'JSONMergePatch') return original as T;
+  }
+  let decoded: ReturnType<typeof decodePatch>;
+  try {
+    decoded = decodePatch(patch);
+  } catch (e) {
+    throw new PatchApplyError(e instanceof PatchDecodeError ? e.message : String(e));
+  }
+
+  let patched: unknown;
+  if (decoded.patchType === 'JSONPatch') {
+    try {
+      patched = applyJsonPatch(structuredClone(original), decoded.document as Operation[], true, true, true).newDocument;
+    } catch (e) {
+      const detail = e instanceof JsonPatchError ? `${e.name}: ${e.message.split('\n')[0]}` : (e as Error).message;
+      throw new PatchApplyError(`failed to apply JSONPatch: ${detail}`);
+    }
+  } else {
+    patched = jsonMergePatch(original, decoded.document);
+  }
+  if (!isMap(patched)) throw new PatchApplyError('patch result is not a JSON object');
+
+  const result = original;
+  for (const path of allowedPaths) {
+    if (hasPath(patched, path)) setPath(result, path, structuredClone(getPath(patched, path)));
+    else deletePath(result, path);
+  }
+  return result as T;
+}

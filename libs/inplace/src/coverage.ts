@@ -1,0 +1,154 @@
+// Coverage check (spec §4.4): apply the extensions' patches to `current` and check it then equals `desired`.
+// One implementation for CanUpdateMachine (KCP) and CanUpdateMachineSet (MachineDeployment planner).
+// Beyond upstream's "only one updater": several are composed in ExtensionConfig name order, each seeing `current`
+// already patched by the previous ones; the first point where patched current == desired wins.
+import {
+  cleanupMachineSpecForDiff,
+  type HookObject,
+  type HookRequest,
+  type HookResponse,
+  type MachineSpec,
+  type Patch,
+} from '@capi/api';
+import { getPath, type FieldPath } from '@capi/ssa';
+import { applyPatchToObject, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS } from './apply-patch';
+import { formatDiff } from './diff';
+
+export type CoverageHook = 'CanUpdateMachine' | 'CanUpdateMachineSet';
+export type CoverageRequest<H extends CoverageHook> = HookRequest<H>;
+
+/** What the coverage check needs from the runtime client (RuntimeClient from @capi/runtime-client fits). */
+export interface CoverageRuntimeClient {
+  getAllExtensions(hook: CoverageHook, forObject: { metadata: { namespace?: string } }): Promise<string[]>;
+  callExtension<H extends CoverageHook>(
+    hook: H,
+    forObject: { metadata: { namespace?: string } },
+    name: string,
+    request: CoverageRequest<H>,
+  ): Promise<HookResponse<H>>;
+}
+
+/** One object slot of a request: where it lives in current/desired, which response field patches it, how it is compared. */
+interface Slot {
+  key: string;
+  patchField: string;
+  allowedPaths: readonly FieldPath[];
+  /** The part that must be equal; undefined object = absent. */
+  comparable: (obj: HookObject) => unknown;
+  /** "Machine", or the object's kind for infra/bootstrap objects. */
+  label: (obj: HookObject) => string;
+}
+
+export class CoverageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CoverageError';
+  }
+}
+
+const templateSpec = (obj: HookObject): unknown => {
+  const spec = getPath(obj, ['spec', 'template', 'spec']);
+  if (spec === undefined) throw new CoverageError(`could not read spec.template.spec from ${obj.kind} ${obj.metadata?.name ?? ''}`);
+  return spec;
+};
+
+const SLOTS: Record<CoverageHook, Slot[]> = {
+  CanUpdateMachine: [
+    { key: 'machine', patchField: 'machinePatch', allowedPaths: MACHINE_PATCH_PATHS, comparable: (o) => cleanupMachineSpecForDiff((o.spec ?? {}) as Partial<MachineSpec>), label: () => 'Machine' },
+    { key: 'infrastructureMachine', patchField: 'infrastructureMachinePatch', allowedPaths: MACHINE_PATCH_PATHS, comparable: (o) => o.spec, label: (o) => o.kind },
+    { key: 'bootstrapConfig', patchField: 'bootstrapConfigPatch', allowedPaths: MACHINE_PATCH_PATHS, comparable: (o) => o.spec, label: (o) => o.kind },
+  ],
+  CanUpdateMachineSet: [
+    {
+      key: 'machineSet', patchField: 'machineSetPatch', allowedPaths: MACHINE_SET_PATCH_PATHS,
+      comparable: (o) => cleanupMachineSpecForDiff((getPath(o, ['spec', 'template', 'spec']) ?? {}) as Partial<MachineSpec>),
+      label: () => 'MachineSet',
+    },
+    { key: 'infrastructureMachineTemplate', patchField: 'infrastructureMachineTemplatePatch', allowedPaths: MACHINE_SET_PATCH_PATHS, comparable: templateSpec, label: (o) => o.kind },
+    { key: 'bootstrapConfigTemplate', patchField: 'bootstrapConfigTemplatePatch', allowedPaths: MACHINE_SET_PATCH_PATHS, comparable: templateSpec, label: (o) => o.kind },
+  ],
+};
+
+/** Reasons why `current` does not match `desired` for the hook; empty when everything matches. */
+export type CoverageComparator = (hook: CoverageHook, current: Record<string, HookObject | undefined>, desired: Record<string, HookObject | undefined>) => string[];
+
+/** The spec §4.4 comparison: Machine spec after cleanup / spec.template.spec; infra and bootstrap spec only. */
+export const compareForCoverage: CoverageComparator = (hook, current, desired) => {
+  const reasons: string[] = [];
+  for (const slot of SLOTS[hook]) {
+    const c = current[slot.key];
+    const d = desired[slot.key];
+    if (!c && !d) continue;
+    const label = slot.label((d ?? c)!);
+    if (!c || !d) {
+      reasons.push(`${label} cannot be updated in-place: object is only in ${c ? 'current' : 'desired'}`);
+      continue;
+    }
+    const diff = formatDiff(slot.comparable(c), slot.comparable(d));
+    if (diff) reasons.push(`${label} cannot be updated in-place: ${diff}`);
+  }
+  return reasons;
+};
+
+export interface CanExtensionsUpdateInput<H extends CoverageHook> {
+  hook: H;
+  runtimeClient: CoverageRuntimeClient;
+  /** The object the hook is called for (its namespace selects handlers): the Machine / old MachineSet. */
+  forObject: { metadata: { namespace?: string } };
+  /** The request; `current` is patched in place as extensions answer. */
+  request: CoverageRequest<H>;
+  compare?: CoverageComparator;
+}
+
+export interface CanExtensionsUpdateResult {
+  canUpdate: boolean;
+  /** Why not (from the last extension's patched state), empty when canUpdate. */
+  reasons: string[];
+  /** Handlers called, in order. */
+  extensions: string[];
+}
+
+/** Handler names are "<handler>.<ExtensionConfig name>": order by ExtensionConfig name, then handler name. */
+export function orderExtensions(names: string[]): string[] {
+  const split = (n: string) => {
+    const i = n.indexOf('.');
+    return i < 0 ? { config: '', handler: n } : { config: n.slice(i + 1), handler: n.slice(0, i) };
+  };
+  return [...names].sort((a, b) => {
+    const x = split(a);
+    const y = split(b);
+    return x.config < y.config ? -1 : x.config > y.config ? 1 : x.handler < y.handler ? -1 : x.handler > y.handler ? 1 : 0;
+  });
+}
+
+/**
+ * Calls the hook's handlers in ExtensionConfig name order, patching request.current after each, and stops at the
+ * first match. Extension errors propagate; patch errors become
+ * "failed to apply patches from extension <name> to the <Hook> request: ...".
+ */
+export async function canExtensionsUpdate<H extends CoverageHook>(input: CanExtensionsUpdateInput<H>): Promise<CanExtensionsUpdateResult> {
+  const { hook, runtimeClient, forObject, request } = input;
+  const compare = input.compare ?? compareForCoverage;
+  const names = orderExtensions(await runtimeClient.getAllExtensions(hook, forObject));
+  if (names.length === 0) return { canUpdate: false, reasons: [`no ${hook} extensions registered`], extensions: [] };
+
+  const current = request.current as unknown as Record<string, HookObject | undefined>;
+  const desired = request.desired as unknown as Record<string, HookObject | undefined>;
+  let reasons: string[] = [];
+  const called: string[] = [];
+  for (const name of names) {
+    called.push(name);
+    const response = (await runtimeClient.callExtension(hook, forObject, name, request)) as unknown as Record<string, Patch | undefined>;
+    try {
+      for (const slot of SLOTS[hook]) {
+        const obj = current[slot.key];
+        if (obj) current[slot.key] = applyPatchToObject(obj, response[slot.patchField], slot.allowedPaths);
+      }
+    } catch (e) {
+      throw new CoverageError(`failed to apply patches from extension ${name} to the ${hook} request: ${(e as Error).message}`);
+    }
+    reasons = compare(hook, current, desired);
+    if (reasons.length === 0) return { canUpdate: true, reasons: [], extensions: called };
+  }
+  return { canUpdate: false, reasons, extensions: called };
+}
