@@ -22,4 +22,4 @@ export type { RolloutSimulationOptions, RolloutSimulationResult, InitialMachineS
 export { SimulationError } from './sim/fakes';
 export { GoRand } from './sim/gorand';
 export { goldenRoot, goldenPath, headerName, describeFirstDifference, findRepoRoot } from './sim/goldens';
-export { rollingUpdateScenarios, onDeleteScenarios } from './sim/scenarios';
+export { rollingUpdateScenarios, onDeleteScenarios, heldOutScenarios } from './sim/scenarios';

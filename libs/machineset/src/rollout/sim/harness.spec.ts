@@ -2,6 +2,7 @@ import { describeFirstDifference, findRepoRoot } from './goldens';
 import { FileLogger } from './logger';
 import { randomTaskOrder, runRolloutSimulation, simulateRollout } from './simulate';
 import { GoRand } from './gorand';
+import { heldOutScenarios } from './scenarios';
 import * as path from 'path';
 
 describe('FileLogger', () => {
@@ -65,5 +66,21 @@ describe('simulateRollout (unknown scenarios)', () => {
 
   it('rejects invalid replicas', () => {
     expect(() => runRolloutSimulation({ replicas: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('rollout limit checks', () => {
+  const scaleUp = heldOutScenarios.find((s) => s.name?.startsWith('Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, scale up to 12'))!;
+
+  it('logs a toleration line when a breach is tolerated', () => {
+    const r = runRolloutSimulation(scaleUp);
+    expect(r.converged).toBe(true);
+    expect(r.log).toContain('\n[Toleration] tolerate maxUnavailable breach\n');
+  });
+
+  it('fails the run on an untolerated breach', () => {
+    const r = runRolloutSimulation({ ...scaleUp, tolerateMaxUnavailableBreach: false });
+    expect(r.converged).toBe(false);
+    expect(r.error).toMatch(/^maxUnavailable breached: \d+ available < 11 minimum$/);
   });
 });

@@ -41,6 +41,13 @@ export interface RolloutSimulationOptions {
   maxUserUnavailable?: number;
   /** Custom initial MachineSets (default: ms1 at template v1 with `replicas` machines m1..mN). */
   initialMachineSets?: InitialMachineSet[];
+  /** The MD template version (failureDomain); default v2. A third version models a spec change mid-rollout. */
+  mdTemplateVersion?: string;
+  /** Machine-name counter at start; default: the highest initial machine number. */
+  machineUID?: number;
+  /** RollingUpdate checks: log a toleration line instead of failing when the limit is breached. */
+  tolerateMaxUnavailableBreach?: boolean;
+  tolerateMaxSurgeBreach?: boolean;
   /** Expected machines on the new MS at the end; without it only their number is checked. */
   desiredMachineNames?: string[];
   /** Shuffle the controller order with Go math/rand seeded with this value. */
@@ -64,7 +71,7 @@ function initialWorld(o: RolloutSimulationOptions): World {
     metadata: { name: 'md' },
     spec: {
       replicas: o.replicas,
-      template: { spec: { failureDomain: MD_TEMPLATE_VERSION } },
+      template: { spec: { failureDomain: o.mdTemplateVersion ?? MD_TEMPLATE_VERSION } },
       rollout: {
         strategy:
           strategy === 'OnDelete'
@@ -84,6 +91,7 @@ function initialWorld(o: RolloutSimulationOptions): World {
     for (const m of ms.machines) world.machineUID = Math.max(world.machineUID, Number(m.slice(1)));
   }
   world.machineSets.sort(byMSNumber);
+  if (o.machineUID !== undefined) world.machineUID = o.machineUID;
   return world;
 }
 
@@ -249,11 +257,15 @@ class Simulation {
     const replicas = md.spec.replicas ?? 0;
     const minAvailable = replicas - resolveMaxUnavailable(md);
     if ((md.status?.availableReplicas ?? 0) < minAvailable) {
-      throw new SimulationError(`maxUnavailable breached: ${md.status?.availableReplicas ?? 0} available < ${minAvailable} minimum`);
+      if (!this.o.tolerateMaxUnavailableBreach) {
+        throw new SimulationError(`maxUnavailable breached: ${md.status?.availableReplicas ?? 0} available < ${minAvailable} minimum`);
+      }
+      this.log.log('[Toleration] tolerate maxUnavailable breach');
     }
     const total = this.world.machineSets.reduce((t, ms) => t + (ms.spec.replicas ?? 0), 0);
     if (total > replicas + resolveMaxSurge(md)) {
-      throw new SimulationError(`maxSurge breached: ${total} replicas > ${replicas} + ${resolveMaxSurge(md)}`);
+      if (!this.o.tolerateMaxSurgeBreach) throw new SimulationError(`maxSurge breached: ${total} replicas > ${replicas} + ${resolveMaxSurge(md)}`);
+      this.log.log('[Toleration] tolerate maxSurge breach');
     }
   }
 }

@@ -1,0 +1,138 @@
+// Desired Machine / InfraMachine / BootstrapConfig of a MachineSet (upstream machineset_controller.go
+// computeDesiredMachine and external.CreateFromTemplate), pure so creation and in-place updates share them.
+import {
+  CLUSTER_API_VERSION,
+  CLUSTER_NAME_LABEL,
+  MACHINE_DEPLOYMENT_NAME_LABEL,
+  MACHINE_SET_NAME_LABEL,
+  TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
+  TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
+  parseApiVersion,
+  type Machine,
+  type MachineSet,
+} from '@capi/api';
+import type { KubeObject, OwnerReference } from '@capi/controller-runtime';
+import { fnv32a } from '@capi/ssa';
+
+const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const MAX_NAME_LENGTH = 63;
+const RANDOM_LENGTH = 5;
+
+/** `<base>-<5 random chars>` like the apiserver's generateName (base truncated to keep 63 characters). */
+export function generateName(base: string, random: () => number = Math.random): string {
+  const prefix = `${base}-`.slice(0, MAX_NAME_LENGTH - RANDOM_LENGTH);
+  let suffix = '';
+  for (let i = 0; i < RANDOM_LENGTH; i++) suffix += NAME_ALPHABET[Math.floor(random() * NAME_ALPHABET.length)];
+  return prefix + suffix;
+}
+
+/** A label value for a name: the name itself when it fits, otherwise a stable hash (upstream format.MustFormatValue). */
+export function formatLabelValue(value: string): string {
+  if (value.length <= MAX_NAME_LENGTH) return value;
+  return `hash_${fnv32a(value).toString(36)}_z`;
+}
+
+export function machineSetOwnerRef(ms: MachineSet, controller: boolean): OwnerReference {
+  return {
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'MachineSet',
+    name: ms.metadata.name ?? '',
+    uid: ms.metadata.uid ?? '',
+    ...(controller ? { controller: true, blockOwnerDeletion: true } : {}),
+  };
+}
+
+/** Labels every Machine of the MS carries: template labels plus set-name and (when owned by an MD) deployment-name. */
+export function machineLabels(ms: MachineSet): Record<string, string> {
+  const labels: Record<string, string> = { ...(ms.spec.template.metadata?.labels ?? {}) };
+  labels[MACHINE_SET_NAME_LABEL] = formatLabelValue(ms.metadata.name ?? '');
+  const md = ms.metadata.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL];
+  if (md) labels[MACHINE_DEPLOYMENT_NAME_LABEL] = md;
+  labels[CLUSTER_NAME_LABEL] = ms.spec.clusterName;
+  return labels;
+}
+
+/**
+ * The Machine the MS wants: template spec, the MS as controller owner, template labels/annotations. For an existing
+ * Machine the name, uid and the references to its own infra/bootstrap objects are kept.
+ */
+export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefined, name?: string): Machine {
+  const spec = structuredClone(ms.spec.template.spec);
+  spec.clusterName = ms.spec.clusterName;
+  const machine: Machine = {
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'Machine',
+    metadata: {
+      name: existing?.metadata.name ?? name,
+      namespace: ms.metadata.namespace,
+      labels: machineLabels(ms),
+      annotations: { ...(ms.spec.template.metadata?.annotations ?? {}) },
+      ownerReferences: [machineSetOwnerRef(ms, true)],
+    },
+    spec,
+  };
+  if (existing) {
+    machine.metadata.uid = existing.metadata.uid;
+    machine.spec.infrastructureRef = structuredClone(existing.spec.infrastructureRef);
+    if (existing.spec.bootstrap?.configRef) machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { ...existing.spec.bootstrap.configRef } };
+  }
+  if (Object.keys(machine.metadata.annotations ?? {}).length === 0) delete machine.metadata.annotations;
+  return machine;
+}
+
+export class TemplateError extends Error {
+  constructor(
+    message: string,
+    readonly reason = 'InvalidTemplate',
+  ) {
+    super(message);
+    this.name = 'TemplateError';
+  }
+}
+
+interface TemplateObject extends KubeObject {
+  spec?: { template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> } };
+}
+
+/** `<Kind>Template` → `<Kind>`. */
+export function kindFromTemplateKind(templateKind: string): string {
+  if (!templateKind.endsWith('Template') || templateKind === 'Template') {
+    throw new TemplateError(`template kind ${templateKind} does not end with "Template"`);
+  }
+  return templateKind.slice(0, -'Template'.length);
+}
+
+export interface ObjectFromTemplateInput {
+  template: KubeObject;
+  name: string;
+  namespace: string | undefined;
+  clusterName: string;
+  /** Labels/annotations of the Machine, layered over the template's own metadata. */
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerRef: OwnerReference;
+}
+
+/**
+ * The object cloned from an infra/bootstrap template: template metadata + Machine labels/annotations, the
+ * cloned-from annotations, the cluster-name label, the MS as (non-controller) owner and `spec.template.spec`.
+ */
+export function objectFromTemplate(input: ObjectFromTemplateInput): KubeObject {
+  const t = input.template as TemplateObject;
+  const tmpl = t.spec?.template;
+  if (!tmpl || typeof tmpl !== 'object') throw new TemplateError(`${t.kind} ${t.metadata.name} has no spec.template`);
+  const { group } = parseApiVersion(t.apiVersion);
+  const labels = { ...(tmpl.metadata?.labels ?? {}), ...(input.labels ?? {}), [CLUSTER_NAME_LABEL]: input.clusterName };
+  const annotations = {
+    ...(tmpl.metadata?.annotations ?? {}),
+    ...(input.annotations ?? {}),
+    [TEMPLATE_CLONED_FROM_NAME_ANNOTATION]: t.metadata.name ?? '',
+    [TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION]: `${t.kind}.${group}`,
+  };
+  return {
+    apiVersion: t.apiVersion,
+    kind: kindFromTemplateKind(t.kind),
+    metadata: { name: input.name, namespace: input.namespace, labels, annotations, ownerReferences: [input.ownerRef] },
+    spec: structuredClone(tmpl.spec ?? {}),
+  };
+}
