@@ -67,7 +67,7 @@ describe('LeaderElector against a Lease', () => {
 
   it('runs callbacks, renews, and releases on stop so the next candidate leads at once', async () => {
     const events: string[] = [];
-    const opts = { namespace: 'le2', name: 'lock', leaseDurationMs: 60_000, renewDeadlineMs: 400, retryPeriodMs: 20 };
+    const opts = { namespace: 'le2', name: 'lock', leaseDurationMs: 60_000, renewDeadlineMs: 5_000, retryPeriodMs: 20 };
     const a = new LeaderElector(client, { ...opts, identity: 'a' }, {
       onStartedLeading: () => void events.push('a started'),
       onStoppedLeading: () => void events.push('a stopped'),

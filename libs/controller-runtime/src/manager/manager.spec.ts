@@ -32,8 +32,8 @@ describe('Manager', () => {
     const ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'mgr1', name: 'lock' };
     const lease = await client.get(ref);
     await client.update({ ...lease, spec: { ...(lease.spec as object), holderIdentity: 'thief', leaseDurationSeconds: 3600 } });
-    await eventually(() => lost === 1, 'leadership lost');
-    expect(manager.isLeader()).toBe(false);
+    // A slow renewal under load may already have cost (and regained) the lease once; the thief's lease is final.
+    await eventually(() => lost >= 1 && !manager.isLeader(), 'leadership lost');
     expect(manager.controller('w')).toBeUndefined();
     await client.create({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'late', namespace: 'mgr1' } });
     await manager.stop();
