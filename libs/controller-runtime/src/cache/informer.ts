@@ -194,9 +194,10 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     let expired = false;
     let failure: Error | undefined;
     const timeout = this.opts.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
-    let handle: WatchHandle | undefined;
+    // Events may arrive before client.watch() resolves, so the handle is looked up lazily.
+    const opened: { handle?: WatchHandle } = {};
     let stopWhenOpen = false;
-    handle = await this.client.watch<T>(
+    const handle = await this.client.watch<T>(
       this.apiVersion,
       this.kind,
       {
@@ -213,10 +214,11 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
         if (outcome === 'expired') expired = true;
         else if (outcome instanceof Error) failure = outcome;
         if (!expired && !failure) return;
-        if (handle) handle.stop();
+        if (opened.handle) opened.handle.stop();
         else stopWhenOpen = true;
       },
     );
+    opened.handle = handle;
     this.currentWatch = handle;
     if (this.abort.signal.aborted || stopWhenOpen) handle.stop();
     try {
