@@ -1,17 +1,20 @@
 import 'reflect-metadata';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Inject, Injectable, Module, type DynamicModule, type INestApplicationContext, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Counter, Registry } from 'prom-client';
 import YAML from 'yaml';
-import { FEATURE_GATES, FeatureGates } from '@capi/controller-runtime';
+import { renderKubeconfig } from '@capi/apiserver';
+import { FEATURE_GATES, FeatureGates, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type Manager } from '@capi/controller-runtime';
 import { loadManagerConfig, type ManagerConfig } from './config/config';
 import { ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
 import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { READINESS_CHECKS, type CheckRegistry } from './health/health';
 import { JsonLogger, LOGGER } from './logging/logger';
-import { METRICS_REGISTRY } from './metrics/metrics';
-import { buildManagerModule, KUBECONFIG, ManagerEndpoints, type ManagerOverrides } from './manager.module';
+import { buildManagerModule, KUBECONFIG, LEADER_ELECTION_ID, ManagerEndpoints, type ManagerOverrides } from './manager.module';
 import { get } from './testing/http';
 
 function config(...argv: string[]): ManagerConfig {
@@ -37,7 +40,8 @@ class ProbeController {
 @Module({ providers: [ProbeController] })
 class ProbeModule {}
 
-const fakeKubeconfig = 'apiVersion: v1\nkind: Config\nclusters: [{name: fake, cluster: {server: "https://fake.invalid"}}]\n';
+// Loopback port 1: nothing listens, and no test here needs the API (no controller watches anything).
+const fakeKubeconfig = renderKubeconfig({ url: 'https://127.0.0.1:1', token: 'fake', name: 'fake' });
 class FakeEmbedded implements EmbeddedEnvironment {
   starts = 0;
   stops = 0;
@@ -98,6 +102,13 @@ describe('buildManagerModule: downstream provider override', () => {
     expect(app.get(FeatureGates)).toBe(gates);
   });
 
+  it('a --kubeconfig without a current cluster fails start-up naming the flag', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'manager-')), 'kubeconfig');
+    writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: []\n');
+    const c = config('--controllers=kcp', `--kubeconfig=${file}`);
+    await expect(start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow('invalid --kubeconfig: no current cluster');
+  });
+
   it('a --kubeconfig that cannot be read fails start-up naming the flag', async () => {
     const c = config('--controllers=kcp', '--kubeconfig=/nonexistent/kubeconfig');
     await expect(start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow(
@@ -115,7 +126,7 @@ describe('buildManagerModule: metrics and health endpoints', () => {
   class CacheReadiness implements OnModuleInit {
     constructor(@Inject(READINESS_CHECKS) private readonly checks: CheckRegistry) {}
     onModuleInit() {
-      this.checks.add('informers-synced', () => cacheSynced || 'caches not synced');
+      this.checks.add('runtime-client-warm', () => cacheSynced || 'runtime client not warmed up');
     }
   }
   @Module({ providers: [CacheReadiness, ProbeController] })
@@ -146,8 +157,9 @@ describe('buildManagerModule: metrics and health endpoints', () => {
     expect((await get(port, '/healthz')).status).toBe(200);
     const notReady = await get(port, '/readyz');
     expect(notReady.status).toBe(500);
-    expect(notReady.body).toContain('[-]informers-synced failed: caches not synced');
+    expect(notReady.body).toContain('[-]runtime-client-warm failed: runtime client not warmed up');
     expect(notReady.body).toContain('[+]manager-started ok');
+    expect(notReady.body).toContain('[+]informers-synced ok');
     cacheSynced = true;
     expect(await get(port, '/readyz')).toEqual(expect.objectContaining({ status: 200, body: 'ok' }));
   });
@@ -204,6 +216,17 @@ describe('embedded default (ApiServer)', () => {
       req.end();
     });
     expect(status).toBe(200);
+    await app.close();
+  });
+
+  it('--leader-elect makes the controller-runtime Manager take the upstream lease', async () => {
+    const app = await start(config('--controllers=', '--leader-elect', '--leader-elect-retry-period=100ms'));
+    const manager = app.get<Manager>(MANAGER);
+    await manager.elected();
+    expect(manager.isLeader()).toBe(true);
+    const client = app.get<Client>(KUBE_CLIENT);
+    const lease = await client.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: LEADER_ELECTION_ID });
+    expect((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity).toBeTruthy();
     await app.close();
   });
 });

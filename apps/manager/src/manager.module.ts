@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import type { Registry } from 'prom-client';
-import { FeatureGatesModule } from '@capi/controller-runtime';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ControllerRuntimeModule, FeatureGatesModule, KUBE_CONFIG, MANAGER, METRICS_REGISTRY, type Manager } from '@capi/controller-runtime';
 import type { ManagerConfig } from './config/config';
 import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type ControllerSelection } from './controllers/registry';
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
-import { createMetricsRegistry, METRICS_REGISTRY, serveMetrics } from './metrics/metrics';
+import { createMetricsRegistry, serveMetrics } from './metrics/metrics';
 
 /** Token of the validated ManagerConfig. */
 export const MANAGER_CONFIG = Symbol.for('capi.ManagerConfig');
@@ -33,8 +34,10 @@ export class ManagerEndpoints implements OnApplicationBootstrap, OnApplicationSh
     @Inject(EMBEDDED_ENVIRONMENT) private readonly embedded: EmbeddedEnvironment,
     @Inject(LOGGER) private readonly log: JsonLogger,
     @Inject(CONTROLLER_SELECTION) private readonly selection: ControllerSelectionInfo,
+    @Inject(MANAGER) manager: Manager,
   ) {
     readinessChecks.add('manager-started', () => this.bootstrapped || 'manager is still starting');
+    readinessChecks.add('informers-synced', () => manager.cache.hasSynced() || 'informer caches have not synced');
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -75,7 +78,6 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     ...gates,
     { provide: MANAGER_CONFIG, useValue: config },
     { provide: LOGGER, useFactory: () => JsonLogger.create({ level: config.logLevel, format: config.logFormat }) },
-    { provide: METRICS_REGISTRY, useFactory: createMetricsRegistry },
     { provide: HEALTH_CHECKS, useClass: CheckRegistry },
     { provide: READINESS_CHECKS, useClass: CheckRegistry },
     {
@@ -108,22 +110,68 @@ export class ManagerCoreModule {}
 @Module({})
 export class ManagerModule {}
 
+/** The controller-runtime module (client, cache, Manager with leader election) wired to the manager's config and kubeconfig. */
+function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
+  const le = config.leaderElection;
+  const cr = ControllerRuntimeModule.forRoot({
+    // Replaced below: the kubeconfig comes from the KUBECONFIG provider (file or embedded default).
+    kubeconfig: () => {
+      throw new Error('unreachable: KUBE_CONFIG is provided from KUBECONFIG');
+    },
+    namespace: config.namespace,
+    leaderElection: le.enabled
+      ? { namespace: config.namespace ?? 'default', name: LEADER_ELECTION_ID, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs }
+      : undefined,
+  });
+  const providers = replaceByToken(cr.providers ?? [], [
+    { provide: KUBE_CONFIG, inject: [KUBECONFIG], useFactory: loadKubeConfig },
+    { provide: METRICS_REGISTRY, useFactory: createMetricsRegistry },
+  ]);
+  return { ...cr, providers };
+}
+
+/** Lease name, as upstream's manager (controller-leader-election-capi). */
+export const LEADER_ELECTION_ID = 'controller-leader-election-capi';
+
+function loadKubeConfig(text: string): KubeConfig {
+  const kc = new KubeConfig();
+  try {
+    kc.loadFromString(text);
+  } catch (e) {
+    throw new Error(`invalid --kubeconfig: ${(e as Error).message}`);
+  }
+  if (!kc.getCurrentCluster()) throw new Error('invalid --kubeconfig: no current cluster');
+  return kc;
+}
+
+/** `base` with every provider whose token is in `replacements` swapped for the replacement; the rest appended. */
+function replaceByToken(base: Provider[], replacements: Provider[]): Provider[] {
+  const replaced = new Set(replacements.map(tokenOf));
+  return [...base.filter((p) => !replaced.has(tokenOf(p))), ...replacements];
+}
+
 /**
- * Builds the root module: a global core module (config, gates, logger, metrics registry, health/readiness
- * registries, embedded environment, kubeconfig) plus the selected controller modules. An override provider
- * replaces the default with the same token everywhere, because every module sees the one global core.
+ * Builds the root module: a global core module (config, gates, logger, health/readiness registries, embedded
+ * environment, kubeconfig), controller-runtime's module (client, cache, Manager, metrics registry) and the selected
+ * controller modules. An override provider replaces the default with the same token wherever it is defined, and every
+ * module sees it because both modules are global.
  */
 export function buildManagerModule(config: ManagerConfig, overrides: ManagerOverrides = {}): DynamicModule {
   const selection = selectControllers(config, overrides.controllers ?? DEFAULT_CONTROLLERS);
   const info: ControllerSelectionInfo = { enabled: selection.enabled, skipped: selection.skipped };
-  const replaced = new Set((overrides.providers ?? []).map(tokenOf));
-  const defaults: Provider[] = [...defaultProviders(config), { provide: CONTROLLER_SELECTION, useValue: info }];
-  const all = [...defaults.filter((p) => !replaced.has(tokenOf(p))), ...(overrides.providers ?? [])];
+  const extra = overrides.providers ?? [];
+  const cr = controllerRuntimeModule(config);
+  const crTokens = new Set((cr.providers ?? []).map(tokenOf));
+  const crProviders = replaceByToken(cr.providers ?? [], extra.filter((p) => crTokens.has(tokenOf(p))));
+  const coreProviders = replaceByToken(
+    [...defaultProviders(config), { provide: CONTROLLER_SELECTION, useValue: info }],
+    extra.filter((p) => !crTokens.has(tokenOf(p))),
+  );
   const core: DynamicModule = {
     module: ManagerCoreModule,
     global: true,
-    providers: all,
-    exports: all.map((p) => tokenOf(p) as string | symbol),
+    providers: coreProviders,
+    exports: coreProviders.map((p) => tokenOf(p) as string | symbol),
   };
-  return { module: ManagerModule, imports: [core, ...selection.modules] };
+  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...selection.modules] };
 }

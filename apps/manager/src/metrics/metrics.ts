@@ -1,12 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { listen, pathOf, reply, type Endpoint } from './http-endpoint';
 
-/**
- * Token of the process-wide prom-client Registry. Symbol.for so a controller-runtime definition of the same key
- * is the same token.
- */
-export const METRICS_REGISTRY = Symbol.for('capi.MetricsRegistry');
-
 /** controller-runtime's reconcile metric names and labels (pkg/internal/controller/metrics). */
 export const CONTROLLER_METRICS = {
   reconcileTotal: { name: 'controller_runtime_reconcile_total', help: 'Total number of reconciliations per controller', labelNames: ['controller', 'result'] },
