@@ -42,6 +42,13 @@ describe('bad input', () => {
     expect(status(r.text)).toMatchObject({ reason: 'Conflict', details: { name: 'rv', kind: 'configmaps' } });
   });
 
+  it('PUT of a missing object is 404, except for Leases', async () => {
+    const r = await rawRequest(conn, 'PUT', `${cms}/missing`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'missing' } });
+    expect(r.code).toBe(404);
+    const lease = await rawRequest(conn, 'PUT', '/apis/coordination.k8s.io/v1/namespaces/default/leases/put-created', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'put-created' }, spec: { holderIdentity: 'x' } });
+    expect(lease.code).toBe(201);
+  });
+
   it('unsupported media type is 415', async () => {
     const r = await rawRequest(conn, 'POST', cms, 'name: x', 'application/x-protobuf-thing');
     expect(r.code).toBe(415);

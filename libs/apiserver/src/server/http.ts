@@ -229,7 +229,8 @@ export function createHandler(deps: HttpDeps) {
         const { body, patch } = await decodeWrite(req);
         if (patch) throw new StatusError(415, 'PUT requires application/json', 'UnsupportedMediaType');
         count('update');
-        return send(res, 200, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation }));
+        const existed = resources.exists(info, ns, name);
+        return send(res, existed ? 200 : 201, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation }));
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');

@@ -47,6 +47,10 @@ export class Resources {
     return this.present(info, row.data);
   }
 
+  exists(info: ResourceInfo, ns: string, name: string): boolean {
+    return this.store.get(this.key(info, ns, name)) !== undefined;
+  }
+
   private tryGet(info: ResourceInfo, ns: string, name: string): KubeObject | undefined {
     const row = this.store.get(this.key(info, ns, name));
     return row ? this.present(info, row.data) : undefined;
@@ -121,7 +125,8 @@ export class Resources {
     const updated = body as KubeObject;
     const live = this.tryGet(info, ns, name);
     if (!live) {
-      if (opts.subresource) throw notFound(info.group, info.plural, name);
+      // Like kube, only Leases and Events may be created by PUT.
+      if (opts.subresource || !['Lease', 'Event'].includes(info.kind) || info.custom) throw notFound(info.group, info.plural, name);
       return this.create(info, ns, { ...updated, metadata: { ...updated.metadata, name } }, opts);
     }
     const rv = updated.metadata.resourceVersion;
