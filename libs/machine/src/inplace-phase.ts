@@ -1,0 +1,167 @@
+// Executes the in-place phase decided by decideInPlaceStep (spec §8.2): calls UpdateMachine on every registered
+// updater through the runtime client, honours retryAfterSeconds with the hook retry cache, completes in order.
+import { Logger } from '@nestjs/common';
+import {
+  HOOKS_API_VERSION,
+  MachineGVK,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  annotationsMergePatch,
+  isPending,
+  reduceObjectForHook,
+  type HookObject,
+  type UpdateMachineRequest,
+} from '@capi/api';
+import type { Client, KubeObject } from '@capi/controller-runtime';
+import { HookRetryCache, markAsDone } from '@capi/inplace';
+import type { RuntimeClient } from '@capi/runtime-client';
+import {
+  decideAfterUpdateMachine,
+  decideInPlaceStep,
+  updatingReportFor,
+  type InPlaceAction,
+  type UpdateMachineOutcome,
+  type UpdatingReport,
+} from './inplace-decision';
+import type { MachineObject } from './types';
+
+export const UPDATE_MACHINE_HOOK = 'UpdateMachine';
+
+export interface InPlaceContext {
+  machine: MachineObject;
+  /** undefined when not found. */
+  infraMachine?: KubeObject;
+  bootstrapConfig?: KubeObject;
+  gateEnabled: boolean;
+}
+
+export interface InPlaceResult {
+  action: InPlaceAction;
+  outcome?: UpdateMachineOutcome;
+  updating?: UpdatingReport;
+  requeueAfterMs?: number;
+  /** Set when the reconcile must fail (rate-limited retry); the status is still written first. */
+  error?: Error;
+}
+
+/** Inputs of decideInPlaceStep from the observed objects. */
+export function inPlaceStateOf(ctx: InPlaceContext, retry: HookRetryCache): Parameters<typeof decideInPlaceStep>[0] {
+  const m = ctx.machine;
+  const marked = (o?: KubeObject) => !!o && UPDATE_IN_PROGRESS_ANNOTATION in (o.metadata.annotations ?? {});
+  return {
+    gateEnabled: ctx.gateEnabled,
+    inProgress: marked(m),
+    pending: isPending(UPDATE_MACHINE_HOOK, m),
+    infrastructureProvisioned: m.status?.initialization?.infrastructureProvisioned === true,
+    bootstrapDataSecretCreated: m.status?.initialization?.bootstrapDataSecretCreated === true,
+    hasNodeRef: !!m.status?.nodeRef?.name,
+    infraMachineFound: !!ctx.infraMachine,
+    infraMachineMarked: marked(ctx.infraMachine),
+    hasBootstrapConfig: !!m.spec.bootstrap?.configRef,
+    bootstrapConfigMarked: marked(ctx.bootstrapConfig),
+    retry: retry.get(m, UPDATE_MACHINE_HOOK),
+  };
+}
+
+/** The UpdateMachine request: desired = the objects as stored now, reduced (spec §4.3, §4.5). */
+export function buildUpdateMachineRequest(ctx: InPlaceContext): UpdateMachineRequest {
+  if (!ctx.infraMachine) throw new Error('buildUpdateMachineRequest: InfraMachine is required');
+  const desired: UpdateMachineRequest['desired'] = {
+    machine: reduceObjectForHook(ctx.machine, { apiVersion: MachineGVK.apiVersion, kind: 'Machine' }) as HookObject,
+    infrastructureMachine: reduceObjectForHook(ctx.infraMachine) as HookObject,
+  };
+  if (ctx.bootstrapConfig) desired.bootstrapConfig = reduceObjectForHook(ctx.bootstrapConfig) as HookObject;
+  return { apiVersion: HOOKS_API_VERSION, kind: 'UpdateMachineRequest', desired };
+}
+
+/** Removes update-in-progress with a merge patch (no call when absent); returns the server's object. */
+export async function removeUpdateInProgress(client: Client, obj: KubeObject): Promise<void> {
+  const annotations = obj.metadata.annotations ?? {};
+  if (!(UPDATE_IN_PROGRESS_ANNOTATION in annotations)) return;
+  const next = { ...annotations };
+  delete next[UPDATE_IN_PROGRESS_ANNOTATION];
+  const patch = annotationsMergePatch(annotations, next);
+  const { name, namespace } = obj.metadata;
+  const updated = await client.patch<KubeObject>({ apiVersion: obj.apiVersion, kind: obj.kind, name: name!, namespace }, 'merge', patch);
+  obj.metadata.annotations = updated.metadata.annotations;
+  obj.metadata.resourceVersion = updated.metadata.resourceVersion;
+}
+
+export class InPlacePhase {
+  private readonly log = new Logger('MachineInPlace');
+
+  constructor(
+    private readonly client: Client,
+    private readonly runtimeClient: RuntimeClient | undefined,
+    readonly retryCache: HookRetryCache,
+  ) {}
+
+  async run(ctx: InPlaceContext): Promise<InPlaceResult> {
+    const action = decideInPlaceStep(inPlaceStateOf(ctx, this.retryCache));
+    const key = `${ctx.machine.metadata.namespace}/${ctx.machine.metadata.name}`;
+    switch (action.type) {
+      case 'Nothing':
+        return { action };
+      case 'CleanupOrphan':
+        this.log.log(`${key}: UpdateMachine pending without ${UPDATE_IN_PROGRESS_ANNOTATION}: cleaning up orphaned hook and annotations`);
+        await this.complete(ctx);
+        return { action };
+      case 'WaitForOwner':
+        this.log.log(`${key}: waiting for owning controller to mark UpdateMachine hook as pending`);
+        return { action };
+      case 'WaitForPreconditions':
+        this.log.debug?.(`${key}: in-place update waits for ${action.missing.join(', ')}`);
+        return { action };
+      case 'FailInfraMachineMissing':
+        return { action, updating: updatingReportFor(action), error: new Error('in-place update failed: InfraMachine not found') };
+      case 'WaitForMarkers':
+        this.log.log(`${key}: waiting for ${action.missing.join(' and ')} to be marked for in-place update`);
+        return { action };
+      case 'WaitForRetry':
+        return { action, updating: updatingReportFor(action), requeueAfterMs: action.remainingMs };
+      case 'CallUpdateMachine':
+        return this.callUpdateMachine(ctx, action, key);
+    }
+  }
+
+  private async callUpdateMachine(ctx: InPlaceContext, action: InPlaceAction, key: string): Promise<InPlaceResult> {
+    let outcome: UpdateMachineOutcome;
+    try {
+      outcome = decideAfterUpdateMachine(await this.invoke(ctx));
+    } catch (e) {
+      outcome = decideAfterUpdateMachine({ error: e });
+    }
+    const updating = updatingReportFor(outcome);
+    switch (outcome.type) {
+      case 'Failed': {
+        const msg = (outcome.error as Error)?.message ?? String(outcome.error);
+        this.log.error(`${key}: in-place update failed: ${msg}`);
+        return { action, outcome, updating, error: new Error(`in-place update failed: ${msg}`) };
+      }
+      case 'InProgress':
+        this.retryCache.set(ctx.machine, UPDATE_MACHINE_HOOK, outcome.retryAfterSeconds, outcome.message);
+        return { action, outcome, updating, requeueAfterMs: outcome.retryAfterSeconds * 1000 };
+      case 'Completed':
+        this.retryCache.delete(ctx.machine, UPDATE_MACHINE_HOOK);
+        this.log.log(`${key}: UpdateMachine hook completed${outcome.message ? `: ${outcome.message}` : ''}`);
+        await this.complete(ctx);
+        return { action, outcome };
+    }
+  }
+
+  /** Every registered UpdateMachine handler, called in turn; retryAfterSeconds aggregated (lowest non-zero). */
+  private async invoke(ctx: InPlaceContext): Promise<{ retryAfterSeconds?: number; message?: string }> {
+    if (!this.runtimeClient) throw new Error('no runtime client configured: cannot call the UpdateMachine hook');
+    const names = await this.runtimeClient.getAllExtensions('UpdateMachine', ctx.machine);
+    if (names.length === 0) throw new Error('no extensions registered for UpdateMachine hook');
+    return this.runtimeClient.callAllExtensions('UpdateMachine', ctx.machine, buildUpdateMachineRequest(ctx));
+  }
+
+  /** Completion order matters (spec §8.2 step 12): Machine, InfraMachine, BootstrapConfig markers, then markAsDone last. */
+  private async complete(ctx: InPlaceContext): Promise<void> {
+    await removeUpdateInProgress(this.client, ctx.machine);
+    if (ctx.infraMachine) await removeUpdateInProgress(this.client, ctx.infraMachine);
+    else this.log.log(`InfraMachine of ${ctx.machine.metadata.name} not found during in-place update completion, skipping annotation removal`);
+    if (ctx.bootstrapConfig) await removeUpdateInProgress(this.client, ctx.bootstrapConfig);
+    await markAsDone(this.client, ctx.machine, UPDATE_MACHINE_HOOK);
+  }
+}

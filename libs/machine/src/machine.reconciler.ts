@@ -1,0 +1,287 @@
+// Machine reconciler: reads state, lets the pure functions (status.ts, inplace-decision.ts) decide, writes changes.
+import { Inject, Logger, Optional } from '@nestjs/common';
+import {
+  ClusterGVK,
+  MACHINE_FINALIZER,
+  MachineGVK,
+  PAUSED_ANNOTATION,
+  isTrue,
+  type Condition,
+} from '@capi/api';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  FEATURE_GATES,
+  FeatureGates,
+  KUBE_CLIENT,
+  MANAGER,
+  ReconcilerFor,
+  isNotFound,
+  type Client,
+  type InformerCache,
+  type KubeObject,
+  type Manager,
+  type ObjectRef,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
+import { HookRetryCache } from '@capi/inplace';
+import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
+import { ServerSideApplier } from '@capi/ssa';
+import { ContractVersionResolver } from './external';
+import { ExternalObjectTracker } from './external-tracker';
+import { InPlacePhase, type InPlaceResult } from './inplace-phase';
+import { MachineDeletion } from './machine-deletion';
+import { desiredExternalMetadataPatch, observeBootstrap, observeInfrastructure, type ExternalRead } from './machine-external';
+import { createMergePatch } from './merge-patch';
+import { lookupNode } from './machine-node';
+import { MACHINE_CONTROLLER_NAME, MACHINE_CONTROLLER_OPTIONS, MACHINE_FIELD_MANAGER, type MachineControllerOptions } from './options';
+import { computeMachineStatus, type NodeObservation } from './status';
+import type { MachineObject } from './types';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload-cluster';
+
+const machineRef = (m: { metadata: { name?: string; namespace?: string } }): ObjectRef => ({
+  apiVersion: MachineGVK.apiVersion,
+  kind: 'Machine',
+  name: m.metadata.name!,
+  namespace: m.metadata.namespace,
+});
+
+@ReconcilerFor({ name: MACHINE_CONTROLLER_NAME, for: { apiVersion: MachineGVK.apiVersion, kind: 'Machine' }, maxConcurrentReconciles: 10 })
+export class MachineReconciler implements Reconciler {
+  private readonly log = new Logger('MachineReconciler');
+  private readonly resolver: ContractVersionResolver;
+  private readonly tracker: ExternalObjectTracker;
+  private readonly inPlace: InPlacePhase;
+  private readonly deletion: MachineDeletion;
+  private readonly ssa: ServerSideApplier;
+  private readonly clock: { now(): number };
+  private readonly gates: FeatureGates;
+  private clusterWatch = false;
+
+  constructor(
+    @Inject(CACHED_CLIENT) private readonly client: Client,
+    @Inject(KUBE_CLIENT) directClient: Client,
+    @Inject(CACHE) private readonly cache: InformerCache,
+    @Inject(MANAGER) private readonly manager: Manager,
+    @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER) private readonly workloadClients: WorkloadClusterClientProvider,
+    @Inject(MACHINE_CONTROLLER_OPTIONS) private readonly options: MachineControllerOptions,
+    @Optional() @Inject(FEATURE_GATES) gates?: FeatureGates,
+    @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: RuntimeClient,
+    @Optional() ssa?: ServerSideApplier,
+  ) {
+    this.clock = options.clock ?? { now: () => Date.now() };
+    this.gates = gates ?? FeatureGates.defaults();
+    this.ssa = ssa ?? new ServerSideApplier({ clock: this.clock });
+    this.resolver = new ContractVersionResolver(directClient);
+    this.tracker = new ExternalObjectTracker(cache, (req) => this.enqueue(req));
+    this.inPlace = new InPlacePhase(this.client, runtimeClient, new HookRetryCache(this.clock));
+    this.deletion = new MachineDeletion(this.client, this.workloadClients);
+  }
+
+  /** The hook retry cache (exposed for tests and diagnostics). */
+  get hookRetryCache(): HookRetryCache {
+    return this.inPlace.retryCache;
+  }
+
+  private enqueue(req: Request): void {
+    this.manager.controller(MACHINE_CONTROLLER_NAME)?.queue.add(req);
+  }
+
+  async reconcile(req: Request): Promise<Result | void> {
+    this.ensureClusterWatch();
+    const machine = await this.client.tryGet<MachineObject>({ ...machineRef({ metadata: req }) });
+    if (!machine) return;
+    const cluster = await this.client.tryGet<KubeObject>({
+      apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: machine.metadata.namespace, name: machine.spec.clusterName,
+    });
+    if (PAUSED_ANNOTATION in (machine.metadata.annotations ?? {}) || (cluster?.spec as { paused?: boolean } | undefined)?.paused) {
+      this.log.debug?.(`${req.namespace}/${req.name}: paused, skipping`);
+      return;
+    }
+    const bootstrap = await this.readExternal(machine, machine.spec.bootstrap?.configRef);
+    const infra = await this.readExternal(machine, machine.spec.infrastructureRef);
+    if (machine.metadata.deletionTimestamp) return this.reconcileDelete(machine, cluster, bootstrap, infra);
+
+    if (!machine.metadata.finalizers?.includes(MACHINE_FINALIZER)) {
+      await this.patchMachine(machine, {
+        metadata: { finalizers: [...(machine.metadata.finalizers ?? []), MACHINE_FINALIZER], resourceVersion: machine.metadata.resourceVersion },
+      });
+    }
+    if (!cluster) throw new Error(`Cluster ${machine.metadata.namespace}/${machine.spec.clusterName} not found`);
+    for (const ext of [bootstrap, infra]) if (ext.object) await this.adoptExternal(machine, ext.object);
+
+    const original = structuredClone(machine);
+    const boot = observeBootstrap(machine, bootstrap);
+    const inf = observeInfrastructure(machine, infra);
+    await this.applySpec(machine, { dataSecretName: boot.dataSecretName, providerID: inf.providerID });
+    machine.status = {
+      ...(machine.status ?? {}),
+      initialization: {
+        ...(machine.status?.initialization ?? {}),
+        ...(boot.dataSecretCreated ? { bootstrapDataSecretCreated: true } : {}),
+        ...(inf.provisioned ? { infrastructureProvisioned: true } : {}),
+      },
+      ...(inf.addresses ? { addresses: inf.addresses } : {}),
+    };
+    const node = await this.observeNode(machine, cluster);
+
+    let inPlace: InPlaceResult;
+    try {
+      inPlace = await this.inPlace.run({
+        machine,
+        infraMachine: infra.object,
+        bootstrapConfig: bootstrap.object,
+        gateEnabled: this.gates.enabled('InPlaceUpdates'),
+      });
+    } catch (e) {
+      // A failed completion write: markers stay (pending-hooks last), the next reconcile repeats the completion.
+      inPlace = { action: { type: 'CleanupOrphan' }, error: e as Error };
+    }
+
+    const statusResult = computeMachineStatus({
+      machine,
+      bootstrap: { object: bootstrap.object, notFound: bootstrap.notFound },
+      infra: { object: infra.object, notFound: infra.notFound },
+      node,
+      updating: inPlace.updating,
+      clock: { now: () => new Date(this.clock.now()) },
+    });
+    await this.writeStatus(machine, original.status, statusResult.status);
+    if (inPlace.error) throw inPlace.error;
+    if (bootstrap.error) throw bootstrap.error;
+    if (infra.error) throw infra.error;
+    return this.result([inPlace.requeueAfterMs, statusResult.requeueAfterMs, this.nodePollMs(machine, node)]);
+  }
+
+  private async reconcileDelete(machine: MachineObject, cluster: KubeObject | undefined, bootstrap: ExternalRead, infra: ExternalRead): Promise<Result | void> {
+    if (!machine.metadata.finalizers?.includes(MACHINE_FINALIZER)) return;
+    const original = structuredClone(machine.status);
+    const step = await this.deletion.run(machine, cluster, bootstrap, infra);
+    if (step.done) {
+      await this.patchMachine(machine, {
+        metadata: { finalizers: machine.metadata.finalizers.filter((f) => f !== MACHINE_FINALIZER), resourceVersion: machine.metadata.resourceVersion },
+      });
+      return;
+    }
+    const status = computeMachineStatus({
+      machine,
+      bootstrap: { object: bootstrap.object, notFound: bootstrap.notFound },
+      infra: { object: infra.object, notFound: infra.notFound },
+      node: { notInspected: step.deleting.reason === 'DeletingNode' ? undefined : 'Machine is deleting' },
+      deleting: step.deleting,
+      clock: { now: () => new Date(this.clock.now()) },
+    });
+    await this.writeStatus(machine, original, status.status);
+    if (step.error) throw step.error;
+    return step.requeueAfterMs ? { requeueAfterMs: step.requeueAfterMs } : undefined;
+  }
+
+  private result(delays: (number | undefined)[]): Result | void {
+    const positive = delays.filter((d): d is number => d !== undefined && d > 0);
+    return positive.length ? { requeueAfterMs: Math.min(...positive) } : undefined;
+  }
+
+  private nodePollMs(machine: MachineObject, node: NodeObservation): number | undefined {
+    // No Node watch on workload clusters: poll while waiting for the Node and while it is known.
+    if (!machine.spec.providerID) return undefined;
+    if (node.notInspected) return undefined;
+    return this.options.nodePollIntervalMs ?? 10_000;
+  }
+
+  private ensureClusterWatch(): void {
+    if (this.clusterWatch) return;
+    this.clusterWatch = true;
+    // Cluster changes (paused, control plane initialized) concern every Machine of the cluster.
+    const machines = this.cache.informerFor<MachineObject>(MachineGVK.apiVersion, 'Machine');
+    const forward = (c: KubeObject) => {
+      for (const m of machines.list()) {
+        if (m.metadata.namespace === c.metadata.namespace && m.spec.clusterName === c.metadata.name) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
+      }
+    };
+    this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({ onAdd: forward, onUpdate: (_o, n) => forward(n), onDelete: forward });
+  }
+
+  private async readExternal(machine: MachineObject, ref: { apiGroup: string; kind: string; name: string } | undefined): Promise<ExternalRead> {
+    if (!ref) return { notFound: false, absentRef: true };
+    try {
+      const objectRef = await this.resolver.objectRef(ref, machine.metadata.namespace);
+      this.tracker.watch(objectRef.apiVersion, objectRef.kind);
+      const object = await this.client.tryGet<KubeObject>(objectRef);
+      return { object, notFound: !object, ref: objectRef };
+    } catch (e) {
+      if (isNotFound(e)) return { notFound: true };
+      this.log.error(`${machine.metadata.namespace}/${machine.metadata.name}: reading ${ref.kind} ${ref.name}: ${(e as Error).message}`);
+      return { notFound: false, error: e as Error };
+    }
+  }
+
+  /** Owner reference (controller when there is none) and cluster-name label on a bootstrap config / infra machine. */
+  private async adoptExternal(machine: MachineObject, obj: KubeObject): Promise<void> {
+    const patch = desiredExternalMetadataPatch(machine, obj);
+    if (!patch) return;
+    const updated = await this.client.patch<KubeObject>(
+      { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, namespace: obj.metadata.namespace },
+      'merge',
+      patch,
+    );
+    Object.assign(obj, updated);
+  }
+
+  private async applySpec(machine: MachineObject, want: { dataSecretName?: string; providerID?: string }): Promise<void> {
+    const spec: Record<string, unknown> = {};
+    if (want.dataSecretName && machine.spec.bootstrap?.dataSecretName !== want.dataSecretName) spec.bootstrap = { dataSecretName: want.dataSecretName };
+    if (want.providerID && machine.spec.providerID !== want.providerID) spec.providerID = want.providerID;
+    if (Object.keys(spec).length === 0) return;
+    const intent: KubeObject = {
+      apiVersion: MachineGVK.apiVersion,
+      kind: 'Machine',
+      metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace, uid: machine.metadata.uid },
+      spec,
+    };
+    await this.ssa.patch(this.client, intent, { fieldOwner: MACHINE_FIELD_MANAGER, original: machine, controllerName: MACHINE_CONTROLLER_NAME });
+    const status = machine.status;
+    Object.assign(machine, intent, { status });
+    await this.cache.waitForResourceVersion(machineRef(machine), machine.metadata.resourceVersion!, 5000);
+  }
+
+  private async patchMachine(machine: MachineObject, patch: unknown): Promise<void> {
+    const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', patch);
+    Object.assign(machine, { metadata: updated.metadata, spec: updated.spec });
+    if (!updated.metadata.deletionTimestamp || updated.metadata.finalizers?.length) {
+      await this.cache.waitForResourceVersion(machineRef(machine), updated.metadata.resourceVersion!, 5000);
+    }
+  }
+
+  /** Status subresource merge patch of what changed; no request when nothing did. */
+  private async writeStatus(machine: MachineObject, before: MachineObject['status'], after: MachineObject['status']): Promise<void> {
+    const patch = createMergePatch(before ?? {}, after ?? {});
+    if (patch === undefined) return;
+    const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', { status: patch }, { subresource: 'status' });
+    machine.status = updated.status;
+    machine.metadata.resourceVersion = updated.metadata.resourceVersion;
+    await this.cache.waitForResourceVersion(machineRef(machine), updated.metadata.resourceVersion!, 5000);
+  }
+
+  private async observeNode(machine: MachineObject, cluster: KubeObject): Promise<NodeObservation> {
+    const cs = (cluster.status ?? {}) as { initialization?: { infrastructureProvisioned?: boolean; controlPlaneInitialized?: boolean }; conditions?: Condition[] };
+    if (!cs.initialization?.infrastructureProvisioned) return { notInspected: 'Waiting for Cluster status.initialization.infrastructureProvisioned to be true' };
+    if (!cs.initialization?.controlPlaneInitialized && !isTrue(cs.conditions, 'ControlPlaneInitialized')) {
+      return { notInspected: 'Waiting for Cluster control plane to be initialized' };
+    }
+    if (!machine.spec.providerID) return {};
+    const found = await lookupNode(this.workloadClients, { namespace: machine.metadata.namespace!, name: machine.spec.clusterName }, machine.spec.providerID);
+    if (found.error) {
+      this.log.error(`${machine.metadata.namespace}/${machine.metadata.name}: reading Node: ${found.error}`);
+      return { error: found.error };
+    }
+    if (found.node) {
+      machine.status = { ...(machine.status ?? {}), nodeRef: { name: found.node.metadata.name! } };
+      const nodeInfo = (found.node.status as { nodeInfo?: unknown } | undefined)?.nodeInfo;
+      if (nodeInfo) machine.status.nodeInfo = nodeInfo as never;
+    }
+    return { node: found.node };
+  }
+}
+

@@ -1,0 +1,53 @@
+// Clients for workload clusters (upstream ClusterCache, minus the caching/health probing): by default read the
+// `<cluster>-kubeconfig` Secret's `value` key and connect with it.
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient, type Client } from '@capi/controller-runtime';
+
+export interface ClusterKey {
+  namespace: string;
+  name: string;
+}
+
+export type WorkloadClusterClientProvider = (cluster: ClusterKey) => Promise<Client>;
+
+/** Injection token of the WorkloadClusterClientProvider the Machine controller uses. */
+export const WORKLOAD_CLUSTER_CLIENT_PROVIDER = Symbol.for('capi.WorkloadClusterClientProvider');
+
+export class WorkloadClusterConnectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkloadClusterConnectionError';
+  }
+}
+
+/**
+ * Provider reading `<name>-kubeconfig` (key `value`) through `client`. A KubeClient is kept per cluster and rebuilt
+ * when the Secret's resourceVersion changes.
+ */
+export function kubeconfigSecretClientProvider(client: Client): WorkloadClusterClientProvider & { closeAll(): void } {
+  const clients = new Map<string, { rv: string; client: KubeClient }>();
+  const provider = async (cluster: ClusterKey): Promise<Client> => {
+    const name = `${cluster.name}-kubeconfig`;
+    const secret = await client.tryGet<{ apiVersion: string; kind: string; metadata: { resourceVersion?: string }; data?: Record<string, string> }>({
+      apiVersion: 'v1', kind: 'Secret', namespace: cluster.namespace, name,
+    });
+    if (!secret) throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} not found`);
+    const key = `${cluster.namespace}/${cluster.name}`;
+    const rv = secret.metadata.resourceVersion ?? '';
+    const cached = clients.get(key);
+    if (cached && cached.rv === rv) return cached.client;
+    const value = secret.data?.value;
+    if (!value) throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} has no "value" key`);
+    const kc = new KubeConfig();
+    try {
+      kc.loadFromString(Buffer.from(value, 'base64').toString('utf8'));
+    } catch (e) {
+      throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} is not a valid kubeconfig: ${(e as Error).message}`);
+    }
+    cached?.client.close();
+    const kube = new KubeClient(kc);
+    clients.set(key, { rv, client: kube });
+    return kube;
+  };
+  return Object.assign(provider, { closeAll: () => { for (const c of clients.values()) c.client.close(); clients.clear(); } });
+}
