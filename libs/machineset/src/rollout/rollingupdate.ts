@@ -3,6 +3,7 @@
 import {
   availableReplicas,
   compareByCreationTimestamp,
+  RolloutPlanError,
   maxSurge,
   maxUnavailable,
   newMSNewReplicas,
@@ -49,7 +50,7 @@ export function isUpdateInProgress(m: MachineLike): boolean {
 }
 
 function mustNewMS(p: RolloutPlanner): MachineSetLike {
-  if (!p.newMS) throw new Error('rollout planner: newMS is required for RollingUpdate planning');
+  if (!p.newMS) throw new RolloutPlanError('rollout planner: init must find or create the new MachineSet before planning');
   return p.newMS;
 }
 

@@ -38,9 +38,9 @@ export const onDeleteScenarios: RolloutSimulationOptions[] = [
   },
 ];
 
-const midRollout = (oldMachines: string[], newMachines: string[], newVersion = 'v2') => [
+const midRollout = (oldMachines: string[], newMachines: string[]) => [
   { name: 'ms1', failureDomain: 'v1', replicas: oldMachines.length, machines: oldMachines },
-  { name: 'ms2', failureDomain: newVersion, replicas: newMachines.length, machines: newMachines },
+  { name: 'ms2', failureDomain: 'v2', replicas: newMachines.length, machines: newMachines },
 ];
 
 /**
@@ -50,37 +50,37 @@ const midRollout = (oldMachines: string[], newMachines: string[], newVersion = '
 export const heldOutScenarios: RolloutSimulationOptions[] = [
   {
     name: 'Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, scale up to 12',
-    ...{ strategy: 'RollingUpdate', replicas: 12, maxSurge: 3, maxUnavailable: 1, inPlace: false, tolerateMaxUnavailableBreach: true },
+    strategy: 'RollingUpdate', replicas: 12, maxSurge: 3, maxUnavailable: 1, inPlace: false, tolerateMaxUnavailableBreach: true,
     initialMachineSets: midRollout(range(4, 6), range(7, 9)),
     desiredMachineNames: range(7, 18),
   },
   {
     name: 'Regular rollout, 12 Replicas, maxSurge 3, maxUnavailable 1, scale down to 6',
-    ...{ strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: false, tolerateMaxSurgeBreach: true },
+    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: false, tolerateMaxSurgeBreach: true,
     initialMachineSets: midRollout(range(4, 12), range(13, 15)),
     desiredMachineNames: range(13, 18),
   },
   {
     name: 'Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, change spec',
-    ...{ strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: false, mdTemplateVersion: 'v3' },
+    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: false, mdTemplateVersion: 'v3',
     initialMachineSets: midRollout(range(4, 6), range(7, 9)),
     desiredMachineNames: range(10, 15),
   },
   {
     name: 'In-place rollout, 6 Replicas, maxSurge 3, MaxUnavailable 1, scale up to 12',
-    ...{ strategy: 'RollingUpdate', replicas: 12, maxSurge: 3, maxUnavailable: 1, inPlace: true, tolerateMaxUnavailableBreach: true, machineUID: 6 },
+    strategy: 'RollingUpdate', replicas: 12, maxSurge: 3, maxUnavailable: 1, inPlace: true, tolerateMaxUnavailableBreach: true, machineUID: 6,
     initialMachineSets: midRollout(range(4, 6), range(1, 3)),
     desiredMachineNames: range(1, 12),
   },
   {
     name: 'In-place rollout, 12 Replicas, maxSurge 3, MaxUnavailable 1, scale down to 6',
-    ...{ strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: true, tolerateMaxSurgeBreach: true, machineUID: 12 },
+    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: true, tolerateMaxSurgeBreach: true, machineUID: 12,
     initialMachineSets: midRollout(range(4, 12), range(1, 3)),
     desiredMachineNames: range(1, 6),
   },
   {
     name: 'In-place rollout, 6 Replicas, maxSurge 3, MaxUnavailable 1, change spec',
-    ...{ strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: true, mdTemplateVersion: 'v3', machineUID: 6 },
+    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: true, mdTemplateVersion: 'v3', machineUID: 6,
     initialMachineSets: midRollout(range(4, 6), range(1, 3)),
     desiredMachineNames: range(1, 6),
   },

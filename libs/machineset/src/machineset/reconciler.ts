@@ -1,0 +1,247 @@
+// MachineSet controller (upstream internal/controllers/machineset): thin I/O around the pure decisions in this folder.
+import { Inject, Logger, Optional } from '@nestjs/common';
+import {
+  CLUSTER_API_VERSION,
+  DISABLE_MACHINE_CREATE_ANNOTATION,
+  MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
+  UP_TO_DATE_CONDITION,
+  getCondition,
+  labelSelectorAsSelector,
+  setCondition,
+  systemClock,
+  type Clock,
+  type Machine,
+  type MachineDeployment,
+  type MachineSet,
+} from '@capi/api';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  FEATURE_GATES,
+  FeatureGates,
+  ReconcilerFor,
+  type Client,
+  type InformerCache,
+  type KubeObject,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
+import { ServerSideApplier } from '@capi/ssa';
+import { ContractResolver } from '../shared/contract';
+import { deleteIgnoreNotFound, jsonEqual, refOf, waitForCache } from '../shared/writes';
+import { deletePriorityFunc } from './deletion-order';
+import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
+import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
+import { checkMoveHandshake, classifyMachines, movePatch, planScaleDown } from './moves';
+import { computeMachineSetStatus, machineUpToDateCondition } from './status';
+import { machineSetRequestsForMachineDeployment, rememberMachineSetCache } from './watch-map';
+
+export const MACHINESET_CLOCK = Symbol.for('capi.machineset.Clock');
+
+const MS = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet' };
+const MACHINE = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine' };
+
+const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r) => r.controller === true);
+
+@ReconcilerFor({
+  name: 'machineset',
+  for: MS,
+  owns: [MACHINE],
+  watches: [{ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', map: machineSetRequestsForMachineDeployment }],
+  maxConcurrentReconciles: 4,
+})
+export class MachineSetReconciler implements Reconciler {
+  private readonly log = new Logger('MachineSetReconciler');
+  private readonly resolver: ContractResolver;
+  private readonly clock: Clock;
+
+  constructor(
+    @Inject(CACHED_CLIENT) private readonly client: Client,
+    @Inject(FEATURE_GATES) private readonly gates: FeatureGates,
+    @Inject(ServerSideApplier) private readonly applier: ServerSideApplier,
+    @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
+    @Optional() @Inject(MACHINESET_CLOCK) clock?: Clock,
+  ) {
+    this.resolver = new ContractResolver(client);
+    this.clock = clock ?? systemClock;
+    if (cache) rememberMachineSetCache(cache);
+  }
+
+  async reconcile(req: Request): Promise<Result | void> {
+    const ms = await this.client.tryGet<MachineSet>({ ...MS, ...req });
+    if (!ms || ms.metadata.deletionTimestamp) return; // Machines go with the MS through ownerReference garbage collection.
+    const md = await this.owningMachineDeployment(ms);
+    const machines = await this.getAndAdoptMachines(ms);
+    const { counted, toStartUpdate } = classifyMachines(ms, machines);
+
+    const started = new Set<string>();
+    if (this.gates.enabled('InPlaceUpdates')) {
+      for (const m of toStartUpdate) {
+        await waitForCache(this.cache, await startInPlaceUpdate({ client: this.client, applier: this.applier, resolver: this.resolver }, ms, m));
+        started.add(m.metadata.name ?? '');
+      }
+    }
+    await this.syncMachines(ms, md, counted.filter((m) => !started.has(m.metadata.name ?? '')));
+
+    let scaleError: Error | undefined;
+    let remaining = counted;
+    try {
+      remaining = await this.syncReplicas(ms, counted);
+    } catch (e) {
+      scaleError = e as Error;
+    }
+    await this.updateStatus(ms, remaining, scaleError);
+    if (scaleError) throw scaleError;
+  }
+
+  private async owningMachineDeployment(ms: MachineSet): Promise<MachineDeployment | undefined> {
+    const ref = controllerOf(ms);
+    if (!ref || ref.kind !== 'MachineDeployment') return undefined;
+    return this.client.tryGet<MachineDeployment>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ms.metadata.namespace, name: ref.name });
+  }
+
+  /** Machines matching the selector that are ours or orphans (adopted); ours that stopped matching are released. */
+  private async getAndAdoptMachines(ms: MachineSet): Promise<Machine[]> {
+    const selector = labelSelectorAsSelector(ms.spec.selector);
+    const all = (await this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { namespace: ms.metadata.namespace })).items;
+    const out: Machine[] = [];
+    for (const m of all) {
+      const owner = controllerOf(m);
+      const ours = owner?.kind === 'MachineSet' && owner.name === ms.metadata.name && (!owner.uid || owner.uid === ms.metadata.uid);
+      const matches = !selector.empty && selector.matches(m.metadata.labels);
+      if (ours && !matches) {
+        const ownerReferences = (m.metadata.ownerReferences ?? []).filter((r) => r !== owner);
+        await this.client.patch(refOf(m), 'merge', { metadata: { ownerReferences } });
+        this.log.log(`released Machine ${m.metadata.name} from MachineSet ${ms.metadata.name}: labels no longer match`);
+        continue;
+      }
+      if (!matches || (owner && !ours)) continue;
+      if (!owner) {
+        if (m.metadata.deletionTimestamp) continue;
+        const ownerReferences = [...(m.metadata.ownerReferences ?? []), machineSetOwnerRef(ms, true)];
+        const adopted = await this.client.patch<Machine>(refOf(m), 'merge', { metadata: { ownerReferences } });
+        this.log.log(`adopted Machine ${m.metadata.name} into MachineSet ${ms.metadata.name}`);
+        out.push(adopted);
+        continue;
+      }
+      out.push(m);
+    }
+    return out;
+  }
+
+  /** Owner-written UpToDate condition, and in-place mutable fields propagated to the Machines with SSA. */
+  private async syncMachines(ms: MachineSet, md: MachineDeployment | undefined, machines: Machine[]): Promise<void> {
+    for (const m of machines) {
+      const condition = machineUpToDateCondition(ms, md, m, this.clock.now());
+      if (condition) {
+        const existing = getCondition(m, UP_TO_DATE_CONDITION);
+        const [next] = setCondition(existing ? [existing] : [], { ...condition, observedGeneration: m.metadata.generation }, this.clock);
+        if (!existing || !jsonEqual(existing, next)) {
+          // SSA on the status subresource: conditions are a list-map keyed by type, so only UpToDate is ours.
+          await this.client.apply(
+            { apiVersion: m.apiVersion, kind: m.kind, metadata: { name: m.metadata.name, namespace: m.metadata.namespace }, status: { conditions: [next] } },
+            { fieldManager: MACHINESET_FIELD_MANAGER, force: true, subresource: 'status' },
+          );
+        }
+      }
+      if (m.metadata.deletionTimestamp) continue;
+      await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m });
+    }
+  }
+
+  /** Creates or removes Machines towards spec.replicas; returns the Machines the MS still counts afterwards. */
+  private async syncReplicas(ms: MachineSet, machines: Machine[]): Promise<Machine[]> {
+    if (ms.spec.replicas === undefined) throw new TemplateError(`spec.replicas of MachineSet ${ms.metadata.name} is not set`, 'InvalidReplicas');
+    const diff = machines.length - ms.spec.replicas;
+    if (diff < 0) {
+      if (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true') return machines;
+      for (let i = 0; i < -diff; i++) await this.createMachine(ms);
+      return machines;
+    }
+    if (diff === 0) return machines;
+
+    const priority = deletePriorityFunc(ms.spec.deletion?.order, () => this.clock.now());
+    let canMove = false;
+    let target: MachineSet | undefined;
+    const targetName = ms.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION];
+    if (targetName && this.gates.enabled('InPlaceUpdates')) {
+      target = await this.client.tryGet<MachineSet>({ ...MS, namespace: ms.metadata.namespace, name: targetName });
+      const handshake = checkMoveHandshake(ms, target);
+      canMove = handshake.ok;
+      if (!handshake.ok) this.log.warn(`MachineSet ${ms.metadata.name} deletes instead of moving Machines: ${handshake.reason}`);
+    }
+    const plan = planScaleDown(machines, diff, priority, canMove);
+    const gone = new Set<string>();
+    for (const m of plan.toMove) {
+      const moved = await this.client.patch<Machine>(refOf(m), 'merge', movePatch(m, ms, target!));
+      await waitForCache(this.cache, moved);
+      gone.add(m.metadata.name ?? '');
+      this.log.log(`moved Machine ${m.metadata.name} from MachineSet ${ms.metadata.name} to ${targetName}`);
+    }
+    for (const m of plan.toDelete) {
+      if (!m.metadata.deletionTimestamp) await deleteIgnoreNotFound(this.client, refOf(m));
+    }
+    return machines.filter((m) => !gone.has(m.metadata.name ?? ''));
+  }
+
+  private async createMachine(ms: MachineSet): Promise<void> {
+    const namespace = ms.metadata.namespace;
+    const name = generateName(ms.metadata.name ?? 'machine');
+    const machine = computeDesiredMachine(ms, undefined, name);
+    const opts = { fieldOwner: MACHINESET_FIELD_MANAGER };
+    const created: KubeObject[] = [];
+    try {
+      const bootstrapRef = ms.spec.template.spec.bootstrap?.configRef;
+      if (bootstrapRef) {
+        const config = await this.cloneTemplate(ms, bootstrapRef, name, machine);
+        await this.applier.patch(this.client, config, opts);
+        created.push(config);
+        machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { apiGroup: bootstrapRef.apiGroup, kind: config.kind, name } };
+      }
+      const infraRef = ms.spec.template.spec.infrastructureRef;
+      const infra = await this.cloneTemplate(ms, infraRef, name, machine);
+      await this.applier.patch(this.client, infra, opts);
+      created.push(infra);
+      machine.spec.infrastructureRef = { apiGroup: infraRef.apiGroup, kind: infra.kind, name };
+      await this.applier.patch(this.client, machine, opts);
+      await waitForCache(this.cache, machine);
+    } catch (e) {
+      // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created.
+      for (const obj of created) await deleteIgnoreNotFound(this.client, refOf(obj));
+      throw e;
+    }
+    this.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
+  }
+
+  private async cloneTemplate(ms: MachineSet, ref: { apiGroup: string; kind: string; name: string }, name: string, machine: Machine): Promise<KubeObject> {
+    const template = await this.resolver.tryGet(ref, ms.metadata.namespace);
+    if (!template) throw new TemplateError(`failed to clone ${ref.kind} ${ms.metadata.namespace}/${ref.name}: not found`, 'TemplateNotFound');
+    return objectFromTemplate({
+      template,
+      name,
+      namespace: ms.metadata.namespace,
+      clusterName: ms.spec.clusterName,
+      labels: machine.metadata.labels,
+      annotations: machine.metadata.annotations,
+      ownerRef: machineSetOwnerRef(ms, false),
+    });
+  }
+
+  private async updateStatus(ms: MachineSet, machines: Machine[], scaleError: Error | undefined): Promise<void> {
+    const status = computeMachineSetStatus(ms, machines, this.clock);
+    if (scaleError) {
+      const reason = (scaleError as { reason?: string }).reason ?? 'InternalError';
+      status.conditions = setCondition(status.conditions, {
+        type: (ms.spec.replicas ?? 0) >= machines.length ? 'ScalingUp' : 'ScalingDown',
+        status: 'False',
+        reason,
+        message: scaleError.message,
+        observedGeneration: ms.metadata.generation,
+      }, this.clock);
+    }
+    if (jsonEqual(status, ms.status ?? {})) return;
+    const written = await this.client.updateStatus<MachineSet>({ ...ms, status });
+    await waitForCache(this.cache, written);
+  }
+}

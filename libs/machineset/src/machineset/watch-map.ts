@@ -1,0 +1,21 @@
+// MachineDeployment → MachineSet requests for the MachineSet controller's MD watch. Map functions are synchronous and
+// declared statically (@ReconcilerFor), so they read the MachineSet informer of the cache the reconciler registered.
+import { CLUSTER_API_VERSION } from '@capi/api';
+import type { InformerCache, KubeObject, Request } from '@capi/controller-runtime';
+
+let machineSetCache: InformerCache | undefined;
+
+export function rememberMachineSetCache(cache: InformerCache): void {
+  machineSetCache = cache;
+}
+
+/** The MachineSets whose controller owner is the given MachineDeployment (their Machines' UpToDate depends on it). */
+export function machineSetRequestsForMachineDeployment(md: KubeObject): Request[] {
+  if (!machineSetCache) return [];
+  return machineSetCache
+    .informerFor(CLUSTER_API_VERSION, 'MachineSet')
+    .list()
+    .filter((ms) => ms.metadata.namespace === md.metadata.namespace)
+    .filter((ms) => ms.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineDeployment' && r.name === md.metadata.name))
+    .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
+}
