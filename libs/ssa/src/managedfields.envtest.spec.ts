@@ -1,5 +1,5 @@
 // managedFields helpers against the embedded API server: the in-place metadata hand-over scenario.
-import { ApiServer } from '@capi/apiserver';
+import { startEnvtest, type Envtest } from '@capi/envtest';
 import { KubeClient, type KubeObject } from '@capi/controller-runtime';
 import { KubeConfig } from '@kubernetes/client-node';
 import { migrateManagedFields, mitigateManagedFieldsIssue, removeManagedFieldsForLabelsAndAnnotations } from './managedfields';
@@ -26,20 +26,20 @@ const devMachine = (name: string, labels?: Record<string, string>, spec?: Record
 const ref = (name: string) => ({ apiVersion: 'mf.test.capi.io/v1', kind: 'DevMachine', namespace: 'default', name });
 
 describe('managedFields helpers against the embedded API server', () => {
-  let server: ApiServer;
+  let env: Envtest;
+  let server: Envtest['server'];
   let client: KubeClient;
 
   beforeAll(async () => {
-    server = new ApiServer({ storage: { type: 'memory' } });
-    await server.start();
-    await server.installCrds([crd]);
+    env = await startEnvtest({ installProjectCrds: false, crds: [crd] });
+    server = env.server;
     const kc = new KubeConfig();
-    kc.loadFromString(server.kubeconfig());
+    kc.loadFromString(env.kubeconfig);
     client = new KubeClient(kc);
   });
   afterAll(async () => {
     client?.close();
-    await server?.stop();
+    await env?.stop();
   });
 
   /** MachineSet creates the object owning everything, then the metadata manager takes labels over and drops "a". */

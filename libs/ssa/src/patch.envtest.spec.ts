@@ -1,5 +1,6 @@
 // ssa.patch against the embedded API server over HTTPS, counting requests at the server (spec §12.45–48).
-import { ApiServer, RequestMetrics } from '@capi/apiserver';
+import { RequestMetrics } from '@capi/apiserver';
+import { startEnvtest, type Envtest } from '@capi/envtest';
 import { isApiError, isInvalid, isNotFound, KubeClient, type KubeObject } from '@capi/controller-runtime';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Test } from '@nestjs/testing';
@@ -42,20 +43,20 @@ class ManualClock {
 }
 
 describe('ssa.patch against the embedded API server', () => {
-  let server: ApiServer;
+  let env: Envtest;
+  let server: Envtest['server'];
   let client: KubeClient;
 
   beforeAll(async () => {
-    server = new ApiServer({ storage: { type: 'memory' } });
-    await server.start();
-    await server.installCrds([widgetCrd]);
+    env = await startEnvtest({ installProjectCrds: false, crds: [widgetCrd] });
+    server = env.server;
     const kc = new KubeConfig();
-    kc.loadFromString(server.kubeconfig());
+    kc.loadFromString(env.kubeconfig);
     client = new KubeClient(kc);
   });
   afterAll(async () => {
     client?.close();
-    await server?.stop();
+    await env?.stop();
   });
 
   /** Runs `fn` and returns the number of write requests the server received meanwhile. */
