@@ -116,6 +116,8 @@ export class RolloutPlanner {
     }
     this.md = md;
     this.machines = machines;
+    this.oldMSs = [];
+    this.newMS = undefined;
     this.originalMSs = new Map(msList.map((ms) => [nameOf(ms), structuredClone(ms)]));
 
     const found = findNewAndOldMachineSets(md, msList, this.options.now?.() ?? new Date());
