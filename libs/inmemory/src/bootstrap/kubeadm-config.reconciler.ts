@@ -1,0 +1,82 @@
+// KubeadmConfig bootstrap controller (in-memory flavour): once the owning Machine exists, renders fake cloud-init into
+// the data Secret and sets status.initialization.dataSecretCreated / status.dataSecretName. Like upstream CABPK the
+// data is generated once; later spec changes (e.g. in-place `files` updates) are the updater's business.
+import { Inject } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
+import { BOOTSTRAP_API_VERSION, KubeadmConfigGVK, MachineGVK, type KubeadmConfig, type Machine } from '@capi/api';
+import { CACHED_CLIENT, KUBE_CLIENT, ReconcilerFor, type Client, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import { KUBEADM_BOOTSTRAP_FIELD_MANAGER } from '../api/constants';
+import { INMEMORY_OPTIONS, type InMemoryProviderOptions } from '../options';
+import { ownerMachineName } from '../machine/decide';
+import { BootstrapDataError, bootstrapDataSecret, desiredConfigStatus, renderCloudInit, secretRefsOf } from './cloud-init';
+
+const RETRY_MS = 10_000;
+
+@ReconcilerFor({
+  name: 'kubeadmconfig',
+  for: { apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind },
+  watches: [
+    {
+      apiVersion: MachineGVK.apiVersion,
+      kind: MachineGVK.kind,
+      map: (m) => {
+        const ref = (m as Machine).spec?.bootstrap?.configRef;
+        return ref?.kind === KubeadmConfigGVK.kind && m.metadata.namespace ? [{ namespace: m.metadata.namespace, name: ref.name }] : [];
+      },
+    },
+  ],
+  maxConcurrentReconciles: 10,
+})
+export class KubeadmConfigReconciler implements Reconciler {
+  private readonly now: () => number;
+
+  constructor(
+    @Inject(CACHED_CLIENT) private readonly client: Client,
+    /** Secrets are read directly (not cached). */
+    @Inject(KUBE_CLIENT) private readonly direct: Client,
+    @Inject(INMEMORY_OPTIONS) options: InMemoryProviderOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  async reconcile(req: Request): Promise<Result | void> {
+    const config = await this.client.tryGet<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, namespace: req.namespace, name: req.name });
+    if (!config || config.metadata.deletionTimestamp) return; // the data Secret is garbage-collected with its owner
+    if (config.status?.initialization?.dataSecretCreated) return;
+    const machineName = ownerMachineName(config);
+    if (!machineName) return; // waiting for the Machine controller to set the ownerReference
+    const machine = await this.client.tryGet<Machine>({ apiVersion: MachineGVK.apiVersion, kind: 'Machine', namespace: req.namespace, name: machineName });
+    if (!machine) return;
+
+    let outcome: { secretName: string } | { error: BootstrapDataError };
+    try {
+      const cloudInit = renderCloudInit(config, machine, await this.resolveFiles(config));
+      const secret = bootstrapDataSecret(config, machine.spec.clusterName, cloudInit);
+      await this.direct.apply(secret, { fieldManager: KUBEADM_BOOTSTRAP_FIELD_MANAGER, force: true });
+      outcome = { secretName: secret.metadata.name! };
+    } catch (e) {
+      if (!(e instanceof BootstrapDataError)) throw e;
+      outcome = { error: e };
+    }
+    const status = desiredConfigStatus(config, outcome, { now: () => new Date(this.now()) });
+    if (!isDeepStrictEqual(config.status ?? {}, status)) {
+      await this.client.apply(
+        { apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, metadata: { name: config.metadata.name, namespace: config.metadata.namespace }, status },
+        { fieldManager: KUBEADM_BOOTSTRAP_FIELD_MANAGER, subresource: 'status', force: true },
+      );
+    }
+    // A missing referenced Secret may appear later; nothing watches it, so poll.
+    if ('error' in outcome) return { requeueAfterMs: RETRY_MS };
+  }
+
+  /** Content of `files[].contentFrom` Secrets by file path (absent entries: Secret or key missing). */
+  private async resolveFiles(config: KubeadmConfig): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const ref of secretRefsOf(config.spec)) {
+      const secret = await this.direct.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: config.metadata.namespace, name: ref.name });
+      const value = (secret?.data as Record<string, string> | undefined)?.[ref.key];
+      if (value !== undefined) out[ref.path] = Buffer.from(value, 'base64').toString('utf8');
+    }
+    return out;
+  }
+}

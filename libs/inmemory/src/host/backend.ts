@@ -1,0 +1,95 @@
+// The "host" side of an in-place update: what actually changes on the simulated VM when an updater runs.
+import type { CanUpdateMachineObjects, HookObject } from '@capi/api';
+import { isNotFound, type KubeObject } from '@capi/controller-runtime';
+import { INMEMORY_API_VERSION, type InMemoryMachineSpec } from '../api/types';
+import { NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
+import type { WorkloadClusterClientProvider } from '../workload/client-provider';
+import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, type HostState } from './node';
+import { applyNode, findNodeByProviderID } from './nodes';
+
+/** Called by an updater (see startInMemoryInPlaceUpdater) while it handles UpdateMachine. Both must be idempotent. */
+export interface InMemoryHostBackend {
+  /** The updater started (or is still) updating the Machine. */
+  beginUpdate?(machine: HookObject, desired: CanUpdateMachineObjects): Promise<void>;
+  /** The updater finished: bring the host to `desired` (kubelet version, InMemoryMachine spec fields). */
+  applyUpdate(machine: HookObject, desired: CanUpdateMachineObjects): Promise<void>;
+}
+
+export interface WorkloadNodeHostBackendOptions {
+  /** Report the Node NotReady from the first UpdateMachine call until the update is applied (default false). */
+  nodeNotReadyDuringUpdate?: boolean;
+  now?: () => Date;
+}
+
+export class HostUpdateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HostUpdateError';
+  }
+}
+
+const specOf = (o: HookObject | undefined) => (o?.spec ?? {}) as Record<string, unknown>;
+
+/** The host state after an update to `desired`, starting from the Node as it is (pure). */
+export function hostStateAfterUpdate(
+  node: KubeObject,
+  desired: CanUpdateMachineObjects,
+  providerID: string,
+): HostState {
+  const infra = desired.infrastructureMachine;
+  const spec = infra?.apiVersion === INMEMORY_API_VERSION && infra.kind === 'InMemoryMachine' ? appliedHostSpec(infra.spec as InMemoryMachineSpec) : undefined;
+  const version = specOf(desired.machine).version;
+  return {
+    nodeName: node.metadata.name!,
+    providerID,
+    controlPlane: node.metadata.labels?.[NODE_ROLE_CONTROL_PLANE_LABEL] !== undefined,
+    kubeletVersion: typeof version === 'string' ? version : undefined,
+    // Another infra kind: the host keeps what it has.
+    spec: spec ?? appliedSpecOf(node),
+    ready: true,
+  };
+}
+
+/** Applies updates to the Node of the Machine (found by spec.providerID) in the Machine's workload cluster. */
+export class WorkloadNodeHostBackend implements InMemoryHostBackend {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly clients: WorkloadClusterClientProvider,
+    private readonly opts: WorkloadNodeHostBackendOptions = {},
+  ) {
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  private async locate(machine: HookObject) {
+    const spec = specOf(machine);
+    const namespace = machine.metadata.namespace;
+    const clusterName = spec.clusterName;
+    const providerID = spec.providerID;
+    if (!namespace || typeof clusterName !== 'string' || !clusterName) throw new HostUpdateError('Machine has no namespace or spec.clusterName');
+    if (typeof providerID !== 'string' || !providerID) throw new HostUpdateError(`Machine ${namespace}/${machine.metadata.name} has no spec.providerID`);
+    let client;
+    try {
+      client = await this.clients.getClient({ namespace, name: clusterName });
+    } catch (e) {
+      if (isNotFound(e)) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: kubeconfig Secret not found`);
+      throw e;
+    }
+    const node = await findNodeByProviderID(client, providerID);
+    if (!node) throw new HostUpdateError(`no Node with providerID ${providerID} in workload cluster ${namespace}/${clusterName}`);
+    return { client, node, providerID };
+  }
+
+  async beginUpdate(machine: HookObject, desired: CanUpdateMachineObjects): Promise<void> {
+    if (!this.opts.nodeNotReadyDuringUpdate) return;
+    const { client, node, providerID } = await this.locate(machine);
+    const state = hostStateAfterUpdate(node, desired, providerID);
+    // Still the old host while updating: keep its version and spec, only the kubelet goes away.
+    await applyNode(client, { ...state, kubeletVersion: kubeletVersionOf(node), spec: appliedSpecOf(node), ready: false, notReadyMessage: 'in-place update in progress' }, this.now(), node);
+  }
+
+  async applyUpdate(machine: HookObject, desired: CanUpdateMachineObjects): Promise<void> {
+    const { client, node, providerID } = await this.locate(machine);
+    await applyNode(client, hostStateAfterUpdate(node, desired, providerID), this.now(), node);
+  }
+}

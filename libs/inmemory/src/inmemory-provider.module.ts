@@ -1,0 +1,73 @@
+// NestJS module bundling the in-memory infrastructure + bootstrap provider (needs ControllerRuntimeModule.forRoot).
+import { Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { CACHED_CLIENT, KUBE_CLIENT, type Client } from '@capi/controller-runtime';
+import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
+import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from './options';
+import { WorkloadClusters } from './workload/workload-clusters';
+import { KubeconfigSecretClientProvider, WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload/client-provider';
+import { WorkloadNodeHostBackend, type InMemoryHostBackend } from './host/backend';
+import { startInMemoryInPlaceUpdater } from './host/updater';
+import { InMemoryClusterReconciler } from './cluster/inmemory-cluster.reconciler';
+import { InMemoryMachineReconciler } from './machine/inmemory-machine.reconciler';
+import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';
+import { registerInMemoryKinds } from './api/register';
+
+/** Stops what the module started: the updater, the workload API servers, cached workload clients. */
+@Injectable()
+class InMemoryProviderLifecycle implements OnApplicationShutdown {
+  constructor(
+    @Inject(WORKLOAD_CLUSTERS) private readonly workloads: WorkloadClusters,
+    @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER) private readonly clients: KubeconfigSecretClientProvider,
+    @Optional() @Inject(INMEMORY_INPLACE_UPDATER) private readonly updater?: RunningInPlaceUpdater,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.updater?.stop();
+    this.clients.close();
+    await this.workloads.stopAll();
+  }
+}
+
+@Module({})
+export class InMemoryProviderModule {
+  static forRoot(options: InMemoryProviderOptions = {}): DynamicModule {
+    registerInMemoryKinds();
+    const updaterOptions = options.inPlaceUpdater || undefined;
+    return {
+      module: InMemoryProviderModule,
+      providers: [
+        { provide: INMEMORY_OPTIONS, useValue: options },
+        {
+          provide: WORKLOAD_CLUSTERS,
+          inject: [KUBE_CLIENT],
+          useFactory: (client: Client) => new WorkloadClusters(client, { tls: options.workloadTls }),
+        },
+        {
+          provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+          inject: [CACHED_CLIENT],
+          useFactory: (client: Client) => new KubeconfigSecretClientProvider(client),
+        },
+        {
+          provide: INMEMORY_HOST_BACKEND,
+          inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER],
+          useFactory: (clients: WorkloadClusterClientProvider) =>
+            new WorkloadNodeHostBackend(clients, { nodeNotReadyDuringUpdate: updaterOptions?.nodeNotReadyDuringUpdate, now: options.now && (() => new Date(options.now!())) }),
+        },
+        {
+          provide: INMEMORY_INPLACE_UPDATER,
+          inject: [INMEMORY_HOST_BACKEND],
+          useFactory: async (backend: InMemoryHostBackend) => {
+            if (!updaterOptions) return undefined;
+            const { nodeNotReadyDuringUpdate: _n, ...rest } = updaterOptions;
+            return startInMemoryInPlaceUpdater({ ...rest, now: options.now, backend });
+          },
+        },
+        InMemoryProviderLifecycle,
+        InMemoryClusterReconciler,
+        InMemoryMachineReconciler,
+        KubeadmConfigReconciler,
+      ],
+      exports: [INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, WORKLOAD_CLUSTER_CLIENT_PROVIDER, INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER],
+    };
+  }
+}

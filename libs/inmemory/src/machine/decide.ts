@@ -1,0 +1,100 @@
+// Pure decisions of the InMemoryMachine controller: what phase a simulated VM is in and what its status says.
+import {
+  CLUSTER_GROUP,
+  MACHINE_CONTROL_PLANE_LABEL,
+  NOT_READY_REASON,
+  PAUSED_ANNOTATION,
+  READY_CONDITION,
+  READY_REASON,
+  setCondition,
+  type Clock,
+  type Cluster,
+  type Machine,
+} from '@capi/api';
+import { groupOf } from '@capi/controller-runtime';
+import type { InMemoryMachine } from '../api/types';
+import {
+  PROVISIONED_REASON,
+  PROVISIONING_REASON,
+  VM_PROVISIONED_CONDITION,
+  WAITING_FOR_BOOTSTRAP_DATA_REASON,
+  providerIdFor,
+} from '../api/constants';
+import { appliedHostSpec, internalIpFor, type HostState } from '../host/node';
+
+/** Name of the Machine owning an infra object (any ownerReference of kind Machine in the core group). */
+export function ownerMachineName(obj: { metadata: { ownerReferences?: { apiVersion: string; kind: string; name: string }[] } }): string | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.kind === 'Machine' && groupOf(r.apiVersion) === CLUSTER_GROUP)?.name;
+}
+
+export const isPaused = (cluster: Cluster, obj: { metadata: { annotations?: Record<string, string> } }): boolean =>
+  cluster.spec.paused === true || obj.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
+
+export type ProvisioningProgress = { done: true } | { done: false; remainingMs: number };
+
+/** Whether a VM whose boot started at `startedAtMs` is up at `nowMs`. */
+export function provisioningProgress(startedAtMs: number, nowMs: number, delayMs: number): ProvisioningProgress {
+  const remainingMs = startedAtMs + delayMs - nowMs;
+  return remainingMs <= 0 ? { done: true } : { done: false, remainingMs };
+}
+
+/** What the controller does next for a live (not deleting) InMemoryMachine whose Machine and Cluster exist. */
+export type MachinePhase =
+  | { phase: 'WaitingForBootstrapData' }
+  | { phase: 'Booting'; remainingMs: number }
+  | { phase: 'Running' };
+
+export function machinePhase(machine: Machine, progress: ProvisioningProgress | undefined): MachinePhase {
+  if (!machine.spec.bootstrap.dataSecretName) return { phase: 'WaitingForBootstrapData' };
+  if (progress && !progress.done) return { phase: 'Booting', remainingMs: progress.remainingMs };
+  return { phase: 'Running' };
+}
+
+export const providerIdOf = (machine: Machine): string => providerIdFor(machine.spec.clusterName, machine.metadata.name!);
+
+/** The host a new VM comes up as: Node named after the Machine, kubelet at the Machine's version. */
+export function initialHostState(machine: Machine, infra: InMemoryMachine): HostState {
+  return {
+    nodeName: machine.metadata.name!,
+    providerID: providerIdOf(machine),
+    controlPlane: machine.metadata.labels?.[MACHINE_CONTROL_PLANE_LABEL] !== undefined,
+    kubeletVersion: machine.spec.version,
+    spec: appliedHostSpec(infra.spec),
+    ready: true,
+  };
+}
+
+type InMemoryMachineStatus = NonNullable<InMemoryMachine['status']>;
+
+/** The status for a phase; unchanged conditions keep their lastTransitionTime (and identity). */
+export function desiredMachineStatus(infra: InMemoryMachine, machine: Machine, phase: MachinePhase, clock: Clock): InMemoryMachineStatus {
+  const current = infra.status ?? {};
+  const generation = infra.metadata.generation;
+  const running = phase.phase === 'Running';
+  const vm =
+    phase.phase === 'WaitingForBootstrapData'
+      ? { status: 'False' as const, reason: WAITING_FOR_BOOTSTRAP_DATA_REASON, message: 'Waiting for Machine spec.bootstrap.dataSecretName' }
+      : phase.phase === 'Booting'
+        ? { status: 'False' as const, reason: PROVISIONING_REASON, message: 'VM is booting' }
+        : { status: 'True' as const, reason: PROVISIONED_REASON };
+  let conditions = setCondition(current.conditions, { type: VM_PROVISIONED_CONDITION, ...vm, observedGeneration: generation }, clock);
+  conditions = setCondition(
+    conditions,
+    running
+      ? { type: READY_CONDITION, status: 'True', reason: READY_REASON, observedGeneration: generation }
+      : { type: READY_CONDITION, status: 'False', reason: NOT_READY_REASON, message: vm.message, observedGeneration: generation },
+    clock,
+  );
+  const out: InMemoryMachineStatus = { ...current, conditions };
+  if (running) {
+    out.initialization = { provisioned: true };
+    out.addresses = [
+      { type: 'InternalIP', address: internalIpFor(providerIdOf(machine)) },
+      { type: 'Hostname', address: machine.metadata.name! },
+    ];
+  } else if (!current.initialization?.provisioned) {
+    // Once provisioned, a VM stays provisioned (the contract's provisioned flag never goes back).
+    out.initialization = { provisioned: false };
+  }
+  return out;
+}

@@ -1,0 +1,129 @@
+// InMemoryMachine controller: boots a simulated VM (after a delay), registers its Node in the workload cluster,
+// reports provisioned/providerID/addresses; on deletion removes the Node and the finalizer.
+import { Inject, Optional } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
+import { CLUSTER_NAME_LABEL, ClusterGVK, MachineGVK, type Cluster, type Machine } from '@capi/api';
+import { CACHED_CLIENT, ReconcilerFor, isNotFound, type Client, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import { ServerSideApplier } from '@capi/ssa';
+import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
+import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
+import { DEFAULT_PROVISIONING_DELAY_MS, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from '../options';
+import type { WorkloadClusters } from '../workload/workload-clusters';
+import { applyNode } from '../host/nodes';
+import { desiredMachineStatus, initialHostState, isPaused, machinePhase, ownerMachineName, provisioningProgress, providerIdOf } from './decide';
+import { addFinalizer, removeFinalizer } from '../util/finalizers';
+
+const KIND = 'InMemoryMachine';
+const PAUSED_REQUEUE_MS = 10_000;
+
+@ReconcilerFor({
+  name: 'inmemorymachine',
+  for: { apiVersion: INMEMORY_API_VERSION, kind: KIND },
+  watches: [
+    {
+      apiVersion: MachineGVK.apiVersion,
+      kind: MachineGVK.kind,
+      // A Machine's changes (e.g. bootstrap data ready) reconcile its InMemoryMachine.
+      map: (m) => {
+        const ref = (m as Machine).spec?.infrastructureRef;
+        return ref?.kind === KIND && m.metadata.namespace ? [{ namespace: m.metadata.namespace, name: ref.name }] : [];
+      },
+    },
+  ],
+  maxConcurrentReconciles: 10,
+})
+export class InMemoryMachineReconciler implements Reconciler {
+  /** uid → when its VM started booting (in-memory, like the simulated VM itself). */
+  private readonly bootStartedAt = new Map<string, number>();
+  private readonly applier: ServerSideApplier;
+  private readonly delayMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    @Inject(CACHED_CLIENT) private readonly client: Client,
+    @Inject(WORKLOAD_CLUSTERS) private readonly workloads: WorkloadClusters,
+    @Inject(INMEMORY_OPTIONS) options: InMemoryProviderOptions,
+    @Optional() applier?: ServerSideApplier,
+  ) {
+    this.applier = applier ?? new ServerSideApplier();
+    this.delayMs = options.provisioningDelayMs ?? DEFAULT_PROVISIONING_DELAY_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  async reconcile(req: Request): Promise<Result | void> {
+    const infra = await this.client.tryGet<InMemoryMachine>({ apiVersion: INMEMORY_API_VERSION, kind: KIND, namespace: req.namespace, name: req.name });
+    if (!infra) return;
+    const machineName = ownerMachineName(infra);
+    const machine = machineName
+      ? await this.client.tryGet<Machine>({ apiVersion: MachineGVK.apiVersion, kind: 'Machine', namespace: req.namespace, name: machineName })
+      : undefined;
+    if (infra.metadata.deletionTimestamp) return this.reconcileDelete(infra, machine);
+    // Waiting for the Machine controller to set the ownerReference (the Machine watch brings us back).
+    if (!machine) return;
+    const cluster = await this.client.tryGet<Cluster>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: req.namespace, name: machine.spec.clusterName });
+    if (!cluster) return { requeueAfterMs: PAUSED_REQUEUE_MS };
+    if (isPaused(cluster, infra)) return { requeueAfterMs: PAUSED_REQUEUE_MS };
+
+    if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER)) await addFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
+
+    const provisioned = infra.status?.initialization?.provisioned === true;
+    let progress;
+    if (!provisioned && machine.spec.bootstrap.dataSecretName) {
+      const uid = infra.metadata.uid!;
+      if (!this.bootStartedAt.has(uid)) this.bootStartedAt.set(uid, this.now());
+      progress = provisioningProgress(this.bootStartedAt.get(uid)!, this.now(), this.delayMs);
+    }
+    const phase = provisioned ? ({ phase: 'Running' } as const) : machinePhase(machine, progress);
+
+    if (phase.phase === 'Running') {
+      await this.ensureNode(cluster, machine, infra);
+      await this.ensureProviderID(infra, providerIdOf(machine));
+      this.bootStartedAt.delete(infra.metadata.uid!);
+    }
+    await this.writeStatus(infra, desiredMachineStatus(infra, machine, phase, { now: () => new Date(this.now()) }));
+    if (phase.phase === 'Booting') return { requeueAfterMs: phase.remainingMs };
+  }
+
+  /** Registers the Node unless it exists: after boot, or again after a restart lost the workload server's data. */
+  private async ensureNode(cluster: Cluster, machine: Machine, infra: InMemoryMachine): Promise<void> {
+    const running = await this.workloads.ensure(
+      { namespace: cluster.metadata.namespace!, name: cluster.metadata.name!, uid: cluster.metadata.uid! },
+      cluster.spec.controlPlaneEndpoint?.port,
+    );
+    const existing = await running.client.tryGet({ apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! });
+    // A deleting Machine's Node is being removed on purpose: never re-register it.
+    if (existing || machine.metadata.deletionTimestamp) return;
+    await applyNode(running.client, initialHostState(machine, infra), new Date(this.now()));
+  }
+
+  private async ensureProviderID(infra: InMemoryMachine, providerID: string): Promise<void> {
+    if (infra.spec.providerID === providerID) return;
+    const intent = { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, spec: { providerID } };
+    await this.applier.patch(this.client, intent, { fieldOwner: INMEMORY_FIELD_MANAGER, original: infra });
+  }
+
+  private async writeStatus(infra: InMemoryMachine, status: NonNullable<InMemoryMachine['status']>): Promise<void> {
+    if (isDeepStrictEqual(infra.status ?? {}, status)) return;
+    await this.client.apply(
+      { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, status },
+      { fieldManager: INMEMORY_FIELD_MANAGER, subresource: 'status', force: true },
+    );
+  }
+
+  private async reconcileDelete(infra: InMemoryMachine, machine: Machine | undefined): Promise<void> {
+    this.bootStartedAt.delete(infra.metadata.uid!);
+    if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER)) return;
+    const clusterName = machine?.spec.clusterName ?? infra.metadata.labels?.[CLUSTER_NAME_LABEL];
+    const running = clusterName ? this.workloads.get({ namespace: infra.metadata.namespace!, name: clusterName }) : undefined;
+    // No running workload server: the simulated host is gone with it, nothing left to clean up.
+    const nodeName = machine?.metadata.name ?? ownerMachineName(infra);
+    if (running && nodeName) {
+      try {
+        await running.client.delete({ apiVersion: 'v1', kind: 'Node', name: nodeName });
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+    }
+    await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
+  }
+}

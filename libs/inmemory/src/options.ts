@@ -1,0 +1,26 @@
+// Module options and injection tokens of the in-memory provider.
+import type { StartInPlaceUpdaterOptions } from '@capi/inplace-updater';
+
+export interface InMemoryProviderOptions {
+  /** How long a VM takes to "boot" before its Node appears (default 1500 ms; 0 for benchmarks). */
+  provisioningDelayMs?: number;
+  /** Serve workload API servers over HTTPS (default true). */
+  workloadTls?: boolean;
+  /** Milliseconds since epoch (tests). */
+  now?: () => number;
+  /**
+   * Start the reference in-place updater wired to the host backend with the module (token INMEMORY_INPLACE_UPDATER
+   * gives its url/caBundle for an ExtensionConfig). Off by default.
+   */
+  inPlaceUpdater?: false | (Omit<StartInPlaceUpdaterOptions, 'now'> & { nodeNotReadyDuringUpdate?: boolean });
+}
+
+export const DEFAULT_PROVISIONING_DELAY_MS = 1500;
+
+export const INMEMORY_OPTIONS = Symbol('INMEMORY_OPTIONS');
+/** WorkloadClusters: the embedded workload API servers. */
+export const WORKLOAD_CLUSTERS = Symbol('WORKLOAD_CLUSTERS');
+/** InMemoryHostBackend used by the in-place updater. */
+export const INMEMORY_HOST_BACKEND = Symbol('INMEMORY_HOST_BACKEND');
+/** RunningInPlaceUpdater | undefined (when options.inPlaceUpdater is set). */
+export const INMEMORY_INPLACE_UPDATER = Symbol('INMEMORY_INPLACE_UPDATER');

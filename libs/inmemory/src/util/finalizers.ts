@@ -1,0 +1,16 @@
+// Finalizer add/remove as merge patches guarded by resourceVersion (a conflict means "reconcile again").
+import type { Client, KubeObject } from '@capi/controller-runtime';
+
+const refOf = (obj: KubeObject) => ({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name! });
+
+/** Adds `finalizer`; updates `obj` with the server's answer. */
+export async function addFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
+  const finalizers = [...(obj.metadata.finalizers ?? []), finalizer];
+  const out = await client.patch(refOf(obj), 'merge', { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } });
+  obj.metadata = out.metadata;
+}
+
+export async function removeFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
+  const finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+  await client.patch(refOf(obj), 'merge', { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } });
+}
