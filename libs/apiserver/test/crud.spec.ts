@@ -107,6 +107,19 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     expect(dropped.spec).toMatchObject({ size: 2 });
   });
 
+  it('server-side apply with dryRun=All returns the defaulted result without persisting (how KCP compares objects)', async () => {
+    const preview = await c.apply(widget('w-dry', ns, { size: 1 }), 'kcp', { dryRun: true });
+    expect(preview.spec).toEqual({ size: 1, color: 'blue' });
+    expect(preview.metadata.managedFields?.[0]).toMatchObject({ manager: 'kcp', operation: 'Apply' });
+    expect((await codeOf(c.get(refOf(preview)))).code).toBe(404);
+    const live = await c.apply(widget('w-dry', ns, { size: 1 }), 'kcp');
+    const changed = await c.apply(widget('w-dry', ns, { size: 5 }), 'kcp', { dryRun: true });
+    expect(changed.spec).toMatchObject({ size: 5 });
+    const after = await c.get(refOf(live));
+    expect(after.spec).toMatchObject({ size: 1 });
+    expect(after.metadata.resourceVersion).toBe(live.metadata.resourceVersion);
+  });
+
   it('an Update by another manager takes ownership from the applier', async () => {
     await c.apply(configMap('cm-own', ns, { k: 'v1' }), 'applier');
     const updated = await c.patch({ apiVersion: 'v1', kind: 'ConfigMap', name: 'cm-own', namespace: ns }, 'merge', { data: { k: 'v2' } }, { fieldManager: 'editor' });

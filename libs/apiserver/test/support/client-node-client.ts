@@ -80,9 +80,9 @@ export class ClientNodeClient implements TestClient {
     const ct = type === 'merge' ? 'application/merge-patch+json' : 'application/json-patch+json';
     return this.raw('PATCH', (await this.path(ref, q.subresource)) + qs({ fieldManager: q.fieldManager }), body, ct);
   }
-  async apply(obj: KubeObject, fieldManager: string, q: { force?: boolean; subresource?: 'status' } = {}) {
+  async apply(obj: KubeObject, fieldManager: string, q: { force?: boolean; subresource?: 'status'; dryRun?: boolean } = {}) {
     if (q.subresource) return this.raw('PATCH', (await this.path({ ...obj, ...obj.metadata }, 'status')) + qs({ fieldManager, force: q.force }), obj, 'application/apply-patch+yaml');
-    return wrap(() => this.api.patch(obj as k8s.KubernetesObject, undefined, undefined, fieldManager, q.force, k8s.PatchStrategy.ServerSideApply)) as Promise<KubeObject>;
+    return wrap(() => this.api.patch(obj as k8s.KubernetesObject, undefined, q.dryRun ? 'All' : undefined, fieldManager, q.force, k8s.PatchStrategy.ServerSideApply)) as Promise<KubeObject>;
   }
   async delete(ref: Ref, q: { propagationPolicy?: string } = {}) {
     await wrap(() => this.api.delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } }, undefined, undefined, undefined, undefined, q.propagationPolicy));

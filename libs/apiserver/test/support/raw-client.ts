@@ -33,8 +33,8 @@ export class RawClient implements TestClient {
     const ct = type === 'merge' ? 'application/merge-patch+json' : 'application/json-patch+json';
     return call(this.conn, 'PATCH', (await this.paths.item(ref, q.subresource)) + qs({ fieldManager: q.fieldManager }), body, ct);
   }
-  async apply(obj: KubeObject, fieldManager: string, q: { force?: boolean; subresource?: 'status' } = {}) {
-    return call(this.conn, 'PATCH', (await this.paths.item(refOf(obj), q.subresource)) + qs({ fieldManager, force: q.force }), obj, 'application/apply-patch+yaml');
+  async apply(obj: KubeObject, fieldManager: string, q: { force?: boolean; subresource?: 'status'; dryRun?: boolean } = {}) {
+    return call(this.conn, 'PATCH', (await this.paths.item(refOf(obj), q.subresource)) + qs({ fieldManager, force: q.force, dryRun: q.dryRun ? 'All' : undefined }), obj, 'application/apply-patch+yaml');
   }
   async delete(ref: Ref, q: { propagationPolicy?: string } = {}) {
     await call(this.conn, 'DELETE', (await this.paths.item(ref)) + qs({ propagationPolicy: q.propagationPolicy }));

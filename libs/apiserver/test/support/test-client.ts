@@ -22,7 +22,7 @@ export interface TestClient {
   list(apiVersion: string, kind: string, namespace?: string, q?: ListQuery): Promise<ObjectList>;
   update(obj: KubeObject, q?: { subresource?: 'status'; fieldManager?: string }): Promise<KubeObject>;
   patch(ref: Ref, type: 'merge' | 'json', body: unknown, q?: { subresource?: 'status'; fieldManager?: string }): Promise<KubeObject>;
-  apply(obj: KubeObject, fieldManager: string, q?: { force?: boolean; subresource?: 'status' }): Promise<KubeObject>;
+  apply(obj: KubeObject, fieldManager: string, q?: { force?: boolean; subresource?: 'status'; dryRun?: boolean }): Promise<KubeObject>;
   delete(ref: Ref, q?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' }): Promise<void>;
   watch(apiVersion: string, kind: string, namespace: string | undefined, q: WatchQuery, onEvent: (e: Ev) => void): Promise<{ stop(): void }>;
 }
