@@ -116,13 +116,14 @@ export class MachineReconciler implements Reconciler {
     const boot = observeBootstrap(machine, bootstrap);
     const inf = observeInfrastructure(machine, infra);
     await this.applySpec(machine, { dataSecretName: boot.dataSecretName, providerID: inf.providerID });
+    const initialization = {
+      ...(machine.status?.initialization ?? {}),
+      ...(boot.dataSecretCreated ? { bootstrapDataSecretCreated: true } : {}),
+      ...(inf.provisioned ? { infrastructureProvisioned: true } : {}),
+    };
     machine.status = {
       ...(machine.status ?? {}),
-      initialization: {
-        ...(machine.status?.initialization ?? {}),
-        ...(boot.dataSecretCreated ? { bootstrapDataSecretCreated: true } : {}),
-        ...(inf.provisioned ? { infrastructureProvisioned: true } : {}),
-      },
+      ...(Object.keys(initialization).length ? { initialization } : {}),
       ...(inf.addresses ? { addresses: inf.addresses } : {}),
     };
     const node = await this.observeNode(machine, cluster);
@@ -229,11 +230,17 @@ export class MachineReconciler implements Reconciler {
     Object.assign(obj, updated);
   }
 
+  /**
+   * spec.bootstrap.dataSecretName and spec.providerID, applied together as capi-machine (SSA removes fields a
+   * manager stops sending, so the intent always carries every field this controller owns).
+   */
   private async applySpec(machine: MachineObject, want: { dataSecretName?: string; providerID?: string }): Promise<void> {
+    const dataSecretName = want.dataSecretName ?? machine.spec.bootstrap?.dataSecretName;
+    const providerID = want.providerID ?? machine.spec.providerID;
+    if (machine.spec.bootstrap?.dataSecretName === dataSecretName && machine.spec.providerID === providerID) return;
     const spec: Record<string, unknown> = {};
-    if (want.dataSecretName && machine.spec.bootstrap?.dataSecretName !== want.dataSecretName) spec.bootstrap = { dataSecretName: want.dataSecretName };
-    if (want.providerID && machine.spec.providerID !== want.providerID) spec.providerID = want.providerID;
-    if (Object.keys(spec).length === 0) return;
+    if (dataSecretName) spec.bootstrap = { dataSecretName };
+    if (providerID) spec.providerID = providerID;
     const intent: KubeObject = {
       apiVersion: MachineGVK.apiVersion,
       kind: 'Machine',

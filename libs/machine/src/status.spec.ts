@@ -1,0 +1,137 @@
+import type { KubeObject } from '@capi/controller-runtime';
+import { availableCondition, computeMachineStatus, machinePhase, nodeConditions, readyCondition } from './status';
+import type { MachineObject } from './types';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const clockAt = (ms: number) => ({ now: () => new Date(ms) });
+
+function machine(over: Partial<MachineObject> = {}): MachineObject {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Machine',
+    metadata: { name: 'm', namespace: 'ns', generation: 1 },
+    spec: {
+      clusterName: 'c',
+      bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'b' } },
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'i' },
+    },
+    ...over,
+  } as MachineObject;
+}
+
+const readyObj = (kind: string): KubeObject => ({
+  apiVersion: 'x/v1', kind, metadata: { name: 'x' },
+  status: { conditions: [{ type: 'Ready', status: 'True', reason: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+});
+const healthyNode: KubeObject = {
+  apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' },
+  status: { conditions: [
+    { type: 'Ready', status: 'True' }, { type: 'MemoryPressure', status: 'False' },
+    { type: 'DiskPressure', status: 'False' }, { type: 'PIDPressure', status: 'False' },
+  ] },
+};
+
+function running(over: Partial<MachineObject> = {}): MachineObject {
+  const m = machine(over);
+  m.spec.providerID = 'test://i';
+  m.status = { initialization: { infrastructureProvisioned: true, bootstrapDataSecretCreated: true }, nodeRef: { name: 'n1' }, ...(m.status ?? {}) };
+  return m;
+}
+
+describe('machinePhase', () => {
+  it('follows upstream precedence', () => {
+    expect(machinePhase(machine())).toBe('Pending');
+    expect(machinePhase(machine({ status: { initialization: { bootstrapDataSecretCreated: true } } } as never))).toBe('Provisioning');
+    const provisioned = machine();
+    provisioned.spec.providerID = 'p';
+    expect(machinePhase(provisioned)).toBe('Provisioned');
+    expect(machinePhase(running())).toBe('Running');
+    expect(machinePhase(running({ status: { deprecated: { v1beta1: { failureReason: 'x' } } } } as never))).toBe('Failed');
+    const deleting = running();
+    deleting.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    expect(machinePhase(deleting)).toBe('Deleting');
+  });
+});
+
+describe('conditions', () => {
+  it('missing objects are reported with DoesNotExist; without configRef bootstrap is DataSecretProvided', () => {
+    const r = computeMachineStatus({ machine: machine(), bootstrap: { notFound: true }, infra: { notFound: true }, node: {}, clock: clockAt(T0) });
+    const byType = Object.fromEntries(r.status.conditions!.map((c) => [c.type, c]));
+    expect(byType.BootstrapConfigReady).toMatchObject({ status: 'False', reason: 'DoesNotExist', message: 'KubeadmConfig does not exist' });
+    expect(byType.InfrastructureReady).toMatchObject({ status: 'False', reason: 'DoesNotExist' });
+    expect(byType.NodeHealthy).toMatchObject({ status: 'Unknown', reason: 'InspectionFailed', message: 'Waiting for TestMachine to report spec.providerID' });
+    expect(byType.Updating).toMatchObject({ status: 'False', reason: 'NotUpdating' });
+    expect(byType.Deleting).toMatchObject({ status: 'False', reason: 'NotDeleting' });
+    expect(byType.Ready).toMatchObject({ status: 'False', reason: 'NotReady' });
+    expect(byType.Available).toMatchObject({ status: 'False', reason: 'NotReady' });
+    expect(r.status.phase).toBe('Pending');
+    const noRef = machine();
+    noRef.spec.bootstrap = { dataSecretName: 's' };
+    const r2 = computeMachineStatus({ machine: noRef, bootstrap: { notFound: false }, infra: { notFound: true }, node: {}, clock: clockAt(T0) });
+    expect(r2.status.conditions!.find((c) => c.type === 'BootstrapConfigReady')).toMatchObject({ status: 'True', reason: 'DataSecretProvided' });
+  });
+
+  it('a healthy running machine is Ready and Available after minReadySeconds', () => {
+    const m = running();
+    m.spec.minReadySeconds = 30;
+    const inputs = { bootstrap: { object: readyObj('KubeadmConfig'), notFound: false }, infra: { object: readyObj('TestMachine'), notFound: false }, node: { node: healthyNode } };
+    const r = computeMachineStatus({ machine: m, ...inputs, clock: clockAt(T0) });
+    const get = (s: typeof r.status, t: string) => s.conditions!.find((c) => c.type === t);
+    expect(get(r.status, 'Ready')).toMatchObject({ status: 'True', reason: 'Ready' });
+    expect(get(r.status, 'Available')).toMatchObject({ status: 'False', reason: 'WaitingForMinReadySeconds' });
+    expect(r.requeueAfterMs).toBe(30_000);
+    m.status = r.status;
+    const later = computeMachineStatus({ machine: m, ...inputs, clock: clockAt(T0 + 31_000) });
+    expect(get(later.status, 'Available')).toMatchObject({ status: 'True', reason: 'Available' });
+    expect(get(later.status, 'Ready')!.lastTransitionTime).toBe(get(r.status, 'Ready')!.lastTransitionTime);
+  });
+
+  it('an updating Machine is not available and reports Updating', () => {
+    const m = running({ metadata: { name: 'm', namespace: 'ns', annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } } } as never);
+    const r = computeMachineStatus({
+      machine: m,
+      bootstrap: { object: readyObj('KubeadmConfig'), notFound: false },
+      infra: { object: readyObj('TestMachine'), notFound: false },
+      node: { node: healthyNode },
+      updating: { reason: 'InPlaceUpdating', message: 'In-place update in progress: x' },
+      clock: clockAt(T0),
+    });
+    expect(r.status.conditions!.find((c) => c.type === 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress: x' });
+    expect(r.status.conditions!.find((c) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'Updating' });
+    // Pending hook alone still counts as updating.
+    const pendingOnly = running({ metadata: { name: 'm', annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } } } as never);
+    const ready = { type: 'Ready', status: 'True' as const, reason: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' };
+    expect(availableCondition(pendingOnly, ready, T0 + 1000).condition.reason).toBe('Updating');
+  });
+
+  it('node conditions: unhealthy node, deleted node, not inspected', () => {
+    const sick: KubeObject = { ...healthyNode, status: { conditions: [{ type: 'Ready', status: 'False', message: 'kubelet down' }, { type: 'MemoryPressure', status: 'False' }, { type: 'DiskPressure', status: 'False' }, { type: 'PIDPressure', status: 'False' }] } };
+    const [ready, healthy] = nodeConditions(running(), { node: sick });
+    expect(ready).toMatchObject({ status: 'False', reason: 'NodeNotReady', message: '* Node.Ready: kubelet down' });
+    expect(healthy).toMatchObject({ status: 'False', reason: 'NodeNotHealthy' });
+    expect(nodeConditions(running(), {})[1]).toMatchObject({ status: 'False', reason: 'NodeDeleted', message: 'Node n1 has been deleted while the Machine still exists' });
+    expect(nodeConditions(running(), { notInspected: 'Waiting for Cluster control plane to be initialized' })[0]).toMatchObject({ status: 'Unknown', reason: 'InspectionFailed' });
+  });
+
+  it('Ready counts Deleting with negative polarity and readiness gates', () => {
+    const m = running();
+    m.spec.readinessGates = [{ conditionType: 'Custom' }];
+    const conds = [
+      { type: 'Deleting', status: 'False' as const, reason: 'NotDeleting', lastTransitionTime: 't' },
+      { type: 'BootstrapConfigReady', status: 'True' as const, reason: 'Ready', lastTransitionTime: 't' },
+      { type: 'InfrastructureReady', status: 'True' as const, reason: 'Ready', lastTransitionTime: 't' },
+      { type: 'NodeHealthy', status: 'True' as const, reason: 'NodeHealthy', lastTransitionTime: 't' },
+    ];
+    expect(readyCondition(m, conds)).toMatchObject({ status: 'Unknown', message: '* Custom: Condition not yet reported' });
+    expect(readyCondition(m, [...conds, { type: 'Custom', status: 'True', reason: 'x', lastTransitionTime: 't' }])).toMatchObject({ status: 'True' });
+  });
+
+  it('recomputing an unchanged status yields an equal object (no write)', () => {
+    const m = running();
+    const inputs = { bootstrap: { object: readyObj('KubeadmConfig'), notFound: false }, infra: { object: readyObj('TestMachine'), notFound: false }, node: { node: healthyNode } };
+    const first = computeMachineStatus({ machine: m, ...inputs, clock: clockAt(T0) });
+    m.status = first.status;
+    const second = computeMachineStatus({ machine: m, ...inputs, clock: clockAt(T0 + 5000) });
+    expect(second.status).toEqual(first.status);
+  });
+});
