@@ -29,6 +29,18 @@ describe.each([0, 1])('built-in kinds via client #%i', (idx) => {
     expect(byReason.items.map((e) => e.metadata.name)).toContain(`e-${idx}`);
   });
 
+  it('events.k8s.io/v1 and core v1 Events are two views of the same objects', async () => {
+    const created = await c.create({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: `shared-${idx}`, namespace: 'default' },
+      eventTime: '2025-01-01T00:00:00.000000Z', reportingController: 'ctl', reportingInstance: 'ctl-1', action: 'Scale', reason: 'Scaled', type: 'Normal',
+      regarding: { kind: 'Widget', name: 'w' }, note: 'scaled up' });
+    expect(created).toMatchObject({ apiVersion: 'events.k8s.io/v1', regarding: { name: 'w' }, note: 'scaled up' });
+    const core = await c.get({ apiVersion: 'v1', kind: 'Event', name: `shared-${idx}`, namespace: 'default' });
+    expect(core).toMatchObject({ apiVersion: 'v1', involvedObject: { kind: 'Widget', name: 'w' }, message: 'scaled up', reportingComponent: 'ctl' });
+    expect(core.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    const listed = await c.list('events.k8s.io/v1', 'Event', 'default', { fieldSelector: `metadata.name=shared-${idx}` });
+    expect(listed.items[0]).toMatchObject({ note: 'scaled up' });
+  });
+
   it('Node status conditions are a map keyed by type for server-side apply', async () => {
     const name = `node-${idx}`;
     await c.create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });

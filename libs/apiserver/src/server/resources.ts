@@ -9,6 +9,7 @@ import { apiVersionOf, storageResource, type Registry, type ResourceInfo } from 
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors';
 import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError, type Cause } from './status';
 import { admitCrd, establishedStatus } from './crds';
+import { fromStorage, toStorage } from './conversion';
 
 /** `fieldValidation=Strict` turns fields the schema would prune into a 400 (kubectl sends it by default). */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -38,7 +39,7 @@ export class Resources {
 
   /** Stored objects carry the apiVersion of the version that wrote them; serve them as the requested version. */
   private present(info: ResourceInfo, data: Record<string, any>): KubeObject {
-    return { ...data, apiVersion: apiVersionOf(info), kind: info.kind } as KubeObject;
+    return fromStorage(info, data);
   }
 
   get(info: ResourceInfo, ns: string, name: string): KubeObject {
@@ -112,9 +113,10 @@ export class Resources {
     tidyMeta(obj);
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
     if (dryRun) return obj;
+    const stored = toStorage(info, obj);
     const row = this.store.put(storageResource(info), info.namespaced ? ns : '', obj.metadata.name!, (rev) => {
-      obj.metadata.resourceVersion = String(rev);
-      return obj;
+      stored.metadata.resourceVersion = String(rev);
+      return stored;
     });
     return this.present(info, row.data);
   }

@@ -1,0 +1,35 @@
+// Versions that share storage with another: events.k8s.io/v1 Event is stored as core v1 Event (as in kube).
+import type { KubeObject } from '@capi/controller-runtime';
+import type { ResourceInfo } from './registry';
+
+/** events.k8s.io/v1 field → core v1 field. */
+const EVENT_FIELDS: [string, string][] = [
+  ['regarding', 'involvedObject'], ['note', 'message'], ['reportingController', 'reportingComponent'],
+  ['deprecatedSource', 'source'], ['deprecatedFirstTimestamp', 'firstTimestamp'], ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['deprecatedCount', 'count'],
+];
+
+function rename(obj: Record<string, any>, pairs: [string, string][]): Record<string, any> {
+  const out = { ...obj };
+  for (const [from, to] of pairs) {
+    if (from in out) {
+      out[to] = out[from];
+      delete out[from];
+    }
+  }
+  return out;
+}
+
+const isEventsV1 = (info: ResourceInfo) => info.group === 'events.k8s.io' && info.kind === 'Event';
+
+/** The object as stored (core v1 shape for events.k8s.io Events). */
+export function toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
+  if (!isEventsV1(info)) return obj;
+  return { ...rename(obj, EVENT_FIELDS), apiVersion: 'v1', kind: 'Event' } as KubeObject;
+}
+
+/** A stored object in the shape of the requested version. */
+export function fromStorage(info: ResourceInfo, data: Record<string, any>): KubeObject {
+  const shaped = isEventsV1(info) ? rename(data, EVENT_FIELDS.map(([a, b]) => [b, a] as [string, string])) : data;
+  return { ...shaped, apiVersion: info.group ? `${info.group}/${info.version}` : info.version, kind: info.kind } as KubeObject;
+}
