@@ -11,7 +11,7 @@ type Responder = (request: CanUpdateMachineRequest | CanUpdateMachineSetRequest)
 
 /** Scripted runtime client: records the request each handler saw (deep copy) and answers from `responders`. */
 function scripted(responders: Record<string, Responder>) {
-  const seen: { name: string; request: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const seen: { name: string; request: any }[] = [];
   const client: CoverageRuntimeClient = {
     getAllExtensions: async () => Object.keys(responders),
     callExtension: async (hook: CoverageHook, _f: unknown, name: string, request: never) => {

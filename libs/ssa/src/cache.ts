@@ -61,12 +61,12 @@ export class SsaCache {
 
   /** Adds or refreshes `key` (new TTL, most recently used). */
   add(key: string): void {
+    this.purgeExpired();
     this.entries.delete(key);
     this.entries.set(key, this.clock.now() + this.ttlMs);
-    if (this.entries.size > this.maxEntries) {
-      this.purgeExpired();
-      while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    }
+    // Every add() moves its key to the end with expiry now+ttl, so the map is ordered by expiry as well as by
+    // recency: expired and least recently used entries are both found at the front.
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   /** Whether `key` is cached and not expired; counts a hit or miss for `kind`. Expired keys are dropped. */
@@ -87,15 +87,14 @@ export class SsaCache {
     return true;
   }
 
-  /** Drops expired entries (upstream does this from a background loop; here it also runs when the bound is hit). */
+  /** Drops expired entries (upstream does this from a background loop); cheap: they are all at the front. */
   purgeExpired(): number {
     const now = this.clock.now();
     let removed = 0;
     for (const [key, expiry] of this.entries) {
-      if (expiry <= now) {
-        this.entries.delete(key);
-        removed++;
-      }
+      if (expiry > now) break;
+      this.entries.delete(key);
+      removed++;
     }
     return removed;
   }

@@ -43,6 +43,8 @@ describe('request identifier (spec §10.2, §12.47)', () => {
     expect(fnv32a('')).toBe(0x811c9dc5);
     expect(fnv32a('a')).toBe(0xe40c292c);
     expect(fnv32a('foobar')).toBe(0xbf9cf968);
+    expect(fnv32a('é')).toBe(0x1e9de8c1); // UTF-8 bytes c3 a9
+    expect(fnv32a('é')).not.toBe(fnv32a('e'));
   });
 });
 

@@ -19,23 +19,27 @@ export function objectKeyString(obj: Pick<KubeObject, 'metadata'>): string {
   return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
 }
 
+/** Replacer giving every plain object its keys in sorted order (native stringify does the rest, fast). */
+function sortKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const k of Object.keys(value as Record<string, unknown>).sort()) sorted[k] = (value as Record<string, unknown>)[k];
+  return sorted;
+}
+
 /** JSON with object keys sorted at every level, so equal content always hashes equally. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-  return `{${entries.join(',')}}`;
+  return JSON.stringify(value, sortKeys) ?? 'null';
 }
 
 /** 32-bit FNV-1a over the UTF-8 bytes of `text` (upstream hashes with FNV-32a too), as an unsigned integer. */
 export function fnv32a(text: string): number {
   let h = 0x811c9dc5;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193) >>> 0;
+  if (/^[\x00-\x7f]*$/.test(text)) {
+    // ASCII (almost all Kubernetes content): char codes are the UTF-8 bytes, no encoding needed.
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  } else {
+    for (const byte of Buffer.from(text, 'utf8')) h = Math.imul(h ^ byte, 0x01000193);
   }
   return h >>> 0;
 }
