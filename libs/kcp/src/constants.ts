@@ -1,0 +1,15 @@
+// Names the KubeadmControlPlane controller writes (field manager, controller name, messages).
+
+/** SSA field manager of the KCP controller (upstream kcpManagerName). */
+export const KCP_MANAGER_NAME = 'capi-kubeadmcontrolplane';
+/** Controller name (queue/metrics label). */
+export const KCP_CONTROLLER_NAME = 'kubeadmcontrolplane';
+/** Event reason/message after triggering an in-place update (spec §5.2). */
+export const SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE = 'Machine starting in-place update';
+/** Events KCP emits for scale operations (upstream names). */
+export const SUCCESSFUL_SCALE_UP_EVENT_REASON = 'SuccessfulScaleUp';
+export const SUCCESSFUL_SCALE_DOWN_EVENT_REASON = 'SuccessfulScaleDown';
+/** How long a reconcile waits for its own writes to show up in the informer cache. */
+export const CACHE_WAIT_MS = 10_000;
+/** Requeue while waiting for preflight checks / Machines to settle. */
+export const PREFLIGHT_REQUEUE_MS = 5_000;
