@@ -1,2 +1,30 @@
 // MachineDeployment rollout planner (pure) and its golden-log simulation.
 export * from './rollout';
+
+// MachineSet / MachineDeployment controllers (NestJS modules) and their pure decisions.
+export { MachineSetControllerModule, MachineDeploymentControllerModule, MachineSetModule, type MachineSetControllersOptions } from './module';
+export { MachineSetReconciler, MACHINESET_CLOCK } from './machineset/reconciler';
+export { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './machineset/inplace-start';
+export {
+  DeletePriority,
+  deletePriorityFunc,
+  sortByDeletePriority,
+  machinesToDeletePrioritized,
+  isMachineHealthyForDeletion,
+  UnsupportedDeletionOrderError,
+  type DeletePriorityFunc,
+} from './machineset/deletion-order';
+export { classifyMachines, checkMoveHandshake, isMovable, planScaleDown, movePatch, type MachineClassification, type HandshakeResult, type ScaleDownPlan } from './machineset/moves';
+export { computeMachineSetStatus, machineUpToDateCondition, isMachineAvailable } from './machineset/status';
+export { computeDesiredMachine, objectFromTemplate, kindFromTemplateKind, machineLabels, generateName, formatLabelValue, TemplateError } from './machineset/desired';
+export {
+  MachineDeploymentReconciler,
+  MACHINEDEPLOYMENT_FIELD_MANAGER,
+  MACHINEDEPLOYMENT_CLOCK,
+  MACHINEDEPLOYMENT_OPTIONS,
+  type MachineDeploymentControllerOptions,
+} from './machinedeployment/reconciler';
+export { MachineSetInPlaceChecker, canUpdateCacheKey, DEFAULT_CAN_UPDATE_CACHE_TTL_MS, type MachineSetInPlaceCheckerDeps } from './machinedeployment/can-update';
+export { computeDesiredMachineSet, computeTemplateHash, machineSetApplyIntent } from './machinedeployment/desired-ms';
+export { machineSetWrites, type MachineSetWrite } from './machinedeployment/plan-writes';
+export { computeMachineDeploymentStatus, type MachineDeploymentStatusInput } from './machinedeployment/status';

@@ -5,8 +5,8 @@ import { PENDING_ACKNOWLEDGE_MOVE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, typ
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import { markAsPending } from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
-import { ContractResolver, type ContractRef } from '../shared/contract';
-import { refOf } from '../shared/writes';
+import type { ContractVersionResolver } from '@capi/machine';
+import { getReferenced, refOf, type VersionedRef } from '../shared/writes';
 import { computeDesiredMachine, machineLabels, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
 
 export const MACHINESET_FIELD_MANAGER = 'capi-machineset';
@@ -14,18 +14,18 @@ export const MACHINESET_FIELD_MANAGER = 'capi-machineset';
 export interface InPlaceStartDeps {
   client: Client;
   applier: ServerSideApplier;
-  resolver: ContractResolver;
+  resolver: ContractVersionResolver;
 }
 
 async function desiredFromTemplate(
   deps: InPlaceStartDeps,
   ms: MachineSet,
   machine: Machine,
-  templateRef: ContractRef,
-  currentRef: ContractRef,
+  templateRef: VersionedRef,
+  currentRef: VersionedRef,
 ): Promise<{ desired: KubeObject; current: KubeObject | undefined }> {
   const namespace = ms.metadata.namespace;
-  const template = await deps.resolver.tryGet(templateRef, namespace);
+  const template = await getReferenced(deps.client, deps.resolver, templateRef, namespace);
   if (!template) throw new TemplateError(`${templateRef.kind} ${namespace}/${templateRef.name} not found`, 'TemplateNotFound');
   const desired = objectFromTemplate({
     template,

@@ -19,6 +19,7 @@ import {
   CACHED_CLIENT,
   FEATURE_GATES,
   FeatureGates,
+  KUBE_CLIENT,
   ReconcilerFor,
   type Client,
   type InformerCache,
@@ -28,8 +29,8 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { ServerSideApplier } from '@capi/ssa';
-import { ContractResolver } from '../shared/contract';
-import { deleteIgnoreNotFound, jsonEqual, refOf, waitForCache } from '../shared/writes';
+import { ContractVersionResolver } from '@capi/machine';
+import { deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
@@ -53,18 +54,21 @@ const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r)
 })
 export class MachineSetReconciler implements Reconciler {
   private readonly log = new Logger('MachineSetReconciler');
-  private readonly resolver: ContractResolver;
+  private readonly resolver: ContractVersionResolver;
   private readonly clock: Clock;
+  private readonly gates: FeatureGates;
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
-    @Inject(FEATURE_GATES) private readonly gates: FeatureGates,
+    @Inject(KUBE_CLIENT) directClient: Client,
+    @Optional() @Inject(FEATURE_GATES) gates: FeatureGates | undefined,
     @Inject(ServerSideApplier) private readonly applier: ServerSideApplier,
     @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
     @Optional() @Inject(MACHINESET_CLOCK) clock?: Clock,
   ) {
-    this.resolver = new ContractResolver(client);
+    this.resolver = new ContractVersionResolver(directClient);
     this.clock = clock ?? systemClock;
+    this.gates = gates ?? FeatureGates.defaults();
     if (cache) rememberMachineSetCache(cache);
   }
 
@@ -215,7 +219,7 @@ export class MachineSetReconciler implements Reconciler {
   }
 
   private async cloneTemplate(ms: MachineSet, ref: { apiGroup: string; kind: string; name: string }, name: string, machine: Machine): Promise<KubeObject> {
-    const template = await this.resolver.tryGet(ref, ms.metadata.namespace);
+    const template = await getReferenced(this.client, this.resolver, ref, ms.metadata.namespace);
     if (!template) throw new TemplateError(`failed to clone ${ref.kind} ${ms.metadata.namespace}/${ref.name}: not found`, 'TemplateNotFound');
     return objectFromTemplate({
       template,

@@ -1,4 +1,5 @@
 // Small write helpers shared by the MachineSet and MachineDeployment reconcilers.
+import type { ContractVersionResolver } from '@capi/machine';
 import { canonicalJson } from '@capi/ssa';
 import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
 
@@ -31,4 +32,15 @@ export async function deleteIgnoreNotFound(client: Client, ref: ObjectRef): Prom
 /** Deterministic deep equality for JSON values (key order ignored). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
+}
+
+export interface VersionedRef {
+  apiGroup: string;
+  kind: string;
+  name: string;
+}
+
+/** Reads an object behind a contract-versioned reference (version from its CRD's contract label); undefined if absent. */
+export async function getReferenced(client: Client, resolver: ContractVersionResolver, ref: VersionedRef, namespace: string | undefined): Promise<KubeObject | undefined> {
+  return client.tryGet(await resolver.objectRef(ref, namespace));
 }

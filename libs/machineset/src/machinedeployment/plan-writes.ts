@@ -1,0 +1,47 @@
+// Turns a rollout plan into the ordered MachineSet applies (pure).
+import { MOVE_MACHINES_TO_MACHINESET_ANNOTATION, RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION, type MachineSet } from '@capi/api';
+import type { RolloutPlan } from '../rollout';
+import { jsonEqual } from '../shared/writes';
+import { machineSetApplyIntent } from './desired-ms';
+
+export interface MachineSetWrite {
+  intent: MachineSet;
+  /** The MachineSet as read, when it exists. */
+  original?: MachineSet;
+}
+
+/** Only the fields the MachineDeployment owns: compared to skip applies that would change nothing. */
+function ownedView(ms: MachineSet): unknown {
+  return { labels: ms.metadata.labels ?? {}, annotations: ms.metadata.annotations ?? {}, owners: ms.metadata.ownerReferences ?? [], spec: ms.spec };
+}
+
+/**
+ * One apply per planned MachineSet whose owned fields change. Ordering keeps the move handshake race free:
+ * the new MS accepts (receive-machines-from-machinesets) before any old MS is told to move Machines to it, and old
+ * MachineSets stop moving (annotation removed) before the new MS stops accepting.
+ */
+export function machineSetWrites(plan: RolloutPlan, current: ReadonlyMap<string, MachineSet>): MachineSetWrite[] {
+  const writes: MachineSetWrite[] = [];
+  const newName = plan.newMS?.metadata.name;
+  for (const planned of plan.machineSets as unknown as MachineSet[]) {
+    const name = planned.metadata.name ?? '';
+    const original = current.get(name);
+    const replicas = plan.scaleIntents.get(name) ?? planned.spec.replicas ?? 0;
+    const intent = machineSetApplyIntent(planned, replicas);
+    if (original && jsonEqual(ownedView(intent), ownedView(original))) continue;
+    writes.push({ intent, original });
+  }
+  const newWrite = writes.find((w) => w.intent.metadata.name === newName);
+  if (!newWrite) return writes;
+  const accepts = !!newWrite.intent.metadata.annotations?.[RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION];
+  const others = writes.filter((w) => w !== newWrite);
+  // Creating the new MS must come first too: old MachineSets may reference it.
+  return accepts || !newWrite.original ? [newWrite, ...others] : [...others, newWrite];
+}
+
+/** Old MachineSets the plan tells to move Machines (for logs and tests). */
+export function movingMachineSets(plan: RolloutPlan): string[] {
+  return (plan.oldMSs as unknown as MachineSet[])
+    .filter((ms) => ms.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION])
+    .map((ms) => ms.metadata.name ?? '');
+}

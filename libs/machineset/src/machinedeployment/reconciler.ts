@@ -1,0 +1,161 @@
+// MachineDeployment controller: snapshot → rollout planner → MachineSet applies → status. Decisions live in the
+// planner (../rollout) and the pure helpers next to this file.
+import { Inject, Logger, Optional } from '@nestjs/common';
+import {
+  CLUSTER_API_VERSION,
+  MACHINE_DEPLOYMENT_NAME_LABEL,
+  systemClock,
+  type Clock,
+  type Machine,
+  type MachineDeployment,
+  type MachineSet,
+} from '@capi/api';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  FEATURE_GATES,
+  FeatureGates,
+  KUBE_CLIENT,
+  ReconcilerFor,
+  type Client,
+  type InformerCache,
+  type KubeObject,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
+import type { CoverageRuntimeClient } from '@capi/inplace';
+import { ContractVersionResolver } from '@capi/machine';
+import { RUNTIME_CLIENT } from '@capi/runtime-client';
+import { ServerSideApplier } from '@capi/ssa';
+import {
+  planOnDelete,
+  planRollingUpdate,
+  type MachineDeploymentLike,
+  type MachineLike,
+  type MachineSetLike,
+  type PlanOptions,
+  type RolloutPlan,
+} from '../rollout';
+import { jsonEqual, waitForCache } from '../shared/writes';
+import { MachineSetInPlaceChecker } from './can-update';
+import { computeDesiredMachineSet } from './desired-ms';
+import { machineSetWrites } from './plan-writes';
+import { computeMachineDeploymentStatus } from './status';
+
+export const MACHINEDEPLOYMENT_FIELD_MANAGER = 'capi-machinedeployment';
+export const MACHINEDEPLOYMENT_CLOCK = Symbol.for('capi.machinedeployment.Clock');
+/** Optional options object: `{ canUpdateCacheTtlMs }`. */
+export const MACHINEDEPLOYMENT_OPTIONS = Symbol.for('capi.machinedeployment.Options');
+
+export interface MachineDeploymentControllerOptions {
+  canUpdateCacheTtlMs?: number;
+}
+
+const MD = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment' };
+
+const machineDeploymentForLabel = (obj: KubeObject): Request[] => {
+  const name = obj.metadata.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL];
+  return name ? [{ namespace: obj.metadata.namespace, name }] : [];
+};
+
+@ReconcilerFor({
+  name: 'machinedeployment',
+  for: MD,
+  owns: [{ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet' }],
+  // The planner reads Machine markers (pending-acknowledge-move, update-in-progress).
+  watches: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', map: machineDeploymentForLabel }],
+  maxConcurrentReconciles: 4,
+})
+export class MachineDeploymentReconciler implements Reconciler {
+  private readonly log = new Logger('MachineDeploymentReconciler');
+  private readonly clock: Clock;
+  private readonly gates: FeatureGates;
+  /** Exposed for tests and metrics: how MachineSet pairs are checked for in-place updates. */
+  readonly inPlaceChecker: MachineSetInPlaceChecker;
+
+  constructor(
+    @Inject(CACHED_CLIENT) private readonly client: Client,
+    @Inject(KUBE_CLIENT) directClient: Client,
+    @Inject(ServerSideApplier) private readonly applier: ServerSideApplier,
+    @Optional() @Inject(FEATURE_GATES) gates?: FeatureGates,
+    @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: CoverageRuntimeClient,
+    @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
+    @Optional() @Inject(MACHINEDEPLOYMENT_CLOCK) clock?: Clock,
+    @Optional() @Inject(MACHINEDEPLOYMENT_OPTIONS) options?: MachineDeploymentControllerOptions,
+  ) {
+    this.gates = gates ?? FeatureGates.defaults();
+    this.clock = clock ?? systemClock;
+    this.inPlaceChecker = new MachineSetInPlaceChecker({
+      client,
+      resolver: new ContractVersionResolver(directClient),
+      runtimeClient,
+      now: () => this.clock.now().getTime(),
+      ttlMs: options?.canUpdateCacheTtlMs,
+    });
+  }
+
+  async reconcile(req: Request): Promise<Result | void> {
+    const md = await this.client.tryGet<MachineDeployment>({ ...MD, ...req });
+    if (!md || md.metadata.deletionTimestamp || md.spec.paused) return;
+    const { machineSets, machines } = await this.snapshot(md);
+
+    let plan: RolloutPlan | undefined;
+    let failure: Error | undefined;
+    try {
+      plan = await this.plan(md, machineSets, machines);
+      await this.apply(plan, machineSets);
+    } catch (e) {
+      failure = e as Error;
+    }
+    const error = failure ? { reason: (failure as { reason?: string }).reason ?? 'InternalError', message: failure.message } : undefined;
+    const status = computeMachineDeploymentStatus({ md, machineSets, machines, error }, this.clock);
+    if (!jsonEqual(status, md.status ?? {})) {
+      const written = await this.client.updateStatus<MachineDeployment>({ ...md, status });
+      await waitForCache(this.cache, written);
+    }
+    if (failure) throw failure;
+  }
+
+  /** MachineSets controlled by the MD, and the Machines controlled by those. */
+  private async snapshot(md: MachineDeployment): Promise<{ machineSets: MachineSet[]; machines: Machine[] }> {
+    const ns = md.metadata.namespace;
+    const all = (await this.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
+    const machineSets = all.filter((ms) =>
+      ms.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineDeployment' && r.name === md.metadata.name && (!r.uid || r.uid === md.metadata.uid)),
+    );
+    const names = new Set(machineSets.map((ms) => ms.metadata.name));
+    const machines = (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns })).items.filter((m) =>
+      m.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineSet' && names.has(r.name)),
+    );
+    return { machineSets, machines };
+  }
+
+  private plan(md: MachineDeployment, machineSets: MachineSet[], machines: Machine[]): Promise<RolloutPlan> | RolloutPlan {
+    const taken = new Set(machineSets.map((ms) => ms.metadata.name ?? ''));
+    const inPlace = this.gates.enabled('InPlaceUpdates');
+    const options: PlanOptions = {
+      inPlaceUpdatesEnabled: inPlace,
+      canUpdateMachineSetInPlace: inPlace ? (oldMS, newMS) => this.inPlaceChecker.canUpdate(oldMS as unknown as MachineSet, newMS as unknown as MachineSet) : undefined,
+      computeDesiredMachineSet: (d, current) =>
+        computeDesiredMachineSet(d as unknown as MachineDeployment, current as unknown as MachineSet | undefined, taken) as unknown as MachineSetLike,
+      now: () => this.clock.now(),
+    };
+    const snapshot = {
+      md: md as unknown as MachineDeploymentLike,
+      machineSets: machineSets as unknown as MachineSetLike[],
+      machines: machines as unknown as MachineLike[],
+    };
+    return md.spec.rollout?.strategy?.type === 'OnDelete' ? planOnDelete(snapshot, options) : planRollingUpdate(snapshot, options);
+  }
+
+  private async apply(plan: RolloutPlan, machineSets: MachineSet[]): Promise<void> {
+    const current = new Map(machineSets.map((ms) => [ms.metadata.name ?? '', ms]));
+    for (const { intent, original } of machineSetWrites(plan, current)) {
+      const diff = plan.diffs.get(intent.metadata.name ?? '');
+      await this.applier.patch(this.client, intent, { fieldOwner: MACHINEDEPLOYMENT_FIELD_MANAGER, original });
+      await waitForCache(this.cache, intent);
+      this.log.log(`MachineSet ${intent.metadata.name}: ${diff?.summary ?? ''} ${diff?.otherChanges ?? ''} (${diff?.reason ?? ''})`);
+    }
+  }
+}
