@@ -20,7 +20,6 @@ function time(label: string, runs: number, fn: () => void) {
   const start = process.hrtime.bigint();
   for (let i = 0; i < runs; i++) fn();
   const us = Number(process.hrtime.bigint() - start) / 1e3 / runs;
-  // eslint-disable-next-line no-console
   console.log(`${label}: ${us.toFixed(1)} µs/op`);
 }
 

@@ -35,7 +35,7 @@ export function canonicalJson(value: unknown): string {
 /** 32-bit FNV-1a over the UTF-8 bytes of `text` (upstream hashes with FNV-32a too), as an unsigned integer. */
 export function fnv32a(text: string): number {
   let h = 0x811c9dc5;
-  if (/^[\x00-\x7f]*$/.test(text)) {
+  if (Buffer.byteLength(text, 'utf8') === text.length) {
     // ASCII (almost all Kubernetes content): char codes are the UTF-8 bytes, no encoding needed.
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   } else {
