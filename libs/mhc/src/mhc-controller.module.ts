@@ -1,0 +1,23 @@
+// NestJS module of the MachineHealthCheck controller. Needs ControllerRuntimeModule (global) in the app; SsaModule is optional.
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { kubeconfigSecretClientProvider, WORKLOAD_CLUSTER_CLIENT_PROVIDER } from '@capi/machine';
+import { MachineHealthCheckReconciler } from './mhc.reconciler';
+import { MHC_CONTROLLER_OPTIONS, type MachineHealthCheckControllerOptions } from './options';
+
+@Module({})
+export class MachineHealthCheckControllerModule {
+  static forRoot(options: MachineHealthCheckControllerOptions = {}): DynamicModule {
+    const providers: Provider[] = [
+      { provide: MHC_CONTROLLER_OPTIONS, useValue: options },
+      options.workloadClusterClientProvider
+        ? { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, useValue: options.workloadClusterClientProvider }
+        : { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, inject: [CACHED_CLIENT], useFactory: (c: Client) => kubeconfigSecretClientProvider(c) },
+      MachineHealthCheckReconciler,
+    ];
+    return { module: MachineHealthCheckControllerModule, imports: options.imports ?? [], providers, exports: [MachineHealthCheckReconciler] };
+  }
+}
+
+/** Name the manager's controller registry looks up. */
+export const MachineHealthCheckModule = MachineHealthCheckControllerModule;
