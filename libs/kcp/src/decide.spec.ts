@@ -1,0 +1,129 @@
+import {
+  failureDomainForScaleUp,
+  inPlacePreflightDecision,
+  maxSurge,
+  planReconcile,
+  preflightChecks,
+  selectMachineForScaleDown,
+  type ControlPlaneMachine,
+} from './decide';
+import { kcp, machine } from './testing/fixtures';
+
+const cpm = (name: string, opts: { upToDate?: boolean; eligible?: boolean; healthy?: boolean; created?: string; annotations?: Record<string, string>; deleting?: boolean; nodeRef?: boolean } = {}): ControlPlaneMachine => ({
+  machine: machine(name, { created: opts.created, annotations: opts.annotations, deleting: opts.deleting, nodeRef: opts.nodeRef }),
+  upToDate: opts.upToDate ?? true,
+  eligibleForInPlaceUpdate: opts.eligible ?? !(opts.upToDate ?? true),
+  nodeHealthy: opts.healthy ?? true,
+});
+
+describe('maxSurge', () => {
+  it('defaults to 1, accepts 0/1 as int or string, rejects others with a clear error', () => {
+    expect(maxSurge(kcp())).toBe(1);
+    expect(maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: 0 } } } }))).toBe(0);
+    expect(maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: '1' } } } }))).toBe(1);
+    expect(() => maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: 2 } } } }))).toThrow('maxSurge must be 0 or 1, got 2');
+    expect(() => maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: '50%' } } } }))).toThrow('got "50%"');
+  });
+});
+
+describe('selectMachineForScaleDown', () => {
+  const a = machine('a', { created: '2026-01-01T00:00:00Z' });
+  const b = machine('b', { created: '2026-01-02T00:00:00Z' });
+  const c = machine('c', { created: '2026-01-03T00:00:00Z', annotations: { 'cluster.x-k8s.io/delete-machine': '' } });
+  it('prefers marked outdated, then marked, then outdated, then oldest', () => {
+    expect(selectMachineForScaleDown([a, b, c], [b, c])?.metadata.name).toBe('c');
+    expect(selectMachineForScaleDown([a, b, c], [a, b])?.metadata.name).toBe('c');
+    expect(selectMachineForScaleDown([a, b], [b])?.metadata.name).toBe('b');
+    expect(selectMachineForScaleDown([b, a], [])?.metadata.name).toBe('a');
+    expect(selectMachineForScaleDown([], [])).toBeUndefined();
+  });
+  it('takes the failure domain with most candidates first', () => {
+    const x = machine('x', { created: '2026-01-01T00:00:00Z' });
+    x.spec.failureDomain = 'fd1';
+    const y = machine('y', { created: '2026-01-05T00:00:00Z' });
+    y.spec.failureDomain = 'fd2';
+    const z = machine('z', { created: '2026-01-06T00:00:00Z' });
+    z.spec.failureDomain = 'fd2';
+    expect(selectMachineForScaleDown([x, y, z], [])?.metadata.name).toBe('y');
+  });
+});
+
+describe('failureDomainForScaleUp', () => {
+  it('picks the domain with fewest Machines', () => {
+    const m = machine('m');
+    m.spec.failureDomain = 'fd1';
+    expect(failureDomainForScaleUp(['fd1', 'fd2'], [m])).toBe('fd2');
+    expect(failureDomainForScaleUp([], [m])).toBeUndefined();
+  });
+});
+
+describe('preflightChecks', () => {
+  it('passes for healthy Machines with Nodes', () => {
+    expect(preflightChecks([cpm('a'), cpm('b')])).toEqual({ ok: true, messages: [] });
+  });
+  it('fails for deleting, updating, Node-less and unhealthy Machines, unless ignored', () => {
+    const r = preflightChecks([
+      cpm('a', { deleting: true }),
+      cpm('b', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } }),
+      cpm('c', { nodeRef: false }),
+      cpm('d', { healthy: false }),
+      { ...cpm('e'), nodeHealthy: undefined },
+    ]);
+    expect(r.ok).toBe(false);
+    expect(r.messages).toEqual([
+      'Machine a is deleting',
+      'Machine b is updating in place',
+      'Machine c does not have a Node yet',
+      'Machine d: Node d is not ready',
+      'Machine e: Node e is in unknown state',
+    ]);
+    expect(preflightChecks([cpm('a'), cpm('d', { healthy: false })], 'd').ok).toBe(true);
+  });
+});
+
+describe('inPlacePreflightDecision', () => {
+  it('proceeds when healthy, falls back when only the candidate is unhealthy, waits otherwise', () => {
+    expect(inPlacePreflightDecision([cpm('a'), cpm('b')], 'a')).toBe('proceed');
+    expect(inPlacePreflightDecision([cpm('a', { healthy: false }), cpm('b')], 'a')).toBe('fallbackToScaleDown');
+    expect(inPlacePreflightDecision([cpm('a'), cpm('b', { healthy: false })], 'a')).toBe('wait');
+    // Another Machine updating in place blocks a second update (one at a time).
+    expect(inPlacePreflightDecision([cpm('a'), cpm('b', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } })], 'a')).toBe('wait');
+  });
+});
+
+describe('planReconcile', () => {
+  const surge0 = kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: 0 } } } });
+  it('initializes without Machines', () => {
+    expect(planReconcile(kcp(), [], true)).toEqual({ type: 'initialize' });
+  });
+  it('scales up and down to spec.replicas when everything is up-to-date', () => {
+    expect(planReconcile(kcp(), [cpm('a')], true)).toEqual({ type: 'scaleUp', rollout: false });
+    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a'), cpm('b', { created: '2026-01-05T00:00:00Z' })], true)).toEqual({ type: 'scaleDown', machine: 'a' });
+    expect(planReconcile(kcp({ replicas: 2 }), [cpm('a'), cpm('b')], true)).toEqual({ type: 'none' });
+  });
+  it('does not pick a second Machine while the surplus one is deleting', () => {
+    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a', { deleting: true }), cpm('b')], true)).toEqual({ type: 'none' });
+  });
+  it('rollout with maxSurge 1: surge first, then one outdated Machine (in place when eligible and gate on)', () => {
+    const outdated = [cpm('a', { upToDate: false }), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })];
+    expect(planReconcile(kcp(), outdated, true)).toEqual({ type: 'scaleUp', rollout: true });
+    const surged = [...outdated, cpm('d', { created: '2026-02-01T00:00:00Z' })];
+    expect(planReconcile(kcp(), surged, true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: true });
+    expect(planReconcile(kcp(), surged, false)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
+  });
+  it('rollout with maxSurge 0 goes straight to the outdated Machine', () => {
+    expect(planReconcile(surge0, [cpm('a'), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({ type: 'rolloutMachine', machine: 'b', tryInPlace: true });
+  });
+  it('a Machine not eligible for in-place (rollout.after) is replaced', () => {
+    expect(planReconcile(surge0, [cpm('a', { upToDate: false, eligible: false }), cpm('b'), cpm('c')], true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
+  });
+  it('after a replacement deletion, scales up again', () => {
+    expect(planReconcile(surge0, [cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({ type: 'scaleUp', rollout: true });
+  });
+  it('completes an interrupted in-place trigger first (gate on only)', () => {
+    const m = [cpm('a', { upToDate: false, annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } }), cpm('b'), cpm('c')];
+    expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machine: 'a' });
+    const both = [cpm('a', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } }), cpm('b'), cpm('c')];
+    expect(planReconcile(surge0, both, true)).toEqual({ type: 'none' });
+  });
+});

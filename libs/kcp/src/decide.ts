@@ -1,0 +1,139 @@
+// Pure reconcile decisions of the KubeadmControlPlane controller (upstream controller.go reconcile, scale.go,
+// update.go/upgrade.go, inplace.go): what to do next given the Machines, their up-to-date state and their health.
+import { DELETE_MACHINE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, isPending, isUpdateInProgress, type KubeadmControlPlane, type Machine } from '@capi/api';
+
+/** One control-plane Machine as the decisions see it. */
+export interface ControlPlaneMachine {
+  machine: Machine;
+  /** Spec-wise up-to-date (upToDate().upToDate). */
+  upToDate: boolean;
+  eligibleForInPlaceUpdate: boolean;
+  /** Node health read from the workload cluster: undefined = could not be determined. */
+  nodeHealthy?: boolean;
+}
+
+export type KcpAction =
+  /** No Machines yet: create the first one (initConfiguration). */
+  | { type: 'initialize' }
+  /** A Machine carries update-in-progress but not the pending UpdateMachine hook: finish the trigger (spec §6.4). */
+  | { type: 'completeInPlaceTrigger'; machine: string }
+  | { type: 'scaleUp'; rollout: boolean }
+  /** Rollout step: update `machine` in place if possible, else delete it. */
+  | { type: 'rolloutMachine'; machine: string; tryInPlace: boolean }
+  | { type: 'scaleDown'; machine: string }
+  | { type: 'none' };
+
+export class KcpSpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KcpSpecError';
+  }
+}
+
+export const desiredReplicas = (kcp: KubeadmControlPlane): number => kcp.spec.replicas ?? 1;
+
+/** rollingUpdate.maxSurge: 0 or 1 (default 1), like the upstream webhook allows. */
+export function maxSurge(kcp: KubeadmControlPlane): number {
+  const v = kcp.spec.rollout?.strategy?.rollingUpdate?.maxSurge;
+  if (v === undefined) return 1;
+  const n = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  if (n !== 0 && n !== 1) throw new KcpSpecError(`spec.rollout.strategy.rollingUpdate.maxSurge must be 0 or 1, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+const created = (m: Machine): number => (m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : 0);
+const byAge = (a: Machine, b: Machine): number => created(a) - created(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
+
+/**
+ * The Machine to update in place or delete (upstream selectMachineForInPlaceUpdateOrScaleDown): outdated Machines with
+ * the delete-machine annotation, else any Machine with it, else outdated Machines, else all; then the failure
+ * domain with most of those candidates; then the oldest.
+ */
+export function selectMachineForScaleDown(machines: readonly Machine[], outdated: readonly Machine[]): Machine | undefined {
+  const marked = (ms: readonly Machine[]) => ms.filter((m) => DELETE_MACHINE_ANNOTATION in (m.metadata.annotations ?? {}));
+  let candidates: readonly Machine[] = machines;
+  if (marked(outdated).length > 0) candidates = marked(outdated);
+  else if (marked(machines).length > 0) candidates = marked(machines);
+  else if (outdated.length > 0) candidates = outdated;
+  if (candidates.length === 0) return undefined;
+  const byDomain = new Map<string, Machine[]>();
+  for (const m of candidates) byDomain.set(m.spec.failureDomain ?? '', [...(byDomain.get(m.spec.failureDomain ?? '') ?? []), m]);
+  const [, inDomain] = [...byDomain.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0];
+  return [...inDomain].sort(byAge)[0];
+}
+
+/** Failure domain for a new Machine: the one (of the Cluster's) with the fewest Machines; undefined without domains. */
+export function failureDomainForScaleUp(domains: readonly string[], machines: readonly Machine[]): string | undefined {
+  if (domains.length === 0) return undefined;
+  const count = (d: string) => machines.filter((m) => m.spec.failureDomain === d).length;
+  return [...domains].sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+}
+
+export interface PreflightResult {
+  ok: boolean;
+  /** Why not, for logs and the requeue message. */
+  messages: string[];
+}
+
+/**
+ * Preflight checks before any scale operation or in-place update (upstream preflightChecks): no Machine deleting,
+ * none updating in place (one in-place update at a time), every Machine with a Node that is healthy.
+ * `ignore` names a Machine left out (the one about to be deleted).
+ */
+export function preflightChecks(machines: readonly ControlPlaneMachine[], ignore?: string): PreflightResult {
+  const messages: string[] = [];
+  for (const { machine, nodeHealthy } of machines) {
+    const name = machine.metadata.name ?? '';
+    if (name === ignore) continue;
+    if (machine.metadata.deletionTimestamp) messages.push(`Machine ${name} is deleting`);
+    else if (isUpdateInProgress(machine)) messages.push(`Machine ${name} is updating in place`);
+    else if (!machine.status?.nodeRef) messages.push(`Machine ${name} does not have a Node yet`);
+    else if (nodeHealthy !== true) messages.push(`Machine ${name}: Node ${machine.status.nodeRef.name} is ${nodeHealthy === false ? 'not ready' : 'in unknown state'}`);
+  }
+  return { ok: messages.length === 0, messages };
+}
+
+export type InPlacePreflightDecision = 'proceed' | 'fallbackToScaleDown' | 'wait';
+
+/**
+ * Spec §6.3 step 1: preflight for the whole control plane; if that fails but passes without the candidate, the
+ * candidate itself is the problem (e.g. unhealthy) and is replaced instead of updated in place.
+ */
+export function inPlacePreflightDecision(machines: readonly ControlPlaneMachine[], candidate: string): InPlacePreflightDecision {
+  if (preflightChecks(machines).ok) return 'proceed';
+  return preflightChecks(machines, candidate).ok ? 'fallbackToScaleDown' : 'wait';
+}
+
+/** update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete. */
+export const needsTriggerCompletion = (m: Machine): boolean =>
+  UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}) && !isPending('UpdateMachine', m) && !m.metadata.deletionTimestamp;
+
+/**
+ * What the reconcile does next. Deleting Machines are part of `machines` (they block through preflight).
+ * Rollout: below replicas+maxSurge scale up, else take one outdated Machine (in place if eligible and the gate is
+ * on, else delete). Without outdated Machines: scale to spec.replicas.
+ */
+export function planReconcile(kcp: KubeadmControlPlane, machines: readonly ControlPlaneMachine[], inPlaceEnabled: boolean): KcpAction {
+  if (machines.length === 0) return { type: 'initialize' };
+  const incomplete = machines.find((m) => needsTriggerCompletion(m.machine));
+  if (incomplete && inPlaceEnabled) return { type: 'completeInPlaceTrigger', machine: incomplete.machine.metadata.name ?? '' };
+
+  const replicas = desiredReplicas(kcp);
+  const all = machines.map((m) => m.machine);
+  const outdated = machines.filter((m) => !m.upToDate && !m.machine.metadata.deletionTimestamp);
+  if (outdated.length > 0) {
+    if (machines.length < replicas + maxSurge(kcp)) return { type: 'scaleUp', rollout: true };
+    const selected = selectMachineForScaleDown(all.filter((m) => !m.metadata.deletionTimestamp), outdated.map((m) => m.machine));
+    if (!selected) return { type: 'none' };
+    const info = outdated.find((m) => m.machine === selected);
+    return { type: 'rolloutMachine', machine: selected.metadata.name ?? '', tryInPlace: inPlaceEnabled && !!info?.eligibleForInPlaceUpdate };
+  }
+  if (machines.length < replicas) return { type: 'scaleUp', rollout: false };
+  if (machines.length > replicas) {
+    const live = all.filter((m) => !m.metadata.deletionTimestamp);
+    if (live.length <= replicas) return { type: 'none' }; // the surplus is already being deleted
+    const selected = selectMachineForScaleDown(live, []);
+    return selected ? { type: 'scaleDown', machine: selected.metadata.name ?? '' } : { type: 'none' };
+  }
+  return { type: 'none' };
+}
