@@ -18,3 +18,5 @@ export {
   type ReconcileResult,
 } from './extension-config-reconciler';
 export * from './testing/extension-server.module';
+export * from './module/extension-config.module';
+export { registryReadiness, runWarmUp, type WarmUpPolicy, type WarmUpOutcome, type RegistryReadinessState } from './module/warm-up';

@@ -1,0 +1,184 @@
+// ExtensionConfigModule on envtest (embedded API server over HTTPS) with real extension servers.
+import { Inject, Injectable, Module } from '@nestjs/common';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { KubeConfig } from '@kubernetes/client-node';
+import { encodePatch } from '@capi/api';
+import { ControllerRuntimeModule, KUBE_CLIENT, MANAGER, type Client, type KubeObject, type Manager } from '@capi/controller-runtime';
+import { startEnvtest, type Envtest } from '@capi/envtest';
+import type { RuntimeClient } from '../client';
+import type { ExtensionConfig } from '../extension-config';
+import type { ExtensionRegistry } from '../registry';
+import { EXTENSION_REGISTRY, RUNTIME_CLIENT } from '../runtime-client.module';
+import { createExtensionServer, type ExtensionServer } from '../testing/extension-server';
+import { EXTENSION_REGISTRY_READY_CHECK, ExtensionConfigController, ExtensionConfigModule, type NamedReadinessCheck } from './extension-config.module';
+
+const API = 'runtime.cluster.x-k8s.io/v1beta2';
+const ecRef = (name: string) => ({ apiVersion: API, kind: 'ExtensionConfig', name });
+
+/** Polls until `cond` is truthy (no fixed sleeps racing the controller). */
+async function eventually<T>(cond: () => Promise<T | undefined | false>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await cond();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Another controller module of the app: it must see the same runtime client through the global module. */
+@Injectable()
+class HookCaller {
+  constructor(@Inject(RUNTIME_CLIENT) readonly runtimeClient: RuntimeClient) {}
+}
+@Module({ providers: [HookCaller] })
+class ConsumerModule {}
+
+describe('ExtensionConfigModule (envtest)', () => {
+  let env: Envtest;
+  let ext: ExtensionServer;
+  let app: TestingModule;
+  let client: Client;
+  let registry: ExtensionRegistry;
+
+  const extensionConfig = (name: string, clientConfig: ExtensionConfig['spec']['clientConfig'], annotations?: Record<string, string>): ExtensionConfig => ({
+    apiVersion: API,
+    kind: 'ExtensionConfig',
+    metadata: { name, ...(annotations ? { annotations } : {}) },
+    spec: { clientConfig },
+  });
+  const getEc = (name: string) => client.get<ExtensionConfig>(ecRef(name));
+  const discovered = (ec: ExtensionConfig) => ec.status?.conditions?.find((c) => c.type === 'Discovered');
+
+  beforeAll(async () => {
+    env = await startEnvtest();
+    ext = await createExtensionServer({
+      tls: 'generate',
+      handlers: [
+        {
+          hook: 'CanUpdateMachine',
+          name: 'can-update-machine',
+          handle: () => ({ machinePatch: encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.1' }]) }),
+        },
+        { hook: 'UpdateMachine', name: 'update-machine', failurePolicy: 'Ignore', handle: () => ({ retryAfterSeconds: 5 }) },
+      ],
+    });
+    const kubeconfig = () => {
+      const kc = new KubeConfig();
+      kc.loadFromString(env.kubeconfig);
+      return kc;
+    };
+    // Exists before start-up: the warm-up (not a reconcile) must discover it.
+    const bootstrapClient = await Test.createTestingModule({ imports: [ControllerRuntimeModule.forRoot({ kubeconfig, autoStart: false })] }).compile();
+    await bootstrapClient.get<Client>(KUBE_CLIENT).create(extensionConfig('pre-existing', { url: ext.url, caBundle: ext.caBundle }));
+    await bootstrapClient.close();
+
+    app = await Test.createTestingModule({
+      imports: [
+        ControllerRuntimeModule.forRoot({ kubeconfig }),
+        ExtensionConfigModule.forRoot({ reconciler: { notReadyRequeueMs: 100 }, warmUp: { retryIntervalMs: 50 } }),
+        ConsumerModule,
+      ],
+    }).compile();
+    await app.init();
+    client = app.get<Client>(KUBE_CLIENT);
+    registry = app.get<ExtensionRegistry>(EXTENSION_REGISTRY);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await ext?.close();
+    await env?.stop();
+  });
+
+  it('registers the extensionconfig controller with the Manager and warms the registry up from existing ExtensionConfigs', async () => {
+    expect(app.get<Manager>(MANAGER).controllerNames()).toContain('extensionconfig');
+    const outcome = await eventually(async () => app.get(ExtensionConfigController).warmUpDone, 'warm-up started');
+    expect(await outcome).toMatchObject({ ok: true, extensionErrors: [] });
+    expect(registry.isReady()).toBe(true);
+    expect(registry.list().map((r) => r.name)).toEqual(['can-update-machine.pre-existing', 'update-machine.pre-existing']);
+    const ec = await getEc('pre-existing');
+    expect(ec.status?.handlers?.map((h) => h.name)).toEqual(['can-update-machine.pre-existing', 'update-machine.pre-existing']);
+    expect(discovered(ec)).toMatchObject({ status: 'True', reason: 'Discovered' });
+    const check = app.get<NamedReadinessCheck>(EXTENSION_REGISTRY_READY_CHECK);
+    expect(check.name).toBe('extension-registry-warmed-up');
+    expect(check.check()).toBe(true);
+  });
+
+  it('a new ExtensionConfig gets status.handlers and Discovered=True, and the shared runtime client calls its handlers', async () => {
+    await client.create(extensionConfig('in-place', { url: ext.url, caBundle: ext.caBundle }));
+    const ec = await eventually(async () => {
+      const e = await getEc('in-place');
+      return discovered(e)?.status === 'True' ? e : undefined;
+    }, 'in-place discovered');
+    expect(ec.status?.handlers).toEqual([
+      { name: 'can-update-machine.in-place', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'CanUpdateMachine' }, timeoutSeconds: 10, failurePolicy: 'Fail' },
+      { name: 'update-machine.in-place', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'UpdateMachine' }, timeoutSeconds: 10, failurePolicy: 'Ignore' },
+    ]);
+    await eventually(async () => registry.get('update-machine.in-place'), 'registry has in-place handlers');
+
+    const runtimeClient = app.get(HookCaller).runtimeClient;
+    expect(runtimeClient).toBe(app.get(RUNTIME_CLIENT));
+    const forObject = { metadata: { namespace: 'default' } };
+    expect(await runtimeClient.getAllExtensions('CanUpdateMachine', forObject)).toEqual(['can-update-machine.in-place', 'can-update-machine.pre-existing']);
+    const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm', namespace: 'default' }, spec: {} };
+    const res = await runtimeClient.callExtension('CanUpdateMachine', forObject, 'can-update-machine.in-place', {
+      current: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } },
+      desired: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } },
+    } as never);
+    expect(res.status).toBe('Success');
+    expect(res.machinePatch).toEqual(encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.1' }]));
+    expect(ext.requests.some((r) => r.path.endsWith('/canupdatemachine/can-update-machine'))).toBe(true);
+  });
+
+  it('deleting an ExtensionConfig removes its handlers from the registry', async () => {
+    await eventually(async () => registry.get('can-update-machine.in-place'), 'in-place registered');
+    await client.delete(ecRef('in-place'));
+    await eventually(async () => registry.list().every((r) => r.extensionConfigName !== 'in-place'), 'in-place handlers removed');
+    expect(registry.list().map((r) => r.extensionConfigName)).toEqual(['pre-existing', 'pre-existing']);
+  });
+
+  it('an extension whose certificate the caBundle does not trust gets Discovered=False with reason NotDiscovered', async () => {
+    const other = await createExtensionServer({ tls: 'generate', handlers: [{ hook: 'CanUpdateMachine', name: 'x', handle: () => ({}) }] });
+    try {
+      // A valid PEM, but of another server's self-signed certificate.
+      await client.create(extensionConfig('bad-ca', { url: ext.url, caBundle: other.caBundle }));
+      const cond = await eventually(async () => {
+        const c = discovered(await getEc('bad-ca'));
+        return c?.status === 'False' ? c : undefined;
+      }, 'bad-ca NotDiscovered');
+      expect(cond.reason).toBe('NotDiscovered');
+      expect(cond.message).toMatch(/^Error in discovery: /);
+      expect(registry.list().some((r) => r.extensionConfigName === 'bad-ca')).toBe(false);
+    } finally {
+      await other.close();
+      await client.delete(ecRef('bad-ca'));
+    }
+  });
+
+  it('injects the CA from the annotated Secret, and re-discovers when the Secret appears', async () => {
+    await client.create(
+      extensionConfig('from-secret', { url: ext.url }, { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': 'default/extension-ca' }),
+    );
+    const missing = await eventually(async () => {
+      const c = discovered(await getEc('from-secret'));
+      return c?.status === 'False' ? c : undefined;
+    }, 'from-secret NotDiscovered while the Secret is missing');
+    expect(missing.reason).toBe('NotDiscovered');
+    expect(missing.message).toMatch(/failed to get secret "default\/extension-ca"/);
+
+    await client.create<KubeObject>({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'extension-ca', namespace: 'default' }, data: { 'ca.crt': ext.caBundle } });
+    const ec = await eventually(async () => {
+      const e = await getEc('from-secret');
+      return discovered(e)?.status === 'True' ? e : undefined;
+    }, 'from-secret discovered after the Secret was created', 10_000);
+    expect(ec.spec.clientConfig.caBundle).toBe(ext.caBundle);
+    expect(ec.status?.handlers?.map((h) => h.name)).toEqual(['can-update-machine.from-secret', 'update-machine.from-secret']);
+    await eventually(async () => registry.get('can-update-machine.from-secret'), 'from-secret registered');
+  });
+});

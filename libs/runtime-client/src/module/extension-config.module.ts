@@ -1,0 +1,144 @@
+// The ExtensionConfig controller as a NestJS module: registers the reconciler with controller-runtime's Manager
+// (ExtensionConfig + CA Secret watch), warms the registry up once this process leads, and exposes a readiness check.
+// Global, so every controller module of the app injects the same RUNTIME_CLIENT / EXTENSION_REGISTRY.
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type DynamicModule,
+  type InjectionToken,
+  type ModuleMetadata,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { KUBE_CLIENT, MANAGER, type Manager } from '@capi/controller-runtime';
+import { extensionConfigControllerOptions, type ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from '../extension-config-reconciler';
+import type { ExtensionRegistry } from '../registry';
+import { EXTENSION_CONFIG_RECONCILER, EXTENSION_REGISTRY, RuntimeClientModule } from '../runtime-client.module';
+import type { ClientCertificate } from '../transport';
+import { registryReadiness, runWarmUp, type WarmUpOutcome, type WarmUpPolicy } from './warm-up';
+
+/**
+ * Token of the registry readiness check: `{ name, check }` where check() returns true or a reason string.
+ * The manager app adds it to its READINESS_CHECKS (libs do not import the app).
+ */
+export const EXTENSION_REGISTRY_READY_CHECK = Symbol.for('capi.ExtensionRegistryReadyCheck');
+export const EXTENSION_CONFIG_MODULE_OPTIONS = Symbol.for('capi.ExtensionConfigModuleOptions');
+
+export interface NamedReadinessCheck {
+  name: string;
+  check: () => true | string;
+}
+
+export interface ExtensionConfigModuleOptions {
+  /** Token of the `Client` the reconciler reads and writes with. Default KUBE_CLIENT (direct, never stale). */
+  kubeClientToken?: InjectionToken;
+  /** Token of the controller-runtime Manager. Default MANAGER. */
+  managerToken?: InjectionToken;
+  /** Modules providing the two tokens when they are not global. */
+  imports?: ModuleMetadata['imports'];
+  /** mTLS certificate presented to extensions. */
+  clientCertificate?: ClientCertificate;
+  reconciler?: ExtensionConfigReconcilerOptions;
+  warmUp?: WarmUpPolicy;
+  /** Export RUNTIME_CLIENT & co. to every module (default true). */
+  global?: boolean;
+}
+
+const CONTROLLER_NAME = 'extensionconfig';
+/** Alias of options.managerToken (default MANAGER), so the controller class can inject a configurable token. */
+const MANAGER_TOKEN = Symbol('ExtensionConfigModule.Manager');
+
+/** Registers the controller, runs the warm-up after election, keeps the outcome for the readiness check. */
+@Injectable()
+export class ExtensionConfigController implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly log = new Logger('ExtensionConfig');
+  private failure?: Error;
+  private stopped = false;
+  private pendingSleep?: { timer: NodeJS.Timeout; resolve: () => void };
+  /** Settles when the warm-up finished (successfully or not); undefined before election. */
+  warmUpDone?: Promise<WarmUpOutcome>;
+
+  constructor(
+    @Inject(EXTENSION_CONFIG_RECONCILER) private readonly reconciler: ExtensionConfigReconciler,
+    @Inject(EXTENSION_REGISTRY) private readonly registry: ExtensionRegistry,
+    @Inject(EXTENSION_CONFIG_MODULE_OPTIONS) private readonly options: ExtensionConfigModuleOptions,
+    @Inject(MANAGER_TOKEN) private readonly manager: Manager,
+  ) {}
+
+  onModuleInit(): void {
+    // Every onModuleInit runs before ControllerRuntimeModule starts the Manager in onApplicationBootstrap.
+    if (!this.manager.controllerNames().includes(CONTROLLER_NAME)) {
+      this.manager.addController(this.reconciler, extensionConfigControllerOptions(this.reconciler));
+    }
+  }
+
+  onApplicationBootstrap(): void {
+    // Not awaited: elected() resolves only after the Manager started, which happens in another bootstrap hook.
+    void this.manager.elected().then(() => {
+      if (!this.stopped) this.warmUpDone = this.warmUp();
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    if (this.pendingSleep) {
+      clearTimeout(this.pendingSleep.timer);
+      this.pendingSleep.resolve();
+    }
+  }
+
+  readiness(): true | string {
+    return registryReadiness({ registry: this.registry, isLeader: () => this.manager.isLeader(), failure: () => this.failure });
+  }
+
+  private async warmUp(): Promise<WarmUpOutcome> {
+    const outcome = await runWarmUp(() => this.reconciler.warmUp(), {
+      ...this.options.warmUp,
+      now: () => Date.now(),
+      cancelled: () => this.stopped,
+      sleep: (ms) =>
+        new Promise<void>((resolve) => {
+          this.pendingSleep = { timer: setTimeout(resolve, ms), resolve };
+        }),
+    });
+    if (outcome.ok) {
+      for (const e of outcome.extensionErrors) this.log.warn(`warm-up: ${e.message} (retried by the controller)`);
+      this.log.log(`registry warmed up (${this.registry.list().length} handlers)`);
+    } else if (!this.stopped) {
+      this.failure = outcome.error;
+      this.log.error(outcome.error.message);
+    }
+    return outcome;
+  }
+}
+
+@Module({})
+export class ExtensionConfigModule {
+  static forRoot(options: ExtensionConfigModuleOptions = {}): DynamicModule {
+    const runtimeClient = RuntimeClientModule.forRoot({
+      kubeClientToken: options.kubeClientToken ?? KUBE_CLIENT,
+      imports: options.imports,
+      clientCertificate: options.clientCertificate,
+      reconciler: options.reconciler,
+    });
+    return {
+      module: ExtensionConfigModule,
+      global: options.global ?? true,
+      imports: [runtimeClient, ...(options.imports ?? [])],
+      providers: [
+        { provide: EXTENSION_CONFIG_MODULE_OPTIONS, useValue: options },
+        { provide: MANAGER_TOKEN, useExisting: options.managerToken ?? MANAGER },
+        ExtensionConfigController,
+        {
+          provide: EXTENSION_REGISTRY_READY_CHECK,
+          inject: [ExtensionConfigController],
+          useFactory: (c: ExtensionConfigController): NamedReadinessCheck => ({ name: 'extension-registry-warmed-up', check: () => c.readiness() }),
+        },
+      ],
+      exports: [RuntimeClientModule, ExtensionConfigController, EXTENSION_REGISTRY_READY_CHECK],
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { registryReadiness, runWarmUp } from './warm-up';
+
+/** Fake time: sleep advances the clock instead of waiting. */
+function fakeTime() {
+  let t = 0;
+  const sleeps: number[] = [];
+  return { now: () => t, sleep: async (ms: number) => void (sleeps.push(ms), (t += ms)), sleeps };
+}
+
+describe('runWarmUp', () => {
+  it('returns after the first successful attempt, passing per-extension errors through', async () => {
+    const time = fakeTime();
+    const err = new Error('discovery of x failed');
+    const outcome = await runWarmUp(async () => ({ errors: [err] }), time);
+    expect(outcome).toEqual({ ok: true, attempts: 1, extensionErrors: [err] });
+    expect(time.sleeps).toEqual([]);
+  });
+
+  it('retries a failing list every interval until it succeeds', async () => {
+    const time = fakeTime();
+    let calls = 0;
+    const outcome = await runWarmUp(
+      async () => {
+        if (++calls < 3) throw new Error('connection refused');
+        return { errors: [] };
+      },
+      { ...time, retryIntervalMs: 2_000, timeoutMs: 60_000 },
+    );
+    expect(outcome).toEqual({ ok: true, attempts: 3, extensionErrors: [] });
+    expect(time.sleeps).toEqual([2_000, 2_000]);
+  });
+
+  it('gives up when the next attempt would pass the timeout (upstream defaults: 2 s for 60 s)', async () => {
+    const time = fakeTime();
+    const outcome = await runWarmUp(async () => Promise.reject(new Error('forbidden')), time);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.attempts).toBe(30);
+    if (!outcome.ok) expect(outcome.error.message).toBe('ExtensionConfig registry warm-up timed out after 60000ms: forbidden');
+  });
+
+  it('stops retrying once cancelled', async () => {
+    const time = fakeTime();
+    let cancelled = false;
+    const outcome = await runWarmUp(
+      async () => {
+        cancelled = true;
+        throw new Error('down');
+      },
+      { ...time, cancelled: () => cancelled },
+    );
+    expect(outcome).toMatchObject({ ok: false, attempts: 1 });
+  });
+});
+
+describe('registryReadiness', () => {
+  const registry = (ready: boolean) => ({ isReady: () => ready });
+
+  it('is ready on a standby replica (only the leader warms up)', () => {
+    expect(registryReadiness({ registry: registry(false), isLeader: () => false })).toBe(true);
+  });
+
+  it('the leader is ready once the registry is warmed up', () => {
+    expect(registryReadiness({ registry: registry(false), isLeader: () => true })).toBe('ExtensionConfig registry is not warmed up yet');
+    expect(registryReadiness({ registry: registry(true), isLeader: () => true })).toBe(true);
+  });
+
+  it('reports why the warm-up gave up', () => {
+    const failure = new Error('ExtensionConfig registry warm-up timed out after 60000ms: forbidden');
+    expect(registryReadiness({ registry: registry(false), isLeader: () => true, failure: () => failure })).toBe(failure.message);
+  });
+});
