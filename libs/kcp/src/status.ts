@@ -1,0 +1,111 @@
+// KubeadmControlPlane status and the UpToDate condition KCP writes on its Machines (pure).
+import {
+  AVAILABLE_CONDITION,
+  CLUSTER_NAME_LABEL,
+  MACHINE_CONTROL_PLANE_LABEL,
+  MACHINE_UP_TO_DATE_UPDATING_REASON,
+  MACHINES_UP_TO_DATE_CONDITION,
+  MACHINES_READY_CONDITION,
+  NOT_UP_TO_DATE_REASON,
+  READY_CONDITION,
+  ROLLING_OUT_CONDITION,
+  SCALING_DOWN_CONDITION,
+  SCALING_UP_CONDITION,
+  UP_TO_DATE_CONDITION,
+  UP_TO_DATE_REASON,
+  aggregate,
+  isTrue,
+  isUpdateInProgress,
+  setCondition,
+  type Clock,
+  type Condition,
+  type ConditionInput,
+  type KubeadmControlPlane,
+  type KubeadmControlPlaneStatus,
+  type Machine,
+} from '@capi/api';
+import { desiredReplicas } from './decide';
+
+/** UpToDate on a Machine: updating in place wins (False/Updating), then the up-to-date check. */
+export function machineUpToDateCondition(machine: Machine, upToDate: boolean, conditionMessages: readonly string[]): ConditionInput {
+  if (isUpdateInProgress(machine)) {
+    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message: '* In-place update in progress' };
+  }
+  if (!upToDate) {
+    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: NOT_UP_TO_DATE_REASON, message: conditionMessages.map((m) => `* ${m}`).join('\n') };
+  }
+  return { type: UP_TO_DATE_CONDITION, status: 'True', reason: UP_TO_DATE_REASON };
+}
+
+/** An updating Machine is unavailable, whatever its Available condition says. */
+export const isMachineAvailable = (m: Machine): boolean => isTrue(m, AVAILABLE_CONDITION) && !isUpdateInProgress(m);
+
+/** The selector of status.selector (scale subresource): the KCP's control-plane Machines. */
+export const controlPlaneSelector = (clusterName: string): string => `${CLUSTER_NAME_LABEL}=${clusterName},${MACHINE_CONTROL_PLANE_LABEL}`;
+
+/** Lowest Kubernetes version among the Machines ("v1.30.0" < "v1.31.0"; numeric per component). */
+export function lowestVersion(machines: readonly Machine[]): string | undefined {
+  const parse = (v: string) => v.replace(/^v/, '').split(/[.+-]/).slice(0, 3).map((p) => Number.parseInt(p, 10) || 0);
+  const versions = machines.map((m) => m.spec.version).filter((v): v is string => !!v);
+  return versions.sort((a, b) => {
+    const x = parse(a);
+    const y = parse(b);
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  })[0];
+}
+
+export interface KcpStatusInput {
+  kcp: KubeadmControlPlane;
+  clusterName: string;
+  /** Machines as they will be after this reconcile's writes (with the UpToDate conditions just computed). */
+  machines: readonly Machine[];
+  /** Spec-wise up-to-date and not updating in place. */
+  upToDateNames: ReadonlySet<string>;
+  /** Message when the last reconcile step is waiting (preflight), shown on ScalingUp/ScalingDown/RollingOut. */
+  waitingMessage?: string;
+  clock: Clock;
+}
+
+export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStatus {
+  const { kcp, clusterName, machines, upToDateNames, waitingMessage, clock } = input;
+  const replicas = desiredReplicas(kcp);
+  const current = machines.length;
+  const noReplicas = { status: 'True' as const, reason: 'NoReplicas' };
+  const outdated = machines.filter((m) => !upToDateNames.has(m.metadata.name ?? ''));
+  const blocked = waitingMessage ? ` (waiting: ${waitingMessage})` : '';
+  const inputs: ConditionInput[] = [
+    aggregate(machines, UP_TO_DATE_CONDITION, {
+      targetType: MACHINES_UP_TO_DATE_CONDITION, trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: noReplicas,
+    }),
+    aggregate(machines, READY_CONDITION, {
+      targetType: MACHINES_READY_CONDITION, trueReason: 'Ready', falseReason: 'NotReady', unknownReason: 'ReadyUnknown', noObjects: noReplicas,
+    }),
+    current < replicas
+      ? { type: SCALING_UP_CONDITION, status: 'True', reason: 'ScalingUp', message: `Scaling up from ${current} to ${replicas} replicas${blocked}` }
+      : { type: SCALING_UP_CONDITION, status: 'False', reason: 'NotScalingUp' },
+    current > replicas
+      ? { type: SCALING_DOWN_CONDITION, status: 'True', reason: 'ScalingDown', message: `Scaling down from ${current} to ${replicas} replicas${blocked}` }
+      : { type: SCALING_DOWN_CONDITION, status: 'False', reason: 'NotScalingDown' },
+    outdated.length > 0
+      ? { type: ROLLING_OUT_CONDITION, status: 'True', reason: 'RollingOut', message: `Rolling out ${outdated.length} not up-to-date replicas${blocked}` }
+      : { type: ROLLING_OUT_CONDITION, status: 'False', reason: 'NotRollingOut' },
+  ];
+  let conditions: Condition[] | undefined = kcp.status?.conditions;
+  for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);
+  const initialized = kcp.status?.initialization?.controlPlaneInitialized === true || machines.some((m) => !!m.status?.nodeRef);
+  const status: KubeadmControlPlaneStatus = {
+    ...(kcp.status ?? {}),
+    conditions,
+    selector: controlPlaneSelector(clusterName),
+    replicas: current,
+    readyReplicas: machines.filter((m) => isTrue(m, READY_CONDITION)).length,
+    availableReplicas: machines.filter(isMachineAvailable).length,
+    upToDateReplicas: machines.filter((m) => upToDateNames.has(m.metadata.name ?? '')).length,
+    initialization: { controlPlaneInitialized: initialized },
+  };
+  const version = lowestVersion(machines);
+  if (version) status.version = version;
+  else delete status.version;
+  if (kcp.metadata.generation) status.observedGeneration = kcp.metadata.generation;
+  return status;
+}
