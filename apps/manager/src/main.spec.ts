@@ -64,7 +64,7 @@ describe('manager process', () => {
   });
 
   it('starts (embedded default), serves /readyz and /metrics, and stops on SIGTERM', async () => {
-    const child = run(['--controllers=', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0', '--feature-gates=InPlaceUpdates=true']);
+    const child = run(['--controllers=', '--data-dir=', '--embedded-provider=false', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0', '--feature-gates=InPlaceUpdates=true']);
     const done = finish(child);
     const metrics = waitForLog(child, 'serving metrics');
     const health = waitForLog(child, 'serving health probes');

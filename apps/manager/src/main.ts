@@ -5,7 +5,7 @@ import { loadManagerConfig } from './config/config';
 import { ConfigError, usage } from './config/flags';
 import { ControllerUnavailableError } from './controllers/registry';
 import { LOGGER, type JsonLogger } from './logging/logger';
-import { buildManagerModule } from './manager.module';
+import { buildManagerModule, EMBEDDED_STARTED, type EmbeddedStarted } from './manager.module';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let loaded;
@@ -48,8 +48,23 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     await app.close().catch(() => undefined);
     throw e;
   }
+  const embedded = app.get<EmbeddedStarted>(EMBEDDED_STARTED);
+  if (embedded?.kubeconfigPath) {
+    log.info('embedded API server ready', { logger: 'manager', kubeconfig: embedded.kubeconfigPath });
+    process.stdout.write(embeddedBanner(embedded.kubeconfigPath));
+  }
   log.info('manager started', { logger: 'manager' });
   return -1; // keep running until a signal
+}
+
+/** What `npm start` prints for people (logs go to stderr). */
+export function embeddedBanner(kubeconfigPath: string): string {
+  return [
+    `Embedded API server ready. kubeconfig: ${kubeconfigPath}`,
+    `  kubectl --kubeconfig ${kubeconfigPath} get machines -A`,
+    `  npm run demo          # creates a cluster and runs an in-place and a rollout update`,
+    '',
+  ].join('\n');
 }
 
 if (require.main === module) {

@@ -18,7 +18,8 @@ import { buildManagerModule, KUBECONFIG, LEADER_ELECTION_ID, ManagerEndpoints, t
 import { get } from './testing/http';
 
 function config(...argv: string[]): ManagerConfig {
-  const r = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', ...argv]);
+  // Nothing kept on disk and no in-memory provider: these tests are about the manager's own wiring.
+  const r = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', '--data-dir=', '--embedded-provider=false', ...argv]);
   if (r.help) throw new Error('help');
   return r.config;
 }
@@ -74,7 +75,7 @@ describe('buildManagerModule: feature gate injection', () => {
   it.each([
     [['--feature-gates=InPlaceUpdates=true'], true],
     [['--feature-gates=InPlaceUpdates=false'], false],
-    [[], false],
+    [[], true], // the embedded default (no --kubeconfig) turns InPlaceUpdates on
   ])('a controller module sees the gates it was given (%j → %s)', async (flags, expected) => {
     const fake = new FakeEmbedded();
     const app = await start(config('--controllers=kcp', ...flags), { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }] });
@@ -168,12 +169,12 @@ describe('buildManagerModule: metrics and health endpoints', () => {
 describe('controller selection', () => {
   it('skips a gated controller when defaulted, rejects it when asked for', () => {
     const registry: ControllerRegistry = Object.fromEntries(Object.keys(DEFAULT_CONTROLLERS).map((k) => [k, { module: () => ProbeModule, gate: k === 'extensionconfig' ? 'RuntimeSDK' : undefined }])) as ControllerRegistry;
-    const defaulted = selectControllers(config(), registry);
+    const defaulted = selectControllers(config('--feature-gates=RuntimeSDK=false'), registry);
     expect(defaulted.enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
     expect(defaulted.skipped).toEqual([{ name: 'extensionconfig', reason: 'feature gate RuntimeSDK is disabled' }]);
-    const on = selectControllers(config('--feature-gates=RuntimeSDK=true'), registry);
+    const on = selectControllers(config(), registry);
     expect(on.enabled).toContain('extensionconfig');
-    const asked = { ...config('--controllers=kcp'), controllers: ['extensionconfig' as const] };
+    const asked = { ...config('--controllers=kcp', '--feature-gates=RuntimeSDK=false'), controllers: ['extensionconfig' as const] };
     expect(() => selectControllers(asked, registry)).toThrow(ControllerUnavailableError);
   });
 

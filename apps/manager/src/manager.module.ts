@@ -6,6 +6,7 @@ import { ControllerRuntimeModule, FeatureGatesModule, KUBE_CONFIG, MANAGER, METR
 import type { ManagerConfig } from './config/config';
 import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type ControllerSelection } from './controllers/registry';
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
+import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
@@ -15,6 +16,9 @@ import { createMetricsRegistry, serveMetrics } from './metrics/metrics';
 export const MANAGER_CONFIG = Symbol.for('capi.ManagerConfig');
 /** Token of the kubeconfig (YAML text) controllers connect with: the --kubeconfig file or the embedded default's. */
 export const KUBECONFIG = Symbol.for('capi.Kubeconfig');
+/** Token of what the embedded environment started (`{ kubeconfig, kubeconfigPath? }`), undefined with --kubeconfig. */
+export const EMBEDDED_STARTED = Symbol.for('capi.EmbeddedStarted');
+export type EmbeddedStarted = Awaited<ReturnType<EmbeddedEnvironment['start']>> | undefined;
 /** Token of which controllers run and which were skipped (and why). */
 export const CONTROLLER_SELECTION = Symbol.for('capi.ControllerSelection');
 export type ControllerSelectionInfo = Pick<ControllerSelection, 'enabled' | 'skipped'>;
@@ -65,6 +69,8 @@ export interface ManagerOverrides {
   providers?: Provider[];
   /** Controller registry to select from (default: the libs' modules). */
   controllers?: ControllerRegistry;
+  /** Options of the embedded default's provider module (provisioning delay, updater timings). */
+  embeddedProvider?: EmbeddedProviderOptions;
 }
 
 function tokenOf(p: Provider): unknown {
@@ -83,14 +89,18 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     {
       provide: EMBEDDED_ENVIRONMENT,
       inject: [LOGGER],
-      useFactory: (log: JsonLogger) => new ApiServerEmbeddedEnvironment({ log: (m) => log.log(m, 'embedded-apiserver') }),
+      useFactory: (log: JsonLogger) => new ApiServerEmbeddedEnvironment({ dataDir: config.dataDir, log: (m) => log.log(m, 'embedded-apiserver') }),
+    },
+    {
+      provide: EMBEDDED_STARTED,
+      inject: [MANAGER_CONFIG, EMBEDDED_ENVIRONMENT],
+      useFactory: async (c: ManagerConfig, embedded: EmbeddedEnvironment): Promise<EmbeddedStarted> => (c.kubeconfig ? undefined : embedded.start()),
     },
     {
       // Resolved before any controller module is instantiated, so the embedded environment starts first.
       provide: KUBECONFIG,
-      inject: [MANAGER_CONFIG, EMBEDDED_ENVIRONMENT],
-      useFactory: async (c: ManagerConfig, embedded: EmbeddedEnvironment) =>
-        c.kubeconfig ? readKubeconfig(c.kubeconfig) : (await embedded.start()).kubeconfig,
+      inject: [MANAGER_CONFIG, EMBEDDED_STARTED],
+      useFactory: async (c: ManagerConfig, started: EmbeddedStarted) => (c.kubeconfig ? readKubeconfig(c.kubeconfig) : started!.kubeconfig),
     },
     ManagerEndpoints,
   ];
@@ -152,8 +162,8 @@ function replaceByToken(base: Provider[], replacements: Provider[]): Provider[] 
 
 /**
  * Builds the root module: a global core module (config, gates, logger, health/readiness registries, embedded
- * environment, kubeconfig), controller-runtime's module (client, cache, Manager, metrics registry) and the selected
- * controller modules. An override provider replaces the default with the same token wherever it is defined, and every
+ * environment, kubeconfig), controller-runtime's module (client, cache, Manager, metrics registry), in embedded mode
+ * the in-memory provider module (unless --embedded-provider=false), and the selected controller modules. An override provider replaces the default with the same token wherever it is defined, and every
  * module sees it because both modules are global.
  */
 export function buildManagerModule(config: ManagerConfig, overrides: ManagerOverrides = {}): DynamicModule {
@@ -173,5 +183,7 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
     providers: coreProviders,
     exports: coreProviders.map((p) => tokenOf(p) as string | symbol),
   };
-  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...selection.modules] };
+  // The embedded default also runs the in-memory provider and the reference updater, so `npm start` shows the flow.
+  const embedded = !config.kubeconfig && config.embeddedProvider ? [EmbeddedProviderModule.forRoot(overrides.embeddedProvider)] : [];
+  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules] };
 }

@@ -66,7 +66,10 @@ describe('isBindAddress', () => {
 describe('loadManagerConfig', () => {
   it('has upstream defaults', () => {
     const c = load([]);
-    expect(c.featureGates.enabled('InPlaceUpdates')).toBe(false);
+    expect(load(['--kubeconfig=/k']).featureGates.enabled('InPlaceUpdates')).toBe(false);
+    expect(load(['--kubeconfig=/k']).featureGates.enabled('RuntimeSDK')).toBe(false);
+    expect(c.dataDir).toBe('.capi');
+    expect(c.embeddedProvider).toBe(true);
     expect(c.controllers).toEqual(['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig']);
     expect(c.controllersDefaulted).toBe(true);
     expect(c.metricsBindAddress).toBe(':8080');
@@ -107,6 +110,15 @@ describe('loadManagerConfig', () => {
     expect(levelFromVerbosity(2)).toBe('debug');
   });
 
+  it('the embedded default turns RuntimeSDK and InPlaceUpdates on; env seeds and flags win', () => {
+    expect(load([]).featureGates.enabled('InPlaceUpdates')).toBe(true);
+    expect(load([]).featureGates.enabled('RuntimeSDK')).toBe(true);
+    expect(load([], { EXP_IN_PLACE_UPDATES: 'false' }).featureGates.enabled('InPlaceUpdates')).toBe(false);
+    expect(load(['--feature-gates=RuntimeSDK=false']).featureGates.enabled('RuntimeSDK')).toBe(false);
+    expect(load(['--data-dir=']).dataDir).toBeUndefined();
+    expect(load(['--embedded-provider=false']).embeddedProvider).toBe(false);
+  });
+
   it('env seeds gates, flags win', () => {
     const env = { EXP_IN_PLACE_UPDATES: 'true', EXP_RUNTIME_SDK: 'true' };
     expect(load([], env).featureGates.enabled('InPlaceUpdates')).toBe(true);
@@ -118,7 +130,7 @@ describe('loadManagerConfig', () => {
     [['--feature-gates=Bogus=true'], '--feature-gates', /unrecognized feature gate: Bogus/],
     [['--feature-gates=InPlaceUpdates=maybe'], '--feature-gates', /InPlaceUpdates=maybe, must be true or false/],
     [['--controllers=kcp,foo'], '--controllers', /unknown controller "foo"/],
-    [['--controllers=extensionconfig'], '--controllers', /requires --feature-gates=RuntimeSDK=true/],
+    [['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=false'], '--controllers', /requires --feature-gates=RuntimeSDK=true/],
     [['--metrics-bind-address=8080'], '--metrics-bind-address', /must be host:port, :port or 0/],
     [['--health-probe-bind-address', 'x:99999'], '--health-probe-bind-address', /must be host:port/],
     [['--leader-elect-renew-deadline=soon'], '--leader-elect-renew-deadline', /must be a duration/],

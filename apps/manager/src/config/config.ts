@@ -7,6 +7,12 @@ import { ConfigError, FLAGS, parseDuration, parseFlags, type RawFlags } from './
 export const CONTROLLER_NAMES = ['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig'] as const;
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];
 
+/** Where the embedded default keeps its data, relative to the working directory (gitignored). */
+export const DEFAULT_DATA_DIR = '.capi';
+
+/** Gates the embedded default turns on (it exists to show in-place updates); env seeds and --feature-gates win. */
+export const EMBEDDED_FEATURE_GATES: Readonly<Record<string, boolean>> = { RuntimeSDK: true, InPlaceUpdates: true };
+
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -31,6 +37,8 @@ function IsDuration(opts?: ValidationOptions): PropertyDecorator {
 /** The flag values after splitting lists; validated with class-validator before use. */
 export class ManagerFlagsDto {
   @IsOptional() @IsString() kubeconfig?: string;
+  @IsString() dataDir = DEFAULT_DATA_DIR;
+  @IsBoolean() embeddedProvider = true;
   @IsString() namespace = '';
   @IsString() featureGates = '';
   @IsIn(CONTROLLER_NAMES, { each: true, message: `each value must be one of: ${CONTROLLER_NAMES.join(', ')}` })
@@ -56,6 +64,10 @@ export interface LeaderElectionConfig {
 /** The validated configuration the manager is built from. */
 export interface ManagerConfig {
   kubeconfig?: string;
+  /** Embedded default: data directory (SQLite, token/CA, kubeconfig); undefined = in-memory storage, nothing written. */
+  dataDir?: string;
+  /** Embedded default: run the in-memory provider and the reference updater. */
+  embeddedProvider: boolean;
   namespace?: string;
   featureGates: FeatureGates;
   controllers: ControllerName[];
@@ -91,7 +103,8 @@ export function loadManagerConfig(argv: readonly string[], env: Readonly<Record<
   }
   let featureGates: FeatureGates;
   try {
-    featureGates = FeatureGates.parse(dto.featureGates, undefined, featureGatesFromEnv(env));
+    const embeddedDefaults = dto.kubeconfig ? {} : EMBEDDED_FEATURE_GATES;
+    featureGates = FeatureGates.parse(dto.featureGates, undefined, { ...embeddedDefaults, ...featureGatesFromEnv(env) });
   } catch (err) {
     if (err instanceof FeatureGateError) throw new ConfigError('--feature-gates', err.message);
     throw err;
@@ -105,6 +118,8 @@ export function loadManagerConfig(argv: readonly string[], env: Readonly<Record<
     help: false,
     config: {
       kubeconfig: dto.kubeconfig,
+      dataDir: dto.dataDir || undefined,
+      embeddedProvider: dto.embeddedProvider,
       namespace: dto.namespace || undefined,
       featureGates,
       controllers,

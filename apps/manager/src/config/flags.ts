@@ -16,6 +16,8 @@ export interface FlagDef {
 
 export const FLAGS: readonly FlagDef[] = [
   { name: 'kubeconfig', type: 'string', key: 'kubeconfig', usage: 'Path to a kubeconfig. Omit to run the embedded default (embedded API server).' },
+  { name: 'data-dir', type: 'string', key: 'dataDir', usage: 'Embedded default only: directory for the API server data (SQLite), its token/CA and the kubeconfig. Empty keeps nothing (in-memory storage).', default: '.capi' },
+  { name: 'embedded-provider', type: 'bool', key: 'embeddedProvider', usage: 'Embedded default only: run the in-memory infrastructure/bootstrap provider and the reference in-place updater (registered by an ExtensionConfig).', default: 'true' },
   { name: 'namespace', type: 'string', key: 'namespace', usage: 'Namespace that the controllers watch. Empty watches all namespaces.', default: '' },
   { name: 'feature-gates', type: 'string', key: 'featureGates', usage: 'Comma-separated list of key=value pairs for alpha/experimental features, e.g. InPlaceUpdates=true,RuntimeSDK=true.', default: '' },
   { name: 'controllers', type: 'string', key: 'controllers', usage: 'Comma-separated list of controllers to run (kcp, machineset, machine, mhc, extensionconfig). Default: all.', default: '' },

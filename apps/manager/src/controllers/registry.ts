@@ -24,13 +24,16 @@ export class ControllerUnavailableError extends Error {
 }
 
 /**
- * Resolves `exportName` from a lib's public API: a Nest module class, used via its static forRoot() when it has
- * one. Missing export → ControllerUnavailableError naming lib and export, so a not-yet-written lib fails loudly.
+ * Resolves `exportName` (the first of several accepted names that exists) from a lib's public API: a Nest module
+ * class, used via its static forRoot() when it has one. Missing export → ControllerUnavailableError naming lib and
+ * export, so a not-yet-written lib fails loudly.
  */
-export function libModule(controller: string, libName: string, lib: object, exportName: string): () => DynamicModule | Type<unknown> {
+export function libModule(controller: string, libName: string, lib: object, exportName: string | readonly string[]): () => DynamicModule | Type<unknown> {
+  const names = typeof exportName === 'string' ? [exportName] : exportName;
   return () => {
-    const m = (lib as Record<string, unknown>)[exportName];
-    if (typeof m !== 'function') throw new ControllerUnavailableError(controller, `${libName} does not export ${exportName} yet`);
+    const exports = lib as Record<string, unknown>;
+    const m = names.map((n) => exports[n]).find((v) => typeof v === 'function');
+    if (typeof m !== 'function') throw new ControllerUnavailableError(controller, `${libName} does not export ${names.join(' or ')} yet`);
     const forRoot = (m as { forRoot?: () => DynamicModule }).forRoot;
     return typeof forRoot === 'function' ? forRoot.call(m) : (m as Type<unknown>);
   };
@@ -38,11 +41,11 @@ export function libModule(controller: string, libName: string, lib: object, expo
 
 /** The default controller → lib module mapping. */
 export const DEFAULT_CONTROLLERS: ControllerRegistry = {
-  kcp: { module: libModule('kcp', '@capi/kcp', kcpLib, 'KubeadmControlPlaneModule') },
+  kcp: { module: libModule('kcp', '@capi/kcp', kcpLib, ['KubeadmControlPlaneModule', 'KubeadmControlPlaneControllerModule', 'KcpControllerModule', 'KcpModule']) },
   // MachineSet and MachineDeployment controllers live in one lib and one module.
   machineset: { module: libModule('machineset', '@capi/machineset', machinesetLib, 'MachineSetModule') },
-  machine: { module: libModule('machine', '@capi/machine', machineLib, 'MachineModule') },
-  mhc: { module: libModule('mhc', '@capi/mhc', mhcLib, 'MachineHealthCheckModule') },
+  machine: { module: libModule('machine', '@capi/machine', machineLib, ['MachineModule', 'MachineControllerModule']) },
+  mhc: { module: libModule('mhc', '@capi/mhc', mhcLib, ['MachineHealthCheckModule', 'MachineHealthCheckControllerModule', 'MhcControllerModule']) },
   extensionconfig: { module: libModule('extensionconfig', '@capi/runtime-client', runtimeClientLib, 'ExtensionConfigModule'), gate: 'RuntimeSDK' },
 };
 

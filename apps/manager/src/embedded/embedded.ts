@@ -1,36 +1,92 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { crdRegistry } from '@capi/api';
 import { ApiServer, renderKubeconfig } from '@capi/apiserver';
+import { registerInMemoryKinds } from '@capi/inmemory';
 
 /**
  * What the manager runs against when no --kubeconfig is given: it is started before any controller module and
- * yields the kubeconfig (YAML text) the controllers use.
+ * yields the kubeconfig (YAML text) the controllers use, and the file it was written to (when one was).
  */
 export interface EmbeddedEnvironment {
-  start(): Promise<{ kubeconfig: string }>;
+  start(): Promise<{ kubeconfig: string; kubeconfigPath?: string }>;
   stop(): Promise<void>;
 }
 
 export const EMBEDDED_ENVIRONMENT = Symbol.for('capi.EmbeddedEnvironment');
 
-/**
- * Embedded default backed by @capi/apiserver's ApiServer (in-memory storage, HTTPS on 127.0.0.1, random port).
- * The in-memory infrastructure provider and reference in-place updater are not started yet (those libs have no
- * runnable module); the API server alone is what this provides.
- */
+export interface ApiServerEmbeddedOptions {
+  /**
+   * Keeps the API server's SQLite database, token and CA here and writes `kubeconfig` (0600) into it, so a restart
+   * finds the same objects with the same credentials. Undefined: in-memory storage, nothing written.
+   */
+  dataDir?: string;
+  /** Listen port; default: the previous run's port when it is free, else a random one. */
+  port?: number;
+  log?: (msg: string) => void;
+}
+
+/** Files under the data directory. */
+export const embeddedPaths = (dataDir: string) => ({
+  database: join(dataDir, 'apiserver.sqlite'),
+  serverState: join(dataDir, 'apiserver'),
+  port: join(dataDir, 'apiserver', 'port'),
+  kubeconfig: join(dataDir, 'kubeconfig'),
+});
+
+/** The CRDs the embedded API server serves: every registered kind, the in-memory provider's included. */
+export function embeddedCrds(): object[] {
+  registerInMemoryKinds();
+  return crdRegistry.crds();
+}
+
+/** Embedded default backed by @capi/apiserver's ApiServer (HTTPS on 127.0.0.1) with the project's CRDs installed. */
 export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   private server?: ApiServer;
 
-  constructor(private readonly opts: { port?: number; log?: (msg: string) => void } = {}) {}
+  constructor(private readonly opts: ApiServerEmbeddedOptions = {}) {}
 
-  async start(): Promise<{ kubeconfig: string }> {
+  async start(): Promise<{ kubeconfig: string; kubeconfigPath?: string }> {
+    const dataDir = this.opts.dataDir && resolve(this.opts.dataDir);
+    const paths = dataDir ? embeddedPaths(dataDir) : undefined;
+    if (paths) mkdirSync(paths.serverState, { recursive: true, mode: 0o700 });
+    const previousPort = paths && existsSync(paths.port) ? Number(readFileSync(paths.port, 'utf8')) : undefined;
+    const wanted = this.opts.port ?? (Number.isInteger(previousPort) ? previousPort : 0);
+    let started;
+    try {
+      started = await this.listen(paths, wanted ?? 0);
+    } catch (e) {
+      // The previous port is taken (another process): any port will do, the kubeconfig is rewritten anyway.
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || this.opts.port !== undefined || !wanted) throw e;
+      started = await this.listen(paths, 0);
+    }
+    const server = this.server!;
+    await server.installCrds(embeddedCrds());
+    const kubeconfig = renderKubeconfig({ url: started.url, token: started.token, caData: started.caData, name: 'capi-embedded' });
+    if (!paths) return { kubeconfig };
+    writeFileSync(paths.port, new URL(started.url).port, { mode: 0o600 });
+    writeFileSync(paths.kubeconfig, kubeconfig, { mode: 0o600 });
+    chmodSync(paths.kubeconfig, 0o600); // mode only applies when the file is created
+    return { kubeconfig, kubeconfigPath: paths.kubeconfig };
+  }
+
+  private async listen(paths: ReturnType<typeof embeddedPaths> | undefined, port: number) {
     const log = this.opts.log;
-    this.server = new ApiServer({
-      storage: { type: 'memory' },
+    const server = new ApiServer({
+      storage: paths ? { type: 'sqlite', path: paths.database } : { type: 'memory' },
+      dataDir: paths?.serverState,
       host: '127.0.0.1',
-      port: this.opts.port ?? 0,
+      port,
       logger: log && { info: log, error: log },
     });
-    const started = await this.server.start();
-    return { kubeconfig: renderKubeconfig({ url: started.url, token: started.token, caData: started.caData, name: 'embedded' }) };
+    try {
+      const started = await server.start();
+      this.server = server;
+      return started;
+    } catch (e) {
+      await server.stop();
+      throw e;
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,31 @@
+// What the embedded default runs besides the controllers: the in-memory infrastructure/bootstrap provider with the
+// reference in-place updater on its host backend (registered by an ExtensionConfig), and a minimal Cluster controller.
+import { Module, type DynamicModule } from '@nestjs/common';
+import { InMemoryProviderModule } from '@capi/inmemory';
+import { SsaModule } from '@capi/ssa';
+import { ClusterStatusReconciler } from './cluster-status.reconciler';
+import { UpdaterRegistration } from './updater-registration';
+
+export interface EmbeddedProviderOptions {
+  /** Simulated VM boot time (default: the provider's, 1.5 s). */
+  provisioningDelayMs?: number;
+  /** Reference updater timings (defaults: upstream's 15 s + 0..4 s jitter, retry after 5 s). */
+  updater?: { updateDurationSeconds?: number; updateJitterSeconds?: number; retryAfterSeconds?: number };
+}
+
+@Module({})
+export class EmbeddedProviderModule {
+  static forRoot(options: EmbeddedProviderOptions = {}): DynamicModule {
+    return {
+      module: EmbeddedProviderModule,
+      imports: [
+        SsaModule.forRoot(),
+        InMemoryProviderModule.forRoot({
+          provisioningDelayMs: options.provisioningDelayMs,
+          inPlaceUpdater: { host: '127.0.0.1', ...options.updater },
+        }),
+      ],
+      providers: [UpdaterRegistration, ClusterStatusReconciler],
+    };
+  }
+}
