@@ -15,12 +15,6 @@ export {
   type WorkloadClustersOptions,
 } from './workload/workload-clusters';
 export {
-  KubeconfigSecretClientProvider,
-  WORKLOAD_CLUSTER_CLIENT_PROVIDER,
-  kubeconfigFromSecret,
-  type WorkloadClusterClientProvider,
-} from './workload/client-provider';
-export {
   WorkloadNodeHostBackend,
   HostUpdateError,
   hostStateAfterUpdate,

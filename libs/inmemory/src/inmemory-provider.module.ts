@@ -4,7 +4,7 @@ import { CACHED_CLIENT, KUBE_CLIENT, type Client } from '@capi/controller-runtim
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from './options';
 import { WorkloadClusters } from './workload/workload-clusters';
-import { KubeconfigSecretClientProvider, WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload/client-provider';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, kubeconfigSecretClientProvider, type WorkloadClusterClientProvider } from '@capi/machine';
 import { WorkloadNodeHostBackend, type InMemoryHostBackend } from './host/backend';
 import { startInMemoryInPlaceUpdater } from './host/updater';
 import { InMemoryClusterReconciler } from './cluster/inmemory-cluster.reconciler';
@@ -17,13 +17,13 @@ import { registerInMemoryKinds } from './api/register';
 class InMemoryProviderLifecycle implements OnApplicationShutdown {
   constructor(
     @Inject(WORKLOAD_CLUSTERS) private readonly workloads: WorkloadClusters,
-    @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER) private readonly clients: KubeconfigSecretClientProvider,
+    @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER) private readonly clients: ReturnType<typeof kubeconfigSecretClientProvider>,
     @Optional() @Inject(INMEMORY_INPLACE_UPDATER) private readonly updater?: RunningInPlaceUpdater,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.updater?.stop();
-    this.clients.close();
+    this.clients.closeAll();
     await this.workloads.stopAll();
   }
 }
@@ -45,7 +45,8 @@ export class InMemoryProviderModule {
         {
           provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER,
           inject: [CACHED_CLIENT],
-          useFactory: (client: Client) => new KubeconfigSecretClientProvider(client),
+          // The Machine controller's Secret-based provider: workload clusters are reached only through their kubeconfig.
+          useFactory: (client: Client) => kubeconfigSecretClientProvider(client),
         },
         {
           provide: INMEMORY_HOST_BACKEND,

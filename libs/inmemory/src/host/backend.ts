@@ -1,9 +1,9 @@
 // The "host" side of an in-place update: what actually changes on the simulated VM when an updater runs.
 import type { CanUpdateMachineObjects, HookObject } from '@capi/api';
-import { isNotFound, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/controller-runtime';
+import { WorkloadClusterConnectionError, type WorkloadClusterClientProvider } from '@capi/machine';
 import { INMEMORY_API_VERSION, type InMemoryMachineSpec } from '../api/types';
 import { NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
-import type { WorkloadClusterClientProvider } from '../workload/client-provider';
 import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, type HostState } from './node';
 import { applyNode, findNodeByProviderID } from './nodes';
 
@@ -70,9 +70,9 @@ export class WorkloadNodeHostBackend implements InMemoryHostBackend {
     if (typeof providerID !== 'string' || !providerID) throw new HostUpdateError(`Machine ${namespace}/${machine.metadata.name} has no spec.providerID`);
     let client;
     try {
-      client = await this.clients.getClient({ namespace, name: clusterName });
+      client = await this.clients({ namespace, name: clusterName });
     } catch (e) {
-      if (isNotFound(e)) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: kubeconfig Secret not found`);
+      if (e instanceof WorkloadClusterConnectionError) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: ${e.message}`);
       throw e;
     }
     const node = await findNodeByProviderID(client, providerID);

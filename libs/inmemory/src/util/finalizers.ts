@@ -1,5 +1,5 @@
 // Finalizer add/remove as merge patches guarded by resourceVersion (a conflict means "reconcile again").
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
 
 const refOf = (obj: KubeObject) => ({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name! });
 
@@ -10,7 +10,12 @@ export async function addFinalizer(client: Client, obj: KubeObject, finalizer: s
   obj.metadata = out.metadata;
 }
 
+/** Removes `finalizer`; an object already gone (stale cache after the last removal) is fine. */
 export async function removeFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
   const finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-  await client.patch(refOf(obj), 'merge', { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } });
+  try {
+    await client.patch(refOf(obj), 'merge', { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } });
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
 }

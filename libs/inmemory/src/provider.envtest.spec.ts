@@ -1,0 +1,191 @@
+// The provider's controllers against the embedded API server (envtest) and real workload API servers.
+import { KubeConfig } from '@kubernetes/client-node';
+import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, type KubeadmConfig } from '@capi/api';
+import { CACHE, KubeClient, type InformerCache, type KubeObject } from '@capi/controller-runtime';
+import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';
+import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachine } from './api/types';
+import { CLUSTER_SECRET_TYPE, INMEMORY_MACHINE_FINALIZER, NODE_ROLE_CONTROL_PLANE_LABEL, kubeconfigSecretName } from './api/constants';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
+import { WORKLOAD_CLUSTERS } from './options';
+import type { WorkloadClusters } from './workload/workload-clusters';
+import { eventually } from './testing/eventually';
+import { NS, bootstrapConfigOwnedBy, createCluster, createMachine, infraRef, startProviderEnv, type ProviderEnv } from './testing/fixtures';
+
+jest.setTimeout(30_000);
+
+let p: ProviderEnv;
+beforeAll(async () => {
+  p = await startProviderEnv({ provisioningDelayMs: 0 });
+});
+afterAll(async () => {
+  await p?.stop();
+});
+
+const secretRef = (name: string) => ({ apiVersion: 'v1', kind: 'Secret', namespace: NS, name });
+
+/** A KubeClient built only from the `<cluster>-kubeconfig` Secret, as any consumer would. */
+async function workloadClientFromSecret(cluster: string): Promise<KubeClient> {
+  const secret = await eventually(() => p.client.tryGet(secretRef(kubeconfigSecretName(cluster))), 'kubeconfig Secret');
+  const kc = new KubeConfig();
+  kc.loadFromString(Buffer.from((secret.data as Record<string, string>).value, 'base64').toString('utf8'));
+  return new KubeClient(kc);
+}
+
+describe('InMemoryCluster', () => {
+  it('starts the workload API server, writes a working <cluster>-kubeconfig Secret and reports the endpoint', async () => {
+    const { cluster } = await createCluster(p.client, 'c1');
+    const infra = await eventually(async () => {
+      const ic = await p.client.get<InMemoryCluster>({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryCluster', namespace: NS, name: 'c1' });
+      return ic.status?.initialization?.provisioned && ic.spec.controlPlaneEndpoint?.port ? ic : undefined;
+    }, 'InMemoryCluster provisioned');
+    expect(infra.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+
+    const secret = await p.client.get(secretRef('c1-kubeconfig'));
+    expect(secret.type).toBe(CLUSTER_SECRET_TYPE);
+    expect(secret.metadata.labels?.[CLUSTER_NAME_LABEL]).toBe('c1');
+    expect(secret.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Cluster', name: 'c1', uid: cluster.metadata.uid })]);
+
+    const workload = await workloadClientFromSecret('c1');
+    try {
+      const namespaces = await workload.list('v1', 'Namespace');
+      expect(namespaces.items.map((n) => n.metadata.name)).toContain('kube-system');
+      // The endpoint is the server the kubeconfig points at.
+      const running = p.app.get<WorkloadClusters>(WORKLOAD_CLUSTERS).get({ namespace: NS, name: 'c1' })!;
+      expect(infra.spec.controlPlaneEndpoint).toEqual({ host: '127.0.0.1', port: running.port });
+      expect(running.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      workload.close();
+    }
+  });
+
+  it('rewrites the kubeconfig Secret when it is deleted', async () => {
+    await createCluster(p.client, 'c-secret');
+    const first = await eventually(() => p.client.tryGet(secretRef('c-secret-kubeconfig')), 'kubeconfig Secret');
+    await p.client.delete(secretRef('c-secret-kubeconfig'));
+    // Any reconcile of the InMemoryCluster restores it; touch the object to trigger one.
+    await p.client.patch({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryCluster', namespace: NS, name: 'c-secret' }, 'merge', { metadata: { annotations: { poke: '1' } } });
+    const again = await eventually(() => p.client.tryGet(secretRef('c-secret-kubeconfig')), 'kubeconfig Secret again');
+    expect(again.metadata.uid).not.toBe(first.metadata.uid);
+    expect(again.data).toEqual(first.data);
+  });
+});
+
+describe('InMemoryMachine', () => {
+  beforeAll(async () => {
+    await createCluster(p.client, 'c2');
+  });
+
+  it('waits for bootstrap data before booting', async () => {
+    await createMachine(p.client, 'c2', 'waiting');
+    const infra = await eventually(async () => {
+      const m = await p.client.get<InMemoryMachine>(infraRef('waiting-infra'));
+      return m.status?.conditions?.find((c) => c.type === 'VMProvisioned')?.reason === 'WaitingForBootstrapData' ? m : undefined;
+    }, 'WaitingForBootstrapData');
+    expect(infra.status?.initialization?.provisioned).toBe(false);
+    expect(infra.spec.providerID).toBeUndefined();
+    expect(infra.metadata.finalizers).toContain(INMEMORY_MACHINE_FINALIZER);
+  });
+
+  it('provisions: Node with providerID, version and control-plane label in the workload cluster', async () => {
+    const { machine } = await createMachine(p.client, 'c2', 'cp-0', { controlPlane: true, dataSecretName: 'cp-0-data', version: 'v1.31.2', infraSpec: { resources: { cpu: 4, memoryMiB: 8192 } } });
+    const infra = await eventually(async () => {
+      const m = await p.client.get<InMemoryMachine>(infraRef('cp-0-infra'));
+      return m.status?.initialization?.provisioned ? m : undefined;
+    }, 'InMemoryMachine provisioned');
+    expect(infra.spec.providerID).toBe('in-memory://c2/cp-0');
+    expect(infra.status?.addresses).toEqual([expect.objectContaining({ type: 'InternalIP' }), { type: 'Hostname', address: 'cp-0' }]);
+    expect(infra.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+
+    const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
+    const workload = await eventually(() => clients({ namespace: NS, name: 'c2' }), 'workload client');
+    const node = await workload.get<KubeObject>({ apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! });
+    expect(node.spec).toMatchObject({ providerID: 'in-memory://c2/cp-0' });
+    expect(node.metadata.labels).toMatchObject({ [NODE_ROLE_CONTROL_PLANE_LABEL]: '' });
+    const status = node.status as { nodeInfo: { kubeletVersion: string }; conditions: { type: string; status: string }[]; capacity: Record<string, string> };
+    expect(status.nodeInfo.kubeletVersion).toBe('v1.31.2');
+    expect(status.conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(status.capacity).toMatchObject({ cpu: '4', memory: '8192Mi' });
+  });
+
+  it('worker Nodes carry no control-plane label', async () => {
+    const { machine } = await createMachine(p.client, 'c2', 'worker-0', { dataSecretName: 'worker-0-data' });
+    const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
+    const node = await eventually(async () => (await clients({ namespace: NS, name: 'c2' })).tryGet({ apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! }), 'worker Node');
+    expect(node.metadata.labels?.[NODE_ROLE_CONTROL_PLANE_LABEL]).toBeUndefined();
+  });
+
+  it('deletion removes the Node and the finalizer', async () => {
+    const { machine } = await createMachine(p.client, 'c2', 'doomed', { dataSecretName: 'doomed-data' });
+    const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
+    const nodeRef = { apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! };
+    await eventually(async () => (await clients({ namespace: NS, name: 'c2' })).tryGet(nodeRef), 'Node registered');
+    await p.client.delete(infraRef('doomed-infra'));
+    await eventually(async () => !(await p.client.tryGet(infraRef('doomed-infra'))), 'InMemoryMachine gone');
+    const workload = await clients({ namespace: NS, name: 'c2' });
+    expect(await workload.tryGet(nodeRef)).toBeUndefined();
+  });
+
+  it('re-registers a provisioned VM\'s Node that disappeared while nothing is being deleted (kubelet re-registration)', async () => {
+    const { machine } = await createMachine(p.client, 'c2', 'reregister', { dataSecretName: 'x' });
+    const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
+    const nodeRef = { apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! };
+    const workload = await eventually(async () => {
+      const c = await clients({ namespace: NS, name: 'c2' });
+      return (await c.tryGet(nodeRef)) ? c : undefined;
+    }, 'Node registered');
+    await workload.delete(nodeRef);
+    await p.client.patch(infraRef('reregister-infra'), 'merge', { metadata: { annotations: { poke: '1' } } });
+    await eventually(() => workload.tryGet(nodeRef), 'Node registered again');
+  });
+});
+
+describe('KubeadmConfig bootstrap', () => {
+  it('creates the data Secret with cloud-init and sets dataSecretCreated / dataSecretName', async () => {
+    await createCluster(p.client, 'c3');
+    const { machine } = await createMachine(p.client, 'c3', 'boot-0', { bootstrapConfigName: 'boot-0' });
+    await p.client.create<KubeObject>({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'extra', namespace: NS }, data: { motd: Buffer.from('hello').toString('base64') } });
+    await p.client.create(
+      bootstrapConfigOwnedBy(machine, 'boot-0', {
+        initConfiguration: { nodeRegistration: { name: 'boot-0' } },
+        clusterConfiguration: { etcd: { local: { imageTag: '3.5.15' } } },
+        files: [{ path: '/etc/motd', contentFrom: { secret: { name: 'extra', key: 'motd' } } }, { path: '/etc/a', content: 'a' }],
+        preKubeadmCommands: ['echo pre'],
+      }),
+    );
+    const config = await eventually(async () => {
+      const c = await p.client.get<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: NS, name: 'boot-0' });
+      return c.status?.initialization?.dataSecretCreated ? c : undefined;
+    }, 'dataSecretCreated');
+    expect(config.status?.dataSecretName).toBe('boot-0');
+    expect(config.status?.conditions?.find((c) => c.type === 'DataSecretAvailable')?.status).toBe('True');
+    const secret = await p.client.get(secretRef('boot-0'));
+    expect(secret.type).toBe(CLUSTER_SECRET_TYPE);
+    expect(secret.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'KubeadmConfig', name: 'boot-0', controller: true })]);
+    const cloudInit = Buffer.from((secret.data as Record<string, string>).value, 'base64').toString('utf8');
+    expect(cloudInit).toContain('#cloud-config');
+    expect(cloudInit).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
+    expect(cloudInit).toContain('content: hello');
+    expect(cloudInit).toContain('echo pre');
+  });
+
+  it('reports a missing contentFrom Secret on the DataSecretAvailable condition', async () => {
+    const { machine } = await createMachine(p.client, 'c3', 'boot-1', { bootstrapConfigName: 'boot-1' });
+    await p.client.create(bootstrapConfigOwnedBy(machine, 'boot-1', { joinConfiguration: {}, files: [{ path: '/etc/x', contentFrom: { secret: { name: 'nope', key: 'k' } } }] }));
+    const cond = await eventually(async () => {
+      const c = await p.client.get<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: NS, name: 'boot-1' });
+      return c.status?.conditions?.find((x) => x.type === 'DataSecretAvailable');
+    }, 'DataSecretAvailable condition');
+    expect(cond).toMatchObject({ status: 'False', reason: 'SecretContentNotFound' });
+    expect(await p.client.tryGet(secretRef('boot-1'))).toBeUndefined();
+  });
+
+  it('waits for an owning Machine', async () => {
+    const ref = { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: NS, name: 'orphan' };
+    const created = await p.client.create<KubeObject>({ ...ref, metadata: { name: 'orphan', namespace: NS }, spec: {} });
+    expect(await p.app.get<InformerCache>(CACHE).waitForResourceVersion(ref, created.metadata.resourceVersion!, 5000)).toBe(true);
+    // Reconcile directly (deterministic): without a Machine owner nothing is written.
+    await expect(p.app.get(KubeadmConfigReconciler).reconcile({ namespace: NS, name: 'orphan' })).resolves.toBeUndefined();
+    expect(await p.client.tryGet(secretRef('orphan'))).toBeUndefined();
+    expect((await p.client.get(ref)).status).toBeUndefined();
+  });
+});
