@@ -137,6 +137,11 @@ describe('evaluateTarget', () => {
     expect(evaluateTarget(input({ cluster, nodeMissing: true })).state).toBe('Pending');
   });
 
+  it('accepts Cluster status.initialization flags instead of conditions', () => {
+    const cluster: ClusterLike = { metadata: { name: 'c1' }, status: { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } } };
+    expect(evaluateTarget(input({ cluster, nodeMissing: true })).state).toBe('Unhealthy');
+  });
+
   it('a deleting Machine is never reported healthy', () => {
     const m = { ...machine({ nodeRef: 'n1' }), metadata: { ...machine().metadata, deletionTimestamp: at(-1) } };
     expect(evaluateTarget(input({ machine: m, node: node([]) })).state).toBe('Pending');

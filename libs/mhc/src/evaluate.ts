@@ -40,8 +40,15 @@ export interface NodeLike {
 /** The parts of a Cluster the checks read. */
 export interface ClusterLike {
   metadata: { name?: string };
-  status?: { conditions?: Condition[] };
+  status?: { conditions?: Condition[]; initialization?: { infrastructureProvisioned?: boolean; controlPlaneInitialized?: boolean } };
 }
+
+// v1beta2 Clusters report both conditions and status.initialization; this project's embedded Cluster logic only
+// writes the initialization flags, so either counts.
+export const isControlPlaneInitialized = (c: ClusterLike): boolean =>
+  isTrue(c.status?.conditions, CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION) || c.status?.initialization?.controlPlaneInitialized === true;
+export const isInfrastructureReady = (c: ClusterLike): boolean =>
+  isTrue(c.status?.conditions, CLUSTER_INFRASTRUCTURE_READY_CONDITION) || c.status?.initialization?.infrastructureProvisioned === true;
 
 export type MachineChecks = NonNullable<MachineHealthCheckSpec['checks']>;
 
@@ -177,10 +184,10 @@ export function evaluateTarget(input: TargetInput): TargetHealth {
   // Don't penalize Machines before the control plane is initialized (except control plane Machines themselves,
   // so the first one can be remediated) or before the cluster infrastructure is ready.
   const isControlPlane = MACHINE_CONTROL_PLANE_LABEL in (machine.metadata.labels ?? {});
-  if (!isTrue(cluster.status?.conditions, CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION) && !isControlPlane) {
+  if (!isControlPlaneInitialized(cluster) && !isControlPlane) {
     return { state: 'Pending', detail: 'control plane not yet initialized' };
   }
-  if (!isTrue(cluster.status?.conditions, CLUSTER_INFRASTRUCTURE_READY_CONDITION)) {
+  if (!isInfrastructureReady(cluster)) {
     return { state: 'Pending', detail: 'cluster infrastructure not yet ready' };
   }
 

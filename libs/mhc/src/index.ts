@@ -5,6 +5,8 @@ export {
   evaluateTarget,
   formatSeconds,
   healthCheckFailedMessage,
+  isControlPlaneInitialized,
+  isInfrastructureReady,
   DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS,
   HAS_REMEDIATE_ANNOTATION_REASON,
   type TargetInput,

@@ -1,13 +1,12 @@
 // MachineHealthCheck reconciler: read the MHC, its Cluster, Machines and Nodes; let evaluate/marking/
 // remediation-allowed decide; apply Machine conditions and the MHC status with the capi-machinehealthcheck manager.
-import { Inject, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   CLUSTER_NAME_LABEL,
   ClusterGVK,
   LabelSelectorError,
   MachineGVK,
   MachineHealthCheckGVK,
-  isTrue,
   matchesLabelSelector,
   setCondition,
   type Clock,
@@ -29,7 +28,7 @@ import {
 } from '@capi/controller-runtime';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
 import { ServerSideApplier } from '@capi/ssa';
-import { CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION, evaluateTarget, type ClusterLike, type TargetHealth } from './evaluate';
+import { evaluateTarget, isControlPlaneInitialized, type ClusterLike, type TargetHealth } from './evaluate';
 import { decideMachineMarking } from './marking';
 import { MHC_CONTROLLER_NAME, MHC_CONTROLLER_OPTIONS, MHC_FIELD_MANAGER, type MachineHealthCheckControllerOptions } from './options';
 import { pausedCondition } from './paused';
@@ -46,7 +45,7 @@ import { listTargetMachines, readTargets, type MachineHealthCheckObject, type Ma
 export const INVALID_SELECTOR_REASON = 'InvalidSelector';
 const DEFAULT_NODE_POLL_MS = 30_000;
 
-type ClusterObject = KubeObject & ClusterLike & { spec?: { paused?: boolean }; status?: { initialization?: { controlPlaneInitialized?: boolean } } };
+type ClusterObject = KubeObject & ClusterLike & { spec?: { paused?: boolean } };
 
 interface StatusIntent {
   expectedMachines?: number;
@@ -58,7 +57,7 @@ interface StatusIntent {
 }
 
 @ReconcilerFor({ name: MHC_CONTROLLER_NAME, for: { apiVersion: MachineHealthCheckGVK.apiVersion, kind: 'MachineHealthCheck' }, maxConcurrentReconciles: 5 })
-export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit {
+export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('MachineHealthCheckReconciler');
   private readonly clock: Clock;
   private readonly ssa: ServerSideApplier;
@@ -94,6 +93,11 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit {
       onDelete: onMachine,
     });
     this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({ onAdd: onCluster, onUpdate: (_o, n) => onCluster(n), onDelete: onCluster });
+  }
+
+  /** The default provider keeps one client per workload cluster: release their connections. */
+  onModuleDestroy(): void {
+    (this.workloadClients as Partial<{ closeAll(): void }>).closeAll?.();
   }
 
   private selects(mhc: MachineHealthCheckObject, m: MachineObject): boolean {
@@ -171,8 +175,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit {
 
   private async workloadClient(mhc: MachineHealthCheckObject, cluster: ClusterObject): Promise<Client | undefined> {
     // Like upstream, Nodes are read only once the control plane is initialized.
-    const initialized = isTrue(cluster.status?.conditions, CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION) || cluster.status?.initialization?.controlPlaneInitialized === true;
-    if (!initialized) return undefined;
+    if (!isControlPlaneInitialized(cluster)) return undefined;
     return this.workloadClients({ namespace: mhc.metadata.namespace!, name: mhc.spec.clusterName });
   }
 
