@@ -1,0 +1,135 @@
+// MachineDeployment rollouts end to end on envtest: MachineSet/MachineDeployment/Machine controllers, the reference
+// updater behind HTTPS, and a test infra provider.
+import { CLUSTER_API_VERSION, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
+import type { KubeClient } from '@capi/controller-runtime';
+import { conditionStatus, createDeployment, describeNamespace, eventually, INFRA_API_VERSION, machinesOf, startHarness, type Harness } from './harness';
+
+jest.setTimeout(90_000);
+
+const MD_REF = (ns: string) => ({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' });
+
+async function readyMachines(c: KubeClient, ns: string, replicas: number, version: string): Promise<Machine[]> {
+  return withState(c, ns, () => eventually(async () => {
+    const ms = await machinesOf(c, ns);
+    const ok =
+      ms.length === replicas &&
+      ms.every((m) => !m.metadata.deletionTimestamp && m.spec.version === version && conditionStatus(m, 'Available') === 'True' && conditionStatus(m, 'UpToDate') === 'True');
+    return ok && ms;
+  }, `${replicas} available, up-to-date Machines at ${version} in ${ns}`));
+}
+
+/** Adds the namespace's objects to a timeout error, so a failing rollout says where it stopped. */
+async function withState<T>(c: KubeClient, ns: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    (e as Error).message += `\n${await describeNamespace(c, ns)}`;
+    throw e;
+  }
+}
+
+async function machineDeploymentSettled(c: KubeClient, ns: string, replicas: number): Promise<MachineDeployment> {
+  return eventually(async () => {
+    const md = await c.get<MachineDeployment>(MD_REF(ns));
+    const s = md.status;
+    return s?.replicas === replicas && s.availableReplicas === replicas && s.upToDateReplicas === replicas && md;
+  }, `MachineDeployment ${ns}/md settled at ${replicas}`);
+}
+
+async function changeTemplate(c: KubeClient, ns: string, spec: Record<string, unknown>): Promise<void> {
+  await c.patch(MD_REF(ns), 'merge', { spec: { template: { spec } } });
+}
+
+const identity = (ms: Machine[]) => ms.map((m) => `${m.metadata.name}/${m.metadata.uid}`).sort();
+const infraNames = async (c: KubeClient, ns: string) =>
+  (await c.list(INFRA_API_VERSION, 'TestMachine', { namespace: ns })).items.map((o) => o.metadata.name).sort();
+
+describe('MachineDeployment rollout with InPlaceUpdates on', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ inPlaceUpdates: true });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('updates a 3-replica MachineDeployment in place when the updater covers the change (spec.version)', async () => {
+    const ns = 'inplace';
+    await createDeployment(h.client, ns, { replicas: 3, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 1 });
+    const before = await readyMachines(h.client, ns, 3, 'v1.30.0');
+    const infraBefore = await infraNames(h.client, ns);
+    await machineDeploymentSettled(h.client, ns, 3);
+
+    await changeTemplate(h.client, ns, { version: 'v1.31.0' });
+    const after = await readyMachines(h.client, ns, 3, 'v1.31.0');
+
+    expect(identity(after)).toEqual(identity(before));
+    expect(await infraNames(h.client, ns)).toEqual(infraBefore);
+    for (const m of after) {
+      expect(conditionStatus(m, 'Updating')).toBe('False');
+      expect(m.metadata.annotations ?? {}).not.toHaveProperty(['in-place-updates.internal.cluster.x-k8s.io/update-in-progress']);
+      expect(m.metadata.annotations ?? {}).not.toHaveProperty(['runtime.cluster.x-k8s.io/pending-hooks']);
+    }
+    expect(h.hookCalls.UpdateMachine).toBeGreaterThanOrEqual(3);
+    // One CanUpdateMachineSet call for the single old MS -> new MS pair, however often the MD reconciled.
+    expect(h.hookCalls.CanUpdateMachineSet).toBe(1);
+
+    const md = await machineDeploymentSettled(h.client, ns, 3);
+    const machineSets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
+    const owner = after[0].metadata.ownerReferences?.find((r) => r.controller)?.name;
+    const newMS = machineSets.find((ms) => ms.metadata.name === owner)!;
+    expect(newMS.spec.replicas).toBe(3);
+    expect(newMS.spec.template.spec.version).toBe('v1.31.0');
+    expect(after.every((m) => m.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash'])).toBe(true);
+    // Drained old MS: no replicas and no move annotations left (spec §12.42).
+    await eventually(async () => {
+      const old = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items.filter((ms) => ms.metadata.name !== owner);
+      const annotations = [...old, newMS].flatMap((ms) => Object.keys(ms.metadata.annotations ?? {}));
+      return old.every((ms) => ms.spec.replicas === 0) && !annotations.some((k) => k.startsWith('in-place-updates.internal.cluster.x-k8s.io/'));
+    }, 'move annotations removed');
+    expect(md.status?.conditions?.find((c) => c.type === 'MachinesUpToDate')?.status).toBe('True');
+  });
+
+  it('rolls out by replacement when the change is not covered (infrastructure template spec)', async () => {
+    const ns = 'uncovered';
+    await createDeployment(h.client, ns, {
+      replicas: 2,
+      version: 'v1.30.0',
+      maxSurge: 1,
+      maxUnavailable: 0,
+      templates: { tmpl: { image: 'v1' }, 'tmpl-v2': { image: 'v2' } },
+    });
+    const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
+    const calls = h.hookCalls.CanUpdateMachineSet;
+    await changeTemplate(h.client, ns, { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachineTemplate', name: 'tmpl-v2' } });
+    const after = await eventually(async () => {
+      const ms = await readyMachines(h.client, ns, 2, 'v1.30.0');
+      return ms.every((m) => !before.some((b) => b.metadata.uid === m.metadata.uid)) && ms;
+    }, 'all Machines replaced');
+    expect(after.every((m) => m.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks'] === undefined)).toBe(true);
+    expect(h.hookCalls.CanUpdateMachineSet).toBe(calls + 1);
+    const infra = await h.client.list(INFRA_API_VERSION, 'TestMachine', { namespace: ns });
+    expect(infra.items.map((i) => (i.metadata.annotations ?? {})['cluster.x-k8s.io/cloned-from-name']).sort()).toEqual(['tmpl-v2', 'tmpl-v2']);
+  });
+});
+
+describe('MachineDeployment rollout with InPlaceUpdates off', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ inPlaceUpdates: false });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('replaces Machines for a change the updater would cover, without calling the extension', async () => {
+    const ns = 'gateoff';
+    await createDeployment(h.client, ns, { replicas: 2, version: 'v1.30.0', maxSurge: 1, maxUnavailable: 0 });
+    const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
+    await changeTemplate(h.client, ns, { version: 'v1.31.0' });
+    const after = await readyMachines(h.client, ns, 2, 'v1.31.0');
+    expect(after.some((m) => before.some((b) => b.metadata.uid === m.metadata.uid))).toBe(false);
+    expect(h.hookCalls).toEqual({ CanUpdateMachineSet: 0, UpdateMachine: 0 });
+    await machineDeploymentSettled(h.client, ns, 2);
+  });
+});

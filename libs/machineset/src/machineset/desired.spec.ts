@@ -1,0 +1,77 @@
+import { computeDesiredMachine, formatLabelValue, generateName, kindFromTemplateKind, objectFromTemplate, TemplateError } from './desired';
+import { machine, machineSet } from '../testing/fixtures';
+
+describe('computeDesiredMachine', () => {
+  const ms = machineSet('md-abc', { version: 'v1.31.0' });
+  it('builds a new Machine from the MS template with the MS as controller owner', () => {
+    const m = computeDesiredMachine(ms, undefined, 'md-abc-xyz12');
+    expect(m.metadata).toMatchObject({
+      name: 'md-abc-xyz12',
+      namespace: 'ns',
+      labels: { 'cluster.x-k8s.io/deployment-name': 'md', 'machine-template-hash': 'md-abc', 'cluster.x-k8s.io/set-name': 'md-abc', 'cluster.x-k8s.io/cluster-name': 'c1' },
+      ownerReferences: [{ kind: 'MachineSet', name: 'md-abc', uid: 'uid-md-abc', controller: true }],
+    });
+    expect(m.spec.version).toBe('v1.31.0');
+    expect(m.spec.clusterName).toBe('c1');
+  });
+  it('keeps name, uid and the references of an existing Machine, taking the rest from the template', () => {
+    const existing = machine('m1', { version: 'v1.30.0' });
+    existing.spec.bootstrap = { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'm1' } };
+    const m = computeDesiredMachine(ms, existing);
+    expect(m.metadata.name).toBe('m1');
+    expect(m.metadata.uid).toBe('uid-m1');
+    expect(m.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'm1' });
+    expect(m.spec.bootstrap.configRef?.name).toBe('m1');
+    expect(m.spec.version).toBe('v1.31.0');
+  });
+});
+
+describe('objectFromTemplate', () => {
+  const template = {
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmConfigTemplate',
+    metadata: { name: 'kct', namespace: 'ns' },
+    spec: { template: { metadata: { labels: { t: '1' }, annotations: { ta: 'x' } }, spec: { files: [{ path: '/a' }] } } },
+  };
+  it('clones spec.template.spec into <Kind> with cloned-from annotations and the owner', () => {
+    const obj = objectFromTemplate({
+      template,
+      name: 'm1',
+      namespace: 'ns',
+      clusterName: 'c1',
+      labels: { l: '2' },
+      annotations: { a: '3' },
+      ownerRef: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: 'u' },
+    });
+    expect(obj).toEqual({
+      apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+      kind: 'KubeadmConfig',
+      metadata: {
+        name: 'm1',
+        namespace: 'ns',
+        labels: { t: '1', l: '2', 'cluster.x-k8s.io/cluster-name': 'c1' },
+        annotations: { ta: 'x', a: '3', 'cluster.x-k8s.io/cloned-from-name': 'kct', 'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmConfigTemplate.bootstrap.cluster.x-k8s.io' },
+        ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: 'u' }],
+      },
+      spec: { files: [{ path: '/a' }] },
+    });
+  });
+  it('rejects templates without spec.template and kinds not ending in Template', () => {
+    expect(() => objectFromTemplate({ template: { ...template, spec: {} }, name: 'x', namespace: 'ns', clusterName: 'c', ownerRef: { apiVersion: 'v', kind: 'k', name: 'n', uid: 'u' } })).toThrow(TemplateError);
+    expect(() => kindFromTemplateKind('TestMachine')).toThrow('does not end with "Template"');
+    expect(kindFromTemplateKind('InMemoryMachineTemplate')).toBe('InMemoryMachine');
+  });
+});
+
+describe('names', () => {
+  it('generateName appends 5 safe characters and keeps 63 characters', () => {
+    expect(generateName('ms', () => 0)).toBe('ms-bbbbb');
+    expect(generateName('x'.repeat(80)).length).toBe(63);
+  });
+  it('formatLabelValue hashes values longer than 63 characters', () => {
+    expect(formatLabelValue('short')).toBe('short');
+    const long = formatLabelValue('y'.repeat(70));
+    expect(long).toMatch(/^hash_[0-9a-z]+_z$/);
+    expect(long.length).toBeLessThanOrEqual(63);
+  });
+});
