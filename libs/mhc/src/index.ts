@@ -1,5 +1,5 @@
 export { MachineHealthCheckControllerModule, MachineHealthCheckModule } from './mhc-controller.module';
-export { MachineHealthCheckReconciler, INVALID_SELECTOR_REASON } from './mhc.reconciler';
+export { MachineHealthCheckReconciler, INVALID_SELECTOR_REASON, EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON } from './mhc.reconciler';
 export { MHC_CONTROLLER_NAME, MHC_FIELD_MANAGER, MHC_CONTROLLER_OPTIONS, type MachineHealthCheckControllerOptions } from './options';
 export {
   evaluateTarget,

@@ -77,6 +77,19 @@ describe('MachineHealthCheck controller (envtest)', () => {
     expect(mhc.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Cluster', name: 'c1' });
   });
 
+  it('restores its conditions when another writer replaces the Machine condition list (Machine watch)', async () => {
+    // A JSON merge patch replaces the whole list, as the Machine controller's status patch does from a stale read.
+    await h.client.patch(machineRef(ns, 'a2'), 'merge', {
+      status: { conditions: [{ type: 'InfrastructureReady', status: 'False', reason: 'InfraGone', lastTransitionTime: h.clock.at(-400) }] },
+    }, { subresource: 'status' });
+    const a2 = await eventually(async () => {
+      const m = await getMachine('a2');
+      return conditionOf(m, 'OwnerRemediated') && conditionOf(m, 'HealthCheckSucceeded') && m;
+    }, 'a2 re-marked');
+    expect(conditionOf(a2, 'HealthCheckSucceeded')).toMatchObject({ status: 'False', reason: 'UnhealthyMachine' });
+    expect(conditionOf(a2, 'InfrastructureReady')).toMatchObject({ reason: 'InfraGone' });
+  });
+
   it('a reconcile with nothing new writes nothing', async () => {
     await settle(h);
     const before = h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update');
@@ -153,6 +166,32 @@ describe('MachineHealthCheck controller (envtest)', () => {
     const m = await getMachine('c1m');
     expect(conditionOf(m, 'HealthCheckSucceeded')).toMatchObject({ status: 'False', reason: 'UnhealthyNode' });
     expect(conditionOf(m, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
+  });
+
+  it('templateRef (external remediation, not implemented) marks Machines but never requests owner remediation', async () => {
+    await createNode(h, 'n-e1', notReady(-400));
+    await createMachine(h, ns, 'c1', 'e1', { labels: { pool: 'e' }, nodeName: 'n-e1' });
+    await createMhc('pool-e', 'e', { remediation: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'TestRemediationTemplate', name: 'r' } } });
+    const mhc = await eventually(async () => {
+      const o = await getMhc('pool-e');
+      return conditionOf(o, 'RemediationAllowed') && o;
+    }, 'pool-e condition');
+    expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({ status: 'False', reason: 'ExternalRemediationNotSupported' });
+    await settle(h);
+    const e1 = await getMachine('e1');
+    expect(conditionOf(e1, 'HealthCheckSucceeded')).toMatchObject({ status: 'False', reason: 'UnhealthyNode' });
+    expect(conditionOf(e1, 'OwnerRemediated')).toBeUndefined();
+  });
+
+  it('a paused MachineHealthCheck reports Paused=True and keeps its last status', async () => {
+    await h.client.patch(mhcRef(ns, 'pool-c'), 'merge', { metadata: { annotations: { 'cluster.x-k8s.io/paused': '' } } });
+    const mhc = await eventually(async () => {
+      const o = await getMhc('pool-c');
+      return conditionOf(o, 'Paused')?.status === 'True' && o;
+    }, 'pool-c paused');
+    expect(conditionOf(mhc, 'Paused')).toMatchObject({ reason: 'Paused', message: 'MachineHealthCheck has the cluster.x-k8s.io/paused annotation' });
+    expect(mhc.status).toMatchObject({ expectedMachines: 1, targets: ['c1m'] });
+    expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({ status: 'True' });
   });
 
   it('an invalid remediation trigger is reported as a condition, not a crash', async () => {

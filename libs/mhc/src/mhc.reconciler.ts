@@ -7,6 +7,7 @@ import {
   LabelSelectorError,
   MachineGVK,
   MachineHealthCheckGVK,
+  getCondition,
   matchesLabelSelector,
   setCondition,
   type Clock,
@@ -43,6 +44,8 @@ import {
 import { listTargetMachines, readTargets, type MachineHealthCheckObject, type MachineObject, type Target } from './targets';
 
 export const INVALID_SELECTOR_REASON = 'InvalidSelector';
+/** Not upstream: spec.remediation.templateRef (external remediation) is not implemented here. */
+export const EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON = 'ExternalRemediationNotSupported';
 const DEFAULT_NODE_POLL_MS = 30_000;
 
 type ClusterObject = KubeObject & ClusterLike & { spec?: { paused?: boolean } };
@@ -116,7 +119,17 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
 
     const paused = pausedCondition(cluster.spec?.paused === true, mhc.metadata.annotations);
     if (paused.paused) {
-      await this.applyStatus(mhc, { conditions: [paused], observed: false });
+      // Nothing is evaluated; the last report stays (the apply must carry it, or SSA would drop it).
+      const cur = mhc.status ?? {};
+      const lastAllowed = getCondition(cur.conditions, REMEDIATION_ALLOWED_CONDITION);
+      await this.applyStatus(mhc, {
+        expectedMachines: cur.expectedMachines,
+        currentHealthy: cur.currentHealthy,
+        remediationsAllowed: cur.remediationsAllowed,
+        targets: cur.targets,
+        conditions: [paused, ...(lastAllowed ? [lastAllowed] : [])],
+        observed: false,
+      });
       return;
     }
     await this.ensureMetadata(mhc, cluster);
@@ -145,12 +158,23 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     };
     try {
       const decision = decideRemediationAllowed(mhc.spec, targets.length, healthy);
+      if (decision.allowed && mhc.spec.remediation?.templateRef) {
+        // Upstream would create external remediation requests from the template; never fall back to owner remediation.
+        decision.allowed = false;
+        decision.remediationsAllowed = 0;
+        decision.message = `spec.remediation.templateRef ${mhc.spec.remediation.templateRef.kind} ${mhc.spec.remediation.templateRef.name} is set, but external remediation is not implemented: Machines are marked only`;
+      }
       allowed = decision.allowed;
       status.remediationsAllowed = decision.remediationsAllowed;
       status.conditions.push(
         decision.allowed
           ? { type: REMEDIATION_ALLOWED_CONDITION, status: 'True', reason: REMEDIATION_ALLOWED_REASON }
-          : { type: REMEDIATION_ALLOWED_CONDITION, status: 'False', reason: TOO_MANY_UNHEALTHY_REASON, message: decision.message },
+          : {
+              type: REMEDIATION_ALLOWED_CONDITION,
+              status: 'False',
+              reason: mhc.spec.remediation?.templateRef ? EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON : TOO_MANY_UNHEALTHY_REASON,
+              message: decision.message,
+            },
       );
       if (!decision.allowed && healths.some((h) => h.state === 'Unhealthy')) this.log.warn(`${req.namespace}/${req.name}: ${decision.message}`);
     } catch (e) {
