@@ -40,7 +40,7 @@ export class InMemoryProviderModule {
         {
           provide: WORKLOAD_CLUSTERS,
           inject: [KUBE_CLIENT],
-          useFactory: (client: Client) => new WorkloadClusters(client, { tls: options.workloadTls }),
+          useFactory: (client: Client) => new WorkloadClusters(client),
         },
         {
           provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER,

@@ -4,8 +4,6 @@ import type { StartInPlaceUpdaterOptions } from '@capi/inplace-updater';
 export interface InMemoryProviderOptions {
   /** How long a VM takes to "boot" before its Node appears (default 1500 ms; 0 for benchmarks). */
   provisioningDelayMs?: number;
-  /** Serve workload API servers over HTTPS (default true). */
-  workloadTls?: boolean;
   /** Milliseconds since epoch (tests). */
   now?: () => number;
   /**

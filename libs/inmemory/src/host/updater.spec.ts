@@ -47,7 +47,7 @@ describe('accepted changes for InMemoryMachine', () => {
   });
 
   it('keeps explicit per-kind overrides and the defaults of other kinds', () => {
-    const merged = withInMemoryAcceptedChanges({ acceptedChanges: { InMemoryMachine: ['spec.image'] } }).acceptedChanges!;
+    const merged = withInMemoryAcceptedChanges({ acceptedChanges: { InMemoryMachine: ['spec.image'] } }).acceptedChanges;
     expect(merged.InMemoryMachine).toEqual(['spec.image']);
     expect(merged.InMemoryMachineTemplate).toEqual(INMEMORY_ACCEPTED_CHANGES.InMemoryMachineTemplate);
   });

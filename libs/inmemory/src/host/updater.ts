@@ -19,7 +19,7 @@ export const INMEMORY_ACCEPTED_CHANGES: AcceptedChanges = {
 };
 
 /** Updater options with the in-memory kinds added (explicit `acceptedChanges` entries win per kind). */
-export const withInMemoryAcceptedChanges = <T extends InPlaceUpdaterOptions>(opts: T): T => ({
+export const withInMemoryAcceptedChanges = <T extends InPlaceUpdaterOptions>(opts: T): T & { acceptedChanges: AcceptedChanges } => ({
   ...opts,
   acceptedChanges: { ...INMEMORY_ACCEPTED_CHANGES, ...opts.acceptedChanges },
 });

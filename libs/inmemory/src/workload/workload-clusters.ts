@@ -33,8 +33,6 @@ export interface RunningWorkloadCluster {
 }
 
 export interface WorkloadClustersOptions {
-  /** Serve the workload API servers over HTTPS (default true, like a real cluster; false saves the cert generation). */
-  tls?: boolean;
   /** Listen address (default 127.0.0.1). */
   host?: string;
   logger?: Logger;
@@ -131,7 +129,8 @@ export class WorkloadClusters {
 
   /** A started server, on `preferredPort` when it is free, else on a random port. */
   private async listen(host: string, preferredPort?: number): Promise<ApiServer> {
-    const make = (port: number) => new ApiServer({ storage: { type: 'memory' }, host, port, tls: this.opts.tls !== false, logger: this.opts.logger });
+    const make = (port: number) => // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
+    new ApiServer({ storage: { type: 'memory' }, host, port, tls: true, logger: this.opts.logger });
     if (preferredPort) {
       const server = make(preferredPort);
       try {
