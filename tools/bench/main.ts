@@ -1,0 +1,42 @@
+// Benchmark dispatcher: npm run bench -- <name> [args...]
+import { runPlannerBench } from './planner';
+import { runSsaWritesBench } from './ssa-writes';
+
+interface Bench {
+  description: string;
+  run(args: string[]): Promise<number>;
+}
+
+const benches: Record<string, Bench> = {
+  planner: { description: 'RolloutPlanner time per plan on 1k/10k Machines and the 10k/1k ratio [sizes...]', run: runPlannerBench },
+  'ssa-writes': { description: 'API writes per effective change / per no-op reconcile through @capi/ssa patch [objects]', run: runSsaWritesBench },
+};
+
+function usage(): string {
+  const names = Object.entries(benches).map(([n, b]) => `  ${n.padEnd(16)} ${b.description}`);
+  return `usage: npm run bench -- <name> [args...]\n${names.join('\n')}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === '--help' || name === '-h') {
+    process.stdout.write(usage());
+    return name ? 0 : 2;
+  }
+  const bench = benches[name];
+  if (!bench) {
+    process.stderr.write(`unknown benchmark ${JSON.stringify(name)}\n${usage()}`);
+    return 2;
+  }
+  return bench.run(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);
