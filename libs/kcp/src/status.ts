@@ -61,6 +61,8 @@ export interface KcpStatusInput {
   machines: readonly Machine[];
   /** Spec-wise up-to-date and not updating in place. */
   upToDateNames: ReadonlySet<string>;
+  /** The workload cluster has a Ready control-plane Node (kubeadm init done). */
+  controlPlaneNodeReady?: boolean;
   /** Message when the last reconcile step is waiting (preflight), shown on ScalingUp/ScalingDown/RollingOut. */
   waitingMessage?: string;
   clock: Clock;
@@ -92,7 +94,8 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
   ];
   let conditions: Condition[] | undefined = kcp.status?.conditions;
   for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);
-  const initialized = kcp.status?.initialization?.controlPlaneInitialized === true || machines.some((m) => !!m.status?.nodeRef);
+  // Once initialized, always initialized (like upstream): the first control-plane Node came up, or a Machine got its Node.
+  const initialized = kcp.status?.initialization?.controlPlaneInitialized === true || input.controlPlaneNodeReady === true || machines.some((m) => !!m.status?.nodeRef);
   const status: KubeadmControlPlaneStatus = {
     ...(kcp.status ?? {}),
     conditions,

@@ -1,0 +1,188 @@
+// KCP in-place update: CanUpdateMachine against the registered updaters (spec §4.7, §6.3) and the race-free trigger
+// write order (spec §6.4). Decisions about *whether* to try are in decide.ts; this file does the I/O.
+import { Logger } from '@nestjs/common';
+import {
+  BOOTSTRAP_API_VERSION,
+  CLUSTER_API_VERSION,
+  HOOKS_API_VERSION,
+  SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON,
+  TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
+  TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  reduceObjectForHook,
+  type CanUpdateMachineRequest,
+  type HookObject,
+  type KubeadmConfig,
+  type KubeadmConfigSpec,
+  type Machine,
+} from '@capi/api';
+import { isForbidden, isInvalid, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import { canExtensionsUpdate, markAsPending, type CoverageRuntimeClient } from '@capi/inplace';
+import type { ServerSideApplier } from '@capi/ssa';
+import { CACHE_WAIT_MS, KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
+import type { EventRecorder } from './events';
+import { prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
+import type { NotUpToDateResult } from './uptodate';
+
+export interface InPlaceDeps {
+  client: Client;
+  applier: ServerSideApplier;
+  runtimeClient?: CoverageRuntimeClient;
+  cache?: InformerCache;
+  events: EventRecorder;
+}
+
+export class InPlaceTriggerError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InPlaceTriggerError';
+  }
+}
+
+export interface CanUpdateResult {
+  canUpdate: boolean;
+  reasons: string[];
+}
+
+const refOf = (o: KubeObject): ObjectRef => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', namespace: o.metadata.namespace });
+const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
+
+/** SSA dry-run (server defaults and merges with what other managers own); returns the server's view. */
+async function dryRunApply<T extends KubeObject>(deps: InPlaceDeps, obj: T): Promise<T> {
+  const copy = structuredClone(obj);
+  await deps.applier.patch(deps.client, copy, { fieldOwner: KCP_MANAGER_NAME, dryRun: true, noCache: true });
+  return copy;
+}
+
+/**
+ * Builds the CanUpdateMachine request (spec §4.7). Returns reasons instead when the InfraMachine dry-run is rejected
+ * as Invalid/Forbidden (not an error: the change simply can't be done in place).
+ */
+export async function buildCanUpdateMachineRequest(deps: InPlaceDeps, r: NotUpToDateResult): Promise<{ request: CanUpdateMachineRequest } | { reasons: string[] }> {
+  const currentMachine = structuredClone(r.currentMachine);
+  const currentKubeadmConfig = structuredClone(r.currentKubeadmConfig!);
+  const desiredKubeadmConfig = structuredClone(r.desiredKubeadmConfig!);
+  let currentInfra = structuredClone(r.currentInfraMachine!);
+  let desiredInfra = structuredClone(r.desiredInfraMachine!);
+  // Metadata differences must never count: give the current copies the desired labels/annotations.
+  currentKubeadmConfig.metadata.labels = { ...(desiredKubeadmConfig.metadata.labels ?? {}) };
+  currentKubeadmConfig.metadata.annotations = { ...(desiredKubeadmConfig.metadata.annotations ?? {}) };
+  currentInfra.metadata.labels = { ...(desiredInfra.metadata.labels ?? {}) };
+  currentInfra.metadata.annotations = { ...(desiredInfra.metadata.annotations ?? {}) };
+
+  const desiredMachine = await dryRunApply(deps, r.desiredMachine);
+  for (const which of ['current', 'desired'] as const) {
+    try {
+      if (which === 'current') currentInfra = await dryRunApply(deps, currentInfra);
+      else desiredInfra = await dryRunApply(deps, desiredInfra);
+    } catch (e) {
+      if (isInvalid(e) || isForbidden(e)) return { reasons: [`server side apply dry-run for ${which} InfraMachine failed: ${(e as Error).message}`] };
+      throw e;
+    }
+  }
+  const kc = prepareKubeadmConfigSpecsForDiff(desiredKubeadmConfig.spec as KubeadmConfigSpec, currentKubeadmConfig.spec as KubeadmConfigSpec);
+  currentKubeadmConfig.spec = kc.current;
+  desiredKubeadmConfig.spec = kc.desired;
+
+  const machineGvk = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine' };
+  const kcGvk = { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig' };
+  const request: CanUpdateMachineRequest = {
+    apiVersion: HOOKS_API_VERSION,
+    kind: 'CanUpdateMachineRequest',
+    current: {
+      machine: reduceObjectForHook(currentMachine, machineGvk) as HookObject,
+      infrastructureMachine: reduceObjectForHook(currentInfra) as HookObject,
+      bootstrapConfig: reduceObjectForHook(currentKubeadmConfig, kcGvk) as HookObject,
+    },
+    desired: {
+      machine: reduceObjectForHook(desiredMachine, machineGvk) as HookObject,
+      infrastructureMachine: reduceObjectForHook(desiredInfra) as HookObject,
+      bootstrapConfig: reduceObjectForHook(desiredKubeadmConfig, kcGvk) as HookObject,
+    },
+  };
+  return { request };
+}
+
+/**
+ * Spec §6.3 step 2: gate off, missing objects or no CanUpdateMachine extension → false; otherwise the composed
+ * coverage check of @capi/inplace. Errors are wrapped "failed to determine if Machine <name> can be updated in-place".
+ */
+export async function canUpdateMachine(deps: InPlaceDeps, r: NotUpToDateResult, gateEnabled: boolean): Promise<CanUpdateResult> {
+  if (!gateEnabled) return { canUpdate: false, reasons: ['InPlaceUpdates feature gate is disabled'] };
+  const missing = (['desiredMachine', 'currentInfraMachine', 'desiredInfraMachine', 'currentKubeadmConfig', 'desiredKubeadmConfig'] as const).filter((k) => !r[k]);
+  if (missing.length > 0) return { canUpdate: false, reasons: [`could not compute ${missing.join(', ')}`] };
+  if (!deps.runtimeClient) return { canUpdate: false, reasons: ['no runtime client configured'] };
+  const machine = r.currentMachine;
+  try {
+    const built = await buildCanUpdateMachineRequest(deps, r);
+    if ('reasons' in built) return { canUpdate: false, reasons: built.reasons };
+    const result = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: deps.runtimeClient, forObject: machine, request: built.request });
+    return { canUpdate: result.canUpdate, reasons: result.reasons };
+  } catch (e) {
+    throw new InPlaceTriggerError(`failed to determine if Machine ${machine.metadata.name} can be updated in-place: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+async function waitForCache(deps: InPlaceDeps, obj: KubeObject): Promise<void> {
+  const rv = obj.metadata.resourceVersion;
+  if (deps.cache && rv) await deps.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
+}
+
+/**
+ * Spec §6.4, in this order: Machine update-in-progress (merge patch; then wait for the cache) → InfraMachine SSA
+ * (annotations exactly cloned-from-*, update-in-progress; no labels) → KubeadmConfig SSA (update-in-progress) →
+ * initConfiguration removal if still there → Machine SSA (desired spec) → pending-hooks UpdateMachine (merge patch;
+ * wait for the cache) → event. Re-entrant: a repeat skips step 1 and re-applies the rest.
+ */
+export async function triggerInPlaceUpdate(deps: InPlaceDeps, machine: Machine, r: NotUpToDateResult, log = new Logger('KcpInPlace')): Promise<Machine> {
+  const name = key(machine);
+  const fail = (e: unknown) => new InPlaceTriggerError(`failed to complete triggering in-place update for Machine ${name}: ${(e as Error).message}`, { cause: e });
+  log.log(`Triggering in-place update for Machine ${name}`);
+
+  if (!(UPDATE_IN_PROGRESS_ANNOTATION in (machine.metadata.annotations ?? {}))) {
+    let marked: Machine;
+    try {
+      marked = await deps.client.patch<Machine>(refOf(machine), 'merge', { metadata: { annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' } } });
+    } catch (e) {
+      throw new InPlaceTriggerError(`failed to trigger in-place update for Machine ${name} by setting the ${UPDATE_IN_PROGRESS_ANNOTATION} annotation: ${(e as Error).message}`, { cause: e });
+    }
+    // Every later reconcile must see the marker, or it could pick a second Machine.
+    await waitForCache(deps, marked);
+  }
+
+  if (!r.desiredInfraMachine) throw new InPlaceTriggerError(`failed to complete triggering in-place update for Machine ${name}, could not compute desired InfraMachine`);
+  if (!r.desiredKubeadmConfig) throw new InPlaceTriggerError(`failed to complete triggering in-place update for Machine ${name}, could not compute desired KubeadmConfig`);
+  const opts = { fieldOwner: KCP_MANAGER_NAME };
+  try {
+    const infra = structuredClone(r.desiredInfraMachine);
+    const annotations = infra.metadata.annotations ?? {};
+    delete infra.metadata.labels;
+    infra.metadata.annotations = {
+      [TEMPLATE_CLONED_FROM_NAME_ANNOTATION]: annotations[TEMPLATE_CLONED_FROM_NAME_ANNOTATION] ?? '',
+      [TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION]: annotations[TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION] ?? '',
+      [UPDATE_IN_PROGRESS_ANNOTATION]: '',
+    };
+    await deps.applier.patch(deps.client, infra, { ...opts, original: r.currentInfraMachine });
+
+    const kc: KubeadmConfig = structuredClone(r.desiredKubeadmConfig);
+    delete kc.metadata.labels;
+    kc.metadata.annotations = { [UPDATE_IN_PROGRESS_ANNOTATION]: '' };
+    await deps.applier.patch(deps.client, kc, { ...opts, original: r.currentKubeadmConfig });
+    // SSA cannot remove an initConfiguration owned by another manager; the written object tells.
+    if (kc.spec.initConfiguration !== undefined) {
+      await deps.client.patch(refOf(kc), 'merge', { spec: { initConfiguration: null } });
+    }
+
+    const desiredMachine: Machine = structuredClone(r.desiredMachine);
+    await deps.applier.patch(deps.client, desiredMachine, { ...opts, original: machine });
+    // Last: from now on the Machine controller calls UpdateMachine.
+    await markAsPending(deps.client, desiredMachine, 'UpdateMachine');
+    await waitForCache(deps, desiredMachine);
+    log.log(`Completed triggering in-place update for Machine ${name}`);
+    await deps.events.event(desiredMachine, 'Normal', SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE);
+    return desiredMachine;
+  } catch (e) {
+    if (e instanceof InPlaceTriggerError) throw e;
+    throw fail(e);
+  }
+}

@@ -1,0 +1,31 @@
+// NestJS module of the KubeadmControlPlane controller. Needs ControllerRuntimeModule (global), FEATURE_GATES and
+// SsaModule in the app; RUNTIME_CLIENT (via `imports`) for in-place updates.
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { KubeadmControlPlaneReconciler } from './kcp.reconciler';
+import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
+import { KCP_WORKLOAD_CLUSTER_PROVIDER, KubeconfigWorkloadClusterProvider, type WorkloadClusterProvider } from './workload-cluster';
+
+@Injectable()
+class WorkloadClusterProviderLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(KCP_WORKLOAD_CLUSTER_PROVIDER) private readonly provider: WorkloadClusterProvider) {}
+
+  onApplicationShutdown(): void {
+    this.provider.close?.();
+  }
+}
+
+@Module({})
+export class KcpControllerModule {
+  static forRoot(options: KcpControllerOptions = {}): DynamicModule {
+    const providers: Provider[] = [
+      { provide: KCP_CONTROLLER_OPTIONS, useValue: options },
+      options.workloadClusterProvider
+        ? { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, useValue: options.workloadClusterProvider }
+        : { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, inject: [CACHED_CLIENT], useFactory: (c: Client) => new KubeconfigWorkloadClusterProvider(c) },
+      WorkloadClusterProviderLifecycle,
+      KubeadmControlPlaneReconciler,
+    ];
+    return { module: KcpControllerModule, imports: options.imports ?? [], providers, exports: [KubeadmControlPlaneReconciler, KCP_WORKLOAD_CLUSTER_PROVIDER] };
+  }
+}

@@ -1,0 +1,271 @@
+// KubeadmControlPlane controller (upstream controlplane/kubeadm/internal/controllers): reads state, asks the pure
+// functions in decide.ts / uptodate.ts / status.ts what to do, and writes with SSA.
+import { Inject, Logger, Optional } from '@nestjs/common';
+import {
+  CLUSTER_API_VERSION,
+  ClusterGVK,
+  CONTROLPLANE_API_VERSION,
+  CONTROLPLANE_GROUP,
+  KUBEADM_CONTROL_PLANE_FINALIZER,
+  PAUSED_ANNOTATION,
+  isUpdateInProgress,
+  type Cluster,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  FEATURE_GATES,
+  FeatureGates,
+  KUBE_CLIENT,
+  ReconcilerFor,
+  groupOf,
+  type Client,
+  type InformerCache,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
+import { ContractVersionResolver } from '@capi/machine';
+import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
+import { canonicalJson, ServerSideApplier } from '@capi/ssa';
+import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
+import { failureDomainForScaleUp, inPlacePreflightDecision, planReconcile, preflightChecks, type ControlPlaneMachine, type KcpAction } from './decide';
+import { ApiEventRecorder, type EventRecorder } from './events';
+import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
+import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineUpToDate, type MachineIo } from './machines';
+import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
+import { computeKcpStatus, machineUpToDateCondition } from './status';
+import { upToDate, type NotUpToDateResult } from './uptodate';
+import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
+
+const KCP = { apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane' };
+
+/** Cluster → its KubeadmControlPlane (spec.controlPlaneRef). */
+export function kcpRequestsForCluster(cluster: Cluster): Request[] {
+  const ref = cluster.spec?.controlPlaneRef;
+  if (!ref || ref.kind !== 'KubeadmControlPlane' || ref.apiGroup !== CONTROLPLANE_GROUP || !cluster.metadata.namespace) return [];
+  return [{ namespace: cluster.metadata.namespace, name: ref.name }];
+}
+
+/** What a step of the reconcile ended with: a requeue and, when waiting, why. */
+interface StepOutcome {
+  result?: Result;
+  waiting?: string;
+}
+
+@ReconcilerFor({
+  name: KCP_CONTROLLER_NAME,
+  for: KCP,
+  owns: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Machine' }],
+  watches: [{ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', map: (c) => kcpRequestsForCluster(c as Cluster) }],
+  maxConcurrentReconciles: 4,
+})
+export class KubeadmControlPlaneReconciler implements Reconciler {
+  private readonly log = new Logger('KubeadmControlPlaneReconciler');
+  private readonly io: MachineIo;
+  private readonly inPlace: InPlaceDeps;
+  private readonly now: () => number;
+  private readonly preflightRequeueMs: number;
+
+  constructor(
+    @Inject(CACHED_CLIENT) private readonly client: Client,
+    @Inject(KUBE_CLIENT) directClient: Client,
+    @Inject(FEATURE_GATES) private readonly gates: FeatureGates,
+    @Inject(ServerSideApplier) applier: ServerSideApplier,
+    @Inject(KCP_WORKLOAD_CLUSTER_PROVIDER) private readonly workloads: WorkloadClusterProvider,
+    @Optional() @Inject(CACHE) cache?: InformerCache,
+    @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: RuntimeClient,
+    @Optional() @Inject(KCP_CONTROLLER_OPTIONS) options: KcpControllerOptions = {},
+  ) {
+    this.now = options.clock ? () => options.clock!.now() : Date.now;
+    this.preflightRequeueMs = options.preflightRequeueMs ?? PREFLIGHT_REQUEUE_MS;
+    this.io = { client, applier, resolver: new ContractVersionResolver(directClient), cache };
+    const events: EventRecorder = new ApiEventRecorder(client, 'kubeadmcontrolplane-controller', () => new Date(this.now()));
+    this.inPlace = { client, applier, runtimeClient, cache, events };
+  }
+
+  private get clock() {
+    return { now: () => new Date(this.now()) };
+  }
+
+  async reconcile(req: Request): Promise<Result | void> {
+    const kcp = await this.client.tryGet<KubeadmControlPlane>({ ...KCP, ...req });
+    if (!kcp) return;
+    const cluster = await this.owningCluster(kcp);
+    if (!cluster) {
+      this.log.log(`${req.namespace}/${req.name}: waiting for the owning Cluster`);
+      return;
+    }
+    if (cluster.spec?.paused || PAUSED_ANNOTATION in (kcp.metadata.annotations ?? {})) return;
+    if (kcp.metadata.deletionTimestamp) return this.reconcileDelete(kcp, cluster);
+    if (!kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
+      await this.client.patch(refOf(kcp), 'merge', { metadata: { finalizers: [...(kcp.metadata.finalizers ?? []), KUBEADM_CONTROL_PLANE_FINALIZER] } });
+    }
+    if (!cluster.status?.initialization?.infrastructureProvisioned) {
+      this.log.log(`${req.namespace}/${req.name}: waiting for Cluster infrastructure to be provisioned`);
+      return;
+    }
+    const clusterName = cluster.metadata.name!;
+    const template = await getInfraTemplate(this.io, kcp);
+    if (!template) throw new Error(`${kcp.spec.machineTemplate.spec.infrastructureRef.kind} ${kcp.metadata.namespace}/${kcp.spec.machineTemplate.spec.infrastructureRef.name} not found`);
+
+    const machines = await listControlPlaneMachines(this.io, kcp, clusterName);
+    const now = new Date(this.now());
+    const results = new Map<string, { upToDate: boolean; result: NotUpToDateResult }>();
+    for (const machine of machines) {
+      const [kubeadmConfig, infraMachine] = await Promise.all([getKubeadmConfig(this.io, machine), getInfraMachine(this.io, machine)]);
+      results.set(machine.metadata.name!, upToDate({ kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate: template, now }));
+    }
+    const { view, controlPlaneNodeReady } = await this.controlPlaneView(cluster, machines, results);
+
+    let outcome: StepOutcome = {};
+    let stepError: unknown;
+    try {
+      outcome = await this.runAction(planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates')), kcp, clusterName, template, view, results, cluster);
+    } catch (e) {
+      stepError = e;
+    }
+    await this.updateStatus(kcp, clusterName, results, controlPlaneNodeReady, outcome.waiting);
+    if (stepError) throw stepError;
+    return outcome.result;
+  }
+
+  private async owningCluster(kcp: KubeadmControlPlane): Promise<Cluster | undefined> {
+    const ref = kcp.metadata.ownerReferences?.find((r) => r.kind === 'Cluster' && groupOf(r.apiVersion) === 'cluster.x-k8s.io');
+    const name = ref?.name ?? kcp.metadata.labels?.['cluster.x-k8s.io/cluster-name'];
+    if (!name) return undefined;
+    return this.client.tryGet<Cluster>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: kcp.metadata.namespace, name });
+  }
+
+  /** Machines with their up-to-date state and Node health (unknown when the workload cluster can't be read). */
+  private async controlPlaneView(
+    cluster: Cluster,
+    machines: Machine[],
+    results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
+  ): Promise<{ view: ControlPlaneMachine[]; controlPlaneNodeReady: boolean }> {
+    let readiness: Map<string, boolean> | undefined;
+    let controlPlaneNodeReady = false;
+    if (machines.length > 0) {
+      try {
+        const wc = await this.workloads.forCluster({ namespace: cluster.metadata.namespace!, name: cluster.metadata.name! });
+        const nodes = await wc.nodes();
+        readiness = new Map(nodes.map((n) => [n.name, n.ready]));
+        controlPlaneNodeReady = nodes.some((n) => n.controlPlane && n.ready);
+      } catch (e) {
+        // Expected until the workload cluster is up; preflight checks then fail (health unknown).
+        this.log.debug?.(`${cluster.metadata.namespace}/${cluster.metadata.name}: cannot read workload cluster Nodes: ${(e as Error).message}`);
+      }
+    }
+    const view = machines.map((machine) => {
+      const r = results.get(machine.metadata.name!)!;
+      const node = machine.status?.nodeRef?.name;
+      return { machine, upToDate: r.upToDate, eligibleForInPlaceUpdate: r.result.eligibleForInPlaceUpdate, nodeHealthy: node && readiness ? readiness.get(node) === true : undefined };
+    });
+    return { view, controlPlaneNodeReady };
+  }
+
+  private waiting(messages: string[]): StepOutcome {
+    const waiting = messages.join('; ');
+    this.log.log(`waiting for control plane to pass preflight checks: ${waiting}`);
+    return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting };
+  }
+
+  private async runAction(
+    action: KcpAction,
+    kcp: KubeadmControlPlane,
+    clusterName: string,
+    template: Parameters<typeof createMachine>[3],
+    view: ControlPlaneMachine[],
+    results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
+    cluster: Cluster,
+  ): Promise<StepOutcome> {
+    const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
+    switch (action.type) {
+      case 'none':
+        return {};
+      case 'initialize': {
+        const m = await createMachine(this.io, kcp, clusterName, template, false, this.failureDomain(cluster, []));
+        this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: initialized control plane with Machine ${m.metadata.name}`);
+        return {};
+      }
+      case 'completeInPlaceTrigger':
+        await triggerInPlaceUpdate(this.inPlace, byName(action.machine), results.get(action.machine)!.result, this.log);
+        return {};
+      case 'scaleUp': {
+        const pre = preflightChecks(view);
+        if (!pre.ok) return this.waiting(pre.messages);
+        const machines = view.map((m) => m.machine);
+        const m = await createMachine(this.io, kcp, clusterName, template, true, this.failureDomain(cluster, machines));
+        this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`);
+        return {};
+      }
+      case 'rolloutMachine': {
+        const machine = byName(action.machine);
+        if (action.tryInPlace) {
+          const decision = inPlacePreflightDecision(view, action.machine);
+          if (decision === 'wait') return this.waiting(preflightChecks(view).messages);
+          if (decision === 'proceed') {
+            const r = results.get(action.machine)!.result;
+            const can = await canUpdateMachine(this.inPlace, r, this.gates.enabled('InPlaceUpdates'));
+            if (can.canUpdate) {
+              await triggerInPlaceUpdate(this.inPlace, machine, r, this.log);
+              return {};
+            }
+            this.log.log(`Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`);
+          }
+        }
+        return this.scaleDown(machine, view);
+      }
+      case 'scaleDown':
+        return this.scaleDown(byName(action.machine), view);
+    }
+  }
+
+  private failureDomain(cluster: Cluster, machines: Machine[]): string | undefined {
+    const domains = (cluster.status?.failureDomains ?? []).filter((d) => d.controlPlane !== false).map((d) => d.name);
+    return failureDomainForScaleUp(domains, machines);
+  }
+
+  private async scaleDown(machine: Machine, view: ControlPlaneMachine[]): Promise<StepOutcome> {
+    const pre = preflightChecks(view, machine.metadata.name);
+    if (!pre.ok) return this.waiting(pre.messages);
+    await deleteMachine(this.io, machine);
+    this.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);
+    return {};
+  }
+
+  /** Deletion: delete all Machines, drop the finalizer once they are gone. */
+  private async reconcileDelete(kcp: KubeadmControlPlane, cluster: Cluster): Promise<Result | void> {
+    const machines = await listControlPlaneMachines(this.io, kcp, cluster.metadata.name!);
+    for (const m of machines) if (!m.metadata.deletionTimestamp) await deleteMachine(this.io, m);
+    if (machines.length > 0) return { requeueAfterMs: this.preflightRequeueMs };
+    if (kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
+      await this.client.patch(refOf(kcp), 'merge', { metadata: { finalizers: kcp.metadata.finalizers.filter((f) => f !== KUBEADM_CONTROL_PLANE_FINALIZER) } });
+    }
+  }
+
+  /** Machine UpToDate conditions, then KCP status (re-listing, so Machines created/deleted in this reconcile count). */
+  private async updateStatus(
+    kcp: KubeadmControlPlane,
+    clusterName: string,
+    results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
+    controlPlaneNodeReady: boolean,
+    waiting?: string,
+  ): Promise<void> {
+    const machines = await listControlPlaneMachines(this.io, kcp, clusterName);
+    const upToDateNames = new Set<string>();
+    for (const m of machines) {
+      const r = results.get(m.metadata.name!);
+      // Machines created in this reconcile are up-to-date by construction.
+      const specUpToDate = r ? r.upToDate : true;
+      if (specUpToDate && !isUpdateInProgress(m)) upToDateNames.add(m.metadata.name!);
+      if (m.metadata.deletionTimestamp) continue;
+      await writeMachineUpToDate(this.io, m, machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []), this.clock);
+    }
+    const status = computeKcpStatus({ kcp, clusterName, machines, upToDateNames, controlPlaneNodeReady, waitingMessage: waiting, clock: this.clock });
+    if (canonicalJson(status) === canonicalJson(kcp.status ?? {})) return;
+    await this.client.patch(refOf(kcp), 'merge', { status }, { subresource: 'status' });
+  }
+}

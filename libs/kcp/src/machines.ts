@@ -1,0 +1,119 @@
+// Reads and writes of control-plane Machines and their KubeadmConfig / InfraMachine (thin I/O used by the reconciler).
+import { randomBytes } from 'node:crypto';
+import {
+  BOOTSTRAP_API_VERSION,
+  BOOTSTRAP_GROUP,
+  CLUSTER_API_VERSION,
+  setCondition,
+  UP_TO_DATE_CONDITION,
+  getCondition,
+  type Clock,
+  type ConditionInput,
+  type KubeadmConfig,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
+import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import type { ContractVersionResolver } from '@capi/machine';
+import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
+import { CACHE_WAIT_MS, KCP_MANAGER_NAME } from './constants';
+import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from './desired';
+import { controlPlaneSelector } from './status';
+
+export const refOf = (o: KubeObject): ObjectRef => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', namespace: o.metadata.namespace });
+
+export interface MachineIo {
+  client: Client;
+  applier: ServerSideApplier;
+  resolver: ContractVersionResolver;
+  cache?: InformerCache;
+}
+
+export async function waitForCache(io: MachineIo, obj: KubeObject): Promise<void> {
+  const rv = obj.metadata.resourceVersion;
+  if (io.cache && rv) await io.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
+}
+
+/** Control-plane Machines of the cluster controlled by this KCP. */
+export async function listControlPlaneMachines(io: MachineIo, kcp: KubeadmControlPlane, clusterName: string): Promise<Machine[]> {
+  const list = await io.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: kcp.metadata.namespace, labelSelector: controlPlaneSelector(clusterName) });
+  return list.items.filter((m) =>
+    m.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'KubeadmControlPlane' && r.name === kcp.metadata.name && (!r.uid || !kcp.metadata.uid || r.uid === kcp.metadata.uid)),
+  );
+}
+
+export async function getKubeadmConfig(io: MachineIo, machine: Machine): Promise<KubeadmConfig | undefined> {
+  const ref = machine.spec.bootstrap.configRef;
+  if (!ref || ref.kind !== 'KubeadmConfig' || ref.apiGroup !== BOOTSTRAP_GROUP) return undefined;
+  return io.client.tryGet<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: machine.metadata.namespace, name: ref.name });
+}
+
+export async function getInfraMachine(io: MachineIo, machine: Machine): Promise<KubeObject | undefined> {
+  return io.client.tryGet(await io.resolver.objectRef(machine.spec.infrastructureRef, machine.metadata.namespace));
+}
+
+export async function getInfraTemplate(io: MachineIo, kcp: KubeadmControlPlane): Promise<KubeObject | undefined> {
+  return io.client.tryGet(await io.resolver.objectRef(kcp.spec.machineTemplate.spec.infrastructureRef, kcp.metadata.namespace));
+}
+
+/** "<kcp>-<5 random chars>", like upstream's default machine naming template. */
+export const newMachineName = (kcp: KubeadmControlPlane): string => `${kcp.metadata.name}-${randomBytes(4).toString('hex').slice(0, 5)}`;
+
+async function deleteQuietly(client: Client, obj: KubeObject): Promise<void> {
+  try {
+    await client.delete(refOf(obj));
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
+
+/**
+ * Creates InfraMachine, KubeadmConfig and Machine with SSA (field manager capi-kubeadmcontrolplane). KCP then gives
+ * up ownership of the InfraMachine / KubeadmConfig labels and annotations, so that the in-place trigger (which
+ * applies them without labels) never removes them. On failure the objects created so far are deleted.
+ */
+export async function createMachine(io: MachineIo, kcp: KubeadmControlPlane, clusterName: string, template: KubeObject, isJoin: boolean, failureDomain?: string): Promise<Machine> {
+  const name = newMachineName(kcp);
+  const opts = { fieldOwner: KCP_MANAGER_NAME };
+  const created: KubeObject[] = [];
+  try {
+    const infra = computeDesiredInfraMachine(kcp, clusterName, template, name);
+    await io.applier.patch(io.client, infra, opts);
+    created.push(infra);
+    await removeManagedFieldsForLabelsAndAnnotations(io.client, infra, KCP_MANAGER_NAME);
+    const config = computeDesiredKubeadmConfig(kcp, clusterName, isJoin, name);
+    await io.applier.patch(io.client, config, opts);
+    created.push(config);
+    await removeManagedFieldsForLabelsAndAnnotations(io.client, config, KCP_MANAGER_NAME);
+    const machine = computeDesiredMachine({
+      kcp,
+      clusterName,
+      name,
+      failureDomain,
+      infrastructureRef: { apiGroup: infra.apiVersion.split('/')[0], kind: infra.kind, name },
+      bootstrapConfigRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfig', name },
+    });
+    await io.applier.patch(io.client, machine, opts);
+    await waitForCache(io, machine);
+    return machine;
+  } catch (e) {
+    for (const obj of created.reverse()) await deleteQuietly(io.client, obj).catch(() => undefined);
+    throw new Error(`failed to create control plane Machine ${kcp.metadata.namespace}/${name}: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+export async function deleteMachine(io: MachineIo, machine: Machine): Promise<void> {
+  await deleteQuietly(io.client, machine);
+}
+
+/** Writes the UpToDate condition on a Machine (SSA on status: KCP owns only that list entry); no request if unchanged. */
+export async function writeMachineUpToDate(io: MachineIo, machine: Machine, input: ConditionInput, clock: Clock): Promise<void> {
+  const existing = getCondition(machine, UP_TO_DATE_CONDITION);
+  if (existing && existing.status === input.status && existing.reason === input.reason && (existing.message ?? '') === (input.message ?? '')) return;
+  const [condition] = setCondition(existing ? [existing] : [], { ...input, observedGeneration: machine.metadata.generation }, clock);
+  await io.client.apply(
+    { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace }, status: { conditions: [condition] } },
+    { fieldManager: KCP_MANAGER_NAME, subresource: 'status', force: true },
+  );
+  machine.status = { ...(machine.status ?? {}), conditions: [...(machine.status?.conditions ?? []).filter((c) => c.type !== UP_TO_DATE_CONDITION), condition] };
+}

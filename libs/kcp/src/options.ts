@@ -1,0 +1,16 @@
+import type { ModuleMetadata } from '@nestjs/common';
+import type { WorkloadClusterProvider } from './workload-cluster';
+
+export const KCP_CONTROLLER_OPTIONS = Symbol.for('capi.kcp.ControllerOptions');
+
+export interface KcpControllerOptions {
+  /** Modules providing RUNTIME_CLIENT (e.g. RuntimeClientModule.forRoot) for CanUpdateMachine. */
+  imports?: ModuleMetadata['imports'];
+  /** Replaces the default (kubeconfig Secret based) workload cluster provider. */
+  workloadClusterProvider?: WorkloadClusterProvider;
+  /** Time source (ms since epoch) for conditions and rollout.after / certificate checks. */
+  clock?: { now(): number };
+  /** Requeue delay while preflight checks fail (waiting for Nodes, deletions, in-place updates); default 5 s. */
+  preflightRequeueMs?: number;
+  maxConcurrentReconciles?: number;
+}
