@@ -6,6 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { formatTime, type Condition } from '@capi/api';
 import { ControllerRuntimeModule, CountingClientMetrics, KubeClient, MANAGER, type KubeObject, type Manager } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
+import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
 import { MachineHealthCheckControllerModule } from '../mhc-controller.module';
 import { MachineHealthCheckReconciler } from '../mhc.reconciler';
@@ -45,8 +46,28 @@ const clientFor = (kubeconfig: string) => {
   return { kc, client: new KubeClient(kc) };
 };
 
-export async function startHarness(): Promise<Harness> {
-  const [mgmt, workload] = await Promise.all([startEnvtest(), startEnvtest({ installProjectCrds: false })]);
+/** A minimal v1beta2-contract infrastructure machine kind, for runs with the real Machine controller. */
+export const testMachineCrd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'testmachines.infrastructure.cluster.x-k8s.io', labels: { 'cluster.x-k8s.io/v1beta2': 'v1beta2' } },
+  spec: {
+    group: 'infrastructure.cluster.x-k8s.io',
+    scope: 'Namespaced',
+    names: { kind: 'TestMachine', plural: 'testmachines', singular: 'testmachine', listKind: 'TestMachineList' },
+    versions: [{
+      name: 'v1beta2', served: true, storage: true, subresources: { status: {} },
+      schema: { openAPIV3Schema: { type: 'object', properties: {
+        spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+      } } },
+    }],
+  },
+};
+
+/** `withMachineController`: also run @capi/machine's controller (same clock, kubeconfig-Secret workload clients). */
+export async function startHarness(opts: { withMachineController?: boolean } = {}): Promise<Harness> {
+  const [mgmt, workload] = await Promise.all([startEnvtest({ crds: [testMachineCrd] }), startEnvtest({ installProjectCrds: false })]);
   const { kc, client } = clientFor(mgmt.kubeconfig);
   const wl = clientFor(workload.kubeconfig).client;
   const clock = new ManualClock();
@@ -56,6 +77,7 @@ export async function startHarness(): Promise<Harness> {
       ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
       SsaModule.forRoot(),
       MachineHealthCheckControllerModule.forRoot({ clock, nodePollIntervalMs: 3_600_000 }),
+      ...(opts.withMachineController ? [MachineControllerModule.forRoot({ clock, nodePollIntervalMs: 3_600_000 })] : []),
     ],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
@@ -131,13 +153,15 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
   }
 }
 
-/** Waits until the MHC controller's queue is empty and idle for `quietMs` (bounded). */
-export async function settle(h: Harness, quietMs = 150, timeoutMs = 10_000): Promise<void> {
+/** Waits until the controllers' queues are empty and idle for `quietMs` (bounded). */
+export async function settle(h: Harness, quietMs = 150, timeoutMs = 10_000, controllers = ['machinehealthcheck']): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let quietSince = Date.now();
   for (;;) {
-    const c = h.manager.controller('machinehealthcheck');
-    const busy = !c || c.queue.len() > 0 || c.queue.processingCount() > 0;
+    const busy = controllers.some((name) => {
+      const c = h.manager.controller(name);
+      return !c || c.queue.len() > 0 || c.queue.processingCount() > 0;
+    });
     if (busy) quietSince = Date.now();
     else if (Date.now() - quietSince >= quietMs) return;
     if (Date.now() > deadline) throw new Error('machinehealthcheck controller did not settle');
