@@ -27,6 +27,8 @@ module.exports = {
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|test).ts'],
   passWithNoTests: true,
+  // Generous: envtest-backed suites start real servers; CI machines have 2 cores.
+  testTimeout: 30000,
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   reporters: [['default', {}], path.join(root, 'tools/jest/summary-reporter.js')],
 };
