@@ -1,0 +1,242 @@
+// The demo flow against any API server the manager reconciles: create a cluster (KCP + MachineDeployment on the
+// in-memory provider), wait until every Machine is Running and Ready, change the version (in place), then the VM
+// image (a rollout), printing each Machine's progress from a watch, and report what happened to every Machine.
+import {
+  CLUSTER_API_VERSION,
+  CLUSTER_NAME_LABEL,
+  CONTROLPLANE_API_VERSION,
+  type Cluster,
+  type KubeadmControlPlane,
+  type Machine,
+  type MachineDeployment,
+} from '@capi/api';
+import { isAlreadyExists, isGone, type Client, type KubeObject, type WatchHandle } from '@capi/controller-runtime';
+import {
+  DEFAULT_DEMO,
+  bootstrapTemplateObject,
+  clusterObject,
+  controlPlaneObject,
+  inMemoryClusterObject,
+  infraTemplatePatch,
+  machineDeploymentObject,
+  machineTemplateObject,
+  names,
+  versionPatch,
+  type DemoSpec,
+} from './objects';
+import { ProgressTracker, machineProblems, outcomeProblems, renderSummary, stepOutcome, type OutcomeRow } from './progress';
+
+export interface DemoOptions {
+  client: Client;
+  spec?: Partial<DemoSpec>;
+  /** Where progress and the summary go (default: stdout). */
+  out?: (line: string) => void;
+  /** How long each phase (create, in-place, rollout) may take to settle (default 5 minutes). */
+  phaseTimeoutMs?: number;
+  /** How often the settle condition is evaluated (default 500 ms). */
+  pollMs?: number;
+}
+
+export interface DemoResult {
+  ok: boolean;
+  rows: OutcomeRow[];
+  /** Outcome or condition violations; empty when ok. */
+  problems: string[];
+}
+
+export class DemoError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DemoError';
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Replica counters of a KCP or MachineDeployment that are settled at `want` replicas. */
+export function ownerProblems(kind: string, obj: KubeObject | undefined, want: number): string[] {
+  if (!obj) return [`${kind} not found`];
+  const st = (obj.status ?? {}) as { observedGeneration?: number; replicas?: number; readyReplicas?: number; upToDateReplicas?: number; availableReplicas?: number };
+  const name = `${kind} ${obj.metadata.name}`;
+  const out: string[] = [];
+  if ((st.observedGeneration ?? 0) < (obj.metadata.generation ?? 1)) out.push(`${name}: generation ${obj.metadata.generation} not observed yet`);
+  for (const [field, v] of Object.entries({ replicas: st.replicas, readyReplicas: st.readyReplicas, upToDateReplicas: st.upToDateReplicas, availableReplicas: st.availableReplicas })) {
+    if (v !== want) out.push(`${name}: status.${field}=${v ?? 'unset'} (want ${want})`);
+  }
+  return out;
+}
+
+export class DemoRun {
+  readonly spec: DemoSpec;
+  private readonly out: (line: string) => void;
+  private readonly phaseTimeoutMs: number;
+  private readonly pollMs: number;
+  private readonly tracker = new ProgressTracker();
+  private watch?: WatchHandle;
+  private stopped = false;
+
+  constructor(private readonly opts: DemoOptions) {
+    const given = Object.entries(opts.spec ?? {}).filter(([, v]) => v !== undefined);
+    this.spec = { ...DEFAULT_DEMO, ...Object.fromEntries(given) };
+    this.out = opts.out ?? ((l) => process.stdout.write(l + '\n'));
+    this.phaseTimeoutMs = opts.phaseTimeoutMs ?? 5 * 60_000;
+    this.pollMs = opts.pollMs ?? 500;
+  }
+
+  private get client(): Client {
+    return this.opts.client;
+  }
+
+  async run(): Promise<DemoResult> {
+    const s = this.spec;
+    const n = names(s);
+    try {
+      await this.startWatch();
+      this.out(`== creating Cluster ${s.namespace}/${s.cluster}: KubeadmControlPlane x${s.controlPlaneReplicas}, MachineDeployment x${s.workerReplicas} (${s.version}, image ${s.image})`);
+      await this.createCluster();
+      await this.settle('cluster creation', s.version);
+
+      const beforeInPlace = await this.machines();
+      this.out(`== in-place change: version ${s.version} -> ${s.upgradeVersion} on KCP and MachineDeployment (the reference updater changes the version in place)`);
+      await this.patch(CONTROLPLANE_API_VERSION, 'KubeadmControlPlane', n.controlPlane, versionPatch.controlPlane(s.upgradeVersion));
+      await this.patch(CLUSTER_API_VERSION, 'MachineDeployment', n.machineDeployment, versionPatch.machineDeployment(s.upgradeVersion));
+      await this.settle('in-place change', s.upgradeVersion);
+      const afterInPlace = await this.machines();
+      const inPlaceRows = stepOutcome('in-place', beforeInPlace, afterInPlace);
+
+      this.out(`== non-in-place change: image ${s.image} -> ${s.newImage} (new InMemoryMachineTemplates; the updater cannot change an image, so Machines are replaced)`);
+      await this.create(machineTemplateObject(s, n.cpInfraTemplate(2), s.newImage));
+      await this.create(machineTemplateObject(s, n.mdInfraTemplate(2), s.newImage));
+      await this.patch(CONTROLPLANE_API_VERSION, 'KubeadmControlPlane', n.controlPlane, infraTemplatePatch.controlPlane(n.cpInfraTemplate(2)));
+      await this.patch(CLUSTER_API_VERSION, 'MachineDeployment', n.machineDeployment, infraTemplatePatch.machineDeployment(n.mdInfraTemplate(2)));
+      await this.settle('rollout', s.upgradeVersion);
+      const afterRollout = await this.machines();
+      const rolloutRows = stepOutcome('rollout', afterInPlace, afterRollout);
+
+      const rows = [...inPlaceRows, ...rolloutRows];
+      const problems = [
+        ...outcomeProblems(inPlaceRows, 'kept in place'),
+        ...outcomeProblems(rolloutRows, 'replaced'),
+        ...countProblems('in-place', inPlaceRows, s),
+        ...countProblems('rollout', rolloutRows, s),
+        ...afterRollout.flatMap((m) => machineProblems(m, s.upgradeVersion)),
+      ];
+      this.out('== summary');
+      this.out(renderSummary(rows));
+      const kept = inPlaceRows.filter((r) => r.outcome === 'kept in place').length;
+      const replaced = rolloutRows.filter((r) => r.outcome === 'replaced').length;
+      this.out(`updated in place: ${kept}, replaced: ${replaced}, new: ${rolloutRows.filter((r) => r.outcome === 'new').length}`);
+      for (const p of problems) this.out(`PROBLEM: ${p}`);
+      this.out(problems.length === 0 ? 'demo OK' : `demo FAILED (${problems.length} problems)`);
+      return { ok: problems.length === 0, rows, problems };
+    } finally {
+      this.stop();
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.watch?.stop();
+  }
+
+  private selector(): string {
+    return `${CLUSTER_NAME_LABEL}=${this.spec.cluster}`;
+  }
+
+  private async machines(): Promise<Machine[]> {
+    const list = await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: this.spec.namespace, labelSelector: this.selector() });
+    return list.items;
+  }
+
+  /** Prints progress lines from a Machine watch; re-watches from the last seen resourceVersion when it ends. */
+  private async startWatch(): Promise<void> {
+    let resourceVersion: string | undefined;
+    const open = async (): Promise<void> => {
+      const handle = await this.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: this.spec.namespace, labelSelector: this.selector(), resourceVersion, allowWatchBookmarks: true }, (ev) => {
+        if (ev.object?.metadata?.resourceVersion) resourceVersion = ev.object.metadata.resourceVersion;
+        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
+        const line = this.tracker.onEvent(ev.type, ev.object);
+        if (line) this.out(line);
+      });
+      this.watch = handle;
+      handle.done.then(
+        () => this.reopen(open),
+        (e: unknown) => {
+          if (isGone(e)) resourceVersion = undefined; // too old: start from now
+          return this.reopen(open);
+        },
+      );
+    };
+    await open();
+  }
+
+  private reopen(open: () => Promise<void>): void {
+    if (this.stopped) return;
+    void sleep(200).then(() => (this.stopped ? undefined : open().catch(() => this.reopen(open))));
+  }
+
+  private async create<T extends KubeObject>(obj: T): Promise<T> {
+    try {
+      return await this.client.create(obj);
+    } catch (e) {
+      if (isAlreadyExists(e)) {
+        throw new DemoError(`${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name} already exists: the demo creates a fresh cluster (use --cluster <name>, or delete it first)`);
+      }
+      throw e;
+    }
+  }
+
+  private async patch(apiVersion: string, kind: string, name: string, body: unknown): Promise<void> {
+    await this.client.patch({ apiVersion, kind, namespace: this.spec.namespace, name }, 'merge', body);
+  }
+
+  private async createCluster(): Promise<void> {
+    const s = this.spec;
+    const n = names(s);
+    const cluster = await this.create<Cluster>(clusterObject(s));
+    await this.create(inMemoryClusterObject(s, cluster));
+    await this.create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
+    await this.create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
+    await this.create(bootstrapTemplateObject(s));
+    await this.create<KubeadmControlPlane>(controlPlaneObject(s, cluster));
+    await this.create<MachineDeployment>(machineDeploymentObject(s, cluster));
+  }
+
+  /** Waits until KCP, MachineDeployment and every Machine are settled at `version`; DemoError naming what is not on timeout. */
+  private async settle(phase: string, version: string): Promise<void> {
+    const s = this.spec;
+    const n = names(s);
+    const deadline = Date.now() + this.phaseTimeoutMs;
+    const started = Date.now();
+    let problems: string[] = [];
+    while (Date.now() < deadline) {
+      const [kcp, md, machines] = await Promise.all([
+        this.client.tryGet({ apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane', namespace: s.namespace, name: n.controlPlane }),
+        this.client.tryGet({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: s.namespace, name: n.machineDeployment }),
+        this.machines(),
+      ]);
+      const want = s.controlPlaneReplicas + s.workerReplicas;
+      problems = [
+        ...ownerProblems('KubeadmControlPlane', kcp, s.controlPlaneReplicas),
+        ...ownerProblems('MachineDeployment', md, s.workerReplicas),
+        ...(machines.length === want ? [] : [`${machines.length} Machines (want ${want})`]),
+        ...machines.flatMap((m) => machineProblems(m, version)),
+      ];
+      if (problems.length === 0) {
+        this.out(`-- ${phase}: settled after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        return;
+      }
+      await sleep(this.pollMs);
+    }
+    throw new DemoError(`${phase} did not settle within ${this.phaseTimeoutMs / 1000} s:\n  ${problems.slice(0, 20).join('\n  ')}`);
+  }
+}
+
+function countProblems(step: string, rows: readonly OutcomeRow[], s: DemoSpec): string[] {
+  const before = rows.filter((r) => r.outcome !== 'new').length;
+  const want = s.controlPlaneReplicas + s.workerReplicas;
+  return before === want ? [] : [`${step}: ${before} Machines before the step (want ${want})`];
+}
+
+/** Runs the whole flow; see DemoRun. */
+export const runDemo = (opts: DemoOptions): Promise<DemoResult> => new DemoRun(opts).run();

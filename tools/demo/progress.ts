@@ -1,0 +1,156 @@
+// Pure pieces of the demo: one progress line per Machine change, the per-step outcome (kept in place / replaced /
+// new) and the checks the demo's exit code is based on.
+import {
+  DELETING_CONDITION,
+  MACHINE_CONTROL_PLANE_LABEL,
+  MACHINE_DEPLOYMENT_NAME_LABEL,
+  PAUSED_CONDITION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  UPDATING_CONDITION,
+  UP_TO_DATE_CONDITION,
+  READY_CONDITION,
+  type Condition,
+  type Machine,
+} from '@capi/api';
+
+/** Conditions whose healthy state is False (negative polarity); every other Machine condition must be True. */
+export const NEGATIVE_CONDITIONS: ReadonlySet<string> = new Set([UPDATING_CONDITION, DELETING_CONDITION, PAUSED_CONDITION]);
+
+export interface MachineView {
+  name: string;
+  uid: string;
+  /** "cp" or the MachineDeployment name. */
+  group: string;
+  phase: string;
+  version: string;
+  upToDate: string;
+  updating: string;
+  ready: string;
+  deleting: boolean;
+  updateInProgress: boolean;
+}
+
+const status = (conditions: Condition[] | undefined, type: string): string => conditions?.find((c) => c.type === type)?.status ?? '-';
+
+export function machineView(m: Machine): MachineView {
+  const conditions = m.status?.conditions as Condition[] | undefined;
+  const labels = m.metadata.labels ?? {};
+  return {
+    name: m.metadata.name ?? '?',
+    uid: m.metadata.uid ?? '',
+    group: MACHINE_CONTROL_PLANE_LABEL in labels ? 'cp' : (labels[MACHINE_DEPLOYMENT_NAME_LABEL] ?? '-'),
+    phase: m.status?.phase ?? 'Pending',
+    version: m.spec?.version ?? '-',
+    upToDate: status(conditions, UP_TO_DATE_CONDITION),
+    updating: status(conditions, UPDATING_CONDITION),
+    ready: status(conditions, READY_CONDITION),
+    deleting: !!m.metadata.deletionTimestamp,
+    updateInProgress: UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}),
+  };
+}
+
+export const shortUid = (uid: string) => uid.slice(0, 8);
+
+/** What a progress line shows; a change in any of these fields prints a new line. */
+const displayed = (v: MachineView) => [v.phase, v.version, v.upToDate, v.updating, v.ready, v.deleting, v.updateInProgress].join('|');
+
+export function progressLine(event: string, v: MachineView): string {
+  const flags = [v.deleting ? 'deleting' : '', v.updateInProgress ? 'update-in-progress' : ''].filter(Boolean).join(',');
+  return [
+    event.padEnd(8),
+    v.name.padEnd(28),
+    v.group.padEnd(12),
+    v.phase.padEnd(13),
+    v.version.padEnd(9),
+    `UpToDate=${v.upToDate}`.padEnd(17),
+    `Updating=${v.updating}`.padEnd(17),
+    `Ready=${v.ready}`.padEnd(13),
+    `uid=${shortUid(v.uid)}`,
+    flags,
+  ]
+    .join(' ')
+    .trimEnd();
+}
+
+/** Turns watch events into progress lines, printing a Machine again only when a displayed field changed. */
+export class ProgressTracker {
+  private readonly last = new Map<string, string>();
+
+  onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', m: Machine): string | undefined {
+    const v = machineView(m);
+    if (type === 'DELETED') {
+      this.last.delete(v.uid);
+      return progressLine('DELETED', v);
+    }
+    const key = displayed(v);
+    if (this.last.get(v.uid) === key) return undefined;
+    const event = this.last.has(v.uid) ? 'CHANGED' : 'ADDED';
+    this.last.set(v.uid, key);
+    return progressLine(event, v);
+  }
+}
+
+export type Outcome = 'kept in place' | 'replaced' | 'new';
+
+export interface OutcomeRow {
+  step: string;
+  name: string;
+  group: string;
+  uid: string;
+  outcome: Outcome;
+  /** Version before → after (kept Machines) or the Machine's version. */
+  version: string;
+}
+
+/** Per Machine of a step: kept (same UID before and after), replaced (gone), new (appeared). */
+export function stepOutcome(step: string, before: readonly Machine[], after: readonly Machine[]): OutcomeRow[] {
+  const afterByUid = new Map(after.map((m) => [m.metadata.uid!, machineView(m)]));
+  const beforeUids = new Set(before.map((m) => m.metadata.uid!));
+  const rows: OutcomeRow[] = [];
+  for (const m of before) {
+    const v = machineView(m);
+    const now = afterByUid.get(v.uid);
+    rows.push(
+      now
+        ? { step, name: v.name, group: v.group, uid: v.uid, outcome: 'kept in place', version: v.version === now.version ? v.version : `${v.version} -> ${now.version}` }
+        : { step, name: v.name, group: v.group, uid: v.uid, outcome: 'replaced', version: v.version },
+    );
+  }
+  for (const [uid, v] of afterByUid) if (!beforeUids.has(uid)) rows.push({ step, name: v.name, group: v.group, uid, outcome: 'new', version: v.version });
+  return rows;
+}
+
+export function renderSummary(rows: readonly OutcomeRow[]): string {
+  const header = ['STEP', 'MACHINE', 'GROUP', 'UID', 'OUTCOME', 'VERSION'];
+  const cells = rows.map((r) => [r.step, r.name, r.group, shortUid(r.uid), r.outcome, r.version]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(header), ...cells.map(line)].join('\n');
+}
+
+/** Why a Machine is not settled: each condition not in its healthy state, or an in-flight update/deletion. */
+export function machineProblems(m: Machine, expectedVersion?: string): string[] {
+  const name = m.metadata.name;
+  const out: string[] = [];
+  if (m.metadata.deletionTimestamp) out.push(`${name}: being deleted`);
+  if (UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {})) out.push(`${name}: update in progress`);
+  if (m.status?.phase !== 'Running') out.push(`${name}: phase ${m.status?.phase ?? 'unset'}`);
+  if (expectedVersion && m.spec?.version !== expectedVersion) out.push(`${name}: version ${m.spec?.version} (want ${expectedVersion})`);
+  const conditions = (m.status?.conditions ?? []) as Condition[];
+  for (const required of [READY_CONDITION, UP_TO_DATE_CONDITION]) if (!conditions.some((c) => c.type === required)) out.push(`${name}: no ${required} condition`);
+  for (const c of conditions) {
+    const want = NEGATIVE_CONDITIONS.has(c.type) ? 'False' : 'True';
+    if (c.status !== want) out.push(`${name}: ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`);
+  }
+  return out;
+}
+
+/** Outcome violations of a step: which rows do not have the expected outcome (for Machines present before it). */
+export function outcomeProblems(rows: readonly OutcomeRow[], expected: 'kept in place' | 'replaced'): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    if (r.outcome === 'new' && expected === 'kept in place') out.push(`${r.step}: ${r.name} is new, expected every Machine to be updated in place`);
+    if (r.outcome !== 'new' && r.outcome !== expected) out.push(`${r.step}: ${r.name} was ${r.outcome}, expected ${expected}`);
+  }
+  return out;
+}
