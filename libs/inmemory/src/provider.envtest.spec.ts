@@ -68,6 +68,18 @@ describe('InMemoryCluster', () => {
     expect(again.metadata.uid).not.toBe(first.metadata.uid);
     expect(again.data).toEqual(first.data);
   });
+
+  it('deletion stops the workload API server and removes the finalizer', async () => {
+    await createCluster(p.client, 'c-gone');
+    const workloads = p.app.get<WorkloadClusters>(WORKLOAD_CLUSTERS);
+    const ref = { apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryCluster', namespace: NS, name: 'c-gone' };
+    const running = await eventually(() => workloads.get({ namespace: NS, name: 'c-gone' }), 'workload server started');
+    await eventually(async () => (await p.client.get(ref)).metadata.finalizers?.length, 'finalizer');
+    await p.client.delete(ref);
+    await eventually(async () => !(await p.client.tryGet(ref)), 'InMemoryCluster gone');
+    expect(workloads.get({ namespace: NS, name: 'c-gone' })).toBeUndefined();
+    await expect(running.client.list('v1', 'Namespace')).rejects.toThrow();
+  });
 });
 
 describe('InMemoryMachine', () => {

@@ -22,7 +22,7 @@ const runtime = new RuntimeClient(registry, transport, async () => ({}));
 
 beforeAll(async () => {
   p = await startProviderEnv({
-    provisioningDelayMs: 0,
+    provisioningDelayMs: 60_000,
     now: () => now,
     inPlaceUpdater: { nodeNotReadyDuringUpdate: true, updateDurationSeconds: 15, random: () => 0 },
   });
@@ -49,16 +49,42 @@ const machineObj = (name: string, version: string, providerID?: string) => ({
 });
 const infraObj = (name: string, spec: Record<string, unknown>) => ({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachine', metadata: { name: `${name}-infra`, namespace: NS }, spec });
 
-async function provisionedNode(name: string, infraSpec: Record<string, unknown>): Promise<{ providerID: string; node: () => Promise<KubeObject> }> {
+const vmCondition = async (name: string) =>
+  ((await p.client.get(infraRef(`${name}-infra`))).status as { conditions?: { type: string; reason: string }[] } | undefined)?.conditions?.find((c) => c.type === 'VMProvisioned');
+
+/** Creates a Machine, waits until its VM is booting, lets the (fake) clock pass the boot delay and pokes a reconcile. */
+async function bootMachine(name: string, infraSpec: Record<string, unknown>): Promise<void> {
   await createMachine(p.client, 'hc', name, { dataSecretName: `${name}-data`, version: 'v1.31.0', infraSpec });
+  await eventually(async () => (await vmCondition(name))?.reason === 'Provisioning', `${name} booting`);
+  now += 61_000;
+  await p.client.patch(infraRef(`${name}-infra`), 'merge', { metadata: { annotations: { poke: String(now) } } });
+}
+
+async function provisionedNode(name: string, infraSpec: Record<string, unknown>): Promise<{ providerID: string; node: () => Promise<KubeObject> }> {
+  await bootMachine(name, infraSpec);
   const infra = await eventually(async () => {
     const m = await p.client.get(infraRef(`${name}-infra`));
     return (m.status as { initialization?: { provisioned?: boolean } } | undefined)?.initialization?.provisioned ? m : undefined;
   }, `${name} provisioned`);
   const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
-  const workload = await clients({ namespace: NS, name: 'hc' });
+  const workload = await eventually(() => clients({ namespace: NS, name: 'hc' }), 'workload client');
   return { providerID: (infra.spec as { providerID: string }).providerID, node: () => workload.get({ apiVersion: 'v1', kind: 'Node', name }) };
 }
+
+describe('provisioning delay', () => {
+  it('the Node appears only once the boot delay has passed', async () => {
+    await createMachine(p.client, 'hc', 'slow', { dataSecretName: 'slow-data', version: 'v1.31.0' });
+    await eventually(async () => (await vmCondition('slow'))?.reason === 'Provisioning', 'booting');
+    const workload = await eventually(() => p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER)({ namespace: NS, name: 'hc' }), 'workload client');
+    const nodeRef = { apiVersion: 'v1', kind: 'Node', name: 'slow' };
+    expect(await workload.tryGet(nodeRef)).toBeUndefined();
+    expect((await p.client.get(infraRef('slow-infra'))).status).toMatchObject({ initialization: { provisioned: false } });
+    now += 61_000;
+    await p.client.patch(infraRef('slow-infra'), 'merge', { metadata: { annotations: { poke: '1' } } });
+    await eventually(async () => (await vmCondition('slow'))?.reason === 'Provisioned', 'provisioned');
+    expect(kubeletVersionOf(await workload.get(nodeRef))).toBe('v1.31.0');
+  });
+});
 
 describe('in-place update through the in-memory updater', () => {
   it('CanUpdateMachine covers InMemoryMachine resources but not image', async () => {
