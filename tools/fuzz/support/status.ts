@@ -1,0 +1,31 @@
+// Checks that an API server answer is well formed: errors are a Kubernetes Status whose code matches the HTTP code.
+import type { RawResponse } from './http';
+
+/** Returns why `res` is not acceptable for bad input, or undefined when it is. */
+export function statusViolation(res: RawResponse, method: string): string | undefined {
+  if (res.code >= 500 || res.code < 200) return `HTTP ${res.code}: ${res.text.slice(0, 300)}`;
+  if (method === 'HEAD') return undefined;
+  if (res.code < 300) {
+    // Success bodies are JSON too (except plain-text health endpoints).
+    if (String(res.headers['content-type'] ?? '').startsWith('text/plain')) return undefined;
+    try {
+      JSON.parse(res.text);
+      return undefined;
+    } catch {
+      return `HTTP ${res.code} with a non-JSON body: ${res.text.slice(0, 200)}`;
+    }
+  }
+  let s: Record<string, unknown>;
+  try {
+    s = JSON.parse(res.text);
+  } catch {
+    return `HTTP ${res.code} with a non-JSON body: ${res.text.slice(0, 200)}`;
+  }
+  const problems: string[] = [];
+  if (s.kind !== 'Status' || s.apiVersion !== 'v1') problems.push(`not a v1 Status (kind ${String(s.kind)}, apiVersion ${String(s.apiVersion)})`);
+  if (s.status !== 'Failure') problems.push(`status ${String(s.status)}, want Failure`);
+  if (s.code !== res.code) problems.push(`Status code ${String(s.code)} != HTTP ${res.code}`);
+  if (typeof s.reason !== 'string' || s.reason === '') problems.push('empty reason');
+  if (typeof s.message !== 'string') problems.push('no message');
+  return problems.length ? `HTTP ${res.code}: ${problems.join(', ')}: ${res.text.slice(0, 200)}` : undefined;
+}
