@@ -1,0 +1,199 @@
+// Validates deploy/: kustomize renders it; the CRDs (and the other kinds the embedded API server serves) apply with
+// `kubectl apply --server-side --dry-run=server`; RBAC, Deployment and Service (not served by @capi/apiserver) get
+// structural checks against what the manager actually does (its flag parser, its CRDs, its kubeconfig handling).
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parseAllDocuments, parse, stringify } from 'yaml';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '@capi/controller-runtime';
+import { startEnvtest, type Envtest } from '@capi/envtest';
+import { loadManagerConfig } from '@capi/manager';
+
+const run = promisify(execFile);
+const root = resolve(__dirname, '../..');
+const deployDir = join(root, 'deploy');
+
+interface Obj {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [k: string]: any;
+}
+interface Rule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+async function kubectl(args: string[], kubeconfig?: string): Promise<string> {
+  const { stdout } = await run('kubectl', [...args, ...(kubeconfig ? ['--kubeconfig', kubeconfig] : [])], { cwd: root, maxBuffer: 64 << 20 });
+  return stdout;
+}
+const docs = (text: string): Obj[] => parseAllDocuments(text).map((d) => d.toJS() as Obj).filter(Boolean);
+const byKind = (objs: Obj[], kind: string) => objs.filter((o) => o.kind === kind);
+const one = (objs: Obj[], kind: string) => {
+  const found = byKind(objs, kind);
+  expect(found).toHaveLength(1);
+  return found[0];
+};
+/** True when one of `rules` grants `verb` on group/resource. */
+const allows = (rules: Rule[], group: string, resource: string, verb: string) =>
+  rules.some((r) => r.apiGroups.includes(group) && (r.resources.includes(resource) || r.resources.includes('*')) && r.verbs.includes(verb));
+
+describe('deploy/', () => {
+  let env: Envtest;
+  let rendered: Obj[];
+
+  beforeAll(async () => {
+    // No project CRDs: applying them is part of the test.
+    env = await startEnvtest({ installProjectCrds: false });
+    rendered = docs(await kubectl(['kustomize', 'deploy']));
+  }, 60_000);
+  afterAll(async () => env?.stop());
+
+  it('config/crd/kustomization.yaml lists exactly the CRD files crdgen generated', () => {
+    const generated = readdirSync(join(root, 'config/crd')).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
+    const listed = (parse(readFileSync(join(root, 'config/crd/kustomization.yaml'), 'utf8')) as { resources: string[] }).resources;
+    expect([...listed].sort()).toEqual(generated);
+    expect(byKind(rendered, 'CustomResourceDefinition').map((c) => c.metadata.name).sort()).toHaveLength(generated.length);
+  });
+
+  it('the CRDs apply server-side (dry run, then for real) and their kinds are served', async () => {
+    const dry = await kubectl(['apply', '--server-side', '--dry-run=server', '--field-manager=deploy-test', '-k', 'deploy/crd'], env.kubeconfigPath);
+    expect(dry.trim().split('\n')).toHaveLength(byKind(rendered, 'CustomResourceDefinition').length);
+    expect(dry).toMatch(/extensionconfigs\.runtime\.cluster\.x-k8s\.io serverside-applied \(server dry run\)/);
+    await kubectl(['apply', '--server-side', '--field-manager=deploy-test', '-k', 'deploy/crd'], env.kubeconfigPath);
+    const resources = await kubectl(['api-resources', '--api-group=runtime.cluster.x-k8s.io', '-o', 'name'], env.kubeconfigPath);
+    expect(resources.trim()).toBe('extensionconfigs.runtime.cluster.x-k8s.io');
+  }, 60_000);
+
+  it('the Namespace and the kubeconfig ConfigMap apply server-side (dry run)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'deploy-test-'));
+    const apply = async (obj: Obj, dryRun: boolean) => {
+      const file = join(dir, `${obj.kind}.yaml`);
+      writeFileSync(file, stringify(obj));
+      return kubectl(['apply', '--server-side', ...(dryRun ? ['--dry-run=server'] : []), '--field-manager=deploy-test', '-f', file], env.kubeconfigPath);
+    };
+    try {
+      const ns = one(rendered, 'Namespace');
+      expect(await apply(ns, true)).toMatch(/namespace\/capi-system serverside-applied \(server dry run\)/);
+      // Like a real API server, a dry run into a missing namespace is NotFound: create the Namespace first.
+      await apply(ns, false);
+      expect(await apply(one(rendered, 'ConfigMap'), true)).toMatch(/configmap\/capi-manager-kubeconfig serverside-applied \(server dry run\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('the ClusterRole covers every CRD the manager serves, plus Secrets, Namespaces, Events, CRDs; leases via the Role', () => {
+    const rules = one(rendered, 'ClusterRole').rules as Rule[];
+    for (const crd of byKind(rendered, 'CustomResourceDefinition')) {
+      const { group, names } = crd.spec as { group: string; names: { plural: string } };
+      for (const verb of ['get', 'list', 'watch', 'patch', 'update']) expect([crd.metadata.name, verb, allows(rules, group, names.plural, verb)]).toEqual([crd.metadata.name, verb, true]);
+      expect([crd.metadata.name, allows(rules, group, `${names.plural}/status`, 'patch')]).toEqual([crd.metadata.name, true]);
+    }
+    expect(allows(rules, 'cluster.x-k8s.io', 'machines', 'delete')).toBe(true);
+    expect(allows(rules, 'infrastructure.cluster.x-k8s.io', 'anymachines', 'create')).toBe(true);
+    for (const verb of ['get', 'list', 'watch', 'create', 'patch']) expect(allows(rules, '', 'secrets', verb)).toBe(true);
+    expect(allows(rules, '', 'namespaces', 'get')).toBe(true);
+    expect(allows(rules, '', 'events', 'create')).toBe(true);
+    expect(allows(rules, 'apiextensions.k8s.io', 'customresourcedefinitions', 'list')).toBe(true);
+    expect(allows(rules, '', 'nodes', 'get')).toBe(false);
+    const validVerbs = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
+    for (const r of [...rules, ...(one(rendered, 'Role').rules as Rule[])]) for (const v of r.verbs) expect(validVerbs.has(v)).toBe(true);
+
+    // The Lease lives in --namespace, or "default" without it (LEADER_ELECTION_ID in apps/manager).
+    const role = one(rendered, 'Role');
+    const args = one(rendered, 'Deployment').spec.template.spec.containers[0].args as string[];
+    const config = loadManagerConfig(args);
+    if (config.help) throw new Error('unexpected --help');
+    expect(role.metadata.namespace).toBe(config.config.namespace ?? 'default');
+    for (const verb of ['get', 'create', 'update']) expect(allows(role.rules, 'coordination.k8s.io', 'leases', verb)).toBe(true);
+  });
+
+  it('bindings point at the ServiceAccount the Deployment runs as', () => {
+    const sa = one(rendered, 'ServiceAccount');
+    const pod = one(rendered, 'Deployment').spec.template.spec;
+    expect(pod.serviceAccountName).toBe(sa.metadata.name);
+    for (const b of [one(rendered, 'ClusterRoleBinding'), one(rendered, 'RoleBinding')]) {
+      expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: sa.metadata.namespace }]);
+    }
+    expect(one(rendered, 'ClusterRoleBinding').roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: one(rendered, 'ClusterRole').metadata.name });
+    expect(one(rendered, 'RoleBinding').roleRef.name).toBe(one(rendered, 'Role').metadata.name);
+  });
+
+  it('the Deployment flags are accepted by the manager and match its probes, ports and metrics Service', () => {
+    const deployment = one(rendered, 'Deployment');
+    expect(deployment.metadata.namespace).toBe(one(rendered, 'Namespace').metadata.name);
+    const pod = deployment.spec.template.spec;
+    expect(deployment.spec.template.metadata.labels).toEqual(expect.objectContaining(deployment.spec.selector.matchLabels));
+    const container = pod.containers[0];
+    const loaded = loadManagerConfig(container.args);
+    if (loaded.help) throw new Error('unexpected --help');
+    const c = loaded.config;
+    expect(c.leaderElection.enabled).toBe(true);
+    expect(c.featureGates.enabled('RuntimeSDK') && c.featureGates.enabled('InPlaceUpdates')).toBe(true);
+    expect([c.metricsBindAddress, c.healthProbeBindAddress]).toEqual([':8080', ':9440']);
+
+    const portOf = (name: string) => container.ports.find((p: { name: string }) => p.name === name)?.containerPort;
+    expect(portOf(container.livenessProbe.httpGet.port)).toBe(9440);
+    expect([container.livenessProbe.httpGet.path, container.readinessProbe.httpGet.path]).toEqual(['/healthz', '/readyz']);
+    expect(portOf('metrics')).toBe(8080);
+    const svc = one(rendered, 'Service');
+    expect(svc.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(svc.spec.ports[0].targetPort).toBe('metrics');
+
+    // --kubeconfig is the mounted ConfigMap key.
+    const mount = container.volumeMounts.find((m: { name: string }) => m.name === 'kubeconfig');
+    const volume = pod.volumes.find((v: { name: string }) => v.name === 'kubeconfig');
+    expect(volume.configMap.name).toBe(one(rendered, 'ConfigMap').metadata.name);
+    expect(c.kubeconfig).toBe(`${mount.mountPath}/kubeconfig`);
+    expect(Object.keys(one(rendered, 'ConfigMap').data)).toEqual(['kubeconfig']);
+  });
+
+  it('the in-cluster kubeconfig authenticates with the service account token file and CA', async () => {
+    const text: string = one(rendered, 'ConfigMap').data.kubeconfig;
+    expect(text).toContain('server: https://kubernetes.default.svc');
+    // Same kubeconfig, with the service-account paths pointed at files holding envtest's CA and token.
+    const dir = mkdtempSync(join(tmpdir(), 'deploy-sa-'));
+    try {
+      writeFileSync(join(dir, 'ca.crt'), Buffer.from(env.caData ?? '', 'base64'));
+      writeFileSync(join(dir, 'token'), env.token);
+      const local = text
+        .replace('https://kubernetes.default.svc', env.url)
+        .replaceAll('/var/run/secrets/kubernetes.io/serviceaccount', dir);
+      const kc = new KubeConfig();
+      kc.loadFromString(local);
+      // An auth provider, not a static token: client-node re-reads the file (every 60 s, like client-go), so
+      // rotated projected tokens keep working.
+      expect(kc.getCurrentUser()).toMatchObject({ authProvider: { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } } });
+      expect(kc.getCurrentUser()?.token).toBeUndefined();
+      const client = new KubeClient(kc);
+      try {
+        const list = await client.list('v1', 'Namespace');
+        expect(list.items.map((n) => n.metadata.name)).toContain('capi-system');
+      } finally {
+        client.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('the Dockerfile builds from files that exist and starts the tsc output of the manager', () => {
+    const dockerfile = readFileSync(join(deployDir, 'Dockerfile'), 'utf8');
+    const build = JSON.parse(readFileSync(join(deployDir, 'tsconfig.build.json'), 'utf8'));
+    expect(build.files).toEqual(['../apps/manager/src/main.ts']);
+    expect(build.compilerOptions).toMatchObject({ outDir: '../dist', rootDir: '..', noEmit: false });
+    for (const m of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
+      for (const src of m[1].split(/\s+/)) expect([src, readdirSync(join(root, src, '..')).includes(src.split('/').pop()!)]).toEqual([src, true]);
+    }
+    expect(dockerfile).toMatch(/npx tsc -p deploy\/tsconfig.build.json/);
+    expect(dockerfile).toMatch(/npm ci --omit=dev/);
+    expect(dockerfile).toMatch(/ENTRYPOINT \["node", "dist\/apps\/manager\/src\/main.js"\]/);
+    expect(dockerfile).toMatch(/^USER \d+:\d+$/m); // numeric, so runAsNonRoot can verify it
+  });
+});
