@@ -37,6 +37,8 @@ import { MachineSetModule } from '../module';
 
 export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
 export const INFRA_API_VERSION = `${INFRA_GROUP}/v1beta2`;
+/** CanUpdateMachineSet answers Failure for MachineSets in this namespace. */
+export const FAILING_EXTENSION_NAMESPACE = 'broken-extension';
 
 function testCrd(kind: string) {
   const plural = `${kind.toLowerCase()}s`;
@@ -96,6 +98,8 @@ export interface Harness {
   counts: CountingClientMetrics;
   /** CanUpdateMachineSet / UpdateMachine requests the extension received. */
   hookCalls: { CanUpdateMachineSet: number; UpdateMachine: number };
+  /** CanUpdateMachineSet requests per namespace of the MachineSets. */
+  canUpdateCallsIn(namespace: string): number;
   close(): Promise<void>;
 }
 
@@ -109,11 +113,23 @@ export async function startHarness(opts: { inPlaceUpdates: boolean }): Promise<H
   // The reference updater's hook logic, fast: an update completes on the first call after it started.
   const updater = new InPlaceUpdaterHandlers({ updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 });
   const hookCalls = { CanUpdateMachineSet: 0, UpdateMachine: 0 };
+  const canUpdateByNamespace = new Map<string, number>();
   const server: ExtensionServer = await createExtensionServer({
     tls: 'generate',
     handlers: [
       { hook: 'CanUpdateMachine', name: HANDLER_NAMES.CanUpdateMachine, handle: (req) => updater.canUpdateMachine(req) },
-      { hook: 'CanUpdateMachineSet', name: HANDLER_NAMES.CanUpdateMachineSet, handle: (req) => (hookCalls.CanUpdateMachineSet++, updater.canUpdateMachineSet(req)) },
+      {
+        hook: 'CanUpdateMachineSet',
+        name: HANDLER_NAMES.CanUpdateMachineSet,
+        handle: (req) => {
+          hookCalls.CanUpdateMachineSet++;
+          const ns = req.current.machineSet.metadata.namespace ?? '';
+          canUpdateByNamespace.set(ns, (canUpdateByNamespace.get(ns) ?? 0) + 1);
+          // A misbehaving extension for one namespace, to check errors surface instead of crashing or rolling out.
+          if (req.current.machineSet.metadata.namespace === FAILING_EXTENSION_NAMESPACE) return { status: 'Failure', message: 'extension is broken' };
+          return updater.canUpdateMachineSet(req);
+        },
+      },
       { hook: 'UpdateMachine', name: HANDLER_NAMES.UpdateMachine, handle: (req) => (hookCalls.UpdateMachine++, updater.updateMachine(req)) },
     ],
   });
@@ -145,6 +161,7 @@ export async function startHarness(opts: { inPlaceUpdates: boolean }): Promise<H
   await app.init();
   return {
     env, client, app, counts, hookCalls,
+    canUpdateCallsIn: (ns) => canUpdateByNamespace.get(ns) ?? 0,
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();
@@ -177,7 +194,7 @@ export async function eventually<T>(check: () => T | Promise<T | undefined | fal
 export async function createDeployment(
   c: KubeClient,
   ns: string,
-  o: { replicas: number; version: string; maxSurge: number; maxUnavailable: number; templates?: Record<string, Record<string, unknown>> },
+  o: { replicas: number; version: string; maxSurge: number; maxUnavailable: number; templates?: Record<string, Record<string, unknown>>; onDelete?: boolean },
 ): Promise<MachineDeployment> {
   await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   const cluster = await c.create<KubeObject>({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name: 'c1', namespace: ns }, spec: {} });
@@ -193,7 +210,7 @@ export async function createDeployment(
       clusterName: 'c1',
       replicas: o.replicas,
       selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': 'md' } },
-      rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: o.maxSurge, maxUnavailable: o.maxUnavailable } } },
+      rollout: { strategy: o.onDelete ? { type: 'OnDelete' } : { type: 'RollingUpdate', rollingUpdate: { maxSurge: o.maxSurge, maxUnavailable: o.maxUnavailable } } },
       template: {
         metadata: { labels: { 'cluster.x-k8s.io/deployment-name': 'md' } },
         spec: {

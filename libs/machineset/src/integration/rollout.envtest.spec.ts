@@ -1,8 +1,8 @@
 // MachineDeployment rollouts end to end on envtest: MachineSet/MachineDeployment/Machine controllers, the reference
 // updater behind HTTPS, and a test infra provider.
-import { CLUSTER_API_VERSION, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
+import { CLUSTER_API_VERSION, isUpdateInProgress, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
 import type { KubeClient } from '@capi/controller-runtime';
-import { conditionStatus, createDeployment, describeNamespace, eventually, INFRA_API_VERSION, machinesOf, startHarness, type Harness } from './harness';
+import { conditionStatus, createDeployment, describeNamespace, FAILING_EXTENSION_NAMESPACE, eventually, INFRA_API_VERSION, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -60,8 +60,19 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     const infraBefore = await infraNames(h.client, ns);
     await machineDeploymentSettled(h.client, ns, 3);
 
+    // maxUnavailable 1, maxSurge 0: updating Machines are unavailable, so at most one updates at a time (spec §12.41).
+    const updating = new Set<string>();
+    let maxUpdating = 0;
+    const watch = await h.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns }, (ev) => {
+      const inProgress = ev.type !== 'DELETED' && isUpdateInProgress(ev.object);
+      if (inProgress) updating.add(ev.object.metadata.name ?? '');
+      else updating.delete(ev.object.metadata.name ?? '');
+      maxUpdating = Math.max(maxUpdating, updating.size);
+    });
     await changeTemplate(h.client, ns, { version: 'v1.31.0' });
     const after = await readyMachines(h.client, ns, 3, 'v1.31.0');
+    watch.stop();
+    expect(maxUpdating).toBe(1);
 
     expect(identity(after)).toEqual(identity(before));
     expect(await infraNames(h.client, ns)).toEqual(infraBefore);
@@ -72,7 +83,7 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     }
     expect(h.hookCalls.UpdateMachine).toBeGreaterThanOrEqual(3);
     // One CanUpdateMachineSet call for the single old MS -> new MS pair, however often the MD reconciled.
-    expect(h.hookCalls.CanUpdateMachineSet).toBe(1);
+    expect(h.canUpdateCallsIn(ns)).toBe(1);
 
     const md = await machineDeploymentSettled(h.client, ns, 3);
     const machineSets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
@@ -95,21 +106,56 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     await createDeployment(h.client, ns, {
       replicas: 2,
       version: 'v1.30.0',
-      maxSurge: 1,
+      maxSurge: 2,
       maxUnavailable: 0,
       templates: { tmpl: { image: 'v1' }, 'tmpl-v2': { image: 'v2' } },
     });
     const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
-    const calls = h.hookCalls.CanUpdateMachineSet;
     await changeTemplate(h.client, ns, { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachineTemplate', name: 'tmpl-v2' } });
     const after = await eventually(async () => {
       const ms = await readyMachines(h.client, ns, 2, 'v1.30.0');
       return ms.every((m) => !before.some((b) => b.metadata.uid === m.metadata.uid)) && ms;
     }, 'all Machines replaced');
     expect(after.every((m) => m.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks'] === undefined)).toBe(true);
-    expect(h.hookCalls.CanUpdateMachineSet).toBe(calls + 1);
+    expect(h.canUpdateCallsIn(ns)).toBe(1);
     const infra = await h.client.list(INFRA_API_VERSION, 'TestMachine', { namespace: ns });
     expect(infra.items.map((i) => (i.metadata.annotations ?? {})['cluster.x-k8s.io/cloned-from-name']).sort()).toEqual(['tmpl-v2', 'tmpl-v2']);
+  });
+
+  it('surfaces a failing CanUpdateMachineSet extension as a reconcile error on the MachineDeployment and keeps the old Machines', async () => {
+    const ns = FAILING_EXTENSION_NAMESPACE;
+    await createDeployment(h.client, ns, { replicas: 1, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 1 });
+    const before = await readyMachines(h.client, ns, 1, 'v1.30.0');
+    await changeTemplate(h.client, ns, { version: 'v1.31.0' });
+    const md = await eventually(async () => {
+      const md = await h.client.get<MachineDeployment>(MD_REF(ns));
+      const c = md.status?.conditions?.find((x) => x.type === 'RollingOut');
+      return c?.status === 'Unknown' && md;
+    }, 'RollingOut reports the extension error');
+    const rollingOut = md.status!.conditions!.find((x) => x.type === 'RollingOut')!;
+    expect(rollingOut.message).toContain('extension is broken');
+    const machines = await machinesOf(h.client, ns);
+    expect(identity(machines)).toEqual(identity(before));
+    expect(machines.every((m) => !m.metadata.deletionTimestamp && !isUpdateInProgress(m))).toBe(true);
+    const sets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
+    expect(sets.flatMap((s) => Object.keys(s.metadata.annotations ?? {})).filter((k) => k.includes('move'))).toEqual([]);
+    await h.client.delete(MD_REF(ns)); // stop the retries
+  });
+
+  it('OnDelete never asks CanUpdateMachineSet and never sets move annotations', async () => {
+    const ns = 'ondelete';
+    await createDeployment(h.client, ns, { replicas: 1, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 0, onDelete: true });
+    const before = await readyMachines(h.client, ns, 1, 'v1.30.0');
+    await changeTemplate(h.client, ns, { version: 'v1.31.0' });
+    const sets = await eventually(async () => {
+      const items = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
+      const old = items.find((s) => s.spec.template.spec.version === 'v1.30.0');
+      return items.length === 2 && old?.metadata.annotations?.['cluster.x-k8s.io/disable-machine-create'] === 'true' && items;
+    }, 'new MachineSet created, old one must not create Machines');
+    expect(sets.flatMap((s) => Object.keys(s.metadata.annotations ?? {})).filter((k) => k.startsWith('in-place-updates'))).toEqual([]);
+    expect(sets.find((s) => s.spec.template.spec.version === 'v1.31.0')!.spec.replicas).toBe(0);
+    expect(h.canUpdateCallsIn(ns)).toBe(0);
+    expect(identity(await machinesOf(h.client, ns))).toEqual(identity(before));
   });
 });
 
@@ -124,7 +170,7 @@ describe('MachineDeployment rollout with InPlaceUpdates off', () => {
 
   it('replaces Machines for a change the updater would cover, without calling the extension', async () => {
     const ns = 'gateoff';
-    await createDeployment(h.client, ns, { replicas: 2, version: 'v1.30.0', maxSurge: 1, maxUnavailable: 0 });
+    await createDeployment(h.client, ns, { replicas: 2, version: 'v1.30.0', maxSurge: 2, maxUnavailable: 0 });
     const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
     await changeTemplate(h.client, ns, { version: 'v1.31.0' });
     const after = await readyMachines(h.client, ns, 2, 'v1.31.0');
