@@ -120,6 +120,11 @@ describe('planReconcile', () => {
   it('after a replacement deletion, scales up again', () => {
     expect(planReconcile(surge0, [cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({ type: 'scaleUp', rollout: true });
   });
+  it('never rolls out the last Machine without a surge, even with maxSurge 0', () => {
+    const one = kcp({ replicas: 1, rollout: { strategy: { rollingUpdate: { maxSurge: 0 } } } });
+    expect(planReconcile(one, [cpm('a', { upToDate: false })], true)).toEqual({ type: 'scaleUp', rollout: true });
+    expect(planReconcile(one, [cpm('a', { upToDate: false }), cpm('b', { created: '2026-02-01T00:00:00Z' })], true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: true });
+  });
   it('completes an interrupted in-place trigger first (gate on only)', () => {
     const m = [cpm('a', { upToDate: false, annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } }), cpm('b'), cpm('c')];
     expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machine: 'a' });

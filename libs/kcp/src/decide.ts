@@ -122,7 +122,10 @@ export function planReconcile(kcp: KubeadmControlPlane, machines: readonly Contr
   const all = machines.map((m) => m.machine);
   const outdated = machines.filter((m) => !m.upToDate && !m.machine.metadata.deletionTimestamp);
   if (outdated.length > 0) {
-    if (machines.length < replicas + maxSurge(kcp)) return { type: 'scaleUp', rollout: true };
+    // Never take away the last live Machine: with one replica a rollout always surges.
+    const live = all.filter((m) => !m.metadata.deletionTimestamp).length;
+    const surge = live <= 1 ? Math.max(1, maxSurge(kcp)) : maxSurge(kcp);
+    if (machines.length < replicas + surge) return { type: 'scaleUp', rollout: true };
     const selected = selectMachineForScaleDown(all.filter((m) => !m.metadata.deletionTimestamp), outdated.map((m) => m.machine));
     if (!selected) return { type: 'none' };
     const info = outdated.find((m) => m.machine === selected);

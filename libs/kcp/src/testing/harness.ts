@@ -1,0 +1,131 @@
+// Integration harness: envtest + KCP + Machine controller + in-memory infra/bootstrap provider (workload clusters are
+// embedded API servers with Nodes) + the reference in-place updater wired to the in-memory hosts.
+import { Module, type INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { KubeConfig } from '@kubernetes/client-node';
+import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, INFRASTRUCTURE_GROUP, type KubeadmControlPlane, type Machine } from '@capi/api';
+import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient, type KubeObject } from '@capi/controller-runtime';
+import { startEnvtest, type Envtest } from '@capi/envtest';
+import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
+import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
+import { MachineControllerModule } from '@capi/machine';
+import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RUNTIME_CLIENT, RuntimeClient, type ExtensionConfig } from '@capi/runtime-client';
+import { SsaModule } from '@capi/ssa';
+import { KcpControllerModule } from '../kcp-controller.module';
+import { ClusterStatusMirror } from './cluster-status.reconciler';
+
+export const NS = 'kcp-it';
+export const CLUSTER = 'c1';
+export const KCP_NAME = 'cp';
+
+export interface KcpHarness {
+  env: Envtest;
+  client: KubeClient;
+  app: INestApplication;
+  close(): Promise<void>;
+  registerUpdater(): Promise<void>;
+}
+
+export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promise<KcpHarness> {
+  const env = await startEnvtest();
+  const kc = new KubeConfig();
+  kc.loadFromString(env.kubeconfig);
+  const client = new KubeClient(kc);
+  const registry = new ExtensionRegistry();
+  registry.warmUp([]);
+  const transport = new HttpsExtensionTransport();
+  const runtimeClient = new RuntimeClient(registry, transport, async (ns) => (await client.get({ apiVersion: 'v1', kind: 'Namespace', name: ns })).metadata.labels ?? {});
+
+  @Module({ providers: [{ provide: RUNTIME_CLIENT, useValue: runtimeClient }], exports: [RUNTIME_CLIENT] })
+  class TestRuntimeClientModule {}
+
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000 }),
+      FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates })),
+      SsaModule.forRoot(),
+      MachineControllerModule.forRoot({ imports: [TestRuntimeClientModule], nodePollIntervalMs: 300 }),
+      InMemoryProviderModule.forRoot({ provisioningDelayMs: 50, inPlaceUpdater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } }),
+      KcpControllerModule.forRoot({ imports: [TestRuntimeClientModule], preflightRequeueMs: 300 }),
+    ],
+    providers: [ClusterStatusMirror],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: process.env.KCP_TEST_LOGS ? ['error', 'warn', 'log'] : ['error'] });
+  await app.init();
+
+  return {
+    env, client, app,
+    registerUpdater: async () => {
+      const updater = app.get<RunningInPlaceUpdater>(INMEMORY_INPLACE_UPDATER);
+      const ec: ExtensionConfig = {
+        apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+        kind: 'ExtensionConfig',
+        metadata: { name: 'inmemory-updater', resourceVersion: '1' },
+        spec: { clientConfig: { url: updater.url, caBundle: updater.caBundle } },
+      };
+      registry.add(await discoverExtension(ec, transport));
+    },
+    close: async () => {
+      await app.close();
+      transport.close();
+      client.close();
+      await env.stop();
+    },
+  };
+}
+
+export const infraTemplate = (name: string, spec: Record<string, unknown>): KubeObject => ({
+  apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachineTemplate', metadata: { name, namespace: NS }, spec: { template: { spec } },
+});
+
+/** Namespace, Cluster, InMemoryCluster, template and a KCP with `replicas` (maxSurge 0 unless given). */
+export async function createControlPlane(client: KubeClient, opts: { replicas: number; maxSurge?: number }): Promise<void> {
+  await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  await client.create(infraTemplate('tmpl-a', { image: 'ubuntu-22.04', resources: { cpu: 2, memoryMiB: 2048 } }));
+  await client.create({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryCluster', metadata: { name: CLUSTER, namespace: NS, labels: { [CLUSTER_NAME_LABEL]: CLUSTER } }, spec: {} });
+  await client.create({
+    apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name: CLUSTER, namespace: NS },
+    spec: {
+      controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: KCP_NAME },
+      infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster', name: CLUSTER },
+    },
+  });
+  const kcp: KubeadmControlPlane = {
+    apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane', metadata: { name: KCP_NAME, namespace: NS, labels: { [CLUSTER_NAME_LABEL]: CLUSTER } },
+    spec: {
+      replicas: opts.replicas,
+      version: 'v1.30.0',
+      machineTemplate: { spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name: 'tmpl-a' } } },
+      kubeadmConfigSpec: {
+        clusterConfiguration: { etcd: { local: { imageTag: '3.5.12' } } },
+        files: [{ path: '/etc/motd', content: 'hello' }],
+      },
+      rollout: { strategy: { rollingUpdate: { maxSurge: opts.maxSurge ?? 0 } } },
+    },
+  };
+  await client.create(kcp);
+}
+
+export async function getKcp(client: KubeClient): Promise<KubeadmControlPlane> {
+  return client.get<KubeadmControlPlane>({ apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane', namespace: NS, name: KCP_NAME });
+}
+
+export async function listMachines(client: KubeClient): Promise<Machine[]> {
+  return (await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: NS })).items;
+}
+
+/** Polls `check` until it returns a value (not undefined/false) or `timeoutMs` passes; the error names `what`. */
+export async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 40_000, intervalMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
