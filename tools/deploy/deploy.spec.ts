@@ -54,9 +54,9 @@ describe('deploy/', () => {
   }, 60_000);
   afterAll(async () => env?.stop());
 
-  it('config/crd/kustomization.yaml lists exactly the CRD files crdgen generated', () => {
-    const generated = readdirSync(join(root, 'config/crd')).filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml').sort();
-    const listed = (parse(readFileSync(join(root, 'config/crd/kustomization.yaml'), 'utf8')) as { resources: string[] }).resources;
+  it('config/crd/kustomization.yml lists exactly the CRD files crdgen generated', () => {
+    const generated = readdirSync(join(root, 'config/crd')).filter((f) => f.endsWith('.yaml')).sort();
+    const listed = (parse(readFileSync(join(root, 'config/crd/kustomization.yml'), 'utf8')) as { resources: string[] }).resources;
     expect([...listed].sort()).toEqual(generated);
     expect(byKind(rendered, 'CustomResourceDefinition').map((c) => c.metadata.name).sort()).toHaveLength(generated.length);
   });
