@@ -6,6 +6,7 @@ import { CLUSTER_API_VERSION, reduceObjectForHook, type CanUpdateMachineSetReque
 import type { Client } from '@capi/controller-runtime';
 import { canExtensionsUpdate, type CoverageRuntimeClient } from '@capi/inplace';
 import type { ContractVersionResolver } from '@capi/machine';
+import { TtlCache } from '../shared/ttl-cache';
 import { getReferenced, type VersionedRef } from '../shared/writes';
 
 export const DEFAULT_CAN_UPDATE_CACHE_TTL_MS = 5 * 60_000;
@@ -25,20 +26,17 @@ export const canUpdateCacheKey = (oldMS: MachineSet, newMS: MachineSet): string 
 
 export class MachineSetInPlaceChecker {
   private readonly log = new Logger('MachineSetInPlaceChecker');
-  private readonly cache = new Map<string, { canUpdate: boolean; expiresAt: number }>();
-  private readonly now: () => number;
-  private readonly ttlMs: number;
+  private readonly cache: TtlCache<boolean>;
 
   constructor(private readonly deps: MachineSetInPlaceCheckerDeps) {
-    this.now = deps.now ?? Date.now;
-    this.ttlMs = deps.ttlMs ?? DEFAULT_CAN_UPDATE_CACHE_TTL_MS;
+    this.cache = new TtlCache(deps.ttlMs ?? DEFAULT_CAN_UPDATE_CACHE_TTL_MS, deps.now ?? Date.now);
   }
 
   /** True when the extensions cover every change from oldMS to newMS. Extension errors are thrown (reconcile error). */
   async canUpdate(oldMS: MachineSet, newMS: MachineSet): Promise<boolean> {
     const key = canUpdateCacheKey(oldMS, newMS);
     const cached = this.cache.get(key);
-    if (cached && cached.expiresAt > this.now()) return cached.canUpdate;
+    if (cached !== undefined) return cached;
 
     const request = await this.buildRequest(oldMS, newMS);
     if (!request) return false;
@@ -48,7 +46,7 @@ export class MachineSetInPlaceChecker {
     }
     const result = await canExtensionsUpdate({ hook: 'CanUpdateMachineSet', runtimeClient: this.deps.runtimeClient, forObject: oldMS, request });
     if (!result.canUpdate) this.log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
-    this.cache.set(key, { canUpdate: result.canUpdate, expiresAt: this.now() + this.ttlMs });
+    this.cache.set(key, result.canUpdate);
     return result.canUpdate;
   }
 

@@ -28,7 +28,7 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
-import { ServerSideApplier } from '@capi/ssa';
+import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver } from '@capi/machine';
 import { deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
@@ -150,6 +150,8 @@ export class MachineSetReconciler implements Reconciler {
         }
       }
       if (m.metadata.deletionTimestamp) continue;
+      // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
+      await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
       await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m });
     }
   }
