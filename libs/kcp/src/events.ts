@@ -1,4 +1,5 @@
 // Minimal core/v1 Event recorder (upstream record.EventRecorder): events are best effort, failures are logged only.
+import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Client, KubeObject } from '@capi/controller-runtime';
 
@@ -22,7 +23,8 @@ export class ApiEventRecorder implements EventRecorder {
       await this.client.create({
         apiVersion: 'v1',
         kind: 'Event',
-        metadata: { generateName: `${name}.`, namespace: namespace ?? 'default' },
+        // Named like client-go does (<object>.<unique suffix>).
+        metadata: { name: `${name}.${randomBytes(8).toString('hex')}`, namespace: namespace ?? 'default' },
         involvedObject: { apiVersion: obj.apiVersion, kind: obj.kind, name, namespace, uid, resourceVersion },
         reason,
         message,
