@@ -2,6 +2,7 @@
 // (spec §8.2, §12 items 25–33): markers, preconditions, UpdateMachine calls, retry cache, completion order, errors.
 import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, type Condition, type UpdateMachineRequest, type UpdateMachineResponse } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
+import type { ExtensionServer } from '@capi/runtime-client';
 import {
   BOOTSTRAP_API, MACHINE_API, MARKERS_ON, PENDING_UPDATE_MACHINE, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster,
   provisionBootstrap, provisionInfra, ref,
@@ -23,13 +24,11 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
   const calls: { machine: string; request: UpdateMachineRequest }[] = [];
   const responders = new Map<string, Responder>();
   const callsFor = (name: string) => calls.filter((c) => c.machine === name);
-  let closeUpdater: () => Promise<void>;
+  const servers: ExtensionServer[] = [];
 
-  beforeAll(async () => {
-    h = await startHarness({ inPlaceUpdates: true });
-    await createNamespace(h.client, ns);
-    await createReadyCluster(h.client, ns);
-    const server = await registerExtension(h, 'updater-a', [{
+  /** (Re-)registers updater-a: answers with the responder of the Machine named in the request. */
+  async function registerUpdaterA(): Promise<void> {
+    servers.push(await registerExtension(h, 'updater-a', [{
       hook: 'UpdateMachine',
       name: 'update-machine',
       handle: (req) => {
@@ -39,12 +38,18 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
         if (!r) throw new Error(`no responder for ${machine}`);
         return r(req);
       },
-    }]);
-    closeUpdater = () => server.close();
+    }]));
+  }
+
+  beforeAll(async () => {
+    h = await startHarness({ inPlaceUpdates: true });
+    await createNamespace(h.client, ns);
+    await createReadyCluster(h.client, ns);
+    await registerUpdaterA();
   });
   afterAll(async () => {
     await h?.close();
-    await closeUpdater?.();
+    await Promise.all(servers.map((x) => x.close()));
   });
 
   const machineRef = (name: string) => ref(MACHINE_API, 'Machine', ns, name);
@@ -73,7 +78,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     if (parts.pending !== false) await annotate(h.client, machineRef(name), PENDING_UPDATE_MACHINE);
   }
 
-  it('full happy path: UpdateMachine with reduced desired objects, in progress with retryAfter, then completed', async () => {
+  it('full happy path (items 29, 30): UpdateMachine with reduced desired objects, in progress with retryAfter, then completed', async () => {
     await runningMachine('happy');
     let done = false;
     responders.set('happy', () => (done ? { retryAfterSeconds: 0, message: 'Extension completed updating Machine' } : { retryAfterSeconds: 5, message: 'Extension is updating Machine' }));
@@ -219,14 +224,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       await settle(h, 50).catch(() => undefined); // it keeps retrying with backoff
       await expect(h.reconciler.reconcile({ namespace: ns, name: 'm32' })).rejects.toThrow('no extensions registered for UpdateMachine hook');
     } finally {
-      await registerExtension(h, 'updater-a', [{
-        hook: 'UpdateMachine', name: 'update-machine',
-        handle: (req) => {
-          const machine = req.desired.machine.metadata.name!;
-          calls.push({ machine, request: req });
-          return responders.get(machine)?.(req) ?? { retryAfterSeconds: 0 };
-        },
-      }]);
+      await registerUpdaterA();
     }
     responders.set('m32', () => ({ retryAfterSeconds: 0 }));
     await eventually(async () => cond(await getMachine('m32'), 'Updating')?.reason === 'NotUpdating', 'completes once registered', 20_000);
@@ -267,14 +265,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       await expect(h.reconciler.reconcile({ namespace: ns, name })).rejects.toThrow(errorPattern);
     } finally {
       await raw.close();
-      await registerExtension(h, 'updater-a', [{
-        hook: 'UpdateMachine', name: 'update-machine',
-        handle: (req) => {
-          const machine = req.desired.machine.metadata.name!;
-          calls.push({ machine, request: req });
-          return responders.get(machine)?.(req) ?? { retryAfterSeconds: 0 };
-        },
-      }]);
+      await registerUpdaterA();
     }
     // The manager is alive: the Machine completes with a working updater.
     responders.set(name, () => ({ retryAfterSeconds: 0 }));
