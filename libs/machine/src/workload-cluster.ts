@@ -44,8 +44,13 @@ export function kubeconfigSecretClientProvider(client: Client): WorkloadClusterC
     } catch (e) {
       throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} is not a valid kubeconfig: ${(e as Error).message}`);
     }
+    let kube: KubeClient;
+    try {
+      kube = new KubeClient(kc);
+    } catch (e) {
+      throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} is not usable: ${(e as Error).message}`);
+    }
     cached?.client.close();
-    const kube = new KubeClient(kc);
     clients.set(key, { rv, client: kube });
     return kube;
   };
