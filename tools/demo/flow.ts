@@ -134,6 +134,13 @@ export class DemoRun {
     }
   }
 
+  private readonly startedAt = Date.now();
+
+  /** Seconds since the run started, e.g. "+12.3s". */
+  private elapsed(): string {
+    return `+${((Date.now() - this.startedAt) / 1000).toFixed(1)}s`;
+  }
+
   stop(): void {
     this.stopped = true;
     this.watch?.stop();
@@ -156,7 +163,7 @@ export class DemoRun {
         if (ev.object?.metadata?.resourceVersion) resourceVersion = ev.object.metadata.resourceVersion;
         if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
         const line = this.tracker.onEvent(ev.type, ev.object);
-        if (line) this.out(line);
+        if (line) this.out(`${this.elapsed().padStart(7)} ${line}`);
       });
       this.watch = handle;
       handle.done.then(

@@ -1,6 +1,10 @@
 // Spawns the real entry point the way `npm start` does (node -r @swc-node/register apps/manager/src/main.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '@capi/controller-runtime';
 import { get } from './testing/http';
 
 const root = join(__dirname, '../../..');
@@ -76,5 +80,37 @@ describe('manager process', () => {
     const r = await done;
     expect(r.code === 0 || r.signal === 'SIGTERM').toBe(true);
     expect(r.stderr).toContain('"InPlaceUpdates":true');
+  });
+
+  it('the embedded default (all controllers, provider, updater) prints its kubeconfig, serves the CRDs and stops on SIGINT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'manager-embedded-'));
+    const child = run([`--data-dir=${dataDir}`, '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0']);
+    const done = finish(child);
+    try {
+      await waitForLog(child, 'manager started');
+      const kubeconfigPath = join(dataDir, 'kubeconfig');
+      expect(statSync(kubeconfigPath).mode & 0o777).toBe(0o600);
+      const kc = new KubeConfig();
+      kc.loadFromFile(kubeconfigPath);
+      const client = new KubeClient(kc);
+      try {
+        expect((await client.list('cluster.x-k8s.io/v1beta2', 'Machine')).items).toEqual([]);
+        const ec = await client.get({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', name: 'inmemory-inplace-updater' });
+        expect((ec.spec as { clientConfig: { url: string } }).clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      } finally {
+        client.close();
+      }
+      child.kill('SIGINT');
+      const r = await done;
+      expect(r.code === 0 || r.signal === 'SIGINT').toBe(true);
+      expect(r.stdout).toContain(`kubeconfig: ${kubeconfigPath}`);
+      expect(r.stdout).toContain(`kubectl --kubeconfig ${kubeconfigPath} get machines -A`);
+      expect(r.stderr).toContain('"InPlaceUpdates":true');
+      expect(r.stderr).not.toContain('controller skipped');
+      expect(existsSync(join(dataDir, 'apiserver.sqlite'))).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
