@@ -16,7 +16,7 @@ export {
 } from './machineset/deletion-order';
 export { classifyMachines, checkMoveHandshake, isMovable, planScaleDown, movePatch, type MachineClassification, type HandshakeResult, type ScaleDownPlan } from './machineset/moves';
 export { computeMachineSetStatus, machineUpToDateCondition, isMachineAvailable } from './machineset/status';
-export { computeDesiredMachine, objectFromTemplate, kindFromTemplateKind, machineLabels, generateName, formatLabelValue, TemplateError } from './machineset/desired';
+export { computeDesiredMachine, selectorProblem, objectFromTemplate, kindFromTemplateKind, machineLabels, generateName, formatLabelValue, TemplateError } from './machineset/desired';
 export {
   MachineDeploymentReconciler,
   MACHINEDEPLOYMENT_FIELD_MANAGER,

@@ -1,4 +1,5 @@
-import { computeDesiredMachine, formatLabelValue, generateName, kindFromTemplateKind, objectFromTemplate, TemplateError } from './desired';
+import { labelSelectorAsSelector } from '@capi/api';
+import { computeDesiredMachine, selectorProblem, formatLabelValue, generateName, kindFromTemplateKind, objectFromTemplate, TemplateError } from './desired';
 import { machine, machineSet } from '../testing/fixtures';
 
 describe('computeDesiredMachine', () => {
@@ -73,5 +74,14 @@ describe('names', () => {
     const long = formatLabelValue('y'.repeat(70));
     expect(long).toMatch(/^hash_[0-9a-z]+_z$/);
     expect(long.length).toBeLessThanOrEqual(63);
+  });
+});
+
+describe('selectorProblem', () => {
+  it('refuses empty selectors and selectors that do not match the Machine labels', () => {
+    const ms = machineSet('md-abc');
+    expect(selectorProblem(ms, labelSelectorAsSelector(ms.spec.selector))).toBeUndefined();
+    expect(selectorProblem(ms, labelSelectorAsSelector({}))).toContain('empty spec.selector');
+    expect(selectorProblem(ms, labelSelectorAsSelector({ matchLabels: { other: 'x' } }))).toContain('does not match the labels of its Machines');
   });
 });

@@ -80,6 +80,13 @@ export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefi
   return machine;
 }
 
+/** Why the selector cannot be used, or undefined. */
+export function selectorProblem(ms: MachineSet, selector: { empty: boolean; matches(labels: Record<string, string> | undefined): boolean }): string | undefined {
+  if (selector.empty) return `MachineSet ${ms.metadata.name} has an empty spec.selector`;
+  if (!selector.matches(machineLabels(ms))) return `spec.selector of MachineSet ${ms.metadata.name} does not match the labels of its Machines (spec.template.metadata.labels)`;
+  return undefined;
+}
+
 export class TemplateError extends Error {
   constructor(
     message: string,

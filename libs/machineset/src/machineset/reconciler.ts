@@ -32,7 +32,7 @@ import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver } from '@capi/machine';
 import { deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
-import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
+import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
 import { checkMoveHandshake, classifyMachines, movePatch, planScaleDown } from './moves';
 import { computeMachineSetStatus, machineUpToDateCondition } from './status';
@@ -76,7 +76,13 @@ export class MachineSetReconciler implements Reconciler {
     const ms = await this.client.tryGet<MachineSet>({ ...MS, ...req });
     if (!ms || ms.metadata.deletionTimestamp) return; // Machines go with the MS through ownerReference garbage collection.
     const md = await this.owningMachineDeployment(ms);
-    const machines = await this.getAndAdoptMachines(ms);
+    let machines: Machine[];
+    try {
+      machines = await this.getAndAdoptMachines(ms);
+    } catch (e) {
+      if (e instanceof TemplateError) await this.reportError(ms, e);
+      throw e;
+    }
     const { counted, toStartUpdate } = classifyMachines(ms, machines);
 
     const started = new Set<string>();
@@ -108,6 +114,10 @@ export class MachineSetReconciler implements Reconciler {
   /** Machines matching the selector that are ours or orphans (adopted); ours that stopped matching are released. */
   private async getAndAdoptMachines(ms: MachineSet): Promise<Machine[]> {
     const selector = labelSelectorAsSelector(ms.spec.selector);
+    // An empty selector would select (or, inverted, release) everything; a selector not matching the template would
+    // create Machines forever. Both are refused before any write.
+    const problem = selectorProblem(ms, selector);
+    if (problem) throw new TemplateError(problem, 'InvalidSelector');
     const all = (await this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { namespace: ms.metadata.namespace })).items;
     const out: Machine[] = [];
     for (const m of all) {
@@ -232,6 +242,13 @@ export class MachineSetReconciler implements Reconciler {
       annotations: machine.metadata.annotations,
       ownerRef: machineSetOwnerRef(ms, false),
     });
+  }
+
+  /** Shows an input error on the MS (ScalingUp False with the error's reason) without touching the counters. */
+  private async reportError(ms: MachineSet, e: TemplateError): Promise<void> {
+    const conditions = setCondition(ms.status?.conditions, { type: 'ScalingUp', status: 'False', reason: e.reason, message: e.message, observedGeneration: ms.metadata.generation }, this.clock);
+    if (jsonEqual(conditions, ms.status?.conditions ?? [])) return;
+    await this.client.updateStatus<MachineSet>({ ...ms, status: { ...(ms.status ?? {}), conditions } });
   }
 
   private async updateStatus(ms: MachineSet, machines: Machine[], scaleError: Error | undefined): Promise<void> {
