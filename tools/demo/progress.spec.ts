@@ -1,0 +1,119 @@
+import type { Machine } from '@capi/api';
+import { ProgressTracker, machineProblems, machineView, outcomeProblems, progressLine, renderSummary, stepOutcome } from './progress';
+
+const healthy = ['Ready', 'Available', 'UpToDate', 'BootstrapConfigReady', 'InfrastructureReady', 'NodeReady', 'NodeHealthy'].map((type) => ({ type, status: 'True', reason: type }));
+const negatives = ['Updating', 'Deleting', 'Paused'].map((type) => ({ type, status: 'False', reason: 'No' + type }));
+
+function machine(name: string, uid: string, opts: { version?: string; phase?: string; conditions?: Array<{ type: string; status: string; reason?: string }>; cp?: boolean; annotations?: Record<string, string>; deleting?: boolean } = {}): Machine {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Machine',
+    metadata: {
+      name,
+      uid,
+      namespace: 'default',
+      labels: opts.cp ? { 'cluster.x-k8s.io/control-plane': '' } : { 'cluster.x-k8s.io/deployment-name': 'md-0' },
+      ...(opts.annotations ? { annotations: opts.annotations } : {}),
+      ...(opts.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+    },
+    spec: { clusterName: 'demo', version: opts.version ?? 'v1.31.0', bootstrap: {}, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name } },
+    status: { phase: opts.phase ?? 'Running', conditions: (opts.conditions ?? [...healthy, ...negatives]).map((c) => ({ lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'R', ...c })) },
+  } as Machine;
+}
+
+describe('machineView / progressLine', () => {
+  it('shows name, group, phase, version, UpToDate/Updating/Ready and a short uid', () => {
+    const v = machineView(machine('demo-cp-abc', '0123456789abcdef', { cp: true }));
+    expect(v).toMatchObject({ group: 'cp', phase: 'Running', upToDate: 'True', updating: 'False', ready: 'True' });
+    const line = progressLine('ADDED', v);
+    expect(line).toMatch(/^ADDED +demo-cp-abc +cp +Running +v1\.31\.0 +UpToDate=True +Updating=False +Ready=True +uid=01234567$/);
+    expect(progressLine('CHANGED', machineView(machine('m', 'u', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } })))).toMatch(/update-in-progress$/);
+  });
+
+  it('a Machine without status is Pending with unknown conditions', () => {
+    const m = machine('m', 'u');
+    delete (m as { status?: unknown }).status;
+    expect(machineView(m)).toMatchObject({ phase: 'Pending', upToDate: '-', updating: '-', ready: '-' });
+  });
+});
+
+describe('ProgressTracker', () => {
+  it('prints ADDED first, CHANGED only when a displayed field changes, and DELETED', () => {
+    const t = new ProgressTracker();
+    const m = machine('m', 'u1', { phase: 'Provisioning' });
+    expect(t.onEvent('ADDED', m)).toMatch(/^ADDED /);
+    expect(t.onEvent('MODIFIED', m)).toBeUndefined(); // e.g. a resourceVersion-only change
+    expect(t.onEvent('MODIFIED', machine('m', 'u1', { phase: 'Running' }))).toMatch(/^CHANGED .*Running/);
+    expect(t.onEvent('DELETED', m)).toMatch(/^DELETED /);
+    // A Machine seen first through MODIFIED (watch started late) is still announced as ADDED.
+    expect(t.onEvent('MODIFIED', machine('n', 'u2'))).toMatch(/^ADDED /);
+  });
+});
+
+describe('stepOutcome', () => {
+  it('classifies kept (same UID), replaced (gone) and new Machines, with the version change of kept ones', () => {
+    const before = [machine('a', 'ua'), machine('b', 'ub')];
+    const after = [machine('a', 'ua', { version: 'v1.31.1' }), machine('c', 'uc', { version: 'v1.31.1' })];
+    expect(stepOutcome('s', before, after)).toEqual([
+      { step: 's', name: 'a', group: 'md-0', uid: 'ua', outcome: 'kept in place', version: 'v1.31.0 -> v1.31.1' },
+      { step: 's', name: 'b', group: 'md-0', uid: 'ub', outcome: 'replaced', version: 'v1.31.0' },
+      { step: 's', name: 'c', group: 'md-0', uid: 'uc', outcome: 'new', version: 'v1.31.1' },
+    ]);
+  });
+
+  it('a Machine recreated with the same name but a new UID counts as replaced + new', () => {
+    const rows = stepOutcome('s', [machine('a', 'old')], [machine('a', 'new')]);
+    expect(rows.map((r) => r.outcome)).toEqual(['replaced', 'new']);
+  });
+});
+
+describe('outcomeProblems', () => {
+  const rows = stepOutcome('in-place', [machine('a', 'ua'), machine('b', 'ub')], [machine('a', 'ua'), machine('c', 'uc')]);
+  it('in-place: every replaced or new Machine is a problem', () => {
+    expect(outcomeProblems(rows, 'kept in place')).toEqual([
+      'in-place: b was replaced, expected kept in place',
+      'in-place: c is new, expected every Machine to be updated in place',
+    ]);
+  });
+  it('rollout: every kept Machine is a problem, new ones are expected', () => {
+    expect(outcomeProblems(rows, 'replaced')).toEqual(['in-place: a was kept in place, expected replaced']);
+  });
+});
+
+describe('machineProblems', () => {
+  it('is empty for a Running Machine with positive conditions True and negative ones False', () => {
+    expect(machineProblems(machine('m', 'u'), 'v1.31.0')).toEqual([]);
+  });
+
+  it('names each unhealthy condition, a wrong version, phase, in-flight update and deletion', () => {
+    const m = machine('m', 'u', {
+      phase: 'Provisioned',
+      version: 'v1.31.0',
+      deleting: true,
+      annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' },
+      conditions: [...healthy.filter((c) => c.type !== 'NodeReady'), { type: 'NodeReady', status: 'Unknown', reason: 'NodeInspectionFailed' }, { type: 'Updating', status: 'True', reason: 'InPlaceUpdating' }],
+    });
+    expect(machineProblems(m, 'v1.31.1')).toEqual([
+      'm: being deleted',
+      'm: update in progress',
+      'm: phase Provisioned',
+      'm: version v1.31.0 (want v1.31.1)',
+      'm: NodeReady=Unknown (NodeInspectionFailed)',
+      'm: Updating=True (InPlaceUpdating)',
+    ]);
+  });
+
+  it('requires Ready and UpToDate to be present', () => {
+    expect(machineProblems(machine('m', 'u', { conditions: [] }))).toEqual(['m: no Ready condition', 'm: no UpToDate condition']);
+  });
+});
+
+describe('renderSummary', () => {
+  it('renders an aligned table with short UIDs', () => {
+    const rows = stepOutcome('in-place', [machine('demo-cp-1', 'aaaaaaaa-1111')], [machine('demo-cp-1', 'aaaaaaaa-1111', { version: 'v1.31.1' })]);
+    expect(renderSummary(rows).split('\n')).toEqual([
+      'STEP      MACHINE    GROUP  UID       OUTCOME        VERSION',
+      'in-place  demo-cp-1  md-0   aaaaaaaa  kept in place  v1.31.0 -> v1.31.1',
+    ]);
+  });
+});
