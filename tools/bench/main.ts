@@ -1,4 +1,5 @@
 // Benchmark dispatcher: npm run bench -- <name> [args...]
+import { runApiserverChaosBench } from './apiserver-chaos';
 import { runPlannerBench } from './planner';
 import { runSsaWritesBench } from './ssa-writes';
 
@@ -10,6 +11,7 @@ interface Bench {
 const benches: Record<string, Bench> = {
   planner: { description: 'RolloutPlanner time per plan on 1k/10k Machines and the 10k/1k ratio [sizes...]', run: runPlannerBench },
   'ssa-writes': { description: 'API writes per effective change / per no-op reconcile through @capi/ssa patch [objects]', run: runSsaWritesBench },
+  'apiserver-chaos': { description: 'kill -9 the SQLite API server during writes, restart, verify acknowledged writes [iterations] [seed]', run: runApiserverChaosBench },
 };
 
 function usage(): string {
