@@ -27,7 +27,7 @@ export {
   type PreflightResult,
   type InPlacePreflightDecision,
 } from './decide';
-export { computeKcpStatus, machineUpToDateCondition, isMachineAvailable, controlPlaneSelector, lowestVersion, type KcpStatusInput } from './status';
+export { computeKcpStatus, machineUpToDateCondition, isUpdatingInPlace, isMachineAvailable, controlPlaneSelector, lowestVersion, type KcpStatusInput } from './status';
 export { canUpdateMachine, buildCanUpdateMachineRequest, triggerInPlaceUpdate, InPlaceTriggerError, type InPlaceDeps, type CanUpdateResult } from './inplace';
 export { ApiEventRecorder, type EventRecorder } from './events';
 export {

@@ -96,12 +96,12 @@ describe('KCP in-place on envtest', () => {
     expect(res.reasons[0]).toContain('Machine cannot be updated in-place: version: "v1.30.0" → "v1.31.0"');
     const req = none.requests[0];
     // Reduced objects only, at the latest typed versions; the first Machine's init config compared as join.
-    for (const o of [req.current.machine, req.desired.machine, req.current.infrastructureMachine, req.current.bootstrapConfig]) {
+    for (const o of [req.current.machine, req.desired.machine, req.current.infrastructureMachine, req.current.bootstrapConfig!]) {
       expect(Object.keys(o).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
       expect(Object.keys(o.metadata).every((k) => ['name', 'namespace', 'labels', 'annotations'].includes(k))).toBe(true);
     }
-    expect(req.current.bootstrapConfig.apiVersion).toBe('bootstrap.cluster.x-k8s.io/v1beta2');
-    expect(req.current.bootstrapConfig.spec).toEqual(req.desired.bootstrapConfig.spec);
+    expect(req.current.bootstrapConfig?.apiVersion).toBe('bootstrap.cluster.x-k8s.io/v1beta2');
+    expect(req.current.bootstrapConfig?.spec).toEqual(req.desired.bootstrapConfig?.spec);
     expect(req.current.infrastructureMachine.spec).toEqual(req.desired.infrastructureMachine.spec);
 
     const covering = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]);

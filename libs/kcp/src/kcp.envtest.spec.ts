@@ -20,19 +20,24 @@ async function waitForStableControlPlane(h: KcpHarness, replicas: number, versio
 }
 
 /** Records, on every Machine event, how many Machines are updating in place at once. */
-async function trackUpdating(h: KcpHarness): Promise<{ max: () => number; seen: Set<string>; stop: () => void }> {
+async function trackUpdating(h: KcpHarness): Promise<{ max: () => number; seen: Set<string>; upToDateReasonsWhileUpdating: Set<string>; stop: () => void }> {
   const state = new Map<string, boolean>();
   const seen = new Set<string>();
+  const upToDateReasonsWhileUpdating = new Set<string>();
   let max = 0;
   const handle: WatchHandle = await h.client.watch<Machine>('cluster.x-k8s.io/v1beta2', 'Machine', { namespace: NS }, (ev) => {
     if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return;
     const name = ev.object.metadata.name!;
     if (ev.type === 'DELETED') state.delete(name);
     else state.set(name, isUpdateInProgress(ev.object));
-    if (state.get(name)) seen.add(name);
+    if (state.get(name)) {
+      seen.add(name);
+      const reason = getCondition(ev.object, UP_TO_DATE_CONDITION)?.reason;
+      if (reason) upToDateReasonsWhileUpdating.add(reason);
+    }
     max = Math.max(max, [...state.values()].filter(Boolean).length);
   });
-  return { max: () => max, seen, stop: () => handle.stop() };
+  return { max: () => max, seen, upToDateReasonsWhileUpdating, stop: () => handle.stop() };
 }
 
 const identity = (ms: Machine[]) => ms.map((m) => `${m.metadata.name}/${m.metadata.uid}`).sort();
@@ -76,6 +81,8 @@ describe('KubeadmControlPlane with InPlaceUpdates on', () => {
     expect(identity(after)).toEqual(identity(before));
     expect(tracker.seen.size).toBe(3);
     expect(tracker.max()).toBe(1);
+    // KCP reported the updating Machines as UpToDate=False/Updating.
+    expect(tracker.upToDateReasonsWhileUpdating).toContain('Updating');
     for (const m of after) expect(getCondition(m, UPDATING_CONDITION)).toMatchObject({ status: 'False', reason: 'NotUpdating' });
     const events = await h.client.list('v1', 'Event', { namespace: NS });
     const started = events.items.filter((e) => e.reason === 'SuccessfulStartInPlaceUpdate');

@@ -8,7 +8,6 @@ import {
   CONTROLPLANE_GROUP,
   KUBEADM_CONTROL_PLANE_FINALIZER,
   PAUSED_ANNOTATION,
-  isUpdateInProgress,
   type Cluster,
   type KubeadmControlPlane,
   type Machine,
@@ -36,7 +35,7 @@ import { ApiEventRecorder, type EventRecorder } from './events';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
 import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineUpToDate, type MachineIo } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
-import { computeKcpStatus, machineUpToDateCondition } from './status';
+import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
 
@@ -260,7 +259,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       const r = results.get(m.metadata.name!);
       // Machines created in this reconcile are up-to-date by construction.
       const specUpToDate = r ? r.upToDate : true;
-      if (specUpToDate && !isUpdateInProgress(m)) upToDateNames.add(m.metadata.name!);
+      if (specUpToDate && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
       if (m.metadata.deletionTimestamp) continue;
       await writeMachineUpToDate(this.io, m, machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []), this.clock);
     }

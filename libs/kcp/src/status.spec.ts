@@ -17,6 +17,9 @@ describe('machineUpToDateCondition', () => {
     // Spec already at desired but the update is running: still not up-to-date.
     const updating = machine('a', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } });
     expect(machineUpToDateCondition(updating, true, [])).toMatchObject({ status: 'False', reason: 'Updating' });
+    // Markers already removed but the Machine controller has not reported Updating=False yet.
+    expect(machineUpToDateCondition(withConditions('b', { Updating: 'True' }), true, [])).toMatchObject({ status: 'False', reason: 'Updating' });
+    expect(machineUpToDateCondition(withConditions('b', { Updating: 'False' }), true, [])).toMatchObject({ status: 'True', reason: 'UpToDate' });
   });
 });
 

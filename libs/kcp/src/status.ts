@@ -13,6 +13,7 @@ import {
   SCALING_UP_CONDITION,
   UP_TO_DATE_CONDITION,
   UP_TO_DATE_REASON,
+  UPDATING_CONDITION,
   aggregate,
   isTrue,
   isUpdateInProgress,
@@ -26,9 +27,15 @@ import {
 } from '@capi/api';
 import { desiredReplicas } from './decide';
 
+/**
+ * Updating in place: the markers are set, or the Machine controller still reports Updating=True (its status can lag
+ * the marker removal by one reconcile).
+ */
+export const isUpdatingInPlace = (machine: Machine): boolean => isUpdateInProgress(machine) || isTrue(machine, UPDATING_CONDITION);
+
 /** UpToDate on a Machine: updating in place wins (False/Updating), then the up-to-date check. */
 export function machineUpToDateCondition(machine: Machine, upToDate: boolean, conditionMessages: readonly string[]): ConditionInput {
-  if (isUpdateInProgress(machine)) {
+  if (isUpdatingInPlace(machine)) {
     return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message: '* In-place update in progress' };
   }
   if (!upToDate) {
