@@ -3,6 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, type KubeadmConfig } from '@capi/api';
 import { CACHE, KubeClient, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';
+import { InMemoryMachineReconciler } from './machine/inmemory-machine.reconciler';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachine } from './api/types';
 import { CLUSTER_SECRET_TYPE, INMEMORY_MACHINE_FINALIZER, NODE_ROLE_CONTROL_PLANE_LABEL, kubeconfigSecretName } from './api/constants';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
@@ -117,6 +118,21 @@ describe('InMemoryMachine', () => {
     expect(status.nodeInfo.kubeletVersion).toBe('v1.31.2');
     expect(status.conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
     expect(status.capacity).toMatchObject({ cpu: '4', memory: '8192Mi' });
+  });
+
+  it('reconciling a provisioned InMemoryMachine again writes nothing', async () => {
+    await createMachine(p.client, 'c2', 'steady', { dataSecretName: 'steady-data' });
+    const infra = await eventually(async () => {
+      const m = await p.client.get<InMemoryMachine>(infraRef('steady-infra'));
+      const settled = m.status?.conditions?.every((c) => c.observedGeneration === m.metadata.generation);
+      return m.status?.initialization?.provisioned && m.spec.providerID && settled ? m : undefined;
+    }, 'provisioned, status observing the latest generation');
+    const cache = p.app.get<InformerCache>(CACHE);
+    expect(await cache.waitForResourceVersion(infraRef('steady-infra'), infra.metadata.resourceVersion!, 5000)).toBe(true);
+    // Any reconcile of a settled object (this direct one, or ones triggered by its last write) is a no-op.
+    const before = p.counts.writes('InMemoryMachine');
+    await expect(p.app.get(InMemoryMachineReconciler).reconcile({ namespace: NS, name: 'steady-infra' })).resolves.toBeUndefined();
+    expect(p.counts.writes('InMemoryMachine') - before).toBe(0);
   });
 
   it('worker Nodes carry no control-plane label', async () => {

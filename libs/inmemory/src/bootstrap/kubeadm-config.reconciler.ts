@@ -2,13 +2,13 @@
 // the data Secret and sets status.initialization.dataSecretCreated / status.dataSecretName. Like upstream CABPK the
 // data is generated once; later spec changes (e.g. in-place `files` updates) are the updater's business.
 import { Inject } from '@nestjs/common';
-import { isDeepStrictEqual } from 'node:util';
 import { BOOTSTRAP_API_VERSION, KubeadmConfigGVK, MachineGVK, type KubeadmConfig, type Machine } from '@capi/api';
 import { CACHED_CLIENT, KUBE_CLIENT, ReconcilerFor, type Client, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
 import { KUBEADM_BOOTSTRAP_FIELD_MANAGER } from '../api/constants';
 import { INMEMORY_OPTIONS, type InMemoryProviderOptions } from '../options';
 import { ownerMachineName } from '../machine/decide';
 import { BootstrapDataError, bootstrapDataSecret, desiredConfigStatus, renderCloudInit, secretRefsOf } from './cloud-init';
+import { sameJson } from '../util/same-json';
 
 const RETRY_MS = 10_000;
 
@@ -59,7 +59,7 @@ export class KubeadmConfigReconciler implements Reconciler {
       outcome = { error: e };
     }
     const status = desiredConfigStatus(config, outcome, { now: () => new Date(this.now()) });
-    if (!isDeepStrictEqual(config.status ?? {}, status)) {
+    if (!sameJson(config.status ?? {}, status)) {
       await this.client.apply(
         { apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, metadata: { name: config.metadata.name, namespace: config.metadata.namespace }, status },
         { fieldManager: KUBEADM_BOOTSTRAP_FIELD_MANAGER, subresource: 'status', force: true },

@@ -1,7 +1,6 @@
 // InMemoryCluster controller: starts the Cluster's workload API server, publishes `<cluster>-kubeconfig`, reports the
 // control-plane endpoint and provisioned; on deletion stops the server.
 import { Inject, Optional } from '@nestjs/common';
-import { isDeepStrictEqual } from 'node:util';
 import {
   CLUSTER_GROUP,
   CLUSTER_NAME_LABEL,
@@ -27,6 +26,7 @@ import { INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } fro
 import { ensureKubeconfigSecret, type RunningWorkloadCluster, type WorkloadClusters } from '../workload/workload-clusters';
 import { isPaused } from '../machine/decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
+import { sameJson } from '../util/same-json';
 
 const KIND = 'InMemoryCluster';
 const RETRY_MS = 10_000;
@@ -118,7 +118,7 @@ export class InMemoryClusterReconciler implements Reconciler {
     }
     if (running) await this.ensureEndpoint(infra, running);
     const status = desiredClusterStatus(infra, running, error, { now: () => new Date(this.now()) });
-    if (!isDeepStrictEqual(infra.status ?? {}, status)) {
+    if (!sameJson(infra.status ?? {}, status)) {
       await this.client.apply(
         { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, status },
         { fieldManager: INMEMORY_FIELD_MANAGER, subresource: 'status', force: true },
@@ -129,7 +129,7 @@ export class InMemoryClusterReconciler implements Reconciler {
 
   private async ensureEndpoint(infra: InMemoryCluster, running: RunningWorkloadCluster): Promise<void> {
     const want = { host: running.host, port: running.port };
-    if (isDeepStrictEqual(infra.spec.controlPlaneEndpoint, want)) return;
+    if (sameJson(infra.spec.controlPlaneEndpoint, want)) return;
     const intent = { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, spec: { controlPlaneEndpoint: want } };
     await this.applier.patch(this.client, intent, { fieldOwner: INMEMORY_FIELD_MANAGER, original: infra });
   }

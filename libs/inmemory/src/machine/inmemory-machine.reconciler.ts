@@ -1,9 +1,8 @@
 // InMemoryMachine controller: boots a simulated VM (after a delay), registers its Node in the workload cluster,
 // reports provisioned/providerID/addresses; on deletion removes the Node and the finalizer.
 import { Inject, Optional } from '@nestjs/common';
-import { isDeepStrictEqual } from 'node:util';
 import { CLUSTER_NAME_LABEL, ClusterGVK, MachineGVK, type Cluster, type Machine } from '@capi/api';
-import { CACHED_CLIENT, ReconcilerFor, isNotFound, type Client, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import { CACHED_CLIENT, ReconcilerFor, isNotFound, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
 import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
 import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
@@ -12,9 +11,10 @@ import type { WorkloadClusters } from '../workload/workload-clusters';
 import { applyNode } from '../host/nodes';
 import { desiredMachineStatus, initialHostState, isPaused, machinePhase, ownerMachineName, provisioningProgress, providerIdOf } from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
+import { sameJson } from '../util/same-json';
 
 const KIND = 'InMemoryMachine';
-const PAUSED_REQUEUE_MS = 10_000;
+const RETRY_MS = 10_000;
 
 @ReconcilerFor({
   name: 'inmemorymachine',
@@ -61,8 +61,8 @@ export class InMemoryMachineReconciler implements Reconciler {
     // Waiting for the Machine controller to set the ownerReference (the Machine watch brings us back).
     if (!machine) return;
     const cluster = await this.client.tryGet<Cluster>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: req.namespace, name: machine.spec.clusterName });
-    if (!cluster) return { requeueAfterMs: PAUSED_REQUEUE_MS };
-    if (isPaused(cluster, infra)) return { requeueAfterMs: PAUSED_REQUEUE_MS };
+    if (!cluster) return { requeueAfterMs: RETRY_MS };
+    if (isPaused(cluster, infra)) return { requeueAfterMs: RETRY_MS };
 
     if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER)) await addFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
 
@@ -98,12 +98,15 @@ export class InMemoryMachineReconciler implements Reconciler {
 
   private async ensureProviderID(infra: InMemoryMachine, providerID: string): Promise<void> {
     if (infra.spec.providerID === providerID) return;
-    const intent = { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, spec: { providerID } };
+    const intent: KubeObject = { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, spec: { providerID } };
     await this.applier.patch(this.client, intent, { fieldOwner: INMEMORY_FIELD_MANAGER, original: infra });
+    // The apply bumped the generation: the status written next observes it (no extra status write later).
+    infra.metadata = { ...infra.metadata, generation: intent.metadata.generation, resourceVersion: intent.metadata.resourceVersion };
+    infra.spec = { ...infra.spec, providerID };
   }
 
   private async writeStatus(infra: InMemoryMachine, status: NonNullable<InMemoryMachine['status']>): Promise<void> {
-    if (isDeepStrictEqual(infra.status ?? {}, status)) return;
+    if (sameJson(infra.status ?? {}, status)) return;
     await this.client.apply(
       { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, status },
       { fieldManager: INMEMORY_FIELD_MANAGER, subresource: 'status', force: true },

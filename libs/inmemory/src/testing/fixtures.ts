@@ -2,7 +2,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { BOOTSTRAP_API_VERSION, CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, INFRASTRUCTURE_GROUP, MACHINE_CONTROL_PLANE_LABEL, type Cluster, type Machine } from '@capi/api';
-import { ControllerRuntimeModule, KUBE_CLIENT, type Client, type KubeObject } from '@capi/controller-runtime';
+import { ControllerRuntimeModule, CountingClientMetrics, KUBE_CLIENT, type Client, type KubeObject } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
 import { SsaModule } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachine } from '../api/types';
@@ -16,6 +16,8 @@ export interface ProviderEnv {
   env: Envtest;
   app: TestingModule;
   client: Client;
+  /** Requests of the manager's clients (not the test's own). */
+  counts: CountingClientMetrics;
   stop(): Promise<void>;
 }
 
@@ -28,14 +30,16 @@ export async function startProviderEnv(options: InMemoryProviderOptions = {}): P
     kc.loadFromString(env.kubeconfig);
     return kc;
   };
+  const counts = new CountingClientMetrics();
   const app = await Test.createTestingModule({
-    imports: [ControllerRuntimeModule.forRoot({ kubeconfig, fieldManager: 'test' }), SsaModule.forRoot(), InMemoryProviderModule.forRoot(options)],
+    imports: [ControllerRuntimeModule.forRoot({ kubeconfig, fieldManager: 'test', clientMetrics: counts }), SsaModule.forRoot(), InMemoryProviderModule.forRoot(options)],
   }).compile();
   await app.init();
   return {
     env,
     app,
     client: app.get<Client>(KUBE_CLIENT),
+    counts,
     stop: async () => {
       await app.close();
       await env.stop();
