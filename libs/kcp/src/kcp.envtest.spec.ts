@@ -141,4 +141,11 @@ describe('KubeadmControlPlane with InPlaceUpdates off', () => {
     expect(maxMachines).toBeLessThanOrEqual(2);
     expect(tracker.seen.size).toBe(0);
   });
+
+  it('deleting the KCP deletes its Machines, then drops the finalizer', async () => {
+    const kcpRef = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' };
+    expect((await getKcp(h.client)).metadata.finalizers).toContain('kubeadm.controlplane.cluster.x-k8s.io');
+    await h.client.delete(kcpRef);
+    await eventually('KCP and Machines gone', async () => (await h.client.tryGet(kcpRef)) === undefined && (await listMachines(h.client)).length === 0);
+  });
 });

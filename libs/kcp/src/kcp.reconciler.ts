@@ -72,14 +72,16 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     @Inject(CACHED_CLIENT) private readonly client: Client,
     @Inject(KUBE_CLIENT) directClient: Client,
     @Inject(FEATURE_GATES) private readonly gates: FeatureGates,
-    @Inject(ServerSideApplier) applier: ServerSideApplier,
     @Inject(KCP_WORKLOAD_CLUSTER_PROVIDER) private readonly workloads: WorkloadClusterProvider,
+    // Without SsaModule in the app, a private applier (own request cache) is used.
+    @Optional() @Inject(ServerSideApplier) applier?: ServerSideApplier,
     @Optional() @Inject(CACHE) cache?: InformerCache,
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: RuntimeClient,
     @Optional() @Inject(KCP_CONTROLLER_OPTIONS) options: KcpControllerOptions = {},
   ) {
     this.now = options.clock ? () => options.clock!.now() : Date.now;
     this.preflightRequeueMs = options.preflightRequeueMs ?? PREFLIGHT_REQUEUE_MS;
+    applier ??= new ServerSideApplier();
     this.io = { client, applier, resolver: new ContractVersionResolver(directClient), cache };
     const events: EventRecorder = new ApiEventRecorder(client, 'kubeadmcontrolplane-controller', () => new Date(this.now()));
     this.inPlace = { client, applier, runtimeClient, cache, events };
