@@ -1,0 +1,168 @@
+// Benchmark 3: rollout of an N-Machine MachineDeployment through the whole manager (embedded API server, Machine /
+// MachineSet / MachineDeployment / KCP controllers, in-memory provider, zero-latency reference updater), in place
+// (version change) and by replacement (new infrastructure template), side by side: time to converge, API writes per
+// Machine (counted at the API server), process RSS.
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { KubeConfig } from '@kubernetes/client-node';
+import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Cluster, type Machine } from '@capi/api';
+import { ApiServer, RequestMetrics, renderKubeconfig } from '@capi/apiserver';
+import { KubeClient, type Client, type KubeObject } from '@capi/controller-runtime';
+import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
+import { ownerProblems } from '../demo/flow';
+import { bootstrapTemplateObject, clusterObject, controlPlaneObject, DEFAULT_DEMO, inMemoryClusterObject, infraTemplatePatch, machineDeploymentObject, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
+import { machineProblems } from '../demo/progress';
+import { renderTable, type Cell } from './table';
+
+/** Zero-latency provider and updater: VMs boot at once, UpdateMachine completes on its second call. */
+const ZERO_LATENCY: EmbeddedProviderOptions = { provisioningDelayMs: 0, updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } };
+
+/** The embedded default with an API server we hold, so requests can be counted at the server. */
+class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
+  server?: ApiServer;
+
+  async start(): Promise<{ kubeconfig: string }> {
+    this.server = new ApiServer({ storage: { type: 'memory' }, host: '127.0.0.1' });
+    const started = await this.server.start();
+    await this.server.installCrds(embeddedCrds());
+    return { kubeconfig: renderKubeconfig({ ...started, name: 'capi-embedded' }) };
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+  }
+}
+
+interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; kept: number; replaced: number; rssMiB: number }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function startManager(env: CountingEmbeddedEnvironment): Promise<{ app: INestApplicationContext; client: KubeClient }> {
+  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {});
+  if (loaded.help) throw new Error('unexpected --help');
+  const logger = JsonLogger.create({ level: 'error', destination: { write: () => undefined } });
+  const root = buildManagerModule(loaded.config, { embeddedProvider: ZERO_LATENCY, providers: [{ provide: LOGGER, useValue: logger }, { provide: EMBEDDED_ENVIRONMENT, useValue: env }] });
+  const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
+  app.useLogger(logger);
+  await app.init();
+  const kc = new KubeConfig();
+  kc.loadFromString(renderKubeconfig({ ...(await startedOf(env)), name: 'bench' }));
+  return { app, client: new KubeClient(kc) };
+}
+
+async function startedOf(env: CountingEmbeddedEnvironment) {
+  const kc = new KubeConfig();
+  kc.loadFromString(env.server!.kubeconfig());
+  const cluster = kc.getCurrentCluster()!;
+  return { url: cluster.server, token: kc.getCurrentUser()!.token!, caData: cluster.caData };
+}
+
+export class RolloutBench {
+  private readonly s: DemoSpec;
+
+  constructor(private readonly client: Client, private readonly server: ApiServer, replicas: number, private readonly maxUnavailable: number, private readonly timeoutMs: number, private readonly log: (l: string) => void) {
+    this.s = { ...DEFAULT_DEMO, cluster: 'bench', controlPlaneReplicas: 1, workerReplicas: replicas };
+  }
+
+  private mdMachines = async (): Promise<Machine[]> =>
+    (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: this.s.namespace, labelSelector: `${MACHINE_DEPLOYMENT_NAME_LABEL}=${names(this.s).machineDeployment}` })).items;
+
+  private patchMd = (body: unknown) => this.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: this.s.namespace, name: names(this.s).machineDeployment }, 'merge', body);
+
+  async create(): Promise<void> {
+    const s = this.s;
+    const n = names(s);
+    const cluster = await this.client.create<Cluster>(clusterObject(s));
+    await this.client.create(inMemoryClusterObject(s, cluster));
+    await this.client.create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
+    await this.client.create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
+    await this.client.create(bootstrapTemplateObject(s));
+    await this.client.create(controlPlaneObject(s, cluster));
+    const md = machineDeploymentObject(s, cluster);
+    // No surge; `maxUnavailable` Machines at a time, for the in-place and the replacement rollout alike.
+    md.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: this.maxUnavailable } } };
+    await this.client.create(md);
+  }
+
+  /** Waits until the MachineDeployment and its Machines are settled at `version`; throws naming what is not. */
+  async settle(phase: string, version: string): Promise<void> {
+    const deadline = Date.now() + this.timeoutMs;
+    let problems: string[] = [];
+    let lastLog = 0;
+    while (Date.now() < deadline) {
+      const md = await this.client.tryGet<KubeObject>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: this.s.namespace, name: names(this.s).machineDeployment });
+      const machines = await this.mdMachines();
+      problems = [
+        ...ownerProblems('MachineDeployment', md, this.s.workerReplicas),
+        ...(machines.length === this.s.workerReplicas ? [] : [`${machines.length} Machines (want ${this.s.workerReplicas})`]),
+        ...machines.flatMap((m) => machineProblems(m, version)),
+      ];
+      if (problems.length === 0) return;
+      if (Date.now() - lastLog > 10_000) {
+        lastLog = Date.now();
+        this.log(`${phase}: ${problems.length} problems, e.g. ${problems.slice(0, 2).join('; ')}`);
+      }
+      await sleep(Math.min(2000, 200 + this.s.workerReplicas));
+    }
+    throw new Error(`${phase} did not converge within ${this.timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
+  }
+
+  /** Applies `change`, waits for convergence and measures it. */
+  async phase(phase: string, version: string, change: () => Promise<unknown>): Promise<PhaseResult> {
+    const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
+    this.server.resetRequests();
+    const t0 = Date.now();
+    await change();
+    await this.settle(phase, version);
+    const seconds = (Date.now() - t0) / 1000;
+    const counts = this.server.countRequests();
+    const after = await this.mdMachines();
+    const kept = after.filter((m) => before.has(m.metadata.uid)).length;
+    const byResource: Record<string, number> = {};
+    for (const [k, v] of Object.entries(counts.byVerbResource)) if (!k.startsWith('get ') && !k.startsWith('list ') && !k.startsWith('watch ')) byResource[k] = v;
+    const unrelated = Object.entries(byResource).filter(([k]) => / runtime\.cluster\.x-k8s\.io\/|events/.test(k)).reduce((n, [, v]) => n + v, 0);
+    const writes = RequestMetrics.writes(counts);
+    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, kept, replaced: before.size - kept, rssMiB: process.memoryUsage().rss / 2 ** 20 };
+  }
+
+  async run(): Promise<PhaseResult[]> {
+    const s = this.s;
+    const n = names(s);
+    const created = await this.phase('create', s.version, () => this.create());
+    this.log(`created ${s.workerReplicas} Machines in ${created.seconds.toFixed(1)} s`);
+    const inPlace = await this.phase('in-place (version)', s.upgradeVersion, () => this.patchMd(versionPatch.machineDeployment(s.upgradeVersion)));
+    this.log(`in-place rollout converged in ${inPlace.seconds.toFixed(1)} s`);
+    const replacement = await this.phase('replacement (infra template)', s.upgradeVersion, async () => {
+      await this.client.create(machineTemplateObject(s, n.mdInfraTemplate(2), s.newImage));
+      await this.patchMd(infraTemplatePatch.machineDeployment(n.mdInfraTemplate(2)));
+    });
+    return [created, inPlace, replacement];
+  }
+}
+
+export async function runRolloutBench(args: string[]): Promise<number> {
+  const replicas = args[0] === undefined ? 1000 : Number(args[0]);
+  const maxUnavailable = args[1] === undefined ? Math.max(1, Math.floor(replicas / 10)) : Number(args[1]);
+  const timeoutMs = (args[2] === undefined ? 1800 : Number(args[2])) * 1000;
+  if (![replicas, maxUnavailable].every((v) => Number.isInteger(v) && v >= 1) || !(timeoutMs > 0)) throw new Error(`usage: rollout [replicas=1000] [maxUnavailable=10%] [timeoutSeconds=1800], got ${args.join(' ')}`);
+  const log = (l: string) => process.stderr.write(`${l}\n`);
+  const env = new CountingEmbeddedEnvironment();
+  const { app, client } = await startManager(env);
+  try {
+    const results = await new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log).run();
+    const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
+    process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process\n`);
+    process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'RSS MiB'], rows));
+    for (const r of results.slice(1)) {
+      const top = Object.entries(r.byResource).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k}=${v}`).join(', ');
+      process.stdout.write(`${r.phase} writes by verb/resource: ${top}\n`);
+    }
+    const [, inPlace, replacement] = results;
+    process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n`);
+    return 0;
+  } finally {
+    client.close();
+    await app.close();
+  }
+}
