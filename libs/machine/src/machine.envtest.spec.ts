@@ -35,7 +35,7 @@ describe('Machine controller lifecycle (envtest)', () => {
     // Owner references (Machine as controller) + cluster-name label on both external objects.
     const infra = await eventually(async () => {
       const o = await h.client.get<KubeObject>(ref(INFRA_API_VERSION, 'TestMachine', ns, objs.infra));
-      return o.metadata.ownerReferences?.length && o;
+      return (o.metadata.ownerReferences?.length ?? 0) > 0 && o;
     }, 'infra owner ref');
     expect(infra.metadata.ownerReferences![0]).toMatchObject({ kind: 'Machine', name: 'm1', uid: pending.metadata.uid, controller: true });
     expect(infra.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
