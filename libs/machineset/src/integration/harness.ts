@@ -103,7 +103,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { inPlaceUpdates: boolean }): Promise<Harness> {
+export interface HarnessOptions {
+  inPlaceUpdates: boolean;
+  /** Run the Machine controller and the test infra provisioner (default true). */
+  machineLifecycle?: boolean;
+}
+
+export async function startHarness(opts: HarnessOptions): Promise<Harness> {
+  const lifecycle = opts.machineLifecycle !== false;
   const env = await startEnvtest({ crds: [testCrd('TestMachine'), testCrd('TestMachineTemplate')] });
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
@@ -153,8 +160,9 @@ export async function startHarness(opts: { inPlaceUpdates: boolean }): Promise<H
       FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates })),
       SsaModule.forRoot(),
       MachineSetModule.forRoot({ imports: [TestRuntimeClientModule] }),
-      MachineControllerModule.forRoot({ imports: [TestRuntimeClientModule], workloadClusterClientProvider: async () => client, nodePollIntervalMs: 500 }),
-      TestInfraModule,
+      ...(lifecycle
+        ? [MachineControllerModule.forRoot({ imports: [TestRuntimeClientModule], workloadClusterClientProvider: async () => client, nodePollIntervalMs: 500 }), TestInfraModule]
+        : []),
     ],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false });

@@ -1,0 +1,157 @@
+// The MachineSet controller alone on envtest (no Machine controller): creation from templates, adoption, deletion
+// order, disable-machine-create and the oldMS side of a move.
+import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
+import type { KubeObject } from '@capi/controller-runtime';
+import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+const MOVE = 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
+const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-from-machinesets';
+const PENDING_ACK = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
+const IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
+
+function machineSet(ns: string, name: string, replicas: number, opts: { annotations?: Record<string, string>; bootstrap?: boolean; order?: 'Oldest' | 'Newest' } = {}): MachineSet {
+  return {
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'MachineSet',
+    metadata: { name, namespace: ns, annotations: opts.annotations ?? {} },
+    spec: {
+      clusterName: 'c1',
+      replicas,
+      selector: { matchLabels: { pool: name } },
+      ...(opts.order ? { deletion: { order: opts.order } } : {}),
+      template: {
+        metadata: { labels: { pool: name } },
+        spec: {
+          clusterName: 'c1',
+          version: 'v1.30.0',
+          bootstrap: opts.bootstrap ? { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'kct' } } : { dataSecretName: 'data' },
+          infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachineTemplate', name: 'tmpl' },
+        },
+      },
+    },
+  };
+}
+
+describe('MachineSet controller', () => {
+  let h: Harness;
+  const ns = 'ms';
+  beforeAll(async () => {
+    h = await startHarness({ inPlaceUpdates: true, machineLifecycle: false });
+    await h.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    await h.client.create({ apiVersion: INFRA_API_VERSION, kind: 'TestMachineTemplate', metadata: { name: 'tmpl', namespace: ns }, spec: { template: { metadata: { labels: { from: 'tmpl' } }, spec: { image: 'v1' } } } });
+    await h.client.create({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', metadata: { name: 'kct', namespace: ns }, spec: { template: { spec: { files: [{ path: '/etc/a', content: 'a' }] } } } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const owned = async (msName: string) =>
+    (await machinesOf(h.client, ns)).filter((m) => m.metadata.ownerReferences?.some((r) => r.controller && r.name === msName));
+  const getMS = (name: string) => h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name });
+
+  it('creates Machines with InfraMachines and BootstrapConfigs cloned from the templates', async () => {
+    const ms = await h.client.create(machineSet(ns, 'create', 2, { bootstrap: true }));
+    const machines = await eventually(async () => {
+      const list = await owned('create');
+      return list.length === 2 && list;
+    }, '2 Machines');
+    for (const m of machines) {
+      const name = m.metadata.name!;
+      expect(name).toMatch(/^create-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      expect(m.metadata.labels).toMatchObject({ pool: 'create', 'cluster.x-k8s.io/set-name': 'create' });
+      expect(m.spec.infrastructureRef).toEqual({ apiGroup: INFRA_GROUP, kind: 'TestMachine', name });
+      expect(m.spec.bootstrap.configRef).toEqual({ apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name });
+      const infra = await h.client.get<KubeObject>({ apiVersion: INFRA_API_VERSION, kind: 'TestMachine', namespace: ns, name });
+      expect(infra.metadata.annotations).toMatchObject({ 'cluster.x-k8s.io/cloned-from-name': 'tmpl', 'cluster.x-k8s.io/cloned-from-groupkind': `TestMachineTemplate.${INFRA_GROUP}` });
+      expect(infra.metadata.labels).toMatchObject({ from: 'tmpl', pool: 'create', 'cluster.x-k8s.io/cluster-name': 'c1' });
+      expect(infra.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'MachineSet', name: 'create', uid: ms.metadata.uid })]);
+      expect(infra.spec).toEqual({ image: 'v1' });
+      const config = await h.client.get<KubeObject>({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', namespace: ns, name });
+      expect(config.spec).toEqual({ files: [{ path: '/etc/a', content: 'a' }] });
+      expect(m.metadata.managedFields?.some((f) => f.manager === 'capi-machineset' && f.operation === 'Apply')).toBe(true);
+    }
+    await eventually(async () => (await getMS('create')).status?.replicas === 2, 'status.replicas 2');
+  });
+
+  it('adopts an orphan matching the selector and scales down deleting the delete-machine annotated one first', async () => {
+    await h.client.create(machineSet(ns, 'adopt', 2));
+    const originals = await eventually(async () => {
+      const list = await owned('adopt');
+      return list.length === 2 && list;
+    }, '2 Machines');
+    await h.client.create<Machine>({
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Machine',
+      metadata: { name: 'orphan', namespace: ns, labels: { pool: 'adopt' }, annotations: { 'cluster.x-k8s.io/delete-machine': '' } },
+      spec: { clusterName: 'c1', bootstrap: { dataSecretName: 'data' }, infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachine', name: 'orphan' } },
+    });
+    await eventually(
+      async () => !(await h.client.tryGet({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name: 'orphan' })),
+      'orphan adopted, then deleted first as surplus',
+    );
+    expect((await owned('adopt')).map((m) => m.metadata.uid).sort()).toEqual(originals.map((m) => m.metadata.uid).sort());
+  });
+
+  it('releases Machines that no longer match a changed selector and replaces them', async () => {
+    await h.client.create(machineSet(ns, 'release', 1));
+    const [m] = await eventually(async () => {
+      const list = await owned('release');
+      return list.length === 1 && list;
+    }, '1 Machine');
+    // The MS now selects other labels: its Machine no longer matches (labels the MS itself applies are re-asserted
+    // by its SSA, so changing the Machine's own label would race with that).
+    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'release' }, 'merge', {
+      spec: { selector: { matchLabels: { pool: 'release-v2' } }, template: { metadata: { labels: { pool: 'release-v2' } } } },
+    });
+    await eventually(async () => {
+      const released = await h.client.get<Machine>({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name: m.metadata.name! });
+      const list = await owned('release');
+      return !released.metadata.ownerReferences?.some((r) => r.controller) && list.length === 1 && list[0].metadata.labels?.pool === 'release-v2';
+    }, 'released and replaced');
+  });
+
+  it('does not create Machines with disable-machine-create and says so in ScalingUp', async () => {
+    await h.client.create(machineSet(ns, 'disabled', 2, { annotations: { 'cluster.x-k8s.io/disable-machine-create': 'true' } }));
+    const ms = await eventually(async () => {
+      const ms = await getMS('disabled');
+      return ms.status?.conditions?.some((c) => c.type === 'ScalingUp' && c.status === 'True') && ms;
+    }, 'ScalingUp reported');
+    expect(ms.status?.conditions?.find((c) => c.type === 'ScalingUp')?.message).toContain('blocked');
+    expect(await owned('disabled')).toEqual([]);
+  });
+
+  it('moves a Machine when the handshake holds; the target does not count it until acknowledged', async () => {
+    await h.client.create(machineSet(ns, 'to', 0, { annotations: { [RECEIVE]: 'from' } }));
+    await h.client.create(machineSet(ns, 'from', 2, { order: 'Newest' }));
+    await eventually(async () => (await owned('from')).length === 2, '2 Machines on from');
+    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'from' }, 'merge', { metadata: { annotations: { [MOVE]: 'to' } }, spec: { replicas: 1 } });
+    const moved = await eventually(async () => {
+      const list = await owned('to');
+      return list.length === 1 && list[0];
+    }, 'one Machine moved to "to"');
+    expect(moved.metadata.annotations).toMatchObject({ [PENDING_ACK]: '', [IN_PROGRESS]: '' });
+    expect(moved.metadata.labels).toMatchObject({ pool: 'to', 'cluster.x-k8s.io/set-name': 'to' });
+    expect(moved.metadata.ownerReferences?.filter((r) => r.controller)).toEqual([expect.objectContaining({ kind: 'MachineSet', name: 'to' })]);
+    expect((await owned('from')).map((m) => m.metadata.uid)).not.toContain(moved.metadata.uid);
+    // Not acknowledged: "to" (spec.replicas 0) neither deletes nor counts it.
+    await eventually(async () => (await getMS('to')).status?.replicas === 0, 'target status ignores the moved Machine');
+    expect(await h.client.tryGet({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name: moved.metadata.name! })).toBeDefined();
+    await eventually(async () => (await getMS('from')).status?.replicas === 1, 'source status counts 1');
+  });
+
+  it('deletes instead of moving when the target does not accept Machines from this MachineSet', async () => {
+    await h.client.create(machineSet(ns, 'closed', 0));
+    await h.client.create(machineSet(ns, 'leaving', 2));
+    const before = await eventually(async () => {
+      const list = await owned('leaving');
+      return list.length === 2 && list;
+    }, '2 Machines on leaving');
+    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'leaving' }, 'merge', { metadata: { annotations: { [MOVE]: 'closed' } }, spec: { replicas: 1 } });
+    await eventually(async () => (await owned('leaving')).length === 1, 'one Machine deleted');
+    expect(await owned('closed')).toEqual([]);
+    const remaining = await machinesOf(h.client, ns);
+    expect(before.filter((b) => remaining.some((r) => r.metadata.uid === b.metadata.uid))).toHaveLength(1);
+  });
+});
