@@ -26,5 +26,5 @@ export {
 } from './machinedeployment/reconciler';
 export { MachineSetInPlaceChecker, canUpdateCacheKey, DEFAULT_CAN_UPDATE_CACHE_TTL_MS, type MachineSetInPlaceCheckerDeps } from './machinedeployment/can-update';
 export { computeDesiredMachineSet, computeTemplateHash, machineSetApplyIntent } from './machinedeployment/desired-ms';
-export { machineSetWrites, type MachineSetWrite } from './machinedeployment/plan-writes';
+export { machineSetWrites, drainedOldMachineSets, type MachineSetWrite } from './machinedeployment/plan-writes';
 export { computeMachineDeploymentStatus, type MachineDeploymentStatusInput } from './machinedeployment/status';

@@ -92,12 +92,12 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     expect(newMS.spec.replicas).toBe(3);
     expect(newMS.spec.template.spec.version).toBe('v1.31.0');
     expect(after.every((m) => m.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash'])).toBe(true);
-    // Drained old MS: no replicas and no move annotations left (spec §12.42).
+    // The drained old MS is deleted and no move annotation is left on the new one (spec §12.42).
     await eventually(async () => {
-      const old = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items.filter((ms) => ms.metadata.name !== owner);
-      const annotations = [...old, newMS].flatMap((ms) => Object.keys(ms.metadata.annotations ?? {}));
-      return old.every((ms) => ms.spec.replicas === 0) && !annotations.some((k) => k.startsWith('in-place-updates.internal.cluster.x-k8s.io/'));
-    }, 'move annotations removed');
+      const sets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
+      const keys = sets.flatMap((ms) => Object.keys(ms.metadata.annotations ?? {}));
+      return sets.length === 1 && sets[0].metadata.name === owner && !keys.some((k) => k.startsWith('in-place-updates.internal.cluster.x-k8s.io/'));
+    }, 'old MachineSet deleted, move annotations removed');
     expect(md.status?.conditions?.find((c) => c.type === 'MachinesUpToDate')?.status).toBe('True');
   });
 

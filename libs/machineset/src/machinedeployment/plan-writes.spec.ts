@@ -1,6 +1,6 @@
 import type { MachineSet } from '@capi/api';
 import { planRollingUpdateSync, type MachineSetLike } from '../rollout';
-import { machineSetWrites } from './plan-writes';
+import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
 import { computeDesiredMachineSet } from './desired-ms';
 import { machineDeployment, machineSet } from '../testing/fixtures';
 
@@ -56,5 +56,18 @@ describe('machineSetWrites', () => {
       { computeDesiredMachineSet: (d, c) => computeDesiredMachineSet(d as never, c as never) as unknown as MachineSetLike },
     );
     expect(machineSetWrites(p, new Map([[current.metadata.name!, current]]))).toEqual([]);
+  });
+});
+
+describe('drainedOldMachineSets', () => {
+  it('returns old MachineSets with 0 planned/spec/status replicas and no Machines, never the new one', () => {
+    const drained = machineSet('md-drained', { hash: 'd', replicas: 0 });
+    drained.status = { replicas: 0 };
+    const stillOwning = machineSet('md-owning', { hash: 'o', replicas: 0 });
+    stillOwning.status = { replicas: 0 };
+    const draining = oldMS();
+    const p = plan(true, [draining, drained, stillOwning]);
+    const machines = [{ metadata: { ownerReferences: [{ controller: true, name: 'md-owning' }] } }];
+    expect(drainedOldMachineSets(p, [draining, drained, stillOwning], machines).map((ms) => ms.metadata.name)).toEqual(['md-drained']);
   });
 });

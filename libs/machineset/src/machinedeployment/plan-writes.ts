@@ -45,3 +45,18 @@ export function movingMachineSets(plan: RolloutPlan): string[] {
     .filter((ms) => ms.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION])
     .map((ms) => ms.metadata.name ?? '');
 }
+
+/**
+ * Old MachineSets that are fully drained (planned and observed 0 replicas, no Machine left) and can be deleted:
+ * without revision history (v1beta2) nothing keeps them; a template reverted later simply gets a new MachineSet.
+ */
+export function drainedOldMachineSets(plan: RolloutPlan, current: readonly MachineSet[], machines: readonly { metadata: { ownerReferences?: { controller?: boolean; name: string }[] } }[]): MachineSet[] {
+  const newName = plan.newMS?.metadata.name;
+  const owners = new Set(machines.flatMap((m) => (m.metadata.ownerReferences ?? []).filter((r) => r.controller).map((r) => r.name)));
+  return current.filter((ms) => {
+    const name = ms.metadata.name ?? '';
+    if (name === newName || ms.metadata.deletionTimestamp) return false;
+    const planned = plan.scaleIntents.get(name) ?? ms.spec.replicas ?? 0;
+    return planned === 0 && (ms.spec.replicas ?? 0) === 0 && (ms.status?.replicas ?? 0) === 0 && !owners.has(name);
+  });
+}

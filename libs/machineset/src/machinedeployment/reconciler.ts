@@ -37,10 +37,10 @@ import {
   type PlanOptions,
   type RolloutPlan,
 } from '../rollout';
-import { jsonEqual, waitForCache } from '../shared/writes';
+import { deleteIgnoreNotFound, jsonEqual, waitForCache } from '../shared/writes';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
-import { machineSetWrites } from './plan-writes';
+import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
 import { computeMachineDeploymentStatus } from './status';
 
 export const MACHINEDEPLOYMENT_FIELD_MANAGER = 'capi-machinedeployment';
@@ -105,6 +105,10 @@ export class MachineDeploymentReconciler implements Reconciler {
     try {
       plan = await this.plan(md, machineSets, machines);
       await this.apply(plan, machineSets);
+      for (const ms of drainedOldMachineSets(plan, machineSets, machines)) {
+        await deleteIgnoreNotFound(this.client, { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' });
+        this.log.log(`deleted drained old MachineSet ${ms.metadata.name}`);
+      }
     } catch (e) {
       failure = e as Error;
     }
