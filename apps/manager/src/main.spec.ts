@@ -114,3 +114,14 @@ describe('manager process', () => {
     }
   });
 });
+
+describe('embeddedBanner', () => {
+  it('prints the kubeconfig path, a kubectl hint and the demo command (with --kubeconfig only for a non-default data dir)', () => {
+    const { embeddedBanner } = jest.requireActual<typeof import('./main')>('./main');
+    const dflt = embeddedBanner('/repo/.capi/kubeconfig', '/repo');
+    expect(dflt).toContain('kubeconfig: /repo/.capi/kubeconfig');
+    expect(dflt).toContain('kubectl --kubeconfig /repo/.capi/kubeconfig get machines -A');
+    expect(dflt).toMatch(/npm run demo +#/);
+    expect(embeddedBanner('/tmp/d/kubeconfig', '/repo')).toContain('npm run demo -- --kubeconfig /tmp/d/kubeconfig');
+  });
+});

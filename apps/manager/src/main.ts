@@ -1,7 +1,8 @@
 // Manager entry point (`npm start -- <flags>`). Exit codes: 0 ok / --help, 2 bad flags, 1 start-up failure.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { loadManagerConfig } from './config/config';
+import { resolve } from 'node:path';
+import { DEFAULT_DATA_DIR, loadManagerConfig } from './config/config';
 import { ConfigError, usage } from './config/flags';
 import { ControllerUnavailableError } from './controllers/registry';
 import { LOGGER, type JsonLogger } from './logging/logger';
@@ -58,11 +59,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 }
 
 /** What `npm start` prints for people (logs go to stderr). */
-export function embeddedBanner(kubeconfigPath: string): string {
+export function embeddedBanner(kubeconfigPath: string, cwd = process.cwd()): string {
+  // The demo finds the default data dir's kubeconfig by itself.
+  const demoArgs = kubeconfigPath === resolve(cwd, DEFAULT_DATA_DIR, 'kubeconfig') ? '' : ` -- --kubeconfig ${kubeconfigPath}`;
   return [
     `Embedded API server ready. kubeconfig: ${kubeconfigPath}`,
     `  kubectl --kubeconfig ${kubeconfigPath} get machines -A`,
-    `  npm run demo          # creates a cluster and runs an in-place and a rollout update`,
+    `  npm run demo${demoArgs}    # creates a cluster, then an in-place and a rollout update`,
     '',
   ].join('\n');
 }

@@ -178,10 +178,16 @@ describe('controller selection', () => {
     expect(() => selectControllers(asked, registry)).toThrow(ControllerUnavailableError);
   });
 
+  it('every default controller resolves to its lib module', () => {
+    for (const [name, entry] of Object.entries(DEFAULT_CONTROLLERS)) expect([name, typeof entry.module()]).toEqual([name, expect.stringMatching(/^(object|function)$/)]);
+  });
+
   it('libModule fails clearly for a missing export and uses forRoot() when present', () => {
     expect(() => libModule('kcp', '@capi/kcp', {}, 'KubeadmControlPlaneModule')()).toThrow(
       'controller kcp is not available: @capi/kcp does not export KubeadmControlPlaneModule yet',
     );
+    expect(() => libModule('kcp', '@capi/kcp', {}, ['A', 'B'])()).toThrow('@capi/kcp does not export A or B yet');
+    expect(libModule('kcp', '@capi/kcp', { B: ProbeModule }, ['A', 'B'])()).toBe(ProbeModule);
     const dynamic: DynamicModule = { module: ProbeModule };
     class WithForRoot {
       static forRoot() {
@@ -193,7 +199,8 @@ describe('controller selection', () => {
   });
 
   it('buildManagerModule surfaces a missing lib module instead of running without it', () => {
-    expect(() => buildManagerModule(config('--controllers=kcp'))).toThrow(ControllerUnavailableError);
+    const withoutKcp: ControllerRegistry = { ...DEFAULT_CONTROLLERS, kcp: { module: libModule('kcp', '@capi/kcp', {}, 'KubeadmControlPlaneModule') } };
+    expect(() => buildManagerModule(config('--controllers=kcp'), { controllers: withoutKcp })).toThrow(ControllerUnavailableError);
   });
 });
 
