@@ -101,6 +101,20 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     expect(md.status?.conditions?.find((c) => c.type === 'MachinesUpToDate')?.status).toBe('True');
   });
 
+  it('maxUnavailable 0, maxSurge 1: creates one surge Machine, updates one in place, deletes the surplus old one', async () => {
+    const ns = 'surge';
+    await createDeployment(h.client, ns, { replicas: 2, version: 'v1.30.0', maxSurge: 1, maxUnavailable: 0 });
+    const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
+    const updates = h.hookCalls.UpdateMachine;
+    await changeTemplate(h.client, ns, { version: 'v1.31.0' });
+    const after = await readyMachines(h.client, ns, 2, 'v1.31.0');
+    const kept = after.filter((m) => before.some((b) => b.metadata.uid === m.metadata.uid));
+    // Once the new MS has its 2 replicas (surge + moved one), moves stop and the last old Machine is deleted.
+    expect(kept).toHaveLength(1);
+    expect(h.hookCalls.UpdateMachine).toBeGreaterThan(updates);
+    expect(h.canUpdateCallsIn(ns)).toBe(1);
+  });
+
   it('rolls out by replacement when the change is not covered (infrastructure template spec)', async () => {
     const ns = 'uncovered';
     await createDeployment(h.client, ns, {
