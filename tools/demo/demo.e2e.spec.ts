@@ -68,9 +68,11 @@ describe('demo flow (embedded manager, in-process)', () => {
   });
 
   it('printed live progress for Machines and a summary table', () => {
-    expect(lines.some((l) => l.startsWith('ADDED ') && l.includes('uid='))).toBe(true);
-    expect(lines.some((l) => /^CHANGED .*Updating=True/.test(l))).toBe(true);
-    expect(lines.some((l) => l.startsWith('DELETED '))).toBe(true);
+    // Each line: elapsed time, event, name, group, phase, version, UpToDate, Updating, Ready, short uid.
+    const progress = (event: string) => new RegExp(`^ *\\+\\d+\\.\\ds ${event} +demo-\\S+ +(cp|demo-md-0) +\\S+ +v1\\.31\\.[01] +UpToDate=\\S+ +Updating=\\S+ +Ready=\\S+ +uid=[0-9a-f]{8}`);
+    expect(lines.some((l) => progress('ADDED').test(l))).toBe(true);
+    expect(lines.some((l) => progress('CHANGED').test(l) && l.includes('Updating=True'))).toBe(true);
+    expect(lines.some((l) => progress('DELETED').test(l))).toBe(true);
     expect(lines).toContain('updated in place: 6, replaced: 6, new: 6');
   });
 });
