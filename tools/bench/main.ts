@@ -1,5 +1,6 @@
 // Benchmark dispatcher: npm run bench -- <name> [args...]
 import { runApiserverChaosBench } from './apiserver-chaos';
+import { runManagerChaosBench } from './manager-chaos';
 import { runPlannerBench } from './planner';
 import { runRolloutBench } from './rollout';
 import { runSsaWritesBench } from './ssa-writes';
@@ -13,6 +14,7 @@ const benches: Record<string, Bench> = {
   planner: { description: 'RolloutPlanner time per plan on 1k/10k Machines and the 10k/1k ratio [sizes...]', run: runPlannerBench },
   'ssa-writes': { description: 'API writes per effective change / per no-op reconcile through @capi/ssa patch [objects]', run: runSsaWritesBench },
   rollout: { description: 'in-place vs replacement rollout of a 1000-Machine MachineDeployment through the manager [replicas] [maxUnavailable] [timeoutSeconds]', run: runRolloutBench },
+  'manager-chaos': { description: 'kill -9 the manager during an in-place rollout, check convergence / replaced Machines / double completions [kills] [seed] [replicas]', run: runManagerChaosBench },
   'apiserver-chaos': { description: 'kill -9 the SQLite API server during writes, restart, verify acknowledged writes [iterations] [seed]', run: runApiserverChaosBench },
 };
 

@@ -58,55 +58,73 @@ async function startedOf(env: CountingEmbeddedEnvironment) {
   return { url: cluster.server, token: kc.getCurrentUser()!.token!, caData: cluster.caData };
 }
 
+/** A bench cluster: one control plane Machine and a MachineDeployment of `replicas` (the demo's objects). */
+export const benchSpec = (replicas: number, cluster = 'bench'): DemoSpec => ({ ...DEFAULT_DEMO, cluster, controlPlaneReplicas: 1, workerReplicas: replicas });
+
+export async function mdMachines(client: Client, s: DemoSpec): Promise<Machine[]> {
+  return (await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: s.namespace, labelSelector: `${MACHINE_DEPLOYMENT_NAME_LABEL}=${names(s).machineDeployment}` })).items;
+}
+
+export const patchMachineDeployment = (client: Client, s: DemoSpec, body: unknown) =>
+  client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: s.namespace, name: names(s).machineDeployment }, 'merge', body);
+
+export async function createBenchCluster(client: Client, s: DemoSpec, maxUnavailable: number): Promise<void> {
+  const n = names(s);
+  const cluster = await client.create<Cluster>(clusterObject(s));
+  await client.create(inMemoryClusterObject(s, cluster));
+  await client.create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
+  await client.create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
+  await client.create(bootstrapTemplateObject(s));
+  await client.create(controlPlaneObject(s, cluster));
+  const md = machineDeploymentObject(s, cluster);
+  // No surge; `maxUnavailable` Machines at a time, for the in-place and the replacement rollout alike.
+  md.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable } } };
+  await client.create(md);
+}
+
+/** What keeps the MachineDeployment from being settled at `version` (empty when settled). */
+export async function machineDeploymentProblems(client: Client, s: DemoSpec, version: string): Promise<string[]> {
+  const md = await client.tryGet<KubeObject>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: s.namespace, name: names(s).machineDeployment });
+  const machines = await mdMachines(client, s);
+  return [
+    ...ownerProblems('MachineDeployment', md, s.workerReplicas),
+    ...(machines.length === s.workerReplicas ? [] : [`${machines.length} Machines (want ${s.workerReplicas})`]),
+    ...machines.flatMap((m) => machineProblems(m, version)),
+  ];
+}
+
+/** Polls until settled; throws naming what is not after timeoutMs. `client()` may change (e.g. after a restart). */
+export async function waitForMachineDeployment(client: () => Client, s: DemoSpec, version: string, timeoutMs: number, log: (l: string) => void, phase: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let problems: string[] = [];
+  let lastLog = Date.now();
+  while (Date.now() < deadline) {
+    try {
+      problems = await machineDeploymentProblems(client(), s, version);
+    } catch (e) {
+      problems = [`reading state: ${(e as Error).message}`];
+    }
+    if (problems.length === 0) return;
+    if (Date.now() - lastLog > 10_000) {
+      lastLog = Date.now();
+      log(`${phase}: ${problems.length} problems, e.g. ${problems.slice(0, 2).join('; ')}`);
+    }
+    await sleep(Math.min(2000, 200 + s.workerReplicas));
+  }
+  throw new Error(`${phase} did not converge within ${timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
+}
+
 export class RolloutBench {
   private readonly s: DemoSpec;
 
   constructor(private readonly client: Client, private readonly server: ApiServer, replicas: number, private readonly maxUnavailable: number, private readonly timeoutMs: number, private readonly log: (l: string) => void) {
-    this.s = { ...DEFAULT_DEMO, cluster: 'bench', controlPlaneReplicas: 1, workerReplicas: replicas };
+    this.s = benchSpec(replicas);
   }
 
-  private mdMachines = async (): Promise<Machine[]> =>
-    (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: this.s.namespace, labelSelector: `${MACHINE_DEPLOYMENT_NAME_LABEL}=${names(this.s).machineDeployment}` })).items;
-
-  private patchMd = (body: unknown) => this.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: this.s.namespace, name: names(this.s).machineDeployment }, 'merge', body);
-
-  async create(): Promise<void> {
-    const s = this.s;
-    const n = names(s);
-    const cluster = await this.client.create<Cluster>(clusterObject(s));
-    await this.client.create(inMemoryClusterObject(s, cluster));
-    await this.client.create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
-    await this.client.create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
-    await this.client.create(bootstrapTemplateObject(s));
-    await this.client.create(controlPlaneObject(s, cluster));
-    const md = machineDeploymentObject(s, cluster);
-    // No surge; `maxUnavailable` Machines at a time, for the in-place and the replacement rollout alike.
-    md.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: this.maxUnavailable } } };
-    await this.client.create(md);
-  }
-
-  /** Waits until the MachineDeployment and its Machines are settled at `version`; throws naming what is not. */
-  async settle(phase: string, version: string): Promise<void> {
-    const deadline = Date.now() + this.timeoutMs;
-    let problems: string[] = [];
-    let lastLog = 0;
-    while (Date.now() < deadline) {
-      const md = await this.client.tryGet<KubeObject>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: this.s.namespace, name: names(this.s).machineDeployment });
-      const machines = await this.mdMachines();
-      problems = [
-        ...ownerProblems('MachineDeployment', md, this.s.workerReplicas),
-        ...(machines.length === this.s.workerReplicas ? [] : [`${machines.length} Machines (want ${this.s.workerReplicas})`]),
-        ...machines.flatMap((m) => machineProblems(m, version)),
-      ];
-      if (problems.length === 0) return;
-      if (Date.now() - lastLog > 10_000) {
-        lastLog = Date.now();
-        this.log(`${phase}: ${problems.length} problems, e.g. ${problems.slice(0, 2).join('; ')}`);
-      }
-      await sleep(Math.min(2000, 200 + this.s.workerReplicas));
-    }
-    throw new Error(`${phase} did not converge within ${this.timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
-  }
+  private mdMachines = () => mdMachines(this.client, this.s);
+  private patchMd = (body: unknown) => patchMachineDeployment(this.client, this.s, body);
+  private settle = (phase: string, version: string) => waitForMachineDeployment(() => this.client, this.s, version, this.timeoutMs, this.log, phase);
+  private create = () => createBenchCluster(this.client, this.s, this.maxUnavailable);
 
   /** Applies `change`, waits for convergence and measures it. */
   async phase(phase: string, version: string, change: () => Promise<unknown>): Promise<PhaseResult> {
