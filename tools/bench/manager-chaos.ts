@@ -6,7 +6,7 @@ export async function runManagerChaosBench(args: string[]): Promise<number> {
   const kills = args[0] === undefined ? 3 : Number(args[0]);
   const seed = args[1] === undefined ? 7 : Number(args[1]);
   const replicas = args[2] === undefined ? 3 : Number(args[2]);
-  if (![kills, seed, replicas].every((v) => Number.isInteger(v) && v >= 1)) throw new Error(`usage: manager-chaos [kills=3] [seed=7] [replicas=3], got ${args.join(' ')}`);
+  if (!Number.isInteger(kills) || kills < 0 || ![seed, replicas].every((v) => Number.isInteger(v) && v >= 1)) throw new Error(`usage: manager-chaos [kills=3 (0: control run)] [seed=7] [replicas=3], got ${args.join(' ')}`);
   const r = await runManagerChaos({ seed, kills, replicas, log: (l) => process.stderr.write(`${l}\n`), logDir: process.env.CHAOS_LOG_DIR });
   process.stdout.write(`manager kill -9 x${kills} during an in-place rollout of ${replicas} Machines (seed ${seed}, kills after ${r.killDelaysMs.join(', ')} ms)\n`);
   process.stdout.write(renderTable(['converged', 'seconds', 'Machines lost/replaced', 'Machines created', 'UpdateMachine completed twice'], [
