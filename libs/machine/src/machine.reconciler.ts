@@ -34,6 +34,7 @@ import { ExternalObjectTracker } from './external-tracker';
 import { InPlacePhase, type InPlaceResult } from './inplace-phase';
 import { MachineDeletion } from './machine-deletion';
 import { desiredExternalMetadataPatch, observeBootstrap, observeInfrastructure, type ExternalRead } from './machine-external';
+import { changedConditionTypes, rebaseConditions } from './conditions-rebase';
 import { createMergePatch } from './merge-patch';
 import { lookupNode } from './machine-node';
 import { MACHINE_CONTROLLER_NAME, MACHINE_CONTROLLER_OPTIONS, MACHINE_FIELD_MANAGER, type MachineControllerOptions } from './options';
@@ -263,9 +264,17 @@ export class MachineReconciler implements Reconciler {
 
   /** Status subresource merge patch of what changed; no request when nothing did. */
   private async writeStatus(machine: MachineObject, before: MachineObject['status'], after: MachineObject['status']): Promise<void> {
-    const patch = createMergePatch(before ?? {}, after ?? {});
+    const patch = createMergePatch(before ?? {}, after ?? {}) as Record<string, unknown> | undefined;
     if (patch === undefined) return;
-    const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', { status: patch }, { subresource: 'status' });
+    let body: Record<string, unknown> = { status: patch };
+    if ('conditions' in patch) {
+      // The list is shared with the owner (UpToDate) and MHC: rebase our changes onto the latest list, guarded by its
+      // resourceVersion (a write in between → 409 → retried), instead of writing back a stale copy of theirs.
+      const latest = await this.client.get<MachineObject>(machineRef(machine));
+      const conditions = rebaseConditions(latest.status?.conditions ?? [], after?.conditions, changedConditionTypes(before?.conditions, after?.conditions));
+      body = { metadata: { resourceVersion: latest.metadata.resourceVersion }, status: { ...patch, conditions } };
+    }
+    const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', body, { subresource: 'status' });
     machine.status = updated.status;
     machine.metadata.resourceVersion = updated.metadata.resourceVersion;
     await this.cache.waitForResourceVersion(machineRef(machine), updated.metadata.resourceVersion!, 5000);
