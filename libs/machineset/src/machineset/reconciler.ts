@@ -36,7 +36,7 @@ import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemp
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
 import { checkMoveHandshake, classifyMachines, movePatch, planScaleDown } from './moves';
 import { computeMachineSetStatus, machineUpToDateCondition } from './status';
-import { machineSetRequestsForMachineDeployment, rememberMachineSetCache } from './watch-map';
+import { machineSetRequestsForMachineDeployment, machineSetRequestsForOrphanMachine, rememberMachineSetCache } from './watch-map';
 
 export const MACHINESET_CLOCK = Symbol.for('capi.machineset.Clock');
 
@@ -49,7 +49,10 @@ const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r)
   name: 'machineset',
   for: MS,
   owns: [MACHINE],
-  watches: [{ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', map: machineSetRequestsForMachineDeployment }],
+  watches: [
+    { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', map: machineSetRequestsForMachineDeployment },
+    { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', map: machineSetRequestsForOrphanMachine },
+  ],
   maxConcurrentReconciles: 4,
 })
 export class MachineSetReconciler implements Reconciler {

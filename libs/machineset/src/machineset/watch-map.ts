@@ -1,6 +1,6 @@
-// MachineDeployment → MachineSet requests for the MachineSet controller's MD watch. Map functions are synchronous and
+// MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches. Map functions are synchronous and
 // declared statically (@ReconcilerFor), so they read the MachineSet informer of the cache the reconciler registered.
-import { CLUSTER_API_VERSION } from '@capi/api';
+import { CLUSTER_API_VERSION, labelSelectorAsSelector, type MachineSet } from '@capi/api';
 import type { InformerCache, KubeObject, Request } from '@capi/controller-runtime';
 
 let machineSetCache: InformerCache | undefined;
@@ -17,5 +17,23 @@ export function machineSetRequestsForMachineDeployment(md: KubeObject): Request[
     .list()
     .filter((ms) => ms.metadata.namespace === md.metadata.namespace)
     .filter((ms) => ms.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineDeployment' && r.name === md.metadata.name))
+    .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
+}
+
+/** MachineSets whose selector matches a Machine without controller owner (so orphans get adopted promptly). */
+export function machineSetRequestsForOrphanMachine(machine: KubeObject): Request[] {
+  if (!machineSetCache || machine.metadata.ownerReferences?.some((r) => r.controller === true)) return [];
+  return machineSetCache
+    .informerFor(CLUSTER_API_VERSION, 'MachineSet')
+    .list()
+    .filter((ms) => ms.metadata.namespace === machine.metadata.namespace)
+    .filter((ms) => {
+      try {
+        const selector = labelSelectorAsSelector((ms as MachineSet).spec?.selector);
+        return !selector.empty && selector.matches(machine.metadata.labels);
+      } catch {
+        return false; // an invalid selector is reported by that MachineSet's own reconcile
+      }
+    })
     .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
 }
