@@ -88,14 +88,14 @@ export class MachineSetReconciler implements Reconciler {
     }
     const { counted, toStartUpdate } = classifyMachines(ms, machines);
 
-    const started = new Set<string>();
     if (this.gates.enabled('InPlaceUpdates')) {
       for (const m of toStartUpdate) {
         await waitForCache(this.cache, await startInPlaceUpdate({ client: this.client, applier: this.applier, resolver: this.resolver }, ms, m));
-        started.add(m.metadata.name ?? '');
       }
     }
-    await this.syncMachines(ms, md, counted.filter((m) => !started.has(m.metadata.name ?? '')));
+    // Machines whose in-place update starts here (or waits for the gate) must not get the new spec any other way.
+    const starting = new Set(toStartUpdate.map((m) => m.metadata.name ?? ''));
+    await this.syncMachines(ms, md, counted.filter((m) => !starting.has(m.metadata.name ?? '')));
 
     let scaleError: Error | undefined;
     let remaining = counted;
