@@ -24,6 +24,7 @@ function isDateTime(s: string): boolean {
 }
 
 function isUri(s: string): boolean {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a URI may not contain
   if (/[\s\u0000-\u001f]/.test(s)) return false;
   if (s.startsWith('/')) return true; // absolute path reference, as url.ParseRequestURI accepts
   try {

@@ -202,7 +202,7 @@ export function createHandler(deps: HttpDeps) {
     const resName = `${info.group}/${info.plural}${sub ? '/status' : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
     switch (req.method) {
-      case 'GET':
+      case 'GET': {
         // kubectl get asks for a Table (watches too, but a plain event stream is what it falls back to).
         const table = wantsTable(req.headers.accept) && !sub;
         if (name) {
@@ -217,6 +217,7 @@ export function createHandler(deps: HttpDeps) {
           limit: q.has('limit') ? Number(q.get('limit')) : undefined, continue: q.get('continue') ?? undefined,
         });
         return send(res, 200, table ? toTable(info, list.items, list.metadata) : list);
+      }
       case 'POST': {
         if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
         const { body, patch } = await decodeWrite(req);
