@@ -1,1 +1,5 @@
 export { startEnvtest, type Envtest, type EnvtestOptions } from './envtest';
+export { eventually, settle, type ControllerQueues, type EventuallyOptions, type Falsy, type SettleOptions } from './polling';
+export { clientFor, kubeConfigFor, type KubeconfigSource } from './clients';
+export { ManualClock } from './clock';
+export { extensionConfigFor, testMachineCrd, TEST_INFRA_API_VERSION, TEST_INFRA_GROUP, TEST_MACHINE_KIND, type ExtensionEndpoint } from './fixtures';
