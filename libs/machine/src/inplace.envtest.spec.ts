@@ -7,7 +7,8 @@ import {
   BOOTSTRAP_API, MACHINE_API, MARKERS_ON, PENDING_UPDATE_MACHINE, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster,
   provisionBootstrap, provisionInfra, ref,
 } from './testing/fixtures';
-import { eventually, INFRA_API_VERSION, registerExtension, registerRawExtension, settle, startHarness, type Harness } from './testing/harness';
+import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
+import { registerExtension, registerRawExtension, startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
 
@@ -53,7 +54,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
   });
 
   const machineRef = (name: string) => ref(MACHINE_API, 'Machine', ns, name);
-  const infraRef = (name: string) => ref(INFRA_API_VERSION, 'TestMachine', ns, `${name}-infra`);
+  const infraRef = (name: string) => ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, `${name}-infra`);
   const bootRef = (name: string) => ref(BOOTSTRAP_API, 'KubeadmConfig', ns, `${name}-boot`);
   const getMachine = (name: string) => h.client.get<KubeObject>(machineRef(name));
 
@@ -101,11 +102,11 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       expect(Object.keys(o.metadata).sort().filter((k) => !['name', 'namespace', 'labels', 'annotations'].includes(k))).toEqual([]);
     }
     expect(req.desired.machine).toMatchObject({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', spec: { version: 'v1.31.0', providerID: 'test://happy' } });
-    expect(req.desired.infrastructureMachine).toMatchObject({ apiVersion: INFRA_API_VERSION, kind: 'TestMachine', spec: { image: 'v1', providerID: 'test://happy' } });
+    expect(req.desired.infrastructureMachine).toMatchObject({ apiVersion: TEST_INFRA_API_VERSION, kind: 'TestMachine', spec: { image: 'v1', providerID: 'test://happy' } });
     expect(annotationsOf(req.desired.machine as KubeObject)).toMatchObject({ [UPDATE_IN_PROGRESS_ANNOTATION]: '', [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' });
 
     // Within the retry window: reconciles do not call the extension and ask for a requeue after the remainder.
-    await settle(h);
+    await settle(h.manager, ['machine']);
     h.clock.advance(3000);
     await expect(h.reconciler.reconcile({ namespace: ns, name: 'happy' })).resolves.toEqual({ requeueAfterMs: 2000 });
     expect(callsFor('happy')).toHaveLength(1);
@@ -125,7 +126,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(annotationsOf(await h.client.get(infraRef('happy')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     expect(annotationsOf(await h.client.get(bootRef('happy')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     await eventually(async () => cond(await getMachine('happy'), 'Available')?.status === 'True', 'Available again');
-    await settle(h);
+    await settle(h.manager, ['machine']);
     expect(callsFor('happy')).toHaveLength(2);
   });
 
@@ -134,7 +135,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     responders.set('m25', () => ({ retryAfterSeconds: 0 }));
     await trigger('m25', { pending: false });
     await eventually(async () => cond(await getMachine('m25'), 'Updating')?.status === 'True', 'Updating=True');
-    await settle(h);
+    await settle(h.manager, ['machine']);
     expect(callsFor('m25')).toHaveLength(0);
     expect(annotationsOf(await getMachine('m25'))).toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     // The owner's last step makes the Machine controller proceed.
@@ -158,7 +159,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     await runningMachine('m27');
     responders.set('m27', () => ({ retryAfterSeconds: 0 }));
     await trigger('m27', { infra: false });
-    await settle(h);
+    await settle(h.manager, ['machine']);
     expect(callsFor('m27')).toHaveLength(0);
     await annotate(h.client, infraRef('m27'), MARKERS_ON); // the infra watch brings the Machine back
     await eventually(() => callsFor('m27').length === 1, 'UpdateMachine called');
@@ -169,7 +170,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     await runningMachine('m28', { node: false });
     responders.set('m28', () => ({ retryAfterSeconds: 0 }));
     await trigger('m28');
-    await settle(h);
+    await settle(h.manager, ['machine']);
     expect(callsFor('m28')).toHaveLength(0);
     const m = await getMachine('m28');
     expect(annotationsOf(m)).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
@@ -185,7 +186,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       return cond(x, 'Updating')?.message === 'In-place update in progress: rebooting' && x;
     }, 'in progress');
     expect(cond(m, 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating' });
-    await settle(h);
+    await settle(h.manager, ['machine']);
     await expect(h.reconciler.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 10_000 });
     h.clock.advance(9_999);
     await expect(h.reconciler.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 1 });
@@ -210,7 +211,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     await expect(h.reconciler.reconcile({ namespace: ns, name: 'm31' })).rejects.toThrow(/got failure response with message: disk full/);
     // Once the extension recovers, the retried update completes.
     responders.set('m31', () => ({ retryAfterSeconds: 0 }));
-    await eventually(async () => cond(await getMachine('m31'), 'Updating')?.reason === 'NotUpdating', 'recovered', 20_000);
+    await eventually(async () => cond(await getMachine('m31'), 'Updating')?.reason === 'NotUpdating', { message: 'recovered', timeoutMs: 20_000 });
   });
 
   it('item 32: no UpdateMachine extension registered -> error, InPlaceUpdateFailed', async () => {
@@ -221,13 +222,13 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     try {
       await trigger('m32');
       await eventually(async () => cond(await getMachine('m32'), 'Updating')?.reason === 'InPlaceUpdateFailed', 'InPlaceUpdateFailed');
-      await settle(h, 50).catch(() => undefined); // it keeps retrying with backoff
+      await settle(h.manager, ['machine'], { quietMs: 50 }).catch(() => undefined); // it keeps retrying with backoff
       await expect(h.reconciler.reconcile({ namespace: ns, name: 'm32' })).rejects.toThrow('no extensions registered for UpdateMachine hook');
     } finally {
       await registerUpdaterA();
     }
     responders.set('m32', () => ({ retryAfterSeconds: 0 }));
-    await eventually(async () => cond(await getMachine('m32'), 'Updating')?.reason === 'NotUpdating', 'completes once registered', 20_000);
+    await eventually(async () => cond(await getMachine('m32'), 'Updating')?.reason === 'NotUpdating', { message: 'completes once registered', timeoutMs: 20_000 });
   });
 
   it('item 33: InfraMachine not found -> error, "In-place update not possible: InfraMachine not found"', async () => {
@@ -258,9 +259,9 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       const m = await eventually(async () => {
         const x = await getMachine(name);
         return cond(x, 'Updating')?.reason === 'InPlaceUpdateFailed' && x;
-      }, 'InPlaceUpdateFailed', 20_000);
+      }, { message: 'InPlaceUpdateFailed', timeoutMs: 20_000 });
       expect(cond(m, 'Updating')?.message).toBe('UpdateMachine hook failed: please check controller logs for errors');
-      await eventually(() => raw.calls() >= 2, 'retried', 20_000);
+      await eventually(() => raw.calls() >= 2, { message: 'retried', timeoutMs: 20_000 });
       expect(annotationsOf(await getMachine(name))).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
       await expect(h.reconciler.reconcile({ namespace: ns, name })).rejects.toThrow(errorPattern);
     } finally {
@@ -269,7 +270,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     }
     // The manager is alive: the Machine completes with a working updater.
     responders.set(name, () => ({ retryAfterSeconds: 0 }));
-    await eventually(async () => cond(await getMachine(name), 'Updating')?.reason === 'NotUpdating', 'completes after recovery', 30_000);
+    await eventually(async () => cond(await getMachine(name), 'Updating')?.reason === 'NotUpdating', { message: 'completes after recovery', timeoutMs: 30_000 });
   });
 
   it('several updaters are called in turn; retryAfterSeconds aggregated as the lowest non-zero', async () => {
@@ -288,7 +289,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       }, 'in progress');
       expect(cond(m, 'Updating')?.message).toBe('In-place update in progress: a working, b working');
       expect(seen).toEqual(['a', 'b']);
-      await settle(h);
+      await settle(h.manager, ['machine']);
       await expect(h.reconciler.reconcile({ namespace: ns, name: 'multi' })).resolves.toEqual({ requeueAfterMs: 7000 });
     } finally {
       h.registry.remove('updater-b');
@@ -321,9 +322,9 @@ describe('Machine controller in-place phase with InPlaceUpdates off (envtest)', 
     await provisionInfra(h.client, ns, objs.infra, 'test://g1');
     await eventually(async () => (await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, 'g1'))).status?.['nodeRef' as never], 'nodeRef');
     await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'g1'), { ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
-    await annotate(h.client, ref(INFRA_API_VERSION, 'TestMachine', ns, objs.infra), MARKERS_ON);
+    await annotate(h.client, ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), MARKERS_ON);
     await annotate(h.client, ref(BOOTSTRAP_API, 'KubeadmConfig', ns, objs.bootstrap!), MARKERS_ON);
-    await settle(h);
+    await settle(h.manager, ['machine']);
     await h.reconciler.reconcile({ namespace: ns, name: 'g1' });
     expect(calls).toBe(0);
     const m = await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, 'g1'));

@@ -5,7 +5,8 @@ import type { KubeObject } from '@capi/controller-runtime';
 import {
   BOOTSTRAP_API, MACHINE_API, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster, provisionBootstrap, provisionInfra, ref,
 } from './testing/fixtures';
-import { eventually, INFRA_API_VERSION, settle, startHarness, type Harness } from './testing/harness';
+import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
+import { startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
 
@@ -34,7 +35,7 @@ describe('Machine controller lifecycle (envtest)', () => {
     expect(cond(pending, 'InfrastructureReady')).toMatchObject({ status: 'False' });
     // Owner references (Machine as controller) + cluster-name label on both external objects.
     const infra = await eventually(async () => {
-      const o = await h.client.get<KubeObject>(ref(INFRA_API_VERSION, 'TestMachine', ns, objs.infra));
+      const o = await h.client.get<KubeObject>(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra));
       return (o.metadata.ownerReferences?.length ?? 0) > 0 && o;
     }, 'infra owner ref');
     expect(infra.metadata.ownerReferences![0]).toMatchObject({ kind: 'Machine', name: 'm1', uid: pending.metadata.uid, controller: true });
@@ -72,7 +73,7 @@ describe('Machine controller lifecycle (envtest)', () => {
   });
 
   it('a reconcile of an unchanged Machine makes no writes', async () => {
-    await settle(h);
+    await settle(h.manager, ['machine']);
     const before = h.counts.writes('Machine');
     const beforeAll = h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update');
     await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
@@ -83,7 +84,7 @@ describe('Machine controller lifecycle (envtest)', () => {
 
   it('a paused Machine is left alone', async () => {
     await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'm1'), { [PAUSED_ANNOTATION]: '' });
-    await settle(h);
+    await settle(h.manager, ['machine']);
     const node = await h.client.get<KubeObject>({ apiVersion: 'v1', kind: 'Node', name: 'node-m1' });
     await h.client.delete({ apiVersion: 'v1', kind: 'Node', name: 'node-m1' });
     const before = h.counts.writes('Machine');
@@ -123,7 +124,7 @@ describe('Machine controller lifecycle (envtest)', () => {
   it('deletion deletes infra machine and bootstrap config, waits for them, deletes the Node, removes the finalizer', async () => {
     await h.client.delete(ref(MACHINE_API, 'Machine', ns, 'm1'));
     await eventually(async () => !(await h.client.tryGet(ref(MACHINE_API, 'Machine', ns, 'm1'))), 'Machine gone');
-    expect(await h.client.tryGet(ref(INFRA_API_VERSION, 'TestMachine', ns, 'm1-infra'))).toBeUndefined();
+    expect(await h.client.tryGet(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, 'm1-infra'))).toBeUndefined();
     expect(await h.client.tryGet(ref(BOOTSTRAP_API, 'KubeadmConfig', ns, 'm1-boot'))).toBeUndefined();
     expect(await h.client.tryGet({ apiVersion: 'v1', kind: 'Node', name: 'node-m1' })).toBeUndefined();
   });
@@ -131,7 +132,7 @@ describe('Machine controller lifecycle (envtest)', () => {
   it('deletion waits while the infra machine still has a finalizer and reports it', async () => {
     const objs = await createMachineObjects(h.client, ns, { name: 'm2' });
     await eventually(async () => (await getMachine('m2')).metadata.finalizers?.includes(MACHINE_FINALIZER), 'finalizer');
-    await h.client.patch(ref(INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', { metadata: { finalizers: ['test/hold'] } });
+    await h.client.patch(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', { metadata: { finalizers: ['test/hold'] } });
     await h.client.delete(ref(MACHINE_API, 'Machine', ns, 'm2'));
     const deleting = await eventually(async () => {
       const m = await getMachine('m2');
@@ -139,7 +140,7 @@ describe('Machine controller lifecycle (envtest)', () => {
     }, 'Deleting=WaitingForInfrastructureDeletion');
     expect(cond(deleting, 'Deleting')?.status).toBe('True');
     expect((deleting.status as { phase?: string }).phase).toBe('Deleting');
-    await h.client.patch(ref(INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', { metadata: { finalizers: null } });
+    await h.client.patch(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', { metadata: { finalizers: null } });
     await eventually(async () => !(await h.client.tryGet(ref(MACHINE_API, 'Machine', ns, 'm2'))), 'Machine m2 gone');
   });
 });

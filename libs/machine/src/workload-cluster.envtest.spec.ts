@@ -1,7 +1,6 @@
 // The default WorkloadClusterClientProvider: reads `<cluster>-kubeconfig` (key `value`) and connects with it.
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import type { KubeClient } from '@capi/controller-runtime';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { kubeconfigSecretClientProvider, WorkloadClusterConnectionError } from './workload-cluster';
 
 jest.setTimeout(30_000);
@@ -12,9 +11,7 @@ describe('kubeconfigSecretClientProvider (envtest)', () => {
   let provider: ReturnType<typeof kubeconfigSecretClientProvider>;
   beforeAll(async () => {
     env = await startEnvtest();
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    client = new KubeClient(kc);
+    client = clientFor(env);
     provider = kubeconfigSecretClientProvider(client);
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wc' } });
     const secret = (name: string, data: Record<string, string>) =>

@@ -1,7 +1,7 @@
 // Objects for Machine controller tests: a Cluster, a KubeadmConfig, a TestMachine, a Machine, a Node, built to be ready.
 import { UPDATE_IN_PROGRESS_ANNOTATION, PENDING_HOOKS_ANNOTATION } from '@capi/api';
 import type { KubeClient, KubeObject } from '@capi/controller-runtime';
-import { INFRA_API_VERSION } from './harness';
+import { TEST_INFRA_API_VERSION } from '@capi/envtest';
 
 export const MACHINE_API = 'cluster.x-k8s.io/v1beta2';
 export const BOOTSTRAP_API = 'bootstrap.cluster.x-k8s.io/v1beta2';
@@ -36,7 +36,7 @@ export interface CreateOptions {
 export async function createMachineObjects(c: KubeClient, ns: string, o: CreateOptions): Promise<MachineSet> {
   const cluster = o.cluster ?? 'c1';
   const withBootstrap = o.withBootstrapConfig !== false;
-  await c.create({ apiVersion: INFRA_API_VERSION, kind: 'TestMachine', metadata: { name: `${o.name}-infra`, namespace: ns }, spec: { image: 'v1' } });
+  await c.create({ apiVersion: TEST_INFRA_API_VERSION, kind: 'TestMachine', metadata: { name: `${o.name}-infra`, namespace: ns }, spec: { image: 'v1' } });
   if (withBootstrap) {
     await c.create({ apiVersion: BOOTSTRAP_API, kind: 'KubeadmConfig', metadata: { name: `${o.name}-boot`, namespace: ns }, spec: {} });
   }
@@ -63,7 +63,7 @@ export async function provisionBootstrap(c: KubeClient, ns: string, name: string
 }
 
 export async function provisionInfra(c: KubeClient, ns: string, name: string, providerID: string): Promise<void> {
-  const infra = await c.get<KubeObject>(ref(INFRA_API_VERSION, 'TestMachine', ns, name));
+  const infra = await c.get<KubeObject>(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, name));
   const withId = await c.update<KubeObject>({ ...infra, spec: { ...(infra.spec as object), providerID } });
   await c.updateStatus({ ...withId, status: { initialization: { provisioned: true }, addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] } });
 }

@@ -4,8 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { KubeConfig } from '@kubernetes/client-node';
-import { CONTRACT_VERSION_LABEL_V1BETA2, HOOKS_API_VERSION } from '@capi/api';
+import { HOOKS_API_VERSION } from '@capi/api';
 import {
   ControllerRuntimeModule,
   CountingClientMetrics,
@@ -13,10 +12,9 @@ import {
   FeatureGatesModule,
   KubeClient,
   MANAGER,
-  type KubeObject,
   type Manager,
 } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { extensionConfigFor, kubeConfigFor, ManualClock, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import {
   createExtensionServer,
   discoverExtension,
@@ -26,45 +24,11 @@ import {
   RUNTIME_CLIENT,
   RuntimeClient,
   type AnyExtensionHandler,
-  type ExtensionConfig,
   type ExtensionServer,
 } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { MachineControllerModule } from '../machine-controller.module';
 import { MachineReconciler } from '../machine.reconciler';
-
-export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
-export const INFRA_API_VERSION = `${INFRA_GROUP}/v1beta2`;
-
-/** A minimal infrastructure machine CRD following the v1beta2 contract (label + spec.providerID + status.initialization). */
-export const testMachineCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `testmachines.${INFRA_GROUP}`, labels: { [CONTRACT_VERSION_LABEL_V1BETA2]: 'v1beta2' } },
-  spec: {
-    group: INFRA_GROUP,
-    scope: 'Namespaced',
-    names: { kind: 'TestMachine', plural: 'testmachines', singular: 'testmachine', listKind: 'TestMachineList' },
-    versions: [{
-      name: 'v1beta2', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: 'object', properties: {
-        spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-        status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-      } } },
-    }],
-  },
-};
-
-/** Manually advanced clock (ms). */
-export class ManualClock {
-  constructor(public t = Date.parse('2026-01-01T00:00:00Z')) {}
-  now(): number {
-    return this.t;
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
-}
 
 export interface Harness {
   env: Envtest;
@@ -80,9 +44,8 @@ export interface Harness {
 }
 
 export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollIntervalMs?: number }): Promise<Harness> {
-  const env = await startEnvtest({ crds: [testMachineCrd] });
-  const kc = new KubeConfig();
-  kc.loadFromString(env.kubeconfig);
+  const env = await startEnvtest({ crds: [testMachineCrd()] });
+  const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
   const registry = new ExtensionRegistry();
   registry.warmUp([]);
@@ -125,13 +88,7 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
 /** Registers an extension server (discovery over HTTPS) under ExtensionConfig `name`. */
 export async function registerExtension(h: Harness, name: string, handlers: AnyExtensionHandler[]): Promise<ExtensionServer> {
   const server = await createExtensionServer({ tls: 'generate', handlers });
-  const ec: ExtensionConfig = {
-    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
-    kind: 'ExtensionConfig',
-    metadata: { name, resourceVersion: '1' },
-    spec: { clientConfig: { url: server.url, caBundle: server.caBundle } },
-  };
-  h.registry.add(await discoverExtension(ec, h.transport));
+  h.registry.add(await discoverExtension(extensionConfigFor(name, server, { resourceVersion: '1' }), h.transport));
   return server;
 }
 
@@ -154,46 +111,11 @@ export async function registerRawExtension(h: Harness, name: string, behaviour: 
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   const port = (srv.address() as AddressInfo).port;
   h.registry.add({
-    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
-    kind: 'ExtensionConfig',
-    metadata: { name, resourceVersion: '1' },
-    spec: { clientConfig: { url: `https://127.0.0.1:${port}`, caBundle: Buffer.from(tls.cert).toString('base64') } },
+    ...extensionConfigFor(name, { url: `https://127.0.0.1:${port}`, caBundle: Buffer.from(tls.cert).toString('base64') }, { resourceVersion: '1' }),
     status: { handlers: [{ name: `update-machine.${name}`, requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' }, timeoutSeconds: 1, failurePolicy: 'Fail' }] },
-  } as ExtensionConfig);
+  });
   return {
     calls: () => calls,
     close: () => new Promise<void>((r) => { h.registry.remove(name); srv.closeAllConnections(); srv.close(() => r()); }),
   };
-}
-
-/** Polls until check returns truthy (real time, bounded). */
-export async function eventually<T>(check: () => T | Promise<T | undefined | false> , label: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v) return v as T;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-export type { KubeObject };
-
-/** Waits until the Machine controller's queue is empty and idle for `quietMs` (bounded). */
-export async function settle(h: Harness, quietMs = 150, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let quietSince = Date.now();
-  for (;;) {
-    const c = h.manager.controller('machine');
-    const busy = !c || c.queue.len() > 0 || c.queue.processingCount() > 0;
-    if (busy) quietSince = Date.now();
-    else if (Date.now() - quietSince >= quietMs) return;
-    if (Date.now() > deadline) throw new Error('machine controller did not settle');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
