@@ -3,7 +3,8 @@
 // long; the two controllers' status writes keep each other's conditions.
 import { UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
-import { CAPI, conditionOf, createClusterWithWorkload, eventually, machineRef, settle, startHarness, type Harness } from './testing/harness';
+import { eventually, settle } from '@capi/envtest';
+import { CAPI, conditionOf, createClusterWithWorkload, machineRef, startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
 const INFRA = 'infrastructure.cluster.x-k8s.io/v1beta2';
@@ -45,7 +46,7 @@ describe('MachineHealthCheck with the Machine controller (envtest)', () => {
     await eventually(async () => {
       const m = await getMachine();
       return (m.status as { nodeRef?: object } | undefined)?.nodeRef && conditionOf(m, 'Updating')?.status === 'True';
-    }, 'Machine running and updating', 20_000);
+    }, { message: 'Machine running and updating', timeoutMs: 20_000 });
     expect(await h.reconciler.reconcile({ namespace: ns, name: 'pool-w' })).toEqual({ requeueAfterMs: 1801_000 });
     const mhc = await h.client.get<KubeObject>({ apiVersion: CAPI, kind: 'MachineHealthCheck', namespace: ns, name: 'pool-w' });
     expect(mhc.status).toMatchObject({ expectedMachines: 1, currentHealthy: 0, targets: ['w1'] });
@@ -56,7 +57,7 @@ describe('MachineHealthCheck with the Machine controller (envtest)', () => {
       status: { conditions: [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: h.clock.at(-600) }] },
     }, { subresource: 'status' });
     await h.reconciler.reconcile({ namespace: ns, name: 'pool-w' });
-    await settle(h, 200, 10_000, BOTH);
+    await settle(h.manager, BOTH, { quietMs: 200, timeoutMs: 10_000 });
     let m = await getMachine();
     expect(conditionOf(m, 'HealthCheckSucceeded')).toBeUndefined();
     expect(conditionOf(m, 'OwnerRemediated')).toBeUndefined();
@@ -64,7 +65,7 @@ describe('MachineHealthCheck with the Machine controller (envtest)', () => {
     // Updating=True for longer than 30 min: remediation is requested.
     h.clock.advance(1801_000);
     await h.reconciler.reconcile({ namespace: ns, name: 'pool-w' });
-    await settle(h, 300, 10_000, BOTH);
+    await settle(h.manager, BOTH, { quietMs: 300, timeoutMs: 10_000 });
     m = await eventually(async () => {
       const x = await getMachine();
       return conditionOf(x, 'OwnerRemediated') && x;

@@ -1,8 +1,9 @@
 // MachineHealthCheck controller against the embedded API server (management) and a second one (workload cluster).
 import { UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
+import { eventually, settle } from '@capi/envtest';
 import {
-  CAPI, conditionOf, createClusterWithWorkload, createMachine, createNode, eventually, machineRef, mhcRef, settle, startHarness, type Harness,
+  CAPI, conditionOf, createClusterWithWorkload, createMachine, createNode, machineRef, mhcRef, startHarness, type Harness,
 } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -91,7 +92,7 @@ describe('MachineHealthCheck controller (envtest)', () => {
   });
 
   it('a reconcile with nothing new writes nothing', async () => {
-    await settle(h);
+    await settle(h.manager, ['machinehealthcheck']);
     const before = h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update');
     await h.reconciler.reconcile({ namespace: ns, name: 'pool-a' });
     expect(h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update')).toBe(before);
@@ -110,7 +111,7 @@ describe('MachineHealthCheck controller (envtest)', () => {
     }, 'pool-u status');
     // Not healthy (its Node is NotReady), but not unhealthy either while the update runs.
     expect(mhc.status).toMatchObject({ currentHealthy: 0, targets: ['u1'] });
-    await settle(h);
+    await settle(h.manager, ['machinehealthcheck']);
     let u1 = await getMachine('u1');
     expect(conditionOf(u1, 'HealthCheckSucceeded')).toBeUndefined();
     expect(conditionOf(u1, 'OwnerRemediated')).toBeUndefined();
@@ -143,7 +144,7 @@ describe('MachineHealthCheck controller (envtest)', () => {
       message: 'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 3, maxUnhealthy: 34%)',
     });
     expect(mhc.status).toMatchObject({ expectedMachines: 3, currentHealthy: 0, remediationsAllowed: 0 });
-    await settle(h);
+    await settle(h.manager, ['machinehealthcheck']);
     for (const n of ['b1', 'b2']) {
       const m = await getMachine(n);
       expect(conditionOf(m, 'HealthCheckSucceeded')).toMatchObject({ status: 'False', reason: 'UnhealthyNode' });
@@ -177,7 +178,7 @@ describe('MachineHealthCheck controller (envtest)', () => {
       return conditionOf(o, 'RemediationAllowed') && o;
     }, 'pool-e condition');
     expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({ status: 'False', reason: 'ExternalRemediationNotSupported' });
-    await settle(h);
+    await settle(h.manager, ['machinehealthcheck']);
     const e1 = await getMachine('e1');
     expect(conditionOf(e1, 'HealthCheckSucceeded')).toMatchObject({ status: 'False', reason: 'UnhealthyNode' });
     expect(conditionOf(e1, 'OwnerRemediated')).toBeUndefined();
