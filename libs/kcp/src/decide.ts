@@ -1,6 +1,6 @@
 // Pure reconcile decisions of the KubeadmControlPlane controller (upstream controller.go reconcile, scale.go,
 // update.go/upgrade.go, inplace.go): what to do next given the Machines, their up-to-date state and their health.
-import { DELETE_MACHINE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, isPending, isUpdateInProgress, type KubeadmControlPlane, type Machine } from '@capi/api';
+import { DELETE_MACHINE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, UPDATING_CONDITION, isPending, isTrue, isUpdateInProgress, type KubeadmControlPlane, type Machine } from '@capi/api';
 
 /** One control-plane Machine as the decisions see it. */
 export interface ControlPlaneMachine {
@@ -29,6 +29,12 @@ export class KcpSpecError extends Error {
     this.name = 'KcpSpecError';
   }
 }
+
+/**
+ * Updating in place: the markers are set, or the Machine controller still reports Updating=True (its status can lag
+ * the marker removal by one reconcile).
+ */
+export const isUpdatingInPlace = (machine: Machine): boolean => isUpdateInProgress(machine) || isTrue(machine, UPDATING_CONDITION);
 
 export const desiredReplicas = (kcp: KubeadmControlPlane): number => kcp.spec.replicas ?? 1;
 

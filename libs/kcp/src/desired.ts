@@ -5,6 +5,7 @@ import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
   CONTROLPLANE_API_VERSION,
+  KCP_REMEDIATION_FOR_ANNOTATION,
   MACHINE_CONTROL_PLANE_LABEL,
   MACHINE_CONTROL_PLANE_NAME_LABEL,
   TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
@@ -56,6 +57,8 @@ export interface DesiredMachineInput {
   infrastructureRef?: Machine['spec']['infrastructureRef'];
   bootstrapConfigRef?: NonNullable<Machine['spec']['bootstrap']['configRef']>;
   failureDomain?: string;
+  /** remediation-for annotation of a new Machine replacing a remediated one (existing Machines keep theirs). */
+  remediationFor?: string;
 }
 
 /**
@@ -88,6 +91,9 @@ export function computeDesiredMachine(input: DesiredMachineInput): Machine {
     },
   };
   if (existing?.metadata.uid) machine.metadata.uid = existing.metadata.uid;
+  // The retry data of a replacement stays with it for its whole life (applies must not drop it).
+  const remediationFor = existing ? existing.metadata.annotations?.[KCP_REMEDIATION_FOR_ANNOTATION] : input.remediationFor;
+  if (remediationFor !== undefined) machine.metadata.annotations![KCP_REMEDIATION_FOR_ANNOTATION] = remediationFor;
   const failureDomain = existing ? existing.spec.failureDomain : input.failureDomain;
   if (failureDomain) machine.spec.failureDomain = failureDomain;
   if (tmpl.deletion && Object.keys(tmpl.deletion).length > 0) machine.spec.deletion = { ...tmpl.deletion };

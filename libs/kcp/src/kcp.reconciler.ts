@@ -6,6 +6,7 @@ import {
   ClusterGVK,
   CONTROLPLANE_API_VERSION,
   CONTROLPLANE_GROUP,
+  KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
   KUBEADM_CONTROL_PLANE_FINALIZER,
   PAUSED_ANNOTATION,
   type Cluster,
@@ -35,6 +36,8 @@ import { ApiEventRecorder, type EventRecorder } from './events';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
 import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineUpToDate, type MachineIo } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
+import { decideRemediation, MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, MACHINE_REMEDIATION_MACHINE_DELETING_REASON, formatRemediationData } from './remediation';
+import { setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
@@ -124,7 +127,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     let outcome: StepOutcome = {};
     let stepError: unknown;
     try {
-      outcome = await this.runAction(planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates')), kcp, clusterName, template, view, results, cluster);
+      // Remediation first; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
+      outcome = (await this.reconcileUnhealthyMachines(kcp, view)) ?? (await this.runAction(planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates')), kcp, clusterName, template, view, results, cluster));
     } catch (e) {
       stepError = e;
     }
@@ -187,7 +191,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'none':
         return {};
       case 'initialize': {
-        const m = await createMachine(this.io, kcp, clusterName, template, false, this.failureDomain(cluster, []));
+        const m = await this.createReplacementOrMachine(kcp, clusterName, template, false, this.failureDomain(cluster, []));
         this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: initialized control plane with Machine ${m.metadata.name}`);
         return {};
       }
@@ -198,7 +202,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         const pre = preflightChecks(view);
         if (!pre.ok) return this.waiting(pre.messages);
         const machines = view.map((m) => m.machine);
-        const m = await createMachine(this.io, kcp, clusterName, template, true, this.failureDomain(cluster, machines));
+        const m = await this.createReplacementOrMachine(kcp, clusterName, template, true, this.failureDomain(cluster, machines));
         this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`);
         return {};
       }
@@ -221,6 +225,59 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       }
       case 'scaleDown':
         return this.scaleDown(byName(action.machine), view);
+    }
+  }
+
+  /**
+   * Creates a Machine; while a remediation is in progress it is the replacement: it carries the retry data
+   * (remediation-for) and its creation completes the remediation (the KCP annotation is removed).
+   */
+  private async createReplacementOrMachine(kcp: KubeadmControlPlane, clusterName: string, template: Parameters<typeof createMachine>[3], isJoin: boolean, failureDomain?: string): Promise<Machine> {
+    const remediationFor = kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION];
+    const m = await createMachine(this.io, kcp, clusterName, template, isJoin, failureDomain, remediationFor);
+    if (remediationFor !== undefined) {
+      await setRemediationInProgress(this.io, kcp, null);
+      this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: Machine ${m.metadata.name} replaces the remediated Machine`);
+    }
+    return m;
+  }
+
+  /**
+   * Remediation of Machines MHC marked (upstream reconcileUnhealthyMachines): cleans up OwnerRemediated on Machines
+   * healthy again, then remediates at most one Machine. Returns an outcome when it deleted one (the reconcile stops
+   * there), undefined to go on with the other operations.
+   */
+  private async reconcileUnhealthyMachines(kcp: KubeadmControlPlane, view: ControlPlaneMachine[]): Promise<StepOutcome | undefined> {
+    const decision = decideRemediation({ kcp, machines: view, now: new Date(this.now()) });
+    const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
+    for (const name of decision.cleanup) await writeOwnerRemediated(this.io, byName(name), undefined, this.clock);
+    if (decision.clearStaleAnnotation) await setRemediationInProgress(this.io, kcp, null);
+    const action = decision.action;
+    const where = `${kcp.metadata.namespace}/${kcp.metadata.name}`;
+    switch (action.type) {
+      case 'none':
+        return undefined;
+      case 'wait':
+        this.log.log(`${where}: Machine ${action.machine} needs remediation, waiting: ${action.why}`);
+        return undefined;
+      case 'block':
+        this.log.log(`${where}: Machine ${action.machine} needs remediation, skipping: ${action.condition.message ?? action.condition.reason}`);
+        await writeOwnerRemediated(this.io, byName(action.machine), action.condition, this.clock);
+        return undefined;
+      case 'remediate': {
+        const machine = byName(action.machine);
+        // Reported before the delete: once deleted the Machine may be gone before a later write.
+        await writeOwnerRemediated(this.io, machine, { reason: MACHINE_REMEDIATION_MACHINE_DELETING_REASON }, this.clock);
+        try {
+          await deleteMachine(this.io, machine);
+        } catch (e) {
+          await writeOwnerRemediated(this.io, machine, { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: 'Please check controller logs for errors' }, this.clock).catch(() => undefined);
+          throw new Error(`failed to delete unhealthy Machine ${machine.metadata.namespace}/${machine.metadata.name}: ${(e as Error).message}`, { cause: e });
+        }
+        this.log.log(`${where}: remediating unhealthy Machine ${action.machine} (deleted; retry ${action.data.retryCount})`);
+        await setRemediationInProgress(this.io, kcp, formatRemediationData(action.data));
+        return { result: { requeueAfterMs: this.preflightRequeueMs } };
+      }
     }
   }
 

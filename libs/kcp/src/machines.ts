@@ -72,7 +72,15 @@ async function deleteQuietly(client: Client, obj: KubeObject): Promise<void> {
  * up ownership of the InfraMachine / KubeadmConfig labels and annotations, so that the in-place trigger (which
  * applies them without labels) never removes them. On failure the objects created so far are deleted.
  */
-export async function createMachine(io: MachineIo, kcp: KubeadmControlPlane, clusterName: string, template: KubeObject, isJoin: boolean, failureDomain?: string): Promise<Machine> {
+export async function createMachine(
+  io: MachineIo,
+  kcp: KubeadmControlPlane,
+  clusterName: string,
+  template: KubeObject,
+  isJoin: boolean,
+  failureDomain?: string,
+  remediationFor?: string,
+): Promise<Machine> {
   const name = newMachineName(kcp);
   const opts = { fieldOwner: KCP_MANAGER_NAME };
   const created: KubeObject[] = [];
@@ -90,6 +98,7 @@ export async function createMachine(io: MachineIo, kcp: KubeadmControlPlane, clu
       clusterName,
       name,
       failureDomain,
+      remediationFor,
       infrastructureRef: { apiGroup: infra.apiVersion.split('/')[0], kind: infra.kind, name },
       bootstrapConfigRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfig', name },
     });

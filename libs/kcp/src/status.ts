@@ -13,7 +13,6 @@ import {
   SCALING_UP_CONDITION,
   UP_TO_DATE_CONDITION,
   UP_TO_DATE_REASON,
-  UPDATING_CONDITION,
   aggregate,
   isTrue,
   isUpdateInProgress,
@@ -25,13 +24,11 @@ import {
   type KubeadmControlPlaneStatus,
   type Machine,
 } from '@capi/api';
-import { desiredReplicas } from './decide';
+import { desiredReplicas, isUpdatingInPlace } from './decide';
+import { lastRemediation, remediatingCondition } from './remediation';
 
-/**
- * Updating in place: the markers are set, or the Machine controller still reports Updating=True (its status can lag
- * the marker removal by one reconcile).
- */
-export const isUpdatingInPlace = (machine: Machine): boolean => isUpdateInProgress(machine) || isTrue(machine, UPDATING_CONDITION);
+export { isUpdatingInPlace };
+
 
 /** UpToDate on a Machine: updating in place wins (False/Updating), then the up-to-date check. */
 export function machineUpToDateCondition(machine: Machine, upToDate: boolean, conditionMessages: readonly string[]): ConditionInput {
@@ -98,6 +95,7 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
     outdated.length > 0
       ? { type: ROLLING_OUT_CONDITION, status: 'True', reason: 'RollingOut', message: `Rolling out ${outdated.length} not up-to-date replicas${blocked}` }
       : { type: ROLLING_OUT_CONDITION, status: 'False', reason: 'NotRollingOut' },
+    remediatingCondition(machines),
   ];
   let conditions: Condition[] | undefined = kcp.status?.conditions;
   for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);
@@ -113,6 +111,8 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
     upToDateReplicas: machines.filter((m) => upToDateNames.has(m.metadata.name ?? '')).length,
     initialization: { controlPlaneInitialized: initialized },
   };
+  const remediation = lastRemediation(kcp, machines);
+  if (remediation) status.lastRemediation = remediation;
   const version = lowestVersion(machines);
   if (version) status.version = version;
   else delete status.version;
