@@ -1,6 +1,5 @@
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import type { KubeClient } from '@capi/controller-runtime';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { ApiEventRecorder } from './events';
 import { machine } from './testing/fixtures';
 
@@ -9,9 +8,7 @@ describe('ApiEventRecorder', () => {
   let client: KubeClient;
   beforeAll(async () => {
     env = await startEnvtest({ installProjectCrds: false });
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    client = new KubeClient(kc);
+    client = clientFor(env);
   });
   afterAll(async () => {
     client.close();

@@ -1,8 +1,7 @@
 // canUpdateMachine / triggerInPlaceUpdate against the embedded API server: request contents, fallbacks, write order.
-import { KubeConfig } from '@kubernetes/client-node';
 import { encodePatch, type CanUpdateMachineRequest, type KubeadmConfig, type Machine } from '@capi/api';
-import { KubeClient, type Client, type KubeObject, type ObjectRef, type PatchType } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import type { KubeClient, Client, KubeObject, ObjectRef, PatchType } from '@capi/controller-runtime';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import type { CoverageRuntimeClient } from '@capi/inplace';
 import { ServerSideApplier } from '@capi/ssa';
@@ -50,9 +49,7 @@ describe('KCP in-place on envtest', () => {
   const events = { event: jest.fn(async () => undefined) };
   beforeAll(async () => {
     env = await startEnvtest();
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    kube = new KubeClient(kc);
+    kube = clientFor(env);
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }).catch(() => undefined);
   });
   afterAll(async () => {

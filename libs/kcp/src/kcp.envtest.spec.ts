@@ -1,13 +1,14 @@
 // KCP on envtest with the Machine controller, the in-memory provider and the reference in-place updater.
 import { UPDATING_CONDITION, UP_TO_DATE_CONDITION, getCondition, isUpdateInProgress, type Machine } from '@capi/api';
 import type { WatchHandle } from '@capi/controller-runtime';
-import { createControlPlane, eventually, getKcp, infraTemplate, listMachines, startKcpHarness, NS, type KcpHarness } from './testing/harness';
+import { eventually } from '@capi/envtest';
+import { createControlPlane, getKcp, infraTemplate, KCP_POLL, listMachines, startKcpHarness, NS, type KcpHarness } from './testing/harness';
 
 jest.setTimeout(90_000);
 
 /** Waits until the KCP reports `replicas` Machines all up-to-date, with Nodes, at `version`. */
 async function waitForStableControlPlane(h: KcpHarness, replicas: number, version: string): Promise<Machine[]> {
-  return eventually(`${replicas} up-to-date control plane Machines at ${version}`, async () => {
+  return eventually(async () => {
     const kcp = await getKcp(h.client);
     const machines = await listMachines(h.client);
     const ok =
@@ -16,7 +17,7 @@ async function waitForStableControlPlane(h: KcpHarness, replicas: number, versio
       machines.length === replicas &&
       machines.every((m) => m.spec.version === version && m.status?.nodeRef && !m.metadata.deletionTimestamp && !isUpdateInProgress(m) && getCondition(m, UP_TO_DATE_CONDITION)?.status === 'True');
     return ok ? machines : undefined;
-  });
+  }, { ...KCP_POLL, message: `${replicas} up-to-date control plane Machines at ${version}` });
 }
 
 /** Records, on every Machine event, how many Machines are updating in place at once. */
@@ -102,10 +103,10 @@ describe('KubeadmControlPlane with InPlaceUpdates on', () => {
       spec: { machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachineTemplate', name: 'tmpl-b' } } } },
     });
     const tracker = await trackUpdating(h);
-    const after = await eventually('3 Machines replaced', async () => {
+    const after = await eventually(async () => {
       const ms = await waitForStableControlPlane(h, 3, 'v1.31.0');
       return ms.every((m) => !before.some((b) => b.metadata.name === m.metadata.name)) ? ms : undefined;
-    }, 80_000);
+    }, { ...KCP_POLL, message: '3 Machines replaced', timeoutMs: 80_000 });
     tracker.stop();
     expect(tracker.seen.size).toBe(0);
     for (const m of after) {
@@ -130,12 +131,12 @@ describe('KubeadmControlPlane with InPlaceUpdates off', () => {
     const tracker = await trackUpdating(h);
     await h.client.patch({ apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' }, 'merge', { spec: { version: 'v1.31.0' } });
     let maxMachines = 0;
-    const after = await eventually('the Machine replaced', async () => {
+    const after = await eventually(async () => {
       const all = await listMachines(h.client);
       maxMachines = Math.max(maxMachines, all.length);
       const ms = await waitForStableControlPlane(h, 1, 'v1.31.0');
       return ms.every((m) => !before.some((b) => b.metadata.name === m.metadata.name)) ? ms : undefined;
-    }, 80_000);
+    }, { ...KCP_POLL, message: 'the Machine replaced', timeoutMs: 80_000 });
     tracker.stop();
     expect(after).toHaveLength(1);
     expect(maxMachines).toBeLessThanOrEqual(2);
@@ -146,6 +147,6 @@ describe('KubeadmControlPlane with InPlaceUpdates off', () => {
     const kcpRef = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' };
     expect((await getKcp(h.client)).metadata.finalizers).toContain('kubeadm.controlplane.cluster.x-k8s.io');
     await h.client.delete(kcpRef);
-    await eventually('KCP and Machines gone', async () => (await h.client.tryGet(kcpRef)) === undefined && (await listMachines(h.client)).length === 0);
+    await eventually(async () => (await h.client.tryGet(kcpRef)) === undefined && (await listMachines(h.client)).length === 0, { ...KCP_POLL, message: 'KCP and Machines gone' });
   });
 });

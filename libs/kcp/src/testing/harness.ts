@@ -2,14 +2,13 @@
 // embedded API servers with Nodes) + the reference in-place updater wired to the in-memory hosts.
 import { Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, INFRASTRUCTURE_GROUP, type KubeadmControlPlane, type Machine } from '@capi/api';
 import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
-import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RUNTIME_CLIENT, RuntimeClient, type ExtensionConfig } from '@capi/runtime-client';
+import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RUNTIME_CLIENT, RuntimeClient } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { KcpControllerModule } from '../kcp-controller.module';
 import { ClusterStatusMirror } from './cluster-status.reconciler';
@@ -28,8 +27,7 @@ export interface KcpHarness {
 
 export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promise<KcpHarness> {
   const env = await startEnvtest();
-  const kc = new KubeConfig();
-  kc.loadFromString(env.kubeconfig);
+  const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
   const registry = new ExtensionRegistry();
   registry.warmUp([]);
@@ -57,13 +55,7 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
     env, client, app,
     registerUpdater: async () => {
       const updater = app.get<RunningInPlaceUpdater>(INMEMORY_INPLACE_UPDATER);
-      const ec: ExtensionConfig = {
-        apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
-        kind: 'ExtensionConfig',
-        metadata: { name: 'inmemory-updater', resourceVersion: '1' },
-        spec: { clientConfig: { url: updater.url, caBundle: updater.caBundle } },
-      };
-      registry.add(await discoverExtension(ec, transport));
+      registry.add(await discoverExtension(extensionConfigFor('inmemory-updater', updater, { resourceVersion: '1' }), transport));
     },
     close: async () => {
       await app.close();
@@ -114,18 +106,5 @@ export async function listMachines(client: KubeClient): Promise<Machine[]> {
   return (await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: NS })).items;
 }
 
-/** Polls `check` until it returns a value (not undefined/false) or `timeoutMs` passes; the error names `what`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 40_000, intervalMs = 200): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
+/** How the KCP suites poll (envtest + in-memory provider rollouts take tens of seconds). */
+export const KCP_POLL = { timeoutMs: 40_000, intervalMs: 200 };
