@@ -1,7 +1,7 @@
 // The provider's controllers against the embedded API server (envtest) and real workload API servers.
-import { KubeConfig } from '@kubernetes/client-node';
 import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, type KubeadmConfig } from '@capi/api';
-import { CACHE, KubeClient, type InformerCache, type KubeObject } from '@capi/controller-runtime';
+import { CACHE, type InformerCache, type KubeClient, type KubeObject } from '@capi/controller-runtime';
+import { clientFor, eventually } from '@capi/envtest';
 import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';
 import { InMemoryMachineReconciler } from './machine/inmemory-machine.reconciler';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachine } from './api/types';
@@ -9,7 +9,6 @@ import { CLUSTER_SECRET_TYPE, INMEMORY_MACHINE_FINALIZER, NODE_ROLE_CONTROL_PLAN
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
 import { WORKLOAD_CLUSTERS } from './options';
 import type { WorkloadClusters } from './workload/workload-clusters';
-import { eventually } from './testing/eventually';
 import { NS, bootstrapConfigOwnedBy, createCluster, createMachine, infraRef, startProviderEnv, type ProviderEnv } from './testing/fixtures';
 
 jest.setTimeout(30_000);
@@ -27,9 +26,7 @@ const secretRef = (name: string) => ({ apiVersion: 'v1', kind: 'Secret', namespa
 /** A KubeClient built only from the `<cluster>-kubeconfig` Secret, as any consumer would. */
 async function workloadClientFromSecret(cluster: string): Promise<KubeClient> {
   const secret = await eventually(() => p.client.tryGet(secretRef(kubeconfigSecretName(cluster))), 'kubeconfig Secret');
-  const kc = new KubeConfig();
-  kc.loadFromString(Buffer.from((secret.data as Record<string, string>).value, 'base64').toString('utf8'));
-  return new KubeClient(kc);
+  return clientFor(Buffer.from((secret.data as Record<string, string>).value, 'base64').toString('utf8'));
 }
 
 describe('InMemoryCluster', () => {

@@ -1,8 +1,7 @@
 // The provider's CRDs: contract labels, structural schemas the embedded API server serves and validates.
-import { KubeConfig } from '@kubernetes/client-node';
 import { CONTRACT_VERSION_LABEL_V1BETA2, CrdRegistry, crdRegistry } from '@capi/api';
-import { KubeClient, isInvalid } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { isInvalid, type KubeClient } from '@capi/controller-runtime';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { inMemoryCrds, registerInMemoryKinds } from './register';
 import { INMEMORY_API_VERSION } from './types';
 
@@ -12,9 +11,7 @@ let env: Envtest;
 let client: KubeClient;
 beforeAll(async () => {
   env = await startEnvtest({ installProjectCrds: false, crds: inMemoryCrds() });
-  const kc = new KubeConfig();
-  kc.loadFromString(env.kubeconfig);
-  client = new KubeClient(kc);
+  client = clientFor(env);
 });
 afterAll(async () => {
   client?.close();

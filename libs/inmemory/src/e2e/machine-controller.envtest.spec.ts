@@ -3,7 +3,6 @@
 // marked on it runs through the module's updater and changes the Node; deleting the Machine removes the Node.
 import { Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { KubeConfig } from '@kubernetes/client-node';
 import {
   BOOTSTRAP_API_VERSION,
   CLUSTER_API_VERSION,
@@ -14,8 +13,8 @@ import {
 } from '@capi/api';
 import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KUBE_CLIENT, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
-import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RUNTIME_CLIENT, RuntimeClient, type ExtensionConfig } from '@capi/runtime-client';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RUNTIME_CLIENT, RuntimeClient } from '@capi/runtime-client';
+import { eventually, extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
 import { registerInMemoryKinds } from '../api/register';
@@ -24,7 +23,6 @@ import { InMemoryProviderModule } from '../inmemory-provider.module';
 import { INMEMORY_INPLACE_UPDATER } from '../options';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
 import { kubeletVersionOf } from '../host/node';
-import { eventually } from '../testing/eventually';
 import { NS } from '../testing/fixtures';
 
 jest.setTimeout(60_000);
@@ -38,8 +36,7 @@ const transport = new HttpsExtensionTransport();
 beforeAll(async () => {
   registerInMemoryKinds();
   env = await startEnvtest();
-  const kc = new KubeConfig();
-  kc.loadFromString(env.kubeconfig);
+  const kc = kubeConfigFor(env);
   const runtime = new RuntimeClient(registry, transport, async () => ({}));
   @Module({ providers: [{ provide: RUNTIME_CLIENT, useValue: runtime }], exports: [RUNTIME_CLIENT] })
   class TestRuntimeClientModule {}
@@ -57,13 +54,7 @@ beforeAll(async () => {
   await app.init();
   client = app.get<Client>(KUBE_CLIENT);
   const updater = app.get<RunningInPlaceUpdater>(INMEMORY_INPLACE_UPDATER);
-  const ec: ExtensionConfig = {
-    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
-    kind: 'ExtensionConfig',
-    metadata: { name: 'inmemory' },
-    spec: { clientConfig: { url: updater.url, caBundle: updater.caBundle } },
-  };
-  registry.warmUp([await discoverExtension(ec, transport)]);
+  registry.warmUp([await discoverExtension(extensionConfigFor('inmemory', updater), transport)]);
 });
 afterAll(async () => {
   await app?.close();
@@ -109,7 +100,7 @@ it('Machine + KubeadmConfig + InMemoryMachine reach Running with the workload No
   const running = await eventually(async () => {
     const m = await client.get<Machine>(machineRef);
     return m.status?.phase === 'Running' && m.status.nodeRef ? m : undefined;
-  }, 'Machine Running with nodeRef', 45_000);
+  }, { message: 'Machine Running with nodeRef', timeoutMs: 45_000 });
   expect(running.spec.providerID).toBe('in-memory://e2e/w-0');
   expect(running.spec.bootstrap.dataSecretName).toBe('w-0');
   expect(running.status?.nodeRef?.name).toBe('w-0');
@@ -129,23 +120,23 @@ it('an in-place update marked on the Machine is executed by the updater on the h
   const node = await eventually(async () => {
     const n = await workload.get({ apiVersion: 'v1', kind: 'Node', name: 'w-0' });
     return kubeletVersionOf(n) === 'v1.32.1' ? n : undefined;
-  }, 'Node at v1.32.1', 30_000);
+  }, { message: 'Node at v1.32.1', timeoutMs: 30_000 });
   expect((node.status as { capacity: Record<string, string> }).capacity.cpu).toBe('6');
   await eventually(async () => {
     const m = await client.get<Machine>(machineRef);
     const a = m.metadata.annotations ?? {};
     const updating = m.status?.conditions?.find((c) => c.type === 'Updating');
     return !(UPDATE_IN_PROGRESS_ANNOTATION in a) && !(PENDING_HOOKS_ANNOTATION in a) && updating?.status === 'False';
-  }, 'in-place markers removed and Updating=False', 30_000);
+  }, { message: 'in-place markers removed and Updating=False', timeoutMs: 30_000 });
   expect((await client.get(infraRef)).metadata.annotations?.[UPDATE_IN_PROGRESS_ANNOTATION]).toBeUndefined();
   // The Machine reports what its Node now runs.
-  await eventually(async () => ((await client.get<Machine>(machineRef)).status?.nodeInfo as { kubeletVersion?: string } | undefined)?.kubeletVersion === 'v1.32.1', 'Machine nodeInfo updated', 30_000);
+  await eventually(async () => ((await client.get<Machine>(machineRef)).status?.nodeInfo as { kubeletVersion?: string } | undefined)?.kubeletVersion === 'v1.32.1', { message: 'Machine nodeInfo updated', timeoutMs: 30_000 });
 });
 
 it('deleting the Machine deletes the InMemoryMachine and its Node', async () => {
   const workload = await app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER)({ namespace: NS, name: 'e2e' });
   await client.delete(machineRef);
-  await eventually(async () => !(await client.tryGet(machineRef)), 'Machine gone', 30_000);
+  await eventually(async () => !(await client.tryGet(machineRef)), { message: 'Machine gone', timeoutMs: 30_000 });
   expect(await client.tryGet(infraRef)).toBeUndefined();
   expect(await workload.tryGet({ apiVersion: 'v1', kind: 'Node', name: 'w-0' })).toBeUndefined();
 });

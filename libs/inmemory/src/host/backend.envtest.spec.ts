@@ -2,12 +2,12 @@
 // which changes the Node in the workload cluster.
 import { HOOKS_API_VERSION, decodePatch, type UpdateMachineRequest } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
-import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeClient, type ExtensionConfig } from '@capi/runtime-client';
+import { eventually, extensionConfigFor } from '@capi/envtest';
+import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeClient } from '@capi/runtime-client';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { INMEMORY_API_VERSION } from '../api/types';
 import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER } from '../options';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
-import { eventually } from '../testing/eventually';
 import { NS, createCluster, createMachine, infraRef, startProviderEnv, type ProviderEnv } from '../testing/fixtures';
 import { HostUpdateError, type InMemoryHostBackend } from './backend';
 import { appliedSpecOf, isNodeReady, kubeletVersionOf } from './node';
@@ -27,13 +27,7 @@ beforeAll(async () => {
     inPlaceUpdater: { nodeNotReadyDuringUpdate: true, updateDurationSeconds: 15, random: () => 0 },
   });
   const updater = p.app.get<RunningInPlaceUpdater>(INMEMORY_INPLACE_UPDATER);
-  const ec: ExtensionConfig = {
-    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
-    kind: 'ExtensionConfig',
-    metadata: { name: 'inmemory-updater' },
-    spec: { clientConfig: { url: updater.url, caBundle: updater.caBundle } },
-  };
-  registry.warmUp([await discoverExtension(ec, transport)]);
+  registry.warmUp([await discoverExtension(extensionConfigFor('inmemory-updater', updater), transport)]);
   await createCluster(p.client, 'hc');
 });
 afterAll(async () => {

@@ -1,9 +1,8 @@
 // Objects and a Nest app for the provider's envtest specs.
 import { Test, type TestingModule } from '@nestjs/testing';
-import { KubeConfig } from '@kubernetes/client-node';
 import { BOOTSTRAP_API_VERSION, CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, INFRASTRUCTURE_GROUP, MACHINE_CONTROL_PLANE_LABEL, type Cluster, type Machine } from '@capi/api';
 import { ControllerRuntimeModule, CountingClientMetrics, KUBE_CLIENT, type Client, type KubeObject } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { SsaModule } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachine } from '../api/types';
 import { registerInMemoryKinds } from '../api/register';
@@ -25,11 +24,7 @@ export interface ProviderEnv {
 export async function startProviderEnv(options: InMemoryProviderOptions = {}): Promise<ProviderEnv> {
   registerInMemoryKinds();
   const env = await startEnvtest();
-  const kubeconfig = () => {
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    return kc;
-  };
+  const kubeconfig = () => kubeConfigFor(env);
   const counts = new CountingClientMetrics();
   const app = await Test.createTestingModule({
     imports: [ControllerRuntimeModule.forRoot({ kubeconfig, fieldManager: 'test', clientMetrics: counts }), SsaModule.forRoot(), InMemoryProviderModule.forRoot(options)],

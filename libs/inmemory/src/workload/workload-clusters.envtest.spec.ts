@@ -1,9 +1,8 @@
 // WorkloadClusters against a real management API server (envtest) and real workload servers.
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, type Client } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import type { Client, KubeClient } from '@capi/controller-runtime';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { kubeconfigSecret, kubeconfigSecretUpToDate, WorkloadClusters } from './workload-clusters';
 
 jest.setTimeout(30_000);
@@ -14,9 +13,7 @@ const cluster = (name: string) => ({ namespace: 'default', name, uid: `uid-${nam
 
 beforeAll(async () => {
   env = await startEnvtest({ installProjectCrds: false });
-  const kc = new KubeConfig();
-  kc.loadFromString(env.kubeconfig);
-  management = new KubeClient(kc);
+  management = clientFor(env);
 });
 afterAll(async () => {
   management?.close();
@@ -45,9 +42,7 @@ describe('WorkloadClusters', () => {
       expect(a).toBe(b);
       expect(workloads.list()).toHaveLength(1);
       const secret = await secretOf(management, 'w1');
-      const kc = new KubeConfig();
-      kc.loadFromString(Buffer.from((secret!.data as Record<string, string>).value, 'base64').toString('utf8'));
-      const c = new KubeClient(kc);
+      const c = clientFor(Buffer.from((secret!.data as Record<string, string>).value, 'base64').toString('utf8'));
       try {
         expect((await c.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe('default');
       } finally {
@@ -80,9 +75,7 @@ describe('WorkloadClusters', () => {
   });
 
   it('a failed start (no management API) is reported and retried on the next ensure()', async () => {
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig.replace(/server: .*/, 'server: https://127.0.0.1:1'));
-    const broken = new KubeClient(kc);
+    const broken = clientFor(env.kubeconfig.replace(/server: .*/, 'server: https://127.0.0.1:1'));
     const workloads = new WorkloadClusters(broken);
     try {
       await expect(workloads.ensure(cluster('w4'))).rejects.toThrow();
