@@ -1,16 +1,10 @@
+import { ManualClock } from '@capi/envtest';
 import { Registry } from 'prom-client';
 import { DEFAULT_SSA_CACHE_TTL_MS, SsaCache } from './cache';
 
-class ManualClock {
-  constructor(public t = 1_000) {}
-  now() {
-    return this.t;
-  }
-}
-
 describe('SsaCache', () => {
   it('expires entries after 30 minutes by default (spec §12.46)', () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(1_000);
     const cache = new SsaCache({ controllerName: 'machineset', clock });
     cache.add('k');
     clock.t += DEFAULT_SSA_CACHE_TTL_MS - 1;
@@ -21,7 +15,7 @@ describe('SsaCache', () => {
   });
 
   it('add() refreshes the TTL', () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(1_000);
     const cache = new SsaCache({ controllerName: 'c', clock, ttlMs: 100 });
     cache.add('k');
     clock.t += 90;
@@ -31,7 +25,7 @@ describe('SsaCache', () => {
   });
 
   it('is bounded: the least recently used entry is evicted first', () => {
-    const cache = new SsaCache({ controllerName: 'c', clock: new ManualClock(), maxEntries: 2 });
+    const cache = new SsaCache({ controllerName: 'c', clock: new ManualClock(1_000), maxEntries: 2 });
     cache.add('a');
     cache.add('b');
     cache.add('a'); // a becomes most recent
@@ -43,7 +37,7 @@ describe('SsaCache', () => {
   });
 
   it('evicts expired entries before live ones when full', () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(1_000);
     const cache = new SsaCache({ controllerName: 'c', clock, maxEntries: 2, ttlMs: 100 });
     cache.add('old');
     clock.t += 50;
@@ -57,8 +51,8 @@ describe('SsaCache', () => {
 
   it('counts hits and misses by kind and controller', async () => {
     const registry = new Registry();
-    const a = new SsaCache({ controllerName: 'machineset', registry, clock: new ManualClock() });
-    const b = new SsaCache({ controllerName: 'machine', registry, clock: new ManualClock() });
+    const a = new SsaCache({ controllerName: 'machineset', registry, clock: new ManualClock(1_000) });
+    const b = new SsaCache({ controllerName: 'machine', registry, clock: new ManualClock(1_000) });
     a.add('x');
     a.has('x', 'Machine');
     a.has('y', 'Machine');

@@ -1,7 +1,6 @@
 // managedFields helpers against the embedded API server: the in-place metadata hand-over scenario.
-import { startEnvtest, type Envtest } from '@capi/envtest';
-import { KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { KubeConfig } from '@kubernetes/client-node';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
+import type { KubeClient, KubeObject } from '@capi/controller-runtime';
 import { migrateManagedFields, mitigateManagedFieldsIssue, removeManagedFieldsForLabelsAndAnnotations } from './managedfields';
 import { patch } from './patch';
 
@@ -33,9 +32,7 @@ describe('managedFields helpers against the embedded API server', () => {
   beforeAll(async () => {
     env = await startEnvtest({ installProjectCrds: false, crds: [crd] });
     server = env.server;
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    client = new KubeClient(kc);
+    client = clientFor(env);
   });
   afterAll(async () => {
     client?.close();

@@ -1,8 +1,7 @@
 // ssa.patch against the embedded API server over HTTPS, counting requests at the server (spec §12.45–48).
 import { RequestMetrics } from '@capi/apiserver';
-import { startEnvtest, type Envtest } from '@capi/envtest';
-import { isApiError, isInvalid, isNotFound, KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { KubeConfig } from '@kubernetes/client-node';
+import { clientFor, ManualClock, startEnvtest, type Envtest } from '@capi/envtest';
+import { isApiError, isInvalid, isNotFound, type KubeClient, type KubeObject } from '@capi/controller-runtime';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';
 import { DEFAULT_SSA_CACHE_TTL_MS, SsaCache } from './cache';
@@ -35,13 +34,6 @@ const widget = (name: string, spec: Record<string, unknown>, labels?: Record<str
 });
 const ref = (name: string) => ({ apiVersion: 'ssa.test.capi.io/v1', kind: 'Widget', namespace: 'default', name });
 
-class ManualClock {
-  t = 0;
-  now() {
-    return this.t;
-  }
-}
-
 describe('ssa.patch against the embedded API server', () => {
   let env: Envtest;
   let server: Envtest['server'];
@@ -50,9 +42,7 @@ describe('ssa.patch against the embedded API server', () => {
   beforeAll(async () => {
     env = await startEnvtest({ installProjectCrds: false, crds: [widgetCrd] });
     server = env.server;
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    client = new KubeClient(kc);
+    client = clientFor(env);
   });
   afterAll(async () => {
     client?.close();
@@ -75,7 +65,7 @@ describe('ssa.patch against the embedded API server', () => {
   }
 
   it('second reconcile with no change makes 0 writes; the caller gets the current object (§12.45)', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock() });
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const intent = widget('w-nochange', { size: 1 });
     expect((await reconcile(cache, intent)).writes).toBe(1);
     const second = await reconcile(cache, intent);
@@ -85,7 +75,7 @@ describe('ssa.patch against the embedded API server', () => {
   });
 
   it('one change costs exactly one apply, then the next reconcile is served from the cache', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock() });
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     await reconcile(cache, widget('w-change', { size: 1 }));
     const changed = await reconcile(cache, widget('w-change', { size: 2 }));
     expect(changed.writes).toBe(1);
@@ -95,7 +85,7 @@ describe('ssa.patch against the embedded API server', () => {
   });
 
   it("someone else's write in between makes the next reconcile do 1 real apply", async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock() });
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const intent = widget('w-other', { size: 3 });
     await reconcile(cache, intent);
     await client.patch(ref('w-other'), 'merge', { metadata: { labels: { other: 'writer' } } }, { fieldManager: 'someone-else' });
@@ -106,7 +96,7 @@ describe('ssa.patch against the embedded API server', () => {
   });
 
   it('entries expire after the TTL (injectable clock, §12.46)', async () => {
-    const clock = new ManualClock();
+    const clock = new ManualClock(0);
     const cache = new SsaCache({ controllerName: 'test', clock });
     const intent = widget('w-ttl', { size: 4 });
     await reconcile(cache, intent);
@@ -119,7 +109,7 @@ describe('ssa.patch against the embedded API server', () => {
   });
 
   it('LRU bound: an evicted entry costs one real apply again', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(), maxEntries: 1 });
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0), maxEntries: 1 });
     await reconcile(cache, widget('w-lru-a', { size: 1 }));
     await reconcile(cache, widget('w-lru-b', { size: 1 }));
     expect((await reconcile(cache, widget('w-lru-b', { size: 1 }))).writes).toBe(0);
@@ -127,7 +117,7 @@ describe('ssa.patch against the embedded API server', () => {
   });
 
   it('dry-run persists nothing and never fills the cache', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock() });
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const modified = widget('w-dry', { size: 5 });
     await patch(client, modified, { fieldOwner: 'capi-test', cache, dryRun: true });
     expect(modified.metadata.managedFields?.[0]?.manager).toBe('capi-test'); // the server's answer written back
@@ -147,7 +137,7 @@ describe('ssa.patch against the embedded API server', () => {
   });
 
   it('server errors surface as ApiError with the Status and are not cached', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock() });
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const intent = { ...widget('w-bad', { size: 1 }), metadata: { name: 'w-bad', namespace: 'no-such-namespace' } };
     const err = await patch(client, intent, { fieldOwner: 'capi-test', cache }).catch((e) => e);
     expect(isApiError(err)).toBe(true);
@@ -160,7 +150,7 @@ describe('ssa.patch against the embedded API server', () => {
     const modified = widget('w-default', { size: 1 });
     await patch(client, modified, { fieldOwner: 'capi-test' });
     expect((modified.spec as { color?: string }).color).toBe('blue');
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock() });
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const err = await patch(client, widget('w-invalid', { size: -1 }), { fieldOwner: 'capi-test', cache }).catch((e) => e);
     expect(isInvalid(err)).toBe(true);
     expect(cache.size).toBe(0);
@@ -168,7 +158,7 @@ describe('ssa.patch against the embedded API server', () => {
 
   it('ServerSideApplier (SsaModule) keeps one cache per controller and exports metrics', async () => {
     const registry = new Registry();
-    const mod = await Test.createTestingModule({ imports: [SsaModule.forRoot({ registry, clock: new ManualClock() })] }).compile();
+    const mod = await Test.createTestingModule({ imports: [SsaModule.forRoot({ registry, clock: new ManualClock(0) })] }).compile();
     const applier = mod.get(ServerSideApplier);
     expect(mod.get(SSA_CACHE)).toBe(applier);
     expect(applier.cacheFor('capi-machineset')).toBe(applier.cacheFor('capi-machineset'));

@@ -1,8 +1,7 @@
 // A realistic reconcile loop: a Machine read from the informer cache, applied through the SSA cache (project CRDs).
 import { RequestMetrics } from '@capi/apiserver';
-import { InformerCache, KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
-import { KubeConfig } from '@kubernetes/client-node';
+import { InformerCache, type KubeClient, type KubeObject } from '@capi/controller-runtime';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { SsaCache } from './cache';
 import { patch } from './patch';
 
@@ -26,9 +25,7 @@ describe('ssa.patch in a reconcile loop reading from an informer', () => {
 
   beforeAll(async () => {
     env = await startEnvtest();
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    client = new KubeClient(kc);
+    client = clientFor(env);
     informers = new InformerCache(client);
     informers.informerFor(MACHINE.apiVersion, MACHINE.kind);
     informers.start();
