@@ -1,9 +1,8 @@
 // markAsPending / markAsDone against envtest (embedded API server with the project's CRDs), counting writes.
 import { PENDING_HOOKS_ANNOTATION } from '@capi/api';
 import { RequestMetrics } from '@capi/apiserver';
-import { KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeClient, KubeObject } from '@capi/controller-runtime';
+import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { markAsDone, markAsPending } from './tracking';
 
 const machine = (name: string, annotations?: Record<string, string>): KubeObject => ({
@@ -23,9 +22,7 @@ describe('hook tracking with API writes (spec §5.1)', () => {
 
   beforeAll(async () => {
     env = await startEnvtest();
-    const kc = new KubeConfig();
-    kc.loadFromString(env.kubeconfig);
-    client = new KubeClient(kc);
+    client = clientFor(env);
   });
   afterAll(async () => {
     client?.close();
