@@ -1,6 +1,7 @@
 // End to end: the updater over HTTPS, discovered and called through the runtime client.
 import { HOOKS_API_VERSION, decodePatch } from '@capi/api';
-import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeClient, type ExtensionConfig } from '@capi/runtime-client';
+import { extensionConfigFor } from '@capi/envtest';
+import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeClient } from '@capi/runtime-client';
 import { startInPlaceUpdater, type RunningInPlaceUpdater } from './server';
 
 describe('startInPlaceUpdater', () => {
@@ -15,13 +16,7 @@ describe('startInPlaceUpdater', () => {
 
   beforeAll(async () => {
     updater = await startInPlaceUpdater({ now: () => now, random: () => 0 });
-    const ec: ExtensionConfig = {
-      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
-      kind: 'ExtensionConfig',
-      metadata: { name: 'inplace-updater' },
-      spec: { clientConfig: { url: updater.url, caBundle: updater.caBundle } },
-    };
-    registry.warmUp([await discoverExtension(ec, transport)]);
+    registry.warmUp([await discoverExtension(extensionConfigFor('inplace-updater', updater), transport)]);
   });
   afterAll(async () => {
     transport.close();
