@@ -24,6 +24,13 @@ describe('eventually', () => {
     await expect(eventually(async () => false, { message: 'nothing', timeoutMs: 30, intervalMs: 5 })).rejects.toThrow(/^timed out waiting for nothing$/);
   });
 
+  it('types the result without the falsy alternatives of the check', async () => {
+    const obj = { name: 'm' } as { name: string } | undefined;
+    let calls = 0;
+    const got: { name: string } = await eventually(async () => (++calls > 1 ? 'ready' : '') && obj, { message: 'ready', intervalMs: 1 });
+    expect(got.name).toBe('m');
+  });
+
   it('accepts just a message (defaults: 10 s timeout, 20 ms interval)', async () => {
     let calls = 0;
     expect(await eventually(() => ++calls === 2, 'second call')).toBe(true);
