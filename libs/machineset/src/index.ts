@@ -3,7 +3,24 @@ export * from './rollout';
 
 // MachineSet / MachineDeployment controllers (NestJS modules) and their pure decisions.
 export { MachineSetControllerModule, MachineDeploymentControllerModule, MachineSetModule, type MachineSetControllersOptions } from './module';
-export { MachineSetReconciler, MACHINESET_CLOCK } from './machineset/reconciler';
+export { MachineSetReconciler, MACHINESET_CLOCK, MACHINESET_REMEDIATION_FIELD_MANAGER } from './machineset/reconciler';
+export {
+  planRemediation,
+  remediatingCondition,
+  remediationMaxInFlight,
+  remediationPausedReason,
+  sortMachinesToRemediate,
+  isUnhealthyAndOwnerRemediated,
+  RemediationConfigError,
+  MACHINESET_MACHINE_CANNOT_BE_REMEDIATED_REASON,
+  MACHINESET_MACHINE_REMEDIATION_DEFERRED_REASON,
+  MACHINESET_MACHINE_REMEDIATION_MACHINE_DELETING_REASON,
+  MACHINESET_REMEDIATING_REASON,
+  MACHINESET_NOT_REMEDIATING_REASON,
+  type RemediationPlan,
+  type RemediationInput,
+  type OwnerRemediatedUpdate,
+} from './machineset/remediation';
 export { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './machineset/inplace-start';
 export {
   DeletePriority,

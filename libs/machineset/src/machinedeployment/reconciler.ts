@@ -4,6 +4,7 @@ import { Inject, Logger, Optional } from '@nestjs/common';
 import {
   CLUSTER_API_VERSION,
   MACHINE_DEPLOYMENT_NAME_LABEL,
+  REVISION_ANNOTATION,
   systemClock,
   type Clock,
   type Machine,
@@ -105,6 +106,7 @@ export class MachineDeploymentReconciler implements Reconciler {
     try {
       plan = await this.plan(md, machineSets, machines);
       await this.apply(plan, machineSets);
+      await this.syncRevision(md, plan);
       for (const ms of drainedOldMachineSets(plan, machineSets, machines)) {
         await deleteIgnoreNotFound(this.client, { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' });
         this.log.log(`deleted drained old MachineSet ${ms.metadata.name}`);
@@ -151,6 +153,24 @@ export class MachineDeploymentReconciler implements Reconciler {
       machines: machines as unknown as MachineLike[],
     };
     return md.spec.rollout?.strategy?.type === 'OnDelete' ? planOnDelete(snapshot, options) : planRollingUpdate(snapshot, options);
+  }
+
+  /**
+   * Surfaces the current MachineSet's revision on the MD (upstream createOrUpdateMachineSetsAndSyncMachineDeploymentRevision):
+   * the MachineSet controller remediates only on the current revision.
+   */
+  private async syncRevision(md: MachineDeployment, plan: RolloutPlan): Promise<void> {
+    const revision = plan.newMS?.metadata.annotations?.[REVISION_ANNOTATION];
+    if (revision === undefined || md.metadata.annotations?.[REVISION_ANNOTATION] === revision) return;
+    const patched = await this.client.patch<MachineDeployment>(
+      { ...MD, namespace: md.metadata.namespace, name: md.metadata.name ?? '' },
+      'merge',
+      { metadata: { annotations: { [REVISION_ANNOTATION]: revision } } },
+    );
+    await waitForCache(this.cache, patched);
+    // The status write below is an update: it needs the new resourceVersion.
+    md.metadata.annotations = patched.metadata.annotations;
+    md.metadata.resourceVersion = patched.metadata.resourceVersion;
   }
 
   private async apply(plan: RolloutPlan, machineSets: MachineSet[]): Promise<void> {

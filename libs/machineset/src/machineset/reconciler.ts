@@ -3,6 +3,8 @@ import { Inject, Logger, Optional } from '@nestjs/common';
 import {
   CLUSTER_API_VERSION,
   DISABLE_MACHINE_CREATE_ANNOTATION,
+  OWNER_REMEDIATED_CONDITION,
+  REMEDIATING_CONDITION,
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
   UP_TO_DATE_CONDITION,
   getCondition,
@@ -10,6 +12,7 @@ import {
   setCondition,
   systemClock,
   type Clock,
+  type Cluster,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -35,10 +38,13 @@ import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
 import { checkMoveHandshake, classifyMachines, movePatch, planScaleDown } from './moves';
+import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus, machineUpToDateCondition } from './status';
 import { machineSetRequestsForMachineDeployment, machineSetRequestsForOrphanMachine, rememberMachineSetCache } from './watch-map';
 
 export const MACHINESET_CLOCK = Symbol.for('capi.machineset.Clock');
+/** Field manager of the OwnerRemediated condition: separate from capi-machineset, whose status applies carry only UpToDate. */
+export const MACHINESET_REMEDIATION_FIELD_MANAGER = 'capi-machineset-remediation';
 
 const MS = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet' };
 const MACHINE = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine' };
@@ -63,7 +69,7 @@ export class MachineSetReconciler implements Reconciler {
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
-    @Inject(KUBE_CLIENT) directClient: Client,
+    @Inject(KUBE_CLIENT) private readonly directClient: Client,
     @Optional() @Inject(FEATURE_GATES) gates: FeatureGates | undefined,
     @Inject(ServerSideApplier) private readonly applier: ServerSideApplier,
     @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
@@ -86,7 +92,17 @@ export class MachineSetReconciler implements Reconciler {
       if (e instanceof TemplateError) await this.reportError(ms, e);
       throw e;
     }
-    const { counted, toStartUpdate } = classifyMachines(ms, machines);
+    const classified = classifyMachines(ms, machines);
+    const { toStartUpdate } = classified;
+    // Remediated Machines are deleting from here on (as read back after the delete); the scale up replaces them once gone.
+    let remediationError: Error | undefined;
+    let remediated = new Map<string, Machine | undefined>();
+    try {
+      remediated = await this.reconcileUnhealthyMachines(ms, md, classified.counted);
+    } catch (e) {
+      remediationError = e as Error; // reported on Remediating; syncing and scaling still go on
+    }
+    const counted = classified.counted.flatMap((m) => (remediated.has(m.metadata.name ?? '') ? remediated.get(m.metadata.name ?? '') ?? [] : [m]));
 
     if (this.gates.enabled('InPlaceUpdates')) {
       for (const m of toStartUpdate) {
@@ -104,14 +120,58 @@ export class MachineSetReconciler implements Reconciler {
     } catch (e) {
       scaleError = e as Error;
     }
-    await this.updateStatus(ms, remaining, scaleError);
+    await this.updateStatus(ms, remaining, scaleError, remediationError);
     if (scaleError) throw scaleError;
+    if (remediationError) throw remediationError;
   }
 
   private async owningMachineDeployment(ms: MachineSet): Promise<MachineDeployment | undefined> {
     const ref = controllerOf(ms);
     if (!ref || ref.kind !== 'MachineDeployment') return undefined;
     return this.client.tryGet<MachineDeployment>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ms.metadata.namespace, name: ref.name });
+  }
+
+  /**
+   * Deletes the Machines MHC asked this MS to remediate (planRemediation decides which, within maxInFlight), after
+   * writing OwnerRemediated on each, so a failed delete is retried with the condition already in place. Returns the
+   * Machines deleted, by name, as read after the delete (undefined when already gone).
+   */
+  private async reconcileUnhealthyMachines(ms: MachineSet, md: MachineDeployment | undefined, machines: Machine[]): Promise<Map<string, Machine | undefined>> {
+    const cluster = ms.spec.clusterName
+      ? await this.client.tryGet<Cluster>({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ms.metadata.namespace, name: ms.spec.clusterName })
+      : undefined;
+    const plan = planRemediation({ ms, md, cluster, machines });
+    const deleted = new Map<string, Machine | undefined>();
+    if (plan.skipped) return deleted;
+    for (const m of plan.cleanup) await this.writeOwnerRemediated(m, undefined);
+    for (const update of plan.conditions) await this.writeOwnerRemediated(update.machine, update);
+    for (const m of plan.toDelete) {
+      await deleteIgnoreNotFound(this.client, refOf(m));
+      // Wait until the cache shows the deletion, so the next reconcile counts it as in flight against maxInFlight.
+      const after = await this.directClient.tryGet<Machine>(refOf(m));
+      if (after) await waitForCache(this.cache, after);
+      deleted.set(m.metadata.name ?? '', after);
+      this.log.log(`deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (remediating unhealthy Machine, maxInFlight ${plan.maxInFlight})`);
+    }
+    return deleted;
+  }
+
+  /**
+   * OwnerRemediated=False with the update's reason/message (SSA on status with our own field manager, forced: the MS
+   * takes the entry over from MHC); `undefined` gives our entry up. No request when nothing changes.
+   */
+  private async writeOwnerRemediated(m: Machine, update: Pick<OwnerRemediatedUpdate, 'reason' | 'message'> | undefined): Promise<void> {
+    const existing = getCondition(m, OWNER_REMEDIATED_CONDITION);
+    let conditions: ReturnType<typeof setCondition> = [];
+    if (update) {
+      if (existing?.status === 'False' && existing.reason === update.reason && (existing.message ?? '') === update.message) return;
+      conditions = setCondition(existing ? [existing] : [], { type: OWNER_REMEDIATED_CONDITION, status: 'False', ...update, observedGeneration: m.metadata.generation }, this.clock);
+    } else if (!existing) return;
+    const written = await this.client.apply<Machine>(
+      { apiVersion: m.apiVersion, kind: m.kind, metadata: { name: m.metadata.name, namespace: m.metadata.namespace, uid: m.metadata.uid }, status: { conditions } },
+      { fieldManager: MACHINESET_REMEDIATION_FIELD_MANAGER, force: true, subresource: 'status' },
+    );
+    await waitForCache(this.cache, written);
   }
 
   /** Machines matching the selector that are ours or orphans (adopted); ours that stopped matching are released. */
@@ -254,8 +314,12 @@ export class MachineSetReconciler implements Reconciler {
     await this.client.updateStatus<MachineSet>({ ...ms, status: { ...(ms.status ?? {}), conditions } });
   }
 
-  private async updateStatus(ms: MachineSet, machines: Machine[], scaleError: Error | undefined): Promise<void> {
+  private async updateStatus(ms: MachineSet, machines: Machine[], scaleError: Error | undefined, remediationError?: Error): Promise<void> {
     const status = computeMachineSetStatus(ms, machines, this.clock);
+    if (remediationError) {
+      const reason = (remediationError as { reason?: string }).reason ?? 'InternalError';
+      status.conditions = setCondition(status.conditions, { type: REMEDIATING_CONDITION, status: 'Unknown', reason, message: remediationError.message, observedGeneration: ms.metadata.generation }, this.clock);
+    }
     if (scaleError) {
       const reason = (scaleError as { reason?: string }).reason ?? 'InternalError';
       status.conditions = setCondition(status.conditions, {

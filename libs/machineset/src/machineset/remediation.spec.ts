@@ -5,6 +5,7 @@ import {
   PENDING_ROLLOUT_MESSAGE,
   RemediationConfigError,
   planRemediation,
+  remediatingCondition,
   remediationMaxInFlight,
   sortMachinesToRemediate,
 } from './remediation';
@@ -113,5 +114,16 @@ describe('sortMachinesToRemediate', () => {
     const c = machine('c', { created: '2026-01-03T00:00:00Z' });
     const annotated = machine('z', { created: '2025-01-01T00:00:00Z', annotations: { 'cluster.x-k8s.io/remediate-machine': '' } });
     expect(names(sortMachinesToRemediate([a, c, b, annotated]))).toEqual(['z', 'b', 'c', 'a']);
+  });
+});
+
+describe('remediatingCondition', () => {
+  it('is True with the OwnerRemediated messages while Machines are to be remediated, else False naming unhealthy ones', () => {
+    const deleting = machine('a', { deleting: true, conditions: [unhealthy, { type: 'OwnerRemediated', status: 'False', reason: 'MachineDeleting', message: 'Machine is deleting' }] });
+    const c = remediatingCondition([deleting, machine('b')]);
+    expect(c).toMatchObject({ type: 'Remediating', status: 'True', reason: 'Remediating' });
+    expect(c.message).toContain('Machine a: Machine is deleting');
+    expect(remediatingCondition([machine('b')])).toEqual({ type: 'Remediating', status: 'False', reason: 'NotRemediating', message: undefined });
+    expect(remediatingCondition([machine('u', { conditions: [unhealthy] })]).message).toBe('Machine u is not healthy (not to be remediated by MachineSet)');
   });
 });

@@ -7,11 +7,14 @@ import {
   OWNER_REMEDIATED_CONDITION,
   PAUSED_ANNOTATION,
   REMEDIATE_MACHINE_ANNOTATION,
+  REMEDIATING_CONDITION,
   REVISION_ANNOTATION,
+  aggregate,
   getCondition,
   isFalse,
   isTrue,
   type Cluster,
+  type ConditionInput,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -28,6 +31,10 @@ export const MACHINESET_OWNER_REMEDIATED_REASONS: ReadonlySet<string> = new Set(
   MACHINESET_MACHINE_REMEDIATION_DEFERRED_REASON,
   MACHINESET_MACHINE_REMEDIATION_MACHINE_DELETING_REASON,
 ]);
+
+// MachineSet Remediating condition reasons.
+export const MACHINESET_REMEDIATING_REASON = 'Remediating';
+export const MACHINESET_NOT_REMEDIATING_REASON = 'NotRemediating';
 
 export const MACHINE_DELETING_MESSAGE = 'Machine is deleting';
 export const PENDING_ROLLOUT_MESSAGE = "Machine won't be remediated because it is pending removal due to rollout";
@@ -151,4 +158,19 @@ export function planRemediation(input: RemediationInput): RemediationPlan {
   ];
   plan.toDelete = now;
   return plan;
+}
+
+/** MachineSet Remediating: True while Machines are to be remediated (their OwnerRemediated aggregated), else False. */
+export function remediatingCondition(machines: readonly Machine[]): ConditionInput {
+  const toBeRemediated = machines.filter(isUnhealthyAndOwnerRemediated);
+  if (toBeRemediated.length === 0) {
+    const unhealthy = machines.filter((m) => isFalse(m, HEALTH_CHECK_SUCCEEDED_CONDITION)).map((m) => m.metadata.name ?? '').sort();
+    const shown = unhealthy.slice(0, 3).join(', ') + (unhealthy.length > 3 ? `, ... (${unhealthy.length - 3} more)` : '');
+    const many = unhealthy.length > 1;
+    const message = unhealthy.length === 0 ? undefined : `Machine${many ? 's' : ''} ${shown} ${many ? 'are' : 'is'} not healthy (not to be remediated by MachineSet)`;
+    return { type: REMEDIATING_CONDITION, status: 'False', reason: MACHINESET_NOT_REMEDIATING_REASON, message };
+  }
+  const reasons = { trueReason: MACHINESET_REMEDIATING_REASON, falseReason: MACHINESET_REMEDIATING_REASON, unknownReason: MACHINESET_REMEDIATING_REASON };
+  const agg = aggregate(toBeRemediated, OWNER_REMEDIATED_CONDITION, { targetType: REMEDIATING_CONDITION, ...reasons });
+  return { type: REMEDIATING_CONDITION, status: 'True', reason: MACHINESET_REMEDIATING_REASON, message: agg.message };
 }

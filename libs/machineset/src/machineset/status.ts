@@ -25,6 +25,7 @@ import {
   type MachineSetStatus,
 } from '@capi/api';
 import { machineTemplateUpToDate, type MachineTemplateSpecLike } from '../rollout';
+import { remediatingCondition } from './remediation';
 
 /** Available for rollout math: Available=True and not updating in place (an updating Machine is unavailable). */
 export function isMachineAvailable(m: Machine): boolean {
@@ -87,6 +88,7 @@ export function computeMachineSetStatus(ms: MachineSet, counted: readonly Machin
       targetType: MACHINES_UP_TO_DATE_CONDITION, trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: noReplicas,
     }),
     ...scalingConditions(ms, counted.length),
+    remediatingCondition(counted),
   ];
   let conditions: Condition[] | undefined = ms.status?.conditions;
   for (const input of inputs) conditions = setCondition(conditions, { ...input, observedGeneration: ms.metadata.generation }, clock);
