@@ -20,8 +20,6 @@ export interface RawRequest {
 export class Transport {
   private readonly server: URL;
   private readonly agent: http.Agent;
-  /** Keep-alive TLS agent built once from the kubeconfig's TLS material (see open()). */
-  private tlsAgent?: https.Agent;
 
   constructor(private readonly kubeConfig: KubeConfig) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -54,9 +52,6 @@ export class Transport {
     };
     // Adds the Authorization header and TLS material (CA, client cert/key, skip-verify) from the kubeconfig.
     await this.kubeConfig.applyToHTTPSOptions(opts);
-    // client-node puts a fresh Agent on every call, which costs a TLS handshake per request; keep one keep-alive
-    // agent with the same TLS material instead (headers, e.g. a refreshed token, still come from each call).
-    if (url.protocol === 'https:') opts.agent = this.keepAliveTlsAgent(opts);
     opts.headers = {
       ...(opts.headers ?? {}),
       Accept: 'application/json',
@@ -73,23 +68,8 @@ export class Transport {
     });
   }
 
-  private keepAliveTlsAgent(opts: https.RequestOptions): https.Agent {
-    this.tlsAgent ??= new https.Agent({
-      keepAlive: true,
-      ca: opts.ca,
-      cert: opts.cert,
-      key: opts.key,
-      pfx: opts.pfx,
-      passphrase: opts.passphrase,
-      rejectUnauthorized: opts.rejectUnauthorized,
-      servername: opts.servername,
-    });
-    return this.tlsAgent;
-  }
-
   close(): void {
     this.agent.destroy();
-    this.tlsAgent?.destroy();
   }
 }
 
