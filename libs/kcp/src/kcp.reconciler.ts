@@ -128,7 +128,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     let stepError: unknown;
     try {
       // Remediation first; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
-      outcome = (await this.reconcileUnhealthyMachines(kcp, view)) ?? (await this.runAction(planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates')), kcp, clusterName, template, view, results, cluster));
+      const remediation = await this.reconcileUnhealthyMachines(kcp, view);
+      outcome = remediation.stop ?? (await this.runAction(planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates')), kcp, clusterName, template, view, results, cluster));
+      // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
+      if (remediation.recheck && !outcome.result) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
     } catch (e) {
       stepError = e;
     }
@@ -244,10 +247,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
 
   /**
    * Remediation of Machines MHC marked (upstream reconcileUnhealthyMachines): cleans up OwnerRemediated on Machines
-   * healthy again, then remediates at most one Machine. Returns an outcome when it deleted one (the reconcile stops
-   * there), undefined to go on with the other operations.
+   * healthy again, then remediates at most one Machine. `stop` when it deleted one (the reconcile ends there);
+   * `recheck` when a Machine waits for remediation.
    */
-  private async reconcileUnhealthyMachines(kcp: KubeadmControlPlane, view: ControlPlaneMachine[]): Promise<StepOutcome | undefined> {
+  private async reconcileUnhealthyMachines(kcp: KubeadmControlPlane, view: ControlPlaneMachine[]): Promise<{ stop?: StepOutcome; recheck?: boolean }> {
     const decision = decideRemediation({ kcp, machines: view, now: new Date(this.now()) });
     const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
     for (const name of decision.cleanup) await writeOwnerRemediated(this.io, byName(name), undefined, this.clock);
@@ -256,14 +259,14 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     const where = `${kcp.metadata.namespace}/${kcp.metadata.name}`;
     switch (action.type) {
       case 'none':
-        return undefined;
+        return {};
       case 'wait':
         this.log.log(`${where}: Machine ${action.machine} needs remediation, waiting: ${action.why}`);
-        return undefined;
+        return { recheck: true };
       case 'block':
         this.log.log(`${where}: Machine ${action.machine} needs remediation, skipping: ${action.condition.message ?? action.condition.reason}`);
         await writeOwnerRemediated(this.io, byName(action.machine), action.condition, this.clock);
-        return undefined;
+        return { recheck: true };
       case 'remediate': {
         const machine = byName(action.machine);
         // Reported before the delete: once deleted the Machine may be gone before a later write.
@@ -276,7 +279,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         }
         this.log.log(`${where}: remediating unhealthy Machine ${action.machine} (deleted; retry ${action.data.retryCount})`);
         await setRemediationInProgress(this.io, kcp, formatRemediationData(action.data));
-        return { result: { requeueAfterMs: this.preflightRequeueMs } };
+        return { stop: { result: { requeueAfterMs: this.preflightRequeueMs } } };
       }
     }
   }
