@@ -28,6 +28,31 @@ export {
   type InPlacePreflightDecision,
 } from './decide';
 export { computeKcpStatus, machineUpToDateCondition, isUpdatingInPlace, isMachineAvailable, controlPlaneSelector, lowestVersion, type KcpStatusInput } from './status';
+export {
+  decideRemediation,
+  checkRetryLimits,
+  canSafelyRemoveEtcdMember,
+  selectMachineToRemediate,
+  remediatingCondition,
+  lastRemediation,
+  parseRemediationData,
+  formatRemediationData,
+  isToBeRemediated,
+  isUnhealthy,
+  RemediationDataError,
+  MACHINE_CANNOT_BE_REMEDIATED_REASON,
+  MACHINE_REMEDIATION_DEFERRED_REASON,
+  MACHINE_REMEDIATION_MACHINE_DELETING_REASON,
+  MACHINE_REMEDIATION_INTERNAL_ERROR_REASON,
+  REMEDIATING_REASON,
+  NOT_REMEDIATING_REASON,
+  DEFAULT_MIN_HEALTHY_PERIOD_SECONDS,
+  type RemediationData,
+  type RemediationDecision,
+  type RemediationAction,
+  type RemediationInput,
+  type OwnerRemediatedInput,
+} from './remediation';
 export { canUpdateMachine, buildCanUpdateMachineRequest, triggerInPlaceUpdate, InPlaceTriggerError, type InPlaceDeps, type CanUpdateResult } from './inplace';
 export { ApiEventRecorder, type EventRecorder } from './events';
 export {

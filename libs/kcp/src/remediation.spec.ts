@@ -1,5 +1,6 @@
 import { UPDATE_IN_PROGRESS_ANNOTATION, type Condition, type KubeadmControlPlane, type Machine } from '@capi/api';
 import type { ControlPlaneMachine } from './decide';
+import { computeDesiredMachine } from './desired';
 import {
   canSafelyRemoveEtcdMember,
   checkRetryLimits,
@@ -188,5 +189,17 @@ describe('KCP status for remediation', () => {
     const kept = initializedKcp();
     kept.status!.lastRemediation = { machine: 'w', time: '2026-01-01T00:00:00Z', retryCount: 0 };
     expect(lastRemediation(kept, [machine('plain')])).toEqual(kept.status!.lastRemediation);
+  });
+});
+
+describe('remediation-for on Machines', () => {
+  it('a replacement gets it at creation; desired state of an existing Machine keeps it (in-place applies must not drop it)', () => {
+    const k = kcpFixture();
+    const refs = { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name: 'n' } };
+    const created = computeDesiredMachine({ kcp: k, clusterName: 'c1', name: 'n', ...refs, remediationFor: '{"machine":"old"}' });
+    expect(created.metadata.annotations?.[REMEDIATION_FOR]).toBe('{"machine":"old"}');
+    const existing = machine('e', { annotations: { [REMEDIATION_FOR]: '{"machine":"prev"}' } });
+    expect(computeDesiredMachine({ kcp: k, clusterName: 'c1', existing }).metadata.annotations?.[REMEDIATION_FOR]).toBe('{"machine":"prev"}');
+    expect(computeDesiredMachine({ kcp: k, clusterName: 'c1', existing: machine('plain') }).metadata.annotations).not.toHaveProperty(REMEDIATION_FOR);
   });
 });

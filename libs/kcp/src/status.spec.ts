@@ -44,6 +44,17 @@ describe('computeKcpStatus', () => {
     expect(s.conditions?.find((x) => x.type === 'MachinesUpToDate')).toMatchObject({ status: 'True', reason: 'NoReplicas' });
     expect(s.conditions?.find((x) => x.type === 'ScalingUp')).toMatchObject({ status: 'True', message: 'Scaling up from 0 to 3 replicas (waiting: Machine a is deleting)' });
   });
+  it('reports Remediating and lastRemediation', () => {
+    const marked = withConditions('a', { HealthCheckSucceeded: 'False', OwnerRemediated: 'False' });
+    const k = kcp();
+    k.metadata.annotations = { 'controlplane.cluster.x-k8s.io/remediation-in-progress': '{"machine":"z","timestamp":"2026-05-01T00:00:00Z","retryCount":2}' };
+    const s = computeKcpStatus({ kcp: k, clusterName: CLUSTER, machines: [marked, machine('b')], upToDateNames: new Set(['a', 'b']), clock });
+    expect(s.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({ status: 'True', reason: 'Remediating', message: '* Machine a: OwnerRemediated' });
+    expect(s.lastRemediation).toEqual({ machine: 'z', time: '2026-05-01T00:00:00Z', retryCount: 2 });
+    const none = computeKcpStatus({ kcp: kcp(), clusterName: CLUSTER, machines: [machine('b')], upToDateNames: new Set(['b']), clock });
+    expect(none.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({ status: 'False', reason: 'NotRemediating' });
+    expect(none.lastRemediation).toBeUndefined();
+  });
   it('lowestVersion compares numerically', () => {
     expect(lowestVersion([machine('a', { version: 'v1.10.0' }), machine('b', { version: 'v1.9.3' })])).toBe('v1.9.3');
   });
