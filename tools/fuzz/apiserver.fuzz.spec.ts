@@ -103,9 +103,8 @@ describe('API server under malformed requests', () => {
     }
   });
 
-  // Known bug (libs/apiserver parseResourcePath: decodeURIComponent throws -> 500). `failing` flips to red once it is
-  // fixed, so the case then moves into the main fuzz run.
-  it.failing('answers invalid percent-encoding in the path with a 400 Status, like kube', async () => {
+  // Once a 500 (decodeURIComponent threw in parseResourcePath); fixed, kept as a regression case.
+  it('answers invalid percent-encoding in the path with a 400 Status, like kube', async () => {
     for (const path of KNOWN_BUG_PATHS) {
       const res = await rawRequest(ep, 'GET', path, { agent });
       expect(statusViolation(res, 'GET')).toBeUndefined();
@@ -113,8 +112,8 @@ describe('API server under malformed requests', () => {
     }
   });
 
-  // Known bug (libs/apiserver http.ts DELETE: `opts.propagationPolicy` on null, `dryRun.includes` on a number -> 500).
-  it.failing('answers a DELETE whose body is not a DeleteOptions object without a 5xx', async () => {
+  // Once a 500 (DELETE read `propagationPolicy` of null, `dryRun.includes` of a number); fixed, kept as a regression case.
+  it('answers a DELETE whose body is not a DeleteOptions object without a 5xx', async () => {
     for (const body of KNOWN_BUG_DELETE_BODIES) {
       const res = await rawRequest(ep, 'DELETE', `/api/v1/namespaces/${NAMESPACE}/configmaps/does-not-exist`, { body, contentType: 'application/json', agent });
       expect(statusViolation(res, 'DELETE')).toBeUndefined();
@@ -125,8 +124,6 @@ describe('API server under malformed requests', () => {
     expect((await rawRequest(ep, 'GET', '/healthz', { agent })).code).toBe(200);
     expect(JSON.parse(await get('/version')).major).toBe('1');
     for (const [path, stored] of sentinels) expect({ path, now: JSON.parse(await get(path)) }).toEqual({ path, now: JSON.parse(stored) });
-    // The known-bug tests above log these two; anything else is new.
-    const known = [/URIError: URI malformed[\s\S]*parseResourcePath/, /TypeError: Cannot read properties of null \(reading 'propagationPolicy'\)/, /TypeError: .*includes is not a function/];
-    expect(serverErrors.filter((e) => !known.some((k) => k.test(e)))).toEqual([]);
+    expect(serverErrors).toEqual([]);
   });
 });

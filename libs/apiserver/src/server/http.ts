@@ -60,9 +60,20 @@ function authorized(req: IncomingMessage, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Percent-decoded path segments; invalid encoding is the client's error (400), as Go's URL parsing makes it in kube. */
+function decodePathSegments(path: string): string[] {
+  return path.split('/').filter(Boolean).map((seg) => {
+    try {
+      return decodeURIComponent(seg);
+    } catch {
+      throw new StatusError(400, `invalid percent-encoding in path segment "${seg}"`, 'BadRequest');
+    }
+  });
+}
+
 /** Maps "/api/v1/..." and "/apis/<g>/<v>/..." to a resource route. */
 export function parseResourcePath(registry: Registry, path: string): Route | undefined {
-  const segs = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const segs = decodePathSegments(path);
   let group: string;
   let rest: string[];
   if (segs[0] === 'api') {
@@ -247,6 +258,10 @@ export function createHandler(deps: HttpDeps) {
       case 'DELETE': {
         const text = await readBody(req);
         const opts = (text.trim() ? parseJson(text) : {}) as Record<string, any>;
+        if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) throw new StatusError(400, 'DeleteOptions in the request body must be a JSON object', 'BadRequest');
+        if (opts.dryRun !== undefined && !(Array.isArray(opts.dryRun) && opts.dryRun.every((v: unknown) => typeof v === 'string'))) {
+          throw new StatusError(400, 'DeleteOptions.dryRun must be a list of strings', 'BadRequest');
+        }
         const policy = q.get('propagationPolicy') ?? opts.propagationPolicy ?? (opts.orphanDependents ? 'Orphan' : undefined);
         const delOpts = { propagationPolicy: policy, preconditions: opts.preconditions, dryRun: dryRun || (opts.dryRun ?? []).includes('All') };
         if (!name) {
@@ -270,6 +285,7 @@ export function createHandler(deps: HttpDeps) {
       const path = url.pathname;
       if (['/healthz', '/livez', '/readyz'].includes(path)) return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
       if (!authorized(req, deps.token)) throw new StatusError(401, 'Unauthorized', 'Unauthorized');
+      decodePathSegments(path);
       if (await discoveryRoutes(req, res, path)) return;
       const route = parseResourcePath(registry, path);
       if (!route) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
