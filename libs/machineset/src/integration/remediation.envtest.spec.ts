@@ -1,6 +1,7 @@
 // MachineSet remediation on envtest with the Machine lifecycle: Machines marked the way MachineHealthCheck marks them
 // are deleted by their MachineSet (within the MD's maxInFlight) and replaced by the regular scale up.
 import { CLUSTER_API_VERSION, REVISION_ANNOTATION, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
+import { CACHE, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import { createDeployment, describeNamespace, eventually, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -92,6 +93,30 @@ describe('MachineSet remediation', () => {
       const status = (await h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: ms.metadata.name ?? '' })).status;
       return status?.conditions?.find((c) => c.type === 'Remediating')?.reason === 'NotRemediating';
     }, 'MachineSet NotRemediating once replaced');
+  });
+
+  it('does not remediate while the Cluster is paused, and does once it is unpaused', async () => {
+    const ns = 'remediate-paused';
+    const { machines } = await setUp(ns);
+    const cluster = { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ns, name: 'c1' };
+    const paused = await h.client.patch<KubeObject>(cluster, 'merge', { spec: { paused: true } });
+    // The controllers read the Cluster from the informer cache: mark only once it shows the pause.
+    expect(await h.app.get<InformerCache>(CACHE).waitForResourceVersion(cluster, paused.metadata.resourceVersion ?? '', 10_000)).toBe(true);
+    const victim = machines[0];
+    await markUnhealthy(victim);
+    const [ms] = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
+    // The MS reconciled after the mark (its Remediating condition saw it) yet left the Machine alone.
+    await eventually(async () => {
+      const status = (await h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: ms.metadata.name ?? '' })).status;
+      const c = status?.conditions?.find((x) => x.type === 'Remediating');
+      return c?.status === 'True' && c.message?.includes('Waiting for remediation');
+    }, 'MachineSet Remediating True while paused');
+    const stillThere = (await byName(ns)).get(victim.metadata.name ?? '');
+    expect(stillThere?.metadata.deletionTimestamp).toBeUndefined();
+    expect(condition(stillThere, 'OwnerRemediated')?.reason).toBe('WaitingForRemediation');
+
+    await h.client.patch(cluster, 'merge', { spec: { paused: false } });
+    await eventually(async () => !(await byName(ns)).get(victim.metadata.name ?? '')?.metadata.uid || (await byName(ns)).get(victim.metadata.name ?? '')?.metadata.deletionTimestamp, 'the Machine remediated after unpause');
   });
 
   it('with maxInFlight 1 remediates two marked Machines one at a time', async () => {

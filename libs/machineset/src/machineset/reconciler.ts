@@ -40,7 +40,13 @@ import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
 import { checkMoveHandshake, classifyMachines, movePatch, planScaleDown } from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus, machineUpToDateCondition } from './status';
-import { machineSetRequestsForMachineDeployment, machineSetRequestsForOrphanMachine, rememberMachineSetCache } from './watch-map';
+import {
+  clusterPausedTransitions,
+  machineSetRequestsForCluster,
+  machineSetRequestsForMachineDeployment,
+  machineSetRequestsForOrphanMachine,
+  rememberMachineSetCache,
+} from './watch-map';
 
 export const MACHINESET_CLOCK = Symbol.for('capi.machineset.Clock');
 /** Field manager of the OwnerRemediated condition: separate from capi-machineset, whose status applies carry only UpToDate. */
@@ -58,6 +64,7 @@ const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r)
   watches: [
     { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', map: machineSetRequestsForMachineDeployment },
     { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', map: machineSetRequestsForOrphanMachine },
+    { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', map: machineSetRequestsForCluster, predicates: [clusterPausedTransitions] },
   ],
   maxConcurrentReconciles: 4,
 })

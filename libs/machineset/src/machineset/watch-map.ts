@@ -1,7 +1,7 @@
 // MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches. Map functions are synchronous and
 // declared statically (@ReconcilerFor), so they read the MachineSet informer of the cache the reconciler registered.
 import { CLUSTER_API_VERSION, labelSelectorAsSelector, type MachineSet } from '@capi/api';
-import type { InformerCache, KubeObject, Request } from '@capi/controller-runtime';
+import type { InformerCache, KubeObject, Predicate, Request } from '@capi/controller-runtime';
 
 let machineSetCache: InformerCache | undefined;
 
@@ -37,3 +37,22 @@ export function machineSetRequestsForOrphanMachine(machine: KubeObject): Request
     })
     .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
 }
+
+/** The MachineSets of a Cluster (spec.clusterName): unpausing it must resume their remediation. */
+export function machineSetRequestsForCluster(cluster: KubeObject): Request[] {
+  if (!machineSetCache) return [];
+  return machineSetCache
+    .informerFor(CLUSTER_API_VERSION, 'MachineSet')
+    .list()
+    .filter((ms) => ms.metadata.namespace === cluster.metadata.namespace && (ms as MachineSet).spec?.clusterName === cluster.metadata.name)
+    .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
+}
+
+const clusterPaused = (o: KubeObject) => (o as { spec?: { paused?: boolean } }).spec?.paused === true;
+
+/** Only Cluster updates that flip spec.paused (upstream predicates.ClusterPausedTransitions); no create/delete. */
+export const clusterPausedTransitions: Predicate = {
+  create: () => false,
+  delete: () => false,
+  update: (o, n) => clusterPaused(o) !== clusterPaused(n),
+};
