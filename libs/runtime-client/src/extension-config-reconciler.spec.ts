@@ -64,6 +64,15 @@ describe('ExtensionConfigReconciler', () => {
     expect(broken.status?.conditions?.[0].message).toMatch(/^Error in discovery: /);
   });
 
+  it('warm-up with requireAll throws on a failed discovery and leaves the registry not ready', async () => {
+    await kube.create(extensionConfig('in-place'));
+    await kube.create(extensionConfig('broken', {}, Buffer.from('not a pem').toString('base64')));
+    await expect(reconciler.warmUp({ requireAll: true })).rejects.toThrow(/discovery failed for 1 ExtensionConfig/);
+    expect(registry.isReady()).toBe(false);
+    await expect(reconciler.warmUp({ requireAll: false })).resolves.toMatchObject({ errors: [expect.any(Error)] });
+    expect(registry.isReady()).toBe(true);
+  });
+
   it('reconcile registers, requeues for re-discovery, and unregisters on delete', async () => {
     reconciler = new ExtensionConfigReconciler(kube as unknown as Client, registry, transport, { now: () => now, rediscoveryIntervalMs: 60_000 });
     await reconciler.warmUp();

@@ -79,8 +79,10 @@ export class ExtensionConfigReconciler {
   /**
    * Start-up warm-up: discovers every ExtensionConfig, registers the ones that succeed (paused ones with their
    * existing status.handlers) and marks the registry ready. Failures are returned; normal reconciles retry them.
+   * With `requireAll` (upstream's rule) any failed discovery throws instead and the registry stays not ready, so
+   * callers wait rather than decide without an extension that is only briefly unreachable (e.g. after a restart).
    */
-  async warmUp(): Promise<{ errors: Error[] }> {
+  async warmUp(opts: { requireAll?: boolean } = {}): Promise<{ errors: Error[] }> {
     const list = await this.client.list<ExtensionConfig>(RUNTIME_API_VERSION, EXTENSION_CONFIG_KIND);
     const registered: ExtensionConfig[] = [];
     const errors: Error[] = [];
@@ -96,6 +98,9 @@ export class ExtensionConfigReconciler {
       } catch (e) {
         errors.push(e as Error);
       }
+    }
+    if (opts.requireAll && errors.length) {
+      throw new Error(`discovery failed for ${errors.length} ExtensionConfig(s): ${errors.map((e) => e.message).join('; ')}`);
     }
     this.registry.warmUp(registered);
     return { errors };

@@ -95,7 +95,7 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
   }
 
   private async warmUp(): Promise<WarmUpOutcome> {
-    const outcome = await runWarmUp(() => this.reconciler.warmUp(), {
+    const outcome = await runWarmUp((final) => this.reconciler.warmUp({ requireAll: !final }), {
       ...this.options.warmUp,
       now: () => Date.now(),
       cancelled: () => this.stopped,

@@ -38,6 +38,22 @@ describe('runWarmUp', () => {
     if (!outcome.ok) expect(outcome.error.message).toBe('ExtensionConfig registry warm-up timed out after 60000ms: forbidden');
   });
 
+  it('waits for every extension to be discovered, and settles for what it has only on the last attempt', async () => {
+    const time = fakeTime();
+    const finals: boolean[] = [];
+    const err = new Error('discovery of x failed');
+    const outcome = await runWarmUp(
+      async (final) => {
+        finals.push(final);
+        if (!final) throw err; // as the reconciler's warmUp({ requireAll: true }) does
+        return { errors: [err] };
+      },
+      { ...time, retryIntervalMs: 2_000, timeoutMs: 10_000 },
+    );
+    expect(outcome).toEqual({ ok: true, attempts: 5, extensionErrors: [err] });
+    expect(finals).toEqual([false, false, false, false, true]);
+  });
+
   it('stops retrying once cancelled', async () => {
     const time = fakeTime();
     let cancelled = false;

@@ -19,11 +19,12 @@ export type WarmUpOutcome =
 
 /**
  * Runs `attempt` until it resolves, retrying after `retryIntervalMs` while the elapsed time stays under `timeoutMs`
- * and `cancelled()` is false. `attempt` is the reconciler's warmUp(): it throws only when it cannot list
- * ExtensionConfigs; per-extension discovery failures come back as `errors` (normal reconciles retry those).
+ * and `cancelled()` is false. `attempt` is the reconciler's warmUp(): it throws when it cannot list ExtensionConfigs
+ * or, before the `final` attempt, when a discovery failed; on the final attempt per-extension discovery failures come
+ * back as `errors` (normal reconciles retry those).
  */
 export async function runWarmUp(
-  attempt: () => Promise<{ errors: Error[] }>,
+  attempt: (final: boolean) => Promise<{ errors: Error[] }>,
   opts: WarmUpPolicy & { sleep: WarmUpSleep; now: () => number; cancelled?: () => boolean },
 ): Promise<WarmUpOutcome> {
   const interval = opts.retryIntervalMs ?? 2_000;
@@ -32,8 +33,10 @@ export async function runWarmUp(
   let attempts = 0;
   for (;;) {
     attempts++;
+    // The last attempt the time budget allows may settle for what it can (the reconciler retries the rest).
+    const final = opts.now() - start + interval >= timeout;
     try {
-      const { errors } = await attempt();
+      const { errors } = await attempt(final);
       return { ok: true, attempts, extensionErrors: errors };
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
