@@ -37,7 +37,7 @@ import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inpl
 import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineUpToDate, type MachineIo } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { decideRemediation, MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, MACHINE_REMEDIATION_MACHINE_DELETING_REASON, formatRemediationData } from './remediation';
-import { setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
+import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
@@ -253,7 +253,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
   private async reconcileUnhealthyMachines(kcp: KubeadmControlPlane, view: ControlPlaneMachine[]): Promise<{ stop?: StepOutcome; recheck?: boolean }> {
     const decision = decideRemediation({ kcp, machines: view, now: new Date(this.now()) });
     const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
-    for (const name of decision.cleanup) await writeOwnerRemediated(this.io, byName(name), undefined, this.clock);
+    for (const name of decision.cleanup) await removeOwnerRemediated(this.io, byName(name));
     if (decision.clearStaleAnnotation) await setRemediationInProgress(this.io, kcp, null);
     const action = decision.action;
     const where = `${kcp.metadata.namespace}/${kcp.metadata.name}`;

@@ -8,6 +8,7 @@ import {
   UP_TO_DATE_CONDITION,
   getCondition,
   systemClock,
+  type Condition,
   type Machine,
 } from '@capi/api';
 import type { WatchHandle } from '@capi/controller-runtime';
@@ -21,11 +22,21 @@ jest.setTimeout(90_000);
 const POLL = { timeoutMs: 40_000, intervalMs: 200 };
 
 /** Applies HealthCheckSucceeded=False / OwnerRemediated=False exactly like the MHC controller does. */
-async function markUnhealthyAsMhc(h: KcpHarness, machine: Machine): Promise<void> {
-  const marking = decideMachineMarking(machine, { state: 'Unhealthy', reason: 'UnhealthyNode', message: 'Node is not ready' }, { remediationAllowed: true, clusterPaused: false, clock: systemClock });
-  expect(marking.remediationRequested).toBe(true);
+async function markUnhealthyAsMhc(h: KcpHarness, machine: Machine, remediationAllowed = true): Promise<void> {
+  const marking = decideMachineMarking(machine, { state: 'Unhealthy', reason: 'UnhealthyNode', message: 'Node is not ready' }, { remediationAllowed, clusterPaused: false, clock: systemClock });
+  expect(marking.remediationRequested).toBe(remediationAllowed);
+  await applyAsMhc(h, machine, marking.conditions);
+}
+
+/** MHC finds the Machine healthy again. */
+async function markHealthyAsMhc(h: KcpHarness, machine: Machine): Promise<void> {
+  const marking = decideMachineMarking(machine, { state: 'Healthy' }, { remediationAllowed: true, clusterPaused: false, clock: systemClock });
+  await applyAsMhc(h, machine, marking.conditions);
+}
+
+async function applyAsMhc(h: KcpHarness, machine: Machine, conditions: Condition[]): Promise<void> {
   await h.client.apply(
-    { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: machine.metadata.name, namespace: NS, uid: machine.metadata.uid }, status: { conditions: marking.conditions } },
+    { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: machine.metadata.name, namespace: NS, uid: machine.metadata.uid }, status: { conditions } },
     { fieldManager: MHC_FIELD_MANAGER, force: true, subresource: 'status' },
   );
 }
@@ -117,5 +128,31 @@ describe('KubeadmControlPlane remediation', () => {
     expect(kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION]).toBeUndefined();
     expect(kcp.status?.lastRemediation).toMatchObject({ machine: second, retryCount: 0 });
     expect(final).toHaveLength(3);
+  });
+
+  it('a marked Machine whose removal would lose etcd quorum is blocked with CannotBeRemediated; healthy again, KCP removes the condition', async () => {
+    const machines = await stableMachines(h, 3, '3 stable control plane Machines');
+    const [a, b] = [...machines].sort((x, y) => x.metadata.name!.localeCompare(y.metadata.name!));
+    // a is unhealthy but MHC does not ask for its remediation (e.g. maxUnhealthy exceeded); b is marked.
+    await markUnhealthyAsMhc(h, a, false);
+    await markUnhealthyAsMhc(h, b);
+    const blocked = await eventually(async () => {
+      const c = getCondition(byName(await listMachines(h.client), b.metadata.name!)!, OWNER_REMEDIATED_CONDITION);
+      return c?.reason === 'CannotBeRemediated' ? c : undefined;
+    }, { ...POLL, message: 'OwnerRemediated=False/CannotBeRemediated' });
+    expect(blocked.message).toContain('etcd losing quorum');
+    expect(getCondition(await getKcp(h.client), REMEDIATING_CONDITION)).toMatchObject({ status: 'True', reason: 'Remediating' });
+
+    const now = await listMachines(h.client);
+    // b first: with a healthy again, b would be remediated right away.
+    await markHealthyAsMhc(h, byName(now, b.metadata.name!)!);
+    await markHealthyAsMhc(h, byName(now, a.metadata.name!)!);
+    await eventually(async () => {
+      const ms = await listMachines(h.client);
+      return [a, b].every((m) => getCondition(byName(ms, m.metadata.name!)!, OWNER_REMEDIATED_CONDITION) === undefined);
+    }, { ...POLL, message: 'OwnerRemediated removed from both Machines' });
+    const after = await listMachines(h.client);
+    expect(after.map((m) => m.metadata.uid).sort()).toEqual(machines.map((m) => m.metadata.uid).sort());
+    await eventually(async () => getCondition(await getKcp(h.client), REMEDIATING_CONDITION)?.status === 'False', { ...POLL, message: 'Remediating=False' });
   });
 });

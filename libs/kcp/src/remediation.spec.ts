@@ -117,10 +117,13 @@ describe('decideRemediation', () => {
     expect(d.action).toMatchObject({ type: 'block', machine: 'b', condition: { reason: 'InternalError', message: expect.stringContaining(`invalid ${IN_PROGRESS} annotation`) } });
   });
 
-  it('cleans up the OwnerRemediated KCP wrote once the Machine is healthy again (not MHC-owned reasons)', () => {
-    const healthyAgain = [cond('HealthCheckSucceeded', 'True', 'HealthCheckSucceeded'), cond('OwnerRemediated', 'False', 'RemediationDeferred', 'x')];
-    const mhcMarker = [cond('HealthCheckSucceeded', 'True', 'HealthCheckSucceeded'), cond('OwnerRemediated', 'False', 'WaitingForRemediation')];
-    expect(decide(initializedKcp(), three({ conditions: healthyAgain }, { conditions: mhcMarker })).cleanup).toEqual(['a']);
+  it('cleans up OwnerRemediated=False (KCP\'s or MHC\'s marker) once the Machine is healthy again, not while deleting', () => {
+    const healthy = cond('HealthCheckSucceeded', 'True', 'HealthCheckSucceeded');
+    const kcpReason = [healthy, cond('OwnerRemediated', 'False', 'RemediationDeferred', 'x')];
+    const mhcMarker = [healthy, cond('OwnerRemediated', 'False', 'WaitingForRemediation')];
+    const decision = decide(initializedKcp(), three({ conditions: kcpReason }, { conditions: mhcMarker }, { conditions: mhcMarker, deleting: true }));
+    expect(decision.cleanup).toEqual(['a', 'b']);
+    expect(decision.action).toEqual({ type: 'none' });
   });
 });
 

@@ -10,7 +10,6 @@ import {
   REMEDIATING_CONDITION,
   aggregate,
   formatTime,
-  getCondition,
   isFalse,
   isTrue,
   type ConditionInput,
@@ -25,13 +24,6 @@ export const MACHINE_CANNOT_BE_REMEDIATED_REASON = 'CannotBeRemediated';
 export const MACHINE_REMEDIATION_DEFERRED_REASON = 'RemediationDeferred';
 export const MACHINE_REMEDIATION_MACHINE_DELETING_REASON = 'MachineDeleting';
 export const MACHINE_REMEDIATION_INTERNAL_ERROR_REASON = 'InternalError';
-/** Reasons only KCP writes: an OwnerRemediated with one of these is KCP's to clean up. */
-export const KCP_OWNER_REMEDIATED_REASONS: ReadonlySet<string> = new Set([
-  MACHINE_CANNOT_BE_REMEDIATED_REASON,
-  MACHINE_REMEDIATION_DEFERRED_REASON,
-  MACHINE_REMEDIATION_MACHINE_DELETING_REASON,
-  MACHINE_REMEDIATION_INTERNAL_ERROR_REASON,
-]);
 // KCP Remediating condition reasons.
 export const REMEDIATING_REASON = 'Remediating';
 export const NOT_REMEDIATING_REASON = 'NotRemediating';
@@ -78,12 +70,9 @@ export const isUnhealthy = (m: Machine): boolean => isFalse(m, HEALTH_CHECK_SUCC
 /** Unhealthy and the owner is asked to act (OwnerRemediated=False): KCP's job (upstream MachinesToBeRemediatedByKCP). */
 export const isToBeRemediated = (m: Machine): boolean => isUnhealthy(m) && isFalse(m, OWNER_REMEDIATED_CONDITION);
 
-/** Healthy again (and not deleting) but still carrying an OwnerRemediated KCP wrote: KCP removes it. */
+/** Healthy again (and not deleting) but still asking for remediation (MHC's marker or KCP's): KCP removes it. */
 export const needsOwnerRemediatedCleanup = (m: Machine): boolean =>
-  !m.metadata.deletionTimestamp &&
-  isTrue(m, HEALTH_CHECK_SUCCEEDED_CONDITION) &&
-  isFalse(m, OWNER_REMEDIATED_CONDITION) &&
-  KCP_OWNER_REMEDIATED_REASONS.has(getCondition(m, OWNER_REMEDIATED_CONDITION)?.reason ?? '');
+  !m.metadata.deletionTimestamp && isTrue(m, HEALTH_CHECK_SUCCEEDED_CONDITION) && isFalse(m, OWNER_REMEDIATED_CONDITION);
 
 const created = (m: Machine): number => (m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : 0);
 const oldest = (ms: readonly Machine[]): Machine | undefined =>
