@@ -1,10 +1,10 @@
 // kill -9 of the manager at random moments during an in-place rollout, restarted on the same data directory:
 // the rollout converges, no Machine is lost or replaced, no Machine completes UpdateMachine twice for the one change.
 //
-// Opt-in (CAPI_MANAGER_CHAOS=1) because it currently FAILS on a real bug, not a test problem: after a restart the
-// reference updater listens on a new port, its ExtensionConfig still points at the old one until re-registered and
-// re-discovered, and meanwhile the MachineSet in-place check answers "no CanUpdateMachineSet extensions registered",
-// so the MachineDeployment falls back to replacing Machines (2 of 3 replaced on seed 7). Also runnable as
+// Opt-in (CAPI_MANAGER_CHAOS=1) for its run time (~65 s). It found a real bug: after a restart the reference updater
+// listens on a new port, and the registry warmed up without it, so the MachineSet in-place check answered "no
+// CanUpdateMachineSet extensions registered" and the MachineDeployment replaced 2 of 3 Machines (seed 7). Fixed in
+// libs/runtime-client: warm-up now waits until every ExtensionConfig is discovered, as upstream does. Also runnable as
 // `npm run bench -- manager-chaos`. Logs of each manager run: CHAOS_LOG_DIR=<dir>.
 import { runManagerChaos } from './manager-chaos';
 
