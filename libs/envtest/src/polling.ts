@@ -18,7 +18,9 @@ const describeError = (e: unknown) => (e instanceof Error ? e.message : String(e
  * "not yet"; the last error is appended to the timeout error so a failing test says why. `opts` may be just the message.
  */
 export async function eventually<T>(check: () => T | Falsy | Promise<T | Falsy>, opts: EventuallyOptions | string): Promise<T> {
-  const { message, timeoutMs = 10_000, intervalMs = 20 } = typeof opts === 'string' ? { message: opts } : opts;
+  // Generous default: CI has 2 cores shared by two jest processes, and some steps start servers (TLS keys); a
+  // correct controller converges well within it, a broken one only takes longer to report.
+  const { message, timeoutMs = 20_000, intervalMs = 20 } = typeof opts === 'string' ? { message: opts } : opts;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

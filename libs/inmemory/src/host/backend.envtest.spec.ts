@@ -12,7 +12,7 @@ import { NS, createCluster, createMachine, infraRef, startProviderEnv, type Prov
 import { HostUpdateError, type InMemoryHostBackend } from './backend';
 import { appliedSpecOf, isNodeReady, kubeletVersionOf } from './node';
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 
 let p: ProviderEnv;
 let now = Date.parse('2026-01-01T00:00:00Z');

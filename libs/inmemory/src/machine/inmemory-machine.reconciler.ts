@@ -66,7 +66,9 @@ export class InMemoryMachineReconciler implements Reconciler {
 
     if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER)) await addFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
 
-    const provisioned = infra.status?.initialization?.provisioned === true;
+    // providerID is set only once the VM runs, and lands before the status write: a reconcile triggered by that
+    // spec write may still read the old status, and must not start the boot over.
+    const provisioned = infra.status?.initialization?.provisioned === true || !!infra.spec.providerID;
     let progress;
     if (!provisioned && machine.spec.bootstrap.dataSecretName) {
       const uid = infra.metadata.uid!;
