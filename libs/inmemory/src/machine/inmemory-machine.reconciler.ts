@@ -2,7 +2,7 @@
 // reports provisioned/providerID/addresses; on deletion removes the Node and the finalizer.
 import { Inject, Optional } from '@nestjs/common';
 import { CLUSTER_NAME_LABEL, ClusterGVK, MachineGVK, type Cluster, type Machine } from '@capi/api';
-import { CACHED_CLIENT, ReconcilerFor, isNotFound, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import { CACHE, CACHED_CLIENT, ReconcilerFor, type InformerCache, isNotFound, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
 import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
 import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
@@ -44,6 +44,7 @@ export class InMemoryMachineReconciler implements Reconciler {
     @Inject(WORKLOAD_CLUSTERS) private readonly workloads: WorkloadClusters,
     @Inject(INMEMORY_OPTIONS) options: InMemoryProviderOptions,
     @Optional() applier?: ServerSideApplier,
+    @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
   ) {
     this.applier = applier ?? new ServerSideApplier();
     this.delayMs = options.provisioningDelayMs ?? DEFAULT_PROVISIONING_DELAY_MS;
@@ -102,17 +103,26 @@ export class InMemoryMachineReconciler implements Reconciler {
     if (infra.spec.providerID === providerID) return;
     const intent: KubeObject = { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, spec: { providerID } };
     await this.applier.patch(this.client, intent, { fieldOwner: INMEMORY_FIELD_MANAGER, original: infra });
+    await this.observe(intent);
     // The apply bumped the generation: the status written next observes it (no extra status write later).
     infra.metadata = { ...infra.metadata, generation: intent.metadata.generation, resourceVersion: intent.metadata.resourceVersion };
     infra.spec = { ...infra.spec, providerID };
   }
 
+  /** Waits until the cache has our write, so the reconcile it triggers does not redo it from a stale read. */
+  private async observe(obj: KubeObject): Promise<void> {
+    const rv = obj.metadata.resourceVersion;
+    if (!this.cache || !rv) return;
+    await this.cache.waitForResourceVersion({ apiVersion: INMEMORY_API_VERSION, kind: KIND, namespace: obj.metadata.namespace, name: obj.metadata.name! }, rv, 5000);
+  }
+
   private async writeStatus(infra: InMemoryMachine, status: NonNullable<InMemoryMachine['status']>): Promise<void> {
     if (sameJson(infra.status ?? {}, status)) return;
-    await this.client.apply(
+    const written = await this.client.apply(
       { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, status },
       { fieldManager: INMEMORY_FIELD_MANAGER, subresource: 'status', force: true },
     );
+    await this.observe(written);
   }
 
   private async reconcileDelete(infra: InMemoryMachine, machine: Machine | undefined): Promise<void> {
