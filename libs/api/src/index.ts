@@ -16,3 +16,4 @@ export * from './inplace';
 export * from './labelselector';
 export * from './extensionconfig';
 export * from './hooks';
+export * from './remediation';

@@ -7,8 +7,6 @@ import {
   KCP_REMEDIATION_FOR_ANNOTATION,
   KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
   OWNER_REMEDIATED_CONDITION,
-  REMEDIATING_CONDITION,
-  aggregate,
   formatTime,
   isFalse,
   isTrue,
@@ -16,6 +14,9 @@ import {
   type KubeadmControlPlane,
   type KubeadmControlPlaneStatus,
   type Machine,
+  isMachineToBeRemediated,
+  isMachineUnhealthy,
+  ownerRemediatingCondition,
 } from '@capi/api';
 import { isUpdatingInPlace, type ControlPlaneMachine } from './decide';
 
@@ -25,8 +26,7 @@ export const MACHINE_REMEDIATION_DEFERRED_REASON = 'RemediationDeferred';
 export const MACHINE_REMEDIATION_MACHINE_DELETING_REASON = 'MachineDeleting';
 export const MACHINE_REMEDIATION_INTERNAL_ERROR_REASON = 'InternalError';
 // KCP Remediating condition reasons.
-export const REMEDIATING_REASON = 'Remediating';
-export const NOT_REMEDIATING_REASON = 'NotRemediating';
+export { REMEDIATING_REASON, NOT_REMEDIATING_REASON } from '@capi/api';
 
 /** spec.remediation.minHealthyPeriodSeconds default (upstream DefaultMinHealthyPeriod, 1h). */
 export const DEFAULT_MIN_HEALTHY_PERIOD_SECONDS = 3600;
@@ -66,9 +66,9 @@ export function parseRemediationData(annotation: string, value: string): Remedia
 export const formatRemediationData = (d: RemediationData): string => JSON.stringify({ machine: d.machine, timestamp: d.timestamp, retryCount: d.retryCount });
 
 /** MHC found a problem (HealthCheckSucceeded=False). */
-export const isUnhealthy = (m: Machine): boolean => isFalse(m, HEALTH_CHECK_SUCCEEDED_CONDITION);
+export const isUnhealthy = isMachineUnhealthy;
 /** Unhealthy and the owner is asked to act (OwnerRemediated=False): KCP's job (upstream MachinesToBeRemediatedByKCP). */
-export const isToBeRemediated = (m: Machine): boolean => isUnhealthy(m) && isFalse(m, OWNER_REMEDIATED_CONDITION);
+export const isToBeRemediated = isMachineToBeRemediated;
 
 /** Healthy again (and not deleting) but still asking for remediation (MHC's marker or KCP's): KCP removes it. */
 export const needsOwnerRemediatedCleanup = (m: Machine): boolean =>
@@ -211,15 +211,7 @@ export function decideRemediation(input: RemediationInput): RemediationDecision 
 
 /** KCP Remediating: True while Machines are to be remediated (their OwnerRemediated aggregated), else False. */
 export function remediatingCondition(machines: readonly Machine[]): ConditionInput {
-  const toBeRemediated = machines.filter(isToBeRemediated);
-  if (toBeRemediated.length === 0) {
-    const unhealthy = machines.filter(isUnhealthy).map((m) => m.metadata.name ?? '').sort();
-    const shown = unhealthy.slice(0, 3).join(', ') + (unhealthy.length > 3 ? `, ... (${unhealthy.length - 3} more)` : '');
-    const message = unhealthy.length === 0 ? undefined : `Machine${unhealthy.length > 1 ? 's' : ''} ${shown} ${unhealthy.length > 1 ? 'are' : 'is'} not healthy (not to be remediated by KubeadmControlPlane)`;
-    return { type: REMEDIATING_CONDITION, status: 'False', reason: NOT_REMEDIATING_REASON, message };
-  }
-  const agg = aggregate(toBeRemediated, OWNER_REMEDIATED_CONDITION, { targetType: REMEDIATING_CONDITION, trueReason: REMEDIATING_REASON, falseReason: REMEDIATING_REASON, unknownReason: REMEDIATING_REASON });
-  return { type: REMEDIATING_CONDITION, status: 'True', reason: REMEDIATING_REASON, message: agg.message };
+  return ownerRemediatingCondition(machines, 'KubeadmControlPlane');
 }
 
 /**

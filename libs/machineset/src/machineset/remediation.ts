@@ -7,9 +7,7 @@ import {
   OWNER_REMEDIATED_CONDITION,
   PAUSED_ANNOTATION,
   REMEDIATE_MACHINE_ANNOTATION,
-  REMEDIATING_CONDITION,
   REVISION_ANNOTATION,
-  aggregate,
   getCondition,
   isFalse,
   isTrue,
@@ -18,6 +16,8 @@ import {
   type Machine,
   type MachineDeployment,
   type MachineSet,
+  isMachineToBeRemediated,
+  ownerRemediatingCondition,
 } from '@capi/api';
 import { scaledValueFromIntOrPercent } from '../rollout';
 
@@ -33,8 +33,7 @@ export const MACHINESET_OWNER_REMEDIATED_REASONS: ReadonlySet<string> = new Set(
 ]);
 
 // MachineSet Remediating condition reasons.
-export const MACHINESET_REMEDIATING_REASON = 'Remediating';
-export const MACHINESET_NOT_REMEDIATING_REASON = 'NotRemediating';
+export { REMEDIATING_REASON as MACHINESET_REMEDIATING_REASON, NOT_REMEDIATING_REASON as MACHINESET_NOT_REMEDIATING_REASON } from '@capi/api';
 
 export const MACHINE_DELETING_MESSAGE = 'Machine is deleting';
 export const PENDING_ROLLOUT_MESSAGE = "Machine won't be remediated because it is pending removal due to rollout";
@@ -76,8 +75,7 @@ export interface RemediationInput {
 }
 
 /** MHC found a problem and asks the owner to act (upstream collections.IsUnhealthyAndOwnerRemediated). */
-export const isUnhealthyAndOwnerRemediated = (m: Machine): boolean =>
-  isFalse(m, HEALTH_CHECK_SUCCEEDED_CONDITION) && isFalse(m, OWNER_REMEDIATED_CONDITION);
+export const isUnhealthyAndOwnerRemediated = isMachineToBeRemediated;
 
 /** Deleting because this controller remediated it: still in flight until the Machine is gone. */
 const isRemediationInFlight = (m: Machine): boolean => {
@@ -162,15 +160,5 @@ export function planRemediation(input: RemediationInput): RemediationPlan {
 
 /** MachineSet Remediating: True while Machines are to be remediated (their OwnerRemediated aggregated), else False. */
 export function remediatingCondition(machines: readonly Machine[]): ConditionInput {
-  const toBeRemediated = machines.filter(isUnhealthyAndOwnerRemediated);
-  if (toBeRemediated.length === 0) {
-    const unhealthy = machines.filter((m) => isFalse(m, HEALTH_CHECK_SUCCEEDED_CONDITION)).map((m) => m.metadata.name ?? '').sort();
-    const shown = unhealthy.slice(0, 3).join(', ') + (unhealthy.length > 3 ? `, ... (${unhealthy.length - 3} more)` : '');
-    const many = unhealthy.length > 1;
-    const message = unhealthy.length === 0 ? undefined : `Machine${many ? 's' : ''} ${shown} ${many ? 'are' : 'is'} not healthy (not to be remediated by MachineSet)`;
-    return { type: REMEDIATING_CONDITION, status: 'False', reason: MACHINESET_NOT_REMEDIATING_REASON, message };
-  }
-  const reasons = { trueReason: MACHINESET_REMEDIATING_REASON, falseReason: MACHINESET_REMEDIATING_REASON, unknownReason: MACHINESET_REMEDIATING_REASON };
-  const agg = aggregate(toBeRemediated, OWNER_REMEDIATED_CONDITION, { targetType: REMEDIATING_CONDITION, ...reasons });
-  return { type: REMEDIATING_CONDITION, status: 'True', reason: MACHINESET_REMEDIATING_REASON, message: agg.message };
+  return ownerRemediatingCondition(machines, 'MachineSet');
 }
