@@ -90,7 +90,11 @@ describe('KubeadmControlPlane remediation', () => {
 
     await markUnhealthyAsMhc(h, byName(initial, first)!);
     // While the first is being deleted (remediation in progress), MHC marks a second one.
-    await eventually(async () => byName(await listMachines(h.client), first)?.metadata.deletionTimestamp === undefined ? undefined : true, { ...POLL, message: `${first} deleting` });
+    // (Deletion can complete between two polls, so "gone" counts as well; the replacement is not ready yet then.)
+    await eventually(async () => {
+      const m = byName(await listMachines(h.client), first);
+      return !m || m.metadata.deletionTimestamp !== undefined;
+    }, { ...POLL, message: `${first} deleting` });
     await markUnhealthyAsMhc(h, byName(await listMachines(h.client), second)!);
 
     // The first is replaced by a Machine carrying the retry data.

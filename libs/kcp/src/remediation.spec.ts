@@ -192,6 +192,12 @@ describe('KCP status for remediation', () => {
     const kept = initializedKcp();
     kept.status!.lastRemediation = { machine: 'w', time: '2026-01-01T00:00:00Z', retryCount: 0 };
     expect(lastRemediation(kept, [machine('plain')])).toEqual(kept.status!.lastRemediation);
+    // Two remediations in the same second: the one reported while it was in progress stays, whatever the list order.
+    const sameSecond = [machine('n3', { annotations: { [REMEDIATION_FOR]: data('p', '2026-02-05T00:00:00Z') } }), machine('n4', { annotations: { [REMEDIATION_FOR]: data('q', '2026-02-05T00:00:00Z') } })];
+    const reported = initializedKcp();
+    reported.status!.lastRemediation = { machine: 'q', time: '2026-02-05T00:00:00Z', retryCount: 0 };
+    expect(lastRemediation(reported, sameSecond)).toEqual(reported.status!.lastRemediation);
+    expect(lastRemediation(reported, [...sameSecond].reverse())).toEqual(reported.status!.lastRemediation);
   });
 });
 

@@ -230,9 +230,14 @@ export function lastRemediation(kcp: KubeadmControlPlane, machines: readonly Mac
   const toStatus = (d: RemediationData) => ({ machine: d.machine, time: d.timestamp, retryCount: d.retryCount });
   const inProgress = parse(KCP_REMEDIATION_IN_PROGRESS_ANNOTATION, kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION]);
   if (inProgress?.timestamp) return toStatus(inProgress);
-  const newest = machines
+  const all = machines
     .map((m) => parse(KCP_REMEDIATION_FOR_ANNOTATION, m.metadata.annotations?.[KCP_REMEDIATION_FOR_ANNOTATION]))
-    .filter((d): d is RemediationData => !!d?.timestamp)
-    .sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp))[0];
-  return newest ? toStatus(newest) : kcp.status?.lastRemediation;
+    .filter((d): d is RemediationData => !!d?.timestamp);
+  const newestTime = Math.max(...all.map((d) => Date.parse(d.timestamp)));
+  const newest = all.filter((d) => Date.parse(d.timestamp) === newestTime);
+  if (newest.length === 0) return kcp.status?.lastRemediation;
+  // Timestamps have second precision: of remediations started in the same second, the one already reported (set
+  // while it was in progress, so the later one) stays.
+  const current = kcp.status?.lastRemediation;
+  return toStatus(newest.find((d) => d.machine === current?.machine && d.timestamp === current?.time) ?? newest[0]);
 }

@@ -20,6 +20,8 @@ export interface RawRequest {
 export class Transport {
   private readonly server: URL;
   private readonly agent: http.Agent;
+  /** Keep-alive TLS agent for the kubeconfig's current TLS material (see tlsAgentFor). */
+  private tlsAgent?: { material: string; agent: https.Agent };
 
   constructor(private readonly kubeConfig: KubeConfig) {
     const cluster = kubeConfig.getCurrentCluster();
@@ -39,6 +41,18 @@ export class Transport {
 
   /** Sends the request and resolves with the response stream (caller checks the status). */
   async open(req: RawRequest): Promise<http.IncomingMessage> {
+    try {
+      return await this.send(req);
+    } catch (err) {
+      // A pooled keep-alive socket may have been closed by the server just as we reused it; the request never
+      // reached the server then, so sending it once more on a fresh socket is safe (as Go's net/http does for
+      // idempotent requests). POST (create) is not retried: a duplicate create would surface as a false 409.
+      if (!(err instanceof StaleSocketError) || req.method === 'POST') throw err instanceof StaleSocketError ? err.original : err;
+      return this.send(req);
+    }
+  }
+
+  private async send(req: RawRequest): Promise<http.IncomingMessage> {
     const url = new URL(this.server.href.replace(/\/$/, '') + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
@@ -52,6 +66,9 @@ export class Transport {
     };
     // Adds the Authorization header and TLS material (CA, client cert/key, skip-verify) from the kubeconfig.
     await this.kubeConfig.applyToHTTPSOptions(opts);
+    // client-node puts a fresh Agent on every call, which costs a TLS handshake per request (~30 ms); reuse one
+    // keep-alive agent with the same TLS material instead (headers, e.g. a refreshed token, still come per call).
+    if (url.protocol === 'https:') opts.agent = this.tlsAgentFor(opts);
     opts.headers = {
       ...(opts.headers ?? {}),
       Accept: 'application/json',
@@ -59,8 +76,14 @@ export class Transport {
     };
     const mod = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
-      const r = mod.request(opts, resolve);
-      r.on('error', reject);
+      let answered = false;
+      const r = mod.request(opts, (res) => {
+        answered = true;
+        resolve(res);
+      });
+      r.on('error', (err: NodeJS.ErrnoException) =>
+        reject(!answered && r.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocketError(err) : err),
+      );
       // Watches stay open by design; everything else must answer in time.
       if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path} timed out after ${req.timeoutMs}ms`)));
       if (payload) r.write(payload);
@@ -68,8 +91,35 @@ export class Transport {
     });
   }
 
+  private tlsAgentFor(opts: https.RequestOptions): https.Agent {
+    const tls = {
+      ca: opts.ca,
+      cert: opts.cert,
+      key: opts.key,
+      pfx: opts.pfx,
+      passphrase: opts.passphrase,
+      rejectUnauthorized: opts.rejectUnauthorized,
+      servername: opts.servername,
+    };
+    // Rebuilt when the material changes (e.g. an exec credential plugin rotating the client certificate).
+    const material = JSON.stringify(tls, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v));
+    if (this.tlsAgent?.material !== material) {
+      this.tlsAgent?.agent.destroy();
+      this.tlsAgent = { material, agent: new https.Agent({ keepAlive: true, ...tls }) };
+    }
+    return this.tlsAgent.agent;
+  }
+
   close(): void {
     this.agent.destroy();
+    this.tlsAgent?.agent.destroy();
+  }
+}
+
+/** The request failed on a reused keep-alive socket before any response: it never reached the server. */
+class StaleSocketError extends Error {
+  constructor(readonly original: Error) {
+    super(original.message);
   }
 }
 
