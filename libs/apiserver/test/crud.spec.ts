@@ -130,6 +130,25 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     expect(conflict.status.details?.causes?.[0]).toMatchObject({ field: '.data.k' });
   });
 
+  it('a write that changes nothing keeps the resourceVersion and sends no watch event', async () => {
+    const w = await c.create(widget('w-noop', ns, { size: 1 }));
+    const applied = await c.apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w-noop', namespace: ns }, spec: { size: 3 } }, 'noop-applier', { force: true });
+    const events: string[] = [];
+    const watch = await c.watch('example.com/v1', 'Widget', ns, { resourceVersion: applied.metadata.resourceVersion, fieldSelector: 'metadata.name=w-noop' }, (e) => events.push(`${e.type} ${e.object.metadata.resourceVersion}`));
+    const ref = refOf(w);
+    const again = await c.apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w-noop', namespace: ns }, spec: { size: 3 } }, 'noop-applier');
+    const merged = await c.patch(ref, 'merge', { spec: { size: 3 } }, { fieldManager: 'noop-applier' });
+    const updated = await c.update(again);
+    for (const o of [again, merged, updated]) {
+      expect(o.metadata.resourceVersion).toBe(applied.metadata.resourceVersion);
+      expect(o.metadata.managedFields).toEqual(applied.metadata.managedFields);
+    }
+    const changed = await c.patch(ref, 'merge', { spec: { size: 4 } });
+    await new Promise((r) => setTimeout(r, 200));
+    watch.stop();
+    expect(events).toEqual([`MODIFIED ${changed.metadata.resourceVersion}`]);
+  });
+
   it('list with label and field selectors, limit and continue', async () => {
     for (let i = 0; i < 5; i++) await c.create(configMap(`sel-${i}`, ns, {}, { labels: { group: i % 2 ? 'odd' : 'even', idx: String(i) } }));
     const even = await c.list('v1', 'ConfigMap', ns, { labelSelector: 'group=even' });

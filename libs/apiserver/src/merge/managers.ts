@@ -46,7 +46,7 @@ export function decodeManagedFields(entries: unknown): Map<string, ManagerSet> {
       operation: e.operation,
       apiVersion: e.apiVersion ?? '',
       subresource: e.subresource || undefined,
-      time: e.time,
+      time: normalizeTime(e.time),
       set,
     };
     const id = managerId(m);
@@ -54,6 +54,13 @@ export function decodeManagedFields(entries: unknown): Map<string, ManagerSet> {
     out.set(id, prev ? { ...m, set: prev.set.union(set) } : m);
   });
   return out;
+}
+
+/** managedFields[].time is a metav1.Time: kube re-encodes it as RFC 3339 in seconds ("…00.000Z" → "…00Z"). */
+function normalizeTime(t: string | undefined): string | undefined {
+  if (!t) return t;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? t : new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** Encodes in kube's order: operation, time, manager, apiVersion, subresource. Empty sets are dropped. */

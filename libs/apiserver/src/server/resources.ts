@@ -10,6 +10,7 @@ import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } 
 import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError, type Cause } from './status';
 import { admitCrd, establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
+import { deepEqual } from '../merge/walk';
 
 /** `fieldValidation=Strict` turns fields the schema would prune into a 400 (kubectl sends it by default). */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
@@ -114,6 +115,10 @@ export class Resources {
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
     if (dryRun) return obj;
     const stored = toStorage(info, obj);
+    // Like kube's GuaranteedUpdate: a write that leaves the stored object byte-for-byte the same is not persisted,
+    // keeps its resourceVersion and sends no watch event (else every no-op write would wake every watcher).
+    const current = this.store.get(this.key(info, ns, obj.metadata.name!));
+    if (current && sameExceptResourceVersion(current.data, stored)) return this.present(info, current.data);
     const row = this.store.put(storageResource(info), info.namespaced ? ns : '', obj.metadata.name!, (rev) => {
       stored.metadata.resourceVersion = String(rev);
       return stored;
@@ -340,4 +345,9 @@ export class Resources {
   bookmark(info: ResourceInfo): WatchEvent {
     return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { resourceVersion: String(this.store.currentRevision()) } } };
   }
+}
+
+function sameExceptResourceVersion(a: Record<string, any>, b: Record<string, any>): boolean {
+  const strip = (o: Record<string, any>) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
+  return deepEqual(strip(a), strip(b));
 }
