@@ -1,6 +1,7 @@
 // Chaos loop for the manager: kill -9 the embedded manager (API server on SQLite in its data dir, controllers,
-// in-memory provider, reference updater) at random moments during an in-place rollout, restart it on the same data
-// directory each time, then check convergence, lost/replaced Machines and UpdateMachine completions per Machine.
+// in-memory provider, reference updater) at random moments while in-place rollouts are in flight, restart it on the
+// same data directory each time. In-place changes (version bumps) follow one another until every kill has landed
+// during one; for each change: convergence, lost/replaced Machines, UpdateMachine completions per Machine.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@capi/controller-runtime';
 import { versionPatch } from '../demo/objects';
-import { benchSpec, createBenchCluster, mdMachines, patchMachineDeployment, waitForMachineDeployment } from '../bench/rollout';
+import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment, waitForMachineDeployment } from '../bench/rollout';
 import { REPO_ROOT } from './support/apiserver-process';
 import { Rng } from './support/rng';
 
@@ -16,27 +17,50 @@ const CHILD = join(__dirname, 'support/manager-child.ts');
 
 export interface ManagerChaosOptions {
   seed: number;
+  /** kill -9 cycles, each at a random moment while an in-place rollout is in flight. */
   kills: number;
   replicas?: number;
-  /** Random delay before each kill, in ms. */
+  /** Random delay before each kill, counted from the change or the previous restart, in ms. */
   killAfterMs?: [number, number];
+  /** Convergence timeout of each change. */
   convergeTimeoutMs?: number;
   log?: (line: string) => void;
   /** Keep each manager run's log here (diagnosis). */
   logDir?: string;
 }
 
-export interface ManagerChaosResult {
+/** One in-place change (a version bump) and what the kills during it did. */
+export interface ChangeResult {
+  version: string;
+  kills: number;
   converged: boolean;
   convergeError?: string;
-  killDelaysMs: number[];
   /** Machines present before the change and gone after (replaced or lost). */
   missing: string[];
-  /** Machines that appeared during the in-place change. */
+  /** Machines that appeared during the change. */
   created: string[];
-  /** Machine -> UpdateMachine completions for the one change, when more than one. */
+  /** Machine -> UpdateMachine completions for this change, when more than one. */
   completedTwice: [string, number][];
   seconds: number;
+}
+
+export interface ManagerChaosResult {
+  changes: ChangeResult[];
+  killDelaysMs: number[];
+  /** Seconds from each restart to the manager being ready. */
+  restartSeconds: number[];
+  seconds: number;
+}
+
+/** True when every change converged with every Machine kept and updated once. */
+export const chaosPassed = (r: ManagerChaosResult): boolean =>
+  r.changes.length > 0 && r.changes.every((c) => c.converged && !c.missing.length && !c.created.length && !c.completedTwice.length);
+
+/** The n-th in-place change of the chaos run: patch versions after the demo's initial version. */
+export function chaosVersion(initial: string, n: number): string {
+  const m = /^v(\d+)\.(\d+)\.(\d+)$/.exec(initial);
+  if (!m) throw new Error(`unexpected version ${initial}`);
+  return `v${m[1]}.${m[2]}.${Number(m[3]) + n}`;
 }
 
 interface ManagerProcess { proc: ChildProcess; client: KubeClient; exited: Promise<void> }
@@ -87,44 +111,61 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
   };
 
   const rng = new Rng(opts.seed);
-  const [minKill, maxKill] = opts.killAfterMs ?? [500, 4000];
+  const [minKill, maxKill] = opts.killAfterMs ?? [200, 5000];
   const s = benchSpec(opts.replicas ?? 3, 'chaos');
   const client = () => current!.client;
+  const completions = () => countCompletions(logs.join('\n'));
+  const restartSeconds: number[] = [];
+  const killDelaysMs: number[] = [];
+  const changes: ChangeResult[] = [];
+  const t0 = Date.now();
   try {
     await start();
     await createBenchCluster(client(), s, 1);
     await waitForMachineDeployment(client, s, s.version, 180_000, log, 'create');
-    const before = (await mdMachines(client(), s)).map((m) => m.metadata.name!);
-    const completionsBefore = countCompletions(logs.join('\n'));
-    const t0 = Date.now();
-    await patchMachineDeployment(client(), s, versionPatch.machineDeployment(s.upgradeVersion));
-    const killDelaysMs: number[] = [];
-    for (let k = 1; k <= opts.kills; k++) {
-      const after = rng.int(minKill, maxKill);
-      killDelaysMs.push(after);
-      await new Promise((r) => setTimeout(r, after));
-      log(`kill ${k} after ${after} ms`);
-      await kill9();
-      await start();
+    let kills = 0;
+    // Changes follow one another until every kill has hit a rollout in flight (bounded, should rollouts outrun the kills).
+    for (let n = 1; kills < opts.kills && n <= opts.kills * 3; n++) {
+      const version = chaosVersion(s.version, n);
+      const before = (await mdMachines(client(), s)).map((m) => m.metadata.name!);
+      const completionsBefore = completions();
+      const changeStart = Date.now();
+      await patchMachineDeployment(client(), s, versionPatch.machineDeployment(version));
+      let killsInChange = 0;
+      while (kills < opts.kills) {
+        const after = rng.int(minKill, maxKill);
+        await new Promise((r) => setTimeout(r, after));
+        if ((await machineDeploymentProblems(client(), s, version)).length === 0) break; // rolled out before this kill
+        killDelaysMs.push(after);
+        kills++;
+        killsInChange++;
+        log(`change ${n} (${version}): kill ${kills} after ${after} ms`);
+        await kill9();
+        const restart = Date.now();
+        await start();
+        restartSeconds.push((Date.now() - restart) / 1000);
+      }
+      let convergeError: string | undefined;
+      try {
+        await waitForMachineDeployment(client, s, version, opts.convergeTimeoutMs ?? 120_000, log, `change ${n} (${version})`);
+      } catch (e) {
+        convergeError = (e as Error).message;
+      }
+      const afterNames = (await mdMachines(client(), s)).map((m) => m.metadata.name!);
+      const counted = completions();
+      changes.push({
+        version,
+        kills: killsInChange,
+        converged: convergeError === undefined,
+        convergeError,
+        missing: before.filter((m) => !afterNames.includes(m)),
+        created: afterNames.filter((m) => !before.includes(m)),
+        completedTwice: [...counted].map(([m, c]): [string, number] => [m, c - (completionsBefore.get(m) ?? 0)]).filter(([, c]) => c > 1),
+        seconds: (Date.now() - changeStart) / 1000,
+      });
+      if (convergeError) break; // later changes would only pile up on this one
     }
-    let convergeError: string | undefined;
-    try {
-      await waitForMachineDeployment(client, s, s.upgradeVersion, opts.convergeTimeoutMs ?? 240_000, log, 'in-place rollout');
-    } catch (e) {
-      convergeError = (e as Error).message;
-    }
-    const seconds = (Date.now() - t0) / 1000;
-    const after = (await mdMachines(client(), s)).map((m) => m.metadata.name!);
-    const completions = countCompletions(logs.join('\n'));
-    return {
-      converged: convergeError === undefined,
-      convergeError,
-      killDelaysMs,
-      missing: before.filter((n) => !after.includes(n)),
-      created: after.filter((n) => !before.includes(n)),
-      completedTwice: [...completions].map(([m, n]): [string, number] => [m, n - (completionsBefore.get(m) ?? 0)]).filter(([, n]) => n > 1),
-      seconds,
-    };
+    return { changes, killDelaysMs, restartSeconds, seconds: (Date.now() - t0) / 1000 };
   } finally {
     await kill9();
     if (opts.logDir) logs.forEach((l, i) => writeFileSync(join(opts.logDir!, `manager-${i}.log`), l));

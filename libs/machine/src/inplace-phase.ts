@@ -142,8 +142,9 @@ export class InPlacePhase {
         return { action, outcome, updating, requeueAfterMs: outcome.retryAfterSeconds * 1000 };
       case 'Completed':
         this.retryCache.delete(ctx.machine, UPDATE_MACHINE_HOOK);
-        this.log.log(`${key}: UpdateMachine hook completed${outcome.message ? `: ${outcome.message}` : ''}`);
         await this.complete(ctx);
+        // Logged once the completion is written: a crash before that means the hook is called again, not completed twice.
+        this.log.log(`${key}: UpdateMachine hook completed${outcome.message ? `: ${outcome.message}` : ''}`);
         return { action, outcome };
     }
   }
