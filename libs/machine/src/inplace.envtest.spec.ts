@@ -1,20 +1,19 @@
 // The Machine controller's in-place phase against the embedded API server and real HTTPS extension servers
 // (spec §8.2, §12 items 25–33): markers, preconditions, UpdateMachine calls, retry cache, completion order, errors.
-import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, type Condition, type UpdateMachineRequest, type UpdateMachineResponse } from '@capi/api';
+import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, type UpdateMachineRequest, type UpdateMachineResponse } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { ExtensionServer } from '@capi/runtime-client';
 import {
-  BOOTSTRAP_API, MACHINE_API, MARKERS_ON, PENDING_UPDATE_MACHINE, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster,
-  provisionBootstrap, provisionInfra, ref,
+  BOOTSTRAP_API, MACHINE_API, MARKERS_ON, PENDING_UPDATE_MACHINE, annotate, conditionOf, createMachineObjects, createNamespace, createNode, createReadyCluster,
+  createRunningMachine, provisionBootstrap, provisionInfra, ref, triggerInPlaceUpdate,
 } from './testing/fixtures';
 import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
-import { registerExtension, registerRawExtension, startHarness, type Harness } from './testing/harness';
+import { registerExtension, registerFaultyExtension, startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
 
 const annotationsOf = (o: KubeObject | undefined) => o?.metadata.annotations ?? {};
-const cond = (m: KubeObject | undefined, type: string): Condition | undefined =>
-  ((m?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === type);
+const cond = conditionOf;
 
 type Responder = (req: UpdateMachineRequest) => Partial<UpdateMachineResponse>;
 
@@ -58,26 +57,8 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
   const bootRef = (name: string) => ref(BOOTSTRAP_API, 'KubeadmConfig', ns, `${name}-boot`);
   const getMachine = (name: string) => h.client.get<KubeObject>(machineRef(name));
 
-  /** A provisioned Machine with its Node (Running), optionally without Node (no nodeRef). */
-  async function runningMachine(name: string, opts: { node?: boolean } = {}): Promise<void> {
-    const objs = await createMachineObjects(h.client, ns, { name });
-    await provisionBootstrap(h.client, ns, objs.bootstrap!);
-    if (opts.node !== false) await createNode(h.client, `node-${name}`, `test://${name}`);
-    await provisionInfra(h.client, ns, objs.infra, `test://${name}`);
-    await eventually(async () => {
-      const m = await getMachine(name);
-      const init = (m.status as { initialization?: { infrastructureProvisioned?: boolean } })?.initialization;
-      return init?.infrastructureProvisioned && (opts.node === false || (m.status as { nodeRef?: unknown }).nodeRef) && (m.metadata.ownerReferences ?? true);
-    }, `${name} provisioned`);
-  }
-
-  /** The owner's trigger: update-in-progress on Machine, infra, bootstrap, then pending-hooks on the Machine. */
-  async function trigger(name: string, parts: { infra?: boolean; bootstrap?: boolean; pending?: boolean } = {}): Promise<void> {
-    await annotate(h.client, machineRef(name), MARKERS_ON);
-    if (parts.infra !== false) await annotate(h.client, infraRef(name), MARKERS_ON);
-    if (parts.bootstrap !== false) await annotate(h.client, bootRef(name), MARKERS_ON);
-    if (parts.pending !== false) await annotate(h.client, machineRef(name), PENDING_UPDATE_MACHINE);
-  }
+  const runningMachine = (name: string, opts: { node?: boolean } = {}) => createRunningMachine(h.client, ns, name, opts);
+  const trigger = (name: string, parts: Parameters<typeof triggerInPlaceUpdate>[3] = {}) => triggerInPlaceUpdate(h.client, ns, name, parts);
 
   it('full happy path (items 29, 30): UpdateMachine with reduced desired objects, in progress with retryAfter, then completed', async () => {
     await runningMachine('happy');
@@ -246,14 +227,14 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
   });
 
   it.each([
-    ['times out', 'hang' as const, /timeout|timed out/i],
-    ['returns 500', { code: 500, body: '{"message":"boom"}' }, /500/],
-    ['returns garbage', { code: 200, body: '{not json' }, /./],
-  ])('an extension that %s -> InPlaceUpdateFailed, retried, manager alive', async (label, behaviour, errorPattern) => {
+    ['times out', 'slow' as const, /timed out/],
+    ['returns 500', 'http500' as const, /got HTTP status 500/],
+    ['returns garbage', 'truncatedJson' as const, /failed to decode response/],
+  ])('an extension that %s -> InPlaceUpdateFailed, retried, manager alive', async (label, fault, errorPattern) => {
     const name = `bad-${label.replace(/[^a-z0-9]+/g, '')}`;
     await runningMachine(name);
     h.registry.remove('updater-a');
-    const raw = await registerRawExtension(h, `raw-${name}`, behaviour);
+    const raw = await registerFaultyExtension(h, `raw-${name}`, fault);
     try {
       await trigger(name);
       const m = await eventually(async () => {
@@ -261,7 +242,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
         return cond(x, 'Updating')?.reason === 'InPlaceUpdateFailed' && x;
       }, { message: 'InPlaceUpdateFailed', timeoutMs: 20_000 });
       expect(cond(m, 'Updating')?.message).toBe('UpdateMachine hook failed: please check controller logs for errors');
-      await eventually(() => raw.calls() >= 2, { message: 'retried', timeoutMs: 20_000 });
+      await eventually(() => raw.attempts() >= 2, { message: 'retried', timeoutMs: 20_000 });
       expect(annotationsOf(await getMachine(name))).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
       await expect(h.reconciler.reconcile({ namespace: ns, name })).rejects.toThrow(errorPattern);
     } finally {

@@ -1,15 +1,15 @@
 // Objects for Machine controller tests: a Cluster, a KubeadmConfig, a TestMachine, a Machine, a Node, built to be ready.
-import { UPDATE_IN_PROGRESS_ANNOTATION, PENDING_HOOKS_ANNOTATION } from '@capi/api';
+import { UPDATE_IN_PROGRESS_ANNOTATION, PENDING_HOOKS_ANNOTATION, type Condition } from '@capi/api';
 import type { KubeClient, KubeObject } from '@capi/controller-runtime';
-import { TEST_INFRA_API_VERSION } from '@capi/envtest';
+import { eventually, TEST_INFRA_API_VERSION } from '@capi/envtest';
 
 export const MACHINE_API = 'cluster.x-k8s.io/v1beta2';
 export const BOOTSTRAP_API = 'bootstrap.cluster.x-k8s.io/v1beta2';
 
 export const ref = (apiVersion: string, kind: string, namespace: string, name: string) => ({ apiVersion, kind, namespace, name });
 
-export async function createNamespace(c: KubeClient, ns: string): Promise<void> {
-  await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+export async function createNamespace(c: KubeClient, ns: string, labels?: Record<string, string>): Promise<void> {
+  await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, ...(labels ? { labels } : {}) } });
 }
 
 /** A Cluster whose infrastructure is provisioned and control plane initialized. */
@@ -58,14 +58,14 @@ export async function createMachineObjects(c: KubeClient, ns: string, o: CreateO
 }
 
 export async function provisionBootstrap(c: KubeClient, ns: string, name: string): Promise<void> {
-  const cfg = await c.get<KubeObject>(ref(BOOTSTRAP_API, 'KubeadmConfig', ns, name));
-  await c.updateStatus({ ...cfg, status: { initialization: { dataSecretCreated: true }, dataSecretName: `${name}-secret` } });
+  // Merge patches, not updates: the Machine controller adopts these objects meanwhile (an update would conflict).
+  await c.patch(ref(BOOTSTRAP_API, 'KubeadmConfig', ns, name), 'merge', { status: { initialization: { dataSecretCreated: true }, dataSecretName: `${name}-secret` } }, { subresource: 'status' });
 }
 
 export async function provisionInfra(c: KubeClient, ns: string, name: string, providerID: string): Promise<void> {
-  const infra = await c.get<KubeObject>(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, name));
-  const withId = await c.update<KubeObject>({ ...infra, spec: { ...(infra.spec as object), providerID } });
-  await c.updateStatus({ ...withId, status: { initialization: { provisioned: true }, addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] } });
+  const r = ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, name);
+  await c.patch(r, 'merge', { spec: { providerID } });
+  await c.patch(r, 'merge', { status: { initialization: { provisioned: true }, addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] } }, { subresource: 'status' });
 }
 
 export async function createNode(c: KubeClient, name: string, providerID: string, ready = true): Promise<void> {
@@ -90,3 +90,32 @@ export async function annotate(c: KubeClient, r: ReturnType<typeof ref>, annotat
 
 export const MARKERS_ON = { [UPDATE_IN_PROGRESS_ANNOTATION]: '' };
 export const PENDING_UPDATE_MACHINE = { [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' };
+
+export const conditionOf = (o: KubeObject | undefined, type: string): Condition | undefined =>
+  ((o?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === type);
+
+/** A provisioned Machine with its Node (so Running with a nodeRef), or without a Node (`node: false`, no nodeRef). */
+export async function createRunningMachine(c: KubeClient, ns: string, name: string, opts: { node?: boolean } = {}): Promise<void> {
+  const objs = await createMachineObjects(c, ns, { name });
+  await provisionBootstrap(c, ns, objs.bootstrap!);
+  if (opts.node !== false) await createNode(c, `node-${name}`, `test://${name}`);
+  await provisionInfra(c, ns, objs.infra, `test://${name}`);
+  await eventually(async () => {
+    const m = await c.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, name));
+    const status = m.status as { initialization?: { infrastructureProvisioned?: boolean }; nodeRef?: unknown } | undefined;
+    return status?.initialization?.infrastructureProvisioned && (opts.node === false || status.nodeRef);
+  }, `${ns}/${name} provisioned`);
+}
+
+/** The owner's trigger: update-in-progress on Machine, infra, bootstrap, then pending-hooks on the Machine (spec §8.1). */
+export async function triggerInPlaceUpdate(
+  c: KubeClient,
+  ns: string,
+  name: string,
+  parts: { infra?: boolean; bootstrap?: boolean; pending?: boolean } = {},
+): Promise<void> {
+  await annotate(c, ref(MACHINE_API, 'Machine', ns, name), MARKERS_ON);
+  if (parts.infra !== false) await annotate(c, ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, `${name}-infra`), MARKERS_ON);
+  if (parts.bootstrap !== false) await annotate(c, ref(BOOTSTRAP_API, 'KubeadmConfig', ns, `${name}-boot`), MARKERS_ON);
+  if (parts.pending !== false) await annotate(c, ref(MACHINE_API, 'Machine', ns, name), PENDING_UPDATE_MACHINE);
+}

@@ -1,10 +1,8 @@
 // Test harness: envtest (embedded API server) + the Machine controller in a Nest app + real HTTPS extension servers.
 // The workload cluster is the envtest server itself (Nodes are created there); TestMachine is a tiny infra CRD.
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { Module, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { HOOKS_API_VERSION } from '@capi/api';
+import type { LabelSelector } from '@capi/api';
 import {
   ControllerRuntimeModule,
   CountingClientMetrics,
@@ -19,7 +17,6 @@ import {
   createExtensionServer,
   discoverExtension,
   ExtensionRegistry,
-  generateServerTls,
   HttpsExtensionTransport,
   RUNTIME_CLIENT,
   RuntimeClient,
@@ -29,6 +26,7 @@ import {
 import { SsaModule } from '@capi/ssa';
 import { MachineControllerModule } from '../machine-controller.module';
 import { MachineReconciler } from '../machine.reconciler';
+import { startFaultyExtension, type ExtensionFault, type FaultyExtension } from './faulty-extension';
 
 export interface Harness {
   env: Envtest;
@@ -92,30 +90,18 @@ export async function registerExtension(h: Harness, name: string, handlers: AnyE
   return server;
 }
 
-/**
- * A misbehaving UpdateMachine extension answering with a raw status/body, or never ('hang'); registered without
- * discovery (handler timeout 1 s). Returns its request count and a closer.
- */
-export async function registerRawExtension(h: Harness, name: string, behaviour: { code: number; body: string } | 'hang') {
-  const tls = await generateServerTls();
-  let calls = 0;
-  const srv = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      calls++;
-      if (behaviour === 'hang') return; // the client times out
-      res.writeHead(behaviour.code, { 'content-type': 'application/json' });
-      res.end(behaviour.body);
-    });
-  });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as AddressInfo).port;
-  h.registry.add({
-    ...extensionConfigFor(name, { url: `https://127.0.0.1:${port}`, caBundle: Buffer.from(tls.cert).toString('base64') }, { resourceVersion: '1' }),
-    status: { handlers: [{ name: `update-machine.${name}`, requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' }, timeoutSeconds: 1, failurePolicy: 'Fail' }] },
-  });
+/** A faulty UpdateMachine extension (see faulty-extension.ts) registered without discovery; close() also unregisters it. */
+export async function registerFaultyExtension(h: Harness, name: string, fault: ExtensionFault | undefined, opts: { namespaceSelector?: LabelSelector } = {}): Promise<FaultyExtension> {
+  const ext = await startFaultyExtension(name, { fault, ...opts });
+  h.registry.add(ext.extensionConfig);
   return {
-    calls: () => calls,
-    close: () => new Promise<void>((r) => { h.registry.remove(name); srv.closeAllConnections(); srv.close(() => r()); }),
+    ...ext,
+    get fault() {
+      return ext.fault;
+    },
+    close: async () => {
+      h.registry.remove(name);
+      await ext.close();
+    },
   };
 }
