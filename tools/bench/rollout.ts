@@ -3,6 +3,9 @@
 // (version change) and by replacement (new infrastructure template), side by side: time to converge, API writes per
 // Machine (counted at the API server), process RSS.
 import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -114,6 +117,24 @@ export async function waitForMachineDeployment(client: () => Client, s: DemoSpec
   throw new Error(`${phase} did not converge within ${timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
 }
 
+/** With BENCH_CPU_PROFILE=<dir>, a V8 CPU profile of each phase is written there (open in Chrome DevTools). */
+async function startPhaseProfile(phase: string): Promise<{ stop(): Promise<void> } | undefined> {
+  const dir = process.env.BENCH_CPU_PROFILE;
+  if (!dir) return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    stop: async () => {
+      const { profile } = await post('Profiler.stop');
+      writeFileSync(join(dir, `${phase.replace(/\W+/g, '-')}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 export class RolloutBench {
   private readonly s: DemoSpec;
 
@@ -130,10 +151,12 @@ export class RolloutBench {
   async phase(phase: string, version: string, change: () => Promise<unknown>): Promise<PhaseResult> {
     const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
     this.server.resetRequests();
+    const profile = await startPhaseProfile(phase);
     const t0 = Date.now();
     await change();
     await this.settle(phase, version);
     const seconds = (Date.now() - t0) / 1000;
+    await profile?.stop();
     const counts = this.server.countRequests();
     const after = await this.mdMachines();
     const kept = after.filter((m) => before.has(m.metadata.uid)).length;

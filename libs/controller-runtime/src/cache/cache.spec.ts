@@ -39,6 +39,13 @@ describe('InformerCache and CachedClient', () => {
     expect(noRole.items.map((i) => i.metadata.name)).toEqual(['g3']);
     expect(isNotFound(await cache.get(ref('nope')).catch((e) => e))).toBe(true);
     await expect(cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'a in (' })).rejects.toBeInstanceOf(ApiError);
+    // A filter narrows together with the selector, sees the cached object, and the kept ones are still copies.
+    const seen: string[] = [];
+    const filtered = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'role', filter: (o) => (seen.push(o.metadata.name!), o.metadata.name !== 'g1') });
+    expect(filtered.items.map((i) => i.metadata.name)).toEqual(['g2']);
+    expect(seen.sort()).toEqual(['g1', 'g2']);
+    filtered.items[0].metadata.labels!.role = 'mutated';
+    expect((await cache.get(ref('g2'))).metadata.labels!.role).toBe('worker');
   });
 
   it('CachedClient reads from the cache and writes to the API', async () => {

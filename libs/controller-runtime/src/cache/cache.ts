@@ -1,6 +1,7 @@
 import { ApiError } from '../client/errors';
 import { Client, KubeObject, ObjectList, ObjectRef } from '../client/types';
 import { Clock, realClock } from '../util/clock';
+import { cloneJson } from '../util/clone';
 import { SharedInformer, SharedInformerOptions } from './informer';
 import { matchesSelector, parseSelector, SelectorParseError } from './label-selector';
 
@@ -16,6 +17,8 @@ export interface CacheOptions {
 export interface CacheListOptions {
   namespace?: string;
   labelSelector?: string;
+  /** Applied to the cached objects before they are copied: cheap narrowing of a large list (e.g. by owner). */
+  filter?: (obj: KubeObject) => boolean;
 }
 
 /**
@@ -86,7 +89,7 @@ export class InformerCache {
   async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
     const inf = await this.synced<T>(ref.apiVersion, ref.kind);
     const obj = inf.get(ref.namespace, ref.name);
-    return obj ? structuredClone(obj) : undefined;
+    return obj ? cloneJson(obj) : undefined;
   }
 
   async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: CacheListOptions = {}): Promise<ObjectList<T>> {
@@ -103,9 +106,11 @@ export class InformerCache {
     const items = inf
       .list()
       .filter((o) => !opts.namespace || o.metadata.namespace === opts.namespace)
-      .filter((o) => matchesSelector(requirements, o.metadata.labels))
-      .sort((a, b) => sortKey(a).localeCompare(sortKey(b)))
-      .map((o) => structuredClone(o));
+      .filter((o) => matchesSelector(requirements, o.metadata.labels) && (!opts.filter || opts.filter(o)))
+      .map((o) => ({ key: sortKey(o), o }))
+      // Byte order of namespace/name, as the API server lists (and much cheaper than localeCompare).
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .map(({ o }) => cloneJson(o));
     return { apiVersion, kind: `${kind}List`, metadata: { resourceVersion: inf.lastResourceVersion() }, items };
   }
 

@@ -5,7 +5,7 @@ import { Manager } from '../manager/manager';
 import { eventually } from '../testing/eventually';
 import { FakeApiServer } from '../testing/fake-apiserver';
 import { ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiter';
-import { decideRequeue } from './controller';
+import { coalesceDelayMs, decideRequeue } from './controller';
 import { controllerOwnerRequests } from './mapping';
 import { annotationChangedPredicate, anyOf, generationChangedPredicate } from './predicates';
 import { Request, Result } from './types';
@@ -19,6 +19,15 @@ describe('controller decisions', () => {
     expect(decideRequeue({ requeue: true }, undefined)).toEqual({ outcome: 'requeue' });
     expect(decideRequeue(undefined, undefined)).toEqual({ outcome: 'success' });
     expect(decideRequeue({ requeueAfterMs: 0 }, undefined)).toEqual({ outcome: 'success' });
+  });
+
+  it('delays child events by a multiple of the last reconcile duration, capped, and not at all when cheap or off', () => {
+    const policy = { factor: 4, maxDelayMs: 1000 };
+    expect(coalesceDelayMs(undefined, 500)).toBe(0);
+    expect(coalesceDelayMs(policy, undefined)).toBe(0);
+    expect(coalesceDelayMs(policy, 1)).toBe(0);
+    expect(coalesceDelayMs(policy, 50)).toBe(200);
+    expect(coalesceDelayMs(policy, 800)).toBe(1000);
   });
 
   it('maps owned objects to their controller owner of the right group and kind', () => {
@@ -102,6 +111,29 @@ describe('Controller in a Manager', () => {
     expect(text).toMatch(/controller_runtime_reconcile_total\{controller="widget",result="error"\} 2/);
     expect(text).toMatch(/controller_runtime_reconcile_time_seconds_count\{controller="widget"\} \d+/);
     expect(text).toMatch(/workqueue_retries_total\{name="widget"\} 2/);
+  });
+
+  it('coalesces a burst of owned-object events into few reconciles once the owner reconcile is known to be slow', async () => {
+    const ns = 'ctl-coalesce';
+    let calls = 0;
+    manager = new Manager({ client, namespace: ns });
+    manager.addController(
+      { reconcile: async () => { calls++; await new Promise((r) => setTimeout(r, 40)); } },
+      { name: 'coalesce', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' }, owns: [{ apiVersion: 'test.capi.io/v1', kind: 'Gadget' }], coalesceSecondaryEvents: { factor: 10, maxDelayMs: 400 } },
+    );
+    const w = await client.create(widget(ns, 'owner'));
+    await manager.start();
+    await eventually(() => calls === 1, 'initial reconcile');
+    const owner = [{ apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'owner', uid: w.metadata.uid!, controller: true }];
+    // 15 child events spread over ~250 ms, within the 400 ms coalescing window: without coalescing, each reconcile
+    // (40 ms) would be followed by another for the events that arrived meanwhile (6 or more in all).
+    for (let i = 0; i < 15; i++) {
+      await client.create({ apiVersion: 'test.capi.io/v1', kind: 'Gadget', metadata: { name: `g${i}`, namespace: ns, ownerReferences: owner } });
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    await eventually(() => calls >= 2, 'owner reconciled after the burst');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(calls).toBeLessThanOrEqual(3);
   });
 
   it('never reconciles one object twice at once, honours requeueAfter, and stop waits for in-flight work', async () => {

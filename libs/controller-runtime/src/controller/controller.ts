@@ -19,6 +19,16 @@ export function decideRequeue(result: Result | void, error: unknown): { outcome:
   return { outcome: 'success' };
 }
 
+/**
+ * Delay for a request enqueued by an owned/watched object's event (see ControllerOptions.coalesceSecondaryEvents):
+ * 0 means enqueue now. Pure, so the policy is unit-tested apart from the queue.
+ */
+export function coalesceDelayMs(policy: ControllerOptions['coalesceSecondaryEvents'], lastReconcileMs: number | undefined): number {
+  if (!policy || lastReconcileMs === undefined) return 0;
+  const delay = Math.min(policy.maxDelayMs, Math.round(policy.factor * lastReconcileMs));
+  return delay >= 5 ? delay : 0; // below timer resolution: not worth a timer
+}
+
 export interface ControllerDeps {
   cache: InformerCache;
   registry?: Registry;
@@ -35,6 +45,8 @@ export class Controller {
   private readonly clock: Clock;
   private readonly unsubscribe: (() => void)[] = [];
   private workers: Promise<void>[] = [];
+  /** Last reconcile duration per request key, for coalesceSecondaryEvents. */
+  private readonly lastDurationMs = new Map<string, number>();
   private readonly metrics?: {
     total: ReturnType<typeof counter>;
     errors: ReturnType<typeof counter>;
@@ -81,11 +93,11 @@ export class Controller {
   start(): void {
     const o = this.options;
     const global = o.predicates ?? [];
-    this.watch(o.for.apiVersion, o.for.kind, [...global, ...(o.for.predicates ?? [])], (obj) => [requestFor(obj)]);
+    this.watch(o.for.apiVersion, o.for.kind, [...global, ...(o.for.predicates ?? [])], (obj) => [requestFor(obj)], false);
     for (const owned of o.owns ?? []) {
-      this.watch(owned.apiVersion, owned.kind, [...global, ...(owned.predicates ?? [])], (obj) => controllerOwnerRequests(obj, o.for));
+      this.watch(owned.apiVersion, owned.kind, [...global, ...(owned.predicates ?? [])], (obj) => controllerOwnerRequests(obj, o.for), true);
     }
-    for (const w of o.watches ?? []) this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj));
+    for (const w of o.watches ?? []) this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj), true);
     const n = Math.max(1, o.maxConcurrentReconciles ?? 1);
     this.workers = Array.from({ length: n }, () => this.work());
   }
@@ -104,17 +116,27 @@ export class Controller {
     return drained;
   }
 
-  private watch(apiVersion: string, kind: string, predicates: Predicate[], toRequests: (obj: KubeObject) => Request[]): void {
+  private watch(apiVersion: string, kind: string, predicates: Predicate[], toRequests: (obj: KubeObject) => Request[], secondary: boolean): void {
     const informer = this.deps.cache.informerFor(apiVersion, kind);
+    const policy = secondary ? this.options.coalesceSecondaryEvents : undefined;
     const enqueue = (objs: KubeObject[]) => {
-      for (const obj of objs) for (const req of toRequests(obj)) this.queue.add(req);
+      for (const obj of objs) {
+        for (const req of toRequests(obj)) {
+          const delay = coalesceDelayMs(policy, this.lastDurationMs.get(requestKey(req)));
+          if (delay > 0) this.queue.addAfter(req, delay);
+          else this.queue.add(req);
+        }
+      }
     };
     this.unsubscribe.push(
       informer.addEventHandler({
         onAdd: (obj) => predicates.every((p) => allowsCreate(p, obj)) && enqueue([obj]),
         // Old and new may map to different requests (e.g. an owner reference changed): enqueue both.
         onUpdate: (old, obj) => predicates.every((p) => allowsUpdate(p, old, obj)) && enqueue([old, obj]),
-        onDelete: (obj) => predicates.every((p) => allowsDelete(p, obj)) && enqueue([obj]),
+        onDelete: (obj) => {
+          if (!secondary) this.lastDurationMs.delete(requestKey(requestFor(obj)));
+          if (predicates.every((p) => allowsDelete(p, obj))) enqueue([obj]);
+        },
       }),
     );
   }
@@ -137,7 +159,9 @@ export class Controller {
     } catch (e) {
       error = e ?? new Error('reconcile threw undefined');
     }
-    this.metrics?.time.observe({ controller: this.name }, (this.clock.now() - started) / 1000);
+    const elapsedMs = this.clock.now() - started;
+    this.metrics?.time.observe({ controller: this.name }, elapsedMs / 1000);
+    if (this.options.coalesceSecondaryEvents) this.lastDurationMs.set(requestKey(req), elapsedMs);
     const decision = decideRequeue(result, error);
     this.metrics?.total.inc({ controller: this.name, result: decision.outcome });
     switch (decision.outcome) {

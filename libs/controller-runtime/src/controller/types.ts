@@ -54,6 +54,13 @@ export interface ControllerOptions {
   watches?: WatchSpec[];
   /** Applied to every source (controller-runtime's WithEventFilter). */
   predicates?: Predicate[];
+  /**
+   * Coalesce events of owned/watched kinds: such an event enqueues its request after a delay of `factor` times that
+   * request's last reconcile duration (capped at `maxDelayMs`), so a burst of child events costs one reconcile and an
+   * expensive reconcile (e.g. a MachineDeployment over 1,000 Machines) cannot turn into a busy loop. Cheap reconciles
+   * get (almost) no delay. Events of the `for` kind and requeues are not delayed. Default: off.
+   */
+  coalesceSecondaryEvents?: { factor: number; maxDelayMs: number };
   /** Parallel reconciles (never two on one request); default 1. */
   maxConcurrentReconciles?: number;
   rateLimiter?: RateLimiter<Request>;

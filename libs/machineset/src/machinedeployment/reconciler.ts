@@ -38,7 +38,7 @@ import {
   type PlanOptions,
   type RolloutPlan,
 } from '../rollout';
-import { deleteIgnoreNotFound, jsonEqual, waitForCache } from '../shared/writes';
+import { deleteIgnoreNotFound, jsonEqual, listWhere, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
 import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
@@ -67,6 +67,8 @@ const machineDeploymentForLabel = (obj: KubeObject): Request[] => {
   // The planner reads Machine markers (pending-acknowledge-move, update-in-progress).
   watches: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', map: machineDeploymentForLabel }],
   maxConcurrentReconciles: 4,
+  // Each reconcile reads every Machine of the owner: coalesce their events so large sets do not spin (see the bench).
+  coalesceSecondaryEvents: SECONDARY_EVENT_COALESCING,
 })
 export class MachineDeploymentReconciler implements Reconciler {
   private readonly log = new Logger('MachineDeploymentReconciler');
@@ -131,8 +133,8 @@ export class MachineDeploymentReconciler implements Reconciler {
       ms.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineDeployment' && r.name === md.metadata.name && (!r.uid || r.uid === md.metadata.uid)),
     );
     const names = new Set(machineSets.map((ms) => ms.metadata.name));
-    const machines = (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns })).items.filter((m) =>
-      m.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineSet' && names.has(r.name)),
+    const machines = await listWhere<Machine>(this.client, this.cache, CLUSTER_API_VERSION, 'Machine', ns, (m) =>
+      m.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineSet' && names.has(r.name)) ?? false,
     );
     return { machineSets, machines };
   }

@@ -33,7 +33,7 @@ import {
 } from '@capi/controller-runtime';
 import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver } from '@capi/machine';
-import { deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, waitForCache } from '../shared/writes';
+import { deleteIgnoreNotFound, getReferenced, jsonEqual, listWhere, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
@@ -67,6 +67,8 @@ const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r)
     { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', map: machineSetRequestsForCluster, predicates: [clusterPausedTransitions] },
   ],
   maxConcurrentReconciles: 4,
+  // Each reconcile reads every Machine of the owner: coalesce their events so large sets do not spin (see the bench).
+  coalesceSecondaryEvents: SECONDARY_EVENT_COALESCING,
 })
 export class MachineSetReconciler implements Reconciler {
   private readonly log = new Logger('MachineSetReconciler');
@@ -188,11 +190,16 @@ export class MachineSetReconciler implements Reconciler {
     // create Machines forever. Both are refused before any write.
     const problem = selectorProblem(ms, selector);
     if (problem) throw new TemplateError(problem, 'InvalidSelector');
-    const all = (await this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { namespace: ms.metadata.namespace })).items;
+    const isOurs = (m: Machine) => {
+      const owner = controllerOf(m);
+      return owner?.kind === 'MachineSet' && owner.name === ms.metadata.name && (!owner.uid || owner.uid === ms.metadata.uid);
+    };
+    // Ours, or orphans we may adopt; Machines of other owners are never looked at.
+    const all = await listWhere<Machine>(this.client, this.cache, MACHINE.apiVersion, MACHINE.kind, ms.metadata.namespace, (m) => isOurs(m) || !controllerOf(m));
     const out: Machine[] = [];
     for (const m of all) {
       const owner = controllerOf(m);
-      const ours = owner?.kind === 'MachineSet' && owner.name === ms.metadata.name && (!owner.uid || owner.uid === ms.metadata.uid);
+      const ours = isOurs(m);
       const matches = !selector.empty && selector.matches(m.metadata.labels);
       if (ours && !matches) {
         const ownerReferences = (m.metadata.ownerReferences ?? []).filter((r) => r !== owner);

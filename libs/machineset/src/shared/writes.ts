@@ -6,6 +6,9 @@ import { isNotFound, type Client, type InformerCache, type KubeObject, type Obje
 /** How long a reconcile waits for its own writes to show up in the informer cache. */
 export const CACHE_WAIT_MS = 10_000;
 
+/** Child-event coalescing for the MachineSet and MachineDeployment controllers: up to 4x the last reconcile, at most 1 s. */
+export const SECONDARY_EVENT_COALESCING = { factor: 4, maxDelayMs: 1000 };
+
 export function refOf(obj: KubeObject): ObjectRef {
   return { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', namespace: obj.metadata.namespace };
 }
@@ -43,4 +46,13 @@ export interface VersionedRef {
 /** Reads an object behind a contract-versioned reference (version from its CRD's contract label); undefined if absent. */
 export async function getReferenced(client: Client, resolver: ContractVersionResolver, ref: VersionedRef, namespace: string | undefined): Promise<KubeObject | undefined> {
   return client.tryGet(await resolver.objectRef(ref, namespace));
+}
+
+/**
+ * Objects of a kind in a namespace that pass `keep`: read from the informer cache when there is one, filtered before
+ * the cache copies them (reconciles that need a few of a namespace's 1,000 Machines should not copy all of them).
+ */
+export async function listWhere<T extends KubeObject>(client: Client, cache: InformerCache | undefined, apiVersion: string, kind: string, namespace: string | undefined, keep: (obj: T) => boolean): Promise<T[]> {
+  if (cache) return (await cache.list<T>(apiVersion, kind, { namespace, filter: (o) => keep(o as T) })).items;
+  return (await client.list<T>(apiVersion, kind, { namespace })).items.filter(keep);
 }
