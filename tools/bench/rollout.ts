@@ -112,7 +112,7 @@ export async function waitForMachineDeployment(client: () => Client, s: DemoSpec
       lastLog = Date.now();
       log(`${phase}: ${problems.length} problems, e.g. ${problems.slice(0, 2).join('; ')}`);
     }
-    await sleep(Math.min(2000, 200 + s.workerReplicas));
+    await sleep(Math.min(3000, 200 + 2 * s.workerReplicas)); // each poll lists every Machine: keep it a small share of the CPU
   }
   throw new Error(`${phase} did not converge within ${timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
 }
@@ -164,6 +164,7 @@ export class RolloutBench {
     for (const [k, v] of Object.entries(counts.byVerbResource)) if (!k.startsWith('get ') && !k.startsWith('list ') && !k.startsWith('watch ')) byResource[k] = v;
     const unrelated = Object.entries(byResource).filter(([k]) => / runtime\.cluster\.x-k8s\.io\/|events/.test(k)).reduce((n, [, v]) => n + v, 0);
     const writes = RequestMetrics.writes(counts);
+    if (process.env.BENCH_READS) this.log(`${phase} reads: ${Object.entries(counts.byVerbResource).filter(([k]) => /^(get|list|watch) /.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k}=${v}`).join(', ')}`);
     return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, kept, replaced: before.size - kept, rssMiB: process.memoryUsage().rss / 2 ** 20 };
   }
 

@@ -287,7 +287,7 @@ export class MachineReconciler implements Reconciler {
       return { notInspected: 'Waiting for Cluster control plane to be initialized' };
     }
     if (!machine.spec.providerID) return {};
-    const found = await lookupNode(this.workloadClients, { namespace: machine.metadata.namespace!, name: machine.spec.clusterName }, machine.spec.providerID);
+    const found = await lookupNode(this.workloadClients, { namespace: machine.metadata.namespace!, name: machine.spec.clusterName }, machine.spec.providerID, machine.status?.nodeRef?.name);
     if (found.error) {
       this.log.error(`${machine.metadata.namespace}/${machine.metadata.name}: reading Node: ${found.error}`);
       return { error: found.error };

@@ -75,7 +75,8 @@ export class WorkloadNodeHostBackend implements InMemoryHostBackend {
       if (e instanceof WorkloadClusterConnectionError) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: ${e.message}`);
       throw e;
     }
-    const node = await findNodeByProviderID(client, providerID);
+    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name;
+    const node = await findNodeByProviderID(client, providerID, nodeName);
     if (!node) throw new HostUpdateError(`no Node with providerID ${providerID} in workload cluster ${namespace}/${clusterName}`);
     return { client, node, providerID };
   }

@@ -9,8 +9,14 @@ export async function applyNode(client: Client, state: HostState, now: Date, pre
   return client.apply(nodeStatus(state, now, previous), { fieldManager: INMEMORY_FIELD_MANAGER, force: true, subresource: 'status' });
 }
 
-/** The Node with this spec.providerID (nodes are few in a simulated cluster: a list is fine). */
-export async function findNodeByProviderID(client: Client, providerID: string): Promise<KubeObject | undefined> {
+const providerIdOf = (n: KubeObject) => (n.spec as { providerID?: string } | undefined)?.providerID;
+
+/** The Node with this spec.providerID: one GET when the Machine's nodeRef names it, else a list (1,000s of Nodes in the bench). */
+export async function findNodeByProviderID(client: Client, providerID: string, knownNodeName?: string): Promise<KubeObject | undefined> {
+  if (knownNodeName) {
+    const node = await client.tryGet({ apiVersion: 'v1', kind: 'Node', name: knownNodeName });
+    if (node && providerIdOf(node) === providerID) return node;
+  }
   const nodes = await client.list('v1', 'Node');
-  return nodes.items.find((n) => (n.spec as { providerID?: string } | undefined)?.providerID === providerID);
+  return nodes.items.find((n) => providerIdOf(n) === providerID);
 }
