@@ -79,6 +79,11 @@ describe('ExtensionConfigReconciler', () => {
     await kube.create(extensionConfig('late'));
     expect(await reconciler.reconcile({ name: 'late' })).toEqual({ requeueAfterMs: 60_000 });
     expect(registry.get('update-machine.late')).toMatchObject({ settings: { k: 'v' }, timeoutSeconds: 10, failurePolicy: 'Fail' });
+    // Re-discovery finding the same handlers writes no status.
+    const statusWrites = () => kube.patches.filter((p) => p.ref.name === 'late' && p.subresource === 'status').length;
+    expect(statusWrites()).toBe(1);
+    expect(await reconciler.reconcile({ name: 'late' })).toEqual({ requeueAfterMs: 60_000 });
+    expect(statusWrites()).toBe(1);
     kube.objects.clear();
     expect(await reconciler.reconcile({ name: 'late' })).toEqual({});
     expect(registry.list()).toEqual([]);

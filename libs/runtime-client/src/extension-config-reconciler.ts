@@ -152,6 +152,9 @@ export class ExtensionConfigReconciler {
       { now: this.now },
     );
     const patch = { status: { ...(handlers ? { handlers } : {}), conditions } };
+    // Re-discovery that finds what status already says writes nothing (no request, no event for other watchers).
+    const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    if (same(conditions, ec.status?.conditions) && (!handlers || same(handlers, ec.status?.handlers))) return ec;
     return this.client.patch<ExtensionConfig>(
       { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },
       'merge',
