@@ -76,6 +76,14 @@ describe('kubectl', () => {
     expect(r.stderr).toContain('unknown field "spec.colour"');
   });
 
+  it('kubectl apply --validate=warn stores the object without the unknown field and prints the server warning', async () => {
+    const r = await kubectl(['apply', '--server-side', '--validate=warn', '-f', '-'], widgetYaml({ size: 2, colour: 'typo' }, 'warned'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: unknown field "spec.colour"');
+    const got = YAML.parse(await ok(['get', 'widget', 'warned', '-o', 'yaml']));
+    expect(got.spec).toEqual({ size: 2, color: 'blue' }); // colour pruned, color defaulted by the schema
+  });
+
   it('get -w sees later changes', async () => {
     const watch = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', 'widgets', '-w', '--output-watch-events', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(watch);

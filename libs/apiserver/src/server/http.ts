@@ -24,9 +24,11 @@ interface Route { info: ResourceInfo; namespace: string | undefined; name?: stri
 
 const MAX_BODY = 8 * 1024 * 1024;
 
-function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
+function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = []): void {
   const data = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(data) });
+  // kube's warning headers: code 299, agent "-", quoted text (kubectl prints each as "Warning: <text>").
+  const warning = warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(data), ...warning });
   res.end(data);
 }
 
@@ -210,6 +212,7 @@ export function createHandler(deps: HttpDeps) {
     const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
     const sub = subresource as 'status' | undefined;
     const fieldValidation = (q.get('fieldValidation') ?? undefined) as FieldValidation | undefined;
+    const warnings: string[] = [];
     const resName = `${info.group}/${info.plural}${sub ? '/status' : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
     switch (req.method) {
@@ -234,7 +237,7 @@ export function createHandler(deps: HttpDeps) {
         const { body, patch } = await decodeWrite(req);
         if (patch) throw new StatusError(415, 'POST requires application/json', 'UnsupportedMediaType');
         count('create');
-        return send(res, 201, resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation }));
+        return send(res, 201, resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings }), undefined, warnings);
       }
       case 'PUT': {
         if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
@@ -242,7 +245,7 @@ export function createHandler(deps: HttpDeps) {
         if (patch) throw new StatusError(415, 'PUT requires application/json', 'UnsupportedMediaType');
         count('update');
         const existed = resources.exists(info, ns, name);
-        return send(res, existed ? 200 : 201, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation }));
+        return send(res, existed ? 200 : 201, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), undefined, warnings);
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
@@ -250,10 +253,10 @@ export function createHandler(deps: HttpDeps) {
         if (!patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
         if (patch === 'apply') {
           count('apply');
-          return send(res, 200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation }));
+          return send(res, 200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings }), undefined, warnings);
         }
         count('patch');
-        return send(res, 200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation }));
+        return send(res, 200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), undefined, warnings);
       }
       case 'DELETE': {
         const text = await readBody(req);

@@ -12,9 +12,12 @@ import { admitCrd, establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { deepEqual } from '../merge/walk';
 
-/** `fieldValidation=Strict` turns fields the schema would prune into a 400 (kubectl sends it by default). */
+/**
+ * Fields the schema would prune: `Strict` rejects them with a 400 (kubectl sends it by default), `Warn` drops them and
+ * reports each in `warnings` (sent as `Warning` headers), `Ignore` drops them silently.
+ */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
-export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status'; fieldValidation?: FieldValidation }
+export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status'; fieldValidation?: FieldValidation; warnings?: string[] }
 export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
 export interface DeleteOpts { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
 export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
@@ -82,13 +85,15 @@ export class Resources {
   }
 
   /** prune → default → validate against the resource schema and the ObjectMeta rules. */
-  private admit(info: ResourceInfo, obj: KubeObject, validation?: FieldValidation): KubeObject {
+  private admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings'>): KubeObject {
     let out = obj;
+    const validation = opts.fieldValidation;
     if (info.schema) {
-      const before = validation === 'Strict' ? structuredClone(out) : undefined;
+      const before = validation === 'Strict' || validation === 'Warn' ? structuredClone(out) : undefined;
       out = engines.pruneUnknownFields(out, info.schema) as KubeObject;
-      const unknown = before ? droppedPaths(before, out) : [];
-      if (unknown.length) throw badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+      const unknown = before ? droppedPaths(before, out).map((f) => `unknown field "${f}"`) : [];
+      if (unknown.length && validation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
+      opts.warnings?.push(...unknown);
       out = engines.applyDefaults(out, info.schema) as KubeObject;
     }
     const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
@@ -105,7 +110,7 @@ export class Resources {
     const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
     if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
-    let admitted = this.admit(info, obj, opts.fieldValidation);
+    let admitted = this.admit(info, obj, opts);
     admitted = this.track(info, { live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
     return this.persist(info, ns, admitted, opts.dryRun);
   }
@@ -146,7 +151,7 @@ export class Resources {
   /** Shared tail of update/patch: carry server-owned fields, admit, track field ownership, finalize if done. */
   private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
-    next = this.admit(info, next, opts.fieldValidation);
+    next = this.admit(info, next, opts);
     next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
@@ -203,11 +208,11 @@ export class Resources {
       });
     }
     if (!live) {
-      const created = this.admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts.fieldValidation);
+      const created = this.admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts);
       return this.persist(info, ns, created, opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
-    next = this.admit(info, next, opts.fieldValidation);
+    next = this.admit(info, next, opts);
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
 
