@@ -20,7 +20,8 @@ export interface ManagerChaosOptions {
   /** kill -9 cycles, each at a random moment while an in-place rollout is in flight. */
   kills: number;
   replicas?: number;
-  /** Random delay before each kill, counted from the change or the previous restart, in ms. */
+  /** Random delay before each kill, counted from the change or the previous restart, in ms (default 0.2-8 s: a restart
+   * plus one Machine's in-place update takes about 5 s, so kills land in every phase and some changes complete). */
   killAfterMs?: [number, number];
   /** Convergence timeout of each change. */
   convergeTimeoutMs?: number;
@@ -111,7 +112,7 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
   };
 
   const rng = new Rng(opts.seed);
-  const [minKill, maxKill] = opts.killAfterMs ?? [200, 5000];
+  const [minKill, maxKill] = opts.killAfterMs ?? [200, 8000];
   const s = benchSpec(opts.replicas ?? 3, 'chaos');
   const client = () => current!.client;
   const completions = () => countCompletions(logs.join('\n'));
