@@ -6,8 +6,9 @@ import { isNotFound, type Client, type InformerCache, type KubeObject, type Obje
 /** How long a reconcile waits for its own writes to show up in the informer cache. */
 export const CACHE_WAIT_MS = 10_000;
 
-/** Child-event coalescing for the MachineSet and MachineDeployment controllers: up to 4x the last reconcile, at most 1 s. */
-export const SECONDARY_EVENT_COALESCING = { factor: 4, maxDelayMs: 1000 };
+/** Child-event coalescing for the MachineSet and MachineDeployment controllers: up to 10x the last reconcile, at most 2 s
+ * (300-Machine bench: in place 99 s -> 70 s against 4x / 1 s; a 3-Machine reconcile of ~3 ms waits ~30 ms). */
+export const SECONDARY_EVENT_COALESCING = { factor: 10, maxDelayMs: 2000 };
 
 export function refOf(obj: KubeObject): ObjectRef {
   return { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', namespace: obj.metadata.namespace };
