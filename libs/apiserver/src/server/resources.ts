@@ -120,14 +120,12 @@ export class Resources {
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
     if (dryRun) return obj;
     const stored = toStorage(info, obj);
-    // Like kube's GuaranteedUpdate: a write that leaves the stored object byte-for-byte the same is not persisted,
-    // keeps its resourceVersion and sends no watch event (else every no-op write would wake every watcher).
-    const current = this.store.get(this.key(info, ns, obj.metadata.name!));
-    if (current && sameExceptResourceVersion(current.data, stored)) return this.present(info, current.data);
+    // Like kube's GuaranteedUpdate: a write that leaves the stored object the same is not persisted, keeps its
+    // resourceVersion and sends no watch event (else every no-op write would wake every watcher).
     const row = this.store.put(storageResource(info), info.namespaced ? ns : '', obj.metadata.name!, (rev) => {
       stored.metadata.resourceVersion = String(rev);
       return stored;
-    });
+    }, sameExceptResourceVersion);
     return this.present(info, row.data);
   }
 

@@ -34,6 +34,21 @@ describe('Store', () => {
     s.close();
   });
 
+  it('skips a write its unchanged() check calls a no-op: same revision, no event, the stored object returned', () => {
+    const s = new Store({ path: ':memory:' });
+    const first = s.put('/configmaps', 'ns', 'a', obj('a', { labels: { k: 'v' } }));
+    const events: StoreEvent[] = [];
+    s.watch('/configmaps', first.rev, (e) => events.push(e));
+    const sameLabels = (p: Record<string, any>, n: Record<string, any>) => JSON.stringify(p.metadata.labels) === JSON.stringify(n.metadata.labels);
+    const kept = s.put('/configmaps', 'ns', 'a', obj('a', { labels: { k: 'v' } }), sameLabels);
+    expect(kept).toMatchObject({ rev: first.rev, data: first.data });
+    expect(s.currentRevision()).toBe(first.rev);
+    const changed = s.put('/configmaps', 'ns', 'a', obj('a', { labels: { k: 'w' } }), sameLabels);
+    expect(changed.rev).toBe(first.rev + 1);
+    expect(events.map((e) => [e.type, e.rev])).toEqual([['MODIFIED', first.rev + 1]]);
+    s.close();
+  });
+
   it('indexes owner references', () => {
     const s = new Store({ path: ':memory:' });
     s.put('/configmaps', 'ns', 'dep', obj('dep', { ownerReferences: [{ uid: 'owner-1' }] }));

@@ -124,26 +124,40 @@ export class Store {
 
   /**
    * Writes an object; `build` receives the new revision (to stamp metadata.resourceVersion) and returns the object.
-   * Commits synchronously, then notifies watchers.
+   * Commits synchronously, then notifies watchers. When `unchanged(previous, next)` says the write changes nothing,
+   * nothing is written and the stored object is returned as it is (no new revision, no event).
    */
-  put(resource: string, namespace: string, name: string, build: (rev: number) => Record<string, any>): StoredObject {
+  put(
+    resource: string,
+    namespace: string,
+    name: string,
+    build: (rev: number) => Record<string, any>,
+    unchanged?: (previous: Record<string, any>, next: Record<string, any>) => boolean,
+  ): StoredObject {
     const key = objectKey(resource, namespace, name);
-    let event!: StoreEvent;
+    let event: StoreEvent | undefined;
+    let kept: StoredObject | undefined;
     this.db.transaction(() => {
       const rev = this.revision + 1;
       const data = build(rev);
-      const old = this.stmts.get.get(key) as { data: string } | undefined;
+      const oldRow = this.stmts.get.get(key) as any;
+      const prev = oldRow ? JSON.parse(oldRow.data) : undefined;
+      if (prev && unchanged?.(prev, data)) {
+        kept = { key, resource, namespace, name, rev: oldRow.rev, data: prev };
+        return;
+      }
       const json = JSON.stringify(data);
       this.stmts.upsert.run(key, resource, namespace, name, rev, json);
       this.stmts.delOwners.run(key);
       for (const ref of (data.metadata?.ownerReferences ?? []) as { uid?: string }[]) {
         if (ref.uid) this.stmts.addOwner.run(ref.uid, key);
       }
-      event = { rev, type: old ? 'MODIFIED' : 'ADDED', resource, namespace, data, ...(old ? { prev: JSON.parse(old.data) } : {}) };
+      event = { rev, type: prev ? 'MODIFIED' : 'ADDED', resource, namespace, data, ...(prev ? { prev } : {}) };
       this.recordEvent(event, json);
     })();
-    this.emitter.emit('event', event);
-    return { key, resource, namespace, name, rev: event.rev, data: event.data };
+    if (kept) return kept;
+    this.emitter.emit('event', event!);
+    return { key, resource, namespace, name, rev: event!.rev, data: event!.data };
   }
 
   /** Removes an object; `build` gets the deletion revision and returns the final state reported to watchers. */
