@@ -8,6 +8,7 @@ export {
   type WorkloadClusterClientProvider,
   type ClusterKey,
 } from './workload-cluster';
+export { findNodeByProviderID } from './machine-node';
 export {
   decideInPlaceStep,
   decideAfterUpdateMachine,

@@ -1,11 +1,11 @@
 // The "host" side of an in-place update: what actually changes on the simulated VM when an updater runs.
 import type { CanUpdateMachineObjects, HookObject } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
-import { WorkloadClusterConnectionError, type WorkloadClusterClientProvider } from '@capi/machine';
+import { findNodeByProviderID, WorkloadClusterConnectionError, type WorkloadClusterClientProvider } from '@capi/machine';
 import { INMEMORY_API_VERSION, type InMemoryMachineSpec } from '../api/types';
 import { NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
 import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, type HostState } from './node';
-import { applyNode, findNodeByProviderID } from './nodes';
+import { applyNode } from './nodes';
 
 /** Called by an updater (see startInMemoryInPlaceUpdater) while it handles UpdateMachine. Both must be idempotent. */
 export interface InMemoryHostBackend {
