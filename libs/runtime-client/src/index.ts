@@ -20,3 +20,4 @@ export {
 export * from './testing/extension-server.module';
 export * from './module/extension-config.module';
 export { registryReadiness, runWarmUp, type WarmUpPolicy, type WarmUpOutcome, type RegistryReadinessState } from './module/warm-up';
+export * from './testing/test-runtime-client';

@@ -1,6 +1,6 @@
 // Integration harness: envtest + KCP + Machine controller + in-memory infra/bootstrap provider (workload clusters are
 // embedded API servers with Nodes) + the reference in-place updater wired to the in-memory hosts.
-import { Module, type INestApplication } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, INFRASTRUCTURE_GROUP, type KubeadmControlPlane, type Machine } from '@capi/api';
 import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient, type KubeObject } from '@capi/controller-runtime';
@@ -8,7 +8,7 @@ import { extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@
 import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
-import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RUNTIME_CLIENT, RuntimeClient } from '@capi/runtime-client';
+import { createTestRuntimeClient, discoverExtension } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { KcpControllerModule } from '../kcp-controller.module';
 import { ClusterStatusMirror } from './cluster-status.reconciler';
@@ -29,22 +29,17 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
   const env = await startEnvtest();
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
-  const registry = new ExtensionRegistry();
-  registry.warmUp([]);
-  const transport = new HttpsExtensionTransport();
-  const runtimeClient = new RuntimeClient(registry, transport, async (ns) => (await client.get({ apiVersion: 'v1', kind: 'Namespace', name: ns })).metadata.labels ?? {});
+  const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
 
-  @Module({ providers: [{ provide: RUNTIME_CLIENT, useValue: runtimeClient }], exports: [RUNTIME_CLIENT] })
-  class TestRuntimeClientModule {}
 
   const moduleRef = await Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000 }),
       FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates })),
       SsaModule.forRoot(),
-      MachineControllerModule.forRoot({ imports: [TestRuntimeClientModule], nodePollIntervalMs: 300 }),
+      MachineControllerModule.forRoot({ imports: [runtimeClientModule], nodePollIntervalMs: 300 }),
       InMemoryProviderModule.forRoot({ provisioningDelayMs: 50, inPlaceUpdater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } }),
-      KcpControllerModule.forRoot({ imports: [TestRuntimeClientModule], preflightRequeueMs: 300 }),
+      KcpControllerModule.forRoot({ imports: [runtimeClientModule], preflightRequeueMs: 300 }),
     ],
     providers: [ClusterStatusMirror],
   }).compile();

@@ -1,6 +1,6 @@
 // Test harness: envtest (embedded API server) + the Machine controller in a Nest app + real HTTPS extension servers.
 // The workload cluster is the envtest server itself (Nodes are created there); TestMachine is a tiny infra CRD.
-import { Module, type INestApplication } from '@nestjs/common';
+import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { LabelSelector } from '@capi/api';
 import {
@@ -18,8 +18,7 @@ import {
   discoverExtension,
   ExtensionRegistry,
   HttpsExtensionTransport,
-  RUNTIME_CLIENT,
-  RuntimeClient,
+  createTestRuntimeClient,
   type AnyExtensionHandler,
   type ExtensionServer,
 } from '@capi/runtime-client';
@@ -45,15 +44,10 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
   const env = await startEnvtest({ crds: [testMachineCrd()] });
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
-  const registry = new ExtensionRegistry();
-  registry.warmUp([]);
-  const transport = new HttpsExtensionTransport();
-  const runtimeClient = new RuntimeClient(registry, transport, async (ns) => (await client.get({ apiVersion: 'v1', kind: 'Namespace', name: ns })).metadata.labels ?? {});
+  const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
   const clock = new ManualClock();
   const counts = new CountingClientMetrics();
 
-  @Module({ providers: [{ provide: RUNTIME_CLIENT, useValue: runtimeClient }], exports: [RUNTIME_CLIENT] })
-  class TestRuntimeClientModule {}
 
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -61,7 +55,7 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
       FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates })),
       SsaModule.forRoot(),
       MachineControllerModule.forRoot({
-        imports: [TestRuntimeClientModule],
+        imports: [runtimeClientModule],
         workloadClusterClientProvider: async () => client,
         clock,
         nodePollIntervalMs: opts.nodePollIntervalMs ?? 60_000,

@@ -26,10 +26,7 @@ import { MachineControllerModule } from '@capi/machine';
 import {
   createExtensionServer,
   discoverExtension,
-  ExtensionRegistry,
-  HttpsExtensionTransport,
-  RUNTIME_CLIENT,
-  RuntimeClient,
+  createTestRuntimeClient,
   type ExtensionServer,
 } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
@@ -140,28 +137,23 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       { hook: 'UpdateMachine', name: HANDLER_NAMES.UpdateMachine, handle: (req) => (hookCalls.UpdateMachine++, updater.updateMachine(req)) },
     ],
   });
-  const registry = new ExtensionRegistry();
-  registry.warmUp([]);
-  const transport = new HttpsExtensionTransport();
+  const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
   registry.add(
     await discoverExtension(
       { apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'in-place', resourceVersion: '1' }, spec: { clientConfig: { url: server.url, caBundle: server.caBundle } } },
       transport,
     ),
   );
-  const runtimeClient = new RuntimeClient(registry, transport, async (ns) => (await client.get({ apiVersion: 'v1', kind: 'Namespace', name: ns })).metadata.labels ?? {});
 
-  @Module({ providers: [{ provide: RUNTIME_CLIENT, useValue: runtimeClient }], exports: [RUNTIME_CLIENT] })
-  class TestRuntimeClientModule {}
 
   const moduleRef = await Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
       FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates })),
       SsaModule.forRoot(),
-      MachineSetModule.forRoot({ imports: [TestRuntimeClientModule] }),
+      MachineSetModule.forRoot({ imports: [runtimeClientModule] }),
       ...(lifecycle
-        ? [MachineControllerModule.forRoot({ imports: [TestRuntimeClientModule], workloadClusterClientProvider: async () => client, nodePollIntervalMs: 500 }), TestInfraModule]
+        ? [MachineControllerModule.forRoot({ imports: [runtimeClientModule], workloadClusterClientProvider: async () => client, nodePollIntervalMs: 500 }), TestInfraModule]
         : []),
     ],
   }).compile();
