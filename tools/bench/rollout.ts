@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { KubeConfig } from '@kubernetes/client-node';
-import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Cluster, type Machine } from '@capi/api';
+import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from '@capi/api';
 import { ApiServer, RequestMetrics, renderKubeconfig } from '@capi/apiserver';
 import { KubeClient, type Client, type KubeObject } from '@capi/controller-runtime';
 import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
 import { ownerProblems } from '../demo/flow';
-import { bootstrapTemplateObject, clusterObject, controlPlaneObject, DEFAULT_DEMO, inMemoryClusterObject, infraTemplatePatch, machineDeploymentObject, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
+import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';
 import { renderTable, type Cell } from './table';
 
@@ -72,17 +72,10 @@ export const patchMachineDeployment = (client: Client, s: DemoSpec, body: unknow
   client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: s.namespace, name: names(s).machineDeployment }, 'merge', body);
 
 export async function createBenchCluster(client: Client, s: DemoSpec, maxUnavailable: number): Promise<void> {
-  const n = names(s);
-  const cluster = await client.create<Cluster>(clusterObject(s));
-  await client.create(inMemoryClusterObject(s, cluster));
-  await client.create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
-  await client.create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
-  await client.create(bootstrapTemplateObject(s));
-  await client.create(controlPlaneObject(s, cluster));
-  const md = machineDeploymentObject(s, cluster);
   // No surge; `maxUnavailable` Machines at a time, for the in-place and the replacement rollout alike.
-  md.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable } } };
-  await client.create(md);
+  await createDemoCluster((obj) => client.create(obj), s, (md) => {
+    md.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable } } };
+  });
 }
 
 /** What keeps the MachineDeployment from being settled at `version` (empty when settled). */

@@ -5,20 +5,13 @@ import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
   CONTROLPLANE_API_VERSION,
-  type Cluster,
-  type KubeadmControlPlane,
   type Machine,
-  type MachineDeployment,
 } from '@capi/api';
 import { isAlreadyExists, isGone, type Client, type KubeObject, type WatchHandle } from '@capi/controller-runtime';
 import {
   DEFAULT_DEMO,
-  bootstrapTemplateObject,
-  clusterObject,
-  controlPlaneObject,
-  inMemoryClusterObject,
+  createDemoCluster,
   infraTemplatePatch,
-  machineDeploymentObject,
   machineTemplateObject,
   names,
   versionPatch,
@@ -198,15 +191,7 @@ export class DemoRun {
   }
 
   private async createCluster(): Promise<void> {
-    const s = this.spec;
-    const n = names(s);
-    const cluster = await this.create<Cluster>(clusterObject(s));
-    await this.create(inMemoryClusterObject(s, cluster));
-    await this.create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
-    await this.create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
-    await this.create(bootstrapTemplateObject(s));
-    await this.create<KubeadmControlPlane>(controlPlaneObject(s, cluster));
-    await this.create<MachineDeployment>(machineDeploymentObject(s, cluster));
+    await createDemoCluster((obj) => this.create(obj), this.spec);
   }
 
   /** Waits until KCP, MachineDeployment and every Machine are settled at `version`; DemoError naming what is not on timeout. */

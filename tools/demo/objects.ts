@@ -14,6 +14,7 @@ import {
   type KubeadmControlPlane,
   type MachineDeployment,
 } from '@capi/api';
+import type { KubeObject } from '@capi/controller-runtime';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachineTemplate } from '@capi/inmemory';
 
 export interface DemoSpec {
@@ -147,3 +148,24 @@ export const infraTemplatePatch = {
   controlPlane: (name: string) => ({ spec: { machineTemplate: { spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name } } } } }),
   machineDeployment: (name: string) => ({ spec: { template: { spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name } } } } }),
 };
+
+/**
+ * Creates the demo cluster's objects in dependency order through `create` (the demo's adds a clear AlreadyExists
+ * error); `adjustMachineDeployment` may change the MachineDeployment before it is created (the bench's rollout).
+ */
+export async function createDemoCluster(
+  create: <T extends KubeObject>(obj: T) => Promise<T>,
+  s: DemoSpec,
+  adjustMachineDeployment: (md: MachineDeployment) => void = () => undefined,
+): Promise<void> {
+  const n = names(s);
+  const cluster = await create<Cluster>(clusterObject(s));
+  await create(inMemoryClusterObject(s, cluster));
+  await create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
+  await create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
+  await create(bootstrapTemplateObject(s));
+  await create<KubeadmControlPlane>(controlPlaneObject(s, cluster));
+  const md = machineDeploymentObject(s, cluster);
+  adjustMachineDeployment(md);
+  await create<MachineDeployment>(md);
+}
