@@ -1,5 +1,6 @@
 import { RolloutPlanner, defaultComputeDesiredMachineSet } from './planner';
 import { planOnDelete, planRollingUpdate } from './plan';
+import { maxSurgeUsedByScaleUp } from './rollingupdate';
 import { MachineDeploymentLike, MachineLike, MachineSetLike, RolloutAnnotations as A } from './types';
 
 function md(replicas: number, opts: { maxSurge?: number | string; maxUnavailable?: number | string; onDelete?: boolean } = {}): MachineDeploymentLike {
@@ -155,6 +156,41 @@ describe('RolloutPlanner', () => {
       await again.planRollingUpdate();
       expect(again.acknowledgedMachineNames).toEqual([]);
       expect(newMS.spec.replicas).toBe(2);
+    });
+  });
+
+  describe('in-place intent: surge is only what exceeds md.spec.replicas', () => {
+    const inPlace = () => new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: () => true, computeDesiredMachineSet: sameObject });
+
+    it('keeps the scale up that brings the MachineSets back to md.spec.replicas (MD scaled 4 -> 6 mid-rollout)', async () => {
+      const old = ms('old', 'v1', 2);
+      const cur = ms('new', 'v2', 2, 2, 2, { [A.revision]: '2' });
+      const p = inPlace();
+      p.init(md(6, { maxSurge: 3, maxUnavailable: 0 }), [old, cur], [machine('m1', 'old'), machine('m2', 'old'), machine('m3', 'new'), machine('m4', 'new')], true, true);
+      await p.planRollingUpdate();
+      // newMSNewReplicas asks for +4 (4 current < 6 + 3); only 2 of them go above 6, so only those are dropped.
+      expect(p.scaleIntents.get('new')).toBe(4);
+      expect(p.notes.get('new')).toEqual(['4 current Machines < 6 MachineDeployment spec.replicas + 3 maxSurge', 'surge 2 dropped to prioritize in-place updates']);
+      expect(old.metadata.annotations?.[A.moveMachinesToMachineSet]).toBe('new');
+    });
+
+    it('does not mistake the missing replicas for surge when maxSurge is larger than the scale up', async () => {
+      const old = ms('old', 'v1', 3);
+      const p = inPlace();
+      // The MD was scaled from 3 to 6 when the rollout started: 3 Machines are missing, 3 more would be surge.
+      p.init(md(6, { maxSurge: 10, maxUnavailable: 0 }), [old], [machine('m1', 'old'), machine('m2', 'old'), machine('m3', 'old')], true, true);
+      await p.planRollingUpdate();
+      expect(p.scaleIntents.get('new')).toBe(3);
+      expect(p.notes.get('new')).toContain('surge 3 dropped to prioritize in-place updates');
+    });
+
+    it('maxSurgeUsedByScaleUp counts max(spec, status) replicas and never exceeds the scale up', () => {
+      expect(maxSurgeUsedByScaleUp(6, 4, 4)).toBe(2);
+      expect(maxSurgeUsedByScaleUp(6, 3, 6)).toBe(3);
+      expect(maxSurgeUsedByScaleUp(3, 3, 1)).toBe(1); // at spec.replicas: the whole scale up is surge
+      expect(maxSurgeUsedByScaleUp(12, 6, 4)).toBe(0); // still below spec.replicas afterwards: no surge
+      expect(maxSurgeUsedByScaleUp(3, 4, 2)).toBe(2); // an old MS still scaling down counts with its status
+      expect(maxSurgeUsedByScaleUp(3, 3, 0)).toBe(0);
     });
   });
 

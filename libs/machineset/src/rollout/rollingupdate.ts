@@ -4,7 +4,6 @@ import {
   availableReplicas,
   compareByCreationTimestamp,
   RolloutPlanError,
-  maxSurge,
   maxUnavailable,
   newMSNewReplicas,
   sortAndJoin,
@@ -13,6 +12,7 @@ import {
   statusReplicas,
   totalAvailableReplicas,
   totalSpecReplicas,
+  totalMachineSetsReplicaSum,
   totalStatusReplicas,
   upToDateReplicas,
 } from './mdutil';
@@ -197,9 +197,9 @@ function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuer
   const intent = p.scaleIntents.get(nameOf(newMS));
   if (intent === undefined || intent <= specReplicas(newMS)) return;
   const scaleUpCount = intent - specReplicas(newMS);
-  const withoutSurge = Math.max(scaleUpCount - maxSurge(p.md), 0);
-  const surgeUsed = scaleUpCount - withoutSurge;
+  const surgeUsed = maxSurgeUsedByScaleUp(p.md.spec.replicas ?? 0, totalMachineSetsReplicaSum([...p.oldMSs, newMS]), scaleUpCount);
   if (surgeUsed <= 0) return;
+  const withoutSurge = scaleUpCount - surgeUsed;
 
   let newScaleUpCount = withoutSurge;
   if (newScaleUpCount === 0 && !scalingOrInPlaceUpdateInProgress(p)) {
@@ -210,6 +210,17 @@ function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuer
   }
   if (newScaleUpCount === 0) p.scaleIntents.delete(nameOf(newMS));
   else p.scaleIntents.set(nameOf(newMS), specReplicas(newMS) + newScaleUpCount);
+}
+
+/**
+ * The part of a newMS scale up that takes the MachineSets above md.spec.replicas, i.e. the surge it really uses.
+ * Counting it as min(scaleUp, maxSurge) would also drop replicas that only bring the MD back to spec.replicas
+ * (total below spec.replicas, e.g. after a scale up of the MD during an in-place rollout).
+ * currentReplicas is the sum of max(spec, status) over all MachineSets, as newMSNewReplicas counts them.
+ */
+export function maxSurgeUsedByScaleUp(mdReplicas: number, currentReplicas: number, scaleUpCount: number): number {
+  const exceedingReplicas = Math.max(currentReplicas + scaleUpCount - mdReplicas, 0);
+  return Math.max(Math.min(scaleUpCount, exceedingReplicas), 0);
 }
 
 function scalingOrInPlaceUpdateInProgress(p: RolloutPlanner): boolean {
