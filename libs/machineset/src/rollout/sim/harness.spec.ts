@@ -78,6 +78,19 @@ describe('rollout limit checks', () => {
     expect(r.log).toContain('\n[Toleration] tolerate maxUnavailable breach\n');
   });
 
+  it('counts each MachineSet as max(spec, status) replicas for maxSurge, like upstream TotalMachineSetsReplicaSum', () => {
+    // MD scaled 12 -> 6: the first MD step scales ms1 9 -> 2 while its 9 Machines still exist, so
+    // max(spec, status) is 9 + 3 = 12 > 6 + 3 although the spec replicas only add up to 5.
+    const scaleDown = heldOutScenarios.find((s) => s.name === 'Regular rollout, 12 Replicas, maxSurge 3, maxUnavailable 1, scale down to 6')!;
+    const r = runRolloutSimulation({ ...scaleDown, tolerateMaxSurgeBreach: false });
+    expect(r.converged).toBe(false);
+    expect(r.iterations).toBe(1);
+    expect(r.error).toBe('maxSurge breached: 12 replicas > 6 + 3');
+    const tolerated = runRolloutSimulation(scaleDown);
+    expect(tolerated.converged).toBe(true);
+    expect(tolerated.log).toMatch(/^ {4}ms1: from 9\/9 to 9\/2 replicas.*\n(?: .*\n)*\[Toleration\] tolerate maxSurge breach\n/m);
+  });
+
   it('fails the run on an untolerated breach', () => {
     const r = runRolloutSimulation({ ...scaleUp, tolerateMaxUnavailableBreach: false });
     expect(r.converged).toBe(false);

@@ -1,6 +1,6 @@
 // The rollout simulation: the real RolloutPlanner driven together with the fake MS/Machine controllers (and the
 // OnDelete user), iteration after iteration, writing the upstream golden-log format.
-import { maxSurge as resolveMaxSurge, maxUnavailable as resolveMaxUnavailable } from '../mdutil';
+import { maxSurge as resolveMaxSurge, maxUnavailable as resolveMaxUnavailable, totalMachineSetsReplicaSum } from '../mdutil';
 import { RolloutPlanner } from '../planner';
 import { MachineDeploymentLike, MachineSetLike, RolloutAnnotations, nameOf } from '../types';
 import { reconcileMachine, reconcileMachineSet, SimulationError, userDeletesMachine } from './fakes';
@@ -262,7 +262,8 @@ class Simulation {
       }
       this.log.log('[Toleration] tolerate maxUnavailable breach');
     }
-    const total = this.world.machineSets.reduce((t, ms) => t + (ms.spec.replicas ?? 0), 0);
+    // Like upstream's TotalMachineSetsReplicaSum: Machines not yet deleted still count against maxSurge.
+    const total = totalMachineSetsReplicaSum(this.world.machineSets);
     if (total > replicas + resolveMaxSurge(md)) {
       if (!this.o.tolerateMaxSurgeBreach) throw new SimulationError(`maxSurge breached: ${total} replicas > ${replicas} + ${resolveMaxSurge(md)}`);
       this.log.log('[Toleration] tolerate maxSurge breach');
