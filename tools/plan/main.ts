@@ -16,8 +16,8 @@ function main(argv: string[]): number {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const result = runRolloutSimulation(options);
-  process.stdout.write(result.log);
+  // Streamed: the log of a large rollout does not fit in one string (it grows with replicas x iterations).
+  const result = runRolloutSimulation({ ...options, onLog: (chunk) => process.stdout.write(chunk) });
   if (!result.converged) {
     process.stderr.write(`rollout did not complete: ${result.error}\n`);
     return 1;

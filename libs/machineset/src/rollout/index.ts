@@ -21,5 +21,7 @@ export { simulateRollout, runRolloutSimulation, defaultScenarioName } from './si
 export type { RolloutSimulationOptions, RolloutSimulationResult, InitialMachineSet } from './sim/simulate';
 export { SimulationError } from './sim/fakes';
 export { GoRand } from './sim/gorand';
+export { FileLogger, LogLimitExceededError, DEFAULT_MAX_LOG_CHARS } from './sim/logger';
+export type { FileLoggerOptions } from './sim/logger';
 export { goldenRoot, goldenPath, headerName, describeFirstDifference, findRepoRoot } from './sim/goldens';
 export { rollingUpdateScenarios, onDeleteScenarios, heldOutScenarios } from './sim/scenarios';

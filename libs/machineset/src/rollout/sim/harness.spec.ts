@@ -1,5 +1,5 @@
 import { describeFirstDifference, findRepoRoot } from './goldens';
-import { FileLogger } from './logger';
+import { FileLogger, LogLimitExceededError } from './logger';
 import { randomTaskOrder, runRolloutSimulation, simulateRollout } from './simulate';
 import { GoRand } from './gorand';
 import { heldOutScenarios } from './scenarios';
@@ -12,6 +12,67 @@ describe('FileLogger', () => {
     l.log('two\n');
     l.log('[A] head\n  x\n[B] y\n');
     expect(l.toString()).toBe('## Name\n\none\ntwo\n[A] head\n    x\n[B] y\n');
+  });
+});
+
+describe('FileLogger bounds', () => {
+  it('streams to a sink without keeping the log, chunk by chunk in the same format', () => {
+    const chunks: string[] = [];
+    const streamed = new FileLogger('Name', { sink: (c) => chunks.push(c) });
+    const kept = new FileLogger('Name');
+    for (const l of [streamed, kept]) {
+      l.log('one');
+      l.log('[A] head\n  x\n[B] y\n');
+    }
+    expect(chunks.join('')).toBe(kept.toString());
+    expect(chunks).toEqual(['## Name\n\n', 'one\n', '[A] head\n    x\n[B] y\n']);
+    expect(streamed.toString()).toBe('');
+    expect(streamed.length).toBe(kept.length);
+    expect(streamed.streamed).toBe(true);
+  });
+
+  it('refuses to keep more than maxChars in memory, with a clear error, and keeps what fitted', () => {
+    const l = new FileLogger('N', { maxChars: 12 });
+    l.log('12345'); // "## N\n\n" (6) + "12345\n" (6) = 12
+    expect(() => l.log('x')).toThrow(LogLimitExceededError);
+    expect(() => l.log('x')).toThrow('rollout log longer than 12 characters: stream it with the onLog option');
+    expect(l.toString()).toBe('## N\n\n12345\n');
+  });
+});
+
+describe('large rollouts', () => {
+  // The log grows with replicas x iterations (every MD step prints every Machine): a 10,000-replica maxSurge-1 run
+  // writes gigabytes and used to die in one string join with "RangeError: Invalid string length".
+  const large = { replicas: 60, maxSurge: 1, maxUnavailable: 0, maxIterations: 1000 };
+
+  it('fails cleanly, not with a RangeError, when the in-memory log would exceed its bound', () => {
+    const r = runRolloutSimulation({ ...large, maxLogChars: 20_000 });
+    expect(r.converged).toBe(false);
+    expect(r.error).toBe('rollout log longer than 20000 characters: stream it with the onLog option instead of keeping it in memory');
+    expect(r.log.length).toBeLessThanOrEqual(20_000);
+    expect(r.log.startsWith('## Regular rollout, 60 Replicas, maxSurge 1, maxUnavailable 0\n\n[Test] Initial state\n')).toBe(true);
+  });
+
+  it('streams the whole log of a run far larger than the in-memory bound and keeps none of it', () => {
+    const inMemory = runRolloutSimulation(large);
+    expect(inMemory.converged).toBe(true);
+    let streamed = '';
+    let chunks = 0;
+    const r = runRolloutSimulation({
+      ...large,
+      maxLogChars: 20_000, // not used when streaming
+      onLog: (c) => {
+        streamed += c;
+        chunks++;
+      },
+    });
+    expect(r.error).toBeUndefined();
+    expect(r.converged).toBe(true);
+    expect(r.log).toBe('');
+    expect(r.logLength).toBe(streamed.length);
+    expect(streamed.length).toBeGreaterThan(5 * 20_000);
+    expect(streamed).toBe(inMemory.log);
+    expect(chunks).toBeGreaterThan(100);
   });
 });
 

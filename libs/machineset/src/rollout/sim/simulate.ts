@@ -53,10 +53,17 @@ export interface RolloutSimulationOptions {
   /** Shuffle the controller order with Go math/rand seeded with this value. */
   randomSeed?: number;
   maxIterations?: number;
+  /** Streams the log as it is written; the result's `log` is then empty. Use it for large rollouts. */
+  onLog?: (chunk: string) => void;
+  /** Without onLog: the most log characters kept in memory (default DEFAULT_MAX_LOG_CHARS); more fails the run. */
+  maxLogChars?: number;
 }
 
 export interface RolloutSimulationResult {
+  /** The whole log, or '' when it was streamed to onLog. */
   log: string;
+  /** Characters written to the log (streamed or kept). */
+  logLength: number;
   converged: boolean;
   iterations: number;
   error?: string;
@@ -126,7 +133,7 @@ class Simulation {
     this.world = initialWorld(o);
     this.onDelete = (o.strategy ?? 'RollingUpdate') === 'OnDelete';
     const random = o.randomSeed !== undefined ? `, random(${o.randomSeed})` : '';
-    this.log = new FileLogger(`${o.name ?? defaultScenarioName(o)}${random}`);
+    this.log = new FileLogger(`${o.name ?? defaultScenarioName(o)}${random}`, { sink: o.onLog, maxChars: o.maxLogChars });
     if (o.randomSeed !== undefined) this.rng = new GoRand(o.randomSeed);
   }
 
@@ -135,15 +142,15 @@ class Simulation {
     const desired = desiredWorld(w, this.o.desiredMachineNames);
     const random = this.rng ? `, random(${this.o.randomSeed})` : '';
     const machineCount = allMachines(w).length;
-    this.log.log(`[Test] Initial state\n${stateSummary(w)}`);
-    this.log.log(
-      this.onDelete
-        ? `[Test] Rollout ${machineCount} replicas, onDeleteStrategy${random}`
-        : `[Test] Rollout ${machineCount} replicas, MaxSurge=${this.o.maxSurge ?? 1}, MaxUnavailable=${this.o.maxUnavailable ?? 0}${random}`,
-    );
     const maxIterations = this.o.maxIterations ?? (this.rng ? 70 : 50);
     let i = 1;
     try {
+      this.log.log(`[Test] Initial state\n${stateSummary(w)}`);
+      this.log.log(
+        this.onDelete
+          ? `[Test] Rollout ${machineCount} replicas, onDeleteStrategy${random}`
+          : `[Test] Rollout ${machineCount} replicas, MaxSurge=${this.o.maxSurge ?? 1}, MaxUnavailable=${this.o.maxUnavailable ?? 0}${random}`,
+      );
       for (;;) {
         const tasks = this.taskList();
         const order = this.rng ? randomTaskOrder(tasks.length, this.rng) : tasks.map((_, k) => k);
@@ -151,17 +158,23 @@ class Simulation {
         const updating = allMachines(w).some((m) => m.metadata.annotations?.[RolloutAnnotations.updateInProgress] !== undefined);
         if (worldEquals(w, desired.world, desired.machineNames !== undefined) && (this.onDelete || !updating)) {
           this.log.log(`[Test] Final state\n${stateSummary(w)}`);
-          return { log: this.log.toString(), converged: true, iterations: i };
+          return this.result(true, i);
         }
         i++;
         if (i > maxIterations) {
           this.log.log(`[Test] Desired state\n${stateSummary(desired.world)}`);
-          return { log: this.log.toString(), converged: false, iterations: i - 1, error: `not converged after ${maxIterations} iterations` };
+          return this.result(false, i - 1, `not converged after ${maxIterations} iterations`);
         }
       }
     } catch (e) {
-      return { log: this.log.toString(), converged: false, iterations: i, error: (e as Error).message };
+      return this.result(false, i, (e as Error).message);
     }
+  }
+
+  private result(converged: boolean, iterations: number, error?: string): RolloutSimulationResult {
+    const r: RolloutSimulationResult = { log: this.log.toString(), logLength: this.log.length, converged, iterations };
+    if (error !== undefined) r.error = error;
+    return r;
   }
 
   private taskList(): string[] {
@@ -281,8 +294,7 @@ export function runRolloutSimulation(options: RolloutSimulationOptions): Rollout
 export function simulateRollout(options: RolloutSimulationOptions): string {
   const result = runRolloutSimulation(options);
   if (!result.converged) {
-    const err = new SimulationError(`rollout simulation failed: ${result.error}\n${result.log}`);
-    throw err;
+    throw new SimulationError(`rollout simulation failed: ${result.error}\n${result.log}`);
   }
   return result.log;
 }
