@@ -35,6 +35,58 @@ describe('rollout planner golden logs', () => {
   });
 });
 
+// Scenario names of upstream's Test_RollingUpdateSequences and Test_OnDeleteSequences
+// (core/reconcilers/machinedeployment, the version the shared goldens come from).
+const UPSTREAM_ROLLING_UPDATE_SEQUENCES = [
+  'Regular rollout, 3 Replicas, maxSurge 1, maxUnavailable 0',
+  'Regular rollout, 3 Replicas, maxSurge 0, maxUnavailable 1',
+  'Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1',
+  'Regular rollout, 6 Replicas, maxSurge 1, maxUnavailable 3',
+  'Regular rollout, 6 Replicas, maxSurge 10, maxUnavailable 0',
+  'Regular rollout, 6 Replicas, maxSurge 0, maxUnavailable 10',
+  'Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, scale up to 12',
+  'Regular rollout, 12 Replicas, maxSurge 3, maxUnavailable 1, scale down to 6',
+  'Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, change spec',
+  'In-place rollout, 3 Replicas, maxSurge 1, MaxUnavailable 0',
+  'In-place rollout, 3 Replicas, maxSurge 0, MaxUnavailable 1',
+  'In-place rollout, 6 Replicas, maxSurge 3, MaxUnavailable 1',
+  'In-place rollout, 6 Replicas, maxSurge 1, MaxUnavailable 3',
+  'In-place rollout, 6 Replicas, maxSurge 10, MaxUnavailable 0',
+  'In-place rollout, 6 Replicas, maxSurge 0, MaxUnavailable 10',
+  'In-place rollout, 6 Replicas, maxSurge 3, MaxUnavailable 1, scale up to 12',
+  'In-place rollout, 12 Replicas, maxSurge 3, MaxUnavailable 1, scale down to 6',
+  'In-place rollout, 6 Replicas, maxSurge 3, MaxUnavailable 1, change spec',
+];
+const UPSTREAM_ON_DELETE_SEQUENCES = [
+  '3 replicas, maxUserUnavailable 1',
+  '6 replicas, maxUserUnavailable 2',
+  '6 Replicas, maxUserUnavailable 1, scale up to 9',
+  '12 Replicas, maxUserUnavailable 1,  scale down to 6',
+  '6 Replicas, maxUserUnavailable 1, change spec',
+];
+
+const allScenarios = [...rollingUpdateScenarios, ...onDeleteScenarios, ...heldOutScenarios];
+const namesOf = (strategy: string) =>
+  allScenarios.filter((s) => (s.strategy ?? 'RollingUpdate') === strategy).map((s) => headerName(s));
+
+describe('upstream sequence scenarios', () => {
+  it('defines every scenario of upstream Test_RollingUpdateSequences and Test_OnDeleteSequences, and no other', () => {
+    expect([...namesOf('RollingUpdate')].sort()).toEqual([...UPSTREAM_ROLLING_UPDATE_SEQUENCES].sort());
+    expect([...namesOf('OnDelete')].sort()).toEqual([...UPSTREAM_ON_DELETE_SEQUENCES].sort());
+  });
+
+  // Upstream also runs every scenario with 100 random controller orders and maxIterations 150 (time-based seeds,
+  // no golden file); fixed seeds keep a failure reproducible here.
+  it.each(allScenarios.map((s) => [headerName(s), s] as const))('%s converges for random seeds 1..100', (_name, scenario) => {
+    const failed: string[] = [];
+    for (let seed = 1; seed <= 100; seed++) {
+      const r = runRolloutSimulation({ ...scenario, randomSeed: seed, maxIterations: 150 });
+      if (!r.converged) failed.push(`seed ${seed}: ${r.error}`);
+    }
+    expect(failed).toEqual([]);
+  });
+});
+
 describe('held-out scenarios (MD scaled or changed mid-rollout)', () => {
   // Their goldens are not shipped: compare byte for byte when present, otherwise require a completed rollout.
   it.each(heldOut.map((s) => [headerName(s), s] as const))('%s', (_name, scenario) => {

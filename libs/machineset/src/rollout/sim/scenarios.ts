@@ -92,4 +92,15 @@ export const heldOutScenarios: RolloutSimulationOptions[] = [
     initialMachineSets: midRollout(range(4, 12), range(13, 15)),
     desiredMachineNames: range(13, 18),
   },
+  {
+    // Unlike the RollingUpdate "change spec" scenarios, upstream starts this one with the v3 MachineSet already there (empty).
+    name: '6 Replicas, maxUserUnavailable 1, change spec',
+    strategy: 'OnDelete',
+    replicas: 6,
+    maxUserUnavailable: 1,
+    mdTemplateVersion: 'v3',
+    machineUID: 9,
+    initialMachineSets: [...midRollout(range(4, 6), range(7, 9)), { name: 'ms3', failureDomain: 'v3', replicas: 0, machines: [] }],
+    desiredMachineNames: range(10, 15),
+  },
 ];
