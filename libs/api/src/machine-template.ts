@@ -2,6 +2,7 @@
 // MachineDeployment planner and the Machine controller's UpToDate condition.
 
 interface RefLike {
+  apiGroup?: string;
   kind?: string;
   name?: string;
 }
