@@ -134,6 +134,15 @@ describe('conditions', () => {
     expect(availableCondition(pendingOnly, ready, T0 + 1000).condition).toEqual({ type: 'Available', status: 'True', reason: 'Available' });
   });
 
+  it('NodeHealthy collapses several Node conditions with the same message into Node.AllConditions (upstream)', () => {
+    const stale = 'Kubelet stopped posting node status.';
+    const lost: KubeObject = { ...healthyNode, status: { conditions: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({ type, status: 'Unknown', message: stale })) } };
+    expect(nodeConditions(running(), { node: lost })[1]).toEqual({ type: 'NodeHealthy', status: 'Unknown', reason: 'NodeHealthUnknown', message: `* Node.AllConditions: ${stale}` });
+    // Different messages (or a single problem) are listed one by one.
+    const two: KubeObject = { ...healthyNode, status: { conditions: [{ type: 'Ready', status: 'False', message: 'a' }, { type: 'MemoryPressure', status: 'True', message: 'b' }, { type: 'DiskPressure', status: 'False' }, { type: 'PIDPressure', status: 'False' }] } };
+    expect(nodeConditions(running(), { node: two })[1]).toMatchObject({ status: 'False', message: '* Node.Ready: a\n* Node.MemoryPressure: b' });
+  });
+
   it('node conditions: unhealthy node, deleted node, not inspected', () => {
     const sick: KubeObject = { ...healthyNode, status: { conditions: [{ type: 'Ready', status: 'False', message: 'kubelet down' }, { type: 'MemoryPressure', status: 'False' }, { type: 'DiskPressure', status: 'False' }, { type: 'PIDPressure', status: 'False' }] } };
     const [ready, healthy] = nodeConditions(running(), { node: sick });

@@ -141,7 +141,9 @@ export function nodeConditions(machine: MachineObject, obs: NodeObservation): [C
 function summarizeNode(conds: NodeCondition[]): { status: ConditionStatus; reason: string; message?: string } {
   let bad = 0;
   let unknown = 0;
-  const messages: string[] = [];
+  let reported = 0; // conditions reporting a problem (not the missing ones)
+  const problems = new Set<string>();
+  let messages: string[] = [];
   for (const t of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
     const c = conds.find((x) => x.type === t);
     if (!c) {
@@ -151,10 +153,15 @@ function summarizeNode(conds: NodeCondition[]): { status: ConditionStatus; reaso
     }
     const healthy = t === 'Ready' ? c.status === 'True' : c.status === 'False';
     if (healthy) continue;
-    messages.push(`* Node.${t}: ${c.message || `Condition is ${c.status}`}`);
+    const m = c.message || `Condition is ${c.status}`;
+    reported++;
+    problems.add(m);
+    messages.push(`* Node.${t}: ${m}`);
     if (c.status === 'Unknown') unknown++;
     else bad++;
   }
+  // Several conditions saying the same (e.g. "Kubelet stopped posting node status."): one line.
+  if (reported > 1 && problems.size === 1) messages = [`* Node.AllConditions: ${[...problems][0]}`];
   if (bad > 0) return { status: 'False', reason: 'NodeNotHealthy', message: messages.join('\n') };
   if (unknown > 0) return { status: 'Unknown', reason: 'NodeHealthUnknown', message: messages.join('\n') };
   return { status: 'True', reason: 'NodeHealthy' };
