@@ -17,3 +17,5 @@ export * from './labelselector';
 export * from './extensionconfig';
 export * from './hooks';
 export * from './remediation';
+export * from './summary';
+export * from './machine-template';

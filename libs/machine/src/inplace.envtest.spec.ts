@@ -71,7 +71,10 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       return cond(m, 'Updating')?.message === 'In-place update in progress: Extension is updating Machine' && m;
     }, 'Updating=True InPlaceUpdating');
     expect(cond(updating, 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating' });
-    expect(cond(updating, 'Available')).toMatchObject({ status: 'False', reason: 'Updating' });
+    // Updating is in the Ready summary (negative polarity): not Ready, hence not Available; phase Updating (item 9).
+    expect(cond(updating, 'Ready')).toMatchObject({ status: 'False', reason: 'NotReady', message: '* Updating: In-place update in progress: Extension is updating Machine' });
+    expect(cond(updating, 'Available')).toMatchObject({ status: 'False', reason: 'NotReady' });
+    expect((updating.status as { phase?: string }).phase).toBe('Updating');
     expect(callsFor('happy')).toHaveLength(1);
 
     // The request: desired = the objects as stored, reduced (no status/uid/resourceVersion/managedFields/ownerReferences).
@@ -106,7 +109,12 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(annotationsOf(completed)).not.toHaveProperty([PENDING_HOOKS_ANNOTATION]);
     expect(annotationsOf(await h.client.get(infraRef('happy')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     expect(annotationsOf(await h.client.get(bootRef('happy')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
-    await eventually(async () => cond(await getMachine('happy'), 'Available')?.status === 'True', 'Available again');
+    const available = await eventually(async () => {
+      const m = await getMachine('happy');
+      return cond(m, 'Available')?.status === 'True' && m;
+    }, 'Available again');
+    expect(cond(available, 'Ready')).toMatchObject({ status: 'True', reason: 'Ready' });
+    expect((available.status as { phase?: string }).phase).toBe('Running');
     await settle(h.manager, ['machine']);
     expect(callsFor('happy')).toHaveLength(2);
   });

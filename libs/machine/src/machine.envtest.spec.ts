@@ -3,7 +3,8 @@
 import { MACHINE_FINALIZER, PAUSED_ANNOTATION, type Condition } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import {
-  BOOTSTRAP_API, MACHINE_API, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster, provisionBootstrap, provisionInfra, ref,
+  BOOTSTRAP_API, MACHINE_API, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster, createRunningMachine, provisionBootstrap, provisionInfra,
+  ref,
 } from './testing/fixtures';
 import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
 import { startHarness, type Harness } from './testing/harness';
@@ -119,6 +120,22 @@ describe('Machine controller lifecycle (envtest)', () => {
     }, 'InfrastructureReady on bad ref');
     expect(cond(m, 'InfrastructureReady')).toMatchObject({ status: 'Unknown', reason: 'InternalError' });
     await expect(h.reconciler.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(/no CustomResourceDefinition found for NoSuchMachine/);
+  });
+
+  it('a Node whose kubelet stopped posting status: NodeHealthy says so once (Node.AllConditions), Ready lists it indented', async () => {
+    await createRunningMachine(h.client, ns, 'stale');
+    await eventually(async () => cond(await getMachine('stale'), 'Ready')?.status === 'True', 'stale Ready');
+    const lost = 'Kubelet stopped posting node status.';
+    await h.client.patch({ apiVersion: 'v1', kind: 'Node', name: 'node-stale' }, 'merge', {
+      status: { conditions: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({ type, status: 'Unknown', reason: 'NodeStatusUnknown', message: lost })) },
+    }, { subresource: 'status' });
+    await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'stale'), { poke: '1' });
+    const m = await eventually(async () => {
+      const x = await getMachine('stale');
+      return cond(x, 'NodeHealthy')?.status === 'Unknown' && x;
+    }, 'NodeHealthy Unknown');
+    expect(cond(m, 'NodeHealthy')).toMatchObject({ reason: 'NodeHealthUnknown', message: `* Node.AllConditions: ${lost}` });
+    expect(cond(m, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'ReadyUnknown', message: `* NodeHealthy:\n  * Node.AllConditions: ${lost}` });
   });
 
   it('deletion deletes infra machine and bootstrap config, waits for them, deletes the Node, removes the finalizer', async () => {

@@ -37,6 +37,7 @@ import { desiredExternalMetadataPatch, observeBootstrap, observeInfrastructure, 
 import { changedConditionTypes, rebaseConditions } from './conditions-rebase';
 import { createMergePatch } from './merge-patch';
 import { lookupNode } from './machine-node';
+import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
 import { MACHINE_CONTROLLER_NAME, MACHINE_CONTROLLER_OPTIONS, MACHINE_FIELD_MANAGER, type MachineControllerOptions } from './options';
 import { computeMachineStatus, type NodeObservation } from './status';
 import type { MachineObject } from './types';
@@ -59,7 +60,7 @@ export class MachineReconciler implements Reconciler {
   private readonly ssa: ServerSideApplier;
   private readonly clock: { now(): number };
   private readonly gates: FeatureGates;
-  private clusterWatch = false;
+  private watching = false;
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
@@ -91,7 +92,7 @@ export class MachineReconciler implements Reconciler {
   }
 
   async reconcile(req: Request): Promise<Result | void> {
-    this.ensureClusterWatch();
+    this.ensureWatches();
     const machine = await this.client.tryGet<MachineObject>({ ...machineRef({ metadata: req }) });
     if (!machine) return;
     const cluster = await this.client.tryGet<KubeObject>({
@@ -148,6 +149,7 @@ export class MachineReconciler implements Reconciler {
       infra: { object: infra.object, notFound: infra.notFound },
       node,
       updating: inPlace.updating,
+      owners: await readUpToDateOwners(this.client, machine),
       clock: { now: () => new Date(this.clock.now()) },
     });
     await this.writeStatus(machine, original.status, statusResult.status);
@@ -192,11 +194,12 @@ export class MachineReconciler implements Reconciler {
     return this.options.nodePollIntervalMs ?? 10_000;
   }
 
-  private ensureClusterWatch(): void {
-    if (this.clusterWatch) return;
-    this.clusterWatch = true;
-    // Cluster changes (paused, control plane initialized) concern every Machine of the cluster.
+  private ensureWatches(): void {
+    if (this.watching) return;
+    this.watching = true;
     const machines = this.cache.informerFor<MachineObject>(MachineGVK.apiVersion, 'Machine');
+    watchMachineOwners(this.cache, () => machines.list(), (req) => this.enqueue(req));
+    // Cluster changes (paused, control plane initialized) concern every Machine of the cluster.
     const forward = (c: KubeObject) => {
       for (const m of machines.list()) {
         if (m.metadata.namespace === c.metadata.namespace && m.spec.clusterName === c.metadata.name) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
@@ -268,7 +271,7 @@ export class MachineReconciler implements Reconciler {
     if (patch === undefined) return;
     let body: Record<string, unknown> = { status: patch };
     if ('conditions' in patch) {
-      // The list is shared with the owner (UpToDate) and MHC: rebase our changes onto the latest list, guarded by its
+      // The list is shared with KCP (control plane UpToDate) and MHC: rebase our changes onto the latest list, guarded by its
       // resourceVersion (a write in between → 409 → retried), instead of writing back a stale copy of theirs.
       const latest = await this.client.get<MachineObject>(machineRef(machine));
       const conditions = rebaseConditions(latest.status?.conditions ?? [], after?.conditions, changedConditionTypes(before?.conditions, after?.conditions));

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@capi/controller-runtime';
-import { availableCondition, computeMachineStatus, machinePhase, nodeConditions, readyCondition } from './status';
+import { readyCondition } from './ready';
+import { availableCondition, computeMachineStatus, machinePhase, nodeConditions } from './status';
 import type { MachineObject } from './types';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -46,10 +47,21 @@ describe('machinePhase', () => {
     provisioned.spec.providerID = 'p';
     expect(machinePhase(provisioned)).toBe('Provisioned');
     expect(machinePhase(running())).toBe('Running');
-    expect(machinePhase(running({ status: { deprecated: { v1beta1: { failureReason: 'x' } } } } as never))).toBe('Failed');
+    const updating = [{ type: 'Updating', status: 'True' as const, reason: 'InPlaceUpdating', lastTransitionTime: 't' }];
+    expect(machinePhase(running(), updating)).toBe('Updating');
+    expect(machinePhase(running(), [{ ...updating[0], status: 'False', reason: 'NotUpdating' }])).toBe('Running');
     const deleting = running();
     deleting.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
-    expect(machinePhase(deleting)).toBe('Deleting');
+    expect(machinePhase(deleting, updating)).toBe('Deleting');
+  });
+
+  it('has no Failed phase (v1beta2): deprecated failureReason does not change it', () => {
+    expect(machinePhase(running({ status: { deprecated: { v1beta1: { failureReason: 'x' } } } } as never))).toBe('Running');
+  });
+
+  it('starts from the current phase, as upstream (a Running Machine that lost its nodeRef stays Running)', () => {
+    const m = machine({ status: { phase: 'Running' } } as never);
+    expect(machinePhase(m)).toBe('Running');
   });
 });
 
@@ -86,7 +98,7 @@ describe('conditions', () => {
     expect(get(later.status, 'Ready')!.lastTransitionTime).toBe(get(r.status, 'Ready')!.lastTransitionTime);
   });
 
-  it('an updating Machine is not available and reports Updating', () => {
+  it('an updating Machine reports Updating, is not Ready (Updating has negative polarity), not Available, phase Updating', () => {
     const m = running({ metadata: { name: 'm', namespace: 'ns', annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } } } as never);
     const r = computeMachineStatus({
       machine: m,
@@ -96,12 +108,39 @@ describe('conditions', () => {
       updating: { reason: 'InPlaceUpdating', message: 'In-place update in progress: x' },
       clock: clockAt(T0),
     });
-    expect(r.status.conditions!.find((c) => c.type === 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress: x' });
-    expect(r.status.conditions!.find((c) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'Updating' });
-    // Pending hook alone still counts as updating.
+    const get = (t: string) => r.status.conditions!.find((c) => c.type === t);
+    expect(get('Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress: x' });
+    expect(get('Ready')).toMatchObject({ status: 'False', reason: 'NotReady', message: '* Updating: In-place update in progress: x' });
+    expect(get('Available')).toEqual(expect.objectContaining({ status: 'False', reason: 'NotReady' }));
+    expect(get('Available')!.message).toBeUndefined();
+    expect(r.status.phase).toBe('Updating');
+  });
+
+  it('Updating is False/NotUpdating when the Machine is not updating, whatever the in-place phase reported', () => {
+    const r = computeMachineStatus({
+      machine: running(),
+      bootstrap: { object: readyObj('KubeadmConfig'), notFound: false },
+      infra: { object: readyObj('TestMachine'), notFound: false },
+      node: { node: healthyNode },
+      updating: { reason: 'foo', message: 'bar' },
+      clock: clockAt(T0),
+    });
+    expect(r.status.conditions!.find((c) => c.type === 'Updating')).toMatchObject({ status: 'False', reason: 'NotUpdating' });
+  });
+
+  it('Available only looks at Ready and minReadySeconds (no in-place reason)', () => {
     const pendingOnly = running({ metadata: { name: 'm', annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } } } as never);
     const ready = { type: 'Ready', status: 'True' as const, reason: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' };
-    expect(availableCondition(pendingOnly, ready, T0 + 1000).condition.reason).toBe('Updating');
+    expect(availableCondition(pendingOnly, ready, T0 + 1000).condition).toEqual({ type: 'Available', status: 'True', reason: 'Available' });
+  });
+
+  it('NodeHealthy collapses several Node conditions with the same message into Node.AllConditions (upstream)', () => {
+    const stale = 'Kubelet stopped posting node status.';
+    const lost: KubeObject = { ...healthyNode, status: { conditions: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({ type, status: 'Unknown', message: stale })) } };
+    expect(nodeConditions(running(), { node: lost })[1]).toEqual({ type: 'NodeHealthy', status: 'Unknown', reason: 'NodeHealthUnknown', message: `* Node.AllConditions: ${stale}` });
+    // Different messages (or a single problem) are listed one by one.
+    const two: KubeObject = { ...healthyNode, status: { conditions: [{ type: 'Ready', status: 'False', message: 'a' }, { type: 'MemoryPressure', status: 'True', message: 'b' }, { type: 'DiskPressure', status: 'False' }, { type: 'PIDPressure', status: 'False' }] } };
+    expect(nodeConditions(running(), { node: two })[1]).toMatchObject({ status: 'False', message: '* Node.Ready: a\n* Node.MemoryPressure: b' });
   });
 
   it('node conditions: unhealthy node, deleted node, not inspected', () => {
@@ -121,9 +160,10 @@ describe('conditions', () => {
       { type: 'BootstrapConfigReady', status: 'True' as const, reason: 'Ready', lastTransitionTime: 't' },
       { type: 'InfrastructureReady', status: 'True' as const, reason: 'Ready', lastTransitionTime: 't' },
       { type: 'NodeHealthy', status: 'True' as const, reason: 'NodeHealthy', lastTransitionTime: 't' },
+      { type: 'Updating', status: 'False' as const, reason: 'NotUpdating', lastTransitionTime: 't' },
     ];
-    expect(readyCondition(m, conds)).toMatchObject({ status: 'Unknown', message: '* Custom: Condition not yet reported' });
-    expect(readyCondition(m, [...conds, { type: 'Custom', status: 'True', reason: 'x', lastTransitionTime: 't' }])).toMatchObject({ status: 'True' });
+    expect(readyCondition(m, conds, T0)).toMatchObject({ status: 'Unknown', reason: 'ReadyUnknown', message: '* Custom: Condition not yet reported' });
+    expect(readyCondition(m, [...conds, { type: 'Custom', status: 'True', reason: 'x', lastTransitionTime: 't' }], T0)).toMatchObject({ status: 'True', reason: 'Ready' });
   });
 
   it('recomputing an unchanged status yields an equal object (no write)', () => {

@@ -1,10 +1,10 @@
 // Machine status as a pure function of what the reconciler observed (upstream machine_controller_status.go):
-// BootstrapConfigReady, InfrastructureReady, NodeReady/NodeHealthy, Updating, Deleting, Ready, Available, phase.
+// BootstrapConfigReady, InfrastructureReady, NodeReady/NodeHealthy, Updating, UpToDate (workers), Deleting, Ready
+// (ready.ts), Available, phase.
 import {
   AVAILABLE_CONDITION,
   BOOTSTRAP_CONFIG_READY_CONDITION,
   DELETING_CONDITION,
-  HEALTH_CHECK_SUCCEEDED_CONDITION,
   INFRASTRUCTURE_READY_CONDITION,
   IN_PLACE_UPDATING_REASON,
   NODE_HEALTHY_CONDITION,
@@ -24,6 +24,8 @@ import {
 } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { UpdatingReport } from './inplace-decision';
+import { readyCondition } from './ready';
+import { upToDateCondition, type UpToDateOwners } from './uptodate';
 import type { MachineObject } from './types';
 
 export interface ExternalObservation {
@@ -47,6 +49,8 @@ export interface StatusInput {
   node: NodeObservation;
   updating?: UpdatingReport;
   deleting?: { reason: string; message?: string };
+  /** The owning MachineSet and its MachineDeployment, for UpToDate (none: the condition is left alone). */
+  owners?: UpToDateOwners;
   clock: Clock;
 }
 
@@ -137,7 +141,9 @@ export function nodeConditions(machine: MachineObject, obs: NodeObservation): [C
 function summarizeNode(conds: NodeCondition[]): { status: ConditionStatus; reason: string; message?: string } {
   let bad = 0;
   let unknown = 0;
-  const messages: string[] = [];
+  let reported = 0; // conditions reporting a problem (not the missing ones)
+  const problems = new Set<string>();
+  let messages: string[] = [];
   for (const t of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
     const c = conds.find((x) => x.type === t);
     if (!c) {
@@ -147,79 +153,50 @@ function summarizeNode(conds: NodeCondition[]): { status: ConditionStatus; reaso
     }
     const healthy = t === 'Ready' ? c.status === 'True' : c.status === 'False';
     if (healthy) continue;
-    messages.push(`* Node.${t}: ${c.message || `Condition is ${c.status}`}`);
+    const m = c.message || `Condition is ${c.status}`;
+    reported++;
+    problems.add(m);
+    messages.push(`* Node.${t}: ${m}`);
     if (c.status === 'Unknown') unknown++;
     else bad++;
   }
+  // Several conditions saying the same (e.g. "Kubelet stopped posting node status."): one line.
+  if (reported > 1 && problems.size === 1) messages = [`* Node.AllConditions: ${[...problems][0]}`];
   if (bad > 0) return { status: 'False', reason: 'NodeNotHealthy', message: messages.join('\n') };
   if (unknown > 0) return { status: 'Unknown', reason: 'NodeHealthUnknown', message: messages.join('\n') };
   return { status: 'True', reason: 'NodeHealthy' };
 }
 
-/** Updating: the in-place phase's report wins; else True/InPlaceUpdating while the Machine IsUpdateInProgress. */
+/** Updating: True while the Machine IsUpdateInProgress, with the in-place phase's reason/message when it reported one. */
 export function updatingCondition(machine: MachineObject, report: UpdatingReport | undefined): ConditionInput {
+  if (!isUpdateInProgress(machine)) return { type: UPDATING_CONDITION, status: 'False', reason: NOT_UPDATING_REASON };
   if (report) return { type: UPDATING_CONDITION, status: 'True', reason: report.reason, message: report.message };
-  if (isUpdateInProgress(machine)) return { type: UPDATING_CONDITION, status: 'True', reason: IN_PLACE_UPDATING_REASON, message: 'In-place update in progress' };
-  return { type: UPDATING_CONDITION, status: 'False', reason: NOT_UPDATING_REASON };
+  return { type: UPDATING_CONDITION, status: 'True', reason: IN_PLACE_UPDATING_REASON, message: 'In-place update in progress' };
 }
 
-/** Ready summary over Deleting (negative), BootstrapConfigReady, InfrastructureReady, NodeHealthy, HealthCheckSucceeded (if set), readiness gates. */
-export function readyCondition(machine: MachineObject, conditions: readonly Condition[]): ConditionInput {
-  const positive = [BOOTSTRAP_CONFIG_READY_CONDITION, INFRASTRUCTURE_READY_CONDITION, NODE_HEALTHY_CONDITION];
-  const optional = new Set([HEALTH_CHECK_SUCCEEDED_CONDITION]);
-  const negative = new Set([DELETING_CONDITION]);
-  const types = [DELETING_CONDITION, ...positive, HEALTH_CHECK_SUCCEEDED_CONDITION];
-  for (const g of machine.spec.readinessGates ?? []) {
-    types.push(g.conditionType);
-    if ((g as { polarity?: string }).polarity === 'Negative') negative.add(g.conditionType);
-  }
-  const issues: string[] = [];
-  const unknowns: string[] = [];
-  for (const t of types) {
-    const c = conditions.find((x) => x.type === t);
-    if (!c) {
-      if (!optional.has(t)) unknowns.push(`* ${t}: Condition not yet reported`);
-      continue;
-    }
-    if (c.status === 'Unknown') {
-      unknowns.push(`* ${t}: ${c.message || 'Condition is Unknown'}`);
-      continue;
-    }
-    const good = negative.has(t) ? c.status === 'False' : c.status === 'True';
-    if (good) continue;
-    if (t === DELETING_CONDITION) issues.push(`* Deleting: Machine deletion in progress, stage: ${c.reason}`);
-    else issues.push(`* ${t}: ${c.message || c.reason}`);
-  }
-  if (issues.length) return { type: READY_CONDITION, status: 'False', reason: 'NotReady', message: [...issues, ...unknowns].join('\n') };
-  if (unknowns.length) return { type: READY_CONDITION, status: 'Unknown', reason: 'ReadyUnknown', message: unknowns.join('\n') };
-  return { type: READY_CONDITION, status: 'True', reason: 'Ready' };
-}
-
-/**
- * Available: Ready for at least minReadySeconds and (this project, spec §5.2) not being updated in place: an updating
- * Machine is not available.
- */
+/** Available: Ready for at least spec.minReadySeconds (an updating Machine is not Ready, hence not Available). */
 export function availableCondition(machine: MachineObject, ready: Condition | undefined, nowMs: number): { condition: ConditionInput; requeueAfterMs?: number } {
   const type = AVAILABLE_CONDITION;
   if (!ready || ready.status !== 'True') return { condition: { type, status: 'False', reason: 'NotReady' } };
-  if (isUpdateInProgress(machine)) return { condition: { type, status: 'False', reason: 'Updating', message: 'Machine is being updated in-place' } };
   const minReadyMs = (machine.spec.minReadySeconds ?? 0) * 1000;
   const readyFor = nowMs - Date.parse(ready.lastTransitionTime);
   if (readyFor >= minReadyMs) return { condition: { type, status: 'True', reason: 'Available' } };
   return { condition: { type, status: 'False', reason: 'WaitingForMinReadySeconds' }, requeueAfterMs: minReadyMs - readyFor };
 }
 
-export type MachinePhase = 'Pending' | 'Provisioning' | 'Provisioned' | 'Running' | 'Deleting' | 'Failed';
+export type MachinePhase = NonNullable<NonNullable<MachineObject['status']>['phase']>;
 
-/** Phase by upstream precedence: Pending < Provisioning < Provisioned < Running; Failed; Deleting wins. */
-export function machinePhase(machine: MachineObject): MachinePhase {
+/**
+ * Phase by upstream precedence, starting from the current phase (Pending when none): Provisioning < Provisioned <
+ * Running < Updating (Updating condition True) < Deleting. `conditions` must hold this reconcile's Updating.
+ */
+export function machinePhase(machine: MachineObject, conditions: readonly Condition[] = machine.status?.conditions ?? []): MachinePhase {
   const init = machine.status?.initialization;
-  let phase: MachinePhase = 'Pending';
+  let phase: MachinePhase = machine.status?.phase || 'Pending';
   if (init?.bootstrapDataSecretCreated && !init?.infrastructureProvisioned) phase = 'Provisioning';
   if (machine.spec.providerID) phase = 'Provisioned';
   if (machine.status?.nodeRef?.name && init?.infrastructureProvisioned) phase = 'Running';
-  const v1 = machine.status?.deprecated?.v1beta1;
-  if (v1 && (v1.failureReason || v1.failureMessage)) phase = 'Failed';
+  if (getCondition(conditions, UPDATING_CONDITION)?.status === 'True') phase = 'Updating';
   if (machine.metadata.deletionTimestamp) phase = 'Deleting';
   return phase;
 }
@@ -241,11 +218,13 @@ export function computeMachineStatus(input: StatusInput): StatusResult {
   set(updatingCondition(machine, input.updating));
   if (!machine.metadata.deletionTimestamp) set({ type: DELETING_CONDITION, status: 'False', reason: NOT_DELETING_REASON });
   else if (input.deleting) set({ type: DELETING_CONDITION, status: 'True', reason: input.deleting.reason, message: input.deleting.message });
-  set(readyCondition(machine, conditions));
+  const upToDate = input.owners ? upToDateCondition(machine, conditions, input.owners, clock.now()) : undefined;
+  if (upToDate) set(upToDate);
+  set(readyCondition(machine, conditions, clock.now().getTime()));
   const available = availableCondition(machine, getCondition(conditions, READY_CONDITION), clock.now().getTime());
   set(available.condition);
   status.conditions = conditions;
-  const phase = machinePhase(machine);
+  const phase = machinePhase(machine, conditions);
   if (status.phase !== phase) {
     status.phase = phase;
     status.lastUpdated = formatTime(clock.now());

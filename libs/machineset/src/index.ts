@@ -32,7 +32,7 @@ export {
   type DeletePriorityFunc,
 } from './machineset/deletion-order';
 export { classifyMachines, checkMoveHandshake, isMovable, planScaleDown, movePatch, type MachineClassification, type HandshakeResult, type ScaleDownPlan } from './machineset/moves';
-export { computeMachineSetStatus, machineUpToDateCondition, isMachineAvailable } from './machineset/status';
+export { computeMachineSetStatus, isMachineAvailable } from './machineset/status';
 export { computeDesiredMachine, selectorProblem, objectFromTemplate, kindFromTemplateKind, machineLabels, generateName, formatLabelValue, TemplateError } from './machineset/desired';
 export {
   MachineDeploymentReconciler,

@@ -89,27 +89,41 @@ describe('evaluateTarget', () => {
     expect((h as { message: string }).message.split('\n')).toHaveLength(3);
   });
 
-  describe('in-place updates', () => {
-    it('updating Machine with a NotReady Node past the timeout is not unhealthy', () => {
+  describe('Machines being updated in place: no special case (as upstream)', () => {
+    it('updating Machine with a NotReady Node past the timeout → UnhealthyNode', () => {
       const m = machine({ nodeRef: 'n1', annotations: updating, conditions: [cond('Updating', 'True', -60, 'InPlaceUpdating')] });
       const h = evaluateTarget(input({ machine: m, node: node([{ type: 'Ready', status: 'False', sinceS: -3600 }]) }));
-      expect(h.state).toBe('UpdateInProgress');
-      // Still tracks the Updating=True timeout.
-      expect(h).toMatchObject({ nextCheckMs: 1741_000 });
+      expect(h).toEqual({
+        state: 'Unhealthy',
+        reason: 'UnhealthyNode',
+        message: 'Health check failed:\n  * Condition Ready on Node is reporting status False with reason KubeletNotReady for more than 5m0s',
+      });
     });
 
-    it('pending UpdateMachine hook alone also counts as updating', () => {
+    it('updating Machine with a NotReady Node within the timeout → pending until the earliest timeout', () => {
+      const m = machine({ nodeRef: 'n1', annotations: updating, conditions: [cond('Updating', 'True', -60, 'InPlaceUpdating')] });
+      expect(evaluateTarget(input({ machine: m, node: node([{ type: 'Ready', status: 'False', sinceS: -100 }]) }))).toMatchObject({ state: 'Pending', nextCheckMs: 201_000 });
+    });
+
+    it('pending UpdateMachine hook with a deleted Node → NodeDeleted', () => {
       const m = machine({ nodeRef: 'n1', annotations: { [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' } });
-      expect(evaluateTarget(input({ machine: m, nodeMissing: true })).state).toBe('UpdateInProgress');
+      expect(evaluateTarget(input({ machine: m, nodeMissing: true }))).toMatchObject({ state: 'Unhealthy', reason: 'NodeDeleted' });
     });
 
-    it('Updating=True longer than configured → unhealthy even while updating (only the Machine finding reported)', () => {
+    it('updating Machine without a Node: the node startup timeout still applies', () => {
+      const m = machine({ createdS: -601, annotations: updating });
+      expect(evaluateTarget(input({ machine: m }))).toMatchObject({ state: 'Unhealthy', reason: 'NodeStartupTimeout' });
+    });
+
+    it('Updating=True longer than configured and a bad Node → UnhealthyMachine with both findings', () => {
       const m = machine({ nodeRef: 'n1', annotations: updating, conditions: [cond('Updating', 'True', -1801, 'InPlaceUpdating')] });
       const h = evaluateTarget(input({ machine: m, node: node([{ type: 'Ready', status: 'False', sinceS: -3600 }]) }));
       expect(h).toEqual({
         state: 'Unhealthy',
         reason: 'UnhealthyMachine',
-        message: 'Health check failed:\n  * Condition Updating on Machine is reporting status True with reason InPlaceUpdating for more than 30m0s',
+        message:
+          'Health check failed:\n  * Condition Updating on Machine is reporting status True with reason InPlaceUpdating for more than 30m0s\n' +
+          '  * Condition Ready on Node is reporting status False with reason KubeletNotReady for more than 5m0s',
       });
     });
 

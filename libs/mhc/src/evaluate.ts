@@ -1,6 +1,6 @@
-// Health of one MachineHealthCheck target as a pure function (upstream machinehealthcheck_targets.go needsRemediation,
-// plus the in-place rule of spec §9: while a Machine is updating in place, Node-based checks never make it unhealthy,
-// but explicitly configured Machine conditions, such as Updating=True for too long, still do).
+// Health of one MachineHealthCheck target as a pure function (upstream machinehealthcheck_targets.go needsRemediation).
+// No in-place special case, as upstream: a Machine being updated is checked like any other (Node conditions and the
+// node startup timeout included); a stuck update is caught by configuring e.g. Updating=True as a Machine condition.
 import {
   INFRASTRUCTURE_READY_CONDITION,
   MACHINE_CONTROL_PLANE_LABEL,
@@ -11,7 +11,6 @@ import {
   UNHEALTHY_NODE_REASON,
   getCondition,
   isTrue,
-  isUpdateInProgress,
   type Condition,
   type Machine,
   type MachineHealthCheckSpec,
@@ -69,9 +68,7 @@ export type TargetHealth =
   /** Fails a check: HealthCheckSucceeded=False with reason/message, remediation requested. */
   | { state: 'Unhealthy'; reason: string; message: string }
   /** Neither healthy nor unhealthy (yet): a condition runs towards its timeout, no Node yet, cluster not ready... */
-  | { state: 'Pending'; detail: string; nextCheckMs?: number }
-  /** Updating in place with failing/pending Node checks: never remediated for them, not counted as healthy. */
-  | { state: 'UpdateInProgress'; detail: string; nextCheckMs?: number };
+  | { state: 'Pending'; detail: string; nextCheckMs?: number };
 
 /** Go's time.Duration.String() for whole seconds ("10s", "5m0s", "1h30m0s"). */
 export function formatSeconds(total: number): string {
@@ -193,16 +190,7 @@ export function evaluateTarget(input: TargetInput): TargetHealth {
 
   const m = machineChecks(input);
   const n = nodeChecks(input);
-  const updating = isUpdateInProgress(machine);
-  if (m.messages.length > 0) {
-    // While updating in place, Node findings are expected noise: report (and remediate for) the Machine conditions only.
-    const all = updating ? m.messages : [...m.messages, ...n.messages];
-    return { state: 'Unhealthy', reason: m.reason!, message: healthCheckFailedMessage(all) };
-  }
-  if (updating && (n.messages.length > 0 || n.nextCheckMs !== undefined || !input.node)) {
-    const detail = n.messages.length ? `ignoring while updating in place: ${n.messages.join('; ')}` : 'Node checks pending while updating in place';
-    return { state: 'UpdateInProgress', detail, nextCheckMs: m.nextCheckMs };
-  }
+  if (m.messages.length > 0) return { state: 'Unhealthy', reason: m.reason!, message: healthCheckFailedMessage([...m.messages, ...n.messages]) };
   if (n.messages.length > 0) return { state: 'Unhealthy', reason: n.reason!, message: healthCheckFailedMessage(n.messages) };
 
   const next = minDefined(m.nextCheckMs, n.nextCheckMs);

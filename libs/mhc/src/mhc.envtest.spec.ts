@@ -98,34 +98,46 @@ describe('MachineHealthCheck controller (envtest)', () => {
     expect(h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update')).toBe(before);
   });
 
-  it('an updating Machine whose Node is NotReady is not remediated; Updating=True beyond the timeout is', async () => {
+  it('an updating Machine is checked like any other (no in-place special case): NotReady Node past its timeout is remediated', async () => {
     await createNode(h, 'n-u1', notReady(-3600));
     await createMachine(h, ns, 'c1', 'u1', {
       labels: { pool: 'u' }, nodeName: 'n-u1', annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' },
       conditions: [{ type: 'Updating', status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress', lastTransitionTime: h.clock.at(-60) }],
     });
     await createMhc('pool-u', 'u');
-    const mhc = await eventually(async () => {
-      const o = await getMhc('pool-u');
-      return (o.status as { expectedMachines?: number } | undefined)?.expectedMachines === 1 && o;
-    }, 'pool-u status');
-    // Not healthy (its Node is NotReady), but not unhealthy either while the update runs.
-    expect(mhc.status).toMatchObject({ currentHealthy: 0, targets: ['u1'] });
+    const u1 = await eventually(async () => {
+      const m = await getMachine('u1');
+      return conditionOf(m, 'OwnerRemediated') && m;
+    }, 'u1 marked');
+    expect(conditionOf(u1, 'HealthCheckSucceeded')).toMatchObject({
+      status: 'False', reason: 'UnhealthyNode',
+      message: 'Health check failed:\n  * Condition Ready on Node is reporting status False with reason KubeletNotReady for more than 5m0s',
+    });
+    expect(conditionOf(u1, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
+    expect((await getMhc('pool-u')).status).toMatchObject({ expectedMachines: 1, currentHealthy: 0, targets: ['u1'] });
+  });
+
+  it('an updating Machine with a Ready Node: Updating=True beyond its timeout is remediated', async () => {
+    await createNode(h, 'n-u2', ready(-3600));
+    await createMachine(h, ns, 'c1', 'u2', {
+      labels: { pool: 'u2' }, nodeName: 'n-u2', annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' },
+      conditions: [{ type: 'Updating', status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress', lastTransitionTime: h.clock.at(-60) }],
+    });
+    await createMhc('pool-u2', 'u2');
+    await eventually(async () => ((await getMhc('pool-u2')).status as { expectedMachines?: number } | undefined)?.expectedMachines === 1, 'pool-u2 status');
     await settle(h.manager, ['machinehealthcheck']);
-    let u1 = await getMachine('u1');
-    expect(conditionOf(u1, 'HealthCheckSucceeded')).toBeUndefined();
-    expect(conditionOf(u1, 'OwnerRemediated')).toBeUndefined();
+    expect(conditionOf(await getMachine('u2'), 'OwnerRemediated')).toBeUndefined();
     // The next check is due when Updating=True reaches its 30 min timeout (+1 s).
-    expect(await h.reconciler.reconcile({ namespace: ns, name: 'pool-u' })).toEqual({ requeueAfterMs: 1741_000 });
+    expect(await h.reconciler.reconcile({ namespace: ns, name: 'pool-u2' })).toEqual({ requeueAfterMs: 1741_000 });
 
     h.clock.advance(1741_000);
-    await h.reconciler.reconcile({ namespace: ns, name: 'pool-u' });
-    u1 = await getMachine('u1');
-    expect(conditionOf(u1, 'HealthCheckSucceeded')).toMatchObject({
+    await h.reconciler.reconcile({ namespace: ns, name: 'pool-u2' });
+    const u2 = await getMachine('u2');
+    expect(conditionOf(u2, 'HealthCheckSucceeded')).toMatchObject({
       status: 'False', reason: 'UnhealthyMachine',
       message: 'Health check failed:\n  * Condition Updating on Machine is reporting status True with reason InPlaceUpdating for more than 30m0s',
     });
-    expect(conditionOf(u1, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
+    expect(conditionOf(u2, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
   });
 
   it('too many unhealthy Machines: marked, but no remediation (RemediationAllowed=False, TooManyUnhealthy)', async () => {

@@ -6,7 +6,6 @@ import {
   OWNER_REMEDIATED_CONDITION,
   REMEDIATING_CONDITION,
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
-  UP_TO_DATE_CONDITION,
   getCondition,
   labelSelectorAsSelector,
   setCondition,
@@ -39,7 +38,7 @@ import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemp
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
 import { checkMoveHandshake, classifyMachines, movePatch, planScaleDown } from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
-import { computeMachineSetStatus, machineUpToDateCondition } from './status';
+import { computeMachineSetStatus } from './status';
 import {
   clusterPausedTransitions,
   machineSetRequestsForCluster,
@@ -120,7 +119,7 @@ export class MachineSetReconciler implements Reconciler {
     }
     // Machines whose in-place update starts here (or waits for the gate) must not get the new spec any other way.
     const starting = new Set(toStartUpdate.map((m) => m.metadata.name ?? ''));
-    await this.syncMachines(ms, md, counted.filter((m) => !starting.has(m.metadata.name ?? '')));
+    await this.syncMachines(ms, counted.filter((m) => !starting.has(m.metadata.name ?? '')));
 
     let scaleError: Error | undefined;
     let remaining = counted;
@@ -221,21 +220,9 @@ export class MachineSetReconciler implements Reconciler {
     return out;
   }
 
-  /** Owner-written UpToDate condition, and in-place mutable fields propagated to the Machines with SSA. */
-  private async syncMachines(ms: MachineSet, md: MachineDeployment | undefined, machines: Machine[]): Promise<void> {
+  /** In-place mutable fields propagated to the Machines with SSA (their UpToDate condition is the Machine controller's). */
+  private async syncMachines(ms: MachineSet, machines: Machine[]): Promise<void> {
     for (const m of machines) {
-      const condition = machineUpToDateCondition(ms, md, m, this.clock.now());
-      if (condition) {
-        const existing = getCondition(m, UP_TO_DATE_CONDITION);
-        const [next] = setCondition(existing ? [existing] : [], { ...condition, observedGeneration: m.metadata.generation }, this.clock);
-        if (!existing || !jsonEqual(existing, next)) {
-          // SSA on the status subresource: conditions are a list-map keyed by type, so only UpToDate is ours.
-          await this.client.apply(
-            { apiVersion: m.apiVersion, kind: m.kind, metadata: { name: m.metadata.name, namespace: m.metadata.namespace }, status: { conditions: [next] } },
-            { fieldManager: MACHINESET_FIELD_MANAGER, force: true, subresource: 'status' },
-          );
-        }
-      }
       if (m.metadata.deletionTimestamp) continue;
       // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
       await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);

@@ -1,35 +1,8 @@
 import { getCondition } from '@capi/api';
-import { computeMachineSetStatus, isMachineAvailable, machineUpToDateCondition } from './status';
-import { clock, machine, machineDeployment, machineSet, NOW } from '../testing/fixtures';
+import { computeMachineSetStatus, isMachineAvailable } from './status';
+import { clock, machine, machineSet } from '../testing/fixtures';
 
 const IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
-
-describe('machineUpToDateCondition', () => {
-  const ms = machineSet('md-a', { version: 'v1.30.0' });
-  it('is not written for stand-alone MachineSets', () => {
-    expect(machineUpToDateCondition(ms, undefined, machine('m'), NOW)).toBeUndefined();
-  });
-  it('is True/UpToDate when the MS template matches the MD', () => {
-    expect(machineUpToDateCondition(ms, machineDeployment({ version: 'v1.30.0' }), machine('m'), NOW)).toEqual({ type: 'UpToDate', status: 'True', reason: 'UpToDate' });
-  });
-  it('is False/NotUpToDate with the differences when the MD template changed', () => {
-    const c = machineUpToDateCondition(ms, machineDeployment({ version: 'v1.31.0' }), machine('m'), NOW)!;
-    expect(c).toMatchObject({ status: 'False', reason: 'NotUpToDate' });
-    expect(c.message).toBe('* spec.version v1.30.0, v1.31.0 required');
-  });
-  it('is False/Updating while an in-place update is in progress, even if the spec already matches', () => {
-    const m = machine('m', { annotations: { [IN_PROGRESS]: '' } });
-    expect(machineUpToDateCondition(ms, machineDeployment({ version: 'v1.30.0' }), m, NOW)).toMatchObject({ status: 'False', reason: 'Updating' });
-    const pending = machine('p', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } });
-    expect(machineUpToDateCondition(ms, machineDeployment(), pending, NOW)).toMatchObject({ status: 'False', reason: 'Updating' });
-  });
-  it('is False once rolloutAfter expired for an MS created before it', () => {
-    const c = machineUpToDateCondition(ms, machineDeployment({ rolloutAfter: '2026-01-05T00:00:00Z' }), machine('m'), NOW)!;
-    expect(c).toMatchObject({ status: 'False', reason: 'NotUpToDate', message: '* MachineDeployment spec.rolloutAfter expired' });
-    const later = machineSet('md-b', { created: '2026-01-06T00:00:00Z' });
-    expect(machineUpToDateCondition(later, machineDeployment({ rolloutAfter: '2026-01-05T00:00:00Z' }), machine('m'), NOW)!.status).toBe('True');
-  });
-});
 
 describe('computeMachineSetStatus', () => {
   const ready = [{ type: 'Ready', status: 'True' as const }, { type: 'Available', status: 'True' as const }, { type: 'UpToDate', status: 'True' as const }];

@@ -1,16 +1,14 @@
-// MachineSet status and the Machine UpToDate condition it owns (upstream machineset_controller_status.go), pure.
+// MachineSet status (upstream machineset_controller_status.go), pure. The Machines' UpToDate condition is written by
+// the Machine controller (@capi/machine), as upstream.
 import {
   AVAILABLE_CONDITION,
   DISABLE_MACHINE_CREATE_ANNOTATION,
   MACHINES_READY_CONDITION,
   MACHINES_UP_TO_DATE_CONDITION,
-  MACHINE_UP_TO_DATE_UPDATING_REASON,
-  NOT_UP_TO_DATE_REASON,
   READY_CONDITION,
   SCALING_DOWN_CONDITION,
   SCALING_UP_CONDITION,
   UP_TO_DATE_CONDITION,
-  UP_TO_DATE_REASON,
   aggregate,
   formatLabelSelector,
   isTrue,
@@ -20,41 +18,14 @@ import {
   type Condition,
   type ConditionInput,
   type Machine,
-  type MachineDeployment,
   type MachineSet,
   type MachineSetStatus,
 } from '@capi/api';
-import { machineTemplateUpToDate, type MachineTemplateSpecLike } from '../rollout';
 import { remediatingCondition } from './remediation';
 
 /** Available for rollout math: Available=True and not updating in place (an updating Machine is unavailable). */
 export function isMachineAvailable(m: Machine): boolean {
   return isTrue(m, AVAILABLE_CONDITION) && !isUpdateInProgress(m);
-}
-
-/**
- * The UpToDate condition a MachineDeployment-owned MS writes on its Machines: compared against the MD template
- * (the MS template stands for the Machine, as upstream). Updating in place wins: False/Updating.
- * Undefined for stand-alone MachineSets (they leave the condition to whoever manages the Machines).
- */
-export function machineUpToDateCondition(ms: MachineSet, md: MachineDeployment | undefined, machine: Machine, now: Date): ConditionInput | undefined {
-  if (!md) return undefined;
-  if (isUpdateInProgress(machine)) {
-    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message: '* In-place update in progress' };
-  }
-  const { upToDate, result } = machineTemplateUpToDate(ms.spec.template as MachineTemplateSpecLike, md.spec.template as MachineTemplateSpecLike);
-  const messages = [...result.logMessages];
-  let ok = upToDate;
-  const after = md.spec.rollout?.after ? Date.parse(md.spec.rollout.after) : undefined;
-  const created = ms.metadata.creationTimestamp ? Date.parse(ms.metadata.creationTimestamp) : undefined;
-  if (after !== undefined && after < now.getTime() && !(created !== undefined && created > after)) {
-    ok = false;
-    messages.push('MachineDeployment spec.rolloutAfter expired');
-  }
-  if (!ok) {
-    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: NOT_UP_TO_DATE_REASON, message: messages.map((m) => `* ${m}`).join('\n') };
-  }
-  return { type: UP_TO_DATE_CONDITION, status: 'True', reason: UP_TO_DATE_REASON };
 }
 
 function scalingConditions(ms: MachineSet, current: number): ConditionInput[] {

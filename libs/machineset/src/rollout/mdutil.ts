@@ -1,4 +1,5 @@
 // Pure MachineDeployment helpers used by the rollout planner (upstream: machinedeployment/mdutil/util.go).
+import { compareMachineTemplates, semanticEqual } from '@capi/api';
 import {
   IntOrString,
   MachineDeploymentLike,
@@ -140,60 +141,20 @@ export function newMSNewReplicas(
   throw new RolloutPlanError(`failed to compute replicas: deployment strategy ${String(strategyType(md))} isn't supported`, 'InvalidStrategy');
 }
 
-/** Drops undefined/null/empty values so that "absent" and "zero" compare equal, like Go zero values. */
-function normalize(v: unknown): unknown {
-  if (v === undefined || v === null || v === '' || v === false || v === 0) return undefined;
-  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(normalize);
-  if (typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) {
-      const n = normalize((v as Record<string, unknown>)[k]);
-      if (n !== undefined) out[k] = n;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return v;
-}
-
-export function semanticEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(normalize(a)) === JSON.stringify(normalize(b));
-}
+// The template comparison is shared with the Machine controller's UpToDate condition (@capi/api).
+export { semanticEqual };
 
 export interface UpToDateResult {
   logMessages: string[];
   eligibleForInPlaceUpdate: boolean;
 }
 
-/**
- * Compares the rollout-relevant fields of two machine templates: version, bootstrap, infrastructureRef and
- * failureDomain. Fields propagated in place (labels, annotations, timeouts, taints...) never cause a rollout.
- */
+/** Upstream MachineTemplateUpToDate (see compareMachineTemplates in @capi/api). */
 export function machineTemplateUpToDate(
   current: MachineTemplateSpecLike,
   desired: MachineTemplateSpecLike,
 ): { upToDate: boolean; result: UpToDateResult } {
-  const c = current.spec ?? {};
-  const d = desired.spec ?? {};
-  const logMessages: string[] = [];
-  if ((c.version ?? '') !== (d.version ?? '')) logMessages.push(`spec.version ${c.version ?? ''}, ${d.version ?? ''} required`);
-  if (!semanticEqual(c.bootstrap, d.bootstrap)) {
-    if (c.bootstrap?.configRef?.name) {
-      logMessages.push(
-        `spec.bootstrap.configRef ${c.bootstrap.configRef.kind ?? ''} ${c.bootstrap.configRef.name}, ${d.bootstrap?.configRef?.kind ?? ''} ${d.bootstrap?.configRef?.name ?? ''} required`,
-      );
-    } else {
-      logMessages.push(`spec.bootstrap.dataSecretName ${c.bootstrap?.dataSecretName ?? 'nil'}, ${d.bootstrap?.dataSecretName ?? 'nil'} required`);
-    }
-  }
-  if (!semanticEqual(c.infrastructureRef, d.infrastructureRef)) {
-    logMessages.push(
-      `spec.infrastructureRef ${c.infrastructureRef?.kind ?? ''} ${c.infrastructureRef?.name ?? ''}, ${d.infrastructureRef?.kind ?? ''} ${d.infrastructureRef?.name ?? ''} required`,
-    );
-  }
-  if ((c.failureDomain ?? '') !== (d.failureDomain ?? '')) {
-    logMessages.push(`spec.failureDomain ${c.failureDomain ?? ''}, ${d.failureDomain ?? ''} required`);
-  }
-  const upToDate = logMessages.length === 0;
+  const { upToDate, logMessages } = compareMachineTemplates(current, desired);
   // An up-to-date MachineSet needs no in-place update.
   return { upToDate, result: { logMessages, eligibleForInPlaceUpdate: !upToDate } };
 }

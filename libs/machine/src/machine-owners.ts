@@ -1,0 +1,47 @@
+// The MachineSet and MachineDeployment that own a worker Machine (read for its UpToDate condition), and the watches
+// that re-reconcile Machines when their owners change (e.g. a new MD template makes them NotUpToDate).
+import {
+  CLUSTER_GROUP,
+  MACHINE_DEPLOYMENT_NAME_LABEL,
+  MachineDeploymentGVK,
+  MachineSetGVK,
+  type MachineDeployment,
+  type MachineSet,
+} from '@capi/api';
+import type { Client, InformerCache, KubeObject, Request } from '@capi/controller-runtime';
+import type { MachineObject } from './types';
+import type { UpToDateOwners } from './uptodate';
+
+type Owned = { metadata: { ownerReferences?: { apiVersion: string; kind: string; name: string; controller?: boolean }[] } };
+
+/** Name of the controller owner of `kind` in the cluster.x-k8s.io group. */
+export function controllerOwnerName(obj: Owned, kind: string): string | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.controller && r.kind === kind && r.apiVersion.split('/')[0] === CLUSTER_GROUP)?.name;
+}
+
+/** Both owners, or undefined when the Machine is not owned by a MachineDeployment through a MachineSet. */
+export async function readUpToDateOwners(client: Client, machine: MachineObject): Promise<UpToDateOwners | undefined> {
+  const msName = controllerOwnerName(machine, 'MachineSet');
+  if (!msName) return undefined;
+  const namespace = machine.metadata.namespace;
+  const machineSet = await client.tryGet<MachineSet>({ apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', namespace, name: msName });
+  const mdName = machineSet && controllerOwnerName(machineSet, 'MachineDeployment');
+  if (!mdName) return undefined;
+  const machineDeployment = await client.tryGet<MachineDeployment>({ apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', namespace, name: mdName });
+  return machineDeployment ? { machineSet, machineDeployment } : undefined;
+}
+
+/** Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) on change. */
+export function watchMachineOwners(cache: InformerCache, machines: () => readonly MachineObject[], enqueue: (req: Request) => void): void {
+  const forward = (match: (m: MachineObject) => boolean) => {
+    for (const m of machines()) if (match(m)) enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
+  };
+  const onMachineSet = (ms: KubeObject) =>
+    forward((m) => m.metadata.namespace === ms.metadata.namespace && controllerOwnerName(m, 'MachineSet') === ms.metadata.name);
+  const onMachineDeployment = (md: KubeObject) =>
+    forward((m) => m.metadata.namespace === md.metadata.namespace && m.metadata.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL] === md.metadata.name);
+  cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({ onAdd: onMachineSet, onUpdate: (_o, n) => onMachineSet(n), onDelete: onMachineSet });
+  cache
+    .informerFor(MachineDeploymentGVK.apiVersion, 'MachineDeployment')
+    .addEventHandler({ onAdd: onMachineDeployment, onUpdate: (_o, n) => onMachineDeployment(n), onDelete: onMachineDeployment });
+}
