@@ -10,7 +10,7 @@ export {
   DesiredStateError,
   type DesiredMachineInput,
 } from './desired';
-export { dropOmittable, isJoinConfig, comparableClusterConfigurations, comparableInitOrJoin, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
+export { dropOmittable, isJoinConfig, isInitConfig, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
 export { upToDate, shouldRolloutAfter, shouldRolloutBefore, type UpToDateInput, type UpToDateResult, type NotUpToDateResult } from './uptodate';
 export {
   planReconcile,
