@@ -17,6 +17,8 @@ export type KcpAction =
   | { type: 'initialize' }
   /** A Machine carries update-in-progress but not the pending UpdateMachine hook: finish the trigger (spec §6.4). */
   | { type: 'completeInPlaceTrigger'; machine: string }
+  /** Machines are being updated in place: one in-place update at a time, nothing else until they are done. */
+  | { type: 'waitForInPlaceUpdate'; machines: string[] }
   | { type: 'scaleUp'; rollout: boolean }
   /** Rollout step: update `machine` in place if possible, else delete it. */
   | { type: 'rolloutMachine'; machine: string; tryInPlace: boolean }
@@ -83,16 +85,16 @@ export interface PreflightResult {
 
 /**
  * Preflight checks before any scale operation or in-place update (upstream preflightChecks): no Machine deleting,
- * none updating in place (one in-place update at a time), every Machine with a Node that is healthy.
- * `ignore` names a Machine left out (the one about to be deleted).
+ * every Machine with a Node that is healthy. `ignore` names a Machine left out of the per-Machine health checks (the
+ * one about to be deleted or updated). Machines updating in place are not a preflight failure: the reconcile waits
+ * for them before it gets here (planReconcile's waitForInPlaceUpdate).
  */
 export function preflightChecks(machines: readonly ControlPlaneMachine[], ignore?: string): PreflightResult {
   const messages: string[] = [];
   for (const { machine, nodeHealthy } of machines) {
     const name = machine.metadata.name ?? '';
-    if (name === ignore) continue;
     if (machine.metadata.deletionTimestamp) messages.push(`Machine ${name} is deleting`);
-    else if (isUpdateInProgress(machine)) messages.push(`Machine ${name} is updating in place`);
+    else if (name === ignore) continue;
     else if (!machine.status?.nodeRef) messages.push(`Machine ${name} does not have a Node yet`);
     else if (nodeHealthy !== true) messages.push(`Machine ${name}: Node ${machine.status.nodeRef.name} is ${nodeHealthy === false ? 'not ready' : 'in unknown state'}`);
   }
@@ -116,13 +118,17 @@ export const needsTriggerCompletion = (m: Machine): boolean =>
 
 /**
  * What the reconcile does next. Deleting Machines are part of `machines` (they block through preflight).
- * Rollout: below replicas+maxSurge scale up, else take one outdated Machine (in place if eligible and the gate is
- * on, else delete). Without outdated Machines: scale to spec.replicas.
+ * An interrupted in-place trigger is completed first; while a Machine is updating in place nothing else happens.
+ * Rollout: below replicas+maxSurge scale up, else take one outdated Machine: in place if the gate is on, it is
+ * eligible and fewer than spec.replicas Machines are up-to-date (upstream rollingUpdate: in place only instead of a
+ * deletion that is still needed), else delete it. Without outdated Machines: scale to spec.replicas.
  */
 export function planReconcile(kcp: KubeadmControlPlane, machines: readonly ControlPlaneMachine[], inPlaceEnabled: boolean): KcpAction {
   if (machines.length === 0) return { type: 'initialize' };
   const incomplete = machines.find((m) => needsTriggerCompletion(m.machine));
   if (incomplete && inPlaceEnabled) return { type: 'completeInPlaceTrigger', machine: incomplete.machine.metadata.name ?? '' };
+  const updating = machines.filter((m) => isUpdateInProgress(m.machine));
+  if (updating.length > 0) return { type: 'waitForInPlaceUpdate', machines: updating.map((m) => m.machine.metadata.name ?? '') };
 
   const replicas = desiredReplicas(kcp);
   const all = machines.map((m) => m.machine);
@@ -135,7 +141,9 @@ export function planReconcile(kcp: KubeadmControlPlane, machines: readonly Contr
     const selected = selectMachineForScaleDown(all.filter((m) => !m.metadata.deletionTimestamp), outdated.map((m) => m.machine));
     if (!selected) return { type: 'none' };
     const info = outdated.find((m) => m.machine === selected);
-    return { type: 'rolloutMachine', machine: selected.metadata.name ?? '', tryInPlace: inPlaceEnabled && !!info?.eligibleForInPlaceUpdate };
+    const upToDateReplicas = machines.filter((m) => m.upToDate).length;
+    const tryInPlace = inPlaceEnabled && !!info?.eligibleForInPlaceUpdate && upToDateReplicas < replicas;
+    return { type: 'rolloutMachine', machine: selected.metadata.name ?? '', tryInPlace };
   }
   if (machines.length < replicas) return { type: 'scaleUp', rollout: false };
   if (machines.length > replicas) {

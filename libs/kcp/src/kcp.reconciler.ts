@@ -127,11 +127,17 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     let outcome: StepOutcome = {};
     let stepError: unknown;
     try {
-      // Remediation first; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
-      const remediation = await this.reconcileUnhealthyMachines(kcp, view);
-      outcome = remediation.stop ?? (await this.runAction(planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates')), kcp, clusterName, template, view, results, cluster));
-      // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
-      if (remediation.recheck && !outcome.result) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
+      const action = planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates'));
+      if (action.type === 'completeInPlaceTrigger') {
+        // Before remediation, like upstream: a half-triggered update is finished before anything else.
+        outcome = await this.runAction(action, kcp, clusterName, template, view, results, cluster);
+      } else {
+        // Remediation next; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
+        const remediation = await this.reconcileUnhealthyMachines(kcp, view);
+        outcome = remediation.stop ?? (await this.runAction(action, kcp, clusterName, template, view, results, cluster));
+        // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
+        if (remediation.recheck && !outcome.result) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
+      }
     } catch (e) {
       stepError = e;
     }
@@ -200,6 +206,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       }
       case 'completeInPlaceTrigger':
         await triggerInPlaceUpdate(this.inPlace, byName(action.machine), results.get(action.machine)!.result, this.log);
+        return {};
+      case 'waitForInPlaceUpdate':
+        // No requeue: the Machine changes when its update completes, and Machines are watched.
+        for (const name of action.machines) this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: waiting for in-place update of Machine ${name} to complete`);
         return {};
       case 'scaleUp': {
         const pre = preflightChecks(view);

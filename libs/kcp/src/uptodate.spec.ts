@@ -92,6 +92,16 @@ describe('upToDate', () => {
     expect(r.result.desiredKubeadmConfig?.spec.joinConfiguration).toMatchObject({ nodeRegistration: { name: 'other' }, controlPlane: {} });
   });
 
+  it('delete-machine and remediate-machine annotations make an outdated Machine ineligible for in-place', () => {
+    const k = kcp({ version: 'v1.31.0' });
+    expect(upToDate(input({ kcp: k })).result.eligibleForInPlaceUpdate).toBe(true);
+    for (const a of ['cluster.x-k8s.io/delete-machine', 'cluster.x-k8s.io/remediate-machine']) {
+      const r = upToDate(input({ kcp: k, machine: machine('m1', { annotations: { [a]: '' } }) }));
+      expect(r.upToDate).toBe(false);
+      expect(r.result.eligibleForInPlaceUpdate).toBe(false);
+    }
+  });
+
   it('detects a files change', () => {
     const base = kcp();
     const changed = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, files: [{ path: '/etc/a', content: 'b' }] } });

@@ -3,6 +3,8 @@
 // annotation on the Machine. The result carries current and desired Machine/KubeadmConfig/InfraMachine, which the
 // in-place path sends to CanUpdateMachine and writes when triggering.
 import {
+  DELETE_MACHINE_ANNOTATION,
+  REMEDIATE_MACHINE_ANNOTATION,
   TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
   TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
   type KubeadmConfig,
@@ -107,7 +109,9 @@ export function upToDate(input: UpToDateInput): UpToDateResult {
   const { kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate, now } = input;
   const logMessages: string[] = [];
   const conditionMessages: string[] = [];
-  let eligibleForInPlaceUpdate = true;
+  // Machines the user or MHC asked to delete / remediate are replaced, never updated in place.
+  const annotations = machine.metadata.annotations ?? {};
+  let eligibleForInPlaceUpdate = !(DELETE_MACHINE_ANNOTATION in annotations) && !(REMEDIATE_MACHINE_ANNOTATION in annotations);
 
   if (shouldRolloutBefore(kcp, machine, now)) {
     logMessages.push('certificates will expire soon, rolloutBefore expired');
