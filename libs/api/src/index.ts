@@ -17,3 +17,4 @@ export * from './labelselector';
 export * from './extensionconfig';
 export * from './hooks';
 export * from './remediation';
+export * from './simulated-control-plane';

@@ -7,13 +7,22 @@ import {
   selectMachineForScaleDown,
   type ControlPlaneMachine,
 } from './decide';
+import type { ConditionInput } from '@capi/api';
+import { requiredHealthConditions } from './health';
 import { kcp, machine } from './testing/fixtures';
+
+/** Health conditions as health.ts computes them: all True, or the API server Pod not ready. */
+const health = (healthy: boolean): ConditionInput[] =>
+  requiredHealthConditions(true).map((type) =>
+    !healthy && type === 'APIServerPodHealthy' ? { type, status: 'False', reason: 'Provisioning', message: 'Waiting to be ready' } : { type, status: 'True', reason: 'Running' },
+  );
 
 const cpm = (name: string, opts: { upToDate?: boolean; eligible?: boolean; healthy?: boolean; created?: string; annotations?: Record<string, string>; deleting?: boolean; nodeRef?: boolean } = {}): ControlPlaneMachine => ({
   machine: machine(name, { created: opts.created, annotations: opts.annotations, deleting: opts.deleting, nodeRef: opts.nodeRef }),
   upToDate: opts.upToDate ?? true,
   eligibleForInPlaceUpdate: opts.eligible ?? !(opts.upToDate ?? true),
   nodeHealthy: opts.healthy ?? true,
+  health: health(opts.healthy ?? true),
 });
 
 describe('maxSurge', () => {
@@ -61,24 +70,33 @@ describe('preflightChecks', () => {
   it('passes for healthy Machines with Nodes', () => {
     expect(preflightChecks([cpm('a'), cpm('b')])).toEqual({ ok: true, messages: [] });
   });
-  it('fails for deleting, Node-less and unhealthy Machines, unless ignored; updating in place is not a preflight failure', () => {
+  it('waits for deleting Machines first, even the ignored one (upstream HasDeletingMachine)', () => {
+    expect(preflightChecks([cpm('a', { deleting: true }), cpm('b', { healthy: false })]).messages).toEqual(['Machine a is deleting']);
+    expect(preflightChecks([cpm('a'), cpm('d', { deleting: true })], 'd').messages).toEqual(['Machine d is deleting']);
+  });
+  it('fails for Node-less Machines and Machines with health conditions not True, unless ignored; updating in place is not a preflight failure', () => {
     const r = preflightChecks([
-      cpm('a', { deleting: true }),
       cpm('b', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } }),
       cpm('c', { nodeRef: false }),
       cpm('d', { healthy: false }),
-      { ...cpm('e'), nodeHealthy: undefined },
+      { ...cpm('e'), health: [{ type: 'APIServerPodHealthy', status: 'Unknown', reason: 'InspectionFailed', message: 'Node e is unreachable' }] },
     ]);
     expect(r.ok).toBe(false);
     expect(r.messages).toEqual([
-      'Machine a is deleting',
-      'Machine c does not have a Node yet',
-      'Machine d: Node d is not ready',
-      'Machine e: Node e is in unknown state',
+      'Machine c does not have a corresponding Node yet (Machine.status.nodeRef not set)',
+      'Machine d reports APIServerPodHealthy condition is false (Waiting to be ready)',
+      'Machine e reports APIServerPodHealthy condition is unknown (Node e is unreachable)',
+      'Machine e does not have ControllerManagerPodHealthy condition',
+      'Machine e does not have SchedulerPodHealthy condition',
+      'Machine e does not have EtcdPodHealthy condition',
+      'Machine e does not have EtcdMemberHealthy condition',
     ]);
     expect(preflightChecks([cpm('a'), cpm('d', { healthy: false })], 'd').ok).toBe(true);
-    // A deleting Machine blocks even when it is the ignored one (upstream HasDeletingMachine).
-    expect(preflightChecks([cpm('a'), cpm('d', { deleting: true })], 'd').messages).toEqual(['Machine d is deleting']);
+  });
+  it('with external etcd, etcd conditions are not required', () => {
+    const noEtcd = { ...cpm('a'), health: health(true).filter((c) => !c.type.startsWith('Etcd')) };
+    expect(preflightChecks([noEtcd], undefined, false).ok).toBe(true);
+    expect(preflightChecks([noEtcd], undefined, true).ok).toBe(false);
   });
 });
 
