@@ -121,4 +121,18 @@ describe('KCP control-plane health and preflight checks', () => {
     const members = await workload.list<KubeObject>('v1', 'ConfigMap', { namespace: SIMULATED_NAMESPACE, labelSelector: 'simulated.cluster.x-k8s.io/etcd-member' });
     expect(members.items.map((cm) => cm.metadata.labels?.['simulated.cluster.x-k8s.io/etcd-member']).sort()).toEqual(after.map((m) => m.status!.nodeRef!.name).sort());
   });
+
+  it('a Pod not ready blocks a scale up until it is ready again', async () => {
+    const before = await stable(h, 'v1.32.0');
+    const sickNode = before[0].status!.nodeRef!.name;
+    await editPublished(workload, simulatedStaticPodConfigMapName(`kube-apiserver-${sickNode}`), 'pod', setPodReady(false));
+    await h.client.patch(KCP_REF, 'merge', { spec: { replicas: 5 } });
+    await eventually(async () => {
+      const k = await getKcp(h.client);
+      return getCondition(k, 'ScalingUp')?.message?.includes(`Machine ${before[0].metadata.name} reports APIServerPodHealthy condition is false`);
+    }, { ...POLL, message: 'ScalingUp reports the preflight failure' });
+    expect(await listMachines(h.client)).toHaveLength(3);
+    await editPublished(workload, simulatedStaticPodConfigMapName(`kube-apiserver-${sickNode}`), 'pod', setPodReady(true));
+    await eventually(async () => (await listMachines(h.client)).length === 5, { ...POLL, message: 'scaled up to 5' });
+  });
 });
