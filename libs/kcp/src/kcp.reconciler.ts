@@ -143,6 +143,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     } catch (e) {
       stepError = e;
     }
+    // Workload cluster health is not watched: look again while it is not healthy, so it recovers without an event.
+    if (!outcome.result && observed.kcpHealth.some((c) => c.status !== 'True')) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
     await this.updateStatus(kcp, clusterName, results, observed, outcome.waiting);
     if (stepError) throw stepError;
     return outcome.result;

@@ -71,6 +71,18 @@ describe('KCP control-plane health and preflight checks', () => {
     workload = h.app.get<WorkloadClusters>(WORKLOAD_CLUSTERS).get({ namespace: NS, name: CLUSTER })!.client;
   });
 
+  it('health that recovers without any other change is reported healthy again (KCP looks again while unhealthy)', async () => {
+    const [m] = await stable(h, 'v1.30.0');
+    const cm = simulatedStaticPodConfigMapName(`kube-controller-manager-${m.status!.nodeRef!.name}`);
+    await editPublished(workload, cm, 'pod', setPodReady(false));
+    // Nothing watches the workload cluster's objects: poke the KCP once so it reads the unhealthy state.
+    await h.client.patch(KCP_REF, 'merge', { metadata: { annotations: { poke: '1' } } });
+    await eventually(async () => getCondition(await getKcp(h.client), 'ControlPlaneComponentsHealthy')?.status === 'False', { ...POLL, message: 'ControlPlaneComponentsHealthy False' });
+    await editPublished(workload, cm, 'pod', setPodReady(true));
+    await eventually(async () => getCondition(await getKcp(h.client), 'ControlPlaneComponentsHealthy')?.status === 'True', { ...POLL, timeoutMs: 20_000, message: 'ControlPlaneComponentsHealthy True again' });
+    expect(getCondition((await listMachines(h.client)).find((x) => x.metadata.name === m.metadata.name)!, 'ControllerManagerPodHealthy')?.status).toBe('True');
+  });
+
   it('a Pod not ready on another Machine makes the rollout wait, nothing written; once ready, in place proceeds', async () => {
     const before = await stable(h, 'v1.30.0');
     const candidate = selectMachineForScaleDown(before, before)!;
