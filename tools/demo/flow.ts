@@ -17,7 +17,7 @@ import {
   versionPatch,
   type DemoSpec,
 } from './objects';
-import { ProgressTracker, machineProblems, outcomeProblems, renderSummary, stepOutcome, type OutcomeRow } from './progress';
+import { ProgressTracker, controlPlaneHealth, machineProblems, outcomeProblems, renderSummary, stepOutcome, type OutcomeRow } from './progress';
 
 export interface DemoOptions {
   client: Client;
@@ -208,14 +208,16 @@ export class DemoRun {
         this.machines(),
       ]);
       const want = s.controlPlaneReplicas + s.workerReplicas;
+      const health = controlPlaneHealth(kcp);
       problems = [
         ...ownerProblems('KubeadmControlPlane', kcp, s.controlPlaneReplicas),
+        ...health.problems,
         ...ownerProblems('MachineDeployment', md, s.workerReplicas),
         ...(machines.length === want ? [] : [`${machines.length} Machines (want ${want})`]),
         ...machines.flatMap((m) => machineProblems(m, version)),
       ];
       if (problems.length === 0) {
-        this.out(`-- ${phase}: settled after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        this.out(`-- ${phase}: settled after ${((Date.now() - started) / 1000).toFixed(1)} s; control plane ${health.line}`);
         return;
       }
       await sleep(this.pollMs);

@@ -1,5 +1,5 @@
 import type { Machine } from '@capi/api';
-import { ProgressTracker, machineProblems, machineView, outcomeProblems, progressLine, renderSummary, stepOutcome } from './progress';
+import { ProgressTracker, controlPlaneHealth, machineProblems, machineView, outcomeProblems, progressLine, renderSummary, stepOutcome } from './progress';
 
 const healthy = ['Ready', 'Available', 'UpToDate', 'BootstrapConfigReady', 'InfrastructureReady', 'NodeReady', 'NodeHealthy'].map((type) => ({ type, status: 'True', reason: type }));
 const negatives = ['Updating', 'Deleting', 'Paused'].map((type) => ({ type, status: 'False', reason: 'No' + type }));
@@ -115,5 +115,18 @@ describe('renderSummary', () => {
       'STEP      MACHINE    GROUP  UID       OUTCOME        VERSION',
       'in-place  demo-cp-1  md-0   aaaaaaaa  kept in place  v1.31.0 -> v1.31.1',
     ]);
+  });
+});
+
+describe('controlPlaneHealth', () => {
+  const kcp = (conditions: Array<{ type: string; status: string; message?: string }>) => ({ metadata: { name: 'cp' }, status: { conditions } });
+  it('prints both KCP health conditions and reports those not True', () => {
+    expect(controlPlaneHealth(kcp([{ type: 'ControlPlaneComponentsHealthy', status: 'True' }, { type: 'EtcdClusterHealthy', status: 'True' }]))).toEqual({
+      line: 'ControlPlaneComponentsHealthy=True, EtcdClusterHealthy=True',
+      problems: [],
+    });
+    const sick = controlPlaneHealth(kcp([{ type: 'ControlPlaneComponentsHealthy', status: 'False', message: '* Machine a:\n  * SchedulerPodHealthy: Waiting to be ready' }]));
+    expect(sick.line).toBe('ControlPlaneComponentsHealthy=False, EtcdClusterHealthy=-');
+    expect(sick.problems).toEqual(['KubeadmControlPlane cp: ControlPlaneComponentsHealthy=False (* Machine a: * SchedulerPodHealthy: Waiting to be ready)', 'KubeadmControlPlane cp: EtcdClusterHealthy=unset']);
   });
 });

@@ -154,3 +154,18 @@ export function outcomeProblems(rows: readonly OutcomeRow[], expected: 'kept in 
   }
   return out;
 }
+
+/** The KCP conditions summarising control-plane health from the workload cluster (static Pods, etcd members). */
+export const CONTROL_PLANE_HEALTH_CONDITIONS = ['ControlPlaneComponentsHealthy', 'EtcdClusterHealthy'] as const;
+
+/** "ControlPlaneComponentsHealthy=True, EtcdClusterHealthy=True" and, per condition not True, why (for settling). */
+export function controlPlaneHealth(kcp: { metadata: { name?: string }; status?: unknown } | undefined): { line: string; problems: string[] } {
+  const conditions = ((kcp?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []) as Condition[];
+  const problems: string[] = [];
+  const parts = CONTROL_PLANE_HEALTH_CONDITIONS.map((type) => {
+    const c = conditions.find((x) => x.type === type);
+    if (c?.status !== 'True') problems.push(`KubeadmControlPlane ${kcp?.metadata.name ?? ''}: ${type}=${c?.status ?? 'unset'}${c?.message ? ` (${c.message.replace(/\s*\n\s*/g, ' ')})` : ''}`);
+    return `${type}=${c?.status ?? '-'}`;
+  });
+  return { line: parts.join(', '), problems };
+}

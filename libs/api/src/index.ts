@@ -19,3 +19,4 @@ export * from './hooks';
 export * from './remediation';
 export * from './summary';
 export * from './machine-template';
+export * from './simulated-control-plane';

@@ -1,5 +1,5 @@
 // The provider's controllers against the embedded API server (envtest) and real workload API servers.
-import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, type KubeadmConfig } from '@capi/api';
+import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, SIMULATED_STATIC_POD_KEY, type KubeadmConfig } from '@capi/api';
 import { CACHE, type InformerCache, type KubeClient, type KubeObject } from '@capi/controller-runtime';
 import { clientFor, eventually } from '@capi/envtest';
 import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';
@@ -148,6 +148,30 @@ describe('InMemoryMachine', () => {
     await eventually(async () => !(await p.client.tryGet(infraRef('doomed-infra'))), 'InMemoryMachine gone');
     const workload = await clients({ namespace: NS, name: 'c2' });
     expect(await workload.tryGet(nodeRef)).toBeUndefined();
+  });
+
+  it('a control-plane host publishes its static Pods and etcd member in kube-system, and deletion removes them', async () => {
+    const { machine } = await createMachine(p.client, 'c2', 'cp-pub', { controlPlane: true, dataSecretName: 'cp-pub-data', version: 'v1.31.2' });
+    await createMachine(p.client, 'c2', 'worker-pub', { dataSecretName: 'worker-pub-data' });
+    const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
+    const workload = await eventually(() => clients({ namespace: NS, name: 'c2' }), 'workload client');
+    const published = async (prefix: string) =>
+      (await workload.list<KubeObject>('v1', 'ConfigMap', { namespace: 'kube-system' })).items.map((cm) => cm.metadata.name!).filter((n) => n.endsWith(prefix)).sort();
+    const names = await eventually(async () => {
+      const n = await published('-cp-pub');
+      return n.length === 5 ? n : undefined;
+    }, 'static Pods and etcd member published');
+    expect(names).toEqual(['etcd-member-cp-pub', 'static-pod-etcd-cp-pub', 'static-pod-kube-apiserver-cp-pub', 'static-pod-kube-controller-manager-cp-pub', 'static-pod-kube-scheduler-cp-pub']);
+    const apiserver = await workload.get<KubeObject>({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'kube-system', name: 'static-pod-kube-apiserver-cp-pub' });
+    const pod = JSON.parse((apiserver.data as Record<string, string>)[SIMULATED_STATIC_POD_KEY]);
+    expect(pod).toMatchObject({ metadata: { name: 'kube-apiserver-cp-pub', namespace: 'kube-system' }, spec: { nodeName: machine.metadata.name }, status: { phase: 'Running' } });
+    expect(pod.status.conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+    await eventually(async () => (await workload.tryGet({ apiVersion: 'v1', kind: 'Node', name: 'worker-pub' })) !== undefined, 'worker Node');
+    expect(await published('-worker-pub')).toEqual([]);
+
+    await p.client.delete(infraRef('cp-pub-infra'));
+    await eventually(async () => !(await p.client.tryGet(infraRef('cp-pub-infra'))), 'InMemoryMachine gone');
+    expect(await published('-cp-pub')).toEqual([]);
   });
 
   it('re-registers a provisioned VM\'s Node that disappeared while nothing is being deleted (kubelet re-registration)', async () => {

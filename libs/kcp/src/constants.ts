@@ -18,3 +18,13 @@ export const PREFLIGHT_REQUEUE_MS = 5_000;
  * status applies carry only UpToDate (and would otherwise remove OwnerRemediated).
  */
 export const KCP_REMEDIATION_MANAGER_NAME = 'capi-kubeadmcontrolplane-remediation';
+
+/** Conditions KCP sets on its Machines from the workload cluster (upstream v1beta2 KubeadmControlPlaneMachine*). */
+export const MACHINE_API_SERVER_POD_HEALTHY_CONDITION = 'APIServerPodHealthy';
+export const MACHINE_CONTROLLER_MANAGER_POD_HEALTHY_CONDITION = 'ControllerManagerPodHealthy';
+export const MACHINE_SCHEDULER_POD_HEALTHY_CONDITION = 'SchedulerPodHealthy';
+export const MACHINE_ETCD_POD_HEALTHY_CONDITION = 'EtcdPodHealthy';
+export const MACHINE_ETCD_MEMBER_HEALTHY_CONDITION = 'EtcdMemberHealthy';
+/** KCP conditions aggregating them. */
+export const CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION = 'ControlPlaneComponentsHealthy';
+export const ETCD_CLUSTER_HEALTHY_CONDITION = 'EtcdClusterHealthy';

@@ -7,13 +7,22 @@ import {
   selectMachineForScaleDown,
   type ControlPlaneMachine,
 } from './decide';
+import type { ConditionInput } from '@capi/api';
+import { requiredHealthConditions } from './health';
 import { kcp, machine } from './testing/fixtures';
+
+/** Health conditions as health.ts computes them: all True, or the API server Pod not ready. */
+const health = (healthy: boolean): ConditionInput[] =>
+  requiredHealthConditions(true).map((type) =>
+    !healthy && type === 'APIServerPodHealthy' ? { type, status: 'False', reason: 'Provisioning', message: 'Waiting to be ready' } : { type, status: 'True', reason: 'Running' },
+  );
 
 const cpm = (name: string, opts: { upToDate?: boolean; eligible?: boolean; healthy?: boolean; created?: string; annotations?: Record<string, string>; deleting?: boolean; nodeRef?: boolean } = {}): ControlPlaneMachine => ({
   machine: machine(name, { created: opts.created, annotations: opts.annotations, deleting: opts.deleting, nodeRef: opts.nodeRef }),
   upToDate: opts.upToDate ?? true,
   eligibleForInPlaceUpdate: opts.eligible ?? !(opts.upToDate ?? true),
   nodeHealthy: opts.healthy ?? true,
+  health: health(opts.healthy ?? true),
 });
 
 describe('maxSurge', () => {
@@ -61,23 +70,33 @@ describe('preflightChecks', () => {
   it('passes for healthy Machines with Nodes', () => {
     expect(preflightChecks([cpm('a'), cpm('b')])).toEqual({ ok: true, messages: [] });
   });
-  it('fails for deleting, updating, Node-less and unhealthy Machines, unless ignored', () => {
+  it('waits for deleting Machines first, even the ignored one (upstream HasDeletingMachine)', () => {
+    expect(preflightChecks([cpm('a', { deleting: true }), cpm('b', { healthy: false })]).messages).toEqual(['Machine a is deleting']);
+    expect(preflightChecks([cpm('a'), cpm('d', { deleting: true })], 'd').messages).toEqual(['Machine d is deleting']);
+  });
+  it('fails for Node-less Machines and Machines with health conditions not True, unless ignored; updating in place is not a preflight failure', () => {
     const r = preflightChecks([
-      cpm('a', { deleting: true }),
       cpm('b', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } }),
       cpm('c', { nodeRef: false }),
       cpm('d', { healthy: false }),
-      { ...cpm('e'), nodeHealthy: undefined },
+      { ...cpm('e'), health: [{ type: 'APIServerPodHealthy', status: 'Unknown', reason: 'InspectionFailed', message: 'Node e is unreachable' }] },
     ]);
     expect(r.ok).toBe(false);
     expect(r.messages).toEqual([
-      'Machine a is deleting',
-      'Machine b is updating in place',
-      'Machine c does not have a Node yet',
-      'Machine d: Node d is not ready',
-      'Machine e: Node e is in unknown state',
+      'Machine c does not have a corresponding Node yet (Machine.status.nodeRef not set)',
+      'Machine d reports APIServerPodHealthy condition is false (Waiting to be ready)',
+      'Machine e reports APIServerPodHealthy condition is unknown (Node e is unreachable)',
+      'Machine e does not have ControllerManagerPodHealthy condition',
+      'Machine e does not have SchedulerPodHealthy condition',
+      'Machine e does not have EtcdPodHealthy condition',
+      'Machine e does not have EtcdMemberHealthy condition',
     ]);
     expect(preflightChecks([cpm('a'), cpm('d', { healthy: false })], 'd').ok).toBe(true);
+  });
+  it('with external etcd, etcd conditions are not required', () => {
+    const noEtcd = { ...cpm('a'), health: health(true).filter((c) => !c.type.startsWith('Etcd')) };
+    expect(preflightChecks([noEtcd], undefined, false).ok).toBe(true);
+    expect(preflightChecks([noEtcd], undefined, true).ok).toBe(false);
   });
 });
 
@@ -86,8 +105,6 @@ describe('inPlacePreflightDecision', () => {
     expect(inPlacePreflightDecision([cpm('a'), cpm('b')], 'a')).toBe('proceed');
     expect(inPlacePreflightDecision([cpm('a', { healthy: false }), cpm('b')], 'a')).toBe('fallbackToScaleDown');
     expect(inPlacePreflightDecision([cpm('a'), cpm('b', { healthy: false })], 'a')).toBe('wait');
-    // Another Machine updating in place blocks a second update (one at a time).
-    expect(inPlacePreflightDecision([cpm('a'), cpm('b', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } })], 'a')).toBe('wait');
   });
 });
 
@@ -123,12 +140,29 @@ describe('planReconcile', () => {
   it('never rolls out the last Machine without a surge, even with maxSurge 0', () => {
     const one = kcp({ replicas: 1, rollout: { strategy: { rollingUpdate: { maxSurge: 0 } } } });
     expect(planReconcile(one, [cpm('a', { upToDate: false })], true)).toEqual({ type: 'scaleUp', rollout: true });
-    expect(planReconcile(one, [cpm('a', { upToDate: false }), cpm('b', { created: '2026-02-01T00:00:00Z' })], true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: true });
+    // The surged Machine is up-to-date: replicas are reached, the outdated one is deleted, not updated in place.
+    expect(planReconcile(one, [cpm('a', { upToDate: false }), cpm('b', { created: '2026-02-01T00:00:00Z' })], true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
   });
   it('completes an interrupted in-place trigger first (gate on only)', () => {
     const m = [cpm('a', { upToDate: false, annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } }), cpm('b'), cpm('c')];
     expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machine: 'a' });
     const both = [cpm('a', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } }), cpm('b'), cpm('c')];
-    expect(planReconcile(surge0, both, true)).toEqual({ type: 'none' });
+    expect(planReconcile(surge0, both, true)).toEqual({ type: 'waitForInPlaceUpdate', machines: ['a'] });
+  });
+  it('waits while a Machine is updating in place: no rollout step, no scaling (one in-place update at a time)', () => {
+    const updating = { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } };
+    expect(planReconcile(surge0, [cpm('a', updating), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({ type: 'waitForInPlaceUpdate', machines: ['a'] });
+    // Only the pending hook left (marker already removed): still updating.
+    const pendingOnly = { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } };
+    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a', pendingOnly), cpm('b')], true)).toEqual({ type: 'waitForInPlaceUpdate', machines: ['a'] });
+  });
+  it('in place only while fewer than spec.replicas Machines are up-to-date', () => {
+    const three = [cpm('a', { upToDate: false }), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })];
+    expect(planReconcile(surge0, three, true)).toMatchObject({ type: 'rolloutMachine', tryInPlace: true });
+    // replicas 3 + surge 1: three up-to-date already (one surged), the outdated one is deleted.
+    const enough = [cpm('a', { upToDate: false }), cpm('b'), cpm('c'), cpm('d')];
+    expect(planReconcile(kcp(), enough, true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
+    const notEnough = [cpm('a', { upToDate: false }), cpm('b', { upToDate: false }), cpm('c'), cpm('d')];
+    expect(planReconcile(kcp(), notEnough, true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: true });
   });
 });

@@ -1,6 +1,7 @@
 // Pure reconcile decisions of the KubeadmControlPlane controller (upstream controller.go reconcile, scale.go,
 // update.go/upgrade.go, inplace.go): what to do next given the Machines, their up-to-date state and their health.
-import { DELETE_MACHINE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, UPDATING_CONDITION, isPending, isTrue, isUpdateInProgress, type KubeadmControlPlane, type Machine } from '@capi/api';
+import { DELETE_MACHINE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, UPDATING_CONDITION, isPending, isTrue, isUpdateInProgress, type ConditionInput, type KubeadmControlPlane, type Machine } from '@capi/api';
+import { requiredHealthConditions } from './health';
 
 /** One control-plane Machine as the decisions see it. */
 export interface ControlPlaneMachine {
@@ -10,6 +11,8 @@ export interface ControlPlaneMachine {
   eligibleForInPlaceUpdate: boolean;
   /** Node health read from the workload cluster: undefined = could not be determined. */
   nodeHealthy?: boolean;
+  /** Control-plane component / etcd member health conditions computed this reconcile (health.ts). */
+  health?: ConditionInput[];
 }
 
 export type KcpAction =
@@ -17,6 +20,8 @@ export type KcpAction =
   | { type: 'initialize' }
   /** A Machine carries update-in-progress but not the pending UpdateMachine hook: finish the trigger (spec §6.4). */
   | { type: 'completeInPlaceTrigger'; machine: string }
+  /** Machines are being updated in place: one in-place update at a time, nothing else until they are done. */
+  | { type: 'waitForInPlaceUpdate'; machines: string[] }
   | { type: 'scaleUp'; rollout: boolean }
   /** Rollout step: update `machine` in place if possible, else delete it. */
   | { type: 'rolloutMachine'; machine: string; tryInPlace: boolean }
@@ -83,18 +88,28 @@ export interface PreflightResult {
 
 /**
  * Preflight checks before any scale operation or in-place update (upstream preflightChecks): no Machine deleting,
- * none updating in place (one in-place update at a time), every Machine with a Node that is healthy.
- * `ignore` names a Machine left out (the one about to be deleted).
+ * every other Machine with a Node and its control-plane component (and, with managed etcd, etcd member) health
+ * conditions True. `ignore` names a Machine left out of the per-Machine checks (the one about to be deleted or
+ * updated). Machines updating in place are not a preflight failure: the reconcile waits for them before it gets here
+ * (planReconcile's waitForInPlaceUpdate).
  */
-export function preflightChecks(machines: readonly ControlPlaneMachine[], ignore?: string): PreflightResult {
+export function preflightChecks(machines: readonly ControlPlaneMachine[], ignore?: string, etcdManaged = true): PreflightResult {
   const messages: string[] = [];
-  for (const { machine, nodeHealthy } of machines) {
+  const deleting = machines.filter((m) => m.machine.metadata.deletionTimestamp).map((m) => m.machine.metadata.name ?? '');
+  if (deleting.length > 0) return { ok: false, messages: deleting.map((name) => `Machine ${name} is deleting`) };
+  for (const { machine, health } of machines) {
     const name = machine.metadata.name ?? '';
     if (name === ignore) continue;
-    if (machine.metadata.deletionTimestamp) messages.push(`Machine ${name} is deleting`);
-    else if (isUpdateInProgress(machine)) messages.push(`Machine ${name} is updating in place`);
-    else if (!machine.status?.nodeRef) messages.push(`Machine ${name} does not have a Node yet`);
-    else if (nodeHealthy !== true) messages.push(`Machine ${name}: Node ${machine.status.nodeRef.name} is ${nodeHealthy === false ? 'not ready' : 'in unknown state'}`);
+    if (!machine.status?.nodeRef) {
+      messages.push(`Machine ${name} does not have a corresponding Node yet (Machine.status.nodeRef not set)`);
+      continue;
+    }
+    for (const type of requiredHealthConditions(etcdManaged)) {
+      const c = health?.find((h) => h.type === type);
+      if (!c) messages.push(`Machine ${name} does not have ${type} condition`);
+      else if (c.status === 'False') messages.push(`Machine ${name} reports ${type} condition is false (${c.message ?? ''})`);
+      else if (c.status === 'Unknown') messages.push(`Machine ${name} reports ${type} condition is unknown (${c.message ?? ''})`);
+    }
   }
   return { ok: messages.length === 0, messages };
 }
@@ -105,9 +120,9 @@ export type InPlacePreflightDecision = 'proceed' | 'fallbackToScaleDown' | 'wait
  * Spec §6.3 step 1: preflight for the whole control plane; if that fails but passes without the candidate, the
  * candidate itself is the problem (e.g. unhealthy) and is replaced instead of updated in place.
  */
-export function inPlacePreflightDecision(machines: readonly ControlPlaneMachine[], candidate: string): InPlacePreflightDecision {
-  if (preflightChecks(machines).ok) return 'proceed';
-  return preflightChecks(machines, candidate).ok ? 'fallbackToScaleDown' : 'wait';
+export function inPlacePreflightDecision(machines: readonly ControlPlaneMachine[], candidate: string, etcdManaged = true): InPlacePreflightDecision {
+  if (preflightChecks(machines, undefined, etcdManaged).ok) return 'proceed';
+  return preflightChecks(machines, candidate, etcdManaged).ok ? 'fallbackToScaleDown' : 'wait';
 }
 
 /** update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete. */
@@ -116,13 +131,17 @@ export const needsTriggerCompletion = (m: Machine): boolean =>
 
 /**
  * What the reconcile does next. Deleting Machines are part of `machines` (they block through preflight).
- * Rollout: below replicas+maxSurge scale up, else take one outdated Machine (in place if eligible and the gate is
- * on, else delete). Without outdated Machines: scale to spec.replicas.
+ * An interrupted in-place trigger is completed first; while a Machine is updating in place nothing else happens.
+ * Rollout: below replicas+maxSurge scale up, else take one outdated Machine: in place if the gate is on, it is
+ * eligible and fewer than spec.replicas Machines are up-to-date (upstream rollingUpdate: in place only instead of a
+ * deletion that is still needed), else delete it. Without outdated Machines: scale to spec.replicas.
  */
 export function planReconcile(kcp: KubeadmControlPlane, machines: readonly ControlPlaneMachine[], inPlaceEnabled: boolean): KcpAction {
   if (machines.length === 0) return { type: 'initialize' };
   const incomplete = machines.find((m) => needsTriggerCompletion(m.machine));
   if (incomplete && inPlaceEnabled) return { type: 'completeInPlaceTrigger', machine: incomplete.machine.metadata.name ?? '' };
+  const updating = machines.filter((m) => isUpdateInProgress(m.machine));
+  if (updating.length > 0) return { type: 'waitForInPlaceUpdate', machines: updating.map((m) => m.machine.metadata.name ?? '') };
 
   const replicas = desiredReplicas(kcp);
   const all = machines.map((m) => m.machine);
@@ -135,7 +154,9 @@ export function planReconcile(kcp: KubeadmControlPlane, machines: readonly Contr
     const selected = selectMachineForScaleDown(all.filter((m) => !m.metadata.deletionTimestamp), outdated.map((m) => m.machine));
     if (!selected) return { type: 'none' };
     const info = outdated.find((m) => m.machine === selected);
-    return { type: 'rolloutMachine', machine: selected.metadata.name ?? '', tryInPlace: inPlaceEnabled && !!info?.eligibleForInPlaceUpdate };
+    const upToDateReplicas = machines.filter((m) => m.upToDate).length;
+    const tryInPlace = inPlaceEnabled && !!info?.eligibleForInPlaceUpdate && upToDateReplicas < replicas;
+    return { type: 'rolloutMachine', machine: selected.metadata.name ?? '', tryInPlace };
   }
   if (machines.length < replicas) return { type: 'scaleUp', rollout: false };
   if (machines.length > replicas) {

@@ -10,7 +10,7 @@ export {
   DesiredStateError,
   type DesiredMachineInput,
 } from './desired';
-export { dropOmittable, isJoinConfig, comparableClusterConfigurations, comparableInitOrJoin, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
+export { dropOmittable, isJoinConfig, isInitConfig, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
 export { upToDate, shouldRolloutAfter, shouldRolloutBefore, type UpToDateInput, type UpToDateResult, type NotUpToDateResult } from './uptodate';
 export {
   planReconcile,
@@ -60,12 +60,31 @@ export {
   ClientWorkloadCluster,
   KubeconfigWorkloadClusterProvider,
   InMemoryWorkloadClusterProvider,
+  SimulatedEtcdClient,
   isNodeReady,
+  workloadNodeOf,
+  staticPodOf,
   CONTROL_PLANE_NODE_ROLE_LABEL,
   type WorkloadNode,
   type WorkloadCluster,
   type WorkloadClusterProvider,
+  type StaticPod,
+  type EtcdMember,
+  type EtcdClient,
+  type EtcdClientFactory,
 } from './workload-cluster';
+export {
+  computeControlPlaneHealth,
+  staticPodCondition,
+  aggregateToKcp,
+  requiredHealthConditions,
+  isEtcdManaged,
+  staticPodName,
+  type ControlPlaneHealth,
+  type ControlPlaneHealthInput,
+  type Observed,
+} from './health';
+export { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
 export { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 export { KubeadmControlPlaneReconciler, kcpRequestsForCluster } from './kcp.reconciler';
 export { KcpControllerModule } from './kcp-controller.module';

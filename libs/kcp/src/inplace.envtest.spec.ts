@@ -105,6 +105,22 @@ describe('KCP in-place on envtest', () => {
     expect(await canUpdateMachine(deps(kube, covering), r, true)).toEqual({ canUpdate: true, reasons: [] });
   });
 
+  it('first Machine (init): a joinConfiguration change stays visible to the extension (init → join copies the current nodeRegistration)', async () => {
+    const base = kcpFixture();
+    const join = { nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: [{ name: 'v', value: '4' }] } };
+    const r = await setup(kcpFixture({ version: 'v1.31.0', kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: join } }));
+    // Only the version is covered: the join change must make the update impossible.
+    const versionOnly = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]);
+    const res = await canUpdateMachine(deps(kube, versionOnly), r, true);
+    expect(res.canUpdate).toBe(false);
+    expect(res.reasons.join(' ')).toContain('KubeadmConfig cannot be updated in-place: joinConfiguration.nodeRegistration.kubeletExtraArgs');
+    const req = versionOnly.requests[0];
+    const currentJoin = req.current.bootstrapConfig?.spec?.joinConfiguration as Record<string, unknown>;
+    const desiredJoin = req.desired.bootstrapConfig?.spec?.joinConfiguration as Record<string, unknown>;
+    expect(currentJoin.nodeRegistration).toEqual({ name: '{{ ds.meta_data.local_hostname }}', imagePullPolicy: 'IfNotPresent' });
+    expect(desiredJoin.nodeRegistration).toEqual({ ...join.nodeRegistration, imagePullPolicy: 'IfNotPresent' });
+  });
+
   it('dry-run of the desired InfraMachine rejected as Invalid: cannot update, no extension call, no error', async () => {
     const target = kcpFixture({ version: 'v1.31.0' });
     const r = await setup(target);

@@ -80,7 +80,7 @@ export async function buildCanUpdateMachineRequest(deps: InPlaceDeps, r: NotUpTo
       throw e;
     }
   }
-  const kc = prepareKubeadmConfigSpecsForDiff(desiredKubeadmConfig.spec as KubeadmConfigSpec, currentKubeadmConfig.spec as KubeadmConfigSpec);
+  const kc = prepareKubeadmConfigSpecsForDiff(desiredKubeadmConfig.spec as KubeadmConfigSpec, currentKubeadmConfig.spec as KubeadmConfigSpec, true);
   currentKubeadmConfig.spec = kc.current;
   desiredKubeadmConfig.spec = kc.desired;
 

@@ -22,7 +22,7 @@ export class KcpControllerModule {
       { provide: KCP_CONTROLLER_OPTIONS, useValue: options },
       options.workloadClusterProvider
         ? { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, useValue: options.workloadClusterProvider }
-        : { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, inject: [CACHED_CLIENT], useFactory: (c: Client) => new KubeconfigWorkloadClusterProvider(c) },
+        : { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, inject: [CACHED_CLIENT], useFactory: (c: Client) => new KubeconfigWorkloadClusterProvider(c, options.etcdClientFactory) },
       WorkloadClusterProviderLifecycle,
       KubeadmControlPlaneReconciler,
     ];

@@ -32,9 +32,10 @@ import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { canonicalJson, ServerSideApplier } from '@capi/ssa';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import { failureDomainForScaleUp, inPlacePreflightDecision, planReconcile, preflightChecks, type ControlPlaneMachine, type KcpAction } from './decide';
+import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
 import { ApiEventRecorder, type EventRecorder } from './events';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
-import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineUpToDate, type MachineIo } from './machines';
+import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineConditions, type MachineIo } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { decideRemediation, MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, MACHINE_REMEDIATION_MACHINE_DELETING_REASON, formatRemediationData } from './remediation';
 import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
@@ -122,20 +123,29 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       const [kubeadmConfig, infraMachine] = await Promise.all([getKubeadmConfig(this.io, machine), getInfraMachine(this.io, machine)]);
       results.set(machine.metadata.name!, upToDate({ kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate: template, now }));
     }
-    const { view, controlPlaneNodeReady } = await this.controlPlaneView(cluster, machines, results);
+    const observed = await observeControlPlane(this.workloads, cluster, kcp, machines, results);
+    const { view } = observed;
 
     let outcome: StepOutcome = {};
     let stepError: unknown;
     try {
-      // Remediation first; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
-      const remediation = await this.reconcileUnhealthyMachines(kcp, view);
-      outcome = remediation.stop ?? (await this.runAction(planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates')), kcp, clusterName, template, view, results, cluster));
-      // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
-      if (remediation.recheck && !outcome.result) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
+      const action = planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates'));
+      if (action.type === 'completeInPlaceTrigger') {
+        // Before remediation, like upstream: a half-triggered update is finished before anything else.
+        outcome = await this.runAction(action, kcp, clusterName, template, observed, results, cluster);
+      } else {
+        // Remediation next; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
+        const remediation = await this.reconcileUnhealthyMachines(kcp, view);
+        outcome = remediation.stop ?? (await this.runAction(action, kcp, clusterName, template, observed, results, cluster));
+        // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
+        if (remediation.recheck && !outcome.result) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
+      }
     } catch (e) {
       stepError = e;
     }
-    await this.updateStatus(kcp, clusterName, results, controlPlaneNodeReady, outcome.waiting);
+    // Workload cluster health is not watched: look again while it is not healthy, so it recovers without an event.
+    if (!outcome.result && observed.kcpHealth.some((c) => c.status !== 'True')) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
+    await this.updateStatus(kcp, clusterName, results, observed, outcome.waiting);
     if (stepError) throw stepError;
     return outcome.result;
   }
@@ -145,33 +155,6 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     const name = ref?.name ?? kcp.metadata.labels?.['cluster.x-k8s.io/cluster-name'];
     if (!name) return undefined;
     return this.client.tryGet<Cluster>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: kcp.metadata.namespace, name });
-  }
-
-  /** Machines with their up-to-date state and Node health (unknown when the workload cluster can't be read). */
-  private async controlPlaneView(
-    cluster: Cluster,
-    machines: Machine[],
-    results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
-  ): Promise<{ view: ControlPlaneMachine[]; controlPlaneNodeReady: boolean }> {
-    let readiness: Map<string, boolean> | undefined;
-    let controlPlaneNodeReady = false;
-    if (machines.length > 0) {
-      try {
-        const wc = await this.workloads.forCluster({ namespace: cluster.metadata.namespace!, name: cluster.metadata.name! });
-        const nodes = await wc.nodes();
-        readiness = new Map(nodes.map((n) => [n.name, n.ready]));
-        controlPlaneNodeReady = nodes.some((n) => n.controlPlane && n.ready);
-      } catch (e) {
-        // Expected until the workload cluster is up; preflight checks then fail (health unknown).
-        this.log.debug?.(`${cluster.metadata.namespace}/${cluster.metadata.name}: cannot read workload cluster Nodes: ${(e as Error).message}`);
-      }
-    }
-    const view = machines.map((machine) => {
-      const r = results.get(machine.metadata.name!)!;
-      const node = machine.status?.nodeRef?.name;
-      return { machine, upToDate: r.upToDate, eligibleForInPlaceUpdate: r.result.eligibleForInPlaceUpdate, nodeHealthy: node && readiness ? readiness.get(node) === true : undefined };
-    });
-    return { view, controlPlaneNodeReady };
   }
 
   private waiting(messages: string[]): StepOutcome {
@@ -185,10 +168,11 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     kcp: KubeadmControlPlane,
     clusterName: string,
     template: Parameters<typeof createMachine>[3],
-    view: ControlPlaneMachine[],
+    observed: ControlPlaneObservation,
     results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
     cluster: Cluster,
   ): Promise<StepOutcome> {
+    const { view, etcdManaged } = observed;
     const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
     switch (action.type) {
       case 'none':
@@ -201,8 +185,12 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'completeInPlaceTrigger':
         await triggerInPlaceUpdate(this.inPlace, byName(action.machine), results.get(action.machine)!.result, this.log);
         return {};
+      case 'waitForInPlaceUpdate':
+        // No requeue: the Machine changes when its update completes, and Machines are watched.
+        for (const name of action.machines) this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: waiting for in-place update of Machine ${name} to complete`);
+        return {};
       case 'scaleUp': {
-        const pre = preflightChecks(view);
+        const pre = preflightChecks(view, undefined, etcdManaged);
         if (!pre.ok) return this.waiting(pre.messages);
         const machines = view.map((m) => m.machine);
         const m = await this.createReplacementOrMachine(kcp, clusterName, template, true, this.failureDomain(cluster, machines));
@@ -212,8 +200,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'rolloutMachine': {
         const machine = byName(action.machine);
         if (action.tryInPlace) {
-          const decision = inPlacePreflightDecision(view, action.machine);
-          if (decision === 'wait') return this.waiting(preflightChecks(view).messages);
+          const decision = inPlacePreflightDecision(view, action.machine, etcdManaged);
+          if (decision === 'wait') return this.waiting(preflightChecks(view, undefined, etcdManaged).messages);
           if (decision === 'proceed') {
             const r = results.get(action.machine)!.result;
             const can = await canUpdateMachine(this.inPlace, r, this.gates.enabled('InPlaceUpdates'));
@@ -224,10 +212,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
             this.log.log(`Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`);
           }
         }
-        return this.scaleDown(machine, view);
+        return this.scaleDown(machine, view, etcdManaged);
       }
       case 'scaleDown':
-        return this.scaleDown(byName(action.machine), view);
+        return this.scaleDown(byName(action.machine), view, etcdManaged);
     }
   }
 
@@ -289,8 +277,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     return failureDomainForScaleUp(domains, machines);
   }
 
-  private async scaleDown(machine: Machine, view: ControlPlaneMachine[]): Promise<StepOutcome> {
-    const pre = preflightChecks(view, machine.metadata.name);
+  private async scaleDown(machine: Machine, view: ControlPlaneMachine[], etcdManaged: boolean): Promise<StepOutcome> {
+    const pre = preflightChecks(view, machine.metadata.name, etcdManaged);
     if (!pre.ok) return this.waiting(pre.messages);
     await deleteMachine(this.io, machine);
     this.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);
@@ -307,25 +295,28 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     }
   }
 
-  /** Machine UpToDate conditions, then KCP status (re-listing, so Machines created/deleted in this reconcile count). */
+  /** Machine conditions (UpToDate, health), then KCP status (re-listing, so Machines created/deleted in this reconcile count). */
   private async updateStatus(
     kcp: KubeadmControlPlane,
     clusterName: string,
     results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
-    controlPlaneNodeReady: boolean,
+    observed: ControlPlaneObservation,
     waiting?: string,
   ): Promise<void> {
     const machines = await listControlPlaneMachines(this.io, kcp, clusterName);
     const upToDateNames = new Set<string>();
     for (const m of machines) {
       const r = results.get(m.metadata.name!);
-      // Machines created in this reconcile are up-to-date by construction.
+      // Machines created in this reconcile are up-to-date by construction (and get their health next time).
       const specUpToDate = r ? r.upToDate : true;
       if (specUpToDate && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
       if (m.metadata.deletionTimestamp) continue;
-      await writeMachineUpToDate(this.io, m, machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []), this.clock);
+      const conditions = [machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []), ...(observed.machineHealth.get(m.metadata.name!) ?? [])];
+      await writeMachineConditions(this.io, m, conditions, this.clock);
     }
-    const status = computeKcpStatus({ kcp, clusterName, machines, upToDateNames, controlPlaneNodeReady, waitingMessage: waiting, clock: this.clock });
+    const status = computeKcpStatus({
+      kcp, clusterName, machines, upToDateNames, controlPlaneNodeReady: observed.controlPlaneNodeReady, healthConditions: observed.kcpHealth, waitingMessage: waiting, clock: this.clock,
+    });
     if (canonicalJson(status) === canonicalJson(kcp.status ?? {})) return;
     await this.client.patch(refOf(kcp), 'merge', { status }, { subresource: 'status' });
   }

@@ -1,6 +1,6 @@
-// KubeadmConfig normalisation for comparisons (upstream matchClusterConfiguration / matchInitOrJoinConfiguration /
-// dropOmittableFields, and PrepareKubeadmConfigsForDiff for the CanUpdateMachine request). One place, so the
-// up-to-date check and the in-place coverage check agree on which differences matter.
+// KubeadmConfig normalisation for comparisons (upstream controlplane/kubeadm/internal PrepareKubeadmConfigsForDiff,
+// defaulting.ApplyPreviousKubeadmConfigDefaults and dropOmittableFields). One place, so the up-to-date check and the
+// CanUpdateMachine request agree on which differences matter.
 import type { KubeadmConfigSpec } from '@capi/api';
 
 type Json = Record<string, unknown>;
@@ -11,7 +11,7 @@ const EMPTY_IS_MEANINGFUL = new Set(['taints']);
 
 /**
  * Drops empty arrays, empty maps and maps left empty, recursively: rendered to kubeadm / cloud-init files they are
- * the same as unset (upstream dropOmittableFields, generalised).
+ * the same as unset (upstream dropOmittableFields, generalised from its list of fields to every field).
  */
 export function dropOmittable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropOmittable);
@@ -31,62 +31,97 @@ export function dropOmittable(value: unknown): unknown {
 
 const isDefined = (v: unknown): boolean => isMap(v) && Object.keys(dropOmittable(v) as Json).length > 0;
 
-/** A KubeadmConfig is a join config iff joinConfiguration is set (KCP always sets joinConfiguration.controlPlane). */
-export const isJoinConfig = (spec: KubeadmConfigSpec | undefined): boolean => spec?.joinConfiguration !== undefined && isMap(spec.joinConfiguration);
+/** `obj[key]` as a map, created when missing (Go's non-pointer structs always exist). */
+function child(obj: Json, key: string): Json {
+  if (!isMap(obj[key])) obj[key] = {};
+  return obj[key] as Json;
+}
 
-/**
- * The ClusterConfiguration of a Machine's KubeadmConfig and of the KCP, ready to compare: fields that never cause a
- * rollout (controlPlaneEndpoint, added by the bootstrap provider; dns, updated in the workload cluster in place)
- * are taken from the KCP side, omittable empties are dropped.
- */
-export function comparableClusterConfigurations(machineSpec: KubeadmConfigSpec | undefined, kcpSpec: KubeadmConfigSpec | undefined): { current: unknown; desired: unknown } {
-  const desired = structuredClone((kcpSpec?.clusterConfiguration ?? {}) as Json);
-  const current = structuredClone((machineSpec?.clusterConfiguration ?? {}) as Json);
-  for (const key of ['controlPlaneEndpoint', 'dns']) {
-    if (desired[key] === undefined) delete current[key];
-    else current[key] = structuredClone(desired[key]);
-  }
-  return { current: dropOmittable(current), desired: dropOmittable(desired) };
+/** Sets `obj[key]` to `value`, or removes it when `value` is undefined (a Go nil/zero assignment). */
+function assign(obj: Json, key: string, value: unknown): void {
+  if (value === undefined) delete obj[key];
+  else obj[key] = structuredClone(value);
 }
 
 /**
- * Everything but the ClusterConfiguration, ready to compare: join discovery is dropped (relevant only for joining),
- * an empty joinConfiguration.controlPlane on the Machine equals an unset one on the KCP, omittable empties dropped.
+ * A KubeadmConfig of a joining Machine (upstream isKubeadmConfigForJoin): its joinConfiguration.discovery is set
+ * (CABPK fills it in for joining Machines), or it has joinConfiguration.controlPlane (KCP sets it on every join config
+ * it creates; our bootstrap provider does not fill discovery in). A joinConfiguration with only e.g. timeouts, as
+ * conversion from v1beta1 produces for init configs, is not enough.
  */
-export function comparableInitOrJoin(machineSpec: KubeadmConfigSpec | undefined, expectedSpec: KubeadmConfigSpec): { current: unknown; desired: unknown } {
-  const current = structuredClone((machineSpec ?? {}) as Json);
-  const desired = structuredClone(expectedSpec as Json);
-  for (const side of [current, desired]) {
-    delete side.clusterConfiguration;
-    if (isMap(side.joinConfiguration)) delete side.joinConfiguration.discovery;
+export function isJoinConfig(spec: KubeadmConfigSpec | undefined): boolean {
+  const join = spec?.joinConfiguration;
+  return isMap(join) && (isDefined(join.discovery) || isMap(join.controlPlane));
+}
+
+/** The first control-plane Machine's KubeadmConfig (kubeadm init). */
+export const isInitConfig = (spec: KubeadmConfigSpec | undefined): boolean => !isJoinConfig(spec);
+
+/**
+ * Defaults the bootstrap webhooks used to apply (upstream ApplyPreviousKubeadmConfigDefaults): applied to both sides
+ * so that objects written before and after the defaulting was dropped compare equal.
+ */
+function applyPreviousDefaults(spec: Json): void {
+  if (!spec.format) spec.format = 'cloud-config';
+  for (const key of ['initConfiguration', 'joinConfiguration']) {
+    const nodeRegistration = child(child(spec, key), 'nodeRegistration');
+    if (!nodeRegistration.imagePullPolicy) nodeRegistration.imagePullPolicy = 'IfNotPresent';
   }
-  const cj = current.joinConfiguration;
-  const dj = desired.joinConfiguration;
-  if (isMap(cj) && isMap(dj) && dj.controlPlane === undefined && isMap(cj.controlPlane) && !isDefined(cj.controlPlane)) delete cj.controlPlane;
-  return { current: dropOmittable(current), desired: dropOmittable(desired) };
+  const file = (spec.joinConfiguration as Json).discovery;
+  const exec = isMap(file) && isMap(file.file) && isMap(file.file.kubeConfig) && isMap(file.file.kubeConfig.user) ? file.file.kubeConfig.user.exec : undefined;
+  if (isDefined(exec) && !(exec as Json).apiVersion) (exec as Json).apiVersion = 'client.authentication.k8s.io/v1';
 }
 
 /**
- * Normalises current and desired KubeadmConfig specs for the CanUpdateMachine request (spec §4.7 step 4): the first
- * control-plane Machine's initConfiguration is treated like the joinConfiguration KCP would give it today (an in-place
- * update turns it into a joined Machine), and fields that never cause a rollout are copied from desired to current.
- * Returns new objects; inputs are not changed.
+ * The first Machine's init configuration as the join configuration it becomes with an in-place update: the current
+ * timeouts, patches, skipPhases and nodeRegistration move over, localAPIEndpoint becomes controlPlane.localAPIEndpoint,
+ * caCertPath (join only) is taken from desired so it never counts.
  */
-export function prepareKubeadmConfigSpecsForDiff(desired: KubeadmConfigSpec, current: KubeadmConfigSpec): { desired: KubeadmConfigSpec; current: KubeadmConfigSpec } {
+function convertInitToJoin(current: Json, desired: Json): void {
+  const init = child(current, 'initConfiguration');
+  const join = child(current, 'joinConfiguration');
+  for (const key of ['timeouts', 'patches', 'skipPhases', 'nodeRegistration']) assign(join, key, init[key]);
+  if (isDefined(init.localAPIEndpoint)) join.controlPlane = { localAPIEndpoint: structuredClone(init.localAPIEndpoint) };
+  current.initConfiguration = {};
+  assign(join, 'caCertPath', isMap(desired.joinConfiguration) ? desired.joinConfiguration.caCertPath : undefined);
+}
+
+/**
+ * Normalises desired and current KubeadmConfig specs for comparison (upstream PrepareKubeadmConfigsForDiff): with
+ * `convertCurrentInitToJoin` the first Machine's init configuration is compared as a join configuration; fields that
+ * never cause a rollout (controlPlaneEndpoint, dns, join discovery, control-plane component health-check timeouts) are
+ * equalised or dropped; previous webhook defaults applied; omittable empties dropped. Returns new objects.
+ */
+export function prepareKubeadmConfigSpecsForDiff(
+  desired: KubeadmConfigSpec,
+  current: KubeadmConfigSpec,
+  convertCurrentInitToJoin: boolean,
+): { desired: KubeadmConfigSpec; current: KubeadmConfigSpec } {
   const d = structuredClone(desired) as Json;
   const c = structuredClone(current) as Json;
-  if (!isJoinConfig(current as KubeadmConfigSpec) && isJoinConfig(desired as KubeadmConfigSpec)) {
-    delete c.initConfiguration;
-    c.joinConfiguration = structuredClone(d.joinConfiguration);
+  if (convertCurrentInitToJoin && isInitConfig(current)) convertInitToJoin(c, d);
+
+  // controlPlaneEndpoint is added by the bootstrap provider and never changes; dns is updated in the workload cluster.
+  const dc = child(d, 'clusterConfiguration');
+  const cc = child(c, 'clusterConfiguration');
+  for (const key of ['controlPlaneEndpoint', 'dns']) assign(cc, key, dc[key]);
+
+  applyPreviousDefaults(d);
+  applyPreviousDefaults(c);
+
+  for (const side of [d, c]) {
+    // Discovery matters for joining only (and its token must not reach an extension).
+    delete child(side, 'joinConfiguration').discovery;
+    // v1beta1 apiServer.timeoutForControlPlane converts into these; a difference must not roll out.
+    for (const key of ['initConfiguration', 'joinConfiguration']) {
+      const timeouts = child(side, key).timeouts;
+      if (isMap(timeouts)) delete timeouts.controlPlaneComponentHealthCheckSeconds;
+    }
   }
-  if (isMap(c.joinConfiguration) && isMap(d.joinConfiguration)) {
-    if (d.joinConfiguration.discovery === undefined) delete c.joinConfiguration.discovery;
-    else c.joinConfiguration.discovery = structuredClone(d.joinConfiguration.discovery);
-  }
-  const { current: cc } = comparableClusterConfigurations(c as KubeadmConfigSpec, d as KubeadmConfigSpec);
-  if (c.clusterConfiguration !== undefined || d.clusterConfiguration !== undefined) {
-    c.clusterConfiguration = cc;
-    d.clusterConfiguration = dropOmittable(d.clusterConfiguration ?? {});
-  }
+  // CABPK turns an unset joinConfiguration.controlPlane into an empty one.
+  const dj = d.joinConfiguration as Json;
+  const cj = c.joinConfiguration as Json;
+  if (dj.controlPlane === undefined && isMap(cj.controlPlane) && !isDefined(cj.controlPlane)) delete cj.controlPlane;
+
   return { desired: dropOmittable(d) as KubeadmConfigSpec, current: dropOmittable(c) as KubeadmConfigSpec };
 }

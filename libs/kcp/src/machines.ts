@@ -5,7 +5,6 @@ import {
   BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
   setCondition,
-  UP_TO_DATE_CONDITION,
   getCondition,
   type Clock,
   type ConditionInput,
@@ -115,14 +114,25 @@ export async function deleteMachine(io: MachineIo, machine: Machine): Promise<vo
   await deleteQuietly(io.client, machine);
 }
 
-/** Writes the UpToDate condition on a Machine (SSA on status: KCP owns only that list entry); no request if unchanged. */
-export async function writeMachineUpToDate(io: MachineIo, machine: Machine, input: ConditionInput, clock: Clock): Promise<void> {
-  const existing = getCondition(machine, UP_TO_DATE_CONDITION);
-  if (existing && existing.status === input.status && existing.reason === input.reason && (existing.message ?? '') === (input.message ?? '')) return;
-  const [condition] = setCondition(existing ? [existing] : [], { ...input, observedGeneration: machine.metadata.generation }, clock);
+/**
+ * Writes the conditions KCP owns on a Machine (UpToDate and the control-plane health conditions) in one SSA apply
+ * on status: the field manager owns exactly these list entries, so they must always be applied together (one left
+ * out would be removed). No request when nothing changed.
+ */
+export async function writeMachineConditions(io: MachineIo, machine: Machine, inputs: readonly ConditionInput[], clock: Clock): Promise<void> {
+  const same = inputs.every((input) => {
+    const existing = getCondition(machine, input.type);
+    return existing && existing.status === input.status && existing.reason === input.reason && (existing.message ?? '') === (input.message ?? '');
+  });
+  if (same) return;
+  const conditions = inputs.map((input) => {
+    const existing = getCondition(machine, input.type);
+    return setCondition(existing ? [existing] : [], { ...input, observedGeneration: machine.metadata.generation }, clock)[0];
+  });
   await io.client.apply(
-    { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace }, status: { conditions: [condition] } },
+    { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace }, status: { conditions } },
     { fieldManager: KCP_MANAGER_NAME, subresource: 'status', force: true },
   );
-  machine.status = { ...(machine.status ?? {}), conditions: [...(machine.status?.conditions ?? []).filter((c) => c.type !== UP_TO_DATE_CONDITION), condition] };
+  const types = new Set(inputs.map((c) => c.type));
+  machine.status = { ...(machine.status ?? {}), conditions: [...(machine.status?.conditions ?? []).filter((c) => !types.has(c.type)), ...conditions] };
 }

@@ -1,5 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { WorkloadClusterProvider } from './workload-cluster';
+import type { EtcdClientFactory, WorkloadClusterProvider } from './workload-cluster';
 
 export const KCP_CONTROLLER_OPTIONS = Symbol.for('capi.kcp.ControllerOptions');
 
@@ -8,6 +8,11 @@ export interface KcpControllerOptions {
   imports?: ModuleMetadata['imports'];
   /** Replaces the default (kubeconfig Secret based) workload cluster provider. */
   workloadClusterProvider?: WorkloadClusterProvider;
+  /**
+   * etcd access of the default provider (e.g. a real etcd client through the workload cluster); default: the etcd
+   * members a simulated workload cluster publishes (see @capi/api simulated-control-plane).
+   */
+  etcdClientFactory?: EtcdClientFactory;
   /** Time source (ms since epoch) for conditions and rollout.after / certificate checks. */
   clock?: { now(): number };
   /** Requeue delay while preflight checks fail (waiting for Nodes, deletions, in-place updates); default 5 s. */

@@ -69,6 +69,8 @@ export interface KcpStatusInput {
   controlPlaneNodeReady?: boolean;
   /** Message when the last reconcile step is waiting (preflight), shown on ScalingUp/ScalingDown/RollingOut. */
   waitingMessage?: string;
+  /** ControlPlaneComponentsHealthy / EtcdClusterHealthy computed from the workload cluster (health.ts). */
+  healthConditions?: readonly ConditionInput[];
   clock: Clock;
 }
 
@@ -96,6 +98,7 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
       ? { type: ROLLING_OUT_CONDITION, status: 'True', reason: 'RollingOut', message: `Rolling out ${outdated.length} not up-to-date replicas${blocked}` }
       : { type: ROLLING_OUT_CONDITION, status: 'False', reason: 'NotRollingOut' },
     remediatingCondition(machines),
+    ...(input.healthConditions ?? []),
   ];
   let conditions: Condition[] | undefined = kcp.status?.conditions;
   for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);

@@ -48,8 +48,7 @@ describe('upToDate', () => {
     const r = upToDate(input({ kcp: changed, kubeadmConfig: kubeadmConfig('m1', base) }));
     expect(r.upToDate).toBe(false);
     expect(r.result.conditionMessages).toEqual(['KubeadmConfig is not up-to-date']);
-    expect(r.result.logMessages[0]).toContain('ClusterConfiguration is outdated');
-    expect(r.result.logMessages[0]).toContain('etcd.local.imageTag: "3.5.0" → "3.5.9"');
+    expect(r.result.logMessages[0]).toBe('Machine KubeadmConfig is outdated: diff: clusterConfiguration.etcd.local.imageTag: "3.5.0" → "3.5.9"');
     expect(r.result.desiredKubeadmConfig?.spec.clusterConfiguration).toEqual({ etcd: { local: { imageTag: '3.5.9' } } });
   });
 
@@ -69,15 +68,38 @@ describe('upToDate', () => {
     const changed = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: { nodeRegistration: { name: 'other' } } } });
     const r = upToDate(input({ kcp: changed, kubeadmConfig: kc }));
     expect(r.upToDate).toBe(false);
-    expect(r.result.logMessages[0]).toContain('InitConfiguration or JoinConfiguration are outdated');
+    expect(r.result.logMessages[0]).toContain('Machine KubeadmConfig is outdated: diff: ');
     expect(r.result.logMessages[0]).toContain('joinConfiguration.nodeRegistration.name');
   });
 
-  it('detects an initConfiguration change only on the init Machine', () => {
+  it('init Machine: compared as join first, then with the init configuration KCP would create (upstream matchesKubeadmConfig)', () => {
     const base = kcp();
-    const changed = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, initConfiguration: { nodeRegistration: { name: 'other' } } } });
-    expect(upToDate(input({ kcp: changed, kubeadmConfig: kubeadmConfig('m1', base, { init: true }) })).upToDate).toBe(false);
-    expect(upToDate(input({ kcp: changed, kubeadmConfig: kubeadmConfig('m1', base) })).upToDate).toBe(true);
+    const initMachine = kubeadmConfig('m1', base, { init: true });
+    // initConfiguration alone changed: the init Machine still matches the (unchanged) join configuration.
+    const initOnly = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, initConfiguration: { nodeRegistration: { name: 'other' } } } });
+    expect(upToDate(input({ kcp: initOnly, kubeadmConfig: initMachine })).upToDate).toBe(true);
+    expect(upToDate(input({ kcp: initOnly, kubeadmConfig: kubeadmConfig('m1', base) })).upToDate).toBe(true);
+    // joinConfiguration alone changed: the init Machine still matches the init configuration.
+    const joinOnly = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: { nodeRegistration: { name: 'other' } } } });
+    expect(upToDate(input({ kcp: joinOnly, kubeadmConfig: initMachine })).upToDate).toBe(true);
+    // Both changed: outdated, with the diff against the init configuration.
+    const both = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, initConfiguration: { nodeRegistration: { name: 'other' } }, joinConfiguration: { nodeRegistration: { name: 'other' } } } });
+    const r = upToDate(input({ kcp: both, kubeadmConfig: initMachine }));
+    expect(r.upToDate).toBe(false);
+    expect(r.result.logMessages[0]).toBe('Machine KubeadmConfig is outdated: diff: initConfiguration.nodeRegistration.name: "{{ ds.meta_data.local_hostname }}" → "other"');
+    // The desired config is always the join one (what an in-place update writes).
+    expect(r.result.desiredKubeadmConfig?.spec.initConfiguration).toBeUndefined();
+    expect(r.result.desiredKubeadmConfig?.spec.joinConfiguration).toMatchObject({ nodeRegistration: { name: 'other' }, controlPlane: {} });
+  });
+
+  it('delete-machine and remediate-machine annotations make an outdated Machine ineligible for in-place', () => {
+    const k = kcp({ version: 'v1.31.0' });
+    expect(upToDate(input({ kcp: k })).result.eligibleForInPlaceUpdate).toBe(true);
+    for (const a of ['cluster.x-k8s.io/delete-machine', 'cluster.x-k8s.io/remediate-machine']) {
+      const r = upToDate(input({ kcp: k, machine: machine('m1', { annotations: { [a]: '' } }) }));
+      expect(r.upToDate).toBe(false);
+      expect(r.result.eligibleForInPlaceUpdate).toBe(false);
+    }
   });
 
   it('detects a files change', () => {

@@ -3,6 +3,8 @@
 // annotation on the Machine. The result carries current and desired Machine/KubeadmConfig/InfraMachine, which the
 // in-place path sends to CanUpdateMachine and writes when triggering.
 import {
+  DELETE_MACHINE_ANNOTATION,
+  REMEDIATE_MACHINE_ANNOTATION,
   TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
   TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
   type KubeadmConfig,
@@ -11,7 +13,7 @@ import {
 } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import { formatDiff } from '@capi/inplace';
-import { comparableClusterConfigurations, comparableInitOrJoin, isJoinConfig } from './kubeadm-diff';
+import { isInitConfig, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
 import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine, groupKindString } from './desired';
 
 export interface NotUpToDateResult {
@@ -65,16 +67,23 @@ export function shouldRolloutAfter(kcp: KubeadmControlPlane, machine: Machine, n
   return t <= now.getTime() && !(created >= t);
 }
 
+/**
+ * Compares the Machine's KubeadmConfig with the one KCP would create for a joining Machine (upstream
+ * matchesKubeadmConfig): the first Machine's init configuration is first compared as a join configuration (KCP init
+ * and join configurations are meant to be identical); if that differs, it is compared with the init configuration KCP
+ * would create, so differences between the KCP's init and join configurations alone cause no rollout.
+ */
 function kubeadmConfigMismatch(kcp: KubeadmControlPlane, clusterName: string, config: KubeadmConfig): string | undefined {
-  const cc = comparableClusterConfigurations(config.spec, kcp.spec.kubeadmConfigSpec);
-  const ccDiff = formatDiff(cc.current, cc.desired);
-  if (ccDiff) return `Machine KubeadmConfig ClusterConfiguration is outdated: diff: ${ccDiff}`;
-  // Compare with what KCP would create for a Machine of the same kind (first = init, others = join).
-  const expected = computeDesiredKubeadmConfig(kcp, clusterName, isJoinConfig(config.spec), config.metadata.name ?? '').spec;
-  const ij = comparableInitOrJoin(config.spec, expected);
-  const ijDiff = formatDiff(ij.current, ij.desired);
-  if (ijDiff) return `Machine KubeadmConfig InitConfiguration or JoinConfiguration are outdated: diff: ${ijDiff}`;
-  return undefined;
+  const name = config.metadata.name ?? '';
+  const withJoin = computeDesiredKubeadmConfig(kcp, clusterName, true, name, config).spec;
+  const join = prepareKubeadmConfigSpecsForDiff(withJoin, config.spec, true);
+  const joinDiff = formatDiff(join.current, join.desired);
+  if (!joinDiff) return undefined;
+  if (!isInitConfig(config.spec)) return `Machine KubeadmConfig is outdated: diff: ${joinDiff}`;
+  const withInit = computeDesiredKubeadmConfig(kcp, clusterName, false, name, config).spec;
+  const init = prepareKubeadmConfigSpecsForDiff(withInit, config.spec, false);
+  const initDiff = formatDiff(init.current, init.desired);
+  return initDiff ? `Machine KubeadmConfig is outdated: diff: ${initDiff}` : undefined;
 }
 
 function infraMismatch(kcp: KubeadmControlPlane, infra: KubeObject): string | undefined {
@@ -100,7 +109,9 @@ export function upToDate(input: UpToDateInput): UpToDateResult {
   const { kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate, now } = input;
   const logMessages: string[] = [];
   const conditionMessages: string[] = [];
-  let eligibleForInPlaceUpdate = true;
+  // Machines the user or MHC asked to delete / remediate are replaced, never updated in place.
+  const annotations = machine.metadata.annotations ?? {};
+  let eligibleForInPlaceUpdate = !(DELETE_MACHINE_ANNOTATION in annotations) && !(REMEDIATE_MACHINE_ANNOTATION in annotations);
 
   if (shouldRolloutBefore(kcp, machine, now)) {
     logMessages.push('certificates will expire soon, rolloutBefore expired');

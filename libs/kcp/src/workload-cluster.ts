@@ -1,20 +1,58 @@
-// What KCP needs from a workload cluster (upstream internal.WorkloadCluster, reduced to Node health for preflight).
-// The default implementation reads Nodes through a client built from the `<cluster>-kubeconfig` Secret.
-import type { Client, KubeObject } from '@capi/controller-runtime';
+// What KCP reads from a workload cluster (upstream internal.WorkloadCluster, reduced to what the health conditions and
+// preflight checks need): Nodes, the kube-system static Pods of the control-plane components and the etcd members.
+// The default implementation reads through a client built from the `<cluster>-kubeconfig` Secret; etcd is reached
+// through an EtcdClient (swappable: KcpControllerOptions.etcdClientFactory).
+import {
+  SIMULATED_ETCD_MEMBER_KEY,
+  SIMULATED_ETCD_MEMBER_LABEL,
+  SIMULATED_NAMESPACE,
+  SIMULATED_STATIC_POD_KEY,
+  SIMULATED_STATIC_POD_LABEL,
+  type SimulatedEtcdMember,
+} from '@capi/api';
+import { NoKindMatchError, type Client, type KubeObject } from '@capi/controller-runtime';
 import { kubeconfigSecretClientProvider, type ClusterKey, type WorkloadClusterClientProvider } from '@capi/machine';
 
 export interface WorkloadNode {
   name: string;
   ready: boolean;
+  /** Status of the Ready condition (Unknown: the kubelet stopped posting, Pod data may be stale). */
+  readyStatus?: 'True' | 'False' | 'Unknown';
   /** Carries the node-role.kubernetes.io/control-plane label (kubeadm sets it on control-plane Nodes). */
   controlPlane: boolean;
+  /** Tainted node.kubernetes.io/unreachable:NoExecute by the node lifecycle controller. */
+  unreachable?: boolean;
+}
+
+/** A static Pod as the health conditions need it. */
+export interface StaticPod {
+  name: string;
+  phase?: string;
+  conditions: { type: string; status: string }[];
+  containers: { name: string; waitingReason?: string; waitingMessage?: string }[];
+}
+
+/** An etcd member with its active alarms (etcd MemberList + AlarmList). */
+export interface EtcdMember {
+  id: string;
+  name: string;
+  alarms?: string[];
+}
+
+/** The etcd API KCP uses; a real implementation talks to an etcd Pod, the default reads the simulated members. */
+export interface EtcdClient {
+  members(): Promise<EtcdMember[]>;
 }
 
 export interface WorkloadCluster {
   nodes(): Promise<WorkloadNode[]>;
+  /** kube-system static Pods of the control-plane components, by name (`<component>-<node>`). */
+  staticPods(): Promise<Map<string, StaticPod>>;
+  etcd(): EtcdClient;
 }
 
 export const CONTROL_PLANE_NODE_ROLE_LABEL = 'node-role.kubernetes.io/control-plane';
+const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
 
 export interface WorkloadClusterProvider {
   forCluster(cluster: ClusterKey): Promise<WorkloadCluster>;
@@ -25,19 +63,103 @@ export interface WorkloadClusterProvider {
 export const KCP_WORKLOAD_CLUSTER_PROVIDER = Symbol.for('capi.kcp.WorkloadClusterProvider');
 
 interface NodeObject extends KubeObject {
+  spec?: { taints?: { key: string; effect?: string }[] };
   status?: { conditions?: { type: string; status: string }[] };
+}
+
+interface PodObject extends KubeObject {
+  status?: {
+    phase?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: { name: string; state?: { waiting?: { reason?: string; message?: string } } }[];
+  };
 }
 
 /** Node readiness of a node object: its Ready condition is True. */
 export const isNodeReady = (node: NodeObject): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
+export function workloadNodeOf(n: NodeObject): WorkloadNode {
+  const status = n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  return {
+    name: n.metadata.name ?? '',
+    ready: status === 'True',
+    readyStatus: status === 'True' || status === 'False' || status === 'Unknown' ? status : undefined,
+    controlPlane: CONTROL_PLANE_NODE_ROLE_LABEL in (n.metadata.labels ?? {}),
+    unreachable: n.spec?.taints?.some((t) => t.key === UNREACHABLE_TAINT && t.effect === 'NoExecute') === true,
+  };
+}
+
+export function staticPodOf(p: PodObject): StaticPod {
+  return {
+    name: p.metadata.name ?? '',
+    phase: p.status?.phase,
+    conditions: (p.status?.conditions ?? []).map((c) => ({ type: c.type, status: c.status })),
+    containers: (p.status?.containerStatuses ?? []).map((c) => ({ name: c.name, waitingReason: c.state?.waiting?.reason, waitingMessage: c.state?.waiting?.message })),
+  };
+}
+
+function parseJson<T>(raw: unknown, what: string): T {
+  if (typeof raw !== 'string') throw new Error(`${what} has no data`);
+  try {
+    return JSON.parse(raw) as T;
+  } catch (e) {
+    throw new Error(`${what} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Etcd members published by a simulated workload cluster (see @capi/api simulated-control-plane). */
+export class SimulatedEtcdClient implements EtcdClient {
+  constructor(private readonly client: Client) {}
+
+  async members(): Promise<EtcdMember[]> {
+    const list = await this.client.list<KubeObject>('v1', 'ConfigMap', { namespace: SIMULATED_NAMESPACE, labelSelector: SIMULATED_ETCD_MEMBER_LABEL });
+    return list.items.map((cm) => {
+      const m = parseJson<SimulatedEtcdMember>((cm.data as Record<string, unknown> | undefined)?.[SIMULATED_ETCD_MEMBER_KEY], `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`);
+      return { id: String(m.id), name: String(m.name), alarms: Array.isArray(m.alarms) ? m.alarms.map(String) : [] };
+    });
+  }
+}
+
+export type EtcdClientFactory = (cluster: ClusterKey, workloadClient: Client) => EtcdClient;
+
 /** A workload cluster behind a Client (any Kubernetes-compatible API server, e.g. the in-memory provider's). */
 export class ClientWorkloadCluster implements WorkloadCluster {
-  constructor(private readonly client: Client) {}
+  private readonly etcdClient: EtcdClient;
+
+  constructor(
+    private readonly client: Client,
+    etcdClient?: EtcdClient,
+  ) {
+    this.etcdClient = etcdClient ?? new SimulatedEtcdClient(client);
+  }
 
   async nodes(): Promise<WorkloadNode[]> {
     const nodes = await this.client.list<NodeObject>('v1', 'Node');
-    return nodes.items.map((n) => ({ name: n.metadata.name ?? '', ready: isNodeReady(n), controlPlane: CONTROL_PLANE_NODE_ROLE_LABEL in (n.metadata.labels ?? {}) }));
+    return nodes.items.map(workloadNodeOf);
+  }
+
+  /**
+   * The simulated static Pods when the cluster publishes them, else the kubelet mirror Pods (kubeadm labels them
+   * tier=control-plane). A server that does not serve Pods at all has none.
+   */
+  async staticPods(): Promise<Map<string, StaticPod>> {
+    const simulated = await this.client.list<KubeObject>('v1', 'ConfigMap', { namespace: SIMULATED_NAMESPACE, labelSelector: SIMULATED_STATIC_POD_LABEL });
+    let pods: PodObject[];
+    if (simulated.items.length > 0) {
+      pods = simulated.items.map((cm) => parseJson<PodObject>((cm.data as Record<string, unknown> | undefined)?.[SIMULATED_STATIC_POD_KEY], `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`));
+    } else {
+      try {
+        pods = (await this.client.list<PodObject>('v1', 'Pod', { namespace: 'kube-system', labelSelector: 'tier=control-plane' })).items;
+      } catch (e) {
+        if (e instanceof NoKindMatchError) pods = [];
+        else throw e;
+      }
+    }
+    return new Map(pods.map((p) => [p.metadata.name ?? '', staticPodOf(p)]));
+  }
+
+  etcd(): EtcdClient {
+    return this.etcdClient;
   }
 }
 
@@ -45,12 +167,16 @@ export class ClientWorkloadCluster implements WorkloadCluster {
 export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvider {
   private readonly clients: WorkloadClusterClientProvider & { closeAll(): void };
 
-  constructor(managementClient: Client) {
+  constructor(
+    managementClient: Client,
+    private readonly etcdClientFactory?: EtcdClientFactory,
+  ) {
     this.clients = kubeconfigSecretClientProvider(managementClient);
   }
 
   async forCluster(cluster: ClusterKey): Promise<WorkloadCluster> {
-    return new ClientWorkloadCluster(await this.clients(cluster));
+    const client = await this.clients(cluster);
+    return new ClientWorkloadCluster(client, this.etcdClientFactory?.(cluster, client));
   }
 
   close(): void {
@@ -58,18 +184,43 @@ export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvide
   }
 }
 
-/** In-memory workload clusters for tests: Node readiness set by hand, per cluster. */
+/** In-memory workload clusters for tests: Nodes set by hand; every control-plane Node healthy unless overridden. */
 export class InMemoryWorkloadClusterProvider implements WorkloadClusterProvider {
-  private readonly byCluster = new Map<string, Map<string, WorkloadNode>>();
+  private readonly byCluster = new Map<string, { nodes: Map<string, WorkloadNode>; pods: Map<string, StaticPod>; members?: EtcdMember[] }>();
+
+  private entry(cluster: ClusterKey) {
+    const k = `${cluster.namespace}/${cluster.name}`;
+    if (!this.byCluster.has(k)) this.byCluster.set(k, { nodes: new Map(), pods: new Map() });
+    return this.byCluster.get(k)!;
+  }
 
   setNode(cluster: ClusterKey, node: WorkloadNode): void {
-    const k = `${cluster.namespace}/${cluster.name}`;
-    if (!this.byCluster.has(k)) this.byCluster.set(k, new Map());
-    this.byCluster.get(k)!.set(node.name, { ...node });
+    this.entry(cluster).nodes.set(node.name, { ...node });
+  }
+
+  /** Overrides one static Pod (by default every control-plane Node runs Ready ones). */
+  setPod(cluster: ClusterKey, pod: StaticPod): void {
+    this.entry(cluster).pods.set(pod.name, structuredClone(pod));
+  }
+
+  /** Overrides the etcd member list (by default one healthy member per control-plane Node). */
+  setEtcdMembers(cluster: ClusterKey, members: EtcdMember[]): void {
+    this.entry(cluster).members = structuredClone(members);
   }
 
   async forCluster(cluster: ClusterKey): Promise<WorkloadCluster> {
-    const nodes = this.byCluster.get(`${cluster.namespace}/${cluster.name}`) ?? new Map<string, WorkloadNode>();
-    return { nodes: async () => [...nodes.values()].map((n) => ({ ...n })) };
+    const e = this.entry(cluster);
+    const cp = () => [...e.nodes.values()].filter((n) => n.controlPlane);
+    const ready = (name: string): StaticPod => ({ name, phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containers: [] });
+    return {
+      nodes: async () => [...e.nodes.values()].map((n) => ({ ...n })),
+      staticPods: async () => {
+        const pods = new Map<string, StaticPod>();
+        for (const n of cp()) for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd']) pods.set(`${c}-${n.name}`, ready(`${c}-${n.name}`));
+        for (const [name, p] of e.pods) pods.set(name, structuredClone(p));
+        return pods;
+      },
+      etcd: () => ({ members: async () => structuredClone(e.members ?? cp().map((n) => ({ id: n.name, name: n.name, alarms: [] }))) }),
+    };
   }
 }

@@ -2,13 +2,13 @@
 // reports provisioned/providerID/addresses; on deletion removes the Node and the finalizer.
 import { Inject, Optional } from '@nestjs/common';
 import { CLUSTER_NAME_LABEL, ClusterGVK, MachineGVK, type Cluster, type Machine } from '@capi/api';
-import { CACHE, CACHED_CLIENT, ReconcilerFor, type InformerCache, isNotFound, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import { CACHE, CACHED_CLIENT, ReconcilerFor, type InformerCache, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
 import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
 import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
 import { DEFAULT_PROVISIONING_DELAY_MS, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from '../options';
 import type { WorkloadClusters } from '../workload/workload-clusters';
-import { applyNode } from '../host/nodes';
+import { applyNode, removeNode } from '../host/nodes';
 import { desiredMachineStatus, initialHostState, isPaused, machinePhase, ownerMachineName, provisioningProgress, providerIdOf } from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
 import { sameJson } from '../util/same-json';
@@ -132,13 +132,7 @@ export class InMemoryMachineReconciler implements Reconciler {
     const running = clusterName ? this.workloads.get({ namespace: infra.metadata.namespace!, name: clusterName }) : undefined;
     // No running workload server: the simulated host is gone with it, nothing left to clean up.
     const nodeName = machine?.metadata.name ?? ownerMachineName(infra);
-    if (running && nodeName) {
-      try {
-        await running.client.delete({ apiVersion: 'v1', kind: 'Node', name: nodeName });
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-      }
-    }
+    if (running && nodeName) await removeNode(running.client, nodeName);
     await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
   }
 }
