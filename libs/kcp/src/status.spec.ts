@@ -14,12 +14,15 @@ describe('machineUpToDateCondition', () => {
     expect(machineUpToDateCondition(machine('a'), false, ['Version v1.30.0, v1.31.0 required', 'KubeadmConfig is not up-to-date'])).toEqual({
       type: 'UpToDate', status: 'False', reason: 'NotUpToDate', message: '* Version v1.30.0, v1.31.0 required\n* KubeadmConfig is not up-to-date',
     });
-    // Spec already at desired but the update is running: still not up-to-date.
+    // Spec already at desired but the update is running: still not up-to-date; the message mirrors Updating's.
     const updating = machine('a', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } });
-    expect(machineUpToDateCondition(updating, true, [])).toMatchObject({ status: 'False', reason: 'Updating' });
-    // Markers already removed but the Machine controller has not reported Updating=False yet.
-    expect(machineUpToDateCondition(withConditions('b', { Updating: 'True' }), true, [])).toMatchObject({ status: 'False', reason: 'Updating' });
-    expect(machineUpToDateCondition(withConditions('b', { Updating: 'False' }), true, [])).toMatchObject({ status: 'True', reason: 'UpToDate' });
+    expect(machineUpToDateCondition(updating, true, [])).toEqual({ type: 'UpToDate', status: 'False', reason: 'Updating', message: '* In-place update in progress' });
+    updating.status = { conditions: [{ type: 'Updating', status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress: Extension is updating Machine', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
+    expect(machineUpToDateCondition(updating, true, [])).toMatchObject({ reason: 'Updating', message: '* In-place update in progress: Extension is updating Machine' });
+    // Not up-to-date wins over an update in progress (desired spec changed again mid-update), as upstream.
+    expect(machineUpToDateCondition(updating, false, ['Version v1.31.0, v1.32.0 required'])).toMatchObject({ reason: 'NotUpToDate', message: '* Version v1.31.0, v1.32.0 required' });
+    // Only the markers count, as upstream's IsUpdateInProgress: an Updating condition alone does not.
+    expect(machineUpToDateCondition(withConditions('b', { Updating: 'True' }), true, [])).toMatchObject({ status: 'True', reason: 'UpToDate' });
   });
 });
 

@@ -13,7 +13,9 @@ import {
   SCALING_UP_CONDITION,
   UP_TO_DATE_CONDITION,
   UP_TO_DATE_REASON,
+  UPDATING_CONDITION,
   aggregate,
+  getCondition,
   isTrue,
   isUpdateInProgress,
   setCondition,
@@ -30,13 +32,18 @@ import { lastRemediation, remediatingCondition } from './remediation';
 export { isUpdatingInPlace };
 
 
-/** UpToDate on a Machine: updating in place wins (False/Updating), then the up-to-date check. */
+/**
+ * UpToDate on a Machine, in upstream's order (reconcileMachineUpToDateCondition): not up-to-date first, then an
+ * in-place update in progress (the message mirrors the Updating condition's), then up-to-date.
+ */
 export function machineUpToDateCondition(machine: Machine, upToDate: boolean, conditionMessages: readonly string[]): ConditionInput {
-  if (isUpdatingInPlace(machine)) {
-    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message: '* In-place update in progress' };
-  }
   if (!upToDate) {
     return { type: UP_TO_DATE_CONDITION, status: 'False', reason: NOT_UP_TO_DATE_REASON, message: conditionMessages.map((m) => `* ${m}`).join('\n') };
+  }
+  if (isUpdateInProgress(machine)) {
+    const updating = getCondition(machine, UPDATING_CONDITION);
+    const message = updating?.status === 'True' && updating.message ? `* ${updating.message}` : '* In-place update in progress';
+    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message };
   }
   return { type: UP_TO_DATE_CONDITION, status: 'True', reason: UP_TO_DATE_REASON };
 }
