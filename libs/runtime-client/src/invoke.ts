@@ -1,6 +1,6 @@
 // The single HTTP round trip used by discovery and hook calls: URL, ?timeout=, POST, status check, decode + validate.
 import path from 'node:path';
-import { decodeHookResponse, type HookName, type HookResponse } from '@capi/api';
+import { decodeHookResponse, RESPONSE_STATUSES, type HookName, type HookResponse, type ResponseStatus } from '@capi/api';
 import { gvhToPath, type GroupVersionHook } from './catalog';
 import { ExtensionCallError } from './errors';
 import type { ClientConfig } from './extension-config';
@@ -84,10 +84,23 @@ export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { 
   } catch (e) {
     throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${(e as Error).message}`, details);
   }
-  const decoded = decodeHookResponse(opts.hook, parsed);
+  // Upstream decodes first (a type error is a call error, subject to failurePolicy) and checks `status` after, as
+  // an error the failure policy does not apply to. A string status other than Success/Failure (or none) is that case.
+  const status = isJsonObject(parsed) ? parsed.status : undefined;
+  const statusInvalid = isJsonObject(parsed) && (status === undefined || status === null || (typeof status === 'string' && !RESPONSE_STATUSES.includes(status as ResponseStatus)));
+  const decoded = decodeHookResponse(opts.hook, statusInvalid ? { ...(parsed as object), status: 'Success' } : parsed);
   if (!decoded.ok) {
     throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${decoded.message}`, details);
   }
+  if (statusInvalid) {
+    throw new ExtensionCallError(
+      'InvalidResponseStatus',
+      `failed to call ${where}: got a response without a valid status (${status == null ? 'status is not set' : `status ${JSON.stringify(status)}`}, expected Success or Failure)`,
+      details,
+    );
+  }
   return decoded.value;
 }
+
+const isJsonObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
