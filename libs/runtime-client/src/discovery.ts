@@ -46,7 +46,8 @@ export function validateDiscoveryResponse(extensionConfigName: string, response:
     } catch (e) {
       errors.push(`handler ${h.name} requestHook.apiVersion: ${(e as Error).message}`);
     }
-    handlers.push({ name: `${h.name}.${extensionConfigName}`, requestHook: { ...h.requestHook }, timeoutSeconds, failurePolicy });
+    // status.handlers[].timeoutSeconds is omitempty (CRD minimum 1): a valid 0 is not written; calls then use the default.
+    handlers.push({ name: `${h.name}.${extensionConfigName}`, requestHook: { ...h.requestHook }, ...(timeoutSeconds !== 0 ? { timeoutSeconds } : {}), failurePolicy });
   }
   if (errors.length > 0) throw new DiscoveryError(`discovery response of ExtensionConfig ${extensionConfigName} is invalid: ${errors.join('; ')}`);
   return handlers;

@@ -161,6 +161,26 @@ describe('ExtensionConfigModule (envtest)', () => {
     }
   });
 
+  it('a handler discovered with timeoutSeconds 0 is stored without timeoutSeconds (omitempty; the CRD minimum is 1)', async () => {
+    const zero = await createExtensionServer({ tls: 'generate', handlers: [{ hook: 'UpdateMachine', name: 'update-machine', timeoutSeconds: 0, handle: () => ({}) }] });
+    try {
+      await client.create(extensionConfig('zero-timeout', { url: zero.url, caBundle: zero.caBundle }));
+      const ec = await eventually(async () => {
+        const e = await getEc('zero-timeout');
+        return discovered(e) ? e : undefined;
+      }, 'zero-timeout has a Discovered condition');
+      expect(discovered(ec)).toMatchObject({ status: 'True', reason: 'Discovered' });
+      expect(ec.status?.handlers).toEqual([
+        { name: 'update-machine.zero-timeout', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'UpdateMachine' }, failurePolicy: 'Fail' },
+      ]);
+      // The call then uses the default timeout, like a handler that declared none.
+      expect(await eventually(async () => registry.get('update-machine.zero-timeout'), 'zero-timeout registered')).toMatchObject({ timeoutSeconds: 10 });
+    } finally {
+      await zero.close();
+      await client.delete(ecRef('zero-timeout'));
+    }
+  });
+
   it('injects the CA from the annotated Secret, and re-discovers when the Secret appears', async () => {
     await client.create(
       extensionConfig('from-secret', { url: ext.url }, { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': 'default/extension-ca' }),
