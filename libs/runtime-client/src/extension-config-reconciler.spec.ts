@@ -6,6 +6,7 @@ import { createExtensionServer, type ExtensionServer } from './testing/extension
 import { FakeKubeClient } from './testing/fake-kube-client';
 import { HttpsExtensionTransport } from './transport';
 import { singleExtension } from './client';
+import { WarmUpDiscoveryError } from './module/warm-up';
 
 const ref = (name: string) => ({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', name });
 
@@ -67,7 +68,10 @@ describe('ExtensionConfigReconciler', () => {
   it('warm-up with requireAll throws on a failed discovery and leaves the registry not ready', async () => {
     await kube.create(extensionConfig('in-place'));
     await kube.create(extensionConfig('broken', {}, Buffer.from('not a pem').toString('base64')));
-    await expect(reconciler.warmUp({ requireAll: true })).rejects.toThrow(/discovery failed for 1 ExtensionConfig/);
+    const err = await reconciler.warmUp({ requireAll: true }).catch((e) => e);
+    expect(err).toBeInstanceOf(WarmUpDiscoveryError);
+    expect(err.extensionConfigs).toEqual(['broken']);
+    expect(err.message).toMatch(/^discovery failed for 1 ExtensionConfig\(s\) \(broken\): /);
     expect(registry.isReady()).toBe(false);
     await expect(reconciler.warmUp({ requireAll: false })).resolves.toMatchObject({ errors: [expect.any(Error)] });
     expect(registry.isReady()).toBe(true);

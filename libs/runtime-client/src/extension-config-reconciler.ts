@@ -11,6 +11,7 @@ import {
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import { discoverExtension } from './discovery';
 import { CA_SECRET_KEY, EXTENSION_CONFIG_KIND, NOT_DISCOVERED_REASON, type ExtensionConfig } from './extension-config';
+import { WarmUpDiscoveryError } from './module/warm-up';
 import type { ExtensionRegistry } from './registry';
 import type { ExtensionTransport } from './transport';
 
@@ -79,13 +80,15 @@ export class ExtensionConfigReconciler {
   /**
    * Start-up warm-up: discovers every ExtensionConfig, registers the ones that succeed (paused ones with their
    * existing status.handlers) and marks the registry ready. Failures are returned; normal reconciles retry them.
-   * With `requireAll` (upstream's rule) any failed discovery throws instead and the registry stays not ready, so
-   * callers wait rather than decide without an extension that is only briefly unreachable (e.g. after a restart).
+   * With `requireAll` (upstream's rule, what the module uses unless WarmUpPolicy.allowPartial) any failed discovery
+   * throws a WarmUpDiscoveryError naming them and the registry stays not ready, so callers wait rather than decide
+   * without an extension that is only briefly unreachable (e.g. after a restart).
    */
   async warmUp(opts: { requireAll?: boolean } = {}): Promise<{ errors: Error[] }> {
     const list = await this.client.list<ExtensionConfig>(RUNTIME_API_VERSION, EXTENSION_CONFIG_KIND);
     const registered: ExtensionConfig[] = [];
     const errors: Error[] = [];
+    const failed: string[] = [];
     for (const ec of list.items) {
       if (ec.metadata.deletionTimestamp) continue;
       this.rememberCaSecret(ec);
@@ -97,11 +100,10 @@ export class ExtensionConfigReconciler {
         registered.push(await this.discoverAndWriteStatus(ec));
       } catch (e) {
         errors.push(e as Error);
+        failed.push(ec.metadata.name!);
       }
     }
-    if (opts.requireAll && errors.length) {
-      throw new Error(`discovery failed for ${errors.length} ExtensionConfig(s): ${errors.map((e) => e.message).join('; ')}`);
-    }
+    if (opts.requireAll && errors.length) throw new WarmUpDiscoveryError(failed, errors);
     this.registry.warmUp(registered);
     return { errors };
   }

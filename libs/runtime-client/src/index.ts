@@ -19,5 +19,13 @@ export {
 } from './extension-config-reconciler';
 export * from './testing/extension-server.module';
 export * from './module/extension-config.module';
-export { registryReadiness, runWarmUp, type WarmUpPolicy, type WarmUpOutcome, type RegistryReadinessState } from './module/warm-up';
+export {
+  registryReadiness,
+  runWarmUp,
+  WarmUpDiscoveryError,
+  WarmUpTimeoutError,
+  type WarmUpPolicy,
+  type WarmUpOutcome,
+  type RegistryReadinessState,
+} from './module/warm-up';
 export * from './testing/test-runtime-client';

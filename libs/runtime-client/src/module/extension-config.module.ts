@@ -58,6 +58,7 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
   private failure?: Error;
   private stopped = false;
   private pendingSleep?: { timer: NodeJS.Timeout; resolve: () => void };
+  private readonly failureListeners: Array<(error: Error) => void> = [];
   /** Settles when the warm-up finished (successfully or not); undefined before election. */
   warmUpDone?: Promise<WarmUpOutcome>;
 
@@ -90,12 +91,21 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
     }
   }
 
+  /**
+   * Called once if the warm-up gives up (a WarmUpTimeoutError naming the ExtensionConfigs not discovered, unless
+   * listing failed). Upstream's manager exits then; the manager app subscribes to do the same.
+   */
+  onWarmUpFailure(listener: (error: Error) => void): void {
+    if (this.failure) listener(this.failure);
+    else this.failureListeners.push(listener);
+  }
+
   readiness(): true | string {
     return registryReadiness({ registry: this.registry, isLeader: () => this.manager.isLeader(), failure: () => this.failure });
   }
 
   private async warmUp(): Promise<WarmUpOutcome> {
-    const outcome = await runWarmUp((final) => this.reconciler.warmUp({ requireAll: !final }), {
+    const outcome = await runWarmUp((partial) => this.reconciler.warmUp({ requireAll: !partial }), {
       ...this.options.warmUp,
       now: () => Date.now(),
       cancelled: () => this.stopped,
@@ -110,6 +120,7 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
     } else if (!this.stopped) {
       this.failure = outcome.error;
       this.log.error(outcome.error.message);
+      for (const listener of this.failureListeners.splice(0)) listener(outcome.error);
     }
     return outcome;
   }
