@@ -11,6 +11,7 @@ import {
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import { discoverExtension } from './discovery';
 import { CA_SECRET_KEY, EXTENSION_CONFIG_KIND, NOT_DISCOVERED_REASON, type ExtensionConfig } from './extension-config';
+import type { RuntimeSdkMetrics } from './metrics';
 import { WarmUpDiscoveryError } from './module/warm-up';
 import type { ExtensionRegistry } from './registry';
 import type { ExtensionTransport } from './transport';
@@ -21,6 +22,8 @@ export interface ExtensionConfigReconcilerOptions {
   /** Requeue delay while the registry is not warmed up. Default 10 s (upstream). */
   notReadyRequeueMs?: number;
   now?: () => Date;
+  /** Discovery requests are counted like hook calls (upstream). */
+  metrics?: RuntimeSdkMetrics;
 }
 
 export interface ReconcileResult {
@@ -46,6 +49,7 @@ export class ExtensionConfigReconciler {
   private readonly rediscoveryIntervalMs: number;
   private readonly notReadyRequeueMs: number;
   private readonly now: () => Date;
+  private readonly metrics?: RuntimeSdkMetrics;
   /** ExtensionConfig name -> "<ns>/<name>" of its CA Secret, as last seen; lets Secret events find their configs. */
   private readonly caSecretOf = new Map<string, string>();
 
@@ -58,6 +62,7 @@ export class ExtensionConfigReconciler {
     this.rediscoveryIntervalMs = opts.rediscoveryIntervalMs ?? 10 * 60_000;
     this.notReadyRequeueMs = opts.notReadyRequeueMs ?? 10_000;
     this.now = opts.now ?? (() => new Date());
+    this.metrics = opts.metrics;
   }
 
   /** Reconciles one (cluster-scoped) ExtensionConfig by name. Throws on errors so the caller requeues with backoff. */
@@ -132,7 +137,7 @@ export class ExtensionConfigReconciler {
     }
     let discovered: ExtensionConfig;
     try {
-      discovered = await discoverExtension(ec, this.transport);
+      discovered = await discoverExtension(ec, this.transport, { metrics: this.metrics });
     } catch (e) {
       const message = `Error in discovery: ${(e as Error).message}`;
       await this.writeStatus(ec, ec.status?.handlers, 'False', NOT_DISCOVERED_REASON, message);

@@ -6,6 +6,7 @@ export * from './transport';
 export { extensionUrl, formatDurationSeconds } from './invoke';
 export * from './discovery';
 export * from './cache';
+export * from './metrics';
 export * from './client';
 export * from './testing/extension-server';
 export * from './runtime-client.module';

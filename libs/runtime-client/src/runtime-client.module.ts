@@ -1,8 +1,10 @@
 // NestJS wiring: registry, transport, client and reconciler under tokens so downstream providers can swap them.
 import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type Provider } from '@nestjs/common';
-import type { Client } from '@capi/controller-runtime';
+import { Registry } from 'prom-client';
+import { METRICS_REGISTRY, type Client } from '@capi/controller-runtime';
 import { RuntimeClient, type NamespaceLabelsReader } from './client';
 import { ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from './extension-config-reconciler';
+import { RuntimeSdkMetrics } from './metrics';
 import { ExtensionRegistry } from './registry';
 import { HttpsExtensionTransport, type ClientCertificate, type ExtensionTransport } from './transport';
 
@@ -11,6 +13,8 @@ export const EXTENSION_REGISTRY = Symbol('EXTENSION_REGISTRY');
 export const EXTENSION_TRANSPORT = Symbol('EXTENSION_TRANSPORT');
 export const NAMESPACE_LABELS_READER = Symbol('NAMESPACE_LABELS_READER');
 export const EXTENSION_CONFIG_RECONCILER = Symbol('EXTENSION_CONFIG_RECONCILER');
+/** RuntimeSdkMetrics on METRICS_REGISTRY (a private registry when the app provides none). */
+export const RUNTIME_SDK_METRICS = Symbol('RUNTIME_SDK_METRICS');
 
 export interface RuntimeClientModuleOptions {
   /** Token under which a `Client` (from @capi/controller-runtime) is provided. */
@@ -35,14 +39,20 @@ export class RuntimeClientModule {
       { provide: EXTENSION_TRANSPORT, useFactory: () => new HttpsExtensionTransport(opts.clientCertificate) },
       { provide: NAMESPACE_LABELS_READER, useFactory: namespaceLabelsFromClient, inject: [opts.kubeClientToken] },
       {
+        provide: RUNTIME_SDK_METRICS,
+        useFactory: (registry?: Registry) => new RuntimeSdkMetrics(registry ?? new Registry()),
+        inject: [{ token: METRICS_REGISTRY, optional: true }],
+      },
+      {
         provide: RUNTIME_CLIENT,
-        useFactory: (r: ExtensionRegistry, t: ExtensionTransport, ns: NamespaceLabelsReader) => new RuntimeClient(r, t, ns),
-        inject: [EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER],
+        useFactory: (r: ExtensionRegistry, t: ExtensionTransport, ns: NamespaceLabelsReader, m: RuntimeSdkMetrics) => new RuntimeClient(r, t, ns, m),
+        inject: [EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, RUNTIME_SDK_METRICS],
       },
       {
         provide: EXTENSION_CONFIG_RECONCILER,
-        useFactory: (c: Client, r: ExtensionRegistry, t: ExtensionTransport) => new ExtensionConfigReconciler(c, r, t, opts.reconciler),
-        inject: [opts.kubeClientToken, EXTENSION_REGISTRY, EXTENSION_TRANSPORT],
+        useFactory: (c: Client, r: ExtensionRegistry, t: ExtensionTransport, m: RuntimeSdkMetrics) =>
+          new ExtensionConfigReconciler(c, r, t, { metrics: m, ...opts.reconciler }),
+        inject: [opts.kubeClientToken, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, RUNTIME_SDK_METRICS],
       },
     ];
     return {
@@ -50,7 +60,7 @@ export class RuntimeClientModule {
       global: false,
       imports: opts.imports ?? [],
       providers,
-      exports: [RUNTIME_CLIENT, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, EXTENSION_CONFIG_RECONCILER],
+      exports: [RUNTIME_CLIENT, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, EXTENSION_CONFIG_RECONCILER, RUNTIME_SDK_METRICS],
     };
   }
 }

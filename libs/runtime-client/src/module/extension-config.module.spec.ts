@@ -3,7 +3,8 @@ import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { encodePatch } from '@capi/api';
-import { ControllerRuntimeModule, KUBE_CLIENT, MANAGER, type Client, type KubeObject, type Manager } from '@capi/controller-runtime';
+import type { Registry } from 'prom-client';
+import { ControllerRuntimeModule, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type KubeObject, type Manager } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
 import type { RuntimeClient } from '../client';
 import type { ExtensionConfig } from '../extension-config';
@@ -108,6 +109,13 @@ describe('ExtensionConfigModule (envtest)', () => {
     const check = app.get<NamedReadinessCheck>(EXTENSION_REGISTRY_READY_CHECK);
     expect(check.name).toBe('extension-registry-warmed-up');
     expect(check.check()).toBe(true);
+  });
+
+  it("records Runtime SDK metrics on the app's METRICS_REGISTRY (upstream names)", async () => {
+    await eventually(async () => registry.isReady(), 'warm');
+    const text = await app.get<Registry>(METRICS_REGISTRY).metrics();
+    expect(text).toMatch(/capi_runtime_sdk_requests_total\{code="200",host="[^"]+",group="hooks.runtime.cluster.x-k8s.io",version="v1alpha1",hook="Discovery",status="Success"\} \d+/);
+    expect(text).toContain('capi_runtime_sdk_request_duration_seconds_bucket');
   });
 
   it('a new ExtensionConfig gets status.handlers and Discovered=True, and the shared runtime client calls its handlers', async () => {
