@@ -1,10 +1,13 @@
-// ExtensionConfig reconcile logic (upstream: core/reconcilers/extensionconfig): CA injection, discovery,
-// status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
+// ExtensionConfig reconcile logic (upstream: internal/controllers/extensionconfig): Paused condition, CA injection,
+// discovery, status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
 import {
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
   INJECT_CA_FROM_SECRET_ANNOTATION,
+  NOT_PAUSED_REASON,
   PAUSED_ANNOTATION,
+  PAUSED_CONDITION,
+  PAUSED_REASON,
   RUNTIME_API_VERSION,
   setCondition,
 } from '@capi/api';
@@ -76,8 +79,9 @@ export class ExtensionConfigReconciler {
       return {};
     }
     this.rememberCaSecret(ec);
-    if (isPaused(ec)) return {};
-    const discovered = await this.discoverAndWriteStatus(ec);
+    const current = await this.ensurePausedCondition(ec);
+    if (isPaused(current)) return {};
+    const discovered = await this.discoverAndWriteStatus(current);
     this.registry.add(discovered);
     return { requeueAfterMs: this.rediscoveryIntervalMs };
   }
@@ -124,6 +128,32 @@ export class ExtensionConfigReconciler {
     const secret = ec.metadata.annotations?.[INJECT_CA_FROM_SECRET_ANNOTATION];
     if (secret) this.caSecretOf.set(name, secret);
     else this.caSecretOf.delete(name);
+  }
+
+  /**
+   * The v1beta2 Paused condition (upstream paused.EnsurePausedCondition): True, reason Paused, while the
+   * cluster.x-k8s.io/paused annotation is set; False, reason NotPaused, otherwise. Written only when it changes.
+   */
+  private async ensurePausedCondition(ec: ExtensionConfig): Promise<ExtensionConfig> {
+    const paused = isPaused(ec);
+    const conditions = setCondition(
+      ec.status?.conditions,
+      {
+        type: PAUSED_CONDITION,
+        status: paused ? 'True' : 'False',
+        reason: paused ? PAUSED_REASON : NOT_PAUSED_REASON,
+        message: paused ? `${EXTENSION_CONFIG_KIND} has the ${PAUSED_ANNOTATION} annotation` : undefined,
+        observedGeneration: ec.metadata.generation,
+      },
+      { now: this.now },
+    );
+    if (JSON.stringify(conditions) === JSON.stringify(ec.status?.conditions ?? [])) return ec;
+    return this.client.patch<ExtensionConfig>(
+      { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },
+      'merge',
+      { status: { conditions } },
+      { subresource: 'status' },
+    );
   }
 
   /** CA injection, discovery and status write. Returns the ExtensionConfig as stored after the status write. */

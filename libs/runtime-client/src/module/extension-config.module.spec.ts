@@ -144,6 +144,26 @@ describe('ExtensionConfigModule (envtest)', () => {
     expect(ext.requests.some((r) => r.path.endsWith('/canupdatemachine/can-update-machine'))).toBe(true);
   });
 
+  it('a paused ExtensionConfig gets Paused=True and is not discovered; unpaused: Paused=False NotPaused, then Discovered', async () => {
+    await client.create(extensionConfig('paused', { url: ext.url, caBundle: ext.caBundle }, { 'cluster.x-k8s.io/paused': '' }));
+    const paused = await eventually(async () => {
+      const c = (await getEc('paused')).status?.conditions?.find((x) => x.type === 'Paused');
+      return c?.status === 'True' ? c : undefined;
+    }, 'paused Paused=True');
+    expect(paused).toMatchObject({ reason: 'Paused', message: 'ExtensionConfig has the cluster.x-k8s.io/paused annotation', observedGeneration: 1 });
+    expect(discovered(await getEc('paused'))).toBeUndefined();
+    expect(registry.list().some((r) => r.extensionConfigName === 'paused')).toBe(false);
+
+    await client.patch(ecRef('paused'), 'merge', { metadata: { annotations: { 'cluster.x-k8s.io/paused': null } } });
+    const ec = await eventually(async () => {
+      const e = await getEc('paused');
+      return discovered(e)?.status === 'True' ? e : undefined;
+    }, 'unpaused and discovered');
+    expect(ec.status?.conditions?.find((x) => x.type === 'Paused')).toMatchObject({ status: 'False', reason: 'NotPaused' });
+    await eventually(async () => registry.get('update-machine.paused'), 'unpaused registered');
+    await client.delete(ecRef('paused'));
+  });
+
   it('deleting an ExtensionConfig removes its handlers from the registry', async () => {
     await eventually(async () => registry.get('can-update-machine.in-place'), 'in-place registered');
     await client.delete(ecRef('in-place'));
