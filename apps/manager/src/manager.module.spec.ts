@@ -195,6 +195,13 @@ describe('controller selection', () => {
     expect(selectControllers(config('--controllers=mhc', '--feature-gates=RuntimeSDK=false'), registry).enabled).toEqual(['mhc']);
   });
 
+  it('the extensionconfig controller gets the runtime extension client certificate files; an unreadable one fails start-up', async () => {
+    const c = config('--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true', '--runtime-extension-client-cert-file=/nonexistent/tls.crt', '--runtime-extension-client-key-file=/nonexistent/tls.key');
+    await expect(start(c, { controllers: DEFAULT_CONTROLLERS, providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow(
+      /failed to read runtime extension client certificate: ENOENT.*\/nonexistent\/tls\.crt/,
+    );
+  });
+
   it('every default controller resolves to its lib module', () => {
     for (const [name, entry] of Object.entries(DEFAULT_CONTROLLERS)) expect([name, typeof entry.module()]).toEqual([name, expect.stringMatching(/^(object|function)$/)]);
   });

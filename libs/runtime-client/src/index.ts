@@ -3,6 +3,7 @@ export * from './errors';
 export * from './extension-config';
 export * from './registry';
 export * from './transport';
+export * from './client-certificate';
 export { extensionUrl, formatDurationSeconds } from './invoke';
 export * from './discovery';
 export * from './cache';

@@ -1,12 +1,13 @@
 // NestJS wiring: registry, transport, client and reconciler under tokens so downstream providers can swap them.
-import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, Optional, type DynamicModule, type InjectionToken, type ModuleMetadata, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { METRICS_REGISTRY, type Client } from '@capi/controller-runtime';
 import { RuntimeClient, type NamespaceLabelsReader } from './client';
 import { ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from './extension-config-reconciler';
 import { RuntimeSdkMetrics } from './metrics';
 import { ExtensionRegistry } from './registry';
-import { HttpsExtensionTransport, type ClientCertificate, type ExtensionTransport } from './transport';
+import { ClientCertificateFiles, type ClientCertificate, type ClientCertificateSource } from './client-certificate';
+import { HttpsExtensionTransport, type ExtensionTransport } from './transport';
 
 export const RUNTIME_CLIENT = Symbol('RUNTIME_CLIENT');
 export const EXTENSION_REGISTRY = Symbol('EXTENSION_REGISTRY');
@@ -22,8 +23,36 @@ export interface RuntimeClientModuleOptions {
   /** Modules that provide the kube client token. */
   imports?: ModuleMetadata['imports'];
   /** mTLS certificate presented to extensions. */
-  clientCertificate?: ClientCertificate;
+  clientCertificate?: ClientCertificate | ClientCertificateSource;
+  /** mTLS certificate from PEM files, reloaded when they change (upstream --runtime-extension-client-cert-file/-key-file). */
+  clientCertificateFiles?: { certFile: string; keyFile: string; pollIntervalMs?: number };
   reconciler?: ExtensionConfigReconcilerOptions;
+}
+
+/** Token of the client certificate source (undefined without mTLS). */
+export const CLIENT_CERTIFICATE_SOURCE = Symbol('CLIENT_CERTIFICATE_SOURCE');
+
+/** Watches the certificate files while the app runs. */
+@Injectable()
+export class ClientCertificateWatcher implements OnModuleInit, OnApplicationShutdown {
+  constructor(@Optional() @Inject(CLIENT_CERTIFICATE_SOURCE) private readonly source?: ClientCertificateSource) {}
+  onModuleInit(): void {
+    if (this.source instanceof ClientCertificateFiles) this.source.start();
+  }
+  onApplicationShutdown(): void {
+    if (this.source instanceof ClientCertificateFiles) this.source.stop();
+  }
+}
+
+function clientCertificateSource(opts: RuntimeClientModuleOptions): ClientCertificate | ClientCertificateSource | undefined {
+  const files = opts.clientCertificateFiles;
+  if (!files) return opts.clientCertificate;
+  const log = new Logger('RuntimeExtensionClientCertificate');
+  return new ClientCertificateFiles(files.certFile, files.keyFile, {
+    pollIntervalMs: files.pollIntervalMs,
+    onReload: (version) => log.log(`reloaded client certificate ${files.certFile} (version ${version})`),
+    onReloadError: (e) => log.error(`keeping the previous client certificate: ${e.message}`),
+  });
 }
 
 /** Reads Namespace labels through the kube client; a missing Namespace is an error (like upstream). */
@@ -36,7 +65,14 @@ export class RuntimeClientModule {
   static forRoot(opts: RuntimeClientModuleOptions): DynamicModule {
     const providers: Provider[] = [
       { provide: EXTENSION_REGISTRY, useFactory: () => new ExtensionRegistry() },
-      { provide: EXTENSION_TRANSPORT, useFactory: () => new HttpsExtensionTransport(opts.clientCertificate) },
+      // A bad certificate file fails start-up here (upstream: the runtime client cannot be created, the manager exits).
+      { provide: CLIENT_CERTIFICATE_SOURCE, useFactory: () => clientCertificateSource(opts) },
+      ClientCertificateWatcher,
+      {
+        provide: EXTENSION_TRANSPORT,
+        useFactory: (source?: ClientCertificate | ClientCertificateSource) => new HttpsExtensionTransport(source),
+        inject: [CLIENT_CERTIFICATE_SOURCE],
+      },
       { provide: NAMESPACE_LABELS_READER, useFactory: namespaceLabelsFromClient, inject: [opts.kubeClientToken] },
       {
         provide: RUNTIME_SDK_METRICS,

@@ -1,6 +1,7 @@
 // HTTPS POST of a JSON body to an extension. Maps every failure to a typed ExtensionCallError.
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { staticClientCertificate, type ClientCertificate, type ClientCertificateSource } from './client-certificate';
 import { ExtensionCallError } from './errors';
 
 export interface PostOptions {
@@ -19,29 +20,34 @@ export interface ExtensionTransport {
   post(url: URL, body: unknown, opts: PostOptions): Promise<TransportResponse>;
 }
 
-/** Optional client certificate presented to extensions (mTLS). */
-export interface ClientCertificate {
-  cert: string;
-  key: string;
-}
 
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export class HttpsExtensionTransport implements ExtensionTransport {
   /** One agent per (host, caBundle): keeps connections and TLS sessions (upstream caches http clients the same way). */
   private readonly agents = new Map<string, https.Agent>();
+  private readonly clientCertificate?: ClientCertificateSource;
+  private certificateVersion?: number;
 
-  constructor(private readonly clientCertificate?: ClientCertificate) {}
+  constructor(clientCertificate?: ClientCertificate | ClientCertificateSource) {
+    this.clientCertificate = clientCertificate && 'current' in clientCertificate ? clientCertificate : clientCertificate ? staticClientCertificate(clientCertificate) : undefined;
+  }
 
   private agentFor(url: URL, caBundle?: string): https.Agent {
+    const client = this.clientCertificate?.current();
+    // A reloaded client certificate: new connections from now on (kept-alive ones carry the old one).
+    if (client && client.version !== this.certificateVersion) {
+      this.close();
+      this.certificateVersion = client.version;
+    }
     const key = `${url.host}\u0000${caBundle ?? ''}`;
     let agent = this.agents.get(key);
     if (!agent) {
       agent = new https.Agent({
         keepAlive: true,
         ca: caBundle ? Buffer.from(caBundle, 'base64').toString('utf8') : undefined,
-        cert: this.clientCertificate?.cert,
-        key: this.clientCertificate?.key,
+        cert: client?.certificate.cert,
+        key: client?.certificate.key,
       });
       this.agents.set(key, agent);
     }

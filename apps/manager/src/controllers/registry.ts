@@ -8,8 +8,8 @@ import type { ControllerName, ManagerConfig } from '../config/config';
 
 /** How to obtain one controller's Nest module, and which feature gate (if any) it needs. */
 export interface ControllerEntry {
-  /** Builds the module; throws ControllerUnavailableError when its lib has no module yet. */
-  module: () => DynamicModule | Type<unknown>;
+  /** Builds the module (some read the manager config); throws ControllerUnavailableError when its lib has no module yet. */
+  module: (config?: ManagerConfig) => DynamicModule | Type<unknown>;
   /** Gate that must be enabled for this controller (upstream sets the controller up only then). */
   gate?: string;
   /** Calls Runtime SDK hooks when InPlaceUpdates is on, so it needs a runtime client then (upstream SetupWithManager). */
@@ -56,7 +56,10 @@ export const DEFAULT_CONTROLLERS: ControllerRegistry = {
   machineset: { module: libModule('machineset', '@capi/machineset', machinesetLib, 'MachineSetModule'), inPlace: true },
   machine: { module: libModule('machine', '@capi/machine', machineLib, ['MachineModule', 'MachineControllerModule']), inPlace: true },
   mhc: { module: libModule('mhc', '@capi/mhc', mhcLib, ['MachineHealthCheckModule', 'MachineHealthCheckControllerModule', 'MhcControllerModule']) },
-  extensionconfig: { module: libModule('extensionconfig', '@capi/runtime-client', runtimeClientLib, 'ExtensionConfigModule'), gate: 'RuntimeSDK' },
+  extensionconfig: {
+    module: (config) => runtimeClientLib.ExtensionConfigModule.forRoot({ clientCertificateFiles: config?.runtimeExtensionClientCertificate }),
+    gate: 'RuntimeSDK',
+  },
 };
 
 export interface ControllerSelection {
@@ -67,7 +70,10 @@ export interface ControllerSelection {
 }
 
 /** Picks the modules for config.controllers; gated controllers are skipped when defaulted, rejected when asked for. */
-export function selectControllers(config: Pick<ManagerConfig, 'controllers' | 'controllersDefaulted' | 'featureGates'>, registry: ControllerRegistry = DEFAULT_CONTROLLERS): ControllerSelection {
+export function selectControllers(
+  config: Pick<ManagerConfig, 'controllers' | 'controllersDefaulted' | 'featureGates'> & Partial<ManagerConfig>,
+  registry: ControllerRegistry = DEFAULT_CONTROLLERS,
+): ControllerSelection {
   const out: ControllerSelection = { modules: [], enabled: [], skipped: [] };
   for (const name of config.controllers) {
     const entry = registry[name];
@@ -78,7 +84,7 @@ export function selectControllers(config: Pick<ManagerConfig, 'controllers' | 'c
       out.skipped.push({ name, reason });
       continue;
     }
-    out.modules.push(entry.module());
+    out.modules.push(entry.module(config as ManagerConfig));
     out.enabled.push(name);
   }
   assertRuntimeClientForInPlace(config, out.enabled, registry);

@@ -17,7 +17,7 @@ import { KUBE_CLIENT, MANAGER, type Manager } from '@capi/controller-runtime';
 import { extensionConfigControllerOptions, type ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from '../extension-config-reconciler';
 import type { ExtensionRegistry } from '../registry';
 import { EXTENSION_CONFIG_RECONCILER, EXTENSION_REGISTRY, RuntimeClientModule } from '../runtime-client.module';
-import type { ClientCertificate } from '../transport';
+import type { ClientCertificate, ClientCertificateSource } from '../client-certificate';
 import { registryReadiness, runWarmUp, type WarmUpOutcome, type WarmUpPolicy } from './warm-up';
 
 /**
@@ -40,7 +40,9 @@ export interface ExtensionConfigModuleOptions {
   /** Modules providing the two tokens when they are not global. */
   imports?: ModuleMetadata['imports'];
   /** mTLS certificate presented to extensions. */
-  clientCertificate?: ClientCertificate;
+  clientCertificate?: ClientCertificate | ClientCertificateSource;
+  /** mTLS certificate from PEM files, reloaded when they change. */
+  clientCertificateFiles?: { certFile: string; keyFile: string; pollIntervalMs?: number };
   reconciler?: ExtensionConfigReconcilerOptions;
   warmUp?: WarmUpPolicy;
   /** Export RUNTIME_CLIENT & co. to every module (default true). */
@@ -133,6 +135,7 @@ export class ExtensionConfigModule {
       kubeClientToken: options.kubeClientToken ?? KUBE_CLIENT,
       imports: options.imports,
       clientCertificate: options.clientCertificate,
+      clientCertificateFiles: options.clientCertificateFiles,
       reconciler: options.reconciler,
     });
     return {
