@@ -164,6 +164,25 @@ describe('ExtensionConfigModule (envtest)', () => {
     await client.delete(ecRef('paused'));
   });
 
+  it('serves runtime.cluster.x-k8s.io/v1alpha1 too: an ExtensionConfig created at v1alpha1 is stored once and discovered', async () => {
+    const v1alpha1 = { apiVersion: 'runtime.cluster.x-k8s.io/v1alpha1', kind: 'ExtensionConfig', name: 'old-manifest' };
+    await client.create({ apiVersion: v1alpha1.apiVersion, kind: 'ExtensionConfig', metadata: { name: 'old-manifest' }, spec: { clientConfig: { url: ext.url, caBundle: ext.caBundle } } });
+    const ec = await eventually(async () => {
+      const e = await getEc('old-manifest');
+      return discovered(e)?.status === 'True' ? e : undefined;
+    }, 'old-manifest discovered through v1beta2');
+    expect(ec.apiVersion).toBe(API);
+    await eventually(async () => registry.get('update-machine.old-manifest'), 'old-manifest registered');
+    const old = await client.get<ExtensionConfig>(v1alpha1);
+    expect(old.apiVersion).toBe('runtime.cluster.x-k8s.io/v1alpha1');
+    expect(old.spec).toEqual(ec.spec);
+    expect(old.metadata.uid).toBe(ec.metadata.uid);
+    // A v1alpha1 write of the spec is seen at v1beta2 (one stored object).
+    await client.patch(v1alpha1, 'merge', { spec: { settings: { from: 'v1alpha1' } } });
+    expect((await getEc('old-manifest')).spec.settings).toEqual({ from: 'v1alpha1' });
+    await client.delete(ecRef('old-manifest'));
+  });
+
   it('deleting an ExtensionConfig removes its handlers from the registry', async () => {
     await eventually(async () => registry.get('can-update-machine.in-place'), 'in-place registered');
     await client.delete(ecRef('in-place'));
