@@ -75,7 +75,7 @@ describe('buildCrd', () => {
     // v1alpha1 status: v1beta1 conditions (severity) in conditions, metav1 ones under v1beta2.
     expect(Object.keys(status).sort()).toEqual(['conditions', 'handlers', 'v1beta2']);
     expect(Object.keys((status.conditions.items as Props).properties as object)).toContain('severity');
-    expect(versions[0].schema.openAPIV3Schema.properties).toMatchObject({ spec: versions[1].schema.openAPIV3Schema.properties!.spec as object });
+    expect(versions[0].schema.openAPIV3Schema.properties).toMatchObject({ spec: (versions[1].schema.openAPIV3Schema.properties as Props).spec });
     for (const v of versions) expect(structuralErrors(v.schema.openAPIV3Schema)).toEqual([]);
   });
 
