@@ -60,7 +60,10 @@ export interface InvokeOptions {
 
 /** POSTs `request` and returns the validated response; status Failure is returned, not thrown (callers decide). */
 export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { hook: H }, request: unknown): Promise<HookResponse<H>> {
-  const url = new URL(extensionUrl(opts.clientConfig, opts.gvh, opts.handlerName));
+  const raw = extensionUrl(opts.clientConfig, opts.gvh, opts.handlerName);
+  const url = new URL(raw);
+  // As Go's url.URL.Host: an explicit port stays, also the default one (URL would drop ":443").
+  const host = raw.slice('https://'.length).split('/')[0];
   if (opts.timeoutSeconds > 0) url.searchParams.set('timeout', formatDurationSeconds(opts.timeoutSeconds));
   const where = opts.extension ? `extension handler ${JSON.stringify(opts.extension)}` : `extension at ${url.origin}`;
 
@@ -69,7 +72,7 @@ export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { 
   try {
     return await post(opts, url, request, where, observed);
   } finally {
-    opts.metrics?.observe({ host: url.host, gvh: opts.gvh, ...observed, seconds: (performance.now() - started) / 1000 });
+    opts.metrics?.observe({ host, gvh: opts.gvh, ...observed, seconds: (performance.now() - started) / 1000 });
   }
 }
 

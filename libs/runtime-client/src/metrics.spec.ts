@@ -71,6 +71,17 @@ describe('Runtime SDK metrics', () => {
     expect(text).toContain(`capi_runtime_sdk_request_duration_seconds_bucket{le="0.005",host="${host}",${G},hook="UpdateMachine"}`);
   });
 
+  it('host is the URL host as written, an explicit :443 included (Go url.URL.Host)', async () => {
+    const registry = new Registry();
+    const metrics = new RuntimeSdkMetrics(registry);
+    const fake = { post: async () => ({ statusCode: 200, body: '{"status":"Success"}' }) };
+    const reg = new ExtensionRegistry();
+    const handlers = [{ name: 'update.svc', requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' } }];
+    reg.warmUp([{ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'svc' }, spec: { clientConfig: { service: { name: 'updater', namespace: 'capi', port: 443 } } }, status: { handlers } }]);
+    await new RuntimeClient(reg, fake, async () => ({}), metrics).callExtension('UpdateMachine', forObject, 'update.svc', request);
+    expect(await registry.metrics()).toContain(`capi_runtime_sdk_requests_total{code="200",host="updater.capi.svc:443",${G},hook="UpdateMachine",status="Success"} 1`);
+  });
+
   it('a second RuntimeSdkMetrics on the same registry reuses the metrics', () => {
     const registry = new Registry();
     new RuntimeSdkMetrics(registry);
