@@ -44,7 +44,8 @@ describe('ClientCertificateFiles', () => {
     server = https.createServer({ cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: false }, (req, res) => {
       const peer = (req.socket as TLSSocket).getPeerCertificate();
       req.resume();
-      req.on('end', () => res.writeHead(200).end(String(peer?.subject?.CN ?? 'none')));
+      const delay = req.url === '/slow' ? 300 : 0;
+      req.on('end', () => setTimeout(() => res.writeHead(200).end(String(peer?.subject?.CN ?? 'none')), delay));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     url = new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`);
@@ -77,11 +78,21 @@ describe('ClientCertificateFiles', () => {
       await eventually(async () => (source.current().version === 2 ? true : undefined), 'reload');
       expect(await cn()).toBe('client-two');
 
+      // A request in flight during a rotation completes on its connection; the next one uses the new certificate.
+      const slow = transport.post(new URL('/slow', url), {}, { caBundle: ca, timeoutMs: 5_000 });
+      await new Promise((r) => setTimeout(r, 50));
+      write(await clientPair('client-rotated'));
+      source.reload();
+      expect(await cn()).toBe('client-rotated');
+      expect((await slow).body).toBe('client-two');
+      write(await clientPair('client-two-again'));
+      source.reload();
+
       // A half-written rotation (new cert, old key) is rejected: the previous pair stays in use.
       writeFileSync(certFile, (await clientPair('client-three')).cert);
       await eventually(async () => (errors.length > 0 ? true : undefined), 'reload error');
-      expect(source.current().version).toBe(2);
-      expect(await cn()).toBe('client-two');
+      expect(source.current().version).toBe(4);
+      expect(await cn()).toBe('client-two-again');
     } finally {
       source.stop();
       transport.close();

@@ -35,9 +35,10 @@ export class HttpsExtensionTransport implements ExtensionTransport {
 
   private agentFor(url: URL, caBundle?: string): https.Agent {
     const client = this.clientCertificate?.current();
-    // A reloaded client certificate: new connections from now on (kept-alive ones carry the old one).
+    // A reloaded client certificate: new agents from now on; the old ones finish their requests, then close.
     if (client && client.version !== this.certificateVersion) {
-      this.close();
+      for (const old of this.agents.values()) retire(old);
+      this.agents.clear();
       this.certificateVersion = client.version;
     }
     const key = `${url.host}\u0000${caBundle ?? ''}`;
@@ -108,6 +109,12 @@ export class HttpsExtensionTransport implements ExtensionTransport {
     for (const a of this.agents.values()) a.destroy();
     this.agents.clear();
   }
+}
+
+/** Closes an agent's idle sockets now and each busy one once its request is done (destroy() would abort those). */
+function retire(agent: https.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  agent.on('free', (socket: { destroy(): void }) => socket.destroy());
 }
 
 function toCallError(e: Error, timeoutMs: number): ExtensionCallError {
