@@ -57,7 +57,7 @@ function judge(c: HookCase, hook: 'UpdateMachine' | 'CanUpdateMachine', out: Out
   if (!(out.error instanceof ExtensionCallError)) return `rejected with ${String((out.error as Error)?.stack ?? out.error)}`;
   const reason: ExtensionCallErrorReason = out.error.reason;
   if (c.expect && !c.expect.includes(reason)) return `reason ${reason} (${out.error.message.slice(0, 150)}), expected ${c.expect.join('|')}`;
-  if (!c.expect && !['MalformedResponse', 'Failure'].includes(reason)) return `reason ${reason}: ${out.error.message.slice(0, 150)}`;
+  if (!c.expect && !['MalformedResponse', 'InvalidResponseStatus', 'Failure'].includes(reason)) return `reason ${reason}: ${out.error.message.slice(0, 150)}`;
   if (ignore && TRANSPORT_LEVEL_REASONS.includes(reason)) return `failurePolicy Ignore but rejected with ${reason}`;
   return undefined;
 }

@@ -12,3 +12,4 @@ export * from './logging/logger';
 export * from './metrics/metrics';
 export type { Endpoint } from './metrics/http-endpoint';
 export * from './manager.module';
+export * from './runtime-sdk/warm-up-exit';

@@ -61,6 +61,14 @@ describe('manager process', () => {
     expect(lines[0]).toMatch(/^error: invalid --feature-gates: unrecognized feature gate: Bogus \(known: .*InPlaceUpdates.*\)$/);
   });
 
+  it('InPlaceUpdates without RuntimeSDK exits 1 at start-up with one line naming the controllers (upstream setup fails)', async () => {
+    const r = await finish(run(['--kubeconfig=/nonexistent/kubeconfig', '--feature-gates=InPlaceUpdates=true']));
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: unable to create controller\(s\) kcp, machineset, machine: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: the RuntimeSDK feature gate is disabled/);
+  });
+
   it('--help prints usage and exits 0', async () => {
     const r = await finish(run(['--help']));
     expect(r.code).toBe(0);

@@ -7,6 +7,7 @@ import { ConfigError, usage } from './config/flags';
 import { ControllerUnavailableError } from './controllers/registry';
 import { LOGGER, type JsonLogger } from './logging/logger';
 import { buildManagerModule, EMBEDDED_STARTED, type EmbeddedStarted } from './manager.module';
+import { DeferredManagerExit, MANAGER_EXIT } from './runtime-sdk/warm-up-exit';
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   let loaded;
@@ -55,7 +56,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     process.stdout.write(embeddedBanner(embedded.kubeconfigPath));
   }
   log.info('manager started', { logger: 'manager' });
-  return -1; // keep running until a signal
+  // A fatal condition found after start-up (the registry warm-up gave up) stops the process like upstream's manager.
+  const exit = app.get(MANAGER_EXIT);
+  if (exit instanceof DeferredManagerExit) {
+    exit.onRequest((code) => void app.close().catch(() => undefined).finally(() => process.exit(code)));
+  }
+  return -1; // keep running until a signal or an exit request
 }
 
 /** What `npm start` prints for people (logs go to stderr). */

@@ -10,7 +10,7 @@ import YAML from 'yaml';
 import { renderKubeconfig } from '@capi/apiserver';
 import { FEATURE_GATES, FeatureGates, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type Manager } from '@capi/controller-runtime';
 import { loadManagerConfig, type ManagerConfig } from './config/config';
-import { ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
+import { ControllerSetupError, ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
 import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { READINESS_CHECKS, type CheckRegistry } from './health/health';
 import { JsonLogger, LOGGER } from './logging/logger';
@@ -176,6 +176,30 @@ describe('controller selection', () => {
     expect(on.enabled).toContain('extensionconfig');
     const asked = { ...config('--controllers=kcp', '--feature-gates=RuntimeSDK=false'), controllers: ['extensionconfig' as const] };
     expect(() => selectControllers(asked, registry)).toThrow(ControllerUnavailableError);
+  });
+
+  it('InPlaceUpdates without a runtime client is a setup error naming the in-place controllers (upstream SetupWithManager)', () => {
+    const registry: ControllerRegistry = Object.fromEntries(
+      Object.entries(DEFAULT_CONTROLLERS).map(([k, e]) => [k, { module: () => ProbeModule, gate: e.gate, inPlace: e.inPlace }]),
+    ) as ControllerRegistry;
+    // The embedded default turns InPlaceUpdates on; RuntimeSDK off skips extensionconfig -> nothing provides RUNTIME_CLIENT.
+    expect(() => selectControllers(config('--feature-gates=RuntimeSDK=false'), registry)).toThrow(
+      new ControllerSetupError(
+        'unable to create controller(s) kcp, machineset, machine: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: the RuntimeSDK feature gate is disabled (set --feature-gates=RuntimeSDK=true,InPlaceUpdates=true, or InPlaceUpdates=false)',
+      ),
+    );
+    expect(() => selectControllers(config('--controllers=machine,mhc'), registry)).toThrow(/controller\(s\) machine: .*extensionconfig controller, which provides it, is not in --controllers/);
+    // Fine: both gates, in-place off, or no in-place controller selected.
+    expect(selectControllers(config(), registry).enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig']);
+    expect(selectControllers(config('--feature-gates=RuntimeSDK=false,InPlaceUpdates=false'), registry).enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
+    expect(selectControllers(config('--controllers=mhc', '--feature-gates=RuntimeSDK=false'), registry).enabled).toEqual(['mhc']);
+  });
+
+  it('the extensionconfig controller gets the runtime extension client certificate files; an unreadable one fails start-up', async () => {
+    const c = config('--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true', '--runtime-extension-client-cert-file=/nonexistent/tls.crt', '--runtime-extension-client-key-file=/nonexistent/tls.key');
+    await expect(start(c, { controllers: DEFAULT_CONTROLLERS, providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow(
+      /failed to read runtime extension client certificate: ENOENT.*\/nonexistent\/tls\.crt/,
+    );
   });
 
   it('every default controller resolves to its lib module', () => {

@@ -11,6 +11,7 @@ import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './h
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
 import { createMetricsRegistry, serveMetrics } from './metrics/metrics';
+import { DeferredManagerExit, MANAGER_EXIT, RegistryWarmUpExit } from './runtime-sdk/warm-up-exit';
 
 /** Token of the validated ManagerConfig. */
 export const MANAGER_CONFIG = Symbol.for('capi.ManagerConfig');
@@ -103,6 +104,8 @@ function defaultProviders(config: ManagerConfig): Provider[] {
       useFactory: async (c: ManagerConfig, started: EmbeddedStarted) => (c.kubeconfig ? readKubeconfig(c.kubeconfig) : started!.kubeconfig),
     },
     ManagerEndpoints,
+    { provide: MANAGER_EXIT, useClass: DeferredManagerExit },
+    RegistryWarmUpExit,
   ];
 }
 

@@ -65,6 +65,20 @@ describe('buildCrd', () => {
     const rolling = (((kcp.rollout.properties as Props).strategy.properties as Props).rollingUpdate.properties as Props).maxSurge;
     expect(rolling['x-kubernetes-int-or-string']).toBe(true);
   });
+  it('ExtensionConfig serves v1alpha1 (deprecated, not stored) and stores v1beta2, as upstream', () => {
+    const versions = buildCrd(ExtensionConfigDefinition).spec.versions;
+    expect(versions.map((v) => [v.name, v.served, v.storage, v.deprecated ?? false])).toEqual([
+      ['v1alpha1', true, false, true],
+      ['v1beta2', true, true, false],
+    ]);
+    const status = (versions[0].schema.openAPIV3Schema.properties as Props).status.properties as Props;
+    // v1alpha1 status: v1beta1 conditions (severity) in conditions, metav1 ones under v1beta2.
+    expect(Object.keys(status).sort()).toEqual(['conditions', 'handlers', 'v1beta2']);
+    expect(Object.keys((status.conditions.items as Props).properties as object)).toContain('severity');
+    expect(versions[0].schema.openAPIV3Schema.properties).toMatchObject({ spec: (versions[1].schema.openAPIV3Schema.properties as Props).spec });
+    for (const v of versions) expect(structuralErrors(v.schema.openAPIV3Schema)).toEqual([]);
+  });
+
   it('makes ExtensionConfig cluster-scoped and the rest namespaced', () => {
     expect(buildCrd(ExtensionConfigDefinition).spec.scope).toBe('Cluster');
     expect(capiCrdDefinitions.filter((d) => d.scope === 'Cluster').map((d) => d.kind)).toEqual(['ExtensionConfig']);

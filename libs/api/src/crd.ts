@@ -26,6 +26,8 @@ export interface CustomResourceDefinition {
       name: string;
       served: boolean;
       storage: boolean;
+      deprecated?: boolean;
+      deprecationWarning?: string;
       schema: { openAPIV3Schema: JSONSchemaProps };
       subresources?: { status?: Record<string, never>; scale?: KindDefinition['scale'] };
       additionalPrinterColumns?: KindDefinition['printerColumns'];
@@ -103,12 +105,12 @@ export function structuralErrors(schema: JSONSchemaProps, path = ''): string[] {
   return errors;
 }
 
-/** Build the CRD (one served+storage version) for a kind definition. Throws on a non-structural schema. */
-export function buildCrd(def: KindDefinition): CustomResourceDefinition {
-  const schema = toStructural(def.schema);
+/** The structural openAPIV3Schema of one version of a kind. Throws on a non-structural schema. */
+function versionSchema(def: Pick<KindDefinition, 'kind'>, objectSchema: unknown): JSONSchemaProps {
+  const schema = toStructural(objectSchema);
   // The apiserver fills apiVersion/kind/metadata; only spec is required, as upstream's `+required` spec.
   const props = schema.properties as Record<string, JSONSchemaProps>;
-  schema.required = props.spec && (def.schema as { required?: string[] }).required?.includes('spec') ? ['spec'] : undefined;
+  schema.required = props.spec && (objectSchema as { required?: string[] }).required?.includes('spec') ? ['spec'] : undefined;
   if (!schema.required) delete schema.required;
   // The apiserver owns metadata validation; CRDs declare it as a bare object.
   props.metadata = { type: 'object' };
@@ -116,6 +118,12 @@ export function buildCrd(def: KindDefinition): CustomResourceDefinition {
   if (status && Object.keys((status.properties ?? {}) as object).length === 0) delete props.status;
   const errors = structuralErrors(schema);
   if (errors.length > 0) throw new Error(`${def.kind}: schema is not structural: ${errors.join('; ')}`);
+  return schema;
+}
+
+/** Build the CRD (the storage version plus any older served ones) for a kind definition. Throws on a non-structural schema. */
+export function buildCrd(def: KindDefinition): CustomResourceDefinition {
+  const schema = versionSchema(def, def.schema);
   const subresources: CustomResourceDefinition['spec']['versions'][number]['subresources'] = {};
   if (def.scale) subresources.scale = def.scale;
   if (def.statusSubresource) subresources.status = {};
@@ -135,6 +143,15 @@ export function buildCrd(def: KindDefinition): CustomResourceDefinition {
       },
       scope: def.scope,
       versions: [
+        ...(def.servedVersions ?? []).map((v) => ({
+          name: v.name,
+          served: true,
+          storage: false,
+          ...(v.deprecationWarning ? { deprecated: true, deprecationWarning: v.deprecationWarning } : {}),
+          schema: { openAPIV3Schema: versionSchema(def, v.schema) },
+          ...(Object.keys(subresources).length > 0 ? { subresources } : {}),
+          ...(v.printerColumns?.length ? { additionalPrinterColumns: v.printerColumns.map((c) => ({ ...c })) } : {}),
+        })),
         {
           name: def.version,
           served: true,

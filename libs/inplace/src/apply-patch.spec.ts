@@ -38,16 +38,27 @@ describe('applyPatchToObject (spec §4.1, §4.4)', () => {
     expect(out.spec).toEqual({ replicas: 3, template: { metadata: { labels: { x: '1' } }, spec: { version: 'v1.31.0' } } });
   });
 
-  it('a patch removing the whole allowed path removes it', () => {
-    const out = applyPatchToObject(machine(), encodePatch('JSONPatch', [{ op: 'remove', path: '/spec' }]), MACHINE_PATCH_PATHS) as { spec?: unknown };
-    expect(out.spec).toBeUndefined();
+  it('a patch removing the whole allowed path is ignored there (upstream CopySpec skips a missing source path)', () => {
+    const out = applyPatchToObject(machine(), encodePatch('JSONPatch', [{ op: 'remove', path: '/spec' }]), MACHINE_PATCH_PATHS);
+    expect(out).toEqual(machine());
+    const merge = applyPatchToObject(machine(), encodePatch('JSONMergePatch', { spec: null }), MACHINE_PATCH_PATHS);
+    expect(merge.spec).toEqual(machine().spec);
+    const ms = { kind: 'MachineSet', spec: { replicas: 1, template: { spec: { version: 'v1' } } } };
+    expect(applyPatchToObject(ms, encodePatch('JSONPatch', [{ op: 'remove', path: '/spec/template/spec' }]), MACHINE_SET_PATCH_PATHS)).toEqual(ms);
   });
 
-  it('undefined or empty patches are a no-op and never mutate the input', () => {
+  it('a JSONPatch with empty bytes is an error, an empty JSON merge patch is a no-op (as upstream)', () => {
+    expect(() => applyPatchToObject(machine(), { patchType: 'JSONPatch' }, MACHINE_PATCH_PATHS)).toThrow(PatchApplyError);
+    expect(() => applyPatchToObject(machine(), { patchType: 'JSONPatch', patch: '' }, MACHINE_PATCH_PATHS)).toThrow(/error decoding json patch/);
+    expect(applyPatchToObject(machine(), { patchType: 'JSONMergePatch' }, MACHINE_PATCH_PATHS)).toEqual(machine());
+    // An empty operations list decodes fine: nothing to do.
+    expect(applyPatchToObject(machine(), encodePatch('JSONPatch', []), MACHINE_PATCH_PATHS)).toEqual(machine());
+  });
+
+  it('undefined patches and empty merge patches are a no-op and never mutate the input', () => {
     const m = machine();
     expect(applyPatchToObject(m, undefined, MACHINE_PATCH_PATHS)).toEqual(m);
     expect(applyPatchToObject(m, {}, MACHINE_PATCH_PATHS)).toEqual(m);
-    expect(applyPatchToObject(m, { patchType: 'JSONPatch' }, MACHINE_PATCH_PATHS)).toEqual(m);
     expect(applyPatchToObject(m, { patchType: 'JSONMergePatch', patch: '' }, MACHINE_PATCH_PATHS)).toEqual(m);
     const out = applyPatchToObject(m, encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'x' }]), MACHINE_PATCH_PATHS);
     expect(out).not.toBe(m);

@@ -1,7 +1,7 @@
 // Applying an extension's patch to a request object, keeping only changes under allowed paths (spec §4.1, §4.4;
 // upstream internal/util/patch ApplyPatchToObject). Out-of-path changes are discarded, not rejected.
 import { decodePatch, isPatchDefined, PatchDecodeError, type Patch } from '@capi/api';
-import { deletePath, getPath, hasPath, setPath, type FieldPath } from '@capi/ssa';
+import { getPath, hasPath, setPath, type FieldPath } from '@capi/ssa';
 import { applyPatch as applyJsonPatch, JsonPatchError, type Operation } from 'fast-json-patch';
 
 export class PatchApplyError extends Error {
@@ -30,15 +30,17 @@ export const MACHINE_PATCH_PATHS: readonly FieldPath[] = [['spec']];
 export const MACHINE_SET_PATCH_PATHS: readonly FieldPath[] = [['spec', 'template', 'spec']];
 
 /**
- * Returns a patched deep copy of `obj`. Undefined / empty patches are a no-op; an unknown patchType with patch
- * bytes, undecodable bytes, or a failing operation throw PatchApplyError. Of the patched result only the values
- * under `allowedPaths` are taken over; every other change is dropped.
+ * Returns a patched deep copy of `obj`. Undefined patches and empty JSONMergePatch bytes are a no-op; empty JSONPatch
+ * bytes, an unknown patchType, undecodable bytes or a failing operation throw PatchApplyError. Of the patched result
+ * only the values under `allowedPaths` are taken over (a removed allowed path is ignored); every other change is dropped.
  */
 export function applyPatchToObject<T extends object>(obj: T, patch: Patch | undefined, allowedPaths: readonly FieldPath[]): T {
   const original = structuredClone(obj) as unknown as JsonMap;
   if (!isPatchDefined(patch)) return original as T;
-  if (!patch.patch) {
-    if (patch.patchType === 'JSONPatch' || patch.patchType === 'JSONMergePatch') return original as T;
+  // Upstream: an empty merge patch is "nothing to do", but empty JSONPatch bytes do not decode (an error).
+  if (patch.patchType === 'JSONMergePatch' && !patch.patch) return original as T;
+  if (patch.patchType === 'JSONPatch' && !patch.patch) {
+    throw new PatchApplyError('failed to apply patch: error decoding json patch (RFC6902): patch is empty');
   }
   let decoded: ReturnType<typeof decodePatch>;
   try {
@@ -62,8 +64,8 @@ export function applyPatchToObject<T extends object>(obj: T, patch: Patch | unde
 
   const result = original;
   for (const path of allowedPaths) {
+    // A patch that removed the allowed path changes nothing there (upstream CopySpec: source path missing -> no-op).
     if (hasPath(patched, path)) setPath(result, path, structuredClone(getPath(patched, path)));
-    else deletePath(result, path);
   }
   return result as T;
 }

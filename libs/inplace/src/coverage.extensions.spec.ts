@@ -70,7 +70,7 @@ describe('canExtensionsUpdate with two real extension servers', () => {
   it('each updater covers part of the change; together they cover it, in name order', async () => {
     const req = request();
     const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient, forObject: { metadata: { namespace: 'default' } }, request: req });
-    expect(r).toEqual({ canUpdate: true, reasons: [], extensions: ['can-update-machine.a-version-updater', 'can-update-machine.b-infra-updater'] });
+    expect(r).toEqual({ canUpdate: true, reasons: [], extensions: ['can-update-machine.a-version-updater', 'can-update-machine.b-infra-updater'], contributors: ['a-version-updater', 'b-infra-updater'] });
     // The second updater received `current` already carrying the first one's patch.
     const seenByInfra = infraUpdater.requests.at(-1)!.body as CanUpdateMachineRequest;
     expect(seenByInfra.current.machine.spec!.version).toBe('v1.31.0');

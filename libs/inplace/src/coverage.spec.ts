@@ -5,7 +5,8 @@ import {
   type CanUpdateMachineSetRequest,
   type HookObject,
 } from '@capi/api';
-import { canExtensionsUpdate, CoverageError, orderExtensions, type CoverageHook, type CoverageRuntimeClient } from './coverage';
+import { canExtensionsUpdate, CoverageError, type CoverageHook, type CoverageRuntimeClient } from './coverage';
+import { orderExtensions } from './updaters';
 
 type Responder = (request: CanUpdateMachineRequest | CanUpdateMachineSetRequest) => Record<string, unknown>;
 
@@ -36,7 +37,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
   it('no patches and a differing version → cannot update, with a readable diff (§12.10)', async () => {
     const { client } = scripted({ 'h.ext': () => ({}) });
     const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: client, forObject, request: machineReq({ version: 'v1.30.0' }, { version: 'v1.31.0' }) });
-    expect(r).toEqual({ canUpdate: false, reasons: ['Machine cannot be updated in-place: version: "v1.30.0" → "v1.31.0"'], extensions: ['h.ext'] });
+    expect(r).toEqual({ canUpdate: false, reasons: ['Machine cannot be updated in-place: version: "v1.30.0" → "v1.31.0"'], extensions: ['h.ext'], contributors: [] });
   });
 
   it('a JSONPatch (§12.11) or a JSONMergePatch (§12.12) setting the version covers the change; current is patched', async () => {
@@ -50,7 +51,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
       forObject,
       request: machineReq({ version: 'v1.30.0' }, { version: 'v1.31.0' }),
     });
-    expect(merge).toEqual({ canUpdate: true, reasons: [], extensions: ['h.ext'] });
+    expect(merge).toEqual({ canUpdate: true, reasons: [], extensions: ['h.ext'], contributors: ['ext'] });
   });
 
   it('patches touching only metadata/status do not count (§12.13); metadata differences are ignored', async () => {
@@ -81,7 +82,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
 
   it('no registered extension → cannot update, no call', async () => {
     const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: scripted({}).client, forObject, request: machineReq({}, {}) });
-    expect(r).toEqual({ canUpdate: false, reasons: ['no CanUpdateMachine extensions registered'], extensions: [] });
+    expect(r).toEqual({ canUpdate: false, reasons: ['no CanUpdateMachine extensions registered'], extensions: [], contributors: [] });
   });
 
   it('composes several extensions in ExtensionConfig name order; each sees current patched by the previous ones', async () => {
@@ -92,7 +93,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
     });
     const req = machineReq({ version: 'v1.30.0' }, { version: 'v1.31.0' }, [{ image: 'a' }, { image: 'b' }]);
     const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: client, forObject, request: req });
-    expect(r).toEqual({ canUpdate: true, reasons: [], extensions: ['version.aa-config', 'infra.zz-config'] });
+    expect(r).toEqual({ canUpdate: true, reasons: [], extensions: ['version.aa-config', 'infra.zz-config'], contributors: ['aa-config', 'zz-config'] });
     expect(seen[0].request.current.machine.spec.version).toBe('v1.30.0');
     expect(seen[1].request.current.machine.spec.version).toBe('v1.31.0');
   });
@@ -111,6 +112,23 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
     expect(err.message).toMatch(/^failed to apply patches from extension h\.ext to the CanUpdateMachine request: patch is not valid JSON/);
     const failing: CoverageRuntimeClient = { getAllExtensions: async () => ['h.ext'], callExtension: async () => { throw new Error('got failure response'); } };
     await expect(canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: failing, forObject, request: machineReq({}, {}) })).rejects.toThrow('got failure response');
+  });
+
+  it('contributors: only the ExtensionConfigs whose patches changed current on the way to the match', async () => {
+    const { client } = scripted({
+      'noop.aa-config': () => ({}), // answers without patches: called, not a contributor
+      'same.bb-config': () => ({ machinePatch: encodePatch('JSONMergePatch', { spec: { version: 'v1.30.0' } }) }), // patch changes nothing
+      'version.cc-config': setVersion('v1.31.0'),
+      'later.dd-config': setVersion('v9'), // after the match: not even called
+    });
+    const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: client, forObject, request: machineReq({ version: 'v1.30.0' }, { version: 'v1.31.0' }) });
+    expect(r).toEqual({ canUpdate: true, reasons: [], extensions: ['noop.aa-config', 'same.bb-config', 'version.cc-config'], contributors: ['cc-config'] });
+  });
+
+  it('no contributors are reported when the change cannot be done in place', async () => {
+    const { client } = scripted({ 'version.aa-config': setVersion('v1.31.0') });
+    const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: client, forObject, request: machineReq({ version: 'v1.30.0', failureDomain: 'a' }, { version: 'v1.31.0', failureDomain: 'b' }) });
+    expect(r).toMatchObject({ canUpdate: false, contributors: [] });
   });
 
   it('orderExtensions sorts by ExtensionConfig name, then handler name', () => {

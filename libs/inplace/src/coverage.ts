@@ -13,6 +13,7 @@ import {
 import { getPath, type FieldPath } from '@capi/ssa';
 import { applyPatchToObject, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS } from './apply-patch';
 import { formatDiff } from './diff';
+import { extensionConfigOfHandler, orderExtensions } from './updaters';
 
 export type CoverageHook = 'CanUpdateMachine' | 'CanUpdateMachineSet';
 export type CoverageRequest<H extends CoverageHook> = HookRequest<H>;
@@ -106,19 +107,11 @@ export interface CanExtensionsUpdateResult {
   reasons: string[];
   /** Handlers called, in order. */
   extensions: string[];
-}
-
-/** Handler names are "<handler>.<ExtensionConfig name>": order by ExtensionConfig name, then handler name. */
-export function orderExtensions(names: string[]): string[] {
-  const split = (n: string) => {
-    const i = n.indexOf('.');
-    return i < 0 ? { config: '', handler: n } : { config: n.slice(i + 1), handler: n.slice(0, i) };
-  };
-  return [...names].sort((a, b) => {
-    const x = split(a);
-    const y = split(b);
-    return x.config < y.config ? -1 : x.config > y.config ? 1 : x.handler < y.handler ? -1 : x.handler > y.handler ? 1 : 0;
-  });
+  /**
+   * ExtensionConfigs whose patches changed `current` on the way to the match, in call order: the updaters the accepted
+   * change belongs to (record them on the Machine with IN_PLACE_UPDATERS_ANNOTATION). Empty when !canUpdate.
+   */
+  contributors: string[];
 }
 
 /**
@@ -130,15 +123,17 @@ export async function canExtensionsUpdate<H extends CoverageHook>(input: CanExte
   const { hook, runtimeClient, forObject, request } = input;
   const compare = input.compare ?? compareForCoverage;
   const names = orderExtensions(await runtimeClient.getAllExtensions(hook, forObject));
-  if (names.length === 0) return { canUpdate: false, reasons: [`no ${hook} extensions registered`], extensions: [] };
+  if (names.length === 0) return { canUpdate: false, reasons: [`no ${hook} extensions registered`], extensions: [], contributors: [] };
 
   const current = request.current as unknown as Record<string, HookObject | undefined>;
   const desired = request.desired as unknown as Record<string, HookObject | undefined>;
   let reasons: string[] = [];
   const called: string[] = [];
+  const contributors: string[] = [];
   for (const name of names) {
     called.push(name);
     const response = (await runtimeClient.callExtension(hook, forObject, name, request)) as unknown as Record<string, Patch | undefined>;
+    const before = JSON.stringify(current);
     try {
       for (const slot of SLOTS[hook]) {
         const obj = current[slot.key];
@@ -147,8 +142,10 @@ export async function canExtensionsUpdate<H extends CoverageHook>(input: CanExte
     } catch (e) {
       throw new CoverageError(`failed to apply patches from extension ${name} to the ${hook} request: ${(e as Error).message}`);
     }
+    const config = extensionConfigOfHandler(name);
+    if (JSON.stringify(current) !== before && !contributors.includes(config)) contributors.push(config);
     reasons = compare(hook, current, desired);
-    if (reasons.length === 0) return { canUpdate: true, reasons: [], extensions: called };
+    if (reasons.length === 0) return { canUpdate: true, reasons: [], extensions: called, contributors };
   }
-  return { canUpdate: false, reasons, extensions: called };
+  return { canUpdate: false, reasons, extensions: called, contributors: [] };
 }

@@ -2,7 +2,6 @@ export { applyPatchToObject, jsonMergePatch, PatchApplyError, MACHINE_PATCH_PATH
 export {
   canExtensionsUpdate,
   compareForCoverage,
-  orderExtensions,
   CoverageError,
   type CoverageHook,
   type CoverageRequest,
@@ -14,3 +13,12 @@ export {
 export { diffPaths, formatDiff } from './diff';
 export { markAsPending, markAsDone } from './tracking';
 export { HookRetryCache, type HookRetryEntry } from './retry-cache';
+export {
+  IN_PLACE_UPDATERS_ANNOTATION,
+  extensionConfigOfHandler,
+  orderExtensions,
+  recordedUpdaters,
+  selectUpdateMachineHandlers,
+  updatersAnnotation,
+  type UpdateMachineSelection,
+} from './updaters';

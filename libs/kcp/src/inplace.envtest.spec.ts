@@ -102,7 +102,8 @@ describe('KCP in-place on envtest', () => {
     expect(req.current.infrastructureMachine.spec).toEqual(req.desired.infrastructureMachine.spec);
 
     const covering = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]);
-    expect(await canUpdateMachine(deps(kube, covering), r, true)).toEqual({ canUpdate: true, reasons: [] });
+    // The covering updater ("can-update-machine.updater") is the one the change belongs to.
+    expect(await canUpdateMachine(deps(kube, covering), r, true)).toEqual({ canUpdate: true, reasons: [], updaters: ['updater'] });
   });
 
   it('first Machine (init): a joinConfiguration change stays visible to the extension (init → join copies the current nodeRegistration)', async () => {
@@ -182,5 +183,17 @@ describe('KCP in-place on envtest', () => {
     const retry = recording(kube);
     await triggerInPlaceUpdate(deps(retry.client), marked, r2);
     expect(retry.writes.filter((w) => !w.dryRun).map((w) => `${w.verb} ${w.kind}`)).toEqual(['apply InMemoryMachine', 'apply KubeadmConfig', 'patch:merge KubeadmConfig', 'apply Machine', 'patch:merge Machine']);
+  });
+
+  it('trigger records the contributing updaters on the Machine with the update-in-progress marker', async () => {
+    const r = await setup(kcpFixture({ version: 'v1.31.0' }));
+    const { client, writes } = recording(kube);
+    await triggerInPlaceUpdate(deps(client), r.currentMachine, r, undefined, ['a-updater', 'b-updater']);
+    expect(writes[0].body).toEqual({
+      metadata: { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'in-place-updates.capi-inplace.io/updaters': 'a-updater,b-updater' } },
+    });
+    const m = await kube.get<Machine>({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', namespace: NS, name: r.currentMachine.metadata.name! });
+    // Kept through the later SSA of the desired Machine (another manager's field).
+    expect(m.metadata.annotations).toMatchObject({ 'in-place-updates.capi-inplace.io/updaters': 'a-updater,b-updater', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' });
   });
 });

@@ -17,7 +17,7 @@ import {
   type Machine,
 } from '@capi/api';
 import { isForbidden, isInvalid, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
-import { canExtensionsUpdate, markAsPending, type CoverageRuntimeClient } from '@capi/inplace';
+import { canExtensionsUpdate, markAsPending, updatersAnnotation, type CoverageRuntimeClient } from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
 import type { EventRecorder } from './events';
@@ -42,6 +42,8 @@ export class InPlaceTriggerError extends Error {
 export interface CanUpdateResult {
   canUpdate: boolean;
   reasons: string[];
+  /** ExtensionConfigs whose patches make up the accepted change (recorded on the Machine for UpdateMachine). */
+  updaters?: string[];
 }
 
 const refOf = (o: KubeObject): ObjectRef => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', namespace: o.metadata.namespace });
@@ -117,7 +119,7 @@ export async function canUpdateMachine(deps: InPlaceDeps, r: NotUpToDateResult, 
     const built = await buildCanUpdateMachineRequest(deps, r);
     if ('reasons' in built) return { canUpdate: false, reasons: built.reasons };
     const result = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: deps.runtimeClient, forObject: machine, request: built.request });
-    return { canUpdate: result.canUpdate, reasons: result.reasons };
+    return { canUpdate: result.canUpdate, reasons: result.reasons, updaters: result.contributors };
   } catch (e) {
     throw new InPlaceTriggerError(`failed to determine if Machine ${machine.metadata.name} can be updated in-place: ${(e as Error).message}`, { cause: e });
   }
@@ -134,7 +136,13 @@ async function waitForCache(deps: InPlaceDeps, obj: KubeObject): Promise<void> {
  * initConfiguration removal if still there → Machine SSA (desired spec) → pending-hooks UpdateMachine (merge patch;
  * wait for the cache) → event. Re-entrant: a repeat skips step 1 and re-applies the rest.
  */
-export async function triggerInPlaceUpdate(deps: InPlaceDeps, machine: Machine, r: NotUpToDateResult, log = new Logger('KcpInPlace')): Promise<Machine> {
+export async function triggerInPlaceUpdate(
+  deps: InPlaceDeps,
+  machine: Machine,
+  r: NotUpToDateResult,
+  log = new Logger('KcpInPlace'),
+  updaters: string[] = [],
+): Promise<Machine> {
   const name = key(machine);
   const fail = (e: unknown) => new InPlaceTriggerError(`failed to complete triggering in-place update for Machine ${name}: ${(e as Error).message}`, { cause: e });
   log.log(`Triggering in-place update for Machine ${name}`);
@@ -142,7 +150,8 @@ export async function triggerInPlaceUpdate(deps: InPlaceDeps, machine: Machine, 
   if (!(UPDATE_IN_PROGRESS_ANNOTATION in (machine.metadata.annotations ?? {}))) {
     let marked: Machine;
     try {
-      marked = await deps.client.patch<Machine>(refOf(machine), 'merge', { metadata: { annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' } } });
+      // With the marker, which updaters the accepted change belongs to (the Machine controller calls only those).
+      marked = await deps.client.patch<Machine>(refOf(machine), 'merge', { metadata: { annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '', ...updatersAnnotation(updaters) } } });
     } catch (e) {
       throw new InPlaceTriggerError(`failed to trigger in-place update for Machine ${name} by setting the ${UPDATE_IN_PROGRESS_ANNOTATION} annotation: ${(e as Error).message}`, { cause: e });
     }

@@ -206,7 +206,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
             const r = results.get(action.machine)!.result;
             const can = await canUpdateMachine(this.inPlace, r, this.gates.enabled('InPlaceUpdates'));
             if (can.canUpdate) {
-              await triggerInPlaceUpdate(this.inPlace, machine, r, this.log);
+              await triggerInPlaceUpdate(this.inPlace, machine, r, this.log, can.updaters);
               return {};
             }
             this.log.log(`Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`);

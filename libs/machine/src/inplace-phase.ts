@@ -1,5 +1,5 @@
-// Executes the in-place phase decided by decideInPlaceStep (spec §8.2): calls UpdateMachine on every registered
-// updater through the runtime client, honours retryAfterSeconds with the hook retry cache, completes in order.
+// Executes the in-place phase decided by decideInPlaceStep (spec §8.2): calls UpdateMachine on the updaters the change
+// belongs to through the runtime client, honours retryAfterSeconds with the hook retry cache, completes in order.
 import { Logger } from '@nestjs/common';
 import {
   HOOKS_API_VERSION,
@@ -12,8 +12,8 @@ import {
   type UpdateMachineRequest,
 } from '@capi/api';
 import type { Client, KubeObject } from '@capi/controller-runtime';
-import { HookRetryCache, markAsDone } from '@capi/inplace';
-import type { RuntimeClient } from '@capi/runtime-client';
+import { HookRetryCache, IN_PLACE_UPDATERS_ANNOTATION, markAsDone, selectUpdateMachineHandlers } from '@capi/inplace';
+import { aggregateResponses, type RuntimeClient } from '@capi/runtime-client';
 import {
   decideAfterUpdateMachine,
   decideInPlaceStep,
@@ -79,6 +79,8 @@ export async function removeUpdateInProgress(client: Client, obj: KubeObject): P
   if (!(UPDATE_IN_PROGRESS_ANNOTATION in annotations)) return;
   const next = { ...annotations };
   delete next[UPDATE_IN_PROGRESS_ANNOTATION];
+  // The record of which updaters the update belongs to ends with it.
+  delete next[IN_PLACE_UPDATERS_ANNOTATION];
   const patch = annotationsMergePatch(annotations, next);
   const { name, namespace } = obj.metadata;
   const updated = await client.patch<KubeObject>({ apiVersion: obj.apiVersion, kind: obj.kind, name: name!, namespace }, 'merge', patch);
@@ -149,12 +151,22 @@ export class InPlacePhase {
     }
   }
 
-  /** Every registered UpdateMachine handler, called in turn; retryAfterSeconds aggregated (lowest non-zero). */
+  /**
+   * The UpdateMachine handlers of the updaters recorded on the Machine (all when none were recorded), in the order the
+   * Can* hooks were called (@capi/inplace selectUpdateMachineHandlers), in turn; the first error stops;
+   * retryAfterSeconds aggregated (lowest non-zero).
+   */
   private async invoke(ctx: InPlaceContext): Promise<{ retryAfterSeconds?: number; message?: string }> {
     if (!this.runtimeClient) throw new Error('no runtime client configured: cannot call the UpdateMachine hook');
-    const names = await this.runtimeClient.getAllExtensions('UpdateMachine', ctx.machine);
-    if (names.length === 0) throw new Error('no extensions registered for UpdateMachine hook');
-    return this.runtimeClient.callAllExtensions('UpdateMachine', ctx.machine, buildUpdateMachineRequest(ctx));
+    const { handlers, missing } = selectUpdateMachineHandlers(await this.runtimeClient.getAllExtensions('UpdateMachine', ctx.machine), ctx.machine);
+    if (missing.length > 0) {
+      throw new Error(`no UpdateMachine handler registered for updater(s) ${missing.join(', ')} that accepted the in-place change (${IN_PLACE_UPDATERS_ANNOTATION})`);
+    }
+    if (handlers.length === 0) throw new Error('no extensions registered for UpdateMachine hook');
+    const request = buildUpdateMachineRequest(ctx);
+    const responses = [];
+    for (const name of handlers) responses.push(await this.runtimeClient.callExtension('UpdateMachine', ctx.machine, name, request));
+    return aggregateResponses('UpdateMachine', responses);
   }
 
   /** Completion order matters (spec §8.2 step 12): Machine, InfraMachine, BootstrapConfig markers, then markAsDone last. */

@@ -187,6 +187,32 @@ describe('failure handling with misbehaving extensions (§12.6)', () => {
     expect(ignored).toMatchObject({ status: 'Success', message: '', retryAfterSeconds: 0 });
   });
 
+  it.each([
+    ['missing status', '{"kind":"UpdateMachineResponse","retryAfterSeconds":0}', 'status is not set'],
+    ['null status', '{"status":null}', 'status is not set'],
+    ['unknown status', '{"status":"OK"}', 'status "OK"'],
+  ])('%s -> InvalidResponseStatus for Fail and Ignore alike (the failure policy does not apply)', async (label, body, detail) => {
+    const registry = new ExtensionRegistry();
+    registry.warmUp([]);
+    const client = new RuntimeClient(registry, transport, async () => ({}));
+    const slug = label.replace(/[^a-z0-9]+/g, '-');
+    registry.add(await rawExtension(`${slug}-fail`, 'Fail', 200, body));
+    registry.add(await rawExtension(`${slug}-ignore`, 'Ignore', 200, body));
+    for (const policy of ['fail', 'ignore']) {
+      const err = await client.callExtension('UpdateMachine', forObject, `update-machine.${slug}-${policy}`, updateRequest()).catch((e) => e);
+      expect(isExtensionCallError(err, 'InvalidResponseStatus')).toBe(true);
+      expect(err.message).toContain(detail);
+    }
+  });
+
+  it('a status of the wrong JSON type is a decode error, so Ignore still applies (as Go decoding fails first)', async () => {
+    const registry = new ExtensionRegistry();
+    registry.warmUp([]);
+    const client = new RuntimeClient(registry, transport, async () => ({}));
+    registry.add(await rawExtension('numeric-status', 'Ignore', 200, '{"status":1}'));
+    await expect(client.callExtension('UpdateMachine', forObject, 'update-machine.numeric-status', updateRequest())).resolves.toMatchObject({ status: 'Success' });
+  });
+
   it('connection refused -> TransportError', async () => {
     const registry = new ExtensionRegistry();
     const ec = await rawExtension('refused', 'Fail', 200, '{}');

@@ -12,6 +12,7 @@ import { gvhString, hookDescriptor, sameGvh } from './catalog';
 import { defaultCacheKey, type CacheKeyFunc, type ResponseCache } from './cache';
 import { ExtensionCallError, TRANSPORT_LEVEL_REASONS } from './errors';
 import { invokeHandler } from './invoke';
+import type { RuntimeSdkMetrics } from './metrics';
 import { handlerNameWithoutConfig, RegistryNotReadyError, type ExtensionRegistry, type ExtensionRegistration } from './registry';
 import type { ExtensionTransport } from './transport';
 
@@ -60,6 +61,7 @@ export class RuntimeClient {
     private readonly registry: ExtensionRegistry,
     private readonly transport: ExtensionTransport,
     private readonly namespaceLabels: NamespaceLabelsReader,
+    private readonly metrics?: RuntimeSdkMetrics,
   ) {}
 
   isReady(): boolean {
@@ -130,6 +132,7 @@ export class RuntimeClient {
           handlerName: handlerNameWithoutConfig(registration),
           timeoutSeconds,
           extension: name,
+          metrics: this.metrics,
         },
         body,
       );

@@ -54,7 +54,9 @@ describe('validateDiscoveryResponse (§12.2)', () => {
   });
   it('accepts timeouts 0 and 30 and failurePolicy Ignore', () => {
     const out = validateDiscoveryResponse('ext', response(handler({ timeoutSeconds: 0 }), handler({ name: 'b', timeoutSeconds: 30, failurePolicy: 'Ignore' })));
-    expect(out.map((h) => [h.timeoutSeconds, h.failurePolicy])).toEqual([[0, 'Fail'], [30, 'Ignore']]);
+    expect(out.map((h) => [h.timeoutSeconds, h.failurePolicy])).toEqual([[undefined, 'Fail'], [30, 'Ignore']]);
+    // omitempty: 0 is not written at all (the CRD's minimum is 1), not written as 0.
+    expect(out[0]).not.toHaveProperty('timeoutSeconds');
   });
 });
 

@@ -12,6 +12,7 @@ import { hookDescriptor, isKnownHook, parseGroupVersion } from './catalog';
 import { DiscoveryError } from './errors';
 import type { ExtensionConfig, ExtensionHandlerStatus } from './extension-config';
 import { invokeHandler } from './invoke';
+import type { RuntimeSdkMetrics } from './metrics';
 import type { ExtensionTransport } from './transport';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -46,7 +47,8 @@ export function validateDiscoveryResponse(extensionConfigName: string, response:
     } catch (e) {
       errors.push(`handler ${h.name} requestHook.apiVersion: ${(e as Error).message}`);
     }
-    handlers.push({ name: `${h.name}.${extensionConfigName}`, requestHook: { ...h.requestHook }, timeoutSeconds, failurePolicy });
+    // status.handlers[].timeoutSeconds is omitempty (CRD minimum 1): a valid 0 is not written; calls then use the default.
+    handlers.push({ name: `${h.name}.${extensionConfigName}`, requestHook: { ...h.requestHook }, ...(timeoutSeconds !== 0 ? { timeoutSeconds } : {}), failurePolicy });
   }
   if (errors.length > 0) throw new DiscoveryError(`discovery response of ExtensionConfig ${extensionConfigName} is invalid: ${errors.join('; ')}`);
   return handlers;
@@ -56,7 +58,7 @@ export function validateDiscoveryResponse(extensionConfigName: string, response:
  * Calls discovery for an ExtensionConfig. Returns a copy of it with `status.handlers` set to the validated handlers
  * (conditions are the reconciler's job). Any failure throws (DiscoveryError, or ExtensionCallError for the HTTP part).
  */
-export async function discoverExtension(ec: ExtensionConfig, transport: ExtensionTransport): Promise<ExtensionConfig> {
+export async function discoverExtension(ec: ExtensionConfig, transport: ExtensionTransport, opts: { metrics?: RuntimeSdkMetrics } = {}): Promise<ExtensionConfig> {
   const name = ec.metadata.name;
   if (!name) throw new DiscoveryError('ExtensionConfig has no metadata.name');
   const request: DiscoveryRequest = { apiVersion: HOOKS_API_VERSION, kind: 'DiscoveryRequest' };
@@ -67,6 +69,7 @@ export async function discoverExtension(ec: ExtensionConfig, transport: Extensio
       gvh: hookDescriptor('Discovery').gvh,
       hook: 'Discovery',
       timeoutSeconds: DEFAULT_HANDLER_TIMEOUT_SECONDS,
+      metrics: opts.metrics,
     },
     request,
   );

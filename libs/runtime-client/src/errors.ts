@@ -11,6 +11,8 @@ export type ExtensionCallErrorReason =
   | 'MalformedResponse'
   /** The handler answered status: Failure. */
   | 'Failure'
+  /** The body decoded but its status is neither Success nor Failure (or missing); not subject to failurePolicy. */
+  | 'InvalidResponseStatus'
   /** No registration under that name, or it is for another hook. */
   | 'NotRegistered'
   /** The registration's namespaceSelector does not match the object. */

@@ -6,6 +6,7 @@ import { createExtensionServer, type ExtensionServer } from './testing/extension
 import { FakeKubeClient } from './testing/fake-kube-client';
 import { HttpsExtensionTransport } from './transport';
 import { singleExtension } from './client';
+import { WarmUpDiscoveryError } from './module/warm-up';
 
 const ref = (name: string) => ({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', name });
 
@@ -67,7 +68,10 @@ describe('ExtensionConfigReconciler', () => {
   it('warm-up with requireAll throws on a failed discovery and leaves the registry not ready', async () => {
     await kube.create(extensionConfig('in-place'));
     await kube.create(extensionConfig('broken', {}, Buffer.from('not a pem').toString('base64')));
-    await expect(reconciler.warmUp({ requireAll: true })).rejects.toThrow(/discovery failed for 1 ExtensionConfig/);
+    const err = await reconciler.warmUp({ requireAll: true }).catch((e) => e);
+    expect(err).toBeInstanceOf(WarmUpDiscoveryError);
+    expect(err.extensionConfigs).toEqual(['broken']);
+    expect(err.message).toMatch(/^discovery failed for 1 ExtensionConfig\(s\) \(broken\): /);
     expect(registry.isReady()).toBe(false);
     await expect(reconciler.warmUp({ requireAll: false })).resolves.toMatchObject({ errors: [expect.any(Error)] });
     expect(registry.isReady()).toBe(true);
@@ -80,21 +84,35 @@ describe('ExtensionConfigReconciler', () => {
     expect(await reconciler.reconcile({ name: 'late' })).toEqual({ requeueAfterMs: 60_000 });
     expect(registry.get('update-machine.late')).toMatchObject({ settings: { k: 'v' }, timeoutSeconds: 10, failurePolicy: 'Fail' });
     // Re-discovery finding the same handlers writes no status.
+    // First reconcile: Paused=False NotPaused, then handlers + Discovered.
     const statusWrites = () => kube.patches.filter((p) => p.ref.name === 'late' && p.subresource === 'status').length;
-    expect(statusWrites()).toBe(1);
+    expect(statusWrites()).toBe(2);
     expect(await reconciler.reconcile({ name: 'late' })).toEqual({ requeueAfterMs: 60_000 });
-    expect(statusWrites()).toBe(1);
+    expect(statusWrites()).toBe(2);
     kube.objects.clear();
     expect(await reconciler.reconcile({ name: 'late' })).toEqual({});
     expect(registry.list()).toEqual([]);
   });
 
-  it('paused ExtensionConfig is not discovered', async () => {
+  it('paused ExtensionConfig is not discovered and gets Paused=True; unpaused it gets Paused=False NotPaused and is discovered', async () => {
     await reconciler.warmUp();
     await kube.create(extensionConfig('paused', { annotations: { 'cluster.x-k8s.io/paused': '' } }));
     expect(await reconciler.reconcile({ name: 'paused' })).toEqual({});
-    expect(kube.patches).toEqual([]);
     expect(registry.list()).toEqual([]);
+    const paused = await kube.get<ExtensionConfig>(ref('paused'));
+    expect(paused.status?.conditions).toEqual([
+      { type: 'Paused', status: 'True', reason: 'Paused', message: 'ExtensionConfig has the cluster.x-k8s.io/paused annotation', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z' },
+    ]);
+    // A repeat writes nothing.
+    const writes = kube.patches.length;
+    await reconciler.reconcile({ name: 'paused' });
+    expect(kube.patches).toHaveLength(writes);
+
+    await kube.patch(ref('paused'), 'merge', { metadata: { annotations: { 'cluster.x-k8s.io/paused': null } } });
+    await reconciler.reconcile({ name: 'paused' });
+    const unpaused = await kube.get<ExtensionConfig>(ref('paused'));
+    expect(unpaused.status?.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([['Paused', 'False', 'NotPaused'], ['Discovered', 'True', 'Discovered']]);
+    expect(registry.list().map((r) => r.name)).toEqual(['can-update-machine.paused', 'update-machine.paused']);
   });
 
   it('injects the CA from the annotated Secret before discovery', async () => {
@@ -104,7 +122,7 @@ describe('ExtensionConfigReconciler', () => {
     await reconciler.reconcile({ name: 'injected' });
     const stored = await kube.get<ExtensionConfig>(ref('injected'));
     expect(stored.spec.clientConfig.caBundle).toBe(server.caBundle);
-    expect(stored.status?.conditions?.[0]).toMatchObject({ status: 'True', observedGeneration: 2 });
+    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({ status: 'True', observedGeneration: 2 });
     expect(registry.list().map((r) => r.extensionConfigName)).toEqual(['injected', 'injected']);
     expect(reconciler.requestsForSecret({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'ext-cert' } })).toEqual([{ name: 'injected' }]);
     const opts = extensionConfigControllerOptions(reconciler);
@@ -122,7 +140,7 @@ describe('ExtensionConfigReconciler', () => {
     await kube.create(extensionConfig('bad-ca', { annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': annotation } }));
     await expect(reconciler.reconcile({ name: 'bad-ca' })).rejects.toThrow(message);
     const stored = await kube.get<ExtensionConfig>(ref('bad-ca'));
-    expect(stored.status?.conditions?.[0]).toMatchObject({ status: 'False', reason: 'NotDiscovered' });
+    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({ status: 'False', reason: 'NotDiscovered' });
   });
 
   it('a failed re-discovery keeps the previous registrations and status.handlers', async () => {
@@ -134,7 +152,7 @@ describe('ExtensionConfigReconciler', () => {
     expect(registry.list()).toHaveLength(2);
     const stored = await kube.get<ExtensionConfig>(ref('flaky'));
     expect(stored.status?.handlers).toHaveLength(2);
-    expect(stored.status?.conditions?.[0]).toMatchObject({ status: 'False', reason: 'NotDiscovered' });
+    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({ status: 'False', reason: 'NotDiscovered' });
   });
 });
 

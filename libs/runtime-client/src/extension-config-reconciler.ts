@@ -1,16 +1,21 @@
-// ExtensionConfig reconcile logic (upstream: core/reconcilers/extensionconfig): CA injection, discovery,
-// status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
+// ExtensionConfig reconcile logic (upstream: internal/controllers/extensionconfig): Paused condition, CA injection,
+// discovery, status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
 import {
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
   INJECT_CA_FROM_SECRET_ANNOTATION,
+  NOT_PAUSED_REASON,
   PAUSED_ANNOTATION,
+  PAUSED_CONDITION,
+  PAUSED_REASON,
   RUNTIME_API_VERSION,
   setCondition,
 } from '@capi/api';
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import { discoverExtension } from './discovery';
 import { CA_SECRET_KEY, EXTENSION_CONFIG_KIND, NOT_DISCOVERED_REASON, type ExtensionConfig } from './extension-config';
+import type { RuntimeSdkMetrics } from './metrics';
+import { WarmUpDiscoveryError } from './module/warm-up';
 import type { ExtensionRegistry } from './registry';
 import type { ExtensionTransport } from './transport';
 
@@ -20,6 +25,8 @@ export interface ExtensionConfigReconcilerOptions {
   /** Requeue delay while the registry is not warmed up. Default 10 s (upstream). */
   notReadyRequeueMs?: number;
   now?: () => Date;
+  /** Discovery requests are counted like hook calls (upstream). */
+  metrics?: RuntimeSdkMetrics;
 }
 
 export interface ReconcileResult {
@@ -45,6 +52,7 @@ export class ExtensionConfigReconciler {
   private readonly rediscoveryIntervalMs: number;
   private readonly notReadyRequeueMs: number;
   private readonly now: () => Date;
+  private readonly metrics?: RuntimeSdkMetrics;
   /** ExtensionConfig name -> "<ns>/<name>" of its CA Secret, as last seen; lets Secret events find their configs. */
   private readonly caSecretOf = new Map<string, string>();
 
@@ -57,6 +65,7 @@ export class ExtensionConfigReconciler {
     this.rediscoveryIntervalMs = opts.rediscoveryIntervalMs ?? 10 * 60_000;
     this.notReadyRequeueMs = opts.notReadyRequeueMs ?? 10_000;
     this.now = opts.now ?? (() => new Date());
+    this.metrics = opts.metrics;
   }
 
   /** Reconciles one (cluster-scoped) ExtensionConfig by name. Throws on errors so the caller requeues with backoff. */
@@ -70,8 +79,9 @@ export class ExtensionConfigReconciler {
       return {};
     }
     this.rememberCaSecret(ec);
-    if (isPaused(ec)) return {};
-    const discovered = await this.discoverAndWriteStatus(ec);
+    const current = await this.ensurePausedCondition(ec);
+    if (isPaused(current)) return {};
+    const discovered = await this.discoverAndWriteStatus(current);
     this.registry.add(discovered);
     return { requeueAfterMs: this.rediscoveryIntervalMs };
   }
@@ -79,13 +89,15 @@ export class ExtensionConfigReconciler {
   /**
    * Start-up warm-up: discovers every ExtensionConfig, registers the ones that succeed (paused ones with their
    * existing status.handlers) and marks the registry ready. Failures are returned; normal reconciles retry them.
-   * With `requireAll` (upstream's rule) any failed discovery throws instead and the registry stays not ready, so
-   * callers wait rather than decide without an extension that is only briefly unreachable (e.g. after a restart).
+   * With `requireAll` (upstream's rule, what the module uses unless WarmUpPolicy.allowPartial) any failed discovery
+   * throws a WarmUpDiscoveryError naming them and the registry stays not ready, so callers wait rather than decide
+   * without an extension that is only briefly unreachable (e.g. after a restart).
    */
   async warmUp(opts: { requireAll?: boolean } = {}): Promise<{ errors: Error[] }> {
     const list = await this.client.list<ExtensionConfig>(RUNTIME_API_VERSION, EXTENSION_CONFIG_KIND);
     const registered: ExtensionConfig[] = [];
     const errors: Error[] = [];
+    const failed: string[] = [];
     for (const ec of list.items) {
       if (ec.metadata.deletionTimestamp) continue;
       this.rememberCaSecret(ec);
@@ -97,11 +109,10 @@ export class ExtensionConfigReconciler {
         registered.push(await this.discoverAndWriteStatus(ec));
       } catch (e) {
         errors.push(e as Error);
+        failed.push(ec.metadata.name!);
       }
     }
-    if (opts.requireAll && errors.length) {
-      throw new Error(`discovery failed for ${errors.length} ExtensionConfig(s): ${errors.map((e) => e.message).join('; ')}`);
-    }
+    if (opts.requireAll && errors.length) throw new WarmUpDiscoveryError(failed, errors);
     this.registry.warmUp(registered);
     return { errors };
   }
@@ -119,6 +130,32 @@ export class ExtensionConfigReconciler {
     else this.caSecretOf.delete(name);
   }
 
+  /**
+   * The v1beta2 Paused condition (upstream paused.EnsurePausedCondition): True, reason Paused, while the
+   * cluster.x-k8s.io/paused annotation is set; False, reason NotPaused, otherwise. Written only when it changes.
+   */
+  private async ensurePausedCondition(ec: ExtensionConfig): Promise<ExtensionConfig> {
+    const paused = isPaused(ec);
+    const conditions = setCondition(
+      ec.status?.conditions,
+      {
+        type: PAUSED_CONDITION,
+        status: paused ? 'True' : 'False',
+        reason: paused ? PAUSED_REASON : NOT_PAUSED_REASON,
+        message: paused ? `${EXTENSION_CONFIG_KIND} has the ${PAUSED_ANNOTATION} annotation` : undefined,
+        observedGeneration: ec.metadata.generation,
+      },
+      { now: this.now },
+    );
+    if (JSON.stringify(conditions) === JSON.stringify(ec.status?.conditions ?? [])) return ec;
+    return this.client.patch<ExtensionConfig>(
+      { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },
+      'merge',
+      { status: { conditions } },
+      { subresource: 'status' },
+    );
+  }
+
   /** CA injection, discovery and status write. Returns the ExtensionConfig as stored after the status write. */
   private async discoverAndWriteStatus(original: ExtensionConfig): Promise<ExtensionConfig> {
     let ec = original;
@@ -130,7 +167,7 @@ export class ExtensionConfigReconciler {
     }
     let discovered: ExtensionConfig;
     try {
-      discovered = await discoverExtension(ec, this.transport);
+      discovered = await discoverExtension(ec, this.transport, { metrics: this.metrics });
     } catch (e) {
       const message = `Error in discovery: ${(e as Error).message}`;
       await this.writeStatus(ec, ec.status?.handlers, 'False', NOT_DISCOVERED_REASON, message);

@@ -3,9 +3,11 @@ export * from './errors';
 export * from './extension-config';
 export * from './registry';
 export * from './transport';
+export * from './client-certificate';
 export { extensionUrl, formatDurationSeconds } from './invoke';
 export * from './discovery';
 export * from './cache';
+export * from './metrics';
 export * from './client';
 export * from './testing/extension-server';
 export * from './runtime-client.module';
@@ -19,5 +21,13 @@ export {
 } from './extension-config-reconciler';
 export * from './testing/extension-server.module';
 export * from './module/extension-config.module';
-export { registryReadiness, runWarmUp, type WarmUpPolicy, type WarmUpOutcome, type RegistryReadinessState } from './module/warm-up';
+export {
+  registryReadiness,
+  runWarmUp,
+  WarmUpDiscoveryError,
+  WarmUpTimeoutError,
+  type WarmUpPolicy,
+  type WarmUpOutcome,
+  type RegistryReadinessState,
+} from './module/warm-up';
 export * from './testing/test-runtime-client';

@@ -1,9 +1,10 @@
 // The single HTTP round trip used by discovery and hook calls: URL, ?timeout=, POST, status check, decode + validate.
 import path from 'node:path';
-import { decodeHookResponse, type HookName, type HookResponse } from '@capi/api';
+import { decodeHookResponse, RESPONSE_STATUSES, type HookName, type HookResponse, type ResponseStatus } from '@capi/api';
 import { gvhToPath, type GroupVersionHook } from './catalog';
 import { ExtensionCallError } from './errors';
 import type { ClientConfig } from './extension-config';
+import { ERROR_CODE_LABEL, UNKNOWN_RESPONSE_STATUS, type RuntimeSdkMetrics } from './metrics';
 import type { ExtensionTransport } from './transport';
 
 /**
@@ -53,15 +54,36 @@ export interface InvokeOptions {
   timeoutSeconds: number;
   /** Registration name, for error messages. */
   extension?: string;
+  /** Request count and duration (upstream's Runtime SDK metrics); not recorded when absent. */
+  metrics?: RuntimeSdkMetrics;
 }
 
 /** POSTs `request` and returns the validated response; status Failure is returned, not thrown (callers decide). */
 export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { hook: H }, request: unknown): Promise<HookResponse<H>> {
-  const details = { hook: opts.hook, extension: opts.extension };
-  const url = new URL(extensionUrl(opts.clientConfig, opts.gvh, opts.handlerName));
+  const raw = extensionUrl(opts.clientConfig, opts.gvh, opts.handlerName);
+  const url = new URL(raw);
+  // As Go's url.URL.Host: an explicit port stays, also the default one (URL would drop ":443").
+  const host = raw.slice('https://'.length).split('/')[0];
   if (opts.timeoutSeconds > 0) url.searchParams.set('timeout', formatDurationSeconds(opts.timeoutSeconds));
   const where = opts.extension ? `extension handler ${JSON.stringify(opts.extension)}` : `extension at ${url.origin}`;
 
+  const started = performance.now();
+  const observed = { code: ERROR_CODE_LABEL, status: UNKNOWN_RESPONSE_STATUS };
+  try {
+    return await post(opts, url, request, where, observed);
+  } finally {
+    opts.metrics?.observe({ host, gvh: opts.gvh, ...observed, seconds: (performance.now() - started) / 1000 });
+  }
+}
+
+async function post<H extends HookName>(
+  opts: InvokeOptions & { hook: H },
+  url: URL,
+  request: unknown,
+  where: string,
+  observed: { code: string; status: string },
+): Promise<HookResponse<H>> {
+  const details = { hook: opts.hook, extension: opts.extension };
   let res;
   try {
     res = await opts.transport.post(url, request, { caBundle: opts.clientConfig.caBundle, timeoutMs: opts.timeoutSeconds * 1000 });
@@ -71,6 +93,7 @@ export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { 
     }
     throw new ExtensionCallError('TransportError', `failed to call ${where}: ${(e as Error).message}`, { ...details, cause: e });
   }
+  observed.code = String(res.statusCode);
   if (res.statusCode !== 200) {
     throw new ExtensionCallError(
       'HttpStatus',
@@ -84,10 +107,24 @@ export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { 
   } catch (e) {
     throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${(e as Error).message}`, details);
   }
-  const decoded = decodeHookResponse(opts.hook, parsed);
+  // Upstream decodes first (a type error is a call error, subject to failurePolicy) and checks `status` after, as
+  // an error the failure policy does not apply to. A string status other than Success/Failure (or none) is that case.
+  const status = isJsonObject(parsed) ? parsed.status : undefined;
+  if (typeof status === 'string' && status !== '') observed.status = status;
+  const statusInvalid = isJsonObject(parsed) && (status === undefined || status === null || (typeof status === 'string' && !RESPONSE_STATUSES.includes(status as ResponseStatus)));
+  const decoded = decodeHookResponse(opts.hook, statusInvalid ? { ...(parsed as object), status: 'Success' } : parsed);
   if (!decoded.ok) {
     throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${decoded.message}`, details);
   }
+  if (statusInvalid) {
+    throw new ExtensionCallError(
+      'InvalidResponseStatus',
+      `failed to call ${where}: got a response without a valid status (${status == null ? 'status is not set' : `status ${JSON.stringify(status)}`}, expected Success or Failure)`,
+      details,
+    );
+  }
   return decoded.value;
 }
+
+const isJsonObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

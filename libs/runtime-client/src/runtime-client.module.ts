@@ -1,16 +1,21 @@
 // NestJS wiring: registry, transport, client and reconciler under tokens so downstream providers can swap them.
-import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type Provider } from '@nestjs/common';
-import type { Client } from '@capi/controller-runtime';
+import { Inject, Injectable, Logger, Module, Optional, type DynamicModule, type InjectionToken, type ModuleMetadata, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
+import { Registry } from 'prom-client';
+import { METRICS_REGISTRY, type Client } from '@capi/controller-runtime';
 import { RuntimeClient, type NamespaceLabelsReader } from './client';
 import { ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from './extension-config-reconciler';
+import { RuntimeSdkMetrics } from './metrics';
 import { ExtensionRegistry } from './registry';
-import { HttpsExtensionTransport, type ClientCertificate, type ExtensionTransport } from './transport';
+import { ClientCertificateFiles, type ClientCertificate, type ClientCertificateSource } from './client-certificate';
+import { HttpsExtensionTransport, type ExtensionTransport } from './transport';
 
 export const RUNTIME_CLIENT = Symbol('RUNTIME_CLIENT');
 export const EXTENSION_REGISTRY = Symbol('EXTENSION_REGISTRY');
 export const EXTENSION_TRANSPORT = Symbol('EXTENSION_TRANSPORT');
 export const NAMESPACE_LABELS_READER = Symbol('NAMESPACE_LABELS_READER');
 export const EXTENSION_CONFIG_RECONCILER = Symbol('EXTENSION_CONFIG_RECONCILER');
+/** RuntimeSdkMetrics on METRICS_REGISTRY (a private registry when the app provides none). */
+export const RUNTIME_SDK_METRICS = Symbol('RUNTIME_SDK_METRICS');
 
 export interface RuntimeClientModuleOptions {
   /** Token under which a `Client` (from @capi/controller-runtime) is provided. */
@@ -18,8 +23,36 @@ export interface RuntimeClientModuleOptions {
   /** Modules that provide the kube client token. */
   imports?: ModuleMetadata['imports'];
   /** mTLS certificate presented to extensions. */
-  clientCertificate?: ClientCertificate;
+  clientCertificate?: ClientCertificate | ClientCertificateSource;
+  /** mTLS certificate from PEM files, reloaded when they change (upstream --runtime-extension-client-cert-file/-key-file). */
+  clientCertificateFiles?: { certFile: string; keyFile: string; pollIntervalMs?: number };
   reconciler?: ExtensionConfigReconcilerOptions;
+}
+
+/** Token of the client certificate source (undefined without mTLS). */
+export const CLIENT_CERTIFICATE_SOURCE = Symbol('CLIENT_CERTIFICATE_SOURCE');
+
+/** Watches the certificate files while the app runs. */
+@Injectable()
+export class ClientCertificateWatcher implements OnModuleInit, OnApplicationShutdown {
+  constructor(@Optional() @Inject(CLIENT_CERTIFICATE_SOURCE) private readonly source?: ClientCertificateSource) {}
+  onModuleInit(): void {
+    if (this.source instanceof ClientCertificateFiles) this.source.start();
+  }
+  onApplicationShutdown(): void {
+    if (this.source instanceof ClientCertificateFiles) this.source.stop();
+  }
+}
+
+function clientCertificateSource(opts: RuntimeClientModuleOptions): ClientCertificate | ClientCertificateSource | undefined {
+  const files = opts.clientCertificateFiles;
+  if (!files) return opts.clientCertificate;
+  const log = new Logger('RuntimeExtensionClientCertificate');
+  return new ClientCertificateFiles(files.certFile, files.keyFile, {
+    pollIntervalMs: files.pollIntervalMs,
+    onReload: (version) => log.log(`reloaded client certificate ${files.certFile} (version ${version})`),
+    onReloadError: (e) => log.error(`keeping the previous client certificate: ${e.message}`),
+  });
 }
 
 /** Reads Namespace labels through the kube client; a missing Namespace is an error (like upstream). */
@@ -32,17 +65,30 @@ export class RuntimeClientModule {
   static forRoot(opts: RuntimeClientModuleOptions): DynamicModule {
     const providers: Provider[] = [
       { provide: EXTENSION_REGISTRY, useFactory: () => new ExtensionRegistry() },
-      { provide: EXTENSION_TRANSPORT, useFactory: () => new HttpsExtensionTransport(opts.clientCertificate) },
+      // A bad certificate file fails start-up here (upstream: the runtime client cannot be created, the manager exits).
+      { provide: CLIENT_CERTIFICATE_SOURCE, useFactory: () => clientCertificateSource(opts) },
+      ClientCertificateWatcher,
+      {
+        provide: EXTENSION_TRANSPORT,
+        useFactory: (source?: ClientCertificate | ClientCertificateSource) => new HttpsExtensionTransport(source),
+        inject: [CLIENT_CERTIFICATE_SOURCE],
+      },
       { provide: NAMESPACE_LABELS_READER, useFactory: namespaceLabelsFromClient, inject: [opts.kubeClientToken] },
       {
+        provide: RUNTIME_SDK_METRICS,
+        useFactory: (registry?: Registry) => new RuntimeSdkMetrics(registry ?? new Registry()),
+        inject: [{ token: METRICS_REGISTRY, optional: true }],
+      },
+      {
         provide: RUNTIME_CLIENT,
-        useFactory: (r: ExtensionRegistry, t: ExtensionTransport, ns: NamespaceLabelsReader) => new RuntimeClient(r, t, ns),
-        inject: [EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER],
+        useFactory: (r: ExtensionRegistry, t: ExtensionTransport, ns: NamespaceLabelsReader, m: RuntimeSdkMetrics) => new RuntimeClient(r, t, ns, m),
+        inject: [EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, RUNTIME_SDK_METRICS],
       },
       {
         provide: EXTENSION_CONFIG_RECONCILER,
-        useFactory: (c: Client, r: ExtensionRegistry, t: ExtensionTransport) => new ExtensionConfigReconciler(c, r, t, opts.reconciler),
-        inject: [opts.kubeClientToken, EXTENSION_REGISTRY, EXTENSION_TRANSPORT],
+        useFactory: (c: Client, r: ExtensionRegistry, t: ExtensionTransport, m: RuntimeSdkMetrics) =>
+          new ExtensionConfigReconciler(c, r, t, { metrics: m, ...opts.reconciler }),
+        inject: [opts.kubeClientToken, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, RUNTIME_SDK_METRICS],
       },
     ];
     return {
@@ -50,7 +96,7 @@ export class RuntimeClientModule {
       global: false,
       imports: opts.imports ?? [],
       providers,
-      exports: [RUNTIME_CLIENT, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, EXTENSION_CONFIG_RECONCILER],
+      exports: [RUNTIME_CLIENT, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, EXTENSION_CONFIG_RECONCILER, RUNTIME_SDK_METRICS],
     };
   }
 }

@@ -1,6 +1,7 @@
 // HTTPS POST of a JSON body to an extension. Maps every failure to a typed ExtensionCallError.
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { staticClientCertificate, type ClientCertificate, type ClientCertificateSource } from './client-certificate';
 import { ExtensionCallError } from './errors';
 
 export interface PostOptions {
@@ -19,29 +20,35 @@ export interface ExtensionTransport {
   post(url: URL, body: unknown, opts: PostOptions): Promise<TransportResponse>;
 }
 
-/** Optional client certificate presented to extensions (mTLS). */
-export interface ClientCertificate {
-  cert: string;
-  key: string;
-}
 
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export class HttpsExtensionTransport implements ExtensionTransport {
   /** One agent per (host, caBundle): keeps connections and TLS sessions (upstream caches http clients the same way). */
   private readonly agents = new Map<string, https.Agent>();
+  private readonly clientCertificate?: ClientCertificateSource;
+  private certificateVersion?: number;
 
-  constructor(private readonly clientCertificate?: ClientCertificate) {}
+  constructor(clientCertificate?: ClientCertificate | ClientCertificateSource) {
+    this.clientCertificate = clientCertificate && 'current' in clientCertificate ? clientCertificate : clientCertificate ? staticClientCertificate(clientCertificate) : undefined;
+  }
 
   private agentFor(url: URL, caBundle?: string): https.Agent {
+    const client = this.clientCertificate?.current();
+    // A reloaded client certificate: new agents from now on; the old ones finish their requests, then close.
+    if (client && client.version !== this.certificateVersion) {
+      for (const old of this.agents.values()) retire(old);
+      this.agents.clear();
+      this.certificateVersion = client.version;
+    }
     const key = `${url.host}\u0000${caBundle ?? ''}`;
     let agent = this.agents.get(key);
     if (!agent) {
       agent = new https.Agent({
         keepAlive: true,
         ca: caBundle ? Buffer.from(caBundle, 'base64').toString('utf8') : undefined,
-        cert: this.clientCertificate?.cert,
-        key: this.clientCertificate?.key,
+        cert: client?.certificate.cert,
+        key: client?.certificate.key,
       });
       this.agents.set(key, agent);
     }
@@ -102,6 +109,12 @@ export class HttpsExtensionTransport implements ExtensionTransport {
     for (const a of this.agents.values()) a.destroy();
     this.agents.clear();
   }
+}
+
+/** Closes an agent's idle sockets now and each busy one once its request is done (destroy() would abort those). */
+function retire(agent: https.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+  agent.on('free', (socket: { destroy(): void }) => socket.destroy());
 }
 
 function toCallError(e: Error, timeoutMs: number): ExtensionCallError {

@@ -137,6 +137,8 @@ describe('loadManagerConfig', () => {
     [['--log-format=xml'], '--log-format', /must be json or text/],
     [['--log-level=loud'], '--log-level', /must be one of/],
     [['--v=-1'], '--v', /must be an integer between 0 and 10/],
+    [['--runtime-extension-client-cert-file=/c.pem'], '--runtime-extension-client-key-file', /both .* must be set, or neither/],
+    [['--runtime-extension-client-key-file=/k.pem'], '--runtime-extension-client-cert-file', /both .* must be set, or neither/],
   ])('%j is rejected naming %s', (argv, flag, msg) => {
     const e = errorOf(argv);
     expect(e.flag).toBe(flag);
@@ -147,6 +149,11 @@ describe('loadManagerConfig', () => {
   it('--help short-circuits validation', () => {
     expect(loadManagerConfig(['--help', '--v=99'])).toEqual({ help: true });
     expect(loadManagerConfig(['-h'])).toEqual({ help: true });
+  });
+
+  it('--runtime-extension-client-cert-file/-key-file (upstream names) configure mTLS towards extensions', () => {
+    expect(load(['--runtime-extension-client-cert-file=/c.pem', '--runtime-extension-client-key-file', '/k.pem']).runtimeExtensionClientCertificate).toEqual({ certFile: '/c.pem', keyFile: '/k.pem' });
+    expect(load([]).runtimeExtensionClientCertificate).toBeUndefined();
   });
 
   it('extensionconfig with RuntimeSDK on is accepted', () => {

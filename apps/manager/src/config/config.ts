@@ -49,6 +49,8 @@ export class ManagerFlagsDto {
   @IsDuration() leaderElectRetryPeriod = '2s';
   @IsBindAddress() metricsBindAddress = ':8080';
   @IsBindAddress() healthProbeBindAddress = ':9440';
+  @IsString() runtimeExtensionClientCertFile = '';
+  @IsString() runtimeExtensionClientKeyFile = '';
   @IsIn(['json', 'text'], { message: 'must be json or text' }) logFormat = 'json';
   @IsOptional() @IsIn(LOG_LEVELS, { message: `must be one of: ${LOG_LEVELS.join(', ')}` }) logLevel?: string;
   @IsInt() @Min(0) @Max(10, { message: 'must be an integer between 0 and 10' }) v = 0;
@@ -78,6 +80,8 @@ export interface ManagerConfig {
   healthProbeBindAddress: string;
   logFormat: 'json' | 'text';
   logLevel: LogLevel;
+  /** mTLS towards runtime extensions: both files or neither. */
+  runtimeExtensionClientCertificate?: { certFile: string; keyFile: string };
 }
 
 export type LoadResult = { help: true } | { help: false; config: ManagerConfig };
@@ -114,6 +118,11 @@ export function loadManagerConfig(argv: readonly string[], env: Readonly<Record<
   if (!controllersDefaulted && controllers.includes('extensionconfig') && !featureGates.enabled('RuntimeSDK')) {
     throw new ConfigError('--controllers', 'extensionconfig requires --feature-gates=RuntimeSDK=true');
   }
+  const certFile = dto.runtimeExtensionClientCertFile;
+  const keyFile = dto.runtimeExtensionClientKeyFile;
+  if (!!certFile !== !!keyFile) {
+    throw new ConfigError(certFile ? '--runtime-extension-client-key-file' : '--runtime-extension-client-cert-file', 'both --runtime-extension-client-cert-file and --runtime-extension-client-key-file must be set, or neither');
+  }
   return {
     help: false,
     config: {
@@ -134,6 +143,7 @@ export function loadManagerConfig(argv: readonly string[], env: Readonly<Record<
       healthProbeBindAddress: dto.healthProbeBindAddress,
       logFormat: dto.logFormat as 'json' | 'text',
       logLevel: (dto.logLevel as LogLevel | undefined) ?? levelFromVerbosity(dto.v),
+      ...(certFile ? { runtimeExtensionClientCertificate: { certFile, keyFile } } : {}),
     },
   };
 }

@@ -27,6 +27,8 @@ export const FLAGS: readonly FlagDef[] = [
   { name: 'leader-elect-retry-period', type: 'string', key: 'leaderElectRetryPeriod', usage: 'Duration the LeaderElector clients should wait between tries of actions (duration string).', default: '2s' },
   { name: 'metrics-bind-address', type: 'string', key: 'metricsBindAddress', usage: 'The address the metrics endpoint binds to (host:port or :port); 0 disables it.', default: ':8080' },
   { name: 'health-probe-bind-address', type: 'string', key: 'healthProbeBindAddress', usage: 'The address the health probe endpoints (/healthz, /readyz) bind to; 0 disables them.', default: ':9440' },
+  { name: 'runtime-extension-client-cert-file', type: 'string', key: 'runtimeExtensionClientCertFile', usage: 'Path of the PEM-encoded client certificate to be used when calling runtime extensions (reloaded when it changes).', default: '' },
+  { name: 'runtime-extension-client-key-file', type: 'string', key: 'runtimeExtensionClientKeyFile', usage: 'Path of the PEM-encoded client key to be used when calling runtime extensions.', default: '' },
   { name: 'log-format', type: 'string', key: 'logFormat', usage: 'Log output format: json or text.', default: 'json' },
   { name: 'log-level', type: 'string', key: 'logLevel', usage: 'Minimum log level: error, warn, info, debug or trace. Overrides --v.' },
   { name: 'v', type: 'string', key: 'v', usage: 'Log verbosity (klog style): 0 info, 1-4 debug, 5+ trace.', default: '0' },

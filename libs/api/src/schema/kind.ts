@@ -33,6 +33,20 @@ export interface KindDefinition<S extends TSchema = TSchema> {
   schema: S;
   /** Labels on the CRD itself (e.g. the contract-version label). */
   crdLabels?: Record<string, string>;
+  /**
+   * Older versions the CRD also serves (not stored; listed before `version`, as controller-gen orders them). The
+   * embedded API server converts between versions by relabelling apiVersion only (conversion strategy None).
+   */
+  servedVersions?: ServedVersion[];
+}
+
+export interface ServedVersion {
+  name: string;
+  /** Schema of the whole object at this version. */
+  schema: TSchema;
+  printerColumns?: PrinterColumn[];
+  /** Set for a deprecated version: the warning clients get (apiextensions deprecationWarning). */
+  deprecationWarning?: string;
 }
 
 type ObjectSchema<Spec extends TSchema, Status extends TSchema> = TObject<{

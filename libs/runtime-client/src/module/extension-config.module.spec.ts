@@ -3,7 +3,8 @@ import { Inject, Injectable, Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { encodePatch } from '@capi/api';
-import { ControllerRuntimeModule, KUBE_CLIENT, MANAGER, type Client, type KubeObject, type Manager } from '@capi/controller-runtime';
+import type { Registry } from 'prom-client';
+import { ControllerRuntimeModule, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type KubeObject, type Manager } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
 import type { RuntimeClient } from '../client';
 import type { ExtensionConfig } from '../extension-config';
@@ -110,6 +111,13 @@ describe('ExtensionConfigModule (envtest)', () => {
     expect(check.check()).toBe(true);
   });
 
+  it("records Runtime SDK metrics on the app's METRICS_REGISTRY (upstream names)", async () => {
+    await eventually(async () => registry.isReady(), 'warm');
+    const text = await app.get<Registry>(METRICS_REGISTRY).metrics();
+    expect(text).toMatch(/capi_runtime_sdk_requests_total\{code="200",host="[^"]+",group="hooks.runtime.cluster.x-k8s.io",version="v1alpha1",hook="Discovery",status="Success"\} \d+/);
+    expect(text).toContain('capi_runtime_sdk_request_duration_seconds_bucket');
+  });
+
   it('a new ExtensionConfig gets status.handlers and Discovered=True, and the shared runtime client calls its handlers', async () => {
     await client.create(extensionConfig('in-place', { url: ext.url, caBundle: ext.caBundle }));
     const ec = await eventually(async () => {
@@ -136,6 +144,45 @@ describe('ExtensionConfigModule (envtest)', () => {
     expect(ext.requests.some((r) => r.path.endsWith('/canupdatemachine/can-update-machine'))).toBe(true);
   });
 
+  it('a paused ExtensionConfig gets Paused=True and is not discovered; unpaused: Paused=False NotPaused, then Discovered', async () => {
+    await client.create(extensionConfig('paused', { url: ext.url, caBundle: ext.caBundle }, { 'cluster.x-k8s.io/paused': '' }));
+    const paused = await eventually(async () => {
+      const c = (await getEc('paused')).status?.conditions?.find((x) => x.type === 'Paused');
+      return c?.status === 'True' ? c : undefined;
+    }, 'paused Paused=True');
+    expect(paused).toMatchObject({ reason: 'Paused', message: 'ExtensionConfig has the cluster.x-k8s.io/paused annotation', observedGeneration: 1 });
+    expect(discovered(await getEc('paused'))).toBeUndefined();
+    expect(registry.list().some((r) => r.extensionConfigName === 'paused')).toBe(false);
+
+    await client.patch(ecRef('paused'), 'merge', { metadata: { annotations: { 'cluster.x-k8s.io/paused': null } } });
+    const ec = await eventually(async () => {
+      const e = await getEc('paused');
+      return discovered(e)?.status === 'True' ? e : undefined;
+    }, 'unpaused and discovered');
+    expect(ec.status?.conditions?.find((x) => x.type === 'Paused')).toMatchObject({ status: 'False', reason: 'NotPaused' });
+    await eventually(async () => registry.get('update-machine.paused'), 'unpaused registered');
+    await client.delete(ecRef('paused'));
+  });
+
+  it('serves runtime.cluster.x-k8s.io/v1alpha1 too: an ExtensionConfig created at v1alpha1 is stored once and discovered', async () => {
+    const v1alpha1 = { apiVersion: 'runtime.cluster.x-k8s.io/v1alpha1', kind: 'ExtensionConfig', name: 'old-manifest' };
+    await client.create({ apiVersion: v1alpha1.apiVersion, kind: 'ExtensionConfig', metadata: { name: 'old-manifest' }, spec: { clientConfig: { url: ext.url, caBundle: ext.caBundle } } });
+    const ec = await eventually(async () => {
+      const e = await getEc('old-manifest');
+      return discovered(e)?.status === 'True' ? e : undefined;
+    }, 'old-manifest discovered through v1beta2');
+    expect(ec.apiVersion).toBe(API);
+    await eventually(async () => registry.get('update-machine.old-manifest'), 'old-manifest registered');
+    const old = await client.get<ExtensionConfig>(v1alpha1);
+    expect(old.apiVersion).toBe('runtime.cluster.x-k8s.io/v1alpha1');
+    expect(old.spec).toEqual(ec.spec);
+    expect(old.metadata.uid).toBe(ec.metadata.uid);
+    // A v1alpha1 write of the spec is seen at v1beta2 (one stored object).
+    await client.patch(v1alpha1, 'merge', { spec: { settings: { from: 'v1alpha1' } } });
+    expect((await getEc('old-manifest')).spec.settings).toEqual({ from: 'v1alpha1' });
+    await client.delete(ecRef('old-manifest'));
+  });
+
   it('deleting an ExtensionConfig removes its handlers from the registry', async () => {
     await eventually(async () => registry.get('can-update-machine.in-place'), 'in-place registered');
     await client.delete(ecRef('in-place'));
@@ -158,6 +205,26 @@ describe('ExtensionConfigModule (envtest)', () => {
     } finally {
       await other.close();
       await client.delete(ecRef('bad-ca'));
+    }
+  });
+
+  it('a handler discovered with timeoutSeconds 0 is stored without timeoutSeconds (omitempty; the CRD minimum is 1)', async () => {
+    const zero = await createExtensionServer({ tls: 'generate', handlers: [{ hook: 'UpdateMachine', name: 'update-machine', timeoutSeconds: 0, handle: () => ({}) }] });
+    try {
+      await client.create(extensionConfig('zero-timeout', { url: zero.url, caBundle: zero.caBundle }));
+      const ec = await eventually(async () => {
+        const e = await getEc('zero-timeout');
+        return discovered(e) ? e : undefined;
+      }, 'zero-timeout has a Discovered condition');
+      expect(discovered(ec)).toMatchObject({ status: 'True', reason: 'Discovered' });
+      expect(ec.status?.handlers).toEqual([
+        { name: 'update-machine.zero-timeout', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'UpdateMachine' }, failurePolicy: 'Fail' },
+      ]);
+      // The call then uses the default timeout, like a handler that declared none.
+      expect(await eventually(async () => registry.get('update-machine.zero-timeout'), 'zero-timeout registered')).toMatchObject({ timeoutSeconds: 10 });
+    } finally {
+      await zero.close();
+      await client.delete(ecRef('zero-timeout'));
     }
   });
 

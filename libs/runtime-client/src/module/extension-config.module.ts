@@ -17,7 +17,7 @@ import { KUBE_CLIENT, MANAGER, type Manager } from '@capi/controller-runtime';
 import { extensionConfigControllerOptions, type ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from '../extension-config-reconciler';
 import type { ExtensionRegistry } from '../registry';
 import { EXTENSION_CONFIG_RECONCILER, EXTENSION_REGISTRY, RuntimeClientModule } from '../runtime-client.module';
-import type { ClientCertificate } from '../transport';
+import type { ClientCertificate, ClientCertificateSource } from '../client-certificate';
 import { registryReadiness, runWarmUp, type WarmUpOutcome, type WarmUpPolicy } from './warm-up';
 
 /**
@@ -40,7 +40,9 @@ export interface ExtensionConfigModuleOptions {
   /** Modules providing the two tokens when they are not global. */
   imports?: ModuleMetadata['imports'];
   /** mTLS certificate presented to extensions. */
-  clientCertificate?: ClientCertificate;
+  clientCertificate?: ClientCertificate | ClientCertificateSource;
+  /** mTLS certificate from PEM files, reloaded when they change. */
+  clientCertificateFiles?: { certFile: string; keyFile: string; pollIntervalMs?: number };
   reconciler?: ExtensionConfigReconcilerOptions;
   warmUp?: WarmUpPolicy;
   /** Export RUNTIME_CLIENT & co. to every module (default true). */
@@ -58,6 +60,7 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
   private failure?: Error;
   private stopped = false;
   private pendingSleep?: { timer: NodeJS.Timeout; resolve: () => void };
+  private readonly failureListeners: Array<(error: Error) => void> = [];
   /** Settles when the warm-up finished (successfully or not); undefined before election. */
   warmUpDone?: Promise<WarmUpOutcome>;
 
@@ -90,12 +93,21 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
     }
   }
 
+  /**
+   * Called once if the warm-up gives up (a WarmUpTimeoutError naming the ExtensionConfigs not discovered, unless
+   * listing failed). Upstream's manager exits then; the manager app subscribes to do the same.
+   */
+  onWarmUpFailure(listener: (error: Error) => void): void {
+    if (this.failure) listener(this.failure);
+    else this.failureListeners.push(listener);
+  }
+
   readiness(): true | string {
     return registryReadiness({ registry: this.registry, isLeader: () => this.manager.isLeader(), failure: () => this.failure });
   }
 
   private async warmUp(): Promise<WarmUpOutcome> {
-    const outcome = await runWarmUp((final) => this.reconciler.warmUp({ requireAll: !final }), {
+    const outcome = await runWarmUp((partial) => this.reconciler.warmUp({ requireAll: !partial }), {
       ...this.options.warmUp,
       now: () => Date.now(),
       cancelled: () => this.stopped,
@@ -110,6 +122,7 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
     } else if (!this.stopped) {
       this.failure = outcome.error;
       this.log.error(outcome.error.message);
+      for (const listener of this.failureListeners.splice(0)) listener(outcome.error);
     }
     return outcome;
   }
@@ -122,6 +135,7 @@ export class ExtensionConfigModule {
       kubeClientToken: options.kubeClientToken ?? KUBE_CLIENT,
       imports: options.imports,
       clientCertificate: options.clientCertificate,
+      clientCertificateFiles: options.clientCertificateFiles,
       reconciler: options.reconciler,
     });
     return {

@@ -1,4 +1,4 @@
-import { registryReadiness, runWarmUp } from './warm-up';
+import { registryReadiness, runWarmUp, WarmUpDiscoveryError, WarmUpTimeoutError } from './warm-up';
 
 /** Fake time: sleep advances the clock instead of waiting. */
 function fakeTime() {
@@ -38,20 +38,55 @@ describe('runWarmUp', () => {
     if (!outcome.ok) expect(outcome.error.message).toBe('ExtensionConfig registry warm-up timed out after 60000ms: forbidden');
   });
 
-  it('waits for every extension to be discovered, and settles for what it has only on the last attempt', async () => {
+  it('requires every extension to be discovered: a discovery failing for the whole budget is a failure naming them (upstream)', async () => {
     const time = fakeTime();
-    const finals: boolean[] = [];
-    const err = new Error('discovery of x failed');
+    const partials: boolean[] = [];
+    const err = new Error('failed to discover extension "x": connection refused');
     const outcome = await runWarmUp(
-      async (final) => {
-        finals.push(final);
-        if (!final) throw err; // as the reconciler's warmUp({ requireAll: true }) does
+      async (partial) => {
+        partials.push(partial);
+        // As the reconciler's warmUp({ requireAll: !partial }) does.
+        if (!partial) throw new WarmUpDiscoveryError(['updater-a', 'updater-b'], [err, err]);
         return { errors: [err] };
       },
       { ...time, retryIntervalMs: 2_000, timeoutMs: 10_000 },
     );
+    expect(partials).toEqual([false, false, false, false, false]);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error).toBeInstanceOf(WarmUpTimeoutError);
+      expect((outcome.error as WarmUpTimeoutError).extensionConfigs).toEqual(['updater-a', 'updater-b']);
+      expect(outcome.error.message).toMatch(/^ExtensionConfig registry warm-up timed out after 10000ms: discovery failed for 2 ExtensionConfig\(s\) \(updater-a, updater-b\): /);
+    }
+  });
+
+  it('an extension that comes up within the budget is waited for, not skipped', async () => {
+    const time = fakeTime();
+    let calls = 0;
+    const outcome = await runWarmUp(
+      async (partial) => {
+        if (++calls < 4 && !partial) throw new WarmUpDiscoveryError(['late'], [new Error('down')]);
+        return { errors: [] };
+      },
+      { ...time, retryIntervalMs: 2_000, timeoutMs: 60_000 },
+    );
+    expect(outcome).toEqual({ ok: true, attempts: 4, extensionErrors: [] });
+  });
+
+  it('allowPartial (deliberate, off by default) settles for what it has on the last attempt', async () => {
+    const time = fakeTime();
+    const partials: boolean[] = [];
+    const err = new Error('discovery of x failed');
+    const outcome = await runWarmUp(
+      async (partial) => {
+        partials.push(partial);
+        if (!partial) throw err;
+        return { errors: [err] };
+      },
+      { ...time, retryIntervalMs: 2_000, timeoutMs: 10_000, allowPartial: true },
+    );
     expect(outcome).toEqual({ ok: true, attempts: 5, extensionErrors: [err] });
-    expect(finals).toEqual([false, false, false, false, true]);
+    expect(partials).toEqual([false, false, false, false, true]);
   });
 
   it('stops retrying once cancelled', async () => {

@@ -3,10 +3,17 @@
 import type { ExtensionRegistry } from '../registry';
 
 export interface WarmUpPolicy {
-  /** Delay between attempts when listing ExtensionConfigs fails. Default 2 s (upstream). */
+  /** Delay between attempts (listing or a discovery failed). Default 2 s (upstream). */
   retryIntervalMs?: number;
-  /** Give up after this long; the readiness check then reports the last error. Default 60 s (upstream). */
+  /** Give up after this long; the manager then exits (upstream). Default 60 s (upstream). */
   timeoutMs?: number;
+  /**
+   * Deliberate deviation, off by default: let the last attempt the time budget allows declare the registry ready
+   * without the ExtensionConfigs whose discovery failed (the controller retries them later). Upstream never does: a
+   * partial registry makes callers decide without an updater that is only briefly unreachable (e.g. a rollout instead
+   * of an in-place update).
+   */
+  allowPartial?: boolean;
 }
 
 export interface WarmUpSleep {
@@ -20,11 +27,11 @@ export type WarmUpOutcome =
 /**
  * Runs `attempt` until it resolves, retrying after `retryIntervalMs` while the elapsed time stays under `timeoutMs`
  * and `cancelled()` is false. `attempt` is the reconciler's warmUp(): it throws when it cannot list ExtensionConfigs
- * or, before the `final` attempt, when a discovery failed; on the final attempt per-extension discovery failures come
- * back as `errors` (normal reconciles retry those).
+ * or when a discovery failed, unless `partial` is true (only on the last attempt, and only with `allowPartial`):
+ * then per-extension discovery failures come back as `errors` (normal reconciles retry those).
  */
 export async function runWarmUp(
-  attempt: (final: boolean) => Promise<{ errors: Error[] }>,
+  attempt: (partial: boolean) => Promise<{ errors: Error[] }>,
   opts: WarmUpPolicy & { sleep: WarmUpSleep; now: () => number; cancelled?: () => boolean },
 ): Promise<WarmUpOutcome> {
   const interval = opts.retryIntervalMs ?? 2_000;
@@ -33,19 +40,43 @@ export async function runWarmUp(
   let attempts = 0;
   for (;;) {
     attempts++;
-    // The last attempt the time budget allows may settle for what it can (the reconciler retries the rest).
-    const final = opts.now() - start + interval >= timeout;
+    // Only with allowPartial may the last attempt the time budget allows settle for what it can.
+    const partial = opts.allowPartial === true && opts.now() - start + interval >= timeout;
     try {
-      const { errors } = await attempt(final);
+      const { errors } = await attempt(partial);
       return { ok: true, attempts, extensionErrors: errors };
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       if (opts.cancelled?.() || opts.now() - start + interval >= timeout) {
-        return { ok: false, attempts, error: new Error(`ExtensionConfig registry warm-up timed out after ${timeout}ms: ${error.message}`) };
+        return { ok: false, attempts, error: new WarmUpTimeoutError(timeout, error) };
       }
       await opts.sleep(interval);
       if (opts.cancelled?.()) return { ok: false, attempts, error: new Error('ExtensionConfig registry warm-up cancelled') };
     }
+  }
+}
+
+/** Discovery failed for these ExtensionConfigs (thrown by the reconciler's warmUp with requireAll). */
+export class WarmUpDiscoveryError extends Error {
+  constructor(
+    readonly extensionConfigs: string[],
+    readonly causes: Error[],
+  ) {
+    super(`discovery failed for ${extensionConfigs.length} ExtensionConfig(s) (${extensionConfigs.join(', ')}): ${causes.map((e) => e.message).join('; ')}`);
+    this.name = 'WarmUpDiscoveryError';
+  }
+}
+
+/** The warm-up gave up; `extensionConfigs` names those not discovered in the last attempt (empty if listing failed). */
+export class WarmUpTimeoutError extends Error {
+  readonly extensionConfigs: string[];
+  constructor(
+    readonly timeoutMs: number,
+    readonly lastError: Error,
+  ) {
+    super(`ExtensionConfig registry warm-up timed out after ${timeoutMs}ms: ${lastError.message}`);
+    this.name = 'WarmUpTimeoutError';
+    this.extensionConfigs = lastError instanceof WarmUpDiscoveryError ? lastError.extensionConfigs : [];
   }
 }
 
