@@ -1,0 +1,194 @@
+// The MachineSet controller alone on envtest (no Machine controller, so nothing consumes pending-hooks): both sides
+// of an in-place move (upstream machineset_controller.go startMoveMachines / triggerInPlaceUpdate), scale-down while
+// Machines move, and what syncMachines may change on existing Machines.
+import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
+import type { KubeObject } from '@capi/controller-runtime';
+import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './harness';
+
+jest.setTimeout(60_000);
+
+const MOVE = 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
+const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-from-machinesets';
+const PENDING_ACK = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
+const IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
+const PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks';
+const MS_REF = (ns: string, name: string) => ({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name });
+
+function machineSet(ns: string, name: string, replicas: number, annotations: Record<string, string> = {}): MachineSet {
+  return {
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'MachineSet',
+    metadata: { name, namespace: ns, annotations },
+    spec: {
+      clusterName: 'c1',
+      replicas,
+      selector: { matchLabels: { pool: name } },
+      deletion: { order: 'Newest' },
+      template: {
+        metadata: { labels: { pool: name } },
+        spec: { clusterName: 'c1', version: 'v1.30.0', bootstrap: { dataSecretName: 'data' }, infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachineTemplate', name: 'tmpl' } },
+      },
+    },
+  };
+}
+
+describe('MachineSet moves', () => {
+  let h: Harness;
+  const ns = 'moves';
+  beforeAll(async () => {
+    h = await startHarness({ inPlaceUpdates: true, machineLifecycle: false });
+    await h.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    await h.client.create({ apiVersion: INFRA_API_VERSION, kind: 'TestMachineTemplate', metadata: { name: 'tmpl', namespace: ns }, spec: { template: { metadata: { labels: { from: 'tmpl' } }, spec: { image: 'v1' } } } });
+    await h.client.create({ apiVersion: INFRA_API_VERSION, kind: 'TestMachineTemplate', metadata: { name: 'tmpl-v2', namespace: ns }, spec: { template: { metadata: { annotations: { note: 'v2' } }, spec: { image: 'v2' } } } });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const owned = async (msName: string) => (await machinesOf(h.client, ns)).filter((m) => m.metadata.ownerReferences?.some((r) => r.controller && r.name === msName));
+  const getMS = (name: string) => h.client.get<MachineSet>(MS_REF(ns, name));
+  const getMachine = (name: string) => h.client.get<Machine>({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name });
+  const getInfra = (name: string) => h.client.get<KubeObject>({ apiVersion: INFRA_API_VERSION, kind: 'TestMachine', namespace: ns, name });
+  const machinesWithNodes = async (msName: string, count: number): Promise<Machine[]> => {
+    const list = await eventually(async () => {
+      const l = await owned(msName);
+      return l.length === count && l;
+    }, `${count} Machines on ${msName}`);
+    // No Machine controller here: give the Machines the Node the move requires.
+    for (const m of list) {
+      await eventually(async () => {
+        const cur = await getMachine(m.metadata.name!);
+        await h.client.updateStatus({ ...cur, status: { ...(cur.status ?? {}), nodeRef: { name: `node-${m.metadata.name}` } } });
+        return true;
+      }, `nodeRef on ${m.metadata.name}`);
+    }
+    return list;
+  };
+  const scalingDown = async (name: string) => (await getMS(name)).status?.conditions?.find((c) => c.type === 'ScalingDown');
+  /** Holds `check` for a while (the controller reconciles in the meantime), failing as soon as it does not hold. */
+  const staysTrue = async (check: () => Promise<boolean>, label: string, ms = 2000) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (!(await check())) throw new Error(`no longer true: ${label}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('counts a moved Machine in the target status.replicas before acknowledgement, without starting its update', async () => {
+    await h.client.create(machineSet(ns, 'to', 0, { [RECEIVE]: 'from' }));
+    await h.client.create(machineSet(ns, 'from', 2));
+    await machinesWithNodes('from', 2);
+    await h.client.patch(MS_REF(ns, 'from'), 'merge', { metadata: { annotations: { [MOVE]: 'to' } }, spec: { replicas: 1 } });
+    const moved = await eventually(async () => {
+      const list = await owned('to');
+      return list.length === 1 && list[0];
+    }, 'one Machine moved to "to"');
+    expect(moved.metadata.annotations).toMatchObject({ [PENDING_ACK]: '', [IN_PROGRESS]: '' });
+    expect(moved.metadata.labels).toMatchObject({ pool: 'to', 'cluster.x-k8s.io/set-name': 'to' });
+    expect(moved.metadata.ownerReferences?.filter((r) => r.controller)).toEqual([expect.objectContaining({ kind: 'MachineSet', name: 'to' })]);
+    // Upstream setReplicas counts every Machine the MS controls; the pending one is not removable, so no scale-down.
+    await eventually(async () => (await getMS('to')).status?.replicas === 1, 'target status.replicas counts the moved Machine');
+    await eventually(async () => (await getMS('from')).status?.replicas === 1, 'source status.replicas no longer counts it');
+    expect((await scalingDown('to'))?.status).toBe('False');
+    await staysTrue(async () => {
+      const m = await getMachine(moved.metadata.name!);
+      return !m.metadata.deletionTimestamp && m.metadata.annotations?.[PENDING_ACK] === '' && m.metadata.annotations?.[PENDING_HOOKS] === undefined;
+    }, 'unacknowledged Machine kept, its update not started');
+  });
+
+  it('starts the update of an unacknowledged moved Machine once the MachineSet no longer receives Machines', async () => {
+    const [moved] = await owned('to');
+    const name = moved.metadata.name!;
+    const infraBefore = await getInfra(name);
+    // Every revision of the Machine, to check pending-hooks and the end of pending-acknowledge-move come in one write.
+    const revisions: Machine[] = [];
+    const watch = await h.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns }, (ev) => {
+      if (ev.object.metadata.name === name) revisions.push(ev.object);
+    });
+    // E.g. the MachineDeployment spec changed again: "to" no longer receives Machines and wants another template.
+    await h.client.patch(MS_REF(ns, 'to'), 'merge', {
+      metadata: { annotations: { [RECEIVE]: null } },
+      spec: { replicas: 1, template: { spec: { version: 'v1.31.0', infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachineTemplate', name: 'tmpl-v2' } } } },
+    });
+    const started = await eventually(async () => {
+      const m = await getMachine(name);
+      return m.metadata.annotations?.[PENDING_HOOKS] === 'UpdateMachine' && m;
+    }, 'UpdateMachine pending on the moved Machine');
+    watch.stop();
+    expect(started.metadata.annotations?.[PENDING_ACK]).toBeUndefined();
+    expect(started.metadata.annotations?.[IN_PROGRESS]).toBe('');
+    expect(started.metadata.uid).toBe(moved.metadata.uid);
+    expect(started.spec.version).toBe('v1.31.0');
+    expect(revisions.filter((m) => m.metadata.annotations?.[PENDING_HOOKS] !== undefined && m.metadata.annotations?.[PENDING_ACK] !== undefined)).toEqual([]);
+
+    const infra = await getInfra(name);
+    expect(infra.spec).toEqual({ image: 'v2' });
+    expect(infra.metadata.uid).toBe(infraBefore.metadata.uid);
+    // Only the cloned-from annotations and the marker come with the in-place apply (upstream completeMoveMachine):
+    // not the new template's metadata; the labels written at creation stay.
+    expect(infra.metadata.annotations).toMatchObject({
+      'cluster.x-k8s.io/cloned-from-name': 'tmpl-v2',
+      'cluster.x-k8s.io/cloned-from-groupkind': `TestMachineTemplate.${INFRA_GROUP}`,
+      [IN_PROGRESS]: '',
+    });
+    expect(infra.metadata.annotations?.note).toBeUndefined();
+    expect(infra.metadata.labels).toMatchObject({ 'cluster.x-k8s.io/cluster-name': 'c1', from: 'tmpl' });
+
+    const events = (await h.client.list<KubeObject & { reason?: string; involvedObject?: { name?: string; kind?: string } }>('v1', 'Event', { namespace: ns })).items;
+    expect(events.filter((e) => e.reason === 'SuccessfulStartInPlaceUpdate' && e.involvedObject?.kind === 'Machine' && e.involvedObject.name === name)).toHaveLength(1);
+    await eventually(async () => (await getMS('to')).status?.replicas === 1, 'target counts it');
+  });
+
+  it('waits with an error, deleting nothing, while the target does not accept Machines from this MachineSet', async () => {
+    await h.client.create(machineSet(ns, 'closed', 0));
+    await h.client.create(machineSet(ns, 'leaving', 2));
+    const before = await machinesWithNodes('leaving', 2);
+    await h.client.patch(MS_REF(ns, 'leaving'), 'merge', { metadata: { annotations: { [MOVE]: 'closed' } }, spec: { replicas: 1 } });
+    const condition = await eventually(async () => {
+      const c = await scalingDown('leaving');
+      return c?.reason === 'MoveHandshakeFailed' && c;
+    }, 'ScalingDown reports the failed handshake');
+    expect(condition.message).toContain('closed only accepts Machines from');
+    await staysTrue(async () => (await owned('leaving')).filter((m) => !m.metadata.deletionTimestamp).length === 2, 'both Machines kept');
+    // Once the MachineDeployment's other half of the handshake is there, the move happens.
+    await h.client.patch(MS_REF(ns, 'closed'), 'merge', { metadata: { annotations: { [RECEIVE]: 'leaving' } } });
+    await eventually(async () => (await owned('closed')).length === 1 && (await owned('leaving')).length === 1, 'one Machine moved');
+    const all = await machinesOf(h.client, ns);
+    expect(before.every((b) => all.some((m) => m.metadata.uid === b.metadata.uid && !m.metadata.deletionTimestamp))).toBe(true);
+  });
+
+  it('neither moves nor deletes a Machine updating in place when the spec changes again mid-rollout', async () => {
+    // "mid" was the new MS of a rollout (one of its Machines still updates in place); the spec changed again, so the
+    // MachineDeployment makes "newest" the target and scales "mid" down to 0.
+    await h.client.create(machineSet(ns, 'newest', 0, { [RECEIVE]: 'mid' }));
+    await h.client.create(machineSet(ns, 'mid', 2));
+    const [a, b] = await machinesWithNodes('mid', 2);
+    const updating = a.metadata.name! < b.metadata.name! ? a : b;
+    const idle = updating === a ? b : a;
+    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name: updating.metadata.name! }, 'merge', {
+      metadata: { annotations: { [IN_PROGRESS]: '', [PENDING_HOOKS]: 'UpdateMachine' } },
+    });
+    await h.client.patch(MS_REF(ns, 'mid'), 'merge', { metadata: { annotations: { [MOVE]: 'newest' } }, spec: { replicas: 0 } });
+    await eventually(async () => (await owned('newest')).map((m) => m.metadata.name).includes(idle.metadata.name), 'the idle Machine moved');
+    await staysTrue(async () => {
+      const m = await getMachine(updating.metadata.name!);
+      return !m.metadata.deletionTimestamp && m.metadata.ownerReferences?.some((r) => r.controller && r.name === 'mid') === true;
+    }, 'the updating Machine stays on "mid", not deleting');
+  });
+
+  it('keeps spec.version of existing Machines when a stand-alone MachineSet template changes (only in-place mutable fields sync)', async () => {
+    await h.client.create(machineSet(ns, 'standalone', 1));
+    const [m] = await eventually(async () => {
+      const l = await owned('standalone');
+      return l.length === 1 && l;
+    }, '1 Machine');
+    expect(m.spec.version).toBe('v1.30.0');
+    await h.client.patch(MS_REF(ns, 'standalone'), 'merge', { spec: { template: { spec: { version: 'v1.31.0', minReadySeconds: 5 } } } });
+    const synced = await eventually(async () => {
+      const cur = await getMachine(m.metadata.name!);
+      return cur.spec.minReadySeconds === 5 && cur;
+    }, 'minReadySeconds synced');
+    expect(synced.spec.version).toBe('v1.30.0');
+    expect(synced.metadata.uid).toBe(m.metadata.uid);
+  });
+});
