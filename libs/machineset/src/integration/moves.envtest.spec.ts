@@ -12,6 +12,8 @@ const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-fro
 const PENDING_ACK = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
 const IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
 const PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks';
+const ACK = 'in-place-updates.internal.cluster.x-k8s.io/acknowledged-move';
+const BOOTSTRAP_API_VERSION = 'bootstrap.cluster.x-k8s.io/v1beta2';
 const MS_REF = (ns: string, name: string) => ({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name });
 
 function machineSet(ns: string, name: string, replicas: number, annotations: Record<string, string> = {}): MachineSet {
@@ -40,6 +42,14 @@ describe('MachineSet moves', () => {
     await h.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     await h.client.create({ apiVersion: INFRA_API_VERSION, kind: 'TestMachineTemplate', metadata: { name: 'tmpl', namespace: ns }, spec: { template: { metadata: { labels: { from: 'tmpl' } }, spec: { image: 'v1' } } } });
     await h.client.create({ apiVersion: INFRA_API_VERSION, kind: 'TestMachineTemplate', metadata: { name: 'tmpl-v2', namespace: ns }, spec: { template: { metadata: { annotations: { note: 'v2' } }, spec: { image: 'v2' } } } });
+    for (const [name, content] of [['kct', 'a'], ['kct-v2', 'b']]) {
+      await h.client.create({
+        apiVersion: BOOTSTRAP_API_VERSION,
+        kind: 'KubeadmConfigTemplate',
+        metadata: { name, namespace: ns },
+        spec: { template: { metadata: { annotations: { note: name } }, spec: { files: [{ path: '/etc/f', content }] } } },
+      });
+    }
   });
   afterAll(async () => {
     await h?.close();
@@ -137,6 +147,39 @@ describe('MachineSet moves', () => {
     const events = (await h.client.list<KubeObject & { reason?: string; involvedObject?: { name?: string; kind?: string } }>('v1', 'Event', { namespace: ns })).items;
     expect(events.filter((e) => e.reason === 'SuccessfulStartInPlaceUpdate' && e.involvedObject?.kind === 'Machine' && e.involvedObject.name === name)).toHaveLength(1);
     await eventually(async () => (await getMS('to')).status?.replicas === 1, 'target counts it');
+  });
+
+  it('starts the update of an acknowledged moved Machine, BootstrapConfig included', async () => {
+    const kctRef = (name: string) => ({ configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name } });
+    const withBootstrap = (ms: MachineSet, name: string, version: string): MachineSet => ({
+      ...ms,
+      spec: { ...ms.spec, template: { ...ms.spec.template, spec: { ...ms.spec.template.spec, version, bootstrap: kctRef(name) } } },
+    });
+    await h.client.create(withBootstrap(machineSet(ns, 'kto', 0, { [RECEIVE]: 'kfrom' }), 'kct-v2', 'v1.31.0'));
+    await h.client.create(withBootstrap(machineSet(ns, 'kfrom', 1), 'kct', 'v1.30.0'));
+    const [m] = await machinesWithNodes('kfrom', 1);
+    const name = m.metadata.name!;
+    const getConfig = () => h.client.get<KubeObject>({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: ns, name });
+    const configBefore = await getConfig();
+    await h.client.patch(MS_REF(ns, 'kfrom'), 'merge', { metadata: { annotations: { [MOVE]: 'kto' } }, spec: { replicas: 0 } });
+    await eventually(async () => (await owned('kto')).length === 1, 'Machine moved to "kto"');
+    await staysTrue(async () => (await getMachine(name)).metadata.annotations?.[PENDING_HOOKS] === undefined, 'not started before acknowledgement', 1000);
+    // What the MachineDeployment does when it acknowledges the move.
+    await h.client.patch(MS_REF(ns, 'kto'), 'merge', { metadata: { annotations: { [ACK]: name } }, spec: { replicas: 1 } });
+    const started = await eventually(async () => {
+      const cur = await getMachine(name);
+      return cur.metadata.annotations?.[PENDING_HOOKS] === 'UpdateMachine' && cur;
+    }, 'UpdateMachine pending');
+    expect(started.metadata.annotations?.[PENDING_ACK]).toBeUndefined();
+    expect(started.spec.version).toBe('v1.31.0');
+    expect(started.spec.bootstrap.configRef?.name).toBe(name);
+    const config = await getConfig();
+    expect(config.metadata.uid).toBe(configBefore.metadata.uid);
+    expect(config.spec).toEqual({ files: [{ path: '/etc/f', content: 'b' }] });
+    expect(config.metadata.annotations).toMatchObject({ 'cluster.x-k8s.io/cloned-from-name': 'kct-v2', [IN_PROGRESS]: '' });
+    expect(config.metadata.annotations?.note).toBe('kct'); // from creation; the in-place apply does not bring kct-v2's
+    expect(config.metadata.labels).toMatchObject({ 'cluster.x-k8s.io/cluster-name': 'c1' });
+    await staysTrue(async () => !(await getMachine(name)).metadata.deletionTimestamp, 'kept as a replica of "kto"', 1000);
   });
 
   it('waits with an error, deleting nothing, while the target does not accept Machines from this MachineSet', async () => {
