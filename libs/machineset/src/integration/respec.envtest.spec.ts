@@ -1,0 +1,50 @@
+// A second MachineDeployment spec change while Machines are updating in place (golden "change spec"): the previous
+// new MachineSet becomes an old one; its Machines still updating finish, then move on. None is deleted.
+import { CLUSTER_API_VERSION, isUpdateInProgress, type Machine } from '@capi/api';
+import { conditionStatus, createDeployment, describeNamespace, eventually, machinesOf, startHarness, type Harness } from './harness';
+
+jest.setTimeout(120_000);
+
+describe('second spec change during an in-place rollout', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Updates take a few seconds, so the second change lands while one is in progress.
+    h = await startHarness({ inPlaceUpdates: true, updateDurationSeconds: 3 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  const ready = (ns: string, version: string) =>
+    eventually(async () => {
+      const ms = await machinesOf(h.client, ns);
+      const ok = ms.length === 3 && ms.every((m) => !m.metadata.deletionTimestamp && m.spec.version === version && conditionStatus(m, 'Available') === 'True' && !isUpdateInProgress(m));
+      return ok && ms;
+    }, `3 available Machines at ${version} in ${ns}`, 90_000);
+  const identity = (ms: Machine[]) => ms.map((m) => `${m.metadata.name}/${m.metadata.uid}`).sort();
+
+  it('never deletes a Machine updating in place; all end at the last spec with their identity', async () => {
+    const ns = 'respec';
+    await createDeployment(h.client, ns, { replicas: 3, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 1 });
+    const before = await ready(ns, 'v1.30.0');
+    const deleted: string[] = [];
+    const watch = await h.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns }, (ev) => {
+      if (ev.type === 'DELETED' || ev.object.metadata.deletionTimestamp) deleted.push(ev.object.metadata.name ?? '');
+    });
+    const md = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' };
+    await h.client.patch(md, 'merge', { spec: { template: { spec: { version: 'v1.31.0' } } } });
+    await eventually(async () => (await machinesOf(h.client, ns)).some((m) => m.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks'] === 'UpdateMachine'), 'a Machine updating to v1.31.0');
+    await h.client.patch(md, 'merge', { spec: { template: { spec: { version: 'v1.32.0' } } } });
+    let after: Machine[];
+    try {
+      after = await ready(ns, 'v1.32.0');
+    } catch (e) {
+      (e as Error).message += `\n${await describeNamespace(h.client, ns)}`;
+      throw e;
+    } finally {
+      watch.stop();
+    }
+    expect(deleted).toEqual([]);
+    expect(identity(after)).toEqual(identity(before));
+  });
+});
