@@ -182,6 +182,34 @@ describe('MachineSet moves', () => {
     await staysTrue(async () => !(await getMachine(name)).metadata.deletionTimestamp, 'kept as a replica of "kto"', 1000);
   });
 
+  it('remediates a moved Machine MachineHealthCheck marked before its move is acknowledged', async () => {
+    await h.client.create(machineSet(ns, 'rto', 0, { [RECEIVE]: 'rfrom' }));
+    await h.client.create(machineSet(ns, 'rfrom', 1));
+    const [m] = await machinesWithNodes('rfrom', 1);
+    await h.client.patch(MS_REF(ns, 'rfrom'), 'merge', { metadata: { annotations: { [MOVE]: 'rto' } }, spec: { replicas: 0 } });
+    await eventually(async () => (await owned('rto')).length === 1, 'Machine moved to "rto"');
+    // What MachineHealthCheck writes on an unhealthy Machine.
+    await eventually(async () => {
+      const cur = await getMachine(m.metadata.name!);
+      const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      await h.client.updateStatus({
+        ...cur,
+        status: {
+          ...(cur.status ?? {}),
+          conditions: [
+            { type: 'HealthCheckSucceeded', status: 'False', reason: 'UnhealthyNode', message: 'node gone', lastTransitionTime: at },
+            { type: 'OwnerRemediated', status: 'False', reason: 'WaitingForRemediation', message: 'waiting', lastTransitionTime: at },
+          ],
+        },
+      });
+      return true;
+    }, 'unhealthy conditions written');
+    await eventually(async () => {
+      const cur = await h.client.tryGet<Machine>({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name: m.metadata.name! });
+      return !cur || !!cur.metadata.deletionTimestamp;
+    }, 'the unacknowledged moved Machine remediated (deleted)');
+  });
+
   it('waits with an error, deleting nothing, while the target does not accept Machines from this MachineSet', async () => {
     await h.client.create(machineSet(ns, 'closed', 0));
     await h.client.create(machineSet(ns, 'leaving', 2));
