@@ -182,6 +182,19 @@ describe('MachineSet moves', () => {
     await staysTrue(async () => !(await getMachine(name)).metadata.deletionTimestamp, 'kept as a replica of "kto"', 1000);
   });
 
+  it('does not create a Machine for one moved in and not yet acknowledged (no Machine counted twice)', async () => {
+    await h.client.create(machineSet(ns, 'cto', 0, { [RECEIVE]: 'cfrom' }));
+    await h.client.create(machineSet(ns, 'cfrom', 1));
+    await machinesWithNodes('cfrom', 1);
+    await h.client.patch(MS_REF(ns, 'cfrom'), 'merge', { metadata: { annotations: { [MOVE]: 'cto' } }, spec: { replicas: 0 } });
+    await eventually(async () => (await owned('cto')).length === 1, 'Machine moved to "cto"');
+    // The target's spec.replicas grows (e.g. the MachineDeployment scaled it up) before the move is acknowledged: the
+    // moved Machine already is that replica (upstream syncReplicas counts every Machine for scale-up).
+    await h.client.patch(MS_REF(ns, 'cto'), 'merge', { spec: { replicas: 1 } });
+    await eventually(async () => (await getMS('cto')).status?.conditions?.find((c) => c.type === 'ScalingUp')?.status === 'False', 'cto not scaling up');
+    await staysTrue(async () => (await owned('cto')).length === 1, 'no Machine created next to the moved one');
+  });
+
   it('remediates a moved Machine MachineHealthCheck marked before its move is acknowledged', async () => {
     await h.client.create(machineSet(ns, 'rto', 0, { [RECEIVE]: 'rfrom' }));
     await h.client.create(machineSet(ns, 'rfrom', 1));
