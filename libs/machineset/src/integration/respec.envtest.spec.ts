@@ -1,5 +1,6 @@
-// A second MachineDeployment spec change while Machines are updating in place (golden "change spec"): the previous
-// new MachineSet becomes an old one; its Machines still updating finish, then move on. None is deleted.
+// In-place rollouts with an updater that takes a few seconds: a second MachineDeployment spec change while Machines
+// are updating (golden "change spec": the previous new MachineSet becomes an old one, its updating Machines finish,
+// then move on, none is deleted), and a wide rollout where many Machines move at once (none created).
 import { CLUSTER_API_VERSION, isUpdateInProgress, type Machine } from '@capi/api';
 import { conditionStatus, createDeployment, describeNamespace, eventually, machinesOf, startHarness, type Harness } from './harness';
 
@@ -45,6 +46,25 @@ describe('second spec change during an in-place rollout', () => {
       watch.stop();
     }
     expect(deleted).toEqual([]);
+    expect(identity(after)).toEqual(identity(before));
+  });
+
+  it('creates no Machine during a wide in-place rollout (moved Machines counted once, by their new MachineSet)', async () => {
+    const ns = 'wide';
+    await createDeployment(h.client, ns, { replicas: 12, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 6 });
+    const before = await eventually(async () => {
+      const ms = await machinesOf(h.client, ns);
+      return ms.length === 12 && ms.every((m) => conditionStatus(m, 'Available') === 'True') && ms;
+    }, '12 available Machines', 90_000);
+    const seen = new Set<string>();
+    const watch = await h.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns }, (ev) => seen.add(ev.object.metadata.uid ?? ''));
+    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' }, 'merge', { spec: { template: { spec: { version: 'v1.31.0' } } } });
+    const after = await eventually(async () => {
+      const ms = await machinesOf(h.client, ns);
+      return ms.length === 12 && ms.every((m) => m.spec.version === 'v1.31.0' && conditionStatus(m, 'Available') === 'True' && !isUpdateInProgress(m)) && ms;
+    }, '12 Machines at v1.31.0', 90_000);
+    watch.stop();
+    expect([...seen].sort()).toEqual(before.map((m) => m.metadata.uid).sort());
     expect(identity(after)).toEqual(identity(before));
   });
 });
