@@ -39,7 +39,7 @@ export {
   planMoves,
   planDeletions,
   movePatch,
-  MoveHandshakeError,
+  MoveError,
   type HandshakeResult,
   type MovePlan,
 } from './machineset/moves';

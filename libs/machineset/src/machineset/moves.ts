@@ -55,11 +55,14 @@ export function replicaDelta(ms: MachineSet, machines: readonly Machine[]): numb
   return Math.min(0, desired - (machines.length - notAcknowledged));
 }
 
-export class MoveHandshakeError extends Error {
-  readonly reason = 'MoveHandshakeFailed';
-  constructor(message: string) {
+/** A move or in-place start that could not be done now; `reason` shows on the MS condition, the reconcile retries. */
+export class MoveError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'MoveHandshakeFailed' | 'MoveFailed' | 'InPlaceUpdateStartFailed',
+  ) {
     super(message);
-    this.name = 'MoveHandshakeError';
+    this.name = 'MoveError';
   }
 }
 

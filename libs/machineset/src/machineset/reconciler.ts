@@ -38,7 +38,7 @@ import { ApiEventRecorder, type EventRecorder } from '@capi/kcp';
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
-import { checkMoveHandshake, machinesToStartInPlaceUpdate, MoveHandshakeError, movePatch, planDeletions, planMoves, replicaDelta } from './moves';
+import { checkMoveHandshake, machinesToStartInPlaceUpdate, MoveError, movePatch, planDeletions, planMoves, replicaDelta } from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus, machineUpToDateCondition } from './status';
 import {
@@ -259,7 +259,7 @@ export class MachineSetReconciler implements Reconciler {
     }
     return {
       machines: machines.map((m) => started.get(m.metadata.name ?? '') ?? m),
-      ...(errors.length > 0 ? { error: new TemplateError(errors.join('; '), 'InPlaceUpdateStartFailed') } : {}),
+      ...(errors.length > 0 ? { error: new MoveError(errors.join('; '), 'InPlaceUpdateStartFailed') } : {}),
     };
   }
 
@@ -287,7 +287,7 @@ export class MachineSetReconciler implements Reconciler {
     // A failed handshake means the MachineDeployment has not written both sides yet (or changed its mind): wait.
     const target = await this.client.tryGet<MachineSet>({ ...MS, namespace: ms.metadata.namespace, name: targetName });
     const handshake = checkMoveHandshake(ms, target);
-    if (!handshake.ok) throw new MoveHandshakeError(`cannot move Machines of MachineSet ${ms.metadata.name}: ${handshake.reason}`);
+    if (!handshake.ok) throw new MoveError(`cannot move Machines of MachineSet ${ms.metadata.name}: ${handshake.reason}`, 'MoveHandshakeFailed');
     const plan = planMoves(machines, -delta, priority);
     const written = new Map<string, Machine>();
     const errors: string[] = [];
@@ -309,7 +309,7 @@ export class MachineSetReconciler implements Reconciler {
         errors.push(`failed to move Machine ${m.metadata.name} to MachineSet ${targetName}: ${(e as Error).message}`);
       }
     }
-    if (errors.length > 0) throw new MoveHandshakeError(errors.join('; '));
+    if (errors.length > 0) throw new MoveError(errors.join('; '), 'MoveFailed');
     return machines.map((m) => written.get(m.metadata.name ?? '') ?? m);
   }
 
