@@ -33,8 +33,8 @@ import {
 } from '@capi/controller-runtime';
 import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver } from '@capi/machine';
-import { deleteIgnoreNotFound, getReferenced, jsonEqual, listWhere, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { ApiEventRecorder, type EventRecorder } from '@capi/kcp';
+import { deleteIgnoreNotFound, getReferenced, jsonEqual, listWhere, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
