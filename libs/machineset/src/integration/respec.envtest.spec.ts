@@ -1,7 +1,7 @@
 // In-place rollouts with an updater that takes a few seconds: a second MachineDeployment spec change while Machines
 // are updating (golden "change spec": the previous new MachineSet becomes an old one, its updating Machines finish,
 // then move on, none is deleted), and a wide rollout where many Machines move at once (none created).
-import { CLUSTER_API_VERSION, isUpdateInProgress, type Machine } from '@capi/api';
+import { CLUSTER_API_VERSION, isUpdateInProgress, type Machine, type MachineSet } from '@capi/api';
 import { conditionStatus, createDeployment, describeNamespace, eventually, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(120_000);
@@ -30,11 +30,20 @@ describe('second spec change during an in-place rollout', () => {
     const before = await ready(ns, 'v1.30.0');
     const deleted: string[] = [];
     const watch = await h.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns }, (ev) => {
-      if (ev.type === 'DELETED' || ev.object.metadata.deletionTimestamp) deleted.push(ev.object.metadata.name ?? '');
+      if (ev.type === 'DELETED' || ev.object.metadata.deletionTimestamp) {
+        // Name, owner and markers when it was deleted: says which MachineSet deleted it and in which state.
+        const by = ev.object.metadata.ownerReferences?.find((r) => r.controller)?.name;
+        deleted.push(`${ev.object.metadata.name} owner=${by} annotations=${JSON.stringify(ev.object.metadata.annotations ?? {})}`);
+      }
     });
     const md = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' };
     await h.client.patch(md, 'merge', { spec: { template: { spec: { version: 'v1.31.0' } } } });
-    await eventually(async () => (await machinesOf(h.client, ns)).some((m) => m.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks'] === 'UpdateMachine'), 'a Machine updating to v1.31.0');
+    const updating = await eventually(async () => (await machinesOf(h.client, ns)).find((m) => m.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks'] === 'UpdateMachine'), 'a Machine updating to v1.31.0');
+    // Its MachineSet's status must count it before the spec changes again: the planner gives an old MachineSet the
+    // move annotation only when its status.replicas > 0 (upstream reconcileInPlaceUpdateIntent), so with a stale 0 it
+    // would scale it down without one and the MachineSet would delete the updating Machine.
+    const owner = updating.metadata.ownerReferences!.find((r) => r.controller)!.name;
+    await eventually(async () => ((await h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: owner })).status?.replicas ?? 0) >= 1, `${owner} status counts the updating Machine`);
     await h.client.patch(md, 'merge', { spec: { template: { spec: { version: 'v1.32.0' } } } });
     let after: Machine[];
     try {
