@@ -52,7 +52,7 @@ export {
   MACHINEDEPLOYMENT_OPTIONS,
   type MachineDeploymentControllerOptions,
 } from './machinedeployment/reconciler';
-export { MachineSetInPlaceChecker, canUpdateCacheKey, DEFAULT_CAN_UPDATE_CACHE_TTL_MS, type MachineSetInPlaceCheckerDeps } from './machinedeployment/can-update';
+export { MachineSetInPlaceChecker, canUpdateCacheKey, DEFAULT_CAN_UPDATE_CACHE_TTL_MS, TemplateNotFoundError, type MachineSetInPlaceCheckerDeps } from './machinedeployment/can-update';
 export { computeDesiredMachineSet, computeTemplateHash, machineSetApplyIntent } from './machinedeployment/desired-ms';
 export { machineSetWrites, drainedOldMachineSets, type MachineSetWrite } from './machinedeployment/plan-writes';
 export { computeMachineDeploymentStatus, type MachineDeploymentStatusInput } from './machinedeployment/status';
