@@ -223,6 +223,33 @@ describe('MachineSet moves', () => {
     }, 'the unacknowledged moved Machine remediated (deleted)');
   });
 
+  it('deletes instead of moving a Machine marked for remediation that its old MachineSet may not remediate', async () => {
+    // An old revision of a MachineDeployment (the MD itself is not needed here): remediation answers CannotBeRemediated,
+    // so the scale-down by move is where the unhealthy Machine goes (upstream startMoveMachines).
+    const oldRevision = (ms: MachineSet): MachineSet => ({
+      ...ms,
+      metadata: { ...ms.metadata, labels: { 'cluster.x-k8s.io/deployment-name': 'ghost' }, annotations: { ...ms.metadata.annotations, 'machinedeployment.clusters.x-k8s.io/revision': '1' } },
+    });
+    await h.client.create(machineSet(ns, 'rnew', 0, { [RECEIVE]: 'rold' }));
+    await h.client.create(oldRevision(machineSet(ns, 'rold', 2)));
+    const [a, b] = await machinesWithNodes('rold', 2);
+    await eventually(async () => {
+      const cur = await getMachine(a.metadata.name!);
+      const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      await h.client.updateStatus({ ...cur, status: { ...(cur.status ?? {}), conditions: [
+        { type: 'HealthCheckSucceeded', status: 'False', reason: 'UnhealthyNode', message: 'node gone', lastTransitionTime: at },
+        { type: 'OwnerRemediated', status: 'False', reason: 'WaitingForRemediation', message: 'waiting', lastTransitionTime: at },
+      ] } });
+      return true;
+    }, 'unhealthy conditions written');
+    await eventually(async () => (await getMachine(a.metadata.name!)).status?.conditions?.find((c) => c.type === 'OwnerRemediated')?.reason === 'CannotBeRemediated', 'not remediated by the old revision');
+    await h.client.patch(MS_REF(ns, 'rold'), 'merge', { metadata: { annotations: { [MOVE]: 'rnew' } }, spec: { replicas: 0 } });
+    await eventually(async () => {
+      const gone = await h.client.tryGet<Machine>({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name: a.metadata.name! });
+      return (!gone || !!gone.metadata.deletionTimestamp) && (await owned('rnew')).map((m) => m.metadata.name).includes(b.metadata.name);
+    }, 'the unhealthy Machine deleted, the healthy one moved');
+  });
+
   it('waits with an error, deleting nothing, while the target does not accept Machines from this MachineSet', async () => {
     await h.client.create(machineSet(ns, 'closed', 0));
     await h.client.create(machineSet(ns, 'leaving', 2));
