@@ -21,7 +21,7 @@ export {
   type RemediationInput,
   type OwnerRemediatedUpdate,
 } from './machineset/remediation';
-export { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './machineset/inplace-start';
+export { MACHINESET_FIELD_MANAGER, startInPlaceUpdate, startInPlaceUpdatePatch, desiredMachineForInPlaceUpdate, desiredObjectForInPlaceUpdate } from './machineset/inplace-start';
 export {
   DeletePriority,
   deletePriorityFunc,
@@ -31,7 +31,18 @@ export {
   UnsupportedDeletionOrderError,
   type DeletePriorityFunc,
 } from './machineset/deletion-order';
-export { classifyMachines, checkMoveHandshake, isMovable, planScaleDown, movePatch, type MachineClassification, type HandshakeResult, type ScaleDownPlan } from './machineset/moves';
+export {
+  shouldStartInPlaceUpdate,
+  machinesToStartInPlaceUpdate,
+  replicaDelta,
+  checkMoveHandshake,
+  planMoves,
+  planDeletions,
+  movePatch,
+  MoveError,
+  type HandshakeResult,
+  type MovePlan,
+} from './machineset/moves';
 export { computeMachineSetStatus, isMachineAvailable } from './machineset/status';
 export { computeDesiredMachine, selectorProblem, objectFromTemplate, kindFromTemplateKind, machineLabels, generateName, formatLabelValue, TemplateError } from './machineset/desired';
 export {
@@ -41,7 +52,7 @@ export {
   MACHINEDEPLOYMENT_OPTIONS,
   type MachineDeploymentControllerOptions,
 } from './machinedeployment/reconciler';
-export { MachineSetInPlaceChecker, canUpdateCacheKey, DEFAULT_CAN_UPDATE_CACHE_TTL_MS, type MachineSetInPlaceCheckerDeps } from './machinedeployment/can-update';
+export { MachineSetInPlaceChecker, canUpdateCacheKey, DEFAULT_CAN_UPDATE_CACHE_TTL_MS, TemplateNotFoundError, type MachineSetInPlaceCheckerDeps } from './machinedeployment/can-update';
 export { computeDesiredMachineSet, computeTemplateHash, machineSetApplyIntent } from './machinedeployment/desired-ms';
 export { machineSetWrites, drainedOldMachineSets, type MachineSetWrite } from './machinedeployment/plan-writes';
 export { computeMachineDeploymentStatus, type MachineDeploymentStatusInput } from './machinedeployment/status';

@@ -12,7 +12,7 @@ export interface MachineSetControllersOptions {
   imports?: ModuleMetadata['imports'];
   /** Time source for conditions, rolloutAfter and the CanUpdateMachineSet cache. */
   clock?: Clock;
-  /** TTL of the CanUpdateMachineSet answers (default 5 minutes). */
+  /** TTL of the CanUpdateMachineSet answers (default 24 h, as upstream). */
   canUpdateCacheTtlMs?: number;
 }
 

@@ -104,6 +104,8 @@ export interface HarnessOptions {
   inPlaceUpdates: boolean;
   /** Run the Machine controller and the test infra provisioner (default true). */
   machineLifecycle?: boolean;
+  /** How long the reference updater takes per Machine (default 0: done on the first call after the start). */
+  updateDurationSeconds?: number;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -114,8 +116,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const client = new KubeClient(kc);
   const counts = new CountingClientMetrics();
 
-  // The reference updater's hook logic, fast: an update completes on the first call after it started.
-  const updater = new InPlaceUpdaterHandlers({ updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 });
+  // The reference updater's hook logic, fast by default: an update completes on the first call after it started.
+  const updater = new InPlaceUpdaterHandlers({ updateDurationSeconds: opts.updateDurationSeconds ?? 0, updateJitterSeconds: 0, retryAfterSeconds: 1 });
   const hookCalls = { CanUpdateMachineSet: 0, UpdateMachine: 0 };
   const canUpdateByNamespace = new Map<string, number>();
   const server: ExtensionServer = await createExtensionServer({

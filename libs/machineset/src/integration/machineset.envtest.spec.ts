@@ -1,15 +1,11 @@
 // The MachineSet controller alone on envtest (no Machine controller): creation from templates, adoption, deletion
-// order, disable-machine-create and the oldMS side of a move.
+// order and disable-machine-create (moves: moves.envtest.spec.ts).
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(60_000);
 
-const MOVE = 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
-const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-from-machinesets';
-const PENDING_ACK = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
-const IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
 
 function machineSet(ns: string, name: string, replicas: number, opts: { annotations?: Record<string, string>; bootstrap?: boolean; order?: 'Oldest' | 'Newest' } = {}): MachineSet {
   return {
@@ -120,38 +116,5 @@ describe('MachineSet controller', () => {
     }, 'ScalingUp reported');
     expect(ms.status?.conditions?.find((c) => c.type === 'ScalingUp')?.message).toContain('blocked');
     expect(await owned('disabled')).toEqual([]);
-  });
-
-  it('moves a Machine when the handshake holds; the target does not count it until acknowledged', async () => {
-    await h.client.create(machineSet(ns, 'to', 0, { annotations: { [RECEIVE]: 'from' } }));
-    await h.client.create(machineSet(ns, 'from', 2, { order: 'Newest' }));
-    await eventually(async () => (await owned('from')).length === 2, '2 Machines on from');
-    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'from' }, 'merge', { metadata: { annotations: { [MOVE]: 'to' } }, spec: { replicas: 1 } });
-    const moved = await eventually(async () => {
-      const list = await owned('to');
-      return list.length === 1 && list[0];
-    }, 'one Machine moved to "to"');
-    expect(moved.metadata.annotations).toMatchObject({ [PENDING_ACK]: '', [IN_PROGRESS]: '' });
-    expect(moved.metadata.labels).toMatchObject({ pool: 'to', 'cluster.x-k8s.io/set-name': 'to' });
-    expect(moved.metadata.ownerReferences?.filter((r) => r.controller)).toEqual([expect.objectContaining({ kind: 'MachineSet', name: 'to' })]);
-    expect((await owned('from')).map((m) => m.metadata.uid)).not.toContain(moved.metadata.uid);
-    // Not acknowledged: "to" (spec.replicas 0) neither deletes nor counts it.
-    await eventually(async () => (await getMS('to')).status?.replicas === 0, 'target status ignores the moved Machine');
-    expect(await h.client.tryGet({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name: moved.metadata.name! })).toBeDefined();
-    await eventually(async () => (await getMS('from')).status?.replicas === 1, 'source status counts 1');
-  });
-
-  it('deletes instead of moving when the target does not accept Machines from this MachineSet', async () => {
-    await h.client.create(machineSet(ns, 'closed', 0));
-    await h.client.create(machineSet(ns, 'leaving', 2));
-    const before = await eventually(async () => {
-      const list = await owned('leaving');
-      return list.length === 2 && list;
-    }, '2 Machines on leaving');
-    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'leaving' }, 'merge', { metadata: { annotations: { [MOVE]: 'closed' } }, spec: { replicas: 1 } });
-    await eventually(async () => (await owned('leaving')).length === 1, 'one Machine deleted');
-    expect(await owned('closed')).toEqual([]);
-    const remaining = await machinesOf(h.client, ns);
-    expect(before.filter((b) => remaining.some((r) => r.metadata.uid === b.metadata.uid))).toHaveLength(1);
   });
 });

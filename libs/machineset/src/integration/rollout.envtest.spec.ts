@@ -156,6 +156,28 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     await h.client.delete(MD_REF(ns)); // stop the retries
   });
 
+  it('a missing infrastructure template of the new MachineSet is an error, not a replacement rollout', async () => {
+    const ns = 'missing-template';
+    await createDeployment(h.client, ns, { replicas: 2, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 1 });
+    const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
+    await changeTemplate(h.client, ns, { version: 'v1.31.0', infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachineTemplate', name: 'not-there' } });
+    const md = await withState(h.client, ns, () => eventually(async () => {
+      const md = await h.client.get<MachineDeployment>(MD_REF(ns));
+      const c = md.status?.conditions?.find((x) => x.type === 'RollingOut');
+      return c?.status === 'Unknown' && c.reason === 'TemplateNotFound' && md;
+    }, 'RollingOut reports the missing template'));
+    expect(md.status!.conditions!.find((x) => x.type === 'RollingOut')!.message).toContain(`TestMachineTemplate ${ns}/not-there`);
+    // Upstream canUpdateMachineSetInPlace returns the error: the old MachineSet is not scaled down meanwhile.
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      const machines = await machinesOf(h.client, ns);
+      expect(identity(machines.filter((m) => !m.metadata.deletionTimestamp))).toEqual(identity(before));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(h.canUpdateCallsIn(ns)).toBe(0);
+    await h.client.delete(MD_REF(ns)); // stop the retries
+  });
+
   it('OnDelete never asks CanUpdateMachineSet and never sets move annotations', async () => {
     const ns = 'ondelete';
     await createDeployment(h.client, ns, { replicas: 1, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 0, onDelete: true });

@@ -1,6 +1,7 @@
-// canUpdateMachineSetInPlace behind the rollout planner (spec §7.3; upstream machinedeployment_canupdatemachineset.go):
-// fetch both MachineSets' templates, ask the CanUpdateMachineSet extensions through the coverage check, and remember
-// the answer per "<oldMS ns/name> => <newMS ns/name>" for a TTL, so each pair costs one extension call.
+// canUpdateMachineSetInPlace behind the rollout planner (spec §7.3 and Errata; upstream
+// machinedeployment_canupdatemachineset.go): fetch both MachineSets' templates (a missing one is an error), list the
+// CanUpdateMachineSet extensions, then consult the answer remembered per "<oldMS ns/name> => <newMS ns/name>" (24 h)
+// before asking the extensions through the coverage check, so each pair costs one extension call.
 import { Logger } from '@nestjs/common';
 import { CLUSTER_API_VERSION, reduceObjectForHook, type CanUpdateMachineSetRequest, type HookObject, type MachineSet } from '@capi/api';
 import type { Client } from '@capi/controller-runtime';
@@ -9,7 +10,8 @@ import type { ContractVersionResolver } from '@capi/machine';
 import { TtlCache } from '../shared/ttl-cache';
 import { getReferenced, type VersionedRef } from '../shared/writes';
 
-export const DEFAULT_CAN_UPDATE_CACHE_TTL_MS = 5 * 60_000;
+/** Upstream's CanUpdateMachineSet cache TTL: MS names change with their templates, so a pair's answer does not go stale. */
+export const DEFAULT_CAN_UPDATE_CACHE_TTL_MS = 24 * 60 * 60_000;
 const HOOKS_API_VERSION = 'hooks.runtime.cluster.x-k8s.io/v1alpha1';
 
 export interface MachineSetInPlaceCheckerDeps {
@@ -19,6 +21,15 @@ export interface MachineSetInPlaceCheckerDeps {
   runtimeClient?: CoverageRuntimeClient;
   now?: () => number;
   ttlMs?: number;
+}
+
+/** A template a MachineSet references does not exist: the MachineDeployment reconcile fails (and retries). */
+export class TemplateNotFoundError extends Error {
+  readonly reason = 'TemplateNotFound';
+  constructor(message: string) {
+    super(message);
+    this.name = 'TemplateNotFoundError';
+  }
 }
 
 export const canUpdateCacheKey = (oldMS: MachineSet, newMS: MachineSet): string =>
@@ -32,41 +43,48 @@ export class MachineSetInPlaceChecker {
     this.cache = new TtlCache(deps.ttlMs ?? DEFAULT_CAN_UPDATE_CACHE_TTL_MS, deps.now ?? Date.now);
   }
 
-  /** True when the extensions cover every change from oldMS to newMS. Extension errors are thrown (reconcile error). */
+  /**
+   * True when the extensions cover every change from oldMS to newMS. A missing template and extension errors are
+   * thrown (reconcile error); a bootstrap template on one side only, or no extension, is "no".
+   */
   async canUpdate(oldMS: MachineSet, newMS: MachineSet): Promise<boolean> {
     const key = canUpdateCacheKey(oldMS, newMS);
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
-
     const request = await this.buildRequest(oldMS, newMS);
     if (!request) return false;
-    if (!this.deps.runtimeClient) {
+    const runtimeClient = this.deps.runtimeClient;
+    if (!runtimeClient) {
       this.log.log(`${key}: no runtime client, cannot update in place`);
       return false;
     }
-    const result = await canExtensionsUpdate({ hook: 'CanUpdateMachineSet', runtimeClient: this.deps.runtimeClient, forObject: oldMS, request });
+    // Listed before the cache is read, like upstream: with no extension registered (any more), nothing is in place.
+    const extensions = await runtimeClient.getAllExtensions('CanUpdateMachineSet', oldMS);
+    if (extensions.length === 0) return false;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+
+    const listed: CoverageRuntimeClient = { getAllExtensions: async () => extensions, callExtension: (...args) => runtimeClient.callExtension(...args) };
+    const result = await canExtensionsUpdate({ hook: 'CanUpdateMachineSet', runtimeClient: listed, forObject: oldMS, request });
     if (!result.canUpdate) this.log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
     this.cache.set(key, result.canUpdate);
     return result.canUpdate;
   }
 
-  /** The request, or undefined when a template is missing (or present on one side only): no in-place then. */
+  /** The request, or undefined when a bootstrap template is set on one side only (no in-place then). */
   private async buildRequest(oldMS: MachineSet, newMS: MachineSet): Promise<CanUpdateMachineSetRequest | undefined> {
-    const ns = oldMS.metadata.namespace;
-    const get = (ref: VersionedRef) => getReferenced(this.deps.client, this.deps.resolver, ref, ns);
-    const [currentInfra, desiredInfra] = await Promise.all([get(oldMS.spec.template.spec.infrastructureRef), get(newMS.spec.template.spec.infrastructureRef)]);
-    if (!currentInfra || !desiredInfra) return undefined;
+    const get = async (ms: MachineSet, ref: VersionedRef, what: string) => {
+      const obj = await getReferenced(this.deps.client, this.deps.resolver, ref, ms.metadata.namespace);
+      if (!obj) throw new TemplateNotFoundError(`failed to get ${ref.kind || what} ${ms.metadata.namespace}/${ref.name} from MachineSet ${ms.metadata.name}: not found`);
+      return obj;
+    };
+    const currentInfra = await get(oldMS, oldMS.spec.template.spec.infrastructureRef, 'InfrastructureMachineTemplate');
+    const desiredInfra = await get(newMS, newMS.spec.template.spec.infrastructureRef, 'InfrastructureMachineTemplate');
     const currentBootstrapRef = oldMS.spec.template.spec.bootstrap?.configRef;
     const desiredBootstrapRef = newMS.spec.template.spec.bootstrap?.configRef;
-    if (!!currentBootstrapRef !== !!desiredBootstrapRef) return undefined;
     let currentBootstrap: HookObject | undefined;
     let desiredBootstrap: HookObject | undefined;
-    if (currentBootstrapRef && desiredBootstrapRef) {
-      const [c, d] = await Promise.all([get(currentBootstrapRef), get(desiredBootstrapRef)]);
-      if (!c || !d) return undefined;
-      currentBootstrap = reduceObjectForHook(c) as HookObject;
-      desiredBootstrap = reduceObjectForHook(d) as HookObject;
-    }
+    if (currentBootstrapRef) currentBootstrap = reduceObjectForHook(await get(oldMS, currentBootstrapRef, 'BootstrapConfigTemplate')) as HookObject;
+    if (desiredBootstrapRef) desiredBootstrap = reduceObjectForHook(await get(newMS, desiredBootstrapRef, 'BootstrapConfigTemplate')) as HookObject;
+    if (!!currentBootstrap !== !!desiredBootstrap) return undefined;
     const msGvk = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet' };
     return {
       apiVersion: HOOKS_API_VERSION,

@@ -15,15 +15,32 @@ describe('computeDesiredMachine', () => {
     expect(m.spec.version).toBe('v1.31.0');
     expect(m.spec.clusterName).toBe('c1');
   });
-  it('keeps name, uid and the references of an existing Machine, taking the rest from the template', () => {
+  it('keeps name, uid, the references, version and failureDomain of an existing Machine, taking the rest from the template', () => {
     const existing = machine('m1', { version: 'v1.30.0' });
     existing.spec.bootstrap = { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'm1' } };
-    const m = computeDesiredMachine(ms, existing);
+    existing.spec.failureDomain = 'fd-a';
+    const withTemplate = machineSet('md-abc', { version: 'v1.31.0' });
+    withTemplate.spec.template.spec.failureDomain = 'fd-b';
+    withTemplate.spec.template.spec.minReadySeconds = 7;
+    const m = computeDesiredMachine(withTemplate, existing);
     expect(m.metadata.name).toBe('m1');
     expect(m.metadata.uid).toBe('uid-m1');
     expect(m.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'm1' });
     expect(m.spec.bootstrap.configRef?.name).toBe('m1');
-    expect(m.spec.version).toBe('v1.31.0');
+    // Not in-place mutable by syncMachines: only a new Machine or an in-place update changes them.
+    expect(m.spec.version).toBe('v1.30.0');
+    expect(m.spec.failureDomain).toBe('fd-a');
+    expect(m.spec.minReadySeconds).toBe(7);
+  });
+  it('leaves version and failureDomain out when the existing Machine has none', () => {
+    const m = computeDesiredMachine(ms, machine('m1'));
+    expect('version' in m.spec).toBe(false);
+    expect('failureDomain' in m.spec).toBe(false);
+  });
+  it("never points an existing Machine at the template's bootstrap configRef", () => {
+    const withConfig = machineSet('md-abc');
+    withConfig.spec.template.spec.bootstrap = { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'kct' } };
+    expect(computeDesiredMachine(withConfig, machine('m1')).spec.bootstrap.configRef).toBeUndefined();
   });
 });
 

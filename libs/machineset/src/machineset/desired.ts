@@ -54,7 +54,8 @@ export function machineLabels(ms: MachineSet): Record<string, string> {
 
 /**
  * The Machine the MS wants: template spec, the MS as controller owner, template labels/annotations. For an existing
- * Machine the name, uid and the references to its own infra/bootstrap objects are kept.
+ * Machine the name, uid, the references to its own infra/bootstrap objects, and spec.version and spec.failureDomain
+ * are kept: those change only through a new Machine or an in-place update (upstream computeDesiredMachine).
  */
 export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefined, name?: string): Machine {
   const spec = structuredClone(ms.spec.template.spec);
@@ -75,6 +76,11 @@ export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefi
     machine.metadata.uid = existing.metadata.uid;
     machine.spec.infrastructureRef = structuredClone(existing.spec.infrastructureRef);
     if (existing.spec.bootstrap?.configRef) machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { ...existing.spec.bootstrap.configRef } };
+    else if (machine.spec.bootstrap?.configRef) delete machine.spec.bootstrap.configRef; // never the template's ref
+    for (const field of ['version', 'failureDomain'] as const) {
+      if (existing.spec[field] === undefined) delete machine.spec[field];
+      else machine.spec[field] = existing.spec[field];
+    }
   }
   if (Object.keys(machine.metadata.annotations ?? {}).length === 0) delete machine.metadata.annotations;
   return machine;

@@ -1,67 +1,123 @@
-// newMS side of an in-place move (spec §7.4 step 5): for a moved Machine the MachineDeployment acknowledged, apply
-// the desired InfraMachine/BootstrapConfig (marked update-in-progress) and the desired Machine, mark UpdateMachine
-// pending and drop pending-acknowledge-move, in that order, so the Machine controller only starts once all is written.
-import { PENDING_ACKNOWLEDGE_MOVE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, type Machine, type MachineSet } from '@capi/api';
+// Receiving side of an in-place move (spec §7.4 step 5; upstream machineset_controller.go triggerInPlaceUpdate and
+// completeMoveMachine): apply the desired InfraMachine/BootstrapConfig (marked update-in-progress) and the desired
+// Machine, then, in one patch, mark UpdateMachine pending and drop pending-acknowledge-move. The Machine controller
+// starts only once pending-hooks is written, so it never sees a half-written desired state.
+import {
+  CLUSTER_API_VERSION,
+  PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,
+  SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON,
+  TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
+  TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  annotationsMergePatch,
+  markAsPendingAnnotations,
+  type Machine,
+  type MachineSet,
+} from '@capi/api';
 import type { Client, KubeObject } from '@capi/controller-runtime';
-import { markAsPending } from '@capi/inplace';
-import type { ServerSideApplier } from '@capi/ssa';
+import type { EventRecorder } from '@capi/kcp';
+import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import type { ContractVersionResolver } from '@capi/machine';
 import { getReferenced, refOf, type VersionedRef } from '../shared/writes';
 import { computeDesiredMachine, machineLabels, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
 
 export const MACHINESET_FIELD_MANAGER = 'capi-machineset';
+export const START_IN_PLACE_UPDATE_MESSAGE = 'Machine starting in-place update';
 
 export interface InPlaceStartDeps {
   client: Client;
   applier: ServerSideApplier;
   resolver: ContractVersionResolver;
+  events: EventRecorder;
 }
 
-async function desiredFromTemplate(
-  deps: InPlaceStartDeps,
-  ms: MachineSet,
-  machine: Machine,
-  templateRef: VersionedRef,
-  currentRef: VersionedRef,
-): Promise<{ desired: KubeObject; current: KubeObject | undefined }> {
-  const namespace = ms.metadata.namespace;
-  const template = await getReferenced(deps.client, deps.resolver, templateRef, namespace);
-  if (!template) throw new TemplateError(`${templateRef.kind} ${namespace}/${templateRef.name} not found`, 'TemplateNotFound');
+const ownedByMachine = (obj: KubeObject) => obj.metadata.ownerReferences?.some((r) => r.kind === 'Machine' && r.apiVersion.startsWith('cluster.x-k8s.io/')) ?? false;
+
+/**
+ * The InfraMachine / BootstrapConfig the MS wants for an existing object: spec from the MS template; metadata only
+ * the cloned-from annotations and update-in-progress (labels and other annotations belong to the metadata sync, not
+ * to this apply); the MS as owner unless a Machine already owns the object; the existing uid so SSA never creates.
+ */
+export function desiredObjectForInPlaceUpdate(ms: MachineSet, template: KubeObject, current: KubeObject): KubeObject {
   const desired = objectFromTemplate({
     template,
-    name: currentRef.name,
-    namespace,
+    name: current.metadata.name ?? '',
+    namespace: ms.metadata.namespace,
     clusterName: ms.spec.clusterName,
     labels: machineLabels(ms),
     ownerRef: machineSetOwnerRef(ms, false),
   });
-  if (desired.kind !== currentRef.kind) {
-    throw new TemplateError(`cannot update ${currentRef.kind} ${currentRef.name} in place from template kind ${templateRef.kind}`);
+  if (desired.kind !== current.kind) {
+    throw new TemplateError(`cannot update ${current.kind} ${current.metadata.name} in place from template kind ${template.kind}`);
   }
-  desired.metadata.annotations = { ...(desired.metadata.annotations ?? {}), [UPDATE_IN_PROGRESS_ANNOTATION]: '' };
-  const current = await deps.client.tryGet({ ...refOf(desired) });
-  return { desired, current };
+  const annotations = desired.metadata.annotations ?? {};
+  return {
+    ...desired,
+    metadata: {
+      name: desired.metadata.name,
+      namespace: desired.metadata.namespace,
+      uid: current.metadata.uid,
+      annotations: {
+        [TEMPLATE_CLONED_FROM_NAME_ANNOTATION]: annotations[TEMPLATE_CLONED_FROM_NAME_ANNOTATION],
+        [TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION]: annotations[TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION],
+        [UPDATE_IN_PROGRESS_ANNOTATION]: '',
+      },
+      ...(ownedByMachine(current) ? {} : { ownerReferences: desired.metadata.ownerReferences }),
+    },
+  };
 }
 
-/** Starts the in-place update of an acknowledged moved Machine. Idempotent: every step can be repeated. */
+/** The Machine the MS wants at the start of an in-place update: like syncMachines, plus the template's version and failureDomain. */
+export function desiredMachineForInPlaceUpdate(ms: MachineSet, machine: Machine): Machine {
+  const desired = computeDesiredMachine(ms, machine);
+  const { version, failureDomain } = ms.spec.template.spec;
+  if (version === undefined) delete desired.spec.version;
+  else desired.spec.version = version;
+  if (failureDomain === undefined) delete desired.spec.failureDomain;
+  else desired.spec.failureDomain = failureDomain;
+  return desired;
+}
+
+/**
+ * The one merge patch that hands the Machine to the Machine controller: UpdateMachine added to pending-hooks and
+ * pending-acknowledge-move removed. Undefined when there is nothing to change.
+ */
+export function startInPlaceUpdatePatch(machine: Machine): { metadata: { annotations: Record<string, string | null> } } | undefined {
+  const { annotations } = markAsPendingAnnotations(machine.metadata.annotations, 'UpdateMachine');
+  delete annotations[PENDING_ACKNOWLEDGE_MOVE_ANNOTATION];
+  return annotationsMergePatch(machine.metadata.annotations, annotations);
+}
+
+async function applyDesiredFromTemplate(deps: InPlaceStartDeps, ms: MachineSet, machine: Machine, templateRef: VersionedRef, currentRef: VersionedRef, what: string): Promise<void> {
+  const namespace = ms.metadata.namespace;
+  const current = await getReferenced(deps.client, deps.resolver, currentRef, namespace);
+  if (!current) throw new TemplateError(`failed to get ${what} ${namespace}/${currentRef.name} of Machine ${machine.metadata.name}: not found`, `${what}NotFound`);
+  const template = await getReferenced(deps.client, deps.resolver, templateRef, namespace);
+  if (!template) throw new TemplateError(`${templateRef.kind} ${namespace}/${templateRef.name} not found`, 'TemplateNotFound');
+  const desired = desiredObjectForInPlaceUpdate(ms, template, current);
+  // Labels and annotations were applied by this manager at creation; give their ownership up first (upstream hands
+  // them to capi-machineset-metadata), or this apply, which carries none of them, would remove them.
+  await removeManagedFieldsForLabelsAndAnnotations(deps.client, current, MACHINESET_FIELD_MANAGER);
+  await deps.applier.patch(deps.client, desired, { fieldOwner: MACHINESET_FIELD_MANAGER, noCache: true });
+}
+
+/**
+ * Starts the in-place update of a Machine (shouldStartInPlaceUpdate decided it may). Idempotent: a failure before the
+ * final patch leaves the Machine as it was, and the next reconcile repeats every step. Returns the patched Machine.
+ */
 export async function startInPlaceUpdate(deps: InPlaceStartDeps, ms: MachineSet, machine: Machine): Promise<Machine> {
-  const opts = { fieldOwner: MACHINESET_FIELD_MANAGER };
-  const infra = await desiredFromTemplate(deps, ms, machine, ms.spec.template.spec.infrastructureRef, machine.spec.infrastructureRef);
-  if (!infra.current) throw new TemplateError(`${machine.spec.infrastructureRef.kind} ${machine.spec.infrastructureRef.name} of Machine ${machine.metadata.name} not found`, 'InfraMachineNotFound');
-  await deps.applier.patch(deps.client, infra.desired, { ...opts, original: infra.current });
-
-  const bootstrapTemplate = ms.spec.template.spec.bootstrap?.configRef;
+  // InfraMachine first: it is the write most likely to fail.
+  await applyDesiredFromTemplate(deps, ms, machine, ms.spec.template.spec.infrastructureRef, machine.spec.infrastructureRef, 'InfraMachine');
   const bootstrapCurrent = machine.spec.bootstrap?.configRef;
-  if (bootstrapTemplate && bootstrapCurrent) {
-    const bootstrap = await desiredFromTemplate(deps, ms, machine, bootstrapTemplate, bootstrapCurrent);
-    if (bootstrap.current) await deps.applier.patch(deps.client, bootstrap.desired, { ...opts, original: bootstrap.current });
+  if (bootstrapCurrent) {
+    const bootstrapTemplate = ms.spec.template.spec.bootstrap?.configRef;
+    if (!bootstrapTemplate) throw new TemplateError(`Machine ${machine.metadata.name} has a BootstrapConfig but MachineSet ${ms.metadata.name} has no bootstrap template`);
+    await applyDesiredFromTemplate(deps, ms, machine, bootstrapTemplate, bootstrapCurrent, 'BootstrapConfig');
   }
+  await deps.applier.patch(deps.client, desiredMachineForInPlaceUpdate(ms, machine), { fieldOwner: MACHINESET_FIELD_MANAGER, noCache: true });
 
-  const desiredMachine = computeDesiredMachine(ms, machine);
-  await deps.applier.patch(deps.client, desiredMachine, { ...opts, original: machine });
-  await markAsPending(deps.client, desiredMachine, 'UpdateMachine');
-  const done = await deps.client.patch<Machine>(refOf(desiredMachine), 'merge', {
-    metadata: { annotations: { [PENDING_ACKNOWLEDGE_MOVE_ANNOTATION]: null } },
-  });
-  return done;
+  const patch = startInPlaceUpdatePatch(machine);
+  const started = patch ? await deps.client.patch<Machine>(refOf(machine), 'merge', patch) : machine;
+  await deps.events.event({ ...started, apiVersion: CLUSTER_API_VERSION, kind: 'Machine' }, 'Normal', SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON, START_IN_PLACE_UPDATE_MESSAGE);
+  return started;
 }

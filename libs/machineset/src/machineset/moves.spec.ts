@@ -1,4 +1,4 @@
-import { checkMoveHandshake, classifyMachines, isMovable, movePatch, planScaleDown } from './moves';
+import { checkMoveHandshake, machinesToStartInPlaceUpdate, movePatch, planDeletions, planMoves, replicaDelta, shouldStartInPlaceUpdate } from './moves';
 import { deletePriorityFunc } from './deletion-order';
 import { machine, machineSet, NOW } from '../testing/fixtures';
 
@@ -7,18 +7,47 @@ const IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progre
 const MOVE = 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
 const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-from-machinesets';
 const ACK = 'in-place-updates.internal.cluster.x-k8s.io/acknowledged-move';
+const PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks';
 const names = (ms: { metadata: { name?: string } }[]) => ms.map((m) => m.metadata.name);
+const moved = (name: string, extra: Record<string, string> = {}) => machine(name, { annotations: { [PENDING_ACK]: '', [IN_PROGRESS]: '', ...extra } });
+const unhealthyRemediated = (name: string, extra: Parameters<typeof machine>[1] = {}) =>
+  machine(name, { ...extra, conditions: [{ type: 'HealthCheckSucceeded', status: 'False' }, { type: 'OwnerRemediated', status: 'False' }] });
 
-describe('classifyMachines', () => {
-  it('ignores moved Machines until the MachineDeployment acknowledged them, then starts their update', () => {
-    const ms = machineSet('new', { annotations: { [ACK]: 'b' } });
-    const a = machine('a');
-    const b = machine('b', { annotations: { [PENDING_ACK]: '', [IN_PROGRESS]: '' } });
-    const c = machine('c', { annotations: { [PENDING_ACK]: '', [IN_PROGRESS]: '' } });
-    const r = classifyMachines(ms, [a, b, c]);
-    expect(names(r.counted)).toEqual(['a', 'b']);
-    expect(names(r.toStartUpdate)).toEqual(['b']);
-    expect(names(r.unacknowledged)).toEqual(['c']);
+describe('shouldStartInPlaceUpdate', () => {
+  it('waits for the acknowledgement while the MS receives Machines, then starts', () => {
+    const ms = machineSet('new', { annotations: { [RECEIVE]: 'old', [ACK]: 'b' } });
+    expect(names(machinesToStartInPlaceUpdate(ms, [machine('a'), moved('b'), moved('c')]))).toEqual(['b']);
+  });
+  it.each([
+    ['the receive annotation is gone', {}],
+    ['the receive annotation is empty', { [RECEIVE]: '' }],
+  ])('starts an unacknowledged moved Machine when %s (the MS no longer receives Machines)', (_label, annotations) => {
+    expect(shouldStartInPlaceUpdate(machineSet('new', { annotations }), moved('m'))).toBe(true);
+  });
+  it('starts an update-in-progress Machine without pending acknowledgement (a start interrupted before its last patch)', () => {
+    expect(shouldStartInPlaceUpdate(machineSet('new', { annotations: { [RECEIVE]: 'old' } }), machine('m', { annotations: { [IN_PROGRESS]: '' } }))).toBe(true);
+  });
+  it('does nothing for Machines not marked, or already handed to the Machine controller', () => {
+    const ms = machineSet('new');
+    expect(shouldStartInPlaceUpdate(ms, machine('plain'))).toBe(false);
+    expect(shouldStartInPlaceUpdate(ms, machine('started', { annotations: { [IN_PROGRESS]: '', [PENDING_HOOKS]: 'UpdateMachine' } }))).toBe(false);
+    expect(shouldStartInPlaceUpdate(ms, machine('pending-only', { annotations: { [PENDING_HOOKS]: 'UpdateMachine' } }))).toBe(false);
+  });
+});
+
+describe('replicaDelta', () => {
+  it('creates for missing replicas counting every Machine, moved ones pending acknowledgement too', () => {
+    expect(replicaDelta(machineSet('ms', { replicas: 3 }), [machine('a')])).toBe(2);
+    expect(replicaDelta(machineSet('ms', { replicas: 3, annotations: { [RECEIVE]: 'old' } }), [machine('a'), moved('b'), moved('c')])).toBe(0);
+  });
+  it('does not remove Machines for moved ones a receiving MS has not had acknowledged', () => {
+    const ms = machineSet('ms', { replicas: 1, annotations: { [RECEIVE]: 'old' } });
+    expect(replicaDelta(ms, [machine('a'), moved('b'), moved('c')])).toBe(0);
+    expect(replicaDelta(ms, [machine('a'), machine('d'), moved('b')])).toBe(-1);
+    expect(replicaDelta({ ...ms, spec: { ...ms.spec, replicas: 2 } }, [machine('a'), moved('b'), moved('c')])).toBe(0);
+  });
+  it('removes moved ones like any other Machine once the MS no longer receives Machines', () => {
+    expect(replicaDelta(machineSet('ms', { replicas: 1 }), [machine('a'), moved('b')])).toBe(-1);
   });
 });
 
@@ -28,11 +57,13 @@ describe('checkMoveHandshake', () => {
     const target = machineSet('new', { annotations: { [RECEIVE]: 'other,old' } });
     expect(checkMoveHandshake(oldMS, target).ok).toBe(true);
   });
+  const deletingTarget = machineSet('new', { annotations: { [RECEIVE]: 'old' } });
+  deletingTarget.metadata.deletionTimestamp = NOW.toISOString();
   it.each([
     ['no annotation on the old MS', machineSet('old'), machineSet('new', { annotations: { [RECEIVE]: 'old' } }), 'no move-machines-to-machineset'],
     ['target missing', oldMS, undefined, 'does not exist'],
-    ['target deleting', oldMS, { ...machineSet('new', { annotations: { [RECEIVE]: 'old' } }), metadata: { ...machineSet('new', { annotations: { [RECEIVE]: 'old' } }).metadata, deletionTimestamp: NOW.toISOString() } }, 'is being deleted'],
-    ['target does not accept', oldMS, machineSet('new', { annotations: { [RECEIVE]: 'other' } }), 'does not accept Machines from old'],
+    ['target deleting', oldMS, deletingTarget, 'is being deleted'],
+    ['target does not accept', oldMS, machineSet('new', { annotations: { [RECEIVE]: 'other' } }), 'new only accepts Machines from other'],
   ])('fails when %s', (_label, from, target, message) => {
     const r = checkMoveHandshake(from, target);
     expect(r.ok).toBe(false);
@@ -40,26 +71,38 @@ describe('checkMoveHandshake', () => {
   });
 });
 
-describe('planScaleDown', () => {
+describe('planMoves', () => {
   const priority = deletePriorityFunc('Oldest', () => NOW);
-  it('moves movable Machines in deletion order and deletes the others', () => {
+  it('skips updating Machines and Machines without a Node, counts deleting ones, deletes unhealthy + remediated ones', () => {
     const deleting = machine('deleting', { deleting: true });
     const updating = machine('updating', { annotations: { [IN_PROGRESS]: '' } });
-    const unhealthy = machine('unhealthy', { conditions: [{ type: 'HealthCheckSucceeded', status: 'False' }] });
+    const pendingAck = moved('pending-ack');
+    const noNode = machine('no-node', { nodeRef: false });
+    const remediate = unhealthyRemediated('remediate');
     const oldest = machine('oldest', { created: '2025-01-01T00:00:00Z' });
     const young = machine('young', { created: '2026-01-09T00:00:00Z' });
-    const plan = planScaleDown([young, oldest, unhealthy, updating, deleting], 4, priority, true);
-    expect(names(plan.toDelete)).toEqual(['deleting', 'updating', 'unhealthy']);
+    const plan = planMoves([young, oldest, remediate, noNode, updating, pendingAck, deleting], 3, priority);
+    expect(names(plan.toDelete)).toEqual(['remediate']);
     expect(names(plan.toMove)).toEqual(['oldest']);
   });
-  it('deletes everything selected when moving is not allowed', () => {
-    const plan = planScaleDown([machine('a'), machine('b')], 1, priority, false);
-    expect(plan.toMove).toEqual([]);
-    expect(names(plan.toDelete)).toEqual(['a']);
+  it('moves delete-machine annotated Machines and Machines only unhealthy (not yet marked for remediation)', () => {
+    const annotated = machine('annotated', { annotations: { 'cluster.x-k8s.io/delete-machine': '' } });
+    const unhealthy = machine('unhealthy', { conditions: [{ type: 'HealthCheckSucceeded', status: 'False' }] });
+    const plan = planMoves([machine('other'), unhealthy, annotated], 2, priority);
+    expect(names(plan.toMove)).toEqual(['annotated', 'unhealthy']);
+    expect(plan.toDelete).toEqual([]);
   });
-  it('never moves Machines marked for remediation', () => {
-    expect(isMovable(machine('r', { conditions: [{ type: 'OwnerRemediated', status: 'False' }] }))).toBe(false);
-    expect(isMovable(machine('ok'))).toBe(true);
+  it('moves fewer than asked, never deleting, when the only candidates are updating in place', () => {
+    const plan = planMoves([machine('u1', { annotations: { [IN_PROGRESS]: '' } }), machine('u2', { annotations: { [PENDING_HOOKS]: 'UpdateMachine' } }), machine('ok')], 3, priority);
+    expect(names(plan.toMove)).toEqual(['ok']);
+    expect(plan.toDelete).toEqual([]);
+  });
+});
+
+describe('planDeletions', () => {
+  it('takes the first Machines in deletion order and waits for those already deleting', () => {
+    const priority = deletePriorityFunc('Random', () => NOW);
+    expect(names(planDeletions([machine('b'), machine('a'), machine('gone', { deleting: true })], 2, priority))).toEqual(['a']);
   });
 });
 

@@ -1,55 +1,77 @@
-// In-place moves between MachineSets (spec §7.4), as pure decisions: which Machines a MachineSet counts, whether an
-// old MS may move Machines to the new one, which Machines it moves or deletes, and the one-write move patch.
+// In-place moves between MachineSets (spec §7.4; upstream machineset_controller.go triggerInPlaceUpdate, syncReplicas,
+// startMoveMachines), as pure decisions: which moved Machines start their update, how many Machines a MachineSet
+// creates or removes, whether an old MS may move Machines to the new one, which Machines it moves or deletes, and the
+// one-write move patch.
 import {
   ACKNOWLEDGED_MOVE_ANNOTATION,
-  HEALTH_CHECK_SUCCEEDED_CONDITION,
   MACHINE_SET_NAME_LABEL,
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
-  OWNER_REMEDIATED_CONDITION,
   PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,
   RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
   UPDATE_IN_PROGRESS_ANNOTATION,
-  getCondition,
-  isFalse,
+  isPending,
   isUpdateInProgress,
   parseCommaList,
   type Machine,
   type MachineSet,
 } from '@capi/api';
 import type { OwnerReference } from '@capi/controller-runtime';
-import { sortByDeletePriority, type DeletePriorityFunc } from './deletion-order';
+import { machinesToDeletePrioritized, sortByDeletePriority, type DeletePriorityFunc } from './deletion-order';
 import { formatLabelValue, machineSetOwnerRef } from './desired';
+import { isUnhealthyAndOwnerRemediated } from './remediation';
 
-export interface MachineClassification {
-  /** Machines the MS treats as its replicas (counted, synced, deleted when surplus). */
-  counted: Machine[];
-  /** Moved here but not yet acknowledged by the MachineDeployment: ignored entirely. */
-  unacknowledged: Machine[];
-  /** Moved here and acknowledged: their in-place update must be started. Also part of `counted`. */
-  toStartUpdate: Machine[];
+const hasAnnotation = (obj: { metadata: { annotations?: Record<string, string> } }, key: string) => obj.metadata.annotations?.[key] !== undefined;
+
+export const isPendingAcknowledgeMove = (m: Machine): boolean => hasAnnotation(m, PENDING_ACKNOWLEDGE_MOVE_ANNOTATION);
+
+/** The MS still accepts Machines moved from other MachineSets (a non-empty receive-machines-from-machinesets). */
+export const isReceivingMachines = (ms: MachineSet): boolean => !!ms.metadata.annotations?.[RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION];
+
+/**
+ * Whether this MS starts the in-place update of a Machine now. Only Machines marked update-in-progress without a
+ * pending UpdateMachine qualify. A moved Machine still pending acknowledgement waits for the MachineDeployment to list
+ * it in acknowledged-move, unless the MS no longer receives Machines (e.g. the MD spec changed again): then the
+ * pending-acknowledge-move is dropped and the update starts like for any other Machine.
+ */
+export function shouldStartInPlaceUpdate(ms: MachineSet, machine: Machine): boolean {
+  if (!hasAnnotation(machine, UPDATE_IN_PROGRESS_ANNOTATION) || isPending('UpdateMachine', machine)) return false;
+  if (!isPendingAcknowledgeMove(machine) || !isReceivingMachines(ms)) return true;
+  return parseCommaList(ms.metadata.annotations?.[ACKNOWLEDGED_MOVE_ANNOTATION]).includes(machine.metadata.name ?? '');
 }
 
-export function classifyMachines(ms: MachineSet, machines: readonly Machine[]): MachineClassification {
-  const acknowledged = new Set(parseCommaList(ms.metadata.annotations?.[ACKNOWLEDGED_MOVE_ANNOTATION]));
-  const out: MachineClassification = { counted: [], unacknowledged: [], toStartUpdate: [] };
-  for (const m of machines) {
-    if (m.metadata.annotations?.[PENDING_ACKNOWLEDGE_MOVE_ANNOTATION] === undefined) {
-      out.counted.push(m);
-    } else if (acknowledged.has(m.metadata.name ?? '')) {
-      out.counted.push(m);
-      out.toStartUpdate.push(m);
-    } else {
-      out.unacknowledged.push(m);
-    }
+export function machinesToStartInPlaceUpdate(ms: MachineSet, machines: readonly Machine[]): Machine[] {
+  return machines.filter((m) => shouldStartInPlaceUpdate(ms, m));
+}
+
+/**
+ * Machines to create (> 0) or to remove by deletion or move (< 0). Every Machine the MS controls counts, except that a
+ * receiving MS does not remove Machines for moved ones still pending acknowledgement: spec.replicas does not include
+ * them yet, and aligning to it would delete Machines that must be kept.
+ */
+export function replicaDelta(ms: MachineSet, machines: readonly Machine[]): number {
+  const desired = ms.spec.replicas ?? 0;
+  if (machines.length <= desired) return desired - machines.length;
+  const notAcknowledged = isReceivingMachines(ms) ? machines.filter(isPendingAcknowledgeMove).length : 0;
+  return Math.min(0, desired - (machines.length - notAcknowledged));
+}
+
+/** A move or in-place start that could not be done now; `reason` shows on the MS condition, the reconcile retries. */
+export class MoveError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'MoveHandshakeFailed' | 'MoveFailed' | 'InPlaceUpdateStartFailed',
+  ) {
+    super(message);
+    this.name = 'MoveError';
   }
-  return out;
 }
 
 export type HandshakeResult = { ok: true; target: MachineSet } | { ok: false; reason: string };
 
 /**
  * The two-way handshake: the old MS names the target in move-machines-to-machineset and the target, existing and not
- * deleting, lists the old MS in receive-machines-from-machinesets.
+ * deleting, lists the old MS in receive-machines-from-machinesets. A failed handshake is a reason to wait (the
+ * MachineDeployment has not finished writing both sides), never to delete instead.
  */
 export function checkMoveHandshake(oldMS: MachineSet, target: MachineSet | undefined): HandshakeResult {
   const targetName = oldMS.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION];
@@ -59,37 +81,47 @@ export function checkMoveHandshake(oldMS: MachineSet, target: MachineSet | undef
   if (target.metadata.deletionTimestamp) return { ok: false, reason: `target MachineSet ${targetName} is being deleted` };
   const accepted = parseCommaList(target.metadata.annotations?.[RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION]);
   if (!accepted.includes(oldMS.metadata.name ?? '')) {
-    return { ok: false, reason: `target MachineSet ${targetName} does not accept Machines from ${oldMS.metadata.name}` };
+    return { ok: false, reason: `MachineSet ${oldMS.metadata.name} is set to move replicas to ${targetName}, but ${targetName} only accepts Machines from ${accepted.join(',')}` };
   }
   return { ok: true, target };
 }
 
-/** Deleting, already updating, unhealthy or remediation-marked Machines are never moved (they are deleted instead). */
-export function isMovable(machine: Machine): boolean {
-  if (machine.metadata.deletionTimestamp) return false;
-  if (isUpdateInProgress(machine)) return false;
-  if (isFalse(machine, HEALTH_CHECK_SUCCEEDED_CONDITION)) return false;
-  if (getCondition(machine, OWNER_REMEDIATED_CONDITION)) return false;
-  return true;
-}
-
-export interface ScaleDownPlan {
+export interface MovePlan {
   toMove: Machine[];
+  /** Unhealthy Machines MHC asked to remediate: deleted instead of moved (the new MS creates their replacements). */
   toDelete: Machine[];
 }
 
 /**
- * Picks `count` Machines in deletion order; with a move target, movable ones are moved and the others deleted.
- * Machines already deleting are picked first and "deleted" again (a no-op) so they count as going away.
+ * Up to `count` Machines in deletion order, as upstream's startMoveMachines walks them: unhealthy + OwnerRemediated
+ * ones are deleted, deleting ones count as going away, Machines already updating in place (including moved ones not
+ * yet acknowledged) and Machines without a Node are skipped without counting, the others are moved (delete-machine
+ * annotated ones too: the new MS honours the annotation when it scales down).
  */
-export function planScaleDown(machines: readonly Machine[], count: number, priority: DeletePriorityFunc, canMove: boolean): ScaleDownPlan {
-  const plan: ScaleDownPlan = { toMove: [], toDelete: [] };
-  if (count <= 0) return plan;
-  for (const m of sortByDeletePriority(machines, priority).slice(0, count)) {
-    if (canMove && isMovable(m)) plan.toMove.push(m);
-    else plan.toDelete.push(m);
+export function planMoves(machines: readonly Machine[], count: number, priority: DeletePriorityFunc): MovePlan {
+  const plan: MovePlan = { toMove: [], toDelete: [] };
+  let left = count;
+  for (const m of sortByDeletePriority(machines, priority)) {
+    if (left <= 0) break;
+    if (isUnhealthyAndOwnerRemediated(m) && !m.metadata.deletionTimestamp) {
+      left--;
+      plan.toDelete.push(m);
+      continue;
+    }
+    if (m.metadata.deletionTimestamp) {
+      left--;
+      continue;
+    }
+    if (isUpdateInProgress(m) || !m.status?.nodeRef?.name) continue;
+    left--;
+    plan.toMove.push(m);
   }
   return plan;
+}
+
+/** Plain scale-down: the first `count` Machines in deletion order; those already deleting are waited for. */
+export function planDeletions(machines: readonly Machine[], count: number, priority: DeletePriorityFunc): Machine[] {
+  return machinesToDeletePrioritized(machines, count, priority).filter((m) => !m.metadata.deletionTimestamp);
 }
 
 /** Labels a MachineSet selects on (matchLabels only: that is what the MachineDeployment generates). */

@@ -32,11 +32,12 @@ import {
 } from '@capi/controller-runtime';
 import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver } from '@capi/machine';
+import { ApiEventRecorder, type EventRecorder } from '@capi/kcp';
 import { deleteIgnoreNotFound, getReferenced, jsonEqual, listWhere, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
-import { checkMoveHandshake, classifyMachines, movePatch, planScaleDown } from './moves';
+import { checkMoveHandshake, machinesToStartInPlaceUpdate, MoveError, movePatch, planDeletions, planMoves, replicaDelta } from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus } from './status';
 import {
@@ -74,6 +75,7 @@ export class MachineSetReconciler implements Reconciler {
   private readonly resolver: ContractVersionResolver;
   private readonly clock: Clock;
   private readonly gates: FeatureGates;
+  private readonly events: EventRecorder;
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
@@ -86,6 +88,7 @@ export class MachineSetReconciler implements Reconciler {
     this.resolver = new ContractVersionResolver(directClient);
     this.clock = clock ?? systemClock;
     this.gates = gates ?? FeatureGates.defaults();
+    this.events = new ApiEventRecorder(directClient, 'machineset-controller', () => this.clock.now());
     if (cache) rememberMachineSetCache(cache);
   }
 
@@ -100,37 +103,30 @@ export class MachineSetReconciler implements Reconciler {
       if (e instanceof TemplateError) await this.reportError(ms, e);
       throw e;
     }
-    const classified = classifyMachines(ms, machines);
-    const { toStartUpdate } = classified;
+    // Every Machine the MS controls takes part, moved ones still pending acknowledgement too (upstream): they are
+    // remediated, synced and counted in status.replicas; only the scale-down leaves them out while the MS receives.
     // Remediated Machines are deleting from here on (as read back after the delete); the scale up replaces them once gone.
     let remediationError: Error | undefined;
     let remediated = new Map<string, Machine | undefined>();
     try {
-      remediated = await this.reconcileUnhealthyMachines(ms, md, classified.counted);
+      remediated = await this.reconcileUnhealthyMachines(ms, md, machines);
     } catch (e) {
       remediationError = e as Error; // reported on Remediating; syncing and scaling still go on
     }
-    const counted = classified.counted.flatMap((m) => (remediated.has(m.metadata.name ?? '') ? remediated.get(m.metadata.name ?? '') ?? [] : [m]));
+    let current = machines.flatMap((m) => (remediated.has(m.metadata.name ?? '') ? remediated.get(m.metadata.name ?? '') ?? [] : [m]));
 
-    if (this.gates.enabled('InPlaceUpdates')) {
-      for (const m of toStartUpdate) {
-        await waitForCache(this.cache, await startInPlaceUpdate({ client: this.client, applier: this.applier, resolver: this.resolver }, ms, m));
-      }
-    }
-    // Machines whose in-place update starts here (or waits for the gate) must not get the new spec any other way.
-    const starting = new Set(toStartUpdate.map((m) => m.metadata.name ?? ''));
-    await this.syncMachines(ms, counted.filter((m) => !starting.has(m.metadata.name ?? '')));
+    await this.syncMachines(ms, current);
+    let startError: Error | undefined;
+    if (this.gates.enabled('InPlaceUpdates')) ({ machines: current, error: startError } = await this.triggerInPlaceUpdates(ms, current));
 
     let scaleError: Error | undefined;
-    let remaining = counted;
     try {
-      remaining = await this.syncReplicas(ms, counted);
+      current = await this.syncReplicas(ms, current);
     } catch (e) {
       scaleError = e as Error;
     }
-    await this.updateStatus(ms, remaining, scaleError, remediationError);
-    if (scaleError) throw scaleError;
-    if (remediationError) throw remediationError;
+    await this.updateStatus(ms, current, scaleError, remediationError);
+    for (const e of [startError, scaleError, remediationError]) if (e) throw e;
   }
 
   private async owningMachineDeployment(ms: MachineSet): Promise<MachineDeployment | undefined> {
@@ -230,39 +226,78 @@ export class MachineSetReconciler implements Reconciler {
     }
   }
 
-  /** Creates or removes Machines towards spec.replicas; returns the Machines the MS still counts afterwards. */
+  /**
+   * Starts the in-place update of the Machines shouldStartInPlaceUpdate picks (moved here and acknowledged, or moved
+   * here while this MS no longer receives Machines). A failure does not stop the others; the Machines come back with
+   * the started ones as written, and the failures as one error.
+   */
+  private async triggerInPlaceUpdates(ms: MachineSet, machines: Machine[]): Promise<{ machines: Machine[]; error?: Error }> {
+    const started = new Map<string, Machine>();
+    const errors: string[] = [];
+    for (const m of machinesToStartInPlaceUpdate(ms, machines)) {
+      try {
+        const done = await startInPlaceUpdate({ client: this.client, applier: this.applier, resolver: this.resolver, events: this.events }, ms, m);
+        await waitForCache(this.cache, done);
+        started.set(m.metadata.name ?? '', done);
+        this.log.log(`started in-place update of Machine ${m.metadata.name} of MachineSet ${ms.metadata.name}`);
+      } catch (e) {
+        errors.push(`failed to start in-place update of Machine ${m.metadata.name}: ${(e as Error).message}`);
+      }
+    }
+    return {
+      machines: machines.map((m) => started.get(m.metadata.name ?? '') ?? m),
+      ...(errors.length > 0 ? { error: new MoveError(errors.join('; '), 'InPlaceUpdateStartFailed') } : {}),
+    };
+  }
+
+  /**
+   * Creates or removes (deletes, or moves to the MS named in move-machines-to-machineset) Machines towards
+   * spec.replicas. Returns the Machines as they are afterwards; moved ones stay in the list like upstream's scope,
+   * so this reconcile's status still counts them (the next one no longer lists them).
+   */
   private async syncReplicas(ms: MachineSet, machines: Machine[]): Promise<Machine[]> {
     if (ms.spec.replicas === undefined) throw new TemplateError(`spec.replicas of MachineSet ${ms.metadata.name} is not set`, 'InvalidReplicas');
-    const diff = machines.length - ms.spec.replicas;
-    if (diff < 0) {
+    const delta = replicaDelta(ms, machines);
+    if (delta > 0) {
       if (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true') return machines;
-      for (let i = 0; i < -diff; i++) await this.createMachine(ms);
+      for (let i = 0; i < delta; i++) await this.createMachine(ms);
       return machines;
     }
-    if (diff === 0) return machines;
+    if (delta === 0) return machines;
 
     const priority = deletePriorityFunc(ms.spec.deletion?.order, () => this.clock.now());
-    let canMove = false;
-    let target: MachineSet | undefined;
     const targetName = ms.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION];
-    if (targetName && this.gates.enabled('InPlaceUpdates')) {
-      target = await this.client.tryGet<MachineSet>({ ...MS, namespace: ms.metadata.namespace, name: targetName });
-      const handshake = checkMoveHandshake(ms, target);
-      canMove = handshake.ok;
-      if (!handshake.ok) this.log.warn(`MachineSet ${ms.metadata.name} deletes instead of moving Machines: ${handshake.reason}`);
+    if (!targetName || !this.gates.enabled('InPlaceUpdates')) {
+      for (const m of planDeletions(machines, -delta, priority)) await deleteIgnoreNotFound(this.client, refOf(m));
+      return machines;
     }
-    const plan = planScaleDown(machines, diff, priority, canMove);
-    const gone = new Set<string>();
-    for (const m of plan.toMove) {
-      const moved = await this.client.patch<Machine>(refOf(m), 'merge', movePatch(m, ms, target!));
-      await waitForCache(this.cache, moved);
-      gone.add(m.metadata.name ?? '');
-      this.log.log(`moved Machine ${m.metadata.name} from MachineSet ${ms.metadata.name} to ${targetName}`);
-    }
+    // A failed handshake means the MachineDeployment has not written both sides yet (or changed its mind): wait.
+    const target = await this.client.tryGet<MachineSet>({ ...MS, namespace: ms.metadata.namespace, name: targetName });
+    const handshake = checkMoveHandshake(ms, target);
+    if (!handshake.ok) throw new MoveError(`cannot move Machines of MachineSet ${ms.metadata.name}: ${handshake.reason}`, 'MoveHandshakeFailed');
+    const plan = planMoves(machines, -delta, priority);
+    const written = new Map<string, Machine>();
+    const errors: string[] = [];
     for (const m of plan.toDelete) {
-      if (!m.metadata.deletionTimestamp) await deleteIgnoreNotFound(this.client, refOf(m));
+      try {
+        await deleteIgnoreNotFound(this.client, refOf(m));
+        this.log.log(`deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} instead of moving it to ${targetName}: it is marked for remediation`);
+      } catch (e) {
+        errors.push(`failed to delete Machine ${m.metadata.name} (marked for remediation, not moved to ${targetName}): ${(e as Error).message}`);
+      }
     }
-    return machines.filter((m) => !gone.has(m.metadata.name ?? ''));
+    for (const m of plan.toMove) {
+      try {
+        const moved = await this.client.patch<Machine>(refOf(m), 'merge', movePatch(m, ms, handshake.target));
+        await waitForCache(this.cache, moved);
+        written.set(m.metadata.name ?? '', moved);
+        this.log.log(`moved Machine ${m.metadata.name} from MachineSet ${ms.metadata.name} to ${targetName}`);
+      } catch (e) {
+        errors.push(`failed to move Machine ${m.metadata.name} to MachineSet ${targetName}: ${(e as Error).message}`);
+      }
+    }
+    if (errors.length > 0) throw new MoveError(errors.join('; '), 'MoveFailed');
+    return machines.map((m) => written.get(m.metadata.name ?? '') ?? m);
   }
 
   private async createMachine(ms: MachineSet): Promise<void> {

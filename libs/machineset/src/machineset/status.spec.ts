@@ -11,7 +11,8 @@ describe('computeMachineSetStatus', () => {
     const b = machine('b', { conditions: ready, annotations: { [IN_PROGRESS]: '' } });
     const c = machine('c', { conditions: [{ type: 'Ready', status: 'False', message: 'booting' }, { type: 'UpToDate', status: 'False', message: 'old' }] });
     const s = computeMachineSetStatus(machineSet('ms', { replicas: 3 }), [a, b, c], clock);
-    expect(s).toMatchObject({ replicas: 3, readyReplicas: 2, availableReplicas: 1, upToDateReplicas: 2, observedGeneration: 1 });
+    // An updating Machine is neither ready, available nor up to date for the counters (upstream setReplicas).
+    expect(s).toMatchObject({ replicas: 3, readyReplicas: 1, availableReplicas: 1, upToDateReplicas: 1, observedGeneration: 1 });
     expect(s.selector).toBe('cluster.x-k8s.io/deployment-name=md,machine-template-hash=ms');
     expect(getCondition(s.conditions, 'MachinesReady')).toMatchObject({ status: 'False', reason: 'NotReady', message: '* Machine c: booting' });
     expect(getCondition(s.conditions, 'MachinesUpToDate')).toMatchObject({ status: 'False', reason: 'NotUpToDate' });
@@ -29,5 +30,12 @@ describe('computeMachineSetStatus', () => {
     expect(getCondition(up.conditions, 'MachinesReady')).toMatchObject({ status: 'True', reason: 'NoReplicas' });
     const down = computeMachineSetStatus(machineSet('ms', { replicas: 0 }), [machine('a')], clock);
     expect(getCondition(down.conditions, 'ScalingDown')).toMatchObject({ status: 'True', message: 'Scaling down from 1 to 0 replicas' });
+  });
+  it('counts moved Machines pending acknowledgement in replicas but does not report scaling down for them', () => {
+    const pendingAck = machine('moved', { conditions: ready, annotations: { [IN_PROGRESS]: '', 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move': '' } });
+    const s = computeMachineSetStatus(machineSet('ms', { replicas: 1 }), [machine('a', { conditions: ready }), pendingAck], clock);
+    expect(s).toMatchObject({ replicas: 2, readyReplicas: 1, availableReplicas: 1, upToDateReplicas: 1 });
+    expect(getCondition(s.conditions, 'ScalingDown')).toMatchObject({ status: 'False', reason: 'NotScalingDown' });
+    expect(getCondition(s.conditions, 'ScalingUp')).toMatchObject({ status: 'False', reason: 'NotScalingUp' });
   });
 });

@@ -5,6 +5,7 @@ import {
   DISABLE_MACHINE_CREATE_ANNOTATION,
   MACHINES_READY_CONDITION,
   MACHINES_UP_TO_DATE_CONDITION,
+  PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,
   READY_CONDITION,
   SCALING_DOWN_CONDITION,
   SCALING_UP_CONDITION,
@@ -28,8 +29,11 @@ export function isMachineAvailable(m: Machine): boolean {
   return isTrue(m, AVAILABLE_CONDITION) && !isUpdateInProgress(m);
 }
 
-function scalingConditions(ms: MachineSet, current: number): ConditionInput[] {
+/** ScalingUp compares spec.replicas with every Machine; ScalingDown leaves out moved ones still pending acknowledgement (upstream). */
+function scalingConditions(ms: MachineSet, machines: readonly Machine[]): ConditionInput[] {
   const desired = ms.spec.replicas ?? 0;
+  const current = machines.length;
+  const removable = machines.filter((m) => m.metadata.annotations?.[PENDING_ACKNOWLEDGE_MOVE_ANNOTATION] === undefined).length;
   const up: ConditionInput =
     desired > current
       ? {
@@ -42,14 +46,18 @@ function scalingConditions(ms: MachineSet, current: number): ConditionInput[] {
         }
       : { type: SCALING_UP_CONDITION, status: 'False', reason: 'NotScalingUp' };
   const down: ConditionInput =
-    desired < current
-      ? { type: SCALING_DOWN_CONDITION, status: 'True', reason: 'ScalingDown', message: `Scaling down from ${current} to ${desired} replicas` }
+    desired < removable
+      ? { type: SCALING_DOWN_CONDITION, status: 'True', reason: 'ScalingDown', message: `Scaling down from ${removable} to ${desired} replicas` }
       : { type: SCALING_DOWN_CONDITION, status: 'False', reason: 'NotScalingDown' };
   return [up, down];
 }
 
-/** Status of an MS over the Machines it counts (moved, unacknowledged Machines are not passed in). */
+/**
+ * Status of an MS over every Machine it controls (upstream setReplicas): replicas counts them all, moved ones not yet
+ * acknowledged included; a Machine updating in place counts as neither ready, available nor up to date.
+ */
 export function computeMachineSetStatus(ms: MachineSet, counted: readonly Machine[], clock: Clock): MachineSetStatus {
+  const settled = counted.filter((m) => !isUpdateInProgress(m));
   const noReplicas = { status: 'True' as const, reason: 'NoReplicas' };
   const inputs: ConditionInput[] = [
     aggregate(counted, READY_CONDITION, {
@@ -58,7 +66,7 @@ export function computeMachineSetStatus(ms: MachineSet, counted: readonly Machin
     aggregate(counted, UP_TO_DATE_CONDITION, {
       targetType: MACHINES_UP_TO_DATE_CONDITION, trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: noReplicas,
     }),
-    ...scalingConditions(ms, counted.length),
+    ...scalingConditions(ms, counted),
     remediatingCondition(counted),
   ];
   let conditions: Condition[] | undefined = ms.status?.conditions;
@@ -68,9 +76,9 @@ export function computeMachineSetStatus(ms: MachineSet, counted: readonly Machin
     conditions,
     selector: formatLabelSelector(ms.spec.selector) || undefined,
     replicas: counted.length,
-    readyReplicas: counted.filter((m) => isTrue(m, READY_CONDITION)).length,
-    availableReplicas: counted.filter(isMachineAvailable).length,
-    upToDateReplicas: counted.filter((m) => isTrue(m, UP_TO_DATE_CONDITION)).length,
+    readyReplicas: settled.filter((m) => isTrue(m, READY_CONDITION)).length,
+    availableReplicas: settled.filter(isMachineAvailable).length,
+    upToDateReplicas: settled.filter((m) => isTrue(m, UP_TO_DATE_CONDITION)).length,
     ...(ms.metadata.generation ? { observedGeneration: ms.metadata.generation } : {}),
   };
 }
