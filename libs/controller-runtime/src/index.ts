@@ -42,3 +42,4 @@ export { Manager, ManagerOptions } from './manager/manager';
 export { ControllerRuntimeModule, ControllerRuntimeModuleOptions, ManagerLifecycle } from './nest/controller-runtime.module';
 export { ReconcilerFor, RECONCILER_FOR } from './nest/reconciler-for.decorator';
 export * from './nest/tokens';
+export { ApiEventRecorder, type EventRecorder } from './events/recorder';

@@ -1,6 +1,6 @@
 import type { KubeClient } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
-import { ApiEventRecorder } from './events';
+import { ApiEventRecorder } from '@capi/controller-runtime';
 import { machine } from './testing/fixtures';
 
 describe('ApiEventRecorder', () => {

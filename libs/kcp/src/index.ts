@@ -54,7 +54,6 @@ export {
   type OwnerRemediatedInput,
 } from './remediation';
 export { canUpdateMachine, buildCanUpdateMachineRequest, triggerInPlaceUpdate, InPlaceTriggerError, type InPlaceDeps, type CanUpdateResult } from './inplace';
-export { ApiEventRecorder, type EventRecorder } from './events';
 export {
   KCP_WORKLOAD_CLUSTER_PROVIDER,
   ClientWorkloadCluster,

@@ -20,7 +20,7 @@ import { isForbidden, isInvalid, type Client, type InformerCache, type KubeObjec
 import { canExtensionsUpdate, markAsPending, updatersAnnotation, type CoverageRuntimeClient } from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
-import type { EventRecorder } from './events';
+import type { EventRecorder } from '@capi/controller-runtime';
 import { prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
 import type { NotUpToDateResult } from './uptodate';
 

@@ -33,7 +33,7 @@ import { canonicalJson, ServerSideApplier } from '@capi/ssa';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import { failureDomainForScaleUp, inPlacePreflightDecision, planReconcile, preflightChecks, type ControlPlaneMachine, type KcpAction } from './decide';
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
-import { ApiEventRecorder, type EventRecorder } from './events';
+import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
 import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineConditions, type MachineIo } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';

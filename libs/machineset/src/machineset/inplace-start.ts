@@ -15,7 +15,7 @@ import {
   type MachineSet,
 } from '@capi/api';
 import type { Client, KubeObject } from '@capi/controller-runtime';
-import type { EventRecorder } from '@capi/kcp';
+import type { EventRecorder } from '@capi/controller-runtime';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import type { ContractVersionResolver } from '@capi/machine';
 import { getReferenced, refOf, type VersionedRef } from '../shared/writes';

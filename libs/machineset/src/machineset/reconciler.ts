@@ -32,7 +32,7 @@ import {
 } from '@capi/controller-runtime';
 import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver } from '@capi/machine';
-import { ApiEventRecorder, type EventRecorder } from '@capi/kcp';
+import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { deleteIgnoreNotFound, getReferenced, jsonEqual, listWhere, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';

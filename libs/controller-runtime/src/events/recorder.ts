@@ -1,7 +1,7 @@
 // Minimal core/v1 Event recorder (upstream record.EventRecorder): events are best effort, failures are logged only.
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { Client, KubeObject } from '../client/types';
 
 export interface EventRecorder {
   event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
