@@ -94,7 +94,7 @@ export interface Harness {
   manager: Manager;
   counts: CountingClientMetrics;
   /** CanUpdateMachineSet / UpdateMachine requests the extension received. */
-  hookCalls: { CanUpdateMachineSet: number; UpdateMachine: number };
+  hookCalls: { CanUpdateMachineSet: number; UpdateMachine: number; noopUpdateMachine: number };
   /** CanUpdateMachineSet requests per namespace of the MachineSets. */
   canUpdateCallsIn(namespace: string): number;
   close(): Promise<void>;
@@ -106,6 +106,11 @@ export interface HarnessOptions {
   machineLifecycle?: boolean;
   /** How long the reference updater takes per Machine (default 0: done on the first call after the start). */
   updateDurationSeconds?: number;
+  /**
+   * Also register a second updater, ExtensionConfig `zz-noop`, called after `in-place`: its CanUpdateMachineSet
+   * answers Success without patches (it contributes nothing) and its UpdateMachine calls are counted.
+   */
+  noopUpdater?: boolean;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -118,7 +123,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
 
   // The reference updater's hook logic, fast by default: an update completes on the first call after it started.
   const updater = new InPlaceUpdaterHandlers({ updateDurationSeconds: opts.updateDurationSeconds ?? 0, updateJitterSeconds: 0, retryAfterSeconds: 1 });
-  const hookCalls = { CanUpdateMachineSet: 0, UpdateMachine: 0 };
+  const hookCalls = { CanUpdateMachineSet: 0, UpdateMachine: 0, noopUpdateMachine: 0 };
   const canUpdateByNamespace = new Map<string, number>();
   const server: ExtensionServer = await createExtensionServer({
     tls: 'generate',
@@ -139,13 +144,21 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       { hook: 'UpdateMachine', name: HANDLER_NAMES.UpdateMachine, handle: (req) => (hookCalls.UpdateMachine++, updater.updateMachine(req)) },
     ],
   });
+  const noopServer = opts.noopUpdater
+    ? await createExtensionServer({
+        tls: 'generate',
+        handlers: [
+          { hook: 'CanUpdateMachineSet', name: 'can-update-machineset', handle: () => ({ status: 'Success' }) },
+          { hook: 'UpdateMachine', name: 'update-machine', handle: () => (hookCalls.noopUpdateMachine++, { status: 'Success', retryAfterSeconds: 0 }) },
+        ],
+      })
+    : undefined;
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
-  registry.add(
-    await discoverExtension(
-      { apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'in-place', resourceVersion: '1' }, spec: { clientConfig: { url: server.url, caBundle: server.caBundle } } },
-      transport,
-    ),
-  );
+  const extensionConfig = (name: string, s: ExtensionServer) => ({
+    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name, resourceVersion: '1' }, spec: { clientConfig: { url: s.url, caBundle: s.caBundle } },
+  });
+  registry.add(await discoverExtension(extensionConfig('in-place', server), transport));
+  if (noopServer) registry.add(await discoverExtension(extensionConfig('zz-noop', noopServer), transport));
 
 
   const moduleRef = await Test.createTestingModule({
@@ -168,6 +181,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     close: async () => {
       await app.close();
       await server.close();
+      await noopServer?.close();
       transport.close();
       client.close();
       await env.stop();

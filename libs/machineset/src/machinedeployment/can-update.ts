@@ -37,7 +37,7 @@ export const canUpdateCacheKey = (oldMS: MachineSet, newMS: MachineSet): string 
 
 export class MachineSetInPlaceChecker {
   private readonly log = new Logger('MachineSetInPlaceChecker');
-  private readonly cache: TtlCache<boolean>;
+  private readonly cache: TtlCache<{ canUpdate: boolean; updaters: string[] }>;
 
   constructor(private readonly deps: MachineSetInPlaceCheckerDeps) {
     this.cache = new TtlCache(deps.ttlMs ?? DEFAULT_CAN_UPDATE_CACHE_TTL_MS, deps.now ?? Date.now);
@@ -60,13 +60,22 @@ export class MachineSetInPlaceChecker {
     const extensions = await runtimeClient.getAllExtensions('CanUpdateMachineSet', oldMS);
     if (extensions.length === 0) return false;
     const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return cached.canUpdate;
 
     const listed: CoverageRuntimeClient = { getAllExtensions: async () => extensions, callExtension: (...args) => runtimeClient.callExtension(...args) };
     const result = await canExtensionsUpdate({ hook: 'CanUpdateMachineSet', runtimeClient: listed, forObject: oldMS, request });
     if (!result.canUpdate) this.log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
-    this.cache.set(key, result.canUpdate);
+    this.cache.set(key, { canUpdate: result.canUpdate, updaters: result.contributors });
     return result.canUpdate;
+  }
+
+  /**
+   * The updaters (ExtensionConfigs) whose patches made up the accepted oldMS -> newMS change, as remembered from the
+   * last canUpdate; undefined when not known (not asked yet, expired, or not in place).
+   */
+  acceptedUpdaters(oldMS: MachineSet, newMS: MachineSet): string[] | undefined {
+    const cached = this.cache.get(canUpdateCacheKey(oldMS, newMS));
+    return cached?.canUpdate ? cached.updaters : undefined;
   }
 
   /** The request, or undefined when a bootstrap template is set on one side only (no in-place then). */

@@ -11,6 +11,7 @@ import {
   type MachineSet,
   type MachineTemplateSpec,
 } from '@capi/api';
+import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import { canonicalJson, fnv32a } from '@capi/ssa';
 
 // Same alphabet as k8s.io/apimachinery rand.SafeEncodeString: no vowels, no ambiguous characters.
@@ -33,6 +34,7 @@ const PLANNER_MANAGED_ANNOTATIONS = [
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
   RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
   ACKNOWLEDGED_MOVE_ANNOTATION,
+  IN_PLACE_UPDATERS_ANNOTATION,
 ];
 
 function mdOwnerRef(md: MachineDeployment) {

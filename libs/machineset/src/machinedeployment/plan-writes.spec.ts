@@ -36,6 +36,23 @@ describe('machineSetWrites', () => {
     expect(writes[1].intent.spec.replicas).toBe(2);
   });
 
+  it('an old MS told to move carries the updaters that accepted the change; unknown keeps the value it has', () => {
+    const UPDATERS = 'in-place-updates.capi-inplace.io/updaters';
+    const existing = [oldMS()];
+    const asked: string[] = [];
+    const writes = machineSetWrites(plan(true, existing), new Map([['md-old', existing[0]]]), (o, n) => (asked.push(`${o.metadata.name}->${n.metadata.name}`), ['a-updater', 'b-updater']));
+    expect(writes[1].intent.metadata.annotations?.[UPDATERS]).toBe('a-updater,b-updater');
+    expect(writes[0].intent.metadata.annotations?.[UPDATERS]).toBeUndefined();
+    expect(asked).toEqual([`md-old->${writes[0].intent.metadata.name}`]);
+    const recorded = oldMS();
+    recorded.metadata.annotations = { ...recorded.metadata.annotations, [UPDATERS]: 'a-updater' };
+    const kept = machineSetWrites(plan(true, [recorded]), new Map([['md-old', recorded]]), () => undefined);
+    expect(kept.find((w) => w.intent.metadata.name === 'md-old')?.intent.metadata.annotations?.[UPDATERS]).toBe('a-updater');
+    // Not moving (gate off): the annotation is not the planner's to keep.
+    const off = machineSetWrites(plan(false, [recorded]), new Map([['md-old', recorded]]), () => ['a-updater']);
+    expect(off.find((w) => w.intent.metadata.name === 'md-old')?.intent.metadata.annotations?.[UPDATERS]).toBeUndefined();
+  });
+
   it('gate off: scales the old MS down without move annotations', () => {
     const existing = [oldMS()];
     const writes = machineSetWrites(plan(false, existing), new Map([['md-old', existing[0]]]));

@@ -1,5 +1,6 @@
 // Turns a rollout plan into the ordered MachineSet applies (pure).
 import { MOVE_MACHINES_TO_MACHINESET_ANNOTATION, RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION, type MachineSet } from '@capi/api';
+import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import type { RolloutPlan } from '../rollout';
 import { jsonEqual } from '../shared/writes';
 import { machineSetApplyIntent } from './desired-ms';
@@ -15,12 +16,28 @@ function ownedView(ms: MachineSet): unknown {
   return { labels: ms.metadata.labels ?? {}, annotations: ms.metadata.annotations ?? {}, owners: ms.metadata.ownerReferences ?? [], spec: ms.spec };
 }
 
+/** The updaters that accepted an oldMS -> newMS in-place change; undefined when unknown. */
+export type AcceptedUpdaters = (oldMS: MachineSet, newMS: MachineSet) => string[] | undefined;
+
+/**
+ * An old MachineSet told to move Machines also carries the updaters that accepted the change (this project's
+ * composition of several updaters; the moved Machines get it, so UpdateMachine goes to those only). Unknown (the
+ * answer cache was lost, e.g. after a restart): the value already on the MachineSet is kept.
+ */
+function withAcceptedUpdaters(intent: MachineSet, original: MachineSet | undefined, newMS: MachineSet | undefined, accepted?: AcceptedUpdaters): void {
+  const annotations = intent.metadata.annotations;
+  if (!annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION] || !newMS) return;
+  const known = accepted?.(intent, newMS)?.join(',');
+  const value = known ?? original?.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION];
+  if (value) annotations[IN_PLACE_UPDATERS_ANNOTATION] = value;
+}
+
 /**
  * One apply per planned MachineSet whose owned fields change. Ordering keeps the move handshake race free:
  * the new MS accepts (receive-machines-from-machinesets) before any old MS is told to move Machines to it, and old
  * MachineSets stop moving (annotation removed) before the new MS stops accepting.
  */
-export function machineSetWrites(plan: RolloutPlan, current: ReadonlyMap<string, MachineSet>): MachineSetWrite[] {
+export function machineSetWrites(plan: RolloutPlan, current: ReadonlyMap<string, MachineSet>, accepted?: AcceptedUpdaters): MachineSetWrite[] {
   const writes: MachineSetWrite[] = [];
   const newName = plan.newMS?.metadata.name;
   for (const planned of plan.machineSets as unknown as MachineSet[]) {
@@ -28,6 +45,7 @@ export function machineSetWrites(plan: RolloutPlan, current: ReadonlyMap<string,
     const original = current.get(name);
     const replicas = plan.scaleIntents.get(name) ?? planned.spec.replicas ?? 0;
     const intent = machineSetApplyIntent(planned, replicas);
+    withAcceptedUpdaters(intent, original, plan.newMS as unknown as MachineSet | undefined, accepted);
     if (original && jsonEqual(ownedView(intent), ownedView(original))) continue;
     writes.push({ intent, original });
   }

@@ -177,7 +177,8 @@ export class MachineDeploymentReconciler implements Reconciler {
 
   private async apply(plan: RolloutPlan, machineSets: MachineSet[]): Promise<void> {
     const current = new Map(machineSets.map((ms) => [ms.metadata.name ?? '', ms]));
-    for (const { intent, original } of machineSetWrites(plan, current)) {
+    const accepted = (oldMS: MachineSet, newMS: MachineSet) => this.inPlaceChecker.acceptedUpdaters(oldMS, newMS);
+    for (const { intent, original } of machineSetWrites(plan, current, accepted)) {
       const diff = plan.diffs.get(intent.metadata.name ?? '');
       await this.applier.patch(this.client, intent, { fieldOwner: MACHINEDEPLOYMENT_FIELD_MANAGER, original });
       await waitForCache(this.cache, intent);

@@ -107,6 +107,14 @@ describe('planDeletions', () => {
 });
 
 describe('movePatch', () => {
+  it('carries the updaters that accepted the change from the old MachineSet, and clears a stale value', () => {
+    const UPDATERS = 'in-place-updates.capi-inplace.io/updaters';
+    const newMS = machineSet('md-new', { hash: 'new' });
+    const withUpdaters = machineSet('md-old', { hash: 'old', annotations: { [UPDATERS]: 'a-updater,b-updater' } });
+    expect(movePatch(machine('m1', { owner: 'md-old' }), withUpdaters, newMS).metadata.annotations[UPDATERS]).toBe('a-updater,b-updater');
+    const stale = machine('m2', { owner: 'md-old', annotations: { [UPDATERS]: 'old-one' } });
+    expect(movePatch(stale, machineSet('md-old', { hash: 'old' }), newMS).metadata.annotations[UPDATERS]).toBeNull();
+  });
   it('swaps selector labels, the controller owner and adds both markers in one patch', () => {
     const oldMS = machineSet('md-old', { hash: 'old' });
     const newMS = machineSet('md-new', { hash: 'new' });

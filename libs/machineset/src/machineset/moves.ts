@@ -16,6 +16,7 @@ import {
   type MachineSet,
 } from '@capi/api';
 import type { OwnerReference } from '@capi/controller-runtime';
+import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import { machinesToDeletePrioritized, sortByDeletePriority, type DeletePriorityFunc } from './deletion-order';
 import { formatLabelValue, machineSetOwnerRef } from './desired';
 import { isUnhealthyAndOwnerRemediated } from './remediation';
@@ -133,7 +134,7 @@ export interface MoveMergePatch {
   metadata: {
     resourceVersion?: string;
     labels: Record<string, string | null>;
-    annotations: Record<string, string>;
+    annotations: Record<string, string | null>;
     ownerReferences: OwnerReference[];
   };
 }
@@ -151,11 +152,16 @@ export function movePatch(machine: Machine, oldMS: MachineSet, newMS: MachineSet
   for (const [k, v] of Object.entries(next)) if (current[k] !== v) labels[k] = v;
   const ownerReferences = (machine.metadata.ownerReferences ?? []).filter((r) => !r.controller);
   ownerReferences.push(machineSetOwnerRef(newMS, true));
+  const annotations: Record<string, string | null> = { [PENDING_ACKNOWLEDGE_MOVE_ANNOTATION]: '', [UPDATE_IN_PROGRESS_ANNOTATION]: '' };
+  // The updaters that accepted the change travel with the Machine (composed updaters; see @capi/inplace updaters).
+  const updaters = oldMS.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION];
+  if (updaters) annotations[IN_PLACE_UPDATERS_ANNOTATION] = updaters;
+  else if (machine.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION] !== undefined) annotations[IN_PLACE_UPDATERS_ANNOTATION] = null;
   return {
     metadata: {
       ...(machine.metadata.resourceVersion ? { resourceVersion: machine.metadata.resourceVersion } : {}),
       labels,
-      annotations: { [PENDING_ACKNOWLEDGE_MOVE_ANNOTATION]: '', [UPDATE_IN_PROGRESS_ANNOTATION]: '' },
+      annotations,
       ownerReferences,
     },
   };
