@@ -2,6 +2,7 @@ export * from './client/types';
 export * from './client/errors';
 export * from './features';
 export { KubeClient, KubeClientOptions } from './client/kube-client';
+export * from './client/in-cluster';
 export { RestMapper, ResourceMapping, NoKindMatchError } from './client/rest-mapper';
 export {
   ClientMetrics,
