@@ -21,3 +21,4 @@ export * from './testing/extension-server.module';
 export * from './module/extension-config.module';
 export { registryReadiness, runWarmUp, type WarmUpPolicy, type WarmUpOutcome, type RegistryReadinessState } from './module/warm-up';
 export * from './testing/test-runtime-client';
+export * from './in-process';

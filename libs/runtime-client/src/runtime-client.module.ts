@@ -1,8 +1,12 @@
 // NestJS wiring: registry, transport, client and reconciler under tokens so downstream providers can swap them.
 import { Module, type DynamicModule, type InjectionToken, type ModuleMetadata, type Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { Client } from '@capi/controller-runtime';
 import { RuntimeClient, type NamespaceLabelsReader } from './client';
 import { ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from './extension-config-reconciler';
+import { InProcessAwareTransport } from './in-process/in-process-transport';
+import type { InProcessUpdaters } from './in-process/in-process-updaters';
+import { IN_PROCESS_UPDATER_TABLE, inProcessUpdaterProviders } from './in-process/registrar';
 import { ExtensionRegistry } from './registry';
 import { HttpsExtensionTransport, type ClientCertificate, type ExtensionTransport } from './transport';
 
@@ -32,7 +36,13 @@ export class RuntimeClientModule {
   static forRoot(opts: RuntimeClientModuleOptions): DynamicModule {
     const providers: Provider[] = [
       { provide: EXTENSION_REGISTRY, useFactory: () => new ExtensionRegistry() },
-      { provide: EXTENSION_TRANSPORT, useFactory: () => new HttpsExtensionTransport(opts.clientCertificate) },
+      // In-process updaters (IN_PLACE_UPDATERS) are dispatched by the transport; every other URL goes over HTTPS.
+      {
+        provide: EXTENSION_TRANSPORT,
+        inject: [IN_PROCESS_UPDATER_TABLE],
+        useFactory: (inProcess: InProcessUpdaters) => new InProcessAwareTransport(new HttpsExtensionTransport(opts.clientCertificate), inProcess),
+      },
+      ...inProcessUpdaterProviders(EXTENSION_REGISTRY),
       { provide: NAMESPACE_LABELS_READER, useFactory: namespaceLabelsFromClient, inject: [opts.kubeClientToken] },
       {
         provide: RUNTIME_CLIENT,
@@ -48,7 +58,7 @@ export class RuntimeClientModule {
     return {
       module: RuntimeClientModule,
       global: false,
-      imports: opts.imports ?? [],
+      imports: [DiscoveryModule, ...(opts.imports ?? [])],
       providers,
       exports: [RUNTIME_CLIENT, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, EXTENSION_CONFIG_RECONCILER],
     };
