@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ControllerRuntimeModule, FeatureGatesModule, inClusterKubeconfig, inClusterNamespace, KUBE_CONFIG, MANAGER, METRICS_REGISTRY, type Manager } from '@capi/controller-runtime';
@@ -71,6 +71,11 @@ export interface ManagerOverrides {
   controllers?: ControllerRegistry;
   /** Options of the embedded default's provider module (provisioning delay, updater timings). */
   embeddedProvider?: EmbeddedProviderOptions;
+  /**
+   * A downstream provider's own modules (its infrastructure controllers, in-process updaters), imported next to the
+   * selected controller modules; they see the global core and controller-runtime providers.
+   */
+  modules?: Array<DynamicModule | Type<unknown>>;
 }
 
 function tokenOf(p: Provider): unknown {
@@ -198,5 +203,5 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
   };
   // The embedded default also runs the in-memory provider and the reference updater, so `npm start` shows the flow.
   const embedded = config.apiServer.mode === 'embedded' && config.embeddedProvider ? [EmbeddedProviderModule.forRoot(overrides.embeddedProvider)] : [];
-  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules] };
+  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules, ...(overrides.modules ?? [])] };
 }
