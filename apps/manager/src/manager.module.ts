@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ControllerRuntimeModule, FeatureGatesModule, inClusterKubeconfig, inClusterNamespace, KUBE_CONFIG, MANAGER, METRICS_REGISTRY, type Manager } from '@capi/controller-runtime';
+import { assertNestCompatible, ControllerRuntimeModule, FeatureGatesModule, inClusterKubeconfig, inClusterNamespace, KUBE_CONFIG, MANAGER, METRICS_REGISTRY, type Manager } from '@capi/controller-runtime';
 import type { ManagerConfig } from './config/config';
 import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type ControllerSelection } from './controllers/registry';
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
@@ -185,6 +185,8 @@ function replaceByToken(base: Provider[], replacements: Provider[]): Provider[] 
  * module sees it because both modules are global.
  */
 export function buildManagerModule(config: ManagerConfig, overrides: ManagerOverrides = {}): DynamicModule {
+  // A provider app with a second or mismatched @nestjs/core fails here, naming the copies, not later in DI.
+  assertNestCompatible();
   const selection = selectControllers(config, overrides.controllers ?? DEFAULT_CONTROLLERS);
   const info: ControllerSelectionInfo = { enabled: selection.enabled, skipped: selection.skipped };
   const extra = overrides.providers ?? [];

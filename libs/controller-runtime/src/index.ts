@@ -42,4 +42,5 @@ export { Manager, ManagerOptions } from './manager/manager';
 
 export { ControllerRuntimeModule, ControllerRuntimeModuleOptions, ManagerLifecycle } from './nest/controller-runtime.module';
 export { ReconcilerFor, RECONCILER_FOR } from './nest/reconciler-for.decorator';
+export * from './nest/nest-compat';
 export * from './nest/tokens';
