@@ -83,6 +83,8 @@ for (const p of selected) {
       if (!builtins.has(spec) && packageOf(spec) !== m.name) required.add(packageOf(spec));
     }
   }
+  // Libs never depend on an app (the manager is the only package under apps/).
+  if (p.dir.startsWith('libs/') && required.has('@capi/manager')) problems.push(`${m.name}: a lib must not import the manager (@capi/manager)`);
   const declared = { ...m.dependencies, ...m.peerDependencies };
   for (const r of required) if (!(r in declared)) problems.push(`${m.name}: the compiled output requires ${r}, missing from ${p.dir}/package.json dependencies/peerDependencies`);
   for (const d of Object.keys(m.dependencies ?? {})) {
@@ -98,6 +100,9 @@ if (pack) {
   const dest = join(root, 'dist/packages');
   mkdirSync(dest, { recursive: true });
   for (const p of selected) {
+    // Tarballs of an earlier version would be installed next to the new ones by `npm install dist/packages/*.tgz`.
+    const prefix = `${p.manifest.name.replace('@', '').replace('/', '-')}-`;
+    for (const f of readdirSync(dest)) if (f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)) && f.endsWith('.tgz')) rmSync(join(dest, f));
     const r = spawnSync('npm', ['pack', '--silent', '--pack-destination', dest], { cwd: join(root, 'dist', p.dir), encoding: 'utf8' });
     if (r.status !== 0) fail(`npm pack ${p.manifest.name}: ${r.stderr}`);
     process.stdout.write(`packed ${join(relative(root, dest), r.stdout.trim().split('\n').pop())}\n`);
