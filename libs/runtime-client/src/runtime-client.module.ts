@@ -42,7 +42,7 @@ export class RuntimeClientModule {
         inject: [IN_PROCESS_UPDATER_TABLE],
         useFactory: (inProcess: InProcessUpdaters) => new InProcessAwareTransport(new HttpsExtensionTransport(opts.clientCertificate), inProcess),
       },
-      ...inProcessUpdaterProviders(EXTENSION_REGISTRY),
+      ...inProcessUpdaterProviders(EXTENSION_REGISTRY, EXTENSION_TRANSPORT),
       { provide: NAMESPACE_LABELS_READER, useFactory: namespaceLabelsFromClient, inject: [opts.kubeClientToken] },
       {
         provide: RUNTIME_CLIENT,

@@ -7,7 +7,7 @@ import { ControllerRuntimeModule, KUBE_CLIENT, type Client } from '@capi/control
 import { eventually, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import type { RuntimeClient } from '../client';
 import { ExtensionConfigController, ExtensionConfigModule } from '../module/extension-config.module';
-import { RUNTIME_CLIENT } from '../runtime-client.module';
+import { EXTENSION_TRANSPORT, RUNTIME_CLIENT } from '../runtime-client.module';
 import { createExtensionServer, type ExtensionServer } from '../testing/extension-server';
 import { IN_PLACE_UPDATERS, inPlaceUpdater, type InPlaceUpdater, type InProcessResponse } from './in-place-updater';
 
@@ -110,6 +110,19 @@ describe('in-process updaters by DI (envtest)', () => {
     await client.delete({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', name: 'https-ext' });
     await eventually(async () => (await runtimeClient.getAllExtensions('CanUpdateMachine', forObject)).length === 1, 'https-ext removed');
     expect(await runtimeClient.getAllExtensions('CanUpdateMachine', forObject)).toEqual(['can-update-machine.version-updater']);
+  });
+
+  it('a replaced EXTENSION_TRANSPORT that does not dispatch in-process updaters fails start-up saying how to wrap it', async () => {
+    const plain = { post: () => Promise.reject(new Error('unused')) };
+    const replaced = Test.createTestingModule({
+      imports: [ControllerRuntimeModule.forRoot({ kubeconfig: () => kubeConfigFor(env) }), ExtensionConfigModule.forRoot(), VersionProviderModule],
+    })
+      .overrideProvider(EXTENSION_TRANSPORT)
+      .useValue(plain)
+      .compile();
+    await expect(replaced.then((m) => m.init())).rejects.toThrow(
+      'EXTENSION_TRANSPORT (Object) does not dispatch the in-process updaters version-updater: wrap the replacement, new InProcessAwareTransport(',
+    );
   });
 
   it('the same updater registered by two modules fails start-up naming both', async () => {
