@@ -69,7 +69,7 @@ async function main() {
         return true;
       })(),
       exited.then(() => false),
-      new Promise((r) => setTimeout(() => r(false), 60_000)),
+      new Promise((r) => setTimeout(() => r(false), 60_000).unref()),
     ]);
     if (!ready || !existsSync(join(data, 'kubeconfig'))) throw new Error(`the example manager did not start:\n${log.join('').slice(-4000)}`);
 
