@@ -51,6 +51,10 @@ describe('InProcessUpdaters registration', () => {
       ['can-update-machine.mine', 'CanUpdateMachine', 3, 'Ignore'],
       ['update-machine.mine', 'UpdateMachine', 3, 'Ignore'],
     ]);
+    // An ExtensionConfig with the updater's name is shadowed by it (one registration per name).
+    registry.add({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'mine' }, spec: { clientConfig: { url: 'https://ext.example' } }, status: { handlers: [{ name: 'can-update-machine.mine', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'CanUpdateMachine' } }] } } as never);
+    expect(registry.list().filter((r) => r.name === 'can-update-machine.mine').map((r) => r.clientConfig.url)).toEqual(['https://mine.in-process.invalid']);
+    expect(registry.get('can-update-machine.mine')?.clientConfig.url).toBe('https://mine.in-process.invalid');
     // ExtensionConfig warm-ups and removals leave in-process registrations alone.
     registry.warmUp([]);
     registry.remove('mine');
