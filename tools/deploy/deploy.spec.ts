@@ -8,9 +8,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient } from '@capi/controller-runtime';
+import { inClusterKubeconfig, KubeClient } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
-import { loadManagerConfig } from '@capi/manager';
+import { leaderElectionNamespace, loadManagerConfig } from '@capi/manager';
 
 const run = promisify(execFile);
 const root = resolve(__dirname, '../..');
@@ -43,6 +43,21 @@ const one = (objs: Obj[], kind: string) => {
 const allows = (rules: Rule[], group: string, resource: string, verb: string) =>
   rules.some((r) => r.apiGroups.includes(group) && (r.resources.includes(resource) || r.resources.includes('*')) && r.verbs.includes(verb));
 
+/** The manager's config from `args` as it would load in a pod of `namespace` (service env + service-account volume). */
+function loadInPod(args: string[], namespace: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'deploy-sa-'));
+  try {
+    writeFileSync(join(dir, 'token'), 'token');
+    writeFileSync(join(dir, 'namespace'), namespace);
+    const loaded = loadManagerConfig(args, { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }, { serviceAccountDir: dir });
+    if (loaded.help) throw new Error('unexpected --help');
+    // The Lease namespace reads the volume's namespace file: resolve it while the directory exists.
+    return { config: loaded.config, leaseNamespace: leaderElectionNamespace(loaded.config) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('deploy/', () => {
   let env: Envtest;
   let rendered: Obj[];
@@ -70,7 +85,7 @@ describe('deploy/', () => {
     expect(resources.trim()).toBe('extensionconfigs.runtime.cluster.x-k8s.io');
   }, 60_000);
 
-  it('the Namespace and the kubeconfig ConfigMap apply server-side (dry run)', async () => {
+  it('the Namespace applies server-side (dry run); no kubeconfig ConfigMap is needed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'deploy-test-'));
     const apply = async (obj: Obj, dryRun: boolean) => {
       const file = join(dir, `${obj.kind}.yaml`);
@@ -82,7 +97,7 @@ describe('deploy/', () => {
       expect(await apply(ns, true)).toMatch(/namespace\/capi-system serverside-applied \(server dry run\)/);
       // Like a real API server, a dry run into a missing namespace is NotFound: create the Namespace first.
       await apply(ns, false);
-      expect(await apply(one(rendered, 'ConfigMap'), true)).toMatch(/configmap\/capi-manager-kubeconfig serverside-applied \(server dry run\)/);
+      expect(byKind(rendered, 'ConfigMap')).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -105,12 +120,11 @@ describe('deploy/', () => {
     const validVerbs = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
     for (const r of [...rules, ...(one(rendered, 'Role').rules as Rule[])]) for (const v of r.verbs) expect(validVerbs.has(v)).toBe(true);
 
-    // The Lease lives in --namespace, or "default" without it (LEADER_ELECTION_ID in apps/manager).
+    // The Lease lives in --namespace, or without it in the pod's namespace (LEADER_ELECTION_ID in apps/manager).
     const role = one(rendered, 'Role');
-    const args = one(rendered, 'Deployment').spec.template.spec.containers[0].args as string[];
-    const config = loadManagerConfig(args);
-    if (config.help) throw new Error('unexpected --help');
-    expect(role.metadata.namespace).toBe(config.config.namespace ?? 'default');
+    const deployment = one(rendered, 'Deployment');
+    const { leaseNamespace } = loadInPod(deployment.spec.template.spec.containers[0].args, deployment.metadata.namespace!);
+    expect(role.metadata.namespace).toBe(leaseNamespace);
     for (const verb of ['get', 'create', 'update']) expect(allows(role.rules, 'coordination.k8s.io', 'leases', verb)).toBe(true);
   });
 
@@ -131,9 +145,9 @@ describe('deploy/', () => {
     const pod = deployment.spec.template.spec;
     expect(deployment.spec.template.metadata.labels).toEqual(expect.objectContaining(deployment.spec.selector.matchLabels));
     const container = pod.containers[0];
-    const loaded = loadManagerConfig(container.args);
-    if (loaded.help) throw new Error('unexpected --help');
-    const c = loaded.config;
+    const c = loadInPod(container.args, deployment.metadata.namespace!).config;
+    expect(c.apiServer.mode).toBe('in-cluster');
+    expect(pod.automountServiceAccountToken).not.toBe(false);
     expect(c.leaderElection.enabled).toBe(true);
     expect(c.featureGates.enabled('RuntimeSDK') && c.featureGates.enabled('InPlaceUpdates')).toBe(true);
     expect([c.metricsBindAddress, c.healthProbeBindAddress]).toEqual([':8080', ':9440']);
@@ -145,28 +159,18 @@ describe('deploy/', () => {
     const svc = one(rendered, 'Service');
     expect(svc.spec.selector).toEqual(deployment.spec.selector.matchLabels);
     expect(svc.spec.ports[0].targetPort).toBe('metrics');
-
-    // --kubeconfig is the mounted ConfigMap key.
-    const mount = container.volumeMounts.find((m: { name: string }) => m.name === 'kubeconfig');
-    const volume = pod.volumes.find((v: { name: string }) => v.name === 'kubeconfig');
-    expect(volume.configMap.name).toBe(one(rendered, 'ConfigMap').metadata.name);
-    expect(c.kubeconfig).toBe(`${mount.mountPath}/kubeconfig`);
-    expect(Object.keys(one(rendered, 'ConfigMap').data)).toEqual(['kubeconfig']);
+    expect(c.kubeconfig).toBeUndefined();
   });
 
-  it('the in-cluster kubeconfig authenticates with the service account token file and CA', async () => {
-    const text: string = one(rendered, 'ConfigMap').data.kubeconfig;
-    expect(text).toContain('server: https://kubernetes.default.svc');
-    // Same kubeconfig, with the service-account paths pointed at files holding envtest's CA and token.
+  it('the in-cluster config authenticates with the service account token file and CA', async () => {
+    // What a pod sees: KUBERNETES_SERVICE_HOST/PORT and the service-account volume, here holding envtest's CA and token.
     const dir = mkdtempSync(join(tmpdir(), 'deploy-sa-'));
     try {
       writeFileSync(join(dir, 'ca.crt'), Buffer.from(env.caData ?? '', 'base64'));
       writeFileSync(join(dir, 'token'), env.token);
-      const local = text
-        .replace('https://kubernetes.default.svc', env.url)
-        .replaceAll('/var/run/secrets/kubernetes.io/serviceaccount', dir);
+      const url = new URL(env.url);
       const kc = new KubeConfig();
-      kc.loadFromString(local);
+      kc.loadFromString(inClusterKubeconfig({ env: { KUBERNETES_SERVICE_HOST: url.hostname, KUBERNETES_SERVICE_PORT: url.port }, serviceAccountDir: dir }));
       // An auth provider, not a static token: client-node re-reads the file (every 60 s, like client-go), so
       // rotated projected tokens keep working.
       expect(kc.getCurrentUser()).toMatchObject({ authProvider: { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } } });

@@ -1,5 +1,5 @@
 // Standalone reference in-place updater: `node main.js` (env HOST, PORT). Prints its URL and CA bundle.
-import { startInPlaceUpdater } from './server';
+import { startInPlaceUpdater } from '@capi/inplace-updater';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 0);

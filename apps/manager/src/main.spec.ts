@@ -14,7 +14,8 @@ jest.setTimeout(30_000);
 function run(args: string[]): ChildProcess {
   return spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/manager/src/main.ts'), ...args], {
     cwd: root,
-    env: { ...process.env, SWC_NODE_PROJECT: join(root, 'tsconfig.json'), EXP_IN_PLACE_UPDATES: '', EXP_RUNTIME_SDK: '' },
+    // KUBERNETES_SERVICE_HOST cleared: a CI job running in a pod must still get the embedded default.
+    env: { ...process.env, SWC_NODE_PROJECT: join(root, 'tsconfig.json'), EXP_IN_PLACE_UPDATES: '', EXP_RUNTIME_SDK: '', KUBERNETES_SERVICE_HOST: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -103,6 +103,18 @@ describe('buildManagerModule: downstream provider override', () => {
     expect(app.get(FeatureGates)).toBe(gates);
   });
 
+  it('imports a downstream provider\'s own modules, which see the global core and controller-runtime tokens', async () => {
+    @Injectable()
+    class ProviderController {
+      constructor(@Inject(KUBECONFIG) readonly kubeconfig: string, @Inject(KUBE_CLIENT) readonly client: Client) {}
+    }
+    @Module({ providers: [ProviderController] })
+    class ProviderModule {}
+    const app = await start(config('--controllers=kcp'), { modules: [ProviderModule], providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] });
+    expect(app.get(ProviderController).kubeconfig).toBe(fakeKubeconfig);
+    expect(app.get(ProviderController).client).toBe(app.get(KUBE_CLIENT));
+  });
+
   it('a --kubeconfig without a current cluster fails start-up naming the flag', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'manager-')), 'kubeconfig');
     writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: []\n');

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ControllerRuntimeModule, FeatureGatesModule, KUBE_CONFIG, MANAGER, METRICS_REGISTRY, type Manager } from '@capi/controller-runtime';
+import { assertNestCompatible, ControllerRuntimeModule, FeatureGatesModule, inClusterKubeconfig, inClusterNamespace, KUBE_CONFIG, MANAGER, METRICS_REGISTRY, type Manager } from '@capi/controller-runtime';
 import type { ManagerConfig } from './config/config';
 import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type ControllerSelection } from './controllers/registry';
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
@@ -15,9 +15,9 @@ import { DeferredManagerExit, MANAGER_EXIT, RegistryWarmUpExit } from './runtime
 
 /** Token of the validated ManagerConfig. */
 export const MANAGER_CONFIG = Symbol.for('capi.ManagerConfig');
-/** Token of the kubeconfig (YAML text) controllers connect with: the --kubeconfig file or the embedded default's. */
+/** Token of the kubeconfig (YAML text) controllers connect with: the --kubeconfig file, the in-cluster one or the embedded default's. */
 export const KUBECONFIG = Symbol.for('capi.Kubeconfig');
-/** Token of what the embedded environment started (`{ kubeconfig, kubeconfigPath? }`), undefined with --kubeconfig. */
+/** Token of what the embedded environment started (`{ kubeconfig, kubeconfigPath? }`), undefined unless the API server is embedded. */
 export const EMBEDDED_STARTED = Symbol.for('capi.EmbeddedStarted');
 export type EmbeddedStarted = Awaited<ReturnType<EmbeddedEnvironment['start']>> | undefined;
 /** Token of which controllers run and which were skipped (and why). */
@@ -61,7 +61,7 @@ export class ManagerEndpoints implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([this.metrics?.close(), this.health?.close()]);
-    if (!this.config.kubeconfig) await this.embedded.stop();
+    if (this.config.apiServer.mode === 'embedded') await this.embedded.stop();
   }
 }
 
@@ -72,6 +72,11 @@ export interface ManagerOverrides {
   controllers?: ControllerRegistry;
   /** Options of the embedded default's provider module (provisioning delay, updater timings). */
   embeddedProvider?: EmbeddedProviderOptions;
+  /**
+   * A downstream provider's own modules (its infrastructure controllers, in-process updaters), imported next to the
+   * selected controller modules; they see the global core and controller-runtime providers.
+   */
+  modules?: Array<DynamicModule | Type<unknown>>;
 }
 
 function tokenOf(p: Provider): unknown {
@@ -95,13 +100,19 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     {
       provide: EMBEDDED_STARTED,
       inject: [MANAGER_CONFIG, EMBEDDED_ENVIRONMENT],
-      useFactory: async (c: ManagerConfig, embedded: EmbeddedEnvironment): Promise<EmbeddedStarted> => (c.kubeconfig ? undefined : embedded.start()),
+      useFactory: async (c: ManagerConfig, embedded: EmbeddedEnvironment): Promise<EmbeddedStarted> => (c.apiServer.mode === 'embedded' ? embedded.start() : undefined),
     },
     {
       // Resolved before any controller module is instantiated, so the embedded environment starts first.
       provide: KUBECONFIG,
-      inject: [MANAGER_CONFIG, EMBEDDED_STARTED],
-      useFactory: async (c: ManagerConfig, started: EmbeddedStarted) => (c.kubeconfig ? readKubeconfig(c.kubeconfig) : started!.kubeconfig),
+      inject: [MANAGER_CONFIG, EMBEDDED_STARTED, LOGGER],
+      useFactory: async (c: ManagerConfig, started: EmbeddedStarted, log: JsonLogger) => {
+        const source = c.apiServer;
+        log.info('API server', { logger: 'manager', mode: source.mode, ...(source.mode === 'kubeconfig' ? { kubeconfig: source.path } : { reason: source.reason }) });
+        if (source.mode === 'kubeconfig') return readKubeconfig(source.path);
+        if (source.mode === 'in-cluster') return inClusterKubeconfig(source.inCluster);
+        return started!.kubeconfig;
+      },
     },
     ManagerEndpoints,
     { provide: MANAGER_EXIT, useClass: DeferredManagerExit },
@@ -133,7 +144,7 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     },
     namespace: config.namespace,
     leaderElection: le.enabled
-      ? { namespace: config.namespace ?? 'default', name: LEADER_ELECTION_ID, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs }
+      ? { namespace: leaderElectionNamespace(config), name: LEADER_ELECTION_ID, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs }
       : undefined,
   });
   const providers = replaceByToken(cr.providers ?? [], [
@@ -141,6 +152,13 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     { provide: METRICS_REGISTRY, useFactory: createMetricsRegistry },
   ]);
   return { ...cr, providers };
+}
+
+/** Lease namespace: --namespace, else in a pod the pod's namespace (as controller-runtime), else `default`. */
+export function leaderElectionNamespace(config: Pick<ManagerConfig, 'namespace' | 'apiServer'>): string {
+  if (config.namespace) return config.namespace;
+  if (config.apiServer.mode === 'in-cluster') return inClusterNamespace(config.apiServer.inCluster) ?? 'default';
+  return 'default';
 }
 
 /** Lease name, as upstream's manager (controller-leader-election-capi). */
@@ -170,6 +188,8 @@ function replaceByToken(base: Provider[], replacements: Provider[]): Provider[] 
  * module sees it because both modules are global.
  */
 export function buildManagerModule(config: ManagerConfig, overrides: ManagerOverrides = {}): DynamicModule {
+  // A provider app with a second or mismatched @nestjs/core fails here, naming the copies, not later in DI.
+  assertNestCompatible();
   const selection = selectControllers(config, overrides.controllers ?? DEFAULT_CONTROLLERS);
   const info: ControllerSelectionInfo = { enabled: selection.enabled, skipped: selection.skipped };
   const extra = overrides.providers ?? [];
@@ -187,6 +207,6 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
     exports: coreProviders.map((p) => tokenOf(p) as string | symbol),
   };
   // The embedded default also runs the in-memory provider and the reference updater, so `npm start` shows the flow.
-  const embedded = !config.kubeconfig && config.embeddedProvider ? [EmbeddedProviderModule.forRoot(overrides.embeddedProvider)] : [];
-  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules] };
+  const embedded = config.apiServer.mode === 'embedded' && config.embeddedProvider ? [EmbeddedProviderModule.forRoot(overrides.embeddedProvider)] : [];
+  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules, ...(overrides.modules ?? [])] };
 }

@@ -2,6 +2,7 @@ export * from './client/types';
 export * from './client/errors';
 export * from './features';
 export { KubeClient, KubeClientOptions } from './client/kube-client';
+export * from './client/in-cluster';
 export { RestMapper, ResourceMapping, NoKindMatchError } from './client/rest-mapper';
 export {
   ClientMetrics,
@@ -41,5 +42,6 @@ export { Manager, ManagerOptions } from './manager/manager';
 
 export { ControllerRuntimeModule, ControllerRuntimeModuleOptions, ManagerLifecycle } from './nest/controller-runtime.module';
 export { ReconcilerFor, RECONCILER_FOR } from './nest/reconciler-for.decorator';
+export * from './nest/nest-compat';
 export * from './nest/tokens';
 export { ApiEventRecorder, type EventRecorder } from './events/recorder';

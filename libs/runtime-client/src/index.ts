@@ -31,3 +31,4 @@ export {
   type RegistryReadinessState,
 } from './module/warm-up';
 export * from './testing/test-runtime-client';
+export * from './in-process';

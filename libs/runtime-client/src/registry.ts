@@ -55,6 +55,13 @@ export function registrationsFor(ec: ExtensionConfig): ExtensionRegistration[] {
 export class ExtensionRegistry {
   private entries: ReadonlyMap<string, ExtensionRegistration> = new Map();
   private ready = false;
+  /** In-process updaters (src/in-process): kept apart, so warmUp/add/remove of ExtensionConfigs leave them alone. */
+  private inProcess: ReadonlyMap<string, ExtensionRegistration> = new Map();
+
+  /** Installs the in-process updaters' registrations (replacing earlier ones); on a name clash they shadow an ExtensionConfig's. */
+  setInProcess(registrations: ExtensionRegistration[]): void {
+    this.inProcess = new Map(registrations.map((r) => [r.name, r]));
+  }
 
   isReady(): boolean {
     return this.ready;
@@ -85,13 +92,13 @@ export class ExtensionRegistry {
 
   get(name: string): ExtensionRegistration | undefined {
     if (!this.ready) throw new RegistryNotReadyError('Get');
-    return this.entries.get(name);
+    return this.inProcess.get(name) ?? this.entries.get(name);
   }
 
   /** Registrations for a hook (group+hook matched like upstream List), sorted by name for a stable call order. */
   list(gvh?: Pick<GroupVersionHook, 'group' | 'hook'>): ExtensionRegistration[] {
     if (!this.ready) throw new RegistryNotReadyError('List');
-    return [...this.entries.values()]
+    return [...new Map([...this.entries, ...this.inProcess]).values()]
       .filter((r) => !gvh || (r.gvh.group === gvh.group && r.gvh.hook === gvh.hook))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }

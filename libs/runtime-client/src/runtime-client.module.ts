@@ -1,9 +1,13 @@
 // NestJS wiring: registry, transport, client and reconciler under tokens so downstream providers can swap them.
 import { Inject, Injectable, Logger, Module, Optional, type DynamicModule, type InjectionToken, type ModuleMetadata, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { Registry } from 'prom-client';
 import { METRICS_REGISTRY, type Client } from '@capi/controller-runtime';
 import { RuntimeClient, type NamespaceLabelsReader } from './client';
 import { ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from './extension-config-reconciler';
+import { InProcessAwareTransport } from './in-process/in-process-transport';
+import type { InProcessUpdaters } from './in-process/in-process-updaters';
+import { IN_PROCESS_UPDATER_TABLE, inProcessUpdaterProviders } from './in-process/registrar';
 import { RuntimeSdkMetrics } from './metrics';
 import { ExtensionRegistry } from './registry';
 import { ClientCertificateFiles, type ClientCertificate, type ClientCertificateSource } from './client-certificate';
@@ -68,11 +72,14 @@ export class RuntimeClientModule {
       // A bad certificate file fails start-up here (upstream: the runtime client cannot be created, the manager exits).
       { provide: CLIENT_CERTIFICATE_SOURCE, useFactory: () => clientCertificateSource(opts) },
       ClientCertificateWatcher,
+      // In-process updaters (IN_PLACE_UPDATERS) are dispatched by the transport; every other URL goes over HTTPS.
       {
         provide: EXTENSION_TRANSPORT,
-        useFactory: (source?: ClientCertificate | ClientCertificateSource) => new HttpsExtensionTransport(source),
-        inject: [CLIENT_CERTIFICATE_SOURCE],
+        useFactory: (source: ClientCertificate | ClientCertificateSource | undefined, inProcess: InProcessUpdaters) =>
+          new InProcessAwareTransport(new HttpsExtensionTransport(source), inProcess),
+        inject: [CLIENT_CERTIFICATE_SOURCE, IN_PROCESS_UPDATER_TABLE],
       },
+      ...inProcessUpdaterProviders(EXTENSION_REGISTRY, EXTENSION_TRANSPORT),
       { provide: NAMESPACE_LABELS_READER, useFactory: namespaceLabelsFromClient, inject: [opts.kubeClientToken] },
       {
         provide: RUNTIME_SDK_METRICS,
@@ -94,7 +101,7 @@ export class RuntimeClientModule {
     return {
       module: RuntimeClientModule,
       global: false,
-      imports: opts.imports ?? [],
+      imports: [DiscoveryModule, ...(opts.imports ?? [])],
       providers,
       exports: [RUNTIME_CLIENT, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, EXTENSION_CONFIG_RECONCILER, RUNTIME_SDK_METRICS],
     };

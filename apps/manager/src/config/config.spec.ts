@@ -1,4 +1,7 @@
-import { loadManagerConfig, isBindAddress, levelFromVerbosity, type ManagerConfig } from './config';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadManagerConfig, isBindAddress, levelFromVerbosity, resolveApiServer, type ManagerConfig } from './config';
 import { ConfigError, parseDuration, parseFlags, usage } from './flags';
 
 function load(argv: string[], env: Record<string, string> = {}): ManagerConfig {
@@ -158,5 +161,37 @@ describe('loadManagerConfig', () => {
 
   it('extensionconfig with RuntimeSDK on is accepted', () => {
     expect(load(['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true']).controllers).toEqual(['extensionconfig']);
+  });
+});
+
+describe('resolveApiServer (--kubeconfig, --api-server, in a pod or not)', () => {
+  const notInPod = 'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined';
+  it('--kubeconfig wins; in a pod without it: in-cluster; elsewhere: the embedded default, with the reason', () => {
+    expect(resolveApiServer('/k', 'auto', undefined)).toEqual({ mode: 'kubeconfig', path: '/k' });
+    expect(resolveApiServer(undefined, 'auto', undefined)).toMatchObject({ mode: 'in-cluster', reason: expect.stringContaining('running in a pod') });
+    expect(resolveApiServer(undefined, 'auto', notInPod)).toEqual({ mode: 'embedded', reason: `no --kubeconfig and not in a pod (${notInPod})` });
+  });
+
+  it('--api-server forces either; forcing in-cluster outside a pod or combining it with --kubeconfig is a flag error', () => {
+    expect(resolveApiServer(undefined, 'embedded', undefined)).toEqual({ mode: 'embedded', reason: '--api-server=embedded' });
+    expect(resolveApiServer(undefined, 'in-cluster', undefined)).toMatchObject({ mode: 'in-cluster', reason: '--api-server=in-cluster' });
+    expect(() => resolveApiServer(undefined, 'in-cluster', notInPod)).toThrow(`invalid --api-server: "in-cluster" but not running in a pod: ${notInPod}`);
+    expect(() => resolveApiServer('/k', 'embedded', undefined)).toThrow('invalid --api-server: "embedded" conflicts with --kubeconfig');
+  });
+
+  it('loadManagerConfig detects the pod from the environment and the service-account token', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sa-'));
+    const pod = { KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' };
+    const withDir = (argv: string[], env: Record<string, string>) => {
+      const r = loadManagerConfig(argv, env, { serviceAccountDir: dir });
+      if (r.help) throw new Error('help');
+      return r.config;
+    };
+    expect(withDir([], pod).apiServer).toMatchObject({ mode: 'embedded', reason: expect.stringContaining('token') }); // no token yet
+    writeFileSync(join(dir, 'token'), 't');
+    expect(withDir([], pod).apiServer.mode).toBe('in-cluster');
+    expect(withDir([], pod).featureGates.enabled('InPlaceUpdates')).toBe(false);
+    expect(withDir([], {}).apiServer.mode).toBe('embedded');
+    expect(errorOf(['--api-server=cloud']).message).toMatch(/^invalid --api-server: "cloud" must be one of: auto, in-cluster, embedded/);
   });
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
-import { FeatureGateError, FeatureGates, featureGatesFromEnv } from '@capi/controller-runtime';
+import { FeatureGateError, FeatureGates, featureGatesFromEnv, inClusterUnavailableReason, type InClusterOptions } from '@capi/controller-runtime';
 import { ConfigError, FLAGS, parseDuration, parseFlags, type RawFlags } from './flags';
 
 /** Controllers the manager knows how to run; `--controllers` picks a subset. */
@@ -12,6 +12,35 @@ export const DEFAULT_DATA_DIR = '.capi';
 
 /** Gates the embedded default turns on (it exists to show in-place updates); env seeds and --feature-gates win. */
 export const EMBEDDED_FEATURE_GATES: Readonly<Record<string, boolean>> = { RuntimeSDK: true, InPlaceUpdates: true };
+
+/** `--api-server` values: how the manager finds its API server when no --kubeconfig is given. */
+export const API_SERVER_MODES = ['auto', 'in-cluster', 'embedded'] as const;
+export type ApiServerMode = (typeof API_SERVER_MODES)[number];
+
+/** Where the controllers' API server comes from, and why (logged at start-up). */
+export type ApiServerSource =
+  | { mode: 'kubeconfig'; path: string }
+  | { mode: 'in-cluster'; reason: string; inCluster: InClusterOptions }
+  | { mode: 'embedded'; reason: string };
+
+/**
+ * Picks the API server like controller-runtime's GetConfig, with the embedded default in place of ~/.kube/config:
+ * --kubeconfig, else in-cluster config when running in a pod, else the embedded API server; --api-server forces
+ * either. `inClusterReason` is undefined in a pod, else why in-cluster config is unavailable.
+ */
+export function resolveApiServer(kubeconfig: string | undefined, mode: ApiServerMode, inClusterReason: string | undefined, inCluster: InClusterOptions = {}): ApiServerSource {
+  if (kubeconfig) {
+    if (mode !== 'auto') throw new ConfigError('--api-server', `${JSON.stringify(mode)} conflicts with --kubeconfig (give one of them)`);
+    return { mode: 'kubeconfig', path: kubeconfig };
+  }
+  if (mode === 'embedded') return { mode: 'embedded', reason: '--api-server=embedded' };
+  if (mode === 'in-cluster') {
+    if (inClusterReason) throw new ConfigError('--api-server', `"in-cluster" but not running in a pod: ${inClusterReason}`);
+    return { mode: 'in-cluster', reason: '--api-server=in-cluster', inCluster };
+  }
+  if (!inClusterReason) return { mode: 'in-cluster', reason: 'running in a pod (service account token and KUBERNETES_SERVICE_HOST)', inCluster };
+  return { mode: 'embedded', reason: `no --kubeconfig and not in a pod (${inClusterReason})` };
+}
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'trace'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -37,6 +66,7 @@ function IsDuration(opts?: ValidationOptions): PropertyDecorator {
 /** The flag values after splitting lists; validated with class-validator before use. */
 export class ManagerFlagsDto {
   @IsOptional() @IsString() kubeconfig?: string;
+  @IsIn(API_SERVER_MODES, { message: `must be one of: ${API_SERVER_MODES.join(', ')}` }) apiServer: string = 'auto';
   @IsString() dataDir = DEFAULT_DATA_DIR;
   @IsBoolean() embeddedProvider = true;
   @IsString() namespace = '';
@@ -66,6 +96,8 @@ export interface LeaderElectionConfig {
 /** The validated configuration the manager is built from. */
 export interface ManagerConfig {
   kubeconfig?: string;
+  /** Resolved from --kubeconfig, --api-server and the environment (see resolveApiServer). */
+  apiServer: ApiServerSource;
   /** Embedded default: data directory (SQLite, token/CA, kubeconfig); undefined = in-memory storage, nothing written. */
   dataDir?: string;
   /** Embedded default: run the in-memory provider and the reference updater. */
@@ -87,10 +119,14 @@ export interface ManagerConfig {
 export type LoadResult = { help: true } | { help: false; config: ManagerConfig };
 
 /**
- * Parses and validates flags (and the EXP_* environment seeds for feature gates). Throws ConfigError naming the first
- * offending flag.
+ * Parses and validates flags (and the EXP_* environment seeds for feature gates; KUBERNETES_SERVICE_HOST/PORT and the
+ * service-account token for in-cluster detection). Throws ConfigError naming the first offending flag.
  */
-export function loadManagerConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): LoadResult {
+export function loadManagerConfig(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+  opts: { serviceAccountDir?: string } = {},
+): LoadResult {
   const raw = parseFlags(argv);
   if (raw.help === true) return { help: true };
   const dto = toDto(raw);
@@ -105,9 +141,11 @@ export function loadManagerConfig(argv: readonly string[], env: Readonly<Record<
     }
     throw new ConfigError(`--${flag}`, `${JSON.stringify(value)} ${Object.values(e.constraints ?? {})[0] ?? 'is invalid'}`);
   }
+  const inCluster: InClusterOptions = { env, serviceAccountDir: opts.serviceAccountDir };
+  const apiServer = resolveApiServer(dto.kubeconfig, dto.apiServer as ApiServerMode, inClusterUnavailableReason(inCluster), inCluster);
   let featureGates: FeatureGates;
   try {
-    const embeddedDefaults = dto.kubeconfig ? {} : EMBEDDED_FEATURE_GATES;
+    const embeddedDefaults = apiServer.mode === 'embedded' ? EMBEDDED_FEATURE_GATES : {};
     featureGates = FeatureGates.parse(dto.featureGates, undefined, { ...embeddedDefaults, ...featureGatesFromEnv(env) });
   } catch (err) {
     if (err instanceof FeatureGateError) throw new ConfigError('--feature-gates', err.message);
@@ -127,6 +165,7 @@ export function loadManagerConfig(argv: readonly string[], env: Readonly<Record<
     help: false,
     config: {
       kubeconfig: dto.kubeconfig,
+      apiServer,
       dataDir: dto.dataDir || undefined,
       embeddedProvider: dto.embeddedProvider,
       namespace: dto.namespace || undefined,

@@ -15,7 +15,8 @@ export interface FlagDef {
 }
 
 export const FLAGS: readonly FlagDef[] = [
-  { name: 'kubeconfig', type: 'string', key: 'kubeconfig', usage: 'Path to a kubeconfig. Omit to run the embedded default (embedded API server).' },
+  { name: 'kubeconfig', type: 'string', key: 'kubeconfig', usage: 'Path to a kubeconfig. Omit to use the in-cluster service account when running in a pod, else the embedded default (embedded API server); see --api-server.' },
+  { name: 'api-server', type: 'string', key: 'apiServer', usage: 'Without --kubeconfig: auto (in-cluster config in a pod, else the embedded API server), in-cluster or embedded to force either.', default: 'auto' },
   { name: 'data-dir', type: 'string', key: 'dataDir', usage: 'Embedded default only: directory for the API server data (SQLite), its token/CA and the kubeconfig. Empty keeps nothing (in-memory storage).', default: '.capi' },
   { name: 'embedded-provider', type: 'bool', key: 'embeddedProvider', usage: 'Embedded default only: run the in-memory infrastructure/bootstrap provider and the reference in-place updater (registered by an ExtensionConfig).', default: 'true' },
   { name: 'namespace', type: 'string', key: 'namespace', usage: 'Namespace that the controllers watch. Empty watches all namespaces.', default: '' },

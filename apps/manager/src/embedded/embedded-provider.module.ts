@@ -9,8 +9,11 @@ import { UpdaterRegistration } from './updater-registration';
 export interface EmbeddedProviderOptions {
   /** Simulated VM boot time (default: the provider's, 1.5 s). */
   provisioningDelayMs?: number;
-  /** Reference updater timings (defaults: upstream's 15 s + 0..4 s jitter, retry after 5 s). */
-  updater?: { updateDurationSeconds?: number; updateJitterSeconds?: number; retryAfterSeconds?: number };
+  /**
+   * Reference updater timings (defaults: upstream's 15 s + 0..4 s jitter, retry after 5 s); false runs no reference
+   * updater (and registers no ExtensionConfig), e.g. for a provider bringing its own in-process updater.
+   */
+  updater?: false | { updateDurationSeconds?: number; updateJitterSeconds?: number; retryAfterSeconds?: number };
 }
 
 @Module({})
@@ -22,7 +25,7 @@ export class EmbeddedProviderModule {
         SsaModule.forRoot(),
         InMemoryProviderModule.forRoot({
           provisioningDelayMs: options.provisioningDelayMs,
-          inPlaceUpdater: { host: '127.0.0.1', ...options.updater },
+          inPlaceUpdater: options.updater === false ? false : { host: '127.0.0.1', ...options.updater },
         }),
       ],
       providers: [UpdaterRegistration, ClusterStatusReconciler],
