@@ -211,7 +211,7 @@ describe('MachineDeployment rollout with InPlaceUpdates off', () => {
     await changeTemplate(h.client, ns, { version: 'v1.31.0' });
     const after = await readyMachines(h.client, ns, 2, 'v1.31.0');
     expect(after.some((m) => before.some((b) => b.metadata.uid === m.metadata.uid))).toBe(false);
-    expect(h.hookCalls).toEqual({ CanUpdateMachineSet: 0, UpdateMachine: 0 });
+    expect(h.hookCalls).toEqual({ CanUpdateMachineSet: 0, UpdateMachine: 0, noopUpdateMachine: 0 });
     await machineDeploymentSettled(h.client, ns, 2);
   });
 });
