@@ -9,6 +9,7 @@ import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
+import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, responseFormat, type ResponseFormat } from './wire';
 
 export interface HttpDeps {
   registry: Registry;
@@ -24,15 +25,17 @@ interface Route { info: ResourceInfo; namespace: string | undefined; name?: stri
 
 const MAX_BODY = 8 * 1024 * 1024;
 
-function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = []): void {
-  const data = JSON.stringify(body);
+function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = [], format: ResponseFormat = 'json'): void {
+  const encoded = encodeBody(body, format);
+  const data = encoded.data;
+  contentType = encoded.contentType ?? contentType;
   // kube's warning headers: code 299, agent "-", quoted text (kubectl prints each as "Warning: <text>").
   const warning = warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(data), ...warning });
   res.end(data);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -41,7 +44,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size > MAX_BODY) reject(new StatusError(413, 'request entity too large', 'RequestEntityTooLarge'));
       else chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -145,9 +148,11 @@ export function createHandler(deps: HttpDeps) {
     return false;
   }
 
-  async function decodeWrite(req: IncomingMessage): Promise<{ body: unknown; patch?: PatchKind | 'apply' }> {
+  async function decodeWrite(req: IncomingMessage, info: ResourceInfo): Promise<{ body: unknown; patch?: PatchKind | 'apply' }> {
     const type = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
-    const text = await readBody(req);
+    const raw = await readBody(req);
+    if (isProtobuf(type)) return { body: decodeProtobufBody(info, raw) };
+    const text = raw.toString('utf8');
     switch (type) {
       case 'application/json':
         return { body: parseJson(text) };
@@ -165,7 +170,7 @@ export function createHandler(deps: HttpDeps) {
           throw badRequest(`error decoding YAML: ${(e as Error).message}`);
         }
       default:
-        throw new StatusError(415, `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
+        throw new StatusError(415, `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
     }
   }
 
@@ -204,8 +209,9 @@ export function createHandler(deps: HttpDeps) {
     res.on('close', end);
   }
 
-  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query): Promise<void> {
+  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): Promise<void> {
     const { info, name, subresource } = route;
+    const reply = (code: number, body: unknown, warnings: string[] = []) => send(res, code, body, undefined, warnings, format);
     const ns = route.namespace ?? '';
     if (subresource && (subresource !== 'status' || !info.statusSubresource)) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
     const dryRun = q.getAll('dryRun').includes('All');
@@ -222,7 +228,7 @@ export function createHandler(deps: HttpDeps) {
         if (name) {
           count('get');
           const obj = resources.get(info, ns, name);
-          return send(res, 200, table ? toTable(info, [obj], { resourceVersion: obj.metadata.resourceVersion }) : obj);
+          return reply(200, table ? toTable(info, [obj], { resourceVersion: obj.metadata.resourceVersion }) : obj);
         }
         if (route.watch || flag(q, 'watch')) return count('watch'), startWatch(req, res, route, q);
         count('list');
@@ -230,37 +236,39 @@ export function createHandler(deps: HttpDeps) {
           labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
           limit: q.has('limit') ? Number(q.get('limit')) : undefined, continue: q.get('continue') ?? undefined,
         });
-        return send(res, 200, table ? toTable(info, list.items, list.metadata) : list);
+        return reply(200, table ? toTable(info, list.items, list.metadata) : list);
       }
       case 'POST': {
         if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
-        const { body, patch } = await decodeWrite(req);
+        const { body, patch } = await decodeWrite(req, info);
         if (patch) throw new StatusError(415, 'POST requires application/json', 'UnsupportedMediaType');
         count('create');
-        return send(res, 201, resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings }), undefined, warnings);
+        return reply(201, resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings }), warnings);
       }
       case 'PUT': {
         if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
-        const { body, patch } = await decodeWrite(req);
+        const { body, patch } = await decodeWrite(req, info);
         if (patch) throw new StatusError(415, 'PUT requires application/json', 'UnsupportedMediaType');
         count('update');
         const existed = resources.exists(info, ns, name);
-        return send(res, existed ? 200 : 201, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), undefined, warnings);
+        return reply(existed ? 200 : 201, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), warnings);
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
-        const { body, patch } = await decodeWrite(req);
+        const { body, patch } = await decodeWrite(req, info);
         if (!patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
         if (patch === 'apply') {
           count('apply');
-          return send(res, 200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings }), undefined, warnings);
+          return reply(200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings }), warnings);
         }
         count('patch');
-        return send(res, 200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), undefined, warnings);
+        return reply(200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), warnings);
       }
       case 'DELETE': {
-        const text = await readBody(req);
-        const opts = (text.trim() ? parseJson(text) : {}) as Record<string, any>;
+        const raw = await readBody(req);
+        const text = raw.toString('utf8');
+        const protobufOpts = isProtobuf((req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()) && raw.length > 0;
+        const opts = (protobufOpts ? decodeProtobufDeleteOptions(raw) : text.trim() ? parseJson(text) : {}) as Record<string, any>;
         if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) throw new StatusError(400, 'DeleteOptions in the request body must be a JSON object', 'BadRequest');
         if (opts.dryRun !== undefined && !(Array.isArray(opts.dryRun) && opts.dryRun.every((v: unknown) => typeof v === 'string'))) {
           throw new StatusError(400, 'DeleteOptions.dryRun must be a list of strings', 'BadRequest');
@@ -271,11 +279,11 @@ export function createHandler(deps: HttpDeps) {
           count('deletecollection');
           const list = resources.list(info, route.namespace, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
           for (const item of list.items) resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts);
-          return send(res, 200, { ...list, items: list.items });
+          return reply(200, { ...list, items: list.items });
         }
         count('delete');
         const { object } = resources.delete(info, ns, name, delOpts);
-        return send(res, 200, object);
+        return reply(200, object);
       }
       default:
         throw new StatusError(405, `method ${req.method} not allowed`, 'MethodNotAllowed');
@@ -283,6 +291,7 @@ export function createHandler(deps: HttpDeps) {
   }
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let format: ResponseFormat = 'json'; // of the answer, errors included (kube sends Status in the negotiated format)
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const path = url.pathname;
@@ -292,12 +301,13 @@ export function createHandler(deps: HttpDeps) {
       if (await discoveryRoutes(req, res, path)) return;
       const route = parseResourcePath(registry, path);
       if (!route) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
-      await resourceRoute(req, res, route, url.searchParams);
+      format = responseFormat(req.headers.accept, route.info, route.watch || flag(url.searchParams, 'watch'));
+      await resourceRoute(req, res, route, url.searchParams, format);
     } catch (e) {
       if (!(e instanceof StatusError)) deps.onError(e);
       const err = e instanceof StatusError ? e : new StatusError(500, `Internal error: ${(e as Error)?.message ?? String(e)}`, 'InternalError');
       if (res.headersSent) return void res.end();
-      send(res, err.code, err.toStatus());
+      send(res, err.code, err.toStatus(), undefined, [], format);
     }
   };
 }

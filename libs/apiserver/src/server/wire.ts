@@ -1,0 +1,58 @@
+// The HTTP layer's hook into the protobuf codec: request bodies in, negotiated response bodies out.
+import {
+  decodeDeleteOptions, decodeObject, encodeObject, negotiateResponse, PROTOBUF_MEDIA_TYPE, ProtobufDecodeError, ProtobufEncodeError,
+  protobufSupported, type ResponseFormat,
+} from '../protobuf';
+import { apiVersionOf, type ResourceInfo } from './registry';
+import { badRequest, StatusError } from './status';
+
+export type { ResponseFormat };
+
+export const isProtobuf = (contentType: string) => contentType === PROTOBUF_MEDIA_TYPE;
+
+const supported = (info: ResourceInfo) => !info.custom && protobufSupported(apiVersionOf(info), info.kind);
+
+function decoding<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof ProtobufDecodeError) throw badRequest(`error decoding protobuf ${what}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** A protobuf create/update body; like kube, kinds without a protobuf schema (custom resources) answer 415. */
+export function decodeProtobufBody(info: ResourceInfo, raw: Buffer): unknown {
+  if (!supported(info)) {
+    throw new StatusError(415, `the body of the request was in an unknown format - ${PROTOBUF_MEDIA_TYPE} is not supported for ${info.plural}${info.group ? `.${info.group}` : ''}; accepted media types include: application/json, application/yaml`, 'UnsupportedMediaType');
+  }
+  return decoding('request body', () => decodeObject(raw));
+}
+
+export function decodeProtobufDeleteOptions(raw: Buffer): Record<string, unknown> {
+  return decoding('DeleteOptions', () => decodeDeleteOptions(raw));
+}
+
+/** The negotiated format of a resource response; 406 when the client accepts only a format this response lacks. */
+export function responseFormat(accept: string | undefined, info: ResourceInfo, stream: boolean): ResponseFormat {
+  const format = negotiateResponse(accept, supported(info) && !stream);
+  if (!format) {
+    throw new StatusError(406, `only the following media types are accepted: application/json${supported(info) && !stream ? `, ${PROTOBUF_MEDIA_TYPE}` : ''}`, 'NotAcceptable');
+  }
+  return format;
+}
+
+/**
+ * The bytes and content type of a response body. An object protobuf cannot carry (a value of the wrong type in a
+ * loosely-typed stored field) is sent as JSON, which every client that asks for protobuf also accepts.
+ */
+export function encodeBody(body: unknown, format: ResponseFormat): { data: string | Buffer; contentType?: string } {
+  if (format === 'protobuf') {
+    try {
+      return { data: encodeObject(body as Record<string, unknown>), contentType: PROTOBUF_MEDIA_TYPE };
+    } catch (e) {
+      if (!(e instanceof ProtobufEncodeError)) throw e;
+    }
+  }
+  return { data: JSON.stringify(body) };
+}
