@@ -107,6 +107,27 @@ describe('kubectl create (protobuf requests and responses)', () => {
     expect(r.stderr).toContain('NotFound');
   });
 
+  it('typed readers decode protobuf answers: describe (a ConfigMap with its EventList, a Secret), cordon a Node', async () => {
+    const cm = JSON.parse(await kubectl.ok(['get', 'configmap', 'cm', '-n', 'pb', '-o', 'json']));
+    const event = {
+      apiVersion: 'v1', kind: 'Event', metadata: { name: 'cm-seen', namespace: 'pb' }, reason: 'Noticed', message: 'the configmap was seen', type: 'Warning', count: 2,
+      involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', namespace: 'pb', uid: cm.metadata.uid }, source: { component: 'tester' },
+      firstTimestamp: new Date(Date.now() - 120_000).toISOString(), lastTimestamp: new Date().toISOString(),
+    };
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify(event));
+    const described = await kubectl.ok(['describe', 'configmap', 'cm', '-n', 'pb']);
+    expect(described).toMatch(/^a:\n----\nb$/m);
+    expect(described).toMatch(/Warning\s+Noticed\s+\S+ \(x2 over \S+\)\s+tester\s+the configmap was seen/);
+    expect(await kubectl.ok(['describe', 'secret', 'gen', '-n', 'pb'])).toMatch(/Type:\s+Opaque[\s\S]*password:\s+6 bytes/);
+
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'pb-node', labels: { role: 'test' } }, spec: { providerID: 'test://n', podCIDRs: ['10.0.0.0/24'], taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } };
+    await kubectl.ok(['apply', '-f', '-'], JSON.stringify(node));
+    expect(await kubectl.ok(['cordon', 'pb-node'])).toContain('node/pb-node cordoned'); // GET as protobuf, then a patch computed from it
+    const cordoned = JSON.parse(await kubectl.ok(['get', 'node', 'pb-node', '-o', 'json']));
+    expect(cordoned.spec).toEqual({ ...node.spec, unschedulable: true });
+    expect(await kubectl.ok(['uncordon', 'pb-node'])).toContain('node/pb-node uncordoned');
+  });
+
   it('errors come back as protobuf Status that kubectl reads', async () => {
     const dup = await kubectl.run(['create', 'namespace', 'pb']);
     expect(dup.code).not.toBe(0);
