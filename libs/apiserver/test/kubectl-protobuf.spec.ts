@@ -1,22 +1,25 @@
 // kubectl's typed `create` subcommands send protobuf (and ask for it back): every one for a served kind, end to end.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiServer } from '../src';
 import { generateServingCerts } from '../src/server/tls';
 import { kubectlRunner } from './support/kubectl';
+import { waitFor } from './support/fixtures';
 
 jest.setTimeout(60000);
 
 let server: ApiServer;
 let dir: string;
 let kubectl: ReturnType<typeof kubectlRunner>;
+let kubeconfig: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'apiserver-kubectl-pb-'));
   server = new ApiServer({ storage: { type: 'memory' } });
   await server.start();
-  const kubeconfig = join(dir, 'kubeconfig');
+  kubeconfig = join(dir, 'kubeconfig');
   await server.writeKubeconfig(kubeconfig);
   process.env.KUBECACHEDIR = join(dir, 'cache');
   kubectl = kubectlRunner(kubeconfig);
@@ -126,6 +129,25 @@ describe('kubectl create (protobuf requests and responses)', () => {
     const cordoned = JSON.parse(await kubectl.ok(['get', 'node', 'pb-node', '-o', 'json']));
     expect(cordoned.spec).toEqual({ ...node.spec, unschedulable: true });
     expect(await kubectl.ok(['uncordon', 'pb-node'])).toContain('node/pb-node uncordoned');
+  });
+
+  it('kubectl events --watch: a typed list and a protobuf watch stream', async () => {
+    const watch = spawn('kubectl', ['--kubeconfig', kubeconfig, 'events', '-n', 'pb', '--watch', '-v=8'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let log = '';
+    watch.stdout.on('data', (d) => (out += d));
+    watch.stderr.on('data', (d) => (log += d));
+    try {
+      // The list first (the event of the describe test), then the watch, answered as a protobuf stream.
+      await waitFor(() => /Warning\s+Noticed\s+ConfigMap\/cm/.test(out), 10000, 'the listed event');
+      await waitFor(() => /Content-Type: application\/vnd\.kubernetes\.protobuf;stream=watch/.test(log), 10000, 'the protobuf watch');
+      const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'watched', namespace: 'pb' }, reason: 'Streamed', message: 'came through the watch', type: 'Normal',
+        involvedObject: { apiVersion: 'v1', kind: 'Namespace', name: 'pb' }, count: 1, firstTimestamp: new Date().toISOString(), lastTimestamp: new Date().toISOString() };
+      await kubectl.ok(['apply', '-f', '-'], JSON.stringify(event));
+      await waitFor(() => /Normal\s+Streamed\s+Namespace\/pb\s+came through the watch/.test(out), 10000, 'the watched event');
+    } finally {
+      watch.kill();
+    }
   });
 
   it('errors come back as protobuf Status that kubectl reads', async () => {

@@ -1,14 +1,15 @@
 // Protobuf over HTTP: bodies in, negotiated answers out, for every served built-in kind; bad bodies are 400s.
 import * as https from 'node:https';
-import { decodeObject, encodeObject, PROTOBUF_MEDIA_TYPE } from '../src/protobuf';
+import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_MEDIA_TYPE } from '../src/protobuf';
 import { messageType } from '../src/protobuf/codec';
 import { rawRequest, type Conn } from './support/test-client';
 import { startTestServer, type TestServer } from './support/server';
+import { waitFor } from './support/fixtures';
 
 let ts: TestServer;
 let conn: Conn;
 beforeAll(async () => {
-  ts = await startTestServer();
+  ts = await startTestServer({ historySize: 50 }); // small, so that an old resourceVersion is 410
   conn = ts.conn;
 });
 afterAll(async () => {
@@ -145,17 +146,83 @@ describe('responses', () => {
     expect(protobufAnswer(r)).toEqual({ apiVersion: 'v1', kind: 'Status', status: 'Failure', message: 'configmaps "nope" not found', reason: 'NotFound', code: 404, details: { name: 'nope', kind: 'configmaps' } });
   });
 
-  it('JSON stays the default; watches stay JSON streams (protobuf-only watches are 406)', async () => {
+  it('JSON stays the default', async () => {
     expect((await request('GET', cms)).contentType).toBe('application/json');
-    expect((await request('GET', `${cms}?watch=true`, undefined, { Accept: PROTOBUF_MEDIA_TYPE })).code).toBe(406);
-    const streamed = await new Promise<string>((resolve, reject) => {
-      const req = https.request(new URL(`${cms}?watch=true&timeoutSeconds=1`, conn.url), { ca: Buffer.from(conn.caData!, 'base64'), headers: { Authorization: `Bearer ${conn.token}`, ...PB } }, (res) => {
-        resolve(String(res.headers['content-type']));
-        res.destroy();
-      });
-      req.on('error', reject);
-      req.end();
+    expect((await request('GET', cms, undefined, { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' })).contentType).toBe('application/json');
+  });
+});
+
+/** Opens a watch and collects the raw bytes of its stream. */
+function openWatch(path: string, accept: string) {
+  let data = Buffer.alloc(0);
+  let contentType = '';
+  let req: ReturnType<typeof https.request> | undefined;
+  const opened = new Promise<void>((resolve, reject) => {
+    req = https.request(new URL(path, conn.url), { ca: Buffer.from(conn.caData!, 'base64'), headers: { Authorization: `Bearer ${conn.token}`, Accept: accept } }, (res) => {
+      contentType = String(res.headers['content-type']);
+      res.on('data', (c: Buffer) => (data = Buffer.concat([data, c])));
+      resolve();
     });
-    expect(streamed).toBe('application/json');
+    req.on('error', reject);
+    req.end();
+  });
+  return { opened, data: () => data, contentType: () => contentType, stop: () => req?.destroy() };
+}
+
+describe('protobuf watch streams', () => {
+  it('length-prefixed WatchEvents with protobuf objects: initial ADDED, then MODIFIED, BOOKMARK; the same events as JSON', async () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', namespace: 'default', labels: { w: 'pb' } }, data: { n: '1' } };
+    expect((await request('POST', cms, encodeObject(cm), PB)).code).toBe(201);
+    const w = openWatch(`${cms}?watch=true&labelSelector=w%3Dpb&allowWatchBookmarks=true`, `${PROTOBUF_MEDIA_TYPE},application/json`);
+    const asJson = openWatch(`${cms}?watch=true&labelSelector=w%3Dpb`, 'application/json');
+    try {
+      await Promise.all([w.opened, asJson.opened]);
+      expect(w.contentType()).toBe('application/vnd.kubernetes.protobuf;stream=watch');
+      expect(asJson.contentType()).toBe('application/json');
+      await waitFor(() => decodeWatchFrames(w.data()).length === 1, 5000, 'ADDED');
+      const live = json(await request('GET', `${cms}/watched`, undefined, { Accept: 'application/json' }));
+      expect((await request('PUT', `${cms}/watched`, encodeObject({ ...live, data: { n: '2' } }), PB)).code).toBe(200);
+      const events = await waitFor(() => {
+        const evs = decodeWatchFrames(w.data());
+        return evs.some((e) => e.type === 'BOOKMARK') && evs.some((e) => e.type === 'MODIFIED') ? evs : undefined;
+      }, 5000, 'MODIFIED and BOOKMARK');
+      const objects = events.filter((e) => e.type !== 'BOOKMARK');
+      expect(objects.map((e) => [e.type, (e.object as any).data])).toEqual([['ADDED', { n: '1' }], ['MODIFIED', { n: '2' }]]);
+      const bookmark = events.find((e) => e.type === 'BOOKMARK')!.object as any;
+      expect(bookmark).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: expect.any(String) } });
+      const jsonEvents = await waitFor(() => {
+        const lines = asJson.data().toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        return lines.length === 2 ? lines : undefined;
+      }, 5000, 'JSON events');
+      expect(objects).toEqual(jsonEvents);
+    } finally {
+      w.stop();
+      asJson.stop();
+    }
+  });
+
+  it('a watch that cannot start is one protobuf ERROR event (410 Expired)', async () => {
+    for (let i = 0; i < 60; i++) expect((await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `churn-${i}` } })).code).toBe(201);
+    const w = openWatch(`${cms}?watch=true&resourceVersion=1`, PROTOBUF_MEDIA_TYPE);
+    await w.opened;
+    const events = await waitFor(() => {
+      try {
+        const evs = decodeWatchFrames(w.data());
+        return evs.length ? evs : undefined;
+      } catch {
+        return undefined; // a frame still arriving
+      }
+    }, 5000, 'ERROR event');
+    w.stop();
+    expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ apiVersion: 'v1', kind: 'Status', code: 410, reason: 'Expired' }) }]);
+  });
+
+  it('custom resources: protobuf,json gets a JSON stream; protobuf alone is 406', async () => {
+    const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+    expect((await request('GET', `${widgets}?watch=true`, undefined, { Accept: PROTOBUF_MEDIA_TYPE })).code).toBe(406);
+    const w = openWatch(`${widgets}?watch=true`, `${PROTOBUF_MEDIA_TYPE},application/json`);
+    await w.opened;
+    w.stop();
+    expect(w.contentType()).toBe('application/json');
   });
 });

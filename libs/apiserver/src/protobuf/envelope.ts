@@ -5,6 +5,10 @@ export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 const Unknown = messageType('k8s.io.apimachinery.pkg.runtime.Unknown');
 const DeleteOptions = messageType('k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions');
+const WatchEvent = messageType('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent');
+
+/** The Content-Type of a protobuf watch stream. */
+export const PROTOBUF_WATCH_MEDIA_TYPE = `${PROTOBUF_MEDIA_TYPE};stream=watch`;
 
 interface Envelope { apiVersion: string; kind: string; raw: Uint8Array }
 
@@ -58,4 +62,29 @@ export function encodeObject(obj: Record<string, any>): Buffer {
   const type = typeOfKind(apiVersion, kind);
   if (!type) throw new ProtobufEncodeError(`no protobuf schema on this server for ${apiVersion}, Kind=${kind}`);
   return sealEnvelope(apiVersion, kind, encodeMessageBytes(type, obj));
+}
+
+/**
+ * One frame of a protobuf watch stream, as kube writes it: a 4-byte big-endian length, then a WatchEvent message
+ * (no envelope of its own) whose object is the object's full protobuf body.
+ */
+export function encodeWatchFrame(type: string, obj: Record<string, any>): Buffer {
+  const event = WatchEvent.encode(WatchEvent.fromObject({ type, object: { raw: encodeObject(obj) } })).finish();
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(event.length);
+  return Buffer.concat([length, event]);
+}
+
+/** The events of a protobuf watch stream (for tests and tools): frames → { type, object }. */
+export function decodeWatchFrames(stream: Buffer): { type: string; object: Record<string, unknown> }[] {
+  const out: { type: string; object: Record<string, unknown> }[] = [];
+  for (let at = 0; at < stream.length;) {
+    if (at + 4 > stream.length) throw new ProtobufDecodeError('truncated watch frame length');
+    const end = at + 4 + stream.readUInt32BE(at);
+    if (end > stream.length) throw new ProtobufDecodeError('truncated watch frame');
+    const ev = WatchEvent.toObject(WatchEvent.decode(stream.subarray(at + 4, end))) as { type?: string; object?: { raw?: Uint8Array } };
+    out.push({ type: ev.type ?? '', object: decodeObject(ev.object?.raw ?? new Uint8Array()) });
+    at = end;
+  }
+  return out;
 }

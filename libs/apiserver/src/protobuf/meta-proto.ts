@@ -88,6 +88,12 @@ message Status {
   optional int32 code = 6;
 }
 
+// One event of a protobuf watch stream; object.raw is the object's own protobuf body (envelope included).
+message WatchEvent {
+  optional string type = 1;
+  optional k8s.io.apimachinery.pkg.runtime.RawExtension object = 2;
+}
+
 message Preconditions {
   optional string uid = 1;
   optional string resourceVersion = 2;
@@ -113,6 +119,10 @@ message TypeMeta {
 }
 
 // The envelope of every protobuf body after the 4-byte magic "k8s\\0".
+message RawExtension {
+  optional bytes raw = 1;
+}
+
 message Unknown {
   optional TypeMeta typeMeta = 1;
   optional bytes raw = 2;

@@ -1,4 +1,4 @@
-import { decodeDeleteOptions, decodeObject, encodeObject, negotiateResponse, ProtobufDecodeError, ProtobufEncodeError, protobufSupported } from '.';
+import { decodeDeleteOptions, decodeObject, decodeWatchFrames, encodeObject, encodeWatchFrame, negotiateResponse, ProtobufDecodeError, ProtobufEncodeError, protobufSupported } from '.';
 import { messageType } from './codec';
 
 const meta = {
@@ -90,6 +90,18 @@ describe('protobuf codec', () => {
     const raw = DeleteOptions.encode(DeleteOptions.fromObject({ gracePeriodSeconds: 0, preconditions: { uid: 'u1' }, propagationPolicy: 'Foreground', dryRun: ['All'] })).finish();
     const body = Buffer.concat([Buffer.from('k8s\0'), Unknown.encode(Unknown.fromObject({ typeMeta: { apiVersion: 'coordination.k8s.io/v1', kind: 'DeleteOptions' }, raw })).finish()]);
     expect(decodeDeleteOptions(body)).toEqual({ gracePeriodSeconds: 0, preconditions: { uid: 'u1' }, propagationPolicy: 'Foreground', dryRun: ['All'] });
+  });
+
+  it('frames watch events as kube does: big-endian length, WatchEvent{type, object{raw: the object body}}', () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } };
+    const body = encodeObject(cm);
+    const frame = encodeWatchFrame('ADDED', cm);
+    const event = Buffer.concat([Buffer.from([0x0a, 0x05]), Buffer.from('ADDED'), Buffer.from([0x12, body.length + 2, 0x0a, body.length]), body]);
+    expect(frame.readUInt32BE(0)).toBe(event.length);
+    expect(frame.subarray(4)).toEqual(event);
+    const stream = Buffer.concat([frame, encodeWatchFrame('DELETED', cm)]);
+    expect(decodeWatchFrames(stream)).toEqual([{ type: 'ADDED', object: cm }, { type: 'DELETED', object: cm }]);
+    expect(() => decodeWatchFrames(stream.subarray(0, stream.length - 1))).toThrow(/truncated watch frame/);
   });
 
   it('knows which kinds it serves as protobuf', () => {

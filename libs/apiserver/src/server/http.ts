@@ -9,7 +9,7 @@ import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
-import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, responseFormat, type ResponseFormat } from './wire';
+import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, responseFormat, watchEncoding, type ResponseFormat } from './wire';
 
 export interface HttpDeps {
   registry: Registry;
@@ -174,14 +174,15 @@ export function createHandler(deps: HttpDeps) {
     }
   }
 
-  function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query): void {
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
-    res.flushHeaders();
+  function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): void {
     const table = wantsTable(req.headers.accept);
+    const encoding = watchEncoding(table ? 'json' : format);
+    res.writeHead(200, { 'Content-Type': encoding.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
+    res.flushHeaders();
     const write = (ev: { type: string; object: Record<string, any> }) => {
       // For kubectl's human output each event carries a one-row Table, as kube serves it.
       const out = table && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK' ? { type: ev.type, object: toTable(route.info, [ev.object], { resourceVersion: ev.object.metadata?.resourceVersion }) } : ev;
-      res.write(JSON.stringify(out) + '\n');
+      res.write(encoding.frame(out));
     };
     let stop = () => {};
     const timers: NodeJS.Timeout[] = [];
@@ -230,7 +231,7 @@ export function createHandler(deps: HttpDeps) {
           const obj = resources.get(info, ns, name);
           return reply(200, table ? toTable(info, [obj], { resourceVersion: obj.metadata.resourceVersion }) : obj);
         }
-        if (route.watch || flag(q, 'watch')) return count('watch'), startWatch(req, res, route, q);
+        if (route.watch || flag(q, 'watch')) return count('watch'), startWatch(req, res, route, q, format);
         count('list');
         const list = resources.list(info, route.namespace, {
           labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
@@ -301,7 +302,7 @@ export function createHandler(deps: HttpDeps) {
       if (await discoveryRoutes(req, res, path)) return;
       const route = parseResourcePath(registry, path);
       if (!route) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
-      format = responseFormat(req.headers.accept, route.info, route.watch || flag(url.searchParams, 'watch'));
+      format = responseFormat(req.headers.accept, route.info);
       await resourceRoute(req, res, route, url.searchParams, format);
     } catch (e) {
       if (!(e instanceof StatusError)) deps.onError(e);

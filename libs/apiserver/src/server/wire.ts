@@ -1,7 +1,7 @@
 // The HTTP layer's hook into the protobuf codec: request bodies in, negotiated response bodies out.
 import {
-  decodeDeleteOptions, decodeObject, encodeObject, negotiateResponse, PROTOBUF_MEDIA_TYPE, ProtobufDecodeError, ProtobufEncodeError,
-  protobufSupported, type ResponseFormat,
+  decodeDeleteOptions, decodeObject, encodeObject, encodeWatchFrame, negotiateResponse, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE,
+  ProtobufDecodeError, ProtobufEncodeError, protobufSupported, type ResponseFormat,
 } from '../protobuf';
 import { apiVersionOf, type ResourceInfo } from './registry';
 import { badRequest, StatusError } from './status';
@@ -33,12 +33,10 @@ export function decodeProtobufDeleteOptions(raw: Buffer): Record<string, unknown
   return decoding('DeleteOptions', () => decodeDeleteOptions(raw));
 }
 
-/** The negotiated format of a resource response; 406 when the client accepts only a format this response lacks. */
-export function responseFormat(accept: string | undefined, info: ResourceInfo, stream: boolean): ResponseFormat {
-  const format = negotiateResponse(accept, supported(info) && !stream);
-  if (!format) {
-    throw new StatusError(406, `only the following media types are accepted: application/json${supported(info) && !stream ? `, ${PROTOBUF_MEDIA_TYPE}` : ''}`, 'NotAcceptable');
-  }
+/** The negotiated format of a resource response (watch streams included); 406 when the client accepts only a format this kind lacks. */
+export function responseFormat(accept: string | undefined, info: ResourceInfo): ResponseFormat {
+  const format = negotiateResponse(accept, supported(info));
+  if (!format) throw new StatusError(406, `only the following media types are accepted: application/json${supported(info) ? `, ${PROTOBUF_MEDIA_TYPE}` : ''}`, 'NotAcceptable');
   return format;
 }
 
@@ -55,4 +53,21 @@ export function encodeBody(body: unknown, format: ResponseFormat): { data: strin
     }
   }
   return { data: JSON.stringify(body) };
+}
+
+/** A watch stream's Content-Type and event framing: JSON lines, or kube's length-prefixed protobuf WatchEvents. */
+export function watchEncoding(format: ResponseFormat): { contentType: string; frame: (ev: { type: string; object: Record<string, any> }) => string | Buffer } {
+  if (format === 'json') return { contentType: 'application/json', frame: (ev) => JSON.stringify(ev) + '\n' };
+  return {
+    contentType: PROTOBUF_WATCH_MEDIA_TYPE,
+    frame: (ev) => {
+      try {
+        return encodeWatchFrame(ev.type, ev.object);
+      } catch (e) {
+        if (!(e instanceof ProtobufEncodeError)) throw e;
+        // Mid-stream there is no falling back to JSON: the client gets an ERROR event and re-lists.
+        return encodeWatchFrame('ERROR', new StatusError(500, `cannot encode the object as protobuf: ${e.message}`).toStatus() as Record<string, any>);
+      }
+    },
+  };
 }
