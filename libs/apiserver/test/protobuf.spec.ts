@@ -56,6 +56,11 @@ const kinds: [string, string, Record<string, any>][] = [
     spec: { holderIdentity: 'me', leaseDurationSeconds: 15, renewTime: '2026-12-03T12:00:00.123456Z', leaseTransitions: 0 } }],
   ['/api/v1/nodes', '', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'pb-node' }, spec: { providerID: 'test://n', taints: [{ key: 'k', effect: 'NoSchedule' }] },
     status: { capacity: { cpu: '2', memory: '4Gi' }, conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: now, lastTransitionTime: now }], addresses: [{ type: 'InternalIP', address: '10.0.0.1' }] } }],
+  ['/apis/apiextensions.k8s.io/v1/customresourcedefinitions', '', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'pbthings.example.com' },
+    spec: { group: 'example.com', scope: 'Cluster', names: { plural: 'pbthings', singular: 'pbthing', kind: 'PbThing', listKind: 'PbThingList' },
+      versions: [{ name: 'v1', served: true, storage: true, subresources: { status: {} }, schema: { openAPIV3Schema: { type: 'object', properties: {
+        spec: { type: 'object', properties: { size: { type: 'integer', minimum: 0, default: 1 }, mode: { type: 'string', enum: ['a', 'b'] } }, required: ['mode'] },
+        status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }] } }],
 ];
 
 describe('protobuf requests', () => {
@@ -69,6 +74,18 @@ describe('protobuf requests', () => {
     const list = protobufAnswer(await request('GET', path, undefined, PB));
     expect(list.kind).toBe(`${obj.kind}List`);
     expect(list.items.map((i: any) => i.metadata.name)).toContain(obj.metadata.name);
+  });
+
+  it('a CRD created as protobuf serves its custom resources (with its schema: defaults, validation)', async () => {
+    const things = '/apis/example.com/v1/pbthings';
+    const created = json(await request('POST', things, Buffer.from(JSON.stringify({ apiVersion: 'example.com/v1', kind: 'PbThing', metadata: { name: 't' }, spec: { mode: 'a' } })), {
+      'Content-Type': 'application/json', Accept: 'application/json',
+    }));
+    expect(created.spec).toEqual({ mode: 'a', size: 1 });
+    const bad = await request('POST', things, Buffer.from(JSON.stringify({ apiVersion: 'example.com/v1', kind: 'PbThing', metadata: { name: 'u' }, spec: { mode: 'c' } })), {
+      'Content-Type': 'application/json', Accept: 'application/json',
+    });
+    expect(bad.code).toBe(422);
   });
 
   it('update (PUT) with a protobuf body', async () => {
@@ -120,7 +137,7 @@ describe('bad protobuf bodies', () => {
   });
 });
 
-describe('custom resources stay JSON-only, as in kube', () => {
+describe('custom resources (not their CRDs) stay JSON-only, as in kube', () => {
   const widgets = '/apis/example.com/v1/namespaces/default/widgets';
   it('a protobuf body is 415 UnsupportedMediaType', async () => {
     const r = await request('POST', widgets, Buffer.from('k8s\0'), { Accept: 'application/json' });

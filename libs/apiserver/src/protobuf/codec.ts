@@ -1,10 +1,12 @@
 // JSON objects (as the server stores them) <-> kube's protobuf wire format, driven by protobufjs reflection over the
 // schemas in *-proto.ts. The mapping follows the Go types: Time/MicroTime are RFC 3339 strings, Quantity a string,
-// FieldsV1 raw JSON, `bytes` base64 strings; non-pointer Go fields are always on the wire, so their zero values are
-// dropped on decode (as Go's omitempty does in JSON), while pointer fields keep a present zero (e.g. immutable: false).
+// FieldsV1 and apiextensions JSON raw JSON, `bytes` base64 strings, JSONSchemaPropsOr* their JSON union; non-pointer
+// Go fields are always on the wire, so their zero values are dropped on decode (as Go's omitempty does in JSON), while
+// pointer fields keep a present zero (e.g. immutable: false).
 import * as protobuf from 'protobufjs';
 import { META_V1_PROTO, RESOURCE_PROTO, RUNTIME_PROTO } from './meta-proto';
 import { COORDINATION_V1_PROTO, CORE_V1_PROTO, EVENTS_V1_PROTO } from './api-proto';
+import { APIEXTENSIONS_V1_PROTO } from './apiextensions-proto';
 
 /** A protobuf body that cannot be decoded (the server answers 400). */
 export class ProtobufDecodeError extends Error {}
@@ -12,13 +14,15 @@ export class ProtobufDecodeError extends Error {}
 export class ProtobufEncodeError extends Error {}
 
 const root = new protobuf.Root();
-for (const src of [META_V1_PROTO, RUNTIME_PROTO, RESOURCE_PROTO, CORE_V1_PROTO, COORDINATION_V1_PROTO, EVENTS_V1_PROTO]) {
+for (const src of [META_V1_PROTO, RUNTIME_PROTO, RESOURCE_PROTO, CORE_V1_PROTO, COORDINATION_V1_PROTO, EVENTS_V1_PROTO, APIEXTENSIONS_V1_PROTO]) {
   protobuf.parse(src, root, { keepCase: true });
 }
 root.resolveAll();
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const CORE = 'k8s.io.api.core.v1';
+const APIEXT = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
+const SCHEMA = `${APIEXT}.JSONSchemaProps`;
 
 /** apiVersion/kind → message; every kind comes with its List. */
 const KINDS = new Map<string, string>();
@@ -29,13 +33,15 @@ function kind(apiVersion: string, k: string, message: string, list = true): void
 for (const k of ['Namespace', 'Secret', 'ConfigMap', 'Event', 'Node']) kind('v1', k, `${CORE}.${k}`);
 kind('coordination.k8s.io/v1', 'Lease', 'k8s.io.api.coordination.v1.Lease');
 kind('events.k8s.io/v1', 'Event', 'k8s.io.api.events.v1.Event');
+kind('apiextensions.k8s.io/v1', 'CustomResourceDefinition', `${APIEXT}.CustomResourceDefinition`);
 kind('v1', 'Status', `${META}.Status`, false);
 
 /**
- * Go pointer fields (per message): written only when set, so a zero value on the wire is meaningful and kept.
- * Nested messages not listed are Go values: dropped on decode when empty.
+ * Fields (per message) whose zero value is kept on decode: Go pointer fields (written only when set, so a zero on the
+ * wire is meaningful) and the few value fields Go's JSON writes without omitempty where a zero is information (a CRD
+ * version's served/storage). Nested messages not listed are Go values: dropped on decode when empty.
  */
-const POINTERS: Record<string, string[]> = {
+const KEEP_ZERO: Record<string, string[]> = {
   [`${META}.ObjectMeta`]: ['deletionTimestamp', 'deletionGracePeriodSeconds'],
   [`${META}.OwnerReference`]: ['controller', 'blockOwnerDeletion'],
   [`${META}.ManagedFieldsEntry`]: ['time', 'fieldsV1'],
@@ -58,10 +64,32 @@ const POINTERS: Record<string, string[]> = {
   [`${CORE}.NodeFeatures`]: ['supplementalGroupsPolicy'],
   'k8s.io.api.coordination.v1.LeaseSpec': ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder'],
   'k8s.io.api.events.v1.Event': ['series', 'related'],
+  [`${APIEXT}.CustomResourceDefinitionSpec`]: ['conversion'],
+  [`${APIEXT}.CustomResourceDefinitionVersion`]: ['served', 'storage', 'deprecationWarning', 'schema', 'subresources'],
+  [`${APIEXT}.CustomResourceSubresources`]: ['status', 'scale'],
+  [`${APIEXT}.CustomResourceSubresourceScale`]: ['labelSelectorPath'],
+  [`${APIEXT}.CustomResourceValidation`]: ['openAPIV3Schema'],
+  [`${APIEXT}.CustomResourceConversion`]: ['webhook'],
+  [`${APIEXT}.WebhookConversion`]: ['clientConfig'],
+  [`${APIEXT}.WebhookClientConfig`]: ['url', 'service'],
+  [`${APIEXT}.ServiceReference`]: ['path', 'port'],
+  [`${APIEXT}.ValidationRule`]: ['reason', 'optionalOldSelf'],
+  [SCHEMA]: ['ref', 'default', 'maximum', 'minimum', 'maxLength', 'minLength', 'maxItems', 'minItems', 'multipleOf', 'maxProperties', 'minProperties',
+    'items', 'not', 'additionalProperties', 'additionalItems', 'externalDocs', 'example', 'xKubernetesPreserveUnknownFields', 'xKubernetesListType', 'xKubernetesMapType'],
+};
+
+/** JSON names that are not the proto field names. */
+const JSON_NAMES: Record<string, Record<string, string>> = {
+  [SCHEMA]: {
+    schema: '$schema', ref: '$ref', xKubernetesPreserveUnknownFields: 'x-kubernetes-preserve-unknown-fields', xKubernetesEmbeddedResource: 'x-kubernetes-embedded-resource',
+    xKubernetesIntOrString: 'x-kubernetes-int-or-string', xKubernetesListMapKeys: 'x-kubernetes-list-map-keys', xKubernetesListType: 'x-kubernetes-list-type',
+    xKubernetesMapType: 'x-kubernetes-map-type', xKubernetesValidations: 'x-kubernetes-validations',
+  },
 };
 
 const nameOf = (t: protobuf.Type) => t.fullName.replace(/^\./, '');
-const isPointer = (t: protobuf.Type, field: string) => POINTERS[nameOf(t)]?.includes(field) ?? false;
+const keepsZero = (t: protobuf.Type, field: string) => KEEP_ZERO[nameOf(t)]?.includes(field) ?? false;
+const jsonName = (t: protobuf.Type, field: string) => JSON_NAMES[nameOf(t)]?.[field] ?? field;
 
 export function messageType(name: string): protobuf.Type {
   return root.lookupType(name);
@@ -90,6 +118,19 @@ function parseTime(s: unknown, field: string): { seconds: number; nanos: number 
 
 // ---- decode: protobuf message → JSON ------------------------------------------------------------------------------
 
+const schemaType = () => root.lookupType(SCHEMA);
+
+function parseRaw(raw: Uint8Array, path: string, what: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(raw).toString('utf8'));
+  } catch (e) {
+    throw new ProtobufDecodeError(`${path}: invalid JSON in ${what}: ${(e as Error).message}`);
+  }
+}
+
+/** An entry of a list or map is never left out (an empty message stays `{}`, an empty string ''). */
+const orZero = (field: protobuf.Field, v: unknown) => (v !== undefined ? v : field.resolvedType instanceof protobuf.Type ? {} : '');
+
 const isEmpty = (v: unknown) =>
   v === undefined || v === '' || v === 0 || v === false || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 
@@ -104,11 +145,17 @@ function decodeValue(field: protobuf.Field, v: any, path: string): unknown {
       case 'k8s.io.apimachinery.pkg.api.resource.Quantity':
         return v.string ?? '';
       case `${META}.FieldsV1`:
-        try {
-          return v.Raw?.length ? JSON.parse(Buffer.from(v.Raw).toString('utf8')) : {};
-        } catch (e) {
-          throw new ProtobufDecodeError(`${path}: invalid JSON in FieldsV1: ${(e as Error).message}`);
-        }
+        return v.Raw?.length ? parseRaw(v.Raw, path, 'FieldsV1') : {};
+      case `${APIEXT}.JSON`:
+        return v.raw?.length ? parseRaw(v.raw, path, 'a JSON field') : undefined;
+      case `${APIEXT}.JSONSchemaPropsOrArray`: // Go's JSON: the list when it has items, else the schema
+        if (v.jSONSchemas?.length) return v.jSONSchemas.map((x: any, i: number) => decodeMessage(schemaType(), x, `${path}[${i}]`));
+        return v.schema ? decodeMessage(schemaType(), v.schema, path) : undefined;
+      case `${APIEXT}.JSONSchemaPropsOrBool`: // the schema when there is one, else the boolean
+        return v.schema ? decodeMessage(schemaType(), v.schema, path) : !!v.allows;
+      case `${APIEXT}.JSONSchemaPropsOrStringArray`:
+        if (v.property?.length) return v.property;
+        return v.schema ? decodeMessage(schemaType(), v.schema, path) : undefined;
       default:
         return decodeMessage(t, v, path);
     }
@@ -122,17 +169,18 @@ function decodeMessage(type: protobuf.Type, obj: Record<string, any>, path = '')
   const out: Record<string, unknown> = {};
   for (const field of type.fieldsArray) {
     const v = obj[field.name];
-    const p = path ? `${path}.${field.name}` : field.name;
+    const name = jsonName(type, field.name);
+    const p = path ? `${path}.${name}` : name;
     if (v === undefined || v === null) continue;
     if (field.map) {
-      const m = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, decodeValue(field, x, `${p}[${k}]`) ?? '']));
-      if (Object.keys(m).length) out[field.name] = m;
+      const m = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, orZero(field, decodeValue(field, x, `${p}[${k}]`))]));
+      if (Object.keys(m).length) out[name] = m;
     } else if (field.repeated) {
-      const a = (v as unknown[]).map((x, i) => decodeValue(field, x, `${p}[${i}]`) ?? {});
-      if (a.length) out[field.name] = a;
+      const a = (v as unknown[]).map((x, i) => orZero(field, decodeValue(field, x, `${p}[${i}]`)));
+      if (a.length) out[name] = a;
     } else {
       const d = decodeValue(field, v, p);
-      if (d !== undefined && (isPointer(type, field.name) || !isEmpty(d))) out[field.name] = d;
+      if (d !== undefined && (keepsZero(type, field.name) || !isEmpty(d))) out[name] = d;
     }
   }
   return out;
@@ -165,6 +213,10 @@ function encodeScalar(type: string, v: unknown, path: string): unknown {
     case 'bool':
       if (typeof v === 'boolean') return v;
       break;
+    case 'double':
+    case 'float':
+      if (typeof v === 'number' && Number.isFinite(v)) return v;
+      break;
     default: // int32, int64
       if (typeof v === 'number' && Number.isInteger(v)) return v;
       if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
@@ -183,17 +235,31 @@ function encodeValue(field: protobuf.Field, v: unknown, path: string): unknown {
       return { string: encodeScalar('string', v, path) };
     case `${META}.FieldsV1`:
       return { Raw: Buffer.from(JSON.stringify(v ?? {})) };
+    case `${APIEXT}.JSON`:
+      return { raw: Buffer.from(JSON.stringify(v)) };
+    case `${APIEXT}.JSONSchemaPropsOrArray`:
+      return Array.isArray(v) ? { jSONSchemas: v.map((x, i) => encodeSchema(x, `${path}[${i}]`)) } : { schema: encodeSchema(v, path) };
+    case `${APIEXT}.JSONSchemaPropsOrBool`:
+      return typeof v === 'boolean' ? { allows: v } : { allows: true, schema: encodeSchema(v, path) };
+    case `${APIEXT}.JSONSchemaPropsOrStringArray`:
+      return Array.isArray(v) ? { property: v.map((x, i) => encodeScalar('string', x, `${path}[${i}]`)) } : { schema: encodeSchema(v, path) };
     default:
       if (!isObject(v)) throw new ProtobufEncodeError(`${path}: expected an object`);
       return encodeMessage(t, v, path);
   }
 }
 
+function encodeSchema(v: unknown, path: string): Record<string, unknown> {
+  if (!isObject(v)) throw new ProtobufEncodeError(`${path}: expected a schema object`);
+  return encodeMessage(schemaType(), v, path);
+}
+
 function encodeMessage(type: protobuf.Type, json: Record<string, unknown>, path = ''): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of type.fieldsArray) {
-    const v = json[field.name];
-    const p = path ? `${path}.${field.name}` : field.name;
+    const name = jsonName(type, field.name);
+    const v = json[name];
+    const p = path ? `${path}.${name}` : name;
     if (v === undefined || v === null) continue;
     if (field.map) {
       if (!isObject(v)) throw new ProtobufEncodeError(`${p}: expected a map`);

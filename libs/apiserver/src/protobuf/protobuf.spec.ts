@@ -1,4 +1,7 @@
 import { decodeDeleteOptions, decodeObject, decodeWatchFrames, encodeObject, encodeWatchFrame, negotiateResponse, ProtobufDecodeError, ProtobufEncodeError, protobufSupported } from '.';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import { messageType } from './codec';
 
 const meta = {
@@ -42,6 +45,38 @@ const samples: Record<string, any>[] = [
 
 const clean = (o: unknown) => JSON.parse(JSON.stringify(o));
 
+/** Every schema keyword, the JSON unions in each of their forms, and a full CRD around it. */
+const schemaWithEverything = {
+  id: 'i', $schema: 'http://json-schema.org/draft-04/schema#', $ref: '#/definitions/x', description: 'd', type: 'object', format: 'f', title: 't',
+  default: { a: [1, 'two', null, true] }, maximum: 10.5, exclusiveMaximum: true, minimum: 0, exclusiveMinimum: true, maxLength: 0, minLength: 1, pattern: '^a',
+  maxItems: 3, minItems: 0, uniqueItems: true, multipleOf: 0.5, enum: ['a', 1, { o: 1 }, null], maxProperties: 4, minProperties: 0, required: ['spec'],
+  items: { type: 'string' }, allOf: [{ type: 'object' }], oneOf: [{ required: ['a'] }], anyOf: [{ type: 'integer' }, { type: 'string' }], not: { type: 'boolean' },
+  properties: { spec: { type: 'object', properties: { tuple: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] } }, additionalProperties: false },
+    labels: { type: 'object', additionalProperties: { type: 'string' } }, open: { type: 'object', additionalProperties: true } },
+  additionalProperties: { type: 'string' }, patternProperties: { '^x-': { type: 'string' } }, dependencies: { a: ['b', 'c'], d: { required: ['e'] } },
+  additionalItems: false, definitions: { x: { type: 'string' } }, externalDocs: { description: 'docs', url: 'https://example.com' }, example: 'ex', nullable: true,
+  'x-kubernetes-preserve-unknown-fields': true, 'x-kubernetes-embedded-resource': true, 'x-kubernetes-int-or-string': true, 'x-kubernetes-list-map-keys': ['name'],
+  'x-kubernetes-list-type': 'map', 'x-kubernetes-map-type': 'atomic',
+  'x-kubernetes-validations': [{ rule: 'self.a > 0', message: 'm', messageExpression: '"x"', reason: 'FieldValueInvalid', fieldPath: '.a', optionalOldSelf: false }],
+};
+samples.push({
+  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { ...meta, namespace: undefined },
+  spec: {
+    group: 'example.com', scope: 'Namespaced', preserveUnknownFields: true,
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList', shortNames: ['wd'], categories: ['all'] },
+    versions: [
+      { name: 'v1', served: true, storage: true, deprecated: true, deprecationWarning: '', schema: { openAPIV3Schema: schemaWithEverything },
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+        additionalPrinterColumns: [{ name: 'Size', type: 'integer', format: 'int32', description: 'd', priority: 1, jsonPath: '.spec.size' }], selectableFields: [{ jsonPath: '.spec.color' }] },
+      { name: 'v0', served: false, storage: false },
+    ],
+    conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://conv.example.com', caBundle: Buffer.from('ca').toString('base64'),
+      service: { namespace: 'ns', name: 'conv', path: '/convert', port: 443 } } } },
+  },
+  status: { conditions: [{ type: 'Established', status: 'True', lastTransitionTime: '2026-12-03T12:00:00Z', reason: 'InitialNamesAccepted', message: 'ok' }],
+    acceptedNames: { plural: 'widgets', kind: 'Widget' }, storedVersions: ['v1'] },
+});
+
 describe('protobuf codec', () => {
   it.each(samples.map((s) => [`${s.apiVersion} ${s.kind}`, s]))('%s round-trips through the wire format unchanged', (_name, obj) => {
     expect(decodeObject(encodeObject(obj))).toEqual(clean(obj));
@@ -52,6 +87,14 @@ describe('protobuf codec', () => {
     // Items of a protobuf list carry no TypeMeta (the list's kind says what they are).
     const { apiVersion: _a, kind: _k, ...item } = clean(obj);
     expect(decodeObject(encodeObject(list))).toEqual({ ...clean(list), items: [item, item] });
+  });
+
+  const crdDir = join(__dirname, '../../../../config/crd');
+  it.each(readdirSync(crdDir).filter((f) => f.endsWith('.yaml')))('the project CRD %s round-trips unchanged', (file) => {
+    const crd = parse(readFileSync(join(crdDir, file), 'utf8'));
+    // `properties: {}` is an empty Go map with omitempty: kube drops it the same way (and it prunes as its absence does).
+    const withoutEmptyProperties = JSON.parse(JSON.stringify(crd), (k, v) => (k === 'properties' && v && typeof v === 'object' && !Object.keys(v).length ? undefined : v));
+    expect(decodeObject(encodeObject(crd))).toEqual(withoutEmptyProperties);
   });
 
   it('writes the bytes kube writes: magic, runtime.Unknown{typeMeta, raw}, fields by upstream number', () => {
@@ -108,7 +151,7 @@ describe('protobuf codec', () => {
     expect(protobufSupported('v1', 'Secret')).toBe(true);
     expect(protobufSupported('v1', 'SecretList')).toBe(true);
     expect(protobufSupported('example.com/v1', 'Widget')).toBe(false);
-    expect(protobufSupported('apiextensions.k8s.io/v1', 'CustomResourceDefinition')).toBe(false);
+    expect(protobufSupported('apiextensions.k8s.io/v1', 'CustomResourceDefinition')).toBe(true);
     expect(() => encodeObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } })).toThrow(ProtobufEncodeError);
   });
 
