@@ -25,10 +25,10 @@ const APIEXT = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const SCHEMA = `${APIEXT}.JSONSchemaProps`;
 
 /** apiVersion/kind → message; every kind comes with its List. */
-const KINDS = new Map<string, string>();
+const KINDS = new Map<string, protobuf.Type>();
 function kind(apiVersion: string, k: string, message: string, list = true): void {
-  KINDS.set(`${apiVersion}/${k}`, message);
-  if (list) KINDS.set(`${apiVersion}/${k}List`, `${message}List`);
+  KINDS.set(`${apiVersion}/${k}`, root.lookupType(message));
+  if (list) KINDS.set(`${apiVersion}/${k}List`, root.lookupType(`${message}List`));
 }
 for (const k of ['Namespace', 'Secret', 'ConfigMap', 'Event', 'Node']) kind('v1', k, `${CORE}.${k}`);
 kind('coordination.k8s.io/v1', 'Lease', 'k8s.io.api.coordination.v1.Lease');
@@ -87,9 +87,24 @@ const JSON_NAMES: Record<string, Record<string, string>> = {
   },
 };
 
-const nameOf = (t: protobuf.Type) => t.fullName.replace(/^\./, '');
-const keepsZero = (t: protobuf.Type, field: string) => KEEP_ZERO[nameOf(t)]?.includes(field) ?? false;
-const jsonName = (t: protobuf.Type, field: string) => JSON_NAMES[nameOf(t)]?.[field] ?? field;
+// protobufjs computes fullName on every access: the names and per-field rules are worked out once per message.
+interface FieldPlan { field: protobuf.Field; json: string; keepZero: boolean }
+const names = new WeakMap<protobuf.Type, string>();
+const plans = new WeakMap<protobuf.Type, FieldPlan[]>();
+function nameOf(t: protobuf.Type): string {
+  let n = names.get(t);
+  if (n === undefined) names.set(t, (n = t.fullName.replace(/^\./, '')));
+  return n;
+}
+function planOf(t: protobuf.Type): FieldPlan[] {
+  let p = plans.get(t);
+  if (!p) {
+    const name = nameOf(t);
+    p = t.fieldsArray.map((field) => ({ field, json: JSON_NAMES[name]?.[field.name] ?? field.name, keepZero: KEEP_ZERO[name]?.includes(field.name) ?? false }));
+    plans.set(t, p);
+  }
+  return p;
+}
 
 export function messageType(name: string): protobuf.Type {
   return root.lookupType(name);
@@ -97,8 +112,7 @@ export function messageType(name: string): protobuf.Type {
 
 /** The message of a kind (or its List), or undefined for kinds without a protobuf schema here. */
 export function typeOfKind(apiVersion: string, k: string): protobuf.Type | undefined {
-  const name = KINDS.get(`${apiVersion}/${k}`);
-  return name ? root.lookupType(name) : undefined;
+  return KINDS.get(`${apiVersion}/${k}`);
 }
 
 // ---- times -------------------------------------------------------------------------------------------------------
@@ -118,7 +132,8 @@ function parseTime(s: unknown, field: string): { seconds: number; nanos: number 
 
 // ---- decode: protobuf message → JSON ------------------------------------------------------------------------------
 
-const schemaType = () => root.lookupType(SCHEMA);
+const SCHEMA_TYPE = root.lookupType(SCHEMA);
+const schemaType = () => SCHEMA_TYPE;
 
 function parseRaw(raw: Uint8Array, path: string, what: string): unknown {
   try {
@@ -167,9 +182,8 @@ function decodeValue(field: protobuf.Field, v: any, path: string): unknown {
 
 function decodeMessage(type: protobuf.Type, obj: Record<string, any>, path = ''): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of type.fieldsArray) {
+  for (const { field, json: name, keepZero } of planOf(type)) {
     const v = obj[field.name];
-    const name = jsonName(type, field.name);
     const p = path ? `${path}.${name}` : name;
     if (v === undefined || v === null) continue;
     if (field.map) {
@@ -180,7 +194,7 @@ function decodeMessage(type: protobuf.Type, obj: Record<string, any>, path = '')
       if (a.length) out[name] = a;
     } else {
       const d = decodeValue(field, v, p);
-      if (d !== undefined && (keepsZero(type, field.name) || !isEmpty(d))) out[name] = d;
+      if (d !== undefined && (keepZero || !isEmpty(d))) out[name] = d;
     }
   }
   return out;
@@ -256,8 +270,7 @@ function encodeSchema(v: unknown, path: string): Record<string, unknown> {
 
 function encodeMessage(type: protobuf.Type, json: Record<string, unknown>, path = ''): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of type.fieldsArray) {
-    const name = jsonName(type, field.name);
+  for (const { field, json: name } of planOf(type)) {
     const v = json[name];
     const p = path ? `${path}.${name}` : name;
     if (v === undefined || v === null) continue;
@@ -274,5 +287,6 @@ function encodeMessage(type: protobuf.Type, json: Record<string, unknown>, path 
 
 /** Encodes the JSON form of a `type` message (fields the schema does not know are not written). */
 export function encodeMessageBytes(type: protobuf.Type, json: Record<string, unknown>): Uint8Array {
-  return type.encode(type.fromObject(encodeMessage(type, json))).finish();
+  // encodeMessage already gives every field its wire type (numbers, Buffers, nested plain objects): no fromObject pass.
+  return type.encode(encodeMessage(type, json)).finish();
 }
