@@ -193,6 +193,29 @@ describe('bad protobuf bodies', () => {
   });
 });
 
+describe('mangled bodies', () => {
+  // Deterministic: every truncation point and seeded byte flips of every sample kind.
+  let seed = 42;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+  it.each(samples.map((s) => [`${s.apiVersion} ${s.kind}`, s]))('%s: decoding a truncated or corrupted body returns an object or a ProtobufDecodeError, nothing else', (_name, obj) => {
+    const body = encodeObject(obj);
+    const variants: Buffer[] = [];
+    for (let cut = 0; cut < body.length; cut += Math.max(1, Math.floor(body.length / 150))) variants.push(body.subarray(0, cut));
+    for (let i = 0; i < 300; i++) {
+      const b = Buffer.from(body);
+      for (let flips = 1 + rand(3); flips > 0; flips--) b[4 + rand(b.length - 4)] = rand(256);
+      variants.push(b);
+    }
+    for (const v of variants) {
+      try {
+        expect(typeof decodeObject(v)).toBe('object');
+      } catch (e) {
+        expect(e).toBeInstanceOf(ProtobufDecodeError);
+      }
+    }
+  });
+});
+
 describe('response negotiation', () => {
   it.each([
     [undefined, true, 'json'],
