@@ -54,6 +54,8 @@ export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid
   const out: KubeObject = { ...obj, metadata: meta };
   // Custom resources with a status subresource start without status (it is written through /status).
   if (info.custom && info.statusSubresource) delete out.status;
+  // kube's namespace strategy: a new Namespace is Active (`kubectl get ns` STATUS), whatever status was sent.
+  if (info.group === '' && info.kind === 'Namespace') out.status = { phase: 'Active' };
   return out;
 }
 
