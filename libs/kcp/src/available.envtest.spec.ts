@@ -44,12 +44,14 @@ describe('KCP Available', () => {
   it('a healthy control plane is Available=True, shown in the AVAILABLE column', async () => {
     const kcp = await eventually(async () => {
       const k = await getKcp(h.client);
-      return k.status?.replicas === 3 && getCondition(k, 'Available')?.status === 'True' && getCondition(k, 'EtcdClusterHealthy')?.status === 'True' ? k : undefined;
-    }, { ...POLL, message: 'KCP Available True' });
+      const machines = await listMachines(h.client);
+      const allNodes = machines.length === 3 && machines.every((m) => m.status?.nodeRef);
+      return allNodes && k.status?.readyReplicas === 3 && getCondition(k, 'Available')?.status === 'True' && getCondition(k, 'EtcdClusterHealthy')?.status === 'True' ? k : undefined;
+    }, { ...POLL, message: 'KCP Available True with 3 Machines with Nodes' });
     expect(getCondition(kcp, 'Available')).toMatchObject({ status: 'True', reason: 'Available' });
     expect(getCondition(kcp, 'Available')?.message).toBeUndefined();
     const out = await kubectl('get', 'kcp', '-n', NS);
-    expect(out).toMatch(/^NAME\s+CLUSTER\s+AVAILABLE\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AGE\s+VERSION\s*\ncp\s+c1\s+True\s+3\s+3\s+\d\s+3\s+\S+\s+v1\.30\.0\s*$/);
+    expect(out).toMatch(/^NAME\s+CLUSTER\s+AVAILABLE\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AGE\s+VERSION\s*\ncp\s+c1\s+True\s+3\s+3\s+3\s+3\s+\S+\s+v1\.30\.0\s*$/);
   });
 
   it('etcd alarms on two of three members: NotAvailable, no etcd quorum', async () => {
