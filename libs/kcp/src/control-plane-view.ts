@@ -16,6 +16,9 @@ export interface ControlPlaneObservation {
   /** ControlPlaneComponentsHealthy / EtcdClusterHealthy for the KCP status. */
   kcpHealth: ConditionInput[];
   etcdManaged: boolean;
+  /** Workload cluster Nodes and etcd members; undefined when not read (no Machines) or the read failed. */
+  nodes?: WorkloadNode[];
+  etcdMembers?: EtcdMember[];
 }
 
 async function observe<T>(read: () => Promise<T>): Promise<Observed<T>> {
@@ -66,5 +69,7 @@ export async function observeControlPlane(
     machineHealth: health.machines,
     kcpHealth: machines.length > 0 ? health.kcp : [],
     etcdManaged,
+    nodes: 'value' in nodes ? nodes.value : undefined,
+    etcdMembers: 'value' in etcdMembers ? etcdMembers.value : undefined,
   };
 }

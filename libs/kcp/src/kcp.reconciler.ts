@@ -316,6 +316,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     }
     const status = computeKcpStatus({
       kcp, clusterName, machines, upToDateNames, controlPlaneNodeReady: observed.controlPlaneNodeReady, healthConditions: observed.kcpHealth, waitingMessage: waiting, clock: this.clock,
+      machineHealth: observed.machineHealth, nodes: observed.nodes, etcdMembers: observed.etcdMembers, certificatesAvailable: true,
     });
     if (canonicalJson(status) === canonicalJson(kcp.status ?? {})) return;
     await this.client.patch(refOf(kcp), 'merge', { status }, { subresource: 'status' });

@@ -26,8 +26,11 @@ import {
   type KubeadmControlPlaneStatus,
   type Machine,
 } from '@capi/api';
+import { availableCondition, etcdMembersMatchMachines, withHealth } from './available';
 import { desiredReplicas, isUpdatingInPlace } from './decide';
+import { isEtcdManaged } from './health';
 import { lastRemediation, remediatingCondition } from './remediation';
+import type { EtcdMember, WorkloadNode } from './workload-cluster';
 
 export { isUpdatingInPlace };
 
@@ -78,6 +81,16 @@ export interface KcpStatusInput {
   waitingMessage?: string;
   /** ControlPlaneComponentsHealthy / EtcdClusterHealthy computed from the workload cluster (health.ts). */
   healthConditions?: readonly ConditionInput[];
+  /** Per Machine: the health conditions computed this reconcile (health.ts), for the Available condition. */
+  machineHealth?: ReadonlyMap<string, readonly ConditionInput[]>;
+  /** Workload cluster Nodes and etcd members (undefined: not read). */
+  nodes?: readonly WorkloadNode[];
+  etcdMembers?: readonly EtcdMember[];
+  /**
+   * Upstream's Available needs CertificatesAvailable; this KCP generates no cluster certificates (the in-memory
+   * workload clusters need none), so the reconciler reports them as available.
+   */
+  certificatesAvailable?: boolean;
   clock: Clock;
 }
 
@@ -107,10 +120,17 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
     remediatingCondition(machines),
     ...(input.healthConditions ?? []),
   ];
-  let conditions: Condition[] | undefined = kcp.status?.conditions;
-  for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);
   // Once initialized, always initialized (like upstream): the first control-plane Node came up, or a Machine got its Node.
   const initialized = kcp.status?.initialization?.controlPlaneInitialized === true || input.controlPlaneNodeReady === true || machines.some((m) => !!m.status?.nodeRef);
+  const now = clock.now();
+  const healthy = machines.map((m) => withHealth(m, input.machineHealth?.get(m.metadata.name ?? '') ?? [], now));
+  inputs.push(availableCondition({
+    kcp, initialized, etcdManaged: isEtcdManaged(kcp), etcdMembers: input.etcdMembers, machines: healthy, now,
+    etcdMembersAndMachinesAreMatching: etcdMembersMatchMachines(machines, input.nodes, input.etcdMembers, now),
+    certificatesAvailable: input.certificatesAvailable ?? false,
+  }));
+  let conditions: Condition[] | undefined = kcp.status?.conditions;
+  for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);
   const status: KubeadmControlPlaneStatus = {
     ...(kcp.status ?? {}),
     conditions,

@@ -22,6 +22,8 @@ export interface WorkloadNode {
   controlPlane: boolean;
   /** Tainted node.kubernetes.io/unreachable:NoExecute by the node lifecycle controller. */
   unreachable?: boolean;
+  /** metadata.creationTimestamp (a new Node gets time to show up as an etcd member). */
+  creationTimestamp?: string;
 }
 
 /** A static Pod as the health conditions need it. */
@@ -86,6 +88,7 @@ export function workloadNodeOf(n: NodeObject): WorkloadNode {
     readyStatus: status === 'True' || status === 'False' || status === 'Unknown' ? status : undefined,
     controlPlane: CONTROL_PLANE_NODE_ROLE_LABEL in (n.metadata.labels ?? {}),
     unreachable: n.spec?.taints?.some((t) => t.key === UNREACHABLE_TAINT && t.effect === 'NoExecute') === true,
+    creationTimestamp: n.metadata.creationTimestamp,
   };
 }
 

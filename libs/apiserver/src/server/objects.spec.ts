@@ -1,6 +1,6 @@
 import type { KubeObject } from '@capi/controller-runtime';
 import { droppedPaths, initCreate, mergeUpdate, specChanged } from './objects';
-import { resourcesFromCrd } from './registry';
+import { builtinResources, resourcesFromCrd } from './registry';
 
 const info = resourcesFromCrd({
   metadata: { name: 'widgets.example.com' },
@@ -43,5 +43,14 @@ describe('droppedPaths', () => {
     const after = { spec: { a: 1, items: [{ k: 1 }] } };
     expect(droppedPaths(before, after)).toEqual(['spec.junk', 'spec.items[0].x', 'extra']);
     expect(droppedPaths(after, after)).toEqual([]);
+  });
+
+  it('built-ins without a generation strategy keep none (or the stored one), whatever the client sends', () => {
+    const cmInfo = builtinResources().find((r) => r.kind === 'ConfigMap')!;
+    const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default', uid: 'u', creationTimestamp: 't0' }, data: { a: '1' } };
+    expect(initCreate(cm, cmInfo, 'now', 'uid', 'default').metadata.generation).toBeUndefined();
+    expect(mergeUpdate(cm, { ...cm, metadata: { ...cm.metadata, generation: 3 }, data: { a: '2' } }, cmInfo).metadata.generation).toBeUndefined();
+    const legacy = { ...cm, metadata: { ...cm.metadata, generation: 2 } };
+    expect(mergeUpdate(legacy, { ...cm, data: { a: '2' } }, cmInfo).metadata.generation).toBe(2);
   });
 });

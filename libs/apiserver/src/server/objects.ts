@@ -10,6 +10,14 @@ export function generateNameSuffix(): string {
   return [...randomBytes(5)].map((b) => NAME_CHARS[b % NAME_CHARS.length]).join('');
 }
 
+/**
+ * Kinds whose registry strategy manages metadata.generation. In kube that is each kind's PrepareForCreate /
+ * PrepareForUpdate: custom resources and CustomResourceDefinitions set 1 and bump it on spec changes; the other
+ * built-ins served here (Namespace, Secret, ConfigMap, Event, Node, Lease) never touch it, so they carry none.
+ */
+const BUILTINS_WITH_GENERATION = new Set(['apiextensions.k8s.io/CustomResourceDefinition']);
+export const tracksGeneration = (info: ResourceInfo): boolean => info.custom || BUILTINS_WITH_GENERATION.has(`${info.group}/${info.kind}`);
+
 /** Top-level fields other than metadata (and status when it is a subresource): a change bumps generation. */
 function specPart(obj: Record<string, any>, info: ResourceInfo): Record<string, any> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
@@ -41,10 +49,13 @@ export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid
   else delete meta.namespace;
   meta.uid = uid;
   meta.creationTimestamp = now;
-  meta.generation = 1;
+  // Kinds without a generation strategy keep what the client sent, as kube's BeforeCreate does (normally nothing).
+  if (tracksGeneration(info)) meta.generation = 1;
   const out: KubeObject = { ...obj, metadata: meta };
   // Custom resources with a status subresource start without status (it is written through /status).
   if (info.custom && info.statusSubresource) delete out.status;
+  // kube's namespace strategy: a new Namespace is Active (`kubectl get ns` STATUS), whatever status was sent.
+  if (info.group === '' && info.kind === 'Namespace') out.status = { phase: 'Active' };
   return out;
 }
 
@@ -80,7 +91,10 @@ export function mergeUpdate(old: KubeObject, updated: KubeObject, info: Resource
   }
   delete m.generateName;
   if (old.metadata.generateName) m.generateName = old.metadata.generateName;
-  m.generation = (old.metadata.generation ?? 1) + (specChanged(old, out, info) ? 1 : 0);
+  // Requests cannot change generation (kube's BeforeUpdate); only the strategies that track it bump it.
+  if (tracksGeneration(info)) m.generation = (old.metadata.generation ?? 1) + (specChanged(old, out, info) ? 1 : 0);
+  else if (old.metadata.generation === undefined) delete m.generation;
+  else m.generation = old.metadata.generation;
   return out;
 }
 

@@ -16,7 +16,7 @@ export interface ResourceInfo {
   schema: OpenApiSchema | undefined;
   verbs: string[];
   categories: string[];
-  printerColumns: { name: string; type: string; jsonPath: string; description?: string; priority?: number }[];
+  printerColumns: { name: string; type: string; jsonPath: string; description?: string; priority?: number; format?: string }[];
   /** True for CRD-defined resources (strategic merge patch is rejected for them). */
   custom: boolean;
   /** Storage shared with another resource (events.k8s.io Events are core Events). */

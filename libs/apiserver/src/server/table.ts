@@ -1,9 +1,19 @@
-// meta.k8s.io/v1 Table responses for `kubectl get` (Name, CRD additionalPrinterColumns, Age).
+// meta.k8s.io/v1 Table responses for `kubectl get`: built-in kinds through kube's printers (printers.ts), custom
+// resources through their CRD's additionalPrinterColumns (apiextensions-apiserver tableconvertor).
+import { toStorage } from './conversion';
+import { timestampSince } from './duration';
+import { builtinPrinter, NAME_COLUMN, type Printer, type TableColumn } from './printers';
 import type { ResourceInfo } from './registry';
+import type { KubeObject } from '@capi/controller-runtime';
 
-/** Evaluates the simple JSONPath forms printer columns use: `.a.b`, `.a[0].b`, `.a[?(@.type=="Ready")].status`. */
+const TOKEN = /\[\?\(@\.[^)]*\)\]|\[\d+\]|\['(?:[^'\\]|\\.)*'\]|\["(?:[^"\\]|\\.)*"\]|\.[^.[]+/g;
+
+/**
+ * Evaluates the simple JSONPath forms printer columns use: `.a.b`, `.a[0].b`, `.a[?(@.type=="Ready")].status`,
+ * `.metadata.labels['x\.io/name']`.
+ */
 export function evalJsonPath(obj: unknown, path: string): unknown {
-  const tokens = path.replace(/^\{?\$?/, '').replace(/\}$/, '').match(/\[\?\(@\.[^)]*\)\]|\[\d+\]|\.[^.[]+/g) ?? [];
+  const tokens = path.replace(/^\{?\$?/, '').replace(/\}$/, '').match(TOKEN) ?? [];
   let cur: any = obj;
   for (const t of tokens) {
     if (cur == null) return undefined;
@@ -11,7 +21,8 @@ export function evalJsonPath(obj: unknown, path: string): unknown {
       const m = /^\[\?\(@\.([\w.]+)\s*==\s*["']?([^"']*)["']?\)\]$/.exec(t);
       if (!m || !Array.isArray(cur)) return undefined;
       cur = cur.find((item) => String(evalJsonPath(item, `.${m[1]}`)) === m[2]);
-    } else if (t.startsWith('[')) cur = Array.isArray(cur) ? cur[Number(t.slice(1, -1))] : undefined;
+    } else if (t.startsWith("['") || t.startsWith('["')) cur = cur[t.slice(2, -2).replace(/\\(.)/g, '$1')];
+    else if (t.startsWith('[')) cur = Array.isArray(cur) ? cur[Number(t.slice(1, -1))] : undefined;
     else cur = cur[t.slice(1)];
   }
   return cur;
@@ -21,33 +32,48 @@ export function wantsTable(accept: string | undefined): boolean {
   return !!accept && /as=Table/.test(accept) && /g=meta\.k8s\.io/.test(accept);
 }
 
-function age(ts: string | undefined, now: Date): string {
-  if (!ts) return '<unknown>';
-  const s = Math.max(0, Math.floor((now.getTime() - Date.parse(ts)) / 1000));
-  if (s < 120) return `${s}s`;
-  if (s < 7200) return `${Math.floor(s / 60)}m`;
-  if (s < 48 * 3600) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
+type PrinterColumn = ResourceInfo['printerColumns'][number];
+
+/** A CRD declaring no columns gets Age (like apiextensions-apiserver's serveDefaultColumnsIfEmpty). */
+const DEFAULT_CRD_COLUMNS: PrinterColumn[] = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }];
+
+/** A cell of a CRD column: typed like the column, null when the path finds nothing (tableconvertor cellForJSONValue). */
+function crdCell(c: PrinterColumn, v: unknown, now: Date): unknown {
+  if (v === undefined || v === null) return null;
+  switch (c.type) {
+    case 'string':
+      return typeof v === 'object' ? JSON.stringify(v) : String(v);
+    case 'integer':
+      return typeof v === 'number' ? Math.trunc(v) : null;
+    case 'number':
+      return typeof v === 'number' ? v : null;
+    case 'boolean':
+      return typeof v === 'boolean' ? v : null;
+    case 'date':
+      return typeof v === 'string' ? timestampSince(v, now) : null;
+    default:
+      return null;
+  }
+}
+
+function crdPrinter(info: ResourceInfo): Printer {
+  const declared = info.printerColumns.length > 0 ? info.printerColumns : DEFAULT_CRD_COLUMNS;
+  const columns: TableColumn[] = [
+    NAME_COLUMN,
+    ...declared.map((c) => ({
+      name: c.name, type: c.type, format: c.format ?? '',
+      description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`, priority: c.priority ?? 0,
+    })),
+  ];
+  return { columns, cells: (o, now) => [o.metadata?.name, ...declared.map((c) => crdCell(c, evalJsonPath(o, c.jsonPath), now))] };
 }
 
 export function toTable(info: ResourceInfo, objects: Record<string, any>[], listMeta: Record<string, any>, now = new Date()) {
-  const columns = info.printerColumns.filter((c) => c.jsonPath !== '.metadata.creationTimestamp');
-  const columnDefinitions = [
-    { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
-    ...columns.map((c) => ({ name: c.name, type: c.type === 'date' ? 'string' : c.type, format: '', description: c.description ?? '', priority: c.priority ?? 0 })),
-    { name: 'Age', type: 'string', format: '', description: 'CreationTimestamp of the object.', priority: 0 },
-  ];
+  const printer = info.custom ? crdPrinter(info) : builtinPrinter(info.group, info.kind);
   const rows = objects.map((o) => ({
-    cells: [
-      o.metadata?.name,
-      ...columns.map((c) => {
-        const v = evalJsonPath(o, c.jsonPath);
-        if (c.type === 'date') return age(typeof v === 'string' ? v : undefined, now);
-        return v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : v;
-      }),
-      age(o.metadata?.creationTimestamp, now),
-    ],
+    // Built-in printers read the stored (core) shape, e.g. involvedObject of an events.k8s.io Event.
+    cells: printer.cells(info.custom ? o : toStorage(info, o as KubeObject), now),
     object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
   }));
-  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, columnDefinitions, rows };
+  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, columnDefinitions: printer.columns, rows };
 }

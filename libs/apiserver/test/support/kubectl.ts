@@ -3,10 +3,12 @@ import { spawn } from 'node:child_process';
 
 export interface KubectlRun { code: number | null; stdout: string; stderr: string }
 
-export function kubectlRunner(kubeconfig: string) {
+/** The kubeconfig path, or a getter for suites that only know it after beforeAll. */
+export function kubectlRunner(kubeconfig: string | (() => string)) {
+  const path = typeof kubeconfig === 'string' ? () => kubeconfig : kubeconfig;
   const run = (args: string[], stdin?: string): Promise<KubectlRun> =>
     new Promise((resolve, reject) => {
-      const p = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const p = spawn('kubectl', ['--kubeconfig', path(), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       p.stdout.on('data', (d) => (stdout += d));
@@ -21,5 +23,8 @@ export function kubectlRunner(kubeconfig: string) {
     if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
     return r.stdout;
   };
-  return { run, ok };
+  return { run, kubectl: run, ok };
 }
+
+/** kubectl's human table as rows of cells (columns are padded by at least 3 spaces). */
+export const tableRows = (out: string): string[][] => out.trimEnd().split('\n').map((line) => line.trim().split(/\s{3,}/));
