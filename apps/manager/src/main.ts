@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { resolve } from 'node:path';
 import { DEFAULT_DATA_DIR, loadManagerConfig, type ManagerConfig } from './config/config';
 import { ConfigError, usage } from './config/flags';
-import { ControllerUnavailableError } from './controllers/registry';
+import { ControllerSetupError, ControllerUnavailableError } from './controllers/registry';
 import { EXIT_CODES, ExitReporting } from './lifecycle/exit-reporting';
 import { JsonLogger, LOGGER } from './logging/logger';
 import { ListenError } from './metrics/http-endpoint';
@@ -34,7 +34,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   } catch (e) {
     const { code, message } = startUpFailure(e, loaded.config.controllersDefaulted);
     process.stderr.write(`error: ${message}\n`);
-    reporting.exit(code, `start-up failed: ${message}`, e instanceof Error && !(e instanceof ListenError) ? { stack: e.stack } : undefined);
+    reporting.exit(code, `start-up failed: ${message}`, isNamedFailure(e) ? undefined : { stack: (e as Error)?.stack });
   }
   return -1; // keep running until a signal or an exit request
 }
@@ -62,6 +62,11 @@ async function start(config: ManagerConfig, reporting: ExitReporting): Promise<v
   // A fatal condition found after start-up (the registry warm-up gave up) stops the process like upstream's manager.
   const exit = app.get(MANAGER_EXIT);
   if (exit instanceof DeferredManagerExit) exit.onRequest((code, reason) => void reporting.shutdownAndExit(code, reason));
+}
+
+/** Failures whose message says it all (a flag, a port, a controller precondition): no stack on the exit line. */
+function isNamedFailure(e: unknown): boolean {
+  return e instanceof ListenError || e instanceof ControllerUnavailableError || e instanceof ControllerSetupError || (e instanceof Error && e.message.startsWith('invalid --'));
 }
 
 /** Exit code and one-line message of a start-up failure. */

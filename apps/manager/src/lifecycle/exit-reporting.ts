@@ -20,10 +20,13 @@ export interface ExitReason {
   fields?: Record<string, unknown>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- listeners of different events take different arguments
+type Listener = (...args: any[]) => void;
+
 /** The part of `process` exit reporting hooks into (a fake in unit tests). */
 export interface ProcessLike {
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  off(event: string, listener: (...args: never[]) => void): unknown;
+  on(event: string, listener: Listener): unknown;
+  off(event: string, listener: Listener): unknown;
   exit(code?: number): never;
   exitCode?: number | string | null;
 }
@@ -47,7 +50,7 @@ export class ExitReporting {
   private reason?: ExitReason;
   private shuttingDown = false;
   private readonly originalExit: (code?: number) => never;
-  private readonly listeners: Array<[string, (...args: never[]) => void]> = [];
+  private readonly listeners: Array<[string, Listener]> = [];
   private installed = false;
 
   constructor(opts: ExitReportingOptions = {}) {
@@ -109,7 +112,7 @@ export class ExitReporting {
     return this.reason;
   }
 
-  private listen(event: string, fn: (...args: never[]) => void): void {
+  private listen(event: string, fn: Listener): void {
     this.proc.on(event, fn);
     this.listeners.push([event, fn]);
   }
