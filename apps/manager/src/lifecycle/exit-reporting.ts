@@ -20,7 +20,7 @@ export interface ExitReason {
   fields?: Record<string, unknown>;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- listeners of different events take different arguments
+// Listeners of different events take different arguments.
 type Listener = (...args: any[]) => void;
 
 /** The part of `process` exit reporting hooks into (a fake in unit tests). */
