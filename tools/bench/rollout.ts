@@ -41,8 +41,8 @@ interface PhaseResult { phase: string; seconds: number; writes: number; /** writ
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startManager(env: CountingEmbeddedEnvironment): Promise<{ app: INestApplicationContext; client: KubeClient }> {
-  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {});
+async function startManager(env: CountingEmbeddedEnvironment, managerFlags: string[] = []): Promise<{ app: INestApplicationContext; client: KubeClient }> {
+  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', ...managerFlags], {});
   if (loaded.help) throw new Error('unexpected --help');
   const logger = JsonLogger.create({ level: 'error', destination: { write: () => undefined } });
   const root = buildManagerModule(loaded.config, { embeddedProvider: ZERO_LATENCY, providers: [{ provide: LOGGER, useValue: logger }, { provide: EMBEDDED_ENVIRONMENT, useValue: env }] });
@@ -176,18 +176,21 @@ export class RolloutBench {
   }
 }
 
-export async function runRolloutBench(args: string[]): Promise<number> {
+export async function runRolloutBench(allArgs: string[]): Promise<number> {
+  // Arguments starting with -- are manager flags, e.g. --kube-api-qps=20 (the embedded default runs without a limit).
+  const managerFlags = allArgs.filter((a) => a.startsWith('--'));
+  const args = allArgs.filter((a) => !a.startsWith('--'));
   const replicas = args[0] === undefined ? 1000 : Number(args[0]);
   const maxUnavailable = args[1] === undefined ? Math.max(1, Math.floor(replicas / 10)) : Number(args[1]);
   const timeoutMs = (args[2] === undefined ? 1800 : Number(args[2])) * 1000;
   if (![replicas, maxUnavailable].every((v) => Number.isInteger(v) && v >= 1) || !(timeoutMs > 0)) throw new Error(`usage: rollout [replicas=1000] [maxUnavailable=10%] [timeoutSeconds=1800], got ${args.join(' ')}`);
   const log = (l: string) => process.stderr.write(`${l}\n`);
   const env = new CountingEmbeddedEnvironment();
-  const { app, client } = await startManager(env);
+  const { app, client } = await startManager(env, managerFlags);
   try {
     const results = await new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log).run();
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
-    process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process\n`);
+    process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
     process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'RSS MiB'], rows));
     for (const r of results.slice(1)) {
       const top = Object.entries(r.byResource).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k}=${v}`).join(', ');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: runs the manager from source (swc compiles TypeScript on the fly, with decorator metadata).
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
@@ -10,5 +11,12 @@ const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'a
   stdio: 'inherit',
   env: { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json'), SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
 });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
+// The manager reports its own exits; one it cannot report (SIGKILL, e.g. the kernel's OOM killer) is reported here.
+child.on('exit', (code, signal) => {
+  if (signal) {
+    process.stderr.write(`error: the manager process (pid ${child.pid}) was killed by ${signal}${signal === 'SIGKILL' ? ' (out of memory, or killed by another process)' : ''}\n`);
+    process.exit(128 + (os.constants.signals[signal] ?? 0));
+  }
+  process.exit(code ?? 1);
+});

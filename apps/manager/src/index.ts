@@ -10,6 +10,7 @@ export { main, embeddedBanner } from './main';
 export * from './health/health';
 export * from './logging/logger';
 export * from './metrics/metrics';
-export type { Endpoint } from './metrics/http-endpoint';
+export { ListenError, type Endpoint, type EndpointFlag } from './metrics/http-endpoint';
+export * from './lifecycle/exit-reporting';
 export * from './manager.module';
 export * from './runtime-sdk/warm-up-exit';

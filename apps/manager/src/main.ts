@@ -1,11 +1,14 @@
-// Manager entry point (`npm start -- <flags>`). Exit codes: 0 ok / --help, 2 bad flags, 1 start-up failure.
+// Manager entry point (`npm start -- <flags>`). Exit codes: 0 ok / --help / graceful shutdown on a signal, 2 bad flags,
+// 1 start-up failure, crash or exit request (see lifecycle/exit-reporting.ts).
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { resolve } from 'node:path';
-import { DEFAULT_DATA_DIR, loadManagerConfig } from './config/config';
+import { DEFAULT_DATA_DIR, loadManagerConfig, type ManagerConfig } from './config/config';
 import { ConfigError, usage } from './config/flags';
-import { ControllerUnavailableError } from './controllers/registry';
-import { LOGGER, type JsonLogger } from './logging/logger';
+import { ControllerSetupError, ControllerUnavailableError } from './controllers/registry';
+import { EXIT_CODES, ExitReporting } from './lifecycle/exit-reporting';
+import { JsonLogger, LOGGER } from './logging/logger';
+import { ListenError } from './metrics/http-endpoint';
 import { buildManagerModule, EMBEDDED_STARTED, type EmbeddedStarted } from './manager.module';
 import { DeferredManagerExit, MANAGER_EXIT } from './runtime-sdk/warm-up-exit';
 
@@ -16,33 +19,33 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`error: ${e.message}\n`);
-      return 2;
+      return EXIT_CODES.badFlags;
     }
     throw e;
   }
   if (loaded.help) {
     process.stdout.write(usage());
-    return 0;
+    return EXIT_CODES.ok;
   }
-  let root;
+  // From here on every exit reports itself (signal, crash, start-up failure, exit request, last word on 'exit').
+  const reporting = new ExitReporting({ log: JsonLogger.create({ level: 'info', format: loaded.config.logFormat }) }).install();
   try {
-    root = buildManagerModule(loaded.config);
+    await start(loaded.config, reporting);
   } catch (e) {
-    if (e instanceof ControllerUnavailableError) {
-      // Asking for a controller that cannot run is a bad flag; the default set failing is a start-up failure.
-      if (loaded.config.controllersDefaulted) {
-        process.stderr.write(`error: ${e.message} (run a subset with --controllers)\n`);
-        return 1;
-      }
-      process.stderr.write(`error: invalid --controllers: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
+    const { code, message } = startUpFailure(e, loaded.config.controllersDefaulted);
+    process.stderr.write(`error: ${message}\n`);
+    reporting.exit(code, `start-up failed: ${message}`, isNamedFailure(e) ? undefined : { stack: (e as Error)?.stack });
   }
+  return -1; // keep running until a signal or an exit request
+}
+
+async function start(config: ManagerConfig, reporting: ExitReporting): Promise<void> {
+  const root = buildManagerModule(config);
   const app = await NestFactory.createApplicationContext(root, { bufferLogs: true, abortOnError: false });
   const log = app.get<JsonLogger>(LOGGER);
   app.useLogger(log);
-  app.enableShutdownHooks();
+  // A signal closes the app (controllers, endpoints, embedded API server) before the process exits.
+  reporting.setShutdown(() => app.close());
   try {
     await app.init();
   } catch (e) {
@@ -58,10 +61,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   log.info('manager started', { logger: 'manager' });
   // A fatal condition found after start-up (the registry warm-up gave up) stops the process like upstream's manager.
   const exit = app.get(MANAGER_EXIT);
-  if (exit instanceof DeferredManagerExit) {
-    exit.onRequest((code) => void app.close().catch(() => undefined).finally(() => process.exit(code)));
+  if (exit instanceof DeferredManagerExit) exit.onRequest((code, reason) => void reporting.shutdownAndExit(code, reason));
+}
+
+/** Failures whose message says it all (a flag, a port, a controller precondition): no stack on the exit line. */
+function isNamedFailure(e: unknown): boolean {
+  return e instanceof ListenError || e instanceof ControllerUnavailableError || e instanceof ControllerSetupError || (e instanceof Error && e.message.startsWith('invalid --'));
+}
+
+/** Exit code and one-line message of a start-up failure. */
+function startUpFailure(e: unknown, controllersDefaulted: boolean): { code: number; message: string } {
+  if (e instanceof ControllerUnavailableError) {
+    // Asking for a controller that cannot run is a bad flag; the default set failing is a start-up failure.
+    if (controllersDefaulted) return { code: EXIT_CODES.failure, message: `${e.message} (run a subset with --controllers)` };
+    return { code: EXIT_CODES.badFlags, message: `invalid --controllers: ${e.message}` };
   }
-  return -1; // keep running until a signal or an exit request
+  return { code: EXIT_CODES.failure, message: (e as Error)?.message ?? String(e) };
 }
 
 /** What `npm start` prints for people (logs go to stderr). */
@@ -83,7 +98,7 @@ if (require.main === module) {
     },
     (e: Error) => {
       process.stderr.write(`error: ${e?.message ?? String(e)}\n`);
-      process.exit(1);
+      process.exit(EXIT_CODES.failure);
     },
   );
 }

@@ -108,7 +108,8 @@ function defaultProviders(config: ManagerConfig): Provider[] {
       inject: [MANAGER_CONFIG, EMBEDDED_STARTED, LOGGER],
       useFactory: async (c: ManagerConfig, started: EmbeddedStarted, log: JsonLogger) => {
         const source = c.apiServer;
-        log.info('API server', { logger: 'manager', mode: source.mode, ...(source.mode === 'kubeconfig' ? { kubeconfig: source.path } : { reason: source.reason }) });
+        const rateLimit = c.kubeApiRateLimit ?? 'off';
+        log.info('API server', { logger: 'manager', mode: source.mode, ...(source.mode === 'kubeconfig' ? { kubeconfig: source.path } : { reason: source.reason }), clientRateLimit: rateLimit });
         if (source.mode === 'kubeconfig') return readKubeconfig(source.path);
         if (source.mode === 'in-cluster') return inClusterKubeconfig(source.inCluster);
         return started!.kubeconfig;
@@ -143,6 +144,8 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
       throw new Error('unreachable: KUBE_CONFIG is provided from KUBECONFIG');
     },
     namespace: config.namespace,
+    clientRateLimit: config.kubeApiRateLimit,
+    concurrency: config.concurrency,
     leaderElection: le.enabled
       ? { namespace: leaderElectionNamespace(config), name: LEADER_ELECTION_ID, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs }
       : undefined,

@@ -3,6 +3,7 @@ export * from './client/errors';
 export * from './features';
 export { KubeClient, KubeClientOptions } from './client/kube-client';
 export * from './client/in-cluster';
+export { ClientRateLimit, RequestRateLimiter, TokenBucketRateLimiter, rateLimiterFor } from './client/token-bucket';
 export { RestMapper, ResourceMapping, NoKindMatchError } from './client/rest-mapper';
 export {
   ClientMetrics,

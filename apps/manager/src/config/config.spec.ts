@@ -45,8 +45,9 @@ describe('parseFlags', () => {
 
   it('usage lists every flag with defaults', () => {
     const u = usage();
-    for (const f of ['--feature-gates', '--controllers', '--kubeconfig', '--leader-elect', '--metrics-bind-address', '--health-probe-bind-address']) expect(u).toContain(f);
-    expect(u).toContain('(default ":8080")');
+    for (const f of ['--feature-gates', '--controllers', '--kubeconfig', '--leader-elect', '--metrics-bind-address', '--health-addr', '--health-probe-bind-address', '--kube-api-qps', '--kube-api-burst', '--machineset-concurrency', '--cluster-concurrency']) expect(u).toContain(f);
+    expect(u).toContain('"127.0.0.1:8080" in the embedded default');
+    expect(u).toContain('(default "30")');
   });
 });
 
@@ -75,8 +76,16 @@ describe('loadManagerConfig', () => {
     expect(c.embeddedProvider).toBe(true);
     expect(c.controllers).toEqual(['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig']);
     expect(c.controllersDefaulted).toBe(true);
-    expect(c.metricsBindAddress).toBe(':8080');
-    expect(c.healthProbeBindAddress).toBe(':9440');
+    // Embedded default (no --kubeconfig, not in a pod): endpoints on loopback, no client-side rate limit.
+    expect(c.metricsBindAddress).toBe('127.0.0.1:8080');
+    expect(c.healthProbeBindAddress).toBe('127.0.0.1:9440');
+    expect(c.kubeApiRateLimit).toBeUndefined();
+    expect(c.concurrency).toEqual({ kubeadmcontrolplane: 10, machinedeployment: 10, machineset: 10, machine: 10, machinehealthcheck: 10, extensionconfig: 10, cluster: 10 });
+    // Deployed (--kubeconfig or in a pod): upstream's all-interfaces addresses and 20 QPS / 30 burst.
+    const deployed = load(['--kubeconfig=/k']);
+    expect(deployed.metricsBindAddress).toBe(':8080');
+    expect(deployed.healthProbeBindAddress).toBe(':9440');
+    expect(deployed.kubeApiRateLimit).toEqual({ qps: 20, burst: 30 });
     expect(c.kubeconfig).toBeUndefined();
     expect(c.leaderElection).toEqual({ enabled: false, leaseDurationMs: 15000, renewDeadlineMs: 10000, retryPeriodMs: 2000 });
     expect(c.logFormat).toBe('json');
@@ -98,6 +107,9 @@ describe('loadManagerConfig', () => {
     ]);
     expect(c.featureGates.enabled('InPlaceUpdates')).toBe(true);
     expect(c.controllers).toEqual(['kcp', 'machineset']);
+    expect(c.metricsBindAddress).toBe('0');
+    expect(c.healthProbeBindAddress).toBe('127.0.0.1:0');
+    expect(load(['--health-addr=:9441']).healthProbeBindAddress).toBe(':9441');
     expect(c.controllersDefaulted).toBe(false);
     expect(c.kubeconfig).toBe('/tmp/kc');
     expect(c.namespace).toBe('capi');
@@ -122,6 +134,15 @@ describe('loadManagerConfig', () => {
     expect(load(['--embedded-provider=false']).embeddedProvider).toBe(false);
   });
 
+  it('reads the rate limit and concurrency flags', () => {
+    const c = load(['--kubeconfig=/k', '--kube-api-qps=50.5', '--kube-api-burst', '100', '--machineset-concurrency=3', '--kubeadmcontrolplane-concurrency=1']);
+    expect(c.kubeApiRateLimit).toEqual({ qps: 50.5, burst: 100 });
+    expect(c.concurrency).toMatchObject({ machineset: 3, kubeadmcontrolplane: 1, machine: 10 });
+    expect(load(['--kubeconfig=/k', '--kube-api-qps=-1']).kubeApiRateLimit).toBeUndefined();
+    // The embedded default turns the limit on when asked.
+    expect(load(['--kube-api-qps=5']).kubeApiRateLimit).toEqual({ qps: 5, burst: 30 });
+  });
+
   it('env seeds gates, flags win', () => {
     const env = { EXP_IN_PLACE_UPDATES: 'true', EXP_RUNTIME_SDK: 'true' };
     expect(load([], env).featureGates.enabled('InPlaceUpdates')).toBe(true);
@@ -136,6 +157,12 @@ describe('loadManagerConfig', () => {
     [['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=false'], '--controllers', /requires --feature-gates=RuntimeSDK=true/],
     [['--metrics-bind-address=8080'], '--metrics-bind-address', /must be host:port, :port or 0/],
     [['--health-probe-bind-address', 'x:99999'], '--health-probe-bind-address', /must be host:port/],
+    [['--health-addr=9440'], '--health-addr', /must be host:port/],
+    [['--kube-api-qps=0'], '--kube-api-qps', /"0" must be > 0, or -1 to disable/],
+    [['--kube-api-qps=fast'], '--kube-api-qps', /"fast" is not a number/],
+    [['--kube-api-burst=0'], '--kube-api-burst', /must be an integer >= 1/],
+    [['--machine-concurrency=2.5'], '--machine-concurrency', /"2.5" must be an integer >= 1/],
+    [['--cluster-concurrency='], '--cluster-concurrency', /is not a number/],
     [['--leader-elect-renew-deadline=soon'], '--leader-elect-renew-deadline', /must be a duration/],
     [['--log-format=xml'], '--log-format', /must be json or text/],
     [['--log-level=loud'], '--log-level', /must be one of/],

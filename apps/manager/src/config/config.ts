@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
-import { FeatureGateError, FeatureGates, featureGatesFromEnv, inClusterUnavailableReason, type InClusterOptions } from '@capi/controller-runtime';
-import { ConfigError, FLAGS, parseDuration, parseFlags, type RawFlags } from './flags';
+import { FeatureGateError, FeatureGates, featureGatesFromEnv, inClusterUnavailableReason, type ClientRateLimit, type InClusterOptions } from '@capi/controller-runtime';
+import { CONCURRENCY_FLAGS, ConfigError, concurrencyKey, DEFAULT_CONCURRENCY, FLAGS, parseDuration, parseFlags, type RawFlags } from './flags';
 
 /** Controllers the manager knows how to run; `--controllers` picks a subset. */
 export const CONTROLLER_NAMES = ['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig'] as const;
@@ -77,8 +77,9 @@ export class ManagerFlagsDto {
   @IsDuration() leaderElectLeaseDuration = '15s';
   @IsDuration() leaderElectRenewDeadline = '10s';
   @IsDuration() leaderElectRetryPeriod = '2s';
-  @IsBindAddress() metricsBindAddress = ':8080';
-  @IsBindAddress() healthProbeBindAddress = ':9440';
+  /** Default depends on the API server mode (see bindDefaults). */
+  @IsOptional() @IsBindAddress() metricsBindAddress?: string;
+  @IsOptional() @IsBindAddress() healthProbeBindAddress?: string;
   @IsString() runtimeExtensionClientCertFile = '';
   @IsString() runtimeExtensionClientKeyFile = '';
   @IsIn(['json', 'text'], { message: 'must be json or text' }) logFormat = 'json';
@@ -110,11 +111,45 @@ export interface ManagerConfig {
   leaderElection: LeaderElectionConfig;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
+  /** Client-side rate limit towards the API server; undefined = off (--kube-api-qps=-1). */
+  kubeApiRateLimit?: ClientRateLimit;
+  /** Parallel reconciles per controller name (--*-concurrency). */
+  concurrency: Record<string, number>;
   logFormat: 'json' | 'text';
   logLevel: LogLevel;
   /** mTLS towards runtime extensions: both files or neither. */
   runtimeExtensionClientCertificate?: { certFile: string; keyFile: string };
 }
+
+/** Endpoint addresses when not given: all interfaces when deployed (upstream), loopback for the embedded default. */
+export function bindDefaults(mode: ApiServerSource['mode']): { metrics: string; health: string } {
+  return mode === 'embedded' ? { metrics: '127.0.0.1:8080', health: '127.0.0.1:9440' } : { metrics: ':8080', health: ':9440' };
+}
+
+/** Upstream's --kube-api-qps / --kube-api-burst defaults. */
+export const DEFAULT_KUBE_API_QPS = 20;
+export const DEFAULT_KUBE_API_BURST = 30;
+
+/**
+ * The client-side limit: upstream's 20/30 when deployed; off in the embedded default, whose API server runs in the
+ * same process on loopback (no shared cluster to protect; the limit would only slow the demo and benchmarks).
+ */
+export function kubeApiRateLimit(mode: ApiServerSource['mode'], qps: number | undefined, burst: number | undefined): ClientRateLimit | undefined {
+  const q = qps ?? (mode === 'embedded' ? -1 : DEFAULT_KUBE_API_QPS);
+  if (q < 0) return undefined;
+  return { qps: q, burst: burst ?? DEFAULT_KUBE_API_BURST };
+}
+
+function numberFlag(raw: RawFlags, key: string, flag: string, check: (n: number) => string | undefined): number | undefined {
+  const v = raw[key];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  const problem = typeof v !== 'string' || v.trim() === '' || !Number.isFinite(n) ? 'is not a number' : check(n);
+  if (problem) throw new ConfigError(flag, `${JSON.stringify(v)} ${problem}`);
+  return n;
+}
+
+const positiveInt = (n: number) => (Number.isInteger(n) && n >= 1 ? undefined : 'must be an integer >= 1');
 
 export type LoadResult = { help: true } | { help: false; config: ManagerConfig };
 
@@ -133,7 +168,9 @@ export function loadManagerConfig(
   const errors = validateSync(dto, { forbidUnknownValues: true });
   if (errors.length > 0) {
     const e = errors[0];
-    const flag = FLAGS.find((f) => f.key === e.property)?.name ?? e.property;
+    // Name the flag as given when several spell the same setting (--health-addr, --health-probe-bind-address).
+    const names = FLAGS.filter((f) => f.key === e.property).map((f) => f.name);
+    const flag = names.find((n) => argv.some((a) => a === `--${n}` || a.startsWith(`--${n}=`))) ?? names[0] ?? e.property;
     const value = (dto as unknown as Record<string, unknown>)[e.property];
     if (e.property === 'controllers') {
       const unknown = dto.controllers.filter((c) => !(CONTROLLER_NAMES as readonly string[]).includes(c));
@@ -156,6 +193,13 @@ export function loadManagerConfig(
   if (!controllersDefaulted && controllers.includes('extensionconfig') && !featureGates.enabled('RuntimeSDK')) {
     throw new ConfigError('--controllers', 'extensionconfig requires --feature-gates=RuntimeSDK=true');
   }
+  const qps = numberFlag(raw, 'kubeApiQps', '--kube-api-qps', (n) => (n > 0 || n === -1 ? undefined : 'must be > 0, or -1 to disable client-side rate limiting'));
+  const burst = numberFlag(raw, 'kubeApiBurst', '--kube-api-burst', positiveInt);
+  const concurrency: Record<string, number> = {};
+  for (const [flag, controller] of CONCURRENCY_FLAGS) {
+    concurrency[controller] = numberFlag(raw, concurrencyKey(controller), `--${flag}`, positiveInt) ?? DEFAULT_CONCURRENCY;
+  }
+  const binds = bindDefaults(apiServer.mode);
   const certFile = dto.runtimeExtensionClientCertFile;
   const keyFile = dto.runtimeExtensionClientKeyFile;
   if (!!certFile !== !!keyFile) {
@@ -178,8 +222,10 @@ export function loadManagerConfig(
         renewDeadlineMs: parseDuration(dto.leaderElectRenewDeadline)!,
         retryPeriodMs: parseDuration(dto.leaderElectRetryPeriod)!,
       },
-      metricsBindAddress: dto.metricsBindAddress,
-      healthProbeBindAddress: dto.healthProbeBindAddress,
+      metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
+      healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
+      kubeApiRateLimit: kubeApiRateLimit(apiServer.mode, qps, burst),
+      concurrency,
       logFormat: dto.logFormat as 'json' | 'text',
       logLevel: (dto.logLevel as LogLevel | undefined) ?? levelFromVerbosity(dto.v),
       ...(certFile ? { runtimeExtensionClientCertificate: { certFile, keyFile } } : {}),
@@ -198,7 +244,7 @@ function toDto(raw: RawFlags): ManagerFlagsDto {
   const dto = new ManagerFlagsDto();
   const target = dto as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'help') continue;
+    if (key === 'help' || key === 'kubeApiQps' || key === 'kubeApiBurst' || key.startsWith('concurrency.')) continue; // parsed by numberFlag
     if (key === 'controllers') target[key] = String(value).split(',').map((s) => s.trim()).filter(Boolean);
     else if (key === 'v') {
       if (!/^\d+$/.test(String(value))) throw new ConfigError('--v', `${JSON.stringify(value)} must be an integer between 0 and 10`);

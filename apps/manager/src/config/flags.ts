@@ -14,6 +14,23 @@ export interface FlagDef {
   default?: string;
 }
 
+/** Upstream's default of every --*-concurrency flag. */
+export const DEFAULT_CONCURRENCY = 10;
+
+/** --<name>-concurrency flags: [flag, controller name (its work queue), what it reconciles]. */
+export const CONCURRENCY_FLAGS: ReadonlyArray<readonly [flag: string, controller: string, what: string]> = [
+  ['kubeadmcontrolplane-concurrency', 'kubeadmcontrolplane', 'kubeadm control planes'],
+  ['machinedeployment-concurrency', 'machinedeployment', 'machine deployments'],
+  ['machineset-concurrency', 'machineset', 'machine sets'],
+  ['machine-concurrency', 'machine', 'machines'],
+  ['machinehealthcheck-concurrency', 'machinehealthcheck', 'machine health checks'],
+  ['extensionconfig-concurrency', 'extensionconfig', 'extension configs'],
+  ['cluster-concurrency', 'cluster', 'clusters'],
+];
+
+/** Raw config key of a controller's concurrency flag. */
+export const concurrencyKey = (controller: string) => `concurrency.${controller}`;
+
 export const FLAGS: readonly FlagDef[] = [
   { name: 'kubeconfig', type: 'string', key: 'kubeconfig', usage: 'Path to a kubeconfig. Omit to use the in-cluster service account when running in a pod, else the embedded default (embedded API server); see --api-server.' },
   { name: 'api-server', type: 'string', key: 'apiServer', usage: 'Without --kubeconfig: auto (in-cluster config in a pod, else the embedded API server), in-cluster or embedded to force either.', default: 'auto' },
@@ -26,8 +43,12 @@ export const FLAGS: readonly FlagDef[] = [
   { name: 'leader-elect-lease-duration', type: 'string', key: 'leaderElectLeaseDuration', usage: 'Interval at which non-leader candidates will wait to force acquire leadership (duration string).', default: '15s' },
   { name: 'leader-elect-renew-deadline', type: 'string', key: 'leaderElectRenewDeadline', usage: 'Duration that the leading controller manager will retry refreshing leadership before giving up (duration string).', default: '10s' },
   { name: 'leader-elect-retry-period', type: 'string', key: 'leaderElectRetryPeriod', usage: 'Duration the LeaderElector clients should wait between tries of actions (duration string).', default: '2s' },
-  { name: 'metrics-bind-address', type: 'string', key: 'metricsBindAddress', usage: 'The address the metrics endpoint binds to (host:port or :port); 0 disables it.', default: ':8080' },
-  { name: 'health-probe-bind-address', type: 'string', key: 'healthProbeBindAddress', usage: 'The address the health probe endpoints (/healthz, /readyz) bind to; 0 disables them.', default: ':9440' },
+  { name: 'metrics-bind-address', type: 'string', key: 'metricsBindAddress', usage: 'The address the metrics endpoint binds to (host:port, :port for all interfaces, 0 disables it). Default: ":8080" with --kubeconfig or in a pod, "127.0.0.1:8080" in the embedded default.' },
+  { name: 'health-addr', type: 'string', key: 'healthProbeBindAddress', usage: 'The address the health endpoints (/healthz, /readyz) bind to (host:port, :port, 0 disables them). Default: ":9440" with --kubeconfig or in a pod, "127.0.0.1:9440" in the embedded default.' },
+  { name: 'health-probe-bind-address', type: 'string', key: 'healthProbeBindAddress', usage: 'Same as --health-addr (controller-runtime\'s name).' },
+  { name: 'kube-api-qps', type: 'string', key: 'kubeApiQps', usage: 'Maximum queries per second from the controller client to the Kubernetes API server; -1 disables client-side rate limiting. Default: 20 with --kubeconfig or in a pod; -1 in the embedded default (its API server runs in this process, nothing else shares it).' },
+  { name: 'kube-api-burst', type: 'string', key: 'kubeApiBurst', usage: 'Maximum number of queries that should be allowed in one burst from the controller client to the Kubernetes API server.', default: '30' },
+  ...CONCURRENCY_FLAGS.map(([name, controller, what]): FlagDef => ({ name, type: 'string', key: concurrencyKey(controller), usage: `Number of ${what} to process simultaneously.`, default: String(DEFAULT_CONCURRENCY) })),
   { name: 'runtime-extension-client-cert-file', type: 'string', key: 'runtimeExtensionClientCertFile', usage: 'Path of the PEM-encoded client certificate to be used when calling runtime extensions (reloaded when it changes).', default: '' },
   { name: 'runtime-extension-client-key-file', type: 'string', key: 'runtimeExtensionClientKeyFile', usage: 'Path of the PEM-encoded client key to be used when calling runtime extensions.', default: '' },
   { name: 'log-format', type: 'string', key: 'logFormat', usage: 'Log output format: json or text.', default: 'json' },
@@ -87,7 +108,7 @@ export function usage(defs: readonly FlagDef[] = FLAGS): string {
   for (const d of defs) {
     const left = `  --${d.name}${d.type === 'bool' ? '' : ' string'}`;
     const dflt = d.default !== undefined && d.default !== '' && d.type !== 'bool' ? ` (default "${d.default}")` : '';
-    lines.push(`${left.padEnd(40)} ${d.usage}${dflt}`);
+    lines.push(`${left.padEnd(46)} ${d.usage}${dflt}`);
   }
   lines.push('', 'Environment: EXP_IN_PLACE_UPDATES, EXP_RUNTIME_SDK, ... (clusterctl variables) seed feature gate defaults; --feature-gates wins.');
   return lines.join('\n') + '\n';

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { listen, pathOf, reply, type Endpoint } from '../metrics/http-endpoint';
+import { listen, pathOf, reply, type Endpoint, type EndpointFlag } from '../metrics/http-endpoint';
+
+export const HEALTH_ENDPOINT: EndpointFlag = { what: 'health probes', flag: '--health-addr' };
 
 /** A named check: resolves (or returns true) when healthy; throws or returns false/a reason string when not. */
 export type Check = () => boolean | string | void | Promise<boolean | string | void>;
@@ -68,5 +70,5 @@ export function serveHealth(bindAddress: string, health: CheckRegistry, readines
       const { status, body } = renderChecks(path.slice(1), [{ name: 'ping', ok: true }, ...results], query.has('verbose'));
       reply(res, status, body);
     });
-  });
+  }, HEALTH_ENDPOINT);
 }

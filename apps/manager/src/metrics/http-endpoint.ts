@@ -15,12 +15,33 @@ export function splitBindAddress(addr: string): { host?: string; port: number } 
   return { host: host === '' ? undefined : host, port: Number(addr.slice(i + 1)) };
 }
 
-/** Listens on a bind address; resolves once listening, rejects on EADDRINUSE and friends with the address in the message. */
-export async function listen(bindAddress: string, handler: RequestListener): Promise<Endpoint> {
+/** What an endpoint serves and the flag that sets its address, for the error when it cannot listen. */
+export interface EndpointFlag {
+  what: string;
+  flag: string;
+}
+
+const LISTEN_PROBLEMS: Record<string, string> = {
+  EADDRINUSE: 'address already in use (another process, e.g. a second manager, listens there)',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'address not available on this machine',
+};
+
+/** An endpoint could not listen; the message names the flag to change. */
+export class ListenError extends Error {
+  constructor(readonly bindAddress: string, readonly endpoint: EndpointFlag, readonly code: string | undefined, cause: Error) {
+    const problem = (code && LISTEN_PROBLEMS[code]) ?? cause.message;
+    super(`cannot serve ${endpoint.what} on ${bindAddress}: ${problem}${code ? ` [${code}]` : ''}; choose another address with ${endpoint.flag}=host:port (0 disables it)`);
+    this.name = 'ListenError';
+  }
+}
+
+/** Listens on a bind address; resolves once listening, rejects with a ListenError naming the flag (EADDRINUSE and friends). */
+export async function listen(bindAddress: string, handler: RequestListener, endpoint: EndpointFlag = { what: 'HTTP', flag: 'its bind address flag' }): Promise<Endpoint> {
   const { host, port } = splitBindAddress(bindAddress);
   const server: Server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (e) => reject(new Error(`cannot listen on ${bindAddress}: ${(e as Error).message}`)));
+    server.once('error', (e: NodeJS.ErrnoException) => reject(new ListenError(bindAddress, endpoint, e.code, e)));
     server.listen(port, host, () => resolve());
   });
   const a = server.address() as AddressInfo;

@@ -1,5 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { listen, pathOf, reply, type Endpoint } from './http-endpoint';
+import { listen, pathOf, reply, type Endpoint, type EndpointFlag } from './http-endpoint';
+
+export const METRICS_ENDPOINT: EndpointFlag = { what: 'metrics', flag: '--metrics-bind-address' };
 
 /** controller-runtime's reconcile metric names and labels (pkg/internal/controller/metrics). */
 export const CONTROLLER_METRICS = {
@@ -40,5 +42,5 @@ export function serveMetrics(bindAddress: string, registry: Registry): Promise<E
       (body) => reply(res, 200, body, registry.contentType),
       (e: Error) => reply(res, 500, `collecting metrics failed: ${e.message}\n`),
     );
-  });
+  }, METRICS_ENDPOINT);
 }

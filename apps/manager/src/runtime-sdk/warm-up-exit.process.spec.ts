@@ -49,5 +49,7 @@ describe('manager process: registry warm-up gives up', () => {
     expect(exitLines).toEqual([
       expect.objectContaining({ msg: 'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting', extensionConfigs: ['unreachable-updater'] }),
     ]);
+    // The exit record (lifecycle/exit-reporting) is the last word, with the code and the same reason.
+    expect(records.pop()).toMatchObject({ msg: 'manager exiting', code: 1, reason: 'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting' });
   });
 });

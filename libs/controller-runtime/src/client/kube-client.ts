@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, isNotFound } from './errors';
 import { ClientMetrics, ClientVerb } from './client-metrics';
 import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
+import { ClientRateLimit, RequestRateLimiter, rateLimiterFor } from './token-bucket';
 import { RawRequest, Transport, readBody, toApiError } from './transport';
 import {
   ApplyOptions,
@@ -25,6 +26,12 @@ export interface KubeClientOptions {
   fieldManager?: string;
   /** Timeout of non-watch requests; default 30 s. */
   requestTimeoutMs?: number;
+  /**
+   * Client-side rate limit (upstream --kube-api-qps/--kube-api-burst, client-go's token bucket): each request,
+   * discovery and a watch's opening request included, waits for a token. Default: none; a RequestRateLimiter may be
+   * given instead (tests).
+   */
+  rateLimit?: ClientRateLimit | RequestRateLimiter;
 }
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
@@ -43,7 +50,8 @@ export class KubeClient implements Client {
     kubeConfig: KubeConfig,
     private readonly opts: KubeClientOptions = {},
   ) {
-    this.transport = new Transport(kubeConfig);
+    const limit = opts.rateLimit;
+    this.transport = new Transport(kubeConfig, { rateLimiter: limit && 'wait' in limit ? limit : rateLimiterFor(limit) });
     this.metrics = opts.metrics;
     this.mapper = new RestMapper(this.transport, () => this.observe('discovery', '', undefined, 200), opts.requestTimeoutMs ?? 30_000);
   }

@@ -2,6 +2,7 @@ import * as http from 'http';
 import * as https from 'https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, Status } from './errors';
+import type { RequestRateLimiter } from './token-bucket';
 
 // Raw HTTP(S) to the API server using the kubeconfig's auth (bearer token, client certs, CA, skip-verify).
 // client-node's generated APIs do not cover subresources, apply-patch content types or streaming as we need.
@@ -17,13 +18,24 @@ export interface RawRequest {
   timeoutMs?: number;
 }
 
+export interface TransportOptions {
+  /**
+   * Client-side throttling (--kube-api-qps/--kube-api-burst): every request waits for a token before it is sent,
+   * a watch's opening request included, as client-go's rest client; the events streaming on an open watch do not.
+   */
+  rateLimiter?: RequestRateLimiter;
+}
+
 export class Transport {
   private readonly server: URL;
   private readonly agent: http.Agent;
   /** Keep-alive TLS agent for the kubeconfig's current TLS material (see tlsAgentFor). */
   private tlsAgent?: { material: string; agent: https.Agent };
 
-  constructor(private readonly kubeConfig: KubeConfig) {
+  constructor(
+    private readonly kubeConfig: KubeConfig,
+    private readonly opts: TransportOptions = {},
+  ) {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
@@ -41,6 +53,7 @@ export class Transport {
 
   /** Sends the request and resolves with the response stream (caller checks the status). */
   async open(req: RawRequest): Promise<http.IncomingMessage> {
+    await this.opts.rateLimiter?.wait(req.signal);
     try {
       return await this.send(req);
     } catch (err) {

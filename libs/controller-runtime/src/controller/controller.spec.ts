@@ -181,6 +181,40 @@ describe('Controller in a Manager', () => {
     expect(finishedAfterStop).toBe(true);
   });
 
+  it('runs at most the manager\'s concurrency for a controller (--*-concurrency), overriding its own default', async () => {
+    const ns = 'ctl-capped';
+    const registry = new Registry();
+    let active = 0;
+    let maxActive = 0;
+    const reconciled = new Set<string>();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    manager = new Manager({ client, registry, namespace: ns, concurrency: { capped: 2 } });
+    manager.addController(
+      {
+        reconcile: async (req) => {
+          active++;
+          maxActive = Math.max(maxActive, active);
+          await gate;
+          reconciled.add(req.name);
+          active--;
+        },
+      },
+      { name: 'capped', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' }, maxConcurrentReconciles: 8 },
+    );
+    const names = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
+    for (const n of names) await client.create(widget(ns, n));
+    await manager.start();
+    await eventually(() => active === 2, 'two reconciles running');
+    // Give more workers, if there were any, the chance to pick up the four waiting requests.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(active).toBe(2);
+    release();
+    await eventually(() => reconciled.size === names.length, 'all reconciled');
+    expect(maxActive).toBe(2);
+    expect(await registry.metrics()).toMatch(/controller_runtime_max_concurrent_reconciles\{controller="capped"\} 2/);
+  });
+
   it('starts controllers only when elected and releases the lease on stop', async () => {
     const ns = 'ctl3';
     const seen: string[] = [];

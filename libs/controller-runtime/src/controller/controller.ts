@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
 import { KubeObject } from '../client/types';
 import { Clock, realClock, sleep } from '../util/clock';
-import { counter, histogram } from '../util/metrics';
+import { counter, gauge, histogram } from '../util/metrics';
 import { WorkQueue } from '../workqueue/workqueue';
 import { controllerOwnerRequests, requestFor } from './mapping';
 import { allowsCreate, allowsDelete, allowsUpdate } from './predicates';
@@ -51,6 +51,7 @@ export class Controller {
     total: ReturnType<typeof counter>;
     errors: ReturnType<typeof counter>;
     time: ReturnType<typeof histogram>;
+    maxConcurrent: ReturnType<typeof gauge>;
   };
 
   constructor(
@@ -78,6 +79,7 @@ export class Controller {
         time: histogram(r, 'controller_runtime_reconcile_time_seconds', 'Length of time per reconciliation per controller', ['controller'], [
           0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
         ]),
+        maxConcurrent: gauge(r, 'controller_runtime_max_concurrent_reconciles', 'Maximum number of concurrent reconciles per controller', ['controller']),
       };
       for (const result of ['success', 'error', 'requeue', 'requeue_after']) this.metrics.total.inc({ controller: this.name, result }, 0);
       this.metrics.errors.inc({ controller: this.name }, 0);
@@ -99,6 +101,7 @@ export class Controller {
     }
     for (const w of o.watches ?? []) this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj), true);
     const n = Math.max(1, o.maxConcurrentReconciles ?? 1);
+    this.metrics?.maxConcurrent.set({ controller: this.name }, n);
     this.workers = Array.from({ length: n }, () => this.work());
   }
 

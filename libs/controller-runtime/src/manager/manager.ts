@@ -22,6 +22,11 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** How long start() waits for the informers' first sync; default 120 s. */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Parallel reconciles per controller name (upstream's --*-concurrency flags), overriding the controller's own
+   * maxConcurrentReconciles; controllers not named keep theirs.
+   */
+  concurrency?: Readonly<Record<string, number>>;
   /** Called when leadership is lost other than by stop(). Controllers are stopped before. */
   onLeadershipLost?: () => void;
 }
@@ -57,7 +62,8 @@ export class Manager {
   /** Registers a controller. Names must be unique. Added after start, it runs as soon as this process leads. */
   addController(reconciler: Reconciler, options: ControllerOptions): void {
     if (this.definitions.some((d) => d.options.name === options.name)) throw new Error(`controller "${options.name}" is already registered`);
-    const def = { options, reconciler };
+    const concurrency = this.opts.concurrency?.[options.name];
+    const def = { options: concurrency ? { ...options, maxConcurrentReconciles: concurrency } : options, reconciler };
     this.definitions.push(def);
     this.touchSources(def);
     if (this.state === 'started' && this.leading) this.run(def);

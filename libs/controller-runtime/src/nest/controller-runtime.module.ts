@@ -14,6 +14,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { ClientMetrics, combineClientMetrics, PromClientMetrics } from '../client/client-metrics';
 import { KubeClient } from '../client/kube-client';
+import type { ClientRateLimit } from '../client/token-bucket';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions } from '../leader/leader-elector';
 import { Manager } from '../manager/manager';
@@ -31,6 +32,10 @@ export interface ControllerRuntimeModuleOptions {
   clientMetrics?: ClientMetrics;
   /** Default fieldManager for writes. */
   fieldManager?: string;
+  /** Client-side rate limit of the API client (--kube-api-qps/--kube-api-burst); none by default. */
+  clientRateLimit?: ClientRateLimit;
+  /** Parallel reconciles per controller name (--*-concurrency), overriding each controller's default. */
+  concurrency?: Readonly<Record<string, number>>;
   gracefulShutdownTimeoutMs?: number;
   cacheSyncTimeoutMs?: number;
   /** Start the manager on application bootstrap (default true). */
@@ -93,7 +98,11 @@ export class ControllerRuntimeModule {
           provide: KUBE_CLIENT,
           inject: [KUBE_CONFIG, METRICS_REGISTRY],
           useFactory: (kc: KubeConfig, registry: Registry) =>
-            new KubeClient(kc, { metrics: combineClientMetrics(new PromClientMetrics(registry), options.clientMetrics), fieldManager: options.fieldManager }),
+            new KubeClient(kc, {
+              metrics: combineClientMetrics(new PromClientMetrics(registry), options.clientMetrics),
+              fieldManager: options.fieldManager,
+              rateLimit: options.clientRateLimit,
+            }),
         },
         {
           provide: MANAGER,
@@ -106,6 +115,7 @@ export class ControllerRuntimeModule {
               leaderElection: options.leaderElection,
               gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
               cacheSyncTimeoutMs: options.cacheSyncTimeoutMs,
+              concurrency: options.concurrency,
             }),
         },
         { provide: CACHE, inject: [MANAGER], useFactory: (m: Manager) => m.cache },
