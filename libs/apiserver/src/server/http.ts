@@ -9,6 +9,7 @@ import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
+import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
 export interface HttpDeps {
   registry: Registry;
@@ -21,8 +22,6 @@ export interface HttpDeps {
 }
 
 interface Route { info: ResourceInfo; namespace: string | undefined; name?: string; subresource?: string; watch: boolean }
-
-const MAX_BODY = 8 * 1024 * 1024;
 
 function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = []): void {
   const data = JSON.stringify(body);
@@ -38,7 +37,7 @@ function readBody(req: IncomingMessage): Promise<string> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) reject(new StatusError(413, 'request entity too large', 'RequestEntityTooLarge'));
+      if (size > MAX_REQUEST_BODY_BYTES) reject(requestEntityTooLarge());
       else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -46,12 +45,22 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function parseJson(text: string): unknown {
+const parseJson = parseJsonBody;
+
+/** An apply body: JSON is YAML, and JSON.parse copes with any depth where the YAML parser overflows the stack. */
+function parseApplyBody(text: string): unknown {
+  let body: unknown;
   try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw badRequest(`error decoding request body: ${(e as Error).message}`);
+    body = JSON.parse(text);
+  } catch {
+    try {
+      body = YAML.parse(text);
+    } catch (e) {
+      throw badRequest(`error decoding YAML: ${(e as Error).message}`);
+    }
   }
+  checkNesting(body);
+  return body;
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {
@@ -159,11 +168,7 @@ export function createHandler(deps: HttpDeps) {
         return { body: parseJson(text), patch: 'strategic' };
       case 'application/apply-patch+yaml':
       case 'application/apply-patch+json':
-        try {
-          return { body: YAML.parse(text), patch: 'apply' };
-        } catch (e) {
-          throw badRequest(`error decoding YAML: ${(e as Error).message}`);
-        }
+        return { body: parseApplyBody(text), patch: 'apply' };
       default:
         throw new StatusError(415, `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
     }
