@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { ApiServer } from '../src';
 import { waitFor, widgetCrd } from './support/fixtures';
+import { kubectlRunner } from './support/kubectl';
 
 jest.setTimeout(30000);
 
@@ -14,26 +15,7 @@ let dir: string;
 let kubeconfig: string;
 const children: ChildProcess[] = [];
 
-interface Run { code: number | null; stdout: string; stderr: string }
-
-function kubectl(args: string[], stdin?: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('kubectl', ['--kubeconfig', kubeconfig, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.stderr.on('data', (d) => (stderr += d));
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-    p.stdin.end(stdin ?? '');
-  });
-}
-
-async function ok(args: string[], stdin?: string): Promise<string> {
-  const r = await kubectl(args, stdin);
-  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
-  return r.stdout;
-}
+const { run: kubectl, ok } = kubectlRunner(() => kubeconfig);
 
 const widgetYaml = (spec: Record<string, unknown>, name = 'k1') => YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec });
 

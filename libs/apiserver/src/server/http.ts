@@ -9,6 +9,7 @@ import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
+import { ScaleSubresource } from './scale';
 import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
 export interface HttpDeps {
@@ -118,6 +119,7 @@ const flag = (q: Query, k: string) => q.get(k) === 'true' || q.get(k) === '1';
 
 export function createHandler(deps: HttpDeps) {
   const { registry, resources } = deps;
+  const scale = new ScaleSubresource(resources);
 
   async function discoveryRoutes(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     const accept = req.headers.accept;
@@ -212,14 +214,21 @@ export function createHandler(deps: HttpDeps) {
   async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query): Promise<void> {
     const { info, name, subresource } = route;
     const ns = route.namespace ?? '';
-    if (subresource && (subresource !== 'status' || !info.statusSubresource)) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+    const served = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale);
+    if (subresource && !served) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
     const dryRun = q.getAll('dryRun').includes('All');
     const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
-    const sub = subresource as 'status' | undefined;
+    const sub = subresource as 'status' | 'scale' | undefined;
     const fieldValidation = (q.get('fieldValidation') ?? undefined) as FieldValidation | undefined;
     const warnings: string[] = [];
-    const resName = `${info.group}/${info.plural}${sub ? '/status' : ''}`;
+    const resName = `${info.group}/${info.plural}${sub ? `/${sub}` : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
+    if (sub === 'scale') {
+      if (!name) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      const write = req.method === 'GET' ? undefined : await decodeWrite(req);
+      const out = scale.serve(req.method ?? '', info, ns, name, write, { fieldManager, applyManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, fieldValidation, warnings });
+      return count(out.verb), send(res, 200, out.scale, undefined, warnings);
+    }
     switch (req.method) {
       case 'GET': {
         // kubectl get asks for a Table (watches too, but a plain event stream is what it falls back to).

@@ -18,7 +18,7 @@ import { checkNesting, objectTooLarge } from './limits';
  * reports each in `warnings` (sent as `Warning` headers), `Ignore` drops them silently.
  */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
-export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status'; fieldValidation?: FieldValidation; warnings?: string[] }
+export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status' | 'scale'; fieldValidation?: FieldValidation; warnings?: string[] }
 export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
 export interface DeleteOpts { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
 export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
