@@ -179,6 +179,15 @@ describe('kubectl scale', () => {
     expect((await getPool('k2')).spec.replicas).toBe(5);
   });
 
+  it('get --subresource=scale prints Desired and Available; patch --subresource=scale writes the replicas', async () => {
+    await createPool('k4');
+    const table = await ok(['get', 'pool', 'k4', '--subresource=scale']);
+    expect(table.split('\n')[0].split(/\s+/)).toEqual(['NAME', 'DESIRED', 'AVAILABLE', 'AGE']);
+    expect(table.split('\n')[1].split(/\s+/).slice(0, 3)).toEqual(['k4', '2', '1']);
+    await ok(['patch', 'pool', 'k4', '--subresource=scale', '--type=merge', '-p', '{"spec":{"replicas":7}}']);
+    expect((await getPool('k4')).spec.replicas).toBe(7);
+  });
+
   it('--resource-version: a stale one is refused', async () => {
     const pool = await createPool('k3');
     await ok(['scale', 'pool', 'k3', '--replicas=3']);

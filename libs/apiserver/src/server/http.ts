@@ -9,7 +9,7 @@ import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
-import { ScaleSubresource } from './scale';
+import { ScaleSubresource, scaleTable } from './scale';
 import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
 export interface HttpDeps {
@@ -227,7 +227,8 @@ export function createHandler(deps: HttpDeps) {
       if (!name) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
       const write = req.method === 'GET' ? undefined : await decodeWrite(req);
       const out = scale.serve(req.method ?? '', info, ns, name, write, { fieldManager, applyManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, fieldValidation, warnings });
-      return count(out.verb), send(res, 200, out.scale, undefined, warnings);
+      const body = out.verb === 'get' && wantsTable(req.headers.accept) ? scaleTable(info, out.scale) : out.scale;
+      return count(out.verb), send(res, 200, body, undefined, warnings);
     }
     switch (req.method) {
       case 'GET': {

@@ -6,6 +6,7 @@ import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
 import { apiVersionOf, type ResourceInfo, type ScalePaths } from './registry';
 import type { ApplyOpts, PatchKind, Resources, WriteOpts } from './resources';
 import { badRequest, invalid, StatusError } from './status';
+import { toTable } from './table';
 
 export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const SCALE_API_VERSION = `${SCALE_KIND.group}/${SCALE_KIND.version}`;
@@ -139,6 +140,16 @@ export class ScaleSubresource {
     if (scale.spec?.replicas !== undefined) setAt(parent, paths(info).specReplicasPath, scale.spec.replicas);
     return scaleOf(paths(info), this.resources.apply(info, ns, name, parent, { ...opts, subresource: 'scale' }));
   }
+}
+
+/** kube's printer columns for a Scale (`kubectl get --subresource=scale`): Name, Desired, Available, Age. */
+const SCALE_COLUMNS: ResourceInfo['printerColumns'] = [
+  { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'replicas is the desired number of instances for the scaled object.' },
+  { name: 'Available', type: 'integer', jsonPath: '.status.replicas', description: 'replicas is the actual number of observed instances of the scaled object.' },
+];
+
+export function scaleTable(info: ResourceInfo, scale: Scale) {
+  return toTable({ ...info, printerColumns: SCALE_COLUMNS }, [scale], { resourceVersion: scale.metadata.resourceVersion });
 }
 
 function paths(info: ResourceInfo): ScalePaths {
