@@ -242,7 +242,12 @@ export function limitCases(): LimitCase[] {
   const valid = (name: string) => cm.valid(name) as { metadata: Record<string, unknown> };
   return [
     { label: 'body over 3 MiB', request: post('body', JSON.stringify({ ...valid('limit-body'), data: { k: 'x'.repeat(3 * MiB) } })), code: 413, reason: 'RequestEntityTooLarge', message: /^Request entity too large: limit is 3145728$/ },
-    { label: 'object over 1.5 MiB', request: post('object', JSON.stringify({ ...valid('limit-object'), data: { k: 'x'.repeat(1.5 * MiB) } })), code: 413, reason: 'RequestEntityTooLarge', message: /^etcdserver: request is too large$/ },
+    {
+      label: 'object over 1.5 MiB',
+      request: { label: 'object', method: 'POST', path: `/apis/cluster.x-k8s.io/v1beta2/namespaces/${NAMESPACE}/clusters`, body: JSON.stringify({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'limit-object' }, spec: { topology: { x: 'x'.repeat(1.5 * MiB) } } }), contentType: 'application/json' },
+      code: 413, reason: 'RequestEntityTooLarge', message: /^etcdserver: request is too large$/,
+    },
+    { label: 'ConfigMap data over 1 MiB', request: post('data', JSON.stringify({ ...valid('limit-data'), data: { k: 'x'.repeat(MiB + 1) } })), code: 422, reason: 'Invalid', message: /^ConfigMap "limit-data" is invalid: \[\]: Too long: may not be more than 1048576 bytes$/ },
     { label: 'nesting 10000 deep', request: post('nesting', withRaw(valid('limit-deep'), 'deep', deepJson(10_000, false))), code: 400, reason: 'BadRequest', message: /exceeded max depth of 512/ },
     {
       label: 'annotations over 256 KiB in total',

@@ -62,10 +62,12 @@ describe('manager process after oversize objects', () => {
     expect(JSON.parse(r2.text)).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge', message: 'etcdserver: request is too large' });
   });
 
-  it('stores objects just inside the limits (1.4 MiB, 500 levels deep, 250 KiB of annotations)', async () => {
+  it('stores objects just inside the limits (1.4 MiB, 1 MiB of ConfigMap data, 500 levels deep, 250 KiB of annotations)', async () => {
     const cms = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
-    const big = await rawRequest(ep, 'POST', cms, jsonBody({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big' }, data: { k: 'x'.repeat(1.4 * MiB) } }));
+    const big = await rawRequest(ep, 'POST', clusters, jsonBody({ ...cluster('big'), spec: { topology: { x: 'x'.repeat(1.4 * MiB) } } }));
     expect(big.code).toBe(201);
+    const data = await rawRequest(ep, 'POST', cms, jsonBody({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'data' }, data: { k: 'x'.repeat(MiB - 1) } }));
+    expect(data.code).toBe(201);
     const annotated = await rawRequest(ep, 'POST', cms, jsonBody({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'annotated', annotations: { a: 'x'.repeat(250 * 1024) } } }));
     expect(annotated.code).toBe(201);
     const deep = JSON.stringify(cluster('deep-ok')).replace('"spec":{}', `"spec":{"topology":${deepText(500)}}`);

@@ -1,4 +1,5 @@
-// kube-apiserver's limits: request body size (413), stored object size (etcd's 1.5 MiB), nesting depth (400);
+// kube-apiserver's limits: request body size (413), stored object size (etcd's 1.5 MiB), ConfigMap/Secret data size
+// (422), nesting depth (400);
 // a rejected write stores nothing.
 import YAML from 'yaml';
 import { rawRequest, type Conn } from './support/test-client';
@@ -20,7 +21,7 @@ const gadgets = '/apis/example.com/v1/gadgets';
 const status = (text: string) => JSON.parse(text);
 /** `{"a":{"a":...1...}}`, `depth` objects deep. */
 const nested = (depth: number): unknown => JSON.parse('{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1));
-const gadget = (name: string, deep?: unknown) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, ...(deep ? { deep } : {}) });
+const gadget = (name: string, deep?: unknown): Record<string, unknown> => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, ...(deep ? { deep } : {}) });
 const revision = async () => status((await rawRequest(conn, 'GET', `${cms}?limit=1`)).text).metadata.resourceVersion as string;
 
 describe('request body size', () => {
@@ -34,24 +35,41 @@ describe('request body size', () => {
 describe('stored object size', () => {
   it('refuses an object over 1.5 MiB with etcd\'s message and stores nothing', async () => {
     const before = await revision();
-    const r = await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'heavy' }, data: { k: 'x'.repeat(1.5 * MiB) } });
+    const r = await rawRequest(conn, 'POST', gadgets, { ...gadget('heavy'), blob: 'x'.repeat(1.5 * MiB) });
     expect(r.code).toBe(413);
     expect(status(r.text)).toMatchObject({ reason: 'RequestEntityTooLarge', code: 413, message: 'etcdserver: request is too large' });
-    expect((await rawRequest(conn, 'GET', `${cms}/heavy`)).code).toBe(404);
+    expect((await rawRequest(conn, 'GET', `${gadgets}/heavy`)).code).toBe(404);
     expect(await revision()).toBe(before);
   });
 
   it('accepts an object just under the limit, and refuses a patch that grows it past', async () => {
-    const created = await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'almost' }, data: { k: 'x'.repeat(1.4 * MiB) } });
+    const created = await rawRequest(conn, 'POST', gadgets, { ...gadget('almost'), blob: 'x'.repeat(1.4 * MiB) });
     expect(created.code).toBe(201);
-    const patched = await rawRequest(conn, 'PATCH', `${cms}/almost`, { data: { k2: 'y'.repeat(0.2 * MiB) } }, 'application/merge-patch+json');
+    const patched = await rawRequest(conn, 'PATCH', `${gadgets}/almost`, { blob2: 'y'.repeat(0.2 * MiB) }, 'application/merge-patch+json');
     expect(patched.code).toBe(413);
-    expect(Object.keys(status((await rawRequest(conn, 'GET', `${cms}/almost`)).text).data)).toEqual(['k']);
+    expect(status((await rawRequest(conn, 'GET', `${gadgets}/almost`)).text).blob2).toBeUndefined();
   });
 
   it('dryRun writes are not refused (kube: they never reach etcd)', async () => {
-    const r = await rawRequest(conn, 'POST', `${cms}?dryRun=All`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry-heavy' }, data: { k: 'x'.repeat(1.6 * MiB) } });
+    const r = await rawRequest(conn, 'POST', `${gadgets}?dryRun=All`, { ...gadget('dry-heavy'), blob: 'x'.repeat(1.6 * MiB) });
     expect(r.code).toBe(201);
+  });
+});
+
+describe('ConfigMap and Secret data size (kube: 1 MiB, core.MaxSecretSize)', () => {
+  it('refuses a ConfigMap with more than 1 MiB of data and binaryData together, on the whole object', async () => {
+    const ok = await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'full' }, data: { a: 'x'.repeat(MiB - 3) }, binaryData: { b: Buffer.from('abc').toString('base64') } });
+    expect(ok.code).toBe(201);
+    const r = await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'over' }, data: { a: 'x'.repeat(MiB - 3) }, binaryData: { b: Buffer.from('abcd').toString('base64') } });
+    expect(status(r.text)).toMatchObject({ code: 422, reason: 'Invalid', message: 'ConfigMap "over" is invalid: []: Too long: may not be more than 1048576 bytes' });
+  });
+
+  it('refuses a Secret whose decoded data plus stringData exceed 1 MiB, on data', async () => {
+    const secrets = '/api/v1/namespaces/default/secrets';
+    const r = await rawRequest(conn, 'POST', secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'over' }, data: { a: Buffer.alloc(MiB / 2).toString('base64') }, stringData: { b: 'x'.repeat(MiB / 2 + 1) } });
+    expect(status(r.text)).toMatchObject({ code: 422, reason: 'Invalid', message: 'Secret "over" is invalid: data: Too long: may not be more than 1048576 bytes' });
+    const same = await rawRequest(conn, 'POST', secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'replaced' }, data: { a: Buffer.alloc(MiB / 2).toString('base64') }, stringData: { a: 'x'.repeat(MiB / 2 + 1) } });
+    expect(same.code).toBe(201);
   });
 });
 

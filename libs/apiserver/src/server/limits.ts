@@ -1,5 +1,6 @@
 // kube-apiserver's size and shape limits on what a request may carry and an object may weigh, with kube's Status.
-import { StatusError } from './status';
+import type { ResourceInfo } from './registry';
+import { StatusError, type Cause } from './status';
 
 /** kube-apiserver's default MaxRequestBodyBytes (genericapiserver Config): 3 MiB. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -13,6 +14,35 @@ export const MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
  * parser at about 900, so the limit sits well below both (real objects nest a few tens of levels).
  */
 export const MAX_NESTING_DEPTH = 512;
+
+/** core.MaxSecretSize: the most data a ConfigMap or a Secret may hold (1 MiB). */
+export const MAX_DATA_BYTES = 1024 * 1024;
+
+const byteSizes = (m: unknown, decode: boolean): Map<string, number> => {
+  const out = new Map<string, number>();
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return out;
+  for (const [k, v] of Object.entries(m)) if (typeof v === 'string') out.set(k, decode ? Buffer.from(v, 'base64').length : Buffer.byteLength(v));
+  return out;
+};
+const total = (...maps: Map<string, number>[]) => maps.reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
+
+/**
+ * kube's ValidateConfigMap / ValidateSecret size rule: more than 1 MiB of data is invalid (422), reported on the
+ * whole object ("[]") for a ConfigMap and on `data` for a Secret (whose stringData is merged into data first).
+ */
+export function dataSizeCauses(info: Pick<ResourceInfo, 'group' | 'kind'>, obj: Record<string, any>): Cause[] {
+  if (info.group !== '') return [];
+  const tooLong = (field: string): Cause => ({ type: 'FieldValueTooLong', field, message: `Too long: may not be more than ${MAX_DATA_BYTES} bytes` });
+  if (info.kind === 'ConfigMap') {
+    return total(byteSizes(obj.data, false), byteSizes(obj.binaryData, true)) > MAX_DATA_BYTES ? [tooLong('[]')] : [];
+  }
+  if (info.kind === 'Secret') {
+    const data = byteSizes(obj.data, true);
+    for (const [k, n] of byteSizes(obj.stringData, false)) data.set(k, n);
+    return total(data) > MAX_DATA_BYTES ? [tooLong('data')] : [];
+  }
+  return [];
+}
 
 /** The Status kube's limitedReadBody answers with (errors.NewRequestEntityTooLargeError). */
 export function requestEntityTooLarge(limit = MAX_REQUEST_BODY_BYTES): StatusError {

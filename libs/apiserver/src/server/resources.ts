@@ -11,7 +11,7 @@ import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusErr
 import { admitCrd, establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { deepEqual } from '../merge/walk';
-import { checkNesting, objectTooLarge } from './limits';
+import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
 
 /**
  * Fields the schema would prune: `Strict` rejects them with a 400 (kubectl sends it by default), `Warn` drops them and
@@ -103,6 +103,7 @@ export class Resources {
     const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
     if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
     if (info.schema) causes.push(...engines.validate(out, info.schema));
+    causes.push(...dataSizeCauses(info, out));
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') causes.push(...admitCrd(out));
     if (causes.length) throw invalid(info.group, info.kind, out.metadata.name ?? '', causes);
     return out;
