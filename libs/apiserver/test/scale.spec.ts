@@ -110,6 +110,7 @@ describe('GET, PUT, PATCH', () => {
     expect((await rawRequest(conn, 'PUT', `${pools}/bad/scale`, { ...base, kind: 'Pool', spec: { replicas: 1 } })).code).toBe(400);
     expect((await rawRequest(conn, 'PATCH', `${pools}/bad/scale`, { spec: { replicas: 'three' } }, 'application/merge-patch+json')).code).toBe(400);
     expect((await rawRequest(conn, 'PUT', `${pools}/bad/scale`, { ...base, metadata: { name: 'other' }, spec: { replicas: 1 } })).code).toBe(400);
+    expect((await rawRequest(conn, 'PUT', `${pools}/bad/scale`, { ...base, spec: 'four' })).code).toBe(400);
     expect((await getPool('bad')).spec.replicas).toBe(2);
   });
 

@@ -66,6 +66,9 @@ function checkScale(body: unknown, name: string): Scale {
   const meta = s.metadata ?? {};
   if (typeof meta !== 'object' || Array.isArray(meta)) throw badRequest('metadata must be an object');
   if (meta.name && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+  if (s.spec !== undefined && s.spec !== null && (typeof s.spec !== 'object' || Array.isArray(s.spec))) {
+    throw badRequest('Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal into Go struct field Scale.spec of type v1.ScaleSpec');
+  }
   const replicas = s.spec?.replicas;
   if (replicas !== undefined && !(typeof replicas === 'number' && Number.isInteger(replicas) && Math.abs(replicas) <= 2 ** 31 - 1)) {
     const got = typeof replicas === 'number' ? 'number' : Array.isArray(replicas) ? 'array' : replicas === null ? 'null' : typeof replicas;
