@@ -102,6 +102,12 @@ function patchBody(rng: Rng, type: string, c: FuzzCollection, name: string): str
 
 type Generator = (rng: Rng) => FuzzRequest;
 
+const MiB = 1024 * 1024;
+/** Text of a value nested `depth` levels deep (built as text: JSON.stringify overflows the stack on it). */
+const deepJson = (depth: number, array: boolean) => (array ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1));
+/** `obj` serialized with `"deep":<text>` added at its top level. */
+const withRaw = (obj: Record<string, unknown>, field: string, raw: string) => JSON.stringify(obj).replace(/}$/, `,${JSON.stringify(field)}:${raw}}`);
+
 const generators: Record<string, Generator> = {
   'create/random-shape': (rng) => ({ label: '', method: 'POST', path: rng.pick(COLLECTIONS).path, body: JSON.stringify(rng.json(4)), contentType: 'application/json' }),
   'create/wrong-types': (rng) => {
@@ -158,6 +164,33 @@ const generators: Record<string, Generator> = {
     for (let i = rng.int(0, 2); i > 0; i--) mutate(rng, o);
     return { label: '', method: 'PUT', path: item(c, name) + (rng.bool(0.15) ? '/status' : ''), body: JSON.stringify(o), contentType: 'application/json' };
   },
+  // kube-apiserver's limits (server/limits.ts): nesting depth, stored object size, request body size, annotations.
+  'limits/deep-nesting': (rng) => {
+    const c = rng.pick(COLLECTIONS);
+    const name = targetName(rng.int(0, TARGETS - 1));
+    const raw = deepJson(rng.pick([513, 2_000, 10_000, 100_000]), rng.bool(0.3));
+    const type = rng.pick(['application/json', 'application/merge-patch+json', 'application/apply-patch+yaml', 'application/strategic-merge-patch+json']);
+    const o = c.valid(name);
+    const body = type === 'application/json' || type === 'application/apply-patch+yaml' ? withRaw(o, rng.pick(['spec', 'data', 'deep', 'status']), raw) : `{"spec":${raw}}`;
+    const path = type === 'application/json' ? c.path : `${item(c, name)}${type.includes('apply') ? '?fieldManager=fuzz' : ''}`;
+    return { label: type, method: type === 'application/json' ? 'POST' : 'PATCH', path, body, contentType: type };
+  },
+  'limits/oversize': (rng) => {
+    const c = COLLECTIONS[0];
+    const name = targetName(rng.int(0, TARGETS - 1));
+    const data = Object.fromEntries(Array.from({ length: rng.int(1, 4) }, (_, i) => [`k${i}`, 'x'.repeat(Math.ceil(rng.pick([1.6, 2.5, 3.2]) * MiB / (i + 1)))]));
+    const o = { ...c.valid(name), data };
+    if (rng.bool(0.5)) return { label: 'create', method: 'POST', path: c.path, body: JSON.stringify(o), contentType: 'application/json' };
+    return { label: 'merge patch', method: 'PATCH', path: item(c, name), body: JSON.stringify({ data }), contentType: 'application/merge-patch+json' };
+  },
+  'limits/annotations': (rng) => {
+    const c = rng.pick(COLLECTIONS);
+    const o = c.valid(targetName(rng.int(0, TARGETS - 1))) as { metadata: Record<string, unknown> };
+    const parts = rng.int(1, 8);
+    const size = Math.ceil((256 * 1024 + rng.int(1, 100_000)) / parts);
+    o.metadata.annotations = Object.fromEntries(Array.from({ length: parts }, (_, i) => [rng.bool(0.2) ? `${'p'.repeat(254)}/k${i}` : `example.com/k${i}`, 'a'.repeat(size)]));
+    return { label: '', method: 'POST', path: c.path, body: JSON.stringify(o), contentType: 'application/json' };
+  },
   'read/random-query': (rng) => {
     const c = rng.pick(COLLECTIONS);
     return { label: '', method: 'GET', path: (rng.bool(0.5) ? c.path : item(c, targetName(rng.int(0, TARGETS - 1)))) + query(rng) };
@@ -199,3 +232,37 @@ export const KNOWN_BUG_PATHS = ['/api/v1/namespaces/%zz/configmaps', '/apis/%/v1
 
 /** DELETE bodies that are valid JSON but not a DeleteOptions object; the server currently answers 500 (TypeError). */
 export const KNOWN_BUG_DELETE_BODIES = ['null', '5', '"x"', '{"dryRun":5}'];
+
+/** One request per limit, with kube's answer (server/limits.ts, schema/objectmeta.ts). */
+export interface LimitCase { label: string; request: FuzzRequest; code: number; reason: string; message: RegExp }
+
+export function limitCases(): LimitCase[] {
+  const cm = COLLECTIONS[0];
+  const post = (label: string, body: string): FuzzRequest => ({ label, method: 'POST', path: cm.path, body, contentType: 'application/json' });
+  const valid = (name: string) => cm.valid(name) as { metadata: Record<string, unknown> };
+  return [
+    { label: 'body over 3 MiB', request: post('body', JSON.stringify({ ...valid('limit-body'), data: { k: 'x'.repeat(3 * MiB) } })), code: 413, reason: 'RequestEntityTooLarge', message: /^Request entity too large: limit is 3145728$/ },
+    {
+      label: 'object over 1.5 MiB',
+      request: { label: 'object', method: 'POST', path: `/apis/cluster.x-k8s.io/v1beta2/namespaces/${NAMESPACE}/clusters`, body: JSON.stringify({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'limit-object' }, spec: { topology: { x: 'x'.repeat(1.5 * MiB) } } }), contentType: 'application/json' },
+      code: 413, reason: 'RequestEntityTooLarge', message: /^etcdserver: request is too large$/,
+    },
+    { label: 'ConfigMap data over 1 MiB', request: post('data', JSON.stringify({ ...valid('limit-data'), data: { k: 'x'.repeat(MiB + 1) } })), code: 422, reason: 'Invalid', message: /^ConfigMap "limit-data" is invalid: \[\]: Too long: may not be more than 1048576 bytes$/ },
+    { label: 'nesting 10000 deep', request: post('nesting', withRaw(valid('limit-deep'), 'deep', deepJson(10_000, false))), code: 400, reason: 'BadRequest', message: /exceeded max depth of 512/ },
+    {
+      label: 'annotations over 256 KiB in total',
+      request: post('annotations', JSON.stringify({ ...valid('limit-annotations'), metadata: { name: 'limit-annotations', annotations: { a: 'x'.repeat(128 * 1024), b: 'y'.repeat(128 * 1024) } } })),
+      code: 422, reason: 'Invalid', message: /metadata\.annotations: Too long: may not be more than 262144 bytes/,
+    },
+    {
+      label: 'label value over 63 characters',
+      request: post('label', JSON.stringify({ ...valid('limit-label'), metadata: { name: 'limit-label', labels: { k: 'v'.repeat(64) } } })),
+      code: 422, reason: 'Invalid', message: /metadata\.labels: Invalid value: "v{64}": must be no more than 63 characters/,
+    },
+    {
+      label: 'label key with two slashes',
+      request: post('label-key', JSON.stringify({ ...valid('limit-label-key'), metadata: { name: 'limit-label-key', labels: { 'a/b/c': 'v' } } })),
+      code: 422, reason: 'Invalid', message: /metadata\.labels: Invalid value: "a\/b\/c": a qualified name must consist of/,
+    },
+  ];
+}

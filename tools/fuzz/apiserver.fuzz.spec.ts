@@ -2,7 +2,7 @@
 // nothing, the server stays up and objects stored before the fuzzing are unchanged.
 import * as http from 'node:http';
 import { startEnvtest, type Envtest } from '@capi/envtest';
-import { COLLECTIONS, generateRequests, GENERATOR_NAMES, KNOWN_BUG_DELETE_BODIES, KNOWN_BUG_PATHS, NAMESPACE, type FuzzRequest } from './apiserver-cases';
+import { COLLECTIONS, generateRequests, GENERATOR_NAMES, KNOWN_BUG_DELETE_BODIES, KNOWN_BUG_PATHS, limitCases, NAMESPACE, type FuzzRequest } from './apiserver-cases';
 import { jsonBody, rawRequest, type Endpoint, type RawResponse } from './support/http';
 import { statusViolation } from './support/status';
 
@@ -93,6 +93,17 @@ describe('API server under malformed requests', () => {
     expect(statusViolation(res, 'POST')).toBeUndefined();
     expect(res.code).toBe(413);
     expect(JSON.parse(res.text).reason).toBe('RequestEntityTooLarge');
+  });
+
+  // Each once accepted (objects up to the old 8 MiB body limit) or a 500 (nesting: "Maximum call stack size exceeded").
+  it.each(limitCases().map((c) => [c.label, c] as const))('answers %s as kube does, and stores nothing', async (_label, c) => {
+    const before = await revision();
+    const res = await send(c.request);
+    expect(statusViolation(res, c.request.method)).toBeUndefined();
+    const status = JSON.parse(res.text);
+    expect({ code: res.code, reason: status.reason }).toEqual({ code: c.code, reason: c.reason });
+    expect(status.message).toMatch(c.message);
+    expect(await revision()).toBe(before);
   });
 
   it('answers unauthenticated and wrongly authenticated requests with a 401 Status', async () => {

@@ -2,18 +2,13 @@
 // in-memory provider, reference updater) at random moments while in-place rollouts are in flight, restart it on the
 // same data directory each time. In-place changes (version bumps) follow one another until every kill has landed
 // during one; for each change: convergence, lost/replaced Machines, UpdateMachine completions per Machine.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient } from '@capi/controller-runtime';
 import { versionPatch } from '../demo/objects';
 import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment, waitForMachineDeployment } from '../bench/rollout';
-import { REPO_ROOT } from './support/apiserver-process';
+import { startManagerProcess, type ManagerProcess } from './support/manager-process';
 import { Rng } from './support/rng';
-
-const CHILD = join(__dirname, 'support/manager-child.ts');
 
 export interface ManagerChaosOptions {
   seed: number;
@@ -64,8 +59,6 @@ export function chaosVersion(initial: string, n: number): string {
   return `v${m[1]}.${m[2]}.${Number(m[3]) + n}`;
 }
 
-interface ManagerProcess { proc: ChildProcess; client: KubeClient; exited: Promise<void> }
-
 /** "<namespace>/<machine>: UpdateMachine hook completed" log lines per Machine. */
 export function countCompletions(text: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -79,28 +72,10 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
   const logs: string[] = [];
   let current: ManagerProcess | undefined;
 
-  const start = (): Promise<ManagerProcess> => {
-    const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, dir], {
-      cwd: REPO_ROOT, env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  const start = async (): Promise<ManagerProcess> => {
     const index = logs.push('') - 1;
-    let err = '';
-    return new Promise((resolve, reject) => {
-      let ready = false;
-      proc.stderr!.on('data', (d) => (err += d));
-      proc.stdout!.on('data', (d) => {
-        logs[index] += d;
-        const line = ready ? undefined : logs[index].split('\n').find((l) => l.startsWith('{"ready":true'));
-        if (!line) return;
-        ready = true;
-        const kc = new KubeConfig();
-        kc.loadFromString(readFileSync(JSON.parse(line).kubeconfig, 'utf8'));
-        current = { proc, client: new KubeClient(kc), exited };
-        resolve(current);
-      });
-      proc.once('exit', (code, signal) => reject(new Error(`manager exited before it was ready (${code ?? signal}): ${err.slice(-800)}`)));
-    });
+    current = await startManagerProcess(dir, (d) => (logs[index] += d));
+    return current;
   };
   const kill9 = async () => {
     const m = current;

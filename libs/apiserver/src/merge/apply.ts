@@ -42,7 +42,8 @@ function conflictMessage(conflicts: Conflict[]): string {
 interface Common {
   manager: string;
   schema: OpenApiSchema | undefined;
-  subresource?: 'status';
+  /** `scale` writes behave as main-resource writes, in an entry of their own (kube's subresource "scale"). */
+  subresource?: 'status' | 'scale';
   /** RFC 3339 time stamped on the writer's entry. */
   now: string;
   /** Main-resource writes neither own nor change `status` (the kind has a status subresource). Default true. */

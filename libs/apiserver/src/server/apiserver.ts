@@ -8,6 +8,7 @@ import type { KubeObject } from '@capi/controller-runtime';
 import { Store } from '../storage';
 import { GarbageCollector } from '../gc';
 import { createHandler } from './http';
+import { MAX_OBJECT_BYTES } from './limits';
 import { renderKubeconfig } from './kubeconfig';
 import { RequestMetrics, type RequestCounts } from './metrics';
 import { CRD_RESOURCE, Registry, storageResource } from './registry';
@@ -64,7 +65,7 @@ export class ApiServer {
     if (this.opts.dataDir) mkdirSync(this.opts.dataDir, { recursive: true });
     const path = this.opts.storage.type === 'memory' ? ':memory:' : this.opts.storage.path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const store = new Store({ path, historySize: this.opts.historySize });
+    const store = new Store({ path, historySize: this.opts.historySize, maxValueBytes: MAX_OBJECT_BYTES });
     this.store = store;
     this.registry = new Registry();
     for (const row of store.list(storageResource(CRD_RESOURCE), undefined)) if (!row.data.metadata?.deletionTimestamp) this.registry.setCrd(row.data);

@@ -1,5 +1,6 @@
 // Discovery documents: legacy (/api, /apis, per group-version) and aggregated (apidiscovery.k8s.io/v2).
 import type { Registry, ResourceInfo } from './registry';
+import { SCALE_KIND } from './scale';
 
 function apiResource(r: ResourceInfo) {
   return { name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs,
@@ -13,8 +14,19 @@ export function resourceList(registry: Registry, group: string, version: string)
   for (const r of rs) {
     resources.push(apiResource(r));
     if (r.statusSubresource) resources.push({ name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+    if (r.scale) resources.push({ name: `${r.plural}/scale`, singularName: '', namespaced: r.namespaced, group: SCALE_KIND.group, version: SCALE_KIND.version, kind: SCALE_KIND.kind, verbs: ['get', 'patch', 'update'] });
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+}
+
+/** Aggregated discovery's subresources of a resource (status, scale). */
+function subresources(r: ResourceInfo) {
+  const verbs = ['get', 'patch', 'update'];
+  const out = [
+    ...(r.statusSubresource ? [{ subresource: 'status', responseKind: { group: r.group, version: r.version, kind: r.kind }, verbs }] : []),
+    ...(r.scale ? [{ subresource: 'scale', responseKind: SCALE_KIND, verbs }] : []),
+  ];
+  return out.length ? { subresources: out } : {};
 }
 
 export function apiVersions() {
@@ -49,7 +61,7 @@ export function aggregated(registry: Registry, legacy: boolean) {
           resource: r.plural, singularResource: r.singular, scope: r.namespaced ? 'Namespaced' : 'Cluster',
           responseKind: { group: r.group, version: r.version, kind: r.kind }, verbs: r.verbs,
           ...(r.shortNames.length ? { shortNames: r.shortNames } : {}), ...(r.categories.length ? { categories: r.categories } : {}),
-          ...(r.statusSubresource ? { subresources: [{ subresource: 'status', responseKind: { group: r.group, version: r.version, kind: r.kind }, verbs: ['get', 'patch', 'update'] }] } : {}),
+          ...subresources(r),
         })),
       })),
     }));

@@ -10,6 +10,8 @@ import { badRequest, StatusError } from './status';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
 import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, responseFormat, watchEncoding, type ResponseFormat } from './wire';
+import { ScaleSubresource, scaleTable } from './scale';
+import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
 export interface HttpDeps {
   registry: Registry;
@@ -22,8 +24,6 @@ export interface HttpDeps {
 }
 
 interface Route { info: ResourceInfo; namespace: string | undefined; name?: string; subresource?: string; watch: boolean }
-
-const MAX_BODY = 8 * 1024 * 1024;
 
 function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = [], format: ResponseFormat = 'json'): void {
   const encoded = encodeBody(body, format);
@@ -41,7 +41,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) reject(new StatusError(413, 'request entity too large', 'RequestEntityTooLarge'));
+      if (size > MAX_REQUEST_BODY_BYTES) reject(requestEntityTooLarge());
       else chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -49,12 +49,27 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
   });
 }
 
-function parseJson(text: string): unknown {
+const parseJson = parseJsonBody;
+
+function checkedDepth<T>(body: T): T {
+  checkNesting(body);
+  return body;
+}
+
+/** An apply body: JSON is YAML, and JSON.parse copes with any depth where the YAML parser overflows the stack. */
+function parseApplyBody(text: string): unknown {
+  let body: unknown;
   try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw badRequest(`error decoding request body: ${(e as Error).message}`);
+    body = JSON.parse(text);
+  } catch {
+    try {
+      body = YAML.parse(text);
+    } catch (e) {
+      throw badRequest(`error decoding YAML: ${(e as Error).message}`);
+    }
   }
+  checkNesting(body);
+  return body;
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {
@@ -112,6 +127,7 @@ const flag = (q: Query, k: string) => q.get(k) === 'true' || q.get(k) === '1';
 
 export function createHandler(deps: HttpDeps) {
   const { registry, resources } = deps;
+  const scale = new ScaleSubresource(resources);
 
   async function discoveryRoutes(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     const accept = req.headers.accept;
@@ -151,7 +167,8 @@ export function createHandler(deps: HttpDeps) {
   async function decodeWrite(req: IncomingMessage, info: ResourceInfo): Promise<{ body: unknown; patch?: PatchKind | 'apply' }> {
     const type = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
     const raw = await readBody(req);
-    if (isProtobuf(type)) return { body: decodeProtobufBody(info, raw) };
+    // Protobuf bodies nest as deep as their JSON form (a CRD's schema), so they get the same depth limit.
+    if (isProtobuf(type)) return { body: checkedDepth(decodeProtobufBody(info, raw)) };
     const text = raw.toString('utf8');
     switch (type) {
       case 'application/json':
@@ -164,11 +181,7 @@ export function createHandler(deps: HttpDeps) {
         return { body: parseJson(text), patch: 'strategic' };
       case 'application/apply-patch+yaml':
       case 'application/apply-patch+json':
-        try {
-          return { body: YAML.parse(text), patch: 'apply' };
-        } catch (e) {
-          throw badRequest(`error decoding YAML: ${(e as Error).message}`);
-        }
+        return { body: parseApplyBody(text), patch: 'apply' };
       default:
         throw new StatusError(415, `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
     }
@@ -214,14 +227,22 @@ export function createHandler(deps: HttpDeps) {
     const { info, name, subresource } = route;
     const reply = (code: number, body: unknown, warnings: string[] = []) => send(res, code, body, undefined, warnings, format);
     const ns = route.namespace ?? '';
-    if (subresource && (subresource !== 'status' || !info.statusSubresource)) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+    const served = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale);
+    if (subresource && !served) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
     const dryRun = q.getAll('dryRun').includes('All');
     const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
-    const sub = subresource as 'status' | undefined;
+    const sub = subresource as 'status' | 'scale' | undefined;
     const fieldValidation = (q.get('fieldValidation') ?? undefined) as FieldValidation | undefined;
     const warnings: string[] = [];
-    const resName = `${info.group}/${info.plural}${sub ? '/status' : ''}`;
+    const resName = `${info.group}/${info.plural}${sub ? `/${sub}` : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
+    if (sub === 'scale') {
+      if (!name) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      const write = req.method === 'GET' ? undefined : await decodeWrite(req, info);
+      const out = scale.serve(req.method ?? '', info, ns, name, write, { fieldManager, applyManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, fieldValidation, warnings });
+      const body = out.verb === 'get' && wantsTable(req.headers.accept) ? scaleTable(info, out.scale) : out.scale;
+      return count(out.verb), send(res, 200, body, undefined, warnings);
+    }
     switch (req.method) {
       case 'GET': {
         // kubectl get asks for a Table (watches too, but a plain event stream is what it falls back to).

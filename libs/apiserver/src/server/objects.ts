@@ -63,7 +63,7 @@ export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid
  * Carries the server-owned parts of `old` into an update of the main resource (or of /status),
  * and bumps generation when the spec changed.
  */
-export function mergeUpdate(old: KubeObject, updated: KubeObject, info: ResourceInfo, subresource?: 'status'): KubeObject {
+export function mergeUpdate(old: KubeObject, updated: KubeObject, info: ResourceInfo, subresource?: 'status' | 'scale'): KubeObject {
   let out: KubeObject;
   if (subresource === 'status') {
     out = { ...old, metadata: { ...old.metadata } };

@@ -12,6 +12,8 @@ export interface ResourceInfo {
   shortNames: string[];
   namespaced: boolean;
   statusSubresource: boolean;
+  /** The CRD's `subresources.scale`: where the autoscaling/v1 Scale's fields live in the object. */
+  scale?: ScalePaths;
   /** Versions of the same group/resource this one is stored with (only one served version per CRD here). */
   schema: OpenApiSchema | undefined;
   verbs: string[];
@@ -22,6 +24,8 @@ export interface ResourceInfo {
   /** Storage shared with another resource (events.k8s.io Events are core Events). */
   storedAs?: { group: string; plural: string };
 }
+
+export interface ScalePaths { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -76,6 +80,7 @@ export function resourcesFromCrd(crd: any): ResourceInfo[] {
       shortNames: names.shortNames ?? [],
       namespaced: spec.scope !== 'Cluster',
       statusSubresource: !!v.subresources?.status,
+      ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
       schema: v.schema?.openAPIV3Schema,
       verbs: ALL_VERBS,
       categories: names.categories ?? [],

@@ -1,7 +1,7 @@
 // The REST semantics of every resource: CRUD, patch, apply, delete with finalizers, list and watch over the Store.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '@capi/controller-runtime';
-import { CompactedError, objectKey, type Store, type StoreEvent } from '../storage';
+import { CompactedError, objectKey, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
 import { engines } from './engines';
 import { droppedPaths, initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
@@ -11,13 +11,14 @@ import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusErr
 import { admitCrd, establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { deepEqual } from '../merge/walk';
+import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
 
 /**
  * Fields the schema would prune: `Strict` rejects them with a 400 (kubectl sends it by default), `Warn` drops them and
  * reports each in `warnings` (sent as `Warning` headers), `Ignore` drops them silently.
  */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
-export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status'; fieldValidation?: FieldValidation; warnings?: string[] }
+export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status' | 'scale'; fieldValidation?: FieldValidation; warnings?: string[] }
 export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
 export interface DeleteOpts { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
 export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
@@ -73,6 +74,9 @@ export class Resources {
 
   private checkIdentity(info: ResourceInfo, obj: any, ns: string, name?: string): void {
     if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw badRequest('the request body must be a JSON object');
+    // Also bounds what patches build up (a JSON patch may add a nested value below a nested path). managedFields
+    // nest 4 levels deeper than the fields they track and are the server's own: left out.
+    checkNesting({ ...obj, metadata: { ...obj.metadata, managedFields: undefined } }, 'object');
     if (obj.kind !== info.kind || obj.apiVersion !== apiVersionOf(info)) {
       throw badRequest(`the API version in the data (${obj.apiVersion}) and kind (${obj.kind}) do not match the resource ${apiVersionOf(info)}, Kind=${info.kind}`);
     }
@@ -99,6 +103,7 @@ export class Resources {
     const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
     if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
     if (info.schema) causes.push(...engines.validate(out, info.schema));
+    causes.push(...dataSizeCauses(info, out));
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') causes.push(...admitCrd(out));
     if (causes.length) throw invalid(info.group, info.kind, out.metadata.name ?? '', causes);
     return out;
@@ -122,10 +127,16 @@ export class Resources {
     const stored = toStorage(info, obj);
     // Like kube's GuaranteedUpdate: a write that leaves the stored object the same is not persisted, keeps its
     // resourceVersion and sends no watch event (else every no-op write would wake every watcher).
-    const row = this.store.put(storageResource(info), info.namespaced ? ns : '', obj.metadata.name!, (rev) => {
-      stored.metadata.resourceVersion = String(rev);
-      return stored;
-    }, sameExceptResourceVersion);
+    let row;
+    try {
+      row = this.store.put(storageResource(info), info.namespaced ? ns : '', obj.metadata.name!, (rev) => {
+        stored.metadata.resourceVersion = String(rev);
+        return stored;
+      }, sameExceptResourceVersion);
+    } catch (e) {
+      if (e instanceof ValueTooLargeError) throw objectTooLarge();
+      throw e;
+    }
     return this.present(info, row.data);
   }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CompactedError, Store, type StoreEvent } from './store';
+import { CompactedError, Store, ValueTooLargeError, type StoreEvent } from './store';
 
 const obj = (name: string, extra: Record<string, unknown> = {}) => (rev: number) => ({ metadata: { name, resourceVersion: String(rev), ...extra } });
 
@@ -31,6 +31,19 @@ describe('Store', () => {
     expect(seen.map((e) => [e.type, e.data.metadata.name])).toEqual([['MODIFIED', 'a'], ['DELETED', 'b']]);
     for (let i = 0; i < 5; i++) s.put('/configmaps', 'ns', `n${i}`, obj(`n${i}`));
     expect(() => s.watch('/configmaps', 1, () => {})).toThrow(CompactedError);
+    s.close();
+  });
+
+  it('refuses a value over maxValueBytes: nothing written, no revision, no event', () => {
+    const s = new Store({ path: ':memory:', maxValueBytes: 1000 });
+    const events: StoreEvent[] = [];
+    s.onAny((e) => events.push(e));
+    s.put('/configmaps', 'ns', 'a', obj('a'));
+    const rev = s.currentRevision();
+    expect(() => s.put('/configmaps', 'ns', 'a', obj('a', { big: 'x'.repeat(1000) }))).toThrow(ValueTooLargeError);
+    expect(s.currentRevision()).toBe(rev);
+    expect(s.get('/configmaps/ns/a')!.data.metadata.big).toBeUndefined();
+    expect(events).toHaveLength(1);
     s.close();
   });
 

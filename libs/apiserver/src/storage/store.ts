@@ -28,11 +28,20 @@ export class CompactedError extends Error {
   }
 }
 
+/** A write whose serialized object exceeds `maxValueBytes` (etcd's ErrRequestTooLarge); nothing was written. */
+export class ValueTooLargeError extends Error {
+  constructor(readonly bytes: number, readonly limit: number) {
+    super(`value of ${bytes} bytes exceeds the limit of ${limit} bytes`);
+  }
+}
+
 export interface StoreOptions {
   /** ":memory:" or a file path. */
   path: string;
   /** How many watch events are kept for resuming watches; older resourceVersions get 410 Gone. */
   historySize?: number;
+  /** Largest serialized object a put may write (etcd's --max-request-bytes); unlimited when unset. */
+  maxValueBytes?: number;
 }
 
 export function objectKey(resource: string, namespace: string, name: string): string {
@@ -47,6 +56,7 @@ export class Store {
   private readonly db: Database.Database;
   private readonly emitter = new EventEmitter();
   private readonly historySize: number;
+  private readonly maxValueBytes: number;
   private revision: number;
   private compactedRev: number;
   private readonly stmts: ReturnType<Store['prepare']>;
@@ -54,6 +64,7 @@ export class Store {
   constructor(opts: StoreOptions) {
     this.db = new Database(opts.path);
     this.historySize = opts.historySize ?? 10000;
+    this.maxValueBytes = opts.maxValueBytes ?? Infinity;
     if (opts.path !== ':memory:') {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
@@ -147,6 +158,8 @@ export class Store {
         return;
       }
       const json = JSON.stringify(data);
+      const bytes = Buffer.byteLength(json);
+      if (bytes > this.maxValueBytes) throw new ValueTooLargeError(bytes, this.maxValueBytes);
       this.stmts.upsert.run(key, resource, namespace, name, rev, json);
       this.stmts.delOwners.run(key);
       for (const ref of (data.metadata?.ownerReferences ?? []) as { uid?: string }[]) {
