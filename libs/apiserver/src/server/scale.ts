@@ -149,6 +149,8 @@ export class ScaleSubresource {
 const SCALE_COLUMNS: ResourceInfo['printerColumns'] = [
   { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'replicas is the desired number of instances for the scaled object.' },
   { name: 'Available', type: 'integer', jsonPath: '.status.replicas', description: 'replicas is the actual number of observed instances of the scaled object.' },
+  // kube's scale printer ends with Age (printers.go scaleColumnDefinitions).
+  { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' },
 ];
 
 export function scaleTable(info: ResourceInfo, scale: Scale) {
