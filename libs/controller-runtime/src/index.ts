@@ -14,8 +14,16 @@ export {
   combineClientMetrics,
 } from './client/client-metrics';
 
-export { SharedInformer, SharedInformerOptions, InformerEventHandler, objectKey } from './cache/informer';
-export { InformerCache, CacheOptions, CacheListOptions, isAtLeast } from './cache/cache';
+export { SharedInformer, SharedInformerOptions, InformerEventHandler, IndexFunc, NAMESPACE_INDEX, objectKey } from './cache/informer';
+export { InformerCache, CacheOptions, CacheListOptions, FieldExtractor, fieldIndexName, labelIndexField, isAtLeast } from './cache/cache';
+export {
+  OWNER_CONTROLLER_FIELD,
+  NO_CONTROLLER_OWNER,
+  controllerOwnerKey,
+  indexByControllerOwner,
+  indexByFieldPath,
+  indexByLabel,
+} from './cache/indexes';
 export { CachedClient } from './cache/cached-client';
 export {
   LabelSelector,

@@ -57,6 +57,12 @@ export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * Exact field matches (controller-runtime MatchingFields). The cached client serves them from the informer's
+   * secondary indexes (InformerCache.indexField; an error names a missing index); the API client sends them as a
+   * field selector, which the server accepts only for the fields it supports.
+   */
+  matchingFields?: Record<string, string>;
   limit?: number;
   continue?: string;
   resourceVersion?: string;
