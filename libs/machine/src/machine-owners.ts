@@ -3,12 +3,14 @@
 import {
   CLUSTER_GROUP,
   MACHINE_DEPLOYMENT_NAME_LABEL,
+  MachineGVK,
+  controlledBy,
   MachineDeploymentGVK,
   MachineSetGVK,
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import type { Client, InformerCache, KubeObject, Request } from '@capi/controller-runtime';
+import { labelIndexField, type Client, type InformerCache, type KubeObject, type ListOptions, type Request } from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 import type { UpToDateOwners } from './uptodate';
 
@@ -31,15 +33,17 @@ export async function readUpToDateOwners(client: Client, machine: MachineObject)
   return machineDeployment ? { machineSet, machineDeployment } : undefined;
 }
 
-/** Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) on change. */
-export function watchMachineOwners(cache: InformerCache, machines: () => readonly MachineObject[], enqueue: (req: Request) => void): void {
-  const forward = (match: (m: MachineObject) => boolean) => {
-    for (const m of machines()) if (match(m)) enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
+/**
+ * Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) on
+ * change, read from the Machine indexes (indexMachines) rather than by scanning every Machine per owner event.
+ */
+export function watchMachineOwners(cache: InformerCache, enqueue: (req: Request) => void): void {
+  const forward = (opts: Pick<ListOptions, 'namespace' | 'matchingFields'>) => {
+    for (const m of cache.listStored(MachineGVK.apiVersion, 'Machine', opts)) enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
   };
-  const onMachineSet = (ms: KubeObject) =>
-    forward((m) => m.metadata.namespace === ms.metadata.namespace && controllerOwnerName(m, 'MachineSet') === ms.metadata.name);
+  const onMachineSet = (ms: KubeObject) => forward(controlledBy(ms.metadata.namespace, 'MachineSet', ms.metadata.name ?? ''));
   const onMachineDeployment = (md: KubeObject) =>
-    forward((m) => m.metadata.namespace === md.metadata.namespace && m.metadata.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL] === md.metadata.name);
+    forward({ namespace: md.metadata.namespace, matchingFields: { [labelIndexField(MACHINE_DEPLOYMENT_NAME_LABEL)]: md.metadata.name ?? '' } });
   cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({ onAdd: onMachineSet, onUpdate: (_o, n) => onMachineSet(n), onDelete: onMachineSet });
   cache
     .informerFor(MachineDeploymentGVK.apiVersion, 'MachineDeployment')

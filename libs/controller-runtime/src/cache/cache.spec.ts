@@ -121,6 +121,10 @@ describe('InformerCache and CachedClient', () => {
       // a label index serves an equality selector; the rest of the selector still applies
       expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', labelSelector: 'tier=gold' }))).toEqual(['n2/a', 'n2/b']);
       expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { labelSelector: 'tier=gold,tier notin (gold)' }))).toEqual([]);
+      // watch mappers read the stored objects synchronously, without copies
+      const stored = indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } });
+      expect(names({ items: [...stored] })).toEqual(['n2/b']);
+      expect(indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })[0]).toBe(stored[0]);
       const copy = (await byOwner('n1')).items[0];
       copy.metadata.ownerReferences![0].name = 'mutated';
       expect(names(await byOwner('n1'))).toEqual(['n1/a']);

@@ -142,21 +142,37 @@ export class InformerCache {
       }
       throw e;
     }
-    const fields = this.fieldIndexes.get(`${apiVersion}/${kind}`);
-    const matching = Object.entries(opts.matchingFields ?? {});
-    for (const [field] of matching) {
-      if (!fields?.has(field)) throw new Error(`cache: no index "${field}" on ${apiVersion} ${kind}; register it with indexField before the cache starts`);
-    }
     const inf = await this.synced<T>(apiVersion, kind);
-    const candidates = this.candidates(inf, opts.namespace, matching, requirements);
-    const items = candidates
-      .filter((o) => matching.every(([field, value]) => fields!.get(field)!(o).includes(value)))
-      .filter((o) => (!opts.namespace || o.metadata.namespace === opts.namespace) && matchesSelector(requirements, o.metadata.labels) && (!opts.filter || opts.filter(o)))
+    const items = this.select(inf, opts, requirements)
       .map((o) => ({ key: sortKey(o), o }))
       // Byte order of namespace/name, as the API server lists (and much cheaper than localeCompare).
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map(({ o }) => cloneJson(o));
     return { apiVersion, kind: `${kind}List`, metadata: { resourceVersion: inf.lastResourceVersion() }, items };
+  }
+
+  /**
+   * The stored objects a list would return, unsorted and NOT copies (read only), synchronously: for watch map
+   * functions, which only read names. Empty before the kind's informer has synced. No label selector.
+   */
+  listStored<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: Omit<CacheListOptions, 'labelSelector'> = {}): readonly T[] {
+    const inf = this.informerFor<T>(apiVersion, kind);
+    return this.select(inf, opts, []);
+  }
+
+  private select<T extends KubeObject>(inf: SharedInformer<T>, opts: CacheListOptions, requirements: SelectorRequirement[]): T[] {
+    const fields = this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`);
+    const matching = Object.entries(opts.matchingFields ?? {});
+    for (const [field] of matching) {
+      if (!fields?.has(field)) throw new Error(`cache: no index "${field}" on ${inf.apiVersion} ${inf.kind}; register it with indexField before the cache starts`);
+    }
+    return this.candidates(inf, opts.namespace, matching, requirements).filter(
+      (o) =>
+        matching.every(([field, value]) => fields!.get(field)!(o).includes(value)) &&
+        (!opts.namespace || o.metadata.namespace === opts.namespace) &&
+        matchesSelector(requirements, o.metadata.labels) &&
+        (!opts.filter || opts.filter(o)),
+    );
   }
 
   /** The smallest index bucket that holds every result: a field match, an indexed `label=value`, the namespace, or all. */
