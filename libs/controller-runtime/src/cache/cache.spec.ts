@@ -125,6 +125,15 @@ describe('InformerCache and CachedClient', () => {
       const stored = indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } });
       expect(names({ items: [...stored] })).toEqual(['n2/b']);
       expect(indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })[0]).toBe(stored[0]);
+      // readOnly: the stored object itself, frozen; later plain reads are still mutable copies
+      const shared = (await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', readOnly: true, matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })).items[0];
+      expect(shared).toBe(stored[0]);
+      expect(() => {
+        shared.metadata.name = 'mutated';
+      }).toThrow(TypeError);
+      const again = (await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })).items[0];
+      again.metadata.name = 'mutated';
+      expect(stored[0].metadata.name).toBe('b');
       const copy = (await byOwner('n1')).items[0];
       copy.metadata.ownerReferences![0].name = 'mutated';
       expect(names(await byOwner('n1'))).toEqual(['n1/a']);

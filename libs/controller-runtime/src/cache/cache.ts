@@ -1,7 +1,7 @@
 import { ApiError } from '../client/errors';
 import { Client, KubeObject, ObjectList, ObjectRef } from '../client/types';
 import { Clock, realClock } from '../util/clock';
-import { cloneJson } from '../util/clone';
+import { cloneJson, deepFreeze } from '../util/clone';
 import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions } from './informer';
 import { matchesSelector, parseSelector, SelectorParseError, SelectorRequirement } from './label-selector';
 
@@ -30,13 +30,15 @@ export interface CacheListOptions {
   labelSelector?: string;
   /** Exact matches on indexed fields (see indexField); the first one selects candidates from its index. */
   matchingFields?: Record<string, string>;
+  /** Return the stored objects deep-frozen instead of copies (see ListOptions.readOnly). */
+  readOnly?: boolean;
   /** Applied to the cached objects before they are copied: cheap narrowing of a large list (e.g. by owner). */
   filter?: (obj: KubeObject) => boolean;
 }
 
 /**
  * Read side of controllers: one SharedInformer per (apiVersion, kind), created on first use (a read or a watch).
- * Reads return deep copies so callers may mutate them.
+ * Reads return deep copies so callers may mutate them (a readOnly list: the stored objects, deep-frozen).
  */
 export class InformerCache {
   private readonly informers = new Map<string, SharedInformer>();
@@ -147,7 +149,7 @@ export class InformerCache {
       .map((o) => ({ key: sortKey(o), o }))
       // Byte order of namespace/name, as the API server lists (and much cheaper than localeCompare).
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map(({ o }) => cloneJson(o));
+      .map(({ o }) => (opts.readOnly ? deepFreeze(o) : cloneJson(o)));
     return { apiVersion, kind: `${kind}List`, metadata: { resourceVersion: inf.lastResourceVersion() }, items };
   }
 

@@ -36,7 +36,7 @@ export class CachedClient implements Client {
 
   list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
     if (opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion) return this.direct.list<T>(apiVersion, kind, opts);
-    return this.cache.list<T>(apiVersion, kind, { namespace: opts.namespace, labelSelector: opts.labelSelector, matchingFields: opts.matchingFields });
+    return this.cache.list<T>(apiVersion, kind, { namespace: opts.namespace, labelSelector: opts.labelSelector, matchingFields: opts.matchingFields, readOnly: opts.readOnly });
   }
 
   create<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {

@@ -63,6 +63,12 @@ export interface ListOptions {
    * field selector, which the server accepts only for the fields it supports.
    */
   matchingFields?: Record<string, string>;
+  /**
+   * The cached client returns the cache's own objects, deep-frozen, instead of copies (controller-runtime's
+   * UnsafeDisableDeepCopy, made safe by the freeze): for reconciles that only read most of what they list; one that
+   * keeps and changes an item copies it first. Lists from the API return fresh objects either way.
+   */
+  readOnly?: boolean;
   limit?: number;
   continue?: string;
   resourceVersion?: string;

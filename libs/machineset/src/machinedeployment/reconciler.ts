@@ -138,7 +138,8 @@ export class MachineDeploymentReconciler implements Reconciler {
     const owned = (await this.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', controlledBy(ns, 'MachineDeployment', md.metadata.name ?? ''))).items;
     const machineSets = owned.filter((ms) => ms.metadata.ownerReferences?.some((r) => r.controller === true && (!r.uid || r.uid === md.metadata.uid)));
     const perMachineSet = await Promise.all(
-      machineSets.map(async (ms) => (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''))).items),
+      // Read only (the cache's frozen objects, not copies): the planner and the status only read Machines.
+      machineSets.map(async (ms) => (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''), readOnly: true })).items),
     );
     return { machineSets, machines: perMachineSet.flat().sort(byName) };
   }

@@ -199,10 +199,11 @@ export class MachineSetReconciler implements Reconciler {
       return owner?.kind === 'MachineSet' && owner.name === ms.metadata.name && (!owner.uid || owner.uid === ms.metadata.uid);
     };
     // Ours, or orphans we may adopt, from the controller-owner index; Machines of other owners are never looked at.
+    // Read only (the cache's frozen objects, not copies): the reconcile reads its Machines and writes patches.
     const ns = ms.metadata.namespace;
     const [controlled, orphans] = await Promise.all([
-      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, controlledBy(ns, 'MachineSet', ms.metadata.name ?? '')),
-      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { namespace: ns, matchingFields: { [OWNER_CONTROLLER_FIELD]: NO_CONTROLLER_OWNER } }),
+      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''), readOnly: true }),
+      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { namespace: ns, matchingFields: { [OWNER_CONTROLLER_FIELD]: NO_CONTROLLER_OWNER }, readOnly: true }),
     ]);
     const all = [...controlled.items.filter(isOurs), ...orphans.items].sort(byName);
     const out: Machine[] = [];
