@@ -38,6 +38,7 @@ export {
 export { WorkQueue, WorkQueueOptions } from './workqueue/workqueue';
 export { RateLimiter, ItemExponentialFailureRateLimiter, ExponentialBackoffOptions } from './workqueue/rate-limiter';
 export { Clock, FakeClock, RealClock, realClock, TimerHandle } from './util/clock';
+export { cloneJson, deepFreeze } from './util/clone';
 
 export * from './controller/types';
 export { Controller, decideRequeue, ReconcileOutcome } from './controller/controller';

@@ -33,9 +33,14 @@ export async function readUpToDateOwners(client: Client, machine: MachineObject)
   return machineDeployment ? { machineSet, machineDeployment } : undefined;
 }
 
+/** What a Machine reads from its owners (readUpToDateOwners): the spec (generation) and the MachineSet's own owner. */
+const ownerChanged = (o: KubeObject, n: KubeObject) =>
+  o.metadata.generation !== n.metadata.generation || JSON.stringify(o.metadata.ownerReferences) !== JSON.stringify(n.metadata.ownerReferences);
+
 /**
- * Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) on
- * change, read from the Machine indexes (indexMachines) rather than by scanning every Machine per owner event.
+ * Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) when
+ * the owner is added, deleted or changes what the Machines read; status-only updates (every reconcile of a large
+ * MachineSet writes one) would re-enqueue all its Machines each time. Read from the Machine indexes (indexMachines).
  */
 export function watchMachineOwners(cache: InformerCache, enqueue: (req: Request) => void): void {
   const forward = (opts: Pick<ListOptions, 'namespace' | 'matchingFields'>) => {
@@ -44,8 +49,14 @@ export function watchMachineOwners(cache: InformerCache, enqueue: (req: Request)
   const onMachineSet = (ms: KubeObject) => forward(controlledBy(ms.metadata.namespace, 'MachineSet', ms.metadata.name ?? ''));
   const onMachineDeployment = (md: KubeObject) =>
     forward({ namespace: md.metadata.namespace, matchingFields: { [labelIndexField(MACHINE_DEPLOYMENT_NAME_LABEL)]: md.metadata.name ?? '' } });
-  cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({ onAdd: onMachineSet, onUpdate: (_o, n) => onMachineSet(n), onDelete: onMachineSet });
-  cache
-    .informerFor(MachineDeploymentGVK.apiVersion, 'MachineDeployment')
-    .addEventHandler({ onAdd: onMachineDeployment, onUpdate: (_o, n) => onMachineDeployment(n), onDelete: onMachineDeployment });
+  cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({
+    onAdd: onMachineSet,
+    onUpdate: (o, n) => ownerChanged(o, n) && onMachineSet(n),
+    onDelete: onMachineSet,
+  });
+  cache.informerFor(MachineDeploymentGVK.apiVersion, 'MachineDeployment').addEventHandler({
+    onAdd: onMachineDeployment,
+    onUpdate: (o, n) => ownerChanged(o, n) && onMachineDeployment(n),
+    onDelete: onMachineDeployment,
+  });
 }

@@ -168,9 +168,11 @@ export class InformerCache {
     for (const [field] of matching) {
       if (!fields?.has(field)) throw new Error(`cache: no index "${field}" on ${inf.apiVersion} ${inf.kind}; register it with indexField before the cache starts`);
     }
+    // The first field chose the candidates from its index; the others are checked on them.
+    const others = matching.slice(1);
     return this.candidates(inf, opts.namespace, matching, requirements).filter(
       (o) =>
-        matching.every(([field, value]) => fields!.get(field)!(o).includes(value)) &&
+        others.every(([field, value]) => fields!.get(field)!(o).includes(value)) &&
         (!opts.namespace || o.metadata.namespace === opts.namespace) &&
         matchesSelector(requirements, o.metadata.labels) &&
         (!opts.filter || opts.filter(o)),
