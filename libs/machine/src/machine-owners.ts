@@ -10,7 +10,7 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import { labelIndexField, type Client, type InformerCache, type KubeObject, type ListOptions, type Request } from '@capi/controller-runtime';
+import { labelIndexField, type InformerCache, type KubeObject, type ListOptions, type Request } from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 import type { UpToDateOwners } from './uptodate';
 
@@ -21,15 +21,19 @@ export function controllerOwnerName(obj: Owned, kind: string): string | undefine
   return obj.metadata.ownerReferences?.find((r) => r.controller && r.kind === kind && r.apiVersion.split('/')[0] === CLUSTER_GROUP)?.name;
 }
 
-/** Both owners, or undefined when the Machine is not owned by a MachineDeployment through a MachineSet. */
-export async function readUpToDateOwners(client: Client, machine: MachineObject): Promise<UpToDateOwners | undefined> {
+/**
+ * Both owners, or undefined when the Machine is not owned by a MachineDeployment through a MachineSet. Read only
+ * (the cache's frozen objects): the UpToDate condition only compares them, and every Machine reconcile reads both.
+ */
+export async function readUpToDateOwners(cache: InformerCache, machine: MachineObject): Promise<UpToDateOwners | undefined> {
   const msName = controllerOwnerName(machine, 'MachineSet');
   if (!msName) return undefined;
   const namespace = machine.metadata.namespace;
-  const machineSet = await client.tryGet<MachineSet>({ apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', namespace, name: msName });
+  const readOnly = { readOnly: true };
+  const machineSet = await cache.tryGet<MachineSet>({ apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', namespace, name: msName }, readOnly);
   const mdName = machineSet && controllerOwnerName(machineSet, 'MachineDeployment');
   if (!mdName) return undefined;
-  const machineDeployment = await client.tryGet<MachineDeployment>({ apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', namespace, name: mdName });
+  const machineDeployment = await cache.tryGet<MachineDeployment>({ apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', namespace, name: mdName }, readOnly);
   return machineDeployment ? { machineSet, machineDeployment } : undefined;
 }
 

@@ -152,7 +152,7 @@ export class MachineReconciler implements Reconciler {
       infra: { object: infra.object, notFound: infra.notFound },
       node,
       updating: inPlace.updating,
-      owners: await readUpToDateOwners(this.client, machine),
+      owners: await readUpToDateOwners(this.cache, machine),
       clock: { now: () => new Date(this.clock.now()) },
     });
     await this.writeStatus(machine, original.status, statusResult.status);

@@ -34,6 +34,12 @@ describe('InformerCache and CachedClient', () => {
     const g1 = await cache.get(ref('g1'));
     g1.metadata.labels!.role = 'mutated';
     expect((await cache.get(ref('g1'))).metadata.labels!.role).toBe('cp');
+    // readOnly: the cached object, frozen (the same object on every read), no copy
+    const shared = (await cache.tryGet(ref('g1'), { readOnly: true }))!;
+    expect(await cache.tryGet(ref('g1'), { readOnly: true })).toBe(shared);
+    expect(() => {
+      shared.metadata.labels!.role = 'mutated';
+    }).toThrow(TypeError);
     const cps = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'role in (cp,worker),role!=worker' });
     expect(cps.items.map((i) => i.metadata.name)).toEqual(['g1']);
     const noRole = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: '!role' });

@@ -128,10 +128,12 @@ export class InformerCache {
     return obj;
   }
 
-  async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+  /** A copy of the cached object; with `readOnly`, the cached object itself, deep-frozen (see ListOptions.readOnly). */
+  async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef, opts: { readOnly?: boolean } = {}): Promise<T | undefined> {
     const inf = await this.synced<T>(ref.apiVersion, ref.kind);
     const obj = inf.get(ref.namespace, ref.name);
-    return obj ? cloneJson(obj) : undefined;
+    if (!obj) return undefined;
+    return opts.readOnly ? deepFreeze(obj) : cloneJson(obj);
   }
 
   async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: CacheListOptions = {}): Promise<ObjectList<T>> {
