@@ -1,5 +1,6 @@
 export * from './gvk';
 export * from './constants';
+export * from './indexes';
 export * from './schema/k8s';
 export * from './schema/meta';
 export * from './schema/kind';

@@ -15,8 +15,16 @@ export {
   combineClientMetrics,
 } from './client/client-metrics';
 
-export { SharedInformer, SharedInformerOptions, InformerEventHandler, objectKey } from './cache/informer';
-export { InformerCache, CacheOptions, CacheListOptions, isAtLeast } from './cache/cache';
+export { SharedInformer, SharedInformerOptions, InformerEventHandler, IndexFunc, NAMESPACE_INDEX, objectKey } from './cache/informer';
+export { InformerCache, CacheOptions, CacheListOptions, FieldExtractor, fieldIndexName, labelIndexField, isAtLeast } from './cache/cache';
+export {
+  OWNER_CONTROLLER_FIELD,
+  NO_CONTROLLER_OWNER,
+  controllerOwnerKey,
+  indexByControllerOwner,
+  indexByFieldPath,
+  indexByLabel,
+} from './cache/indexes';
 export { CachedClient } from './cache/cached-client';
 export {
   LabelSelector,
@@ -31,6 +39,7 @@ export {
 export { WorkQueue, WorkQueueOptions } from './workqueue/workqueue';
 export { RateLimiter, ItemExponentialFailureRateLimiter, ExponentialBackoffOptions } from './workqueue/rate-limiter';
 export { Clock, FakeClock, RealClock, realClock, TimerHandle } from './util/clock';
+export { cloneJson, deepFreeze } from './util/clone';
 
 export * from './controller/types';
 export { Controller, decideRequeue, ReconcileOutcome } from './controller/controller';

@@ -9,6 +9,7 @@ import {
   KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
   KUBEADM_CONTROL_PLANE_FINALIZER,
   PAUSED_ANNOTATION,
+  indexMachines,
   type Cluster,
   type KubeadmControlPlane,
   type Machine,
@@ -86,6 +87,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     this.now = options.clock ? () => options.clock!.now() : Date.now;
     this.preflightRequeueMs = options.preflightRequeueMs ?? PREFLIGHT_REQUEUE_MS;
     applier ??= new ServerSideApplier();
+    if (cache) indexMachines(cache);
     this.io = { client, applier, resolver: new ContractVersionResolver(directClient), cache };
     const events: EventRecorder = new ApiEventRecorder(client, 'kubeadmcontrolplane-controller', () => new Date(this.now()));
     this.inPlace = { client, applier, runtimeClient, cache, events };

@@ -4,6 +4,7 @@ import {
   BOOTSTRAP_API_VERSION,
   BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
+  controlledBy,
   setCondition,
   getCondition,
   type Clock,
@@ -33,9 +34,12 @@ export async function waitForCache(io: MachineIo, obj: KubeObject): Promise<void
   if (io.cache && rv) await io.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
 }
 
-/** Control-plane Machines of the cluster controlled by this KCP. */
+/** Control-plane Machines of the cluster controlled by this KCP (from the controller-owner index, not the cluster's workers). */
 export async function listControlPlaneMachines(io: MachineIo, kcp: KubeadmControlPlane, clusterName: string): Promise<Machine[]> {
-  const list = await io.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: kcp.metadata.namespace, labelSelector: controlPlaneSelector(clusterName) });
+  const list = await io.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', {
+    ...controlledBy(kcp.metadata.namespace, 'KubeadmControlPlane', kcp.metadata.name ?? ''),
+    labelSelector: controlPlaneSelector(clusterName),
+  });
   return list.items.filter((m) =>
     m.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'KubeadmControlPlane' && r.name === kcp.metadata.name && (!r.uid || !kcp.metadata.uid || r.uid === kcp.metadata.uid)),
   );

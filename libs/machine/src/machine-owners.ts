@@ -3,12 +3,14 @@
 import {
   CLUSTER_GROUP,
   MACHINE_DEPLOYMENT_NAME_LABEL,
+  MachineGVK,
+  controlledBy,
   MachineDeploymentGVK,
   MachineSetGVK,
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import type { Client, InformerCache, KubeObject, Request } from '@capi/controller-runtime';
+import { labelIndexField, type InformerCache, type KubeObject, type ListOptions, type Request } from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 import type { UpToDateOwners } from './uptodate';
 
@@ -19,29 +21,46 @@ export function controllerOwnerName(obj: Owned, kind: string): string | undefine
   return obj.metadata.ownerReferences?.find((r) => r.controller && r.kind === kind && r.apiVersion.split('/')[0] === CLUSTER_GROUP)?.name;
 }
 
-/** Both owners, or undefined when the Machine is not owned by a MachineDeployment through a MachineSet. */
-export async function readUpToDateOwners(client: Client, machine: MachineObject): Promise<UpToDateOwners | undefined> {
+/**
+ * Both owners, or undefined when the Machine is not owned by a MachineDeployment through a MachineSet. Read only
+ * (the cache's frozen objects): the UpToDate condition only compares them, and every Machine reconcile reads both.
+ */
+export async function readUpToDateOwners(cache: InformerCache, machine: MachineObject): Promise<UpToDateOwners | undefined> {
   const msName = controllerOwnerName(machine, 'MachineSet');
   if (!msName) return undefined;
   const namespace = machine.metadata.namespace;
-  const machineSet = await client.tryGet<MachineSet>({ apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', namespace, name: msName });
+  const readOnly = { readOnly: true };
+  const machineSet = await cache.tryGet<MachineSet>({ apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', namespace, name: msName }, readOnly);
   const mdName = machineSet && controllerOwnerName(machineSet, 'MachineDeployment');
   if (!mdName) return undefined;
-  const machineDeployment = await client.tryGet<MachineDeployment>({ apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', namespace, name: mdName });
+  const machineDeployment = await cache.tryGet<MachineDeployment>({ apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', namespace, name: mdName }, readOnly);
   return machineDeployment ? { machineSet, machineDeployment } : undefined;
 }
 
-/** Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) on change. */
-export function watchMachineOwners(cache: InformerCache, machines: () => readonly MachineObject[], enqueue: (req: Request) => void): void {
-  const forward = (match: (m: MachineObject) => boolean) => {
-    for (const m of machines()) if (match(m)) enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
+/** What a Machine reads from its owners (readUpToDateOwners): the spec (generation) and the MachineSet's own owner. */
+const ownerChanged = (o: KubeObject, n: KubeObject) =>
+  o.metadata.generation !== n.metadata.generation || JSON.stringify(o.metadata.ownerReferences) !== JSON.stringify(n.metadata.ownerReferences);
+
+/**
+ * Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) when
+ * the owner is added, deleted or changes what the Machines read; status-only updates (every reconcile of a large
+ * MachineSet writes one) would re-enqueue all its Machines each time. Read from the Machine indexes (indexMachines).
+ */
+export function watchMachineOwners(cache: InformerCache, enqueue: (req: Request) => void): void {
+  const forward = (opts: Pick<ListOptions, 'namespace' | 'matchingFields'>) => {
+    for (const m of cache.listStored(MachineGVK.apiVersion, 'Machine', opts)) enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
   };
-  const onMachineSet = (ms: KubeObject) =>
-    forward((m) => m.metadata.namespace === ms.metadata.namespace && controllerOwnerName(m, 'MachineSet') === ms.metadata.name);
+  const onMachineSet = (ms: KubeObject) => forward(controlledBy(ms.metadata.namespace, 'MachineSet', ms.metadata.name ?? ''));
   const onMachineDeployment = (md: KubeObject) =>
-    forward((m) => m.metadata.namespace === md.metadata.namespace && m.metadata.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL] === md.metadata.name);
-  cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({ onAdd: onMachineSet, onUpdate: (_o, n) => onMachineSet(n), onDelete: onMachineSet });
-  cache
-    .informerFor(MachineDeploymentGVK.apiVersion, 'MachineDeployment')
-    .addEventHandler({ onAdd: onMachineDeployment, onUpdate: (_o, n) => onMachineDeployment(n), onDelete: onMachineDeployment });
+    forward({ namespace: md.metadata.namespace, matchingFields: { [labelIndexField(MACHINE_DEPLOYMENT_NAME_LABEL)]: md.metadata.name ?? '' } });
+  cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({
+    onAdd: onMachineSet,
+    onUpdate: (o, n) => ownerChanged(o, n) && onMachineSet(n),
+    onDelete: onMachineSet,
+  });
+  cache.informerFor(MachineDeploymentGVK.apiVersion, 'MachineDeployment').addEventHandler({
+    onAdd: onMachineDeployment,
+    onUpdate: (o, n) => ownerChanged(o, n) && onMachineDeployment(n),
+    onDelete: onMachineDeployment,
+  });
 }

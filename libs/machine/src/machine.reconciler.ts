@@ -1,10 +1,12 @@
 // Machine reconciler: reads state, lets the pure functions (status.ts, inplace-decision.ts) decide, writes changes.
 import { Inject, Logger, Optional } from '@nestjs/common';
 import {
+  CLUSTER_NAME_FIELD,
   ClusterGVK,
   MACHINE_FINALIZER,
   MachineGVK,
   PAUSED_ANNOTATION,
+  indexMachines,
   isTrue,
   type Condition,
 } from '@capi/api';
@@ -77,6 +79,7 @@ export class MachineReconciler implements Reconciler {
     this.gates = gates ?? FeatureGates.defaults();
     this.ssa = ssa ?? new ServerSideApplier({ clock: this.clock });
     this.resolver = new ContractVersionResolver(directClient);
+    indexMachines(cache);
     this.tracker = new ExternalObjectTracker(cache, (req) => this.enqueue(req));
     this.inPlace = new InPlacePhase(this.client, runtimeClient, new HookRetryCache(this.clock));
     this.deletion = new MachineDeletion(this.client, this.workloadClients);
@@ -149,7 +152,7 @@ export class MachineReconciler implements Reconciler {
       infra: { object: infra.object, notFound: infra.notFound },
       node,
       updating: inPlace.updating,
-      owners: await readUpToDateOwners(this.client, machine),
+      owners: await readUpToDateOwners(this.cache, machine),
       clock: { now: () => new Date(this.clock.now()) },
     });
     await this.writeStatus(machine, original.status, statusResult.status);
@@ -197,13 +200,11 @@ export class MachineReconciler implements Reconciler {
   private ensureWatches(): void {
     if (this.watching) return;
     this.watching = true;
-    const machines = this.cache.informerFor<MachineObject>(MachineGVK.apiVersion, 'Machine');
-    watchMachineOwners(this.cache, () => machines.list(), (req) => this.enqueue(req));
+    watchMachineOwners(this.cache, (req) => this.enqueue(req));
     // Cluster changes (paused, control plane initialized) concern every Machine of the cluster.
     const forward = (c: KubeObject) => {
-      for (const m of machines.list()) {
-        if (m.metadata.namespace === c.metadata.namespace && m.spec.clusterName === c.metadata.name) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
-      }
+      const machines = this.cache.listStored(MachineGVK.apiVersion, 'Machine', { namespace: c.metadata.namespace, matchingFields: { [CLUSTER_NAME_FIELD]: c.metadata.name ?? '' } });
+      for (const m of machines) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
     };
     this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({ onAdd: forward, onUpdate: (_o, n) => forward(n), onDelete: forward });
   }

@@ -3,10 +3,13 @@
 import { Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   CLUSTER_NAME_LABEL,
+  CLUSTER_NAME_FIELD,
   ClusterGVK,
   LabelSelectorError,
   MachineGVK,
   MachineHealthCheckGVK,
+  indexMachineHealthChecks,
+  indexMachines,
   getCondition,
   matchesLabelSelector,
   setCondition,
@@ -76,19 +79,21 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     const now = options.clock ? () => new Date(options.clock!.now()) : () => new Date();
     this.clock = { now };
     this.ssa = ssa ?? new ServerSideApplier();
+    indexMachines(cache);
+    indexMachineHealthChecks(cache);
   }
 
   /** Machine and Cluster events re-check the MachineHealthChecks that cover them. */
   onModuleInit(): void {
-    const mhcs = this.cache.informerFor<MachineHealthCheckObject>(MachineHealthCheckGVK.apiVersion, 'MachineHealthCheck');
-    const enqueueFor = (match: (mhc: MachineHealthCheckObject) => boolean) => {
+    // The MachineHealthChecks of one cluster, from the spec.clusterName index.
+    const enqueueFor = (namespace: string | undefined, clusterName: string, match: (mhc: MachineHealthCheckObject) => boolean) => {
       const queue = this.manager.controller(MHC_CONTROLLER_NAME)?.queue;
       if (!queue) return;
-      for (const mhc of mhcs.list()) if (match(mhc)) queue.add({ namespace: mhc.metadata.namespace, name: mhc.metadata.name! });
+      const mhcs = this.cache.listStored<MachineHealthCheckObject>(MachineHealthCheckGVK.apiVersion, 'MachineHealthCheck', { namespace, matchingFields: { [CLUSTER_NAME_FIELD]: clusterName } });
+      for (const mhc of mhcs) if (match(mhc)) queue.add({ namespace: mhc.metadata.namespace, name: mhc.metadata.name! });
     };
-    const onMachine = (m: MachineObject) =>
-      enqueueFor((mhc) => mhc.metadata.namespace === m.metadata.namespace && mhc.spec.clusterName === m.spec.clusterName && this.selects(mhc, m));
-    const onCluster = (c: KubeObject) => enqueueFor((mhc) => mhc.metadata.namespace === c.metadata.namespace && mhc.spec.clusterName === c.metadata.name);
+    const onMachine = (m: MachineObject) => enqueueFor(m.metadata.namespace, m.spec.clusterName, (mhc) => this.selects(mhc, m));
+    const onCluster = (c: KubeObject) => enqueueFor(c.metadata.namespace, c.metadata.name ?? '', () => true);
     this.cache.informerFor<MachineObject>(MachineGVK.apiVersion, 'Machine').addEventHandler({
       onAdd: onMachine,
       // A Machine leaving the selector must also re-check the MHC (targets shrink).

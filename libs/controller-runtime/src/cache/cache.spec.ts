@@ -5,6 +5,7 @@ import { FakeApiServer } from '../testing/fake-apiserver';
 import { eventually } from '../testing/eventually';
 import { InformerCache, isAtLeast } from './cache';
 import { CachedClient } from './cached-client';
+import { controllerOwnerKey, indexByControllerOwner, indexByFieldPath, indexByLabel, NO_CONTROLLER_OWNER, OWNER_CONTROLLER_FIELD } from './indexes';
 
 describe('InformerCache and CachedClient', () => {
   let server: FakeApiServer;
@@ -33,6 +34,12 @@ describe('InformerCache and CachedClient', () => {
     const g1 = await cache.get(ref('g1'));
     g1.metadata.labels!.role = 'mutated';
     expect((await cache.get(ref('g1'))).metadata.labels!.role).toBe('cp');
+    // readOnly: the cached object, frozen (the same object on every read), no copy
+    const shared = (await cache.tryGet(ref('g1'), { readOnly: true }))!;
+    expect(await cache.tryGet(ref('g1'), { readOnly: true })).toBe(shared);
+    expect(() => {
+      shared.metadata.labels!.role = 'mutated';
+    }).toThrow(TypeError);
     const cps = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'role in (cp,worker),role!=worker' });
     expect(cps.items.map((i) => i.metadata.name)).toEqual(['g1']);
     const noRole = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: '!role' });
@@ -80,5 +87,79 @@ describe('InformerCache and CachedClient', () => {
     expect(isAtLeast('9', '10')).toBe(false);
     expect(isAtLeast('abc', 'abc')).toBe(true);
     expect(isAtLeast(undefined, '1')).toBe(false);
+  });
+
+  describe('field indexes', () => {
+    const TOY = { apiVersion: 'test.capi.io/v1', kind: 'Widget' };
+    const toy = (namespace: string, name: string, owner: string | undefined, labels: Record<string, string> = {}) => ({
+      ...TOY,
+      metadata: { name, namespace, labels, ownerReferences: owner ? [{ apiVersion: 'test.capi.io/v1', kind: 'Box', name: owner, uid: `u-${owner}`, controller: true }] : undefined },
+      spec: { color: owner ? `${owner}-color` : undefined },
+    });
+    let indexed: InformerCache;
+
+    beforeAll(async () => {
+      for (const ns of ['n1', 'n2']) {
+        await direct.create(toy(ns, 'a', 'box1', { tier: 'gold' }));
+        await direct.create(toy(ns, 'b', 'box2', { tier: 'gold' }));
+        await direct.create(toy(ns, 'c', undefined, { tier: 'tin' }));
+      }
+      indexed = new InformerCache(direct);
+      indexByControllerOwner(indexed, TOY.apiVersion, TOY.kind);
+      indexByControllerOwner(indexed, TOY.apiVersion, TOY.kind); // a second controller asking for it: no-op
+      indexByFieldPath(indexed, TOY.apiVersion, TOY.kind, 'spec.color');
+      indexByLabel(indexed, TOY.apiVersion, TOY.kind, 'tier');
+      indexed.start();
+    });
+    afterAll(() => indexed.stop());
+
+    const names = (l: { items: { metadata: { namespace?: string; name?: string } }[] }) => l.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`);
+
+    it('lists by controller owner, field path and label, per namespace or across, as copies', async () => {
+      const byOwner = (namespace?: string, key = controllerOwnerKey('Box', 'box1')) =>
+        indexed.list(TOY.apiVersion, TOY.kind, { namespace, matchingFields: { [OWNER_CONTROLLER_FIELD]: key } });
+      expect(names(await byOwner('n1'))).toEqual(['n1/a']);
+      expect(names(await byOwner())).toEqual(['n1/a', 'n2/a']);
+      expect(names(await byOwner('n2', NO_CONTROLLER_OWNER))).toEqual(['n2/c']);
+      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n1', matchingFields: { 'spec.color': 'box2-color' } }))).toEqual(['n1/b']);
+      // two fields: the second narrows what the first index returned
+      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { matchingFields: { 'spec.color': 'box2-color', [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box1') } }))).toEqual([]);
+      // a label index serves an equality selector; the rest of the selector still applies
+      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', labelSelector: 'tier=gold' }))).toEqual(['n2/a', 'n2/b']);
+      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { labelSelector: 'tier=gold,tier notin (gold)' }))).toEqual([]);
+      // watch mappers read the stored objects synchronously, without copies
+      const stored = indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } });
+      expect(names({ items: [...stored] })).toEqual(['n2/b']);
+      expect(indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })[0]).toBe(stored[0]);
+      // readOnly: the stored object itself, frozen; later plain reads are still mutable copies
+      const shared = (await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', readOnly: true, matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })).items[0];
+      expect(shared).toBe(stored[0]);
+      expect(() => {
+        shared.metadata.name = 'mutated';
+      }).toThrow(TypeError);
+      const again = (await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })).items[0];
+      again.metadata.name = 'mutated';
+      expect(stored[0].metadata.name).toBe('b');
+      const copy = (await byOwner('n1')).items[0];
+      copy.metadata.ownerReferences![0].name = 'mutated';
+      expect(names(await byOwner('n1'))).toEqual(['n1/a']);
+    });
+
+    it('follows an object whose controller owner changes, through the CachedClient', async () => {
+      const cached = new CachedClient(indexed, direct);
+      const released = await direct.patch({ ...TOY, namespace: 'n1', name: 'b' }, 'merge', { metadata: { ownerReferences: null } });
+      await indexed.waitForResourceVersion({ ...TOY, namespace: 'n1', name: 'b' }, released.metadata.resourceVersion!, 5000);
+      const list = (key: string) => cached.list(TOY.apiVersion, TOY.kind, { namespace: 'n1', matchingFields: { [OWNER_CONTROLLER_FIELD]: key } });
+      expect(names(await list(NO_CONTROLLER_OWNER))).toEqual(['n1/b', 'n1/c']);
+      expect(names(await list(controllerOwnerKey('Box', 'box2')))).toEqual([]);
+      await direct.delete({ ...TOY, namespace: 'n1', name: 'c' });
+      await eventually(async () => names(await list(NO_CONTROLLER_OWNER)).length === 1, 'delete leaves the index');
+    });
+
+    it('names a missing index, refuses late or conflicting registrations', async () => {
+      await expect(indexed.list(TOY.apiVersion, TOY.kind, { matchingFields: { 'spec.size': '1' } })).rejects.toThrow(/no index "spec.size" on test.capi.io\/v1 Widget/);
+      expect(() => indexByFieldPath(indexed, TOY.apiVersion, TOY.kind, 'spec.size')).toThrow(/before the cache starts/);
+      expect(() => indexed.indexField(TOY.apiVersion, TOY.kind, 'spec.color', () => [])).toThrow(/another extractor/);
+    });
   });
 });

@@ -1,9 +1,20 @@
 import { ApiError } from '../client/errors';
 import { Client, KubeObject, ObjectList, ObjectRef } from '../client/types';
 import { Clock, realClock } from '../util/clock';
-import { cloneJson } from '../util/clone';
-import { SharedInformer, SharedInformerOptions } from './informer';
-import { matchesSelector, parseSelector, SelectorParseError } from './label-selector';
+import { cloneJson, deepFreeze } from '../util/clone';
+import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions } from './informer';
+import { matchesSelector, parseSelector, SelectorParseError, SelectorRequirement } from './label-selector';
+
+/** Values a field index lists an object under (controller-runtime IndexerFunc). */
+export type FieldExtractor = (obj: KubeObject) => string[];
+
+/** Informer index name of a field index (controller-runtime's "field:" prefix). */
+export const fieldIndexName = (field: string): string => `field:${field}`;
+/** A field index lists each value once per namespace and once across namespaces (controller-runtime's layout). */
+const ALL_NAMESPACES = '__all_namespaces';
+const indexKey = (namespace: string | undefined, value: string) => `${namespace || ALL_NAMESPACES}/${value}`;
+/** Label indexes: a list whose selector requires `key=value` is served from the index of label `key`. */
+export const labelIndexField = (key: string): string => `metadata.labels[${key}]`;
 
 export interface CacheOptions {
   /** Restrict every informer to one namespace (cluster-scoped kinds ignore it). */
@@ -17,16 +28,22 @@ export interface CacheOptions {
 export interface CacheListOptions {
   namespace?: string;
   labelSelector?: string;
+  /** Exact matches on indexed fields (see indexField); the first one selects candidates from its index. */
+  matchingFields?: Record<string, string>;
+  /** Return the stored objects deep-frozen instead of copies (see ListOptions.readOnly). */
+  readOnly?: boolean;
   /** Applied to the cached objects before they are copied: cheap narrowing of a large list (e.g. by owner). */
   filter?: (obj: KubeObject) => boolean;
 }
 
 /**
  * Read side of controllers: one SharedInformer per (apiVersion, kind), created on first use (a read or a watch).
- * Reads return deep copies so callers may mutate them.
+ * Reads return deep copies so callers may mutate them (a readOnly list: the stored objects, deep-frozen).
  */
 export class InformerCache {
   private readonly informers = new Map<string, SharedInformer>();
+  /** `apiVersion/kind` → field → extractor of the field indexes registered so far. */
+  private readonly fieldIndexes = new Map<string, Map<string, FieldExtractor>>();
   private readonly clock: Clock;
   private started = false;
 
@@ -47,6 +64,31 @@ export class InformerCache {
       if (this.started) inf.start();
     }
     return inf as unknown as SharedInformer<T>;
+  }
+
+  /**
+   * Registers a field index on a kind (controller-runtime IndexField): lists with `matchingFields: { [field]: value }`
+   * are then served from it instead of scanning the kind. Before the cache starts; registering the same extractor for
+   * the same field again is a no-op (controllers sharing an index), another extractor for it is an error.
+   */
+  indexField(apiVersion: string, kind: string, field: string, extract: FieldExtractor): void {
+    const gvk = `${apiVersion}/${kind}`;
+    const fields = this.fieldIndexes.get(gvk) ?? new Map<string, FieldExtractor>();
+    const existing = fields.get(field);
+    if (existing === extract) return;
+    if (existing) throw new Error(`cache: index "${field}" on ${apiVersion} ${kind} is already registered with another extractor`);
+    if (this.started) throw new Error(`cache: index "${field}" on ${apiVersion} ${kind} must be registered before the cache starts`);
+    const byNamespace: IndexFunc = (obj) => {
+      const out: string[] = [];
+      for (const v of extract(obj)) {
+        out.push(indexKey(undefined, v));
+        if (obj.metadata.namespace) out.push(indexKey(obj.metadata.namespace, v));
+      }
+      return out;
+    };
+    this.informerFor(apiVersion, kind).addIndexer(fieldIndexName(field), byNamespace);
+    fields.set(field, extract);
+    this.fieldIndexes.set(gvk, fields);
   }
 
   start(): void {
@@ -86,10 +128,12 @@ export class InformerCache {
     return obj;
   }
 
-  async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
+  /** A copy of the cached object; with `readOnly`, the cached object itself, deep-frozen (see ListOptions.readOnly). */
+  async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef, opts: { readOnly?: boolean } = {}): Promise<T | undefined> {
     const inf = await this.synced<T>(ref.apiVersion, ref.kind);
     const obj = inf.get(ref.namespace, ref.name);
-    return obj ? cloneJson(obj) : undefined;
+    if (!obj) return undefined;
+    return opts.readOnly ? deepFreeze(obj) : cloneJson(obj);
   }
 
   async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: CacheListOptions = {}): Promise<ObjectList<T>> {
@@ -103,15 +147,50 @@ export class InformerCache {
       throw e;
     }
     const inf = await this.synced<T>(apiVersion, kind);
-    const items = inf
-      .list()
-      .filter((o) => !opts.namespace || o.metadata.namespace === opts.namespace)
-      .filter((o) => matchesSelector(requirements, o.metadata.labels) && (!opts.filter || opts.filter(o)))
+    const items = this.select(inf, opts, requirements)
       .map((o) => ({ key: sortKey(o), o }))
       // Byte order of namespace/name, as the API server lists (and much cheaper than localeCompare).
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-      .map(({ o }) => cloneJson(o));
+      .map(({ o }) => (opts.readOnly ? deepFreeze(o) : cloneJson(o)));
     return { apiVersion, kind: `${kind}List`, metadata: { resourceVersion: inf.lastResourceVersion() }, items };
+  }
+
+  /**
+   * The stored objects a list would return, unsorted and NOT copies (read only), synchronously: for watch map
+   * functions, which only read names. Empty before the kind's informer has synced. No label selector.
+   */
+  listStored<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: Omit<CacheListOptions, 'labelSelector'> = {}): readonly T[] {
+    const inf = this.informerFor<T>(apiVersion, kind);
+    return this.select(inf, opts, []);
+  }
+
+  private select<T extends KubeObject>(inf: SharedInformer<T>, opts: CacheListOptions, requirements: SelectorRequirement[]): T[] {
+    const fields = this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`);
+    const matching = Object.entries(opts.matchingFields ?? {});
+    for (const [field] of matching) {
+      if (!fields?.has(field)) throw new Error(`cache: no index "${field}" on ${inf.apiVersion} ${inf.kind}; register it with indexField before the cache starts`);
+    }
+    // The first field chose the candidates from its index; the others are checked on them.
+    const others = matching.slice(1);
+    return this.candidates(inf, opts.namespace, matching, requirements).filter(
+      (o) =>
+        others.every(([field, value]) => fields!.get(field)!(o).includes(value)) &&
+        (!opts.namespace || o.metadata.namespace === opts.namespace) &&
+        matchesSelector(requirements, o.metadata.labels) &&
+        (!opts.filter || opts.filter(o)),
+    );
+  }
+
+  /** The smallest index bucket that holds every result: a field match, an indexed `label=value`, the namespace, or all. */
+  private candidates<T extends KubeObject>(inf: SharedInformer<T>, namespace: string | undefined, matching: [string, string][], requirements: SelectorRequirement[]): T[] {
+    if (matching.length) return inf.byIndex(fieldIndexName(matching[0][0]), indexKey(namespace, matching[0][1]));
+    for (const r of requirements) {
+      const field = labelIndexField(r.key);
+      if (r.operator === 'In' && r.values.length === 1 && this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`)?.has(field)) {
+        return inf.byIndex(fieldIndexName(field), indexKey(namespace, r.values[0]));
+      }
+    }
+    return namespace ? inf.byIndex(NAMESPACE_INDEX, namespace) : inf.list();
   }
 
   /**

@@ -17,7 +17,8 @@ import { InformerCache } from './cache';
 
 /**
  * controller-runtime's delegating client: get/tryGet/list read the informer cache, everything else goes to the API.
- * A list with fieldSelector, limit/continue or resourceVersion cannot be served by the cache and goes to the API.
+ * A list with fieldSelector, limit/continue or resourceVersion cannot be served by the cache and goes to the API;
+ * matchingFields are served from the cache's field indexes.
  */
 export class CachedClient implements Client {
   constructor(
@@ -35,7 +36,7 @@ export class CachedClient implements Client {
 
   list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
     if (opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion) return this.direct.list<T>(apiVersion, kind, opts);
-    return this.cache.list<T>(apiVersion, kind, { namespace: opts.namespace, labelSelector: opts.labelSelector });
+    return this.cache.list<T>(apiVersion, kind, { namespace: opts.namespace, labelSelector: opts.labelSelector, matchingFields: opts.matchingFields, readOnly: opts.readOnly });
   }
 
   create<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {

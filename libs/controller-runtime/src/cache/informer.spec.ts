@@ -2,7 +2,7 @@ import { KubeClient } from '../client/kube-client';
 import { KubeObject } from '../client/types';
 import { eventually } from '../testing/eventually';
 import { FakeApiServer } from '../testing/fake-apiserver';
-import { SharedInformer } from './informer';
+import { NAMESPACE_INDEX, SharedInformer } from './informer';
 
 describe('SharedInformer', () => {
   let server: FakeApiServer;
@@ -123,5 +123,73 @@ describe('SharedInformer', () => {
     await client.create(widget('x'));
     await client.create(widget('y'));
     await eventually(() => seen.includes('add y'), 'add y');
+  });
+
+  describe('secondary indexes', () => {
+    const byOwner = (o: KubeObject) => [(o.spec as { owner?: string } | undefined)?.owner ?? ''];
+    const names = (objs: KubeObject[]) => objs.map((o) => o.metadata.name).sort();
+    const ref = (name: string) => ({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace, name });
+    const indexed = () => {
+      informer = new SharedInformer(client, 'test.capi.io/v1', 'Widget', { namespace, initialBackoffMs: 10 });
+      informer.addIndexer('owner', byOwner);
+      return informer;
+    };
+
+    it('keeps the index in sync with adds, updates that move an object between values, and deletes', async () => {
+      await client.create(widget('a', { owner: 'x' }));
+      await client.create(widget('b', { owner: 'y' }));
+      const inf = indexed();
+      inf.start();
+      await inf.waitForSync(5000);
+      expect(names(inf.byIndex('owner', 'x'))).toEqual(['a']);
+      await client.create(widget('c', { owner: 'x' }));
+      await eventually(() => inf.byIndex('owner', 'x').length === 2, 'add indexed');
+      await client.patch(ref('a'), 'merge', { spec: { owner: 'y' } });
+      await eventually(() => inf.byIndex('owner', 'x').length === 1, 'update moved a');
+      expect(names(inf.byIndex('owner', 'y'))).toEqual(['a', 'b']);
+      // the bucket holds the stored (newest) object, not the one indexed first
+      await client.patch(ref('c'), 'merge', { spec: { owner: 'x', n: 1 } });
+      await eventually(() => (inf.byIndex('owner', 'x')[0]?.spec as { n?: number }).n === 1, 'update in place');
+      await client.delete(ref('b'));
+      await eventually(() => inf.byIndex('owner', 'y').length === 1, 'delete unindexed');
+      expect(names(inf.byIndex('owner', 'z'))).toEqual([]);
+      expect(names(inf.byIndex(NAMESPACE_INDEX, namespace))).toEqual(['a', 'c']);
+    });
+
+    it('reindexes what changed during a relist after 410 Gone', async () => {
+      await client.create(widget('stay', { owner: 'x' }));
+      await client.create(widget('move', { owner: 'x' }));
+      await client.create(widget('gone', { owner: 'x' }));
+      const inf = indexed();
+      inf.start();
+      await inf.waitForSync(5000);
+      server.suspendWatchDelivery();
+      await client.patch(ref('move'), 'merge', { spec: { owner: 'y' } });
+      await client.delete(ref('gone'));
+      await client.create(widget('new', { owner: 'y' }));
+      server.compact();
+      server.dropWatches();
+      server.suspendWatchDelivery(false);
+      await eventually(() => inf.stats.lists === 2 && inf.get(namespace, 'new') !== undefined, 'relist');
+      expect(names(inf.byIndex('owner', 'x'))).toEqual(['stay']);
+      expect(names(inf.byIndex('owner', 'y'))).toEqual(['move', 'new']);
+    });
+
+    it('refuses unknown, duplicate and late indexes; a throwing index function leaves the object unindexed', async () => {
+      const inf = indexed();
+      expect(() => inf.byIndex('nope', 'x')).toThrow(/no index "nope"/);
+      expect(() => inf.addIndexer('owner', byOwner)).toThrow(/already exists/);
+      inf.addIndexer('picky', (o) => {
+        if (o.metadata.name === 'bad') throw new Error('no');
+        return ['all'];
+      });
+      await client.create(widget('bad'));
+      await client.create(widget('good'));
+      inf.start();
+      await inf.waitForSync(5000);
+      expect(() => inf.addIndexer('late', byOwner)).toThrow(/before the informer starts/);
+      expect(names(inf.byIndex('picky', 'all'))).toEqual(['good']);
+      expect(inf.list()).toHaveLength(2);
+    });
   });
 });

@@ -22,6 +22,12 @@ export interface SharedInformerOptions {
   watchTimeoutSeconds?: number;
 }
 
+/** Index values of an object (client-go IndexFunc): the object is listed under each. */
+export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => string[];
+
+/** Name of the index every informer keeps: objects by metadata.namespace ('' for cluster-scoped). */
+export const NAMESPACE_INDEX = 'namespace';
+
 /** Key of an object in an informer store. */
 export const objectKey = (namespace: string | undefined, name: string): string => (namespace ? `${namespace}/${name}` : name);
 
@@ -35,6 +41,9 @@ class WatchExpiredError extends Error {}
  */
 export class SharedInformer<T extends KubeObject = KubeObject> {
   private readonly store = new Map<string, T>();
+  private readonly indexers = new Map<string, IndexFunc<T>>();
+  /** index name → index value → store keys. */
+  private readonly indices = new Map<string, Map<string, Set<string>>>();
   private readonly handlers = new Set<InformerEventHandler<T>>();
   private readonly rvListeners = new Set<() => void>();
   private readonly syncWaiters: (() => void)[] = [];
@@ -56,6 +65,34 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   ) {
     this.clock = opts.clock ?? realClock;
     this.log = new Logger(`SharedInformer(${kind})`);
+    this.addIndexer(NAMESPACE_INDEX, (o) => [o.metadata.namespace ?? '']);
+  }
+
+  /**
+   * Adds a secondary index, kept in sync on every add/update/delete and relist. Only before start (as client-go's
+   * AddIndexers used to require): an index registered later would miss nothing, but would be built from a store that
+   * handlers are already reading, so the order is fixed instead.
+   */
+  addIndexer(name: string, fn: IndexFunc<T>): void {
+    if (this.running) throw new Error(`informer ${this.apiVersion} ${this.kind}: index "${name}" must be added before the informer starts`);
+    if (this.indexers.has(name)) throw new Error(`informer ${this.apiVersion} ${this.kind}: index "${name}" already exists`);
+    this.indexers.set(name, fn);
+    this.indices.set(name, new Map());
+  }
+
+  hasIndexer(name: string): boolean {
+    return this.indexers.has(name);
+  }
+
+  /** Stored objects listed under `value` in index `name` (unordered, not copies). Throws when there is no such index. */
+  byIndex(name: string, value: string): T[] {
+    const index = this.indices.get(name);
+    if (!index) throw new Error(`informer ${this.apiVersion} ${this.kind}: no index "${name}"`);
+    const keys = index.get(value);
+    if (!keys) return [];
+    const out: T[] = [];
+    for (const key of keys) out.push(this.store.get(key)!);
+    return out;
   }
 
   /** Registers a handler; if the informer already has objects, it gets an add for each. Returns an unsubscribe fn. */
@@ -171,12 +208,14 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     for (const [key, old] of this.store) {
       if (!fresh.has(key)) {
         this.store.delete(key);
+        this.reindex(key, old, undefined);
         this.emit((h) => h.onDelete?.(old));
       }
     }
     for (const [key, obj] of fresh) {
       const old = this.store.get(key);
       this.store.set(key, obj);
+      this.reindex(key, old, obj);
       if (!old) this.emit((h) => h.onAdd?.(obj));
       else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit((h) => h.onUpdate?.(old, obj));
     }
@@ -251,14 +290,46 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     const old = this.store.get(key);
     if (ev.type === 'DELETED') {
       this.store.delete(key);
+      this.reindex(key, old, undefined);
       this.emit((h) => h.onDelete?.(old ?? obj));
     } else {
       this.store.set(key, obj);
+      this.reindex(key, old, obj);
       if (old) this.emit((h) => h.onUpdate?.(old, obj));
       else this.emit((h) => h.onAdd?.(obj));
     }
     this.setRv(rv);
     return 'ok';
+  }
+
+  /** Moves `key` from the index values of `old` to those of `obj` (either may be absent). */
+  private reindex(key: string, old: T | undefined, obj: T | undefined): void {
+    for (const [name, fn] of this.indexers) {
+      const index = this.indices.get(name)!;
+      const before = old ? this.indexValues(name, fn, old) : [];
+      const after = obj ? this.indexValues(name, fn, obj) : [];
+      for (const v of before) {
+        if (after.includes(v)) continue;
+        const keys = index.get(v);
+        keys?.delete(key);
+        if (keys?.size === 0) index.delete(v);
+      }
+      for (const v of after) {
+        let keys = index.get(v);
+        if (!keys) index.set(v, (keys = new Set()));
+        keys.add(key);
+      }
+    }
+  }
+
+  private indexValues(name: string, fn: IndexFunc<T>, obj: T): string[] {
+    try {
+      return fn(obj);
+    } catch (e) {
+      // A throwing index function must not break the store; the object is just not indexed under `name`.
+      this.log.error(`index "${name}" failed on ${objectKey(obj.metadata.namespace, obj.metadata.name ?? '')}: ${(e as Error).message}`);
+      return [];
+    }
   }
 
   private setRv(rv: string | undefined): void {

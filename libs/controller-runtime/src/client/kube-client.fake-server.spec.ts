@@ -107,6 +107,12 @@ describe('KubeClient against a list/watch test server', () => {
     expect(page2.metadata.continue).toBeUndefined();
   });
 
+  it('sends matchingFields as field selector terms after an explicit fieldSelector (as controller-runtime)', async () => {
+    await client.list('v1', 'ConfigMap', { namespace: 'paging', fieldSelector: 'metadata.name!=p1', matchingFields: { 'metadata.name': 'p2' } });
+    const sent = server.requests.filter((r) => r.path === '/api/v1/namespaces/paging/configmaps').pop();
+    expect(sent?.query.fieldSelector).toBe('metadata.name!=p1,metadata.name=p2');
+  });
+
   it('streams watch events and ends done on stop; 410 arrives as an ERROR event', async () => {
     const events: WatchEvent[] = [];
     const h = await client.watch('v1', 'ConfigMap', { namespace: 'watch', resourceVersion: server.currentResourceVersion() }, (e) => events.push(e));

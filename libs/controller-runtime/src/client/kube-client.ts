@@ -77,7 +77,7 @@ export class KubeClient implements Client {
       path: collectionPath(m, opts.namespace),
       query: {
         labelSelector: opts.labelSelector,
-        fieldSelector: opts.fieldSelector,
+        fieldSelector: withMatchingFields(opts.fieldSelector, opts.matchingFields),
         limit: opts.limit,
         continue: opts.continue,
         resourceVersion: opts.resourceVersion,
@@ -268,4 +268,11 @@ function objectPath(m: ResourceMapping, namespace: string | undefined, name: str
   if (!name) throw badRequest(`${m.kind}: name is required`);
   const p = `${collectionPath(m, namespace)}/${encodeURIComponent(name)}`;
   return subresource ? `${p}/${subresource}` : p;
+}
+
+/** matchingFields as field selector terms (as controller-runtime's client does), after any explicit selector. */
+function withMatchingFields(fieldSelector: string | undefined, fields: Record<string, string> | undefined): string | undefined {
+  const terms = Object.entries(fields ?? {}).map(([k, v]) => `${k}=${v}`);
+  if (!terms.length) return fieldSelector;
+  return [fieldSelector, ...terms].filter(Boolean).join(',');
 }

@@ -57,6 +57,18 @@ export interface ListOptions {
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
+  /**
+   * Exact field matches (controller-runtime MatchingFields). The cached client serves them from the informer's
+   * secondary indexes (InformerCache.indexField; an error names a missing index); the API client sends them as a
+   * field selector, which the server accepts only for the fields it supports.
+   */
+  matchingFields?: Record<string, string>;
+  /**
+   * The cached client returns the cache's own objects, deep-frozen, instead of copies (controller-runtime's
+   * UnsafeDisableDeepCopy, made safe by the freeze): for reconciles that only read most of what they list; one that
+   * keeps and changes an item copies it first. Lists from the API return fresh objects either way.
+   */
+  readOnly?: boolean;
   limit?: number;
   continue?: string;
   resourceVersion?: string;

@@ -13,3 +13,13 @@ export function cloneJson<T>(value: T): T {
   for (const key of Object.keys(value)) out[key] = cloneJson((value as Record<string, unknown>)[key]);
   return out as T;
 }
+
+/**
+ * Freezes a JSON value and everything in it, so a shared cached object cannot be changed by accident (a write throws
+ * in strict-mode code). An already frozen root is returned as it is: objects are frozen whole, once.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
+}

@@ -5,6 +5,9 @@ import {
   CLUSTER_API_VERSION,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   REVISION_ANNOTATION,
+  controlledBy,
+  indexMachineSets,
+  indexMachines,
   systemClock,
   type Clock,
   type Machine,
@@ -38,7 +41,7 @@ import {
   type PlanOptions,
   type RolloutPlan,
 } from '../rollout';
-import { deleteIgnoreNotFound, jsonEqual, listWhere, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { byName, deleteIgnoreNotFound, jsonEqual, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
 import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
@@ -89,6 +92,10 @@ export class MachineDeploymentReconciler implements Reconciler {
   ) {
     this.gates = gates ?? FeatureGates.defaults();
     this.clock = clock ?? systemClock;
+    if (cache) {
+      indexMachineSets(cache);
+      indexMachines(cache);
+    }
     this.inPlaceChecker = new MachineSetInPlaceChecker({
       client,
       resolver: new ContractVersionResolver(directClient),
@@ -125,18 +132,16 @@ export class MachineDeploymentReconciler implements Reconciler {
     if (failure) throw failure;
   }
 
-  /** MachineSets controlled by the MD, and the Machines controlled by those. */
+  /** MachineSets controlled by the MD, and the Machines controlled by those (from the controller-owner indexes). */
   private async snapshot(md: MachineDeployment): Promise<{ machineSets: MachineSet[]; machines: Machine[] }> {
     const ns = md.metadata.namespace;
-    const all = (await this.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
-    const machineSets = all.filter((ms) =>
-      ms.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineDeployment' && r.name === md.metadata.name && (!r.uid || r.uid === md.metadata.uid)),
+    const owned = (await this.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', controlledBy(ns, 'MachineDeployment', md.metadata.name ?? ''))).items;
+    const machineSets = owned.filter((ms) => ms.metadata.ownerReferences?.some((r) => r.controller === true && (!r.uid || r.uid === md.metadata.uid)));
+    const perMachineSet = await Promise.all(
+      // Read only (the cache's frozen objects, not copies): the planner and the status only read Machines.
+      machineSets.map(async (ms) => (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''), readOnly: true })).items),
     );
-    const names = new Set(machineSets.map((ms) => ms.metadata.name));
-    const machines = await listWhere<Machine>(this.client, this.cache, CLUSTER_API_VERSION, 'Machine', ns, (m) =>
-      m.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineSet' && names.has(r.name)) ?? false,
-    );
-    return { machineSets, machines };
+    return { machineSets, machines: perMachineSet.flat().sort(byName) };
   }
 
   private plan(md: MachineDeployment, machineSets: MachineSet[], machines: Machine[]): Promise<RolloutPlan> | RolloutPlan {

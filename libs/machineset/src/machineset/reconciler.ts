@@ -6,7 +6,10 @@ import {
   OWNER_REMEDIATED_CONDITION,
   REMEDIATING_CONDITION,
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
+  controlledBy,
   getCondition,
+  indexMachineSets,
+  indexMachines,
   labelSelectorAsSelector,
   setCondition,
   systemClock,
@@ -22,6 +25,8 @@ import {
   FEATURE_GATES,
   FeatureGates,
   KUBE_CLIENT,
+  NO_CONTROLLER_OWNER,
+  OWNER_CONTROLLER_FIELD,
   ReconcilerFor,
   type Client,
   type InformerCache,
@@ -33,7 +38,7 @@ import {
 import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver } from '@capi/machine';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
-import { deleteIgnoreNotFound, getReferenced, jsonEqual, listWhere, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { byName, deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
@@ -89,7 +94,11 @@ export class MachineSetReconciler implements Reconciler {
     this.clock = clock ?? systemClock;
     this.gates = gates ?? FeatureGates.defaults();
     this.events = new ApiEventRecorder(directClient, 'machineset-controller', () => this.clock.now());
-    if (cache) rememberMachineSetCache(cache);
+    if (cache) {
+      indexMachines(cache);
+      indexMachineSets(cache);
+      rememberMachineSetCache(cache);
+    }
   }
 
   async reconcile(req: Request): Promise<Result | void> {
@@ -189,8 +198,14 @@ export class MachineSetReconciler implements Reconciler {
       const owner = controllerOf(m);
       return owner?.kind === 'MachineSet' && owner.name === ms.metadata.name && (!owner.uid || owner.uid === ms.metadata.uid);
     };
-    // Ours, or orphans we may adopt; Machines of other owners are never looked at.
-    const all = await listWhere<Machine>(this.client, this.cache, MACHINE.apiVersion, MACHINE.kind, ms.metadata.namespace, (m) => isOurs(m) || !controllerOf(m));
+    // Ours, or orphans we may adopt, from the controller-owner index; Machines of other owners are never looked at.
+    // Read only (the cache's frozen objects, not copies): the reconcile reads its Machines and writes patches.
+    const ns = ms.metadata.namespace;
+    const [controlled, orphans] = await Promise.all([
+      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''), readOnly: true }),
+      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { namespace: ns, matchingFields: { [OWNER_CONTROLLER_FIELD]: NO_CONTROLLER_OWNER }, readOnly: true }),
+    ]);
+    const all = [...controlled.items.filter(isOurs), ...orphans.items].sort(byName);
     const out: Machine[] = [];
     for (const m of all) {
       const owner = controllerOf(m);

@@ -1,6 +1,6 @@
 // MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches. Map functions are synchronous and
 // declared statically (@ReconcilerFor), so they read the MachineSet informer of the cache the reconciler registered.
-import { CLUSTER_API_VERSION, labelSelectorAsSelector, type MachineSet } from '@capi/api';
+import { CLUSTER_API_VERSION, CLUSTER_NAME_FIELD, controlledBy, labelSelectorAsSelector, type MachineSet } from '@capi/api';
 import type { InformerCache, KubeObject, Predicate, Request } from '@capi/controller-runtime';
 
 let machineSetCache: InformerCache | undefined;
@@ -13,10 +13,7 @@ export function rememberMachineSetCache(cache: InformerCache): void {
 export function machineSetRequestsForMachineDeployment(md: KubeObject): Request[] {
   if (!machineSetCache) return [];
   return machineSetCache
-    .informerFor(CLUSTER_API_VERSION, 'MachineSet')
-    .list()
-    .filter((ms) => ms.metadata.namespace === md.metadata.namespace)
-    .filter((ms) => ms.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'MachineDeployment' && r.name === md.metadata.name))
+    .listStored(CLUSTER_API_VERSION, 'MachineSet', controlledBy(md.metadata.namespace, 'MachineDeployment', md.metadata.name ?? ''))
     .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
 }
 
@@ -24,9 +21,7 @@ export function machineSetRequestsForMachineDeployment(md: KubeObject): Request[
 export function machineSetRequestsForOrphanMachine(machine: KubeObject): Request[] {
   if (!machineSetCache || machine.metadata.ownerReferences?.some((r) => r.controller === true)) return [];
   return machineSetCache
-    .informerFor(CLUSTER_API_VERSION, 'MachineSet')
-    .list()
-    .filter((ms) => ms.metadata.namespace === machine.metadata.namespace)
+    .listStored(CLUSTER_API_VERSION, 'MachineSet', { namespace: machine.metadata.namespace })
     .filter((ms) => {
       try {
         const selector = labelSelectorAsSelector((ms as MachineSet).spec?.selector);
@@ -42,9 +37,7 @@ export function machineSetRequestsForOrphanMachine(machine: KubeObject): Request
 export function machineSetRequestsForCluster(cluster: KubeObject): Request[] {
   if (!machineSetCache) return [];
   return machineSetCache
-    .informerFor(CLUSTER_API_VERSION, 'MachineSet')
-    .list()
-    .filter((ms) => ms.metadata.namespace === cluster.metadata.namespace && (ms as MachineSet).spec?.clusterName === cluster.metadata.name)
+    .listStored(CLUSTER_API_VERSION, 'MachineSet', { namespace: cluster.metadata.namespace, matchingFields: { [CLUSTER_NAME_FIELD]: cluster.metadata.name ?? '' } })
     .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
 }
 

@@ -49,11 +49,9 @@ export async function getReferenced(client: Client, resolver: ContractVersionRes
   return client.tryGet(await resolver.objectRef(ref, namespace));
 }
 
-/**
- * Objects of a kind in a namespace that pass `keep`: read from the informer cache when there is one, filtered before
- * the cache copies them (reconciles that need a few of a namespace's 1,000 Machines should not copy all of them).
- */
-export async function listWhere<T extends KubeObject>(client: Client, cache: InformerCache | undefined, apiVersion: string, kind: string, namespace: string | undefined, keep: (obj: T) => boolean): Promise<T[]> {
-  if (cache) return (await cache.list<T>(apiVersion, kind, { namespace, filter: (o) => keep(o as T) })).items;
-  return (await client.list<T>(apiVersion, kind, { namespace })).items.filter(keep);
+/** Orders objects by name (byte order, as lists are): controller-owner index lists come back per owner. */
+export function byName(a: KubeObject, b: KubeObject): number {
+  const x = a.metadata.name ?? '';
+  const y = b.metadata.name ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
 }
