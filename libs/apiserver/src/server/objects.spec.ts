@@ -54,3 +54,20 @@ describe('droppedPaths', () => {
     expect(mergeUpdate(legacy, { ...cm, data: { a: '2' } }, cmInfo).metadata.generation).toBe(2);
   });
 });
+
+describe('built-in defaults of kube strategies', () => {
+  const ns = builtinResources().find((r) => r.group === '' && r.kind === 'Namespace')!;
+  const secret = builtinResources().find((r) => r.group === '' && r.kind === 'Secret')!;
+  it('a new Namespace carries the kubernetes spec finalizer, which updates cannot change', () => {
+    const created = initCreate({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' }, spec: { finalizers: ['example.com/f'] } }, ns, 'now', 'u', '');
+    expect(created.spec).toEqual({ finalizers: ['example.com/f', 'kubernetes'] });
+    expect(initCreate({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'y' } }, ns, 'now', 'u', '').spec).toEqual({ finalizers: ['kubernetes'] });
+    expect(mergeUpdate(created, { ...created, spec: { finalizers: [] } }, ns).spec).toEqual({ finalizers: ['example.com/f', 'kubernetes'] });
+  });
+  it('a Secret without a type is Opaque, on create and on update', () => {
+    expect(initCreate({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: {} }, secret, 'now', 'u', 'default').type).toBe('Opaque');
+    const tls = initCreate({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 't' }, type: 'kubernetes.io/tls' }, secret, 'now', 'u', 'default');
+    expect(tls.type).toBe('kubernetes.io/tls');
+    expect(mergeUpdate(tls, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 't' } }, secret).type).toBe('Opaque');
+  });
+});

@@ -54,9 +54,24 @@ export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid
   const out: KubeObject = { ...obj, metadata: meta };
   // Custom resources with a status subresource start without status (it is written through /status).
   if (info.custom && info.statusSubresource) delete out.status;
-  // kube's namespace strategy: a new Namespace is Active (`kubectl get ns` STATUS), whatever status was sent.
-  if (info.group === '' && info.kind === 'Namespace') out.status = { phase: 'Active' };
-  return out;
+  if (isCore(info, 'Namespace')) {
+    // kube's namespace strategy: a new Namespace is Active (`kubectl get ns` STATUS), whatever status was sent, and
+    // carries the "kubernetes" spec finalizer (appended to any the client sent).
+    out.status = { phase: 'Active' };
+    const spec = specOf(out);
+    const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as unknown[]) : [];
+    out.spec = { ...spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
+  }
+  return defaultSecretType(out, info);
+}
+
+const specOf = (obj: KubeObject): Record<string, unknown> => (obj.spec ?? {}) as Record<string, unknown>;
+const isCore = (info: ResourceInfo, kind: string) => info.group === '' && info.kind === kind;
+
+/** kube's SetDefaults_Secret, applied on every write: a Secret without a type is Opaque. */
+function defaultSecretType(obj: KubeObject, info: ResourceInfo): KubeObject {
+  if (isCore(info, 'Secret') && (obj.type === undefined || obj.type === '')) obj.type = 'Opaque';
+  return obj;
 }
 
 /**
@@ -72,7 +87,15 @@ export function mergeUpdate(old: KubeObject, updated: KubeObject, info: Resource
     if (updated.metadata?.managedFields) out.metadata.managedFields = updated.metadata.managedFields;
     return out;
   }
-  out = { ...updated, metadata: { ...updated.metadata } };
+  out = defaultSecretType({ ...updated, metadata: { ...updated.metadata } }, info);
+  // Namespace spec finalizers change only through /finalize in kube (PrepareForUpdate keeps the old ones).
+  if (isCore(info, 'Namespace')) {
+    const spec = { ...specOf(out) };
+    const kept = specOf(old).finalizers;
+    if (kept === undefined) delete spec.finalizers;
+    else spec.finalizers = kept;
+    out.spec = spec;
+  }
   if (info.statusSubresource) {
     if (old.status === undefined) delete out.status;
     else out.status = old.status;
