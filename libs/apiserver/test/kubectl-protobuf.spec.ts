@@ -1,34 +1,16 @@
 // kubectl's typed `create` subcommands send protobuf (and ask for it back): every one for a served kind, end to end.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiServer } from '../src';
 import { generateServingCerts } from '../src/server/tls';
-import { kubectlRunner } from './support/kubectl';
+import { kubectlSuite } from './support/kubectl';
 import { waitFor } from './support/fixtures';
 
 jest.setTimeout(60000);
 
-let server: ApiServer;
-let dir: string;
-let kubectl: ReturnType<typeof kubectlRunner>;
-let kubeconfig: string;
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'apiserver-kubectl-pb-'));
-  server = new ApiServer({ storage: { type: 'memory' } });
-  await server.start();
-  kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  process.env.KUBECACHEDIR = join(dir, 'cache');
-  kubectl = kubectlRunner(kubeconfig);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const kubectl = kubectlSuite('apiserver-kubectl-pb-');
+const { suite } = kubectl;
+const dirFile = (name: string) => join(suite.dir, name);
 
 /** Go's typed decode turns an absent struct into an empty one (`spec: {}`); the JSON path has no such step. */
 function dropEmptyObjects(v: any): any {
@@ -68,10 +50,10 @@ describe('kubectl create (protobuf requests and responses)', () => {
 
   it('configmap --from-literal and --from-file (binary file → binaryData)', async () => {
     const bin = Buffer.from([0, 1, 2, 0xfe, 0xff]);
-    writeFileSync(join(dir, 'blob'), bin);
-    writeFileSync(join(dir, 'text.conf'), 'key = value\n');
+    writeFileSync(dirFile('blob'), bin);
+    writeFileSync(dirFile('text.conf'), 'key = value\n');
     const cm = await createAndReadBack(
-      ['configmap', 'cm', '-n', 'pb', '--from-literal=a=b', '--from-literal=empty=', `--from-file=${join(dir, 'text.conf')}`, `--from-file=blob=${join(dir, 'blob')}`],
+      ['configmap', 'cm', '-n', 'pb', '--from-literal=a=b', '--from-literal=empty=', `--from-file=${dirFile('text.conf')}`, `--from-file=blob=${dirFile('blob')}`],
       ['configmap', 'cm', '-n', 'pb'],
     );
     expect(cm.data).toEqual({ a: 'b', empty: '', 'text.conf': 'key = value\n' });
@@ -85,9 +67,9 @@ describe('kubectl create (protobuf requests and responses)', () => {
 
   it('secret tls', async () => {
     const certs = await generateServingCerts('127.0.0.1');
-    writeFileSync(join(dir, 'tls.crt'), certs.cert);
-    writeFileSync(join(dir, 'tls.key'), certs.key);
-    const s = await createAndReadBack(['secret', 'tls', 'tls', '-n', 'pb', `--cert=${join(dir, 'tls.crt')}`, `--key=${join(dir, 'tls.key')}`], ['secret', 'tls', '-n', 'pb']);
+    writeFileSync(dirFile('tls.crt'), certs.cert);
+    writeFileSync(dirFile('tls.key'), certs.key);
+    const s = await createAndReadBack(['secret', 'tls', 'tls', '-n', 'pb', `--cert=${dirFile('tls.crt')}`, `--key=${dirFile('tls.key')}`], ['secret', 'tls', '-n', 'pb']);
     expect(s.type).toBe('kubernetes.io/tls');
     expect(Buffer.from(s.data['tls.crt'], 'base64').toString()).toBe(certs.cert);
     expect(Buffer.from(s.data['tls.key'], 'base64').toString()).toBe(certs.key);
@@ -132,7 +114,7 @@ describe('kubectl create (protobuf requests and responses)', () => {
   });
 
   it('kubectl events --watch: a typed list and a protobuf watch stream', async () => {
-    const watch = spawn('kubectl', ['--kubeconfig', kubeconfig, 'events', '-n', 'pb', '--watch', '-v=8'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn('kubectl', ['--kubeconfig', suite.kubeconfig, 'events', '-n', 'pb', '--watch', '-v=8'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let log = '';
     watch.stdout.on('data', (d) => (out += d));

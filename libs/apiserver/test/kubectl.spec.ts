@@ -1,39 +1,20 @@
 // Drives the server with the real kubectl binary.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { ApiServer } from '../src';
 import { waitFor, widgetCrd } from './support/fixtures';
-import { kubectlRunner } from './support/kubectl';
+import { kubectlSuite } from './support/kubectl';
 
 jest.setTimeout(30000);
 
-let server: ApiServer;
-let dir: string;
-let kubeconfig: string;
 const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill()));
 
-const { kubectl, ok } = kubectlRunner(() => kubeconfig);
+const { suite, kubectl, ok } = kubectlSuite('apiserver-kubectl-');
+const dirFile = (name: string) => join(suite.dir, name);
 
 const widgetYaml = (spec: Record<string, unknown>, name = 'k1') => YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec });
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'apiserver-kubectl-'));
-  server = new ApiServer({ storage: { type: 'memory' } });
-  await server.start();
-  kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  // kubectl keeps a discovery cache; keep it inside the test dir.
-  process.env.KUBECACHEDIR = join(dir, 'cache');
-});
-
-afterAll(async () => {
-  children.forEach((c) => c.kill());
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('kubectl', () => {
   it('apply --server-side of a CRD and a custom object; get -o yaml round-trip', async () => {
@@ -42,8 +23,8 @@ describe('kubectl', () => {
     const got = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml']));
     expect(got).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'k1', namespace: 'default', generation: 1 }, spec: { size: 1 } });
     // Round trip: what kubectl printed can be written back unchanged.
-    writeFileSync(join(dir, 'k1.yaml'), YAML.stringify(got));
-    await ok(['replace', '-f', join(dir, 'k1.yaml')]);
+    writeFileSync(dirFile('k1.yaml'), YAML.stringify(got));
+    await ok(['replace', '-f', dirFile('k1.yaml')]);
     const again = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml', '--show-managed-fields']));
     expect(again.spec).toEqual(got.spec);
     expect(again.metadata.generation).toBe(1);
@@ -68,7 +49,7 @@ describe('kubectl', () => {
   });
 
   it('get -w sees later changes', async () => {
-    const watch = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', 'widgets', '-w', '--output-watch-events', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn('kubectl', ['--kubeconfig', suite.kubeconfig, 'get', 'widgets', '-w', '--output-watch-events', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(watch);
     let out = '';
     watch.stdout.on('data', (d) => (out += d));

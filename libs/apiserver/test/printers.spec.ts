@@ -1,38 +1,17 @@
 // `kubectl get` (and -o wide) of every built-in kind the server serves prints what kube's printers print.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import YAML from 'yaml';
-import { ApiServer } from '../src';
 import { builtinResources } from '../src/server/registry';
-import { kubectlRunner, tableRows } from './support/kubectl';
+import { kubectlSuite, tableRows } from './support/kubectl';
 
 jest.setTimeout(30000);
 
-let server: ApiServer;
-let dir: string;
-let kubeconfig: string;
-const { ok } = kubectlRunner(() => kubeconfig);
+const { ok } = kubectlSuite('apiserver-printers-');
 
 const DAY = 24 * 3600 * 1000;
 /** Whole days ago: HumanDuration prints "<n>d" for the whole day, whatever the test's speed. */
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
 const apply = (obj: Record<string, unknown>) => ok(['apply', '--server-side', '-f', '-'], YAML.stringify(obj));
 const get = async (args: string[]) => tableRows(await ok(['get', ...args]));
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'apiserver-printers-'));
-  server = new ApiServer({ storage: { type: 'memory' } });
-  await server.start();
-  kubeconfig = join(dir, 'kubeconfig');
-  await server.writeKubeconfig(kubeconfig);
-  process.env.KUBECACHEDIR = join(dir, 'cache');
-});
-
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('kubectl get of built-in kinds', () => {
   it('every built-in kind served has a test below', () => {

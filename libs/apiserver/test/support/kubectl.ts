@@ -1,5 +1,9 @@
 // Runs the real kubectl binary against a kubeconfig.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiServer } from '../../src';
 
 export interface KubectlRun { code: number | null; stdout: string; stderr: string }
 
@@ -28,3 +32,24 @@ export function kubectlRunner(kubeconfig: string | (() => string)) {
 
 /** kubectl's human table as rows of cells (columns are padded by at least 3 spaces). */
 export const tableRows = (out: string): string[][] => out.trimEnd().split('\n').map((line) => line.trim().split(/\s{3,}/));
+
+/**
+ * An in-memory ApiServer for a kubectl suite, started in beforeAll and stopped in afterAll, with its kubeconfig and
+ * kubectl's discovery cache in a temporary dir (`suite.dir`, for files the tests hand to kubectl).
+ */
+export function kubectlSuite(prefix: string) {
+  const suite = { server: undefined as unknown as ApiServer, dir: '', kubeconfig: '' };
+  beforeAll(async () => {
+    suite.dir = mkdtempSync(join(tmpdir(), prefix));
+    suite.server = new ApiServer({ storage: { type: 'memory' } });
+    await suite.server.start();
+    suite.kubeconfig = join(suite.dir, 'kubeconfig');
+    await suite.server.writeKubeconfig(suite.kubeconfig);
+    process.env.KUBECACHEDIR = join(suite.dir, 'cache');
+  });
+  afterAll(async () => {
+    await suite.server?.stop();
+    if (suite.dir) rmSync(suite.dir, { recursive: true, force: true });
+  });
+  return { suite, ...kubectlRunner(() => suite.kubeconfig) };
+}
