@@ -79,7 +79,8 @@ for (const p of selected) {
   const required = new Set();
   for (const file of walk(out).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))) {
     const text = readFileSync(file, 'utf8');
-    for (const [, spec] of text.matchAll(/(?:require\(|import\(|from\s+|import\s+)["']([^"'.][^"']*)["']/g)) {
+    // Specifiers have no whitespace: prose in strings ("reported from 'uname -r'") is not an import.
+    for (const [, spec] of text.matchAll(/(?:require\(|import\(|from\s+|import\s+)["']([^"'.\s][^"'\s]*)["']/g)) {
       if (!builtins.has(spec) && packageOf(spec) !== m.name) required.add(packageOf(spec));
     }
   }
