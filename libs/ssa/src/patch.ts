@@ -1,8 +1,11 @@
 // Server-side apply with a request cache (spec §10.1). Beyond upstream: the cache entry for the resourceVersion the
-// apply produced is written straight from the apply response, so one effective change costs exactly one apply.
+// apply produced is written straight from the apply response, so one effective change costs exactly one apply. Also
+// beyond upstream: a second entry keyed by what our field manager owns (fields and values, see owned-values.ts), so
+// writes by other managers (a new resourceVersion) do not make us re-apply an intent that is already in place.
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import type { SsaCache } from './cache';
 import { computeRequestIdentifier } from './identifier';
+import { ownedValuesDigest } from './owned-values';
 import { prepareModified } from './prepare';
 
 export interface SsaPatchOptions {
@@ -41,9 +44,12 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
   const originalRv = opts.original?.metadata?.resourceVersion ?? '';
 
   if (useCache && opts.original && originalRv !== '') {
-    const id = computeRequestIdentifier(originalRv, intent);
-    if (opts.cache!.has(id, intent.kind)) {
-      opts.cache!.add(id); // refresh TTL / recency
+    const owned = ownedValuesDigest(opts.original, opts.fieldOwner);
+    const ids = [computeRequestIdentifier(originalRv, intent), ...(owned ? [computeRequestIdentifier(`owned:${owned}`, intent)] : [])];
+    const id = ids.find((k) => opts.cache!.peek(k));
+    // One hit or miss per call, whichever key answered.
+    if (opts.cache!.has(id ?? ids[0], intent.kind)) {
+      opts.cache!.add(id!); // refresh TTL / recency
       overwrite(modified, { ...opts.original!, apiVersion: intent.apiVersion, kind: intent.kind });
       return { cacheHit: true };
     }
@@ -62,6 +68,8 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
     // same intent to that resourceVersion is known to be a no-op.
     const newRv = applied.metadata?.resourceVersion;
     if (newRv) opts.cache!.add(computeRequestIdentifier(newRv, intent));
+    const owned = ownedValuesDigest(applied, opts.fieldOwner);
+    if (owned) opts.cache!.add(computeRequestIdentifier(`owned:${owned}`, intent));
   }
   return { cacheHit: false };
 }
