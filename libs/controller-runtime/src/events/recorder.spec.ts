@@ -58,7 +58,7 @@ describe('ApiEventRecorder against @capi/apiserver', () => {
     const rec = new ApiEventRecorder(client, 'test-controller', now);
     await rec.event(machine('m4'), 'Normal', 'Started', 'started');
     const [e] = await eventsAbout('m4');
-    await client.delete({ apiVersion: 'v1', kind: 'Event', namespace: 'default', name: e.metadata.name });
+    await client.delete({ apiVersion: 'v1', kind: 'Event', namespace: 'default', name: e.metadata.name! });
     await rec.event(machine('m4'), 'Normal', 'Started', 'started');
     expect(await eventsAbout('m4')).toEqual([expect.objectContaining({ count: 2, message: 'started' })]);
   });
