@@ -215,14 +215,17 @@ export function createHandler(deps: HttpDeps) {
     const warnings: string[] = [];
     const resName = `${info.group}/${info.plural}${sub ? '/status' : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
-    // A write is counted with its field manager and whether it changed anything (the store's revision moved).
+    // A write is counted with its field manager and outcome: changed the store (its revision moved), no-op, or failed.
     const revision = () => resources.bookmark(info).object.metadata.resourceVersion;
     const write = <T>(verb: string, manager: string, fn: () => T): T => {
       const before = revision();
       try {
-        return fn();
-      } finally {
-        deps.metrics.record(verb, resName, { fieldManager: manager, changed: revision() !== before });
+        const out = fn();
+        deps.metrics.record(verb, resName, { fieldManager: manager, outcome: revision() !== before ? 'changed' : 'noop' });
+        return out;
+      } catch (e) {
+        deps.metrics.record(verb, resName, { fieldManager: manager, outcome: 'failed' });
+        throw e;
       }
     };
     switch (req.method) {
