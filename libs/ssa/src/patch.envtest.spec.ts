@@ -113,6 +113,18 @@ describe('ssa.patch against the embedded API server', () => {
     expect((await reconcile(cache, widget('w-taken', { size: 4 }))).writes).toBe(1);
   });
 
+  it('a creation intent (no uid yet) answers for the same intent sent later with the uid; another uid is sent', async () => {
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const created = await reconcile(cache, widget('w-uid', { size: 1 }));
+    expect(created.writes).toBe(1);
+    const uid = created.modified.metadata.uid!;
+    const withUid = (u: string) => ({ ...widget('w-uid', { size: 1 }), metadata: { ...widget('w-uid', { size: 1 }).metadata, uid: u } });
+    expect((await reconcile(cache, withUid(uid))).writes).toBe(0);
+    // Not answered from the cache: the server decides about a uid that is not the object's.
+    const other = await writesDuring(() => patch(client, withUid('another-uid'), { fieldOwner: 'capi-test', original: created.modified, cache }).catch(() => undefined));
+    expect(other).toBe(1);
+  });
+
   it('entries expire after the TTL (injectable clock, §12.46)', async () => {
     const clock = new ManualClock(0);
     const cache = new SsaCache({ controllerName: 'test', clock });

@@ -27,6 +27,12 @@ export interface SsaPatchResult {
   cacheHit: boolean;
 }
 
+function withoutUid(obj: KubeObject): KubeObject {
+  if (obj.metadata?.uid === undefined) return obj;
+  const { uid: _uid, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}
+
 /** Replaces the content of `target` with a deep copy of `source` (callers hold references to `target`). */
 function overwrite(target: KubeObject, source: KubeObject): void {
   for (const k of Object.keys(target)) delete (target as Record<string, unknown>)[k];
@@ -42,10 +48,15 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
   const intent = prepareModified(modified);
   const useCache = !!opts.cache && !opts.dryRun;
   const originalRv = opts.original?.metadata?.resourceVersion ?? '';
+  // metadata.uid is only a precondition, and both cache keys already pin the object (a resourceVersion, or the digest
+  // that includes its uid): hashing the intent without it lets a creation intent (no uid yet) answer for the same
+  // intent sent later with the uid.
+  const hashed = withoutUid(intent);
 
-  if (useCache && opts.original && originalRv !== '') {
+  const sameObject = !intent.metadata?.uid || intent.metadata.uid === opts.original?.metadata?.uid;
+  if (useCache && opts.original && originalRv !== '' && sameObject) {
     const owned = ownedValuesDigest(opts.original, opts.fieldOwner);
-    const ids = [computeRequestIdentifier(originalRv, intent), ...(owned ? [computeRequestIdentifier(`owned:${owned}`, intent)] : [])];
+    const ids = [computeRequestIdentifier(originalRv, hashed), ...(owned ? [computeRequestIdentifier(`owned:${owned}`, hashed)] : [])];
     const id = ids.find((k) => opts.cache!.peek(k));
     // One hit or miss per call, whichever key answered.
     if (opts.cache!.has(id ?? ids[0], intent.kind)) {
@@ -67,9 +78,9 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
     // The server now holds exactly this intent at the returned resourceVersion (changed or not): re-applying the
     // same intent to that resourceVersion is known to be a no-op.
     const newRv = applied.metadata?.resourceVersion;
-    if (newRv) opts.cache!.add(computeRequestIdentifier(newRv, intent));
+    if (newRv) opts.cache!.add(computeRequestIdentifier(newRv, hashed));
     const owned = ownedValuesDigest(applied, opts.fieldOwner);
-    if (owned) opts.cache!.add(computeRequestIdentifier(`owned:${owned}`, intent));
+    if (owned) opts.cache!.add(computeRequestIdentifier(`owned:${owned}`, hashed));
   }
   return { cacheHit: false };
 }
