@@ -37,7 +37,7 @@ class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
   }
 }
 
-interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; kept: number; replaced: number; rssMiB: number }
+interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; /** "<verb> <resource> <fieldManager>" → writes, and those that changed nothing */ byManager: Record<string, number>; noopByManager: Record<string, number>; failedByManager: Record<string, number>; kept: number; replaced: number; rssMiB: number }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -158,7 +158,7 @@ export class RolloutBench {
     const unrelated = Object.entries(byResource).filter(([k]) => / runtime\.cluster\.x-k8s\.io\/|events/.test(k)).reduce((n, [, v]) => n + v, 0);
     const writes = RequestMetrics.writes(counts);
     if (process.env.BENCH_READS) this.log(`${phase} reads: ${Object.entries(counts.byVerbResource).filter(([k]) => /^(get|list|watch) /.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k}=${v}`).join(', ')}`);
-    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, kept, replaced: before.size - kept, rssMiB: process.memoryUsage().rss / 2 ** 20 };
+    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: process.memoryUsage().rss / 2 ** 20 };
   }
 
   async run(): Promise<PhaseResult[]> {
@@ -174,6 +174,19 @@ export class RolloutBench {
     });
     return [created, inPlace, replacement];
   }
+}
+
+/**
+ * One row per (resource, verb, field manager) seen in any phase, most first: per phase, writes per Machine and how
+ * many of those changed nothing at the server (no-op) or were refused (failed: conflicts mostly).
+ */
+export function writeBreakdown(results: Pick<PhaseResult, 'byManager' | 'noopByManager' | 'failedByManager'>[], replicas: number): Cell[][] {
+  const keys = [...new Set(results.flatMap((r) => Object.keys(r.byManager)))];
+  const total = (k: string) => results.reduce((n, r) => n + (r.byManager[k] ?? 0), 0);
+  return keys.sort((a, b) => total(b) - total(a)).map((k) => {
+    const [verb, resource, manager] = k.split(' ');
+    return [resource, verb, manager, ...results.flatMap((r) => [(r.byManager[k] ?? 0) / replicas, (r.noopByManager[k] ?? 0) / replicas, (r.failedByManager[k] ?? 0) / replicas])];
+  });
 }
 
 export async function runRolloutBench(allArgs: string[]): Promise<number> {
@@ -192,10 +205,7 @@ export async function runRolloutBench(allArgs: string[]): Promise<number> {
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
     process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
     process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'RSS MiB'], rows));
-    for (const r of results.slice(1)) {
-      const top = Object.entries(r.byResource).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k}=${v}`).join(', ');
-      process.stdout.write(`${r.phase} writes by verb/resource: ${top}\n`);
-    }
+    process.stdout.write(`\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`);
     const [, inPlace, replacement] = results;
     process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n`);
     return 0;

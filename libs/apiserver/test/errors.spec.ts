@@ -179,4 +179,18 @@ describe('request metrics', () => {
     ts.server.resetRequests();
     expect(ts.server.countRequests().total).toBe(0);
   });
+
+  it('counts each write with its field manager and outcome: changed, no-op or failed', async () => {
+    ts.server.resetRequests();
+    const merge = 'application/merge-patch+json';
+    await rawRequest(conn, 'POST', `${cms}?fieldManager=writer`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'outcomes' }, data: { a: '1' } });
+    await rawRequest(conn, 'PATCH', `${cms}/outcomes?fieldManager=writer`, { data: { a: '2' } }, merge);
+    await rawRequest(conn, 'PATCH', `${cms}/outcomes?fieldManager=writer`, { data: { a: '2' } }, merge); // changes nothing
+    await rawRequest(conn, 'PATCH', `${cms}/missing?fieldManager=writer`, { data: { a: '2' } }, merge); // 404
+    await rawRequest(conn, 'PATCH', `${cms}/outcomes?fieldManager=applier&force=true`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'outcomes' }, data: { b: '1' } }, 'application/apply-patch+yaml');
+    const snap = ts.server.countRequests();
+    expect(snap.writesByManager).toEqual({ 'create /configmaps writer': 1, 'patch /configmaps writer': 3, 'apply /configmaps applier': 1 });
+    expect(snap.noopWritesByManager).toEqual({ 'patch /configmaps writer': 1 });
+    expect(snap.failedWritesByManager).toEqual({ 'patch /configmaps writer': 1 });
+  });
 });

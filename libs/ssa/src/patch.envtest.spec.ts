@@ -84,15 +84,45 @@ describe('ssa.patch against the embedded API server', () => {
     expect((await reconcile(cache, widget('w-change', { size: 2 }, { l: 'x' }))).writes).toBe(1);
   });
 
-  it("someone else's write in between makes the next reconcile do 1 real apply", async () => {
+  it("someone else's write to fields we do not own (new resourceVersion) costs no apply: our fields are as we left them", async () => {
     const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const intent = widget('w-other', { size: 3 });
     await reconcile(cache, intent);
     await client.patch(ref('w-other'), 'merge', { metadata: { labels: { other: 'writer' } } }, { fieldManager: 'someone-else' });
     const after = await reconcile(cache, intent);
-    expect(after.writes).toBe(1);
-    expect(after.modified.metadata.labels).toEqual({ other: 'writer' }); // SSA keeps the other manager's field
+    expect(after.writes).toBe(0);
+    expect(after.modified).toEqual(await client.get(ref('w-other'))); // the caller still gets the current object
+    expect(after.modified.metadata.labels).toEqual({ other: 'writer' });
+  });
+
+  it('someone else changing a field we own, or a new intent, makes the next reconcile do 1 real apply', async () => {
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const intent = widget('w-taken', { size: 3 });
+    await reconcile(cache, intent);
+    await client.patch(ref('w-taken'), 'merge', { spec: { size: 9 } }, { fieldManager: 'someone-else' });
+    const restored = await reconcile(cache, intent);
+    expect(restored.writes).toBe(1);
+    expect((restored.modified.spec as { size: number }).size).toBe(3);
     expect((await reconcile(cache, intent)).writes).toBe(0);
+    // Another manager applying the same value shares the field: still nothing for us to do.
+    await client.apply(widget('w-taken', { size: 3 }), { fieldManager: 'someone-else', force: true });
+    expect((await reconcile(cache, intent)).writes).toBe(0);
+    // A forced apply of another value takes the field over: our entry no longer lists it.
+    await client.apply(widget('w-taken', { size: 5 }), { fieldManager: 'someone-else', force: true });
+    expect((await reconcile(cache, intent)).writes).toBe(1);
+    expect((await reconcile(cache, widget('w-taken', { size: 4 }))).writes).toBe(1);
+  });
+
+  it('a creation intent (no uid yet) answers for the same intent sent later with the uid; another uid is sent', async () => {
+    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const created = await reconcile(cache, widget('w-uid', { size: 1 }));
+    expect(created.writes).toBe(1);
+    const uid = created.modified.metadata.uid!;
+    const withUid = (u: string) => ({ ...widget('w-uid', { size: 1 }), metadata: { ...widget('w-uid', { size: 1 }).metadata, uid: u } });
+    expect((await reconcile(cache, withUid(uid))).writes).toBe(0);
+    // Not answered from the cache: the server decides about a uid that is not the object's.
+    const other = await writesDuring(() => patch(client, withUid('another-uid'), { fieldOwner: 'capi-test', original: created.modified, cache }).catch(() => undefined));
+    expect(other).toBe(1);
   });
 
   it('entries expire after the TTL (injectable clock, §12.46)', async () => {
@@ -171,7 +201,7 @@ describe('ssa.patch against the embedded API server', () => {
     };
     expect(await apply()).toBe(1);
     expect(await apply()).toBe(0);
-    expect(applier.cacheFor('capi-machineset').size).toBe(1);
+    expect(applier.cacheFor('capi-machineset').size).toBe(2); // keyed by resourceVersion and by our owned fields
     const hits = await registry.getSingleMetric('capi_ssa_cache_hits_total')!.get();
     expect(hits.values).toEqual([{ labels: { kind: 'Widget', controller: 'capi-machineset' }, value: 1 }]);
     await mod.close();

@@ -1,8 +1,11 @@
 // Server-side apply with a request cache (spec §10.1). Beyond upstream: the cache entry for the resourceVersion the
-// apply produced is written straight from the apply response, so one effective change costs exactly one apply.
+// apply produced is written straight from the apply response, so one effective change costs exactly one apply. Also
+// beyond upstream: a second entry keyed by what our field manager owns (fields and values, see owned-values.ts), so
+// writes by other managers (a new resourceVersion) do not make us re-apply an intent that is already in place.
 import { cloneJson, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { SsaCache } from './cache';
 import { computeRequestIdentifier } from './identifier';
+import { ownedValuesDigest } from './owned-values';
 import { prepareModified } from './prepare';
 
 export interface SsaPatchOptions {
@@ -24,6 +27,12 @@ export interface SsaPatchResult {
   cacheHit: boolean;
 }
 
+function withoutUid(obj: KubeObject): KubeObject {
+  if (obj.metadata?.uid === undefined) return obj;
+  const { uid: _uid, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}
+
 /**
  * Replaces the content of `target` with a deep copy of `source` (callers hold references to `target`). cloneJson, not
  * structuredClone: every no-op apply of a large MachineSet's Machines lands here (most of its cost in the rollout bench profile).
@@ -42,11 +51,19 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
   const intent = prepareModified(modified);
   const useCache = !!opts.cache && !opts.dryRun;
   const originalRv = opts.original?.metadata?.resourceVersion ?? '';
+  // metadata.uid is only a precondition, and both cache keys already pin the object (a resourceVersion, or the digest
+  // that includes its uid): hashing the intent without it lets a creation intent (no uid yet) answer for the same
+  // intent sent later with the uid.
+  const hashed = withoutUid(intent);
 
-  if (useCache && opts.original && originalRv !== '') {
-    const id = computeRequestIdentifier(originalRv, intent);
-    if (opts.cache!.has(id, intent.kind)) {
-      opts.cache!.add(id); // refresh TTL / recency
+  const sameObject = !intent.metadata?.uid || intent.metadata.uid === opts.original?.metadata?.uid;
+  if (useCache && opts.original && originalRv !== '' && sameObject) {
+    const owned = ownedValuesDigest(opts.original, opts.fieldOwner);
+    const ids = [computeRequestIdentifier(originalRv, hashed), ...(owned ? [computeRequestIdentifier(`owned:${owned}`, hashed)] : [])];
+    const id = ids.find((k) => opts.cache!.peek(k));
+    // One hit or miss per call, whichever key answered.
+    if (opts.cache!.has(id ?? ids[0], intent.kind)) {
+      opts.cache!.add(id!); // refresh TTL / recency
       overwrite(modified, { ...opts.original!, apiVersion: intent.apiVersion, kind: intent.kind });
       return { cacheHit: true };
     }
@@ -64,7 +81,9 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
     // The server now holds exactly this intent at the returned resourceVersion (changed or not): re-applying the
     // same intent to that resourceVersion is known to be a no-op.
     const newRv = applied.metadata?.resourceVersion;
-    if (newRv) opts.cache!.add(computeRequestIdentifier(newRv, intent));
+    if (newRv) opts.cache!.add(computeRequestIdentifier(newRv, hashed));
+    const owned = ownedValuesDigest(applied, opts.fieldOwner);
+    if (owned) opts.cache!.add(computeRequestIdentifier(`owned:${owned}`, hashed));
   }
   return { cacheHit: false };
 }

@@ -236,6 +236,19 @@ export function createHandler(deps: HttpDeps) {
     const warnings: string[] = [];
     const resName = `${info.group}/${info.plural}${sub ? `/${sub}` : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
+    // A write is counted with its field manager and outcome: changed the store (its revision moved), no-op, or failed.
+    const revision = () => resources.bookmark(info).object.metadata.resourceVersion;
+    const write = <T>(verb: string, manager: string, fn: () => T): T => {
+      const before = revision();
+      try {
+        const out = fn();
+        deps.metrics.record(verb, resName, { fieldManager: manager, outcome: revision() !== before ? 'changed' : 'noop' });
+        return out;
+      } catch (e) {
+        deps.metrics.record(verb, resName, { fieldManager: manager, outcome: 'failed' });
+        throw e;
+      }
+    };
     if (sub === 'scale') {
       if (!name) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
       const write = req.method === 'GET' ? undefined : await decodeWrite(req, info);
@@ -264,27 +277,24 @@ export function createHandler(deps: HttpDeps) {
         if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
         const { body, patch } = await decodeWrite(req, info);
         if (patch) throw new StatusError(415, 'POST requires application/json', 'UnsupportedMediaType');
-        count('create');
-        return reply(201, resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings }), warnings);
+        return reply(201, write('create', fieldManager, () => resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings })), warnings);
       }
       case 'PUT': {
         if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
         const { body, patch } = await decodeWrite(req, info);
         if (patch) throw new StatusError(415, 'PUT requires application/json', 'UnsupportedMediaType');
-        count('update');
         const existed = resources.exists(info, ns, name);
-        return reply(existed ? 200 : 201, resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), warnings);
+        return reply(existed ? 200 : 201, write('update', fieldManager, () => resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
         const { body, patch } = await decodeWrite(req, info);
         if (!patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
         if (patch === 'apply') {
-          count('apply');
-          return reply(200, resources.apply(info, ns, name, body, { fieldManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings }), warnings);
+          const manager = q.get('fieldManager') ?? '';
+          return reply(200, write('apply', manager, () => resources.apply(info, ns, name, body, { fieldManager: manager, force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings })), warnings);
         }
-        count('patch');
-        return reply(200, resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings }), warnings);
+        return reply(200, write('patch', fieldManager, () => resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
       }
       case 'DELETE': {
         const raw = await readBody(req);
@@ -298,13 +308,11 @@ export function createHandler(deps: HttpDeps) {
         const policy = q.get('propagationPolicy') ?? opts.propagationPolicy ?? (opts.orphanDependents ? 'Orphan' : undefined);
         const delOpts = { propagationPolicy: policy, preconditions: opts.preconditions, dryRun: dryRun || (opts.dryRun ?? []).includes('All') };
         if (!name) {
-          count('deletecollection');
           const list = resources.list(info, route.namespace, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
-          for (const item of list.items) resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts);
+          write('deletecollection', fieldManager, () => { for (const item of list.items) resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts); });
           return reply(200, { ...list, items: list.items });
         }
-        count('delete');
-        const { object } = resources.delete(info, ns, name, delOpts);
+        const { object } = write('delete', fieldManager, () => resources.delete(info, ns, name, delOpts));
         return reply(200, object);
       }
       default:

@@ -1,9 +1,9 @@
 // KubeadmConfig bootstrap controller (in-memory flavour): once the owning Machine exists, renders fake cloud-init into
 // the data Secret and sets status.initialization.dataSecretCreated / status.dataSecretName. Like upstream CABPK the
 // data is generated once; later spec changes (e.g. in-place `files` updates) are the updater's business.
-import { Inject } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import { BOOTSTRAP_API_VERSION, KubeadmConfigGVK, MachineGVK, type KubeadmConfig, type Machine } from '@capi/api';
-import { CACHED_CLIENT, KUBE_CLIENT, ReconcilerFor, type Client, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import { CACHE, CACHED_CLIENT, KUBE_CLIENT, ReconcilerFor, type Client, type InformerCache, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
 import { KUBEADM_BOOTSTRAP_FIELD_MANAGER } from '../api/constants';
 import { INMEMORY_OPTIONS, type InMemoryProviderOptions } from '../options';
 import { ownerMachineName } from '../machine/decide';
@@ -35,6 +35,7 @@ export class KubeadmConfigReconciler implements Reconciler {
     /** Secrets are read directly (not cached). */
     @Inject(KUBE_CLIENT) private readonly direct: Client,
     @Inject(INMEMORY_OPTIONS) options: InMemoryProviderOptions,
+    @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
   ) {
     this.now = options.now ?? Date.now;
   }
@@ -60,10 +61,14 @@ export class KubeadmConfigReconciler implements Reconciler {
     }
     const status = desiredConfigStatus(config, outcome, { now: () => new Date(this.now()) });
     if (!sameJson(config.status ?? {}, status)) {
-      await this.client.apply(
+      const written = await this.client.apply(
         { apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, metadata: { name: config.metadata.name, namespace: config.metadata.namespace }, status },
         { fieldManager: KUBEADM_BOOTSTRAP_FIELD_MANAGER, subresource: 'status', force: true },
       );
+      // The next reconcile (a Machine change is likely on its way) must see dataSecretCreated, or it renders and
+      // writes the Secret and the status again for nothing.
+      const ref = { apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, namespace: req.namespace, name: req.name };
+      await this.cache?.waitForResourceVersion(ref, written.metadata.resourceVersion!, 5000);
     }
     // A missing referenced Secret may appear later; nothing watches it, so poll.
     if ('error' in outcome) return { requeueAfterMs: RETRY_MS };

@@ -2,6 +2,7 @@
 // order and disable-machine-create (moves: moves.envtest.spec.ts).
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
+import { settle } from '@capi/envtest';
 import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -48,6 +49,7 @@ describe('MachineSet controller', () => {
   const getMS = (name: string) => h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name });
 
   it('creates Machines with InfraMachines and BootstrapConfigs cloned from the templates', async () => {
+    h.env.server.resetRequests();
     const ms = await h.client.create(machineSet(ns, 'create', 2, { bootstrap: true }));
     const machines = await eventually(async () => {
       const list = await owned('create');
@@ -69,6 +71,10 @@ describe('MachineSet controller', () => {
       expect(m.metadata.managedFields?.some((f) => f.manager === 'capi-machineset' && f.operation === 'Apply')).toBe(true);
     }
     await eventually(async () => (await getMS('create')).status?.replicas === 2, 'status.replicas 2');
+    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'create' }, 'merge', { metadata: { annotations: { poke: '1' } } });
+    await settle(h.manager, ['machineset']);
+    // One apply per Machine (its creation): syncMachines' intent for an existing Machine is that one, found in place.
+    expect(h.env.server.countRequests().writesByManager['apply cluster.x-k8s.io/machines capi-machineset']).toBe(2);
   });
 
   it('adopts an orphan matching the selector and scales down deleting the delete-machine annotated one first', async () => {

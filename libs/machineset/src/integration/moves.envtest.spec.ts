@@ -3,6 +3,7 @@
 // Machines move, and what syncMachines may change on existing Machines.
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
+import { settle } from '@capi/envtest';
 import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -164,12 +165,18 @@ describe('MachineSet moves', () => {
     await h.client.patch(MS_REF(ns, 'kfrom'), 'merge', { metadata: { annotations: { [MOVE]: 'kto' } }, spec: { replicas: 0 } });
     await eventually(async () => (await owned('kto')).length === 1, 'Machine moved to "kto"');
     await staysTrue(async () => (await getMachine(name)).metadata.annotations?.[PENDING_HOOKS] === undefined, 'not started before acknowledgement', 1000);
+    await settle(h.manager, ['machineset']);
+    h.env.server.resetRequests();
     // What the MachineDeployment does when it acknowledges the move.
     await h.client.patch(MS_REF(ns, 'kto'), 'merge', { metadata: { annotations: { [ACK]: name } }, spec: { replicas: 1 } });
     const started = await eventually(async () => {
       const cur = await getMachine(name);
       return cur.metadata.annotations?.[PENDING_HOOKS] === 'UpdateMachine' && cur;
     }, 'UpdateMachine pending');
+    await h.client.patch(MS_REF(ns, 'kto'), 'merge', { metadata: { annotations: { poke: '1' } } });
+    await settle(h.manager, ['machineset']);
+    // One Machine apply starts the update; later reconciles (syncMachines) find that intent in place: no re-apply.
+    expect(h.env.server.countRequests().writesByManager['apply cluster.x-k8s.io/machines capi-machineset']).toBe(1);
     expect(started.metadata.annotations?.[PENDING_ACK]).toBeUndefined();
     expect(started.spec.version).toBe('v1.31.0');
     expect(started.spec.bootstrap.configRef?.name).toBe(name);

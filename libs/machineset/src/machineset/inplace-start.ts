@@ -114,7 +114,9 @@ export async function startInPlaceUpdate(deps: InPlaceStartDeps, ms: MachineSet,
     if (!bootstrapTemplate) throw new TemplateError(`Machine ${machine.metadata.name} has a BootstrapConfig but MachineSet ${ms.metadata.name} has no bootstrap template`);
     await applyDesiredFromTemplate(deps, ms, machine, bootstrapTemplate, bootstrapCurrent, 'BootstrapConfig');
   }
-  await deps.applier.patch(deps.client, desiredMachineForInPlaceUpdate(ms, machine), { fieldOwner: MACHINESET_FIELD_MANAGER, noCache: true });
+  // No original, so the cache is not consulted, but it is filled: syncMachines' next intent for this Machine is the same
+  // one and finds it in place instead of re-applying it.
+  await deps.applier.patch(deps.client, desiredMachineForInPlaceUpdate(ms, machine), { fieldOwner: MACHINESET_FIELD_MANAGER });
 
   const patch = startInPlaceUpdatePatch(machine);
   const started = patch ? await deps.client.patch<Machine>(refOf(machine), 'merge', patch) : machine;
