@@ -188,6 +188,26 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     expect(dup.status.reason).toBe('AlreadyExists');
   });
 
+  it('a write naming another uid (the object was deleted and recreated) is refused: update 409, patch and apply 422', async () => {
+    const first = await c.apply(widget('w-uid', ns, { size: 1 }), 'alice');
+    await c.delete(refOf(first));
+    const second = await c.apply(widget('w-uid', ns, { size: 2 }), 'alice');
+    expect(second.metadata.uid).not.toBe(first.metadata.uid);
+    const stale = { ...widget('w-uid', ns, { size: 3 }), metadata: { name: 'w-uid', namespace: ns, uid: first.metadata.uid } };
+    const put = await codeOf(c.update({ ...stale, metadata: { ...stale.metadata, resourceVersion: second.metadata.resourceVersion } }));
+    expect(put.code).toBe(409);
+    expect(put.status.message).toContain(`Precondition failed: UID in precondition: ${first.metadata.uid}`);
+    const patched = await codeOf(c.patch(refOf(second), 'merge', { metadata: { uid: first.metadata.uid }, spec: { size: 3 } }));
+    expect(patched.code).toBe(422);
+    expect(patched.status.details?.causes?.[0]).toMatchObject({ field: 'metadata.uid' });
+    const applied = await codeOf(c.apply(stale, 'alice'));
+    expect(applied.code).toBe(422);
+    expect(applied.status.message).toContain('field is immutable');
+    expect((await c.get(refOf(second))).spec).toMatchObject({ size: 2 });
+    // The object's own uid is fine.
+    expect((await c.apply({ ...stale, metadata: { ...stale.metadata, uid: second.metadata.uid } }, 'alice')).spec).toMatchObject({ size: 3 });
+  });
+
   it('schema: defaults applied, invalid objects get 422 with field causes', async () => {
     const w = await c.create(widget('w-defaults', ns, { size: 1 }));
     expect(w.spec).toMatchObject({ color: 'blue' });

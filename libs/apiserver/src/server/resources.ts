@@ -150,6 +150,11 @@ export class Resources {
       if (opts.subresource || !['Lease', 'Event'].includes(info.kind) || info.custom) throw notFound(info.group, info.plural, name);
       return this.create(info, ns, { ...updated, metadata: { ...updated.metadata, name } }, opts);
     }
+    // kube's DefaultUpdatedObjectInfo: a uid in the body is a precondition on the stored object.
+    const uid = updated.metadata.uid;
+    if (uid && uid !== live.metadata.uid) {
+      throw conflict(info.group, info.plural, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${live.metadata.uid}`);
+    }
     const rv = updated.metadata.resourceVersion;
     if (rv && rv !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
@@ -188,6 +193,7 @@ export class Resources {
     if (p.metadata.resourceVersion && p.metadata.resourceVersion !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
+    this.checkUidUnchanged(info, live, p.metadata.uid);
     return this.write(info, ns, live, p, opts, 'patch');
   }
 
@@ -201,6 +207,7 @@ export class Resources {
     if (live && i.metadata.resourceVersion && i.metadata.resourceVersion !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
+    if (live) this.checkUidUnchanged(info, live, i.metadata.uid);
     if (!live) {
       if (opts.subresource) throw notFound(info.group, info.plural, name);
       this.requireNamespace(info, ns, true);
@@ -223,6 +230,15 @@ export class Resources {
     let next = mergeUpdate(live, merged, info, opts.subresource);
     next = this.admit(info, next, opts);
     return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  /**
+   * kube's ValidateObjectMetaUpdate: metadata.uid is immutable, so a patch or apply naming another uid (an intent
+   * computed for an object since deleted and recreated under the same name) is refused, not applied to the new one.
+   */
+  private checkUidUnchanged(info: ResourceInfo, live: KubeObject, uid: unknown): void {
+    if (uid === undefined || uid === '' || uid === live.metadata.uid) return;
+    throw invalid(info.group, info.kind, live.metadata.name ?? '', [{ type: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` }]);
   }
 
   /** Field ownership for non-apply writes; the merge engine's bad-input errors become 422. */
