@@ -16,6 +16,7 @@ import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedC
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';
+import { scalingTable } from './scaling';
 import { renderTable, type Cell } from './table';
 
 /** Zero-latency provider and updater: VMs boot at once, UpdateMachine completes on its second call. */
@@ -193,10 +194,23 @@ export async function runRolloutBench(allArgs: string[]): Promise<number> {
   // Arguments starting with -- are manager flags, e.g. --kube-api-qps=20 (the embedded default runs without a limit).
   const managerFlags = allArgs.filter((a) => a.startsWith('--'));
   const args = allArgs.filter((a) => !a.startsWith('--'));
-  const replicas = args[0] === undefined ? 1000 : Number(args[0]);
-  const maxUnavailable = args[1] === undefined ? Math.max(1, Math.floor(replicas / 10)) : Number(args[1]);
+  // Several sizes (e.g. 100,1000,3000) run one after the other, each in a fresh manager and API server.
+  const sizes = (args[0] ?? '1000').split(',').map(Number);
   const timeoutMs = (args[2] === undefined ? 1800 : Number(args[2])) * 1000;
-  if (![replicas, maxUnavailable].every((v) => Number.isInteger(v) && v >= 1) || !(timeoutMs > 0)) throw new Error(`usage: rollout [replicas=1000] [maxUnavailable=10%] [timeoutSeconds=1800], got ${args.join(' ')}`);
+  const maxUnavailableOf = (replicas: number) => (args[1] === undefined ? Math.max(1, Math.floor(replicas / 10)) : Number(args[1]));
+  if (![...sizes, ...sizes.map(maxUnavailableOf)].every((v) => Number.isInteger(v) && v >= 1) || !(timeoutMs > 0)) {
+    throw new Error(`usage: rollout [replicas=1000 | size,size,...] [maxUnavailable=10%] [timeoutSeconds=1800], got ${args.join(' ')}`);
+  }
+  const runs: { replicas: number; results: PhaseResult[] }[] = [];
+  for (const replicas of sizes) runs.push({ replicas, results: await runRolloutSize(replicas, maxUnavailableOf(replicas), timeoutMs, managerFlags) });
+  if (runs.length > 1) {
+    const { header, rows } = scalingTable(runs);
+    process.stdout.write(`\ntime per Machine by size (maxUnavailable ${args[1] ?? '10%'})\n${renderTable(header, rows)}`);
+  }
+  return 0;
+}
+
+async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutMs: number, managerFlags: string[]): Promise<PhaseResult[]> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
   const env = new CountingEmbeddedEnvironment();
   const { app, client } = await startManager(env, managerFlags);
@@ -207,8 +221,8 @@ export async function runRolloutBench(allArgs: string[]): Promise<number> {
     process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'RSS MiB'], rows));
     process.stdout.write(`\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`);
     const [, inPlace, replacement] = results;
-    process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n`);
-    return 0;
+    process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n\n`);
+    return results;
   } finally {
     client.close();
     await app.close();
