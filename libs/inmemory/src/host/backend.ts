@@ -50,9 +50,18 @@ export function hostStateAfterUpdate(
   };
 }
 
+/** Bound of WorkloadNodeHostBackend's Node name memo (deleted Machines' entries age out). */
+const MAX_REMEMBERED_NODES = 10_000;
+
 /** Applies updates to the Node of the Machine (found by spec.providerID) in the Machine's workload cluster. */
 export class WorkloadNodeHostBackend implements InMemoryHostBackend {
   private readonly now: () => Date;
+  /**
+   * Node name last found per cluster and providerID. The hook's Machine carries no status (no nodeRef, as upstream's
+   * cleaned-up request), so without it every UpdateMachine call listed all Nodes: O(Nodes) per call, a rollout
+   * O(Machines²). findNodeByProviderID still checks the named Node's providerID and lists when it does not match.
+   */
+  private readonly nodeNames = new Map<string, string>();
 
   constructor(
     private readonly clients: WorkloadClusterClientProvider,
@@ -75,9 +84,13 @@ export class WorkloadNodeHostBackend implements InMemoryHostBackend {
       if (e instanceof WorkloadClusterConnectionError) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: ${e.message}`);
       throw e;
     }
-    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name;
+    const memoKey = `${namespace}/${clusterName}/${providerID}`;
+    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name ?? this.nodeNames.get(memoKey);
     const node = await findNodeByProviderID(client, providerID, nodeName);
     if (!node) throw new HostUpdateError(`no Node with providerID ${providerID} in workload cluster ${namespace}/${clusterName}`);
+    this.nodeNames.delete(memoKey); // re-inserted last: the oldest entry goes first when the memo is full
+    this.nodeNames.set(memoKey, node.metadata.name!);
+    if (this.nodeNames.size > MAX_REMEMBERED_NODES) this.nodeNames.delete(this.nodeNames.keys().next().value!);
     return { client, node, providerID };
   }
 
