@@ -4,7 +4,7 @@ import type { KubeObject } from '@capi/controller-runtime';
 import { findNodeByProviderID, WorkloadClusterConnectionError, type WorkloadClusterClientProvider } from '@capi/machine';
 import { INMEMORY_API_VERSION, type InMemoryMachineSpec } from '../api/types';
 import { NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
-import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, type HostState } from './node';
+import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, nodeNameFor, type HostState } from './node';
 import { applyNode } from './nodes';
 
 /** Called by an updater (see startInMemoryInPlaceUpdater) while it handles UpdateMachine. Both must be idempotent. */
@@ -50,9 +50,6 @@ export function hostStateAfterUpdate(
   };
 }
 
-/** Bound of WorkloadNodeHostBackend's Node name memo (deleted Machines' entries age out). */
-const MAX_REMEMBERED_NODES = 10_000;
-
 /** Applies updates to the Node of the Machine (found by spec.providerID) in the Machine's workload cluster. */
 export class WorkloadNodeHostBackend implements InMemoryHostBackend {
   private readonly now: () => Date;
@@ -84,13 +81,12 @@ export class WorkloadNodeHostBackend implements InMemoryHostBackend {
       if (e instanceof WorkloadClusterConnectionError) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: ${e.message}`);
       throw e;
     }
-    const memoKey = `${namespace}/${clusterName}/${providerID}`;
-    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name ?? this.nodeNames.get(memoKey);
+    // The hook's Machine carries no status (no nodeRef: upstream's cleaned-up request), so without a name to try
+    // every call listed all Nodes: O(Nodes) per call, a rollout O(Machines²). This provider names a Node after its
+    // Machine (nodeNameFor); findNodeByProviderID checks the providerID and lists only if that Node is not it.
+    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name ?? (machine.metadata.name ? nodeNameFor(machine.metadata.name) : undefined);
     const node = await findNodeByProviderID(client, providerID, nodeName);
     if (!node) throw new HostUpdateError(`no Node with providerID ${providerID} in workload cluster ${namespace}/${clusterName}`);
-    this.nodeNames.delete(memoKey); // re-inserted last: the oldest entry goes first when the memo is full
-    this.nodeNames.set(memoKey, node.metadata.name!);
-    if (this.nodeNames.size > MAX_REMEMBERED_NODES) this.nodeNames.delete(this.nodeNames.keys().next().value!);
     return { client, node, providerID };
   }
 
