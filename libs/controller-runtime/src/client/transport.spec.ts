@@ -2,7 +2,7 @@ import * as https from 'https';
 import type { AddressInfo, Socket } from 'net';
 import { KubeConfig } from '@kubernetes/client-node';
 import * as selfsigned from 'selfsigned';
-import { Transport } from './transport';
+import { sameTlsMaterial, Transport } from './transport';
 
 // The transport keeps one keep-alive TLS agent (client-node builds a new agent, so a new handshake, per request)
 // and resends a request once when a pooled socket turns out to be closed by the server before answering.
@@ -92,5 +92,22 @@ describe('Transport over TLS', () => {
     const transport = new Transport(other);
     await expect(transport.json({ method: 'GET', path: '/x' })).rejects.toThrow(/self-signed|certificate/i);
     transport.close();
+  });
+});
+
+// Decides when the keep-alive TLS agent is rebuilt (compared per request, so not by serialising the material).
+describe('sameTlsMaterial', () => {
+  const base = { ca: Buffer.from('ca'), cert: 'cert', key: Buffer.from('key'), rejectUnauthorized: true, servername: 'a' };
+  it('is true for equal material in fresh buffers', () => {
+    expect(sameTlsMaterial(base, { ...base, ca: Buffer.from('ca'), key: Buffer.from('key') })).toBe(true);
+    expect(sameTlsMaterial({ ca: [Buffer.from('x'), 'y'] }, { ca: [Buffer.from('x'), 'y'] })).toBe(true);
+  });
+  it('is false when any field differs', () => {
+    expect(sameTlsMaterial(base, { ...base, key: Buffer.from('rotated') })).toBe(false);
+    expect(sameTlsMaterial(base, { ...base, cert: 'other' })).toBe(false);
+    expect(sameTlsMaterial(base, { ...base, rejectUnauthorized: false })).toBe(false);
+    expect(sameTlsMaterial(base, { ...base, servername: undefined })).toBe(false);
+    expect(sameTlsMaterial({ ca: [Buffer.from('x')] }, { ca: [Buffer.from('x'), Buffer.from('y')] })).toBe(false);
+    expect(sameTlsMaterial({ ca: Buffer.from('x') }, { ca: 'x' })).toBe(false);
   });
 });

@@ -26,11 +26,27 @@ export interface TransportOptions {
   rateLimiter?: RequestRateLimiter;
 }
 
+type TlsMaterial = Pick<https.RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
+
+/** Same TLS material: strings and flags equal, buffers equal by content, arrays element-wise. */
+export function sameTlsMaterial(a: TlsMaterial, b: TlsMaterial): boolean {
+  const keys = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+  return keys.every((k) => sameTlsValue(a[k], b[k]));
+}
+
+function sameTlsValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => sameTlsValue(v, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b); // e.g. pfx objects: rare
+  return false;
+}
+
 export class Transport {
   private readonly server: URL;
   private readonly agent: http.Agent;
   /** Keep-alive TLS agent for the kubeconfig's current TLS material (see tlsAgentFor). */
-  private tlsAgent?: { material: string; agent: https.Agent };
+  private tlsAgent?: { material: TlsMaterial; agent: https.Agent };
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -105,7 +121,7 @@ export class Transport {
   }
 
   private tlsAgentFor(opts: https.RequestOptions): https.Agent {
-    const tls = {
+    const tls: TlsMaterial = {
       ca: opts.ca,
       cert: opts.cert,
       key: opts.key,
@@ -114,11 +130,11 @@ export class Transport {
       rejectUnauthorized: opts.rejectUnauthorized,
       servername: opts.servername,
     };
-    // Rebuilt when the material changes (e.g. an exec credential plugin rotating the client certificate).
-    const material = JSON.stringify(tls, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v));
-    if (this.tlsAgent?.material !== material) {
+    // Rebuilt when the material changes (e.g. an exec credential plugin rotating the client certificate). Compared
+    // field by field (buffers by content), not serialised: this runs on every request.
+    if (!this.tlsAgent || !sameTlsMaterial(this.tlsAgent.material, tls)) {
       this.tlsAgent?.agent.destroy();
-      this.tlsAgent = { material, agent: new https.Agent({ keepAlive: true, ...tls }) };
+      this.tlsAgent = { material: tls, agent: new https.Agent({ keepAlive: true, ...tls }) };
     }
     return this.tlsAgent.agent;
   }

@@ -7,7 +7,7 @@ import { FakeApiServer } from '../testing/fake-apiserver';
 import { ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiter';
 import { coalesceDelayMs, decideRequeue } from './controller';
 import { controllerOwnerRequests } from './mapping';
-import { annotationChangedPredicate, anyOf, generationChangedPredicate } from './predicates';
+import { annotationChangedPredicate, anyOf, generationChangedPredicate, statusOnlyUpdate } from './predicates';
 import { Request, Result } from './types';
 
 const meta = (over: Partial<KubeObject['metadata']>): KubeObject => ({ apiVersion: 'v1', kind: 'X', metadata: { name: 'x', namespace: 'ns', ...over } });
@@ -28,6 +28,18 @@ describe('controller decisions', () => {
     expect(coalesceDelayMs(policy, 1)).toBe(0);
     expect(coalesceDelayMs(policy, 50)).toBe(200);
     expect(coalesceDelayMs(policy, 800)).toBe(1000);
+  });
+
+  it('tells status-only updates from any other change', () => {
+    const a = { ...meta({ generation: 1, resourceVersion: '1', labels: { l: 'a' } }), spec: { n: 1 }, status: { r: 1 } };
+    const statusWrite = { ...a, metadata: { ...a.metadata, resourceVersion: '2', managedFields: [{ manager: 'm' }] }, status: { r: 2 } };
+    expect(statusOnlyUpdate(a, statusWrite)).toBe(true);
+    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, generation: 2 } })).toBe(false);
+    expect(statusOnlyUpdate(a, { ...statusWrite, spec: { n: 2 } })).toBe(false);
+    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, labels: { l: 'b' } } })).toBe(false);
+    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, annotations: { x: 'y' } } })).toBe(false);
+    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, finalizers: ['f'] } })).toBe(false);
+    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } })).toBe(false);
   });
 
   it('maps owned objects to their controller owner of the right group and kind', () => {
@@ -134,6 +146,37 @@ describe('Controller in a Manager', () => {
     await eventually(() => calls >= 2, 'owner reconciled after the burst');
     await new Promise((r) => setTimeout(r, 600));
     expect(calls).toBeLessThanOrEqual(3);
+  });
+
+  it('coalesces the reconciler\'s own status writes like child events, and still reconciles spec changes at once', async () => {
+    const ns = 'ctl-coalesce-self';
+    let calls = 0;
+    let specSeen = 0;
+    manager = new Manager({ client, namespace: ns });
+    manager.addController(
+      {
+        // Writes a changed status every time, as a MachineDeployment aggregating Machines that keep changing: without
+        // coalescing each write would start the next reconcile at once (a busy loop of ~45 ms reconciles).
+        reconcile: async (req: Request) => {
+          calls++;
+          await new Promise((r) => setTimeout(r, 40));
+          const w = await client.get<KubeObject & { spec: { n?: number } }>({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: req.name });
+          if (w.spec.n === 2) specSeen++;
+          await client.updateStatus({ ...w, status: { calls } });
+        },
+      },
+      { name: 'coalesce-self', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' }, coalesceSecondaryEvents: { factor: 10, maxDelayMs: 400 } },
+    );
+    await client.create(widget(ns, 'self'));
+    await manager.start();
+    await eventually(() => calls >= 2, 'reconciled again after its status write');
+    const before = calls;
+    await new Promise((r) => setTimeout(r, 800));
+    // ~400 ms apart: 2 or 3 in 800 ms (a busy loop makes ~17).
+    expect(calls - before).toBeLessThanOrEqual(4);
+    expect(calls - before).toBeGreaterThanOrEqual(1);
+    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: 'self' }, 'merge', { spec: { n: 2 } });
+    await eventually(() => specSeen > 0, 'spec change reconciled');
   });
 
   it('never reconciles one object twice at once, honours requeueAfter, and stop waits for in-flight work', async () => {

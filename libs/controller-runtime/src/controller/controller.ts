@@ -6,7 +6,7 @@ import { Clock, realClock, sleep } from '../util/clock';
 import { counter, gauge, histogram } from '../util/metrics';
 import { WorkQueue } from '../workqueue/workqueue';
 import { controllerOwnerRequests, requestFor } from './mapping';
-import { allowsCreate, allowsDelete, allowsUpdate } from './predicates';
+import { allowsCreate, allowsDelete, allowsUpdate, statusOnlyUpdate } from './predicates';
 import { ControllerOptions, Predicate, Reconciler, Request, Result } from './types';
 
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after';
@@ -121,8 +121,9 @@ export class Controller {
 
   private watch(apiVersion: string, kind: string, predicates: Predicate[], toRequests: (obj: KubeObject) => Request[], secondary: boolean): void {
     const informer = this.deps.cache.informerFor(apiVersion, kind);
-    const policy = secondary ? this.options.coalesceSecondaryEvents : undefined;
-    const enqueue = (objs: KubeObject[]) => {
+    const coalescing = this.options.coalesceSecondaryEvents;
+    const secondaryPolicy = secondary ? coalescing : undefined;
+    const enqueue = (objs: KubeObject[], policy: ControllerOptions['coalesceSecondaryEvents']) => {
       for (const obj of objs) {
         for (const req of toRequests(obj)) {
           const delay = coalesceDelayMs(policy, this.lastDurationMs.get(requestKey(req)));
@@ -133,12 +134,14 @@ export class Controller {
     };
     this.unsubscribe.push(
       informer.addEventHandler({
-        onAdd: (obj) => predicates.every((p) => allowsCreate(p, obj)) && enqueue([obj]),
+        onAdd: (obj) => predicates.every((p) => allowsCreate(p, obj)) && enqueue([obj], secondaryPolicy),
         // Old and new may map to different requests (e.g. an owner reference changed): enqueue both.
-        onUpdate: (old, obj) => predicates.every((p) => allowsUpdate(p, old, obj)) && enqueue([old, obj]),
+        // A status-only update of a `for` object (nearly always the reconciler's own status write) is coalesced like
+        // a child event: else each status write starts the next reconcile at once and child events are never batched.
+        onUpdate: (old, obj) => predicates.every((p) => allowsUpdate(p, old, obj)) && enqueue([old, obj], secondary || (coalescing && statusOnlyUpdate(old, obj)) ? coalescing : undefined),
         onDelete: (obj) => {
           if (!secondary) this.lastDurationMs.delete(requestKey(requestFor(obj)));
-          if (predicates.every((p) => allowsDelete(p, obj))) enqueue([obj]);
+          if (predicates.every((p) => allowsDelete(p, obj))) enqueue([obj], secondaryPolicy);
         },
       }),
     );

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { KubeObject } from '../client/types';
 import { Predicate } from './types';
 
@@ -5,6 +6,20 @@ import { Predicate } from './types';
 export const generationChangedPredicate: Predicate = {
   update: (o, n) => o.metadata.generation !== n.metadata.generation,
 };
+
+/**
+ * True when an update changed nothing but status (and the bookkeeping every write changes: resourceVersion,
+ * managedFields): same generation, labels, annotations, finalizers, owners, deletion and spec. Pure, unit-tested.
+ */
+export function statusOnlyUpdate(o: KubeObject, n: KubeObject): boolean {
+  if (o.metadata.generation !== n.metadata.generation || o.metadata.deletionTimestamp !== n.metadata.deletionTimestamp) return false;
+  const rest = (obj: KubeObject) => {
+    const { status: _status, metadata, ...others } = obj as KubeObject & { status?: unknown };
+    const { resourceVersion: _rv, managedFields: _mf, ...meta } = metadata;
+    return { ...others, metadata: meta };
+  };
+  return isDeepStrictEqual(rest(o), rest(n));
+}
 
 /** Lets through updates that changed any annotation. */
 export const annotationChangedPredicate: Predicate = {

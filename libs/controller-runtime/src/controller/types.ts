@@ -58,7 +58,8 @@ export interface ControllerOptions {
    * Coalesce events of owned/watched kinds: such an event enqueues its request after a delay of `factor` times that
    * request's last reconcile duration (capped at `maxDelayMs`), so a burst of child events costs one reconcile and an
    * expensive reconcile (e.g. a MachineDeployment over 1,000 Machines) cannot turn into a busy loop. Cheap reconciles
-   * get (almost) no delay. Events of the `for` kind and requeues are not delayed. Default: off.
+   * get (almost) no delay. Status-only updates of the `for` object (its reconciler's own status writes, see
+   * statusOnlyUpdate) are coalesced the same way; its other events and requeues are not delayed. Default: off.
    */
   coalesceSecondaryEvents?: { factor: number; maxDelayMs: number };
   /** Parallel reconciles (never two on one request); default 1. */

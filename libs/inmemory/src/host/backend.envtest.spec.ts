@@ -1,7 +1,7 @@
 // In-place update on the simulated host: the reference updater (wired by the provider module) calls the backend,
 // which changes the Node in the workload cluster.
 import { HOOKS_API_VERSION, decodePatch, type UpdateMachineRequest } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { Client, KubeObject } from '@capi/controller-runtime';
 import { eventually, extensionConfigFor } from '@capi/envtest';
 import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeClient } from '@capi/runtime-client';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
@@ -9,7 +9,7 @@ import { INMEMORY_API_VERSION } from '../api/types';
 import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER } from '../options';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
 import { NS, createCluster, createMachine, infraRef, startProviderEnv, type ProviderEnv } from '../testing/fixtures';
-import { HostUpdateError, type InMemoryHostBackend } from './backend';
+import { HostUpdateError, WorkloadNodeHostBackend, type InMemoryHostBackend } from './backend';
 import { appliedSpecOf, isNodeReady, kubeletVersionOf } from './node';
 
 jest.setTimeout(60_000);
@@ -134,6 +134,33 @@ describe('in-place update through the in-memory updater', () => {
 });
 
 describe('WorkloadNodeHostBackend', () => {
+  it('finds the Node without listing every Node of the workload cluster (the hook Machine has no nodeRef)', async () => {
+    const { providerID, node } = await provisionedNode('memo', { resources: { cpu: 2 } });
+    const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
+    let nodeLists = 0;
+    // The real workload client, counting its Node lists.
+    const counting: WorkloadClusterClientProvider = async (cluster) => {
+      const real = await clients(cluster);
+      return new Proxy(real, {
+        get: (target, prop) => {
+          if (prop === 'list') return (apiVersion: string, kind: string, ...rest: unknown[]) => {
+            if (kind === 'Node') nodeLists++;
+            return (target.list as (...a: unknown[]) => unknown).call(target, apiVersion, kind, ...rest);
+          };
+          const v = Reflect.get(target, prop);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      }) as Client;
+    };
+    const backend = new WorkloadNodeHostBackend(counting, { now: () => new Date(now) });
+    const desired = (version: string) => ({ machine: machineObj('memo', version, providerID), infrastructureMachine: infraObj('memo', { providerID, resources: { cpu: 2 } }) });
+    await backend.applyUpdate(desired('v1.32.0').machine, desired('v1.32.0'));
+    await backend.applyUpdate(desired('v1.33.0').machine, desired('v1.33.0'));
+    await backend.applyUpdate(desired('v1.34.0').machine, desired('v1.34.0'));
+    expect(kubeletVersionOf(await node())).toBe('v1.34.0');
+    expect(nodeLists).toBe(0);
+  });
+
   it('rejects Machines without providerID or whose cluster has no kubeconfig Secret', async () => {
     const backend = p.app.get<InMemoryHostBackend>(INMEMORY_HOST_BACKEND);
     const desired = { machine: machineObj('m', 'v1'), infrastructureMachine: infraObj('m', {}) };

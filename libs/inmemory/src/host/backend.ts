@@ -4,7 +4,7 @@ import type { KubeObject } from '@capi/controller-runtime';
 import { findNodeByProviderID, WorkloadClusterConnectionError, type WorkloadClusterClientProvider } from '@capi/machine';
 import { INMEMORY_API_VERSION, type InMemoryMachineSpec } from '../api/types';
 import { NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
-import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, type HostState } from './node';
+import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, nodeNameFor, type HostState } from './node';
 import { applyNode } from './nodes';
 
 /** Called by an updater (see startInMemoryInPlaceUpdater) while it handles UpdateMachine. Both must be idempotent. */
@@ -53,6 +53,12 @@ export function hostStateAfterUpdate(
 /** Applies updates to the Node of the Machine (found by spec.providerID) in the Machine's workload cluster. */
 export class WorkloadNodeHostBackend implements InMemoryHostBackend {
   private readonly now: () => Date;
+  /**
+   * Node name last found per cluster and providerID. The hook's Machine carries no status (no nodeRef, as upstream's
+   * cleaned-up request), so without it every UpdateMachine call listed all Nodes: O(Nodes) per call, a rollout
+   * O(Machines²). findNodeByProviderID still checks the named Node's providerID and lists when it does not match.
+   */
+  private readonly nodeNames = new Map<string, string>();
 
   constructor(
     private readonly clients: WorkloadClusterClientProvider,
@@ -75,7 +81,10 @@ export class WorkloadNodeHostBackend implements InMemoryHostBackend {
       if (e instanceof WorkloadClusterConnectionError) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: ${e.message}`);
       throw e;
     }
-    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name;
+    // The hook's Machine carries no status (no nodeRef: upstream's cleaned-up request), so without a name to try
+    // every call listed all Nodes: O(Nodes) per call, a rollout O(Machines²). This provider names a Node after its
+    // Machine (nodeNameFor); findNodeByProviderID checks the providerID and lists only if that Node is not it.
+    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name ?? (machine.metadata.name ? nodeNameFor(machine.metadata.name) : undefined);
     const node = await findNodeByProviderID(client, providerID, nodeName);
     if (!node) throw new HostUpdateError(`no Node with providerID ${providerID} in workload cluster ${namespace}/${clusterName}`);
     return { client, node, providerID };

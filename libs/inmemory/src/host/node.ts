@@ -4,6 +4,9 @@ import type { KubeObject } from '@capi/controller-runtime';
 import type { InMemoryMachineSpec } from '../api/types';
 import { APPLIED_SPEC_ANNOTATION, HOSTNAME_LABEL, NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
 
+/** The simulated host's Node name for a Machine: the Machine's name. */
+export const nodeNameFor = (machineName: string): string => machineName;
+
 /** The InMemoryMachine spec fields a host "runs with" (what an in-place update changes). */
 export type AppliedHostSpec = Pick<InMemoryMachineSpec, 'image' | 'resources' | 'backend'>;
 

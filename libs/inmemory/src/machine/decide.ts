@@ -20,7 +20,7 @@ import {
   WAITING_FOR_BOOTSTRAP_DATA_REASON,
   providerIdFor,
 } from '../api/constants';
-import { appliedHostSpec, internalIpFor, type HostState } from '../host/node';
+import { appliedHostSpec, internalIpFor, nodeNameFor, type HostState } from '../host/node';
 
 /** Name of the Machine owning an infra object (any ownerReference of kind Machine in the core group). */
 export function ownerMachineName(obj: { metadata: { ownerReferences?: { apiVersion: string; kind: string; name: string }[] } }): string | undefined {
@@ -55,7 +55,7 @@ export const providerIdOf = (machine: Machine): string => providerIdFor(machine.
 /** The host a new VM comes up as: Node named after the Machine, kubelet at the Machine's version. */
 export function initialHostState(machine: Machine, infra: InMemoryMachine): HostState {
   return {
-    nodeName: machine.metadata.name!,
+    nodeName: nodeNameFor(machine.metadata.name!),
     providerID: providerIdOf(machine),
     controlPlane: machine.metadata.labels?.[MACHINE_CONTROL_PLANE_LABEL] !== undefined,
     kubeletVersion: machine.spec.version,
