@@ -16,6 +16,7 @@ import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedC
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';
+import { topAllocators } from './heap';
 import { scalingTable } from './scaling';
 import { renderTable, type Cell } from './table';
 
@@ -116,6 +117,41 @@ export async function waitForMachineDeployment(client: () => Client, s: DemoSpec
   throw new Error(`${phase} did not converge within ${timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
 }
 
+/** Samples the process RSS every 250 ms: a phase reports its peak, not the RSS at its end. */
+function startRssSampler(): { peakMiB(): number; stop(): void } {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 250);
+  timer.unref();
+  return { peakMiB: () => Math.max(peak, process.memoryUsage.rss()) / 2 ** 20, stop: () => clearInterval(timer) };
+}
+
+/**
+ * With BENCH_HEAP_PROFILE=<dir>, V8's sampling heap profiler runs for the whole size and, after each phase, the live
+ * allocations by function are written there (`.heapprofile`, opens in Chrome DevTools) and the top ones logged.
+ */
+async function startHeapProfile(log: (l: string) => void): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
+  const dir = process.env.BENCH_HEAP_PROFILE;
+  if (!dir) return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('HeapProfiler.enable');
+  await post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024 });
+  return {
+    snapshot: async (name: string) => {
+      await post('HeapProfiler.collectGarbage');
+      const { profile } = await post('HeapProfiler.getSamplingProfile');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `${name.replace(/\W+/g, '-')}.heapprofile`), JSON.stringify(profile));
+      const m = process.memoryUsage();
+      const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+      log(`${name}: after GC rss ${mib(m.rss)} MiB, V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)})`);
+      log(`${name}: live heap by allocating function\n${renderTable(['function', 'MiB'], topAllocators(profile, 25))}`);
+    },
+    stop: async () => { await post('HeapProfiler.stopSampling'); session.disconnect(); },
+  };
+}
+
 /** With BENCH_CPU_PROFILE=<dir>, a V8 CPU profile of each phase is written there (open in Chrome DevTools). */
 async function startPhaseProfile(phase: string): Promise<{ stop(): Promise<void> } | undefined> {
   const dir = process.env.BENCH_CPU_PROFILE;
@@ -137,6 +173,7 @@ async function startPhaseProfile(phase: string): Promise<{ stop(): Promise<void>
 
 export class RolloutBench {
   private readonly s: DemoSpec;
+  heap?: { snapshot(name: string): Promise<void> };
 
   constructor(private readonly client: Client, private readonly server: ApiServer, replicas: number, private readonly maxUnavailable: number, private readonly timeoutMs: number, private readonly log: (l: string) => void) {
     this.s = benchSpec(replicas);
@@ -152,11 +189,14 @@ export class RolloutBench {
     const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
     this.server.resetRequests();
     const profile = await startPhaseProfile(phase);
+    const rss = startRssSampler();
     const t0 = Date.now();
     await change();
     await this.settle(phase, version);
     const seconds = (Date.now() - t0) / 1000;
     await profile?.stop();
+    rss.stop();
+    await this.heap?.snapshot(`${this.s.workerReplicas}-${phase}`);
     const counts = this.server.countRequests();
     const after = await this.mdMachines();
     const kept = after.filter((m) => before.has(m.metadata.uid)).length;
@@ -165,21 +205,27 @@ export class RolloutBench {
     const unrelated = Object.entries(byResource).filter(([k]) => / runtime\.cluster\.x-k8s\.io\/|events/.test(k)).reduce((n, [, v]) => n + v, 0);
     const writes = RequestMetrics.writes(counts);
     if (process.env.BENCH_READS) this.log(`${phase} reads: ${Object.entries(counts.byVerbResource).filter(([k]) => /^(get|list|watch) /.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k}=${v}`).join(', ')}`);
-    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: process.memoryUsage().rss / 2 ** 20 };
+    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: rss.peakMiB() };
   }
 
-  async run(): Promise<PhaseResult[]> {
+  /** The phases in order; `phases` (BENCH_PHASES) runs only the first ones, e.g. 2 for create + in place at 10,000. */
+  async run(phases = 3): Promise<PhaseResult[]> {
     const s = this.s;
     const n = names(s);
+    const results: PhaseResult[] = [];
     const created = await this.phase('create', s.version, () => this.create());
+    results.push(created);
     this.log(`created ${s.workerReplicas} Machines in ${created.seconds.toFixed(1)} s`);
+    if (phases < 2) return results;
     const inPlace = await this.phase('in-place (version)', s.upgradeVersion, () => this.patchMd(versionPatch.machineDeployment(s.upgradeVersion)));
+    results.push(inPlace);
     this.log(`in-place rollout converged in ${inPlace.seconds.toFixed(1)} s`);
-    const replacement = await this.phase('replacement (infra template)', s.upgradeVersion, async () => {
+    if (phases < 3) return results;
+    results.push(await this.phase('replacement (infra template)', s.upgradeVersion, async () => {
       await this.client.create(machineTemplateObject(s, n.mdInfraTemplate(2), s.newImage));
       await this.patchMd(infraTemplatePatch.machineDeployment(n.mdInfraTemplate(2)));
-    });
-    return [created, inPlace, replacement];
+    }));
+    return results;
   }
 }
 
@@ -216,21 +262,32 @@ export async function runRolloutBench(allArgs: string[]): Promise<number> {
   return 0;
 }
 
+function phaseCount(): number {
+  const raw = process.env.BENCH_PHASES ?? '3';
+  const n = Number(raw);
+  if (![1, 2, 3].includes(n)) throw new Error(`BENCH_PHASES must be 1 (create), 2 (+ in place) or 3 (+ replacement), got ${raw}`);
+  return n;
+}
+
 async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutMs: number, managerFlags: string[]): Promise<PhaseResult[]> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
+  const heap = await startHeapProfile(log);
   const env = new CountingEmbeddedEnvironment();
   const { app, client } = await startManager(env, managerFlags);
   try {
-    const results = await new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log).run();
+    const bench = new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log);
+    bench.heap = heap;
+    const results = await bench.run(phaseCount());
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
     process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
-    process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'RSS MiB'], rows));
+    process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'peak RSS MiB'], rows));
     process.stdout.write(`\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`);
     const [, inPlace, replacement] = results;
-    process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n\n`);
+    if (replacement) process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n\n`);
     return results;
   } finally {
     client.close();
     await app.close();
+    await heap?.stop();
   }
 }
