@@ -30,6 +30,7 @@ export async function startInPlaceUpdater(opts: StartInPlaceUpdaterOptions = {})
     host: opts.host,
     port: opts.port,
     tls: opts.tls ?? 'generate',
+    recordRequests: false,
     handlers: [
       { hook: 'CanUpdateMachine', name: HANDLER_NAMES.CanUpdateMachine, handle: (req) => handlers.canUpdateMachine(req) },
       { hook: 'CanUpdateMachineSet', name: HANDLER_NAMES.CanUpdateMachineSet, handle: (req) => handlers.canUpdateMachineSet(req) },

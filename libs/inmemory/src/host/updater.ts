@@ -56,6 +56,7 @@ export async function startInMemoryInPlaceUpdater(opts: StartInMemoryInPlaceUpda
     host: rest.host,
     port: rest.port,
     tls: rest.tls ?? 'generate',
+    recordRequests: false,
     handlers: [
       { hook: 'CanUpdateMachine', name: HANDLER_NAMES.CanUpdateMachine, handle: (req) => handlers.canUpdateMachine(req) },
       { hook: 'CanUpdateMachineSet', name: HANDLER_NAMES.CanUpdateMachineSet, handle: (req) => handlers.canUpdateMachineSet(req) },

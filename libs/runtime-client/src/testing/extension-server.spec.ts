@@ -30,6 +30,21 @@ describe('createExtensionServer', () => {
     }
   });
 
+  it('keeps no request with recordRequests false (a long-running updater would grow with every call)', async () => {
+    const handlers = [{ hook: 'UpdateMachine' as const, name: 'u', handle: () => ({}) }];
+    const recording = await createExtensionServer({ tls: 'generate', handlers });
+    const quiet = await createExtensionServer({ tls: 'generate', handlers, recordRequests: false });
+    try {
+      for (const server of [recording, quiet]) {
+        await transport.post(new URL(`${server.url}/hooks.runtime.cluster.x-k8s.io/v1alpha1/updatemachine/u`), { machine: {} }, { caBundle: server.caBundle, timeoutMs: 5000 });
+      }
+      expect(recording.requests).toHaveLength(1);
+      expect(quiet.requests).toHaveLength(0);
+    } finally {
+      await Promise.all([recording.close(), quiet.close()]);
+    }
+  });
+
   it('rejects duplicate handlers', async () => {
     const h = { hook: 'UpdateMachine' as const, name: 'x', handle: () => ({}) };
     await expect(createExtensionServer({ tls: 'generate', handlers: [h, h] })).rejects.toThrow('duplicate handler UpdateMachine/x');

@@ -42,6 +42,11 @@ export interface ExtensionServerOptions {
   port?: number;
   /** Path prefix, e.g. "/prefix" (then ExtensionConfig url must carry it too). */
   pathPrefix?: string;
+  /**
+   * Keep every request in `requests` (default: true, for tests). A long-running server (the reference updater) passes
+   * false: each hook request carries whole Machines, so keeping them grows the heap with every call.
+   */
+  recordRequests?: boolean;
 }
 
 export interface ExtensionServer {
@@ -49,7 +54,7 @@ export interface ExtensionServer {
   url: string;
   /** base64 PEM for spec.clientConfig.caBundle. */
   caBundle: string;
-  /** Paths the server received, in order (handy in tests). */
+  /** Paths the server received, in order (handy in tests); empty with `recordRequests: false`. */
   readonly requests: { path: string; search: string; body: unknown }[];
   close(): Promise<void>;
 }
@@ -118,7 +123,7 @@ export async function createExtensionServer(opts: ExtensionServerOptions): Promi
         json(res, 400, { message: `invalid JSON body: ${(e as Error).message}` });
         return;
       }
-      requests.push({ path: u.pathname, search: u.search, body });
+      if (opts.recordRequests !== false) requests.push({ path: u.pathname, search: u.search, body });
       if (req.method !== 'POST') return json(res, 405, { message: 'only POST is supported' });
       if (u.pathname === discoveryPath) return json(res, 200, discovery);
       const handler = routes.get(u.pathname);
