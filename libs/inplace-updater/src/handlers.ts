@@ -1,5 +1,6 @@
 // The reference updater's hook logic (spec §11, upstream test/extension/handlers/inplaceupdate), as pure-ish
 // functions over an injectable clock, so tests drive "in progress" -> "done" deterministically.
+import { createHash } from 'node:crypto';
 import { compare } from 'fast-json-patch';
 import {
   encodePatch,
@@ -53,7 +54,7 @@ export class InPlaceUpdaterHandlers {
   private readonly random: () => number;
   /** `<namespace>/<name>` -> in-flight update (first call time, jitter, desired fingerprint). */
   private readonly inFlight = new Map<string, { startedAt: number; jitterSeconds: number; desired: string }>();
-  /** `<namespace>/<name>` -> fingerprint of the last completed desired state (makes repeated calls idempotent). */
+  /** `<namespace>/<name>` -> digest of the last completed desired state (makes repeated calls idempotent). */
   private readonly completed = new Map<string, string>();
 
   constructor(opts: InPlaceUpdaterOptions = {}) {
@@ -111,7 +112,8 @@ export class InPlaceUpdaterHandlers {
     const machine = requireObject(requireObject(req.desired, 'desired').machine, 'desired.machine');
     if (!machine.metadata?.name) throw new Error('request field desired.machine.metadata.name is required');
     const key = `${machine.metadata.namespace ?? ''}/${machine.metadata.name}`;
-    const fingerprint = JSON.stringify(req.desired);
+    // A digest, not the JSON itself: `completed` keeps one per Machine ever updated (whole Machines at fleet scale).
+    const fingerprint = createHash('sha256').update(JSON.stringify(req.desired)).digest('base64');
     if (this.completed.get(key) === fingerprint) return { status: 'Success', message: COMPLETED_MESSAGE, retryAfterSeconds: 0 };
 
     const now = this.now();
