@@ -4,7 +4,13 @@ import { Counter, Registry } from 'prom-client';
 
 /** Upstream ttl: a multiple of the default sync period so entries get refreshed a few times before expiring. */
 export const DEFAULT_SSA_CACHE_TTL_MS = 30 * 60 * 1000;
-export const DEFAULT_SSA_CACHE_MAX_ENTRIES = 10_000;
+/**
+ * Upstream has no size bound (TTL only). Ours must stay above the live keys of a big fleet: the MachineSet controller
+ * keeps up to two keys (resourceVersion, owned values) for each Machine, InfraMachine and BootstrapConfig, plus keys of
+ * older resourceVersions until their TTL; 10,000 evicted live keys from ~1,700 Machines on (each miss a re-apply).
+ * ~200 bytes an entry: 250,000 is ~50 MB at most.
+ */
+export const DEFAULT_SSA_CACHE_MAX_ENTRIES = 250_000;
 
 /** Only `now()` is needed; structurally compatible with controller-runtime's Clock. */
 export interface NowClock {
