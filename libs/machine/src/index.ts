@@ -24,3 +24,4 @@ export {
 export { computeMachineStatus, machinePhase, type StatusInput, type StatusResult, type MachinePhase } from './status';
 export { ContractVersionResolver, contractVersionOf, ContractVersionError, type ContractVersionedRef } from './external';
 export type { MachineObject } from './types';
+export { patchStatus, CONDITIONS_PATCH_ATTEMPTS, type StatusPatchOptions } from './status-patch';

@@ -119,6 +119,24 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('happy')).toHaveLength(2);
   });
 
+  it('completing an update: the status written after the completion writes is not refused (rebased on those writes)', async () => {
+    await runningMachine('own-writes');
+    await settle(h.manager, ['machine']);
+    const refusedStatusWrites = () => Object.entries(h.env.server.countRequests().failedWritesByManager)
+      .filter(([k]) => k.includes(' cluster.x-k8s.io/machines/status ')).reduce((n, [, v]) => n + v, 0);
+    const before = refusedStatusWrites();
+    responders.set('own-writes', () => ({ retryAfterSeconds: 0, message: 'Extension completed updating Machine' }));
+    await trigger('own-writes');
+    await eventually(async () => {
+      const m = await getMachine('own-writes');
+      return cond(m, 'Updating')?.reason === 'NotUpdating' && !(PENDING_HOOKS_ANNOTATION in annotationsOf(m)) && m;
+    }, 'completed');
+    await settle(h.manager, ['machine']);
+    // The completion patches (markers, then markAsDone) and the status write are one reconcile: the conditions are
+    // rebased on a copy that has those writes, not on an older cached one (which the server refuses with a 409).
+    expect(refusedStatusWrites() - before).toBe(0);
+  });
+
   it('item 25: update-in-progress without pending hook -> no extension call (waiting for the owner)', async () => {
     await runningMachine('m25');
     responders.set('m25', () => ({ retryAfterSeconds: 0 }));

@@ -36,8 +36,7 @@ import { ExternalObjectTracker } from './external-tracker';
 import { InPlacePhase, type InPlaceResult } from './inplace-phase';
 import { MachineDeletion } from './machine-deletion';
 import { desiredExternalMetadataPatch, observeBootstrap, observeInfrastructure, type ExternalRead } from './machine-external';
-import { changedConditionTypes, rebaseConditions } from './conditions-rebase';
-import { createMergePatch } from './merge-patch';
+import { createMergePatch, patchStatus } from './status-patch';
 import { lookupNode } from './machine-node';
 import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
 import { MACHINE_CONTROLLER_NAME, MACHINE_CONTROLLER_OPTIONS, MACHINE_FIELD_MANAGER, type MachineControllerOptions } from './options';
@@ -266,19 +265,18 @@ export class MachineReconciler implements Reconciler {
     }
   }
 
-  /** Status subresource merge patch of what changed; no request when nothing did. */
+  /**
+   * Status subresource merge patch of what changed; no request when nothing did. The conditions list is shared with KCP
+   * (control plane UpToDate) and MHC: ours are rebased onto the latest list under its resourceVersion, and a conflict is
+   * retried on the then latest copy (upstream's patch helper) rather than failing the reconcile.
+   */
   private async writeStatus(machine: MachineObject, before: MachineObject['status'], after: MachineObject['status']): Promise<void> {
-    const patch = createMergePatch(before ?? {}, after ?? {}) as Record<string, unknown> | undefined;
-    if (patch === undefined) return;
-    let body: Record<string, unknown> = { status: patch };
-    if ('conditions' in patch) {
-      // The list is shared with KCP (control plane UpToDate) and MHC: rebase our changes onto the latest list, guarded by its
-      // resourceVersion (a write in between → 409 → retried), instead of writing back a stale copy of theirs.
-      const latest = await this.client.get<MachineObject>(machineRef(machine));
-      const conditions = rebaseConditions(latest.status?.conditions ?? [], after?.conditions, changedConditionTypes(before?.conditions, after?.conditions));
-      body = { metadata: { resourceVersion: latest.metadata.resourceVersion }, status: { ...patch, conditions } };
-    }
-    const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', body, { subresource: 'status' });
+    if (createMergePatch(before ?? {}, after ?? {}) === undefined) return;
+    // The rebase reads the cache: let it catch up with this reconcile's own writes first (the in-place completion's
+    // marker patches and markAsDone), or the guarded patch carries an older resourceVersion and is refused.
+    await this.cache.waitForResourceVersion(machineRef(machine), machine.metadata.resourceVersion!, 5000);
+    const updated = await patchStatus<MachineObject>(this.client, machineRef(machine), before, after);
+    if (!updated) return;
     machine.status = updated.status;
     machine.metadata.resourceVersion = updated.metadata.resourceVersion;
     await this.cache.waitForResourceVersion(machineRef(machine), updated.metadata.resourceVersion!, 5000);

@@ -75,6 +75,11 @@ describe('MachineSet controller', () => {
     await settle(h.manager, ['machineset']);
     // One apply per Machine (its creation): syncMachines' intent for an existing Machine is that one, found in place.
     expect(h.env.server.countRequests().writesByManager['apply cluster.x-k8s.io/machines capi-machineset']).toBe(2);
+    // Status as upstream's patch helper writes it: merge patches (a resourceVersion only with a conditions change), no
+    // update with the cached copy's resourceVersion that a concurrent MachineDeployment write would make fail.
+    const statusWrites = Object.entries(h.env.server.countRequests().writesByManager).filter(([k]) => k.includes(' cluster.x-k8s.io/machinesets/status '));
+    expect(statusWrites.length).toBeGreaterThan(0);
+    expect(statusWrites.map(([k]) => k.split(' ')[0])).toEqual(statusWrites.map(() => 'patch'));
   });
 
   it('adopts an orphan matching the selector and scales down deleting the delete-machine annotated one first', async () => {

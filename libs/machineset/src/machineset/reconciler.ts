@@ -36,7 +36,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
-import { ContractVersionResolver } from '@capi/machine';
+import { ContractVersionResolver, patchStatus } from '@capi/machine';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
@@ -362,7 +362,7 @@ export class MachineSetReconciler implements Reconciler {
   private async reportError(ms: MachineSet, e: TemplateError): Promise<void> {
     const conditions = setCondition(ms.status?.conditions, { type: 'ScalingUp', status: 'False', reason: e.reason, message: e.message, observedGeneration: ms.metadata.generation }, this.clock);
     if (jsonEqual(conditions, ms.status?.conditions ?? [])) return;
-    await this.client.updateStatus<MachineSet>({ ...ms, status: { ...(ms.status ?? {}), conditions } });
+    await patchStatus(this.client, refOf(ms), ms.status, { ...(ms.status ?? {}), conditions });
   }
 
   private async updateStatus(ms: MachineSet, machines: Machine[], scaleError: Error | undefined, remediationError?: Error): Promise<void> {
@@ -381,8 +381,9 @@ export class MachineSetReconciler implements Reconciler {
         observedGeneration: ms.metadata.generation,
       }, this.clock);
     }
-    if (jsonEqual(status, ms.status ?? {})) return;
-    const written = await this.client.updateStatus<MachineSet>({ ...ms, status });
-    await waitForCache(this.cache, written);
+    // A merge patch of what changed (upstream's patch helper): only a conditions change carries the resourceVersion, so
+    // the MachineDeployment writing the MS meanwhile does not make a replicas update fail.
+    const written = await patchStatus<MachineSet>(this.client, refOf(ms), ms.status, status);
+    if (written) await waitForCache(this.cache, written);
   }
 }
