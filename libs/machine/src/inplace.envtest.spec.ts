@@ -124,9 +124,16 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     await settle(h.manager, ['machine']);
     const refusedStatusWrites = () => Object.entries(h.env.server.countRequests().failedWritesByManager)
       .filter(([k]) => k.includes(' cluster.x-k8s.io/machines/status ')).reduce((n, [, v]) => n + v, 0);
-    const before = refusedStatusWrites();
-    responders.set('own-writes', () => ({ retryAfterSeconds: 0, message: 'Extension completed updating Machine' }));
+    // The update runs first (the test's own trigger writes race with the controller's status writes), then completes:
+    // from `before` on the Machine controller is the only writer of this Machine.
+    let done = false;
+    responders.set('own-writes', () => (done ? { retryAfterSeconds: 0, message: 'Extension completed updating Machine' } : { retryAfterSeconds: 1, message: 'Extension is updating Machine' }));
     await trigger('own-writes');
+    await eventually(async () => cond(await getMachine('own-writes'), 'Updating')?.status === 'True', 'Updating=True');
+    await settle(h.manager, ['machine']);
+    const before = refusedStatusWrites();
+    done = true;
+    h.clock.advance(1000);
     await eventually(async () => {
       const m = await getMachine('own-writes');
       return cond(m, 'Updating')?.reason === 'NotUpdating' && !(PENDING_HOOKS_ANNOTATION in annotationsOf(m)) && m;
