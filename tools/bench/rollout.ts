@@ -12,6 +12,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from '@capi/api';
 import { ApiServer, RequestMetrics, renderKubeconfig } from '@capi/apiserver';
 import { KubeClient, type Client, type KubeObject } from '@capi/controller-runtime';
+import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
@@ -175,7 +176,16 @@ export class RolloutBench {
   private readonly s: DemoSpec;
   heap?: { snapshot(name: string): Promise<void> };
 
-  constructor(private readonly client: Client, private readonly server: ApiServer, replicas: number, private readonly maxUnavailable: number, private readonly timeoutMs: number, private readonly log: (l: string) => void) {
+  constructor(
+    private readonly client: Client,
+    private readonly server: ApiServer,
+    replicas: number,
+    private readonly maxUnavailable: number,
+    private readonly timeoutMs: number,
+    private readonly log: (l: string) => void,
+    /** The in-memory workload clusters' API servers (Node reads are counted there, not at the management server). */
+    private readonly workloadServers: () => ApiServer[] = () => [],
+  ) {
     this.s = benchSpec(replicas);
   }
 
@@ -188,6 +198,7 @@ export class RolloutBench {
   async phase(phase: string, version: string, change: () => Promise<unknown>): Promise<PhaseResult> {
     const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
     this.server.resetRequests();
+    for (const w of this.workloadServers()) w.resetRequests();
     const profile = await startPhaseProfile(phase);
     const rss = startRssSampler();
     const t0 = Date.now();
@@ -204,7 +215,13 @@ export class RolloutBench {
     for (const [k, v] of Object.entries(counts.byVerbResource)) if (!k.startsWith('get ') && !k.startsWith('list ') && !k.startsWith('watch ')) byResource[k] = v;
     const unrelated = Object.entries(byResource).filter(([k]) => / runtime\.cluster\.x-k8s\.io\/|events/.test(k)).reduce((n, [, v]) => n + v, 0);
     const writes = RequestMetrics.writes(counts);
-    if (process.env.BENCH_READS) this.log(`${phase} reads: ${Object.entries(counts.byVerbResource).filter(([k]) => /^(get|list|watch) /.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+    const topReads = (c: Record<string, number>) => Object.entries(c).filter(([k]) => /^(get|list|watch) /.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k}=${v}`).join(', ');
+    if (process.env.BENCH_READS) {
+      this.log(`${phase} reads: ${topReads(counts.byVerbResource)}`);
+      const workload: Record<string, number> = {};
+      for (const w of this.workloadServers()) for (const [k, v] of Object.entries(w.countRequests().byVerbResource)) workload[k] = (workload[k] ?? 0) + v;
+      this.log(`${phase} workload cluster reads: ${topReads(workload)}`);
+    }
     return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: rss.peakMiB() };
   }
 
@@ -275,7 +292,8 @@ async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutM
   const env = new CountingEmbeddedEnvironment();
   const { app, client } = await startManager(env, managerFlags);
   try {
-    const bench = new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log);
+    const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
+    const bench = new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log, () => workloads.list().map((w) => w.server));
     bench.heap = heap;
     const results = await bench.run(phaseCount());
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);

@@ -45,7 +45,8 @@ export async function observeControlPlane(
     const wc = await observe<WorkloadCluster>(() => workloads.forCluster({ namespace: cluster.metadata.namespace!, name: cluster.metadata.name! }));
     if ('error' in wc) nodes = { error: `failed to connect to the workload cluster: ${wc.error}` };
     else {
-      nodes = await observe(() => wc.value.nodes());
+      const machineNodes = machines.map((m) => m.status?.nodeRef?.name).filter((n): n is string => !!n);
+      nodes = await observe(() => wc.value.nodes(machineNodes));
       pods = await observe(() => wc.value.staticPods());
       if (etcdManaged) etcdMembers = await observe(() => wc.value.etcd().members());
     }

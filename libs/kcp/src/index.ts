@@ -67,6 +67,7 @@ export {
   type WorkloadNode,
   type WorkloadCluster,
   type WorkloadClusterProvider,
+  type NodeSource,
   type StaticPod,
   type EtcdMember,
   type EtcdClient,

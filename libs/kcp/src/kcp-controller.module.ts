@@ -10,8 +10,8 @@ import { KCP_WORKLOAD_CLUSTER_PROVIDER, KubeconfigWorkloadClusterProvider, type 
 class WorkloadClusterProviderLifecycle implements OnApplicationShutdown {
   constructor(@Inject(KCP_WORKLOAD_CLUSTER_PROVIDER) private readonly provider: WorkloadClusterProvider) {}
 
-  onApplicationShutdown(): void {
-    this.provider.close?.();
+  async onApplicationShutdown(): Promise<void> {
+    await this.provider.close?.();
   }
 }
 

@@ -11,7 +11,7 @@ import {
   type SimulatedEtcdMember,
 } from '@capi/api';
 import { NoKindMatchError, type Client, type KubeObject } from '@capi/controller-runtime';
-import { kubeconfigSecretClientProvider, type ClusterKey, type WorkloadClusterClientProvider } from '@capi/machine';
+import { kubeconfigSecretClientProvider, WorkloadClusterCache, type ClusterKey, type WorkloadClusterClientProvider } from '@capi/machine';
 
 export interface WorkloadNode {
   name: string;
@@ -47,7 +47,12 @@ export interface EtcdClient {
 }
 
 export interface WorkloadCluster {
-  nodes(): Promise<WorkloadNode[]>;
+  /**
+   * The control-plane Nodes (label node-role.kubernetes.io/control-plane, as upstream's getControlPlaneNodes), plus
+   * those of `machineNodeNames` that exist without the label (upstream reads them by name to tell "no label" from
+   * "no Node"). Worker Nodes are not read.
+   */
+  nodes(machineNodeNames?: readonly string[]): Promise<WorkloadNode[]>;
   /** kube-system static Pods of the control-plane components, by name (`<component>-<node>`). */
   staticPods(): Promise<Map<string, StaticPod>>;
   etcd(): EtcdClient;
@@ -58,7 +63,7 @@ const UNREACHABLE_TAINT = 'node.kubernetes.io/unreachable';
 
 export interface WorkloadClusterProvider {
   forCluster(cluster: ClusterKey): Promise<WorkloadCluster>;
-  close?(): void;
+  close?(): void | Promise<void>;
 }
 
 /** Injection token of the KCP's WorkloadClusterProvider. */
@@ -125,20 +130,41 @@ export class SimulatedEtcdClient implements EtcdClient {
 
 export type EtcdClientFactory = (cluster: ClusterKey, workloadClient: Client) => EtcdClient;
 
+/** Where a ClientWorkloadCluster reads Nodes: the client itself by default, or a Node cache. */
+export interface NodeSource {
+  list(labelSelector: string): Promise<readonly NodeObject[]>;
+  get(name: string): Promise<NodeObject | undefined>;
+}
+
+const clientNodeSource = (client: Client): NodeSource => ({
+  list: async (labelSelector) => (await client.list<NodeObject>('v1', 'Node', { labelSelector })).items,
+  get: (name) => client.tryGet<NodeObject>({ apiVersion: 'v1', kind: 'Node', name }),
+});
+
 /** A workload cluster behind a Client (any Kubernetes-compatible API server, e.g. the in-memory provider's). */
 export class ClientWorkloadCluster implements WorkloadCluster {
   private readonly etcdClient: EtcdClient;
+  private readonly nodeSource: NodeSource;
 
   constructor(
     private readonly client: Client,
     etcdClient?: EtcdClient,
+    nodeSource?: NodeSource,
   ) {
     this.etcdClient = etcdClient ?? new SimulatedEtcdClient(client);
+    this.nodeSource = nodeSource ?? clientNodeSource(client);
   }
 
-  async nodes(): Promise<WorkloadNode[]> {
-    const nodes = await this.client.list<NodeObject>('v1', 'Node');
-    return nodes.items.map(workloadNodeOf);
+  async nodes(machineNodeNames: readonly string[] = []): Promise<WorkloadNode[]> {
+    const controlPlane = await this.nodeSource.list(CONTROL_PLANE_NODE_ROLE_LABEL);
+    const seen = new Set(controlPlane.map((n) => n.metadata.name));
+    const unlabelled: NodeObject[] = [];
+    for (const name of machineNodeNames) {
+      if (seen.has(name)) continue;
+      const node = await this.nodeSource.get(name);
+      if (node) unlabelled.push(node);
+    }
+    return [...controlPlane, ...unlabelled].map(workloadNodeOf);
   }
 
   /**
@@ -166,23 +192,34 @@ export class ClientWorkloadCluster implements WorkloadCluster {
   }
 }
 
-/** Workload clusters reached through their kubeconfig Secret (read via `managementClient`, e.g. the cached client). */
+/**
+ * Workload clusters reached through their kubeconfig Secret (read via `managementClient`, e.g. the cached client).
+ * Nodes are read from a per-cluster Node informer (WorkloadClusterCache), not listed per reconcile.
+ */
 export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvider {
   private readonly clients: WorkloadClusterClientProvider & { closeAll(): void };
+  private readonly nodeCache: WorkloadClusterCache;
 
   constructor(
     managementClient: Client,
     private readonly etcdClientFactory?: EtcdClientFactory,
   ) {
     this.clients = kubeconfigSecretClientProvider(managementClient);
+    this.nodeCache = new WorkloadClusterCache(this.clients);
   }
 
   async forCluster(cluster: ClusterKey): Promise<WorkloadCluster> {
     const client = await this.clients(cluster);
-    return new ClientWorkloadCluster(client, this.etcdClientFactory?.(cluster, client));
+    const nodes: NodeSource = {
+      list: (labelSelector) => this.nodeCache.listNodes(cluster, { labelSelector }),
+      get: (name) => this.nodeCache.node(cluster, name),
+    };
+    return new ClientWorkloadCluster(client, this.etcdClientFactory?.(cluster, client), nodes);
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    // Informers first (their watches use the clients), then the clients.
+    await this.nodeCache.closeAll();
     this.clients.closeAll();
   }
 }
@@ -216,7 +253,7 @@ export class InMemoryWorkloadClusterProvider implements WorkloadClusterProvider 
     const cp = () => [...e.nodes.values()].filter((n) => n.controlPlane);
     const ready = (name: string): StaticPod => ({ name, phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containers: [] });
     return {
-      nodes: async () => [...e.nodes.values()].map((n) => ({ ...n })),
+      nodes: async (names = []) => [...e.nodes.values()].filter((n) => n.controlPlane || names.includes(n.name)).map((n) => ({ ...n })),
       staticPods: async () => {
         const pods = new Map<string, StaticPod>();
         for (const n of cp()) for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd']) pods.set(`${c}-${n.name}`, ready(`${c}-${n.name}`));

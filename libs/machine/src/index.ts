@@ -10,6 +10,14 @@ export {
 } from './workload-cluster';
 export { findNodeByProviderID } from './machine-node';
 export {
+  WORKLOAD_CLUSTER_CACHE,
+  WorkloadClusterCache,
+  NODE_PROVIDER_ID_FIELD,
+  type WorkloadClusterCacheOptions,
+  type NodeEventHandler,
+  type NodeEventType,
+} from './workload-cluster-cache';
+export {
   decideInPlaceStep,
   decideAfterUpdateMachine,
   updatingReportFor,

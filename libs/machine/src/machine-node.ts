@@ -1,6 +1,8 @@
-// Finding a Machine's Node in its workload cluster by spec.providerID.
+// Finding a Machine's Node in its workload cluster by spec.providerID: over a client (findNodeByProviderID, for
+// callers without a cache) or from the workload cluster cache (lookupNode, the Machine controller).
 import type { Client, KubeObject } from '@capi/controller-runtime';
-import type { ClusterKey, WorkloadClusterClientProvider } from './workload-cluster';
+import type { ClusterKey } from './workload-cluster';
+import type { WorkloadClusterCache } from './workload-cluster-cache';
 
 const providerIdOf = (n: KubeObject) => (n.spec as { providerID?: string } | undefined)?.providerID;
 
@@ -18,15 +20,13 @@ export async function findNodeByProviderID(client: Client, providerID: string, k
   return nodes.items.find((n) => providerIdOf(n) === providerID);
 }
 
-/** findNodeByProviderID in the Machine's workload cluster; connection and read errors are returned, not thrown. */
-export async function lookupNode(
-  provider: WorkloadClusterClientProvider,
-  cluster: ClusterKey,
-  providerID: string,
-  knownNodeName?: string,
-): Promise<{ node?: KubeObject; error?: string }> {
+/**
+ * The Machine's Node from the workload cluster's Node cache (providerID index): no request per lookup once the
+ * cluster's informer has synced. Connection and read errors are returned, not thrown.
+ */
+export async function lookupNode(cache: WorkloadClusterCache, cluster: ClusterKey, providerID: string): Promise<{ node?: KubeObject; error?: string }> {
   try {
-    return { node: await findNodeByProviderID(await provider(cluster), providerID, knownNodeName) };
+    return { node: await cache.nodeByProviderID(cluster, providerID) };
   } catch (e) {
     return { error: (e as Error).message ?? String(e) };
   }

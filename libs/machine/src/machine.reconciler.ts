@@ -18,6 +18,8 @@ import {
   KUBE_CLIENT,
   MANAGER,
   ReconcilerFor,
+  cloneJson,
+  indexByFieldPath,
   isNotFound,
   type Client,
   type InformerCache,
@@ -42,7 +44,15 @@ import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
 import { MACHINE_CONTROLLER_NAME, MACHINE_CONTROLLER_OPTIONS, MACHINE_FIELD_MANAGER, type MachineControllerOptions } from './options';
 import { computeMachineStatus, type NodeObservation } from './status';
 import type { MachineObject } from './types';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload-cluster';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type ClusterKey, type WorkloadClusterClientProvider } from './workload-cluster';
+import { WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from './workload-cluster-cache';
+
+/** Machine field index by spec.providerID (upstream index.MachineProviderIDField): workload Node → Machine. */
+const MACHINE_PROVIDER_ID_FIELD = 'spec.providerID';
+/** Annotation upstream's Machine controller sets on a Node: the name of its Machine (in the Cluster's namespace). */
+const NODE_MACHINE_ANNOTATION = 'cluster.x-k8s.io/machine';
+
+const clusterKeyOf = (c: KubeObject): ClusterKey => ({ namespace: c.metadata.namespace!, name: c.metadata.name! });
 
 const machineRef = (m: { metadata: { name?: string; namespace?: string } }): ObjectRef => ({
   apiVersion: MachineGVK.apiVersion,
@@ -69,6 +79,7 @@ export class MachineReconciler implements Reconciler {
     @Inject(CACHE) private readonly cache: InformerCache,
     @Inject(MANAGER) private readonly manager: Manager,
     @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER) private readonly workloadClients: WorkloadClusterClientProvider,
+    @Inject(WORKLOAD_CLUSTER_CACHE) private readonly workloadNodes: WorkloadClusterCache,
     @Inject(MACHINE_CONTROLLER_OPTIONS) private readonly options: MachineControllerOptions,
     @Optional() @Inject(FEATURE_GATES) gates?: FeatureGates,
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: RuntimeClient,
@@ -79,6 +90,7 @@ export class MachineReconciler implements Reconciler {
     this.ssa = ssa ?? new ServerSideApplier({ clock: this.clock });
     this.resolver = new ContractVersionResolver(directClient);
     indexMachines(cache);
+    indexByFieldPath(cache, MachineGVK.apiVersion, 'Machine', MACHINE_PROVIDER_ID_FIELD);
     this.tracker = new ExternalObjectTracker(cache, (req) => this.enqueue(req));
     this.inPlace = new InPlacePhase(this.client, runtimeClient, new HookRetryCache(this.clock));
     this.deletion = new MachineDeletion(this.client, this.workloadClients);
@@ -158,7 +170,7 @@ export class MachineReconciler implements Reconciler {
     if (inPlace.error) throw inPlace.error;
     if (bootstrap.error) throw bootstrap.error;
     if (infra.error) throw infra.error;
-    return this.result([inPlace.requeueAfterMs, statusResult.requeueAfterMs, this.nodePollMs(machine, node)]);
+    return this.result([inPlace.requeueAfterMs, statusResult.requeueAfterMs, this.nodePollMs(machine, cluster, node)]);
   }
 
   private async reconcileDelete(machine: MachineObject, cluster: KubeObject | undefined, bootstrap: ExternalRead, infra: ExternalRead): Promise<Result | void> {
@@ -189,10 +201,12 @@ export class MachineReconciler implements Reconciler {
     return positive.length ? { requeueAfterMs: Math.min(...positive) } : undefined;
   }
 
-  private nodePollMs(machine: MachineObject, node: NodeObservation): number | undefined {
-    // No Node watch on workload clusters: poll while waiting for the Node and while it is known.
+  private nodePollMs(machine: MachineObject, cluster: KubeObject, node: NodeObservation): number | undefined {
+    // Node events come from the workload cluster's Node informer (see ensureWatches); poll only while there is none
+    // (the cluster could not be reached), as the only way to notice the Node then.
     if (!machine.spec.providerID) return undefined;
     if (node.notInspected) return undefined;
+    if (this.workloadNodes.isWatching(clusterKeyOf(cluster))) return undefined;
     return this.options.nodePollIntervalMs ?? 10_000;
   }
 
@@ -205,7 +219,25 @@ export class MachineReconciler implements Reconciler {
       const machines = this.cache.listStored(MachineGVK.apiVersion, 'Machine', { namespace: c.metadata.namespace, matchingFields: { [CLUSTER_NAME_FIELD]: c.metadata.name ?? '' } });
       for (const m of machines) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
     };
-    this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({ onAdd: forward, onUpdate: (_o, n) => forward(n), onDelete: forward });
+    const deleted = (c: KubeObject) => {
+      // The workload cluster goes with it: stop its Node informer (upstream ClusterCache disconnects).
+      this.workloadNodes.close(clusterKeyOf(c));
+      forward(c);
+    };
+    this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({ onAdd: forward, onUpdate: (_o, n) => forward(n), onDelete: deleted });
+    // A workload Node appearing or changing concerns its Machine (upstream nodeToMachine): by the Machine annotation
+    // on the Node, else by spec.providerID among the cluster's Machines.
+    this.workloadNodes.watchNodes((cluster, node) => {
+      const named = node.metadata.annotations?.[NODE_MACHINE_ANNOTATION];
+      if (named) this.enqueue({ namespace: cluster.namespace, name: named });
+      const providerID = (node.spec as { providerID?: unknown } | undefined)?.providerID;
+      if (typeof providerID !== 'string' || !providerID) return;
+      const machines = this.cache.listStored<MachineObject>(MachineGVK.apiVersion, 'Machine', {
+        namespace: cluster.namespace,
+        matchingFields: { [MACHINE_PROVIDER_ID_FIELD]: providerID },
+      });
+      for (const m of machines) if (m.spec.clusterName === cluster.name) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
+    });
   }
 
   private async readExternal(machine: MachineObject, ref: { apiGroup: string; kind: string; name: string } | undefined): Promise<ExternalRead> {
@@ -289,7 +321,7 @@ export class MachineReconciler implements Reconciler {
       return { notInspected: 'Waiting for Cluster control plane to be initialized' };
     }
     if (!machine.spec.providerID) return {};
-    const found = await lookupNode(this.workloadClients, { namespace: machine.metadata.namespace!, name: machine.spec.clusterName }, machine.spec.providerID, machine.status?.nodeRef?.name);
+    const found = await lookupNode(this.workloadNodes, { namespace: machine.metadata.namespace!, name: machine.spec.clusterName }, machine.spec.providerID);
     if (found.error) {
       this.log.error(`${machine.metadata.namespace}/${machine.metadata.name}: reading Node: ${found.error}`);
       return { error: found.error };
@@ -297,7 +329,8 @@ export class MachineReconciler implements Reconciler {
     if (found.node) {
       machine.status = { ...(machine.status ?? {}), nodeRef: { name: found.node.metadata.name! } };
       const nodeInfo = (found.node.status as { nodeInfo?: unknown } | undefined)?.nodeInfo;
-      if (nodeInfo) machine.status.nodeInfo = nodeInfo as never;
+      // The cached Node is read-only; the Machine's status is ours to change.
+      if (nodeInfo) machine.status.nodeInfo = cloneJson(nodeInfo) as never;
     }
     return { node: found.node };
   }
