@@ -11,11 +11,13 @@ import { NestFactory } from '@nestjs/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from '@capi/api';
 import { ApiServer, RequestMetrics, renderKubeconfig } from '@capi/apiserver';
-import { KubeClient, type Client, type KubeObject } from '@capi/controller-runtime';
+import { KubeClient, METRICS_REGISTRY, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { Registry } from 'prom-client';
 import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';
+import { reconcileDelta, reconcileRows, reconcileSnapshot, type ReconcileCounts } from './reconciles';
 import { scalingTable } from './scaling';
 import { renderTable, type Cell } from './table';
 
@@ -38,7 +40,7 @@ class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
   }
 }
 
-interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; /** "<verb> <resource> <fieldManager>" → writes, and those that changed nothing */ byManager: Record<string, number>; noopByManager: Record<string, number>; failedByManager: Record<string, number>; kept: number; replaced: number; rssMiB: number }
+interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; /** "<verb> <resource> <fieldManager>" → writes, and those that changed nothing */ byManager: Record<string, number>; noopByManager: Record<string, number>; failedByManager: Record<string, number>; kept: number; replaced: number; rssMiB: number; /** per controller, from its metrics */ reconciles: ReconcileCounts }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -138,7 +140,7 @@ async function startPhaseProfile(phase: string): Promise<{ stop(): Promise<void>
 export class RolloutBench {
   private readonly s: DemoSpec;
 
-  constructor(private readonly client: Client, private readonly server: ApiServer, replicas: number, private readonly maxUnavailable: number, private readonly timeoutMs: number, private readonly log: (l: string) => void) {
+  constructor(private readonly client: Client, private readonly server: ApiServer, private readonly registry: Registry, replicas: number, private readonly maxUnavailable: number, private readonly timeoutMs: number, private readonly log: (l: string) => void) {
     this.s = benchSpec(replicas);
   }
 
@@ -151,6 +153,7 @@ export class RolloutBench {
   async phase(phase: string, version: string, change: () => Promise<unknown>): Promise<PhaseResult> {
     const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
     this.server.resetRequests();
+    const reconcilesBefore = await reconcileSnapshot(this.registry);
     const profile = await startPhaseProfile(phase);
     const t0 = Date.now();
     await change();
@@ -158,6 +161,7 @@ export class RolloutBench {
     const seconds = (Date.now() - t0) / 1000;
     await profile?.stop();
     const counts = this.server.countRequests();
+    const reconciles = reconcileDelta(reconcilesBefore, await reconcileSnapshot(this.registry));
     const after = await this.mdMachines();
     const kept = after.filter((m) => before.has(m.metadata.uid)).length;
     const byResource: Record<string, number> = {};
@@ -165,7 +169,7 @@ export class RolloutBench {
     const unrelated = Object.entries(byResource).filter(([k]) => / runtime\.cluster\.x-k8s\.io\/|events/.test(k)).reduce((n, [, v]) => n + v, 0);
     const writes = RequestMetrics.writes(counts);
     if (process.env.BENCH_READS) this.log(`${phase} reads: ${Object.entries(counts.byVerbResource).filter(([k]) => /^(get|list|watch) /.test(k)).sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k}=${v}`).join(', ')}`);
-    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: process.memoryUsage().rss / 2 ** 20 };
+    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: process.memoryUsage().rss / 2 ** 20, reconciles };
   }
 
   async run(): Promise<PhaseResult[]> {
@@ -221,11 +225,12 @@ async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutM
   const env = new CountingEmbeddedEnvironment();
   const { app, client } = await startManager(env, managerFlags);
   try {
-    const results = await new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log).run();
+    const results = await new RolloutBench(client, env.server!, app.get<Registry>(METRICS_REGISTRY, { strict: false }), replicas, maxUnavailable, timeoutMs, log).run();
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
     process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
     process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'RSS MiB'], rows));
     process.stdout.write(`\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`);
+    process.stdout.write(`\nreconciles per controller (controller_runtime_reconcile_total; seconds: summed wall time of the reconciles, concurrent ones overlapping)\n${renderTable(['controller', ...results.flatMap((r) => [r.phase, 'per Machine', 'seconds'])], reconcileRows(results, replicas))}`);
     const [, inPlace, replacement] = results;
     process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n\n`);
     return results;
