@@ -11,13 +11,15 @@ import { NestFactory } from '@nestjs/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from '@capi/api';
 import { ApiServer, RequestMetrics, renderKubeconfig } from '@capi/apiserver';
-import { KubeClient, type Client, type KubeObject } from '@capi/controller-runtime';
+import { KubeClient, METRICS_REGISTRY, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { Registry } from 'prom-client';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';
 import { topAllocators } from './heap';
+import { reconcileDelta, reconcileRows, reconcileSnapshot, type ReconcileCounts } from './reconciles';
 import { scalingTable } from './scaling';
 import { renderTable, type Cell } from './table';
 
@@ -40,7 +42,7 @@ class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
   }
 }
 
-interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; /** "<verb> <resource> <fieldManager>" → writes, and those that changed nothing */ byManager: Record<string, number>; noopByManager: Record<string, number>; failedByManager: Record<string, number>; kept: number; replaced: number; rssMiB: number }
+interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; /** "<verb> <resource> <fieldManager>" → writes, and those that changed nothing */ byManager: Record<string, number>; noopByManager: Record<string, number>; failedByManager: Record<string, number>; kept: number; replaced: number; rssMiB: number; /** per controller, from its metrics */ reconciles: ReconcileCounts }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -179,6 +181,7 @@ export class RolloutBench {
   constructor(
     private readonly client: Client,
     private readonly server: ApiServer,
+    private readonly registry: Registry,
     replicas: number,
     private readonly maxUnavailable: number,
     private readonly timeoutMs: number,
@@ -199,6 +202,7 @@ export class RolloutBench {
     const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
     this.server.resetRequests();
     for (const w of this.workloadServers()) w.resetRequests();
+    const reconcilesBefore = await reconcileSnapshot(this.registry);
     const profile = await startPhaseProfile(phase);
     const rss = startRssSampler();
     const t0 = Date.now();
@@ -209,6 +213,7 @@ export class RolloutBench {
     rss.stop();
     await this.heap?.snapshot(`${this.s.workerReplicas}-${phase}`);
     const counts = this.server.countRequests();
+    const reconciles = reconcileDelta(reconcilesBefore, await reconcileSnapshot(this.registry));
     const after = await this.mdMachines();
     const kept = after.filter((m) => before.has(m.metadata.uid)).length;
     const byResource: Record<string, number> = {};
@@ -222,7 +227,7 @@ export class RolloutBench {
       for (const w of this.workloadServers()) for (const [k, v] of Object.entries(w.countRequests().byVerbResource)) workload[k] = (workload[k] ?? 0) + v;
       this.log(`${phase} workload cluster reads: ${topReads(workload)}`);
     }
-    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: rss.peakMiB() };
+    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: rss.peakMiB(), reconciles };
   }
 
   /** The phases in order; `phases` (BENCH_PHASES) runs only the first ones, e.g. 2 for create + in place at 10,000. */
@@ -293,13 +298,14 @@ async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutM
   const { app, client } = await startManager(env, managerFlags);
   try {
     const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
-    const bench = new RolloutBench(client, env.server!, replicas, maxUnavailable, timeoutMs, log, () => workloads.list().map((w) => w.server));
+    const bench = new RolloutBench(client, env.server!, app.get<Registry>(METRICS_REGISTRY, { strict: false }), replicas, maxUnavailable, timeoutMs, log, () => workloads.list().map((w) => w.server));
     bench.heap = heap;
     const results = await bench.run(phaseCount());
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
     process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
     process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'peak RSS MiB'], rows));
     process.stdout.write(`\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`);
+    process.stdout.write(`\nreconciles per controller (controller_runtime_reconcile_total; seconds: summed wall time of the reconciles, concurrent ones overlapping)\n${renderTable(['controller', ...results.flatMap((r) => [r.phase, 'per Machine', 'seconds'])], reconcileRows(results, replicas))}`);
     const [, inPlace, replacement] = results;
     if (replacement) process.stdout.write(`in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n\n`);
     return results;

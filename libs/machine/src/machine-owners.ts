@@ -37,14 +37,25 @@ export async function readUpToDateOwners(cache: InformerCache, machine: MachineO
   return machineDeployment ? { machineSet, machineDeployment } : undefined;
 }
 
-/** What a Machine reads from its owners (readUpToDateOwners): the spec (generation) and the MachineSet's own owner. */
-const ownerChanged = (o: KubeObject, n: KubeObject) =>
-  o.metadata.generation !== n.metadata.generation || JSON.stringify(o.metadata.ownerReferences) !== JSON.stringify(n.metadata.ownerReferences);
+type OwnerLike = KubeObject & { spec?: { template?: unknown; rollout?: { after?: unknown } } };
+const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Whether an owner changed what its Machines read (readUpToDateOwners, upToDateCondition): spec.template,
+ * spec.rollout.after (MachineDeployment), the owner references (which MachineDeployment owns the MachineSet). Not a
+ * bare generation bump: the MachineDeployment changes its MachineSets' spec.replicas several times per rollout batch,
+ * and each change re-enqueued every Machine of both MachineSets (O(Machines) reconciles per batch, O(Machines²) per
+ * rollout), for an UpToDate computed the same.
+ */
+export function ownerInputsChanged(o: KubeObject, n: KubeObject): boolean {
+  const [a, b] = [o as OwnerLike, n as OwnerLike];
+  return !sameJson(a.metadata.ownerReferences, b.metadata.ownerReferences) || !sameJson(a.spec?.template, b.spec?.template) || !sameJson(a.spec?.rollout?.after, b.spec?.rollout?.after);
+}
 
 /**
  * Enqueues the Machines of a MachineSet (controller owner) and of a MachineDeployment (deployment-name label) when
- * the owner is added, deleted or changes what the Machines read; status-only updates (every reconcile of a large
- * MachineSet writes one) would re-enqueue all its Machines each time. Read from the Machine indexes (indexMachines).
+ * the owner is added, deleted or changes what the Machines read (ownerInputsChanged); status and replica updates
+ * (every reconcile of a large MachineSet writes one) would re-enqueue all its Machines each time. Read from the Machine indexes (indexMachines).
  */
 export function watchMachineOwners(cache: InformerCache, enqueue: (req: Request) => void): void {
   const forward = (opts: Pick<ListOptions, 'namespace' | 'matchingFields'>) => {
@@ -55,12 +66,12 @@ export function watchMachineOwners(cache: InformerCache, enqueue: (req: Request)
     forward({ namespace: md.metadata.namespace, matchingFields: { [labelIndexField(MACHINE_DEPLOYMENT_NAME_LABEL)]: md.metadata.name ?? '' } });
   cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({
     onAdd: onMachineSet,
-    onUpdate: (o, n) => ownerChanged(o, n) && onMachineSet(n),
+    onUpdate: (o, n) => ownerInputsChanged(o, n) && onMachineSet(n),
     onDelete: onMachineSet,
   });
   cache.informerFor(MachineDeploymentGVK.apiVersion, 'MachineDeployment').addEventHandler({
     onAdd: onMachineDeployment,
-    onUpdate: (o, n) => ownerChanged(o, n) && onMachineDeployment(n),
+    onUpdate: (o, n) => ownerInputsChanged(o, n) && onMachineDeployment(n),
     onDelete: onMachineDeployment,
   });
 }

@@ -78,6 +78,24 @@ describe('Machine controller UpToDate condition for MachineDeployment workers (e
     await waitUpToDate('w1', { status: 'True', reason: 'UpToDate' }, 'UpToDate once the kubelet matches');
   });
 
+  it('re-reconciles the Machines for an owner template change, not for a replica change (generation bump alone)', async () => {
+    await settle(h.manager, ['machine']);
+    const reconcile = jest.spyOn(h.reconciler, 'reconcile');
+    const reconciledW1 = () => reconcile.mock.calls.filter(([req]) => req.name === 'w1').length;
+    try {
+      // What the MachineDeployment does several times per rollout batch; UpToDate does not read spec.replicas.
+      await h.client.patch(ref(MACHINE_API, 'MachineSet', ns, 'md-ms'), 'merge', { spec: { replicas: 2 } });
+      await h.client.patch(ref(MACHINE_API, 'MachineDeployment', ns, 'md'), 'merge', { spec: { replicas: 2 } });
+      await settle(h.manager, ['machine']);
+      expect(reconciledW1()).toBe(0);
+      await h.client.patch(ref(MACHINE_API, 'MachineDeployment', ns, 'md'), 'merge', { spec: { template: { spec: { version: 'v1.33.0' } } } });
+      await waitUpToDate('w1', { status: 'False', reason: 'NotUpToDate', message: '* Version v1.32.0, v1.33.0 required' }, 'NotUpToDate after the MD template change');
+      expect(reconciledW1()).toBeGreaterThan(0);
+    } finally {
+      reconcile.mockRestore();
+    }
+  });
+
   it('a stand-alone Machine and a Machine of a stand-alone MachineSet get no UpToDate', async () => {
     await createRunningMachine(h.client, ns, 'alone');
     const ms = await h.client.create<KubeObject>({

@@ -2,7 +2,8 @@
 import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestjs/common';
 import { METRICS_REGISTRY, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
-import { SsaCache, type NowClock } from './cache';
+import { DEFAULT_SSA_CACHE_MAX_ENTRIES, SsaCache, type NowClock } from './cache';
+import { IntentMemo, type IntentMemoKey } from './intent-memo';
 import { patch, type SsaPatchResult } from './patch';
 
 export interface SsaModuleOptions {
@@ -24,11 +25,14 @@ export interface ApplierPatchOptions {
   dryRun?: boolean;
   /** Skip the cache for this call (it is neither read nor filled). */
   noCache?: boolean;
+  /** Record a cache hit under this key, for knownNoop (see IntentMemo); a miss forgets the key's object. */
+  memo?: IntentMemoKey;
 }
 
 @Injectable()
 export class ServerSideApplier {
   private readonly caches = new Map<string, SsaCache>();
+  private readonly memos = new Map<string, IntentMemo>();
 
   private readonly options: SsaModuleOptions;
 
@@ -51,9 +55,40 @@ export class ServerSideApplier {
     return cache;
   }
 
-  patch(client: Client, modified: KubeObject, opts: ApplierPatchOptions): Promise<SsaPatchResult> {
-    const cache = opts.noCache ? undefined : this.cacheFor(opts.controllerName ?? opts.fieldOwner);
-    return patch(client, modified, { fieldOwner: opts.fieldOwner, original: opts.original, dryRun: opts.dryRun, cache });
+  async patch(client: Client, modified: KubeObject, opts: ApplierPatchOptions): Promise<SsaPatchResult> {
+    const controller = opts.controllerName ?? opts.fieldOwner;
+    const cache = opts.noCache ? undefined : this.cacheFor(controller);
+    const result = await patch(client, modified, { fieldOwner: opts.fieldOwner, original: opts.original, dryRun: opts.dryRun, cache });
+    if (opts.memo && cache) {
+      if (result.cacheHit && result.requestId) this.memoFor(controller).remember(opts.memo, result.requestId);
+      else this.memoFor(controller).forget(opts.memo);
+    }
+    return result;
+  }
+
+  /**
+   * True when the last patch() with this memo key (same object, same inputs) was a cache hit and that request-cache
+   * entry is still there: the apply would be a no-op, so the caller need not build the intent. Counts a hit and
+   * refreshes the entry as patch() does on a hit; otherwise counts nothing (the caller's patch() will).
+   */
+  knownNoop(controllerName: string, key: IntentMemoKey): boolean {
+    const memo = this.memos.get(controllerName);
+    const id = memo?.requestIdFor(key);
+    if (!id) return false;
+    const cache = this.cacheFor(controllerName);
+    if (!cache.peek(id)) {
+      memo!.forget(key);
+      return false;
+    }
+    cache.has(id, key.kind);
+    cache.add(id);
+    return true;
+  }
+
+  private memoFor(controllerName: string): IntentMemo {
+    let memo = this.memos.get(controllerName);
+    if (!memo) this.memos.set(controllerName, (memo = new IntentMemo(this.options.maxEntries ?? DEFAULT_SSA_CACHE_MAX_ENTRIES)));
+    return memo;
   }
 }
 

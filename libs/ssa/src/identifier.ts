@@ -54,5 +54,10 @@ export function hashObject(obj: unknown): number {
  * resourceVersion", so any write by anybody (new resourceVersion) or any intent change is a cache miss.
  */
 export function computeRequestIdentifier(resourceVersion: string, prepared: KubeObject): string {
-  return `${gvkString(prepared)}.${objectKeyString(prepared)}.${resourceVersion}.${hashObject(prepared)}`;
+  return requestIdentifier(resourceVersion, prepared, hashObject(prepared));
+}
+
+/** computeRequestIdentifier with `hashObject(prepared)` already computed (one hash for several keys). */
+export function requestIdentifier(resourceVersion: string, prepared: KubeObject, hash: number): string {
+  return `${gvkString(prepared)}.${objectKeyString(prepared)}.${resourceVersion}.${hash}`;
 }

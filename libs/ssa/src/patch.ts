@@ -4,7 +4,7 @@
 // writes by other managers (a new resourceVersion) do not make us re-apply an intent that is already in place.
 import { cloneJson, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { SsaCache } from './cache';
-import { computeRequestIdentifier } from './identifier';
+import { hashObject, requestIdentifier } from './identifier';
 import { ownedValuesDigest } from './owned-values';
 import { prepareModified } from './prepare';
 
@@ -25,6 +25,8 @@ export interface SsaPatchOptions {
 export interface SsaPatchResult {
   /** True when the cache proved the apply a no-op and no request was sent. */
   cacheHit: boolean;
+  /** On a hit, the request-cache key that proved it (see IntentMemo). */
+  requestId?: string;
 }
 
 function withoutUid(obj: KubeObject): KubeObject {
@@ -59,13 +61,14 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
   const sameObject = !intent.metadata?.uid || intent.metadata.uid === opts.original?.metadata?.uid;
   if (useCache && opts.original && originalRv !== '' && sameObject) {
     const owned = ownedValuesDigest(opts.original, opts.fieldOwner);
-    const ids = [computeRequestIdentifier(originalRv, hashed), ...(owned ? [computeRequestIdentifier(`owned:${owned}`, hashed)] : [])];
+    const hash = hashObject(hashed); // once for both keys
+    const ids = [requestIdentifier(originalRv, hashed, hash), ...(owned ? [requestIdentifier(`owned:${owned}`, hashed, hash)] : [])];
     const id = ids.find((k) => opts.cache!.peek(k));
     // One hit or miss per call, whichever key answered.
     if (opts.cache!.has(id ?? ids[0], intent.kind)) {
       opts.cache!.add(id!); // refresh TTL / recency
       overwrite(modified, { ...opts.original!, apiVersion: intent.apiVersion, kind: intent.kind });
-      return { cacheHit: true };
+      return { cacheHit: true, requestId: id };
     }
   }
 
@@ -81,9 +84,10 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
     // The server now holds exactly this intent at the returned resourceVersion (changed or not): re-applying the
     // same intent to that resourceVersion is known to be a no-op.
     const newRv = applied.metadata?.resourceVersion;
-    if (newRv) opts.cache!.add(computeRequestIdentifier(newRv, hashed));
+    const hash = hashObject(hashed);
+    if (newRv) opts.cache!.add(requestIdentifier(newRv, hashed, hash));
     const owned = ownedValuesDigest(applied, opts.fieldOwner);
-    if (owned) opts.cache!.add(computeRequestIdentifier(`owned:${owned}`, hashed));
+    if (owned) opts.cache!.add(requestIdentifier(`owned:${owned}`, hashed, hash));
   }
   return { cacheHit: false };
 }

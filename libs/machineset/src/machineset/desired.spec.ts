@@ -1,6 +1,39 @@
 import { labelSelectorAsSelector } from '@capi/api';
-import { computeDesiredMachine, selectorProblem, formatLabelValue, generateName, kindFromTemplateKind, objectFromTemplate, TemplateError } from './desired';
+import { computeDesiredMachine, desiredMachineInputsKey, selectorProblem, formatLabelValue, generateName, kindFromTemplateKind, objectFromTemplate, TemplateError } from './desired';
 import { machine, machineSet } from '../testing/fixtures';
+
+describe('desiredMachineInputsKey (syncMachines intent memo)', () => {
+  const base = () => machineSet('md-abc', { version: 'v1.31.0' });
+  // Every change of the MS that changes the desired Machine must change the key (else a stale intent is taken for
+  // applied); changes it does not read must not (else the memo never hits).
+  const changes: [string, (ms: ReturnType<typeof base>) => void][] = [
+    ['template label', (ms) => { ms.spec.template.metadata = { ...ms.spec.template.metadata, labels: { ...ms.spec.template.metadata?.labels, extra: 'x' } }; }],
+    ['template annotation', (ms) => { ms.spec.template.metadata = { ...ms.spec.template.metadata, annotations: { a: 'b' } }; }],
+    ['template spec', (ms) => { ms.spec.template.spec.minReadySeconds = 9; }],
+    ['clusterName', (ms) => { ms.spec.clusterName = 'c2'; }],
+    ['deployment-name label', (ms) => { ms.metadata.labels = { ...ms.metadata.labels, 'cluster.x-k8s.io/deployment-name': 'md2' }; }],
+    ['uid', (ms) => { ms.metadata.uid = 'other'; }],
+    ['name', (ms) => { ms.metadata.name = 'md-abd'; }],
+    ['namespace', (ms) => { ms.metadata.namespace = 'ns2'; }],
+  ];
+  it.each(changes)('changes with the desired Machine: %s', (_what, change) => {
+    const changed = base();
+    change(changed);
+    const existing = machine('m1', { version: 'v1.30.0' });
+    expect(computeDesiredMachine(changed, existing)).not.toEqual(computeDesiredMachine(base(), existing));
+    expect(desiredMachineInputsKey(changed)).not.toBe(desiredMachineInputsKey(base()));
+  });
+  it('stays for what the desired Machine does not read (replicas, status, other annotations)', () => {
+    const changed = base();
+    changed.spec.replicas = 7;
+    changed.metadata.generation = 5;
+    changed.metadata.annotations = { 'machinedeployment.clusters.x-k8s.io/revision': '3' };
+    changed.status = { replicas: 2 };
+    const existing = machine('m1');
+    expect(computeDesiredMachine(changed, existing)).toEqual(computeDesiredMachine(base(), existing));
+    expect(desiredMachineInputsKey(changed)).toBe(desiredMachineInputsKey(base()));
+  });
+});
 
 describe('computeDesiredMachine', () => {
   const ms = machineSet('md-abc', { version: 'v1.31.0' });

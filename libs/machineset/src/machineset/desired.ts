@@ -86,6 +86,17 @@ export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefi
   return machine;
 }
 
+/**
+ * Everything of the MS that computeDesiredMachine reads for an existing Machine (the owner reference, the labels of
+ * machineLabels, spec.clusterName and spec.template), as one string: with the Machine's resourceVersion it
+ * determines the desired Machine, so syncMachines can recognise an intent it already applied (IntentMemo). Computed
+ * once per reconcile; keep it in step with computeDesiredMachine.
+ */
+export function desiredMachineInputsKey(ms: MachineSet): string {
+  const m = ms.metadata;
+  return `${fnv32a(JSON.stringify([m.namespace, m.name, m.uid, m.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL], ms.spec.clusterName, ms.spec.template]))}`;
+}
+
 /** Why the selector cannot be used, or undefined. */
 export function selectorProblem(ms: MachineSet, selector: { empty: boolean; matches(labels: Record<string, string> | undefined): boolean }): string | undefined {
   if (selector.empty) return `MachineSet ${ms.metadata.name} has an empty spec.selector`;

@@ -40,7 +40,7 @@ import { ContractVersionResolver, patchStatus } from '@capi/machine';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
-import { computeDesiredMachine, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
+import { computeDesiredMachine, desiredMachineInputsKey, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
 import { checkMoveHandshake, machinesToStartInPlaceUpdate, MoveError, movePatch, planDeletions, planMoves, replicaDelta } from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
@@ -233,11 +233,16 @@ export class MachineSetReconciler implements Reconciler {
 
   /** In-place mutable fields propagated to the Machines with SSA (their UpToDate condition is the Machine controller's). */
   private async syncMachines(ms: MachineSet, machines: Machine[]): Promise<void> {
+    const inputs = desiredMachineInputsKey(ms);
     for (const m of machines) {
       if (m.metadata.deletionTimestamp) continue;
+      // Same Machine (resourceVersion) and same MS inputs as a previous no-op: still a no-op while its request-cache
+      // entry lives. Every reconcile of a large MS comes here for each Machine, and most did not change since the last.
+      const memo = { object: m.metadata.uid ?? m.metadata.name ?? '', inputs: `${m.metadata.resourceVersion}/${inputs}`, kind: 'Machine' };
+      if (this.applier.knownNoop(MACHINESET_FIELD_MANAGER, memo)) continue;
       // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
       await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
-      await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m });
+      await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m, memo });
     }
   }
 
