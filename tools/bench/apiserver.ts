@@ -99,8 +99,8 @@ export async function runApiserverBench(args: string[]): Promise<number> {
     await phase(`list (${n} items)`, lists, () => inBatches(lists, () => client.list(MACHINE.apiVersion, MACHINE.kind, { namespace: NS })), false);
     await phase('merge patch', n, () => inBatches(n, (i) => client.patch(ref(i), 'merge', { metadata: { annotations: { 'bench/patched': 'yes' } } })), true);
     await phase('status patch', n, () => inBatches(n, (i) => client.patch(ref(i), 'merge', { status: { phase: 'Running', observedGeneration: 1 } }, { subresource: 'status' })), true);
-    await phase('apply (SSA)', n, () => inBatches(n, (i) => client.apply({ ...machine(i), spec: { ...machine(i).spec, version: 'v1.31.0' } }, { fieldManager: 'bench', force: true })), true);
-    const noop = () => inBatches(n, (i) => client.apply({ ...machine(i), spec: { ...machine(i).spec, version: 'v1.31.0' } }, { fieldManager: 'bench', force: true }));
+    await phase('apply (SSA)', n, () => inBatches(n, (i) => client.apply({ ...machine(i), spec: { ...(machine(i).spec as object), version: 'v1.31.0' } }, { fieldManager: 'bench', force: true })), true);
+    const noop = () => inBatches(n, (i) => client.apply({ ...machine(i), spec: { ...(machine(i).spec as object), version: 'v1.31.0' } }, { fieldManager: 'bench', force: true }));
     await phase('apply no-op (SSA)', n, noop, false);
     process.stdout.write(`embedded API server (${sqlite ? 'SQLite file' : 'memory'} storage, HTTPS, ${CONCURRENCY} requests in flight), ${n} Machines, ${w} watchers (${watchers.events()} events delivered)\n`);
     process.stdout.write(renderTable(['verb', 'ops', 'ops/s', 'µs/op'], rows));
