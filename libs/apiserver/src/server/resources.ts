@@ -27,6 +27,12 @@ export type PatchKind = 'json' | 'merge' | 'strategic';
 
 type WatchEvent = { type: string; object: Record<string, any> };
 
+/**
+ * A live event's object as served per apiVersion, shared by every watcher of that version (frozen), so the HTTP
+ * layer can encode it once and write the same bytes to each stream. Keyed by the store's frozen event data.
+ */
+const presentedLive = new WeakMap<object, Map<string, KubeObject>>();
+
 export class Resources {
   constructor(
     private readonly store: Store,
@@ -357,10 +363,10 @@ export class Resources {
     }
     try {
       return this.store.watch(storageResource(info), since, (ev: StoreEvent) => {
-        const o = this.present(info, ev.data);
+        const o = this.presentShared(info, ev.data);
         const now = match(o);
         // Like kube: an object entering the selection is ADDED, one leaving it is DELETED.
-        const before = ev.prev ? match(this.present(info, ev.prev)) : undefined;
+        const before = ev.prev ? match(this.presentShared(info, ev.prev)) : undefined;
         if (ev.type === 'MODIFIED' && before === false) {
           if (now) send({ type: 'ADDED', object: o });
         } else if (ev.type === 'MODIFIED' && before === true && !now) send({ type: 'DELETED', object: o });
@@ -370,6 +376,17 @@ export class Resources {
       if (e instanceof CompactedError) throw gone(`too old resource version: ${e.requested} (${e.oldest})`);
       throw e;
     }
+  }
+
+  /** present() of a frozen (live, committed) object, computed once per apiVersion and shared; others as present(). */
+  private presentShared(info: ResourceInfo, data: Record<string, any>): KubeObject {
+    if (!Object.isFrozen(data)) return this.present(info, data);
+    let byVersion = presentedLive.get(data);
+    if (!byVersion) presentedLive.set(data, (byVersion = new Map()));
+    const version = apiVersionOf(info);
+    let o = byVersion.get(version);
+    if (!o) byVersion.set(version, (o = Object.freeze(this.present(info, data))));
+    return o;
   }
 
   bookmark(info: ResourceInfo): WatchEvent {
