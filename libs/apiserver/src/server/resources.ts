@@ -104,7 +104,7 @@ export class Resources {
       const unknown = before ? droppedPaths(before, out).map((f) => `unknown field "${f}"`) : [];
       if (unknown.length && validation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
       opts.warnings?.push(...unknown);
-      out = engines.applyDefaults(out, info.schema) as KubeObject;
+      out = engines.applyDefaultsInPlace(out, info.schema) as KubeObject; // `out` is prune's fresh copy
     }
     const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
     if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
