@@ -60,4 +60,20 @@ describe('Store parsed-object cache', () => {
     s.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it('keeps the owners index right when a write keeps, changes or drops the owner uids', () => {
+    const s = new Store({ path: ':memory:' });
+    const owned = (uids: string[], spec: number) => (rev: number) => ({ metadata: { name: 'a', resourceVersion: String(rev), ownerReferences: uids.map((uid) => ({ uid })) }, spec });
+    const deps = (uid: string) => s.dependents(uid).map((d) => `${d.name}@${d.data.spec}`);
+    s.put('/configmaps', 'ns', 'a', owned(['u1'], 1));
+    s.put('/configmaps', 'ns', 'a', owned(['u1'], 2));
+    expect(deps('u1')).toEqual(['a@2']);
+    s.put('/configmaps', 'ns', 'a', owned(['u1', 'u2'], 3));
+    expect([deps('u1'), deps('u2')]).toEqual([['a@3'], ['a@3']]);
+    s.put('/configmaps', 'ns', 'a', owned(['u2'], 4));
+    expect([deps('u1'), deps('u2')]).toEqual([[], ['a@4']]);
+    s.put('/configmaps', 'ns', 'a', owned([], 5));
+    expect(deps('u2')).toEqual([]);
+    s.close();
+  });
 });

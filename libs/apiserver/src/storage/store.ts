@@ -189,9 +189,11 @@ export class Store {
       const bytes = Buffer.byteLength(json);
       if (bytes > this.maxValueBytes) throw new ValueTooLargeError(bytes, this.maxValueBytes);
       this.stmts.upsert.run(key, resource, namespace, name, rev, json);
-      this.stmts.delOwners.run(key);
-      for (const ref of (data.metadata?.ownerReferences ?? []) as { uid?: string }[]) {
-        if (ref.uid) this.stmts.addOwner.run(ref.uid, key);
+      // The owners index changes only with the owner uids (most writes are status or spec changes).
+      const owners = ownerUids(data);
+      if (!prev || owners !== ownerUids(prev)) {
+        this.stmts.delOwners.run(key);
+        for (const uid of owners ? owners.split('\n') : []) this.stmts.addOwner.run(uid, key);
       }
       event = { rev, type: prev ? 'MODIFIED' : 'ADDED', resource, namespace, data, ...(prev ? { prev } : {}) };
       this.recordEvent(event, json);
@@ -270,6 +272,13 @@ export class Store {
     this.parsed.clear();
     this.db.close();
   }
+}
+
+/** The owner uids of an object, in order, as one comparable string ('' when none). */
+function ownerUids(data: Record<string, any>): string {
+  const refs = data.metadata?.ownerReferences;
+  if (!Array.isArray(refs) || refs.length === 0) return '';
+  return refs.map((r: { uid?: string }) => r?.uid).filter((u) => !!u).join('\n');
 }
 
 /** Freezes a parsed JSON value and everything in it, so a caller that mutates a shared object fails loudly. */
