@@ -3,6 +3,7 @@ import {
   decodeDeleteOptions, decodeObject, encodeObject, encodeWatchFrame, negotiateResponse, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE,
   ProtobufDecodeError, ProtobufEncodeError, protobufSupported, type ResponseFormat,
 } from '../protobuf';
+import { stringifyKnown } from './known-json';
 import { apiVersionOf, type ResourceInfo } from './registry';
 import { badRequest, StatusError } from './status';
 
@@ -52,7 +53,7 @@ export function encodeBody(body: unknown, format: ResponseFormat): { data: strin
       if (!(e instanceof ProtobufEncodeError)) throw e;
     }
   }
-  return { data: JSON.stringify(body) };
+  return { data: stringifyKnown(body) };
 }
 
 type WatchFrame = (ev: { type: string; object: Record<string, any> }) => string | Buffer;
@@ -74,7 +75,7 @@ function once(format: ResponseFormat, frame: WatchFrame): WatchFrame {
 
 /** A watch stream's Content-Type and event framing: JSON lines, or kube's length-prefixed protobuf WatchEvents. */
 export function watchEncoding(format: ResponseFormat): { contentType: string; frame: WatchFrame } {
-  if (format === 'json') return { contentType: 'application/json', frame: once(format, (ev) => JSON.stringify(ev) + '\n') };
+  if (format === 'json') return { contentType: 'application/json', frame: once(format, (ev) => `{"type":${JSON.stringify(ev.type)},"object":${stringifyKnown(ev.object)}}\n`) };
   return {
     contentType: PROTOBUF_WATCH_MEDIA_TYPE,
     frame: once(format, (ev) => {

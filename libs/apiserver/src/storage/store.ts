@@ -46,6 +46,14 @@ export interface StoreOptions {
   parsedCacheSize?: number;
 }
 
+/** The JSON text each stored (frozen) object was written as or read from; JSON.stringify(data) gives exactly it. */
+const storedJsonOf = new WeakMap<object, string>();
+
+/** The JSON text of an object handed out by the Store (a row's data or event's data), if known. */
+export function storedJson(data: object): string | undefined {
+  return storedJsonOf.get(data);
+}
+
 export function objectKey(resource: string, namespace: string, name: string): string {
   return `${resource}/${namespace}/${name}`;
 }
@@ -227,6 +235,7 @@ export class Store {
   }
 
   private recordEvent(ev: StoreEvent, json: string): void {
+    storedJsonOf.set(ev.data, json);
     this.stmts.addEvent.run(ev.rev, ev.type, ev.resource, ev.namespace, json);
     this.revision = ev.rev;
     this.stmts.setMeta.run('revision', ev.rev);
@@ -289,5 +298,8 @@ function deepFreeze(v: unknown): void {
 }
 
 function toStored(row: any): StoredObject {
-  return { key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data: JSON.parse(row.data) };
+  const data = JSON.parse(row.data);
+  // The row is JSON.stringify's output (put writes nothing else), so re-stringifying the parse gives the same text.
+  storedJsonOf.set(data, row.data);
+  return { key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data };
 }
