@@ -1,4 +1,5 @@
 // Benchmark dispatcher: npm run bench -- <name> [args...]
+import { runApiserverBench } from './apiserver';
 import { runApiserverChaosBench } from './apiserver-chaos';
 import { runManagerChaosBench } from './manager-chaos';
 import { runPlannerBench } from './planner';
@@ -15,6 +16,7 @@ const benches: Record<string, Bench> = {
   'ssa-writes': { description: 'API writes per effective change / per no-op reconcile through @capi/ssa patch [objects]', run: runSsaWritesBench },
   rollout: { description: 'in-place vs replacement rollout of a 1000-Machine MachineDeployment through the manager [replicas] [maxUnavailable] [timeoutSeconds]', run: runRolloutBench },
   'manager-chaos': { description: 'kill -9 the manager during an in-place rollout, check convergence / replaced Machines / double completions [kills] [seed] [replicas]', run: runManagerChaosBench },
+  apiserver: { description: 'embedded API server ops/s and µs/op per verb (create/get/list/patch/status/apply) with W watchers [objects] [watchers] [--sqlite]', run: runApiserverBench },
   'apiserver-chaos': { description: 'kill -9 the SQLite API server during writes, restart, verify acknowledged writes [iterations] [seed]', run: runApiserverChaosBench },
 };
 

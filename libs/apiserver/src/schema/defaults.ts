@@ -10,6 +10,19 @@ export function applyDefaults(obj: unknown, schema: OpenApiSchema): unknown {
   return defaultNode(copy, schema);
 }
 
+/** applyDefaults on a value the caller owns (e.g. a fresh pruned copy): filled in where it is, no copy. */
+export function applyDefaultsInPlace(obj: unknown, schema: OpenApiSchema): unknown {
+  return defaultNode(obj, schema);
+}
+
+/** The declared properties that carry a default, per schema node, found once (schemas are not changed in place). */
+const defaultedCache = new WeakMap<object, [string, Record<string, any>][]>();
+function defaultedPropsOf(s: Record<string, any>, props: Record<string, Record<string, any>>): [string, Record<string, any>][] {
+  let out = defaultedCache.get(s);
+  if (!out) defaultedCache.set(s, (out = Object.entries(props).filter(([, ps]) => isPlainObject(ps) && ps.default !== undefined)));
+  return out;
+}
+
 function defaultNode(value: unknown, s: OpenApiSchema | undefined): unknown {
   if (!isPlainObject(s)) return value;
   if (Array.isArray(value)) {
@@ -24,22 +37,23 @@ function defaultNode(value: unknown, s: OpenApiSchema | undefined): unknown {
   }
   if (!isPlainObject(value)) return value;
   const props = propertiesOf(s);
-  for (const [name, ps] of Object.entries(props)) {
-    if (!isPlainObject(ps)) continue;
+  for (const [name, ps] of defaultedPropsOf(s, props)) {
     const current = value[name];
-    if (current === undefined || (current === null && ps.nullable !== true)) {
-      if (ps.default !== undefined) value[name] = structuredClone(ps.default);
-      else if (current === null) delete value[name];
-    }
+    if (current === undefined || (current === null && ps.nullable !== true)) value[name] = structuredClone(ps.default);
   }
   const extra = additionalSchemaOf(s);
   for (const [name, fieldValue] of Object.entries(value)) {
-    const ps = props[name] ?? extra;
+    const declared = props[name];
+    const ps = declared ?? extra;
     if (!ps) continue;
-    if (fieldValue === null && ps.nullable !== true && !props[name]) {
+    if (fieldValue === null && isPlainObject(ps) && ps.nullable !== true && ps.default === undefined) {
+      // a null in a non-nullable field without a default is dropped (declared and additionalProperties alike)
+      delete value[name];
+      continue;
+    }
+    if (fieldValue === null && !declared && ps.nullable !== true) {
       // additionalProperties values: same null rule as declared properties
-      if (ps.default !== undefined) value[name] = structuredClone(ps.default);
-      else delete value[name];
+      value[name] = structuredClone(ps.default);
       continue;
     }
     value[name] = defaultNode(fieldValue, ps);

@@ -14,6 +14,8 @@ export type UpdateArgs = merge.UpdateArgs;
 export interface Engines {
   pruneUnknownFields(obj: unknown, schema: OpenApiSchema): unknown;
   applyDefaults(obj: unknown, schema: OpenApiSchema): unknown;
+  /** applyDefaults without the copy, for a value the caller owns. */
+  applyDefaultsInPlace(obj: unknown, schema: OpenApiSchema): unknown;
   validate(obj: unknown, schema: OpenApiSchema): FieldError[];
   validateCrdSchema(schema: OpenApiSchema): FieldError[];
   builtinSchema(apiVersion: string, kind: string): OpenApiSchema | undefined;
@@ -29,6 +31,7 @@ export interface Engines {
 export const engines: Engines = {
   pruneUnknownFields: schema.pruneUnknownFields,
   applyDefaults: schema.applyDefaults,
+  applyDefaultsInPlace: schema.applyDefaultsInPlace,
   validate: schema.validate,
   validateCrdSchema: schema.validateCrdSchema,
   builtinSchema: schema.builtinSchema,

@@ -1,7 +1,8 @@
 // The REST semantics of every resource: CRUD, patch, apply, delete with finalizers, list and watch over the Store.
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '@capi/controller-runtime';
-import { CompactedError, objectKey, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
+import { CompactedError, objectKey, storedJson, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
+import { rememberJson } from './known-json';
 import { engines } from './engines';
 import { droppedPaths, initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
@@ -27,6 +28,12 @@ export type PatchKind = 'json' | 'merge' | 'strategic';
 
 type WatchEvent = { type: string; object: Record<string, any> };
 
+/**
+ * A stored object as served per apiVersion, shared by every reader and watcher of that version (frozen), so the HTTP
+ * layer can encode it once (or reuse the stored JSON) and write the same bytes to each. Keyed by the store's frozen data.
+ */
+const presentedLive = new WeakMap<object, Map<string, KubeObject>>();
+
 export class Resources {
   constructor(
     private readonly store: Store,
@@ -50,7 +57,7 @@ export class Resources {
   get(info: ResourceInfo, ns: string, name: string): KubeObject {
     const row = this.store.get(this.key(info, ns, name));
     if (!row) throw notFound(info.group, info.plural, name);
-    return this.present(info, row.data);
+    return this.presentShared(info, row.data);
   }
 
   exists(info: ResourceInfo, ns: string, name: string): boolean {
@@ -59,7 +66,7 @@ export class Resources {
 
   private tryGet(info: ResourceInfo, ns: string, name: string): KubeObject | undefined {
     const row = this.store.get(this.key(info, ns, name));
-    return row ? this.present(info, row.data) : undefined;
+    return row ? this.presentShared(info, row.data) : undefined;
   }
 
   private requireNamespace(info: ResourceInfo, ns: string, creating: boolean): void {
@@ -98,7 +105,7 @@ export class Resources {
       const unknown = before ? droppedPaths(before, out).map((f) => `unknown field "${f}"`) : [];
       if (unknown.length && validation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
       opts.warnings?.push(...unknown);
-      out = engines.applyDefaults(out, info.schema) as KubeObject;
+      out = engines.applyDefaultsInPlace(out, info.schema) as KubeObject; // `out` is prune's fresh copy
     }
     const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
     if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
@@ -137,7 +144,7 @@ export class Resources {
       if (e instanceof ValueTooLargeError) throw objectTooLarge();
       throw e;
     }
-    return this.present(info, row.data);
+    return this.presentShared(info, row.data);
   }
 
   /** PUT: optimistic concurrency on metadata.resourceVersion. */
@@ -322,7 +329,7 @@ export class Resources {
     let remaining = 0;
     let lastKey = '';
     for (const row of this.store.list(storageResource(info), info.namespaced ? ns : undefined, after)) {
-      const obj = this.present(info, row.data);
+      const obj = this.presentShared(info, row.data);
       if (!matchesLabels(obj.metadata.labels, labels) || !matchesFields(obj, fields)) continue;
       if (opts.limit && items.length >= opts.limit) remaining++;
       else {
@@ -357,10 +364,10 @@ export class Resources {
     }
     try {
       return this.store.watch(storageResource(info), since, (ev: StoreEvent) => {
-        const o = this.present(info, ev.data);
+        const o = this.presentShared(info, ev.data);
         const now = match(o);
         // Like kube: an object entering the selection is ADDED, one leaving it is DELETED.
-        const before = ev.prev ? match(this.present(info, ev.prev)) : undefined;
+        const before = ev.prev ? match(this.presentShared(info, ev.prev)) : undefined;
         if (ev.type === 'MODIFIED' && before === false) {
           if (now) send({ type: 'ADDED', object: o });
         } else if (ev.type === 'MODIFIED' && before === true && !now) send({ type: 'DELETED', object: o });
@@ -370,6 +377,22 @@ export class Resources {
       if (e instanceof CompactedError) throw gone(`too old resource version: ${e.requested} (${e.oldest})`);
       throw e;
     }
+  }
+
+  /** present() of a frozen (live, committed) object, computed once per apiVersion and shared; others as present(). */
+  private presentShared(info: ResourceInfo, data: Record<string, any>): KubeObject {
+    if (!Object.isFrozen(data)) return this.present(info, data);
+    let byVersion = presentedLive.get(data);
+    if (!byVersion) presentedLive.set(data, (byVersion = new Map()));
+    const version = apiVersionOf(info);
+    let o = byVersion.get(version);
+    if (!o) {
+      byVersion.set(version, (o = Object.freeze(this.present(info, data))));
+      // Served as stored (same apiVersion and kind, so the same keys in the same order): the stored text is its JSON.
+      const json = storedJson(data);
+      if (json !== undefined && o.apiVersion === data.apiVersion && o.kind === data.kind && Object.keys(o).length === Object.keys(data).length) rememberJson(o, json);
+    }
+    return o;
   }
 
   bookmark(info: ResourceInfo): WatchEvent {

@@ -3,6 +3,7 @@ import {
   decodeDeleteOptions, decodeObject, encodeObject, encodeWatchFrame, negotiateResponse, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE,
   ProtobufDecodeError, ProtobufEncodeError, protobufSupported, type ResponseFormat,
 } from '../protobuf';
+import { stringifyKnown } from './known-json';
 import { apiVersionOf, type ResourceInfo } from './registry';
 import { badRequest, StatusError } from './status';
 
@@ -52,15 +53,32 @@ export function encodeBody(body: unknown, format: ResponseFormat): { data: strin
       if (!(e instanceof ProtobufEncodeError)) throw e;
     }
   }
-  return { data: JSON.stringify(body) };
+  return { data: stringifyKnown(body) };
+}
+
+type WatchFrame = (ev: { type: string; object: Record<string, any> }) => string | Buffer;
+
+/** Encoded frames of shared (frozen) watch objects by format and event type: one encoding per event, not per watcher. */
+const frames = new WeakMap<object, Map<string, string | Buffer>>();
+
+function once(format: ResponseFormat, frame: WatchFrame): WatchFrame {
+  return (ev) => {
+    if (!Object.isFrozen(ev.object)) return frame(ev);
+    let byType = frames.get(ev.object);
+    if (!byType) frames.set(ev.object, (byType = new Map()));
+    const k = `${format} ${ev.type}`;
+    let bytes = byType.get(k);
+    if (bytes === undefined) byType.set(k, (bytes = frame(ev)));
+    return bytes;
+  };
 }
 
 /** A watch stream's Content-Type and event framing: JSON lines, or kube's length-prefixed protobuf WatchEvents. */
-export function watchEncoding(format: ResponseFormat): { contentType: string; frame: (ev: { type: string; object: Record<string, any> }) => string | Buffer } {
-  if (format === 'json') return { contentType: 'application/json', frame: (ev) => JSON.stringify(ev) + '\n' };
+export function watchEncoding(format: ResponseFormat): { contentType: string; frame: WatchFrame } {
+  if (format === 'json') return { contentType: 'application/json', frame: once(format, (ev) => `{"type":${JSON.stringify(ev.type)},"object":${stringifyKnown(ev.object)}}\n`) };
   return {
     contentType: PROTOBUF_WATCH_MEDIA_TYPE,
-    frame: (ev) => {
+    frame: once(format, (ev) => {
       try {
         return encodeWatchFrame(ev.type, ev.object);
       } catch (e) {
@@ -68,6 +86,6 @@ export function watchEncoding(format: ResponseFormat): { contentType: string; fr
         // Mid-stream there is no falling back to JSON: the client gets an ERROR event and re-lists.
         return encodeWatchFrame('ERROR', new StatusError(500, `cannot encode the object as protobuf: ${e.message}`).toStatus() as Record<string, any>);
       }
-    },
+    }),
   };
 }

@@ -42,6 +42,16 @@ export interface StoreOptions {
   historySize?: number;
   /** Largest serialized object a put may write (etcd's --max-request-bytes); unlimited when unset. */
   maxValueBytes?: number;
+  /** How many parsed objects are kept in memory so reads do not JSON.parse the row again (default 100,000). */
+  parsedCacheSize?: number;
+}
+
+/** The JSON text each stored (frozen) object was written as or read from; JSON.stringify(data) gives exactly it. */
+const storedJsonOf = new WeakMap<object, string>();
+
+/** The JSON text of an object handed out by the Store (a row's data or event's data), if known. */
+export function storedJson(data: object): string | undefined {
+  return storedJsonOf.get(data);
 }
 
 export function objectKey(resource: string, namespace: string, name: string): string {
@@ -60,11 +70,18 @@ export class Store {
   private revision: number;
   private compactedRev: number;
   private readonly stmts: ReturnType<Store['prepare']>;
+  /**
+   * Parsed objects by key, exactly as committed (this Store is the database's only writer, so an entry is current
+   * until the next put/delete of its key). Entries are deep-frozen: callers share them and must copy to change.
+   */
+  private readonly parsed = new Map<string, StoredObject>();
+  private readonly parsedCacheSize: number;
 
   constructor(opts: StoreOptions) {
     this.db = new Database(opts.path);
     this.historySize = opts.historySize ?? 10000;
     this.maxValueBytes = opts.maxValueBytes ?? Infinity;
+    this.parsedCacheSize = opts.parsedCacheSize ?? 100_000;
     if (opts.path !== ':memory:') {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
@@ -91,14 +108,15 @@ export class Store {
       getMeta: db.prepare('SELECT v FROM meta WHERE k = ?'),
       setMeta: db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v'),
       get: db.prepare('SELECT * FROM objects WHERE key = ?'),
-      listAll: db.prepare('SELECT * FROM objects WHERE resource = ? AND key > ? ORDER BY key'),
-      listNs: db.prepare('SELECT * FROM objects WHERE resource = ? AND namespace = ? AND key > ? ORDER BY key'),
+      // Key and revision only: the object comes from the parsed cache, the row's data is read on a miss.
+      listAll: db.prepare('SELECT key, rev FROM objects WHERE resource = ? AND key > ? ORDER BY key'),
+      listNs: db.prepare('SELECT key, rev FROM objects WHERE resource = ? AND namespace = ? AND key > ? ORDER BY key'),
       upsert: db.prepare(`INSERT INTO objects (key, resource, namespace, name, rev, data) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT(key) DO UPDATE SET rev = excluded.rev, data = excluded.data`),
       del: db.prepare('DELETE FROM objects WHERE key = ?'),
       delOwners: db.prepare('DELETE FROM owners WHERE key = ?'),
       addOwner: db.prepare('INSERT OR IGNORE INTO owners (owner_uid, key) VALUES (?, ?)'),
-      dependents: db.prepare('SELECT o.* FROM owners w JOIN objects o ON o.key = w.key WHERE w.owner_uid = ? ORDER BY o.key'),
+      dependents: db.prepare('SELECT o.key, o.rev FROM owners w JOIN objects o ON o.key = w.key WHERE w.owner_uid = ? ORDER BY o.key'),
       addEvent: db.prepare('INSERT INTO events (rev, type, resource, namespace, data) VALUES (?, ?, ?, ?, ?)'),
       eventsSince: db.prepare('SELECT * FROM events WHERE rev > ? AND resource = ? ORDER BY rev'),
       compact: db.prepare('DELETE FROM events WHERE rev <= ?'),
@@ -110,9 +128,27 @@ export class Store {
     return this.revision;
   }
 
+  /** The stored object (deep-frozen, shared with other readers: copy before changing it). */
   get(key: string): StoredObject | undefined {
+    const hit = this.parsed.get(key);
+    if (hit) return hit;
     const row = this.stmts.get.get(key) as any;
-    return row ? toStored(row) : undefined;
+    return row ? this.remember(toStored(row)) : undefined;
+  }
+
+  /** The object of a (key, rev) row from the cache, read and parsed on a miss. */
+  private resolve(key: string, rev: number): StoredObject {
+    const hit = this.parsed.get(key);
+    if (hit && hit.rev === rev) return hit;
+    return this.remember(toStored(this.stmts.get.get(key)));
+  }
+
+  private remember(obj: StoredObject): StoredObject {
+    deepFreeze(obj);
+    this.parsed.delete(obj.key); // re-inserted last: the oldest entry is evicted first
+    this.parsed.set(obj.key, obj);
+    if (this.parsed.size > this.parsedCacheSize) this.parsed.delete(this.parsed.keys().next().value!);
+    return obj;
   }
 
   /** Objects of one resource (optionally one namespace) with key > afterKey, in key order. */
@@ -121,8 +157,8 @@ export class Store {
       ? this.stmts.listAll.iterate(resource, afterKey)
       : this.stmts.listNs.iterate(resource, namespace, afterKey);
     const out: StoredObject[] = [];
-    for (const row of it as Iterable<any>) {
-      out.push(toStored(row));
+    for (const row of it as Iterable<{ key: string; rev: number }>) {
+      out.push(this.resolve(row.key, row.rev));
       if (limit !== undefined && out.length >= limit) break;
     }
     return out;
@@ -130,7 +166,7 @@ export class Store {
 
   /** Objects that list `ownerUid` in their ownerReferences. */
   dependents(ownerUid: string): StoredObject[] {
-    return (this.stmts.dependents.all(ownerUid) as any[]).map(toStored);
+    return (this.stmts.dependents.all(ownerUid) as { key: string; rev: number }[]).map((r) => this.resolve(r.key, r.rev));
   }
 
   /**
@@ -151,46 +187,55 @@ export class Store {
     this.db.transaction(() => {
       const rev = this.revision + 1;
       const data = build(rev);
-      const oldRow = this.stmts.get.get(key) as any;
-      const prev = oldRow ? JSON.parse(oldRow.data) : undefined;
-      if (prev && unchanged?.(prev, data)) {
-        kept = { key, resource, namespace, name, rev: oldRow.rev, data: prev };
+      const old = this.get(key);
+      const prev = old?.data;
+      if (old && unchanged?.(old.data, data)) {
+        kept = old;
         return;
       }
       const json = JSON.stringify(data);
       const bytes = Buffer.byteLength(json);
       if (bytes > this.maxValueBytes) throw new ValueTooLargeError(bytes, this.maxValueBytes);
       this.stmts.upsert.run(key, resource, namespace, name, rev, json);
-      this.stmts.delOwners.run(key);
-      for (const ref of (data.metadata?.ownerReferences ?? []) as { uid?: string }[]) {
-        if (ref.uid) this.stmts.addOwner.run(ref.uid, key);
+      // The owners index changes only with the owner uids (most writes are status or spec changes).
+      const owners = ownerUids(data);
+      if (!prev || owners !== ownerUids(prev)) {
+        this.stmts.delOwners.run(key);
+        for (const uid of owners ? owners.split('\n') : []) this.stmts.addOwner.run(uid, key);
       }
       event = { rev, type: prev ? 'MODIFIED' : 'ADDED', resource, namespace, data, ...(prev ? { prev } : {}) };
       this.recordEvent(event, json);
     })();
     if (kept) return kept;
+    // Cached only once committed: a write that threw (too large, a failed statement) left the old row in place.
+    const stored = this.remember({ key, resource, namespace, name, rev: event!.rev, data: event!.data });
     this.emitter.emit('event', event!);
-    return { key, resource, namespace, name, rev: event!.rev, data: event!.data };
+    return stored;
   }
 
   /** Removes an object; `build` gets the deletion revision and returns the final state reported to watchers. */
   delete(key: string, build: (rev: number, last: Record<string, any>) => Record<string, any>): StoreEvent | undefined {
     let event: StoreEvent | undefined;
     this.db.transaction(() => {
-      const row = this.stmts.get.get(key) as any;
+      const row = this.get(key);
       if (!row) return;
       const rev = this.revision + 1;
-      const data = build(rev, JSON.parse(row.data));
+      const data = build(rev, row.data);
       this.stmts.del.run(key);
       this.stmts.delOwners.run(key);
       event = { rev, type: 'DELETED', resource: row.resource, namespace: row.namespace, data };
       this.recordEvent(event, JSON.stringify(data));
     })();
-    if (event) this.emitter.emit('event', event);
+    if (event) {
+      this.parsed.delete(key);
+      deepFreeze(event.data);
+      this.emitter.emit('event', event);
+    }
     return event;
   }
 
   private recordEvent(ev: StoreEvent, json: string): void {
+    storedJsonOf.set(ev.data, json);
     this.stmts.addEvent.run(ev.rev, ev.type, ev.resource, ev.namespace, json);
     this.revision = ev.rev;
     this.stmts.setMeta.run('revision', ev.rev);
@@ -233,10 +278,28 @@ export class Store {
 
   close(): void {
     this.emitter.removeAllListeners();
+    this.parsed.clear();
     this.db.close();
   }
 }
 
+/** The owner uids of an object, in order, as one comparable string ('' when none). */
+function ownerUids(data: Record<string, any>): string {
+  const refs = data.metadata?.ownerReferences;
+  if (!Array.isArray(refs) || refs.length === 0) return '';
+  return refs.map((r: { uid?: string }) => r?.uid).filter((u) => !!u).join('\n');
+}
+
+/** Freezes a parsed JSON value and everything in it, so a caller that mutates a shared object fails loudly. */
+function deepFreeze(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const k in v as object) deepFreeze((v as Record<string, unknown>)[k]);
+}
+
 function toStored(row: any): StoredObject {
-  return { key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data: JSON.parse(row.data) };
+  const data = JSON.parse(row.data);
+  // The row is JSON.stringify's output (put writes nothing else), so re-stringifying the parse gives the same text.
+  storedJsonOf.set(data, row.data);
+  return { key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data };
 }

@@ -1,0 +1,78 @@
+// Watch fan-out: an event is encoded once and the same bytes go to every watcher of that version and format.
+import https from 'node:https';
+import { widget } from './support/fixtures';
+import { startTestServer, type TestServer } from './support/server';
+import type { Conn } from './support/test-client';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+  await ts.clients[0].create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fan' } });
+});
+afterAll(async () => {
+  await ts?.server.stop();
+});
+afterEach(() => jest.restoreAllMocks());
+
+/** A watch that keeps each event line exactly as received. */
+function watchLines(conn: Conn, path: string): Promise<{ lines: string[]; stop(): void }> {
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const req = https.request(new URL(path, conn.url), { ca: Buffer.from(conn.caData!, 'base64'), headers: { Authorization: `Bearer ${conn.token}` } }, (res) => {
+      let buf = '';
+      res.on('data', (c: Buffer) => {
+        buf += c.toString('utf8');
+        for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+          lines.push(buf.slice(0, i));
+          buf = buf.slice(i + 1);
+        }
+      });
+      res.on('error', () => {});
+      resolve({ lines, stop: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(cond()).toBe(true);
+}
+
+it('three watchers of a kind receive identical bytes per event; the object is JSON-encoded once per write (to store it), not per watcher or response', async () => {
+  const c = ts.clients[0];
+  const created = await c.create(widget('w1', 'fan'));
+  const path = `/apis/example.com/v1/namespaces/fan/widgets?watch=true&resourceVersion=${created.metadata.resourceVersion}`;
+  const watches = await Promise.all([0, 1, 2].map(() => watchLines(ts.conn, path)));
+  await new Promise((r) => setTimeout(r, 50));
+  const stringify = jest.spyOn(JSON, 'stringify');
+  const ref = { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'fan', name: 'w1' };
+  await c.patch(ref, 'merge', { spec: { size: 2 } });
+  await c.patch(ref, 'merge', { spec: { size: 3 } });
+  await until(() => watches.every((w) => w.lines.length === 2));
+  const isWidget = (v: any) => v?.kind === 'Widget' && v?.metadata?.name === 'w1';
+  const encodings = stringify.mock.calls.filter(([v]: any[]) => isWidget(v) || isWidget(v?.object)).length;
+  stringify.mockRestore();
+  watches.forEach((w) => w.stop());
+  expect(watches[1].lines).toEqual(watches[0].lines);
+  expect(watches[2].lines).toEqual(watches[0].lines);
+  expect(watches[0].lines.map((l) => JSON.parse(l).object.spec.size)).toEqual([2, 3]);
+  expect(encodings).toBe(2);
+});
+
+it('a watcher whose label selector sees the object leave gets DELETED while others get MODIFIED, from the same event', async () => {
+  const c = ts.clients[0];
+  const created = await c.create(widget('w2', 'fan', { size: 1 }, { labels: { keep: 'yes' } }));
+  const base = `/apis/example.com/v1/namespaces/fan/widgets?watch=true&resourceVersion=${created.metadata.resourceVersion}`;
+  const all = await watchLines(ts.conn, base);
+  const selected = await watchLines(ts.conn, `${base}&labelSelector=keep%3Dyes`);
+  await new Promise((r) => setTimeout(r, 50));
+  await c.patch({ apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'fan', name: 'w2' }, 'merge', { metadata: { labels: { keep: null } } });
+  await until(() => all.lines.length === 1 && selected.lines.length === 1);
+  all.stop();
+  selected.stop();
+  const [a, s] = [JSON.parse(all.lines[0]), JSON.parse(selected.lines[0])];
+  expect([a.type, s.type]).toEqual(['MODIFIED', 'DELETED']);
+  expect(s.object).toEqual(a.object);
+});
