@@ -227,6 +227,8 @@ export class RolloutBench {
       for (const w of this.workloadServers()) for (const [k, v] of Object.entries(w.countRequests().byVerbResource)) workload[k] = (workload[k] ?? 0) + v;
       this.log(`${phase} workload cluster reads: ${topReads(workload)}`);
     }
+    // Logged at once too: a long run (10,000) shows each phase's figures before the tables at the end.
+    this.log(`${phase}: ${seconds.toFixed(1)} s, ${(writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rss.peakMiB().toFixed(0)} MiB`);
     return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: rss.peakMiB(), reconciles };
   }
 
