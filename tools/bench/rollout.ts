@@ -128,6 +128,13 @@ function startRssSampler(): { peakMiB(): number; stop(): void } {
   return { peakMiB: () => Math.max(peak, process.memoryUsage.rss()) / 2 ** 20, stop: () => clearInterval(timer) };
 }
 
+/** An inspector session on this process with a promise-returning `post`. */
+function inspectorSession(): { session: Session; post: (method: string, params?: object) => Promise<any> } {
+  const session = new Session();
+  session.connect();
+  return { session, post: (method, params) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res)))) };
+}
+
 /**
  * With BENCH_HEAP_PROFILE=<dir>, V8's sampling heap profiler runs for the whole size and, after each phase, the live
  * allocations by function are written there (`.heapprofile`, opens in Chrome DevTools) and the top ones logged.
@@ -135,9 +142,7 @@ function startRssSampler(): { peakMiB(): number; stop(): void } {
 async function startHeapProfile(log: (l: string) => void): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
   const dir = process.env.BENCH_HEAP_PROFILE;
   if (!dir) return undefined;
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  const { session, post } = inspectorSession();
   await post('HeapProfiler.enable');
   await post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024 });
   return {
@@ -159,9 +164,7 @@ async function startHeapProfile(log: (l: string) => void): Promise<{ snapshot(na
 async function startPhaseProfile(phase: string): Promise<{ stop(): Promise<void> } | undefined> {
   const dir = process.env.BENCH_CPU_PROFILE;
   if (!dir) return undefined;
-  const session = new Session();
-  session.connect();
-  const post = (method: string, params?: object) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
+  const { session, post } = inspectorSession();
   await post('Profiler.enable');
   await post('Profiler.start');
   return {
