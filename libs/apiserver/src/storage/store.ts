@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
+import { deepFreeze } from '@capi/controller-runtime';
 
 /** One stored object: `key` is "<group>/<resource>/<namespace>/<name>" (empty segments for core / cluster-scoped). */
 export interface StoredObject {
@@ -288,13 +289,6 @@ function ownerUids(data: Record<string, any>): string {
   const refs = data.metadata?.ownerReferences;
   if (!Array.isArray(refs) || refs.length === 0) return '';
   return refs.map((r: { uid?: string }) => r?.uid).filter((u) => !!u).join('\n');
-}
-
-/** Freezes a parsed JSON value and everything in it, so a caller that mutates a shared object fails loudly. */
-function deepFreeze(v: unknown): void {
-  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
-  Object.freeze(v);
-  for (const k in v as object) deepFreeze((v as Record<string, unknown>)[k]);
 }
 
 function toStored(row: any): StoredObject {
