@@ -49,6 +49,15 @@ describe('bad input', () => {
     expect(lease.code).toBe(201);
   });
 
+  it('server-side apply answers 201 when it creates the object and 200 when it changes or keeps it, as kube', async () => {
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'apply-code' }, data: { k: 'v1' } });
+    const apply = (b: string, dryRun = '') => rawRequest(conn, 'PATCH', `${cms}/apply-code?fieldManager=codes${dryRun}`, b, 'application/apply-patch+yaml');
+    expect((await apply(body, '&dryRun=All')).code).toBe(201);
+    expect((await apply(body)).code).toBe(201);
+    expect((await apply(body)).code).toBe(200);
+    expect((await apply(body.replace('v1"}', 'v2"}'))).code).toBe(200);
+  });
+
   it('unsupported media type is 415', async () => {
     const r = await rawRequest(conn, 'POST', cms, 'name: x', 'application/x-protobuf-thing');
     expect(r.code).toBe(415);

@@ -292,7 +292,9 @@ export function createHandler(deps: HttpDeps) {
         if (!patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
         if (patch === 'apply') {
           const manager = q.get('fieldManager') ?? '';
-          return reply(200, write('apply', manager, () => resources.apply(info, ns, name, body, { fieldManager: manager, force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings })), warnings);
+          // kube's patch handler answers 201 when the apply created the object (dry run included).
+          const created = !sub && !resources.exists(info, ns, name);
+          return reply(created ? 201 : 200, write('apply', manager, () => resources.apply(info, ns, name, body, { fieldManager: manager, force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings })), warnings);
         }
         return reply(200, write('patch', fieldManager, () => resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
       }
