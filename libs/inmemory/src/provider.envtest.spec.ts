@@ -252,3 +252,36 @@ describe('KubeadmConfig bootstrap', () => {
     expect((await p.client.get(ref)).status).toBeUndefined();
   });
 });
+
+describe('Machine watch', () => {
+  it('reconciles the InMemoryMachine and KubeadmConfig for Machine spec changes, not for its status, annotation or label writes', async () => {
+    await createCluster(p.client, 'c-watch');
+    const { machine } = await createMachine(p.client, 'c-watch', 'watched', { dataSecretName: 'watched-data', bootstrapConfigName: 'watched' });
+    await p.client.create(bootstrapConfigOwnedBy(machine, 'watched', { joinConfiguration: {} }));
+    await eventually(async () => (await p.client.get<InMemoryMachine>(infraRef('watched-infra'))).status?.initialization?.provisioned, 'provisioned');
+    await eventually(async () => (await p.client.get<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: NS, name: 'watched' })).status?.initialization?.dataSecretCreated, 'dataSecretCreated');
+    const manager = p.app.get<Manager>(MANAGER);
+    await settle(manager, ['inmemorymachine', 'kubeadmconfig']);
+    const infraReconcile = jest.spyOn(p.app.get(InMemoryMachineReconciler), 'reconcile');
+    const configReconcile = jest.spyOn(p.app.get(KubeadmConfigReconciler), 'reconcile');
+    try {
+      const machineRef = { apiVersion: machine.apiVersion, kind: 'Machine', namespace: NS, name: machine.metadata.name! };
+      // What a rollout does to a Machine many times over: status conditions, annotations (hooks), labels (a move).
+      for (let i = 0; i < 3; i++) {
+        await p.client.patch(machineRef, 'merge', { status: { observedGeneration: 100 + i } }, { subresource: 'status' });
+        await p.client.patch(machineRef, 'merge', { metadata: { annotations: { poke: String(i) } } });
+        await p.client.patch(machineRef, 'merge', { metadata: { labels: { 'cluster.x-k8s.io/set-name': `ms-${i}` } } });
+      }
+      await settle(manager, ['inmemorymachine', 'kubeadmconfig']);
+      expect([infraReconcile.mock.calls.length, configReconcile.mock.calls.length]).toEqual([0, 0]);
+      // A spec change (here the version) is one they read.
+      await p.client.patch(machineRef, 'merge', { spec: { version: 'v1.32.0' } });
+      await settle(manager, ['inmemorymachine', 'kubeadmconfig']);
+      expect(infraReconcile.mock.calls.length).toBeGreaterThan(0);
+      expect(configReconcile.mock.calls.length).toBeGreaterThan(0);
+    } finally {
+      infraReconcile.mockRestore();
+      configReconcile.mockRestore();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // Machine lifecycle against the embedded API server: finalizer, owner references, bootstrap/infra mirroring, Node
 // lookup, phases and conditions, paused, deletion, and "no-op reconcile writes nothing".
 import { MACHINE_FINALIZER, PAUSED_ANNOTATION, type Condition } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import { CACHE, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import {
   BOOTSTRAP_API, MACHINE_API, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster, createRunningMachine, provisionBootstrap, provisionInfra,
   ref,
@@ -81,6 +81,21 @@ describe('Machine controller lifecycle (envtest)', () => {
     await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
     expect(h.counts.writes('Machine')).toBe(before);
     expect(h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update')).toBe(beforeAll);
+  });
+
+  it('a reconcile reads the Cluster, infra machine and bootstrap config from the cache without copying them', async () => {
+    await settle(h.manager, ['machine']);
+    const cache = h.app.get<InformerCache>(CACHE);
+    const tryGet = jest.spyOn(cache, 'tryGet');
+    try {
+      await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
+      const reads = tryGet.mock.calls.map(([r, opts]) => `${r.kind} ${opts?.readOnly ? 'read-only' : 'copy'}`);
+      // Only the Machine, which the reconcile changes, is copied.
+      expect(reads.filter((r) => /^(Cluster|TestMachine|KubeadmConfig) /.test(r)).sort()).toEqual(['Cluster read-only', 'KubeadmConfig read-only', 'TestMachine read-only']);
+      expect(reads.filter((r) => r.startsWith('Machine '))).toEqual(['Machine copy']);
+    } finally {
+      tryGet.mockRestore();
+    }
   });
 
   it('a paused Machine is left alone', async () => {

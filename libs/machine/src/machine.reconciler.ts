@@ -109,9 +109,11 @@ export class MachineReconciler implements Reconciler {
     this.ensureWatches();
     const machine = await this.client.tryGet<MachineObject>({ ...machineRef({ metadata: req }) });
     if (!machine) return;
-    const cluster = await this.client.tryGet<KubeObject>({
-      apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: machine.metadata.namespace, name: machine.spec.clusterName,
-    });
+    // Read only (the cache's frozen object, no copy): the reconcile never changes the Cluster.
+    const cluster = await this.cache.tryGet<KubeObject>(
+      { apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: machine.metadata.namespace, name: machine.spec.clusterName },
+      { readOnly: true },
+    );
     if (PAUSED_ANNOTATION in (machine.metadata.annotations ?? {}) || (cluster?.spec as { paused?: boolean } | undefined)?.paused) {
       this.log.debug?.(`${req.namespace}/${req.name}: paused, skipping`);
       return;
@@ -128,7 +130,8 @@ export class MachineReconciler implements Reconciler {
     if (!cluster) throw new Error(`Cluster ${machine.metadata.namespace}/${machine.spec.clusterName} not found`);
     for (const ext of [bootstrap, infra]) if (ext.object) await this.adoptExternal(machine, ext.object);
 
-    const original = structuredClone(machine);
+    // Only the status is compared (writeStatus); copying it alone spares a copy of the whole Machine per reconcile.
+    const statusBefore = cloneJson(machine.status);
     const boot = observeBootstrap(machine, bootstrap);
     const inf = observeInfrastructure(machine, infra);
     await this.applySpec(machine, { dataSecretName: boot.dataSecretName, providerID: inf.providerID });
@@ -166,7 +169,7 @@ export class MachineReconciler implements Reconciler {
       owners: await readUpToDateOwners(this.cache, machine),
       clock: { now: () => new Date(this.clock.now()) },
     });
-    await this.writeStatus(machine, original.status, statusResult.status);
+    await this.writeStatus(machine, statusBefore, statusResult.status);
     if (inPlace.error) throw inPlace.error;
     if (bootstrap.error) throw bootstrap.error;
     if (infra.error) throw infra.error;
@@ -245,7 +248,10 @@ export class MachineReconciler implements Reconciler {
     try {
       const objectRef = await this.resolver.objectRef(ref, machine.metadata.namespace);
       this.tracker.watch(objectRef.apiVersion, objectRef.kind);
-      const object = await this.client.tryGet<KubeObject>(objectRef);
+      // The cache's frozen object with its own metadata: the reconcile changes only metadata (adoption, the in-place
+      // completion's annotation removal), so spec and status are shared instead of copied.
+      const cached = await this.cache.tryGet<KubeObject>(objectRef, { readOnly: true });
+      const object = cached && { ...cached, metadata: { ...cached.metadata } };
       return { object, notFound: !object, ref: objectRef };
     } catch (e) {
       if (isNotFound(e)) return { notFound: true };

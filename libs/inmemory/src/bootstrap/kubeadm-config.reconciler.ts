@@ -9,6 +9,7 @@ import { INMEMORY_OPTIONS, type InMemoryProviderOptions } from '../options';
 import { ownerMachineName } from '../machine/decide';
 import { BootstrapDataError, bootstrapDataSecret, desiredConfigStatus, renderCloudInit, secretRefsOf } from './cloud-init';
 import { sameJson } from '../util/same-json';
+import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 const RETRY_MS = 10_000;
 
@@ -23,6 +24,7 @@ const RETRY_MS = 10_000;
         const ref = (m as Machine).spec?.bootstrap?.configRef;
         return ref?.kind === KubeadmConfigGVK.kind && m.metadata.namespace ? [{ namespace: m.metadata.namespace, name: ref.name }] : [];
       },
+      predicates: [machineInputsChangedPredicate],
     },
   ],
   maxConcurrentReconciles: 10,

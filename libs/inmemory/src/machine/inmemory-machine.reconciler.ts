@@ -12,6 +12,7 @@ import { applyNode, removeNode } from '../host/nodes';
 import { desiredMachineStatus, initialHostState, isPaused, machinePhase, ownerMachineName, provisioningProgress, providerIdOf } from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
 import { sameJson } from '../util/same-json';
+import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 const KIND = 'InMemoryMachine';
 const RETRY_MS = 10_000;
@@ -28,6 +29,7 @@ const RETRY_MS = 10_000;
         const ref = (m as Machine).spec?.infrastructureRef;
         return ref?.kind === KIND && m.metadata.namespace ? [{ namespace: m.metadata.namespace, name: ref.name }] : [];
       },
+      predicates: [machineInputsChangedPredicate],
     },
   ],
   maxConcurrentReconciles: 10,
