@@ -59,6 +59,13 @@ export class ApiServer {
     this.metrics.reset();
   }
 
+  /** Memory held by storage: the SQLite database (outside the V8 heap for memory storage) and the parsed-object cache. */
+  storageUsage(): { databaseBytes: number; parsedObjects: number; parsedChars: number } {
+    if (!this.store) return { databaseBytes: 0, parsedObjects: 0, parsedChars: 0 };
+    const { objects, chars } = this.store.parsedCacheUsage();
+    return { databaseBytes: this.store.databaseBytes(), parsedObjects: objects, parsedChars: chars };
+  }
+
   async start(): Promise<StartedServer> {
     if (this.started) return this.started;
     const log = this.opts.logger;
