@@ -11,7 +11,7 @@ import { NestFactory } from '@nestjs/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from '@capi/api';
 import { ApiServer, RequestMetrics, renderKubeconfig } from '@capi/apiserver';
-import { KubeClient, METRICS_REGISTRY, type Client, type KubeObject } from '@capi/controller-runtime';
+import { CACHE, KubeClient, METRICS_REGISTRY, type Client, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
@@ -139,7 +139,7 @@ function inspectorSession(): { session: Session; post: (method: string, params?:
  * With BENCH_HEAP_PROFILE=<dir>, V8's sampling heap profiler runs for the whole size and, after each phase, the live
  * allocations by function are written there (`.heapprofile`, opens in Chrome DevTools) and the top ones logged.
  */
-async function startHeapProfile(log: (l: string) => void): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
+async function startHeapProfile(log: (l: string) => void, servers: () => ApiServer[] = () => [], informers: () => Record<string, number> = () => ({})): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
   const dir = process.env.BENCH_HEAP_PROFILE;
   if (!dir) return undefined;
   const { session, post } = inspectorSession();
@@ -154,6 +154,10 @@ async function startHeapProfile(log: (l: string) => void): Promise<{ snapshot(na
       const m = process.memoryUsage();
       const mib = (b: number) => (b / 2 ** 20).toFixed(0);
       log(`${name}: after GC rss ${mib(m.rss)} MiB, V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)})`);
+      const storage = servers().map((sv) => sv.storageUsage());
+      const sum = (f: (u: ReturnType<ApiServer['storageUsage']>) => number) => storage.reduce((n, u) => n + f(u), 0);
+      log(`${name}: API servers' storage (${storage.length}): SQLite ${mib(sum((u) => u.databaseBytes))} MiB, parsed cache ${sum((u) => u.parsedObjects)} objects of ${mib(sum((u) => u.parsedChars))} Mi chars JSON`);
+      log(`${name}: manager informers (objects): ${Object.entries(informers()).map(([k, v]) => `${k}=${v}`).join(', ')}`);
       log(`${name}: live heap by allocating function\n${renderTable(['function', 'MiB'], topAllocators(profile, 25))}`);
     },
     stop: async () => { await post('HeapProfiler.stopSampling'); session.disconnect(); },
@@ -298,11 +302,15 @@ function phaseCount(): number {
 
 async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutMs: number, managerFlags: string[]): Promise<PhaseResult[]> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
-  const heap = await startHeapProfile(log);
+  let servers: () => ApiServer[] = () => [];
+  let informers: () => Record<string, number> = () => ({});
+  const heap = await startHeapProfile(log, () => servers(), () => informers());
   const env = new CountingEmbeddedEnvironment();
   const { app, client } = await startManager(env, managerFlags);
   try {
     const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
+    servers = () => [env.server!, ...workloads.list().map((w) => w.server)];
+    informers = () => app.get<InformerCache>(CACHE, { strict: false }).informerSizes();
     const bench = new RolloutBench(client, env.server!, app.get<Registry>(METRICS_REGISTRY, { strict: false }), replicas, maxUnavailable, timeoutMs, log, () => workloads.list().map((w) => w.server));
     bench.heap = heap;
     const results = await bench.run(phaseCount());

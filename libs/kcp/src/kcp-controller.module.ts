@@ -1,7 +1,7 @@
 // NestJS module of the KubeadmControlPlane controller. Needs ControllerRuntimeModule (global), FEATURE_GATES and
 // SsaModule in the app; RUNTIME_CLIENT (via `imports`) for in-place updates.
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache, WorkloadClusterCacheModule } from '@capi/machine';
 import { KubeadmControlPlaneReconciler } from './kcp.reconciler';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, KubeconfigWorkloadClusterProvider, type WorkloadClusterProvider } from './workload-cluster';
@@ -22,10 +22,12 @@ export class KcpControllerModule {
       { provide: KCP_CONTROLLER_OPTIONS, useValue: options },
       options.workloadClusterProvider
         ? { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, useValue: options.workloadClusterProvider }
-        : { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, inject: [CACHED_CLIENT], useFactory: (c: Client) => new KubeconfigWorkloadClusterProvider(c, options.etcdClientFactory) },
+        : // Nodes through the manager's shared cache (the Machine controller's too): one informer per workload cluster.
+          { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, inject: [SHARED_WORKLOAD_CLUSTER_CACHE], useFactory: (c: WorkloadClusterCache) => new KubeconfigWorkloadClusterProvider(c, options.etcdClientFactory) },
       WorkloadClusterProviderLifecycle,
       KubeadmControlPlaneReconciler,
     ];
-    return { module: KcpControllerModule, imports: options.imports ?? [], providers, exports: [KubeadmControlPlaneReconciler, KCP_WORKLOAD_CLUSTER_PROVIDER] };
+    const imports = [...(options.workloadClusterProvider ? [] : [WorkloadClusterCacheModule]), ...(options.imports ?? [])];
+    return { module: KcpControllerModule, imports, providers, exports: [KubeadmControlPlaneReconciler, KCP_WORKLOAD_CLUSTER_PROVIDER] };
   }
 }

@@ -197,15 +197,19 @@ export class ClientWorkloadCluster implements WorkloadCluster {
  * Nodes are read from a per-cluster Node informer (WorkloadClusterCache), not listed per reconcile.
  */
 export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvider {
-  private readonly clients: WorkloadClusterClientProvider & { closeAll(): void };
+  private readonly clients: WorkloadClusterClientProvider;
   private readonly nodeCache: WorkloadClusterCache;
+  /** Whether close() stops the Node cache and clients (not when they are the manager's shared ones). */
+  private readonly owned: boolean;
 
   constructor(
-    managementClient: Client,
+    /** The management cluster's client (own clients and Node cache), or a shared Node cache and its clients. */
+    source: Client | WorkloadClusterCache,
     private readonly etcdClientFactory?: EtcdClientFactory,
   ) {
-    this.clients = kubeconfigSecretClientProvider(managementClient);
-    this.nodeCache = new WorkloadClusterCache(this.clients);
+    this.owned = !(source instanceof WorkloadClusterCache);
+    this.nodeCache = source instanceof WorkloadClusterCache ? source : new WorkloadClusterCache(kubeconfigSecretClientProvider(source));
+    this.clients = this.nodeCache.clients;
   }
 
   async forCluster(cluster: ClusterKey): Promise<WorkloadCluster> {
@@ -218,9 +222,10 @@ export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvide
   }
 
   async close(): Promise<void> {
+    if (!this.owned) return;
     // Informers first (their watches use the clients), then the clients.
     await this.nodeCache.closeAll();
-    this.clients.closeAll();
+    (this.clients as { closeAll?: () => void }).closeAll?.();
   }
 }
 

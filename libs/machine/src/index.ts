@@ -17,6 +17,7 @@ export {
   type NodeEventHandler,
   type NodeEventType,
 } from './workload-cluster-cache';
+export { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCacheModule } from './workload-cluster-cache.module';
 export {
   decideInPlaceStep,
   decideAfterUpdateMachine,

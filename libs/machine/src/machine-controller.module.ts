@@ -1,13 +1,13 @@
 // NestJS module of the Machine controller. Needs ControllerRuntimeModule (global) in the app; RUNTIME_CLIENT (from
 // RuntimeClientModule, via `imports`), FEATURE_GATES and SsaModule are optional (in-place calls fail without a runtime client).
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
 import { MachineReconciler } from './machine.reconciler';
 import { MACHINE_CONTROLLER_OPTIONS, type MachineControllerOptions } from './options';
-import { kubeconfigSecretClientProvider, WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload-cluster';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload-cluster';
+import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCacheModule } from './workload-cluster-cache.module';
 import { WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache } from './workload-cluster-cache';
 
-/** Stops the workload clusters' Node informers with the app (they hold watches open). */
+/** Stops the Machine controller's own Node informers (a custom client provider's) with the app. */
 @Injectable()
 class WorkloadClusterCacheLifecycle implements OnApplicationShutdown {
   constructor(@Inject(WORKLOAD_CLUSTER_CACHE) private readonly cache: WorkloadClusterCache) {}
@@ -20,19 +20,26 @@ class WorkloadClusterCacheLifecycle implements OnApplicationShutdown {
 @Module({})
 export class MachineControllerModule {
   static forRoot(options: MachineControllerOptions = {}): DynamicModule {
+    const custom = options.workloadClusterClientProvider;
     const providers: Provider[] = [
       { provide: MACHINE_CONTROLLER_OPTIONS, useValue: options },
-      options.workloadClusterClientProvider
-        ? { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, useValue: options.workloadClusterClientProvider }
-        : { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, inject: [CACHED_CLIENT], useFactory: (c: Client) => kubeconfigSecretClientProvider(c) },
-      // Wraps whichever client provider is in place, so a provider swapping WORKLOAD_CLUSTER_CLIENT_PROVIDER keeps working.
-      { provide: WORKLOAD_CLUSTER_CACHE, inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER], useFactory: (p: WorkloadClusterClientProvider) => new WorkloadClusterCache(p) },
-      WorkloadClusterCacheLifecycle,
+      ...(custom
+        ? [
+            { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, useValue: custom },
+            // Wraps the given client provider; its own cache, as nothing else reads through that provider.
+            { provide: WORKLOAD_CLUSTER_CACHE, inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER], useFactory: (p: WorkloadClusterClientProvider) => new WorkloadClusterCache(p) },
+            WorkloadClusterCacheLifecycle,
+          ]
+        : [
+            // The manager's shared cache (KCP reads Nodes through it too) and the client provider behind it.
+            { provide: WORKLOAD_CLUSTER_CACHE, useExisting: SHARED_WORKLOAD_CLUSTER_CACHE },
+            { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, inject: [SHARED_WORKLOAD_CLUSTER_CACHE], useFactory: (c: WorkloadClusterCache) => c.clients },
+          ]),
       MachineReconciler,
     ];
     return {
       module: MachineControllerModule,
-      imports: options.imports ?? [],
+      imports: [...(custom ? [] : [WorkloadClusterCacheModule]), ...(options.imports ?? [])],
       providers,
       exports: [MachineReconciler, WORKLOAD_CLUSTER_CLIENT_PROVIDER, WORKLOAD_CLUSTER_CACHE],
     };

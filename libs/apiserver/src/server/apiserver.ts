@@ -33,6 +33,8 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Watch history kept for resuming (default 10000 events); older resourceVersions get 410 Gone. */
   historySize?: number;
+  /** JSON text (characters) the parsed-object cache may hold (default DEFAULT_PARSED_CACHE_CHARS, 32 Mi). */
+  parsedCacheChars?: number;
 }
 
 export interface StartedServer { url: string; token: string; caData?: string }
@@ -59,13 +61,20 @@ export class ApiServer {
     this.metrics.reset();
   }
 
+  /** Memory held by storage: the SQLite database (outside the V8 heap for memory storage) and the parsed-object cache. */
+  storageUsage(): { databaseBytes: number; parsedObjects: number; parsedChars: number } {
+    if (!this.store) return { databaseBytes: 0, parsedObjects: 0, parsedChars: 0 };
+    const { objects, chars } = this.store.parsedCacheUsage();
+    return { databaseBytes: this.store.databaseBytes(), parsedObjects: objects, parsedChars: chars };
+  }
+
   async start(): Promise<StartedServer> {
     if (this.started) return this.started;
     const log = this.opts.logger;
     if (this.opts.dataDir) mkdirSync(this.opts.dataDir, { recursive: true });
     const path = this.opts.storage.type === 'memory' ? ':memory:' : this.opts.storage.path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const store = new Store({ path, historySize: this.opts.historySize, maxValueBytes: MAX_OBJECT_BYTES });
+    const store = new Store({ path, historySize: this.opts.historySize, maxValueBytes: MAX_OBJECT_BYTES, parsedCacheChars: this.opts.parsedCacheChars });
     this.store = store;
     this.registry = new Registry();
     for (const row of store.list(storageResource(CRD_RESOURCE), undefined)) if (!row.data.metadata?.deletionTimestamp) this.registry.setCrd(row.data);

@@ -58,14 +58,28 @@ export function encodeBody(body: unknown, format: ResponseFormat): { data: strin
 
 type WatchFrame = (ev: { type: string; object: Record<string, any> }) => string | Buffer;
 
-/** Encoded frames of shared (frozen) watch objects by format and event type: one encoding per event, not per watcher. */
-const frames = new WeakMap<object, Map<string, string | Buffer>>();
+/**
+ * Encoded frames of the last few shared (frozen) watch objects by format and event type: one encoding per event, not
+ * per watcher. The store calls every watcher of an event one after the other, so only the latest objects' frames are
+ * ever reused; keeping each stored object's last frame (a WeakMap on the object, alive as long as the store caches
+ * it) held a second copy of every object's JSON text.
+ */
+const RECENT_FRAMED_OBJECTS = 16;
+const frames = new Map<object, Map<string, string | Buffer>>();
+
+/** Whether a frame of `object` is still kept (tests). */
+export function hasCachedFrame(object: object): boolean {
+  return frames.has(object);
+}
 
 function once(format: ResponseFormat, frame: WatchFrame): WatchFrame {
   return (ev) => {
     if (!Object.isFrozen(ev.object)) return frame(ev);
     let byType = frames.get(ev.object);
-    if (!byType) frames.set(ev.object, (byType = new Map()));
+    if (!byType) {
+      frames.set(ev.object, (byType = new Map()));
+      if (frames.size > RECENT_FRAMED_OBJECTS) frames.delete(frames.keys().next().value!);
+    }
     const k = `${format} ${ev.type}`;
     let bytes = byType.get(k);
     if (bytes === undefined) byType.set(k, (bytes = frame(ev)));

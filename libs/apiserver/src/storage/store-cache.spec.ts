@@ -61,6 +61,22 @@ describe('Store parsed-object cache', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('holds at most parsedCacheChars of JSON text: a fleet beyond it is not kept in the heap a second time', () => {
+    const s = new Store({ path: ':memory:', parsedCacheChars: 1000 });
+    const names = Array.from({ length: 20 }, (_, i) => `o${i}`);
+    for (const n of names) s.put('/configmaps', 'ns', n, obj(n, { pad: 'x'.repeat(150) }));
+    const usage = s.parsedCacheUsage();
+    expect(usage.chars).toBeLessThanOrEqual(1000);
+    expect(usage.objects).toBeGreaterThan(0);
+    expect(usage.objects).toBeLessThan(names.length);
+    // Evicted objects are read back as committed; a delete releases its share of the budget.
+    expect(s.list('/configmaps', 'ns').map((r) => r.data.metadata.name).sort()).toEqual([...names].sort());
+    expect(s.parsedCacheUsage().chars).toBeLessThanOrEqual(1000);
+    for (const n of names) s.delete(`/configmaps/ns/${n}`, (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+    expect(s.parsedCacheUsage()).toEqual({ objects: 0, chars: 0 });
+    s.close();
+  });
+
   it('keeps the owners index right when a write keeps, changes or drops the owner uids', () => {
     const s = new Store({ path: ':memory:' });
     const owned = (uids: string[], spec: number) => (rev: number) => ({ metadata: { name: 'a', resourceVersion: String(rev), ownerReferences: uids.map((uid) => ({ uid })) }, spec });

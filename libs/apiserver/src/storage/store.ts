@@ -45,7 +45,18 @@ export interface StoreOptions {
   maxValueBytes?: number;
   /** How many parsed objects are kept in memory so reads do not JSON.parse the row again (default 100,000). */
   parsedCacheSize?: number;
+  /** How much JSON text (UTF-16 code units) the parsed objects kept may add up to (default 32 Mi, see below). */
+  parsedCacheChars?: number;
 }
+
+/**
+ * The parsed-object cache's default budget: 32 Mi characters of JSON text (each object's text is kept with it for
+ * responses, and its parsed form takes ~2-3x that in the V8 heap). That holds every object of a 1,000-Machine fleet
+ * and, beyond, the recently written ones (a rollout batch's Machines and their objects); the rest is read back from
+ * the row on use. Unbounded (100,000 objects), the cache kept a second and third copy of every row of a 10,000
+ * Machine fleet in the heap (~80 KB per Machine).
+ */
+export const DEFAULT_PARSED_CACHE_CHARS = 32 * 2 ** 20;
 
 /** The JSON text each stored (frozen) object was written as or read from; JSON.stringify(data) gives exactly it. */
 const storedJsonOf = new WeakMap<object, string>();
@@ -75,14 +86,17 @@ export class Store {
    * Parsed objects by key, exactly as committed (this Store is the database's only writer, so an entry is current
    * until the next put/delete of its key). Entries are deep-frozen: callers share them and must copy to change.
    */
-  private readonly parsed = new Map<string, StoredObject>();
+  private readonly parsed = new Map<string, { obj: StoredObject; chars: number }>();
   private readonly parsedCacheSize: number;
+  private readonly parsedCacheChars: number;
+  private parsedChars = 0;
 
   constructor(opts: StoreOptions) {
     this.db = new Database(opts.path);
     this.historySize = opts.historySize ?? 10000;
     this.maxValueBytes = opts.maxValueBytes ?? Infinity;
     this.parsedCacheSize = opts.parsedCacheSize ?? 100_000;
+    this.parsedCacheChars = opts.parsedCacheChars ?? DEFAULT_PARSED_CACHE_CHARS;
     if (opts.path !== ':memory:') {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
@@ -132,24 +146,46 @@ export class Store {
   /** The stored object (deep-frozen, shared with other readers: copy before changing it). */
   get(key: string): StoredObject | undefined {
     const hit = this.parsed.get(key);
-    if (hit) return hit;
+    if (hit) return hit.obj;
     const row = this.stmts.get.get(key) as any;
-    return row ? this.remember(toStored(row)) : undefined;
+    return row ? this.remember(toStored(row), row.data.length) : undefined;
   }
 
   /** The object of a (key, rev) row from the cache, read and parsed on a miss. */
   private resolve(key: string, rev: number): StoredObject {
     const hit = this.parsed.get(key);
-    if (hit && hit.rev === rev) return hit;
-    return this.remember(toStored(this.stmts.get.get(key)));
+    if (hit && hit.obj.rev === rev) return hit.obj;
+    const row = this.stmts.get.get(key) as any;
+    return this.remember(toStored(row), row.data.length);
   }
 
-  private remember(obj: StoredObject): StoredObject {
+  /** Caches `obj` (its JSON text `chars` long) as the latest entry, evicting the oldest beyond the bounds. */
+  private remember(obj: StoredObject, chars: number): StoredObject {
     deepFreeze(obj);
-    this.parsed.delete(obj.key); // re-inserted last: the oldest entry is evicted first
-    this.parsed.set(obj.key, obj);
-    if (this.parsed.size > this.parsedCacheSize) this.parsed.delete(this.parsed.keys().next().value!);
+    this.forget(obj.key); // re-inserted last: the oldest entry is evicted first
+    this.parsed.set(obj.key, { obj, chars });
+    this.parsedChars += chars;
+    while (this.parsed.size > 1 && (this.parsed.size > this.parsedCacheSize || this.parsedChars > this.parsedCacheChars)) {
+      this.forget(this.parsed.keys().next().value!);
+    }
     return obj;
+  }
+
+  private forget(key: string): void {
+    const entry = this.parsed.get(key);
+    if (!entry) return;
+    this.parsed.delete(key);
+    this.parsedChars -= entry.chars;
+  }
+
+  /** How many parsed objects are cached, and their JSON text's length (memory accounting, tests). */
+  parsedCacheUsage(): { objects: number; chars: number } {
+    return { objects: this.parsed.size, chars: this.parsedChars };
+  }
+
+  /** The database's size (page_count × page_size: for ":memory:" what SQLite holds outside the V8 heap). */
+  databaseBytes(): number {
+    return (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
   }
 
   /** Objects of one resource (optionally one namespace) with key > afterKey, in key order. */
@@ -185,6 +221,7 @@ export class Store {
     const key = objectKey(resource, namespace, name);
     let event: StoreEvent | undefined;
     let kept: StoredObject | undefined;
+    let chars = 0;
     this.db.transaction(() => {
       const rev = this.revision + 1;
       const data = build(rev);
@@ -195,6 +232,7 @@ export class Store {
         return;
       }
       const json = JSON.stringify(data);
+      chars = json.length;
       const bytes = Buffer.byteLength(json);
       if (bytes > this.maxValueBytes) throw new ValueTooLargeError(bytes, this.maxValueBytes);
       this.stmts.upsert.run(key, resource, namespace, name, rev, json);
@@ -209,7 +247,7 @@ export class Store {
     })();
     if (kept) return kept;
     // Cached only once committed: a write that threw (too large, a failed statement) left the old row in place.
-    const stored = this.remember({ key, resource, namespace, name, rev: event!.rev, data: event!.data });
+    const stored = this.remember({ key, resource, namespace, name, rev: event!.rev, data: event!.data }, chars);
     this.emitter.emit('event', event!);
     return stored;
   }
@@ -228,7 +266,7 @@ export class Store {
       this.recordEvent(event, JSON.stringify(data));
     })();
     if (event) {
-      this.parsed.delete(key);
+      this.forget(key);
       deepFreeze(event.data);
       this.emitter.emit('event', event);
     }
@@ -280,6 +318,7 @@ export class Store {
   close(): void {
     this.emitter.removeAllListeners();
     this.parsed.clear();
+    this.parsedChars = 0;
     this.db.close();
   }
 }

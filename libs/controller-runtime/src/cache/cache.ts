@@ -66,6 +66,11 @@ export class InformerCache {
     return inf as unknown as SharedInformer<T>;
   }
 
+  /** How many objects each informer holds, by `apiVersion/kind` (memory accounting). */
+  informerSizes(): Record<string, number> {
+    return Object.fromEntries([...this.informers].map(([k, inf]) => [k, inf.list().length]));
+  }
+
   /**
    * Registers a field index on a kind (controller-runtime IndexField): lists with `matchingFields: { [field]: value }`
    * are then served from it instead of scanning the kind. Before the cache starts; registering the same extractor for

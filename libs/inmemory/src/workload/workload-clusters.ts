@@ -70,6 +70,13 @@ export async function ensureKubeconfigSecret(client: Client, cluster: ClusterIde
   return true;
 }
 
+/**
+ * The simulated workload cluster's parsed-object cache: 8 Mi characters of JSON (~2,000 Nodes; a rollout batch's Nodes
+ * are what gets written). A real workload cluster's API server is not in the manager's process; this one is, so its
+ * cache is kept small rather than holding a parsed copy of every Node (32 Mi, the default, at 10,000 Nodes ~100 MiB).
+ */
+export const WORKLOAD_PARSED_CACHE_CHARS = 8 * 2 ** 20;
+
 export class WorkloadClusters {
   private readonly starting = new Map<string, Promise<RunningWorkloadCluster>>();
   private readonly running = new Map<string, RunningWorkloadCluster>();
@@ -130,7 +137,7 @@ export class WorkloadClusters {
   /** A started server, on `preferredPort` when it is free, else on a random port. */
   private async listen(host: string, preferredPort?: number): Promise<ApiServer> {
     const make = (port: number) => // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
-    new ApiServer({ storage: { type: 'memory' }, host, port, tls: true, logger: this.opts.logger });
+    new ApiServer({ storage: { type: 'memory' }, host, port, tls: true, logger: this.opts.logger, parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS });
     if (preferredPort) {
       const server = make(preferredPort);
       try {

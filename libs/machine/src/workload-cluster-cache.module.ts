@@ -1,0 +1,30 @@
+// One WorkloadClusterCache per manager (upstream: one ClusterCache shared by every controller). The Machine and KCP
+// modules both import this module; Nest instantiates a static module once per app, so both get the same cache and a
+// workload cluster's Nodes are watched and held in memory once, not once per controller.
+import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { kubeconfigSecretClientProvider } from './workload-cluster';
+import { WorkloadClusterCache } from './workload-cluster-cache';
+
+/** Injection token of the manager's shared WorkloadClusterCache (its clients come from the kubeconfig Secrets). */
+export const SHARED_WORKLOAD_CLUSTER_CACHE = Symbol.for('capi.SharedWorkloadClusterCache');
+
+/** Stops the Node informers, then the clients their watches use, with the app. */
+@Injectable()
+class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
+  constructor(@Inject(SHARED_WORKLOAD_CLUSTER_CACHE) private readonly cache: WorkloadClusterCache) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.cache.closeAll();
+    (this.cache.clients as { closeAll?: () => void }).closeAll?.();
+  }
+}
+
+@Module({
+  providers: [
+    { provide: SHARED_WORKLOAD_CLUSTER_CACHE, inject: [CACHED_CLIENT], useFactory: (c: Client) => new WorkloadClusterCache(kubeconfigSecretClientProvider(c)) },
+    SharedWorkloadClusterCacheLifecycle,
+  ],
+  exports: [SHARED_WORKLOAD_CLUSTER_CACHE],
+})
+export class WorkloadClusterCacheModule {}
