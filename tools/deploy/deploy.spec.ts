@@ -162,6 +162,18 @@ describe('deploy/', () => {
     expect(c.kubeconfig).toBeUndefined();
   });
 
+  it('the V8 heap is capped below the container memory limit (the V8 default need not follow the limit)', () => {
+    const container = one(rendered, 'Deployment').spec.template.spec.containers[0];
+    const nodeOptions = (container.env ?? []).find((e: { name: string }) => e.name === 'NODE_OPTIONS')?.value ?? '';
+    const heapMiB = Number(/--max-old-space-size=(\d+)/.exec(nodeOptions)?.[1]);
+    const limit = /^(\d+)(Mi|Gi)$/.exec(container.resources.limits.memory);
+    const limitMiB = Number(limit?.[1]) * (limit?.[2] === 'Gi' ? 1024 : 1);
+    // Room above the heap for code, buffers and the young generation; a heap at the limit gets the pod OOM-killed.
+    expect(heapMiB).toBeGreaterThan(0);
+    expect(heapMiB / limitMiB).toBeGreaterThanOrEqual(0.5);
+    expect(heapMiB / limitMiB).toBeLessThanOrEqual(0.8);
+  });
+
   it('the in-cluster config authenticates with the service account token file and CA', async () => {
     // What a pod sees: KUBERNETES_SERVICE_HOST/PORT and the service-account volume, here holding envtest's CA and token.
     const dir = mkdtempSync(join(tmpdir(), 'deploy-sa-'));
