@@ -26,6 +26,7 @@ export {
   indexByLabel,
 } from './cache/indexes';
 export { CachedClient } from './cache/cached-client';
+export { TransformFunc, shareManagedFieldsTrees } from './cache/transforms';
 export {
   LabelSelector,
   SelectorOperator,

@@ -22,6 +22,24 @@ describe('Store parsed-object cache', () => {
     s.close();
   });
 
+  it('cached objects share equal managedFields trees, written or read back from the row', () => {
+    const fields = () => ({ 'f:spec': { 'f:a': {} } });
+    const withFields = (name: string, time: string) => (rev: number) => ({
+      metadata: { name, resourceVersion: String(rev), managedFields: [{ manager: 'm', operation: 'Apply', time, fieldsType: 'FieldsV1', fieldsV1: fields() }] },
+      spec: { a: 1 },
+    });
+    const tree = (s: Store, name: string) => s.get(`/configmaps/ns/${name}`)!.data.metadata.managedFields[0].fieldsV1;
+    const s = new Store({ path: ':memory:', parsedCacheSize: 2 });
+    s.put('/configmaps', 'ns', 'a', withFields('a', '2026-12-04T00:00:00Z'));
+    s.put('/configmaps', 'ns', 'b', withFields('b', '2026-12-04T00:00:09Z'));
+    expect(tree(s, 'b')).toBe(tree(s, 'a'));
+    expect(s.get('/configmaps/ns/b')!.data.metadata.managedFields[0].time).toBe('2026-12-04T00:00:09Z');
+    s.put('/configmaps', 'ns', 'c', obj('c')); // evicts a: read back from its row below
+    expect(tree(s, 'a')).toBe(tree(s, 'b'));
+    expect(tree(s, 'a')).toEqual(fields());
+    s.close();
+  });
+
   it('hands out frozen objects: a caller mutating one fails and the next read is unchanged', () => {
     const s = new Store({ path: ':memory:' });
     s.put('/configmaps', 'ns', 'a', obj('a'));

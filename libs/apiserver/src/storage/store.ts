@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { deepFreeze } from '@capi/controller-runtime';
+import { deepFreeze, shareManagedFieldsTrees, type KubeObject } from '@capi/controller-runtime';
 
 /** One stored object: `key` is "<group>/<resource>/<namespace>/<name>" (empty segments for core / cluster-scoped). */
 export interface StoredObject {
@@ -90,6 +90,8 @@ export class Store {
   private readonly parsedCacheSize: number;
   private readonly parsedCacheChars: number;
   private parsedChars = 0;
+  /** Cached objects share equal managedFields trees (the fleet's Machines differ in them only by timestamps). */
+  private readonly shareTrees = shareManagedFieldsTrees();
 
   constructor(opts: StoreOptions) {
     this.db = new Database(opts.path);
@@ -161,6 +163,7 @@ export class Store {
 
   /** Caches `obj` (its JSON text `chars` long) as the latest entry, evicting the oldest beyond the bounds. */
   private remember(obj: StoredObject, chars: number): StoredObject {
+    this.shareTrees(obj.data as KubeObject);
     deepFreeze(obj);
     this.forget(obj.key); // re-inserted last: the oldest entry is evicted first
     this.parsed.set(obj.key, { obj, chars });

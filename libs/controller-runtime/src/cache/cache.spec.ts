@@ -55,6 +55,39 @@ describe('InformerCache and CachedClient', () => {
     expect((await cache.get(ref('g2'))).metadata.labels!.role).toBe('worker');
   });
 
+  it('stores equal managedFields trees once, frozen, while reads stay independent copies (transform off when asked)', async () => {
+    const fields = { 'f:metadata': { 'f:labels': { 'f:role': {} } }, 'f:spec': { 'f:size': {} } };
+    const withFields = (name: string, time: string) => ({
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Gadget',
+      metadata: { name, namespace: 'mf', managedFields: [{ manager: 'm', operation: 'Apply' as const, time, fieldsType: 'FieldsV1' as const, fieldsV1: fields }] },
+    });
+    await direct.create(withFields('z1', '2026-12-04T00:00:00Z'));
+    await direct.create(withFields('z2', '2026-12-04T00:00:05Z'));
+    const gizmo = (name: string) => ({ apiVersion: 'test.capi.io/v1', kind: 'Gadget', namespace: 'mf', name });
+    const tree = async (c: InformerCache, name: string) => (await c.tryGet(gizmo(name), { readOnly: true }))!.metadata.managedFields![0].fieldsV1!;
+    const shared = new InformerCache(direct, { namespace: 'mf' });
+    const unshared = new InformerCache(direct, { namespace: 'mf', informer: { transform: undefined } });
+    shared.start();
+    unshared.start();
+    try {
+      await eventually(async () => !!(await shared.tryGet(gizmo('z2'))), 'z2 cached');
+      expect(await tree(shared, 'z2')).toBe(await tree(shared, 'z1'));
+      expect(Object.isFrozen(await tree(shared, 'z1'))).toBe(true);
+      const copy = (await shared.get(gizmo('z1'))).metadata.managedFields![0];
+      expect(copy.time).toBe('2026-12-04T00:00:00Z');
+      (copy.fieldsV1 as any)['f:spec']['f:other'] = {};
+      expect(await tree(shared, 'z2')).toEqual(fields);
+
+      await eventually(async () => !!(await unshared.tryGet(gizmo('z2'))), 'z2 cached without transform');
+      expect(await tree(unshared, 'z2')).not.toBe(await tree(unshared, 'z1'));
+      expect(await tree(unshared, 'z2')).toEqual(await tree(unshared, 'z1'));
+    } finally {
+      await shared.stop();
+      await unshared.stop();
+    }
+  });
+
   it('CachedClient reads from the cache and writes to the API', async () => {
     const cached = new CachedClient(cache, direct);
     await cached.list('test.capi.io/v1', 'Gadget');

@@ -4,6 +4,7 @@ import { Clock, realClock } from '../util/clock';
 import { cloneJson, deepFreeze } from '../util/clone';
 import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions } from './informer';
 import { matchesSelector, parseSelector, SelectorParseError, SelectorRequirement } from './label-selector';
+import { shareManagedFieldsTrees } from './transforms';
 
 /** Values a field index lists an object under (controller-runtime IndexerFunc). */
 export type FieldExtractor = (obj: KubeObject) => string[];
@@ -20,6 +21,10 @@ export interface CacheOptions {
   /** Restrict every informer to one namespace (cluster-scoped kinds ignore it). */
   namespace?: string;
   clock?: Clock;
+  /**
+   * Informer options; `transform` defaults to shareManagedFieldsTrees (one table per cache), which is invisible to
+   * readers because reads hand out copies or frozen objects. `transform: undefined` given explicitly turns it off.
+   */
   informer?: Omit<SharedInformerOptions, 'namespace' | 'clock'>;
   /** How long a read of a not-yet-watched kind waits for its first sync; default 30 s. */
   syncTimeoutMs?: number;
@@ -45,6 +50,7 @@ export class InformerCache {
   /** `apiVersion/kind` → field → extractor of the field indexes registered so far. */
   private readonly fieldIndexes = new Map<string, Map<string, FieldExtractor>>();
   private readonly clock: Clock;
+  private readonly informerOptions: Omit<SharedInformerOptions, 'namespace' | 'clock'>;
   private started = false;
 
   constructor(
@@ -52,6 +58,7 @@ export class InformerCache {
     private readonly opts: CacheOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;
+    this.informerOptions = opts.informer && 'transform' in opts.informer ? opts.informer : { ...opts.informer, transform: shareManagedFieldsTrees() };
   }
 
   /** The shared informer for a kind (started right away if the cache is started). */
@@ -59,7 +66,7 @@ export class InformerCache {
     const key = `${apiVersion}/${kind}`;
     let inf = this.informers.get(key);
     if (!inf) {
-      inf = new SharedInformer(this.client, apiVersion, kind, { ...this.opts.informer, namespace: this.opts.namespace, clock: this.clock });
+      inf = new SharedInformer(this.client, apiVersion, kind, { ...this.informerOptions, namespace: this.opts.namespace, clock: this.clock });
       this.informers.set(key, inf);
       if (this.started) inf.start();
     }

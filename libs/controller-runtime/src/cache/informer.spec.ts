@@ -125,6 +125,30 @@ describe('SharedInformer', () => {
     await eventually(() => seen.includes('add y'), 'add y');
   });
 
+  it('stores listed and watched objects as its transform returns them; one that throws stores the object as it came', async () => {
+    await client.create(widget('listed', { n: 1 }));
+    informer = new SharedInformer(client, 'test.capi.io/v1', 'Widget', {
+      namespace,
+      initialBackoffMs: 10,
+      transform: (o) => {
+        if (o.metadata.name === 'bad') throw new Error('no');
+        return { ...o, spec: { ...(o.spec as object), transformed: true } };
+      },
+    });
+    const updates: KubeObject[] = [];
+    informer.addEventHandler({ onAdd: (o) => updates.push(o), onUpdate: (_old, o) => updates.push(o) });
+    informer.start();
+    await informer.waitForSync(5000);
+    expect(informer.get(namespace, 'listed')!.spec).toEqual({ n: 1, transformed: true });
+    await client.create(widget('watched', { n: 2 }));
+    await client.create(widget('bad', { n: 3 }));
+    await eventually(() => !!informer!.get(namespace, 'bad'), 'bad stored');
+    expect(informer.get(namespace, 'watched')!.spec).toEqual({ n: 2, transformed: true });
+    expect(informer.get(namespace, 'bad')!.spec).toEqual({ n: 3 });
+    // Handlers see what was stored.
+    expect(updates.find((o) => o.metadata.name === 'watched')).toBe(informer.get(namespace, 'watched'));
+  });
+
   describe('secondary indexes', () => {
     const byOwner = (o: KubeObject) => [(o.spec as { owner?: string } | undefined)?.owner ?? ''];
     const names = (objs: KubeObject[]) => objs.map((o) => o.metadata.name).sort();

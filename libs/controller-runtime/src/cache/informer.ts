@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { isGone } from '../client/errors';
 import { Client, KubeObject, WatchEvent, WatchHandle } from '../client/types';
 import { Clock, realClock, sleep } from '../util/clock';
+import { TransformFunc } from './transforms';
 
 export interface InformerEventHandler<T extends KubeObject = KubeObject> {
   onAdd?(obj: T): void;
@@ -20,6 +21,8 @@ export interface SharedInformerOptions {
   maxBackoffMs?: number;
   /** Server-side watch timeout; the informer re-watches from the last seen resourceVersion afterwards. */
   watchTimeoutSeconds?: number;
+  /** Applied to every listed or watched object before it is stored (controller-runtime's cache TransformFunc). */
+  transform?: TransformFunc;
 }
 
 /** Index values of an object (client-go IndexFunc): the object is listed under each. */
@@ -195,7 +198,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
         continue: cont,
       });
       if (this.abort.signal.aborted) return;
-      items.push(...page.items);
+      for (const item of page.items) items.push(this.transformed(item));
       rv = page.metadata.resourceVersion;
       cont = page.metadata.continue || undefined;
     } while (cont);
@@ -281,12 +284,12 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
       this.setRv(rv);
       return 'ok';
     }
-    const obj = ev.object;
-    if (!obj?.metadata?.name) return 'ok';
+    if (!ev.object?.metadata?.name) return 'ok';
     // Watch events of a real server carry apiVersion/kind; normalise in case they do not.
-    obj.apiVersion = obj.apiVersion || this.apiVersion;
-    obj.kind = obj.kind || this.kind;
-    const key = objectKey(obj.metadata.namespace, obj.metadata.name);
+    ev.object.apiVersion = ev.object.apiVersion || this.apiVersion;
+    ev.object.kind = ev.object.kind || this.kind;
+    const obj = this.transformed(ev.object);
+    const key = objectKey(obj.metadata.namespace, obj.metadata.name!);
     const old = this.store.get(key);
     if (ev.type === 'DELETED') {
       this.store.delete(key);
@@ -300,6 +303,17 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     }
     this.setRv(rv);
     return 'ok';
+  }
+
+  /** The object after the transform; the object as it came if the transform throws. */
+  private transformed(obj: T): T {
+    if (!this.opts.transform) return obj;
+    try {
+      return this.opts.transform(obj) as T;
+    } catch (e) {
+      this.log.error(`transform failed on ${objectKey(obj.metadata?.namespace, obj.metadata?.name ?? '')}: ${(e as Error).message}`);
+      return obj;
+    }
   }
 
   /** Moves `key` from the index values of `old` to those of `obj` (either may be absent). */
