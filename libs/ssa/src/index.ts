@@ -12,6 +12,7 @@ export {
   type NowClock,
 } from './cache';
 export { ServerSideApplier, SsaModule, SSA_CACHE, SSA_OPTIONS, type SsaModuleOptions, type ApplierPatchOptions } from './applier';
+export { syncLabelsAndAnnotations, labelsAndAnnotationsIntent, type LabelsAndAnnotationsSync } from './metadata-sync';
 export { getPath, hasPath, setPath, deletePath, pickPaths, isUnder, type FieldPath } from './paths';
 export {
   removeFieldsV1Paths,
