@@ -82,6 +82,72 @@ describe('MachineSet controller', () => {
     expect(statusWrites.map(([k]) => k.split(' ')[0])).toEqual(statusWrites.map(() => 'patch'));
   });
 
+  it('propagates template labels and annotations to InfraMachines and BootstrapConfigs, owned by capi-machineset-metadata', async () => {
+    await h.client.create(machineSet(ns, 'meta', 1, { bootstrap: true }));
+    const [m] = await eventually(async () => {
+      const list = await owned('meta');
+      return list.length === 1 && list;
+    }, '1 Machine');
+    const name = m.metadata.name!;
+    const infraRef = { apiVersion: INFRA_API_VERSION, kind: 'TestMachine', namespace: ns, name };
+    const configRef = { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', namespace: ns, name };
+    const applyEntry = (o: KubeObject, manager: string) => o.metadata.managedFields?.find((f) => f.manager === manager && f.operation === 'Apply');
+    const ownedLabels = (o: KubeObject, manager: string) => Object.keys(((applyEntry(o, manager)?.fieldsV1?.['f:metadata'] as any)?.['f:labels'] ?? {}) as object).sort();
+    for (const ref of [infraRef, configRef]) {
+      const obj = await eventually(async () => {
+        const o = await h.client.get<KubeObject>(ref);
+        return applyEntry(o, 'capi-machineset-metadata') && o;
+      }, `${ref.kind} labels owned by capi-machineset-metadata`);
+      // capi-machineset created the object and gave labels and annotations up; it still owns the rest.
+      expect(ownedLabels(obj, 'capi-machineset')).toEqual([]);
+      expect((applyEntry(obj, 'capi-machineset')?.fieldsV1?.['f:metadata'] as any)?.['f:annotations']).toBeUndefined();
+      expect(applyEntry(obj, 'capi-machineset')?.fieldsV1?.['f:spec']).toBeDefined();
+      expect(ownedLabels(obj, 'capi-machineset-metadata')).toEqual(['f:cluster.x-k8s.io/cluster-name', 'f:cluster.x-k8s.io/set-name', 'f:pool']);
+    }
+
+    // A template label and annotation added, then the label dropped again: both objects follow, in place.
+    const msRef = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'meta' };
+    await h.client.patch(msRef, 'merge', { spec: { template: { metadata: { labels: { tier: 'gold' }, annotations: { note: 'b' } } } } });
+    for (const ref of [infraRef, configRef]) {
+      await eventually(async () => {
+        const o = await h.client.get<KubeObject>(ref);
+        return o.metadata.labels?.tier === 'gold' && o.metadata.annotations?.note === 'b';
+      }, `${ref.kind} has tier=gold and note=b`);
+    }
+    await h.client.patch(msRef, 'merge', { spec: { template: { metadata: { labels: { tier: null } } } } });
+    for (const ref of [infraRef, configRef]) {
+      await eventually(async () => !(await h.client.get<KubeObject>(ref)).metadata.labels?.tier, `${ref.kind} lost tier`);
+    }
+    const infra = await h.client.get<KubeObject>(infraRef);
+    // What no metadata apply owns stays: the infra template's own label and the cloned-from annotations.
+    expect(infra.metadata.labels).toMatchObject({ from: 'tmpl', pool: 'meta', 'cluster.x-k8s.io/set-name': 'meta' });
+    expect(infra.metadata.annotations).toMatchObject({ note: 'b', 'cluster.x-k8s.io/cloned-from-name': 'tmpl' });
+    expect((await h.client.get<Machine>({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name })).metadata.uid).toBe(m.metadata.uid);
+  });
+
+  it('migrates InfraMachines whose labels capi-machineset still owns (created the old way) to capi-machineset-metadata', async () => {
+    // An InfraMachine applied whole by capi-machineset, labels included, as before the metadata manager existed.
+    await h.client.apply(
+      { apiVersion: INFRA_API_VERSION, kind: 'TestMachine', metadata: { name: 'old', namespace: ns, labels: { pool: 'migrate', stale: 'x', 'cluster.x-k8s.io/cluster-name': 'c1' } }, spec: { image: 'v1' } },
+      { fieldManager: 'capi-machineset', force: true },
+    );
+    await h.client.create<Machine>({
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Machine',
+      metadata: { name: 'old', namespace: ns, labels: { pool: 'migrate' } },
+      spec: { clusterName: 'c1', bootstrap: { dataSecretName: 'data' }, infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachine', name: 'old' } },
+    });
+    await h.client.create(machineSet(ns, 'migrate', 1)); // adopts the orphan: it is the one replica
+    const infra = await eventually(async () => {
+      const o = await h.client.get<KubeObject>({ apiVersion: INFRA_API_VERSION, kind: 'TestMachine', namespace: ns, name: 'old' });
+      return o.metadata.labels?.['cluster.x-k8s.io/set-name'] === 'migrate' && o;
+    }, 'adopted Machine\'s InfraMachine synced');
+    const managers = infra.metadata.managedFields!.map((f) => `${f.manager}/${f.operation}`).sort();
+    expect(managers).toEqual(['capi-machineset-metadata/Apply']);
+    // The old owner's labels went with its entry: nobody owned "stale", so it stays; the wanted labels are owned.
+    expect(infra.metadata.labels).toMatchObject({ stale: 'x', pool: 'migrate', 'cluster.x-k8s.io/cluster-name': 'c1' });
+  });
+
   it('adopts an orphan matching the selector and scales down deleting the delete-machine annotated one first', async () => {
     await h.client.create(machineSet(ns, 'adopt', 2));
     const originals = await eventually(async () => {

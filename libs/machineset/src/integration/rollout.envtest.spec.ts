@@ -92,6 +92,11 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     expect(newMS.spec.replicas).toBe(3);
     expect(newMS.spec.template.spec.version).toBe('v1.31.0');
     expect(after.every((m) => m.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash'])).toBe(true);
+    // The moved Machines' InfraMachines carry the new MachineSet's labels too (syncMachines, capi-machineset-metadata).
+    await eventually(async () => {
+      const infras = (await h.client.list(INFRA_API_VERSION, 'TestMachine', { namespace: ns })).items;
+      return infras.length === 3 && infras.every((o) => o.metadata.labels?.['cluster.x-k8s.io/set-name'] === owner && o.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash']);
+    }, 'InfraMachines labelled with the new MachineSet');
     // The drained old MS is deleted and no move annotation is left on the new one (spec §12.42).
     await eventually(async () => {
       const sets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;

@@ -42,6 +42,7 @@ import { byName, deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, SECONDAR
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, desiredMachineInputsKey, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
+import { giveUpLabelsAndAnnotations, syncInfraAndBootstrapMetadata } from './metadata-sync';
 import { checkMoveHandshake, machinesToStartInPlaceUpdate, MoveError, movePatch, planDeletions, planMoves, replicaDelta } from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus } from './status';
@@ -239,10 +240,12 @@ export class MachineSetReconciler implements Reconciler {
       // Same Machine (resourceVersion) and same MS inputs as a previous no-op: still a no-op while its request-cache
       // entry lives. Every reconcile of a large MS comes here for each Machine, and most did not change since the last.
       const memo = { object: m.metadata.uid ?? m.metadata.name ?? '', inputs: `${m.metadata.resourceVersion}/${inputs}`, kind: 'Machine' };
-      if (this.applier.knownNoop(MACHINESET_FIELD_MANAGER, memo)) continue;
-      // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
-      await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
-      await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m, memo });
+      if (!this.applier.knownNoop(MACHINESET_FIELD_MANAGER, memo)) {
+        // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
+        await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
+        await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m, memo });
+      }
+      await syncInfraAndBootstrapMetadata({ client: this.client, cache: this.cache, resolver: this.resolver, applier: this.applier }, ms, m, inputs);
     }
   }
 
@@ -332,12 +335,14 @@ export class MachineSetReconciler implements Reconciler {
         const config = await this.cloneTemplate(ms, bootstrapRef, name, machine);
         await this.applier.patch(this.client, config, opts);
         created.push(config);
+        await giveUpLabelsAndAnnotations(this.directClient, config);
         machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { apiGroup: bootstrapRef.apiGroup, kind: config.kind, name } };
       }
       const infraRef = ms.spec.template.spec.infrastructureRef;
       const infra = await this.cloneTemplate(ms, infraRef, name, machine);
       await this.applier.patch(this.client, infra, opts);
       created.push(infra);
+      await giveUpLabelsAndAnnotations(this.directClient, infra);
       machine.spec.infrastructureRef = { apiGroup: infraRef.apiGroup, kind: infra.kind, name };
       await this.applier.patch(this.client, machine, opts);
       await waitForCache(this.cache, machine);
