@@ -208,6 +208,21 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     expect((await c.apply({ ...stale, metadata: { ...stale.metadata, uid: second.metadata.uid } }, 'alice')).spec).toMatchObject({ size: 3 });
   });
 
+  it('an apply naming a uid when no object exists is 409 and creates nothing (a stale intent cannot bring a deleted object back)', async () => {
+    const first = await c.apply(widget('w-gone', ns, { size: 1 }), 'alice');
+    await c.delete(refOf(first));
+    const stale = { ...widget('w-gone', ns, { size: 2 }), metadata: { name: 'w-gone', namespace: ns, uid: first.metadata.uid } };
+    for (const dryRun of [true, false]) {
+      const applied = await codeOf(c.apply(stale, 'alice', { dryRun }));
+      expect(applied.code).toBe(409);
+      expect(applied.status.reason).toBe('Conflict');
+      expect(applied.status.message).toContain(`uid mismatch: the provided object specified uid ${first.metadata.uid}, and no existing object was found`);
+    }
+    expect((await codeOf(c.get(refOf(first)))).code).toBe(404);
+    // Without a uid the same apply creates the object, as before.
+    expect((await c.apply({ ...stale, metadata: { name: 'w-gone', namespace: ns } }, 'alice')).spec).toMatchObject({ size: 2 });
+  });
+
   it('schema: defaults applied, invalid objects get 422 with field causes', async () => {
     const w = await c.create(widget('w-defaults', ns, { size: 1 }));
     expect(w.spec).toMatchObject({ color: 'blue' });

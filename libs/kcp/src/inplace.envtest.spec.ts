@@ -51,7 +51,12 @@ describe('KCP in-place on envtest', () => {
     env = await startEnvtest();
     kube = clientFor(env);
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }).catch(() => undefined);
+    // A real owner: objects owned by a made-up uid would be garbage collected, and applies pinning their uids refused.
+    const owner = kcpFixture();
+    delete owner.metadata.uid;
+    kcpUid = (await kube.create(owner)).metadata.uid!;
   });
+  let kcpUid = '';
   afterAll(async () => {
     kube?.close();
     await env?.stop();
@@ -62,6 +67,7 @@ describe('KCP in-place on envtest', () => {
   async function setup(target: ReturnType<typeof kcpFixture>, infraSpec: Record<string, unknown> = { image: 'ubuntu-22.04', resources: { cpu: 2 } }): Promise<NotUpToDateResult> {
     const name = `m${++seq}`;
     const base = kcpFixture();
+    base.metadata.uid = target.metadata.uid = kcpUid;
     const template = infraTemplate('tmpl-a', infraSpec);
     const infra = computeDesiredInfraMachine(base, CLUSTER, template, name);
     infra.apiVersion = INMEMORY_API_VERSION;
@@ -71,7 +77,7 @@ describe('KCP in-place on envtest', () => {
     delete m.status;
     delete m.metadata.uid;
     delete m.metadata.creationTimestamp;
-    m.metadata.ownerReferences = undefined;
+    m.metadata.ownerReferences = m.metadata.ownerReferences!.map((r) => ({ ...r, uid: kcpUid }));
     const createdMachine = await kube.create<Machine>(m);
     return upToDate({ kcp: target, clusterName: CLUSTER, machine: createdMachine, kubeadmConfig: createdKc, infraMachine: createdInfra, infraTemplate: infraTemplate('tmpl-a', infraSpec), now: new Date() }).result;
   }

@@ -217,6 +217,9 @@ export class Resources {
     if (live) this.checkUidUnchanged(info, live, i.metadata.uid);
     if (!live) {
       if (opts.subresource) throw notFound(info.group, info.plural, name);
+      // kube's patcher: a uid pins the object, so an apply computed from a stale copy of a deleted object is refused
+      // rather than creating a new one under the same name.
+      if (i.metadata.uid) throw conflict(info.group, info.plural, name, `uid mismatch: the provided object specified uid ${i.metadata.uid}, and no existing object was found`);
       this.requireNamespace(info, ns, true);
     }
     let merged: KubeObject;

@@ -3,6 +3,11 @@
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import { settle } from '@capi/envtest';
+import { isConflict, isNotFound } from '@capi/controller-runtime';
+import { ServerSideApplier, syncLabelsAndAnnotations } from '@capi/ssa';
+import { computeDesiredMachine } from '../machineset/desired';
+import { MACHINESET_FIELD_MANAGER } from '../machineset/inplace-start';
+import { MACHINESET_METADATA_FIELD_MANAGER } from '../machineset/metadata-sync';
 import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(60_000);
@@ -193,5 +198,32 @@ describe('MachineSet controller', () => {
     }, 'ScalingUp reported');
     expect(ms.status?.conditions?.find((c) => c.type === 'ScalingUp')?.message).toContain('blocked');
     expect(await owned('disabled')).toEqual([]);
+  });
+
+  it('an intent built from a stale copy of a deleted Machine or InfraMachine is refused (409) and brings nothing back', async () => {
+    // The cache can still hold a Machine the MachineSet just deleted; syncMachines' intents pin its uid for that case.
+    const ms = await h.client.create(machineSet(ns, 'stale', 1, { bootstrap: true }));
+    const [stale] = await eventually(async () => {
+      const list = await owned('stale');
+      return list.length === 1 && list;
+    }, '1 Machine');
+    const name = stale.metadata.name!;
+    const infraRef = { apiVersion: INFRA_API_VERSION, kind: 'TestMachine', namespace: ns, name };
+    const staleInfra = await h.client.get<KubeObject>(infraRef);
+    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'stale' }, 'merge', { spec: { replicas: 0 } });
+    const machineRef = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name };
+    await eventually(async () => isNotFound(await h.client.get(machineRef).then(() => undefined, (e) => e)), 'Machine gone');
+    await h.client.delete(infraRef).catch((e) => { if (!isNotFound(e)) throw e; });
+    await eventually(async () => isNotFound(await h.client.get(infraRef).then(() => undefined, (e) => e)), 'InfraMachine gone');
+
+    const applier = new ServerSideApplier();
+    const machineApply = await applier.patch(h.client, computeDesiredMachine(ms, stale), { fieldOwner: MACHINESET_FIELD_MANAGER, original: stale }).then(() => undefined, (e) => e);
+    expect(isConflict(machineApply)).toBe(true);
+    expect((machineApply as Error).message).toContain(`uid mismatch: the provided object specified uid ${stale.metadata.uid}, and no existing object was found`);
+    const metadataApply = await syncLabelsAndAnnotations(applier, h.client, staleInfra, {
+      fieldManager: MACHINESET_FIELD_MANAGER, metadataFieldManager: MACHINESET_METADATA_FIELD_MANAGER, labels: { pool: 'stale' }, annotations: {}, inputs: 'stale',
+    }).then(() => undefined, (e) => e);
+    expect(isConflict(metadataApply)).toBe(true);
+    for (const ref of [machineRef, infraRef]) expect(isNotFound(await h.client.get(ref).then(() => undefined, (e) => e))).toBe(true);
   });
 });
