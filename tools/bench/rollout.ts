@@ -3,18 +3,19 @@
 // (version change) and by replacement (new infrastructure template), side by side: time to converge, API writes per
 // Machine (counted at the API server), process RSS.
 import 'reflect-metadata';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from '@capi/api';
-import { ApiServer, RequestMetrics, renderKubeconfig } from '@capi/apiserver';
+import { ApiServer, RequestMetrics, renderKubeconfig, type ApiServerOptions } from '@capi/apiserver';
 import { CACHE, KubeClient, METRICS_REGISTRY, type Client, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
-import { EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
+import { applyHeapGrowingPercent, EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';
@@ -29,9 +30,23 @@ const ZERO_LATENCY: EmbeddedProviderOptions = { provisioningDelayMs: 0, updater:
 /** The embedded default with an API server we hold, so requests can be counted at the server. */
 class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
   server?: ApiServer;
+  private dir?: string;
+
+  /**
+   * BENCH_STORAGE=sqlite: the management server stores in a SQLite file (WAL, synchronous=FULL) as the embedded default
+   * does, so its rows live in the OS page cache rather than the process; the default, memory, keeps them in the heap's
+   * neighbour (`:memory:`) and measures the CPU without disk syncs.
+   */
+  private storage(): ApiServerOptions['storage'] {
+    const kind = process.env.BENCH_STORAGE ?? 'memory';
+    if (kind === 'memory') return { type: 'memory' };
+    if (kind !== 'sqlite') throw new Error(`BENCH_STORAGE must be memory or sqlite, got ${kind}`);
+    this.dir = mkdtempSync(join(tmpdir(), 'capi-bench-'));
+    return { type: 'sqlite', path: join(this.dir, 'objects.db') };
+  }
 
   async start(): Promise<{ kubeconfig: string }> {
-    this.server = new ApiServer({ storage: { type: 'memory' }, host: '127.0.0.1' });
+    this.server = new ApiServer({ storage: this.storage(), host: '127.0.0.1' });
     const started = await this.server.start();
     await this.server.installCrds(embeddedCrds());
     return { kubeconfig: renderKubeconfig({ ...started, name: 'capi-embedded' }) };
@@ -39,6 +54,7 @@ class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
 
   async stop(): Promise<void> {
     await this.server?.stop();
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
@@ -49,6 +65,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function startManager(env: CountingEmbeddedEnvironment, managerFlags: string[] = []): Promise<{ app: INestApplicationContext; client: KubeClient }> {
   const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', ...managerFlags], {});
   if (loaded.help) throw new Error('unexpected --help');
+  applyHeapGrowingPercent(loaded.config.heapGrowingPercent); // as the manager's main does (the bench is its process)
   const logger = JsonLogger.create({ level: 'error', destination: { write: () => undefined } });
   const root = buildManagerModule(loaded.config, { embeddedProvider: ZERO_LATENCY, providers: [{ provide: LOGGER, useValue: logger }, { provide: EMBEDDED_ENVIRONMENT, useValue: env }] });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
@@ -315,7 +332,7 @@ async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutM
     bench.heap = heap;
     const results = await bench.run(phaseCount());
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
-    process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
+    process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server (storage: ${process.env.BENCH_STORAGE ?? 'memory'}) and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
     process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'peak RSS MiB'], rows));
     process.stdout.write(`\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`);
     process.stdout.write(`\nreconciles per controller (controller_runtime_reconcile_total; seconds: summed wall time of the reconciles, concurrent ones overlapping)\n${renderTable(['controller', ...results.flatMap((r) => [r.phase, 'per Machine', 'seconds'])], reconcileRows(results, replicas))}`);

@@ -12,5 +12,6 @@ export * from './logging/logger';
 export * from './metrics/metrics';
 export { ListenError, type Endpoint, type EndpointFlag } from './metrics/http-endpoint';
 export * from './lifecycle/exit-reporting';
+export { applyHeapGrowingPercent } from './lifecycle/heap';
 export * from './manager.module';
 export * from './runtime-sdk/warm-up-exit';

@@ -7,6 +7,7 @@ import { DEFAULT_DATA_DIR, loadManagerConfig, type ManagerConfig } from './confi
 import { ConfigError, usage } from './config/flags';
 import { ControllerSetupError, ControllerUnavailableError } from './controllers/registry';
 import { EXIT_CODES, ExitReporting } from './lifecycle/exit-reporting';
+import { applyHeapGrowingPercent } from './lifecycle/heap';
 import { JsonLogger, LOGGER } from './logging/logger';
 import { ListenError } from './metrics/http-endpoint';
 import { buildManagerModule, EMBEDDED_STARTED, type EmbeddedStarted } from './manager.module';
@@ -40,6 +41,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 }
 
 async function start(config: ManagerConfig, reporting: ExitReporting): Promise<void> {
+  applyHeapGrowingPercent(config.heapGrowingPercent);
   const root = buildManagerModule(config);
   const app = await NestFactory.createApplicationContext(root, { bufferLogs: true, abortOnError: false });
   const log = app.get<JsonLogger>(LOGGER);

@@ -45,7 +45,7 @@ describe('parseFlags', () => {
 
   it('usage lists every flag with defaults', () => {
     const u = usage();
-    for (const f of ['--feature-gates', '--controllers', '--kubeconfig', '--leader-elect', '--metrics-bind-address', '--health-addr', '--health-probe-bind-address', '--kube-api-qps', '--kube-api-burst', '--machineset-concurrency', '--cluster-concurrency']) expect(u).toContain(f);
+    for (const f of ['--feature-gates', '--controllers', '--kubeconfig', '--leader-elect', '--metrics-bind-address', '--health-addr', '--health-probe-bind-address', '--kube-api-qps', '--kube-api-burst', '--machineset-concurrency', '--cluster-concurrency', '--heap-growing-percent']) expect(u).toContain(f);
     expect(u).toContain('"127.0.0.1:8080" in the embedded default');
     expect(u).toContain('(default "30")');
   });
@@ -143,6 +143,13 @@ describe('loadManagerConfig', () => {
     expect(load(['--kube-api-qps=5']).kubeApiRateLimit).toEqual({ qps: 5, burst: 30 });
   });
 
+  it('reads --heap-growing-percent: twice the live heap by default (as GOGC=100), 0 leaves it to V8', () => {
+    expect(load([]).heapGrowingPercent).toBe(100);
+    expect(load(['--kubeconfig=/k']).heapGrowingPercent).toBe(100);
+    expect(load(['--heap-growing-percent=50']).heapGrowingPercent).toBe(50);
+    expect(load(['--heap-growing-percent', '0']).heapGrowingPercent).toBe(0);
+  });
+
   it('env seeds gates, flags win', () => {
     const env = { EXP_IN_PLACE_UPDATES: 'true', EXP_RUNTIME_SDK: 'true' };
     expect(load([], env).featureGates.enabled('InPlaceUpdates')).toBe(true);
@@ -167,6 +174,8 @@ describe('loadManagerConfig', () => {
     [['--log-format=xml'], '--log-format', /must be json or text/],
     [['--log-level=loud'], '--log-level', /must be one of/],
     [['--v=-1'], '--v', /must be an integer between 0 and 10/],
+    [['--heap-growing-percent=-5'], '--heap-growing-percent', /"-5" must be an integer between 0 and 1000/],
+    [['--heap-growing-percent=1.5'], '--heap-growing-percent', /must be an integer between 0 and 1000/],
     [['--runtime-extension-client-cert-file=/c.pem'], '--runtime-extension-client-key-file', /both .* must be set, or neither/],
     [['--runtime-extension-client-key-file=/k.pem'], '--runtime-extension-client-cert-file', /both .* must be set, or neither/],
   ])('%j is rejected naming %s', (argv, flag, msg) => {

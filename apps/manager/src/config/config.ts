@@ -113,6 +113,8 @@ export interface ManagerConfig {
   healthProbeBindAddress: string;
   /** Client-side rate limit towards the API server; undefined = off (--kube-api-qps=-1). */
   kubeApiRateLimit?: ClientRateLimit;
+  /** V8's heap growing factor in percent (--heap-growing-percent); 0 = V8's own heuristics. */
+  heapGrowingPercent: number;
   /** Parallel reconciles per controller name (--*-concurrency). */
   concurrency: Record<string, number>;
   logFormat: 'json' | 'text';
@@ -125,6 +127,9 @@ export interface ManagerConfig {
 export function bindDefaults(mode: ApiServerSource['mode']): { metrics: string; health: string } {
   return mode === 'embedded' ? { metrics: '127.0.0.1:8080', health: '127.0.0.1:9440' } : { metrics: ':8080', health: ':9440' };
 }
+
+/** The heap grows to twice the live heap before a full GC: the garbage headroom of a Go manager at GOGC=100. */
+export const DEFAULT_HEAP_GROWING_PERCENT = 100;
 
 /** Upstream's --kube-api-qps / --kube-api-burst defaults. */
 export const DEFAULT_KUBE_API_QPS = 20;
@@ -195,6 +200,7 @@ export function loadManagerConfig(
   }
   const qps = numberFlag(raw, 'kubeApiQps', '--kube-api-qps', (n) => (n > 0 || n === -1 ? undefined : 'must be > 0, or -1 to disable client-side rate limiting'));
   const burst = numberFlag(raw, 'kubeApiBurst', '--kube-api-burst', positiveInt);
+  const heapGrowingPercent = numberFlag(raw, 'heapGrowingPercent', '--heap-growing-percent', (n) => (Number.isInteger(n) && n >= 0 && n <= 1000 ? undefined : 'must be an integer between 0 and 1000')) ?? DEFAULT_HEAP_GROWING_PERCENT;
   const concurrency: Record<string, number> = {};
   for (const [flag, controller] of CONCURRENCY_FLAGS) {
     concurrency[controller] = numberFlag(raw, concurrencyKey(controller), `--${flag}`, positiveInt) ?? DEFAULT_CONCURRENCY;
@@ -225,6 +231,7 @@ export function loadManagerConfig(
       metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
       healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
       kubeApiRateLimit: kubeApiRateLimit(apiServer.mode, qps, burst),
+      heapGrowingPercent,
       concurrency,
       logFormat: dto.logFormat as 'json' | 'text',
       logLevel: (dto.logLevel as LogLevel | undefined) ?? levelFromVerbosity(dto.v),
@@ -244,7 +251,7 @@ function toDto(raw: RawFlags): ManagerFlagsDto {
   const dto = new ManagerFlagsDto();
   const target = dto as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'help' || key === 'kubeApiQps' || key === 'kubeApiBurst' || key.startsWith('concurrency.')) continue; // parsed by numberFlag
+    if (key === 'help' || key === 'kubeApiQps' || key === 'kubeApiBurst' || key === 'heapGrowingPercent' || key.startsWith('concurrency.')) continue; // parsed by numberFlag
     if (key === 'controllers') target[key] = String(value).split(',').map((s) => s.trim()).filter(Boolean);
     else if (key === 'v') {
       if (!/^\d+$/.test(String(value))) throw new ConfigError('--v', `${JSON.stringify(value)} must be an integer between 0 and 10`);
