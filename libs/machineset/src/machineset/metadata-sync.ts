@@ -24,12 +24,24 @@ export async function giveUpLabelsAndAnnotations(client: Client, created: KubeOb
   await removeManagedFieldsForLabelsAndAnnotations(client, created, MACHINESET_FIELD_MANAGER);
 }
 
+/** What the MachineSet's InfraMachines and BootstrapConfigs carry: computed once per reconcile, for all its Machines. */
+export interface InfraAndBootstrapMetadata {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** What the MachineSet's intents are computed from (the request cache's memo inputs). */
+  inputs: string;
+}
+
+export function infraAndBootstrapMetadata(ms: MachineSet, inputs: string): InfraAndBootstrapMetadata {
+  return { labels: machineLabels(ms), annotations: { ...(ms.spec.template.metadata?.annotations ?? {}) }, inputs };
+}
+
 /**
  * Applies the MachineSet's Machine labels and template annotations to the Machine's InfraMachine and BootstrapConfig
- * (a request-cache no-op when they are in place). `inputs` is what the MachineSet's intents are computed from. An
- * object not in the cache yet (just created) or gone is skipped, as KCP's syncMachines does: the next reconcile gets it.
+ * (a request-cache no-op when they are in place). An object not in the cache yet (just created) or gone is skipped, as
+ * KCP's syncMachines does: the next reconcile gets it.
  */
-export async function syncInfraAndBootstrapMetadata(deps: MetadataSyncDeps, ms: MachineSet, machine: Machine, inputs: string): Promise<void> {
+export async function syncInfraAndBootstrapMetadata(deps: MetadataSyncDeps, metadata: InfraAndBootstrapMetadata, machine: Machine): Promise<void> {
   const namespace = machine.metadata.namespace;
   const refs = [machine.spec.infrastructureRef, machine.spec.bootstrap?.configRef].filter((r) => !!r?.name);
   for (const ref of refs) {
@@ -39,9 +51,7 @@ export async function syncInfraAndBootstrapMetadata(deps: MetadataSyncDeps, ms: 
     await syncLabelsAndAnnotations(deps.applier, deps.client, current, {
       fieldManager: MACHINESET_FIELD_MANAGER,
       metadataFieldManager: MACHINESET_METADATA_FIELD_MANAGER,
-      labels: machineLabels(ms),
-      annotations: { ...(ms.spec.template.metadata?.annotations ?? {}) },
-      inputs,
+      ...metadata,
     });
   }
 }

@@ -42,7 +42,7 @@ import { byName, deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, SECONDAR
 import { deletePriorityFunc } from './deletion-order';
 import { computeDesiredMachine, desiredMachineInputsKey, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
-import { giveUpLabelsAndAnnotations, syncInfraAndBootstrapMetadata } from './metadata-sync';
+import { giveUpLabelsAndAnnotations, infraAndBootstrapMetadata, syncInfraAndBootstrapMetadata } from './metadata-sync';
 import { checkMoveHandshake, machinesToStartInPlaceUpdate, MoveError, movePatch, planDeletions, planMoves, replicaDelta } from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus } from './status';
@@ -235,6 +235,8 @@ export class MachineSetReconciler implements Reconciler {
   /** In-place mutable fields propagated to the Machines with SSA (their UpToDate condition is the Machine controller's). */
   private async syncMachines(ms: MachineSet, machines: Machine[]): Promise<void> {
     const inputs = desiredMachineInputsKey(ms);
+    const metadata = infraAndBootstrapMetadata(ms, inputs);
+    const metadataDeps = { client: this.client, cache: this.cache, resolver: this.resolver, applier: this.applier };
     for (const m of machines) {
       if (m.metadata.deletionTimestamp) continue;
       // Same Machine (resourceVersion) and same MS inputs as a previous no-op: still a no-op while its request-cache
@@ -245,7 +247,7 @@ export class MachineSetReconciler implements Reconciler {
         await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
         await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m, memo });
       }
-      await syncInfraAndBootstrapMetadata({ client: this.client, cache: this.cache, resolver: this.resolver, applier: this.applier }, ms, m, inputs);
+      await syncInfraAndBootstrapMetadata(metadataDeps, metadata, m);
     }
   }
 
