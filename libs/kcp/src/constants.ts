@@ -2,6 +2,11 @@
 
 /** SSA field manager of the KCP controller (upstream kcpManagerName). */
 export const KCP_MANAGER_NAME = 'capi-kubeadmcontrolplane';
+/**
+ * SSA field manager owning the labels and annotations of the InfraMachines and KubeadmConfigs KCP created (upstream
+ * kcpMetadataManagerName): KCP_MANAGER_NAME gives them up right after creating the objects, syncMachines applies them.
+ */
+export const KCP_METADATA_MANAGER_NAME = 'capi-kubeadmcontrolplane-metadata';
 /** Controller name (queue/metrics label). */
 export const KCP_CONTROLLER_NAME = 'kubeadmcontrolplane';
 /** Event reason/message after triggering an in-place update (spec §5.2). */

@@ -53,6 +53,7 @@ export {
   type RemediationInput,
   type OwnerRemediatedInput,
 } from './remediation';
+export { syncMachines, deletionTimeoutsPatch, machineSyncInputs, isNotFoundCause, type ControlPlaneMachineObjects, type SyncMachinesDeps, type DeletionTimeoutsPatch } from './sync-machines';
 export { canUpdateMachine, buildCanUpdateMachineRequest, triggerInPlaceUpdate, InPlaceTriggerError, type InPlaceDeps, type CanUpdateResult } from './inplace';
 export {
   KCP_WORKLOAD_CLUSTER_PROVIDER,

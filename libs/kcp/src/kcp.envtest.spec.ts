@@ -2,23 +2,9 @@
 import { UPDATING_CONDITION, UP_TO_DATE_CONDITION, getCondition, isUpdateInProgress, type Machine } from '@capi/api';
 import type { WatchHandle } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
-import { createControlPlane, getKcp, infraTemplate, KCP_POLL, listMachines, startKcpHarness, NS, type KcpHarness } from './testing/harness';
+import { createControlPlane, getKcp, infraTemplate, KCP_POLL, listMachines, startKcpHarness, NS, waitForStableControlPlane, type KcpHarness } from './testing/harness';
 
 jest.setTimeout(90_000);
-
-/** Waits until the KCP reports `replicas` Machines all up-to-date, with Nodes, at `version`. */
-async function waitForStableControlPlane(h: KcpHarness, replicas: number, version: string): Promise<Machine[]> {
-  return eventually(async () => {
-    const kcp = await getKcp(h.client);
-    const machines = await listMachines(h.client);
-    const ok =
-      kcp.status?.replicas === replicas &&
-      kcp.status.upToDateReplicas === replicas &&
-      machines.length === replicas &&
-      machines.every((m) => m.spec.version === version && m.status?.nodeRef && !m.metadata.deletionTimestamp && !isUpdateInProgress(m) && getCondition(m, UP_TO_DATE_CONDITION)?.status === 'True');
-    return ok ? machines : undefined;
-  }, { ...KCP_POLL, message: `${replicas} up-to-date control plane Machines at ${version}` });
-}
 
 /** Records, on every Machine event, how many Machines are updating in place at once. */
 async function trackUpdating(h: KcpHarness): Promise<{ max: () => number; seen: Set<string>; upToDateReasonsWhileUpdating: Set<string>; stop: () => void }> {

@@ -41,6 +41,7 @@ import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { decideRemediation, MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, MACHINE_REMEDIATION_MACHINE_DELETING_REASON, formatRemediationData } from './remediation';
 import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
+import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
 
@@ -118,13 +119,28 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     const template = await getInfraTemplate(this.io, kcp);
     if (!template) throw new Error(`${kcp.spec.machineTemplate.spec.infrastructureRef.kind} ${kcp.metadata.namespace}/${kcp.spec.machineTemplate.spec.infrastructureRef.name} not found`);
 
-    const machines = await listControlPlaneMachines(this.io, kcp, clusterName);
+    const listed = await listControlPlaneMachines(this.io, kcp, clusterName);
+    const objects = await Promise.all(
+      listed.map(async (machine) => {
+        const [kubeadmConfig, infraMachine] = await Promise.all([getKubeadmConfig(this.io, machine), getInfraMachine(this.io, machine)]);
+        return { machine, kubeadmConfig, infraMachine };
+      }),
+    );
+    // Before any decision, as upstream: in-place mutable fields reach the existing Machines (and their objects), and
+    // the rest of the reconcile (the in-place trigger included) works on the Machines as written.
+    let machines = listed;
+    let syncError: unknown;
+    try {
+      machines = await syncMachines(this.io, kcp, clusterName, objects);
+    } catch (e) {
+      syncError = e;
+    }
     const now = new Date(this.now());
     const results = new Map<string, { upToDate: boolean; result: NotUpToDateResult }>();
-    for (const machine of machines) {
-      const [kubeadmConfig, infraMachine] = await Promise.all([getKubeadmConfig(this.io, machine), getInfraMachine(this.io, machine)]);
+    machines.forEach((machine, i) => {
+      const { kubeadmConfig, infraMachine } = objects[i];
       results.set(machine.metadata.name!, upToDate({ kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate: template, now }));
-    }
+    });
     const observed = await observeControlPlane(this.workloads, cluster, kcp, machines, results);
     const { view } = observed;
 
@@ -132,7 +148,11 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     let stepError: unknown;
     try {
       const action = planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates'));
-      if (action.type === 'completeInPlaceTrigger') {
+      if (syncError) {
+        // A Machine or one of its objects went away: no requeue, the Machine change brings the next reconcile.
+        if (!isNotFoundCause(syncError)) throw new Error(`failed to sync Machines: ${(syncError as Error).message}`, { cause: syncError });
+        this.log.log(`${req.namespace}/${req.name}: ${(syncError as Error).message}; waiting for the updated list of Machines`);
+      } else if (action.type === 'completeInPlaceTrigger') {
         // Before remediation, like upstream: a half-triggered update is finished before anything else.
         outcome = await this.runAction(action, kcp, clusterName, template, observed, results, cluster);
       } else {

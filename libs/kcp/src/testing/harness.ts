@@ -2,9 +2,9 @@
 // embedded API servers with Nodes) + the reference in-place updater wired to the in-memory hosts.
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, INFRASTRUCTURE_GROUP, type KubeadmControlPlane, type Machine } from '@capi/api';
+import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, INFRASTRUCTURE_GROUP, UP_TO_DATE_CONDITION, getCondition, isUpdateInProgress, type KubeadmControlPlane, type Machine } from '@capi/api';
 import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
+import { eventually, extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
@@ -66,7 +66,10 @@ export const infraTemplate = (name: string, spec: Record<string, unknown>): Kube
 });
 
 /** Namespace, Cluster, InMemoryCluster, template and a KCP with `replicas` (maxSurge 0 unless given). */
-export async function createControlPlane(client: KubeClient, opts: { replicas: number; maxSurge?: number }): Promise<void> {
+export async function createControlPlane(
+  client: KubeClient,
+  opts: { replicas: number; maxSurge?: number; machineTemplateMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> } },
+): Promise<void> {
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   await client.create(infraTemplate('tmpl-a', { image: 'ubuntu-22.04', resources: { cpu: 2, memoryMiB: 2048 } }));
   await client.create({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryCluster', metadata: { name: CLUSTER, namespace: NS, labels: { [CLUSTER_NAME_LABEL]: CLUSTER } }, spec: {} });
@@ -82,7 +85,10 @@ export async function createControlPlane(client: KubeClient, opts: { replicas: n
     spec: {
       replicas: opts.replicas,
       version: 'v1.30.0',
-      machineTemplate: { spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name: 'tmpl-a' } } },
+      machineTemplate: {
+        ...(opts.machineTemplateMetadata ? { metadata: opts.machineTemplateMetadata } : {}),
+        spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name: 'tmpl-a' } },
+      },
       kubeadmConfigSpec: {
         clusterConfiguration: { etcd: { local: { imageTag: '3.5.12' } } },
         files: [{ path: '/etc/motd', content: 'hello' }],
@@ -103,3 +109,17 @@ export async function listMachines(client: KubeClient): Promise<Machine[]> {
 
 /** How the KCP suites poll (envtest + in-memory provider rollouts take tens of seconds). */
 export const KCP_POLL = { timeoutMs: 40_000, intervalMs: 200 };
+
+/** Waits until the KCP reports `replicas` Machines all up-to-date, with Nodes, at `version`. */
+export async function waitForStableControlPlane(h: KcpHarness, replicas: number, version: string): Promise<Machine[]> {
+  return eventually(async () => {
+    const kcp = await getKcp(h.client);
+    const machines = await listMachines(h.client);
+    const ok =
+      kcp.status?.replicas === replicas &&
+      kcp.status.upToDateReplicas === replicas &&
+      machines.length === replicas &&
+      machines.every((m) => m.spec.version === version && m.status?.nodeRef && !m.metadata.deletionTimestamp && !isUpdateInProgress(m) && getCondition(m, UP_TO_DATE_CONDITION)?.status === 'True');
+    return ok ? machines : undefined;
+  }, { ...KCP_POLL, message: `${replicas} up-to-date control plane Machines at ${version}` });
+}
