@@ -4,7 +4,7 @@
 // their InfraMachines and KubeadmConfigs, without a rollout. Runs before any rollout / scale decision.
 import type { KubeadmConfig, KubeadmControlPlane, Machine } from '@capi/api';
 import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
-import { canonicalJson, syncLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
+import { canonicalJson, intentMemoKey, syncLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { KCP_MANAGER_NAME, KCP_METADATA_MANAGER_NAME } from './constants';
 import { computeDesiredMachine, controlPlaneMachineAnnotations, controlPlaneMachineLabels } from './desired';
 
@@ -73,7 +73,7 @@ const wrap = (what: string, o: KubeObject, e: unknown) => new Error(`failed to u
  * managers wrote (in-place update markers, pending hooks) are not in the intent and not owned by this manager: they stay.
  */
 async function applyMachine(deps: SyncMachinesDeps, kcp: KubeadmControlPlane, clusterName: string, machine: Machine, inputs: string): Promise<Machine> {
-  const memo = { object: machine.metadata.uid ?? machine.metadata.name ?? '', inputs: `${machine.metadata.resourceVersion}/${inputs}`, kind: 'Machine' };
+  const memo = intentMemoKey(machine, inputs);
   if (deps.applier.knownNoop(KCP_MANAGER_NAME, memo)) return machine;
   const desired = computeDesiredMachine({ kcp, clusterName, existing: machine });
   // patch() writes the server's answer (or, on a request-cache hit, the Machine as read) into `desired`.

@@ -1,6 +1,6 @@
 export { patch, type SsaPatchOptions, type SsaPatchResult } from './patch';
 export { prepareModified, SSA_ALLOWED_PATHS, InvalidApplyIntentError } from './prepare';
-export { IntentMemo, type IntentMemoKey } from './intent-memo';
+export { IntentMemo, intentMemoKey, type IntentMemoKey } from './intent-memo';
 export { computeRequestIdentifier, requestIdentifier, gvkString, objectKeyString, hashObject, canonicalJson, fnv32a, parseApiVersion } from './identifier';
 export {
   SsaCache,

@@ -1,7 +1,7 @@
 import { ManualClock } from '@capi/envtest';
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import { ServerSideApplier } from './applier';
-import { IntentMemo } from './intent-memo';
+import { IntentMemo, intentMemoKey } from './intent-memo';
 
 /** A client whose apply answers with the intent at the next resourceVersion (what the request cache needs). */
 function fakeClient(): Client & { applies: number } {
@@ -71,5 +71,12 @@ describe('ServerSideApplier.knownNoop', () => {
     expect(changed.cacheHit).toBe(false);
     expect(client.applies).toBe(2);
     expect(applier.knownNoop('capi-machineset', key('rv11/a'))).toBe(false);
+  });
+});
+
+describe('intentMemoKey', () => {
+  it('keys by uid with the resourceVersion in the inputs; by kind/namespace/name before the object has a uid', () => {
+    expect(intentMemoKey({ kind: 'Machine', metadata: { uid: 'u1', name: 'm', namespace: 'ns', resourceVersion: '7' } }, 'x')).toEqual({ object: 'u1', inputs: '7/x', kind: 'Machine' });
+    expect(intentMemoKey({ kind: 'Machine', metadata: { name: 'm', namespace: 'ns' } }, 'x')).toEqual({ object: 'Machine/ns/m', inputs: 'undefined/x', kind: 'Machine' });
   });
 });

@@ -4,7 +4,7 @@
 // applies exactly the labels and annotations the owner wants, so a label removed from the template is removed too.
 import { cloneJson, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { ServerSideApplier } from './applier';
-import type { IntentMemoKey } from './intent-memo';
+import { intentMemoKey } from './intent-memo';
 import { migrateManagedFields, needsManagedFieldsMigration } from './managedfields';
 
 export interface LabelsAndAnnotationsSync {
@@ -30,11 +30,7 @@ export function labelsAndAnnotationsIntent(current: KubeObject, labels: Record<s
  * MigrateManagedFields). `current` may be a frozen cached object: it is copied before anything is written into it.
  */
 export async function syncLabelsAndAnnotations(applier: ServerSideApplier, client: Client, current: KubeObject, sync: LabelsAndAnnotationsSync): Promise<void> {
-  const memoFor = (obj: KubeObject): IntentMemoKey => ({
-    object: obj.metadata.uid ?? `${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`,
-    inputs: `${obj.metadata.resourceVersion}/${sync.inputs}`,
-    kind: obj.kind,
-  });
+  const memoFor = (obj: KubeObject) => intentMemoKey(obj, sync.inputs);
   if (applier.knownNoop(sync.metadataFieldManager, memoFor(current))) return;
   let original = current;
   if (needsManagedFieldsMigration(current.metadata.managedFields ?? [], sync.fieldManager)) {

@@ -35,7 +35,7 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
-import { mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
+import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver, patchStatus } from '@capi/machine';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
@@ -241,7 +241,7 @@ export class MachineSetReconciler implements Reconciler {
       if (m.metadata.deletionTimestamp) continue;
       // Same Machine (resourceVersion) and same MS inputs as a previous no-op: still a no-op while its request-cache
       // entry lives. Every reconcile of a large MS comes here for each Machine, and most did not change since the last.
-      const memo = { object: m.metadata.uid ?? m.metadata.name ?? '', inputs: `${m.metadata.resourceVersion}/${inputs}`, kind: 'Machine' };
+      const memo = intentMemoKey(m, inputs);
       if (!this.applier.knownNoop(MACHINESET_FIELD_MANAGER, memo)) {
         // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
         await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
