@@ -137,12 +137,21 @@ export async function waitForMachineDeployment(client: () => Client, s: DemoSpec
   throw new Error(`${phase} did not converge within ${timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
 }
 
-/** Samples the process RSS every 250 ms: a phase reports its peak, not the RSS at its end. */
-function startRssSampler(): { peakMiB(): number; stop(): void } {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 250);
+/**
+ * Samples the process RSS every 250 ms: a phase reports its peak, not the RSS at its end, and what the peak was made of
+ * (V8 heap used and committed, external memory incl. array buffers; the rest is native: SQLite, code, malloc).
+ */
+function startRssSampler(): { peakMiB(): number; peakBreakdown(): string; stop(): void } {
+  let peak = process.memoryUsage();
+  const sample = () => { const m = process.memoryUsage(); if (m.rss > peak.rss) peak = m; };
+  const timer = setInterval(sample, 250);
   timer.unref();
-  return { peakMiB: () => Math.max(peak, process.memoryUsage.rss()) / 2 ** 20, stop: () => clearInterval(timer) };
+  const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+  return {
+    peakMiB: () => { sample(); return peak.rss / 2 ** 20; },
+    peakBreakdown: () => `V8 heap used ${mib(peak.heapUsed)} of ${mib(peak.heapTotal)} committed, external ${mib(peak.external)} (array buffers ${mib(peak.arrayBuffers)}), other native ${mib(peak.rss - peak.heapTotal - peak.external)}`,
+    stop: () => clearInterval(timer),
+  };
 }
 
 /** An inspector session on this process with a promise-returning `post`. */
@@ -252,7 +261,7 @@ export class RolloutBench {
       this.log(`${phase} workload cluster reads: ${topReads(workload)}`);
     }
     // Logged at once too: a long run (10,000) shows each phase's figures before the tables at the end.
-    this.log(`${phase}: ${seconds.toFixed(1)} s, ${(writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rss.peakMiB().toFixed(0)} MiB`);
+    this.log(`${phase}: ${seconds.toFixed(1)} s, ${(writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rss.peakMiB().toFixed(0)} MiB (${rss.peakBreakdown()})`);
     return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: rss.peakMiB(), reconciles };
   }
 
