@@ -183,6 +183,8 @@ async function startHeapProfile(log: (l: string) => void, servers: () => ApiServ
       const storage = servers().map((sv) => sv.storageUsage());
       const sum = (f: (u: ReturnType<ApiServer['storageUsage']>) => number) => storage.reduce((n, u) => n + f(u), 0);
       log(`${name}: API servers' storage (${storage.length}): SQLite ${mib(sum((u) => u.databaseBytes))} MiB, parsed cache ${sum((u) => u.parsedObjects)} objects of ${mib(sum((u) => u.parsedChars))} Mi chars JSON`);
+      // The first server is the management one; the others are the in-memory workload clusters' (simulated remote clusters).
+      storage.forEach((u, i) => log(`${name}:   ${i === 0 ? 'management' : `workload cluster ${i}`}: SQLite ${mib(u.databaseBytes)} MiB, parsed cache ${u.parsedObjects} objects of ${mib(u.parsedChars)} Mi chars`));
       log(`${name}: manager informers (objects): ${Object.entries(informers()).map(([k, v]) => `${k}=${v}`).join(', ')}`);
       log(`${name}: live heap by allocating function\n${renderTable(['function', 'MiB'], topAllocators(profile, 25))}`);
     },
