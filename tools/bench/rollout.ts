@@ -46,7 +46,10 @@ class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
   }
 
   async start(): Promise<{ kubeconfig: string }> {
-    this.server = new ApiServer({ storage: this.storage(), host: '127.0.0.1' });
+    // BENCH_PARSED_CACHE_CHARS: the management server's parsed-object cache budget (default: the server's own, 32 Mi chars).
+    const cacheChars = process.env.BENCH_PARSED_CACHE_CHARS ? Number(process.env.BENCH_PARSED_CACHE_CHARS) : undefined;
+    if (cacheChars !== undefined && !(cacheChars >= 0)) throw new Error(`BENCH_PARSED_CACHE_CHARS must be a number of chars, got ${process.env.BENCH_PARSED_CACHE_CHARS}`);
+    this.server = new ApiServer({ storage: this.storage(), host: '127.0.0.1', parsedCacheChars: cacheChars });
     const started = await this.server.start();
     await this.server.installCrds(embeddedCrds());
     return { kubeconfig: renderKubeconfig({ ...started, name: 'capi-embedded' }) };
