@@ -140,6 +140,8 @@ export async function waitForMachineDeployment(client: () => Client, s: DemoSpec
   throw new Error(`${phase} did not converge within ${timeoutMs / 1000} s: ${problems.slice(0, 10).join('; ')}`);
 }
 
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
 /**
  * Samples the process RSS every 250 ms: a phase reports its peak, not the RSS at its end, and what the peak was made of
  * (V8 heap used and committed, external memory incl. array buffers; the rest is native: SQLite, code, malloc).
@@ -149,7 +151,6 @@ function startRssSampler(): { peakMiB(): number; peakBreakdown(): string; stop()
   const sample = () => { const m = process.memoryUsage(); if (m.rss > peak.rss) peak = m; };
   const timer = setInterval(sample, 250);
   timer.unref();
-  const mib = (b: number) => (b / 2 ** 20).toFixed(0);
   return {
     peakMiB: () => { sample(); return peak.rss / 2 ** 20; },
     peakBreakdown: () => `V8 heap used ${mib(peak.heapUsed)} of ${mib(peak.heapTotal)} committed, external ${mib(peak.external)} (array buffers ${mib(peak.arrayBuffers)}), other native ${mib(peak.rss - peak.heapTotal - peak.external)}`,
@@ -181,7 +182,6 @@ async function startHeapProfile(log: (l: string) => void, servers: () => ApiServ
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${name.replace(/\W+/g, '-')}.heapprofile`), JSON.stringify(profile));
       const m = process.memoryUsage();
-      const mib = (b: number) => (b / 2 ** 20).toFixed(0);
       log(`${name}: after GC rss ${mib(m.rss)} MiB, V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)})`);
       const storage = servers().map((sv) => sv.storageUsage());
       const sum = (f: (u: ReturnType<ApiServer['storageUsage']>) => number) => storage.reduce((n, u) => n + f(u), 0);
@@ -266,8 +266,9 @@ export class RolloutBench {
       this.log(`${phase} workload cluster reads: ${topReads(workload)}`);
     }
     // Logged at once too: a long run (10,000) shows each phase's figures before the tables at the end.
-    this.log(`${phase}: ${seconds.toFixed(1)} s, ${(writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rss.peakMiB().toFixed(0)} MiB (${rss.peakBreakdown()})`);
-    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB: rss.peakMiB(), reconciles };
+    const rssMiB = rss.peakMiB();
+    this.log(`${phase}: ${seconds.toFixed(1)} s, ${(writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rssMiB.toFixed(0)} MiB (${rss.peakBreakdown()})`);
+    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB, reconciles };
   }
 
   /** The phases in order; `phases` (BENCH_PHASES) runs only the first ones, e.g. 2 for create + in place at 10,000. */

@@ -1,9 +1,8 @@
 // The MachineSet controller alone on envtest (no Machine controller): creation from templates, adoption, deletion
 // order and disable-machine-create (moves: moves.envtest.spec.ts).
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import { isConflict, isNotFound, type KubeObject } from '@capi/controller-runtime';
 import { settle } from '@capi/envtest';
-import { isConflict, isNotFound } from '@capi/controller-runtime';
 import { ServerSideApplier, syncLabelsAndAnnotations } from '@capi/ssa';
 import { computeDesiredMachine } from '../machineset/desired';
 import { MACHINESET_FIELD_MANAGER } from '../machineset/inplace-start';
@@ -51,6 +50,11 @@ describe('MachineSet controller', () => {
 
   const owned = async (msName: string) =>
     (await machinesOf(h.client, ns)).filter((m) => m.metadata.ownerReferences?.some((r) => r.controller && r.name === msName));
+  /** The one Machine a 1-replica MachineSet owns, once it exists. */
+  const onlyMachine = async (msName: string) => (await eventually(async () => {
+    const list = await owned(msName);
+    return list.length === 1 && list;
+  }, '1 Machine'))[0];
   const getMS = (name: string) => h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name });
 
   it('creates Machines with InfraMachines and BootstrapConfigs cloned from the templates', async () => {
@@ -89,10 +93,7 @@ describe('MachineSet controller', () => {
 
   it('propagates template labels and annotations to InfraMachines and BootstrapConfigs, owned by capi-machineset-metadata', async () => {
     await h.client.create(machineSet(ns, 'meta', 1, { bootstrap: true }));
-    const [m] = await eventually(async () => {
-      const list = await owned('meta');
-      return list.length === 1 && list;
-    }, '1 Machine');
+    const m = await onlyMachine('meta');
     const name = m.metadata.name!;
     const infraRef = { apiVersion: INFRA_API_VERSION, kind: 'TestMachine', namespace: ns, name };
     const configRef = { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', namespace: ns, name };
@@ -174,10 +175,7 @@ describe('MachineSet controller', () => {
 
   it('releases Machines that no longer match a changed selector and replaces them', async () => {
     await h.client.create(machineSet(ns, 'release', 1));
-    const [m] = await eventually(async () => {
-      const list = await owned('release');
-      return list.length === 1 && list;
-    }, '1 Machine');
+    const m = await onlyMachine('release');
     // The MS now selects other labels: its Machine no longer matches (labels the MS itself applies are re-asserted
     // by its SSA, so changing the Machine's own label would race with that).
     await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'release' }, 'merge', {
@@ -203,18 +201,15 @@ describe('MachineSet controller', () => {
   it('an intent built from a stale copy of a deleted Machine or InfraMachine is refused (409) and brings nothing back', async () => {
     // The cache can still hold a Machine the MachineSet just deleted; syncMachines' intents pin its uid for that case.
     const ms = await h.client.create(machineSet(ns, 'stale', 1, { bootstrap: true }));
-    const [stale] = await eventually(async () => {
-      const list = await owned('stale');
-      return list.length === 1 && list;
-    }, '1 Machine');
+    const stale = await onlyMachine('stale');
     const name = stale.metadata.name!;
     const infraRef = { apiVersion: INFRA_API_VERSION, kind: 'TestMachine', namespace: ns, name };
     const staleInfra = await h.client.get<KubeObject>(infraRef);
     await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'stale' }, 'merge', { spec: { replicas: 0 } });
     const machineRef = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name };
-    await eventually(async () => isNotFound(await h.client.get(machineRef).then(() => undefined, (e) => e)), 'Machine gone');
+    await eventually(async () => !(await h.client.tryGet(machineRef)), 'Machine gone');
     await h.client.delete(infraRef).catch((e) => { if (!isNotFound(e)) throw e; });
-    await eventually(async () => isNotFound(await h.client.get(infraRef).then(() => undefined, (e) => e)), 'InfraMachine gone');
+    await eventually(async () => !(await h.client.tryGet(infraRef)), 'InfraMachine gone');
 
     const applier = new ServerSideApplier();
     const machineApply = await applier.patch(h.client, computeDesiredMachine(ms, stale), { fieldOwner: MACHINESET_FIELD_MANAGER, original: stale }).then(() => undefined, (e) => e);
@@ -224,6 +219,6 @@ describe('MachineSet controller', () => {
       fieldManager: MACHINESET_FIELD_MANAGER, metadataFieldManager: MACHINESET_METADATA_FIELD_MANAGER, labels: { pool: 'stale' }, annotations: {}, inputs: 'stale',
     }).then(() => undefined, (e) => e);
     expect(isConflict(metadataApply)).toBe(true);
-    for (const ref of [machineRef, infraRef]) expect(isNotFound(await h.client.get(ref).then(() => undefined, (e) => e))).toBe(true);
+    for (const ref of [machineRef, infraRef]) expect(await h.client.tryGet(ref)).toBeUndefined();
   });
 });
