@@ -3,7 +3,7 @@
 // (version change) and by replacement (new infrastructure template), side by side: time to converge, API writes per
 // Machine (counted at the API server), process RSS.
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from
 import { ApiServer, RequestMetrics, renderKubeconfig, type ApiServerOptions } from '@capi/apiserver';
 import { CACHE, KubeClient, METRICS_REGISTRY, type Client, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
-import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
+import { WORKLOAD_CLUSTERS, type StorageUsage, type WorkloadClusters, type WorkloadServer, type WorkloadServersMode } from '@capi/inmemory';
 import { applyHeapGrowingPercent, EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
@@ -26,6 +26,17 @@ import { renderTable, type Cell } from './table';
 
 /** Zero-latency provider and updater: VMs boot at once, UpdateMachine completes on its second call. */
 const ZERO_LATENCY: EmbeddedProviderOptions = { provisioningDelayMs: 0, updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } };
+
+/**
+ * BENCH_WORKLOAD_SERVERS: where the in-memory workload clusters' API servers (the simulated remote clusters and their
+ * Nodes) run. `child-process` (default): in a process of their own, as a real workload cluster is outside the manager's
+ * process, so the bench's process is the manager + management API server (+ the bench's own client); the workload
+ * process's RSS is reported beside it. `in-process`: in the bench's process, as the embedded default runs them.
+ */
+export function workloadServersMode(raw = process.env.BENCH_WORKLOAD_SERVERS ?? 'child-process'): WorkloadServersMode {
+  if (raw !== 'child-process' && raw !== 'in-process') throw new Error(`BENCH_WORKLOAD_SERVERS must be child-process or in-process, got ${raw}`);
+  return raw;
+}
 
 /** The embedded default with an API server we hold, so requests can be counted at the server. */
 class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
@@ -61,7 +72,7 @@ class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
   }
 }
 
-interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; /** "<verb> <resource> <fieldManager>" → writes, and those that changed nothing */ byManager: Record<string, number>; noopByManager: Record<string, number>; failedByManager: Record<string, number>; kept: number; replaced: number; rssMiB: number; /** per controller, from its metrics */ reconciles: ReconcileCounts }
+interface PhaseResult { phase: string; seconds: number; writes: number; /** writes minus ExtensionConfig status and Events */ machineWrites: number; byResource: Record<string, number>; /** "<verb> <resource> <fieldManager>" → writes, and those that changed nothing */ byManager: Record<string, number>; noopByManager: Record<string, number>; failedByManager: Record<string, number>; kept: number; replaced: number; rssMiB: number; /** peak RSS of the workload servers' process, when they have one */ workloadRssMiB?: number; /** per controller, from its metrics */ reconciles: ReconcileCounts }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,7 +81,7 @@ async function startManager(env: CountingEmbeddedEnvironment, managerFlags: stri
   if (loaded.help) throw new Error('unexpected --help');
   applyHeapGrowingPercent(loaded.config.heapGrowingPercent); // as the manager's main does (the bench is its process)
   const logger = JsonLogger.create({ level: 'error', destination: { write: () => undefined } });
-  const root = buildManagerModule(loaded.config, { embeddedProvider: ZERO_LATENCY, providers: [{ provide: LOGGER, useValue: logger }, { provide: EMBEDDED_ENVIRONMENT, useValue: env }] });
+  const root = buildManagerModule(loaded.config, { embeddedProvider: { ...ZERO_LATENCY, workloadServers: workloadServersMode() }, providers: [{ provide: LOGGER, useValue: logger }, { provide: EMBEDDED_ENVIRONMENT, useValue: env }] });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   app.useLogger(logger);
   await app.init();
@@ -142,17 +153,35 @@ export async function waitForMachineDeployment(client: () => Client, s: DemoSpec
 
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
+/** RSS of another process in bytes (Linux /proc), undefined when it cannot be read. */
+function rssOf(pid: number): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Samples the process RSS every 250 ms: a phase reports its peak, not the RSS at its end, and what the peak was made of
- * (V8 heap used and committed, external memory incl. array buffers; the rest is native: SQLite, code, malloc).
+ * (V8 heap used and committed, external memory incl. array buffers; the rest is native: SQLite, code, malloc). Also
+ * the peak RSS of the workload servers' process when they run in one of their own (`workloadPid`).
  */
-function startRssSampler(): { peakMiB(): number; peakBreakdown(): string; stop(): void } {
+function startRssSampler(workloadPid: () => number | undefined = () => undefined): { peakMiB(): number; workloadPeakMiB(): number | undefined; peakBreakdown(): string; stop(): void } {
   let peak = process.memoryUsage();
-  const sample = () => { const m = process.memoryUsage(); if (m.rss > peak.rss) peak = m; };
+  let workloadPeak: number | undefined;
+  const sample = () => {
+    const m = process.memoryUsage();
+    if (m.rss > peak.rss) peak = m;
+    const pid = workloadPid();
+    const other = pid && pid !== process.pid ? rssOf(pid) : undefined;
+    if (other !== undefined && other > (workloadPeak ?? 0)) workloadPeak = other;
+  };
   const timer = setInterval(sample, 250);
   timer.unref();
   return {
     peakMiB: () => { sample(); return peak.rss / 2 ** 20; },
+    workloadPeakMiB: () => (workloadPeak === undefined ? undefined : workloadPeak / 2 ** 20),
     peakBreakdown: () => `V8 heap used ${mib(peak.heapUsed)} of ${mib(peak.heapTotal)} committed, external ${mib(peak.external)} (array buffers ${mib(peak.arrayBuffers)}), other native ${mib(peak.rss - peak.heapTotal - peak.external)}`,
     stop: () => clearInterval(timer),
   };
@@ -169,7 +198,10 @@ function inspectorSession(): { session: Session; post: (method: string, params?:
  * With BENCH_HEAP_PROFILE=<dir>, V8's sampling heap profiler runs for the whole size and, after each phase, the live
  * allocations by function are written there (`.heapprofile`, opens in Chrome DevTools) and the top ones logged.
  */
-async function startHeapProfile(log: (l: string) => void, servers: () => ApiServer[] = () => [], informers: () => Record<string, number> = () => ({})): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
+/** What the heap profile reads of an API server, in this process (ApiServer) or another (WorkloadServer). */
+type StorageReporter = { storageUsage(): StorageUsage | Promise<StorageUsage> };
+
+async function startHeapProfile(log: (l: string) => void, servers: () => StorageReporter[] = () => [], informers: () => Record<string, number> = () => ({})): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
   const dir = process.env.BENCH_HEAP_PROFILE;
   if (!dir) return undefined;
   const { session, post } = inspectorSession();
@@ -183,8 +215,8 @@ async function startHeapProfile(log: (l: string) => void, servers: () => ApiServ
       writeFileSync(join(dir, `${name.replace(/\W+/g, '-')}.heapprofile`), JSON.stringify(profile));
       const m = process.memoryUsage();
       log(`${name}: after GC rss ${mib(m.rss)} MiB, V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)})`);
-      const storage = servers().map((sv) => sv.storageUsage());
-      const sum = (f: (u: ReturnType<ApiServer['storageUsage']>) => number) => storage.reduce((n, u) => n + f(u), 0);
+      const storage = await Promise.all(servers().map((sv) => sv.storageUsage()));
+      const sum = (f: (u: StorageUsage) => number) => storage.reduce((n, u) => n + f(u), 0);
       log(`${name}: API servers' storage (${storage.length}): SQLite ${mib(sum((u) => u.databaseBytes))} MiB, parsed cache ${sum((u) => u.parsedObjects)} objects of ${mib(sum((u) => u.parsedChars))} Mi chars JSON`);
       // The first server is the management one; the others are the in-memory workload clusters' (simulated remote clusters).
       storage.forEach((u, i) => log(`${name}:   ${i === 0 ? 'management' : `workload cluster ${i}`}: SQLite ${mib(u.databaseBytes)} MiB, parsed cache ${u.parsedObjects} objects of ${mib(u.parsedChars)} Mi chars`));
@@ -225,7 +257,9 @@ export class RolloutBench {
     private readonly timeoutMs: number,
     private readonly log: (l: string) => void,
     /** The in-memory workload clusters' API servers (Node reads are counted there, not at the management server). */
-    private readonly workloadServers: () => ApiServer[] = () => [],
+    private readonly workloadServers: () => WorkloadServer[] = () => [],
+    /** The process those servers run in, when not this one (its RSS is sampled too). */
+    private readonly workloadPid: () => number | undefined = () => undefined,
   ) {
     this.s = benchSpec(replicas);
   }
@@ -239,10 +273,10 @@ export class RolloutBench {
   async phase(phase: string, version: string, change: () => Promise<unknown>): Promise<PhaseResult> {
     const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
     this.server.resetRequests();
-    for (const w of this.workloadServers()) w.resetRequests();
+    await Promise.all(this.workloadServers().map((w) => w.resetRequests()));
     const reconcilesBefore = await reconcileSnapshot(this.registry);
     const profile = await startPhaseProfile(phase);
-    const rss = startRssSampler();
+    const rss = startRssSampler(this.workloadPid);
     const t0 = Date.now();
     await change();
     await this.settle(phase, version);
@@ -262,13 +296,15 @@ export class RolloutBench {
     if (process.env.BENCH_READS) {
       this.log(`${phase} reads: ${topReads(counts.byVerbResource)}`);
       const workload: Record<string, number> = {};
-      for (const w of this.workloadServers()) for (const [k, v] of Object.entries(w.countRequests().byVerbResource)) workload[k] = (workload[k] ?? 0) + v;
+      for (const c of await Promise.all(this.workloadServers().map((w) => w.countRequests()))) for (const [k, v] of Object.entries(c.byVerbResource)) workload[k] = (workload[k] ?? 0) + v;
       this.log(`${phase} workload cluster reads: ${topReads(workload)}`);
     }
     // Logged at once too: a long run (10,000) shows each phase's figures before the tables at the end.
     const rssMiB = rss.peakMiB();
-    this.log(`${phase}: ${seconds.toFixed(1)} s, ${(writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rssMiB.toFixed(0)} MiB (${rss.peakBreakdown()})`);
-    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB, reconciles };
+    const workloadRssMiB = rss.workloadPeakMiB();
+    const workloadRss = workloadRssMiB === undefined ? '' : `; workload servers' process: peak RSS ${workloadRssMiB.toFixed(0)} MiB`;
+    this.log(`${phase}: ${seconds.toFixed(1)} s, ${(writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rssMiB.toFixed(0)} MiB (${rss.peakBreakdown()})${workloadRss}`);
+    return { phase, seconds, writes, machineWrites: writes - unrelated, byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager, kept, replaced: before.size - kept, rssMiB, workloadRssMiB, reconciles };
   }
 
   /** The phases in order; `phases` (BENCH_PHASES) runs only the first ones, e.g. 2 for create + in place at 10,000. */
@@ -334,7 +370,7 @@ function phaseCount(): number {
 
 async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutMs: number, managerFlags: string[]): Promise<PhaseResult[]> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
-  let servers: () => ApiServer[] = () => [];
+  let servers: () => StorageReporter[] = () => [];
   let informers: () => Record<string, number> = () => ({});
   const heap = await startHeapProfile(log, () => servers(), () => informers());
   const env = new CountingEmbeddedEnvironment();
@@ -343,12 +379,14 @@ async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutM
     const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
     servers = () => [env.server!, ...workloads.list().map((w) => w.server)];
     informers = () => app.get<InformerCache>(CACHE, { strict: false }).informerSizes();
-    const bench = new RolloutBench(client, env.server!, app.get<Registry>(METRICS_REGISTRY, { strict: false }), replicas, maxUnavailable, timeoutMs, log, () => workloads.list().map((w) => w.server));
+    const bench = new RolloutBench(client, env.server!, app.get<Registry>(METRICS_REGISTRY, { strict: false }), replicas, maxUnavailable, timeoutMs, log, () => workloads.list().map((w) => w.server), () => workloads.serversPid());
     bench.heap = heap;
     const results = await bench.run(phaseCount());
-    const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB]);
-    process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; manager, API server (storage: ${process.env.BENCH_STORAGE ?? 'memory'}) and bench share one process${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
-    process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'peak RSS MiB'], rows));
+    const separate = workloadServersMode() === 'child-process';
+    const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB, ...(separate ? [r.workloadRssMiB ?? '-'] : [])]);
+    const where = separate ? `manager, API server (storage: ${process.env.BENCH_STORAGE ?? 'memory'}) and bench share one process, the workload clusters' API servers run in another` : `manager, API server (storage: ${process.env.BENCH_STORAGE ?? 'memory'}), workload clusters' API servers and bench share one process`;
+    process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; ${where}${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);
+    process.stdout.write(renderTable(['phase', 'machines', 'seconds', 'API writes', 'writes/Machine', 'excl. ExtensionConfig+Events', 'kept (same UID)', 'replaced', 'peak RSS MiB', ...(separate ? ['workload process peak RSS MiB'] : [])], rows));
     process.stdout.write(`\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`);
     process.stdout.write(`\nreconciles per controller (controller_runtime_reconcile_total; seconds: summed wall time of the reconciles, concurrent ones overlapping)\n${renderTable(['controller', ...results.flatMap((r) => [r.phase, 'per Machine', 'seconds'])], reconcileRows(results, replicas))}`);
     const [, inPlace, replacement] = results;

@@ -8,6 +8,7 @@ import { NestFactory } from '@nestjs/core';
 import type { Counter, Registry } from 'prom-client';
 import YAML from 'yaml';
 import { renderKubeconfig } from '@capi/apiserver';
+import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import { FEATURE_GATES, FeatureGates, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type Manager } from '@capi/controller-runtime';
 import { loadManagerConfig, type ManagerConfig } from './config/config';
 import { ControllerSetupError, ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
@@ -261,6 +262,19 @@ describe('embedded default (ApiServer)', () => {
     });
     expect(status).toBe(200);
     await app.close();
+  });
+
+  it('--embedded-workload-servers=child-process: the in-memory provider starts workload clusters in a child process that exits with the manager', async () => {
+    const c = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', '--data-dir=', '--controllers=', '--embedded-workload-servers=child-process']);
+    if (c.help) throw new Error('help');
+    const app = await start(c.config);
+    const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
+    const running = await workloads.ensure({ namespace: 'default', name: 'w', uid: 'uid-w' });
+    const pid = workloads.serversPid()!;
+    expect(pid).not.toBe(process.pid);
+    expect(running.server.alive).toBe(true);
+    await app.close();
+    expect(() => process.kill(pid, 0)).toThrow(); // gone with the manager
   });
 
   it('--leader-elect makes the controller-runtime Manager take the upstream lease', async () => {

@@ -210,6 +210,6 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
     exports: coreProviders.map((p) => tokenOf(p) as string | symbol),
   };
   // The embedded default also runs the in-memory provider and the reference updater, so `npm start` shows the flow.
-  const embedded = config.apiServer.mode === 'embedded' && config.embeddedProvider ? [EmbeddedProviderModule.forRoot(overrides.embeddedProvider)] : [];
+  const embedded = config.apiServer.mode === 'embedded' && config.embeddedProvider ? [EmbeddedProviderModule.forRoot({ workloadServers: config.embeddedWorkloadServers, ...overrides.embeddedProvider })] : [];
   return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules, ...(overrides.modules ?? [])] };
 }

@@ -15,6 +15,16 @@ export {
   type WorkloadClustersOptions,
 } from './workload/workload-clusters';
 export {
+  InProcessWorkloadServerHost,
+  WORKLOAD_PARSED_CACHE_CHARS,
+  type StorageUsage,
+  type WorkloadServer,
+  type WorkloadServerHost,
+} from './workload/server-host';
+export { ChildProcessWorkloadServerHost, type ChildProcessWorkloadServerHostOptions } from './workload/child-process-host';
+// The child process's entry; exported so that the package build compiles it next to the host.
+export { serveWorkloadServers } from './workload/server-process';
+export {
   WorkloadNodeHostBackend,
   HostUpdateError,
   hostStateAfterUpdate,

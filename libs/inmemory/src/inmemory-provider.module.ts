@@ -4,6 +4,7 @@ import { CACHED_CLIENT, KUBE_CLIENT, type Client } from '@capi/controller-runtim
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from './options';
 import { WorkloadClusters } from './workload/workload-clusters';
+import { ChildProcessWorkloadServerHost } from './workload/child-process-host';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, kubeconfigSecretClientProvider, type WorkloadClusterClientProvider } from '@capi/machine';
 import { WorkloadNodeHostBackend, type InMemoryHostBackend } from './host/backend';
 import { startInMemoryInPlaceUpdater } from './host/updater';
@@ -40,7 +41,7 @@ export class InMemoryProviderModule {
         {
           provide: WORKLOAD_CLUSTERS,
           inject: [KUBE_CLIENT],
-          useFactory: (client: Client) => new WorkloadClusters(client),
+          useFactory: (client: Client) => new WorkloadClusters(client, { servers: options.workloadServers === 'child-process' ? new ChildProcessWorkloadServerHost() : undefined }),
         },
         {
           provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER,

@@ -11,7 +11,15 @@ export interface InMemoryProviderOptions {
    * gives its url/caBundle for an ExtensionConfig). Off by default.
    */
   inPlaceUpdater?: false | (Omit<StartInPlaceUpdaterOptions, 'now'> & { nodeNotReadyDuringUpdate?: boolean });
+  /**
+   * Where the simulated workload clusters' API servers run: `in-process` (default) or `child-process`, one child
+   * process for all of them, as a real workload cluster is outside the manager's process (its memory and CPU are then
+   * not the manager's; see WorkloadServerHost).
+   */
+  workloadServers?: WorkloadServersMode;
 }
+
+export type WorkloadServersMode = 'in-process' | 'child-process';
 
 export const DEFAULT_PROVISIONING_DELAY_MS = 1500;
 

@@ -134,6 +134,12 @@ describe('loadManagerConfig', () => {
     expect(load(['--embedded-provider=false']).embeddedProvider).toBe(false);
   });
 
+  it('--embedded-workload-servers: in-process by default, child-process on request, anything else refused', () => {
+    expect(load([]).embeddedWorkloadServers).toBe('in-process');
+    expect(load(['--embedded-workload-servers=child-process']).embeddedWorkloadServers).toBe('child-process');
+    expect(errorOf(['--embedded-workload-servers=thread']).message).toContain('--embedded-workload-servers');
+  });
+
   it('reads the rate limit and concurrency flags', () => {
     const c = load(['--kubeconfig=/k', '--kube-api-qps=50.5', '--kube-api-burst', '100', '--machineset-concurrency=3', '--kubeadmcontrolplane-concurrency=1']);
     expect(c.kubeApiRateLimit).toEqual({ qps: 50.5, burst: 100 });

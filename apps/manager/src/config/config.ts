@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
 import { FeatureGateError, FeatureGates, featureGatesFromEnv, inClusterUnavailableReason, type ClientRateLimit, type InClusterOptions } from '@capi/controller-runtime';
+import type { WorkloadServersMode } from '@capi/inmemory';
 import { CONCURRENCY_FLAGS, ConfigError, concurrencyKey, DEFAULT_CONCURRENCY, FLAGS, parseDuration, parseFlags, type RawFlags } from './flags';
 
 /** Controllers the manager knows how to run; `--controllers` picks a subset. */
@@ -15,6 +16,8 @@ export const EMBEDDED_FEATURE_GATES: Readonly<Record<string, boolean>> = { Runti
 
 /** `--api-server` values: how the manager finds its API server when no --kubeconfig is given. */
 export const API_SERVER_MODES = ['auto', 'in-cluster', 'embedded'] as const;
+/** --embedded-workload-servers values (the in-memory provider's WorkloadServersMode). */
+export const WORKLOAD_SERVERS_MODES = ['in-process', 'child-process'] as const satisfies readonly WorkloadServersMode[];
 export type ApiServerMode = (typeof API_SERVER_MODES)[number];
 
 /** Where the controllers' API server comes from, and why (logged at start-up). */
@@ -69,6 +72,7 @@ export class ManagerFlagsDto {
   @IsIn(API_SERVER_MODES, { message: `must be one of: ${API_SERVER_MODES.join(', ')}` }) apiServer: string = 'auto';
   @IsString() dataDir = DEFAULT_DATA_DIR;
   @IsBoolean() embeddedProvider = true;
+  @IsIn(WORKLOAD_SERVERS_MODES, { message: `must be one of: ${WORKLOAD_SERVERS_MODES.join(', ')}` }) embeddedWorkloadServers: string = 'in-process';
   @IsString() namespace = '';
   @IsString() featureGates = '';
   @IsIn(CONTROLLER_NAMES, { each: true, message: `each value must be one of: ${CONTROLLER_NAMES.join(', ')}` })
@@ -103,6 +107,8 @@ export interface ManagerConfig {
   dataDir?: string;
   /** Embedded default: run the in-memory provider and the reference updater. */
   embeddedProvider: boolean;
+  /** Embedded default: where the in-memory provider's workload API servers run. */
+  embeddedWorkloadServers: WorkloadServersMode;
   namespace?: string;
   featureGates: FeatureGates;
   controllers: ControllerName[];
@@ -218,6 +224,7 @@ export function loadManagerConfig(
       apiServer,
       dataDir: dto.dataDir || undefined,
       embeddedProvider: dto.embeddedProvider,
+      embeddedWorkloadServers: dto.embeddedWorkloadServers as WorkloadServersMode,
       namespace: dto.namespace || undefined,
       featureGates,
       controllers,

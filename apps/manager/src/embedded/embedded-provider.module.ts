@@ -1,7 +1,7 @@
 // What the embedded default runs besides the controllers: the in-memory infrastructure/bootstrap provider with the
 // reference in-place updater on its host backend (registered by an ExtensionConfig), and a minimal Cluster controller.
 import { Module, type DynamicModule } from '@nestjs/common';
-import { InMemoryProviderModule } from '@capi/inmemory';
+import { InMemoryProviderModule, type WorkloadServersMode } from '@capi/inmemory';
 import { SsaModule } from '@capi/ssa';
 import { ClusterStatusReconciler } from './cluster-status.reconciler';
 import { UpdaterRegistration } from './updater-registration';
@@ -14,6 +14,8 @@ export interface EmbeddedProviderOptions {
    * updater (and registers no ExtensionConfig), e.g. for a provider bringing its own in-process updater.
    */
   updater?: false | { updateDurationSeconds?: number; updateJitterSeconds?: number; retryAfterSeconds?: number };
+  /** Where the simulated workload clusters' API servers run (default: in this process). */
+  workloadServers?: WorkloadServersMode;
 }
 
 @Module({})
@@ -25,6 +27,7 @@ export class EmbeddedProviderModule {
         SsaModule.forRoot(),
         InMemoryProviderModule.forRoot({
           provisioningDelayMs: options.provisioningDelayMs,
+          workloadServers: options.workloadServers,
           inPlaceUpdater: options.updater === false ? false : { host: '127.0.0.1', ...options.updater },
         }),
       ],

@@ -2,11 +2,12 @@
 // Servers start on demand (first InMemoryCluster / InMemoryMachine reconcile of a Cluster) and live as long as the
 // process; their kubeconfig is published in the `<cluster>-kubeconfig` Secret, so the core controllers reach them
 // exactly like a real workload cluster.
-import { ApiServer, renderKubeconfig, type Logger } from '@capi/apiserver';
+import { renderKubeconfig, type Logger } from '@capi/apiserver';
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL } from '@capi/api';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type Client, type KubeObject } from '@capi/controller-runtime';
 import { CLUSTER_SECRET_TYPE, INMEMORY_FIELD_MANAGER, SECRET_VALUE_KEY, kubeconfigSecretName } from '../api/constants';
+import { InProcessWorkloadServerHost, type WorkloadServer, type WorkloadServerHost } from './server-host';
 
 export interface ClusterKey {
   namespace: string;
@@ -20,7 +21,8 @@ export interface ClusterIdentity extends ClusterKey {
 
 export interface RunningWorkloadCluster {
   key: ClusterKey;
-  server: ApiServer;
+  /** The cluster's API server, in this process or in the host's child process. */
+  server: WorkloadServer;
   url: string;
   host: string;
   port: number;
@@ -36,6 +38,8 @@ export interface WorkloadClustersOptions {
   /** Listen address (default 127.0.0.1). */
   host?: string;
   logger?: Logger;
+  /** Where the servers run (default: in this process, with `logger`). */
+  servers?: WorkloadServerHost;
 }
 
 const keyOf = (k: ClusterKey) => `${k.namespace}/${k.name}`;
@@ -70,30 +74,32 @@ export async function ensureKubeconfigSecret(client: Client, cluster: ClusterIde
   return true;
 }
 
-/**
- * The simulated workload cluster's parsed-object cache: 8 Mi characters of JSON (~2,000 Nodes; a rollout batch's Nodes
- * are what gets written). A real workload cluster's API server is not in the manager's process; this one is, so its
- * cache is kept small rather than holding a parsed copy of every Node (32 Mi, the default, at 10,000 Nodes ~100 MiB).
- */
-export const WORKLOAD_PARSED_CACHE_CHARS = 8 * 2 ** 20;
-
 export class WorkloadClusters {
   private readonly starting = new Map<string, Promise<RunningWorkloadCluster>>();
   private readonly running = new Map<string, RunningWorkloadCluster>();
+  private readonly servers: WorkloadServerHost;
 
   constructor(
     /** Management cluster client (writes the kubeconfig Secrets). */
     private readonly management: Client,
     private readonly opts: WorkloadClustersOptions = {},
-  ) {}
+  ) {
+    this.servers = opts.servers ?? new InProcessWorkloadServerHost(opts.logger);
+  }
 
-  /** The running server of a cluster, if started. */
+  /** The process the servers run in (bench: its RSS); undefined while none runs. */
+  serversPid(): number | undefined {
+    return this.servers.pid();
+  }
+
+  /** The running server of a cluster, if started (and still alive). */
   get(key: ClusterKey): RunningWorkloadCluster | undefined {
-    return this.running.get(keyOf(key));
+    const running = this.running.get(keyOf(key));
+    return running?.server.alive ? running : undefined;
   }
 
   list(): RunningWorkloadCluster[] {
-    return [...this.running.values()];
+    return [...this.running.values()].filter((r) => r.server.alive);
   }
 
   /**
@@ -103,7 +109,9 @@ export class WorkloadClusters {
   async ensure(cluster: ClusterIdentity, preferredPort?: number): Promise<RunningWorkloadCluster> {
     const k = keyOf(cluster);
     const existing = this.running.get(k);
-    if (existing) return existing;
+    if (existing?.server.alive) return existing;
+    // Its process died (a child-process host): the Nodes are gone with it; start again, as after a restart.
+    if (existing) this.forget(k, existing);
     let pending = this.starting.get(k);
     if (!pending) {
       pending = this.start(cluster, preferredPort).finally(() => this.starting.delete(k));
@@ -114,14 +122,13 @@ export class WorkloadClusters {
 
   private async start(cluster: ClusterIdentity, preferredPort?: number): Promise<RunningWorkloadCluster> {
     const host = this.opts.host ?? '127.0.0.1';
-    const server = await this.listen(host, preferredPort);
-    const started = await server.start();
-    const port = Number(new URL(started.url).port);
-    const kubeconfig = renderKubeconfig({ ...started, name: cluster.name });
+    const server = await this.servers.start(host, preferredPort);
+    const { url, token, caData, port } = server;
+    const kubeconfig = renderKubeconfig({ url, token, caData, name: cluster.name });
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
     const client = new KubeClient(kc, { fieldManager: INMEMORY_FIELD_MANAGER });
-    const running: RunningWorkloadCluster = { key: { namespace: cluster.namespace, name: cluster.name }, server, host, port, kubeconfig, client, ...started };
+    const running: RunningWorkloadCluster = { key: { namespace: cluster.namespace, name: cluster.name }, server, host, port, kubeconfig, client, url, token, caData };
     try {
       await ensureKubeconfigSecret(this.management, cluster, running.kubeconfig);
     } catch (e) {
@@ -130,26 +137,8 @@ export class WorkloadClusters {
       throw e;
     }
     this.running.set(keyOf(cluster), running);
-    this.opts.logger?.info(`workload cluster ${keyOf(cluster)} serving on ${started.url}`);
+    this.opts.logger?.info(`workload cluster ${keyOf(cluster)} serving on ${url}`);
     return running;
-  }
-
-  /** A started server, on `preferredPort` when it is free, else on a random port. */
-  private async listen(host: string, preferredPort?: number): Promise<ApiServer> {
-    const make = (port: number) => // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
-    new ApiServer({ storage: { type: 'memory' }, host, port, tls: true, logger: this.opts.logger, parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS });
-    if (preferredPort) {
-      const server = make(preferredPort);
-      try {
-        await server.start();
-        return server;
-      } catch {
-        await server.stop();
-      }
-    }
-    const server = make(0);
-    await server.start();
-    return server;
   }
 
   /** Stops one cluster's server (its Nodes are gone with it). */
@@ -168,5 +157,11 @@ export class WorkloadClusters {
     this.running.clear();
     for (const r of all) r.client.close();
     await Promise.all(all.map((r) => r.server.stop()));
+    await this.servers.close();
+  }
+
+  private forget(k: string, running: RunningWorkloadCluster): void {
+    this.running.delete(k);
+    running.client.close();
   }
 }

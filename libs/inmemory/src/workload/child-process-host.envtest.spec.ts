@@ -1,0 +1,112 @@
+// Workload API servers in a child process: real servers in a real forked process, reached over HTTPS.
+import { renderKubeconfig } from '@capi/apiserver';
+import type { KubeClient } from '@capi/controller-runtime';
+import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
+import { ChildProcessWorkloadServerHost } from './child-process-host';
+import type { WorkloadServer } from './server-host';
+import { WorkloadClusters } from './workload-clusters';
+
+// Forking a child that compiles TypeScript on the fly takes a few seconds on a busy 2-core machine.
+jest.setTimeout(60_000);
+
+const clientOf = (s: Pick<WorkloadServer, 'url' | 'token' | 'caData'>) => clientFor(renderKubeconfig({ url: s.url, token: s.token, caData: s.caData, name: 'w' }));
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('ChildProcessWorkloadServerHost', () => {
+  it('serves from another process: reads, request counts and storage come from the child; close() ends it', async () => {
+    const host = new ChildProcessWorkloadServerHost();
+    let client: KubeClient | undefined;
+    try {
+      const server = await host.start('127.0.0.1');
+      const pid = host.pid()!;
+      expect(pid).not.toBe(process.pid);
+      expect(server.alive).toBe(true);
+      client = clientOf(server);
+      await server.resetRequests();
+      expect((await client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe('default');
+      await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
+      const counts = await server.countRequests();
+      expect(counts.byVerbResource['get /namespaces']).toBe(1);
+      expect(counts.byVerbResource['create /nodes']).toBe(1);
+      expect((await server.storageUsage()).databaseBytes).toBeGreaterThan(0);
+      // A second server shares the child.
+      const second = await host.start('127.0.0.1');
+      expect(host.pid()).toBe(pid);
+      expect(second.port).not.toBe(server.port);
+      await second.stop();
+      expect(second.alive).toBe(false);
+      await expect(second.countRequests()).rejects.toThrow(/is gone/);
+      await host.close();
+      expect(host.pid()).toBeUndefined();
+      expect(running(pid)).toBe(false);
+      expect(server.alive).toBe(false);
+    } finally {
+      client?.close();
+      await host.close();
+    }
+  });
+
+  it('a killed child: its servers are dead, requests fail with the reason, the next start forks a new child', async () => {
+    const host = new ChildProcessWorkloadServerHost();
+    try {
+      const server = await host.start('127.0.0.1');
+      const pid = host.pid()!;
+      process.kill(pid, 'SIGKILL');
+      await eventually(() => !server.alive, { timeoutMs: 10_000, message: 'server marked dead' });
+      await expect(server.countRequests()).rejects.toThrow(/is gone/);
+      const again = await host.start('127.0.0.1', server.port);
+      expect(host.pid()).not.toBe(pid);
+      expect(again.alive).toBe(true);
+      expect(again.port).toBe(server.port); // the dead child's port was free again
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe('WorkloadClusters on a child-process host', () => {
+  let env: Envtest;
+  let management: KubeClient;
+  beforeAll(async () => {
+    env = await startEnvtest({ installProjectCrds: false });
+    management = clientFor(env);
+  });
+  afterAll(async () => {
+    management?.close();
+    await env?.stop();
+  });
+
+  it('starts a cluster again, with a new kubeconfig Secret, once the child died', async () => {
+    const workloads = new WorkloadClusters(management, { servers: new ChildProcessWorkloadServerHost() });
+    const cluster = { namespace: 'default', name: 'c1', uid: 'uid-c1' };
+    try {
+      const first = await workloads.ensure(cluster);
+      expect(workloads.serversPid()).not.toBe(process.pid);
+      process.kill(workloads.serversPid()!, 'SIGKILL');
+      await eventually(() => workloads.list().length === 0, { timeoutMs: 10_000, message: 'dead cluster not listed' });
+      expect(workloads.get(cluster)).toBeUndefined();
+      const second = await workloads.ensure(cluster, first.port);
+      expect(second).not.toBe(first);
+      expect(second.token).not.toBe(first.token);
+      const secret = await management.get({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'c1-kubeconfig' });
+      const kubeconfig = Buffer.from((secret.data as Record<string, string>).value, 'base64').toString('utf8');
+      expect(kubeconfig).toBe(second.kubeconfig);
+      const c = clientFor(kubeconfig);
+      try {
+        expect((await c.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe('default');
+      } finally {
+        c.close();
+      }
+    } finally {
+      await workloads.stopAll();
+    }
+    expect(workloads.serversPid()).toBeUndefined();
+  });
+});

@@ -1,0 +1,93 @@
+// Where the simulated workload clusters' API servers run: in this process (the default: one process, nothing to
+// clean up), or all in one child process (ChildProcessWorkloadServerHost). A real workload cluster's API server is
+// not in the manager's process, and measuring the manager's memory and CPU at fleet scale (tools/bench) means keeping
+// the simulated ones out of it. WorkloadClusters reaches a server only through its URL, token and CA (kubeconfig), so
+// both behave the same.
+import { ApiServer, type Logger, type RequestCounts, type StartedServer } from '@capi/apiserver';
+
+export type StorageUsage = ReturnType<ApiServer['storageUsage']>;
+
+/**
+ * The simulated workload cluster's parsed-object cache: 8 Mi characters of JSON (~2,000 Nodes; a rollout batch's Nodes
+ * are what gets written). A real workload cluster's API server is not in the manager's process; this one may be, so
+ * its cache is kept small rather than holding a parsed copy of every Node (32 Mi, the default, at 10,000 Nodes ~100 MiB).
+ */
+export const WORKLOAD_PARSED_CACHE_CHARS = 8 * 2 ** 20;
+
+/** One running workload API server, wherever it runs. */
+export interface WorkloadServer extends StartedServer {
+  readonly port: number;
+  /** False once stopped, or once the process serving it is gone (its data with it): the cluster must start again. */
+  readonly alive: boolean;
+  /** Requests the server counted since the last reset (tests, bench). */
+  countRequests(): Promise<RequestCounts>;
+  resetRequests(): Promise<void>;
+  storageUsage(): Promise<StorageUsage>;
+  stop(): Promise<void>;
+}
+
+export interface WorkloadServerHost {
+  /** Starts a server on `host`, on `preferredPort` when it is free, else on a random port. */
+  start(host: string, preferredPort?: number): Promise<WorkloadServer>;
+  /** The process the servers run in (bench: its RSS); undefined while none runs. */
+  pid(): number | undefined;
+  /** Stops the servers still running and releases the host (a child process exits). */
+  close(): Promise<void>;
+}
+
+/** An ApiServer in this process, started on `preferredPort` when it is free, else on a random port. */
+async function startLocal(host: string, preferredPort: number | undefined, logger?: Logger): Promise<{ server: ApiServer; started: StartedServer }> {
+  const listen = async (port: number) => {
+    // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
+    const server = new ApiServer({ storage: { type: 'memory' }, host, port, tls: true, logger, parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS });
+    try {
+      return { server, started: await server.start() };
+    } catch (e) {
+      await server.stop();
+      throw e;
+    }
+  };
+  if (preferredPort) {
+    const onPreferred = await listen(preferredPort).catch(() => undefined);
+    if (onPreferred) return onPreferred;
+  }
+  return listen(0);
+}
+
+/** Servers in this process (the default). */
+export class InProcessWorkloadServerHost implements WorkloadServerHost {
+  private readonly servers = new Set<WorkloadServer>();
+
+  constructor(private readonly logger?: Logger) {}
+
+  async start(host: string, preferredPort?: number): Promise<WorkloadServer> {
+    const { server, started } = await startLocal(host, preferredPort, this.logger);
+    const servers = this.servers;
+    let alive = true;
+    const handle: WorkloadServer = {
+      ...started,
+      port: Number(new URL(started.url).port),
+      get alive() {
+        return alive;
+      },
+      countRequests: async () => server.countRequests(),
+      resetRequests: async () => server.resetRequests(),
+      storageUsage: async () => server.storageUsage(),
+      async stop() {
+        alive = false;
+        servers.delete(handle);
+        await server.stop();
+      },
+    };
+    servers.add(handle);
+    return handle;
+  }
+
+  pid(): number {
+    return process.pid;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.servers].map((s) => s.stop()));
+  }
+}
