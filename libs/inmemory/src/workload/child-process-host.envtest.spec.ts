@@ -1,10 +1,9 @@
 // Workload API servers in a child process: real servers in a real forked process, reached over HTTPS.
 import { renderKubeconfig } from '@capi/apiserver';
 import type { KubeClient } from '@capi/controller-runtime';
-import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
+import { clientFor, eventually } from '@capi/envtest';
 import { ChildProcessWorkloadServerHost } from './child-process-host';
 import type { WorkloadServer } from './server-host';
-import { WorkloadClusters } from './workload-clusters';
 
 // Forking a child that compiles TypeScript on the fly takes a few seconds on a busy 2-core machine.
 jest.setTimeout(60_000);
@@ -68,45 +67,5 @@ describe('ChildProcessWorkloadServerHost', () => {
     } finally {
       await host.close();
     }
-  });
-});
-
-describe('WorkloadClusters on a child-process host', () => {
-  let env: Envtest;
-  let management: KubeClient;
-  beforeAll(async () => {
-    env = await startEnvtest({ installProjectCrds: false });
-    management = clientFor(env);
-  });
-  afterAll(async () => {
-    management?.close();
-    await env?.stop();
-  });
-
-  it('starts a cluster again, with a new kubeconfig Secret, once the child died', async () => {
-    const workloads = new WorkloadClusters(management, { servers: new ChildProcessWorkloadServerHost() });
-    const cluster = { namespace: 'default', name: 'c1', uid: 'uid-c1' };
-    try {
-      const first = await workloads.ensure(cluster);
-      expect(workloads.serversPid()).not.toBe(process.pid);
-      process.kill(workloads.serversPid()!, 'SIGKILL');
-      await eventually(() => workloads.list().length === 0, { timeoutMs: 10_000, message: 'dead cluster not listed' });
-      expect(workloads.get(cluster)).toBeUndefined();
-      const second = await workloads.ensure(cluster, first.port);
-      expect(second).not.toBe(first);
-      expect(second.token).not.toBe(first.token);
-      const secret = await management.get({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: 'c1-kubeconfig' });
-      const kubeconfig = Buffer.from((secret.data as Record<string, string>).value, 'base64').toString('utf8');
-      expect(kubeconfig).toBe(second.kubeconfig);
-      const c = clientFor(kubeconfig);
-      try {
-        expect((await c.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe('default');
-      } finally {
-        c.close();
-      }
-    } finally {
-      await workloads.stopAll();
-    }
-    expect(workloads.serversPid()).toBeUndefined();
   });
 });

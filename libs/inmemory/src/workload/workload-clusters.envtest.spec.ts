@@ -2,7 +2,8 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Client, KubeClient } from '@capi/controller-runtime';
-import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
+import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
+import { ChildProcessWorkloadServerHost } from './child-process-host';
 import { kubeconfigSecret, kubeconfigSecretUpToDate, WorkloadClusters } from './workload-clusters';
 
 jest.setTimeout(30_000);
@@ -21,6 +22,22 @@ afterAll(async () => {
 });
 
 const secretOf = (c: Client, name: string) => c.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: `${name}-kubeconfig` });
+
+/** The kubeconfig in a cluster's `<name>-kubeconfig` Secret. */
+async function publishedKubeconfig(name: string): Promise<string> {
+  const secret = await secretOf(management, name);
+  return Buffer.from((secret!.data as Record<string, string>).value, 'base64').toString('utf8');
+}
+
+/** The server a kubeconfig points at answers (reads the default Namespace). */
+async function expectServes(kubeconfig: string): Promise<void> {
+  const c = clientFor(kubeconfig);
+  try {
+    expect((await c.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe('default');
+  } finally {
+    c.close();
+  }
+}
 
 describe('kubeconfigSecret', () => {
   it('is the cluster.x-k8s.io/secret `<cluster>-kubeconfig` with the kubeconfig under value', () => {
@@ -41,13 +58,7 @@ describe('WorkloadClusters', () => {
       const [a, b] = await Promise.all([workloads.ensure(cluster('w1')), workloads.ensure(cluster('w1'))]);
       expect(a).toBe(b);
       expect(workloads.list()).toHaveLength(1);
-      const secret = await secretOf(management, 'w1');
-      const c = clientFor(Buffer.from((secret!.data as Record<string, string>).value, 'base64').toString('utf8'));
-      try {
-        expect((await c.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe('default');
-      } finally {
-        c.close();
-      }
+      await expectServes(await publishedKubeconfig('w1'));
     } finally {
       await workloads.stopAll();
     }
@@ -85,4 +96,24 @@ describe('WorkloadClusters', () => {
       await workloads.stopAll();
     }
   });
+
+  it('on a child-process host: starts a cluster again, with a new kubeconfig Secret, once the child died', async () => {
+    const workloads = new WorkloadClusters(management, { servers: new ChildProcessWorkloadServerHost() });
+    try {
+      const first = await workloads.ensure(cluster('c1'));
+      expect(workloads.serversPid()).not.toBe(process.pid);
+      process.kill(workloads.serversPid()!, 'SIGKILL');
+      await eventually(() => workloads.list().length === 0, { timeoutMs: 10_000, message: 'dead cluster not listed' });
+      expect(workloads.get(cluster('c1'))).toBeUndefined();
+      const second = await workloads.ensure(cluster('c1'), first.port);
+      expect(second).not.toBe(first);
+      expect(second.token).not.toBe(first.token);
+      const kubeconfig = await publishedKubeconfig('c1');
+      expect(kubeconfig).toBe(second.kubeconfig);
+      await expectServes(kubeconfig);
+    } finally {
+      await workloads.stopAll();
+    }
+    expect(workloads.serversPid()).toBeUndefined();
+  }, 60_000);
 });
