@@ -14,8 +14,8 @@ import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from
 import { ApiServer, RequestMetrics, renderKubeconfig, type ApiServerOptions } from '@capi/apiserver';
 import { CACHE, KubeClient, METRICS_REGISTRY, type Client, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
-import { WORKLOAD_CLUSTERS, type StorageUsage, type WorkloadClusters, type WorkloadServer, type WorkloadServersMode } from '@capi/inmemory';
-import { applyHeapGrowingPercent, EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions } from '@capi/manager';
+import { WORKLOAD_CLUSTERS, type StorageUsage, type WorkloadClusters, type WorkloadServer } from '@capi/inmemory';
+import { applyHeapGrowingPercent, EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions, type ManagerConfig } from '@capi/manager';
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';
@@ -28,15 +28,13 @@ import { renderTable, type Cell } from './table';
 const ZERO_LATENCY: EmbeddedProviderOptions = { provisioningDelayMs: 0, updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } };
 
 /**
- * BENCH_WORKLOAD_SERVERS: where the in-memory workload clusters' API servers (the simulated remote clusters and their
- * Nodes) run. `child-process` (default): in a process of their own, as a real workload cluster is outside the manager's
- * process, so the bench's process is the manager + management API server (+ the bench's own client); the workload
- * process's RSS is reported beside it. `in-process`: in the bench's process, as the embedded default runs them.
+ * BENCH_WORKLOAD_SERVERS (the manager's --embedded-workload-servers; an explicit manager flag wins): where the
+ * in-memory workload clusters' API servers (the simulated remote clusters and their Nodes) run. `child-process`
+ * (default): in a process of their own, as a real workload cluster is outside the manager's process, so the bench's
+ * process is the manager + management API server (+ the bench's own client); the workload process's RSS is reported
+ * beside it. `in-process`: in the bench's process, as the embedded default runs them.
  */
-export function workloadServersMode(raw = process.env.BENCH_WORKLOAD_SERVERS ?? 'child-process'): WorkloadServersMode {
-  if (raw !== 'child-process' && raw !== 'in-process') throw new Error(`BENCH_WORKLOAD_SERVERS must be child-process or in-process, got ${raw}`);
-  return raw;
-}
+const workloadServersFlag = () => `--embedded-workload-servers=${process.env.BENCH_WORKLOAD_SERVERS ?? 'child-process'}`;
 
 /** The embedded default with an API server we hold, so requests can be counted at the server. */
 class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
@@ -76,18 +74,18 @@ interface PhaseResult { phase: string; seconds: number; writes: number; /** writ
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function startManager(env: CountingEmbeddedEnvironment, managerFlags: string[] = []): Promise<{ app: INestApplicationContext; client: KubeClient }> {
-  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', ...managerFlags], {});
+async function startManager(env: CountingEmbeddedEnvironment, managerFlags: string[] = []): Promise<{ app: INestApplicationContext; client: KubeClient; config: ManagerConfig }> {
+  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', workloadServersFlag(), ...managerFlags], {});
   if (loaded.help) throw new Error('unexpected --help');
   applyHeapGrowingPercent(loaded.config.heapGrowingPercent); // as the manager's main does (the bench is its process)
   const logger = JsonLogger.create({ level: 'error', destination: { write: () => undefined } });
-  const root = buildManagerModule(loaded.config, { embeddedProvider: { ...ZERO_LATENCY, workloadServers: workloadServersMode() }, providers: [{ provide: LOGGER, useValue: logger }, { provide: EMBEDDED_ENVIRONMENT, useValue: env }] });
+  const root = buildManagerModule(loaded.config, { embeddedProvider: ZERO_LATENCY, providers: [{ provide: LOGGER, useValue: logger }, { provide: EMBEDDED_ENVIRONMENT, useValue: env }] });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   app.useLogger(logger);
   await app.init();
   const kc = new KubeConfig();
   kc.loadFromString(renderKubeconfig({ ...(await startedOf(env)), name: 'bench' }));
-  return { app, client: new KubeClient(kc) };
+  return { app, client: new KubeClient(kc), config: loaded.config };
 }
 
 async function startedOf(env: CountingEmbeddedEnvironment) {
@@ -194,13 +192,13 @@ function inspectorSession(): { session: Session; post: (method: string, params?:
   return { session, post: (method, params) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res)))) };
 }
 
+/** What the heap profile reads of an API server, in this process (ApiServer) or another (WorkloadServer). */
+type StorageReporter = { storageUsage(): StorageUsage | Promise<StorageUsage> };
+
 /**
  * With BENCH_HEAP_PROFILE=<dir>, V8's sampling heap profiler runs for the whole size and, after each phase, the live
  * allocations by function are written there (`.heapprofile`, opens in Chrome DevTools) and the top ones logged.
  */
-/** What the heap profile reads of an API server, in this process (ApiServer) or another (WorkloadServer). */
-type StorageReporter = { storageUsage(): StorageUsage | Promise<StorageUsage> };
-
 async function startHeapProfile(log: (l: string) => void, servers: () => StorageReporter[] = () => [], informers: () => Record<string, number> = () => ({})): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
   const dir = process.env.BENCH_HEAP_PROFILE;
   if (!dir) return undefined;
@@ -374,7 +372,7 @@ async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutM
   let informers: () => Record<string, number> = () => ({});
   const heap = await startHeapProfile(log, () => servers(), () => informers());
   const env = new CountingEmbeddedEnvironment();
-  const { app, client } = await startManager(env, managerFlags);
+  const { app, client, config } = await startManager(env, managerFlags);
   try {
     const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
     servers = () => [env.server!, ...workloads.list().map((w) => w.server)];
@@ -382,7 +380,7 @@ async function runRolloutSize(replicas: number, maxUnavailable: number, timeoutM
     const bench = new RolloutBench(client, env.server!, app.get<Registry>(METRICS_REGISTRY, { strict: false }), replicas, maxUnavailable, timeoutMs, log, () => workloads.list().map((w) => w.server), () => workloads.serversPid());
     bench.heap = heap;
     const results = await bench.run(phaseCount());
-    const separate = workloadServersMode() === 'child-process';
+    const separate = config.embeddedWorkloadServers === 'child-process';
     const rows: Cell[][] = results.map((r) => [r.phase, replicas, r.seconds, r.writes, r.writes / replicas, r.machineWrites / replicas, r.kept, r.replaced, r.rssMiB, ...(separate ? [r.workloadRssMiB ?? '-'] : [])]);
     const where = separate ? `manager, API server (storage: ${process.env.BENCH_STORAGE ?? 'memory'}) and bench share one process, the workload clusters' API servers run in another` : `manager, API server (storage: ${process.env.BENCH_STORAGE ?? 'memory'}), workload clusters' API servers and bench share one process`;
     process.stdout.write(`MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; ${where}${managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : ''}\n`);

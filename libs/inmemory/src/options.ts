@@ -19,7 +19,9 @@ export interface InMemoryProviderOptions {
   workloadServers?: WorkloadServersMode;
 }
 
-export type WorkloadServersMode = 'in-process' | 'child-process';
+/** Where the workload clusters' API servers run (InMemoryProviderOptions.workloadServers). */
+export const WORKLOAD_SERVERS_MODES = ['in-process', 'child-process'] as const;
+export type WorkloadServersMode = (typeof WORKLOAD_SERVERS_MODES)[number];
 
 export const DEFAULT_PROVISIONING_DELAY_MS = 1500;
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
 import { FeatureGateError, FeatureGates, featureGatesFromEnv, inClusterUnavailableReason, type ClientRateLimit, type InClusterOptions } from '@capi/controller-runtime';
-import type { WorkloadServersMode } from '@capi/inmemory';
+import { WORKLOAD_SERVERS_MODES, type WorkloadServersMode } from '@capi/inmemory';
 import { CONCURRENCY_FLAGS, ConfigError, concurrencyKey, DEFAULT_CONCURRENCY, FLAGS, parseDuration, parseFlags, type RawFlags } from './flags';
 
 /** Controllers the manager knows how to run; `--controllers` picks a subset. */
@@ -16,8 +16,6 @@ export const EMBEDDED_FEATURE_GATES: Readonly<Record<string, boolean>> = { Runti
 
 /** `--api-server` values: how the manager finds its API server when no --kubeconfig is given. */
 export const API_SERVER_MODES = ['auto', 'in-cluster', 'embedded'] as const;
-/** --embedded-workload-servers values (the in-memory provider's WorkloadServersMode). */
-export const WORKLOAD_SERVERS_MODES = ['in-process', 'child-process'] as const satisfies readonly WorkloadServersMode[];
 export type ApiServerMode = (typeof API_SERVER_MODES)[number];
 
 /** Where the controllers' API server comes from, and why (logged at start-up). */

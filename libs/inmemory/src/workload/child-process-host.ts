@@ -23,7 +23,7 @@ export interface ChildProcessWorkloadServerHostOptions {
 /** Node options for the child: the parent's, minus debugger flags; a TypeScript entry needs swc's require hook. */
 function childExecArgv(entry: string): string[] {
   const argv = process.execArgv.filter((a) => !a.startsWith('--inspect'));
-  const hooked = argv.some((a, i) => a.includes('@swc-node/register') && (a.startsWith('-r') || a.startsWith('--require') || argv[i - 1] === '-r' || argv[i - 1] === '--require'));
+  const hooked = argv.some((a) => a.includes('@swc-node/register'));
   return entry.endsWith('.ts') && !hooked ? [...argv, '-r', '@swc-node/register'] : argv;
 }
 

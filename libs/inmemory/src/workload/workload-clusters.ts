@@ -146,9 +146,9 @@ export class WorkloadClusters {
     const k = keyOf(key);
     await this.starting.get(k)?.catch(() => undefined);
     const running = this.running.get(k);
-    this.running.delete(k);
-    running?.client.close();
-    await running?.server.stop();
+    if (!running) return;
+    this.forget(k, running);
+    await running.server.stop();
   }
 
   async stopAll(): Promise<void> {
