@@ -1,6 +1,6 @@
 // NestJS module bundling the in-memory infrastructure + bootstrap provider (needs ControllerRuntimeModule.forRoot).
-import { Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { CACHED_CLIENT, KUBE_CLIENT, type Client } from '@capi/controller-runtime';
+import { Inject, Injectable, Logger, Module, Optional, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CACHE, CACHED_CLIENT, KUBE_CLIENT, MANAGER, type Client, type InformerCache, type Manager } from '@capi/controller-runtime';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from './options';
 import { WorkloadClusters } from './workload/workload-clusters';
@@ -12,17 +12,35 @@ import { InMemoryClusterReconciler } from './cluster/inmemory-cluster.reconciler
 import { InMemoryMachineReconciler } from './machine/inmemory-machine.reconciler';
 import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';
 import { registerInMemoryKinds } from './api/register';
+import { INMEMORY_CLUSTER_CONTROLLER, INMEMORY_MACHINE_CONTROLLER } from './api/constants';
+import { lostClusterRequests } from './workload/lost-cluster-requests';
 
-/** Stops what the module started: the updater, the workload API servers, cached workload clients. */
+/**
+ * Brings a lost workload cluster back (its servers' child process died): reconciles its InMemoryCluster and
+ * InMemoryMachines. Stops what the module started: the updater, the workload API servers, cached workload clients.
+ */
 @Injectable()
-class InMemoryProviderLifecycle implements OnApplicationShutdown {
+class InMemoryProviderLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private unsubscribe?: () => void;
+
   constructor(
     @Inject(WORKLOAD_CLUSTERS) private readonly workloads: WorkloadClusters,
     @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER) private readonly clients: ReturnType<typeof kubeconfigSecretClientProvider>,
+    @Inject(CACHE) private readonly cache: InformerCache,
+    @Inject(MANAGER) private readonly manager: Manager,
     @Optional() @Inject(INMEMORY_INPLACE_UPDATER) private readonly updater?: RunningInPlaceUpdater,
   ) {}
 
+  onApplicationBootstrap(): void {
+    this.unsubscribe = this.workloads.onLost((key) => {
+      const { inMemoryClusters, inMemoryMachines } = lostClusterRequests(this.cache, key);
+      for (const req of inMemoryClusters) this.manager.controller(INMEMORY_CLUSTER_CONTROLLER)?.queue.add(req);
+      for (const req of inMemoryMachines) this.manager.controller(INMEMORY_MACHINE_CONTROLLER)?.queue.add(req);
+    });
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    this.unsubscribe?.();
     await this.updater?.stop();
     this.clients.closeAll();
     await this.workloads.stopAll();
@@ -41,7 +59,11 @@ export class InMemoryProviderModule {
         {
           provide: WORKLOAD_CLUSTERS,
           inject: [KUBE_CLIENT],
-          useFactory: (client: Client) => new WorkloadClusters(client, { servers: options.workloadServers === 'child-process' ? new ChildProcessWorkloadServerHost() : undefined }),
+          useFactory: (client: Client) => {
+            const log = new Logger('WorkloadClusters');
+            const logger = { info: (m: string) => log.log(m), error: (m: string) => log.error(m) };
+            return new WorkloadClusters(client, { logger, servers: options.workloadServers === 'child-process' ? new ChildProcessWorkloadServerHost({ logger }) : undefined });
+          },
         },
         {
           provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER,

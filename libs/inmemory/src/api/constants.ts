@@ -5,6 +5,9 @@ export const INMEMORY_CLUSTER_FINALIZER = 'inmemorycluster.infrastructure.cluste
 
 /** Field managers (SSA) of the provider's controllers. */
 export const INMEMORY_FIELD_MANAGER = 'capi-inmemory';
+/** The provider's controller names (work queues, metrics). */
+export const INMEMORY_CLUSTER_CONTROLLER = 'inmemorycluster';
+export const INMEMORY_MACHINE_CONTROLLER = 'inmemorymachine';
 export const KUBEADM_BOOTSTRAP_FIELD_MANAGER = 'capi-kubeadmconfig';
 
 /** Secret type Cluster API uses for kubeconfig and bootstrap data Secrets. */

@@ -17,6 +17,7 @@ import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryCluster } from '../api/types';
 import {
   AVAILABLE_REASON,
+  INMEMORY_CLUSTER_CONTROLLER,
   INMEMORY_CLUSTER_FINALIZER,
   INMEMORY_FIELD_MANAGER,
   START_FAILED_REASON,
@@ -61,7 +62,7 @@ export function desiredClusterStatus(infra: InMemoryCluster, running: RunningWor
 }
 
 @ReconcilerFor({
-  name: 'inmemorycluster',
+  name: INMEMORY_CLUSTER_CONTROLLER,
   for: { apiVersion: INMEMORY_API_VERSION, kind: KIND },
   watches: [
     {

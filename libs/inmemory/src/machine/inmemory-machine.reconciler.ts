@@ -5,7 +5,7 @@ import { CLUSTER_NAME_LABEL, ClusterGVK, MachineGVK, type Cluster, type Machine 
 import { CACHE, CACHED_CLIENT, ReconcilerFor, type InformerCache, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
 import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
-import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
+import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_CONTROLLER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
 import { DEFAULT_PROVISIONING_DELAY_MS, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from '../options';
 import type { WorkloadClusters } from '../workload/workload-clusters';
 import { applyNode, removeNode } from '../host/nodes';
@@ -18,7 +18,7 @@ const KIND = 'InMemoryMachine';
 const RETRY_MS = 10_000;
 
 @ReconcilerFor({
-  name: 'inmemorymachine',
+  name: INMEMORY_MACHINE_CONTROLLER,
   for: { apiVersion: INMEMORY_API_VERSION, kind: KIND },
   watches: [
     {

@@ -24,6 +24,8 @@ describe('ChildProcessWorkloadServerHost', () => {
     let client: KubeClient | undefined;
     try {
       const server = await host.start('127.0.0.1');
+      const lost: string[] = [];
+      server.onLost((reason) => lost.push(reason));
       const pid = host.pid()!;
       expect(pid).not.toBe(process.pid);
       expect(server.alive).toBe(true);
@@ -46,6 +48,7 @@ describe('ChildProcessWorkloadServerHost', () => {
       expect(host.pid()).toBeUndefined();
       expect(running(pid)).toBe(false);
       expect(server.alive).toBe(false);
+      expect(lost).toEqual([]); // closed on purpose: not lost
     } finally {
       client?.close();
       await host.close();
@@ -56,9 +59,12 @@ describe('ChildProcessWorkloadServerHost', () => {
     const host = new ChildProcessWorkloadServerHost();
     try {
       const server = await host.start('127.0.0.1');
+      const lost: string[] = [];
+      server.onLost((reason) => lost.push(reason));
       const pid = host.pid()!;
       process.kill(pid, 'SIGKILL');
       await eventually(() => !server.alive, { timeoutMs: 10_000, message: 'server marked dead' });
+      expect(lost).toEqual([`the workload servers' process ${pid} exited (SIGKILL)`]);
       await expect(server.countRequests()).rejects.toThrow(/is gone/);
       const again = await host.start('127.0.0.1', server.port);
       expect(host.pid()).not.toBe(pid);

@@ -1,6 +1,7 @@
 // Workload API servers in one child process (see server-host.ts for why). The child is forked on the first start
-// and talks over Node's IPC channel (server-process.ts). If it dies, its servers report alive = false and pending
-// requests fail, so WorkloadClusters starts the cluster again (in a new child) on its next ensure().
+// and talks over Node's IPC channel (server-process.ts). If it dies, its servers report alive = false, pending
+// requests fail and the servers' onLost listeners run, so WorkloadClusters has the cluster started again (in a new
+// child).
 import { fork, type ChildProcess } from 'node:child_process';
 import { extname, join, resolve } from 'node:path';
 import type { Logger, RequestCounts } from '@capi/apiserver';
@@ -27,10 +28,16 @@ function childExecArgv(entry: string): string[] {
   return entry.endsWith('.ts') && !hooked ? [...argv, '-r', '@swc-node/register'] : argv;
 }
 
-/** One forked child: its process, the servers it runs (marked dead when it exits) and requests awaiting a reply. */
+/** A server's state in the parent: marked dead, and its lost listeners called, when the child exits. */
+interface ServerState {
+  alive: boolean;
+  lost: ((reason: string) => void)[];
+}
+
+/** One forked child: its process, the servers it runs and requests awaiting a reply. */
 interface Child {
   proc: ChildProcess;
-  servers: Set<{ alive: boolean }>;
+  servers: Set<ServerState>;
   pending: Map<number, Pending>;
 }
 
@@ -47,7 +54,7 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
   async start(host: string, preferredPort?: number): Promise<WorkloadServer> {
     const child = this.ensureChild();
     const started = (await this.request(child, { op: 'start', host, preferredPort })) as Started;
-    const state = { alive: child.proc.connected };
+    const state: ServerState = { alive: child.proc.connected, lost: [] };
     child.servers.add(state);
     const call = async (op: Op) => (state.alive ? this.request(child, { op, server: started.id }) : Promise.reject(new Error(`workload server ${started.url} is gone`)));
     return {
@@ -58,6 +65,7 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
       get alive() {
         return state.alive;
       },
+      onLost: (listener) => void state.lost.push(listener),
       countRequests: async () => (await call('countRequests')) as RequestCounts,
       resetRequests: async () => void (await call('resetRequests')),
       storageUsage: async () => (await call('storageUsage')) as StorageUsage,
@@ -71,9 +79,13 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
   }
 
   async close(): Promise<void> {
-    const proc = this.child?.proc;
-    if (!proc) return;
+    const child = this.child;
+    if (!child) return;
     this.child = undefined;
+    // Stopped on purpose: dead, but not lost.
+    for (const s of child.servers) s.alive = false;
+    child.servers.clear();
+    const proc = child.proc;
     const exited = new Promise<void>((r) => (proc.exitCode !== null || proc.signalCode !== null ? r() : proc.once('exit', () => r())));
     // The child stops its servers and exits when the channel closes.
     if (proc.connected) proc.disconnect();
@@ -97,10 +109,13 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
     proc.on('message', (m: WorkloadServerReply) => this.onReply(child, m));
     proc.once('exit', (code, signal) => {
       if (this.child === child) this.child = undefined;
-      for (const s of child.servers) s.alive = false;
       const gone = new Error(`the workload servers' process ${proc.pid} exited (${signal ?? `code ${code}`})`);
       for (const p of child.pending.values()) p.reject(gone);
       child.pending.clear();
+      const servers = [...child.servers];
+      child.servers.clear();
+      for (const s of servers) s.alive = false;
+      for (const s of servers) for (const listener of s.lost.splice(0)) listener(gone.message);
     });
     // Nothing but a pending request keeps the parent alive for the child (see request()).
     proc.unref();

@@ -19,6 +19,11 @@ export interface WorkloadServer extends StartedServer {
   readonly port: number;
   /** False once stopped, or once the process serving it is gone (its data with it): the cluster must start again. */
   readonly alive: boolean;
+  /**
+   * Calls `listener` once if the server is lost without stop(): the process serving it exited, and its data went with
+   * it. In-process servers are never lost that way (they go with the manager).
+   */
+  onLost(listener: (reason: string) => void): void;
   /** Requests the server counted since the last reset (tests, bench). */
   countRequests(): Promise<RequestCounts>;
   resetRequests(): Promise<void>;
@@ -70,6 +75,7 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
       get alive() {
         return alive;
       },
+      onLost: () => undefined,
       countRequests: async () => server.countRequests(),
       resetRequests: async () => server.resetRequests(),
       storageUsage: async () => server.storageUsage(),

@@ -99,12 +99,17 @@ describe('WorkloadClusters', () => {
 
   it('on a child-process host: starts a cluster again, with a new kubeconfig Secret, once the child died', async () => {
     const workloads = new WorkloadClusters(management, { servers: new ChildProcessWorkloadServerHost() });
+    const lost: { namespace: string; name: string }[] = [];
+    workloads.onLost((key) => lost.push(key));
     try {
       const first = await workloads.ensure(cluster('c1'));
+      await workloads.ensure(cluster('c2'));
+      await workloads.stop(cluster('c2')); // stopped on purpose: not lost
       expect(workloads.serversPid()).not.toBe(process.pid);
       process.kill(workloads.serversPid()!, 'SIGKILL');
       await eventually(() => workloads.list().length === 0, { timeoutMs: 10_000, message: 'dead cluster not listed' });
       expect(workloads.get(cluster('c1'))).toBeUndefined();
+      expect(lost).toEqual([{ namespace: 'default', name: 'c1' }]);
       const second = await workloads.ensure(cluster('c1'), first.port);
       expect(second).not.toBe(first);
       expect(second.token).not.toBe(first.token);
@@ -115,5 +120,6 @@ describe('WorkloadClusters', () => {
       await workloads.stopAll();
     }
     expect(workloads.serversPid()).toBeUndefined();
+    expect(lost).toHaveLength(1); // stopAll closed the second child on purpose
   }, 60_000);
 });

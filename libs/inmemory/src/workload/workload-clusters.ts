@@ -78,6 +78,7 @@ export class WorkloadClusters {
   private readonly starting = new Map<string, Promise<RunningWorkloadCluster>>();
   private readonly running = new Map<string, RunningWorkloadCluster>();
   private readonly servers: WorkloadServerHost;
+  private readonly lostListeners = new Set<(key: ClusterKey, reason: string) => void>();
 
   constructor(
     /** Management cluster client (writes the kubeconfig Secrets). */
@@ -90,6 +91,15 @@ export class WorkloadClusters {
   /** The process the servers run in (bench: its RSS); undefined while none runs. */
   serversPid(): number | undefined {
     return this.servers.pid();
+  }
+
+  /**
+   * Calls `listener` when a running cluster's server is lost without stop() (its process died, a child-process
+   * host): the cluster's Nodes are gone, so whoever re-creates them must reconcile again. Returns an unsubscribe.
+   */
+  onLost(listener: (key: ClusterKey, reason: string) => void): () => void {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
   }
 
   /** The running server of a cluster, if started (and still alive). */
@@ -137,6 +147,7 @@ export class WorkloadClusters {
       throw e;
     }
     this.running.set(keyOf(cluster), running);
+    server.onLost((reason) => this.lost(running, reason));
     this.opts.logger?.info(`workload cluster ${keyOf(cluster)} serving on ${url}`);
     return running;
   }
@@ -158,6 +169,20 @@ export class WorkloadClusters {
     for (const r of all) r.client.close();
     await Promise.all(all.map((r) => r.server.stop()));
     await this.servers.close();
+  }
+
+  private lost(running: RunningWorkloadCluster, reason: string): void {
+    const k = keyOf(running.key);
+    if (this.running.get(k) !== running) return;
+    this.forget(k, running);
+    this.opts.logger?.error(`workload cluster ${k} lost its API server: ${reason}`);
+    for (const listener of [...this.lostListeners]) {
+      try {
+        listener(running.key, reason);
+      } catch (e) {
+        this.opts.logger?.error(`workload cluster ${k}: a lost listener failed: ${(e as Error).message}`);
+      }
+    }
   }
 
   private forget(k: string, running: RunningWorkloadCluster): void {
