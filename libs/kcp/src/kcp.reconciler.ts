@@ -137,10 +137,12 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     }
     const now = new Date(this.now());
     const results = new Map<string, { upToDate: boolean; result: NotUpToDateResult }>();
-    machines.forEach((machine, i) => {
-      const { kubeadmConfig, infraMachine } = objects[i];
+    // Paired by name: syncMachines returns the Machines as written, which need not keep the listed order.
+    const objectsByName = new Map(objects.map((o) => [o.machine.metadata.name!, o]));
+    for (const machine of machines) {
+      const { kubeadmConfig, infraMachine } = objectsByName.get(machine.metadata.name!) ?? {};
       results.set(machine.metadata.name!, upToDate({ kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate: template, now }));
-    });
+    }
     const observed = await observeControlPlane(this.workloads, cluster, kcp, machines, results);
     const { view } = observed;
 
