@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,42 @@ describe('Store', () => {
       const s2 = new Store({ path });
       expect(s2.get('/configmaps/ns/a')?.data.metadata.name).toBe('a');
       expect(s2.put('/configmaps', 'ns', 'b', obj('b')).rev).toBe(3);
+      s2.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stores large objects deflated and reads them back exactly; rows written as text before still read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-'));
+    const path = join(dir, 'db.sqlite');
+    // A Machine-sized object: repeated keys compress well.
+    const conditions = Array.from({ length: 20 }, (_, i) => ({ type: `Condition${i}`, status: 'True', reason: 'Ready', lastTransitionTime: '2026-12-04T00:00:00Z' }));
+    const big = (rev: number) => ({ metadata: { name: 'big', resourceVersion: String(rev), annotations: { note: 'é✓ unicode' } }, status: { conditions } });
+    try {
+      const s1 = new Store({ path });
+      const written = s1.put('/configmaps', 'ns', 'big', big);
+      s1.put('/configmaps', 'ns', 'small', obj('small'));
+      s1.close();
+
+      const db = new Database(path);
+      const rows = db.prepare('SELECT key, data FROM objects ORDER BY key').all() as { key: string; data: unknown }[];
+      const bigRow = rows.find((r) => r.key === '/configmaps/ns/big')!.data;
+      expect(Buffer.isBuffer(bigRow)).toBe(true);
+      expect((bigRow as Buffer).length).toBeLessThan(JSON.stringify(written.data).length / 4);
+      expect(typeof rows.find((r) => r.key === '/configmaps/ns/small')!.data).toBe('string');
+      const eventRow = (db.prepare('SELECT data FROM events WHERE rev = ?').get(written.rev) as { data: unknown }).data;
+      expect(Buffer.isBuffer(eventRow)).toBe(true);
+      // A row as stores before compression wrote it: plain JSON text.
+      db.prepare('UPDATE objects SET data = ? WHERE key = ?').run(JSON.stringify({ metadata: { name: 'small', resourceVersion: '3', labels: { old: 'text' } } }), '/configmaps/ns/small');
+      db.close();
+
+      const s2 = new Store({ path });
+      expect(s2.get('/configmaps/ns/big')?.data).toEqual(written.data);
+      expect(s2.list('/configmaps', 'ns').map((r) => r.data.metadata.labels ?? r.data.metadata.annotations)).toEqual([{ note: 'é✓ unicode' }, { old: 'text' }]);
+      const replayed: StoreEvent[] = [];
+      s2.watch('/configmaps', 1, (e) => replayed.push(e))();
+      expect(replayed[0].data).toEqual(written.data);
       s2.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

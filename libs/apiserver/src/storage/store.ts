@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
+import { constants as zlib, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { deepFreeze, shareManagedFieldsTrees, type KubeObject } from '@capi/controller-runtime';
 
 /** One stored object: `key` is "<group>/<resource>/<namespace>/<name>" (empty segments for core / cluster-scoped). */
@@ -57,6 +58,25 @@ export interface StoreOptions {
  * Machine fleet in the heap (~80 KB per Machine).
  */
 export const DEFAULT_PARSED_CACHE_CHARS = 32 * 2 ** 20;
+
+/**
+ * Rows of at least this many characters of JSON are stored deflated (raw DEFLATE, fastest level): an object's JSON shrinks
+ * 4-6x (repeated keys, managedFields), which is most of the database (the objects and the watch history) and, for a
+ * ":memory:" database, of the API server's memory. Smaller rows stay text. Rows are told apart by type (BLOB vs
+ * TEXT), so databases written before compression are read as they are.
+ */
+const COMPRESS_MIN_CHARS = 512;
+
+/** A row's stored value for the JSON text `json`. */
+function encodeRow(json: string): string | Buffer {
+  if (json.length < COMPRESS_MIN_CHARS) return json;
+  return deflateRawSync(Buffer.from(json, 'utf8'), { level: zlib.Z_BEST_SPEED });
+}
+
+/** The JSON text of a row's stored value (deflated BLOB or plain TEXT). */
+function decodeRow(value: string | Buffer): string {
+  return typeof value === 'string' ? value : inflateRawSync(value).toString('utf8');
+}
 
 /** The JSON text each stored (frozen) object was written as or read from; JSON.stringify(data) gives exactly it. */
 const storedJsonOf = new WeakMap<object, string>();
@@ -150,7 +170,7 @@ export class Store {
     const hit = this.parsed.get(key);
     if (hit) return hit.obj;
     const row = this.stmts.get.get(key) as any;
-    return row ? this.remember(toStored(row), row.data.length) : undefined;
+    return row ? this.remember(...toStored(row)) : undefined;
   }
 
   /** The object of a (key, rev) row from the cache, read and parsed on a miss. */
@@ -158,7 +178,7 @@ export class Store {
     const hit = this.parsed.get(key);
     if (hit && hit.obj.rev === rev) return hit.obj;
     const row = this.stmts.get.get(key) as any;
-    return this.remember(toStored(row), row.data.length);
+    return this.remember(...toStored(row));
   }
 
   /** Caches `obj` (its JSON text `chars` long) as the latest entry, evicting the oldest beyond the bounds. */
@@ -238,7 +258,8 @@ export class Store {
       chars = json.length;
       const bytes = Buffer.byteLength(json);
       if (bytes > this.maxValueBytes) throw new ValueTooLargeError(bytes, this.maxValueBytes);
-      this.stmts.upsert.run(key, resource, namespace, name, rev, json);
+      const value = encodeRow(json);
+      this.stmts.upsert.run(key, resource, namespace, name, rev, value);
       // The owners index changes only with the owner uids (most writes are status or spec changes).
       const owners = ownerUids(data);
       if (!prev || owners !== ownerUids(prev)) {
@@ -246,7 +267,7 @@ export class Store {
         for (const uid of owners ? owners.split('\n') : []) this.stmts.addOwner.run(uid, key);
       }
       event = { rev, type: prev ? 'MODIFIED' : 'ADDED', resource, namespace, data, ...(prev ? { prev } : {}) };
-      this.recordEvent(event, json);
+      this.recordEvent(event, json, value);
     })();
     if (kept) return kept;
     // Cached only once committed: a write that threw (too large, a failed statement) left the old row in place.
@@ -266,7 +287,8 @@ export class Store {
       this.stmts.del.run(key);
       this.stmts.delOwners.run(key);
       event = { rev, type: 'DELETED', resource: row.resource, namespace: row.namespace, data };
-      this.recordEvent(event, JSON.stringify(data));
+      const json = JSON.stringify(data);
+      this.recordEvent(event, json, encodeRow(json));
     })();
     if (event) {
       this.forget(key);
@@ -276,9 +298,10 @@ export class Store {
     return event;
   }
 
-  private recordEvent(ev: StoreEvent, json: string): void {
+  /** Records an event whose object is `json`, stored as `value` (encodeRow(json)). */
+  private recordEvent(ev: StoreEvent, json: string, value: string | Buffer): void {
     storedJsonOf.set(ev.data, json);
-    this.stmts.addEvent.run(ev.rev, ev.type, ev.resource, ev.namespace, json);
+    this.stmts.addEvent.run(ev.rev, ev.type, ev.resource, ev.namespace, value);
     this.revision = ev.rev;
     this.stmts.setMeta.run('revision', ev.rev);
     if (ev.rev - this.compactedRev > this.historySize * 1.1) {
@@ -297,7 +320,7 @@ export class Store {
     let last = sinceRev;
     for (const row of this.stmts.eventsSince.iterate(sinceRev, resource) as Iterable<any>) {
       last = row.rev;
-      onEvent({ rev: row.rev, type: row.type, resource: row.resource, namespace: row.namespace, data: JSON.parse(row.data) });
+      onEvent({ rev: row.rev, type: row.type, resource: row.resource, namespace: row.namespace, data: JSON.parse(decodeRow(row.data)) });
     }
     const listener = (ev: StoreEvent) => {
       if (ev.resource !== resource || ev.rev <= last) return;
@@ -333,9 +356,11 @@ function ownerUids(data: Record<string, any>): string {
   return refs.map((r: { uid?: string }) => r?.uid).filter((u) => !!u).join('\n');
 }
 
-function toStored(row: any): StoredObject {
-  const data = JSON.parse(row.data);
+/** A row as a StoredObject, with its JSON text's length. */
+function toStored(row: any): [StoredObject, number] {
+  const json = decodeRow(row.data);
+  const data = JSON.parse(json);
   // The row is JSON.stringify's output (put writes nothing else), so re-stringifying the parse gives the same text.
-  storedJsonOf.set(data, row.data);
-  return { key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data };
+  storedJsonOf.set(data, json);
+  return [{ key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data }, json.length];
 }
