@@ -148,6 +148,8 @@ export class WorkloadClusters {
     }
     this.running.set(keyOf(cluster), running);
     server.onLost((reason) => this.lost(running, reason));
+    // Lost while its Secret was being written (listeners registered after the loss are never called): report it now.
+    if (!server.alive) this.lost(running, `its process exited while ${url} was starting`);
     this.opts.logger?.info(`workload cluster ${keyOf(cluster)} serving on ${url}`);
     return running;
   }
