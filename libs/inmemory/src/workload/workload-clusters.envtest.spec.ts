@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Client, KubeClient } from '@capi/controller-runtime';
 import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
 import { ChildProcessWorkloadServerHost } from './child-process-host';
+import type { WorkloadServerHost } from './server-host';
 import { kubeconfigSecret, kubeconfigSecretUpToDate, WorkloadClusters } from './workload-clusters';
 
 jest.setTimeout(30_000);
@@ -93,6 +94,25 @@ describe('WorkloadClusters', () => {
       expect(workloads.list()).toEqual([]);
     } finally {
       broken.close();
+      await workloads.stopAll();
+    }
+  });
+
+  it('reports a server lost while its kubeconfig Secret was being written (its own lost listeners had already run)', async () => {
+    // A host whose server's process is gone by the time WorkloadClusters registers with it.
+    const host: WorkloadServerHost = {
+      start: async () => ({ url: 'https://127.0.0.1:1', token: 't', port: 1, alive: false, onLost: () => undefined, countRequests: async () => ({}) as never, resetRequests: async () => undefined, storageUsage: async () => ({}) as never, stop: async () => undefined }),
+      pid: () => undefined,
+      close: async () => undefined,
+    };
+    const workloads = new WorkloadClusters(management, { servers: host });
+    const lost: { namespace: string; name: string }[] = [];
+    workloads.onLost((key) => lost.push(key));
+    try {
+      await workloads.ensure(cluster('w5'));
+      expect(lost).toEqual([{ namespace: 'default', name: 'w5' }]);
+      expect(workloads.get(cluster('w5'))).toBeUndefined();
+    } finally {
       await workloads.stopAll();
     }
   });
