@@ -74,7 +74,7 @@ export async function runApiserverBench(args: string[]): Promise<number> {
   if (!Number.isInteger(n) || n < 1 || !Number.isInteger(w) || w < 0) throw new Error(`usage: apiserver [objects] [watchers], got ${args.join(' ')}`);
   const sqlite = args.includes('--sqlite');
   const dir = sqlite ? (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/bench-apiserver-`) : undefined;
-  const env = await startEnvtest({ server: dir ? { storage: { type: 'sqlite', path: `${dir}/db.sqlite` } } : {} });
+  const env = await startEnvtest({ target: 'embedded', server: dir ? { storage: { type: 'sqlite', path: `${dir}/db.sqlite` } } : {} });
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
   const client = new KubeClient(kc);

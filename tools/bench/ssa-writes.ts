@@ -1,7 +1,7 @@
 // Benchmark 2: API writes per effective change and per no-op reconcile through @capi/ssa patch, counted at the server.
 import { RequestMetrics } from '@capi/apiserver';
 import { InformerCache, KubeClient, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { embeddedServer, startEnvtest, type Envtest } from '@capi/envtest';
 import { patch, SsaCache } from '@capi/ssa';
 import { KubeConfig } from '@kubernetes/client-node';
 import { renderTable, type Cell } from './table';
@@ -59,9 +59,9 @@ export async function countWrites(env: Envtest, client: KubeClient, opts: { obje
       const ref = { ...MACHINE, namespace: 'default', name };
       const original = await opts.read(ref);
       const modified = desiredMachine(name, version);
-      env.server.resetRequests();
+      embeddedServer(env).resetRequests();
       await patch(client, modified, { fieldOwner: 'capi-machineset', original, cache: opts.cache });
-      const counts = env.server.countRequests();
+      const counts = embeddedServer(env).countRequests();
       const writes = RequestMetrics.writes(counts);
       out.requests += counts.total;
       if (step === 'noop') {
@@ -80,7 +80,7 @@ export async function countWrites(env: Envtest, client: KubeClient, opts: { obje
 export async function runSsaWritesBench(args: string[]): Promise<number> {
   const objects = args[0] === undefined ? 50 : Number(args[0]);
   if (!Number.isInteger(objects) || objects < 1) throw new Error(`usage: ssa-writes [objects] (integer >= 1), got ${args[0]}`);
-  const env = await startEnvtest();
+  const env = await startEnvtest({ target: 'embedded' });
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
   const client = new KubeClient(kc);

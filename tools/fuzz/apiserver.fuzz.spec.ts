@@ -1,7 +1,7 @@
 // Bad input to the embedded API server: every answer is a proper Status (4xx, never 5xx), a rejected request writes
 // nothing, the server stays up and objects stored before the fuzzing are unchanged.
 import * as http from 'node:http';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { embeddedServer, startEnvtest, type Envtest } from '@capi/envtest';
 import { COLLECTIONS, generateRequests, GENERATOR_NAMES, KNOWN_BUG_DELETE_BODIES, KNOWN_BUG_PATHS, limitCases, NAMESPACE, type FuzzRequest } from './apiserver-cases';
 import { jsonBody, rawRequest, type Endpoint, type RawResponse } from './support/http';
 import { statusViolation } from './support/status';
@@ -30,7 +30,7 @@ describe('API server under malformed requests', () => {
   const revision = async () => JSON.parse(await get('/api/v1/namespaces?limit=1')).metadata.resourceVersion as string;
 
   beforeAll(async () => {
-    env = await startEnvtest({ server: { tls: false, logger: { info: () => undefined, error: (m) => serverErrors.push(m) } } });
+    env = await startEnvtest({ target: 'embedded', server: { tls: false, logger: { info: () => undefined, error: (m) => serverErrors.push(m) } } });
     ep = { url: env.url, token: env.token };
     // One stored object per collection (plus one more ConfigMap), never addressed by name by the fuzzer.
     const specs = [...COLLECTIONS.map((c, i) => ({ c, name: sentinelName(i) })), { c: COLLECTIONS[0], name: sentinelName(COLLECTIONS.length) }];
@@ -60,7 +60,7 @@ describe('API server under malformed requests', () => {
         if (after !== before) violations.push(`${r.label}: rejected with ${res.code} but the store moved from revision ${before} to ${after}`);
       } else {
         // Accepted writes may leave work for the garbage collector (random ownerReferences); let it finish.
-        await env.server.gcIdle();
+        await embeddedServer(env).gcIdle();
       }
     }
     expect(violations).toEqual([]);

@@ -11,7 +11,8 @@ class SummaryReporter {
     const dir = process.env.CAPI_TEST_RESULTS_DIR;
     if (!dir) return;
     fs.mkdirSync(dir, { recursive: true });
-    const name = path.relative(path.join(__dirname, '..', '..'), this.rootDir).replace(/[\\/]/g, '_') || 'root';
+    const project = path.relative(path.join(__dirname, '..', '..'), this.rootDir).replace(/[\\/]/g, '_') || 'root';
+    const name = `${project}${process.env.ENVTEST_TARGET === 'kube' ? '.kube' : ''}`;
     const failedSuites = results.testResults.filter((r) => r.testExecError || r.failureMessage).map((r) => r.testFilePath);
     fs.writeFileSync(
       path.join(dir, `${name}.json`),

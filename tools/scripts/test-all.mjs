@@ -1,21 +1,46 @@
 #!/usr/bin/env node
-// Runs every project's jest target through nx and prints one closing summary line.
-// Usage: npm test [-- <extra nx args, e.g. --projects=api>]
+// Runs every project's jest target through nx, on both API server targets, and prints one closing summary line:
+//   1. embedded: every suite, controller envtests on the embedded API server;
+//   2. kube: the envtest suites again on etcd + kube-apiserver (built by `npm run kube:build`, cached).
+// Usage: npm test [-- --target=embedded|kube] [-- <extra nx args, e.g. --projects=api>]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { kubeAssets } from '../kube/assets.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const resultsDir = join(root, 'tmp', 'test-results');
 rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
-const args = ['nx', 'run-many', '-t', 'test', '--outputStyle=stream', '--skipNxCache', ...process.argv.slice(2)];
-const run = spawnSync('npx', args, {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', CAPI_TEST_RESULTS_DIR: resultsDir, FORCE_COLOR: '0' },
-});
+const targetArg = process.argv.slice(2).find((a) => a.startsWith('--target='));
+const targets = targetArg ? [targetArg.slice('--target='.length)] : ['embedded', 'kube'];
+if (targets.some((t) => t !== 'embedded' && t !== 'kube')) {
+  console.error(`error: ${targetArg}: want --target=embedded or --target=kube`);
+  process.exit(2);
+}
+const nxArgs = process.argv.slice(2).filter((a) => a !== targetArg);
+
+let status = 0;
+for (const target of targets) {
+  const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', CAPI_TEST_RESULTS_DIR: resultsDir, FORCE_COLOR: '0', ENVTEST_TARGET: target };
+  if (target === 'kube') {
+    try {
+      env.KUBEBUILDER_ASSETS = await kubeAssets({ build: true, log: (l) => console.log(l) });
+    } catch (e) {
+      console.log(`error: the kube target cannot run: ${e.message}`);
+      status = 1;
+      continue;
+    }
+    console.log(`test-all: kube target (etcd + kube-apiserver from ${env.KUBEBUILDER_ASSETS})`);
+  } else {
+    console.log('test-all: embedded target');
+  }
+  const started = Date.now();
+  const run = spawnSync('npx', ['nx', 'run-many', '-t', 'test', '--outputStyle=stream', '--skipNxCache', ...nxArgs], { cwd: root, stdio: 'inherit', env });
+  console.log(`test-all: ${target} target done in ${Math.round((Date.now() - started) / 1000)} s`);
+  if (run.status !== 0) status = 1;
+}
 
 let passed = 0;
 let failed = 0;
@@ -28,10 +53,10 @@ for (const f of files) {
   failed += r.failed;
   skipped += r.skipped;
   brokenSuites += r.runtimeErrorSuites;
-  for (const p of r.failedSuitePaths) console.log(`failed suite: ${p}`);
+  for (const p of r.failedSuitePaths) console.log(`failed suite (${r.project}): ${p}`);
 }
 if (brokenSuites > 0) console.log(`${brokenSuites} test suite(s) failed to run`);
 // A suite that cannot even load counts as a failure so the line never hides it.
 const failures = failed + brokenSuites;
 console.log(`tests: ${passed} passed, ${failures} failed, ${skipped} skipped`);
-process.exit(run.status === 0 && failures === 0 && files.length > 0 ? 0 : 1);
+process.exit(status === 0 && failures === 0 && files.length > 0 ? 0 : 1);

@@ -1,20 +1,43 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crdRegistry } from '@capi/api';
-import { ApiServer, type ApiServerOptions } from '@capi/apiserver';
+import { ApiServer, renderKubeconfig, type ApiServerOptions } from '@capi/apiserver';
+import { startKubeControlPlane, type KubeControlPlane, type KubeControlPlaneOptions } from './kube/control-plane';
+import { installCrds } from './kube/crds';
+
+/**
+ * Which API server backs a test: `embedded` (our ApiServer, in-process) or `kube` (etcd + kube-apiserver from
+ * KUBEBUILDER_ASSETS, as controller-runtime's envtest runs them). The same suites run on both.
+ */
+export type EnvtestTarget = 'embedded' | 'kube';
+
+/** ENVTEST_TARGET picks the target of every startEnvtest() that doesn't name one (default embedded). */
+export function envtestTarget(env: NodeJS.ProcessEnv = process.env): EnvtestTarget {
+  const t = env.ENVTEST_TARGET || 'embedded';
+  if (t !== 'embedded' && t !== 'kube') throw new Error(`ENVTEST_TARGET=${t}: want embedded or kube`);
+  return t;
+}
 
 export interface EnvtestOptions {
   /** Extra CRDs installed after the project's ones. */
   crds?: object[];
   /** Install the CRDs of every kind registered in @capi/api's crdRegistry (default true). */
   installProjectCrds?: boolean;
-  /** Server options (defaults: in-memory storage, HTTPS on 127.0.0.1, random port). */
+  /** Default: ENVTEST_TARGET, else embedded. */
+  target?: EnvtestTarget;
+  /** Embedded server options (defaults: in-memory storage, HTTPS on 127.0.0.1, random port); ignored by kube. */
   server?: Partial<ApiServerOptions>;
+  /** kube target options (etcd members, port, extra kube-apiserver flags); ignored by embedded. */
+  kube?: KubeControlPlaneOptions;
 }
 
 export interface Envtest {
-  server: ApiServer;
+  target: EnvtestTarget;
+  /** The embedded server; undefined on the kube target (see embeddedServer()). */
+  server?: ApiServer;
+  /** etcd + kube-apiserver; undefined on the embedded target. */
+  kube?: KubeControlPlane;
   url: string;
   token: string;
   caData?: string;
@@ -22,29 +45,75 @@ export interface Envtest {
   kubeconfigPath: string;
   /** The same kubeconfig as YAML. */
   kubeconfig: string;
+  /** Installs CRDs and returns once their resources are served. */
+  installCrds(crds: object[]): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts an in-memory ApiServer with the project's CRDs installed: the default backend for controller tests. */
+/**
+ * The embedded ApiServer of an envtest, for assertions on its internals (request counters): such a test runs on the
+ * embedded target only, and says so in its name.
+ */
+export function embeddedServer(env: Envtest): ApiServer {
+  if (!env.server) throw new Error(`this assertion reads the embedded API server's internals; the target is ${env.target}`);
+  return env.server;
+}
+
+/**
+ * `it` on the embedded target, skipped on kube: for assertions that read the embedded server's internals. The name
+ * gets an "(embedded server only)" suffix so a report read on either target says why.
+ */
+export function itEmbedded(name: string, fn: () => Promise<unknown> | void, timeoutMs?: number): void {
+  const define = envtestTarget() === 'embedded' ? it : it.skip;
+  define(`${name} (embedded server only)`, fn as () => Promise<void>, timeoutMs);
+}
+
+/** Starts an API server with the project's CRDs installed: the backend of controller tests. */
 export async function startEnvtest(opts: EnvtestOptions = {}): Promise<Envtest> {
+  const target = opts.target ?? envtestTarget();
+  const crds = [...(opts.installProjectCrds === false ? [] : crdRegistry.crds()), ...(opts.crds ?? [])];
+  const dir = mkdtempSync(join(tmpdir(), 'envtest-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  if (target === 'kube') {
+    const kube = await startKubeControlPlane(opts.kube).catch((e) => {
+      cleanup();
+      throw e;
+    });
+    try {
+      const kubeconfig = renderKubeconfig({ url: kube.url, token: kube.token, caData: kube.caData, name: 'envtest-kube' });
+      writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+      const install = (more: object[]) => installCrds(kubeconfig, more);
+      await install(crds);
+      return {
+        target, kube, url: kube.url, token: kube.token, caData: kube.caData, kubeconfigPath, kubeconfig, installCrds: install,
+        stop: async () => {
+          await kube.stop();
+          cleanup();
+        },
+      };
+    } catch (e) {
+      await kube.stop();
+      cleanup();
+      throw e;
+    }
+  }
   const server = new ApiServer({ storage: { type: 'memory' }, ...opts.server });
   const started = await server.start();
-  const dir = mkdtempSync(join(tmpdir(), 'envtest-'));
   try {
-    const crds = [...(opts.installProjectCrds === false ? [] : crdRegistry.crds()), ...(opts.crds ?? [])];
     await server.installCrds(crds);
-    const kubeconfigPath = join(dir, 'kubeconfig');
     await server.writeKubeconfig(kubeconfigPath);
     return {
-      server, ...started, kubeconfigPath, kubeconfig: server.kubeconfig(),
+      target, server, ...started, kubeconfigPath, kubeconfig: server.kubeconfig(),
+      installCrds: (more) => server.installCrds(more),
       stop: async () => {
         await server.stop();
-        rmSync(dir, { recursive: true, force: true });
+        cleanup();
       },
     };
   } catch (e) {
     await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    cleanup();
     throw e;
   }
 }

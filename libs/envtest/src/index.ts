@@ -1,5 +1,7 @@
-export { startEnvtest, type Envtest, type EnvtestOptions } from './envtest';
+export { startEnvtest, embeddedServer, envtestTarget, itEmbedded, type Envtest, type EnvtestOptions, type EnvtestTarget } from './envtest';
 export { eventually, settle, type ControllerQueues, type EventuallyOptions, type Falsy, type SettleOptions } from './polling';
-export { clientFor, kubeConfigFor, type KubeconfigSource } from './clients';
+export { clientFor, countingClientFor, kubeConfigFor, type KubeconfigSource } from './clients';
 export { ManualClock } from './clock';
 export { extensionConfigFor, testMachineCrd, TEST_INFRA_API_VERSION, TEST_INFRA_GROUP, TEST_MACHINE_KIND, type ExtensionEndpoint } from './fixtures';
+export { startKubeControlPlane, kubeAssetsDir, type KubeControlPlane, type KubeControlPlaneOptions } from './kube/control-plane';
+export { EtcdCluster, type EtcdMember } from './kube/etcd';

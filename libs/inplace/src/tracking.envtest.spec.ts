@@ -1,8 +1,7 @@
-// markAsPending / markAsDone against envtest (embedded API server with the project's CRDs), counting writes.
+// markAsPending / markAsDone against envtest (either target, the project's CRDs), counting the client's writes.
 import { PENDING_HOOKS_ANNOTATION } from '@capi/api';
-import { RequestMetrics } from '@capi/apiserver';
-import type { KubeClient, KubeObject } from '@capi/controller-runtime';
-import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
+import type { CountingClientMetrics, KubeClient, KubeObject } from '@capi/controller-runtime';
+import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { markAsDone, markAsPending } from './tracking';
 
 const machine = (name: string, annotations?: Record<string, string>): KubeObject => ({
@@ -19,10 +18,11 @@ const machine = (name: string, annotations?: Record<string, string>): KubeObject
 describe('hook tracking with API writes (spec §5.1)', () => {
   let env: Envtest;
   let client: KubeClient;
+  let requests: CountingClientMetrics;
 
   beforeAll(async () => {
     env = await startEnvtest();
-    client = clientFor(env);
+    ({ client, requests } = countingClientFor(env));
   });
   afterAll(async () => {
     client?.close();
@@ -30,9 +30,9 @@ describe('hook tracking with API writes (spec §5.1)', () => {
   });
 
   async function writesDuring(fn: () => Promise<unknown>): Promise<number> {
-    env.server.resetRequests();
+    requests.reset();
     await fn();
-    return RequestMetrics.writes(env.server.countRequests());
+    return requests.writes();
   }
 
   it('markAsPending merges into the sorted set, writes back resourceVersion, and skips the API when unchanged', async () => {

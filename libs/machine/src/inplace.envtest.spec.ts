@@ -7,7 +7,7 @@ import {
   BOOTSTRAP_API, MACHINE_API, MARKERS_ON, PENDING_UPDATE_MACHINE, annotate, conditionOf, createMachineObjects, createNamespace, createNode, createReadyCluster,
   createRunningMachine, provisionBootstrap, provisionInfra, ref, triggerInPlaceUpdate,
 } from './testing/fixtures';
-import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
+import { embeddedServer, eventually, itEmbedded, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
 import { registerExtension, registerFaultyExtension, startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -119,10 +119,10 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('happy')).toHaveLength(2);
   });
 
-  it('completing an update: the status written after the completion writes is not refused (rebased on those writes)', async () => {
+  itEmbedded('completing an update: the status written after the completion writes is not refused (rebased on those writes)', async () => {
     await runningMachine('own-writes');
     await settle(h.manager, ['machine']);
-    const refusedStatusWrites = () => Object.entries(h.env.server.countRequests().failedWritesByManager)
+    const refusedStatusWrites = () => Object.entries(embeddedServer(h.env).countRequests().failedWritesByManager)
       .filter(([k]) => k.includes(' cluster.x-k8s.io/machines/status ')).reduce((n, [, v]) => n + v, 0);
     // The update runs first (the test's own trigger writes race with the controller's status writes), then completes:
     // from `before` on the Machine controller is the only writer of this Machine.

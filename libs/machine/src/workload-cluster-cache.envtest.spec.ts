@@ -1,7 +1,7 @@
 // The Machine controller reads workload Nodes through the workload cluster cache: one Node list per cluster (the
 // informer's), not one per new Machine, and a Node appearing later reaches its Machine by a watch event, not a poll.
 import type { KubeClient, KubeObject } from '@capi/controller-runtime';
-import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
+import { clientFor, embeddedServer, eventually, itEmbedded, startEnvtest, type Envtest } from '@capi/envtest';
 import { lookupNode } from './machine-node';
 import { kubeconfigSecretClientProvider } from './workload-cluster';
 import { WorkloadClusterCache } from './workload-cluster-cache';
@@ -13,7 +13,7 @@ jest.setTimeout(60_000);
 const nodeRefOf = (m: KubeObject) => (m.status as { nodeRef?: { name: string } } | undefined)?.nodeRef;
 /** Node list requests at the API server (the harness's workload cluster is the envtest server). */
 const nodeLists = (h: Harness) =>
-  Object.entries(h.env.server.countRequests().byVerbResource)
+  Object.entries(embeddedServer(h.env).countRequests().byVerbResource)
     .filter(([k]) => /^list \S*\/nodes$/.test(k))
     .reduce((s, [, n]) => s + n, 0);
 
@@ -28,8 +28,8 @@ describe('Machine controller: workload Node cache (envtest)', () => {
   });
   afterAll(async () => h?.close());
 
-  it('finds the Nodes of N new Machines with a constant number of Node lists, not one per Machine', async () => {
-    h.env.server.resetRequests();
+  itEmbedded('finds the Nodes of N new Machines with a constant number of Node lists, not one per Machine', async () => {
+    embeddedServer(h.env).resetRequests();
     const n = 8;
     for (let i = 0; i < n; i++) await createRunningMachine(h.client, ns, `m${i}`);
     for (let i = 0; i < n; i++) {
@@ -59,7 +59,7 @@ describe('WorkloadClusterCache over the kubeconfig Secret provider (envtest)', (
   let cache: WorkloadClusterCache;
   const cluster = { namespace: 'wcc', name: 'c1' };
   const secretRef = { apiVersion: 'v1', kind: 'Secret', namespace: 'wcc', name: 'c1-kubeconfig' };
-  const lists = () => Object.entries(env.server.countRequests().byVerbResource).filter(([k]) => /^list \S*\/nodes$/.test(k)).reduce((s, [, n]) => s + n, 0);
+  const lists = () => Object.entries(embeddedServer(env).countRequests().byVerbResource).filter(([k]) => /^list \S*\/nodes$/.test(k)).reduce((s, [, n]) => s + n, 0);
   beforeAll(async () => {
     env = await startEnvtest();
     client = clientFor(env);
@@ -78,8 +78,8 @@ describe('WorkloadClusterCache over the kubeconfig Secret provider (envtest)', (
     await env?.stop();
   });
 
-  it('lists once per cluster, and again only after the kubeconfig Secret changed (new client → new informer)', async () => {
-    env.server.resetRequests();
+  itEmbedded('lists once per cluster, and again only after the kubeconfig Secret changed (new client → new informer)', async () => {
+    embeddedServer(env).resetRequests();
     const seen: string[] = [];
     const unsubscribe = cache.watchNodes((c, node, type) => seen.push(`${c.name}:${node.metadata.name}:${type}`));
     expect((await cache.nodeByProviderID(cluster, 'test://n1'))?.metadata.name).toBe('n1');

@@ -1,7 +1,6 @@
-// ssa.patch against the embedded API server over HTTPS, counting requests at the server (spec §12.45–48).
-import { RequestMetrics } from '@capi/apiserver';
-import { clientFor, ManualClock, startEnvtest, type Envtest } from '@capi/envtest';
-import { isApiError, isInvalid, isNotFound, type KubeClient, type KubeObject } from '@capi/controller-runtime';
+// ssa.patch against an API server over HTTPS (envtest, either target), counting the requests the client sends.
+import { countingClientFor, ManualClock, startEnvtest, type Envtest } from '@capi/envtest';
+import { isApiError, isInvalid, isNotFound, type CountingClientMetrics, type KubeClient, type KubeObject } from '@capi/controller-runtime';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';
 import { DEFAULT_SSA_CACHE_TTL_MS, SsaCache } from './cache';
@@ -34,26 +33,25 @@ const widget = (name: string, spec: Record<string, unknown>, labels?: Record<str
 });
 const ref = (name: string) => ({ apiVersion: 'ssa.test.capi.io/v1', kind: 'Widget', namespace: 'default', name });
 
-describe('ssa.patch against the embedded API server', () => {
+describe('ssa.patch against an API server (envtest)', () => {
   let env: Envtest;
-  let server: Envtest['server'];
+  let requests: CountingClientMetrics;
   let client: KubeClient;
 
   beforeAll(async () => {
     env = await startEnvtest({ installProjectCrds: false, crds: [widgetCrd] });
-    server = env.server;
-    client = clientFor(env);
+    ({ client, requests } = countingClientFor(env));
   });
   afterAll(async () => {
     client?.close();
     await env?.stop();
   });
 
-  /** Runs `fn` and returns the number of write requests the server received meanwhile. */
+  /** Runs `fn` and returns the number of write requests the client sent meanwhile (it is the only writer). */
   async function writesDuring(fn: () => Promise<unknown>): Promise<number> {
-    server.resetRequests();
+    requests.reset();
     await fn();
-    return RequestMetrics.writes(server.countRequests());
+    return requests.writes();
   }
 
   /** One "reconcile": read the object as an informer would deliver it, then apply the intent through the cache. */

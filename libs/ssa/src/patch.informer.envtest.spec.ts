@@ -1,7 +1,6 @@
 // A realistic reconcile loop: a Machine read from the informer cache, applied through the SSA cache (project CRDs).
-import { RequestMetrics } from '@capi/apiserver';
-import { InformerCache, type KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
+import { InformerCache, type CountingClientMetrics, type KubeClient, type KubeObject } from '@capi/controller-runtime';
+import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { SsaCache } from './cache';
 import { patch } from './patch';
 
@@ -21,11 +20,12 @@ const desiredMachine = (version: string): KubeObject => ({
 describe('ssa.patch in a reconcile loop reading from an informer', () => {
   let env: Envtest;
   let client: KubeClient;
+  let requests: CountingClientMetrics;
   let informers: InformerCache;
 
   beforeAll(async () => {
     env = await startEnvtest();
-    client = clientFor(env);
+    ({ client, requests } = countingClientFor(env));
     informers = new InformerCache(client);
     informers.informerFor(MACHINE.apiVersion, MACHINE.kind);
     informers.start();
@@ -41,9 +41,9 @@ describe('ssa.patch in a reconcile loop reading from an informer', () => {
   async function reconcile(cache: SsaCache, version: string): Promise<number> {
     const original = await informers.tryGet(ref);
     const modified = desiredMachine(version);
-    env.server.resetRequests();
+    requests.reset();
     await patch(client, modified, { fieldOwner: 'capi-machineset', original, cache });
-    const writes = RequestMetrics.writes(env.server.countRequests());
+    const writes = requests.writes('Machine');
     expect(await informers.waitForResourceVersion(ref, modified.metadata.resourceVersion!, 10_000)).toBe(true);
     return writes;
   }

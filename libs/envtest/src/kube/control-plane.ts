@@ -1,0 +1,68 @@
+// etcd + kube-apiserver from KUBEBUILDER_ASSETS (as controller-runtime's envtest finds them), started on loopback
+// in a temporary folder and stopped with their data.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EtcdCluster } from './etcd';
+import { KubeApiServer, type KubeApiServerEndpoint } from './kube-apiserver';
+
+export const KUBEBUILDER_ASSETS = 'KUBEBUILDER_ASSETS';
+
+/** The folder holding kube-apiserver and etcd, or an error saying how to get them. */
+export function kubeAssetsDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env[KUBEBUILDER_ASSETS];
+  if (!dir) {
+    throw new Error(`${KUBEBUILDER_ASSETS} is not set: it names the folder of kube-apiserver and etcd; `
+      + 'build them with `npm run kube:build` and set it to the folder that command prints');
+  }
+  for (const bin of ['etcd', 'kube-apiserver']) {
+    if (!existsSync(join(dir, bin))) throw new Error(`${KUBEBUILDER_ASSETS}=${dir} has no ${bin}: run \`npm run kube:build\``);
+  }
+  return dir;
+}
+
+export interface KubeControlPlaneOptions {
+  /** etcd members behind kube-apiserver (default 1). */
+  etcdMembers?: number;
+  /** kube-apiserver's secure port (default: a free one). */
+  port?: number;
+  /** Extra kube-apiserver flags. */
+  apiServerArgs?: string[];
+  /** Keep the folder (data and logs) after stop (default: ENVTEST_KEEP_DATA=1). */
+  keepData?: boolean;
+  assetsDir?: string;
+}
+
+export interface KubeControlPlane extends KubeApiServerEndpoint {
+  /** The folder of data, certificates and logs. */
+  dir: string;
+  etcd: EtcdCluster;
+  apiServer: KubeApiServer;
+  stop(): Promise<void>;
+}
+
+export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}): Promise<KubeControlPlane> {
+  const assets = opts.assetsDir ?? kubeAssetsDir();
+  const dir = mkdtempSync(join(tmpdir(), 'envtest-kube-'));
+  const keep = opts.keepData ?? process.env.ENVTEST_KEEP_DATA === '1';
+  const etcd = new EtcdCluster({ binary: join(assets, 'etcd'), dir, members: opts.etcdMembers });
+  let apiServer: KubeApiServer | undefined;
+  const stop = async () => {
+    await apiServer?.stop();
+    await etcd.stop();
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await etcd.start();
+    apiServer = new KubeApiServer({
+      binary: join(assets, 'kube-apiserver'), dir, etcdServers: etcd.clientUrls, port: opts.port, extraArgs: opts.apiServerArgs,
+    });
+    const endpoint = await apiServer.start();
+    return { ...endpoint, dir, etcd, apiServer, stop };
+  } catch (e) {
+    await apiServer?.stop().catch(() => undefined);
+    await etcd.stop().catch(() => undefined);
+    // The logs are what explains the failure: keep the folder the error names.
+    throw e;
+  }
+}

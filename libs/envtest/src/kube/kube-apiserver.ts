@@ -1,0 +1,93 @@
+// kube-apiserver on loopback over an EtcdCluster, configured as controller-runtime's envtest configures it
+// (pkg/internal/testing/controlplane/apiserver.go): a generated serving CA, service-account keys, RBAC, and an admin
+// in system:masters — here by a static bearer token, so kubeconfigs look like the embedded server's.
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { join } from 'node:path';
+import { generateServingCerts } from '@capi/apiserver';
+import { freePort, ManagedProcess } from './process';
+
+/** How long kube-apiserver may take to answer /readyz (post-start hooks, RBAC bootstrap policy). */
+export const KUBE_APISERVER_READY_TIMEOUT_MS = 90_000;
+
+export interface KubeApiServerOptions {
+  binary: string;
+  /** Folder for certificates, keys, the token file and the log. */
+  dir: string;
+  etcdServers: string;
+  /** Secure port; 0 or omitted picks a free one. */
+  port?: number;
+  /** Extra flags, `--name=value`, appended last (so they win). */
+  extraArgs?: string[];
+}
+
+export interface KubeApiServerEndpoint {
+  url: string;
+  token: string;
+  /** base64 PEM of the serving CA, as a kubeconfig's certificate-authority-data. */
+  caData: string;
+}
+
+/** GET a path with the admin token; resolves the status code and body. */
+export function getWithToken(ep: KubeApiServerEndpoint, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${ep.url}${path}`, {
+      ca: Buffer.from(ep.caData, 'base64'), headers: { authorization: `Bearer ${ep.token}` }, timeout: 5000,
+    }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export class KubeApiServer {
+  process?: ManagedProcess;
+  endpoint?: KubeApiServerEndpoint;
+
+  constructor(private readonly opts: KubeApiServerOptions) {}
+
+  async start(): Promise<KubeApiServerEndpoint> {
+    const { dir } = this.opts;
+    const certs = await generateServingCerts('127.0.0.1');
+    writeFileSync(join(dir, 'apiserver.crt'), certs.cert);
+    writeFileSync(join(dir, 'apiserver.key'), certs.key, { mode: 0o600 });
+    writeFileSync(join(dir, 'ca.crt'), certs.caCert);
+    const sa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    writeFileSync(join(dir, 'sa.key'), sa.privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
+    writeFileSync(join(dir, 'sa.pub'), sa.publicKey.export({ type: 'spki', format: 'pem' }));
+    const token = randomBytes(24).toString('hex');
+    writeFileSync(join(dir, 'tokens.csv'), `${token},envtest-admin,envtest-admin,system:masters\n`, { mode: 0o600 });
+    const port = this.opts.port || (await freePort());
+    const url = `https://127.0.0.1:${port}`;
+    const endpoint = { url, token, caData: Buffer.from(certs.caCert).toString('base64') };
+    this.process = new ManagedProcess({
+      component: 'kube-apiserver',
+      binary: this.opts.binary,
+      logPath: join(dir, 'kube-apiserver.log'),
+      args: [
+        `--etcd-servers=${this.opts.etcdServers}`,
+        '--advertise-address=127.0.0.1', '--bind-address=127.0.0.1', `--secure-port=${port}`,
+        `--cert-dir=${dir}`, `--tls-cert-file=${join(dir, 'apiserver.crt')}`, `--tls-private-key-file=${join(dir, 'apiserver.key')}`,
+        `--token-auth-file=${join(dir, 'tokens.csv')}`, '--authorization-mode=RBAC',
+        `--service-account-issuer=${url}`, `--service-account-key-file=${join(dir, 'sa.pub')}`,
+        `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
+        '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
+        // As envtest: no controller-manager runs to create service-account tokens.
+        '--disable-admission-plugins=ServiceAccount',
+        ...(this.opts.extraArgs ?? []),
+      ],
+    });
+    this.endpoint = endpoint;
+    await this.process.start(async () => (await getWithToken(endpoint, '/readyz')).status === 200, KUBE_APISERVER_READY_TIMEOUT_MS);
+    return endpoint;
+  }
+
+  async stop(): Promise<void> {
+    await this.process?.stop();
+  }
+}
