@@ -21,3 +21,4 @@ export * from './remediation';
 export * from './summary';
 export * from './machine-template';
 export * from './simulated-control-plane';
+export { jsonEqual } from './json';

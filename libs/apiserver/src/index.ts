@@ -1,4 +1,3 @@
 export { ApiServer, type ApiServerOptions, type StartedServer, type Logger } from './server/apiserver';
 export { RequestMetrics, type RequestCounts } from './server/metrics';
 export { renderKubeconfig, type KubeconfigArgs } from './server/kubeconfig';
-export { generateServingCerts, type ServingCerts } from './server/tls';

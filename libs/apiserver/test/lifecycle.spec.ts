@@ -87,6 +87,19 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
     expect(await gone(c, w)).toBe(true);
   });
 
+  it('an object being deleted gains no finalizer: 422 Forbidden naming the new ones, as kube', async () => {
+    const w = await c.create(widget('no-new-final', ns, { size: 1 }, { finalizers: ['example.com/a'] }));
+    await c.delete(refOf(w));
+    const err = await c.patch(refOf(w), 'merge', { metadata: { finalizers: ['example.com/a', 'example.com/z', 'example.com/b'] } }).then(() => undefined, (e) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err.code).toBe(422);
+    expect(err.status.reason).toBe('Invalid');
+    expect(err.status.message).toBe('Widget.example.com "no-new-final" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/b", "example.com/z"}');
+    expect((await c.get(refOf(w))).metadata.finalizers).toEqual(['example.com/a']);
+    await c.patch(refOf(w), 'merge', { metadata: { finalizers: null } });
+    expect(await gone(c, w)).toBe(true);
+  });
+
   it('background deletion: dependents are collected after the owner is gone', async () => {
     const o = await c.create(widget('bg-owner', ns));
     const d1 = await c.create(configMap('bg-dep1', ns, {}, { ownerReferences: [owner(o)] }));

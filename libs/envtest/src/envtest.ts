@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crdRegistry } from '@capi/api';
 import { ApiServer, renderKubeconfig, type ApiServerOptions } from '@capi/apiserver';
-import { startKubeControlPlane, type KubeControlPlane, type KubeControlPlaneOptions } from './kube/control-plane';
-import { installCrds } from './kube/crds';
+import { startKubeControlPlane, type KubeControlPlane, type KubeControlPlaneOptions } from '@capi/kube-control-plane';
+import { installCrds } from './kube-crds';
 
 /**
  * Which API server backs a test: `embedded` (our ApiServer, in-process) or `kube` (etcd + kube-apiserver from

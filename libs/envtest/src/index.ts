@@ -3,5 +3,3 @@ export { eventually, settle, type ControllerQueues, type EventuallyOptions, type
 export { clientFor, countingClientFor, kubeConfigFor, type KubeconfigSource } from './clients';
 export { ManualClock } from './clock';
 export { extensionConfigFor, testMachineCrd, TEST_INFRA_API_VERSION, TEST_INFRA_GROUP, TEST_MACHINE_KIND, type ExtensionEndpoint } from './fixtures';
-export { startKubeControlPlane, kubeAssetsDir, type KubeControlPlane, type KubeControlPlaneOptions } from './kube/control-plane';
-export { EtcdCluster, type EtcdMember } from './kube/etcd';

@@ -1,3 +1,4 @@
+import { jsonEqual } from '@capi/api';
 // Readable structural diff: the leaf paths where two JSON values differ (used in "cannot be updated in-place" reasons).
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -21,7 +22,7 @@ export function diffPaths(current: unknown, desired: unknown, path = ''): { path
     return current.flatMap((v, i) => diffPaths(v, desired[i], `${path}[${i}]`));
   }
   if (current === undefined && desired === undefined) return [];
-  if (JSON.stringify(current) === JSON.stringify(desired)) return [];
+  if (jsonEqual(current, desired)) return [];
   return [{ path: path || '<root>', current, desired }];
 }
 

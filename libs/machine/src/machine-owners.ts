@@ -1,6 +1,7 @@
 // The MachineSet and MachineDeployment that own a worker Machine (read for its UpToDate condition), and the watches
 // that re-reconcile Machines when their owners change (e.g. a new MD template makes them NotUpToDate).
 import {
+  jsonEqual,
   CLUSTER_GROUP,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   MachineGVK,
@@ -38,7 +39,7 @@ export async function readUpToDateOwners(cache: InformerCache, machine: MachineO
 }
 
 type OwnerLike = KubeObject & { spec?: { template?: unknown; rollout?: { after?: unknown } } };
-const sameJson = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+const sameJson = jsonEqual;
 
 /**
  * Whether an owner changed what its Machines read (readUpToDateOwners, upToDateCondition): spec.template,

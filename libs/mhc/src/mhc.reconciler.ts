@@ -2,6 +2,7 @@
 // remediation-allowed decide; apply Machine conditions and the MHC status with the capi-machinehealthcheck manager.
 import { Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
+  jsonEqual,
   CLUSTER_NAME_LABEL,
   CLUSTER_NAME_FIELD,
   ClusterGVK,
@@ -266,8 +267,8 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     for (const [k, v] of Object.entries(next)) {
       if (k === 'conditions') {
         const cur = (current.conditions as Condition[] | undefined) ?? [];
-        if ((v as Condition[]).some((c) => JSON.stringify(c) !== JSON.stringify(cur.find((x) => x.type === c.type)))) return false;
-      } else if (JSON.stringify(current[k]) !== JSON.stringify(v)) return false;
+        if ((v as Condition[]).some((c) => !jsonEqual(c, cur.find((x) => x.type === c.type)))) return false;
+      } else if (!jsonEqual(current[k], v)) return false;
     }
     return true;
   }

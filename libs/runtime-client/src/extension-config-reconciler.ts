@@ -1,6 +1,7 @@
 // ExtensionConfig reconcile logic (upstream: internal/controllers/extensionconfig): Paused condition, CA injection,
 // discovery, status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
 import {
+  jsonEqual,
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
   INJECT_CA_FROM_SECRET_ANNOTATION,
@@ -147,7 +148,7 @@ export class ExtensionConfigReconciler {
       },
       { now: this.now },
     );
-    if (JSON.stringify(conditions) === JSON.stringify(ec.status?.conditions ?? [])) return ec;
+    if (jsonEqual(conditions, ec.status?.conditions ?? [])) return ec;
     return this.client.patch<ExtensionConfig>(
       { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },
       'merge',
@@ -190,7 +191,7 @@ export class ExtensionConfigReconciler {
     );
     const patch = { status: { ...(handlers ? { handlers } : {}), conditions } };
     // Re-discovery that finds what status already says writes nothing (no request, no event for other watchers).
-    const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    const same = (a: unknown, b: unknown) => jsonEqual(a ?? null, b ?? null);
     if (same(conditions, ec.status?.conditions) && (!handlers || same(handlers, ec.status?.handlers))) return ec;
     return this.client.patch<ExtensionConfig>(
       { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },

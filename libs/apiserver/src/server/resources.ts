@@ -172,6 +172,7 @@ export class Resources {
   /** Shared tail of update/patch: carry server-owned fields, admit, track field ownership, finalize if done. */
   private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
+    this.checkNoNewFinalizers(info, live, next);
     next = this.admit(info, next, opts);
     next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
     return this.finishWrite(info, ns, next, opts.dryRun);
@@ -238,6 +239,7 @@ export class Resources {
       return this.persist(info, ns, created, opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
+    this.checkNoNewFinalizers(info, live, next);
     next = this.admit(info, next, opts);
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
@@ -249,6 +251,22 @@ export class Resources {
   private checkUidUnchanged(info: ResourceInfo, live: KubeObject, uid: unknown): void {
     if (uid === undefined || uid === '' || uid === live.metadata.uid) return;
     throw invalid(info.group, info.kind, live.metadata.name ?? '', [{ type: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` }]);
+  }
+
+  /**
+   * kube's ValidateObjectMetaUpdate: an object being deleted may lose finalizers but gain none (a write built from a
+   * copy read before a finalizer was removed would otherwise bring it back and hold the deletion).
+   */
+  private checkNoNewFinalizers(info: ResourceInfo, live: KubeObject, next: KubeObject): void {
+    if (!live.metadata.deletionTimestamp) return;
+    const old = new Set(live.metadata.finalizers ?? []);
+    const added = [...new Set((next.metadata.finalizers ?? []).filter((f) => !old.has(f)))].sort();
+    if (!added.length) return;
+    const goList = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
+    throw invalid(info.group, info.kind, live.metadata.name ?? '', [{
+      type: 'FieldValueForbidden', field: 'metadata.finalizers',
+      message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goList}`,
+    }]);
   }
 
   /** Field ownership for non-apply writes; the merge engine's bad-input errors become 422. */

@@ -1,4 +1,4 @@
-import type { Condition } from '@capi/api';
+import { jsonEqual, type Condition } from '@capi/api';
 
 // Several controllers own conditions on a Machine (the owner writes UpToDate, MHC writes HealthCheckSucceeded and
 // OwnerRemediated). A status merge patch replaces the whole list, so the Machine controller rebases the conditions it
@@ -6,11 +6,12 @@ import type { Condition } from '@capi/api';
 
 /** Condition types whose content differs between `before` and `after` (added, changed or removed). */
 export function changedConditionTypes(before: Condition[] | undefined, after: Condition[] | undefined): Set<string> {
-  const index = (list: Condition[] | undefined) => new Map((list ?? []).map((c) => [c.type, JSON.stringify(c)]));
+  const index = (list: Condition[] | undefined) => new Map((list ?? []).map((c) => [c.type, c]));
   const b = index(before);
   const a = index(after);
   const changed = new Set<string>();
-  for (const [type, json] of a) if (b.get(type) !== json) changed.add(type);
+  // Key order ignored: `before` may come from kube-apiserver (keys sorted), `after` from code.
+  for (const [type, c] of a) if (!b.has(type) || !jsonEqual(b.get(type), c)) changed.add(type);
   for (const type of b.keys()) if (!a.has(type)) changed.add(type);
   return changed;
 }

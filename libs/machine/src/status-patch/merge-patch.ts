@@ -1,19 +1,11 @@
 // RFC 7386 merge patch between two JSON values (arrays replaced whole), for status writes of changed fields only.
 
+import { jsonEqual } from '@capi/api';
+
 type Json = unknown;
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function jsonEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
-    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => jsonEqual(a[k], b[k]));
-  }
-  return false;
-}
 
 /** The merge patch turning `from` into `to`; undefined when they are equal. */
 export function createMergePatch(from: Json, to: Json): Json | undefined {

@@ -21,6 +21,20 @@ describe('MachineSet remediation', () => {
   const condition = (m: Machine | undefined, type: string) => m?.status?.conditions?.find((c) => c.type === type);
   const byName = async (ns: string) => new Map((await machinesOf(h.client, ns)).map((m) => [m.metadata.name ?? '', m]));
 
+  /**
+   * Adds or removes the test's hold finalizer on the Machine as it is now (others add and remove theirs meanwhile: a
+   * list from an older copy would bring back one the Machine controller removed, which kube refuses on a deleting object).
+   */
+  async function setHold(m: Machine, held: boolean): Promise<void> {
+    await eventually(async () => {
+      const cur = await h.client.get<Machine>(victimRef(m));
+      const finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== HOLD_FINALIZER);
+      if (held) finalizers.push(HOLD_FINALIZER);
+      await h.client.patch(victimRef(m), 'merge', { metadata: { resourceVersion: cur.metadata.resourceVersion, finalizers } });
+      return true;
+    }, `${held ? 'hold' : 'release'} ${m.metadata.name}`);
+  }
+
   /** What MHC writes on an unhealthy Machine (SSA on status with its own field manager). */
   async function markUnhealthy(m: Machine): Promise<void> {
     const lastTransitionTime = NOW();
@@ -66,7 +80,7 @@ describe('MachineSet remediation', () => {
 
     const victim = machines[0];
     // Holds the Machine after its deletion so the condition written before the delete can be checked.
-    await h.client.patch({ ...victimRef(victim) }, 'merge', { metadata: { finalizers: [...(victim.metadata.finalizers ?? []), HOLD_FINALIZER] } });
+    await setHold(victim, true);
     await markUnhealthy(victim);
 
     const deleting = await eventually(async () => {
@@ -82,7 +96,7 @@ describe('MachineSet remediation', () => {
       return c?.status === 'True' && c.message?.includes(`Machine ${victim.metadata.name}: Machine is deleting`);
     }, 'MachineSet Remediating True while the remediation is in flight');
 
-    await h.client.patch(victimRef(victim), 'merge', { metadata: { finalizers: (deleting.metadata.finalizers ?? []).filter((f) => f !== HOLD_FINALIZER) } });
+    await setHold(victim, false);
     const replaced = await provisionedMachines(ns, 3).catch(async (e) => {
       throw new Error(`${(e as Error).message}\n${await describeNamespace(h.client, ns)}`);
     });
@@ -123,7 +137,7 @@ describe('MachineSet remediation', () => {
     const ns = 'remediate-in-flight';
     const { machines } = await setUp(ns, 1);
     const [a, b] = machines;
-    for (const m of [a, b]) await h.client.patch(victimRef(m), 'merge', { metadata: { finalizers: [...(m.metadata.finalizers ?? []), HOLD_FINALIZER] } });
+    for (const m of [a, b]) await setHold(m, true);
     await markUnhealthy(a);
     await markUnhealthy(b);
 
@@ -146,7 +160,7 @@ describe('MachineSet remediation', () => {
     }, 'MachineSet Remediating True while one Machine waits');
     expect((await byName(ns)).get(second.metadata.name ?? '')?.metadata.deletionTimestamp).toBeUndefined();
 
-    await h.client.patch(victimRef(first), 'merge', { metadata: { finalizers: (first.metadata.finalizers ?? []).filter((f) => f !== HOLD_FINALIZER) } });
+    await setHold(first, false);
     const secondDeleting = await eventually(async () => {
       const now = await byName(ns);
       const m = now.get(second.metadata.name ?? '');
@@ -154,7 +168,7 @@ describe('MachineSet remediation', () => {
     }, 'the first gone, then the second deleting');
     expect(condition(secondDeleting, 'OwnerRemediated')).toMatchObject({ reason: 'MachineDeleting', message: 'Machine is deleting' });
 
-    await h.client.patch(victimRef(second), 'merge', { metadata: { finalizers: (secondDeleting.metadata.finalizers ?? []).filter((f) => f !== HOLD_FINALIZER) } });
+    await setHold(second, false);
     const replaced = await provisionedMachines(ns, 3);
     const names = replaced.map((m) => m.metadata.name);
     expect(names).not.toContain(a.metadata.name);

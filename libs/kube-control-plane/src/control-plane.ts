@@ -30,7 +30,11 @@ export interface KubeControlPlaneOptions {
   apiServerArgs?: string[];
   /** Keep the folder (data and logs) after stop (default: ENVTEST_KEEP_DATA=1). */
   keepData?: boolean;
+  /** The folder of etcd and kube-apiserver (default KUBEBUILDER_ASSETS). */
   assetsDir?: string;
+  /** Readiness timeouts (defaults ETCD_READY_TIMEOUT_MS, KUBE_APISERVER_READY_TIMEOUT_MS). */
+  etcdReadyTimeoutMs?: number;
+  apiServerReadyTimeoutMs?: number;
 }
 
 export interface KubeControlPlane extends KubeApiServerEndpoint {
@@ -45,7 +49,7 @@ export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}):
   const assets = opts.assetsDir ?? kubeAssetsDir();
   const dir = mkdtempSync(join(tmpdir(), 'envtest-kube-'));
   const keep = opts.keepData ?? process.env.ENVTEST_KEEP_DATA === '1';
-  const etcd = new EtcdCluster({ binary: join(assets, 'etcd'), dir, members: opts.etcdMembers });
+  const etcd = new EtcdCluster({ binary: join(assets, 'etcd'), dir, members: opts.etcdMembers, readyTimeoutMs: opts.etcdReadyTimeoutMs });
   let apiServer: KubeApiServer | undefined;
   const stop = async () => {
     await apiServer?.stop();
@@ -56,6 +60,7 @@ export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}):
     await etcd.start();
     apiServer = new KubeApiServer({
       binary: join(assets, 'kube-apiserver'), dir, etcdServers: etcd.clientUrls, port: opts.port, extraArgs: opts.apiServerArgs,
+      readyTimeoutMs: opts.apiServerReadyTimeoutMs,
     });
     const endpoint = await apiServer.start();
     return { ...endpoint, dir, etcd, apiServer, stop };

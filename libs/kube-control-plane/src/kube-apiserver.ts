@@ -5,7 +5,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
-import { generateServingCerts } from '@capi/apiserver';
+import { generateServingCerts } from './tls';
 import { freePort, ManagedProcess } from './process';
 
 /** How long kube-apiserver may take to answer /readyz (post-start hooks, RBAC bootstrap policy). */
@@ -20,6 +20,8 @@ export interface KubeApiServerOptions {
   port?: number;
   /** Extra flags, `--name=value`, appended last (so they win). */
   extraArgs?: string[];
+  /** How long it may take to become ready (default KUBE_APISERVER_READY_TIMEOUT_MS). */
+  readyTimeoutMs?: number;
 }
 
 export interface KubeApiServerEndpoint {
@@ -53,7 +55,7 @@ export class KubeApiServer {
 
   async start(): Promise<KubeApiServerEndpoint> {
     const { dir } = this.opts;
-    const certs = await generateServingCerts('127.0.0.1');
+    const certs = await generateServingCerts();
     writeFileSync(join(dir, 'apiserver.crt'), certs.cert);
     writeFileSync(join(dir, 'apiserver.key'), certs.key, { mode: 0o600 });
     writeFileSync(join(dir, 'ca.crt'), certs.caCert);
@@ -83,7 +85,7 @@ export class KubeApiServer {
       ],
     });
     this.endpoint = endpoint;
-    await this.process.start(async () => (await getWithToken(endpoint, '/readyz')).status === 200, KUBE_APISERVER_READY_TIMEOUT_MS);
+    await this.process.start(async () => (await getWithToken(endpoint, '/readyz')).status === 200, this.opts.readyTimeoutMs ?? KUBE_APISERVER_READY_TIMEOUT_MS);
     return endpoint;
   }
 

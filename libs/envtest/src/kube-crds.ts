@@ -2,7 +2,7 @@
 // WaitForCRDs polls discovery before a suite starts.
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type KubeObject } from '@capi/controller-runtime';
-import { eventually } from '../polling';
+import { eventually } from './polling';
 
 /** How long CRDs may take to be Established and served. */
 export const CRDS_READY_TIMEOUT_MS = 30_000;

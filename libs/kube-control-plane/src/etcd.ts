@@ -47,12 +47,18 @@ export interface EtcdClusterOptions {
   dir: string;
   /** Members (default 1). */
   members?: number;
+  /** How long each member may take to become healthy (default ETCD_READY_TIMEOUT_MS). */
+  readyTimeoutMs?: number;
 }
 
 export class EtcdCluster {
   readonly members: EtcdMember[] = [];
 
   constructor(private readonly opts: EtcdClusterOptions) {}
+
+  private get readyTimeoutMs(): number {
+    return this.opts.readyTimeoutMs ?? ETCD_READY_TIMEOUT_MS;
+  }
 
   /** Client URLs, comma-separated, as kube-apiserver's --etcd-servers takes them. */
   get clientUrls(): string {
@@ -85,7 +91,7 @@ export class EtcdCluster {
       });
     }
     // Members of a new cluster wait for each other's peers, so all are started before any is awaited.
-    const started = this.members.map((m) => m.process.start(() => healthy(m.clientUrl), ETCD_READY_TIMEOUT_MS));
+    const started = this.members.map((m) => m.process.start(() => healthy(m.clientUrl), this.readyTimeoutMs));
     const results = await Promise.allSettled(started);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
@@ -96,7 +102,7 @@ export class EtcdCluster {
 
   /** Restarts a stopped or killed member on its data (it rejoins the cluster it left). */
   async restart(member: EtcdMember): Promise<void> {
-    await member.process.start(() => healthy(member.clientUrl), ETCD_READY_TIMEOUT_MS);
+    await member.process.start(() => healthy(member.clientUrl), this.readyTimeoutMs);
   }
 
   /** The member that is the Raft leader now, from each live member's /v3/maintenance/status. */
