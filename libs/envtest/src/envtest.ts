@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crdRegistry } from '@capi/api';
-import { ApiServer, renderKubeconfig, type ApiServerOptions } from '@capi/apiserver';
+import { ApiServer, renderKubeconfig, type ApiServerOptions, type RequestCounts } from '@capi/apiserver';
 import { startKubeControlPlane, type KubeControlPlane, type KubeControlPlaneOptions } from '@capi/kube-control-plane';
 import { installCrds } from './kube-crds';
 
@@ -47,6 +47,12 @@ export interface Envtest {
   kubeconfig: string;
   /** Installs CRDs and returns once their resources are served. */
   installCrds(crds: object[]): Promise<void>;
+  /**
+   * Requests the server answered since the last resetRequests(), counted by the server: the embedded server's
+   * counters, or kube-apiserver's audit log (the admin user's requests; a write's no-op outcome is not known there).
+   */
+  countRequests(): Promise<RequestCounts>;
+  resetRequests(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,6 +93,8 @@ export async function startEnvtest(opts: EnvtestOptions = {}): Promise<Envtest> 
       await install(crds);
       return {
         target, kube, url: kube.url, token: kube.token, caData: kube.caData, kubeconfigPath, kubeconfig, installCrds: install,
+        countRequests: () => kube.countRequests(),
+        resetRequests: () => kube.resetRequests(),
         stop: async () => {
           await kube.stop();
           cleanup();
@@ -106,6 +114,8 @@ export async function startEnvtest(opts: EnvtestOptions = {}): Promise<Envtest> 
     return {
       target, server, ...started, kubeconfigPath, kubeconfig: server.kubeconfig(),
       installCrds: (more) => server.installCrds(more),
+      countRequests: async () => server.countRequests(),
+      resetRequests: async () => server.resetRequests(),
       stop: async () => {
         await server.stop();
         cleanup();

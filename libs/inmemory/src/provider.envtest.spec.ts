@@ -1,7 +1,7 @@
 // The provider's controllers against the embedded API server (envtest) and real workload API servers.
 import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, SIMULATED_STATIC_POD_KEY, type KubeadmConfig } from '@capi/api';
 import { CACHE, MANAGER, type InformerCache, type KubeClient, type KubeObject, type Manager } from '@capi/controller-runtime';
-import { clientFor, embeddedServer, eventually, itEmbedded, settle } from '@capi/envtest';
+import { clientFor, eventually, settle } from '@capi/envtest';
 import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';
 import { InMemoryMachineReconciler } from './machine/inmemory-machine.reconciler';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachine } from './api/types';
@@ -217,9 +217,9 @@ describe('KubeadmConfig bootstrap', () => {
     expect(cloudInit).toContain('echo pre');
   });
 
-  itEmbedded('writes the data Secret and the status once, however often the Machine changes meanwhile', async () => {
+  it('writes the data Secret and the status once, however often the Machine changes meanwhile', async () => {
     const { machine } = await createMachine(p.client, 'c3', 'boot-once', { bootstrapConfigName: 'boot-once' });
-    embeddedServer(p.env).resetRequests();
+    await p.env.resetRequests();
     await p.client.create(bootstrapConfigOwnedBy(machine, 'boot-once', { joinConfiguration: {} }));
     // Each Machine change enqueues the config (the Machine watch), also right after its status write.
     const machineRef = { apiVersion: machine.apiVersion, kind: 'Machine', namespace: NS, name: machine.metadata.name! };
@@ -227,7 +227,7 @@ describe('KubeadmConfig bootstrap', () => {
     await eventually(async () => (await p.client.get<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: NS, name: 'boot-once' })).status?.initialization?.dataSecretCreated, 'dataSecretCreated');
     for (let i = 10; i < 20; i++) await p.client.patch(machineRef, 'merge', { metadata: { annotations: { poke: String(i) } } });
     await settle(p.app.get<Manager>(MANAGER), ['kubeadmconfig']);
-    const writes = embeddedServer(p.env).countRequests().writesByManager;
+    const writes = (await p.env.countRequests()).writesByManager;
     expect([writes['apply /secrets capi-kubeadmconfig'], writes['apply bootstrap.cluster.x-k8s.io/kubeadmconfigs/status capi-kubeadmconfig']]).toEqual([1, 1]);
   });
 

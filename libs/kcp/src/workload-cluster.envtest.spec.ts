@@ -1,13 +1,13 @@
 // KCP's default workload cluster reads Nodes like upstream's getControlPlaneNodes (control-plane label only, plus a
 // Machine's Node by name) and from a Node informer: reconciles do not list every workload Node over HTTP.
 import type { KubeClient } from '@capi/controller-runtime';
-import { clientFor, embeddedServer, eventually, itEmbedded, startEnvtest, type Envtest } from '@capi/envtest';
+import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
 import { CONTROL_PLANE_NODE_ROLE_LABEL, KubeconfigWorkloadClusterProvider } from './workload-cluster';
 
 jest.setTimeout(30_000);
 
-const nodeLists = (env: Envtest) =>
-  Object.entries(embeddedServer(env).countRequests().byVerbResource)
+const nodeLists = async (env: Envtest) =>
+  Object.entries((await env.countRequests()).byVerbResource)
     .filter(([k]) => /^list \S*\/nodes$/.test(k))
     .reduce((s, [, n]) => s + n, 0);
 
@@ -37,11 +37,11 @@ describe('KubeconfigWorkloadClusterProvider nodes() (envtest)', () => {
     expect(nodes.map((n) => [n.name, n.controlPlane]).sort()).toEqual([['cp-1', true], ['cp-2', true], ['worker-3', false]]);
   });
 
-  itEmbedded('serves repeated reads from the Node informer (no list after its first), and sees a new control-plane Node', async () => {
-    embeddedServer(env).resetRequests();
+  it('serves repeated reads from the Node informer (no list after its first), and sees a new control-plane Node', async () => {
+    await env.resetRequests();
     for (let i = 0; i < 10; i++) await (await provider.forCluster(cluster)).nodes(['cp-1']);
     await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp-3', labels: { [CONTROL_PLANE_NODE_ROLE_LABEL]: '' } } });
     await eventually(async () => (await (await provider.forCluster(cluster)).nodes()).some((n) => n.name === 'cp-3'), 'cp-3 seen');
-    expect(nodeLists(env)).toBe(0);
+    expect(await nodeLists(env)).toBe(0);
   });
 });

@@ -38,6 +38,21 @@ describe('startKubeControlPlane', () => {
     expect(ns.items.map((n: { metadata: { name: string } }) => n.metadata.name)).toEqual(expect.arrayContaining(['default', 'kube-system']));
   });
 
+  it('counts the admin user\'s requests from the audit log, as the embedded server keys them', async () => {
+    await cp.resetRequests();
+    expect(await cp.countRequests()).toMatchObject({ total: 0, writesByManager: {} });
+    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
+    expect((await fetchWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=creator', cm('counted'))).status).toBe(201);
+    expect((await fetchWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=creator', cm('counted'))).status).toBe(409);
+    expect((await fetchWithToken(cp, 'PATCH', '/api/v1/namespaces/default/configmaps/counted?fieldManager=applier', cm('counted'), 'application/apply-patch+yaml')).status).toBe(200);
+    expect((await fetchWithToken(cp, 'PATCH', '/api/v1/namespaces/default/configmaps/counted?fieldManager=patcher', { data: { b: '2' } }, 'application/merge-patch+json')).status).toBe(200);
+    expect((await getWithToken(cp, '/api/v1/namespaces/default/configmaps')).status).toBe(200);
+    const counts = await cp.countRequests();
+    expect(counts.writesByManager).toEqual({ 'create /configmaps creator': 2, 'apply /configmaps applier': 1, 'patch /configmaps patcher': 1 });
+    expect(counts.failedWritesByManager).toEqual({ 'create /configmaps creator': 1 });
+    expect(counts.byVerbResource).toEqual({ 'create /configmaps': 2, 'apply /configmaps': 1, 'patch /configmaps': 1, 'list /configmaps': 1 });
+  });
+
   it('stop() ends both processes and removes their folder', async () => {
     const other = await startKubeControlPlane();
     const pids = [other.apiServer.process!.pid!, ...other.etcd.members.map((m) => m.process.pid!)];
@@ -122,12 +137,12 @@ async function eventuallyTrue(check: () => Promise<boolean>, timeoutMs: number):
   }
 }
 
-async function fetchWithToken(cp: KubeControlPlane, method: string, path: string, body: unknown): Promise<{ status: number }> {
+async function fetchWithToken(cp: KubeControlPlane, method: string, path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number }> {
   const { request } = await import('node:https');
   return new Promise((resolve, reject) => {
     const req = request(`${cp.url}${path}`, {
       method, ca: Buffer.from(cp.caData, 'base64'),
-      headers: { authorization: `Bearer ${cp.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${cp.token}`, 'content-type': contentType },
     }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0 }));

@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EtcdCluster } from './etcd';
-import { KubeApiServer, type KubeApiServerEndpoint } from './kube-apiserver';
+import { AuditRequestCounter, type AuditCounts } from './audit';
+import { ADMIN_USER, getWithToken, KubeApiServer, type KubeApiServerEndpoint } from './kube-apiserver';
 
 export const KUBEBUILDER_ASSETS = 'KUBEBUILDER_ASSETS';
 
@@ -42,6 +43,9 @@ export interface KubeControlPlane extends KubeApiServerEndpoint {
   dir: string;
   etcd: EtcdCluster;
   apiServer: KubeApiServer;
+  /** The admin user's requests since the last resetRequests(), from kube-apiserver's audit log. */
+  countRequests(): Promise<AuditCounts>;
+  resetRequests(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -63,7 +67,14 @@ export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}):
       readyTimeoutMs: opts.apiServerReadyTimeoutMs,
     });
     const endpoint = await apiServer.start();
-    return { ...endpoint, dir, etcd, apiServer, stop };
+    const counter = new AuditRequestCounter(apiServer.auditLog, ADMIN_USER, async (name) => {
+      await getWithToken(endpoint, `/api/v1/namespaces/kube-system/configmaps/${name}`);
+    });
+    return {
+      ...endpoint, dir, etcd, apiServer, stop,
+      countRequests: () => counter.counts(),
+      resetRequests: () => counter.reset(),
+    };
   } catch (e) {
     await apiServer?.stop().catch(() => undefined);
     await etcd.stop().catch(() => undefined);

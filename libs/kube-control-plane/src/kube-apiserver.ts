@@ -6,10 +6,14 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import { generateServingCerts } from './tls';
+import { AUDIT_POLICY, AuditLog } from './audit';
 import { freePort, ManagedProcess } from './process';
 
 /** How long kube-apiserver may take to answer /readyz (post-start hooks, RBAC bootstrap policy). */
 export const KUBE_APISERVER_READY_TIMEOUT_MS = 90_000;
+
+/** The user the admin token authenticates as. */
+export const ADMIN_USER = 'envtest-admin';
 
 export interface KubeApiServerOptions {
   binary: string;
@@ -50,8 +54,12 @@ export function getWithToken(ep: KubeApiServerEndpoint, path: string): Promise<{
 export class KubeApiServer {
   process?: ManagedProcess;
   endpoint?: KubeApiServerEndpoint;
+  /** Every request the server answered (JSON lines), read by request counters. */
+  readonly auditLog: AuditLog;
 
-  constructor(private readonly opts: KubeApiServerOptions) {}
+  constructor(private readonly opts: KubeApiServerOptions) {
+    this.auditLog = new AuditLog(join(opts.dir, 'audit.log'));
+  }
 
   async start(): Promise<KubeApiServerEndpoint> {
     const { dir } = this.opts;
@@ -63,7 +71,8 @@ export class KubeApiServer {
     writeFileSync(join(dir, 'sa.key'), sa.privateKey.export({ type: 'pkcs1', format: 'pem' }), { mode: 0o600 });
     writeFileSync(join(dir, 'sa.pub'), sa.publicKey.export({ type: 'spki', format: 'pem' }));
     const token = randomBytes(24).toString('hex');
-    writeFileSync(join(dir, 'tokens.csv'), `${token},envtest-admin,envtest-admin,system:masters\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'tokens.csv'), `${token},${ADMIN_USER},${ADMIN_USER},system:masters\n`, { mode: 0o600 });
+    writeFileSync(join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
     const port = this.opts.port || (await freePort());
     const url = `https://127.0.0.1:${port}`;
     const endpoint = { url, token, caData: Buffer.from(certs.caCert).toString('base64') };
@@ -81,6 +90,8 @@ export class KubeApiServer {
         '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
         // As envtest: no controller-manager runs to create service-account tokens.
         '--disable-admission-plugins=ServiceAccount',
+        `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${this.auditLog.path}`,
+        '--audit-log-format=json', '--audit-log-mode=blocking', '--audit-log-maxsize=0',
         ...(this.opts.extraArgs ?? []),
       ],
     });

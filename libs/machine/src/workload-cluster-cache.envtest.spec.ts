@@ -1,7 +1,7 @@
 // The Machine controller reads workload Nodes through the workload cluster cache: one Node list per cluster (the
 // informer's), not one per new Machine, and a Node appearing later reaches its Machine by a watch event, not a poll.
 import type { KubeClient, KubeObject } from '@capi/controller-runtime';
-import { clientFor, embeddedServer, eventually, itEmbedded, startEnvtest, type Envtest } from '@capi/envtest';
+import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
 import { lookupNode } from './machine-node';
 import { kubeconfigSecretClientProvider } from './workload-cluster';
 import { WorkloadClusterCache } from './workload-cluster-cache';
@@ -12,8 +12,8 @@ jest.setTimeout(60_000);
 
 const nodeRefOf = (m: KubeObject) => (m.status as { nodeRef?: { name: string } } | undefined)?.nodeRef;
 /** Node list requests at the API server (the harness's workload cluster is the envtest server). */
-const nodeLists = (h: Harness) =>
-  Object.entries(embeddedServer(h.env).countRequests().byVerbResource)
+const nodeLists = async (h: Harness) =>
+  Object.entries((await h.env.countRequests()).byVerbResource)
     .filter(([k]) => /^list \S*\/nodes$/.test(k))
     .reduce((s, [, n]) => s + n, 0);
 
@@ -28,15 +28,15 @@ describe('Machine controller: workload Node cache (envtest)', () => {
   });
   afterAll(async () => h?.close());
 
-  itEmbedded('finds the Nodes of N new Machines with a constant number of Node lists, not one per Machine', async () => {
-    embeddedServer(h.env).resetRequests();
+  it('finds the Nodes of N new Machines with a constant number of Node lists, not one per Machine', async () => {
+    await h.env.resetRequests();
     const n = 8;
     for (let i = 0; i < n; i++) await createRunningMachine(h.client, ns, `m${i}`);
     for (let i = 0; i < n; i++) {
       expect(nodeRefOf(await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, `m${i}`)))).toEqual({ name: `node-m${i}` });
     }
     // The cluster's Node informer lists once (a relist after a dropped watch would add one).
-    expect(nodeLists(h)).toBeLessThanOrEqual(2);
+    expect(await nodeLists(h)).toBeLessThanOrEqual(2);
   });
 
   it('a Node created after its Machine was provisioned gives the Machine its nodeRef by a Node event (no poll, no poke)', async () => {
@@ -59,7 +59,7 @@ describe('WorkloadClusterCache over the kubeconfig Secret provider (envtest)', (
   let cache: WorkloadClusterCache;
   const cluster = { namespace: 'wcc', name: 'c1' };
   const secretRef = { apiVersion: 'v1', kind: 'Secret', namespace: 'wcc', name: 'c1-kubeconfig' };
-  const lists = () => Object.entries(embeddedServer(env).countRequests().byVerbResource).filter(([k]) => /^list \S*\/nodes$/.test(k)).reduce((s, [, n]) => s + n, 0);
+  const lists = async () => Object.entries((await env.countRequests()).byVerbResource).filter(([k]) => /^list \S*\/nodes$/.test(k)).reduce((s, [, n]) => s + n, 0);
   beforeAll(async () => {
     env = await startEnvtest();
     client = clientFor(env);
@@ -78,18 +78,18 @@ describe('WorkloadClusterCache over the kubeconfig Secret provider (envtest)', (
     await env?.stop();
   });
 
-  itEmbedded('lists once per cluster, and again only after the kubeconfig Secret changed (new client → new informer)', async () => {
-    embeddedServer(env).resetRequests();
+  it('lists once per cluster, and again only after the kubeconfig Secret changed (new client → new informer)', async () => {
+    await env.resetRequests();
     const seen: string[] = [];
     const unsubscribe = cache.watchNodes((c, node, type) => seen.push(`${c.name}:${node.metadata.name}:${type}`));
     expect((await cache.nodeByProviderID(cluster, 'test://n1'))?.metadata.name).toBe('n1');
     expect(await cache.nodeByProviderID(cluster, 'test://none')).toBeUndefined();
-    expect(lists()).toBe(1);
+    expect(await lists()).toBe(1);
     expect(seen).toEqual(['c1:n1:add']);
     await client.patch(secretRef, 'merge', { metadata: { annotations: { rotated: '1' } } });
     await eventually(async () => {
       await cache.nodeByProviderID(cluster, 'test://n1');
-      return lists() === 2;
+      return (await lists()) === 2;
     }, 'rebuilt after the Secret changed');
     expect(seen).toEqual(['c1:n1:add', 'c1:n1:add']);
     unsubscribe();

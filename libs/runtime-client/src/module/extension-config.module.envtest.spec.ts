@@ -5,7 +5,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { encodePatch } from '@capi/api';
 import type { Registry } from 'prom-client';
 import { ControllerRuntimeModule, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type KubeObject, type Manager } from '@capi/controller-runtime';
-import { embeddedServer, itEmbedded, settle, startEnvtest, type Envtest } from '@capi/envtest';
+import { settle, startEnvtest, type Envtest } from '@capi/envtest';
 import type { RuntimeClient } from '../client';
 import type { ExtensionConfig } from '../extension-config';
 import type { ExtensionRegistry } from '../registry';
@@ -144,10 +144,10 @@ describe('ExtensionConfigModule (envtest)', () => {
     expect(ext.requests.some((r) => r.path.endsWith('/canupdatemachine/can-update-machine'))).toBe(true);
   });
 
-  itEmbedded('hook calls and a re-discovery that finds the same handlers write no ExtensionConfig status (counted at the server)', async () => {
+  it('hook calls and a re-discovery that finds the same handlers write no ExtensionConfig status (counted at the server)', async () => {
     await eventually(async () => registry.get('can-update-machine.in-place'), 'in-place registered');
     await settle(app.get<Manager>(MANAGER), ['extensionconfig']);
-    embeddedServer(env).resetRequests();
+    await env.resetRequests();
     const runtimeClient = app.get(HookCaller).runtimeClient;
     const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm', namespace: 'default' }, spec: {} };
     const request = { current: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } }, desired: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } } };
@@ -156,7 +156,7 @@ describe('ExtensionConfigModule (envtest)', () => {
     await client.patch(ecRef('in-place'), 'merge', { metadata: { annotations: { 'test/poke': '1' } } });
     await eventually(async () => ext.requests.filter((r) => r.path.endsWith('/discovery')).length > discoveries, 're-discovery');
     await settle(app.get<Manager>(MANAGER), ['extensionconfig']);
-    const writes = Object.entries(embeddedServer(env).countRequests().byVerbResource).filter(([k]) => k.startsWith('patch runtime.cluster.x-k8s.io/extensionconfigs') || k.startsWith('apply runtime.cluster.x-k8s.io/extensionconfigs'));
+    const writes = Object.entries((await env.countRequests()).byVerbResource).filter(([k]) => k.startsWith('patch runtime.cluster.x-k8s.io/extensionconfigs') || k.startsWith('apply runtime.cluster.x-k8s.io/extensionconfigs'));
     expect(writes).toEqual([['patch runtime.cluster.x-k8s.io/extensionconfigs', 1]]); // our poke only
   });
 
