@@ -57,21 +57,12 @@ export interface Envtest {
 }
 
 /**
- * The embedded ApiServer of an envtest, for assertions on its internals (request counters): such a test runs on the
- * embedded target only, and says so in its name.
+ * The embedded ApiServer of an envtest, for what only it has (garbage collection idling, storage figures): code
+ * using it runs on the embedded target only. Request counts are on both: Envtest.countRequests().
  */
 export function embeddedServer(env: Envtest): ApiServer {
   if (!env.server) throw new Error(`this assertion reads the embedded API server's internals; the target is ${env.target}`);
   return env.server;
-}
-
-/**
- * `it` on the embedded target, skipped on kube: for assertions that read the embedded server's internals. The name
- * gets an "(embedded server only)" suffix so a report read on either target says why.
- */
-export function itEmbedded(name: string, fn: () => Promise<unknown> | void, timeoutMs?: number): void {
-  const define = envtestTarget() === 'embedded' ? it : it.skip;
-  define(`${name} (embedded server only)`, fn as () => Promise<void>, timeoutMs);
 }
 
 /** Starts an API server with the project's CRDs installed: the backend of controller tests. */

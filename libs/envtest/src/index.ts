@@ -1,4 +1,4 @@
-export { startEnvtest, embeddedServer, envtestTarget, itEmbedded, type Envtest, type EnvtestOptions, type EnvtestTarget } from './envtest';
+export { startEnvtest, embeddedServer, envtestTarget, type Envtest, type EnvtestOptions, type EnvtestTarget } from './envtest';
 export { eventually, settle, type ControllerQueues, type EventuallyOptions, type Falsy, type SettleOptions } from './polling';
 export { clientFor, countingClientFor, kubeConfigFor, type KubeconfigSource } from './clients';
 export { ManualClock } from './clock';
