@@ -42,8 +42,10 @@ export function binaryPath(c) {
   return join(cacheRoot(), `${c.name}-${c.version}-${moduleDigest(c.name)}`, c.name);
 }
 
+/** CAPI_KUBE_GO names the go binary to use; else go on PATH, else the Go machines' /usr/local/go. */
 export function findGo() {
-  for (const candidate of ['go', '/usr/local/go/bin/go']) {
+  const candidates = process.env.CAPI_KUBE_GO ? [process.env.CAPI_KUBE_GO] : ['go', '/usr/local/go/bin/go'];
+  for (const candidate of candidates) {
     const r = spawnSync(candidate, ['version'], { encoding: 'utf8' });
     if (r.status === 0) return candidate;
   }
@@ -61,10 +63,10 @@ function run(cmd, args, opts) {
   });
 }
 
-/** The last meaningful line of go's output: the one that names the cause. */
+/** The line of go's output that names the cause: not its progress ("go: downloading ..."), the last of the rest. */
 function causeOf(output) {
-  const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines.find((l) => /^go: |cannot find|unrecognized import|no such host|dial tcp|verifying .*: /.test(l)) ?? lines.at(-1) ?? 'no output';
+  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && !/^go: (downloading|finding|extracting) /.test(l));
+  return lines.at(-1) ?? 'no output';
 }
 
 async function build(c, go, log) {
@@ -109,7 +111,10 @@ export async function kubeAssets({ build: mayBuild = false, log = () => {} } = {
   }
   if (missing.length) {
     const go = findGo();
-    if (!go) throw new Error('go not found (looked on PATH and at /usr/local/go/bin/go): it builds kube-apiserver and etcd');
+    if (!go) {
+      const where = process.env.CAPI_KUBE_GO ? `CAPI_KUBE_GO=${process.env.CAPI_KUBE_GO}` : 'looked on PATH and at /usr/local/go/bin/go';
+      throw new Error(`go not found (${where}): it builds kube-apiserver and etcd`);
+    }
     for (const c of missing) await build(c, go, log);
   }
   // One folder with both, as KUBEBUILDER_ASSETS: links to the versioned builds.

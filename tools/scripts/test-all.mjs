@@ -21,18 +21,23 @@ if (targets.some((t) => t !== 'embedded' && t !== 'kube')) {
 }
 const nxArgs = process.argv.slice(2).filter((a) => a !== targetArg);
 
+// The binaries first (built once per machine, then cached): both passes have tests that use them.
+let assets;
 let status = 0;
+if (targets.includes('kube')) {
+  try {
+    assets = await kubeAssets({ build: true, log: (l) => console.log(l) });
+  } catch (e) {
+    console.log(`error: the kube target cannot run: ${e.message}`);
+    status = 1;
+  }
+}
 for (const target of targets) {
   const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', CAPI_TEST_RESULTS_DIR: resultsDir, FORCE_COLOR: '0', ENVTEST_TARGET: target };
+  if (assets) env.KUBEBUILDER_ASSETS = assets;
   if (target === 'kube') {
-    try {
-      env.KUBEBUILDER_ASSETS = await kubeAssets({ build: true, log: (l) => console.log(l) });
-    } catch (e) {
-      console.log(`error: the kube target cannot run: ${e.message}`);
-      status = 1;
-      continue;
-    }
-    console.log(`test-all: kube target (etcd + kube-apiserver from ${env.KUBEBUILDER_ASSETS})`);
+    if (!assets) continue;
+    console.log(`test-all: kube target (etcd + kube-apiserver from ${assets})`);
   } else {
     console.log('test-all: embedded target');
   }
