@@ -50,6 +50,9 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
   const stop = () => void app.close().finally(() => process.exit(0));
   process.once('SIGTERM', stop);
+  // A bench killed with SIGKILL cannot stop its children: the manager goes once it is orphaned.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref();
 }
 
 main(process.argv.slice(2)).catch((e) => {

@@ -2,6 +2,7 @@
 // the bench reads of it: its log (UpdateMachine completions as the manager logs them, counted as tools/fuzz/manager-chaos
 // counts them; the updater's host updates; error lines) and its /metrics (failed requests, reconcile errors).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { countCompletions } from '../fuzz/manager-chaos';
@@ -26,18 +27,27 @@ export class KubeManagerProcess {
   readonly freshUpdates = new Map<string, number>();
   readonly repeatedUpdates = new Map<string, number>();
 
-  private constructor(private readonly proc: ChildProcess, readonly metricsUrl: string) {
-    this.exited = new Promise((r) => proc.once('exit', (code, signal) => { this.exit = { code, signal }; r(); }));
-    proc.stderr!.on('data', (d) => (this.err = (this.err + String(d)).slice(-4000)));
-    proc.stdout!.on('data', (d) => this.onStdout(String(d)));
+  private constructor(private readonly proc: ChildProcess, readonly metricsUrl: string, private readonly logFile: WriteStream) {
+    this.exited = new Promise((r) => proc.once('exit', (code, signal) => { this.exit = { code, signal }; logFile.end(); r(); }));
+    proc.stderr!.on('data', (d) => {
+      this.err = (this.err + String(d)).slice(-4000);
+      logFile.write(d);
+    });
+    proc.stdout!.on('data', (d) => {
+      logFile.write(d);
+      this.onStdout(String(d));
+    });
   }
 
-  /** Starts the manager with `flags`; resolves once it printed {"ready":true}, rejects if it exits or times out first. */
-  static async start(flags: string[], metricsPort: number, readyTimeoutMs: number): Promise<KubeManagerProcess> {
+  /**
+   * Starts the manager with `flags`, its whole output going to `logPath`; resolves once it printed {"ready":true},
+   * rejects if it exits or times out first.
+   */
+  static async start(flags: string[], metricsPort: number, readyTimeoutMs: number, logPath: string): Promise<KubeManagerProcess> {
     const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, ...flags, `--metrics-bind-address=127.0.0.1:${metricsPort}`], {
       cwd: REPO_ROOT, env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') }, stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const m = new KubeManagerProcess(proc, `http://127.0.0.1:${metricsPort}/metrics`);
+    const m = new KubeManagerProcess(proc, `http://127.0.0.1:${metricsPort}/metrics`, createWriteStream(logPath));
     const deadline = Date.now() + readyTimeoutMs;
     while (!m.out.includes('{"ready":true}')) {
       if (m.exit) throw new Error(`the manager exited before it was ready (${m.exit.code ?? m.exit.signal}): ${m.stderrTail()}`);
@@ -67,11 +77,22 @@ export class KubeManagerProcess {
     return countCompletions(this.out);
   }
 
+  /**
+   * "<namespace>/<machine>" → in-place updates the manager finished as an orphan (UpdateMachine pending, no
+   * update-in-progress annotation): what is left when a completion's first write (the Machine's annotation) was
+   * committed but its answer lost, e.g. etcd's "request timed out" during a leader change.
+   */
+  orphanCleanups(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const m of this.out.matchAll(/([\w.-]+\/[\w.-]+): UpdateMachine pending without/g)) out.set(m[1], (out.get(m[1]) ?? 0) + 1);
+    return out;
+  }
+
   private onStdout(chunk: string): void {
     const lines = (this.carry + chunk).split('\n');
     this.carry = lines.pop()!;
     for (const line of lines) {
-      if (line.includes('UpdateMachine hook completed') || line.startsWith('{"ready"')) this.out += `${line}\n`;
+      if (/UpdateMachine hook completed|UpdateMachine pending without/.test(line) || line.startsWith('{"ready"')) this.out += `${line}\n`;
       else if (line.startsWith('{"updater"')) {
         const u = JSON.parse(line) as { machine: string; fresh: boolean };
         const counts = u.fresh ? this.freshUpdates : this.repeatedUpdates;
