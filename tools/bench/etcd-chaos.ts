@@ -71,9 +71,14 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
     await env?.stop();
   };
   // Ctrl-C or a kill must not leave etcd, kube-apiserver or the manager behind.
+  let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    log(`${signal}: stopping`);
-    void cleanup().finally(() => process.exit(130));
+    interrupted = true;
+    log(`${signal}: stopping etcd, kube-apiserver and the manager`);
+    void cleanup().finally(() => {
+      process.stderr.write(`error: interrupted by ${signal}\n`);
+      process.exit(130);
+    });
   };
   const killManager = () => manager?.killNow();
   process.once('SIGINT', onSignal);
@@ -86,6 +91,7 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
     process.stdout.write(r);
     return 0;
   } catch (e) {
+    if (interrupted) return 130; // the signal handler reports and exits
     const msg = e instanceof Failure ? e.message : ((e as Error).stack ?? String(e));
     process.stderr.write(`error: ${msg.replace(/\n/g, ' | ')}\n`);
     return 1;
