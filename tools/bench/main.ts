@@ -1,6 +1,7 @@
 // Benchmark dispatcher: npm run bench -- <name> [args...]
 import { runApiserverBench } from './apiserver';
 import { runApiserverChaosBench } from './apiserver-chaos';
+import { runEtcdChaosBench } from './etcd-chaos';
 import { runManagerChaosBench } from './manager-chaos';
 import { runPlannerBench } from './planner';
 import { runRolloutBench } from './rollout';
@@ -17,6 +18,7 @@ const benches: Record<string, Bench> = {
   rollout: { description: 'in-place vs replacement rollout of a 1000-Machine MachineDeployment through the manager [replicas] [maxUnavailable] [timeoutSeconds]', run: runRolloutBench },
   'manager-chaos': { description: 'kill -9 the manager during an in-place rollout, check convergence / replaced Machines / double completions [kills] [seed] [replicas]', run: runManagerChaosBench },
   apiserver: { description: 'embedded API server ops/s and µs/op per verb (create/get/list/patch/status/apply) with W watchers [objects] [watchers] [--sqlite]', run: runApiserverBench },
+  'etcd-chaos': { description: '3-member etcd behind kube-apiserver: kill -9 a follower then the leader during an in-place rollout; convergence, kept Machines, single completions, write stalls [machines=300] [timeoutSeconds=1800] [--manager-flags]', run: runEtcdChaosBench },
   'apiserver-chaos': { description: 'kill -9 the SQLite API server during writes, restart, verify acknowledged writes [iterations] [seed]', run: runApiserverChaosBench },
 };
 

@@ -122,8 +122,11 @@ describe('EtcdCluster of 3 members behind kube-apiserver', () => {
     await eventuallyTrue(async () => (await write(`after-${Date.now()}`)) === 201, 30_000);
     const newLeader = await cp.etcd.leader();
     expect(newLeader && newLeader.name).not.toBe(leader!.name);
+    const health = async () => Promise.all(cp.etcd.members.map((m) => cp.etcd.healthy(m)));
+    expect(await health()).toEqual(cp.etcd.members.map((m) => m !== leader));
     await cp.etcd.restart(leader!);
     expect(leader!.process.alive).toBe(true);
+    expect(await health()).toEqual([true, true, true]);
     expect((await getWithToken(cp, '/api/v1/namespaces/default/configmaps/before')).status).toBe(200);
   });
 });

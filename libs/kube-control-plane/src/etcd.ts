@@ -105,6 +105,12 @@ export class EtcdCluster {
     await member.process.start(() => healthy(member.clientUrl), this.readyTimeoutMs);
   }
 
+  /** Whether a member is up and answers /health with a leader (false when down, unreachable or leaderless). */
+  async healthy(member: EtcdMember): Promise<boolean> {
+    if (!member.process.alive) return false;
+    return healthy(member.clientUrl).catch(() => false);
+  }
+
   /** The member that is the Raft leader now, from each live member's /v3/maintenance/status. */
   async leader(): Promise<EtcdMember | undefined> {
     for (const m of this.members) {
