@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@capi/controller-runtime';
-import { LEADER_ELECTION_ID } from '@capi/manager';
+import { API_WARNINGS_LOGGER, LEADER_ELECTION_ID } from '@capi/manager';
 import { startManagementCluster, type ManagementCluster } from '../kube/management-cluster';
 import { startManagerProcess, type ManagerProcess } from '../kube/manager-process';
 import { DemoRun, type DemoResult } from './flow';
@@ -68,5 +68,10 @@ describe('demo flow on etcd + kube-apiserver, the manager in its own process wit
   it('no request of the manager was forbidden by deploy/rbac', () => {
     const forbidden = readFileSync(manager!.logPath, 'utf8').split('\n').filter((l) => / is forbidden: /.test(l));
     expect(forbidden).toEqual([]);
+  });
+
+  it('kube-apiserver sent the manager no warnings it logs (fields it dropped, deprecated APIs; as upstream, not the finalizer-name ones)', () => {
+    const warnings = readFileSync(manager!.logPath, 'utf8').split('\n').filter((l) => l.includes(`"logger":"${API_WARNINGS_LOGGER}"`));
+    expect(warnings).toEqual([]);
   });
 });
