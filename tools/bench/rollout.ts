@@ -93,7 +93,7 @@ export class RolloutBench {
     // Logged at once too: a long run (10,000) shows each phase's figures before the tables at the end.
     const rssMiB = rss.peakMiB();
     const othersRssMiB = rss.othersPeakMiB();
-    const others = Object.entries(othersRssMiB).map(([k, v]) => `; ${k}: peak RSS ${v.toFixed(0)} MiB, CPU ${(cpuSeconds.others[k] ?? NaN).toFixed(1)} s`).join('');
+    const others = Object.entries(othersRssMiB).map(([k, v]) => `; ${k}: peak RSS ${v.toFixed(0)} MiB${cpuSeconds.others[k] === undefined ? '' : `, CPU ${cpuSeconds.others[k].toFixed(1)} s`}`).join('');
     this.log(`${phase}: ${seconds.toFixed(1)} s, ${(counted.writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rssMiB.toFixed(0)} MiB (${rss.peakBreakdown()}), CPU ${cpuSeconds.self.toFixed(1)} s${others}`);
     return { ...counted, phase, seconds, machineWrites: counted.writes - unrelated, kept, replaced: before.size - kept, rssMiB, othersRssMiB, cpuSeconds, reconciles };
   }

@@ -88,7 +88,7 @@ export async function startManagementCluster(opts: ManagementClusterOptions): Pr
     writeKubeconfig(adminKubeconfig, renderKubeconfig({ url: controlPlane.url, token: controlPlane.token, caData: controlPlane.caData, name: 'capi-kube-admin' }));
     for (const step of DEPLOY_STEPS) {
       log(`applying ${step.what}: kubectl apply --server-side ${step.args.join(' ')}`);
-      await kubectl(['apply', '--server-side', '--field-manager=kubectl', ...step.args], adminKubeconfig);
+      await kubectl(['apply', '--server-side', ...step.args], adminKubeconfig);
     }
     await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'customresourcedefinitions', '--all'], adminKubeconfig);
     const { namespace, name } = MANAGER_SERVICE_ACCOUNT;
