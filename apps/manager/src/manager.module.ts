@@ -8,6 +8,7 @@ import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type C
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
+import { managerUserAgent } from './config/user-agent';
 import { defaultApiWarnings } from './logging/api-warnings';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
@@ -147,6 +148,7 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     namespace: config.namespace,
     clientRateLimit: config.kubeApiRateLimit,
     apiWarnings: defaultApiWarnings(),
+    userAgent: managerUserAgent(),
     concurrency: config.concurrency,
     leaderElection: le.enabled
       ? { namespace: leaderElectionNamespace(config), name: LEADER_ELECTION_ID, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs }

@@ -27,6 +27,11 @@ export interface TransportOptions {
   rateLimiter?: RequestRateLimiter;
   /** Where the API server's Warning headers go (default: logged as controller-runtime's KubeAPIWarningLogger). */
   warnings?: ApiWarningHandler;
+  /**
+   * User-Agent header (rest.Config.UserAgent). The API server names the field manager of writes without
+   * ?fieldManager= (merge patches, updates) after its first word; without one they are recorded as "unknown".
+   */
+  userAgent?: string;
 }
 
 type TlsMaterial = Pick<https.RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
@@ -106,6 +111,7 @@ export class Transport {
     opts.headers = {
       ...(opts.headers ?? {}),
       Accept: 'application/json',
+      ...(this.opts.userAgent ? { 'User-Agent': this.opts.userAgent } : {}),
       ...(payload ? { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length } : {}),
     };
     const mod = url.protocol === 'https:' ? https : http;

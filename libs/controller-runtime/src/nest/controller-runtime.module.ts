@@ -37,6 +37,8 @@ export interface ControllerRuntimeModuleOptions {
   clientRateLimit?: ClientRateLimit;
   /** What the API client does with the API server's warnings (default: logged as controller-runtime does). */
   apiWarnings?: ApiWarningHandler;
+  /** User-Agent of the API client (upstream's rest.Config.UserAgent); none by default. */
+  userAgent?: string;
   /** Parallel reconciles per controller name (--*-concurrency), overriding each controller's default. */
   concurrency?: Readonly<Record<string, number>>;
   gracefulShutdownTimeoutMs?: number;
@@ -106,6 +108,7 @@ export class ControllerRuntimeModule {
               fieldManager: options.fieldManager,
               rateLimit: options.clientRateLimit,
               warnings: options.apiWarnings,
+              userAgent: options.userAgent,
             }),
         },
         {
