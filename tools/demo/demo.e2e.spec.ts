@@ -1,10 +1,10 @@
 // End to end: the demo flow, headless, against the embedded manager in-process (the same module `npm start` runs:
 // embedded API server with CRDs, KCP / MachineSet / MachineDeployment / Machine / MHC / ExtensionConfig controllers,
 // in-memory provider, reference updater registered by its ExtensionConfig), with short provisioning and update times.
-import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, type Machine } from '@capi/api';
+// The same flow on a real management cluster, with the manager in its own process: demo.kube.spec.ts.
 import { startEmbeddedManager, FAST_TIMINGS, type EmbeddedManager } from './embedded';
 import { DemoRun, type DemoResult } from './flow';
-import { NEGATIVE_CONDITIONS } from './progress';
+import { itChecksTheDemoOutcome } from './testing/outcome';
 
 // Three phases of about 20-50 s each on two shared cores.
 jest.setTimeout(240_000);
@@ -30,49 +30,5 @@ afterAll(async () => {
 });
 
 describe('demo flow (embedded manager, in-process)', () => {
-  it('reports success with no problems', () => {
-    if (!result.ok) process.stdout.write(lines.join('\n') + '\n');
-    expect(result.problems).toEqual([]);
-    expect(result.ok).toBe(true);
-  });
-
-  it('keeps every Machine (same UID) through the in-place version change', () => {
-    const inPlace = result.rows.filter((r) => r.step === 'in-place');
-    expect(inPlace).toHaveLength(6);
-    expect(inPlace.map((r) => r.outcome)).toEqual(Array(6).fill('kept in place'));
-    expect(inPlace.every((r) => r.version === 'v1.31.0 -> v1.31.1')).toBe(true);
-    expect(inPlace.filter((r) => r.group === 'cp')).toHaveLength(3);
-  });
-
-  it('replaces every Machine (new UIDs) on the image change', () => {
-    const rollout = result.rows.filter((r) => r.step === 'rollout');
-    const replaced = rollout.filter((r) => r.outcome === 'replaced').map((r) => r.uid);
-    const created = rollout.filter((r) => r.outcome === 'new').map((r) => r.uid);
-    const inPlaceUids = result.rows.filter((r) => r.step === 'in-place').map((r) => r.uid);
-    expect(replaced.sort()).toEqual([...inPlaceUids].sort());
-    expect(created).toHaveLength(6);
-    expect(created.filter((uid) => inPlaceUids.includes(uid))).toEqual([]);
-  });
-
-  it('ends with six Running Machines whose conditions are all healthy, read independently of the demo', async () => {
-    const list = await manager!.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: 'default', labelSelector: `${CLUSTER_NAME_LABEL}=demo` });
-    const created = new Set(result.rows.filter((r) => r.step === 'rollout' && r.outcome === 'new').map((r) => r.uid));
-    expect(list.items.map((m) => m.metadata.uid).sort()).toEqual([...created].sort());
-    for (const m of list.items) {
-      expect({ name: m.metadata.name, phase: m.status?.phase, version: m.spec.version }).toEqual({ name: m.metadata.name, phase: 'Running', version: 'v1.31.1' });
-      const conditions = m.status?.conditions ?? [];
-      expect(conditions.map((c) => c.type)).toEqual(expect.arrayContaining(['Ready', 'Available', 'UpToDate', 'InfrastructureReady', 'BootstrapConfigReady', 'NodeReady', 'NodeHealthy']));
-      const unhealthy = conditions.filter((c) => c.status !== (NEGATIVE_CONDITIONS.has(c.type) ? 'False' : 'True')).map((c) => `${m.metadata.name} ${c.type}=${c.status}`);
-      expect(unhealthy).toEqual([]);
-    }
-  });
-
-  it('printed live progress for Machines and a summary table', () => {
-    // Each line: elapsed time, event, name, group, phase, version, UpToDate, Updating, Ready, short uid.
-    const progress = (event: string) => new RegExp(`^ *\\+\\d+\\.\\ds ${event} +demo-\\S+ +(cp|demo-md-0) +\\S+ +v1\\.31\\.[01] +UpToDate=\\S+ +Updating=\\S+ +Ready=\\S+ +uid=[0-9a-f]{8}`);
-    expect(lines.some((l) => progress('ADDED').test(l))).toBe(true);
-    expect(lines.some((l) => progress('CHANGED').test(l) && l.includes('Updating=True'))).toBe(true);
-    expect(lines.some((l) => progress('DELETED').test(l))).toBe(true);
-    expect(lines).toContain('updated in place: 6, replaced: 6, new: 6');
-  });
+  itChecksTheDemoOutcome(() => ({ result, client: manager!.client, lines }));
 });

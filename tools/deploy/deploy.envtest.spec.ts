@@ -76,6 +76,17 @@ describe('deploy/', () => {
     expect(byKind(rendered, 'CustomResourceDefinition').map((c) => c.metadata.name).sort()).toHaveLength(generated.length);
   });
 
+  it('deploy/inmemory: the in-memory provider\'s CRDs (every file crdgen generated) and its ClusterRole bound to the manager\'s ServiceAccount', async () => {
+    const generated = readdirSync(join(root, 'config/inmemory/crd')).filter((f) => f.endsWith('.yaml')).sort();
+    const listed = (parse(readFileSync(join(root, 'config/inmemory/crd/kustomization.yml'), 'utf8')) as { resources: string[] }).resources;
+    expect([...listed].sort()).toEqual(generated);
+    const inMemory = docs(await kubectl(['kustomize', 'deploy/inmemory']));
+    expect(byKind(inMemory, 'CustomResourceDefinition')).toHaveLength(generated.length);
+    const sa = one(rendered, 'ServiceAccount');
+    expect(one(inMemory, 'ClusterRoleBinding').subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: sa.metadata.namespace }]);
+    expect(allows(one(inMemory, 'ClusterRole').rules, 'runtime.cluster.x-k8s.io', 'extensionconfigs', 'create')).toBe(true);
+  });
+
   it('the CRDs apply server-side (dry run, then for real) and their kinds are served', async () => {
     const dry = await kubectl(['apply', '--server-side', '--dry-run=server', '--field-manager=deploy-test', '-k', 'deploy/crd'], env.kubeconfigPath);
     expect(dry.trim().split('\n')).toHaveLength(byKind(rendered, 'CustomResourceDefinition').length);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { versionPatch } from '../demo/objects';
-import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment, waitForMachineDeployment } from '../bench/rollout';
+import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment, waitForMachineDeployment } from '../bench/rollout-cluster';
 import { startManagerProcess, type ManagerProcess } from './support/manager-process';
 import { Rng } from './support/rng';
 

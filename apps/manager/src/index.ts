@@ -9,6 +9,7 @@ export { UpdaterRegistration, updaterExtensionConfig, UPDATER_EXTENSION_CONFIG_N
 export { main, embeddedBanner } from './main';
 export * from './health/health';
 export * from './logging/logger';
+export { API_WARNINGS_LOGGER, defaultApiWarnings, domainQualifiedFinalizerWarning } from './logging/api-warnings';
 export * from './metrics/metrics';
 export { ListenError, type Endpoint, type EndpointFlag } from './metrics/http-endpoint';
 export * from './lifecycle/exit-reporting';

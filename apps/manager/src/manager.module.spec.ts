@@ -13,6 +13,7 @@ import { FEATURE_GATES, FeatureGates, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, ty
 import { loadManagerConfig, type ManagerConfig } from './config/config';
 import { ControllerSetupError, ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
 import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
+import { EmbeddedProviderModule } from './embedded/embedded-provider.module';
 import { READINESS_CHECKS, type CheckRegistry } from './health/health';
 import { JsonLogger, LOGGER } from './logging/logger';
 import { buildManagerModule, KUBECONFIG, LEADER_ELECTION_ID, ManagerEndpoints, type ManagerOverrides } from './manager.module';
@@ -81,6 +82,17 @@ describe('buildManagerModule: feature gate injection', () => {
     const fake = new FakeEmbedded();
     const app = await start(config('--controllers=kcp', ...flags), { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }] });
     expect(app.get(ProbeController).gates.enabled('InPlaceUpdates')).toBe(expected);
+  });
+});
+
+describe('buildManagerModule: the in-memory provider', () => {
+  const imports = (c: ManagerConfig) => (buildManagerModule(c).imports ?? []).map((m) => (m as DynamicModule).module);
+  it('runs with --embedded-provider against a --kubeconfig API server too, not by default', () => {
+    const kubeconfig = ['--kubeconfig=/k', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
+    const of = (...argv: string[]) => { const r = loadManagerConfig(argv); if (r.help) throw new Error('help'); return r.config; };
+    expect(imports(of(...kubeconfig))).not.toContain(EmbeddedProviderModule);
+    expect(imports(of(...kubeconfig, '--embedded-provider'))).toContain(EmbeddedProviderModule);
+    expect(imports(of('--data-dir='))).toContain(EmbeddedProviderModule);
   });
 });
 

@@ -8,6 +8,8 @@ import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type C
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
+import { managerUserAgent } from './config/user-agent';
+import { defaultApiWarnings } from './logging/api-warnings';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
 import { createMetricsRegistry, serveMetrics } from './metrics/metrics';
@@ -145,6 +147,8 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     },
     namespace: config.namespace,
     clientRateLimit: config.kubeApiRateLimit,
+    apiWarnings: defaultApiWarnings(),
+    userAgent: managerUserAgent(),
     concurrency: config.concurrency,
     leaderElection: le.enabled
       ? { namespace: leaderElectionNamespace(config), name: LEADER_ELECTION_ID, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs }
@@ -157,8 +161,12 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
   return { ...cr, providers };
 }
 
-/** Lease namespace: --namespace, else in a pod the pod's namespace (as controller-runtime), else `default`. */
-export function leaderElectionNamespace(config: Pick<ManagerConfig, 'namespace' | 'apiServer'>): string {
+/**
+ * Lease namespace: --leader-elect-resource-namespace, else --namespace, else in a pod the pod's namespace (as
+ * controller-runtime), else `default` (the embedded default; with --kubeconfig loadManagerConfig requires one of the flags).
+ */
+export function leaderElectionNamespace(config: Pick<ManagerConfig, 'namespace' | 'apiServer'> & { leaderElection?: Pick<ManagerConfig['leaderElection'], 'namespace'> }): string {
+  if (config.leaderElection?.namespace) return config.leaderElection.namespace;
   if (config.namespace) return config.namespace;
   if (config.apiServer.mode === 'in-cluster') return inClusterNamespace(config.apiServer.inCluster) ?? 'default';
   return 'default';
@@ -186,8 +194,8 @@ function replaceByToken(base: Provider[], replacements: Provider[]): Provider[] 
 
 /**
  * Builds the root module: a global core module (config, gates, logger, health/readiness registries, embedded
- * environment, kubeconfig), controller-runtime's module (client, cache, Manager, metrics registry), in embedded mode
- * the in-memory provider module (unless --embedded-provider=false), and the selected controller modules. An override provider replaces the default with the same token wherever it is defined, and every
+ * environment, kubeconfig), controller-runtime's module (client, cache, Manager, metrics registry), the in-memory
+ * provider module (by default in embedded mode; --embedded-provider[=false] decides), and the selected controller modules. An override provider replaces the default with the same token wherever it is defined, and every
  * module sees it because both modules are global.
  */
 export function buildManagerModule(config: ManagerConfig, overrides: ManagerOverrides = {}): DynamicModule {
@@ -209,7 +217,8 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
     providers: coreProviders,
     exports: coreProviders.map((p) => tokenOf(p) as string | symbol),
   };
-  // The embedded default also runs the in-memory provider and the reference updater, so `npm start` shows the flow.
-  const embedded = config.apiServer.mode === 'embedded' && config.embeddedProvider ? [EmbeddedProviderModule.forRoot({ workloadServers: config.embeddedWorkloadServers, ...overrides.embeddedProvider })] : [];
+  // The embedded default also runs the in-memory provider and the reference updater, so `npm start` shows the flow;
+  // --embedded-provider runs them against a real management cluster too.
+  const embedded = config.embeddedProvider ? [EmbeddedProviderModule.forRoot({ workloadServers: config.embeddedWorkloadServers, ...overrides.embeddedProvider })] : [];
   return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules, ...(overrides.modules ?? [])] };
 }

@@ -4,6 +4,7 @@ export * from './features';
 export { KubeClient, KubeClientOptions } from './client/kube-client';
 export * from './client/in-cluster';
 export { ClientRateLimit, RequestRateLimiter, TokenBucketRateLimiter, rateLimiterFor } from './client/token-bucket';
+export { ApiWarningHandler, parseWarningHeader, type ApiWarning, type ApiWarningHandlerOptions } from './client/warnings';
 export { RestMapper, ResourceMapping, NoKindMatchError } from './client/rest-mapper';
 export {
   ClientMetrics,

@@ -60,6 +60,19 @@ describe('startKubeControlPlane', () => {
     expect(existsSync(other.dir)).toBe(false);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   });
+
+  it('a given folder is created, and kept with its logs after stop() (npm run kube:up\'s data folder)', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'cp-dir-'));
+    try {
+      const dir = join(parent, 'nested', 'data');
+      const given = await startKubeControlPlane({ dir });
+      expect(given.dir).toBe(dir);
+      await given.stop();
+      for (const f of ['kube-apiserver.log', 'etcd-0.log', 'ca.crt']) expect([f, existsSync(join(dir, f))]).toEqual([f, true]);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('startKubeControlPlane on bad days', () => {

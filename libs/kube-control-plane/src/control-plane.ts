@@ -1,6 +1,6 @@
 // etcd + kube-apiserver from KUBEBUILDER_ASSETS (as controller-runtime's envtest finds them), started on loopback
 // in a temporary folder and stopped with their data.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EtcdCluster } from './etcd';
@@ -29,7 +29,12 @@ export interface KubeControlPlaneOptions {
   port?: number;
   /** Extra kube-apiserver flags. */
   apiServerArgs?: string[];
-  /** Keep the folder (data and logs) after stop (default: ENVTEST_KEEP_DATA=1). */
+  /**
+   * The folder of data, certificates and logs (created if missing; its etcd data must not be in use). Default: a new
+   * temporary folder.
+   */
+  dir?: string;
+  /** Keep the folder (data and logs) after stop (default: true for a given `dir`, else ENVTEST_KEEP_DATA=1). */
   keepData?: boolean;
   /** The folder of etcd and kube-apiserver (default KUBEBUILDER_ASSETS). */
   assetsDir?: string;
@@ -51,8 +56,9 @@ export interface KubeControlPlane extends KubeApiServerEndpoint {
 
 export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}): Promise<KubeControlPlane> {
   const assets = opts.assetsDir ?? kubeAssetsDir();
-  const dir = mkdtempSync(join(tmpdir(), 'envtest-kube-'));
-  const keep = opts.keepData ?? process.env.ENVTEST_KEEP_DATA === '1';
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'envtest-kube-'));
+  if (opts.dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const keep = opts.keepData ?? (opts.dir !== undefined || process.env.ENVTEST_KEEP_DATA === '1');
   const etcd = new EtcdCluster({ binary: join(assets, 'etcd'), dir, members: opts.etcdMembers, readyTimeoutMs: opts.etcdReadyTimeoutMs });
   let apiServer: KubeApiServer | undefined;
   const stop = async () => {

@@ -54,6 +54,10 @@ export interface ProcessSpec {
   binary: string;
   args: string[];
   logPath: string;
+  /** Environment (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Working directory (default: this process's). */
+  cwd?: string;
 }
 
 export class ManagedProcess {
@@ -78,7 +82,7 @@ export class ManagedProcess {
     let spawnError: Error | undefined;
     try {
       this.exitCode = undefined;
-      const child = spawn(binary, args, { stdio: ['ignore', fd, fd] });
+      const child = spawn(binary, args, { stdio: ['ignore', fd, fd], env: this.spec.env, cwd: this.spec.cwd });
       this.child = child;
       running.add(child);
       installExitHook();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadManagerConfig, isBindAddress, levelFromVerbosity, resolveApiServer, type ManagerConfig } from './config';
 import { ConfigError, parseDuration, parseFlags, usage } from './flags';
+import { leaderElectionNamespace } from '../manager.module';
 
 function load(argv: string[], env: Record<string, string> = {}): ManagerConfig {
   const r = loadManagerConfig(argv, env);
@@ -132,6 +133,25 @@ describe('loadManagerConfig', () => {
     expect(load(['--feature-gates=RuntimeSDK=false']).featureGates.enabled('RuntimeSDK')).toBe(false);
     expect(load(['--data-dir=']).dataDir).toBeUndefined();
     expect(load(['--embedded-provider=false']).embeddedProvider).toBe(false);
+  });
+
+  it('--embedded-provider: on in the embedded default, off against a given API server unless asked for', () => {
+    expect(load([]).embeddedProvider).toBe(true);
+    expect(load(['--kubeconfig=/k']).embeddedProvider).toBe(false);
+    expect(load(['--kubeconfig=/k', '--embedded-provider']).embeddedProvider).toBe(true);
+    expect(load(['--kubeconfig=/k', '--embedded-provider', '--embedded-workload-servers=child-process']).embeddedWorkloadServers).toBe('child-process');
+  });
+
+  it('the Lease namespace: --leader-elect-resource-namespace, else --namespace; with --kubeconfig one of them is required', () => {
+    const e = errorOf(['--kubeconfig=/k', '--leader-elect']);
+    expect(e.flag).toBe('--leader-elect');
+    expect(e.message).toContain('--leader-elect-resource-namespace');
+    const ns = (argv: string[]) => leaderElectionNamespace(load(argv));
+    expect(ns(['--kubeconfig=/k', '--leader-elect', '--leader-elect-resource-namespace=capi-system'])).toBe('capi-system');
+    expect(ns(['--kubeconfig=/k', '--leader-elect', '--namespace=capi'])).toBe('capi');
+    expect(ns(['--kubeconfig=/k', '--leader-elect', '--namespace=capi', '--leader-elect-resource-namespace=capi-system'])).toBe('capi-system');
+    expect(ns(['--leader-elect'])).toBe('default'); // the embedded default: its own API server, no RBAC
+    expect(load(['--kubeconfig=/k']).leaderElection.enabled).toBe(false); // no Lease, nothing required
   });
 
   it('--embedded-workload-servers: in-process by default, child-process on request, anything else refused', () => {

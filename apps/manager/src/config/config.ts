@@ -69,13 +69,15 @@ export class ManagerFlagsDto {
   @IsOptional() @IsString() kubeconfig?: string;
   @IsIn(API_SERVER_MODES, { message: `must be one of: ${API_SERVER_MODES.join(', ')}` }) apiServer: string = 'auto';
   @IsString() dataDir = DEFAULT_DATA_DIR;
-  @IsBoolean() embeddedProvider = true;
+  /** Default depends on the API server mode (on in the embedded default only). */
+  @IsOptional() @IsBoolean() embeddedProvider?: boolean;
   @IsIn(WORKLOAD_SERVERS_MODES, { message: `must be one of: ${WORKLOAD_SERVERS_MODES.join(', ')}` }) embeddedWorkloadServers: string = 'in-process';
   @IsString() namespace = '';
   @IsString() featureGates = '';
   @IsIn(CONTROLLER_NAMES, { each: true, message: `each value must be one of: ${CONTROLLER_NAMES.join(', ')}` })
   controllers: string[] = [...CONTROLLER_NAMES];
   @IsBoolean() leaderElect = false;
+  @IsString() leaderElectResourceNamespace = '';
   @IsDuration() leaderElectLeaseDuration = '15s';
   @IsDuration() leaderElectRenewDeadline = '10s';
   @IsDuration() leaderElectRetryPeriod = '2s';
@@ -91,6 +93,8 @@ export class ManagerFlagsDto {
 
 export interface LeaderElectionConfig {
   enabled: boolean;
+  /** --leader-elect-resource-namespace; unset: see leaderElectionNamespace in manager.module.ts. */
+  namespace?: string;
   leaseDurationMs: number;
   renewDeadlineMs: number;
   retryPeriodMs: number;
@@ -103,9 +107,12 @@ export interface ManagerConfig {
   apiServer: ApiServerSource;
   /** Embedded default: data directory (SQLite, token/CA, kubeconfig); undefined = in-memory storage, nothing written. */
   dataDir?: string;
-  /** Embedded default: run the in-memory provider and the reference updater. */
+  /**
+   * Run the in-memory provider and the reference updater in this process: on by default in the embedded default, and
+   * with --embedded-provider against any API server (a management cluster given by --kubeconfig or in-cluster).
+   */
   embeddedProvider: boolean;
-  /** Embedded default: where the in-memory provider's workload API servers run. */
+  /** Where the in-memory provider's workload API servers run. */
   embeddedWorkloadServers: WorkloadServersMode;
   namespace?: string;
   featureGates: FeatureGates;
@@ -197,6 +204,11 @@ export function loadManagerConfig(
     if (err instanceof FeatureGateError) throw new ConfigError('--feature-gates', err.message);
     throw err;
   }
+  if (dto.leaderElect && apiServer.mode === 'kubeconfig' && !dto.leaderElectResourceNamespace && !dto.namespace) {
+    // controller-runtime refuses too ("unable to find leader election namespace: not running in-cluster"); guessing
+    // "default" would leave a manager whose ServiceAccount may use Leases only in its own namespace waiting forever.
+    throw new ConfigError('--leader-elect', 'with --kubeconfig the Lease namespace cannot be guessed: give --leader-elect-resource-namespace (e.g. capi-system, where deploy/rbac grants Leases)');
+  }
   const controllersDefaulted = raw.controllers === undefined;
   const controllers = [...new Set(dto.controllers)] as ControllerName[];
   if (!controllersDefaulted && controllers.includes('extensionconfig') && !featureGates.enabled('RuntimeSDK')) {
@@ -221,7 +233,7 @@ export function loadManagerConfig(
       kubeconfig: dto.kubeconfig,
       apiServer,
       dataDir: dto.dataDir || undefined,
-      embeddedProvider: dto.embeddedProvider,
+      embeddedProvider: dto.embeddedProvider ?? apiServer.mode === 'embedded',
       embeddedWorkloadServers: dto.embeddedWorkloadServers as WorkloadServersMode,
       namespace: dto.namespace || undefined,
       featureGates,
@@ -229,6 +241,7 @@ export function loadManagerConfig(
       controllersDefaulted,
       leaderElection: {
         enabled: dto.leaderElect,
+        ...(dto.leaderElectResourceNamespace ? { namespace: dto.leaderElectResourceNamespace } : {}),
         leaseDurationMs: parseDuration(dto.leaderElectLeaseDuration)!,
         renewDeadlineMs: parseDuration(dto.leaderElectRenewDeadline)!,
         retryPeriodMs: parseDuration(dto.leaderElectRetryPeriod)!,

@@ -50,6 +50,20 @@ describe('KubeClient against a list/watch test server', () => {
     expect(discoveryCalls).toBe(1); // the REST mapping is cached
   });
 
+  it('sends the User-Agent it was given on every request (the API server names patches\' field manager after it)', async () => {
+    const named = new KubeClient(server.kubeConfig(), { userAgent: 'manager/v1 test (linux/amd64) cluster.x-k8s.io/unknown' });
+    try {
+      const before = server.requests.length;
+      await named.create(cm('ua'));
+      await named.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'ua' }, 'merge', { data: { a: 'b' } });
+      const sent = server.requests.slice(before);
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(sent.map((r) => r.userAgent))).toEqual(new Set(['manager/v1 test (linux/amd64) cluster.x-k8s.io/unknown']));
+    } finally {
+      named.close();
+    }
+  });
+
   it('sends apply as application/apply-patch+yaml with fieldManager and force, and status to the subresource', async () => {
     const w = { apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec: { size: 1 } };
     await client.apply(w, { fieldManager: 'tester', force: true });

@@ -4,6 +4,7 @@ import { ClientMetrics, ClientVerb } from './client-metrics';
 import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
 import { ClientRateLimit, RequestRateLimiter, rateLimiterFor } from './token-bucket';
 import { RawRequest, Transport, readBody, toApiError } from './transport';
+import type { ApiWarningHandler } from './warnings';
 import {
   ApplyOptions,
   Client,
@@ -32,6 +33,10 @@ export interface KubeClientOptions {
    * given instead (tests).
    */
   rateLimit?: ClientRateLimit | RequestRateLimiter;
+  /** Where the API server's warnings go (default: logged as controller-runtime does). */
+  warnings?: ApiWarningHandler;
+  /** User-Agent header (see TransportOptions.userAgent). */
+  userAgent?: string;
 }
 
 const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
@@ -51,7 +56,7 @@ export class KubeClient implements Client {
     private readonly opts: KubeClientOptions = {},
   ) {
     const limit = opts.rateLimit;
-    this.transport = new Transport(kubeConfig, { rateLimiter: limit && 'wait' in limit ? limit : rateLimiterFor(limit) });
+    this.transport = new Transport(kubeConfig, { rateLimiter: limit && 'wait' in limit ? limit : rateLimiterFor(limit), warnings: opts.warnings, userAgent: opts.userAgent });
     this.metrics = opts.metrics;
     this.mapper = new RestMapper(this.transport, () => this.observe('discovery', '', undefined, 200), opts.requestTimeoutMs ?? 30_000);
   }

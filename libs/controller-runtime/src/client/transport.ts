@@ -3,6 +3,7 @@ import * as https from 'https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, Status } from './errors';
 import type { RequestRateLimiter } from './token-bucket';
+import { ApiWarningHandler } from './warnings';
 
 // Raw HTTP(S) to the API server using the kubeconfig's auth (bearer token, client certs, CA, skip-verify).
 // client-node's generated APIs do not cover subresources, apply-patch content types or streaming as we need.
@@ -24,6 +25,13 @@ export interface TransportOptions {
    * a watch's opening request included, as client-go's rest client; the events streaming on an open watch do not.
    */
   rateLimiter?: RequestRateLimiter;
+  /** Where the API server's Warning headers go (default: logged as controller-runtime's KubeAPIWarningLogger). */
+  warnings?: ApiWarningHandler;
+  /**
+   * User-Agent header (rest.Config.UserAgent). The API server names the field manager of writes without
+   * ?fieldManager= (merge patches, updates) after its first word; without one they are recorded as "unknown".
+   */
+  userAgent?: string;
 }
 
 type TlsMaterial = Pick<https.RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
@@ -47,6 +55,7 @@ export class Transport {
   private readonly agent: http.Agent;
   /** Keep-alive TLS agent for the kubeconfig's current TLS material (see tlsAgentFor). */
   private tlsAgent?: { material: TlsMaterial; agent: https.Agent };
+  private readonly warnings: ApiWarningHandler;
 
   constructor(
     private readonly kubeConfig: KubeConfig,
@@ -55,6 +64,7 @@ export class Transport {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
+    this.warnings = opts.warnings ?? new ApiWarningHandler();
     this.agent =
       this.server.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
@@ -101,6 +111,7 @@ export class Transport {
     opts.headers = {
       ...(opts.headers ?? {}),
       Accept: 'application/json',
+      ...(this.opts.userAgent ? { 'User-Agent': this.opts.userAgent } : {}),
       ...(payload ? { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length } : {}),
     };
     const mod = url.protocol === 'https:' ? https : http;
@@ -108,6 +119,7 @@ export class Transport {
       let answered = false;
       const r = mod.request(opts, (res) => {
         answered = true;
+        this.warnings.handle(res.headersDistinct.warning, `${req.method} ${req.path}`);
         resolve(res);
       });
       r.on('error', (err: NodeJS.ErrnoException) =>

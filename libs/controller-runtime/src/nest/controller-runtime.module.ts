@@ -15,6 +15,7 @@ import { Registry } from 'prom-client';
 import { ClientMetrics, combineClientMetrics, PromClientMetrics } from '../client/client-metrics';
 import { KubeClient } from '../client/kube-client';
 import type { ClientRateLimit } from '../client/token-bucket';
+import type { ApiWarningHandler } from '../client/warnings';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions } from '../leader/leader-elector';
 import { Manager } from '../manager/manager';
@@ -34,6 +35,10 @@ export interface ControllerRuntimeModuleOptions {
   fieldManager?: string;
   /** Client-side rate limit of the API client (--kube-api-qps/--kube-api-burst); none by default. */
   clientRateLimit?: ClientRateLimit;
+  /** What the API client does with the API server's warnings (default: logged as controller-runtime does). */
+  apiWarnings?: ApiWarningHandler;
+  /** User-Agent of the API client (upstream's rest.Config.UserAgent); none by default. */
+  userAgent?: string;
   /** Parallel reconciles per controller name (--*-concurrency), overriding each controller's default. */
   concurrency?: Readonly<Record<string, number>>;
   gracefulShutdownTimeoutMs?: number;
@@ -102,6 +107,8 @@ export class ControllerRuntimeModule {
               metrics: combineClientMetrics(new PromClientMetrics(registry), options.clientMetrics),
               fieldManager: options.fieldManager,
               rateLimit: options.clientRateLimit,
+              warnings: options.apiWarnings,
+              userAgent: options.userAgent,
             }),
         },
         {

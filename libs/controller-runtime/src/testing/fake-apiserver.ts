@@ -33,6 +33,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
+  userAgent?: string;
 }
 
 const DEFAULT_RESOURCES: FakeResource[] = [
@@ -118,7 +119,7 @@ export class FakeApiServer {
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x');
     const query = Object.fromEntries(url.searchParams);
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query });
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, userAgent: req.headers['user-agent'] });
     if (req.headers.authorization !== `Bearer ${this.token}`) return this.status(res, 401, 'Unauthorized', 'bad token');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
