@@ -13,7 +13,7 @@ beforeAll(async () => {
   conn = ts.conn;
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 interface Answer { code: number; contentType: string; body: Buffer }

@@ -1,6 +1,6 @@
 // Bad input gets proper Status codes and the server stays up; auth and discovery documents.
 import { rawRequest, type Conn } from './support/test-client';
-import { startTestServer, type TestServer } from './support/server';
+import { embedded, itEmbedded, startTestServer, type TestServer } from './support/server';
 
 let ts: TestServer;
 let conn: Conn;
@@ -9,7 +9,7 @@ beforeAll(async () => {
   conn = ts.conn;
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 const cms = '/api/v1/namespaces/default/configmaps';
@@ -175,29 +175,30 @@ describe('discovery and OpenAPI', () => {
   });
 });
 
+// The embedded server's own request counters (kube-apiserver has /metrics, not these).
 describe('request metrics', () => {
-  it('counts requests by verb and resource; snapshots are stable; reset clears', async () => {
-    ts.server.resetRequests();
+  itEmbedded('counts requests by verb and resource; snapshots are stable; reset clears', async () => {
+    embedded(ts).resetRequests();
     await rawRequest(conn, 'GET', cms);
     await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'counted' } });
-    const snap = ts.server.countRequests();
+    const snap = embedded(ts).countRequests();
     expect(snap.byVerbResource).toEqual({ 'list /configmaps': 1, 'create /configmaps': 1 });
     await rawRequest(conn, 'GET', cms);
     expect(snap.total).toBe(2);
-    expect(ts.server.countRequests().total).toBe(3);
-    ts.server.resetRequests();
-    expect(ts.server.countRequests().total).toBe(0);
+    expect(embedded(ts).countRequests().total).toBe(3);
+    embedded(ts).resetRequests();
+    expect(embedded(ts).countRequests().total).toBe(0);
   });
 
-  it('counts each write with its field manager and outcome: changed, no-op or failed', async () => {
-    ts.server.resetRequests();
+  itEmbedded('counts each write with its field manager and outcome: changed, no-op or failed', async () => {
+    embedded(ts).resetRequests();
     const merge = 'application/merge-patch+json';
     await rawRequest(conn, 'POST', `${cms}?fieldManager=writer`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'outcomes' }, data: { a: '1' } });
     await rawRequest(conn, 'PATCH', `${cms}/outcomes?fieldManager=writer`, { data: { a: '2' } }, merge);
     await rawRequest(conn, 'PATCH', `${cms}/outcomes?fieldManager=writer`, { data: { a: '2' } }, merge); // changes nothing
     await rawRequest(conn, 'PATCH', `${cms}/missing?fieldManager=writer`, { data: { a: '2' } }, merge); // 404
     await rawRequest(conn, 'PATCH', `${cms}/outcomes?fieldManager=applier&force=true`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'outcomes' }, data: { b: '1' } }, 'application/apply-patch+yaml');
-    const snap = ts.server.countRequests();
+    const snap = embedded(ts).countRequests();
     expect(snap.writesByManager).toEqual({ 'create /configmaps writer': 1, 'patch /configmaps writer': 3, 'apply /configmaps applier': 1 });
     expect(snap.noopWritesByManager).toEqual({ 'patch /configmaps writer': 1 });
     expect(snap.failedWritesByManager).toEqual({ 'patch /configmaps writer': 1 });

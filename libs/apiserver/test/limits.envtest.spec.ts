@@ -12,7 +12,7 @@ beforeAll(async () => {
   conn = ts.conn;
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 const MiB = 1024 * 1024;

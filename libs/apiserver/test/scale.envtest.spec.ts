@@ -1,12 +1,12 @@
 // The /scale subresource of CRDs that declare it: GET/PUT/PATCH/apply of an autoscaling/v1 Scale, discovery, and
 // the real `kubectl scale` (with and without --current-replicas).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { ApiServer } from '../src';
 import { widgetCrd } from './support/fixtures';
 import { kubectlRunner } from './support/kubectl';
+import { startTestServer, type TestServer } from './support/server';
 import { rawRequest, type Conn } from './support/test-client';
 
 jest.setTimeout(30000);
@@ -30,7 +30,7 @@ const poolCrd = {
   },
 };
 
-let server: ApiServer;
+let ts: TestServer;
 let conn: Conn;
 let dir: string;
 const { run: kubectl, ok } = kubectlRunner(() => join(dir, 'kubeconfig'));
@@ -49,13 +49,12 @@ const getPool = async (name: string) => json(await rawRequest(conn, 'GET', `${po
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'apiserver-scale-'));
   process.env.KUBECACHEDIR = join(dir, 'cache');
-  server = new ApiServer({ storage: { type: 'memory' } });
-  conn = await server.start();
-  await server.installCrds([poolCrd, widgetCrd]);
-  await server.writeKubeconfig(join(dir, 'kubeconfig'));
+  ts = await startTestServer({}, [poolCrd, widgetCrd]);
+  conn = ts.conn;
+  writeFileSync(join(dir, 'kubeconfig'), ts.kubeconfig, { mode: 0o600 });
 });
 afterAll(async () => {
-  await server?.stop();
+  await ts?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

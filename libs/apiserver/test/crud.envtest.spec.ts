@@ -9,7 +9,7 @@ beforeAll(async () => {
   ts = await startTestServer();
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 const codeOf = async (p: Promise<unknown>): Promise<HttpError> => {
