@@ -22,12 +22,21 @@ describe('bad input', () => {
     expect(status(r.text)).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
   });
 
-  it('unknown kind / resource is 404 NotFound', async () => {
-    const r = await rawRequest(conn, 'GET', '/apis/example.com/v1/namespaces/default/doodads');
-    expect(r.code).toBe(404);
-    expect(status(r.text)).toMatchObject({ reason: 'NotFound', code: 404 });
-    const g = await rawRequest(conn, 'GET', '/apis/nope.io/v1');
-    expect(g.code).toBe(404);
+  // kube's handler chain: go-restful answers under the built-in groups (JSON Status); paths it does not claim end in
+  // Go's http.NotFound text; the CRD handler answers an unknown subresource as the object not found.
+  it('unknown resources: a JSON NotFound under built-in groups, the plain-text 404 elsewhere', async () => {
+    for (const path of ['/api/v1/namespaces/default/doodads', '/apis/coordination.k8s.io/v1/doodads', '/apis/coordination.k8s.io/v9', '/api/v1/namespaces/default/configmaps/x/doodad']) {
+      const r = await rawRequest(conn, 'GET', path);
+      expect([path, r.code, status(r.text)]).toEqual([path, 404, {
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404,
+      }]);
+    }
+    for (const path of ['/apis/example.com/v1/namespaces/default/doodads', '/apis/nope.io/v1', '/apis/nope.io', '/apis/example.com/v9/widgets', '/apis/example.com/v1/namespaces/default/gadgets', '/nope']) {
+      const r = await rawRequest(conn, 'GET', path);
+      expect([path, r.code, r.text]).toEqual([path, 404, '404 page not found\n']);
+    }
+    const sub = await rawRequest(conn, 'GET', '/apis/example.com/v1/namespaces/default/widgets/x/doodad');
+    expect(status(sub.text)).toMatchObject({ code: 404, reason: 'NotFound', message: 'widgets.example.com "x" not found', details: { name: 'x', group: 'example.com', kind: 'widgets' } });
   });
 
   it('body kind not matching the URL is 400', async () => {
@@ -58,26 +67,39 @@ describe('bad input', () => {
     expect((await apply(body.replace('v1"}', 'v2"}'))).code).toBe(200);
   });
 
-  it('unsupported media type is 415', async () => {
+  it('unsupported media type is 415, with the media types the verb takes', async () => {
     const r = await rawRequest(conn, 'POST', cms, 'name: x', 'application/x-protobuf-thing');
     expect(r.code).toBe(415);
-    expect(status(r.text)).toMatchObject({ reason: 'UnsupportedMediaType' });
+    expect(status(r.text)).toMatchObject({ reason: 'UnsupportedMediaType', message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf' });
+    const put = await rawRequest(conn, 'PUT', `${cms}/rv`, { data: {} }, 'application/merge-patch+json');
+    expect(status(put.text)).toMatchObject({ code: 415, message: 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf' });
+    // PATCH routes are chosen by Content-Type: none matches, go-restful's own 415.
     const p = await rawRequest(conn, 'PATCH', `${cms}/rv`, { data: {} }, 'application/json');
-    expect(p.code).toBe(415);
+    expect(status(p.text)).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: '415: Unsupported Media Type', reason: 'UnsupportedMediaType', details: {}, code: 415 });
+  });
+
+  it('YAML bodies are taken for create and update', async () => {
+    const r = await rawRequest(conn, 'POST', cms, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n', 'application/yaml');
+    expect(r.code).toBe(201);
+    expect(status(r.text)).toMatchObject({ metadata: { name: 'from-yaml' }, data: { k: 'v' } });
   });
 
   it('strategic merge patch is rejected for custom resources (415) but works for built-ins', async () => {
     await rawRequest(conn, 'POST', '/apis/example.com/v1/namespaces/default/widgets', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'smp' }, spec: { size: 1 } });
     const r = await rawRequest(conn, 'PATCH', '/apis/example.com/v1/namespaces/default/widgets/smp', { spec: { size: 2 } }, 'application/strategic-merge-patch+json');
-    expect(r.code).toBe(415);
+    expect(status(r.text)).toMatchObject({ code: 415, reason: 'UnsupportedMediaType', message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml' });
     const ok = await rawRequest(conn, 'PATCH', `${cms}/rv`, { data: { a: 'b' } }, 'application/strategic-merge-patch+json');
     expect(ok.code).toBe(200);
     expect(status(ok.text).data).toEqual({ a: 'b' });
   });
 
-  it('apply without fieldManager is 400; bad selectors are 400', async () => {
+  it('apply without fieldManager is 422 (PatchOptions invalid); bad selectors are 400', async () => {
     const r = await rawRequest(conn, 'PATCH', `${cms}/rv`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv' } }, 'application/apply-patch+yaml');
-    expect(r.code).toBe(400);
+    expect(r.code).toBe(422);
+    expect(status(r.text)).toMatchObject({
+      reason: 'Invalid', message: 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      details: { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }] },
+    });
     const s = await rawRequest(conn, 'GET', `${cms}?labelSelector=${encodeURIComponent('a=(b')}`);
     expect(s.code).toBe(400);
   });
@@ -100,7 +122,12 @@ describe('bad input', () => {
     expect(status(pruned.text).spec).toEqual({ size: 1, color: 'blue' });
     const strict = await rawRequest(conn, 'POST', `${widgets}?fieldValidation=Strict`, w('strict'));
     expect(strict.code).toBe(400);
-    expect(status(strict.text).message).toBe('strict decoding error: unknown field "spec.bogus"');
+    expect(status(strict.text).message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.bogus"');
+    // A patch's unknown fields are an Invalid "patch" naming the patched object (kube's patch handler).
+    const patched = await rawRequest(conn, 'PATCH', `${widgets}/pruned?fieldValidation=Strict`, { spec: { bogus: 'y' } }, 'application/merge-patch+json');
+    expect(patched.code).toBe(422);
+    expect(status(patched.text)).toMatchObject({ reason: 'Invalid', details: { causes: [{ reason: 'FieldValueInvalid', field: 'patch' }] } });
+    expect(status(patched.text).message).toMatch(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"example.com\/v1\\",.*\}": strict decoding error: unknown field "spec.bogus"$/);
   });
 
   it('dryRun=All on update, patch and delete changes nothing; deletecollection honours the label selector', async () => {

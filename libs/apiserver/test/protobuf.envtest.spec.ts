@@ -103,7 +103,11 @@ describe('protobuf requests', () => {
     })).finish()]);
     const conflict = await request('DELETE', `${cms}/pb-cm`, opts({ preconditions: { uid: 'not-the-uid' } }), PB);
     expect(conflict.code).toBe(409);
-    expect(protobufAnswer(conflict)).toMatchObject({ kind: 'Status', reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition: not-the-uid') });
+    const uid = json(await request('GET', `${cms}/pb-cm`, undefined, { Accept: 'application/json' })).metadata.uid;
+    expect(protobufAnswer(conflict)).toMatchObject({
+      kind: 'Status', reason: 'Conflict',
+      message: `Operation cannot be fulfilled on ConfigMap "pb-cm": the UID in the precondition (not-the-uid) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    });
     expect((await request('DELETE', `${cms}/pb-cm`, opts({ dryRun: ['All'] }), PB)).code).toBe(200);
     expect((await request('GET', `${cms}/pb-cm`)).code).toBe(200);
     expect((await request('DELETE', `${cms}/pb-cm`, opts({ propagationPolicy: 'Background' }), PB)).code).toBe(200);

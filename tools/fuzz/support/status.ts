@@ -1,4 +1,5 @@
-// Checks that an API server answer is well formed: errors are a Kubernetes Status whose code matches the HTTP code.
+// Checks that an API server answer is well formed: errors are a Kubernetes Status whose code matches the HTTP code
+// (or, for a path outside every API group, kube's plain-text 404).
 import type { RawResponse } from './http';
 
 /** Returns why `res` is not acceptable for bad input, or undefined when it is. */
@@ -15,6 +16,8 @@ export function statusViolation(res: RawResponse, method: string): string | unde
       return `HTTP ${res.code} with a non-JSON body: ${res.text.slice(0, 200)}`;
     }
   }
+  // kube-apiserver's answer for a path no API group claims: Go's http.NotFound text, not a Status.
+  if (res.code === 404 && String(res.headers['content-type'] ?? '').startsWith('text/plain') && res.text === '404 page not found\n') return undefined;
   let s: Record<string, unknown>;
   try {
     s = JSON.parse(res.text);

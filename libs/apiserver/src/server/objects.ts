@@ -62,11 +62,19 @@ export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid
     const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as unknown[]) : [];
     out.spec = { ...spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
-  return defaultSecretType(out, info);
+  return defaultNamespaceLabel(defaultSecretType(out, info), info);
 }
 
 const specOf = (obj: KubeObject): Record<string, unknown> => (obj.spec ?? {}) as Record<string, unknown>;
 const isCore = (info: ResourceInfo, kind: string) => info.group === '' && info.kind === kind;
+
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** kube's SetDefaults_Namespace, applied on every write: a Namespace is labelled with its name (whatever was sent). */
+function defaultNamespaceLabel(obj: KubeObject, info: ResourceInfo): KubeObject {
+  if (isCore(info, 'Namespace') && obj.metadata.name) obj.metadata.labels = { ...obj.metadata.labels, [NAMESPACE_NAME_LABEL]: obj.metadata.name };
+  return obj;
+}
 
 /** kube's SetDefaults_Secret, applied on every write: a Secret without a type is Opaque. */
 function defaultSecretType(obj: KubeObject, info: ResourceInfo): KubeObject {
@@ -115,6 +123,7 @@ export function mergeUpdate(old: KubeObject, updated: KubeObject, info: Resource
   delete m.generateName;
   if (old.metadata.generateName) m.generateName = old.metadata.generateName;
   // Requests cannot change generation (kube's BeforeUpdate); only the strategies that track it bump it.
+  defaultNamespaceLabel(out, info);
   if (tracksGeneration(info)) m.generation = (old.metadata.generation ?? 1) + (specChanged(old, out, info) ? 1 : 0);
   else if (old.metadata.generation === undefined) delete m.generation;
   else m.generation = old.metadata.generation;

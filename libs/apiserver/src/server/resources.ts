@@ -1,6 +1,6 @@
 // The REST semantics of every resource: CRUD, patch, apply, delete with finalizers, list and watch over the Store.
 import { randomUUID } from 'node:crypto';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject, Status } from '@capi/controller-runtime';
 import { CompactedError, objectKey, storedJson, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
 import { rememberJson } from './known-json';
 import { engines } from './engines';
@@ -12,7 +12,10 @@ import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusErr
 import { admitCrd, establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { deepEqual } from '../merge/walk';
+import { canonicalJson } from '../schema/values';
 import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
+import { scaleCauses } from './scale';
+import { checkDeletePreconditions, deletedStatus, validateDeletePolicy, gcFinalizers, markDeleting, pendingSpecFinalizers, type DeletePolicy } from './deletion';
 
 /**
  * Fields the schema would prune: `Strict` rejects them with a 400 (kubectl sends it by default), `Warn` drops them and
@@ -21,7 +24,7 @@ import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status' | 'scale'; fieldValidation?: FieldValidation; warnings?: string[] }
 export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
-export interface DeleteOpts { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
+export interface DeleteOpts extends DeletePolicy { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
 export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
 export interface WatchOpts { labelSelector?: string; fieldSelector?: string; resourceVersion?: string; allowWatchBookmarks?: boolean }
 export type PatchKind = 'json' | 'merge' | 'strategic';
@@ -69,13 +72,14 @@ export class Resources {
     return row ? this.presentShared(info, row.data) : undefined;
   }
 
-  private requireNamespace(info: ResourceInfo, ns: string, creating: boolean): void {
+  private requireNamespace(info: ResourceInfo, ns: string, creating: boolean, name = ''): void {
     if (!info.namespaced) return;
     if (!ns) throw badRequest('the namespace of the object is required');
     const nsObj = this.store.get(objectKey('/namespaces', '', ns));
     if (!nsObj) throw notFound('', 'namespaces', ns);
     if (creating && nsObj.data.metadata?.deletionTimestamp) {
-      throw new StatusError(403, `unable to create new content in namespace ${ns} because it is being terminated`, 'Forbidden');
+      // kube's NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): a Forbidden naming the object.
+      throw new StatusError(403, `${info.group ? `${info.plural}.${info.group}` : info.plural} "${name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`, 'Forbidden', { name, group: info.group, kind: info.plural });
     }
   }
 
@@ -96,14 +100,14 @@ export class Resources {
   }
 
   /** prune → default → validate against the resource schema and the ObjectMeta rules. */
-  private admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings'>): KubeObject {
+  private admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings' | 'subresource'>): KubeObject {
     let out = obj;
     const validation = opts.fieldValidation;
     if (info.schema) {
       const before = validation === 'Strict' || validation === 'Warn' ? structuredClone(out) : undefined;
       out = engines.pruneUnknownFields(out, info.schema) as KubeObject;
       const unknown = before ? droppedPaths(before, out).map((f) => `unknown field "${f}"`) : [];
-      if (unknown.length && validation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
+      if (unknown.length && validation === 'Strict') throw new StrictDecodingError(info, unknown);
       opts.warnings?.push(...unknown);
       out = engines.applyDefaultsInPlace(out, info.schema) as KubeObject; // `out` is prune's fresh copy
     }
@@ -111,6 +115,7 @@ export class Resources {
     if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
     if (info.schema) causes.push(...engines.validate(out, info.schema));
     causes.push(...dataSizeCauses(info, out));
+    if (info.custom && info.scale) causes.push(...scaleCauses(info.scale, out, opts.subresource === 'status'));
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') causes.push(...admitCrd(out));
     if (causes.length) throw invalid(info.group, info.kind, out.metadata.name ?? '', causes);
     return out;
@@ -118,7 +123,7 @@ export class Resources {
 
   create(info: ResourceInfo, ns: string, body: unknown, opts: WriteOpts = {}): KubeObject {
     this.checkIdentity(info, body, ns);
-    this.requireNamespace(info, ns, true);
+    this.requireNamespace(info, ns, true, (body as KubeObject).metadata.name ?? '');
     const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
     if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
@@ -179,7 +184,7 @@ export class Resources {
   }
 
   private finishWrite(info: ResourceInfo, ns: string, next: KubeObject, dryRun?: boolean): KubeObject {
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length) {
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length && !pendingSpecFinalizers(info, next)) {
       if (!dryRun) this.remove(info, ns, next.metadata.name!);
       return tidyMeta(next);
     }
@@ -192,22 +197,25 @@ export class Resources {
     if (kind === 'json') patched = jsonPatch(live, patch);
     else if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('patch body must be a JSON object');
     else if (kind === 'merge') patched = mergePatch(live, patch);
-    else {
-      if (info.custom) throw new StatusError(415, 'strategic merge patch is not supported for custom resources', 'UnsupportedMediaType');
-      patched = strategicMergePatch(live, patch);
-    }
+    else patched = strategicMergePatch(live, patch); // the HTTP layer refuses it for custom resources (415)
     this.checkIdentity(info, patched, ns, name);
     const p = patched as KubeObject;
     if (p.metadata.resourceVersion && p.metadata.resourceVersion !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
     this.checkUidUnchanged(info, live, p.metadata.uid);
-    return this.write(info, ns, live, p, opts, 'patch');
+    try {
+      return this.write(info, ns, live, p, opts, 'patch');
+    } catch (e) {
+      if (e instanceof StrictDecodingError) throw e.ofPatch(p);
+      throw e;
+    }
   }
 
   /** Server-side apply: creates when absent; field ownership and conflicts come from the merge engine. */
   apply(info: ResourceInfo, ns: string, name: string, intent: unknown, opts: ApplyOpts): KubeObject {
-    if (!opts.fieldManager) throw badRequest('PATCH, application/apply-patch+yaml requests must specify a fieldManager');
+    // kube's ValidatePatchOptions (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go).
+    if (!opts.fieldManager) throw invalid('meta.k8s.io', 'PatchOptions', '', [{ type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
     this.checkIdentity(info, intent, ns, name);
     const i = intent as KubeObject;
     if (!i.metadata.name) i.metadata.name = name;
@@ -221,7 +229,7 @@ export class Resources {
       // kube's patcher: a uid pins the object, so an apply computed from a stale copy of a deleted object is refused
       // rather than creating a new one under the same name.
       if (i.metadata.uid) throw conflict(info.group, info.plural, name, `uid mismatch: the provided object specified uid ${i.metadata.uid}, and no existing object was found`);
-      this.requireNamespace(info, ns, true);
+      this.requireNamespace(info, ns, true, name);
     }
     let merged: KubeObject;
     try {
@@ -284,46 +292,34 @@ export class Resources {
     if (bad) throw invalid(info.group, info.kind, name, [{ type: 'FieldValueInvalid', field: bad.field, message: bad.message }]);
   }
 
-  /** DELETE: honours finalizers (sets deletionTimestamp), preconditions and propagation policy. */
-  delete(info: ResourceInfo, ns: string, name: string, opts: DeleteOpts = {}): { object: KubeObject; gone: boolean } {
+  /**
+   * DELETE as kube's registry store: preconditions, then the garbage collector's finalizer for the propagation policy;
+   * an object left with finalizers (or a Namespace with spec finalizers) is marked as being deleted and answered,
+   * otherwise it is removed and the answer is a Success Status.
+   */
+  delete(info: ResourceInfo, ns: string, name: string, opts: DeleteOpts = {}): { object: KubeObject | Status; gone: boolean } {
+    validateDeletePolicy(opts);
     const live = this.get(info, ns, name);
-    const pre = opts.preconditions ?? {};
-    if (pre.uid && pre.uid !== live.metadata.uid) throw conflict(info.group, info.plural, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${live.metadata.uid}`);
-    if (pre.resourceVersion && pre.resourceVersion !== live.metadata.resourceVersion) {
-      throw conflict(info.group, info.plural, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`);
-    }
-    const finalizers = [...(live.metadata.finalizers ?? [])];
-    const policy = opts.propagationPolicy ?? 'Background';
-    if (policy === 'Orphan' && !opts.dryRun) this.orphanDependents(live);
-    const hasDependents = this.store.dependents(live.metadata.uid!).length > 0;
-    if (policy === 'Foreground' && hasDependents && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
-    if (info.group === '' && info.kind === 'Namespace' && !finalizers.includes('kubernetes')) {
-      // Namespaces always terminate through the namespace cleaner (the gc removes this finalizer when empty).
-      finalizers.push('kubernetes');
-    }
-    if (finalizers.length === 0) {
+    checkDeletePreconditions(info, live, opts.preconditions);
+    const finalizers = gcFinalizers(live.metadata.finalizers ?? [], opts);
+    if (finalizers.length === 0 && !pendingSpecFinalizers(info, live)) {
       if (!opts.dryRun) this.remove(info, ns, name);
-      return { object: live, gone: true };
+      return { object: deletedStatus(info, live), gone: true };
     }
-    if (live.metadata.deletionTimestamp && finalizers.length === (live.metadata.finalizers ?? []).length) return { object: live, gone: false };
-    const next: KubeObject = structuredClone(live);
-    next.metadata.finalizers = finalizers;
-    next.metadata.deletionTimestamp ??= this.now();
-    next.metadata.deletionGracePeriodSeconds ??= 0;
-    if (info.kind === 'Namespace' && info.group === '') next.status = { ...(next.status as object), phase: 'Terminating' };
+    if (live.metadata.deletionTimestamp && finalizers === live.metadata.finalizers) return { object: live, gone: false };
+    const next = markDeleting(info, structuredClone(live), finalizers, this.now());
     return { object: this.persist(info, ns, next, opts.dryRun), gone: false };
   }
 
-  private orphanDependents(owner: KubeObject): void {
-    for (const dep of this.store.dependents(owner.metadata.uid!)) {
-      const data = structuredClone(dep.data) as KubeObject;
-      data.metadata.ownerReferences = (data.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata.uid);
-      tidyMeta(data);
-      this.store.put(dep.resource, dep.namespace, dep.name, (rev) => {
-        data.metadata.resourceVersion = String(rev);
-        return data;
-      });
-    }
+  /**
+   * A Namespace's /finalize (what the namespace controller calls once the namespace is empty): sets its spec
+   * finalizers, which updates of the Namespace itself cannot change.
+   */
+  finalizeNamespace(name: string, finalizers: string[]): KubeObject {
+    const info = this.registry.lookup('', 'v1', 'namespaces')!;
+    const next = structuredClone(this.get(info, '', name));
+    next.spec = finalizers.length ? { ...(next.spec as object), finalizers } : {};
+    return this.persist(info, '', next);
   }
 
   /** Physically removes an object; watchers see DELETED with the deletion revision. */
@@ -418,6 +414,22 @@ export class Resources {
 
   bookmark(info: ResourceInfo): WatchEvent {
     return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { resourceVersion: String(this.store.currentRevision()) } } };
+  }
+}
+
+/**
+ * fieldValidation=Strict found unknown fields. As kube words it: the create/update handlers' decoder error ("<Kind> in
+ * version ... cannot be handled as a <Kind>: strict decoding error: ..."), 400; a patch's is a 422 on the patched
+ * object's JSON (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go, an Invalid error of an empty kind).
+ */
+export class StrictDecodingError extends StatusError {
+  constructor(info: ResourceInfo, readonly unknown: string[]) {
+    super(400, `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.join(', ')}`, 'BadRequest');
+  }
+
+  ofPatch(patched: unknown): StatusError {
+    const message = `Invalid value: ${JSON.stringify(canonicalJson(patched))}: strict decoding error: ${this.unknown.join(', ')}`;
+    return new StatusError(422, ` "" is invalid: patch: ${message}`, 'Invalid', { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
   }
 }
 
