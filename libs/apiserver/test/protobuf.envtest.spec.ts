@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_MEDIA_TYPE } from '../src/protobuf';
 import { messageType } from '../src/protobuf/codec';
 import { rawRequest, type Conn } from './support/test-client';
-import { startTestServer, type TestServer } from './support/server';
+import { compactHistory, startTestServer, type TestServer } from './support/server';
 import { waitFor } from './support/fixtures';
 
 let ts: TestServer;
@@ -191,7 +191,7 @@ function openWatch(path: string, accept: string) {
 }
 
 describe('protobuf watch streams', () => {
-  it('length-prefixed WatchEvents with protobuf objects: initial ADDED, then MODIFIED, BOOKMARK; the same events as JSON', async () => {
+  it('length-prefixed WatchEvents with protobuf objects: initial ADDED, the initial-events-end BOOKMARK, then MODIFIED; the same events as JSON', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', namespace: 'default', labels: { w: 'pb' } }, data: { n: '1' } };
     expect((await request('POST', cms, encodeObject(cm), PB)).code).toBe(201);
     const w = openWatch(`${cms}?watch=true&labelSelector=w%3Dpb&allowWatchBookmarks=true`, `${PROTOBUF_MEDIA_TYPE},application/json`);
@@ -200,17 +200,21 @@ describe('protobuf watch streams', () => {
       await Promise.all([w.opened, asJson.opened]);
       expect(w.contentType()).toBe('application/vnd.kubernetes.protobuf;stream=watch');
       expect(asJson.contentType()).toBe('application/json');
-      await waitFor(() => decodeWatchFrames(w.data()).length === 1, 5000, 'ADDED');
+      // The current object, then the bookmark ending the initial events (kube's WatchList defaulting).
+      const [added, initialEnd] = await waitFor(() => {
+        const evs = decodeWatchFrames(w.data());
+        return evs.length >= 2 ? evs : undefined;
+      }, 5000, 'ADDED and the initial-events-end BOOKMARK');
+      expect(added.type).toBe('ADDED');
+      expect(initialEnd).toEqual({ type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: expect.any(String), annotations: { 'k8s.io/initial-events-end': 'true' } } } });
       const live = json(await request('GET', `${cms}/watched`, undefined, { Accept: 'application/json' }));
       expect((await request('PUT', `${cms}/watched`, encodeObject({ ...live, data: { n: '2' } }), PB)).code).toBe(200);
       const events = await waitFor(() => {
         const evs = decodeWatchFrames(w.data());
-        return evs.some((e) => e.type === 'BOOKMARK') && evs.some((e) => e.type === 'MODIFIED') ? evs : undefined;
-      }, 5000, 'MODIFIED and BOOKMARK');
+        return evs.some((e) => e.type === 'MODIFIED') ? evs : undefined;
+      }, 5000, 'MODIFIED');
       const objects = events.filter((e) => e.type !== 'BOOKMARK');
       expect(objects.map((e) => [e.type, (e.object as any).data])).toEqual([['ADDED', { n: '1' }], ['MODIFIED', { n: '2' }]]);
-      const bookmark = events.find((e) => e.type === 'BOOKMARK')!.object as any;
-      expect(bookmark).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: expect.any(String) } });
       const jsonEvents = await waitFor(() => {
         const lines = asJson.data().toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
         return lines.length === 2 ? lines : undefined;
@@ -223,10 +227,16 @@ describe('protobuf watch streams', () => {
   });
 
   it('a watch that cannot start is one protobuf ERROR event (410 Expired)', async () => {
-    for (let i = 0; i < 60; i++) expect((await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `churn-${i}` } })).code).toBe(201);
-    const w = openWatch(`${cms}?watch=true&resourceVersion=1`, PROTOBUF_MEDIA_TYPE);
+    // Events: kube-apiserver serves their watches from etcd, where a compacted revision is 410 (see lifecycle).
+    const events = '/api/v1/namespaces/default/events';
+    for (let i = 0; i < 60; i++) {
+      const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: `churn-${i}` }, involvedObject: { kind: 'ConfigMap', name: 'x', namespace: 'default' }, reason: 'Churn' };
+      expect((await rawRequest(conn, 'POST', events, ev)).code).toBe(201);
+    }
+    await compactHistory(ts);
+    const w = openWatch(`${events}?watch=true&resourceVersion=1`, PROTOBUF_MEDIA_TYPE);
     await w.opened;
-    const events = await waitFor(() => {
+    const frames = await waitFor(() => {
       try {
         const evs = decodeWatchFrames(w.data());
         return evs.length ? evs : undefined;
@@ -235,7 +245,7 @@ describe('protobuf watch streams', () => {
       }
     }, 5000, 'ERROR event');
     w.stop();
-    expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ apiVersion: 'v1', kind: 'Status', code: 410, reason: 'Expired' }) }]);
+    expect(frames).toEqual([{ type: 'ERROR', object: expect.objectContaining({ apiVersion: 'v1', kind: 'Status', code: 410, reason: 'Expired' }) }]);
   });
 
   it('custom resources: protobuf,json gets a JSON stream; protobuf alone is 406', async () => {

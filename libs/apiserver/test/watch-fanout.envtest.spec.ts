@@ -79,7 +79,7 @@ itEmbedded('the object is JSON-encoded once per write (to store it), not per wat
   expect(encodings).toBe(2);
 });
 
-it('a watcher whose label selector sees the object leave gets DELETED while others get MODIFIED, from the same event', async () => {
+it('a watcher whose label selector sees the object leave gets DELETED with its last matching state while others get MODIFIED', async () => {
   const c = ts.clients[0];
   const created = await c.create(widget('w2', 'fan', { size: 1 }, { labels: { keep: 'yes' } }));
   const base = `/apis/example.com/v1/namespaces/fan/widgets?watch=true&resourceVersion=${created.metadata.resourceVersion}`;
@@ -92,5 +92,7 @@ it('a watcher whose label selector sees the object leave gets DELETED while othe
   selected.stop();
   const [a, s] = [JSON.parse(all.lines[0]), JSON.parse(selected.lines[0])];
   expect([a.type, s.type]).toEqual(['MODIFIED', 'DELETED']);
-  expect(s.object).toEqual(a.object);
+  // kube's cacheWatcher: DELETED carries the object as that watcher last matched it, at the event's resourceVersion.
+  expect(a.object.metadata.labels).toBeUndefined();
+  expect(s.object).toEqual({ ...created, metadata: { ...created.metadata, resourceVersion: a.object.metadata.resourceVersion } });
 });

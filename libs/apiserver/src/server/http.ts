@@ -217,9 +217,11 @@ export function createHandler(deps: HttpDeps) {
       res.end();
     };
     try {
+      const initial = q.get('sendInitialEvents');
       stop = resources.watch(route.info, route.namespace, {
         labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
-        resourceVersion: q.get('resourceVersion') ?? undefined,
+        resourceVersion: q.get('resourceVersion') ?? undefined, allowWatchBookmarks: flag(q, 'allowWatchBookmarks'),
+        sendInitialEvents: initial === null ? undefined : initial === 'true',
       }, write);
     } catch (e) {
       // Like kube: a watch that cannot start is a 200 stream with one ERROR event (e.g. 410 Expired).
@@ -227,8 +229,12 @@ export function createHandler(deps: HttpDeps) {
       res.end();
       return;
     }
-    if (flag(q, 'allowWatchBookmarks')) timers.push(setInterval(() => write(resources.bookmark(route.info)), deps.bookmarkIntervalMs));
     const timeout = Number(q.get('timeoutSeconds') ?? 0);
+    if (flag(q, 'allowWatchBookmarks')) {
+      timers.push(setInterval(() => write(resources.bookmark(route.info)), deps.bookmarkIntervalMs));
+      // kube's cacheWatcher also sends one 2 s before the watch's deadline, so the client resumes from a fresh revision.
+      if (timeout > 2) timers.push(setTimeout(() => write(resources.bookmark(route.info)), (timeout - 2) * 1000));
+    }
     if (timeout > 0) timers.push(setTimeout(end, timeout * 1000));
     req.on('close', end);
     res.on('close', end);

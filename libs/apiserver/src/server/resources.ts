@@ -26,7 +26,10 @@ export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresourc
 export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
 export interface DeleteOpts extends DeletePolicy { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
 export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
-export interface WatchOpts { labelSelector?: string; fieldSelector?: string; resourceVersion?: string; allowWatchBookmarks?: boolean }
+export interface WatchOpts { labelSelector?: string; fieldSelector?: string; resourceVersion?: string; allowWatchBookmarks?: boolean; sendInitialEvents?: boolean }
+
+/** The annotation of the bookmark that ends a watch's initial events (metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 export type PatchKind = 'json' | 'merge' | 'strategic';
 
 type WatchEvent = { type: string; object: Record<string, any> };
@@ -369,12 +372,18 @@ export class Resources {
     const match = (o: KubeObject) =>
       (!info.namespaced || ns === undefined || o.metadata.namespace === ns) && matchesLabels(o.metadata.labels, labels) && matchesFields(o, fields);
     let since: number;
-    if (!opts.resourceVersion || opts.resourceVersion === '0') {
+    const legacy = !opts.resourceVersion || opts.resourceVersion === '0';
+    // kube's SetListOptionsDefaults (WatchList on): a watch from "" or "0" sends the initial events unless told not to.
+    if (opts.sendInitialEvents ?? legacy) {
       since = this.store.currentRevision();
       for (const row of this.store.list(storageResource(info), info.namespaced ? ns : undefined)) {
         const o = this.present(info, row.data);
         if (match(o)) send({ type: 'ADDED', object: o });
       }
+      // Then the cacher's bookmark marking their end, when bookmarks are allowed (storage/cacher/cacher.go).
+      if (opts.allowWatchBookmarks) send(this.bookmark(info, { [INITIAL_EVENTS_END]: 'true' }));
+    } else if (legacy) {
+      since = this.store.currentRevision();
     } else {
       since = Number(opts.resourceVersion);
       if (!Number.isInteger(since) || since < 0) throw badRequest(`invalid resourceVersion "${opts.resourceVersion}"`);
@@ -387,7 +396,12 @@ export class Resources {
         const before = ev.prev ? match(this.presentShared(info, ev.prev)) : undefined;
         if (ev.type === 'MODIFIED' && before === false) {
           if (now) send({ type: 'ADDED', object: o });
-        } else if (ev.type === 'MODIFIED' && before === true && !now) send({ type: 'DELETED', object: o });
+        } else if (ev.type === 'MODIFIED' && before === true && !now) {
+          // kube's cacheWatcher: the object as the watcher last matched it, at the event's resourceVersion.
+          const last = structuredClone(this.present(info, ev.prev!));
+          last.metadata.resourceVersion = o.metadata.resourceVersion;
+          send({ type: 'DELETED', object: last });
+        }
         else if (now) send({ type: ev.type, object: o });
       });
     } catch (e) {
@@ -412,9 +426,12 @@ export class Resources {
     return o;
   }
 
-  bookmark(info: ResourceInfo): WatchEvent {
-    return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { resourceVersion: String(this.store.currentRevision()) } } };
+  /** A BOOKMARK at the current revision: an empty object of the kind, with `annotations` when given. */
+  bookmark(info: ResourceInfo, annotations?: Record<string, string>): WatchEvent {
+    const metadata = { resourceVersion: String(this.store.currentRevision()), ...(annotations ? { annotations } : {}) };
+    return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata } };
   }
+
 }
 
 /**
