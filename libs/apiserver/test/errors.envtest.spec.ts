@@ -39,9 +39,20 @@ describe('bad input', () => {
     expect(status(sub.text)).toMatchObject({ code: 404, reason: 'NotFound', message: 'widgets.example.com "x" not found', details: { name: 'x', group: 'example.com', kind: 'widgets' } });
   });
 
-  it('body kind not matching the URL is 400', async () => {
+  // Built-in kinds decode into Go types (a missing apiVersion/kind is the URL's); custom resources are unstructured.
+  it('body kind not matching the URL: 400 for built-ins (a missing one is the URL\'s), 422 for custom resources', async () => {
     const r = await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } });
-    expect(r.code).toBe(400);
+    expect(status(r.text)).toMatchObject({ code: 400, reason: 'BadRequest', message: 'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion' });
+    const defaulted = await rawRequest(conn, 'POST', cms, { metadata: { name: 'no-kind' } });
+    expect(defaulted.code).toBe(201);
+    expect(status(defaulted.text)).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'no-kind' } });
+    const widgets = '/apis/example.com/v1/namespaces/default/widgets';
+    const gadget = await rawRequest(conn, 'POST', widgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g' } });
+    expect(status(gadget.text)).toMatchObject({ code: 422, reason: 'Invalid', message: 'Gadget.example.com "g" is invalid: kind: Invalid value: "Gadget": must be Widget' });
+    const noKind = await rawRequest(conn, 'POST', widgets, { apiVersion: 'example.com/v1', metadata: { name: 'k' } });
+    expect(status(noKind.text)).toMatchObject({ code: 400, message: expect.stringMatching(/^the object provided is unrecognized \(must be of type Widget\): Object 'Kind' is missing in '\{/) });
+    const noVersion = await rawRequest(conn, 'POST', widgets, { kind: 'Widget', metadata: { name: 'v' } });
+    expect(status(noVersion.text)).toMatchObject({ code: 400, message: 'the API version in the data () does not match the expected API version (example.com/v1)' });
   });
 
   it('wrong resourceVersion on update is 409 Conflict', async () => {

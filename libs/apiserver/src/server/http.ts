@@ -10,7 +10,7 @@ import { badRequest, notFound, StatusError } from './status';
 import { PathNotFound, resourceNotFound, sendPathNotFound, unmatchedPath } from './notfound';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
-import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, responseFormat, watchEncoding, type ResponseFormat } from './wire';
+import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, NotAcceptable, responseFormat, watchEncoding, type ResponseFormat } from './wire';
 import { ScaleSubresource, scaleTable } from './scale';
 import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
@@ -358,6 +358,7 @@ export function createHandler(deps: HttpDeps) {
       if (e instanceof PathNotFound) return res.headersSent ? void res.end() : sendPathNotFound(res);
       if (!(e instanceof StatusError)) deps.onError(e);
       const err = e instanceof StatusError ? e : new StatusError(500, `Internal error: ${(e as Error)?.message ?? String(e)}`, 'InternalError');
+      if (err instanceof NotAcceptable) format = 'protobuf';
       if (res.headersSent) return void res.end();
       send(res, err.code, err.toStatus(), undefined, [], format);
     }

@@ -62,11 +62,23 @@ export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid
     const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as unknown[]) : [];
     out.spec = { ...spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
+  if (isCore(info, 'Node')) out.spec = withNotReadyTaint(specOf(out));
   return defaultNamespaceLabel(defaultSecretType(out, info), info);
 }
 
 const specOf = (obj: KubeObject): Record<string, unknown> => (obj.spec ?? {}) as Record<string, unknown>;
 const isCore = (info: ResourceInfo, kind: string) => info.group === '' && info.kind === kind;
+
+/**
+ * kube's TaintNodesByCondition admission (plugin/pkg/admission/nodetaint): a new Node is tainted not-ready (NoSchedule)
+ * until the node lifecycle controller sees it Ready.
+ */
+export const NOT_READY_TAINT = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+function withNotReadyTaint(spec: Record<string, unknown>): Record<string, unknown> {
+  const taints = Array.isArray(spec.taints) ? (spec.taints as { key?: string; effect?: string }[]) : [];
+  if (taints.some((t) => t.key === NOT_READY_TAINT.key && t.effect === NOT_READY_TAINT.effect)) return spec;
+  return { ...spec, taints: [...taints, { ...NOT_READY_TAINT }] };
+}
 
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 

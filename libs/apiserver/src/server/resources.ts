@@ -9,12 +9,13 @@ import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
 import { apiVersionOf, storageResource, type Registry, type ResourceInfo } from './registry';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors';
 import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError, type Cause } from './status';
-import { admitCrd, establishedStatus } from './crds';
+import { admitCrd, defaultCrdSpec, establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { deepEqual } from '../merge/walk';
-import { canonicalJson } from '../schema/values';
 import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
 import { scaleCauses } from './scale';
+import { checkKind, StrictDecodingError } from './identity';
+import { eventCreateCauses, eventUpdateCauses } from './events';
 import { checkDeletePreconditions, deletedStatus, validateDeletePolicy, gcFinalizers, markDeleting, pendingSpecFinalizers, type DeletePolicy } from './deletion';
 
 /**
@@ -91,9 +92,7 @@ export class Resources {
     // Also bounds what patches build up (a JSON patch may add a nested value below a nested path). managedFields
     // nest 4 levels deeper than the fields they track and are the server's own: left out.
     checkNesting({ ...obj, metadata: { ...obj.metadata, managedFields: undefined } }, 'object');
-    if (obj.kind !== info.kind || obj.apiVersion !== apiVersionOf(info)) {
-      throw badRequest(`the API version in the data (${obj.apiVersion}) and kind (${obj.kind}) do not match the resource ${apiVersionOf(info)}, Kind=${info.kind}`);
-    }
+    checkKind(this.registry, info, obj);
     obj.metadata ??= {};
     if (typeof obj.metadata !== 'object') throw badRequest('metadata must be an object');
     if (name !== undefined && obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -103,7 +102,7 @@ export class Resources {
   }
 
   /** prune → default → validate against the resource schema and the ObjectMeta rules. */
-  private admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings' | 'subresource'>): KubeObject {
+  private admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings' | 'subresource'>, live?: KubeObject): KubeObject {
     let out = obj;
     const validation = opts.fieldValidation;
     if (info.schema) {
@@ -114,13 +113,20 @@ export class Resources {
       opts.warnings?.push(...unknown);
       out = engines.applyDefaultsInPlace(out, info.schema) as KubeObject; // `out` is prune's fresh copy
     }
+    if (isCrd(info)) out = defaultCrdSpec(out);
     const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
     if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
     if (info.schema) causes.push(...engines.validate(out, info.schema));
     causes.push(...dataSizeCauses(info, out));
     if (info.custom && info.scale) causes.push(...scaleCauses(info.scale, out, opts.subresource === 'status'));
-    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') causes.push(...admitCrd(out));
-    if (causes.length) throw invalid(info.group, info.kind, out.metadata.name ?? '', causes);
+    if (isCrd(info)) causes.push(...admitCrd(out));
+    if (info.kind === 'Event' && !info.custom) {
+      const eventsV1 = info.group === 'events.k8s.io';
+      const core = toStorage(info, out);
+      causes.push(...(live ? eventUpdateCauses(core, toStorage(info, live), eventsV1) : eventCreateCauses(core, eventsV1)));
+    }
+    // Errors name the internal kind: events.k8s.io Events are core Events there.
+    if (causes.length) throw invalid(info.storedAs?.group ?? info.group, info.kind, out.metadata.name ?? '', causes);
     return out;
   }
 
@@ -138,7 +144,7 @@ export class Resources {
   private persist(info: ResourceInfo, ns: string, obj: KubeObject, dryRun?: boolean): KubeObject {
     tidyMeta(obj);
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
-    if (dryRun) return obj;
+    if (dryRun) return this.present(info, toStorage(info, obj));
     const stored = toStorage(info, obj);
     // Like kube's GuaranteedUpdate: a write that leaves the stored object the same is not persisted, keeps its
     // resourceVersion and sends no watch event (else every no-op write would wake every watcher).
@@ -181,7 +187,7 @@ export class Resources {
   private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
     this.checkNoNewFinalizers(info, live, next);
-    next = this.admit(info, next, opts);
+    next = this.admit(info, next, opts, live);
     next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
@@ -251,7 +257,7 @@ export class Resources {
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
     this.checkNoNewFinalizers(info, live, next);
-    next = this.admit(info, next, opts);
+    next = this.admit(info, next, opts, live);
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
 
@@ -434,21 +440,7 @@ export class Resources {
 
 }
 
-/**
- * fieldValidation=Strict found unknown fields. As kube words it: the create/update handlers' decoder error ("<Kind> in
- * version ... cannot be handled as a <Kind>: strict decoding error: ..."), 400; a patch's is a 422 on the patched
- * object's JSON (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go, an Invalid error of an empty kind).
- */
-export class StrictDecodingError extends StatusError {
-  constructor(info: ResourceInfo, readonly unknown: string[]) {
-    super(400, `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.join(', ')}`, 'BadRequest');
-  }
-
-  ofPatch(patched: unknown): StatusError {
-    const message = `Invalid value: ${JSON.stringify(canonicalJson(patched))}: strict decoding error: ${this.unknown.join(', ')}`;
-    return new StatusError(422, ` "" is invalid: patch: ${message}`, 'Invalid', { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
-  }
-}
+const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
 
 function sameExceptResourceVersion(a: Record<string, any>, b: Record<string, any>): boolean {
   const strip = (o: Record<string, any>) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });

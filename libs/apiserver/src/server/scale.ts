@@ -7,6 +7,7 @@ import { apiVersionOf, type ResourceInfo, type ScalePaths } from './registry';
 import type { ApplyOpts, PatchKind, Resources, WriteOpts } from './resources';
 import { badRequest, StatusError, type Cause } from './status';
 import { toTable } from './table';
+import { patchInvalid } from './identity';
 
 export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const SCALE_API_VERSION = `${SCALE_KIND.group}/${SCALE_KIND.version}`;
@@ -155,8 +156,7 @@ export class ScaleSubresource {
       // empty kind quoting the patched JSON (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go).
       const why = e instanceof StatusError && /(json: cannot unmarshal .*)$/.exec(e.message)?.[1];
       if (!why) throw e;
-      const message = `Invalid value: ${JSON.stringify(JSON.stringify(patched))}: ${why}`;
-      throw new StatusError(422, ` "" is invalid: patch: ${message}`, 'Invalid', { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
+      throw patchInvalid(JSON.stringify(patched), why);
     }
     return this.update(info, ns, name, patched, opts);
   }
