@@ -234,6 +234,21 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     expect(badName.status.details?.causes?.[0]).toMatchObject({ field: 'metadata.name' });
   });
 
+  // kube serves custom resources as unstructured maps, which Go's JSON encoder writes with sorted keys.
+  it('custom resources come with their keys sorted at every level; arrays keep their order', async () => {
+    const w = await c.create({ kind: 'Widget', apiVersion: 'example.com/v1', spec: { tags: ['b', 'a'], size: 1 }, metadata: { namespace: ns, name: 'w-order', labels: { z: '1', a: '2' } } } as KubeObject);
+    const listed = (await c.list('example.com/v1', 'Widget', ns, { fieldSelector: 'metadata.name=w-order' })).items[0];
+    const sortedKeys = (o: object) => expect(Object.keys(o)).toEqual(Object.keys(o).sort());
+    for (const o of [w, await c.get(refOf(w)), listed]) {
+      expect(Object.keys(o)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+      sortedKeys(o.metadata);
+      sortedKeys(o.metadata.managedFields![0]);
+      expect(Object.keys(o.metadata.labels!)).toEqual(['a', 'z']);
+      expect(Object.keys(o.spec as object)).toEqual(['color', 'size', 'tags']);
+      expect((o.spec as any).tags).toEqual(['b', 'a']);
+    }
+  });
+
   it('cluster-scoped custom resources', async () => {
     const g: KubeObject = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: `g-${idx}` }, spec: { anything: { goes: true } } };
     const created = await c.create(g);

@@ -4,6 +4,7 @@ import type { RawResponse } from './http';
 
 /** Returns why `res` is not acceptable for bad input, or undefined when it is. */
 export function statusViolation(res: RawResponse, method: string): string | undefined {
+  if (res.code === 500 && isEtcdTooLarge(res.text)) return undefined;
   if (res.code >= 500 || res.code < 200) return `HTTP ${res.code}: ${res.text.slice(0, 300)}`;
   if (method === 'HEAD') return undefined;
   if (res.code < 300) {
@@ -31,4 +32,14 @@ export function statusViolation(res: RawResponse, method: string): string | unde
   if (typeof s.reason !== 'string' || s.reason === '') problems.push('empty reason');
   if (typeof s.message !== 'string') problems.push('no message');
   return problems.length ? `HTTP ${res.code}: ${problems.join(', ')}: ${res.text.slice(0, 200)}` : undefined;
+}
+
+/** kube's answer for an object over etcd's request limit: etcd's error as a 500 without a reason. */
+function isEtcdTooLarge(text: string): boolean {
+  try {
+    const s = JSON.parse(text);
+    return s.kind === 'Status' && s.code === 500 && s.message === 'etcdserver: request is too large' && s.reason === undefined;
+  } catch {
+    return false;
+  }
 }

@@ -2,6 +2,7 @@
 import type { KubeObject } from '@capi/controller-runtime';
 import type { ResourceInfo } from './registry';
 import { dropEventsV1EmptyStrings, withGoZeroFields } from '../schema/go-zero';
+import { sortKeysDeep } from '../schema/values';
 
 /** events.k8s.io/v1 field → core v1 field. */
 const EVENT_FIELDS: [string, string][] = [
@@ -24,11 +25,14 @@ function rename(obj: Record<string, any>, pairs: [string, string][]): Record<str
 const isEventsV1 = (info: ResourceInfo) => info.group === 'events.k8s.io' && info.kind === 'Event';
 
 /**
- * The object as stored (core v1 shape for events.k8s.io Events); built-in kinds with the zero fields their Go type
- * always writes, as kube-apiserver stores them.
+ * The object as stored: custom resources with sorted keys; built-in kinds with the zero fields their Go type always
+ * writes (core v1 shape for events.k8s.io Events), as kube-apiserver stores them.
  */
 export function toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
-  if (info.custom) return obj;
+  // kube serves custom resources as unstructured maps, which Go's JSON encoder writes with sorted keys: stored so,
+  // every answer and watch event has kube's key order.
+  // The resourceVersion the store sets takes its sorted place ('' until then).
+  if (info.custom) return sortKeysDeep({ ...obj, metadata: { ...obj.metadata, resourceVersion: obj.metadata.resourceVersion ?? '' } });
   const stored = isEventsV1(info) ? ({ ...rename(obj, EVENT_FIELDS), apiVersion: 'v1', kind: 'Event' } as KubeObject) : obj;
   return withGoZeroFields(stored);
 }

@@ -41,9 +41,19 @@ export function notRegistered(apiVersion: string, kind: string): string {
  */
 export function checkKind(registry: Registry, info: ResourceInfo, obj: Record<string, any>): void {
   const want = apiVersionOf(info);
-  if (info.custom) {
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const v = obj[field];
+    if (v === undefined || v === null || typeof v === 'string') continue;
+    // The decoders first read the TypeMeta with encoding/json.
+    const got = typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : 'object';
     const json = JSON.stringify(obj);
-    if (!obj.kind) throw unrecognized(info, `Object 'Kind' is missing in '${json}'`, json);
+    throw unrecognized(info, `couldn't get version/kind; json parse error: json: cannot unmarshal ${got} into Go struct field .${field} of type string`, json);
+  }
+  if (info.custom) {
+    if (!obj.kind) {
+      const json = JSON.stringify(obj);
+      throw unrecognized(info, `Object 'Kind' is missing in '${json}'`, json);
+    }
     if (!obj.apiVersion) throw badRequest(`the API version in the data () does not match the expected API version (${want})`);
     const causes = [];
     if (obj.kind !== info.kind) causes.push({ type: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(obj.kind)}: must be ${info.kind}` });

@@ -144,7 +144,11 @@ export class Resources {
   private persist(info: ResourceInfo, ns: string, obj: KubeObject, dryRun?: boolean): KubeObject {
     tidyMeta(obj);
     if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
-    if (dryRun) return this.present(info, toStorage(info, obj));
+    if (dryRun) {
+      const out = this.present(info, toStorage(info, obj));
+      if (!out.metadata.resourceVersion) delete out.metadata.resourceVersion;
+      return out;
+    }
     const stored = toStorage(info, obj);
     // Like kube's GuaranteedUpdate: a write that leaves the stored object the same is not persisted, keeps its
     // resourceVersion and sends no watch event (else every no-op write would wake every watcher).
@@ -240,6 +244,7 @@ export class Resources {
       if (i.metadata.uid) throw conflict(info.group, info.plural, name, `uid mismatch: the provided object specified uid ${i.metadata.uid}, and no existing object was found`);
       this.requireNamespace(info, ns, true, name);
     }
+    if (info.custom && info.schema) this.checkApplyFieldsDeclared(info, i);
     let merged: KubeObject;
     try {
       merged = engines.applyIntent({ live, intent: i, manager: opts.fieldManager, force: !!opts.force, schema: info.schema, subresource: opts.subresource, now: this.now(), ignoreStatus: info.statusSubresource });
@@ -259,6 +264,21 @@ export class Resources {
     this.checkNoNewFinalizers(info, live, next);
     next = this.admit(info, next, opts, live);
     return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  /**
+   * kube's field manager converts an apply intent to the schema's typed value before anything else: a field the schema
+   * does not declare fails that conversion, whatever fieldValidation says, and the handler answers with the plain
+   * error, a 500 (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager, structured-merge-diff's
+   * ValidationErrors). Custom resources only: the built-in schemas here are loose.
+   */
+  private checkApplyFieldsDeclared(info: ResourceInfo, intent: KubeObject): void {
+    const unknown = droppedPaths(intent, engines.pruneUnknownFields(structuredClone(intent), info.schema!));
+    if (!unknown.length) return;
+    const errors = unknown.map((p) => `.${p}: field not declared in schema`);
+    const detail = errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n');
+    const m = intent.metadata;
+    throw new StatusError(500, `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${apiVersionOf(info)}, Kind=${info.kind}): ${detail}`, '');
   }
 
   /**
@@ -363,11 +383,14 @@ export class Resources {
         lastKey = row.key;
       }
     }
-    const metadata: Record<string, any> = { resourceVersion: String(this.store.currentRevision()) };
-    if (remaining > 0) {
-      metadata.continue = Buffer.from(JSON.stringify({ k: lastKey, rv })).toString('base64url');
-      metadata.remainingItemCount = remaining;
+    const token = remaining > 0 ? Buffer.from(JSON.stringify({ k: lastKey, rv })).toString('base64url') : undefined;
+    const resourceVersion = String(this.store.currentRevision());
+    if (info.custom) {
+      // An unstructured list in kube: sorted keys, and `continue` always written.
+      const metadata = { continue: token ?? '', ...(token ? { remainingItemCount: remaining } : {}), resourceVersion };
+      return { apiVersion: apiVersionOf(info), items, kind: info.listKind, metadata };
     }
+    const metadata = { resourceVersion, ...(token ? { continue: token, remainingItemCount: remaining } : {}) };
     return { apiVersion: apiVersionOf(info), kind: info.listKind, metadata, items };
   }
 
@@ -434,7 +457,9 @@ export class Resources {
 
   /** A BOOKMARK at the current revision: an empty object of the kind, with `annotations` when given. */
   bookmark(info: ResourceInfo, annotations?: Record<string, string>): WatchEvent {
-    const metadata = { resourceVersion: String(this.store.currentRevision()), ...(annotations ? { annotations } : {}) };
+    const resourceVersion = String(this.store.currentRevision());
+    // Sorted keys for a custom resource's (unstructured) bookmark, as kube writes it.
+    const metadata = info.custom ? { ...(annotations ? { annotations } : {}), resourceVersion } : { resourceVersion, ...(annotations ? { annotations } : {}) };
     return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata } };
   }
 

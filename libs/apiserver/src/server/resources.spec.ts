@@ -1,7 +1,8 @@
-// Resources.watch over an in-memory Store: what kube's cacher sends.
+// Resources over an in-memory Store: watches as kube's cacher sends them, apply's typed conversion.
 import type { KubeObject } from '@capi/controller-runtime';
 import { Store } from '../storage';
-import { Registry } from './registry';
+import { Registry, resourcesFromCrd } from './registry';
+import { StatusError } from './status';
 import { INITIAL_EVENTS_END, Resources } from './resources';
 
 function setup() {
@@ -37,6 +38,31 @@ describe('Resources.watch', () => {
     const patched = resources.patch(cms, 'd', 'a', 'merge', { metadata: { labels: { keep: null } } });
     stop();
     expect(events).toEqual([{ type: 'DELETED', object: { ...created, metadata: { ...created.metadata, resourceVersion: patched.metadata.resourceVersion } } }]);
+    store.close();
+  });
+});
+
+describe('Resources.apply', () => {
+  it('a field the custom resource schema does not declare is a 500, as kube\'s typed patch conversion, whatever fieldValidation says', () => {
+    const { store, resources } = setup();
+    const [widgets] = resourcesFromCrd({
+      metadata: { name: 'widgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Widget', plural: 'widgets' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: {
+        type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+      } } }] },
+    });
+    const intent = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'd' }, spec: { size: 1, colour: 'x', extra: 1 } };
+    for (const fieldValidation of ['Ignore', 'Warn'] as const) {
+      let err: StatusError | undefined;
+      try {
+        resources.apply(widgets, 'd', 'w', structuredClone(intent), { fieldManager: 'm', fieldValidation });
+      } catch (e) {
+        err = e as StatusError;
+      }
+      expect(err?.toStatus()).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500,
+        message: 'failed to create typed patch object (d/w; example.com/v1, Kind=Widget): errors:\n  .spec.colour: field not declared in schema\n  .spec.extra: field not declared in schema' });
+    }
+    expect(resources.apply(widgets, 'd', 'w', { ...intent, spec: { size: 1 } }, { fieldManager: 'm' }).spec).toEqual({ size: 1 });
     store.close();
   });
 });
