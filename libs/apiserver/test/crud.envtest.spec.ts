@@ -229,6 +229,10 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     const bad = await codeOf(c.create(widget('w-bad', ns, { size: -1 })));
     expect(bad.code).toBe(422);
     expect(bad.status.details?.causes).toEqual([expect.objectContaining({ field: 'spec.size' })]);
+    // A type error quotes the value's type (kube-openapi's InvalidType); several errors are one bracketed aggregate.
+    const types = await codeOf(c.create(widget('w-types', ns, { size: 1, tags: [1, { x: 1 }] })));
+    expect(types.status.message).toBe('Widget.example.com "w-types" is invalid: [spec.tags[0]: Invalid value: "integer": spec.tags[0] in body must be of type string: "integer", '
+      + 'spec.tags[1]: Invalid value: "object": spec.tags[1] in body must be of type string: "object"]');
     const badName = await codeOf(c.create(widget('Bad_Name', ns)));
     expect(badName.code).toBe(422);
     expect(badName.status.details?.causes?.[0]).toMatchObject({ field: 'metadata.name' });

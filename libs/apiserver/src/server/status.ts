@@ -53,10 +53,16 @@ export const badRequest = (msg: string) => new StatusError(400, msg, 'BadRequest
 
 export interface Cause { type: string; field: string; message: string }
 
+/** field.ErrorList.ToAggregate().Error(): one error as is, several bracketed, duplicates once. */
+function aggregate(messages: string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
+}
+
 export const invalid = (group: string, kind: string, name: string, causes: Cause[]) =>
   new StatusError(
     422,
-    `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${causes.map((c) => `${c.field}: ${c.message}`).join(', ')}`,
+    `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${aggregate(causes.map((c) => `${c.field}: ${c.message}`))}`,
     'Invalid',
     { name, group, kind, causes: causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })) },
   );
