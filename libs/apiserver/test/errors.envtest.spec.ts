@@ -1,4 +1,5 @@
 // Bad input gets proper Status codes and the server stays up; auth and discovery documents.
+import * as https from 'node:https';
 import { rawRequest, type Conn } from './support/test-client';
 import { embedded, itEmbedded, startTestServer, type TestServer } from './support/server';
 
@@ -13,6 +14,21 @@ afterAll(async () => {
 });
 
 const cms = '/api/v1/namespaces/default/configmaps';
+
+/** A JSON request whose answer keeps its headers. */
+function rawRequestWithHeaders(c: Conn, method: string, path: string, body: unknown): Promise<{ code: number; text: string; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(new URL(path, c.url), {
+      method, ca: Buffer.from(c.caData!, 'base64'), headers: { Authorization: `Bearer ${c.token}`, 'Content-Type': 'application/json' },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d) => chunks.push(d));
+      res.on('end', () => resolve({ code: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
 const status = (text: string) => JSON.parse(text);
 
 describe('bad input', () => {
@@ -131,6 +147,10 @@ describe('bad input', () => {
     const pruned = await rawRequest(conn, 'POST', widgets, w('pruned'));
     expect(pruned.code).toBe(201);
     expect(status(pruned.text).spec).toEqual({ size: 1, color: 'blue' });
+    // Warn: the warnings come with the answer even when the write fails later (here its schema validation).
+    const warned = await rawRequestWithHeaders(conn, 'POST', `${widgets}?fieldValidation=Warn`, { ...w('warned'), spec: { size: -1, bogus: 'x' } });
+    expect(warned.code).toBe(422);
+    expect(warned.headers.warning).toBe('299 - "unknown field \\"spec.bogus\\""');
     const strict = await rawRequest(conn, 'POST', `${widgets}?fieldValidation=Strict`, w('strict'));
     expect(strict.code).toBe(400);
     expect(status(strict.text).message).toBe('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.bogus"');

@@ -240,7 +240,7 @@ export function createHandler(deps: HttpDeps) {
     res.on('close', end);
   }
 
-  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): Promise<void> {
+  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat, warnings: string[]): Promise<void> {
     const { info, name, subresource } = route;
     const reply = (code: number, body: unknown, warnings: string[] = []) => send(res, code, body, undefined, warnings, format);
     const ns = route.namespace ?? '';
@@ -251,7 +251,6 @@ export function createHandler(deps: HttpDeps) {
     const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
     const sub = subresource as 'status' | 'scale' | undefined;
     const fieldValidation = (q.get('fieldValidation') ?? undefined) as FieldValidation | undefined;
-    const warnings: string[] = [];
     const resName = `${info.group}/${info.plural}${sub ? `/${sub}` : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
     // A write is counted with its field manager and outcome: changed the store (its revision moved), no-op, or failed.
@@ -343,6 +342,7 @@ export function createHandler(deps: HttpDeps) {
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let format: ResponseFormat = 'json'; // of the answer, errors included (kube sends Status in the negotiated format)
+    const warnings: string[] = []; // sent with the answer, an error's too (kube's warning recorder writes headers early)
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const path = url.pathname;
@@ -353,14 +353,14 @@ export function createHandler(deps: HttpDeps) {
       const route = parseResourcePath(registry, path);
       if (!route) throw unmatchedPath(decodePathSegments(path));
       format = responseFormat(req.headers.accept, route.info);
-      await resourceRoute(req, res, route, url.searchParams, format);
+      await resourceRoute(req, res, route, url.searchParams, format, warnings);
     } catch (e) {
       if (e instanceof PathNotFound) return res.headersSent ? void res.end() : sendPathNotFound(res);
       if (!(e instanceof StatusError)) deps.onError(e);
       const err = e instanceof StatusError ? e : new StatusError(500, `Internal error: ${(e as Error)?.message ?? String(e)}`, 'InternalError');
       if (err instanceof NotAcceptable) format = 'protobuf';
       if (res.headersSent) return void res.end();
-      send(res, err.code, err.toStatus(), undefined, [], format);
+      send(res, err.code, err.toStatus(), undefined, warnings, format);
     }
   };
 }
