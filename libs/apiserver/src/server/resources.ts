@@ -4,18 +4,17 @@ import type { KubeObject, Status } from '@capi/controller-runtime';
 import { CompactedError, objectKey, storedJson, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
 import { rememberJson } from './known-json';
 import { engines } from './engines';
-import { droppedPaths, initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
+import { initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
 import { apiVersionOf, storageResource, type Registry, type ResourceInfo } from './registry';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors';
-import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError, type Cause } from './status';
-import { admitCrd, defaultCrdSpec, establishedStatus } from './crds';
+import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError } from './status';
+import { establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { deepEqual } from '../merge/walk';
-import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
-import { scaleCauses } from './scale';
+import { checkNesting, objectTooLarge } from './limits';
 import { checkKind, StrictDecodingError } from './identity';
-import { eventCreateCauses, eventUpdateCauses } from './events';
+import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
 import { checkDeletePreconditions, deletedStatus, validateDeletePolicy, gcFinalizers, markDeleting, pendingSpecFinalizers, type DeletePolicy } from './deletion';
 
 /**
@@ -101,49 +100,20 @@ export class Resources {
     }
   }
 
-  /** prune → default → validate against the resource schema and the ObjectMeta rules. */
-  private admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings' | 'subresource'>, live?: KubeObject): KubeObject {
-    let out = obj;
-    const validation = opts.fieldValidation;
-    if (info.schema) {
-      const before = validation === 'Strict' || validation === 'Warn' ? structuredClone(out) : undefined;
-      out = engines.pruneUnknownFields(out, info.schema) as KubeObject;
-      const unknown = before ? droppedPaths(before, out).map((f) => `unknown field "${f}"`) : [];
-      if (unknown.length && validation === 'Strict') throw new StrictDecodingError(info, unknown);
-      opts.warnings?.push(...unknown);
-      out = engines.applyDefaultsInPlace(out, info.schema) as KubeObject; // `out` is prune's fresh copy
-    }
-    if (isCrd(info)) out = defaultCrdSpec(out);
-    const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
-    if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
-    if (info.schema) causes.push(...engines.validate(out, info.schema));
-    causes.push(...dataSizeCauses(info, out));
-    if (info.custom && info.scale) causes.push(...scaleCauses(info.scale, out, opts.subresource === 'status'));
-    if (isCrd(info)) causes.push(...admitCrd(out));
-    if (info.kind === 'Event' && !info.custom) {
-      const eventsV1 = info.group === 'events.k8s.io';
-      const core = toStorage(info, out);
-      causes.push(...(live ? eventUpdateCauses(core, toStorage(info, live), eventsV1) : eventCreateCauses(core, eventsV1)));
-    }
-    // Errors name the internal kind: events.k8s.io Events are core Events there.
-    if (causes.length) throw invalid(info.storedAs?.group ?? info.group, info.kind, out.metadata.name ?? '', causes);
-    return out;
-  }
-
   create(info: ResourceInfo, ns: string, body: unknown, opts: WriteOpts = {}): KubeObject {
     this.checkIdentity(info, body, ns);
     this.requireNamespace(info, ns, true, (body as KubeObject).metadata.name ?? '');
     const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
     if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
-    let admitted = this.admit(info, obj, opts);
+    let admitted = admit(info, obj, opts);
     admitted = this.track(info, { live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
     return this.persist(info, ns, admitted, opts.dryRun);
   }
 
   private persist(info: ResourceInfo, ns: string, obj: KubeObject, dryRun?: boolean): KubeObject {
     tidyMeta(obj);
-    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
+    if (isCrd(info)) obj.status = establishedStatus(obj, this.now());
     if (dryRun) {
       const out = this.present(info, toStorage(info, obj));
       if (!out.metadata.resourceVersion) delete out.metadata.resourceVersion;
@@ -190,8 +160,8 @@ export class Resources {
   /** Shared tail of update/patch: carry server-owned fields, admit, track field ownership, finalize if done. */
   private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
-    this.checkNoNewFinalizers(info, live, next);
-    next = this.admit(info, next, opts, live);
+    checkNoNewFinalizers(info, live, next);
+    next = admit(info, next, opts, live);
     next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
@@ -216,7 +186,7 @@ export class Resources {
     if (p.metadata.resourceVersion && p.metadata.resourceVersion !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    this.checkUidUnchanged(info, live, p.metadata.uid);
+    checkUidUnchanged(info, live, p.metadata.uid);
     try {
       return this.write(info, ns, live, p, opts, 'patch');
     } catch (e) {
@@ -236,7 +206,7 @@ export class Resources {
     if (live && i.metadata.resourceVersion && i.metadata.resourceVersion !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    if (live) this.checkUidUnchanged(info, live, i.metadata.uid);
+    if (live) checkUidUnchanged(info, live, i.metadata.uid);
     if (!live) {
       if (opts.subresource) throw notFound(info.group, info.plural, name);
       // kube's patcher: a uid pins the object, so an apply computed from a stale copy of a deleted object is refused
@@ -244,7 +214,7 @@ export class Resources {
       if (i.metadata.uid) throw conflict(info.group, info.plural, name, `uid mismatch: the provided object specified uid ${i.metadata.uid}, and no existing object was found`);
       this.requireNamespace(info, ns, true, name);
     }
-    if (info.custom && info.schema) this.checkApplyFieldsDeclared(info, i);
+    if (info.custom && info.schema) checkApplyFieldsDeclared(info, i);
     let merged: KubeObject;
     try {
       merged = engines.applyIntent({ live, intent: i, manager: opts.fieldManager, force: !!opts.force, schema: info.schema, subresource: opts.subresource, now: this.now(), ignoreStatus: info.statusSubresource });
@@ -257,53 +227,13 @@ export class Resources {
       });
     }
     if (!live) {
-      const created = this.admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts);
+      const created = admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts);
       return this.persist(info, ns, created, opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
-    this.checkNoNewFinalizers(info, live, next);
-    next = this.admit(info, next, opts, live);
+    checkNoNewFinalizers(info, live, next);
+    next = admit(info, next, opts, live);
     return this.finishWrite(info, ns, next, opts.dryRun);
-  }
-
-  /**
-   * kube's field manager converts an apply intent to the schema's typed value before anything else: a field the schema
-   * does not declare fails that conversion, whatever fieldValidation says, and the handler answers with the plain
-   * error, a 500 (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager, structured-merge-diff's
-   * ValidationErrors). Custom resources only: the built-in schemas here are loose.
-   */
-  private checkApplyFieldsDeclared(info: ResourceInfo, intent: KubeObject): void {
-    const unknown = droppedPaths(intent, engines.pruneUnknownFields(structuredClone(intent), info.schema!));
-    if (!unknown.length) return;
-    const errors = unknown.map((p) => `.${p}: field not declared in schema`);
-    const detail = errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n');
-    const m = intent.metadata;
-    throw new StatusError(500, `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${apiVersionOf(info)}, Kind=${info.kind}): ${detail}`, '');
-  }
-
-  /**
-   * kube's ValidateObjectMetaUpdate: metadata.uid is immutable, so a patch or apply naming another uid (an intent
-   * computed for an object since deleted and recreated under the same name) is refused, not applied to the new one.
-   */
-  private checkUidUnchanged(info: ResourceInfo, live: KubeObject, uid: unknown): void {
-    if (uid === undefined || uid === '' || uid === live.metadata.uid) return;
-    throw invalid(info.group, info.kind, live.metadata.name ?? '', [{ type: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` }]);
-  }
-
-  /**
-   * kube's ValidateObjectMetaUpdate: an object being deleted may lose finalizers but gain none (a write built from a
-   * copy read before a finalizer was removed would otherwise bring it back and hold the deletion).
-   */
-  private checkNoNewFinalizers(info: ResourceInfo, live: KubeObject, next: KubeObject): void {
-    if (!live.metadata.deletionTimestamp) return;
-    const old = new Set(live.metadata.finalizers ?? []);
-    const added = [...new Set((next.metadata.finalizers ?? []).filter((f) => !old.has(f)))].sort();
-    if (!added.length) return;
-    const goList = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
-    throw invalid(info.group, info.kind, live.metadata.name ?? '', [{
-      type: 'FieldValueForbidden', field: 'metadata.finalizers',
-      message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goList}`,
-    }]);
   }
 
   /** Field ownership for non-apply writes; the merge engine's bad-input errors become 422. */
