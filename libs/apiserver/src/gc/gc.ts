@@ -1,12 +1,16 @@
-// Garbage collection of ownerReferences (background / foreground) and namespace termination, driven by store events.
+// Garbage collection of ownerReferences (background / foreground / orphan) and namespace termination, driven by store
+// events: what kube-controller-manager's garbage collector and namespace controller do after kube-apiserver marked an
+// object as being deleted.
 import type { KubeObject } from '@capi/controller-runtime';
 import type { Store, StoreEvent, StoredObject } from '../storage';
 import type { Registry, ResourceInfo } from '../server/registry';
 import { storageResource } from '../server/registry';
 import type { Resources } from '../server/resources';
 import { StatusError } from '../server/status';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../server/deletion';
+import { tidyMeta } from '../server/objects';
 
-export const FOREGROUND = 'foregroundDeletion';
+export const FOREGROUND = FOREGROUND_FINALIZER;
 export const NAMESPACE_FINALIZER = 'kubernetes';
 
 type Task = () => void;
@@ -87,6 +91,7 @@ export class GarbageCollector {
       return;
     }
     if (meta.deletionTimestamp && meta.finalizers?.includes(FOREGROUND)) this.enqueue(() => this.foreground(ev.resource, ev.namespace, meta.name!));
+    if (meta.deletionTimestamp && meta.finalizers?.includes(ORPHAN_FINALIZER)) this.enqueue(() => this.orphan(ev.resource, ev.namespace, meta.name!));
     if (meta.deletionTimestamp && obj.kind === 'Namespace' && ev.resource === '/namespaces') this.enqueue(() => this.checkNamespace(meta.name!));
     if (ev.type === 'ADDED' && meta.ownerReferences?.length) this.enqueue(() => this.processDependent(ev.resource, ev.namespace, meta.name!));
   }
@@ -142,6 +147,27 @@ export class GarbageCollector {
     }, { fieldManager: 'garbage-collector' });
   }
 
+  /** Orphan deletion: the dependents lose their reference to the owner, then the owner its "orphan" finalizer. */
+  private orphan(resource: string, ns: string, name: string): void {
+    const row = this.store.get(`${resource}/${ns}/${name}`);
+    if (!row) return;
+    const owner = row.data as KubeObject;
+    for (const dep of this.store.dependents(owner.metadata.uid!)) {
+      const data = structuredClone(dep.data) as KubeObject;
+      data.metadata.ownerReferences = (data.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata.uid);
+      tidyMeta(data);
+      this.store.put(dep.resource, dep.namespace, dep.name, (rev) => {
+        data.metadata.resourceVersion = String(rev);
+        return data;
+      });
+    }
+    const info = this.infoOf(owner);
+    if (!info) return;
+    this.resources.patch(info, row.namespace, row.name, 'merge', {
+      metadata: { resourceVersion: owner.metadata.resourceVersion, finalizers: (owner.metadata.finalizers ?? []).filter((f) => f !== ORPHAN_FINALIZER) },
+    }, { fieldManager: 'garbage-collector' });
+  }
+
   private checkForegroundOwner(ref: { apiVersion: string; kind: string; name: string; uid: string }, ns: string): void {
     const info = this.registry.byKind(ref.apiVersion, ref.kind);
     if (!info) return;
@@ -165,10 +191,10 @@ export class GarbageCollector {
       }
     }
     if (remaining > 0) return;
-    const nsObj = row.data as KubeObject;
-    const info = this.infoOf(nsObj)!;
-    this.resources.patch(info, '', name, 'merge', {
-      metadata: { resourceVersion: nsObj.metadata.resourceVersion, finalizers: (nsObj.metadata.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER) },
-    }, { fieldManager: 'namespace-controller' });
+    // As the namespace controller: /finalize without "kubernetes", then delete again (gone once no finalizer is left).
+    const spec = (row.data.spec ?? {}) as { finalizers?: string[] };
+    const rest = (spec.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
+    if (rest.length !== (spec.finalizers ?? []).length) this.resources.finalizeNamespace(name, rest);
+    if (!rest.length) this.resources.delete(this.infoOf(row.data)!, '', name);
   }
 }

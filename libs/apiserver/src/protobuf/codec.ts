@@ -8,8 +8,12 @@ import { META_V1_PROTO, RESOURCE_PROTO, RUNTIME_PROTO } from './meta-proto';
 import { COORDINATION_V1_PROTO, CORE_V1_PROTO, EVENTS_V1_PROTO } from './api-proto';
 import { APIEXTENSIONS_V1_PROTO } from './apiextensions-proto';
 
-/** A protobuf body that cannot be decoded (the server answers 400). */
-export class ProtobufDecodeError extends Error {}
+/** A protobuf body that cannot be decoded (the server answers 400); `gvk` when its envelope named one. */
+export class ProtobufDecodeError extends Error {
+  constructor(message: string, readonly gvk?: { apiVersion: string; kind: string }) {
+    super(message);
+  }
+}
 /** An object that cannot be written as protobuf (no schema for its kind, or a value of the wrong type). */
 export class ProtobufEncodeError extends Error {}
 

@@ -1,4 +1,5 @@
 // kube's protobuf body: the magic "k8s\0" then a runtime.Unknown carrying the TypeMeta and the raw message.
+import { withGoZeroFields } from '../schema/go-zero';
 import { decodeMessageBytes, encodeMessageBytes, messageType, ProtobufDecodeError, ProtobufEncodeError, typeOfKind } from './codec';
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
@@ -14,13 +15,16 @@ interface Envelope { apiVersion: string; kind: string; raw: Uint8Array }
 
 function openEnvelope(body: Uint8Array): Envelope {
   if (body.length < MAGIC.length || !MAGIC.equals(body.subarray(0, MAGIC.length))) {
-    throw new ProtobufDecodeError('the body does not start with the protobuf magic prefix "k8s\\x00"');
+    // gogo/protobuf's wording in kube's protobuf serializer (apimachinery/pkg/runtime/serializer/protobuf).
+    throw new ProtobufDecodeError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   }
   let u: Record<string, any>;
   try {
     u = Unknown.toObject(Unknown.decode(body.subarray(MAGIC.length)));
   } catch (e) {
-    throw new ProtobufDecodeError(`invalid runtime.Unknown envelope: ${(e as Error).message}`);
+    // protobufjs reads past the end of a truncated message where Go's decoder reports io.ErrUnexpectedEOF.
+    const m = (e as Error).message;
+    throw new ProtobufDecodeError(/index out of range/.test(m) ? 'unexpected EOF' : `invalid runtime.Unknown envelope: ${m}`);
   }
   if (u.contentEncoding) throw new ProtobufDecodeError(`unsupported content encoding "${u.contentEncoding}"`);
   return { apiVersion: u.typeMeta?.apiVersion ?? '', kind: u.typeMeta?.kind ?? '', raw: u.raw ?? new Uint8Array() };
@@ -40,9 +44,20 @@ export function protobufSupported(apiVersion: string, kind: string): boolean {
 export function decodeObject(body: Uint8Array): Record<string, unknown> {
   const env = openEnvelope(body);
   const type = typeOfKind(env.apiVersion, env.kind);
-  if (!type) throw new ProtobufDecodeError(`no protobuf schema on this server for ${env.apiVersion || '<no apiVersion>'}, Kind=${env.kind || '<no kind>'}`);
+  if (!type) {
+    throw new ProtobufDecodeError(`no kind "${env.kind}" is registered for version "${env.apiVersion}" in scheme "pkg/runtime/scheme.go:111"`, { apiVersion: env.apiVersion, kind: env.kind });
+  }
   try {
-    return { apiVersion: env.apiVersion, kind: env.kind, ...decodeMessageBytes(type, env.raw) };
+    // The zero fields Go's JSON writes (and kube's JSON answers carry), which the wire leaves out.
+    const obj: Record<string, unknown> = { apiVersion: env.apiVersion, kind: env.kind, ...decodeMessageBytes(type, env.raw) };
+    if (Array.isArray(obj.items)) {
+      const itemKind = { apiVersion: env.apiVersion, kind: env.kind.replace(/List$/, '') };
+      obj.items = obj.items.map((i: Record<string, unknown>) => {
+        const { apiVersion: _a, kind: _k, ...rest } = withGoZeroFields({ ...itemKind, ...i });
+        return rest;
+      });
+    }
+    return withGoZeroFields(obj);
   } catch (e) {
     if (e instanceof ProtobufDecodeError) throw e;
     throw new ProtobufDecodeError(`invalid ${env.kind} message: ${(e as Error).message}`);

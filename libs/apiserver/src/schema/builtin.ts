@@ -22,7 +22,9 @@ function listMap(keys: string[], properties: OpenApiSchema = {}): OpenApiSchema 
 }
 
 /** metav1.Condition / core conditions: keyed by type. */
-const conditions = listMap(['type'], { status: str, reason: str, message: str, lastTransitionTime: time, lastHeartbeatTime: time });
+// A zero metav1.Time is written as null by kube (Go's encoding/json of a zero Time).
+const nullableTime: OpenApiSchema = { ...time, nullable: true };
+const conditions = listMap(['type'], { status: str, reason: str, message: str, lastTransitionTime: nullableTime, lastHeartbeatTime: nullableTime });
 
 /** A top-level resource: apiVersion/kind strings, metadata an object, the rest as given. */
 const resource = (properties: OpenApiSchema): OpenApiSchema =>

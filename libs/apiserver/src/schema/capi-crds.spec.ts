@@ -64,7 +64,7 @@ describe('CAPI CRD schemas', () => {
       const { errors } = admit(obj, schema);
       expect(errors.map((e) => `${e.field}: ${e.message}`).sort()).toEqual(
         [
-          'spec.replicas: Invalid value: "two": spec.replicas in body must be of type integer: "string"',
+          'spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
           'spec.template.spec.infrastructureRef.name: Required value',
           'spec.rollout.strategy.type: Unsupported value: "Recreate": supported values: "RollingUpdate", "OnDelete"',
           'status.conditions[0].lastTransitionTime: Invalid value: "yesterday": status.conditions[0].lastTransitionTime in body must be of type date-time: "yesterday"',

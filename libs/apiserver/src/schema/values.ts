@@ -22,6 +22,15 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v ?? null);
 }
 
+/** A copy with every object's keys in sorted order, as Go's encoding/json writes a map (arrays keep their order). */
+export function sortKeysDeep<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(sortKeysDeep) as T;
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]);
+  return out as T;
+}
+
 export const deepEqual = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 /** Schemas from `properties`; tolerant of a missing or malformed map. */

@@ -29,7 +29,10 @@ export interface ApiServerOptions {
   /** Keeps the token and certificates so a restarted server is reachable with the same kubeconfig. */
   dataDir?: string;
   logger?: Logger;
-  /** How often watches with allowWatchBookmarks get a BOOKMARK (default 5 s). */
+  /**
+   * How often watches with allowWatchBookmarks get a BOOKMARK (default 60 s, kube's bookmarkFrequency). As in kube,
+   * such a watch also gets one at the end of its initial events and 2 s before its timeoutSeconds.
+   */
   bookmarkIntervalMs?: number;
   /** Watch history kept for resuming (default 10000 events); older resourceVersions get 410 Gone. */
   historySize?: number;
@@ -97,7 +100,7 @@ export class ApiServer {
     const tls = this.opts.tls !== false;
     const host = this.opts.host ?? '127.0.0.1';
     const handler = createHandler({
-      registry: this.registry, resources, token, metrics: this.metrics, bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 5000,
+      registry: this.registry, resources, token, metrics: this.metrics, bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
       version: { major: '1', minor: '32', gitVersion: 'v1.32.0-capi-ts', gitCommit: '', gitTreeState: 'clean', buildDate: '', goVersion: 'node', compiler: 'tsc', platform: `${process.platform}/${process.arch}` },
       onError: (e) => log?.error(`request failed: ${(e as Error)?.stack ?? String(e)}`),
     });

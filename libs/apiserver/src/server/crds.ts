@@ -31,6 +31,25 @@ export function admitCrd(crd: KubeObject): Cause[] {
 }
 
 /** The status the apiextensions controller would publish once the CRD is served. */
+/**
+ * kube's SetDefaults_CustomResourceDefinitionSpec (apiextensions-apiserver/pkg/apis/apiextensions/v1/defaults.go),
+ * applied on every write: names.singular (the kind in lower case), names.listKind (<Kind>List), conversion None, and
+ * a conversion webhook service's port 443.
+ */
+export function defaultCrdSpec(crd: KubeObject): KubeObject {
+  const spec = crd.spec as Record<string, any> | undefined;
+  if (!spec || typeof spec !== 'object') return crd;
+  const names = typeof spec.names === 'object' && spec.names !== null ? { ...spec.names } : undefined;
+  if (names && !names.singular && typeof names.kind === 'string') names.singular = names.kind.toLowerCase();
+  if (names && !names.listKind && names.kind) names.listKind = `${names.kind}List`;
+  let conversion = spec.conversion ?? { strategy: 'None' };
+  const service = conversion.webhook?.clientConfig?.service;
+  if (service && service.port === undefined) {
+    conversion = { ...conversion, webhook: { ...conversion.webhook, clientConfig: { ...conversion.webhook.clientConfig, service: { ...service, port: 443 } } } };
+  }
+  return { ...crd, spec: { ...spec, ...(names ? { names } : {}), conversion } };
+}
+
 export function establishedStatus(crd: KubeObject, now: string): Record<string, any> {
   const spec = crd.spec as Record<string, any>;
   const cond = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: now, reason, message });

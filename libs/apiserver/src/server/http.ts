@@ -6,10 +6,11 @@ import * as discovery from './discovery';
 import { groupVersionDocument, openapiIndex } from './openapi';
 import type { Registry, ResourceInfo } from './registry';
 import type { FieldValidation, PatchKind, Resources } from './resources';
-import { badRequest, StatusError } from './status';
+import { badRequest, notFound, StatusError } from './status';
+import { PathNotFound, resourceNotFound, sendPathNotFound, unmatchedPath } from './notfound';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
-import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, responseFormat, watchEncoding, type ResponseFormat } from './wire';
+import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, NotAcceptable, responseFormat, watchEncoding, type ResponseFormat } from './wire';
 import { ScaleSubresource, scaleTable } from './scale';
 import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
@@ -51,12 +52,14 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 const parseJson = parseJsonBody;
 
+const UNKNOWN_FORMAT = 'the body of the request was in an unknown format - accepted media types include: ';
+
 function checkedDepth<T>(body: T): T {
   checkNesting(body);
   return body;
 }
 
-/** An apply body: JSON is YAML, and JSON.parse copes with any depth where the YAML parser overflows the stack. */
+/** An apply (or YAML) body: JSON is YAML, and JSON.parse copes with any depth where the YAML parser overflows the stack. */
 function parseApplyBody(text: string): unknown {
   let body: unknown;
   try {
@@ -145,46 +148,54 @@ export function createHandler(deps: HttpDeps) {
     let m = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);
     if (m) {
       const doc = m[1] ? groupVersionDocument(registry, '', m[1]) : groupVersionDocument(registry, m[2], m[3]);
-      if (!doc) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      if (!doc) throw resourceNotFound();
       return send(res, 200, doc), true;
     }
     m = /^\/api\/([^/]+)$/.exec(p) ?? /^\/apis\/([^/]+\/[^/]+)$/.exec(p);
     if (m) {
       const [g, v] = p.startsWith('/api/') ? ['', m[1]] : m[1].split('/');
       const list = discovery.resourceList(registry, g, v);
-      if (!list) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      if (!list) throw unmatchedPath(decodePathSegments(p));
       return send(res, 200, list), true;
     }
     m = /^\/apis\/([^/]+)$/.exec(p);
     if (m) {
       const grp = discovery.group(registry, m[1]);
-      if (!grp) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      if (!grp) throw unmatchedPath(decodePathSegments(p));
       return send(res, 200, grp), true;
     }
     return false;
   }
 
+  /**
+   * The body of a write, by method and Content-Type as kube accepts them: POST/PUT take JSON, YAML or (built-in kinds)
+   * protobuf, else 415 naming those; PATCH takes the patch types (no strategic merge for custom resources), else
+   * go-restful's bare 415 (its routes match PATCH by Content-Type).
+   */
   async function decodeWrite(req: IncomingMessage, info: ResourceInfo): Promise<{ body: unknown; patch?: PatchKind | 'apply' }> {
     const type = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
     const raw = await readBody(req);
+    const text = () => raw.toString('utf8');
+    if (req.method === 'PATCH') {
+      switch (type) {
+        case 'application/json-patch+json':
+          return { body: parseJson(text()), patch: 'json' };
+        case 'application/merge-patch+json':
+          return { body: parseJson(text()), patch: 'merge' };
+        case 'application/strategic-merge-patch+json':
+          if (info.custom) throw new StatusError(415, `${UNKNOWN_FORMAT}application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
+          return { body: parseJson(text()), patch: 'strategic' };
+        case 'application/apply-patch+yaml':
+          return { body: parseApplyBody(text()), patch: 'apply' };
+        default:
+          throw new StatusError(415, '415: Unsupported Media Type', 'UnsupportedMediaType', {});
+      }
+    }
     // Protobuf bodies nest as deep as their JSON form (a CRD's schema), so they get the same depth limit.
     if (isProtobuf(type)) return { body: checkedDepth(decodeProtobufBody(info, raw)) };
-    const text = raw.toString('utf8');
-    switch (type) {
-      case 'application/json':
-        return { body: parseJson(text) };
-      case 'application/json-patch+json':
-        return { body: parseJson(text), patch: 'json' };
-      case 'application/merge-patch+json':
-        return { body: parseJson(text), patch: 'merge' };
-      case 'application/strategic-merge-patch+json':
-        return { body: parseJson(text), patch: 'strategic' };
-      case 'application/apply-patch+yaml':
-      case 'application/apply-patch+json':
-        return { body: parseApplyBody(text), patch: 'apply' };
-      default:
-        throw new StatusError(415, `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
-    }
+    if (type === 'application/json') return { body: parseJson(text()) };
+    if (type === 'application/yaml') return { body: parseApplyBody(text()) };
+    throw new StatusError(415, `${UNKNOWN_FORMAT}application/json, application/yaml${info.custom ? '' : ', application/vnd.kubernetes.protobuf'}`, 'UnsupportedMediaType');
   }
 
   function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): void {
@@ -206,9 +217,11 @@ export function createHandler(deps: HttpDeps) {
       res.end();
     };
     try {
+      const initial = q.get('sendInitialEvents');
       stop = resources.watch(route.info, route.namespace, {
         labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
-        resourceVersion: q.get('resourceVersion') ?? undefined,
+        resourceVersion: q.get('resourceVersion') ?? undefined, allowWatchBookmarks: flag(q, 'allowWatchBookmarks'),
+        sendInitialEvents: initial === null ? undefined : initial === 'true',
       }, write);
     } catch (e) {
       // Like kube: a watch that cannot start is a 200 stream with one ERROR event (e.g. 410 Expired).
@@ -216,24 +229,28 @@ export function createHandler(deps: HttpDeps) {
       res.end();
       return;
     }
-    if (flag(q, 'allowWatchBookmarks')) timers.push(setInterval(() => write(resources.bookmark(route.info)), deps.bookmarkIntervalMs));
     const timeout = Number(q.get('timeoutSeconds') ?? 0);
+    if (flag(q, 'allowWatchBookmarks')) {
+      timers.push(setInterval(() => write(resources.bookmark(route.info)), deps.bookmarkIntervalMs));
+      // kube's cacheWatcher also sends one 2 s before the watch's deadline, so the client resumes from a fresh revision.
+      if (timeout > 2) timers.push(setTimeout(() => write(resources.bookmark(route.info)), (timeout - 2) * 1000));
+    }
     if (timeout > 0) timers.push(setTimeout(end, timeout * 1000));
     req.on('close', end);
     res.on('close', end);
   }
 
-  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): Promise<void> {
+  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat, warnings: string[]): Promise<void> {
     const { info, name, subresource } = route;
     const reply = (code: number, body: unknown, warnings: string[] = []) => send(res, code, body, undefined, warnings, format);
     const ns = route.namespace ?? '';
     const served = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale);
-    if (subresource && !served) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+    // kube's crdHandler answers any other subresource of a custom resource as its object not found.
+    if (subresource && !served) throw info.custom && name ? notFound(info.group, info.plural, name) : resourceNotFound();
     const dryRun = q.getAll('dryRun').includes('All');
     const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
     const sub = subresource as 'status' | 'scale' | undefined;
     const fieldValidation = (q.get('fieldValidation') ?? undefined) as FieldValidation | undefined;
-    const warnings: string[] = [];
     const resName = `${info.group}/${info.plural}${sub ? `/${sub}` : ''}`;
     const count = (verb: string) => deps.metrics.record(verb, resName);
     // A write is counted with its field manager and outcome: changed the store (its revision moved), no-op, or failed.
@@ -250,7 +267,7 @@ export function createHandler(deps: HttpDeps) {
       }
     };
     if (sub === 'scale') {
-      if (!name) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      if (!name) throw resourceNotFound();
       const write = req.method === 'GET' ? undefined : await decodeWrite(req, info);
       const out = scale.serve(req.method ?? '', info, ns, name, write, { fieldManager, applyManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, fieldValidation, warnings });
       const body = out.verb === 'get' && wantsTable(req.headers.accept) ? scaleTable(info, out.scale) : out.scale;
@@ -275,28 +292,25 @@ export function createHandler(deps: HttpDeps) {
       }
       case 'POST': {
         if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
-        const { body, patch } = await decodeWrite(req, info);
-        if (patch) throw new StatusError(415, 'POST requires application/json', 'UnsupportedMediaType');
+        const { body } = await decodeWrite(req, info);
         return reply(201, write('create', fieldManager, () => resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings })), warnings);
       }
       case 'PUT': {
         if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
-        const { body, patch } = await decodeWrite(req, info);
-        if (patch) throw new StatusError(415, 'PUT requires application/json', 'UnsupportedMediaType');
+        const { body } = await decodeWrite(req, info);
         const existed = resources.exists(info, ns, name);
         return reply(existed ? 200 : 201, write('update', fieldManager, () => resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
         const { body, patch } = await decodeWrite(req, info);
-        if (!patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
         if (patch === 'apply') {
           const manager = q.get('fieldManager') ?? '';
           // kube's patch handler answers 201 when the apply created the object (dry run included).
           const created = !sub && !resources.exists(info, ns, name);
           return reply(created ? 201 : 200, write('apply', manager, () => resources.apply(info, ns, name, body, { fieldManager: manager, force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings })), warnings);
         }
-        return reply(200, write('patch', fieldManager, () => resources.patch(info, ns, name, patch, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
+        return reply(200, write('patch', fieldManager, () => resources.patch(info, ns, name, patch!, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
       }
       case 'DELETE': {
         const raw = await readBody(req);
@@ -307,8 +321,12 @@ export function createHandler(deps: HttpDeps) {
         if (opts.dryRun !== undefined && !(Array.isArray(opts.dryRun) && opts.dryRun.every((v: unknown) => typeof v === 'string'))) {
           throw new StatusError(400, 'DeleteOptions.dryRun must be a list of strings', 'BadRequest');
         }
-        const policy = q.get('propagationPolicy') ?? opts.propagationPolicy ?? (opts.orphanDependents ? 'Orphan' : undefined);
-        const delOpts = { propagationPolicy: policy, preconditions: opts.preconditions, dryRun: dryRun || (opts.dryRun ?? []).includes('All') };
+        const orphanQuery = q.get('orphanDependents');
+        const orphanDependents = orphanQuery !== null ? orphanQuery === 'true' : typeof opts.orphanDependents === 'boolean' ? opts.orphanDependents : undefined;
+        const delOpts = {
+          propagationPolicy: q.get('propagationPolicy') ?? opts.propagationPolicy, orphanDependents,
+          preconditions: opts.preconditions, dryRun: dryRun || (opts.dryRun ?? []).includes('All'),
+        };
         if (!name) {
           const list = resources.list(info, route.namespace, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
           write('deletecollection', fieldManager, () => { for (const item of list.items) resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts); });
@@ -324,6 +342,7 @@ export function createHandler(deps: HttpDeps) {
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let format: ResponseFormat = 'json'; // of the answer, errors included (kube sends Status in the negotiated format)
+    const warnings: string[] = []; // sent with the answer, an error's too (kube's warning recorder writes headers early)
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const path = url.pathname;
@@ -332,14 +351,16 @@ export function createHandler(deps: HttpDeps) {
       decodePathSegments(path);
       if (await discoveryRoutes(req, res, path)) return;
       const route = parseResourcePath(registry, path);
-      if (!route) throw new StatusError(404, 'the server could not find the requested resource', 'NotFound');
+      if (!route) throw unmatchedPath(decodePathSegments(path));
       format = responseFormat(req.headers.accept, route.info);
-      await resourceRoute(req, res, route, url.searchParams, format);
+      await resourceRoute(req, res, route, url.searchParams, format, warnings);
     } catch (e) {
+      if (e instanceof PathNotFound) return res.headersSent ? void res.end() : sendPathNotFound(res);
       if (!(e instanceof StatusError)) deps.onError(e);
       const err = e instanceof StatusError ? e : new StatusError(500, `Internal error: ${(e as Error)?.message ?? String(e)}`, 'InternalError');
+      if (err instanceof NotAcceptable) format = 'protobuf';
       if (res.headersSent) return void res.end();
-      send(res, err.code, err.toStatus(), undefined, [], format);
+      send(res, err.code, err.toStatus(), undefined, warnings, format);
     }
   };
 }

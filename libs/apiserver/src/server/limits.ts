@@ -50,11 +50,11 @@ export function requestEntityTooLarge(limit = MAX_REQUEST_BODY_BYTES): StatusErr
 }
 
 /**
- * What kube answers when etcd refuses an object over its request limit. kube passes etcd's error through as a 500
- * with an empty reason; here it is a 413 RequestEntityTooLarge with etcd's message: the client sent too much.
+ * What kube answers when etcd refuses an object over its request limit: etcd's error passed through as a 500 with
+ * no reason (staging/src/k8s.io/apiserver/pkg/storage/etcd3 returns the gRPC error as is).
  */
 export function objectTooLarge(): StatusError {
-  return new StatusError(413, 'etcdserver: request is too large', 'RequestEntityTooLarge');
+  return new StatusError(500, 'etcdserver: request is too large', '');
 }
 
 /** Nesting depth of a decoded JSON value (a scalar is 0, `{}` or `[]` is 1), without recursion. */

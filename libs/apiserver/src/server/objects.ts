@@ -62,11 +62,31 @@ export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid
     const finalizers = Array.isArray(spec.finalizers) ? (spec.finalizers as unknown[]) : [];
     out.spec = { ...spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
-  return defaultSecretType(out, info);
+  if (isCore(info, 'Node')) out.spec = withNotReadyTaint(specOf(out));
+  return defaultNamespaceLabel(defaultSecretType(out, info), info);
 }
 
 const specOf = (obj: KubeObject): Record<string, unknown> => (obj.spec ?? {}) as Record<string, unknown>;
 const isCore = (info: ResourceInfo, kind: string) => info.group === '' && info.kind === kind;
+
+/**
+ * kube's TaintNodesByCondition admission (plugin/pkg/admission/nodetaint): a new Node is tainted not-ready (NoSchedule)
+ * until the node lifecycle controller sees it Ready.
+ */
+export const NOT_READY_TAINT = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+function withNotReadyTaint(spec: Record<string, unknown>): Record<string, unknown> {
+  const taints = Array.isArray(spec.taints) ? (spec.taints as { key?: string; effect?: string }[]) : [];
+  if (taints.some((t) => t.key === NOT_READY_TAINT.key && t.effect === NOT_READY_TAINT.effect)) return spec;
+  return { ...spec, taints: [...taints, { ...NOT_READY_TAINT }] };
+}
+
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** kube's SetDefaults_Namespace, applied on every write: a Namespace is labelled with its name (whatever was sent). */
+function defaultNamespaceLabel(obj: KubeObject, info: ResourceInfo): KubeObject {
+  if (isCore(info, 'Namespace') && obj.metadata.name) obj.metadata.labels = { ...obj.metadata.labels, [NAMESPACE_NAME_LABEL]: obj.metadata.name };
+  return obj;
+}
 
 /** kube's SetDefaults_Secret, applied on every write: a Secret without a type is Opaque. */
 function defaultSecretType(obj: KubeObject, info: ResourceInfo): KubeObject {
@@ -115,6 +135,7 @@ export function mergeUpdate(old: KubeObject, updated: KubeObject, info: Resource
   delete m.generateName;
   if (old.metadata.generateName) m.generateName = old.metadata.generateName;
   // Requests cannot change generation (kube's BeforeUpdate); only the strategies that track it bump it.
+  defaultNamespaceLabel(out, info);
   if (tracksGeneration(info)) m.generation = (old.metadata.generation ?? 1) + (specChanged(old, out, info) ? 1 : 0);
   else if (old.metadata.generation === undefined) delete m.generation;
   else m.generation = old.metadata.generation;

@@ -54,6 +54,12 @@ function nodeStatus(node: Record<string, any>): string {
 }
 
 const nodeAddress = (node: Record<string, any>, type: string): string => (node.status?.addresses ?? []).find((a: any) => a?.type === type)?.address ?? '<none>';
+/** kube's printNode: the kernel version with the architecture appended, " (amd64)", when the kubelet reports one. */
+function kernelWithArch(info: Record<string, any>): string {
+  const kernel = orUnknown(info.kernelVersion);
+  return info.architecture ? `${kernel} (${info.architecture})` : kernel;
+}
+
 const orUnknown = (v: unknown): string => str(v) || '<unknown>';
 
 const nodePrinter: Printer = {
@@ -70,7 +76,7 @@ const nodePrinter: Printer = {
     const roles = nodeRoles(node.metadata?.labels).join(',') || '<none>';
     return [
       node.metadata?.name, nodeStatus(node), roles, age(node, now), str(info.kubeletVersion),
-      nodeAddress(node, 'InternalIP'), nodeAddress(node, 'ExternalIP'), orUnknown(info.osImage), orUnknown(info.kernelVersion), orUnknown(info.containerRuntimeVersion),
+      nodeAddress(node, 'InternalIP'), nodeAddress(node, 'ExternalIP'), orUnknown(info.osImage), kernelWithArch(info), orUnknown(info.containerRuntimeVersion),
     ];
   },
 };

@@ -1,18 +1,21 @@
 // The REST semantics of every resource: CRUD, patch, apply, delete with finalizers, list and watch over the Store.
 import { randomUUID } from 'node:crypto';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject, Status } from '@capi/controller-runtime';
 import { CompactedError, objectKey, storedJson, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
 import { rememberJson } from './known-json';
 import { engines } from './engines';
-import { droppedPaths, initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
+import { initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
 import { apiVersionOf, storageResource, type Registry, type ResourceInfo } from './registry';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors';
-import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError, type Cause } from './status';
-import { admitCrd, establishedStatus } from './crds';
+import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError } from './status';
+import { establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { deepEqual } from '../merge/walk';
-import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
+import { checkNesting, objectTooLarge } from './limits';
+import { checkKind, StrictDecodingError } from './identity';
+import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
+import { checkDeletePreconditions, deletedStatus, validateDeletePolicy, gcFinalizers, markDeleting, pendingSpecFinalizers, type DeletePolicy } from './deletion';
 
 /**
  * Fields the schema would prune: `Strict` rejects them with a 400 (kubectl sends it by default), `Warn` drops them and
@@ -21,9 +24,12 @@ import { checkNesting, dataSizeCauses, objectTooLarge } from './limits';
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status' | 'scale'; fieldValidation?: FieldValidation; warnings?: string[] }
 export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
-export interface DeleteOpts { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan'; preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
+export interface DeleteOpts extends DeletePolicy { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
 export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
-export interface WatchOpts { labelSelector?: string; fieldSelector?: string; resourceVersion?: string; allowWatchBookmarks?: boolean }
+export interface WatchOpts { labelSelector?: string; fieldSelector?: string; resourceVersion?: string; allowWatchBookmarks?: boolean; sendInitialEvents?: boolean }
+
+/** The annotation of the bookmark that ends a watch's initial events (metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 export type PatchKind = 'json' | 'merge' | 'strategic';
 
 type WatchEvent = { type: string; object: Record<string, any> };
@@ -69,13 +75,14 @@ export class Resources {
     return row ? this.presentShared(info, row.data) : undefined;
   }
 
-  private requireNamespace(info: ResourceInfo, ns: string, creating: boolean): void {
+  private requireNamespace(info: ResourceInfo, ns: string, creating: boolean, name = ''): void {
     if (!info.namespaced) return;
     if (!ns) throw badRequest('the namespace of the object is required');
     const nsObj = this.store.get(objectKey('/namespaces', '', ns));
     if (!nsObj) throw notFound('', 'namespaces', ns);
     if (creating && nsObj.data.metadata?.deletionTimestamp) {
-      throw new StatusError(403, `unable to create new content in namespace ${ns} because it is being terminated`, 'Forbidden');
+      // kube's NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): a Forbidden naming the object.
+      throw new StatusError(403, `${info.group ? `${info.plural}.${info.group}` : info.plural} "${name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`, 'Forbidden', { name, group: info.group, kind: info.plural });
     }
   }
 
@@ -84,9 +91,7 @@ export class Resources {
     // Also bounds what patches build up (a JSON patch may add a nested value below a nested path). managedFields
     // nest 4 levels deeper than the fields they track and are the server's own: left out.
     checkNesting({ ...obj, metadata: { ...obj.metadata, managedFields: undefined } }, 'object');
-    if (obj.kind !== info.kind || obj.apiVersion !== apiVersionOf(info)) {
-      throw badRequest(`the API version in the data (${obj.apiVersion}) and kind (${obj.kind}) do not match the resource ${apiVersionOf(info)}, Kind=${info.kind}`);
-    }
+    checkKind(this.registry, info, obj);
     obj.metadata ??= {};
     if (typeof obj.metadata !== 'object') throw badRequest('metadata must be an object');
     if (name !== undefined && obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -95,42 +100,25 @@ export class Resources {
     }
   }
 
-  /** prune → default → validate against the resource schema and the ObjectMeta rules. */
-  private admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings'>): KubeObject {
-    let out = obj;
-    const validation = opts.fieldValidation;
-    if (info.schema) {
-      const before = validation === 'Strict' || validation === 'Warn' ? structuredClone(out) : undefined;
-      out = engines.pruneUnknownFields(out, info.schema) as KubeObject;
-      const unknown = before ? droppedPaths(before, out).map((f) => `unknown field "${f}"`) : [];
-      if (unknown.length && validation === 'Strict') throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
-      opts.warnings?.push(...unknown);
-      out = engines.applyDefaultsInPlace(out, info.schema) as KubeObject; // `out` is prune's fresh copy
-    }
-    const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
-    if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
-    if (info.schema) causes.push(...engines.validate(out, info.schema));
-    causes.push(...dataSizeCauses(info, out));
-    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') causes.push(...admitCrd(out));
-    if (causes.length) throw invalid(info.group, info.kind, out.metadata.name ?? '', causes);
-    return out;
-  }
-
   create(info: ResourceInfo, ns: string, body: unknown, opts: WriteOpts = {}): KubeObject {
     this.checkIdentity(info, body, ns);
-    this.requireNamespace(info, ns, true);
+    this.requireNamespace(info, ns, true, (body as KubeObject).metadata.name ?? '');
     const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
     if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
-    let admitted = this.admit(info, obj, opts);
+    let admitted = admit(info, obj, opts);
     admitted = this.track(info, { live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
     return this.persist(info, ns, admitted, opts.dryRun);
   }
 
   private persist(info: ResourceInfo, ns: string, obj: KubeObject, dryRun?: boolean): KubeObject {
     tidyMeta(obj);
-    if (info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition') obj.status = establishedStatus(obj, this.now());
-    if (dryRun) return obj;
+    if (isCrd(info)) obj.status = establishedStatus(obj, this.now());
+    if (dryRun) {
+      const out = this.present(info, toStorage(info, obj));
+      if (!out.metadata.resourceVersion) delete out.metadata.resourceVersion;
+      return out;
+    }
     const stored = toStorage(info, obj);
     // Like kube's GuaranteedUpdate: a write that leaves the stored object the same is not persisted, keeps its
     // resourceVersion and sends no watch event (else every no-op write would wake every watcher).
@@ -172,14 +160,14 @@ export class Resources {
   /** Shared tail of update/patch: carry server-owned fields, admit, track field ownership, finalize if done. */
   private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
-    this.checkNoNewFinalizers(info, live, next);
-    next = this.admit(info, next, opts);
+    checkNoNewFinalizers(info, live, next);
+    next = admit(info, next, opts, live);
     next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
 
   private finishWrite(info: ResourceInfo, ns: string, next: KubeObject, dryRun?: boolean): KubeObject {
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length) {
+    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length && !pendingSpecFinalizers(info, next)) {
       if (!dryRun) this.remove(info, ns, next.metadata.name!);
       return tidyMeta(next);
     }
@@ -192,22 +180,25 @@ export class Resources {
     if (kind === 'json') patched = jsonPatch(live, patch);
     else if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('patch body must be a JSON object');
     else if (kind === 'merge') patched = mergePatch(live, patch);
-    else {
-      if (info.custom) throw new StatusError(415, 'strategic merge patch is not supported for custom resources', 'UnsupportedMediaType');
-      patched = strategicMergePatch(live, patch);
-    }
+    else patched = strategicMergePatch(live, patch); // the HTTP layer refuses it for custom resources (415)
     this.checkIdentity(info, patched, ns, name);
     const p = patched as KubeObject;
     if (p.metadata.resourceVersion && p.metadata.resourceVersion !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    this.checkUidUnchanged(info, live, p.metadata.uid);
-    return this.write(info, ns, live, p, opts, 'patch');
+    checkUidUnchanged(info, live, p.metadata.uid);
+    try {
+      return this.write(info, ns, live, p, opts, 'patch');
+    } catch (e) {
+      if (e instanceof StrictDecodingError) throw e.ofPatch(p);
+      throw e;
+    }
   }
 
   /** Server-side apply: creates when absent; field ownership and conflicts come from the merge engine. */
   apply(info: ResourceInfo, ns: string, name: string, intent: unknown, opts: ApplyOpts): KubeObject {
-    if (!opts.fieldManager) throw badRequest('PATCH, application/apply-patch+yaml requests must specify a fieldManager');
+    // kube's ValidatePatchOptions (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go).
+    if (!opts.fieldManager) throw invalid('meta.k8s.io', 'PatchOptions', '', [{ type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
     this.checkIdentity(info, intent, ns, name);
     const i = intent as KubeObject;
     if (!i.metadata.name) i.metadata.name = name;
@@ -215,14 +206,15 @@ export class Resources {
     if (live && i.metadata.resourceVersion && i.metadata.resourceVersion !== live.metadata.resourceVersion) {
       throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
-    if (live) this.checkUidUnchanged(info, live, i.metadata.uid);
+    if (live) checkUidUnchanged(info, live, i.metadata.uid);
     if (!live) {
       if (opts.subresource) throw notFound(info.group, info.plural, name);
       // kube's patcher: a uid pins the object, so an apply computed from a stale copy of a deleted object is refused
       // rather than creating a new one under the same name.
       if (i.metadata.uid) throw conflict(info.group, info.plural, name, `uid mismatch: the provided object specified uid ${i.metadata.uid}, and no existing object was found`);
-      this.requireNamespace(info, ns, true);
+      this.requireNamespace(info, ns, true, name);
     }
+    if (info.custom && info.schema) checkApplyFieldsDeclared(info, i);
     let merged: KubeObject;
     try {
       merged = engines.applyIntent({ live, intent: i, manager: opts.fieldManager, force: !!opts.force, schema: info.schema, subresource: opts.subresource, now: this.now(), ignoreStatus: info.statusSubresource });
@@ -235,38 +227,13 @@ export class Resources {
       });
     }
     if (!live) {
-      const created = this.admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts);
+      const created = admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts);
       return this.persist(info, ns, created, opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
-    this.checkNoNewFinalizers(info, live, next);
-    next = this.admit(info, next, opts);
+    checkNoNewFinalizers(info, live, next);
+    next = admit(info, next, opts, live);
     return this.finishWrite(info, ns, next, opts.dryRun);
-  }
-
-  /**
-   * kube's ValidateObjectMetaUpdate: metadata.uid is immutable, so a patch or apply naming another uid (an intent
-   * computed for an object since deleted and recreated under the same name) is refused, not applied to the new one.
-   */
-  private checkUidUnchanged(info: ResourceInfo, live: KubeObject, uid: unknown): void {
-    if (uid === undefined || uid === '' || uid === live.metadata.uid) return;
-    throw invalid(info.group, info.kind, live.metadata.name ?? '', [{ type: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` }]);
-  }
-
-  /**
-   * kube's ValidateObjectMetaUpdate: an object being deleted may lose finalizers but gain none (a write built from a
-   * copy read before a finalizer was removed would otherwise bring it back and hold the deletion).
-   */
-  private checkNoNewFinalizers(info: ResourceInfo, live: KubeObject, next: KubeObject): void {
-    if (!live.metadata.deletionTimestamp) return;
-    const old = new Set(live.metadata.finalizers ?? []);
-    const added = [...new Set((next.metadata.finalizers ?? []).filter((f) => !old.has(f)))].sort();
-    if (!added.length) return;
-    const goList = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
-    throw invalid(info.group, info.kind, live.metadata.name ?? '', [{
-      type: 'FieldValueForbidden', field: 'metadata.finalizers',
-      message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goList}`,
-    }]);
   }
 
   /** Field ownership for non-apply writes; the merge engine's bad-input errors become 422. */
@@ -284,46 +251,34 @@ export class Resources {
     if (bad) throw invalid(info.group, info.kind, name, [{ type: 'FieldValueInvalid', field: bad.field, message: bad.message }]);
   }
 
-  /** DELETE: honours finalizers (sets deletionTimestamp), preconditions and propagation policy. */
-  delete(info: ResourceInfo, ns: string, name: string, opts: DeleteOpts = {}): { object: KubeObject; gone: boolean } {
+  /**
+   * DELETE as kube's registry store: preconditions, then the garbage collector's finalizer for the propagation policy;
+   * an object left with finalizers (or a Namespace with spec finalizers) is marked as being deleted and answered,
+   * otherwise it is removed and the answer is a Success Status.
+   */
+  delete(info: ResourceInfo, ns: string, name: string, opts: DeleteOpts = {}): { object: KubeObject | Status; gone: boolean } {
+    validateDeletePolicy(opts);
     const live = this.get(info, ns, name);
-    const pre = opts.preconditions ?? {};
-    if (pre.uid && pre.uid !== live.metadata.uid) throw conflict(info.group, info.plural, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${live.metadata.uid}`);
-    if (pre.resourceVersion && pre.resourceVersion !== live.metadata.resourceVersion) {
-      throw conflict(info.group, info.plural, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`);
-    }
-    const finalizers = [...(live.metadata.finalizers ?? [])];
-    const policy = opts.propagationPolicy ?? 'Background';
-    if (policy === 'Orphan' && !opts.dryRun) this.orphanDependents(live);
-    const hasDependents = this.store.dependents(live.metadata.uid!).length > 0;
-    if (policy === 'Foreground' && hasDependents && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
-    if (info.group === '' && info.kind === 'Namespace' && !finalizers.includes('kubernetes')) {
-      // Namespaces always terminate through the namespace cleaner (the gc removes this finalizer when empty).
-      finalizers.push('kubernetes');
-    }
-    if (finalizers.length === 0) {
+    checkDeletePreconditions(info, live, opts.preconditions);
+    const finalizers = gcFinalizers(live.metadata.finalizers ?? [], opts);
+    if (finalizers.length === 0 && !pendingSpecFinalizers(info, live)) {
       if (!opts.dryRun) this.remove(info, ns, name);
-      return { object: live, gone: true };
+      return { object: deletedStatus(info, live), gone: true };
     }
-    if (live.metadata.deletionTimestamp && finalizers.length === (live.metadata.finalizers ?? []).length) return { object: live, gone: false };
-    const next: KubeObject = structuredClone(live);
-    next.metadata.finalizers = finalizers;
-    next.metadata.deletionTimestamp ??= this.now();
-    next.metadata.deletionGracePeriodSeconds ??= 0;
-    if (info.kind === 'Namespace' && info.group === '') next.status = { ...(next.status as object), phase: 'Terminating' };
+    if (live.metadata.deletionTimestamp && finalizers === live.metadata.finalizers) return { object: live, gone: false };
+    const next = markDeleting(info, structuredClone(live), finalizers, this.now());
     return { object: this.persist(info, ns, next, opts.dryRun), gone: false };
   }
 
-  private orphanDependents(owner: KubeObject): void {
-    for (const dep of this.store.dependents(owner.metadata.uid!)) {
-      const data = structuredClone(dep.data) as KubeObject;
-      data.metadata.ownerReferences = (data.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.metadata.uid);
-      tidyMeta(data);
-      this.store.put(dep.resource, dep.namespace, dep.name, (rev) => {
-        data.metadata.resourceVersion = String(rev);
-        return data;
-      });
-    }
+  /**
+   * A Namespace's /finalize (what the namespace controller calls once the namespace is empty): sets its spec
+   * finalizers, which updates of the Namespace itself cannot change.
+   */
+  finalizeNamespace(name: string, finalizers: string[]): KubeObject {
+    const info = this.registry.lookup('', 'v1', 'namespaces')!;
+    const next = structuredClone(this.get(info, '', name));
+    next.spec = finalizers.length ? { ...(next.spec as object), finalizers } : {};
+    return this.persist(info, '', next);
   }
 
   /** Physically removes an object; watchers see DELETED with the deletion revision. */
@@ -358,11 +313,14 @@ export class Resources {
         lastKey = row.key;
       }
     }
-    const metadata: Record<string, any> = { resourceVersion: String(this.store.currentRevision()) };
-    if (remaining > 0) {
-      metadata.continue = Buffer.from(JSON.stringify({ k: lastKey, rv })).toString('base64url');
-      metadata.remainingItemCount = remaining;
+    const token = remaining > 0 ? Buffer.from(JSON.stringify({ k: lastKey, rv })).toString('base64url') : undefined;
+    const resourceVersion = String(this.store.currentRevision());
+    if (info.custom) {
+      // An unstructured list in kube: sorted keys, and `continue` always written.
+      const metadata = { continue: token ?? '', ...(token ? { remainingItemCount: remaining } : {}), resourceVersion };
+      return { apiVersion: apiVersionOf(info), items, kind: info.listKind, metadata };
     }
+    const metadata = { resourceVersion, ...(token ? { continue: token, remainingItemCount: remaining } : {}) };
     return { apiVersion: apiVersionOf(info), kind: info.listKind, metadata, items };
   }
 
@@ -373,12 +331,18 @@ export class Resources {
     const match = (o: KubeObject) =>
       (!info.namespaced || ns === undefined || o.metadata.namespace === ns) && matchesLabels(o.metadata.labels, labels) && matchesFields(o, fields);
     let since: number;
-    if (!opts.resourceVersion || opts.resourceVersion === '0') {
+    const legacy = !opts.resourceVersion || opts.resourceVersion === '0';
+    // kube's SetListOptionsDefaults (WatchList on): a watch from "" or "0" sends the initial events unless told not to.
+    if (opts.sendInitialEvents ?? legacy) {
       since = this.store.currentRevision();
       for (const row of this.store.list(storageResource(info), info.namespaced ? ns : undefined)) {
         const o = this.present(info, row.data);
         if (match(o)) send({ type: 'ADDED', object: o });
       }
+      // Then the cacher's bookmark marking their end, when bookmarks are allowed (storage/cacher/cacher.go).
+      if (opts.allowWatchBookmarks) send(this.bookmark(info, { [INITIAL_EVENTS_END]: 'true' }));
+    } else if (legacy) {
+      since = this.store.currentRevision();
     } else {
       since = Number(opts.resourceVersion);
       if (!Number.isInteger(since) || since < 0) throw badRequest(`invalid resourceVersion "${opts.resourceVersion}"`);
@@ -391,7 +355,12 @@ export class Resources {
         const before = ev.prev ? match(this.presentShared(info, ev.prev)) : undefined;
         if (ev.type === 'MODIFIED' && before === false) {
           if (now) send({ type: 'ADDED', object: o });
-        } else if (ev.type === 'MODIFIED' && before === true && !now) send({ type: 'DELETED', object: o });
+        } else if (ev.type === 'MODIFIED' && before === true && !now) {
+          // kube's cacheWatcher: the object as the watcher last matched it, at the event's resourceVersion.
+          const last = structuredClone(this.present(info, ev.prev!));
+          last.metadata.resourceVersion = o.metadata.resourceVersion;
+          send({ type: 'DELETED', object: last });
+        }
         else if (now) send({ type: ev.type, object: o });
       });
     } catch (e) {
@@ -416,10 +385,17 @@ export class Resources {
     return o;
   }
 
-  bookmark(info: ResourceInfo): WatchEvent {
-    return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata: { resourceVersion: String(this.store.currentRevision()) } } };
+  /** A BOOKMARK at the current revision: an empty object of the kind, with `annotations` when given. */
+  bookmark(info: ResourceInfo, annotations?: Record<string, string>): WatchEvent {
+    const resourceVersion = String(this.store.currentRevision());
+    // Sorted keys for a custom resource's (unstructured) bookmark, as kube writes it.
+    const metadata = info.custom ? { ...(annotations ? { annotations } : {}), resourceVersion } : { resourceVersion, ...(annotations ? { annotations } : {}) };
+    return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata } };
   }
+
 }
+
+const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
 
 function sameExceptResourceVersion(a: Record<string, any>, b: Record<string, any>): boolean {
   const strip = (o: Record<string, any>) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });

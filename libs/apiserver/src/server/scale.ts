@@ -5,8 +5,9 @@ import type { KubeObject } from '@capi/controller-runtime';
 import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
 import { apiVersionOf, type ResourceInfo, type ScalePaths } from './registry';
 import type { ApplyOpts, PatchKind, Resources, WriteOpts } from './resources';
-import { badRequest, invalid, StatusError } from './status';
+import { badRequest, StatusError, type Cause } from './status';
 import { toTable } from './table';
+import { patchInvalid } from './identity';
 
 export const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const SCALE_API_VERSION = `${SCALE_KIND.group}/${SCALE_KIND.version}`;
@@ -56,7 +57,7 @@ export function scaleOf(paths: ScalePaths, obj: KubeObject): Scale {
   };
 }
 
-/** Decoding (400) and validation (422, kube's ValidateScale) of a Scale in a request. */
+/** Decoding (400) of a Scale in a request. */
 function checkScale(body: unknown, name: string): Scale {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
   const s = body as Record<string, any>;
@@ -74,10 +75,29 @@ function checkScale(body: unknown, name: string): Scale {
     const got = typeof replicas === 'number' ? 'number' : Array.isArray(replicas) ? 'array' : replicas === null ? 'null' : typeof replicas;
     throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${got} into Go struct field ScaleSpec.spec.replicas of type int32`);
   }
-  if (replicas < 0) {
-    throw invalid(SCALE_KIND.group, SCALE_KIND.kind, name, [{ type: 'FieldValueInvalid', field: 'spec.replicas', message: `Invalid value: ${replicas}: must be greater than or equal to 0` }]);
-  }
+  // A negative count is refused by the custom resource's own validation (scaleCauses), as kube's ScaleREST writes
+  // the parent through its update strategy.
   return s as Scale;
+}
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+/**
+ * kube's ValidateScaleSpec / ValidateScaleStatus of a custom resource whose CRD declares the scale subresource, run on
+ * every write of it (apiextensions-apiserver/pkg/registry/customresource/validator.go): the replica counts at the
+ * declared paths are int32s, not negative; a /status write checks the status one only.
+ */
+export function scaleCauses(paths: ScalePaths, obj: unknown, statusOnly: boolean): Cause[] {
+  const causes: Cause[] = [];
+  const check = (path: string) => {
+    const v = valueAt(obj, path);
+    if (typeof v !== 'number') return;
+    if (v < 0) causes.push({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${v}: should be a non-negative integer` });
+    else if (v > MAX_INT32) causes.push({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${v}: should be less than or equal to ${MAX_INT32}` });
+  };
+  if (!statusOnly) check(paths.specReplicasPath);
+  check(paths.statusReplicasPath);
+  return causes;
 }
 
 export interface ServeOpts extends WriteOpts { applyManager: string; force: boolean }
@@ -129,6 +149,15 @@ export class ScaleSubresource {
     if (kind === 'json') patched = jsonPatch(current, patch);
     else if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('patch body must be a JSON object');
     else patched = kind === 'merge' ? mergePatch(current, patch) : strategicMergePatch(current, patch);
+    try {
+      checkScale(patched, name);
+    } catch (e) {
+      // kube's patch handler decodes the patched object itself: a value Go cannot decode is an Invalid "patch" of an
+      // empty kind quoting the patched JSON (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go).
+      const why = e instanceof StatusError && /(json: cannot unmarshal .*)$/.exec(e.message)?.[1];
+      if (!why) throw e;
+      throw patchInvalid(JSON.stringify(patched), why);
+    }
     return this.update(info, ns, name, patched, opts);
   }
 

@@ -79,6 +79,9 @@ describe('built-in printers (kube printers.go)', () => {
     expect(headers(t)).toEqual(['Name', 'Status', 'Roles', 'Age', 'Version', 'Internal-IP*', 'External-IP*', 'OS-Image*', 'Kernel-Version*', 'Container-Runtime*']);
     expect(t.rows[0].cells).toEqual(['n1', 'NotReady,SchedulingDisabled', 'control-plane,master', '5m', 'v1.31.0', '10.0.0.1', '<none>', 'Ubuntu', '<unknown>', '<unknown>']);
     expect(table(builtin('', 'Node'), { metadata: { name: 'n2' } }).rows[0].cells.slice(0, 4)).toEqual(['n2', 'Unknown', '<none>', '<unknown>']);
+    // The architecture follows the kernel version, even an unknown one.
+    const arch = (nodeInfo: object) => table(builtin('', 'Node'), { metadata: { name: 'n3' }, status: { nodeInfo } }).rows[0].cells[8];
+    expect([arch({ kernelVersion: '6.8.0', architecture: 'arm64' }), arch({ architecture: 'amd64' })]).toEqual(['6.8.0 (arm64)', '<unknown> (amd64)']);
   });
 
   it('Event: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE; wide SUBOBJECT, SOURCE, FIRST SEEN, COUNT, NAME', () => {

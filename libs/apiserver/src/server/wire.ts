@@ -6,6 +6,7 @@ import {
 import { stringifyKnown } from './known-json';
 import { apiVersionOf, type ResourceInfo } from './registry';
 import { badRequest, StatusError } from './status';
+import { cannotBeHandled, unrecognized } from './identity';
 
 export type { ResponseFormat };
 
@@ -22,12 +23,21 @@ function decoding<T>(what: string, fn: () => T): T {
   }
 }
 
-/** A protobuf create/update body; like kube, kinds without a protobuf schema (custom resources) answer 415. */
+/**
+ * A protobuf create/update body. Worded as kube's handlers (transformDecodeError): a body whose envelope named a kind
+ * "cannot be handled", one without "is unrecognized" with a summary of its bytes. Kinds without a protobuf schema
+ * (custom resources) answer 415.
+ */
 export function decodeProtobufBody(info: ResourceInfo, raw: Buffer): unknown {
   if (!supported(info)) {
     throw new StatusError(415, `the body of the request was in an unknown format - ${PROTOBUF_MEDIA_TYPE} is not supported for ${info.plural}${info.group ? `.${info.group}` : ''}; accepted media types include: application/json, application/yaml`, 'UnsupportedMediaType');
   }
-  return decoding('request body', () => decodeObject(raw));
+  try {
+    return decodeObject(raw);
+  } catch (e) {
+    if (!(e instanceof ProtobufDecodeError)) throw e;
+    throw e.gvk ? cannotBeHandled(info, e.gvk.apiVersion, e.gvk.kind, e.message) : unrecognized(info, e.message, raw);
+  }
 }
 
 export function decodeProtobufDeleteOptions(raw: Buffer): Record<string, unknown> {
@@ -37,8 +47,17 @@ export function decodeProtobufDeleteOptions(raw: Buffer): Record<string, unknown
 /** The negotiated format of a resource response (watch streams included); 406 when the client accepts only a format this kind lacks. */
 export function responseFormat(accept: string | undefined, info: ResourceInfo): ResponseFormat {
   const format = negotiateResponse(accept, supported(info));
-  if (!format) throw new StatusError(406, `only the following media types are accepted: application/json${supported(info) ? `, ${PROTOBUF_MEDIA_TYPE}` : ''}`, 'NotAcceptable');
+  // kube lists its serializers (the same for custom resources), and writes this Status itself in protobuf: a
+  // built-in kind, and what the client asked for.
+  if (!format) throw new NotAcceptable();
   return format;
+}
+
+/** 406: the client accepts only protobuf for a kind that has none (custom resources). */
+export class NotAcceptable extends StatusError {
+  constructor() {
+    super(406, `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF_MEDIA_TYPE}`, 'NotAcceptable');
+  }
 }
 
 /**

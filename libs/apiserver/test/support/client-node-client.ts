@@ -85,7 +85,7 @@ export class ClientNodeClient implements TestClient {
     return wrap(() => this.api.patch(obj as k8s.KubernetesObject, undefined, q.dryRun ? 'All' : undefined, fieldManager, q.force, k8s.PatchStrategy.ServerSideApply)) as Promise<KubeObject>;
   }
   async delete(ref: Ref, q: { propagationPolicy?: string } = {}) {
-    await wrap(() => this.api.delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } }, undefined, undefined, undefined, undefined, q.propagationPolicy));
+    return wrap(() => this.api.delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } }, undefined, undefined, undefined, undefined, q.propagationPolicy));
   }
   async watch(apiVersion: string, kind: string, namespace: string | undefined, q: WatchQuery, onEvent: (e: Ev) => void) {
     const path = await this.path({ apiVersion, kind, namespace });

@@ -1,9 +1,9 @@
 // Runs the real kubectl binary against a kubeconfig.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiServer } from '../../src';
+import { startTestServer, type TestServer } from './server';
 
 export interface KubectlRun { code: number | null; stdout: string; stderr: string }
 
@@ -34,21 +34,21 @@ export function kubectlRunner(kubeconfig: string | (() => string)) {
 export const tableRows = (out: string): string[][] => out.trimEnd().split('\n').map((line) => line.trim().split(/\s{3,}/));
 
 /**
- * An in-memory ApiServer for a kubectl suite, started in beforeAll and stopped in afterAll, with its kubeconfig and
- * kubectl's discovery cache in a temporary dir (`suite.dir`, for files the tests hand to kubectl).
+ * The suite's API server (embedded or kube, by ENVTEST_TARGET; no CRDs unless given) for a kubectl suite, started in
+ * beforeAll and stopped in afterAll, with its kubeconfig and kubectl's discovery cache in a temporary dir
+ * (`suite.dir`, for files the tests hand to kubectl).
  */
-export function kubectlSuite(prefix: string) {
-  const suite = { server: undefined as unknown as ApiServer, dir: '', kubeconfig: '' };
+export function kubectlSuite(prefix: string, crds: object[] = []) {
+  const suite = { ts: undefined as unknown as TestServer, dir: '', kubeconfig: '' };
   beforeAll(async () => {
     suite.dir = mkdtempSync(join(tmpdir(), prefix));
-    suite.server = new ApiServer({ storage: { type: 'memory' } });
-    await suite.server.start();
+    suite.ts = await startTestServer({}, crds);
     suite.kubeconfig = join(suite.dir, 'kubeconfig');
-    await suite.server.writeKubeconfig(suite.kubeconfig);
+    writeFileSync(suite.kubeconfig, suite.ts.kubeconfig, { mode: 0o600 });
     process.env.KUBECACHEDIR = join(suite.dir, 'cache');
   });
   afterAll(async () => {
-    await suite.server?.stop();
+    await suite.ts?.stop();
     if (suite.dir) rmSync(suite.dir, { recursive: true, force: true });
   });
   return { suite, ...kubectlRunner(() => suite.kubeconfig) };

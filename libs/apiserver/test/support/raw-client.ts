@@ -37,7 +37,7 @@ export class RawClient implements TestClient {
     return call(this.conn, 'PATCH', (await this.paths.item(refOf(obj), q.subresource)) + qs({ fieldManager, force: q.force, dryRun: q.dryRun ? 'All' : undefined }), obj, 'application/apply-patch+yaml');
   }
   async delete(ref: Ref, q: { propagationPolicy?: string } = {}) {
-    await call(this.conn, 'DELETE', (await this.paths.item(ref)) + qs({ propagationPolicy: q.propagationPolicy }));
+    return call(this.conn, 'DELETE', (await this.paths.item(ref)) + qs({ propagationPolicy: q.propagationPolicy }));
   }
   async watch(apiVersion: string, kind: string, namespace: string | undefined, q: WatchQuery, onEvent: (e: Ev) => void) {
     return rawWatch(this.conn, (await this.paths.base(apiVersion, kind, namespace)) + qs({ watch: true, ...q }), onEvent);

@@ -23,7 +23,8 @@ export interface TestClient {
   update(obj: KubeObject, q?: { subresource?: 'status'; fieldManager?: string }): Promise<KubeObject>;
   patch(ref: Ref, type: 'merge' | 'json', body: unknown, q?: { subresource?: 'status'; fieldManager?: string }): Promise<KubeObject>;
   apply(obj: KubeObject, fieldManager: string, q?: { force?: boolean; subresource?: 'status'; dryRun?: boolean }): Promise<KubeObject>;
-  delete(ref: Ref, q?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' }): Promise<void>;
+  /** The server's answer: the object (kept by finalizers) or a Status. */
+  delete(ref: Ref, q?: { propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' }): Promise<any>;
   watch(apiVersion: string, kind: string, namespace: string | undefined, q: WatchQuery, onEvent: (e: Ev) => void): Promise<{ stop(): void }>;
 }
 

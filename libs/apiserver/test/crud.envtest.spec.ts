@@ -9,7 +9,7 @@ beforeAll(async () => {
   ts = await startTestServer();
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 const codeOf = async (p: Promise<unknown>): Promise<HttpError> => {
@@ -229,9 +229,28 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     const bad = await codeOf(c.create(widget('w-bad', ns, { size: -1 })));
     expect(bad.code).toBe(422);
     expect(bad.status.details?.causes).toEqual([expect.objectContaining({ field: 'spec.size' })]);
+    // A type error quotes the value's type (kube-openapi's InvalidType); several errors are one bracketed aggregate.
+    const types = await codeOf(c.create(widget('w-types', ns, { size: 1, tags: [1, { x: 1 }] })));
+    expect(types.status.message).toBe('Widget.example.com "w-types" is invalid: [spec.tags[0]: Invalid value: "integer": spec.tags[0] in body must be of type string: "integer", '
+      + 'spec.tags[1]: Invalid value: "object": spec.tags[1] in body must be of type string: "object"]');
     const badName = await codeOf(c.create(widget('Bad_Name', ns)));
     expect(badName.code).toBe(422);
     expect(badName.status.details?.causes?.[0]).toMatchObject({ field: 'metadata.name' });
+  });
+
+  // kube serves custom resources as unstructured maps, which Go's JSON encoder writes with sorted keys.
+  it('custom resources come with their keys sorted at every level; arrays keep their order', async () => {
+    const w = await c.create({ kind: 'Widget', apiVersion: 'example.com/v1', spec: { tags: ['b', 'a'], size: 1 }, metadata: { namespace: ns, name: 'w-order', labels: { z: '1', a: '2' } } } as KubeObject);
+    const listed = (await c.list('example.com/v1', 'Widget', ns, { fieldSelector: 'metadata.name=w-order' })).items[0];
+    const sortedKeys = (o: object) => expect(Object.keys(o)).toEqual(Object.keys(o).sort());
+    for (const o of [w, await c.get(refOf(w)), listed]) {
+      expect(Object.keys(o)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+      sortedKeys(o.metadata);
+      sortedKeys(o.metadata.managedFields![0]);
+      expect(Object.keys(o.metadata.labels!)).toEqual(['a', 'z']);
+      expect(Object.keys(o.spec as object)).toEqual(['color', 'size', 'tags']);
+      expect((o.spec as any).tags).toEqual(['b', 'a']);
+    }
   });
 
   it('cluster-scoped custom resources', async () => {

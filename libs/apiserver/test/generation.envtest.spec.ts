@@ -12,7 +12,7 @@ beforeAll(async () => {
   c = ts.clients[0];
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 const ref = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name!, namespace: o.metadata.namespace });
@@ -26,7 +26,7 @@ const WITHOUT_GENERATION: [string, KubeObject, Record<string, unknown>][] = [
   ['events.k8s.io Event', {
     apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'gen-ev2', namespace: 'default' },
     eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'c', reportingInstance: 'c-1', action: 'A', reason: 'A', type: 'Normal',
-  }, { note: 'changed' }],
+  }, { series: { count: 2, lastObservedTime: '2026-01-01T00:00:05.000000Z' } }], // kube's ValidateEventUpdate: note, reason... are immutable
   ['Node', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'gen-node' } }, { spec: { unschedulable: true } }],
   ['Lease', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'gen-l', namespace: 'default' }, spec: { holderIdentity: 'a' } }, { spec: { holderIdentity: 'b' } }],
 ];
@@ -54,6 +54,8 @@ describe('metadata.generation', () => {
       spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Gen', plural: 'gens' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
     } as KubeObject);
     expect(crd.metadata.generation).toBe(1);
+    // kube's SetDefaults_CustomResourceDefinitionSpec.
+    expect(crd.spec).toMatchObject({ names: { kind: 'Gen', plural: 'gens', singular: 'gen', listKind: 'GenList' }, conversion: { strategy: 'None' } });
     const labelled = await c.patch(ref(crd), 'merge', { metadata: { labels: { l: 'v' } } });
     expect(labelled.metadata.generation).toBe(1);
     const renamed = await c.patch(ref(crd), 'merge', { spec: { names: { shortNames: ['gn'] } } });

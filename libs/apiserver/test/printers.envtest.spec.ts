@@ -59,7 +59,8 @@ describe('kubectl get of built-in kinds', () => {
     ]);
     const wide = await get(['node', 'n1', '-o', 'wide']);
     expect(wide[0]).toEqual(['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION', 'INTERNAL-IP', 'EXTERNAL-IP', 'OS-IMAGE', 'KERNEL-VERSION', 'CONTAINER-RUNTIME']);
-    expect(wide[1]).toEqual(['n1', 'Ready', 'control-plane', expect.stringMatching(/^\d+s$/), 'v1.31.0', '10.0.0.1', '<none>', 'Ubuntu 24.04', '6.8.0', 'containerd://2.0.0']);
+    // KERNEL-VERSION carries the architecture (kube's printNode).
+    expect(wide[1]).toEqual(['n1', 'Ready', 'control-plane', expect.stringMatching(/^\d+s$/), 'v1.31.0', '10.0.0.1', '<none>', 'Ubuntu 24.04', '6.8.0 (amd64)', 'containerd://2.0.0']);
   });
 
   it('events: LAST SEEN TYPE REASON OBJECT MESSAGE; -o wide adds SUBOBJECT SOURCE FIRST SEEN COUNT NAME', async () => {

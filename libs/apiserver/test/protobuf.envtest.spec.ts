@@ -3,7 +3,7 @@ import * as https from 'node:https';
 import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_MEDIA_TYPE } from '../src/protobuf';
 import { messageType } from '../src/protobuf/codec';
 import { rawRequest, type Conn } from './support/test-client';
-import { startTestServer, type TestServer } from './support/server';
+import { compactHistory, itEmbedded, startTestServer, type TestServer } from './support/server';
 import { waitFor } from './support/fixtures';
 
 let ts: TestServer;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   conn = ts.conn;
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 interface Answer { code: number; contentType: string; body: Buffer }
@@ -66,11 +66,22 @@ const kinds: [string, string, Record<string, any>][] = [
 describe('protobuf requests', () => {
   it.each(kinds.map(([path, ns, obj]) => [`${obj.apiVersion} ${obj.kind}`, path, ns, obj]))('%s: create, get and list as protobuf; the JSON path reads the same object', async (_name, path, _ns, obj) => {
     const created = protobufAnswer(await request('POST', path, encodeObject(obj), PB));
-    expect(created).toMatchObject({ ...obj, metadata: { ...obj.metadata, uid: expect.any(String), resourceVersion: expect.any(String) } });
+    // kube's TaintNodesByCondition admission taints a new Node not-ready.
+    const sent = obj.kind === 'Node' ? { ...obj, spec: { ...obj.spec, taints: [...obj.spec.taints, { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }] } } : obj;
+    expect(created).toMatchObject({ ...sent, metadata: { ...obj.metadata, uid: expect.any(String), resourceVersion: expect.any(String) } });
     const item = `${path}/${obj.metadata.name}`;
-    const asJson = json(await request('GET', item, undefined, { Accept: 'application/json' }));
+    // A CRD's status is written after its create, by kube's naming and establishing controllers: read it once settled.
+    const crd = obj.kind === 'CustomResourceDefinition';
+    const asJson = await waitFor(async () => {
+      const got = json(await request('GET', item, undefined, { Accept: 'application/json' }));
+      return !crd || got.status.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True') ? got : undefined;
+    }, 10_000, 'the object settled');
     expect(protobufAnswer(await request('GET', item, undefined, PB))).toEqual(asJson);
-    expect(created).toEqual(asJson);
+    if (crd) {
+      const settledFields = (o: any) => ({ ...o, status: undefined, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: undefined } });
+      expect(settledFields(created)).toEqual(settledFields(asJson));
+      expect(asJson.metadata.managedFields).toEqual(expect.arrayContaining(created.metadata.managedFields));
+    } else expect(created).toEqual(asJson);
     const list = protobufAnswer(await request('GET', path, undefined, PB));
     expect(list.kind).toBe(`${obj.kind}List`);
     expect(list.items.map((i: any) => i.metadata.name)).toContain(obj.metadata.name);
@@ -103,7 +114,11 @@ describe('protobuf requests', () => {
     })).finish()]);
     const conflict = await request('DELETE', `${cms}/pb-cm`, opts({ preconditions: { uid: 'not-the-uid' } }), PB);
     expect(conflict.code).toBe(409);
-    expect(protobufAnswer(conflict)).toMatchObject({ kind: 'Status', reason: 'Conflict', message: expect.stringContaining('Precondition failed: UID in precondition: not-the-uid') });
+    const uid = json(await request('GET', `${cms}/pb-cm`, undefined, { Accept: 'application/json' })).metadata.uid;
+    expect(protobufAnswer(conflict)).toMatchObject({
+      kind: 'Status', reason: 'Conflict',
+      message: `Operation cannot be fulfilled on ConfigMap "pb-cm": the UID in the precondition (not-the-uid) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
+    });
     expect((await request('DELETE', `${cms}/pb-cm`, opts({ dryRun: ['All'] }), PB)).code).toBe(200);
     expect((await request('GET', `${cms}/pb-cm`)).code).toBe(200);
     expect((await request('DELETE', `${cms}/pb-cm`, opts({ propagationPolicy: 'Background' }), PB)).code).toBe(200);
@@ -111,16 +126,20 @@ describe('protobuf requests', () => {
   });
 });
 
+// Worded as kube's create handler (transformDecodeError): a body without a readable kind "is unrecognized" (with the
+// first 30 bytes in hex), one whose envelope names a kind "cannot be handled" as the URL's.
 describe('bad protobuf bodies', () => {
   const good = encodeObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' } });
+  const hex30 = (b: Buffer) => `${b.subarray(0, 30).toString('hex')}${b.length > 30 ? ' ...' : ''}`;
+  const truncated = good.subarray(0, good.length - 3);
   it.each([
-    ['garbage', Buffer.from('not protobuf at all'), 'the body does not start with the protobuf magic prefix'],
-    ['truncated', good.subarray(0, good.length - 3), 'invalid runtime.Unknown envelope'],
-    ['a kind without a schema', Buffer.concat([Buffer.from('k8s\0'), Buffer.from([0x0a, 0x07, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x01, 0x58])]), 'no protobuf schema on this server for v1, Kind=X'],
+    ['garbage', Buffer.from('not protobuf at all'), `the object provided is unrecognized (must be of type ConfigMap): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] (${hex30(Buffer.from('not protobuf at all'))})`],
+    ['truncated', truncated, `the object provided is unrecognized (must be of type ConfigMap): unexpected EOF (${hex30(truncated)})`],
+    ['a kind without a schema', Buffer.concat([Buffer.from('k8s\0'), Buffer.from([0x0a, 0x07, 0x0a, 0x02, 0x76, 0x31, 0x12, 0x01, 0x58])]), 'X in version "v1" cannot be handled as a ConfigMap: no kind "X" is registered for version "v1" in scheme "pkg/runtime/scheme.go:111"'],
   ])('%s: 400 BadRequest with a clear message; the server stays up', async (_name, body, message) => {
     const r = await request('POST', cms, body as Buffer, { Accept: 'application/json' });
     expect(r.code).toBe(400);
-    expect(json(r)).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message: expect.stringContaining(`error decoding protobuf request body: ${message}`) });
+    expect(json(r)).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400, message });
     expect((await rawRequest(conn, 'GET', cms)).code).toBe(200);
   });
 
@@ -133,13 +152,15 @@ describe('bad protobuf bodies', () => {
   it('a protobuf body of another kind than the URL is 400 (as for JSON)', async () => {
     const r = await request('POST', cms, encodeObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } }), { Accept: 'application/json' });
     expect(r.code).toBe(400);
-    expect(json(r).message).toContain('do not match the resource v1, Kind=ConfigMap');
+    expect(json(r).message).toBe('Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion');
   });
 });
 
 describe('custom resources (not their CRDs) stay JSON-only, as in kube', () => {
   const widgets = '/apis/example.com/v1/namespaces/default/widgets';
-  it('a protobuf body is 415 UnsupportedMediaType', async () => {
+  // kube-apiserver v1.36.3 panics on it (a nil decoder in apiextensions-apiserver's customresource_handler.go
+  // schemaCoercingDecoder) and resets the stream; listed in docs/architecture.md.
+  itEmbedded('a protobuf body is 415 UnsupportedMediaType', async () => {
     const r = await request('POST', widgets, Buffer.from('k8s\0'), { Accept: 'application/json' });
     expect(r.code).toBe(415);
     expect(json(r)).toMatchObject({ reason: 'UnsupportedMediaType', message: expect.stringContaining('application/vnd.kubernetes.protobuf is not supported for widgets.example.com') });
@@ -152,7 +173,8 @@ describe('custom resources (not their CRDs) stay JSON-only, as in kube', () => {
     expect(json(fallback).kind).toBe('WidgetList');
     const only = await request('GET', widgets, undefined, { Accept: PROTOBUF_MEDIA_TYPE });
     expect(only.code).toBe(406);
-    expect(json(only)).toMatchObject({ reason: 'NotAcceptable', code: 406 });
+    // The Status is a built-in kind: it comes in the protobuf the client asked for.
+    expect(protobufAnswer(only)).toMatchObject({ reason: 'NotAcceptable', code: 406, message: 'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf' });
   });
 });
 
@@ -187,7 +209,7 @@ function openWatch(path: string, accept: string) {
 }
 
 describe('protobuf watch streams', () => {
-  it('length-prefixed WatchEvents with protobuf objects: initial ADDED, then MODIFIED, BOOKMARK; the same events as JSON', async () => {
+  it('length-prefixed WatchEvents with protobuf objects: initial ADDED, the initial-events-end BOOKMARK, then MODIFIED; the same events as JSON', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched', namespace: 'default', labels: { w: 'pb' } }, data: { n: '1' } };
     expect((await request('POST', cms, encodeObject(cm), PB)).code).toBe(201);
     const w = openWatch(`${cms}?watch=true&labelSelector=w%3Dpb&allowWatchBookmarks=true`, `${PROTOBUF_MEDIA_TYPE},application/json`);
@@ -196,17 +218,21 @@ describe('protobuf watch streams', () => {
       await Promise.all([w.opened, asJson.opened]);
       expect(w.contentType()).toBe('application/vnd.kubernetes.protobuf;stream=watch');
       expect(asJson.contentType()).toBe('application/json');
-      await waitFor(() => decodeWatchFrames(w.data()).length === 1, 5000, 'ADDED');
+      // The current object, then the bookmark ending the initial events (kube's WatchList defaulting).
+      const [added, initialEnd] = await waitFor(() => {
+        const evs = decodeWatchFrames(w.data());
+        return evs.length >= 2 ? evs : undefined;
+      }, 5000, 'ADDED and the initial-events-end BOOKMARK');
+      expect(added.type).toBe('ADDED');
+      expect(initialEnd).toEqual({ type: 'BOOKMARK', object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: expect.any(String), annotations: { 'k8s.io/initial-events-end': 'true' } } } });
       const live = json(await request('GET', `${cms}/watched`, undefined, { Accept: 'application/json' }));
       expect((await request('PUT', `${cms}/watched`, encodeObject({ ...live, data: { n: '2' } }), PB)).code).toBe(200);
       const events = await waitFor(() => {
         const evs = decodeWatchFrames(w.data());
-        return evs.some((e) => e.type === 'BOOKMARK') && evs.some((e) => e.type === 'MODIFIED') ? evs : undefined;
-      }, 5000, 'MODIFIED and BOOKMARK');
+        return evs.some((e) => e.type === 'MODIFIED') ? evs : undefined;
+      }, 5000, 'MODIFIED');
       const objects = events.filter((e) => e.type !== 'BOOKMARK');
       expect(objects.map((e) => [e.type, (e.object as any).data])).toEqual([['ADDED', { n: '1' }], ['MODIFIED', { n: '2' }]]);
-      const bookmark = events.find((e) => e.type === 'BOOKMARK')!.object as any;
-      expect(bookmark).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: expect.any(String) } });
       const jsonEvents = await waitFor(() => {
         const lines = asJson.data().toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
         return lines.length === 2 ? lines : undefined;
@@ -219,10 +245,16 @@ describe('protobuf watch streams', () => {
   });
 
   it('a watch that cannot start is one protobuf ERROR event (410 Expired)', async () => {
-    for (let i = 0; i < 60; i++) expect((await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `churn-${i}` } })).code).toBe(201);
-    const w = openWatch(`${cms}?watch=true&resourceVersion=1`, PROTOBUF_MEDIA_TYPE);
+    // Events: kube-apiserver serves their watches from etcd, where a compacted revision is 410 (see lifecycle).
+    const events = '/api/v1/namespaces/default/events';
+    for (let i = 0; i < 60; i++) {
+      const ev = { apiVersion: 'v1', kind: 'Event', metadata: { name: `churn-${i}` }, involvedObject: { kind: 'ConfigMap', name: 'x', namespace: 'default' }, reason: 'Churn' };
+      expect((await rawRequest(conn, 'POST', events, ev)).code).toBe(201);
+    }
+    await compactHistory(ts);
+    const w = openWatch(`${events}?watch=true&resourceVersion=1`, PROTOBUF_MEDIA_TYPE);
     await w.opened;
-    const events = await waitFor(() => {
+    const frames = await waitFor(() => {
       try {
         const evs = decodeWatchFrames(w.data());
         return evs.length ? evs : undefined;
@@ -231,7 +263,7 @@ describe('protobuf watch streams', () => {
       }
     }, 5000, 'ERROR event');
     w.stop();
-    expect(events).toEqual([{ type: 'ERROR', object: expect.objectContaining({ apiVersion: 'v1', kind: 'Status', code: 410, reason: 'Expired' }) }]);
+    expect(frames).toEqual([{ type: 'ERROR', object: expect.objectContaining({ apiVersion: 'v1', kind: 'Status', code: 410, reason: 'Expired' }) }]);
   });
 
   it('custom resources: protobuf,json gets a JSON stream; protobuf alone is 406', async () => {

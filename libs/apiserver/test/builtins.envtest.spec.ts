@@ -7,7 +7,7 @@ beforeAll(async () => {
   ts = await startTestServer();
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 
 describe.each([0, 1])('built-in kinds via client #%i', (idx) => {

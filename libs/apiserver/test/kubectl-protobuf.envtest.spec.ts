@@ -109,7 +109,9 @@ describe('kubectl create (protobuf requests and responses)', () => {
     await kubectl.ok(['apply', '-f', '-'], JSON.stringify(node));
     expect(await kubectl.ok(['cordon', 'pb-node'])).toContain('node/pb-node cordoned'); // GET as protobuf, then a patch computed from it
     const cordoned = JSON.parse(await kubectl.ok(['get', 'node', 'pb-node', '-o', 'json']));
-    expect(cordoned.spec).toEqual({ ...node.spec, unschedulable: true });
+    // kube's admission taints a new Node not-ready; podCIDR is podCIDRs[0] (the v1 NodeSpec conversion).
+    const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+    expect(cordoned.spec).toEqual({ ...node.spec, podCIDR: '10.0.0.0/24', taints: [...node.spec.taints, notReady], unschedulable: true });
     expect(await kubectl.ok(['uncordon', 'pb-node'])).toContain('node/pb-node uncordoned');
   });
 
@@ -124,7 +126,8 @@ describe('kubectl create (protobuf requests and responses)', () => {
       await waitFor(() => /Warning\s+Noticed\s+ConfigMap\/cm/.test(out), 10000, 'the listed event');
       await waitFor(() => /Content-Type: application\/vnd\.kubernetes\.protobuf;stream=watch/.test(log), 10000, 'the protobuf watch');
       const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'watched', namespace: 'pb' }, reason: 'Streamed', message: 'came through the watch', type: 'Normal',
-        involvedObject: { apiVersion: 'v1', kind: 'Namespace', name: 'pb' }, count: 1, firstTimestamp: new Date().toISOString(), lastTimestamp: new Date().toISOString() };
+        // kube's Event validation: the involved object's namespace is the Event's (or empty in "default").
+        involvedObject: { apiVersion: 'v1', kind: 'Namespace', name: 'pb', namespace: 'pb' }, count: 1, firstTimestamp: new Date().toISOString(), lastTimestamp: new Date().toISOString() };
       await kubectl.ok(['apply', '-f', '-'], JSON.stringify(event));
       await waitFor(() => /Normal\s+Streamed\s+Namespace\/pb\s+came through the watch/.test(out), 10000, 'the watched event');
     } finally {

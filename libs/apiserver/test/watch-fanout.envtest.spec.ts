@@ -1,7 +1,7 @@
 // Watch fan-out: an event is encoded once and the same bytes go to every watcher of that version and format.
 import https from 'node:https';
 import { widget } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { itEmbedded, startTestServer, type TestServer } from './support/server';
 import type { Conn } from './support/test-client';
 
 let ts: TestServer;
@@ -10,7 +10,7 @@ beforeAll(async () => {
   await ts.clients[0].create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fan' } });
 });
 afterAll(async () => {
-  await ts?.server.stop();
+  await ts?.stop();
 });
 afterEach(() => jest.restoreAllMocks());
 
@@ -40,28 +40,46 @@ async function until(cond: () => boolean): Promise<void> {
   expect(cond()).toBe(true);
 }
 
-it('three watchers of a kind receive identical bytes per event; the object is JSON-encoded once per write (to store it), not per watcher or response', async () => {
+/** Three watches of the fan namespace's widgets from `w`'s resourceVersion, then two spec changes of `w`. */
+async function threeWatchersOfTwoWrites(name: string) {
   const c = ts.clients[0];
-  const created = await c.create(widget('w1', 'fan'));
+  const created = await c.create(widget(name, 'fan'));
   const path = `/apis/example.com/v1/namespaces/fan/widgets?watch=true&resourceVersion=${created.metadata.resourceVersion}`;
   const watches = await Promise.all([0, 1, 2].map(() => watchLines(ts.conn, path)));
   await new Promise((r) => setTimeout(r, 50));
-  const stringify = jest.spyOn(JSON, 'stringify');
-  const ref = { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'fan', name: 'w1' };
-  await c.patch(ref, 'merge', { spec: { size: 2 } });
-  await c.patch(ref, 'merge', { spec: { size: 3 } });
-  await until(() => watches.every((w) => w.lines.length === 2));
-  const isWidget = (v: any) => v?.kind === 'Widget' && v?.metadata?.name === 'w1';
-  const encodings = stringify.mock.calls.filter(([v]: any[]) => isWidget(v) || isWidget(v?.object)).length;
-  stringify.mockRestore();
-  watches.forEach((w) => w.stop());
+  const ref = { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'fan', name };
+  return {
+    watches,
+    write: async () => {
+      await c.patch(ref, 'merge', { spec: { size: 2 } });
+      await c.patch(ref, 'merge', { spec: { size: 3 } });
+      await until(() => watches.every((w) => w.lines.length === 2));
+      watches.forEach((w) => w.stop());
+    },
+  };
+}
+
+it('three watchers of a kind receive identical bytes per event', async () => {
+  const { watches, write } = await threeWatchersOfTwoWrites('w1');
+  await write();
   expect(watches[1].lines).toEqual(watches[0].lines);
   expect(watches[2].lines).toEqual(watches[0].lines);
+  expect(watches[0].lines.map((l) => JSON.parse(l).object.spec.size)).toEqual([2, 3]);
+});
+
+// Counts JSON.stringify calls inside the embedded server's process.
+itEmbedded('the object is JSON-encoded once per write (to store it), not per watcher or response', async () => {
+  const { watches, write } = await threeWatchersOfTwoWrites('w1-encodings');
+  const stringify = jest.spyOn(JSON, 'stringify');
+  await write();
+  const isWidget = (v: any) => v?.kind === 'Widget' && v?.metadata?.name === 'w1-encodings';
+  const encodings = stringify.mock.calls.filter(([v]: any[]) => isWidget(v) || isWidget(v?.object)).length;
+  stringify.mockRestore();
   expect(watches[0].lines.map((l) => JSON.parse(l).object.spec.size)).toEqual([2, 3]);
   expect(encodings).toBe(2);
 });
 
-it('a watcher whose label selector sees the object leave gets DELETED while others get MODIFIED, from the same event', async () => {
+it('a watcher whose label selector sees the object leave gets DELETED with its last matching state while others get MODIFIED', async () => {
   const c = ts.clients[0];
   const created = await c.create(widget('w2', 'fan', { size: 1 }, { labels: { keep: 'yes' } }));
   const base = `/apis/example.com/v1/namespaces/fan/widgets?watch=true&resourceVersion=${created.metadata.resourceVersion}`;
@@ -74,5 +92,7 @@ it('a watcher whose label selector sees the object leave gets DELETED while othe
   selected.stop();
   const [a, s] = [JSON.parse(all.lines[0]), JSON.parse(selected.lines[0])];
   expect([a.type, s.type]).toEqual(['MODIFIED', 'DELETED']);
-  expect(s.object).toEqual(a.object);
+  // kube's cacheWatcher: DELETED carries the object as that watcher last matched it, at the event's resourceVersion.
+  expect(a.object.metadata.labels).toBeUndefined();
+  expect(s.object).toEqual({ ...created, metadata: { ...created.metadata, resourceVersion: a.object.metadata.resourceVersion } });
 });

@@ -1,12 +1,12 @@
 // The /scale subresource of CRDs that declare it: GET/PUT/PATCH/apply of an autoscaling/v1 Scale, discovery, and
 // the real `kubectl scale` (with and without --current-replicas).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { ApiServer } from '../src';
 import { widgetCrd } from './support/fixtures';
 import { kubectlRunner } from './support/kubectl';
+import { itEmbedded, startTestServer, type TestServer } from './support/server';
 import { rawRequest, type Conn } from './support/test-client';
 
 jest.setTimeout(30000);
@@ -30,7 +30,7 @@ const poolCrd = {
   },
 };
 
-let server: ApiServer;
+let ts: TestServer;
 let conn: Conn;
 let dir: string;
 const { run: kubectl, ok } = kubectlRunner(() => join(dir, 'kubeconfig'));
@@ -49,13 +49,12 @@ const getPool = async (name: string) => json(await rawRequest(conn, 'GET', `${po
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'apiserver-scale-'));
   process.env.KUBECACHEDIR = join(dir, 'cache');
-  server = new ApiServer({ storage: { type: 'memory' } });
-  conn = await server.start();
-  await server.installCrds([poolCrd, widgetCrd]);
-  await server.writeKubeconfig(join(dir, 'kubeconfig'));
+  ts = await startTestServer({}, [poolCrd, widgetCrd]);
+  conn = ts.conn;
+  writeFileSync(join(dir, 'kubeconfig'), ts.kubeconfig, { mode: 0o600 });
 });
 afterAll(async () => {
-  await server?.stop();
+  await ts?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -102,27 +101,36 @@ describe('GET, PUT, PATCH', () => {
     expect((await getPool('put')).spec.replicas).toBe(5);
   });
 
-  it('refuses negative replicas (422), another kind (400), a non-integer (400), a name mismatch (400)', async () => {
+  it('refuses negative replicas (422), another kind (400), a patch to a non-integer (422), a name mismatch (400)', async () => {
     await createPool('bad');
     const base = { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'bad' } };
     const neg = await rawRequest(conn, 'PUT', `${pools}/bad/scale`, { ...base, spec: { replicas: -1 } });
-    expect(json(neg)).toMatchObject({ code: 422, reason: 'Invalid', message: 'Scale.autoscaling "bad" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0' });
+    // The custom resource's own validation refuses it (kube's ValidateScaleSpec), naming the CRD's replicas path.
+    expect(json(neg)).toMatchObject({
+      code: 422, reason: 'Invalid', message: 'Pool.example.com "bad" is invalid: .spec.replicas: Invalid value: -1: should be a non-negative integer',
+      details: { name: 'bad', group: 'example.com', kind: 'Pool', causes: [{ reason: 'FieldValueInvalid', field: '.spec.replicas', message: 'Invalid value: -1: should be a non-negative integer' }] },
+    });
+    const negMain = await rawRequest(conn, 'PATCH', `${pools}/bad`, { spec: { replicas: -2 } }, 'application/merge-patch+json');
+    expect(json(negMain)).toMatchObject({ code: 422, message: 'Pool.example.com "bad" is invalid: .spec.replicas: Invalid value: -2: should be a non-negative integer' });
     expect((await rawRequest(conn, 'PUT', `${pools}/bad/scale`, { ...base, kind: 'Pool', spec: { replicas: 1 } })).code).toBe(400);
-    expect((await rawRequest(conn, 'PATCH', `${pools}/bad/scale`, { spec: { replicas: 'three' } }, 'application/merge-patch+json')).code).toBe(400);
+    // kube's patch handler: the patched Scale does not decode, an Invalid "patch" quoting it.
+    const three = json(await rawRequest(conn, 'PATCH', `${pools}/bad/scale`, { spec: { replicas: 'three' } }, 'application/merge-patch+json'));
+    expect(three).toMatchObject({ code: 422, reason: 'Invalid', details: { causes: [{ reason: 'FieldValueInvalid', field: 'patch' }] } });
+    expect(three.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"autoscaling\/v1\\",\\"kind\\":\\"Scale\\",.*\\"spec\\":\{\\"replicas\\":\\"three\\"\}.*": json: cannot unmarshal string into Go struct field ScaleSpec.spec.replicas of type int32$/);
     expect((await rawRequest(conn, 'PUT', `${pools}/bad/scale`, { ...base, metadata: { name: 'other' }, spec: { replicas: 1 } })).code).toBe(400);
     expect((await rawRequest(conn, 'PUT', `${pools}/bad/scale`, { ...base, spec: 'four' })).code).toBe(400);
     expect((await getPool('bad')).spec.replicas).toBe(2);
   });
 
-  it('PATCH with a merge, JSON or strategic merge patch', async () => {
+  it('PATCH with a merge or JSON patch; a strategic merge patch is 415 (a custom resource has no patch strategy)', async () => {
     await createPool('patch');
     const merge = await rawRequest(conn, 'PATCH', `${pools}/patch/scale`, { spec: { replicas: 3 } }, 'application/merge-patch+json');
     expect(json(merge).spec.replicas).toBe(3);
     const jp = await rawRequest(conn, 'PATCH', `${pools}/patch/scale`, [{ op: 'replace', path: '/spec/replicas', value: 4 }], 'application/json-patch+json');
     expect(json(jp).spec.replicas).toBe(4);
     const smp = await rawRequest(conn, 'PATCH', `${pools}/patch/scale`, { spec: { replicas: 6 } }, 'application/strategic-merge-patch+json');
-    expect(smp.code).toBe(200);
-    expect((await getPool('patch')).spec.replicas).toBe(6);
+    expect(json(smp)).toMatchObject({ code: 415, reason: 'UnsupportedMediaType', message: 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml' });
+    expect((await getPool('patch')).spec.replicas).toBe(4);
   });
 
   it('is 404 for a CRD without the scale subresource and for a missing object', async () => {
@@ -135,27 +143,41 @@ describe('GET, PUT, PATCH', () => {
 describe('server-side apply on /scale', () => {
   const scaleYaml = (name: string, replicas: number) => YAML.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name }, spec: { replicas } });
 
-  // Once a 415 (apply was not served on subresources other than status).
-  it('applies the replicas in an entry of its own; conflicts with another owner unless forced', async () => {
+  it('an apply of replicas another manager applied conflicts', async () => {
     const applied = await rawRequest(conn, 'PATCH', `${pools}/ssa?fieldManager=owner`, YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'ssa' }, spec: { replicas: 2, image: 'a' } }), 'application/apply-patch+yaml');
-    expect([200, 201]).toContain(applied.code);
+    expect(applied.code).toBe(201);
     const conflict = await rawRequest(conn, 'PATCH', `${pools}/ssa/scale?fieldManager=autoscaler`, scaleYaml('ssa', 4), 'application/apply-patch+yaml');
     expect(json(conflict)).toMatchObject({ code: 409, reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "owner": .spec.replicas' });
-    const forced = await rawRequest(conn, 'PATCH', `${pools}/ssa/scale?fieldManager=autoscaler&force=true`, scaleYaml('ssa', 4), 'application/apply-patch+yaml');
+    expect((await getPool('ssa')).spec.replicas).toBe(2);
+  });
+
+  // kube-apiserver v1.36.3 answers any apply on a custom resource's /scale that gets past the conflict check with a 500
+  // ("failed to convert ... autoscaling/v1, Kind=Scale ... request to convert CR to an invalid group/version"): its
+  // field manager converts the Scale with the custom resource's converter. Listed in docs/architecture.md.
+  itEmbedded('applies the replicas in an entry of its own; force takes them from another owner', async () => {
+    const applied = await rawRequest(conn, 'PATCH', `${pools}/ssa-forced?fieldManager=owner`, YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'ssa-forced' }, spec: { replicas: 2, image: 'a' } }), 'application/apply-patch+yaml');
+    expect(applied.code).toBe(201);
+    const forced = await rawRequest(conn, 'PATCH', `${pools}/ssa-forced/scale?fieldManager=autoscaler&force=true`, scaleYaml('ssa-forced', 4), 'application/apply-patch+yaml');
     expect(forced.code).toBe(200);
     expect(json(forced).spec.replicas).toBe(4);
-    const pool = await getPool('ssa');
+    const pool = await getPool('ssa-forced');
     expect(pool.spec).toEqual({ replicas: 4, image: 'a' });
     const entries = pool.metadata.managedFields.map((e: any) => ({ manager: e.manager, operation: e.operation, subresource: e.subresource, fields: e.fieldsV1 }));
     expect(entries).toContainEqual({ manager: 'autoscaler', operation: 'Apply', subresource: 'scale', fields: { 'f:spec': { 'f:replicas': {} } } });
     // The owner lost the replicas: its next apply without them leaves them to the autoscaler.
-    const owner = await rawRequest(conn, 'PATCH', `${pools}/ssa?fieldManager=owner`, YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'ssa' }, spec: { image: 'b' } }), 'application/apply-patch+yaml');
+    const owner = await rawRequest(conn, 'PATCH', `${pools}/ssa-forced?fieldManager=owner`, YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Pool', metadata: { name: 'ssa-forced' }, spec: { image: 'b' } }), 'application/apply-patch+yaml');
     expect(json(owner).spec).toEqual({ replicas: 4, image: 'b' });
   });
 
-  it('refuses an apply without a fieldManager (400) and with a stale resourceVersion (409)', async () => {
+  it('refuses an apply without a fieldManager (422)', async () => {
+    await createPool('ssa-fm');
+    const r = await rawRequest(conn, 'PATCH', `${pools}/ssa-fm/scale`, scaleYaml('ssa-fm', 3), 'application/apply-patch+yaml');
+    expect(json(r)).toMatchObject({ code: 422, reason: 'Invalid', message: 'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch' });
+  });
+
+  // On kube v1.36.3 a 500, as every apply on /scale past the conflict check (above).
+  itEmbedded('refuses an apply with a stale resourceVersion (409)', async () => {
     const pool = await createPool('ssa-rv');
-    expect((await rawRequest(conn, 'PATCH', `${pools}/ssa-rv/scale`, scaleYaml('ssa-rv', 3), 'application/apply-patch+yaml')).code).toBe(400);
     await rawRequest(conn, 'PATCH', `${pools}/ssa-rv/scale`, { spec: { replicas: 3 } }, 'application/merge-patch+json');
     const stale = YAML.stringify({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'ssa-rv', resourceVersion: pool.metadata.resourceVersion }, spec: { replicas: 9 } });
     expect((await rawRequest(conn, 'PATCH', `${pools}/ssa-rv/scale?fieldManager=m&force=true`, stale, 'application/apply-patch+yaml')).code).toBe(409);
