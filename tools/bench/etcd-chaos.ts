@@ -13,7 +13,7 @@ import { freePort, type EtcdCluster, type EtcdMember } from '@capi/kube-control-
 import { embeddedCrds } from '@capi/manager';
 import { machineProblems } from '../demo/progress';
 import { versionPatch } from '../demo/objects';
-import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment } from './rollout';
+import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment } from './rollout-cluster';
 import { KubeManagerProcess } from './kube-manager-process';
 import { renderTable, type Cell } from './table';
 import { windowFigures, WriteProbe } from './write-probe';
