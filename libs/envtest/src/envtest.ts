@@ -65,55 +65,56 @@ export function embeddedServer(env: Envtest): ApiServer {
   return env.server;
 }
 
+/** What each target starts: the server, and how the target-independent parts reach it. */
+type Backend = Pick<Envtest, 'server' | 'kube' | 'url' | 'token' | 'caData' | 'kubeconfig' | 'installCrds' | 'countRequests' | 'resetRequests'> & {
+  stopServer(): Promise<void>;
+};
+
+async function startBackend(target: EnvtestTarget, opts: EnvtestOptions): Promise<Backend> {
+  if (target === 'kube') {
+    const kube = await startKubeControlPlane(opts.kube);
+    const kubeconfig = renderKubeconfig({ url: kube.url, token: kube.token, caData: kube.caData, name: 'envtest-kube' });
+    return {
+      kube, url: kube.url, token: kube.token, caData: kube.caData, kubeconfig,
+      installCrds: (crds) => installCrds(kubeconfig, crds),
+      countRequests: () => kube.countRequests(),
+      resetRequests: () => kube.resetRequests(),
+      stopServer: () => kube.stop(),
+    };
+  }
+  const server = new ApiServer({ storage: { type: 'memory' }, ...opts.server });
+  const started = await server.start();
+  return {
+    server, ...started, kubeconfig: server.kubeconfig(),
+    installCrds: (crds) => server.installCrds(crds),
+    countRequests: async () => server.countRequests(),
+    resetRequests: async () => server.resetRequests(),
+    stopServer: () => server.stop(),
+  };
+}
+
 /** Starts an API server with the project's CRDs installed: the backend of controller tests. */
 export async function startEnvtest(opts: EnvtestOptions = {}): Promise<Envtest> {
   const target = opts.target ?? envtestTarget();
   const crds = [...(opts.installProjectCrds === false ? [] : crdRegistry.crds()), ...(opts.crds ?? [])];
   const dir = mkdtempSync(join(tmpdir(), 'envtest-'));
-  const kubeconfigPath = join(dir, 'kubeconfig');
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  if (target === 'kube') {
-    const kube = await startKubeControlPlane(opts.kube).catch((e) => {
-      cleanup();
-      throw e;
-    });
-    try {
-      const kubeconfig = renderKubeconfig({ url: kube.url, token: kube.token, caData: kube.caData, name: 'envtest-kube' });
-      writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
-      const install = (more: object[]) => installCrds(kubeconfig, more);
-      await install(crds);
-      return {
-        target, kube, url: kube.url, token: kube.token, caData: kube.caData, kubeconfigPath, kubeconfig, installCrds: install,
-        countRequests: () => kube.countRequests(),
-        resetRequests: () => kube.resetRequests(),
-        stop: async () => {
-          await kube.stop();
-          cleanup();
-        },
-      };
-    } catch (e) {
-      await kube.stop();
-      cleanup();
-      throw e;
-    }
-  }
-  const server = new ApiServer({ storage: { type: 'memory' }, ...opts.server });
-  const started = await server.start();
+  let backend: Backend | undefined;
   try {
-    await server.installCrds(crds);
-    await server.writeKubeconfig(kubeconfigPath);
+    backend = await startBackend(target, opts);
+    await backend.installCrds(crds);
+    const kubeconfigPath = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfigPath, backend.kubeconfig, { mode: 0o600 });
+    const { stopServer, ...env } = backend;
     return {
-      target, server, ...started, kubeconfigPath, kubeconfig: server.kubeconfig(),
-      installCrds: (more) => server.installCrds(more),
-      countRequests: async () => server.countRequests(),
-      resetRequests: async () => server.resetRequests(),
+      ...env, target, kubeconfigPath,
       stop: async () => {
-        await server.stop();
+        await stopServer();
         cleanup();
       },
     };
   } catch (e) {
-    await server.stop();
+    await backend?.stopServer();
     cleanup();
     throw e;
   }
