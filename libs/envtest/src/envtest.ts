@@ -3,21 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crdRegistry } from '@capi/api';
 import { ApiServer, renderKubeconfig, type ApiServerOptions, type RequestCounts } from '@capi/apiserver';
-import { startKubeControlPlane, type KubeControlPlane, type KubeControlPlaneOptions } from '@capi/kube-control-plane';
-import { installCrds } from './kube-crds';
-
-/**
- * Which API server backs a test: `embedded` (our ApiServer, in-process) or `kube` (etcd + kube-apiserver from
- * KUBEBUILDER_ASSETS, as controller-runtime's envtest runs them). The same suites run on both.
- */
-export type EnvtestTarget = 'embedded' | 'kube';
-
-/** ENVTEST_TARGET picks the target of every startEnvtest() that doesn't name one (default embedded). */
-export function envtestTarget(env: NodeJS.ProcessEnv = process.env): EnvtestTarget {
-  const t = env.ENVTEST_TARGET || 'embedded';
-  if (t !== 'embedded' && t !== 'kube') throw new Error(`ENVTEST_TARGET=${t}: want embedded or kube`);
-  return t;
-}
+import { envtestTarget, startKubeControlPlane, type EnvtestTarget, type KubeControlPlane, type KubeControlPlaneOptions } from '@capi/kube-control-plane';
 
 export interface EnvtestOptions {
   /** Extra CRDs installed after the project's ones. */
@@ -76,7 +62,7 @@ async function startBackend(target: EnvtestTarget, opts: EnvtestOptions): Promis
     const kubeconfig = renderKubeconfig({ url: kube.url, token: kube.token, caData: kube.caData, name: 'envtest-kube' });
     return {
       kube, url: kube.url, token: kube.token, caData: kube.caData, kubeconfig,
-      installCrds: (crds) => installCrds(kubeconfig, crds),
+      installCrds: (crds) => kube.installCrds(crds),
       countRequests: () => kube.countRequests(),
       resetRequests: () => kube.resetRequests(),
       stopServer: () => kube.stop(),

@@ -1,4 +1,5 @@
-export { startEnvtest, embeddedServer, envtestTarget, type Envtest, type EnvtestOptions, type EnvtestTarget } from './envtest';
+export { startEnvtest, embeddedServer, type Envtest, type EnvtestOptions } from './envtest';
+export { envtestTarget, type EnvtestTarget } from '@capi/kube-control-plane';
 export { eventually, settle, type ControllerQueues, type EventuallyOptions, type Falsy, type SettleOptions } from './polling';
 export { clientFor, countingClientFor, kubeConfigFor, type KubeconfigSource } from './clients';
 export { ManualClock } from './clock';

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getWithToken, kubeAssetsDir, startKubeControlPlane, type KubeControlPlane } from './index';
+import { getWithToken, kubeAssetsDir, requestWithToken, startKubeControlPlane, type KubeControlPlane } from './index';
 
 jest.setTimeout(120_000);
 
@@ -42,10 +42,10 @@ describe('startKubeControlPlane', () => {
     await cp.resetRequests();
     expect(await cp.countRequests()).toMatchObject({ total: 0, writesByManager: {} });
     const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' } });
-    expect((await fetchWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=creator', cm('counted'))).status).toBe(201);
-    expect((await fetchWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=creator', cm('counted'))).status).toBe(409);
-    expect((await fetchWithToken(cp, 'PATCH', '/api/v1/namespaces/default/configmaps/counted?fieldManager=applier', cm('counted'), 'application/apply-patch+yaml')).status).toBe(200);
-    expect((await fetchWithToken(cp, 'PATCH', '/api/v1/namespaces/default/configmaps/counted?fieldManager=patcher', { data: { b: '2' } }, 'application/merge-patch+json')).status).toBe(200);
+    expect((await requestWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=creator', cm('counted'))).status).toBe(201);
+    expect((await requestWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps?fieldManager=creator', cm('counted'))).status).toBe(409);
+    expect((await requestWithToken(cp, 'PATCH', '/api/v1/namespaces/default/configmaps/counted?fieldManager=applier', cm('counted'), 'application/apply-patch+yaml')).status).toBe(200);
+    expect((await requestWithToken(cp, 'PATCH', '/api/v1/namespaces/default/configmaps/counted?fieldManager=patcher', { data: { b: '2' } }, 'application/merge-patch+json')).status).toBe(200);
     expect((await getWithToken(cp, '/api/v1/namespaces/default/configmaps')).status).toBe(200);
     const counts = await cp.countRequests();
     expect(counts.writesByManager).toEqual({ 'create /configmaps creator': 2, 'apply /configmaps applier': 1, 'patch /configmaps patcher': 1 });
@@ -125,7 +125,7 @@ describe('EtcdCluster of 3 members behind kube-apiserver', () => {
   it('keeps serving when the leader is killed, and the killed member rejoins on its data', async () => {
     cp = await startKubeControlPlane({ etcdMembers: 3 });
     const write = async (name: string) => {
-      const res = await fetchWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
+      const res = await requestWithToken(cp, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } });
       return res.status;
     };
     expect(await write('before')).toBe(201);
@@ -151,19 +151,4 @@ async function eventuallyTrue(check: () => Promise<boolean>, timeoutMs: number):
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-async function fetchWithToken(cp: KubeControlPlane, method: string, path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number }> {
-  const { request } = await import('node:https');
-  return new Promise((resolve, reject) => {
-    const req = request(`${cp.url}${path}`, {
-      method, ca: Buffer.from(cp.caData, 'base64'),
-      headers: { authorization: `Bearer ${cp.token}`, 'content-type': contentType },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
 }

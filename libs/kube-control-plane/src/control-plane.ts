@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EtcdCluster } from './etcd';
 import { AuditRequestCounter, type AuditCounts } from './audit';
+import { installCrds } from './crds';
 import { ADMIN_USER, getWithToken, KubeApiServer, type KubeApiServerEndpoint } from './kube-apiserver';
 
 export const KUBEBUILDER_ASSETS = 'KUBEBUILDER_ASSETS';
@@ -48,6 +49,8 @@ export interface KubeControlPlane extends KubeApiServerEndpoint {
   dir: string;
   etcd: EtcdCluster;
   apiServer: KubeApiServer;
+  /** Applies CRDs; resolves once they are Established and their resources served. */
+  installCrds(crds: object[]): Promise<void>;
   /** The admin user's requests since the last resetRequests(), from kube-apiserver's audit log. */
   countRequests(): Promise<AuditCounts>;
   resetRequests(): Promise<void>;
@@ -78,6 +81,7 @@ export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}):
     });
     return {
       ...endpoint, dir, etcd, apiServer, stop,
+      installCrds: (crds) => installCrds(endpoint, crds),
       countRequests: () => counter.counts(),
       resetRequests: () => counter.reset(),
     };

@@ -35,21 +35,23 @@ export interface KubeApiServerEndpoint {
   caData: string;
 }
 
-/** GET a path with the admin token; resolves the status code and body. */
-export function getWithToken(ep: KubeApiServerEndpoint, path: string): Promise<{ status: number; body: string }> {
+/** A request with the admin token (a JSON body, or `contentType`); resolves the status code and body. */
+export function requestWithToken(ep: KubeApiServerEndpoint, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${ep.url}${path}`, {
-      ca: Buffer.from(ep.caData, 'base64'), headers: { authorization: `Bearer ${ep.token}` }, timeout: 5000,
-    }, (res) => {
+    const headers = { authorization: `Bearer ${ep.token}`, ...(body === undefined ? {} : { 'content-type': contentType }) };
+    const req = request(`${ep.url}${path}`, { method, ca: Buffer.from(ep.caData, 'base64'), headers, timeout: 5000 }, (res) => {
       let body = '';
       res.on('data', (d) => (body += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
-    req.end();
+    req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
+
+/** GET a path with the admin token; resolves the status code and body. */
+export const getWithToken = (ep: KubeApiServerEndpoint, path: string) => requestWithToken(ep, 'GET', path);
 
 export class KubeApiServer {
   process?: ManagedProcess;

@@ -1,20 +1,15 @@
 // The semantic suite's API server: the embedded ApiServer, or etcd + kube-apiserver (ENVTEST_TARGET=kube), with the
 // test CRDs installed and both suite clients. kube-apiserver is the reference the embedded server is held to.
-import { startKubeControlPlane, type KubeControlPlane } from '@capi/kube-control-plane';
+import { envtestTarget, startKubeControlPlane, type EnvtestTarget, type KubeControlPlane } from '@capi/kube-control-plane';
 import { ApiServer, renderKubeconfig, type ApiServerOptions } from '../../src';
 import { ClientNodeClient } from './client-node-client';
 import { RawClient } from './raw-client';
-import { widgetCrd, gadgetCrd, waitFor } from './fixtures';
-import { rawRequest, type Conn, type TestClient } from './test-client';
+import { widgetCrd, gadgetCrd } from './fixtures';
+import type { Conn, TestClient } from './test-client';
 
-export type TestTarget = 'embedded' | 'kube';
-
-/** ENVTEST_TARGET (default embedded), as @capi/envtest reads it (which this library cannot import: a cycle). */
-export function testTarget(env: NodeJS.ProcessEnv = process.env): TestTarget {
-  const t = env.ENVTEST_TARGET || 'embedded';
-  if (t !== 'embedded' && t !== 'kube') throw new Error(`ENVTEST_TARGET=${t}: want embedded or kube`);
-  return t;
-}
+export type TestTarget = EnvtestTarget;
+/** ENVTEST_TARGET (default embedded), read as @capi/envtest reads it. */
+export const testTarget = envtestTarget;
 
 export interface TestServer {
   target: TestTarget;
@@ -64,36 +59,15 @@ export async function compactHistory(ts: TestServer): Promise<void> {
   await post('/v3/kv/compaction', { revision: header.revision, physical: true });
 }
 
-interface CrdLike { metadata: { name: string }; spec: { group: string; names: { plural: string }; scope: string; versions: { name: string; served: boolean }[] } }
-
-/** CRDs on kube-apiserver: created (or replaced), then awaited until Established and served, as envtest's WaitForCRDs. */
-export async function installKubeCrds(conn: Conn, crds: object[]): Promise<void> {
-  const base = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
-  for (const crd of crds as CrdLike[]) {
-    const r = await rawRequest(conn, 'PATCH', `${base}/${crd.metadata.name}?fieldManager=semantic-suite&force=true`, crd, 'application/apply-patch+yaml');
-    if (r.code >= 300) throw new Error(`installing CRD ${crd.metadata.name}: ${r.code} ${r.text}`);
-  }
-  for (const crd of crds as CrdLike[]) {
-    await waitFor(async () => {
-      const r = await rawRequest(conn, 'GET', `${base}/${crd.metadata.name}`);
-      return r.code === 200 && JSON.parse(r.text).status?.conditions?.some((c: any) => c.type === 'Established' && c.status === 'True');
-    }, 30_000, `CRD ${crd.metadata.name} Established`);
-    for (const v of crd.spec.versions.filter((x) => x.served)) {
-      const path = `/apis/${crd.spec.group}/${v.name}/${crd.spec.names.plural}?limit=1`;
-      await waitFor(async () => (await rawRequest(conn, 'GET', path)).code === 200, 30_000, `${path} served`);
-    }
-  }
-}
-
 async function startKube(crds: object[]): Promise<TestServer> {
   const kube = await startKubeControlPlane();
   try {
     const conn: Conn = { url: kube.url, token: kube.token, caData: kube.caData };
     const kubeconfig = renderKubeconfig({ ...conn, name: 'semantic-kube' });
-    await installKubeCrds(conn, crds);
+    await kube.installCrds(crds);
     return {
       target: 'kube', kube, conn, kubeconfig, clients: [new RawClient(conn), new ClientNodeClient(kubeconfig, conn)],
-      installCrds: (more) => installKubeCrds(conn, more), stop: () => kube.stop(),
+      installCrds: (more) => kube.installCrds(more), stop: () => kube.stop(),
     };
   } catch (e) {
     await kube.stop();
