@@ -24,7 +24,10 @@ const esmPackages = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi',
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.(t|j|mj)s$': ['@swc/jest', { ...swcrc, swcrc: false, jsc: { ...swcrc.jsc, parser: { ...swcrc.jsc.parser } } }],
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      { ...swcrc, swcrc: false, jsc: { ...swcrc.jsc, parser: { ...swcrc.jsc.parser } } },
+    ],
   },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.map((p) => p.replace('/', '\\/')).join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],

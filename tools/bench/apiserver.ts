@@ -17,13 +17,20 @@ function machine(i: number): KubeObject {
     metadata: {
       name,
       namespace: NS,
-      labels: { 'cluster.x-k8s.io/cluster-name': 'c1', 'cluster.x-k8s.io/deployment-name': 'md1', 'cluster.x-k8s.io/set-name': 'ms1' },
+      labels: {
+        'cluster.x-k8s.io/cluster-name': 'c1',
+        'cluster.x-k8s.io/deployment-name': 'md1',
+        'cluster.x-k8s.io/set-name': 'ms1',
+      },
       annotations: { 'bench/index': String(i) },
     },
     spec: {
       clusterName: 'c1',
       version: 'v1.30.0',
-      bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name }, dataSecretName: `${name}-data` },
+      bootstrap: {
+        configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name },
+        dataSecretName: `${name}-data`,
+      },
       infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', name },
       providerID: `inmemory://${name}`,
     },
@@ -49,7 +56,14 @@ async function openWatchers(client: KubeClient, count: number): Promise<Watchers
   const handles: WatchHandle[] = [];
   const rv = (await client.list(MACHINE.apiVersion, MACHINE.kind, { namespace: NS })).metadata?.resourceVersion;
   for (let w = 0; w < count; w++) {
-    handles.push(await client.watch(MACHINE.apiVersion, MACHINE.kind, { namespace: NS, resourceVersion: rv }, () => void counts[w]++));
+    handles.push(
+      await client.watch(
+        MACHINE.apiVersion,
+        MACHINE.kind,
+        { namespace: NS, resourceVersion: rv },
+        () => void counts[w]++,
+      ),
+    );
   }
   const min = () => counts.reduce((a, b) => Math.min(a, b), Infinity);
   return {
@@ -71,10 +85,16 @@ async function openWatchers(client: KubeClient, count: number): Promise<Watchers
 export async function runApiserverBench(args: string[]): Promise<number> {
   const n = args[0] === undefined ? 1000 : Number(args[0]);
   const w = args[1] === undefined ? 4 : Number(args[1]);
-  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(w) || w < 0) throw new Error(`usage: apiserver [objects] [watchers], got ${args.join(' ')}`);
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(w) || w < 0)
+    throw new Error(`usage: apiserver [objects] [watchers], got ${args.join(' ')}`);
   const sqlite = args.includes('--sqlite');
-  const dir = sqlite ? (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/bench-apiserver-`) : undefined;
-  const env = await startEnvtest({ target: 'embedded', server: dir ? { storage: { type: 'sqlite', path: `${dir}/db.sqlite` } } : {} });
+  const dir = sqlite
+    ? (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/bench-apiserver-`)
+    : undefined;
+  const env = await startEnvtest({
+    target: 'embedded',
+    server: dir ? { storage: { type: 'sqlite', path: `${dir}/db.sqlite` } } : {},
+  });
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
   const client = new KubeClient(kc);
@@ -96,13 +116,56 @@ export async function runApiserverBench(args: string[]): Promise<number> {
     await phase('create', n, () => inBatches(n, (i) => client.create(machine(i))), true);
     await phase('get', n, () => inBatches(n, (i) => client.get(ref(i))), false);
     const lists = Math.max(1, Math.round(n / 100));
-    await phase(`list (${n} items)`, lists, () => inBatches(lists, () => client.list(MACHINE.apiVersion, MACHINE.kind, { namespace: NS })), false);
-    await phase('merge patch', n, () => inBatches(n, (i) => client.patch(ref(i), 'merge', { metadata: { annotations: { 'bench/patched': 'yes' } } })), true);
-    await phase('status patch', n, () => inBatches(n, (i) => client.patch(ref(i), 'merge', { status: { phase: 'Running', observedGeneration: 1 } }, { subresource: 'status' })), true);
-    await phase('apply (SSA)', n, () => inBatches(n, (i) => client.apply({ ...machine(i), spec: { ...(machine(i).spec as object), version: 'v1.31.0' } }, { fieldManager: 'bench', force: true })), true);
-    const noop = () => inBatches(n, (i) => client.apply({ ...machine(i), spec: { ...(machine(i).spec as object), version: 'v1.31.0' } }, { fieldManager: 'bench', force: true }));
+    await phase(
+      `list (${n} items)`,
+      lists,
+      () => inBatches(lists, () => client.list(MACHINE.apiVersion, MACHINE.kind, { namespace: NS })),
+      false,
+    );
+    await phase(
+      'merge patch',
+      n,
+      () =>
+        inBatches(n, (i) => client.patch(ref(i), 'merge', { metadata: { annotations: { 'bench/patched': 'yes' } } })),
+      true,
+    );
+    await phase(
+      'status patch',
+      n,
+      () =>
+        inBatches(n, (i) =>
+          client.patch(
+            ref(i),
+            'merge',
+            { status: { phase: 'Running', observedGeneration: 1 } },
+            { subresource: 'status' },
+          ),
+        ),
+      true,
+    );
+    await phase(
+      'apply (SSA)',
+      n,
+      () =>
+        inBatches(n, (i) =>
+          client.apply(
+            { ...machine(i), spec: { ...(machine(i).spec as object), version: 'v1.31.0' } },
+            { fieldManager: 'bench', force: true },
+          ),
+        ),
+      true,
+    );
+    const noop = () =>
+      inBatches(n, (i) =>
+        client.apply(
+          { ...machine(i), spec: { ...(machine(i).spec as object), version: 'v1.31.0' } },
+          { fieldManager: 'bench', force: true },
+        ),
+      );
     await phase('apply no-op (SSA)', n, noop, false);
-    process.stdout.write(`embedded API server (${sqlite ? 'SQLite file' : 'memory'} storage, HTTPS, ${CONCURRENCY} requests in flight), ${n} Machines, ${w} watchers (${watchers.events()} events delivered)\n`);
+    process.stdout.write(
+      `embedded API server (${sqlite ? 'SQLite file' : 'memory'} storage, HTTPS, ${CONCURRENCY} requests in flight), ${n} Machines, ${w} watchers (${watchers.events()} events delivered)\n`,
+    );
     process.stdout.write(renderTable(['verb', 'ops', 'ops/s', 'µs/op'], rows));
     return 0;
   } finally {

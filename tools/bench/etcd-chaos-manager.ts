@@ -9,10 +9,21 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { CanUpdateMachineObjects, HookObject } from '@capi/api';
 import { INMEMORY_HOST_BACKEND, type InMemoryHostBackend } from '@capi/inmemory';
-import { applyHeapGrowingPercent, buildManagerModule, EmbeddedProviderModule, JsonLogger, LOGGER, loadManagerConfig } from '@capi/manager';
+import {
+  applyHeapGrowingPercent,
+  buildManagerModule,
+  EmbeddedProviderModule,
+  JsonLogger,
+  LOGGER,
+  loadManagerConfig,
+} from '@capi/manager';
 
 /** What a line of the child's stdout says the updater did. */
-export interface UpdaterLine { updater: 'completed'; machine: string; fresh: boolean }
+export interface UpdaterLine {
+  updater: 'completed';
+  machine: string;
+  fresh: boolean;
+}
 
 /** Counts the host backend's updates per Machine: fresh after a beginUpdate, else a repeat of a completed one. */
 function reportHostUpdates(backend: InMemoryHostBackend): void {
@@ -40,7 +51,13 @@ async function main(argv: string[]): Promise<void> {
   const root = buildManagerModule(loaded.config, {
     providers: [{ provide: LOGGER, useValue: logger }],
     // Workload servers in this process: one child less on a machine the bench shares with etcd and kube-apiserver.
-    modules: [EmbeddedProviderModule.forRoot({ provisioningDelayMs: 0, workloadServers: 'in-process', updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } })],
+    modules: [
+      EmbeddedProviderModule.forRoot({
+        provisioningDelayMs: 0,
+        workloadServers: 'in-process',
+        updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
+      }),
+    ],
   });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   app.useLogger(logger);

@@ -13,7 +13,13 @@ import { freePort, type EtcdCluster, type EtcdMember } from '@capi/kube-control-
 import { embeddedCrds } from '@capi/manager';
 import { machineProblems } from '../demo/progress';
 import { versionPatch } from '../demo/objects';
-import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment } from './rollout-cluster';
+import {
+  benchSpec,
+  createBenchCluster,
+  machineDeploymentProblems,
+  mdMachines,
+  patchMachineDeployment,
+} from './rollout-cluster';
 import { KubeManagerProcess } from './kube-manager-process';
 import { renderTable, type Cell } from './table';
 import { windowFigures, WriteProbe } from './write-probe';
@@ -27,7 +33,11 @@ const POLL_MS = 2500;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface FaultEvent { name: string; at: number; updated: number }
+interface FaultEvent {
+  name: string;
+  at: number;
+  updated: number;
+}
 
 class Failure extends Error {}
 
@@ -40,7 +50,10 @@ function delta(after: Map<string, number>, before: Map<string, number>): Map<str
 
 /** An error message with object names and numbers elided, so the same failure on different Machines groups together. */
 export const errorKind = (msg: string): string =>
-  msg.replace(/\b[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*\b/g, '<obj>').replace(/\d+(\.\d+)?/g, 'N').slice(0, 160);
+  msg
+    .replace(/\b[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*\b/g, '<obj>')
+    .replace(/\d+(\.\d+)?/g, 'N')
+    .slice(0, 160);
 
 function topKinds(messages: string[], n: number): [string, number][] {
   const counts = new Map<string, number>();
@@ -55,7 +68,9 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
   const machines = Number(args[0] ?? 300);
   const timeoutMs = Number(args[1] ?? 1800) * 1000;
   if (!Number.isInteger(machines) || machines < 4 || !(timeoutMs > 0) || !(downMs() >= 0)) {
-    process.stderr.write(`error: usage: etcd-chaos [machines=300 (>= 4)] [timeoutSeconds=1800] [--manager-flag...], got ${allArgs.join(' ')}\n`);
+    process.stderr.write(
+      `error: usage: etcd-chaos [machines=300 (>= 4)] [timeoutSeconds=1800] [--manager-flag...], got ${allArgs.join(' ')}\n`,
+    );
     return 2;
   }
   const t0 = Date.now();
@@ -86,7 +101,10 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
   process.once('exit', killManager);
   try {
     const r = await run(machines, timeoutMs, managerFlags, log, {
-      setEnv: (e) => (env = e), setManager: (m) => (manager = m), setProbe: (p) => (probe = p), setClient: (c) => (client = c),
+      setEnv: (e) => (env = e),
+      setManager: (m) => (manager = m),
+      setProbe: (p) => (probe = p),
+      setClient: (c) => (client = c),
     });
     process.stdout.write(r);
     return 0;
@@ -103,17 +121,40 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
   }
 }
 
-interface Holders { setEnv(e: Envtest): void; setManager(m: KubeManagerProcess): void; setProbe(p: WriteProbe): void; setClient(c: KubeClient): void }
+interface Holders {
+  setEnv(e: Envtest): void;
+  setManager(m: KubeManagerProcess): void;
+  setProbe(p: WriteProbe): void;
+  setClient(c: KubeClient): void;
+}
 
-async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l: string) => void, hold: Holders): Promise<string> {
+async function run(
+  n: number,
+  timeoutMs: number,
+  managerFlags: string[],
+  log: (l: string) => void,
+  hold: Holders,
+): Promise<string> {
   const s = benchSpec(n, 'etcd-chaos');
   const version = s.upgradeVersion;
   const maxUnavailable = Math.max(1, Math.floor(n / 10));
-  const env = await startEnvtest({ target: 'kube', installProjectCrds: false, crds: embeddedCrds(), kube: { etcdMembers: 3 } });
+  const env = await startEnvtest({
+    target: 'kube',
+    installProjectCrds: false,
+    crds: embeddedCrds(),
+    kube: { etcdMembers: 3 },
+  });
   hold.setEnv(env);
   const etcd = env.kube!.etcd;
-  log(`etcd ${etcd.members.map((m) => m.name).join(', ')} + kube-apiserver ${env.url} up with the CRDs (data and logs: ${env.kube!.dir})`);
-  const flags = [`--kubeconfig=${env.kubeconfigPath}`, '--health-probe-bind-address=0', '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true', ...managerFlags];
+  log(
+    `etcd ${etcd.members.map((m) => m.name).join(', ')} + kube-apiserver ${env.url} up with the CRDs (data and logs: ${env.kube!.dir})`,
+  );
+  const flags = [
+    `--kubeconfig=${env.kubeconfigPath}`,
+    '--health-probe-bind-address=0',
+    '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true',
+    ...managerFlags,
+  ];
   const managerLog = join(env.kube!.dir, 'manager.log');
   const manager = await KubeManagerProcess.start(flags, await freePort(), 120_000, managerLog);
   hold.setManager(manager);
@@ -129,7 +170,8 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
     try {
       const ms = await mdMachines(client, s);
       const updated = ms.filter((m) => machineProblems(m, want).length === 0).length;
-      const settled = updated === n && ms.length === n && (await machineDeploymentProblems(client, s, want)).length === 0;
+      const settled =
+        updated === n && ms.length === n && (await machineDeploymentProblems(client, s, want)).length === 0;
       return { machines: ms, updated, settled, error: undefined };
     } catch (e) {
       readErrors++;
@@ -137,21 +179,35 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
     }
   };
   const etcdLine = async () => {
-    const health = await Promise.all(etcd.members.map(async (m) => `${m.name} ${m.process.alive ? ((await etcd.healthy(m)) ? 'healthy' : 'unhealthy') : 'down'}`));
+    const health = await Promise.all(
+      etcd.members.map(
+        async (m) => `${m.name} ${m.process.alive ? ((await etcd.healthy(m)) ? 'healthy' : 'unhealthy') : 'down'}`,
+      ),
+    );
     return `etcd: ${health.join(', ')}; leader ${(await etcd.leader())?.name ?? 'none'}`;
   };
   let lastLog = 0;
   /** Polls until `done` holds for the observed state; progress every 5 s; Failure after the deadline. */
-  const waitFor = async (what: string, want: string, deadline: number, done: (o: Awaited<ReturnType<typeof observe>>) => boolean) => {
+  const waitFor = async (
+    what: string,
+    want: string,
+    deadline: number,
+    done: (o: Awaited<ReturnType<typeof observe>>) => boolean,
+  ) => {
     for (;;) {
       if (!manager.alive) throw new Failure(manager.describeExit());
       const o = await observe(want);
       if (done(o)) return o;
       if (Date.now() - lastLog >= 5000) {
         lastLog = Date.now();
-        log(`${what}: ${o.error ? `reading Machines failed: ${o.error}` : `${o.updated}/${n} at ${want} and ready`}; ${await etcdLine()}`);
+        log(
+          `${what}: ${o.error ? `reading Machines failed: ${o.error}` : `${o.updated}/${n} at ${want} and ready`}; ${await etcdLine()}`,
+        );
       }
-      if (Date.now() > deadline) throw new Failure(`${what}: not done within ${timeoutMs / 1000} s (${o.updated}/${n} Machines at ${want} and ready; ${await etcdLine()})`);
+      if (Date.now() > deadline)
+        throw new Failure(
+          `${what}: not done within ${timeoutMs / 1000} s (${o.updated}/${n} Machines at ${want} and ready; ${await etcdLine()})`,
+        );
       await sleep(POLL_MS);
     }
   };
@@ -189,7 +245,8 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
   };
   const reach = async (share: number, fault: string) => {
     const o = await waitFor('rollout', version, deadline, (x) => x.settled || x.updated >= Math.ceil(share * n));
-    if (o.settled) throw new Failure(`the rollout converged before the ${fault} could land mid-rollout: raise the Machines`);
+    if (o.settled)
+      throw new Failure(`the rollout converged before the ${fault} could land mid-rollout: raise the Machines`);
     updated = o.updated;
   };
   const outage = async (member: EtcdMember, role: string) => {
@@ -197,7 +254,10 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
     event(`kill -9 ${role} ${member.name}`);
     if (role === 'leader') {
       const elected = await waitForLeader(etcd, Date.now() + 30_000);
-      leaders.push([`after the leader's kill (${((Date.now() - events.at(-1)!.at) / 1000).toFixed(1)} s to observe)`, elected?.name ?? 'none within 30 s']);
+      leaders.push([
+        `after the leader's kill (${((Date.now() - events.at(-1)!.at) / 1000).toFixed(1)} s to observe)`,
+        elected?.name ?? 'none within 30 s',
+      ]);
     }
     await sleep(downMs());
     const restarting = Date.now();
@@ -208,7 +268,10 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
   await reach(FOLLOWER_KILL_AT, 'follower kill');
   const leader = await etcd.leader();
   if (!leader) throw new Failure('no etcd leader before the follower kill');
-  await outage(etcd.members.find((m) => m !== leader)!, 'follower');
+  await outage(
+    etcd.members.find((m) => m !== leader)!,
+    'follower',
+  );
   leaders.push(['after the follower restart', (await etcd.leader())?.name ?? 'none']);
   await reach(LEADER_KILL_AT, 'leader kill');
   const current = await etcd.leader();
@@ -231,7 +294,8 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
   const fresh = delta(manager.freshUpdates, freshBefore);
   const repeated = delta(manager.repeatedUpdates, repeatedBefore);
   const keys = done.machines.map((m) => `${m.metadata.namespace}/${m.metadata.name}`);
-  const notOnce = (c: Map<string, number>) => keys.filter((k) => (c.get(k) ?? 0) !== 1).map((k) => `${k}: ${c.get(k) ?? 0}`);
+  const notOnce = (c: Map<string, number>) =>
+    keys.filter((k) => (c.get(k) ?? 0) !== 1).map((k) => `${k}: ${c.get(k) ?? 0}`);
   const twice = [...completions].filter(([, c]) => c > 1).map(([k, c]) => `${k}: ${c}`);
   // Not logged: a completion write was committed but its answer lost (the log line follows the writes); the next
   // reconcile found the Machine done, or finished it as an orphan (its update-in-progress annotation gone, the hook still
@@ -239,7 +303,9 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
   const unlogged = keys.filter((k) => !completions.get(k));
   const asOrphans = unlogged.filter((k) => orphans.get(k)).length;
   const metricsAfter = await manager.metrics();
-  const failedRequests = [...delta(metricsAfter.requestsByCode, metricsBefore.requestsByCode)].filter(([code]) => !/^2/.test(code));
+  const failedRequests = [...delta(metricsAfter.requestsByCode, metricsBefore.requestsByCode)].filter(
+    ([code]) => !/^2/.test(code),
+  );
   const reconcileErrors = [...delta(metricsAfter.reconcileErrors, metricsBefore.reconcileErrors)];
   const errorLines = manager.errors.slice(errorsBefore);
   const warnLines = manager.warnings.slice(warningsBefore);
@@ -250,10 +316,33 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
   const first = events[0];
   const baseline = windowFigures(probe.samples, probe.samples[0]?.start ?? rolloutStart, first.at);
   const ms = (v: number | undefined) => (v === undefined ? 'none' : v);
-  windows.push(['before the faults (baseline)', `${rel(probe.samples[0]?.start ?? rolloutStart)}..${rel(first.at)}`, '-', baseline.writes, baseline.failed, ms(baseline.recoveryMs), baseline.longestGapMs, baseline.slowestMs, baseline.errors[0]?.[0] ?? '']);
+  windows.push([
+    'before the faults (baseline)',
+    `${rel(probe.samples[0]?.start ?? rolloutStart)}..${rel(first.at)}`,
+    '-',
+    baseline.writes,
+    baseline.failed,
+    ms(baseline.recoveryMs),
+    baseline.longestGapMs,
+    baseline.slowestMs,
+    baseline.errors[0]?.[0] ?? '',
+  ]);
   for (let i = 0; i < events.length - 1; i++) {
     const f = windowFigures(probe.samples, events[i].at, events[i + 1].at);
-    windows.push([events[i].name, `${rel(events[i].at)}..${rel(events[i + 1].at)}`, `${events[i].updated}/${n}`, f.writes, f.failed, ms(f.recoveryMs), f.longestGapMs, f.slowestMs, f.errors.map(([m, c]) => `${c}x ${m}`).join('; ').slice(0, 140)]);
+    windows.push([
+      events[i].name,
+      `${rel(events[i].at)}..${rel(events[i + 1].at)}`,
+      `${events[i].updated}/${n}`,
+      f.writes,
+      f.failed,
+      ms(f.recoveryMs),
+      f.longestGapMs,
+      f.slowestMs,
+      f.errors
+        .map(([m, c]) => `${c}x ${m}`)
+        .join('; ')
+        .slice(0, 140),
+    ]);
   }
   const sum = (m: Iterable<[string, number]>) => [...m].reduce((a, [, v]) => a + v, 0);
   const out = [
@@ -263,31 +352,68 @@ async function run(n: number, timeoutMs: number, managerFlags: string[], log: (l
     renderTable(['etcd leader', 'member'], leaders),
     'probe writes (a ConfigMap merge-patch sent every 250 ms, answered or not; 10 s timeout) per window, from each event to the next; seconds from the rollout start;',
     'first ack: from the event to the first acknowledged write sent after it; longest gap: longest time without any acknowledged write',
-    renderTable(['window from', 'seconds', 'updated', 'writes', 'failed', 'first ack ms', 'longest gap ms', 'slowest ms', 'errors'], windows),
-    renderTable(['check', 'result'], [
-      ['Machines lost or replaced (UID gone)', lost.length],
-      ['Machines created during the rollout', createdDuring.length],
-      [`Machines not at ${version} and UpToDate/Ready`, new Set(notUpdated.map((p) => p.split(':')[0])).size],
-      ['UpdateMachine completed twice for a Machine (manager log)', twice.length],
-      ['Machines whose completion the manager did not log (an answer lost), of which finished as orphans', `${unlogged.length}, ${asOrphans}`],
-      ['host updates performed by the updater, Machines not exactly once', notOnce(fresh).length],
-      ['idempotent "completed" answers repeated by the updater (total)', sum(repeated)],
-    ]),
-    renderTable(['what the manager saw during the rollout', 'count'], [
-      ...failedRequests.map(([code, c]): Cell[] => [`requests answered ${code === '0' ? 'with a connection error' : `HTTP ${code}`}`, c]),
-      ...reconcileErrors.map(([c, v]): Cell[] => [`reconcile errors: ${c}`, v]),
-      ['error log lines', errorLines.length],
-      ['warning log lines', warnLines.length],
-      ['bench client reads that failed (progress polls)', readErrors],
-    ]),
-    errorLines.length + warnLines.length ? `manager error and warning lines by kind (object names and numbers elided)\n${renderTable(['count', 'level', 'message'], [
-      ...topKinds(errorLines.map((e) => e.msg), 8).map(([m, c]): Cell[] => [c, 'error', m]),
-      ...topKinds(warnLines.map((e) => e.msg), 8).map(([m, c]): Cell[] => [c, 'warn', m]),
-    ])}` : '',
+    renderTable(
+      [
+        'window from',
+        'seconds',
+        'updated',
+        'writes',
+        'failed',
+        'first ack ms',
+        'longest gap ms',
+        'slowest ms',
+        'errors',
+      ],
+      windows,
+    ),
+    renderTable(
+      ['check', 'result'],
+      [
+        ['Machines lost or replaced (UID gone)', lost.length],
+        ['Machines created during the rollout', createdDuring.length],
+        [`Machines not at ${version} and UpToDate/Ready`, new Set(notUpdated.map((p) => p.split(':')[0])).size],
+        ['UpdateMachine completed twice for a Machine (manager log)', twice.length],
+        [
+          'Machines whose completion the manager did not log (an answer lost), of which finished as orphans',
+          `${unlogged.length}, ${asOrphans}`,
+        ],
+        ['host updates performed by the updater, Machines not exactly once', notOnce(fresh).length],
+        ['idempotent "completed" answers repeated by the updater (total)', sum(repeated)],
+      ],
+    ),
+    renderTable(
+      ['what the manager saw during the rollout', 'count'],
+      [
+        ...failedRequests.map(([code, c]): Cell[] => [
+          `requests answered ${code === '0' ? 'with a connection error' : `HTTP ${code}`}`,
+          c,
+        ]),
+        ...reconcileErrors.map(([c, v]): Cell[] => [`reconcile errors: ${c}`, v]),
+        ['error log lines', errorLines.length],
+        ['warning log lines', warnLines.length],
+        ['bench client reads that failed (progress polls)', readErrors],
+      ],
+    ),
+    errorLines.length + warnLines.length
+      ? `manager error and warning lines by kind (object names and numbers elided)\n${renderTable(
+          ['count', 'level', 'message'],
+          [
+            ...topKinds(
+              errorLines.map((e) => e.msg),
+              8,
+            ).map(([m, c]): Cell[] => [c, 'error', m]),
+            ...topKinds(
+              warnLines.map((e) => e.msg),
+              8,
+            ).map(([m, c]): Cell[] => [c, 'warn', m]),
+          ],
+        )}`
+      : '',
   ].join('\n');
   const problems = [
     lost.length && `${lost.length} Machines lost or replaced (e.g. ${lost.slice(0, 3).join(', ')})`,
-    createdDuring.length && `${createdDuring.length} Machines created during the rollout (e.g. ${createdDuring.slice(0, 3).join(', ')})`,
+    createdDuring.length &&
+      `${createdDuring.length} Machines created during the rollout (e.g. ${createdDuring.slice(0, 3).join(', ')})`,
     notUpdated.length && `Machines not updated: ${notUpdated.slice(0, 3).join('; ')}`,
     twice.length && `UpdateMachine completed twice (manager log): ${twice.slice(0, 3).join(', ')}`,
     notOnce(fresh).length && `host updates not exactly once (updater): ${notOnce(fresh).slice(0, 3).join(', ')}`,

@@ -1,7 +1,14 @@
 import { topAllocators, type SamplingHeapProfileNode } from './heap';
 
-const node = (functionName: string, url: string, selfSize: number, children: SamplingHeapProfileNode[] = []): SamplingHeapProfileNode => ({
-  callFrame: { functionName, url, lineNumber: 9 }, selfSize, children,
+const node = (
+  functionName: string,
+  url: string,
+  selfSize: number,
+  children: SamplingHeapProfileNode[] = [],
+): SamplingHeapProfileNode => ({
+  callFrame: { functionName, url, lineNumber: 9 },
+  selfSize,
+  children,
 });
 
 describe('topAllocators', () => {

@@ -29,5 +29,8 @@ export function topAllocators(profile: { head: SamplingHeapProfileNode }, limit:
     }
     stack.push(...node.children);
   }
-  return [...bytes.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([k, v]) => [k, v / 2 ** 20]);
+  return [...bytes.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([k, v]) => [k, v / 2 ** 20]);
 }

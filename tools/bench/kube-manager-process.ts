@@ -12,7 +12,10 @@ const CHILD = join(__dirname, 'etcd-chaos-manager.ts');
 /** SIGTERM, then SIGKILL after this long. */
 const STOP_GRACE_MS = 10_000;
 
-export interface ManagerErrorLine { time: number; msg: string }
+export interface ManagerErrorLine {
+  time: number;
+  msg: string;
+}
 
 export class KubeManagerProcess {
   private out = '';
@@ -27,8 +30,18 @@ export class KubeManagerProcess {
   readonly freshUpdates = new Map<string, number>();
   readonly repeatedUpdates = new Map<string, number>();
 
-  private constructor(private readonly proc: ChildProcess, readonly metricsUrl: string, private readonly logFile: WriteStream) {
-    this.exited = new Promise((r) => proc.once('exit', (code, signal) => { this.exit = { code, signal }; logFile.end(); r(); }));
+  private constructor(
+    private readonly proc: ChildProcess,
+    readonly metricsUrl: string,
+    private readonly logFile: WriteStream,
+  ) {
+    this.exited = new Promise((r) =>
+      proc.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        logFile.end();
+        r();
+      }),
+    );
     proc.stderr!.on('data', (d) => {
       this.err = (this.err + String(d)).slice(-4000);
       logFile.write(d);
@@ -43,14 +56,26 @@ export class KubeManagerProcess {
    * Starts the manager with `flags`, its whole output going to `logPath`; resolves once it printed {"ready":true},
    * rejects if it exits or times out first.
    */
-  static async start(flags: string[], metricsPort: number, readyTimeoutMs: number, logPath: string): Promise<KubeManagerProcess> {
-    const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, ...flags, `--metrics-bind-address=127.0.0.1:${metricsPort}`], {
-      cwd: REPO_ROOT, env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+  static async start(
+    flags: string[],
+    metricsPort: number,
+    readyTimeoutMs: number,
+    logPath: string,
+  ): Promise<KubeManagerProcess> {
+    const proc = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', CHILD, ...flags, `--metrics-bind-address=127.0.0.1:${metricsPort}`],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const m = new KubeManagerProcess(proc, `http://127.0.0.1:${metricsPort}/metrics`, createWriteStream(logPath));
     const deadline = Date.now() + readyTimeoutMs;
     while (!m.out.includes('{"ready":true}')) {
-      if (m.exit) throw new Error(`the manager exited before it was ready (${m.exit.code ?? m.exit.signal}): ${m.stderrTail()}`);
+      if (m.exit)
+        throw new Error(`the manager exited before it was ready (${m.exit.code ?? m.exit.signal}): ${m.stderrTail()}`);
       if (Date.now() > deadline) {
         await m.stop();
         throw new Error(`the manager was not ready within ${readyTimeoutMs / 1000} s: ${m.stderrTail()}`);
@@ -84,7 +109,8 @@ export class KubeManagerProcess {
    */
   orphanCleanups(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const m of this.out.matchAll(/([\w.-]+\/[\w.-]+): UpdateMachine pending without/g)) out.set(m[1], (out.get(m[1]) ?? 0) + 1);
+    for (const m of this.out.matchAll(/([\w.-]+\/[\w.-]+): UpdateMachine pending without/g))
+      out.set(m[1], (out.get(m[1]) ?? 0) + 1);
     return out;
   }
 
@@ -92,7 +118,8 @@ export class KubeManagerProcess {
     const lines = (this.carry + chunk).split('\n');
     this.carry = lines.pop()!;
     for (const line of lines) {
-      if (/UpdateMachine hook completed|UpdateMachine pending without/.test(line) || line.startsWith('{"ready"')) this.out += `${line}\n`;
+      if (/UpdateMachine hook completed|UpdateMachine pending without/.test(line) || line.startsWith('{"ready"'))
+        this.out += `${line}\n`;
       else if (line.startsWith('{"updater"')) {
         const u = JSON.parse(line) as { machine: string; fresh: boolean };
         const counts = u.fresh ? this.freshUpdates : this.repeatedUpdates;

@@ -17,7 +17,7 @@ apiserver_request_duration_seconds_count{component="apiserver",dry_run="",group=
 `;
 
 describe('writes at kube-apiserver from apiserver_request_total', () => {
-  it('sums write verbs per resource across response codes, in the embedded server\'s keys; reads, dry runs and kube-apiserver\'s own writes left out', () => {
+  it("sums write verbs per resource across response codes, in the embedded server's keys; reads, dry runs and kube-apiserver's own writes left out", () => {
     expect(writesFromMetrics(METRICS)).toEqual({
       'create cluster.x-k8s.io/machines': 12,
       'apply cluster.x-k8s.io/machines/status': 7,
@@ -32,6 +32,8 @@ describe('writes at kube-apiserver from apiserver_request_total', () => {
   });
 
   it('a phase is the difference of two readings', () => {
-    expect(countsDelta({ 'create /events': 4, 'patch x/y': 2 }, { 'create /events': 9, 'patch x/y': 2, 'delete x/y': 1 })).toEqual({ 'create /events': 5, 'delete x/y': 1 });
+    expect(
+      countsDelta({ 'create /events': 4, 'patch x/y': 2 }, { 'create /events': 9, 'patch x/y': 2, 'delete x/y': 1 }),
+    ).toEqual({ 'create /events': 5, 'delete x/y': 1 });
   });
 });

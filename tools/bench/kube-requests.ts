@@ -5,14 +5,27 @@
 import { getWithToken, type KubeApiServerEndpoint } from '@capi/kube-control-plane';
 
 /** kube-apiserver's verb labels of writes → the embedded server's verbs. */
-const WRITE_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'patch', APPLY: 'apply', DELETE: 'delete', DELETECOLLECTION: 'deletecollection' };
+const WRITE_VERBS: Record<string, string> = {
+  POST: 'create',
+  PUT: 'update',
+  PATCH: 'patch',
+  APPLY: 'apply',
+  DELETE: 'delete',
+  DELETECOLLECTION: 'deletecollection',
+};
 
 /**
  * What kube-apiserver writes by itself, whoever else is connected (its identity Lease renewed every 10 s, the
  * `kubernetes` Service's endpoints it retries on loopback, its API Priority and Fairness objects): not the bench's.
  * The bench's manager runs without leader election, so it writes no Lease either.
  */
-const OWN_RESOURCES = new Set(['coordination.k8s.io/leases', '/endpoints', 'discovery.k8s.io/endpointslices', 'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations']);
+const OWN_RESOURCES = new Set([
+  'coordination.k8s.io/leases',
+  '/endpoints',
+  'discovery.k8s.io/endpointslices',
+  'flowcontrol.apiserver.k8s.io/flowschemas',
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
+]);
 
 const SAMPLE = /^apiserver_request_total\{([^}]*)\} (\S+)$/;
 const LABEL = /(\w+)="((?:[^"\\]|\\.)*)"/g;

@@ -13,13 +13,38 @@ interface Bench {
 }
 
 const benches: Record<string, Bench> = {
-  planner: { description: 'RolloutPlanner time per plan on 1k/10k Machines and the 10k/1k ratio [sizes...]', run: runPlannerBench },
-  'ssa-writes': { description: 'API writes per effective change / per no-op reconcile through @capi/ssa patch [objects]', run: runSsaWritesBench },
-  rollout: { description: 'in-place vs replacement rollout of a 1000-Machine MachineDeployment through the manager [replicas] [maxUnavailable] [timeoutSeconds]', run: runRolloutBench },
-  'manager-chaos': { description: 'kill -9 the manager during an in-place rollout, check convergence / replaced Machines / double completions [kills] [seed] [replicas]', run: runManagerChaosBench },
-  apiserver: { description: 'embedded API server ops/s and µs/op per verb (create/get/list/patch/status/apply) with W watchers [objects] [watchers] [--sqlite]', run: runApiserverBench },
-  'etcd-chaos': { description: '3-member etcd behind kube-apiserver: kill -9 a follower then the leader during an in-place rollout; convergence, kept Machines, single completions, write stalls [machines=300] [timeoutSeconds=1800] [--manager-flags]', run: runEtcdChaosBench },
-  'apiserver-chaos': { description: 'kill -9 the SQLite API server during writes, restart, verify acknowledged writes [iterations] [seed]', run: runApiserverChaosBench },
+  planner: {
+    description: 'RolloutPlanner time per plan on 1k/10k Machines and the 10k/1k ratio [sizes...]',
+    run: runPlannerBench,
+  },
+  'ssa-writes': {
+    description: 'API writes per effective change / per no-op reconcile through @capi/ssa patch [objects]',
+    run: runSsaWritesBench,
+  },
+  rollout: {
+    description:
+      'in-place vs replacement rollout of a 1000-Machine MachineDeployment through the manager [replicas] [maxUnavailable] [timeoutSeconds]',
+    run: runRolloutBench,
+  },
+  'manager-chaos': {
+    description:
+      'kill -9 the manager during an in-place rollout, check convergence / replaced Machines / double completions [kills] [seed] [replicas]',
+    run: runManagerChaosBench,
+  },
+  apiserver: {
+    description:
+      'embedded API server ops/s and µs/op per verb (create/get/list/patch/status/apply) with W watchers [objects] [watchers] [--sqlite]',
+    run: runApiserverBench,
+  },
+  'etcd-chaos': {
+    description:
+      '3-member etcd behind kube-apiserver: kill -9 a follower then the leader during an in-place rollout; convergence, kept Machines, single completions, write stalls [machines=300] [timeoutSeconds=1800] [--manager-flags]',
+    run: runEtcdChaosBench,
+  },
+  'apiserver-chaos': {
+    description: 'kill -9 the SQLite API server during writes, restart, verify acknowledged writes [iterations] [seed]',
+    run: runApiserverChaosBench,
+  },
 };
 
 function usage(): string {

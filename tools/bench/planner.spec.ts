@@ -8,14 +8,18 @@ describe('planner benchmark snapshot', () => {
     expect(s.machines).toHaveLength(100);
     const plan = planOnce(s);
     expect(plan.createdNewMS).toBe(true);
-    expect(plan.oldMSs[0].metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION]).toBe(plan.newMS?.metadata.name);
+    expect(plan.oldMSs[0].metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION]).toBe(
+      plan.newMS?.metadata.name,
+    );
     expect(plan.scaleIntents.get(plan.newMS!.metadata.name!)).toBe(1);
   });
 
   it('mid: half the Machines on the new MachineSet, every 10th updating in place', () => {
     const s = buildRolloutSnapshot(100, 'mid');
     expect(s.machineSets.map((m) => m.spec.replicas)).toEqual([50, 50]);
-    expect(s.machines.filter((m) => m.metadata.annotations?.[UPDATE_IN_PROGRESS_ANNOTATION] !== undefined)).toHaveLength(5);
+    expect(
+      s.machines.filter((m) => m.metadata.annotations?.[UPDATE_IN_PROGRESS_ANNOTATION] !== undefined),
+    ).toHaveLength(5);
     const plan = planOnce(s);
     expect(plan.createdNewMS).toBe(false);
     expect(plan.newMS?.metadata.name).toBe('md-new');

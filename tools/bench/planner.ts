@@ -10,13 +10,22 @@ const template = (version: string) => ({
     clusterName: 'c1',
     version,
     bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'bt' } },
-    infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachineTemplate', name: `it-${version}` },
+    infrastructureRef: {
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'InMemoryMachineTemplate',
+      name: `it-${version}`,
+    },
   },
 });
 
 function machineSet(name: string, version: string, replicas: number, revision: string): MachineSetLike {
   return {
-    metadata: { name, namespace: 'ns', annotations: { [REVISION_ANNOTATION]: revision }, creationTimestamp: `2026-01-0${revision}T00:00:00Z` },
+    metadata: {
+      name,
+      namespace: 'ns',
+      annotations: { [REVISION_ANNOTATION]: revision },
+      creationTimestamp: `2026-01-0${revision}T00:00:00Z`,
+    },
     spec: { replicas, template: template(version) },
     status: { replicas, availableReplicas: replicas, upToDateReplicas: version === 'v2' ? replicas : 0 },
   };
@@ -27,7 +36,10 @@ function machines(owner: string, count: number, updatingEvery = 0): MachineLike[
     metadata: {
       name: `${owner}-${i}`,
       namespace: 'ns',
-      annotations: updatingEvery > 0 && i % updatingEvery === 0 ? { [UPDATE_IN_PROGRESS_ANNOTATION]: '' } : ({} as Record<string, string>),
+      annotations:
+        updatingEvery > 0 && i % updatingEvery === 0
+          ? { [UPDATE_IN_PROGRESS_ANNOTATION]: '' }
+          : ({} as Record<string, string>),
       ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: owner, controller: true }],
     },
   }));
@@ -47,7 +59,8 @@ export function buildRolloutSnapshot(size: number, scenario: PlannerScenario): R
       rollout: { strategy: { type: 'RollingUpdate' as const, rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } },
     },
   };
-  if (scenario === 'start') return { md, machineSets: [machineSet('md-old', 'v1', size, '1')], machines: machines('md-old', size) };
+  if (scenario === 'start')
+    return { md, machineSets: [machineSet('md-old', 'v1', size, '1')], machines: machines('md-old', size) };
   const half = Math.floor(size / 2);
   return {
     md,
@@ -78,7 +91,8 @@ export function timePlan(snapshot: RolloutSnapshot, minRuns = 5, minMs = 300): {
 
 export async function runPlannerBench(args: string[]): Promise<number> {
   const sizes = args.length ? args.map(Number) : [1000, 10000];
-  if (sizes.some((s) => !Number.isInteger(s) || s < 2)) throw new Error(`usage: planner [sizes...] (integers >= 2), got ${args.join(' ')}`);
+  if (sizes.some((s) => !Number.isInteger(s) || s < 2))
+    throw new Error(`usage: planner [sizes...] (integers >= 2), got ${args.join(' ')}`);
   const rows: Cell[][] = [];
   for (const scenario of ['start', 'mid'] as const) {
     let base: number | undefined;
@@ -87,11 +101,13 @@ export async function runPlannerBench(args: string[]): Promise<number> {
       const { msPerPlan, runs } = timePlan(snapshot);
       base ??= msPerPlan;
       const intents = [...planOnce(snapshot).scaleIntents].map(([n, r]) => `${n}=${r}`).join(' ');
-      rows.push([scenario, size, runs, msPerPlan, (msPerPlan / base) / (size / sizes[0]), intents]);
+      rows.push([scenario, size, runs, msPerPlan, msPerPlan / base / (size / sizes[0]), intents]);
     }
   }
   process.stdout.write(`RolloutPlanner.planRollingUpdateSync (in-place on, maxSurge 1, maxUnavailable 0)\n`);
-  process.stdout.write(renderTable(['scenario', 'machines', 'runs', 'ms/plan', `cost/machine vs ${sizes[0]}`, 'scale intents'], rows));
+  process.stdout.write(
+    renderTable(['scenario', 'machines', 'runs', 'ms/plan', `cost/machine vs ${sizes[0]}`, 'scale intents'], rows),
+  );
   const ratios = ['start', 'mid'].map((s) => {
     const r = rows.filter((row) => row[0] === s);
     return `${s}: ${sizes[sizes.length - 1]}/${sizes[0]} time ratio ${((r[r.length - 1][3] as number) / (r[0][3] as number)).toFixed(2)} (linear = ${(sizes[sizes.length - 1] / sizes[0]).toFixed(0)})`;

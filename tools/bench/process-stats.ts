@@ -22,7 +22,9 @@ function rssOf(pid: number): number | undefined {
 function cpuSecondsOf(pid: number): number | undefined {
   try {
     // Fields after the command name (which may hold spaces): state is the 3rd field, utime/stime the 14th/15th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return undefined;
@@ -66,9 +68,13 @@ export function startRssSampler(others: OtherProcesses = () => ({})): RssSampler
   const timer = setInterval(sample, 250);
   timer.unref();
   return {
-    peakMiB: () => { sample(); return peak.rss / 2 ** 20; },
+    peakMiB: () => {
+      sample();
+      return peak.rss / 2 ** 20;
+    },
     othersPeakMiB: () => Object.fromEntries(Object.entries(otherPeaks).map(([k, v]) => [k, v / 2 ** 20])),
-    peakBreakdown: () => `V8 heap used ${mib(peak.heapUsed)} of ${mib(peak.heapTotal)} committed, external ${mib(peak.external)} (array buffers ${mib(peak.arrayBuffers)}), other native ${mib(peak.rss - peak.heapTotal - peak.external)}`,
+    peakBreakdown: () =>
+      `V8 heap used ${mib(peak.heapUsed)} of ${mib(peak.heapTotal)} committed, external ${mib(peak.external)} (array buffers ${mib(peak.arrayBuffers)}), other native ${mib(peak.rss - peak.heapTotal - peak.external)}`,
     cpuSeconds: () => {
       const self = process.cpuUsage(cpuAtStart);
       const othersCpu = othersCpuAtStart.flatMap(({ name, pid, cpu }) => {
@@ -85,7 +91,13 @@ export function startRssSampler(others: OtherProcesses = () => ({})): RssSampler
 function inspectorSession(): { session: Session; post: (method: string, params?: object) => Promise<any> } {
   const session = new Session();
   session.connect();
-  return { session, post: (method, params) => new Promise<any>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res)))) };
+  return {
+    session,
+    post: (method, params) =>
+      new Promise<any>((resolve, reject) =>
+        session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+      ),
+  };
 }
 
 /** What the heap profile reads of an API server, in this process (ApiServer) or another (WorkloadServer). */
@@ -97,7 +109,11 @@ export type NamedStorage = { name: string; server: StorageReporter };
  * With BENCH_HEAP_PROFILE=<dir>, V8's sampling heap profiler runs for the whole size and, after each phase, the live
  * allocations by function are written there (`.heapprofile`, opens in Chrome DevTools) and the top ones logged.
  */
-export async function startHeapProfile(log: (l: string) => void, servers: () => NamedStorage[] = () => [], informers: () => Record<string, number> = () => ({})): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
+export async function startHeapProfile(
+  log: (l: string) => void,
+  servers: () => NamedStorage[] = () => [],
+  informers: () => Record<string, number> = () => ({}),
+): Promise<{ snapshot(name: string): Promise<void>; stop(): Promise<void> } | undefined> {
   const dir = process.env.BENCH_HEAP_PROFILE;
   if (!dir) return undefined;
   const { session, post } = inspectorSession();
@@ -110,16 +126,31 @@ export async function startHeapProfile(log: (l: string) => void, servers: () => 
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${name.replace(/\W+/g, '-')}.heapprofile`), JSON.stringify(profile));
       const m = process.memoryUsage();
-      log(`${name}: after GC rss ${mib(m.rss)} MiB, V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)})`);
+      log(
+        `${name}: after GC rss ${mib(m.rss)} MiB, V8 heap used ${mib(m.heapUsed)} of ${mib(m.heapTotal)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)})`,
+      );
       const named = servers();
       const storage = await Promise.all(named.map((n) => n.server.storageUsage()));
       const sum = (f: (u: StorageUsage) => number) => storage.reduce((n, u) => n + f(u), 0);
-      log(`${name}: API servers' storage (${storage.length}): SQLite ${mib(sum((u) => u.databaseBytes))} MiB, parsed cache ${sum((u) => u.parsedObjects)} objects of ${mib(sum((u) => u.parsedChars))} Mi chars JSON`);
-      storage.forEach((u, i) => log(`${name}:   ${named[i].name}: SQLite ${mib(u.databaseBytes)} MiB, parsed cache ${u.parsedObjects} objects of ${mib(u.parsedChars)} Mi chars`));
-      log(`${name}: manager informers (objects): ${Object.entries(informers()).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+      log(
+        `${name}: API servers' storage (${storage.length}): SQLite ${mib(sum((u) => u.databaseBytes))} MiB, parsed cache ${sum((u) => u.parsedObjects)} objects of ${mib(sum((u) => u.parsedChars))} Mi chars JSON`,
+      );
+      storage.forEach((u, i) =>
+        log(
+          `${name}:   ${named[i].name}: SQLite ${mib(u.databaseBytes)} MiB, parsed cache ${u.parsedObjects} objects of ${mib(u.parsedChars)} Mi chars`,
+        ),
+      );
+      log(
+        `${name}: manager informers (objects): ${Object.entries(informers())
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ')}`,
+      );
       log(`${name}: live heap by allocating function\n${renderTable(['function', 'MiB'], topAllocators(profile, 25))}`);
     },
-    stop: async () => { await post('HeapProfiler.stopSampling'); session.disconnect(); },
+    stop: async () => {
+      await post('HeapProfiler.stopSampling');
+      session.disconnect();
+    },
   };
 }
 

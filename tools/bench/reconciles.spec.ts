@@ -7,9 +7,18 @@ describe('reconcile counts for the rollout bench', () => {
     const registry = new Registry();
     // Two controllers registering their metrics on one registry, as in the manager.
     const cache = new InformerCache({} as Client);
-    for (const name of ['machine', 'machineset']) new Controller({ name, for: { apiVersion: 'v1', kind: 'ConfigMap' } }, { reconcile: async () => undefined }, { cache, registry });
-    const total = registry.getSingleMetric('controller_runtime_reconcile_total') as unknown as { inc(l: object, v?: number): void };
-    const time = registry.getSingleMetric('controller_runtime_reconcile_time_seconds') as unknown as { observe(l: object, v: number): void };
+    for (const name of ['machine', 'machineset'])
+      new Controller(
+        { name, for: { apiVersion: 'v1', kind: 'ConfigMap' } },
+        { reconcile: async () => undefined },
+        { cache, registry },
+      );
+    const total = registry.getSingleMetric('controller_runtime_reconcile_total') as unknown as {
+      inc(l: object, v?: number): void;
+    };
+    const time = registry.getSingleMetric('controller_runtime_reconcile_time_seconds') as unknown as {
+      observe(l: object, v: number): void;
+    };
     const before = await reconcileSnapshot(registry);
     total.inc({ controller: 'machine', result: 'success' }, 3);
     total.inc({ controller: 'machine', result: 'requeue_after' }, 2);
@@ -21,10 +30,13 @@ describe('reconcile counts for the rollout bench', () => {
   });
 
   it('one row per controller, most reconciles first, per phase count, per Machine and seconds', () => {
-    const rows = reconcileRows([
-      { reconciles: { machineset: { reconciles: 10, seconds: 1 }, machine: { reconciles: 40, seconds: 2 } } },
-      { reconciles: { machine: { reconciles: 20, seconds: 1.5 } } },
-    ], 10);
+    const rows = reconcileRows(
+      [
+        { reconciles: { machineset: { reconciles: 10, seconds: 1 }, machine: { reconciles: 40, seconds: 2 } } },
+        { reconciles: { machine: { reconciles: 20, seconds: 1.5 } } },
+      ],
+      10,
+    );
     expect(rows).toEqual([
       ['machine', 40, 4, 2, 20, 2, 1.5],
       ['machineset', 10, 1, 1, 0, 0, 0],

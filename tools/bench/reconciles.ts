@@ -7,14 +7,20 @@ import type { Cell } from './table';
 /** Per controller: reconciles (all results) and the sum of their wall-clock durations (overlapping when concurrent). */
 export type ReconcileCounts = Record<string, { reconciles: number; seconds: number }>;
 
-interface MetricValue { value: number; labels: Record<string, string | number | undefined>; metricName?: string }
+interface MetricValue {
+  value: number;
+  labels: Record<string, string | number | undefined>;
+  metricName?: string;
+}
 
 /** The counters now; subtract two snapshots with reconcileDelta. */
 export async function reconcileSnapshot(registry: Registry): Promise<ReconcileCounts> {
   const out: ReconcileCounts = {};
   const entry = (controller: string) => (out[controller] ??= { reconciles: 0, seconds: 0 });
-  const values = async (name: string): Promise<MetricValue[]> => ((await registry.getSingleMetric(name)?.get())?.values ?? []) as MetricValue[];
-  for (const v of await values('controller_runtime_reconcile_total')) entry(String(v.labels.controller)).reconciles += v.value;
+  const values = async (name: string): Promise<MetricValue[]> =>
+    ((await registry.getSingleMetric(name)?.get())?.values ?? []) as MetricValue[];
+  for (const v of await values('controller_runtime_reconcile_total'))
+    entry(String(v.labels.controller)).reconciles += v.value;
   for (const v of await values('controller_runtime_reconcile_time_seconds')) {
     if (v.metricName?.endsWith('_sum')) entry(String(v.labels.controller)).seconds += v.value;
   }
@@ -38,8 +44,11 @@ export function reconcileRows(phases: { reconciles: ReconcileCounts }[], replica
   const total = (c: string) => phases.reduce((n, p) => n + (p.reconciles[c]?.reconciles ?? 0), 0);
   return controllers
     .sort((a, b) => total(b) - total(a) || (a < b ? -1 : 1))
-    .map((c) => [c, ...phases.flatMap((p) => {
-      const r = p.reconciles[c] ?? { reconciles: 0, seconds: 0 };
-      return [r.reconciles, r.reconciles / replicas, r.seconds];
-    })]);
+    .map((c) => [
+      c,
+      ...phases.flatMap((p) => {
+        const r = p.reconciles[c] ?? { reconciles: 0, seconds: 0 };
+        return [r.reconciles, r.reconciles / replicas, r.seconds];
+      }),
+    ]);
 }

@@ -9,20 +9,43 @@ import { machineProblems } from '../demo/progress';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A bench cluster: one control plane Machine and a MachineDeployment of `replicas` (the demo's objects). */
-export const benchSpec = (replicas: number, cluster = 'bench'): DemoSpec => ({ ...DEFAULT_DEMO, cluster, controlPlaneReplicas: 1, workerReplicas: replicas });
+export const benchSpec = (replicas: number, cluster = 'bench'): DemoSpec => ({
+  ...DEFAULT_DEMO,
+  cluster,
+  controlPlaneReplicas: 1,
+  workerReplicas: replicas,
+});
 
 export async function mdMachines(client: Client, s: DemoSpec): Promise<Machine[]> {
-  return (await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: s.namespace, labelSelector: `${MACHINE_DEPLOYMENT_NAME_LABEL}=${names(s).machineDeployment}` })).items;
+  return (
+    await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', {
+      namespace: s.namespace,
+      labelSelector: `${MACHINE_DEPLOYMENT_NAME_LABEL}=${names(s).machineDeployment}`,
+    })
+  ).items;
 }
 
 export const patchMachineDeployment = (client: Client, s: DemoSpec, body: unknown) =>
-  client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: s.namespace, name: names(s).machineDeployment }, 'merge', body);
+  client.patch(
+    {
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'MachineDeployment',
+      namespace: s.namespace,
+      name: names(s).machineDeployment,
+    },
+    'merge',
+    body,
+  );
 
 export async function createBenchCluster(client: Client, s: DemoSpec, maxUnavailable: number): Promise<void> {
   // No surge; `maxUnavailable` Machines at a time, for the in-place and the replacement rollout alike.
-  await createDemoCluster((obj) => client.create(obj), s, (md) => {
-    md.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable } } };
-  });
+  await createDemoCluster(
+    (obj) => client.create(obj),
+    s,
+    (md) => {
+      md.spec.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable } } };
+    },
+  );
 }
 
 /**
@@ -31,7 +54,12 @@ export async function createBenchCluster(client: Client, s: DemoSpec, maxUnavail
  * the process's CPU at 300 Machines, i.e. the harness, not the manager; the answer is empty in the same cases.
  */
 export async function machineDeploymentProblems(client: Client, s: DemoSpec, version: string): Promise<string[]> {
-  const md = await client.tryGet<KubeObject>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: s.namespace, name: names(s).machineDeployment });
+  const md = await client.tryGet<KubeObject>({
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'MachineDeployment',
+    namespace: s.namespace,
+    name: names(s).machineDeployment,
+  });
   const mdProblems = ownerProblems('MachineDeployment', md, s.workerReplicas);
   if (mdProblems.length > 0) return mdProblems;
   const machines = await mdMachines(client, s);
@@ -42,7 +70,14 @@ export async function machineDeploymentProblems(client: Client, s: DemoSpec, ver
 }
 
 /** Polls until settled; throws naming what is not after timeoutMs. `client()` may change (e.g. after a restart). */
-export async function waitForMachineDeployment(client: () => Client, s: DemoSpec, version: string, timeoutMs: number, log: (l: string) => void, phase: string): Promise<void> {
+export async function waitForMachineDeployment(
+  client: () => Client,
+  s: DemoSpec,
+  version: string,
+  timeoutMs: number,
+  log: (l: string) => void,
+  phase: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let problems: string[] = [];
   let lastLog = Date.now();

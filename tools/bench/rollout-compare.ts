@@ -12,22 +12,47 @@ import { renderTable, type Cell } from './table';
 export type SizeRuns = { replicas: number; results: PhaseResult[] }[];
 
 /** One row per phase: seconds, writes per Machine and peak RSS of each target, side by side. */
-export function comparisonTable(replicas: number, embedded: PhaseResult[], kube: PhaseResult[]): { header: string[]; rows: Cell[][] } {
+export function comparisonTable(
+  replicas: number,
+  embedded: PhaseResult[],
+  kube: PhaseResult[],
+): { header: string[]; rows: Cell[][] } {
   const header = [
-    'phase', 'seconds embedded', 'seconds kube', 'writes/Machine embedded', 'writes/Machine kube',
-    'peak RSS MiB embedded (manager + API server + bench)', 'peak RSS MiB kube (manager + bench)', 'kube-apiserver', 'etcd',
-    'workload servers embedded', 'workload servers kube',
-    'CPU s embedded (manager + API server + bench)', 'CPU s kube (manager + bench)', 'CPU s kube-apiserver + etcd',
+    'phase',
+    'seconds embedded',
+    'seconds kube',
+    'writes/Machine embedded',
+    'writes/Machine kube',
+    'peak RSS MiB embedded (manager + API server + bench)',
+    'peak RSS MiB kube (manager + bench)',
+    'kube-apiserver',
+    'etcd',
+    'workload servers embedded',
+    'workload servers kube',
+    'CPU s embedded (manager + API server + bench)',
+    'CPU s kube (manager + bench)',
+    'CPU s kube-apiserver + etcd',
   ];
-  const cpu = (r: PhaseResult | undefined, ...names: string[]): Cell => (r?.cpuSeconds ? names.reduce((n, k) => n + (r.cpuSeconds.others[k] ?? 0), 0) : '-');
+  const cpu = (r: PhaseResult | undefined, ...names: string[]): Cell =>
+    r?.cpuSeconds ? names.reduce((n, k) => n + (r.cpuSeconds.others[k] ?? 0), 0) : '-';
   const rss = (r: PhaseResult | undefined, name: string): Cell => r?.othersRssMiB[name] ?? '-';
   const rows = embedded.map((e) => {
     const k = kube.find((x) => x.phase === e.phase);
     return [
-      e.phase, e.seconds, k?.seconds ?? '-', e.writes / replicas, k ? k.writes / replicas : '-',
-      e.rssMiB, k?.rssMiB ?? '-', rss(k, 'kube-apiserver'), rss(k, 'etcd'),
-      rss(e, 'workload servers'), rss(k, 'workload servers'),
-      e.cpuSeconds?.self ?? '-', k?.cpuSeconds?.self ?? '-', k ? cpu(k, 'kube-apiserver', 'etcd') : '-',
+      e.phase,
+      e.seconds,
+      k?.seconds ?? '-',
+      e.writes / replicas,
+      k ? k.writes / replicas : '-',
+      e.rssMiB,
+      k?.rssMiB ?? '-',
+      rss(k, 'kube-apiserver'),
+      rss(k, 'etcd'),
+      rss(e, 'workload servers'),
+      rss(k, 'workload servers'),
+      e.cpuSeconds?.self ?? '-',
+      k?.cpuSeconds?.self ?? '-',
+      k ? cpu(k, 'kube-apiserver', 'etcd') : '-',
     ];
   });
   return { header, rows };
@@ -35,10 +60,14 @@ export function comparisonTable(replicas: number, embedded: PhaseResult[], kube:
 
 function runTarget(target: BenchTarget, rawArgs: string[], json: string): Promise<number | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'main.ts'), 'rollout', ...rawArgs], {
-      stdio: 'inherit',
-      env: { ...process.env, BENCH_TARGET: target, BENCH_JSON: json },
-    });
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'main.ts'), 'rollout', ...rawArgs],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, BENCH_TARGET: target, BENCH_JSON: json },
+      },
+    );
     const kill = () => child.kill('SIGKILL');
     process.once('exit', kill);
     child.on('error', reject);
@@ -64,7 +93,9 @@ export async function runRolloutComparison(rawArgs: string[], args: RolloutArgs)
     for (const e of runs.embedded!) {
       const k = runs.kube!.find((r) => r.replicas === e.replicas);
       const { header, rows } = comparisonTable(e.replicas, e.results, k?.results ?? []);
-      process.stdout.write(`\nembedded vs kube: MachineDeployment of ${e.replicas} Machines, maxUnavailable ${args.maxUnavailableOf(e.replicas)}${flags}; writes counted at the management API server (kube: apiserver_request_total)\n${renderTable(header, rows)}`);
+      process.stdout.write(
+        `\nembedded vs kube: MachineDeployment of ${e.replicas} Machines, maxUnavailable ${args.maxUnavailableOf(e.replicas)}${flags}; writes counted at the management API server (kube: apiserver_request_total)\n${renderTable(header, rows)}`,
+      );
     }
     return 0;
   } finally {

@@ -14,7 +14,18 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer, RequestMetrics, renderKubeconfig, type ApiServerOptions } from '@capi/apiserver';
 import { KubeClient } from '@capi/controller-runtime';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters, type WorkloadServer } from '@capi/inmemory';
-import { applyHeapGrowingPercent, EMBEDDED_ENVIRONMENT, JsonLogger, LOGGER, buildManagerModule, embeddedCrds, loadManagerConfig, type EmbeddedEnvironment, type EmbeddedProviderOptions, type ManagerConfig } from '@capi/manager';
+import {
+  applyHeapGrowingPercent,
+  EMBEDDED_ENVIRONMENT,
+  JsonLogger,
+  LOGGER,
+  buildManagerModule,
+  embeddedCrds,
+  loadManagerConfig,
+  type EmbeddedEnvironment,
+  type EmbeddedProviderOptions,
+  type ManagerConfig,
+} from '@capi/manager';
 import type { Provider } from '@nestjs/common';
 import { kubeAssetsFolder, startManagementCluster } from '../kube/management-cluster';
 import { KubeApiServerRequests } from './kube-requests';
@@ -26,7 +37,8 @@ export type BenchTarget = (typeof BENCH_TARGETS)[number];
 /** BENCH_TARGET: embedded (default), kube, or both (each in a process of its own, figures side by side). */
 export function benchTargetFromEnv(env: NodeJS.ProcessEnv = process.env): BenchTarget | 'both' {
   const t = env.BENCH_TARGET || 'embedded';
-  if (t !== 'embedded' && t !== 'kube' && t !== 'both') throw new Error(`BENCH_TARGET must be embedded, kube or both, got ${t}`);
+  if (t !== 'embedded' && t !== 'kube' && t !== 'both')
+    throw new Error(`BENCH_TARGET must be embedded, kube or both, got ${t}`);
   return t;
 }
 
@@ -59,7 +71,10 @@ export interface RolloutTarget {
 }
 
 /** Zero-latency provider and updater: VMs boot at once, UpdateMachine completes on its second call. */
-const ZERO_LATENCY: EmbeddedProviderOptions = { provisioningDelayMs: 0, updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } };
+const ZERO_LATENCY: EmbeddedProviderOptions = {
+  provisioningDelayMs: 0,
+  updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
+};
 
 /**
  * BENCH_WORKLOAD_SERVERS (the manager's --embedded-workload-servers; an explicit manager flag wins): where the
@@ -67,15 +82,33 @@ const ZERO_LATENCY: EmbeddedProviderOptions = { provisioningDelayMs: 0, updater:
  * (default): in a process of their own, as a real workload cluster is outside the manager's process; its RSS is
  * reported beside the bench's. `in-process`: in the bench's process, as the embedded default runs them.
  */
-const workloadServersFlag = () => `--embedded-workload-servers=${process.env.BENCH_WORKLOAD_SERVERS ?? 'child-process'}`;
+const workloadServersFlag = () =>
+  `--embedded-workload-servers=${process.env.BENCH_WORKLOAD_SERVERS ?? 'child-process'}`;
 
 /** The manager in this process, as the bench configures it; `flags` (the bench's --arguments) come last and win. */
-async function startManager(baseFlags: string[], flags: string[], providers: Provider[] = []): Promise<{ app: INestApplicationContext; config: ManagerConfig }> {
-  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', workloadServersFlag(), ...baseFlags, ...flags], {});
+async function startManager(
+  baseFlags: string[],
+  flags: string[],
+  providers: Provider[] = [],
+): Promise<{ app: INestApplicationContext; config: ManagerConfig }> {
+  const loaded = loadManagerConfig(
+    [
+      '--data-dir=',
+      '--metrics-bind-address=0',
+      '--health-probe-bind-address=0',
+      workloadServersFlag(),
+      ...baseFlags,
+      ...flags,
+    ],
+    {},
+  );
   if (loaded.help) throw new Error('unexpected --help');
   applyHeapGrowingPercent(loaded.config.heapGrowingPercent); // as the manager's main does (the bench is its process)
   const logger = JsonLogger.create({ level: 'error', destination: { write: () => undefined } });
-  const root = buildManagerModule(loaded.config, { embeddedProvider: ZERO_LATENCY, providers: [{ provide: LOGGER, useValue: logger }, ...providers] });
+  const root = buildManagerModule(loaded.config, {
+    embeddedProvider: ZERO_LATENCY,
+    providers: [{ provide: LOGGER, useValue: logger }, ...providers],
+  });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   app.useLogger(logger);
   try {
@@ -88,8 +121,12 @@ async function startManager(baseFlags: string[], flags: string[], providers: Pro
 }
 
 const workloadsOf = (app: INestApplicationContext) => app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
-const workloadStorage = (w: WorkloadClusters): NamedStorage[] => w.list().map((c, i) => ({ name: `workload cluster ${i + 1}`, server: c.server }));
-const workloadWhere = (config: ManagerConfig) => (config.embeddedWorkloadServers === 'child-process' ? 'the workload clusters\' API servers in a child process' : 'the workload clusters\' API servers in this process too');
+const workloadStorage = (w: WorkloadClusters): NamedStorage[] =>
+  w.list().map((c, i) => ({ name: `workload cluster ${i + 1}`, server: c.server }));
+const workloadWhere = (config: ManagerConfig) =>
+  config.embeddedWorkloadServers === 'child-process'
+    ? "the workload clusters' API servers in a child process"
+    : "the workload clusters' API servers in this process too";
 
 /** The embedded default with an API server we hold, so requests can be counted at the server. */
 class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
@@ -112,7 +149,10 @@ class CountingEmbeddedEnvironment implements EmbeddedEnvironment {
   async start(): Promise<{ kubeconfig: string }> {
     // BENCH_PARSED_CACHE_CHARS: the management server's parsed-object cache budget (default: the server's own, 32 Mi chars).
     const cacheChars = process.env.BENCH_PARSED_CACHE_CHARS ? Number(process.env.BENCH_PARSED_CACHE_CHARS) : undefined;
-    if (cacheChars !== undefined && !(cacheChars >= 0)) throw new Error(`BENCH_PARSED_CACHE_CHARS must be a number of chars, got ${process.env.BENCH_PARSED_CACHE_CHARS}`);
+    if (cacheChars !== undefined && !(cacheChars >= 0))
+      throw new Error(
+        `BENCH_PARSED_CACHE_CHARS must be a number of chars, got ${process.env.BENCH_PARSED_CACHE_CHARS}`,
+      );
     this.server = new ApiServer({ storage: this.storage(), host: '127.0.0.1', parsedCacheChars: cacheChars });
     const started = await this.server.start();
     await this.server.installCrds(embeddedCrds());
@@ -138,16 +178,28 @@ async function startEmbeddedTarget(flags: string[]): Promise<RolloutTarget> {
   const client = clientOf(server.kubeconfig());
   const workloads = workloadsOf(app);
   return {
-    name: 'embedded', app, config, client,
+    name: 'embedded',
+    app,
+    config,
+    client,
     where: `manager, embedded API server (storage: ${process.env.BENCH_STORAGE ?? 'memory'}) and bench in one process, ${workloadWhere(config)}`,
     resetWrites: async () => server.resetRequests(),
     countWrites: async () => {
       const counts = server.countRequests();
       const byResource: Record<string, number> = {};
       for (const [k, v] of Object.entries(counts.byVerbResource)) if (!/^(get|list|watch) /.test(k)) byResource[k] = v;
-      return { writes: RequestMetrics.writes(counts), byResource, byManager: counts.writesByManager, noopByManager: counts.noopWritesByManager, failedByManager: counts.failedWritesByManager };
+      return {
+        writes: RequestMetrics.writes(counts),
+        byResource,
+        byManager: counts.writesByManager,
+        noopByManager: counts.noopWritesByManager,
+        failedByManager: counts.failedWritesByManager,
+      };
     },
-    managementReads: () => Object.fromEntries(Object.entries(server.countRequests().byVerbResource).filter(([k]) => /^(get|list|watch) /.test(k))),
+    managementReads: () =>
+      Object.fromEntries(
+        Object.entries(server.countRequests().byVerbResource).filter(([k]) => /^(get|list|watch) /.test(k)),
+      ),
     workloadServers: () => workloads.list().map((w) => w.server),
     otherProcesses: () => ({ 'workload servers': workloads.serversPid() }),
     storage: () => [{ name: 'management', server }, ...workloadStorage(workloads)],
@@ -164,13 +216,25 @@ async function startEmbeddedTarget(flags: string[]): Promise<RolloutTarget> {
  */
 async function startKubeTarget(flags: string[], log: (l: string) => void): Promise<RolloutTarget> {
   const dir = mkdtempSync(join(tmpdir(), 'capi-bench-kube-'));
-  const cluster = await startManagementCluster({ dir, assetsDir: await kubeAssetsFolder(), log: (l) => log(`kube: ${l}`) }).catch((e) => {
+  const cluster = await startManagementCluster({
+    dir,
+    assetsDir: await kubeAssetsFolder(),
+    log: (l) => log(`kube: ${l}`),
+  }).catch((e) => {
     rmSync(dir, { recursive: true, force: true });
     throw e;
   });
   let started;
   try {
-    started = await startManager([`--kubeconfig=${cluster.managerKubeconfig}`, '--embedded-provider', '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true', '--kube-api-qps=-1'], flags);
+    started = await startManager(
+      [
+        `--kubeconfig=${cluster.managerKubeconfig}`,
+        '--embedded-provider',
+        '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true',
+        '--kube-api-qps=-1',
+      ],
+      flags,
+    );
   } catch (e) {
     await cluster.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -182,16 +246,29 @@ async function startKubeTarget(flags: string[], log: (l: string) => void): Promi
   const writes = new KubeApiServerRequests(cp);
   const workloads = workloadsOf(app);
   return {
-    name: 'kube', app, config, client,
+    name: 'kube',
+    app,
+    config,
+    client,
     where: `manager (ServiceAccount of deploy/rbac) and bench in one process, etcd and kube-apiserver in theirs, ${workloadWhere(config)}`,
     resetWrites: () => writes.reset(),
     countWrites: async () => {
       const byResource = await writes.count();
-      return { writes: Object.values(byResource).reduce((a, b) => a + b, 0), byResource, byManager: {}, noopByManager: {}, failedByManager: {} };
+      return {
+        writes: Object.values(byResource).reduce((a, b) => a + b, 0),
+        byResource,
+        byManager: {},
+        noopByManager: {},
+        failedByManager: {},
+      };
     },
     managementReads: () => writes.readsSinceReset(),
     workloadServers: () => workloads.list().map((w) => w.server),
-    otherProcesses: () => ({ 'workload servers': workloads.serversPid(), 'kube-apiserver': cp.apiServer.process?.pid, etcd: cp.etcd.members[0]?.process.pid }),
+    otherProcesses: () => ({
+      'workload servers': workloads.serversPid(),
+      'kube-apiserver': cp.apiServer.process?.pid,
+      etcd: cp.etcd.members[0]?.process.pid,
+    }),
     storage: () => workloadStorage(workloads),
     stop: async () => {
       client.close();
@@ -205,4 +282,3 @@ async function startKubeTarget(flags: string[], log: (l: string) => void): Promi
 export function startTarget(target: BenchTarget, flags: string[], log: (l: string) => void): Promise<RolloutTarget> {
   return target === 'kube' ? startKubeTarget(flags, log) : startEmbeddedTarget(flags);
 }
-

@@ -3,8 +3,20 @@ import { scalingTable } from './scaling';
 describe('scalingTable', () => {
   it('puts seconds per Machine of each size side by side and divides the largest by the smallest', () => {
     const { header, rows } = scalingTable([
-      { replicas: 1000, results: [{ phase: 'create', seconds: 30 }, { phase: 'in-place', seconds: 60 }] },
-      { replicas: 100, results: [{ phase: 'create', seconds: 2 }, { phase: 'in-place', seconds: 5 }] },
+      {
+        replicas: 1000,
+        results: [
+          { phase: 'create', seconds: 30 },
+          { phase: 'in-place', seconds: 60 },
+        ],
+      },
+      {
+        replicas: 100,
+        results: [
+          { phase: 'create', seconds: 2 },
+          { phase: 'in-place', seconds: 5 },
+        ],
+      },
     ]);
     expect(header).toEqual(['phase', 's/Machine at 100', 's/Machine at 1000', '1000 vs 100']);
     expect(rows).toEqual([

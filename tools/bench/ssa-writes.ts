@@ -51,7 +51,11 @@ type Reader = (ref: ObjectRef) => Promise<KubeObject | undefined>;
 type Settle = (ref: ObjectRef, resourceVersion: string) => Promise<void>;
 
 /** Runs RECONCILE_SEQUENCE for `objects` Machines and counts writes per kind of step at the server. */
-export async function countWrites(env: Envtest, client: KubeClient, opts: { objects: number; prefix: string; read: Reader; settle: Settle; cache?: SsaCache }): Promise<WriteCounts> {
+export async function countWrites(
+  env: Envtest,
+  client: KubeClient,
+  opts: { objects: number; prefix: string; read: Reader; settle: Settle; cache?: SsaCache },
+): Promise<WriteCounts> {
   const out: WriteCounts = { changes: 0, changeWrites: 0, noops: 0, noopWrites: 0, requests: 0 };
   for (const { step, version } of RECONCILE_SEQUENCE) {
     for (let i = 0; i < opts.objects; i++) {
@@ -79,7 +83,8 @@ export async function countWrites(env: Envtest, client: KubeClient, opts: { obje
 
 export async function runSsaWritesBench(args: string[]): Promise<number> {
   const objects = args[0] === undefined ? 50 : Number(args[0]);
-  if (!Number.isInteger(objects) || objects < 1) throw new Error(`usage: ssa-writes [objects] (integer >= 1), got ${args[0]}`);
+  if (!Number.isInteger(objects) || objects < 1)
+    throw new Error(`usage: ssa-writes [objects] (integer >= 1), got ${args[0]}`);
   const env = await startEnvtest({ target: 'embedded' });
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
@@ -93,23 +98,72 @@ export async function runSsaWritesBench(args: string[]): Promise<number> {
     const noWait: Settle = async () => undefined;
     const fromInformer: Reader = (ref) => informers.tryGet(ref);
     const informerCatchesUp: Settle = async (ref, rv) => {
-      if (!(await informers.waitForResourceVersion(ref, rv, 30_000))) throw new Error(`informer did not observe ${ref.name}@${rv} in 30 s`);
+      if (!(await informers.waitForResourceVersion(ref, rv, 30_000)))
+        throw new Error(`informer did not observe ${ref.name}@${rv} in 30 s`);
     };
     const clock = { now: () => 0 };
     const runs: [string, () => Promise<WriteCounts>][] = [
-      ['ssa cache, read from informer', () => countWrites(env, client, { objects, prefix: 'inf', read: fromInformer, settle: informerCatchesUp, cache: new SsaCache({ controllerName: 'bench-inf', clock }) })],
-      ['ssa cache, read from server', () => countWrites(env, client, { objects, prefix: 'get', read: fromServer, settle: noWait, cache: new SsaCache({ controllerName: 'bench-get', clock }) })],
-      ['no cache, read from informer', () => countWrites(env, client, { objects, prefix: 'nocache', read: fromInformer, settle: informerCatchesUp })],
+      [
+        'ssa cache, read from informer',
+        () =>
+          countWrites(env, client, {
+            objects,
+            prefix: 'inf',
+            read: fromInformer,
+            settle: informerCatchesUp,
+            cache: new SsaCache({ controllerName: 'bench-inf', clock }),
+          }),
+      ],
+      [
+        'ssa cache, read from server',
+        () =>
+          countWrites(env, client, {
+            objects,
+            prefix: 'get',
+            read: fromServer,
+            settle: noWait,
+            cache: new SsaCache({ controllerName: 'bench-get', clock }),
+          }),
+      ],
+      [
+        'no cache, read from informer',
+        () => countWrites(env, client, { objects, prefix: 'nocache', read: fromInformer, settle: informerCatchesUp }),
+      ],
     ];
     const rows: Cell[][] = [];
     for (const [label, run] of runs) {
       const c = await run();
       const perChange = c.changeWrites / c.changes;
       const allPerChange = (c.changeWrites + c.noopWrites) / c.changes;
-      rows.push([label, c.changes, perChange, c.noops, c.noopWrites / c.noops, allPerChange, allPerChange / UPSTREAM_APPLIES_PER_CHANGE, c.requests / (c.changes + c.noops)]);
+      rows.push([
+        label,
+        c.changes,
+        perChange,
+        c.noops,
+        c.noopWrites / c.noops,
+        allPerChange,
+        allPerChange / UPSTREAM_APPLIES_PER_CHANGE,
+        c.requests / (c.changes + c.noops),
+      ]);
     }
-    process.stdout.write(`SSA writes counted at the API server (${objects} Machines x ${RECONCILE_SEQUENCE.length} reconciles; target 1 per change, 0 per no-op)\n`);
-    process.stdout.write(renderTable(['loop', 'changes', 'writes/change', 'no-ops', 'writes/no-op', 'all writes/change', `ratio vs upstream ${UPSTREAM_APPLIES_PER_CHANGE}/change`, 'requests/patch call'], rows));
+    process.stdout.write(
+      `SSA writes counted at the API server (${objects} Machines x ${RECONCILE_SEQUENCE.length} reconciles; target 1 per change, 0 per no-op)\n`,
+    );
+    process.stdout.write(
+      renderTable(
+        [
+          'loop',
+          'changes',
+          'writes/change',
+          'no-ops',
+          'writes/no-op',
+          'all writes/change',
+          `ratio vs upstream ${UPSTREAM_APPLIES_PER_CHANGE}/change`,
+          'requests/patch call',
+        ],
+        rows,
+      ),
+    );
     return 0;
   } finally {
     await informers.stop();

@@ -2,9 +2,15 @@ import { formatNumber, renderTable } from './table';
 
 describe('renderTable', () => {
   it('pads columns, right-aligns numbers and draws a rule under the headers', () => {
-    expect(renderTable(['name', 'ms'], [['a', 1.5], ['longer', 12]])).toBe(
-      ['name    ms', '------  ----', 'a       1.50', 'longer    12', ''].join('\n'),
-    );
+    expect(
+      renderTable(
+        ['name', 'ms'],
+        [
+          ['a', 1.5],
+          ['longer', 12],
+        ],
+      ),
+    ).toBe(['name    ms', '------  ----', 'a       1.50', 'longer    12', ''].join('\n'));
   });
 
   it('rejects rows with the wrong number of cells', () => {

@@ -14,7 +14,11 @@ export interface ProbeSample {
   error?: string;
 }
 
-export interface ProbeEndpoint { url: string; token: string; caData?: string }
+export interface ProbeEndpoint {
+  url: string;
+  token: string;
+  caData?: string;
+}
 
 export interface WriteProbeOptions {
   periodMs?: number;
@@ -36,7 +40,10 @@ export class WriteProbe {
   private readonly collection: string;
   private readonly name: string;
 
-  constructor(private readonly ep: ProbeEndpoint, opts: WriteProbeOptions = {}) {
+  constructor(
+    private readonly ep: ProbeEndpoint,
+    opts: WriteProbeOptions = {},
+  ) {
     this.periodMs = opts.periodMs ?? 250;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.name = opts.name ?? 'write-probe';
@@ -47,7 +54,12 @@ export class WriteProbe {
 
   /** Creates the ConfigMap (once, before the faults) and starts writing. */
   async start(): Promise<void> {
-    const created = await this.send('POST', this.collection, 'application/json', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: this.name }, data: { seq: '0' } });
+    const created = await this.send('POST', this.collection, 'application/json', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: this.name },
+      data: { seq: '0' },
+    });
     if (created && !/^409 /.test(created)) throw new Error(`write probe: creating ConfigMap ${this.name}: ${created}`);
     this.running = this.loop();
   }
@@ -63,13 +75,24 @@ export class WriteProbe {
     const inFlight = new Set<Promise<void>>();
     for (let seq = 1; !this.stopped; seq++) {
       const start = Date.now();
-      const sent = this.send('PATCH', this.path, 'application/merge-patch+json', { data: { seq: String(seq) } }).then((error) => {
-        this.samples.push({ start, end: Date.now(), ok: error === undefined, ...(error === undefined ? {} : { error }) });
-      });
+      const sent = this.send('PATCH', this.path, 'application/merge-patch+json', { data: { seq: String(seq) } }).then(
+        (error) => {
+          this.samples.push({
+            start,
+            end: Date.now(),
+            ok: error === undefined,
+            ...(error === undefined ? {} : { error }),
+          });
+        },
+      );
       inFlight.add(sent);
       void sent.finally(() => inFlight.delete(sent));
       const wait = start + this.periodMs - Date.now();
-      if (wait > 0 && !this.stopped) await new Promise<void>((r) => { this.wake = r; setTimeout(r, wait); });
+      if (wait > 0 && !this.stopped)
+        await new Promise<void>((r) => {
+          this.wake = r;
+          setTimeout(r, wait);
+        });
     }
     await Promise.all(inFlight); // each bounded by the timeout
     this.samples.sort((a, b) => a.start - b.start);
@@ -78,23 +101,31 @@ export class WriteProbe {
   /** undefined on 2xx, else "<status> <message>" or the transport error. */
   private send(method: string, path: string, contentType: string, body: unknown): Promise<string | undefined> {
     return new Promise((resolve) => {
-      const req = request(`${this.ep.url}${path}`, {
-        method, agent: this.agent, timeout: this.timeoutMs,
-        headers: { authorization: `Bearer ${this.ep.token}`, 'content-type': contentType },
-      }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) return resolve(undefined);
-          let message = text.trim();
-          try {
-            message = (JSON.parse(text) as { message?: string }).message ?? message;
-          } catch { /* not a Status */ }
-          resolve(`${status} ${message.slice(0, 200)}`);
-        });
-        res.on('error', (e) => resolve(`response: ${e.message}`));
-      });
+      const req = request(
+        `${this.ep.url}${path}`,
+        {
+          method,
+          agent: this.agent,
+          timeout: this.timeoutMs,
+          headers: { authorization: `Bearer ${this.ep.token}`, 'content-type': contentType },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => {
+            const status = res.statusCode ?? 0;
+            if (status >= 200 && status < 300) return resolve(undefined);
+            let message = text.trim();
+            try {
+              message = (JSON.parse(text) as { message?: string }).message ?? message;
+            } catch {
+              /* not a Status */
+            }
+            resolve(`${status} ${message.slice(0, 200)}`);
+          });
+          res.on('error', (e) => resolve(`response: ${e.message}`));
+        },
+      );
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)));
       req.on('error', (e) => resolve(e.message));
       req.end(JSON.stringify(body));
@@ -121,7 +152,10 @@ export interface WindowFigures {
  */
 export function windowFigures(samples: readonly ProbeSample[], from: number, to: number): WindowFigures {
   const inWindow = samples.filter((s) => s.start >= from && s.start < to);
-  const acks = samples.filter((s) => s.ok).map((s) => s.end).sort((a, b) => a - b);
+  const acks = samples
+    .filter((s) => s.ok)
+    .map((s) => s.end)
+    .sort((a, b) => a - b);
   const end = Math.min(to, Math.max(from, ...inWindow.map((s) => s.end)));
   let last = acks.filter((t) => t <= from).at(-1) ?? from;
   let longestGapMs = 0;

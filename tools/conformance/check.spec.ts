@@ -22,7 +22,9 @@ describe('checkGoldens', () => {
     fs.mkdirSync(dir, { recursive: true });
     const name = (s: typeof first) => path.basename(goldenPath(shared, s));
     fs.copyFileSync(path.join(shared, 'rollingupdate', name(first)), path.join(dir, name(first)));
-    const altered = fs.readFileSync(path.join(shared, 'rollingupdate', name(second)), 'utf8').replace('Iteration 2,', 'Iteration 3,');
+    const altered = fs
+      .readFileSync(path.join(shared, 'rollingupdate', name(second)), 'utf8')
+      .replace('Iteration 2,', 'Iteration 3,');
     fs.writeFileSync(path.join(dir, name(second)), altered);
     fs.writeFileSync(path.join(dir, 'held out.test.log.golden'), 'x');
 

@@ -29,7 +29,10 @@ export interface GoldenReport {
 
 /** Shipped scenarios first, then the held-out ones (reported as missing while their golden file is absent). */
 export function knownScenarios(): RolloutSimulationOptions[] {
-  return [...rollingUpdateScenarios, ...onDeleteScenarios, ...heldOutScenarios].flatMap((s) => [s, { ...s, randomSeed: 0 }]);
+  return [...rollingUpdateScenarios, ...onDeleteScenarios, ...heldOutScenarios].flatMap((s) => [
+    s,
+    { ...s, randomSeed: 0 },
+  ]);
 }
 
 export function checkGoldens(root: string, scenarios: RolloutSimulationOptions[] = knownScenarios()): GoldenReport {
@@ -40,7 +43,8 @@ export function checkGoldens(root: string, scenarios: RolloutSimulationOptions[]
     const base = { name: headerName(s), file, log: result.log };
     if (!fs.existsSync(file)) return { ...base, status: 'missing', detail: 'no golden file' };
     const diff = describeFirstDifference(fs.readFileSync(file, 'utf8'), result.log);
-    if (diff) return { ...base, status: 'fail', detail: result.error ? `${diff}\nsimulation error: ${result.error}` : diff };
+    if (diff)
+      return { ...base, status: 'fail', detail: result.error ? `${diff}\nsimulation error: ${result.error}` : diff };
     return { ...base, status: 'pass' };
   });
   const produced = new Set(checks.map((c) => c.file));

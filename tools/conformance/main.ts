@@ -19,10 +19,13 @@ function main(): number {
       fs.writeFileSync(target, c.log);
     }
   }
-  for (const f of report.unknownFiles) process.stdout.write(`UNKNOWN ${path.relative(root, f)} (no scenario defined)\n`);
+  for (const f of report.unknownFiles)
+    process.stdout.write(`UNKNOWN ${path.relative(root, f)} (no scenario defined)\n`);
   const compared = report.checks.filter((c) => c.status !== 'missing');
   const failed = compared.filter((c) => c.status === 'fail').length;
-  process.stdout.write(`${compared.length - failed}/${compared.length} golden logs match (${report.checks.length - compared.length} without golden file)\n`);
+  process.stdout.write(
+    `${compared.length - failed}/${compared.length} golden logs match (${report.checks.length - compared.length} without golden file)\n`,
+  );
   return failed === 0 && compared.length > 0 ? 0 : 1;
 }
 

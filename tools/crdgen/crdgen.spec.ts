@@ -12,14 +12,20 @@ describe('crdgen', () => {
   const generated = generateCrdFiles(capiCrdDefinitions);
 
   it('committed config/crd matches the generated output (run `npm run crdgen` after schema changes)', () => {
-    const committed = readdirSync(crdDir).filter((f) => f.endsWith('.yaml')).sort();
+    const committed = readdirSync(crdDir)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
     expect(committed).toEqual(generated.map((f) => f.name));
     for (const f of generated) expect(readFileSync(join(crdDir, f.name), 'utf8')).toBe(f.content);
   });
 
-  it('committed config/inmemory/crd matches the in-memory provider\'s generated CRDs', () => {
+  it("committed config/inmemory/crd matches the in-memory provider's generated CRDs", () => {
     const inMemory = generateCrdFiles(INMEMORY_KIND_DEFINITIONS);
-    expect(readdirSync(inMemoryCrdDir).filter((f) => f.endsWith('.yaml')).sort()).toEqual(inMemory.map((f) => f.name));
+    expect(
+      readdirSync(inMemoryCrdDir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort(),
+    ).toEqual(inMemory.map((f) => f.name));
     for (const f of inMemory) expect(readFileSync(join(inMemoryCrdDir, f.name), 'utf8')).toBe(f.content);
   });
 

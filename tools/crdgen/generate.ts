@@ -16,7 +16,10 @@ export function crdFileName(def: KindDefinition): string {
 
 export function renderCrd(def: KindDefinition): GeneratedFile {
   const crd = buildCrd(def);
-  return { name: crdFileName(def), content: HEADER + '---\n' + stringify(crd, { lineWidth: 0, aliasDuplicateObjects: false }) };
+  return {
+    name: crdFileName(def),
+    content: HEADER + '---\n' + stringify(crd, { lineWidth: 0, aliasDuplicateObjects: false }),
+  };
 }
 
 export function generateCrdFiles(defs: readonly KindDefinition[] = crdRegistry.list()): GeneratedFile[] {

@@ -2,11 +2,20 @@ import { UsageError, parseDemoArgs } from './args';
 
 describe('parseDemoArgs', () => {
   it('defaults to the embedded default kubeconfig under the working directory and a 10 minute phase timeout', () => {
-    expect(parseDemoArgs([], '/repo')).toEqual({ kubeconfig: '/repo/.capi/kubeconfig', embedded: false, fast: false, cluster: undefined, namespace: undefined, phaseTimeoutMs: 600_000 });
+    expect(parseDemoArgs([], '/repo')).toEqual({
+      kubeconfig: '/repo/.capi/kubeconfig',
+      embedded: false,
+      fast: false,
+      cluster: undefined,
+      namespace: undefined,
+      phaseTimeoutMs: 600_000,
+    });
   });
 
   it('reads every flag', () => {
-    expect(parseDemoArgs(['--embedded', '--fast', '--cluster', 'c2', '--namespace=team-a', '--timeout=90s'], '/repo')).toMatchObject({
+    expect(
+      parseDemoArgs(['--embedded', '--fast', '--cluster', 'c2', '--namespace=team-a', '--timeout=90s'], '/repo'),
+    ).toMatchObject({
       embedded: true,
       fast: true,
       cluster: 'c2',

@@ -49,14 +49,17 @@ export function parseDemoArgs(argv: string[], cwd: string): DemoArgs | undefined
   }
   if (values.help) return undefined;
   if (values.embedded && values.kubeconfig) throw new UsageError('--kubeconfig and --embedded are mutually exclusive');
-  if (values.fast && !values.embedded) throw new UsageError('--fast only applies with --embedded (the timings belong to the manager)');
+  if (values.fast && !values.embedded)
+    throw new UsageError('--fast only applies with --embedded (the timings belong to the manager)');
   for (const f of ['cluster', 'namespace'] as const) {
     const v = values[f];
-    if (v !== undefined && !DNS_LABEL.test(v)) throw new UsageError(`--${f} must be a lowercase DNS label of at most 40 characters, got "${v}"`);
+    if (v !== undefined && !DNS_LABEL.test(v))
+      throw new UsageError(`--${f} must be a lowercase DNS label of at most 40 characters, got "${v}"`);
   }
   const timeout = values.timeout ?? '10m';
   const phaseTimeoutMs = parseDuration(timeout);
-  if (!phaseTimeoutMs) throw new UsageError(`--timeout must be a positive duration such as 90s or 10m, got "${timeout}"`);
+  if (!phaseTimeoutMs)
+    throw new UsageError(`--timeout must be a positive duration such as 90s or 10m, got "${timeout}"`);
   return {
     kubeconfig: values.kubeconfig ?? join(cwd, '.capi', 'kubeconfig'),
     embedded: values.embedded === true,

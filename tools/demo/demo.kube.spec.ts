@@ -26,13 +26,16 @@ let result: DemoResult;
 
 beforeAll(async () => {
   cluster = await startManagementCluster({ dir });
-  manager = await startManagerProcess([
-    `--kubeconfig=${cluster.managerKubeconfig}`,
-    '--embedded-provider',
-    '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true',
-    '--leader-elect',
-    '--leader-elect-resource-namespace=capi-system',
-  ], join(dir, 'manager.log'));
+  manager = await startManagerProcess(
+    [
+      `--kubeconfig=${cluster.managerKubeconfig}`,
+      '--embedded-provider',
+      '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true',
+      '--leader-elect',
+      '--leader-elect-resource-namespace=capi-system',
+    ],
+    join(dir, 'manager.log'),
+  );
   const kc = new KubeConfig();
   kc.loadFromFile(cluster.adminKubeconfig);
   client = new KubeClient(kc);
@@ -57,21 +60,33 @@ afterAll(async () => {
 describe('demo flow on etcd + kube-apiserver, the manager in its own process with the ServiceAccount of deploy/rbac', () => {
   itChecksTheDemoOutcome(() => ({ result, client: client!, lines }));
 
-  it('the manager ran as leader (Lease in capi-system, which only deploy/rbac\'s Role lets it use) and is still running', async () => {
-    const lease = await client!.get<{ apiVersion: string; kind: string; metadata: { name: string }; spec?: { holderIdentity?: string } }>({
-      apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'capi-system', name: LEADER_ELECTION_ID,
+  it("the manager ran as leader (Lease in capi-system, which only deploy/rbac's Role lets it use) and is still running", async () => {
+    const lease = await client!.get<{
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string };
+      spec?: { holderIdentity?: string };
+    }>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: 'capi-system',
+      name: LEADER_ELECTION_ID,
     });
     expect(lease.spec?.holderIdentity).toBeTruthy();
     expect(manager!.process.alive).toBe(true);
   });
 
   it('no request of the manager was forbidden by deploy/rbac', () => {
-    const forbidden = readFileSync(manager!.logPath, 'utf8').split('\n').filter((l) => / is forbidden: /.test(l));
+    const forbidden = readFileSync(manager!.logPath, 'utf8')
+      .split('\n')
+      .filter((l) => / is forbidden: /.test(l));
     expect(forbidden).toEqual([]);
   });
 
   it('kube-apiserver sent the manager no warnings it logs (fields it dropped, deprecated APIs; as upstream, not the finalizer-name ones)', () => {
-    const warnings = readFileSync(manager!.logPath, 'utf8').split('\n').filter((l) => l.includes(`"logger":"${API_WARNINGS_LOGGER}"`));
+    const warnings = readFileSync(manager!.logPath, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(`"logger":"${API_WARNINGS_LOGGER}"`));
     expect(warnings).toEqual([]);
   });
 });

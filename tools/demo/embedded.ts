@@ -5,7 +5,14 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type Client } from '@capi/controller-runtime';
-import { JsonLogger, KUBECONFIG, LOGGER, buildManagerModule, loadManagerConfig, type EmbeddedProviderOptions } from '@capi/manager';
+import {
+  JsonLogger,
+  KUBECONFIG,
+  LOGGER,
+  buildManagerModule,
+  loadManagerConfig,
+  type EmbeddedProviderOptions,
+} from '@capi/manager';
 
 export interface EmbeddedManager {
   app: INestApplicationContext;
@@ -31,10 +38,16 @@ export interface StartEmbeddedOptions {
 }
 
 export async function startEmbeddedManager(opts: StartEmbeddedOptions = {}): Promise<EmbeddedManager> {
-  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.flags ?? [])], {});
+  const loaded = loadManagerConfig(
+    ['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', ...(opts.flags ?? [])],
+    {},
+  );
   if (loaded.help) throw new Error('unexpected --help');
   const logger = JsonLogger.create({ level: 'info', destination: opts.logDestination ?? { write: () => undefined } });
-  const root = buildManagerModule(loaded.config, { embeddedProvider: opts.provider, providers: [{ provide: LOGGER, useValue: logger }] });
+  const root = buildManagerModule(loaded.config, {
+    embeddedProvider: opts.provider,
+    providers: [{ provide: LOGGER, useValue: logger }],
+  });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   app.useLogger(logger);
   try {

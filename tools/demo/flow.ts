@@ -1,12 +1,7 @@
 // The demo flow against any API server the manager reconciles: create a cluster (KCP + MachineDeployment on the
 // in-memory provider), wait until every Machine is Running and Ready, change the version (in place), then the VM
 // image (a rollout), printing each Machine's progress from a watch, and report what happened to every Machine.
-import {
-  CLUSTER_API_VERSION,
-  CLUSTER_NAME_LABEL,
-  CONTROLPLANE_API_VERSION,
-  type Machine,
-} from '@capi/api';
+import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, type Machine } from '@capi/api';
 import { isAlreadyExists, isGone, type Client, type KubeObject, type WatchHandle } from '@capi/controller-runtime';
 import {
   DEFAULT_DEMO,
@@ -17,7 +12,15 @@ import {
   versionPatch,
   type DemoSpec,
 } from './objects';
-import { ProgressTracker, controlPlaneHealth, machineProblems, outcomeProblems, renderSummary, stepOutcome, type OutcomeRow } from './progress';
+import {
+  ProgressTracker,
+  controlPlaneHealth,
+  machineProblems,
+  outcomeProblems,
+  renderSummary,
+  stepOutcome,
+  type OutcomeRow,
+} from './progress';
 
 export interface DemoOptions {
   client: Client;
@@ -49,11 +52,23 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Replica counters of a KCP or MachineDeployment that are settled at `want` replicas. */
 export function ownerProblems(kind: string, obj: KubeObject | undefined, want: number): string[] {
   if (!obj) return [`${kind} not found`];
-  const st = (obj.status ?? {}) as { observedGeneration?: number; replicas?: number; readyReplicas?: number; upToDateReplicas?: number; availableReplicas?: number };
+  const st = (obj.status ?? {}) as {
+    observedGeneration?: number;
+    replicas?: number;
+    readyReplicas?: number;
+    upToDateReplicas?: number;
+    availableReplicas?: number;
+  };
   const name = `${kind} ${obj.metadata.name}`;
   const out: string[] = [];
-  if ((st.observedGeneration ?? 0) < (obj.metadata.generation ?? 1)) out.push(`${name}: generation ${obj.metadata.generation} not observed yet`);
-  for (const [field, v] of Object.entries({ replicas: st.replicas, readyReplicas: st.readyReplicas, upToDateReplicas: st.upToDateReplicas, availableReplicas: st.availableReplicas })) {
+  if ((st.observedGeneration ?? 0) < (obj.metadata.generation ?? 1))
+    out.push(`${name}: generation ${obj.metadata.generation} not observed yet`);
+  for (const [field, v] of Object.entries({
+    replicas: st.replicas,
+    readyReplicas: st.readyReplicas,
+    upToDateReplicas: st.upToDateReplicas,
+    availableReplicas: st.availableReplicas,
+  })) {
     if (v !== want) out.push(`${name}: status.${field}=${v ?? 'unset'} (want ${want})`);
   }
   return out;
@@ -85,23 +100,49 @@ export class DemoRun {
     const n = names(s);
     try {
       await this.startWatch();
-      this.out(`== creating Cluster ${s.namespace}/${s.cluster}: KubeadmControlPlane x${s.controlPlaneReplicas}, MachineDeployment x${s.workerReplicas} (${s.version}, image ${s.image})`);
+      this.out(
+        `== creating Cluster ${s.namespace}/${s.cluster}: KubeadmControlPlane x${s.controlPlaneReplicas}, MachineDeployment x${s.workerReplicas} (${s.version}, image ${s.image})`,
+      );
       await this.createCluster();
       await this.settle('cluster creation', s.version);
 
       const beforeInPlace = await this.machines();
-      this.out(`== in-place change: version ${s.version} -> ${s.upgradeVersion} on KCP and MachineDeployment (the reference updater changes the version in place)`);
-      await this.patch(CONTROLPLANE_API_VERSION, 'KubeadmControlPlane', n.controlPlane, versionPatch.controlPlane(s.upgradeVersion));
-      await this.patch(CLUSTER_API_VERSION, 'MachineDeployment', n.machineDeployment, versionPatch.machineDeployment(s.upgradeVersion));
+      this.out(
+        `== in-place change: version ${s.version} -> ${s.upgradeVersion} on KCP and MachineDeployment (the reference updater changes the version in place)`,
+      );
+      await this.patch(
+        CONTROLPLANE_API_VERSION,
+        'KubeadmControlPlane',
+        n.controlPlane,
+        versionPatch.controlPlane(s.upgradeVersion),
+      );
+      await this.patch(
+        CLUSTER_API_VERSION,
+        'MachineDeployment',
+        n.machineDeployment,
+        versionPatch.machineDeployment(s.upgradeVersion),
+      );
       await this.settle('in-place change', s.upgradeVersion);
       const afterInPlace = await this.machines();
       const inPlaceRows = stepOutcome('in-place', beforeInPlace, afterInPlace);
 
-      this.out(`== non-in-place change: image ${s.image} -> ${s.newImage} (new InMemoryMachineTemplates; the updater cannot change an image, so Machines are replaced)`);
+      this.out(
+        `== non-in-place change: image ${s.image} -> ${s.newImage} (new InMemoryMachineTemplates; the updater cannot change an image, so Machines are replaced)`,
+      );
       await this.create(machineTemplateObject(s, n.cpInfraTemplate(2), s.newImage));
       await this.create(machineTemplateObject(s, n.mdInfraTemplate(2), s.newImage));
-      await this.patch(CONTROLPLANE_API_VERSION, 'KubeadmControlPlane', n.controlPlane, infraTemplatePatch.controlPlane(n.cpInfraTemplate(2)));
-      await this.patch(CLUSTER_API_VERSION, 'MachineDeployment', n.machineDeployment, infraTemplatePatch.machineDeployment(n.mdInfraTemplate(2)));
+      await this.patch(
+        CONTROLPLANE_API_VERSION,
+        'KubeadmControlPlane',
+        n.controlPlane,
+        infraTemplatePatch.controlPlane(n.cpInfraTemplate(2)),
+      );
+      await this.patch(
+        CLUSTER_API_VERSION,
+        'MachineDeployment',
+        n.machineDeployment,
+        infraTemplatePatch.machineDeployment(n.mdInfraTemplate(2)),
+      );
       await this.settle('rollout', s.upgradeVersion);
       const afterRollout = await this.machines();
       const rolloutRows = stepOutcome('rollout', afterInPlace, afterRollout);
@@ -118,7 +159,9 @@ export class DemoRun {
       this.out(renderSummary(rows));
       const kept = inPlaceRows.filter((r) => r.outcome === 'kept in place').length;
       const replaced = rolloutRows.filter((r) => r.outcome === 'replaced').length;
-      this.out(`updated in place: ${kept}, replaced: ${replaced}, new: ${rolloutRows.filter((r) => r.outcome === 'new').length}`);
+      this.out(
+        `updated in place: ${kept}, replaced: ${replaced}, new: ${rolloutRows.filter((r) => r.outcome === 'new').length}`,
+      );
       for (const p of problems) this.out(`PROBLEM: ${p}`);
       this.out(problems.length === 0 ? 'demo OK' : `demo FAILED (${problems.length} problems)`);
       return { ok: problems.length === 0, rows, problems };
@@ -144,7 +187,10 @@ export class DemoRun {
   }
 
   private async machines(): Promise<Machine[]> {
-    const list = await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: this.spec.namespace, labelSelector: this.selector() });
+    const list = await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', {
+      namespace: this.spec.namespace,
+      labelSelector: this.selector(),
+    });
     return list.items;
   }
 
@@ -152,12 +198,17 @@ export class DemoRun {
   private async startWatch(): Promise<void> {
     let resourceVersion: string | undefined;
     const open = async (): Promise<void> => {
-      const handle = await this.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: this.spec.namespace, labelSelector: this.selector(), resourceVersion, allowWatchBookmarks: true }, (ev) => {
-        if (ev.object?.metadata?.resourceVersion) resourceVersion = ev.object.metadata.resourceVersion;
-        if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
-        const line = this.tracker.onEvent(ev.type, ev.object);
-        if (line) this.out(`${this.elapsed().padStart(7)} ${line}`);
-      });
+      const handle = await this.client.watch<Machine>(
+        CLUSTER_API_VERSION,
+        'Machine',
+        { namespace: this.spec.namespace, labelSelector: this.selector(), resourceVersion, allowWatchBookmarks: true },
+        (ev) => {
+          if (ev.object?.metadata?.resourceVersion) resourceVersion = ev.object.metadata.resourceVersion;
+          if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
+          const line = this.tracker.onEvent(ev.type, ev.object);
+          if (line) this.out(`${this.elapsed().padStart(7)} ${line}`);
+        },
+      );
       this.watch = handle;
       handle.done.then(
         () => this.reopen(open),
@@ -180,7 +231,9 @@ export class DemoRun {
       return await this.client.create(obj);
     } catch (e) {
       if (isAlreadyExists(e)) {
-        throw new DemoError(`${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name} already exists: the demo creates a fresh cluster (use --cluster <name>, or delete it first)`);
+        throw new DemoError(
+          `${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name} already exists: the demo creates a fresh cluster (use --cluster <name>, or delete it first)`,
+        );
       }
       throw e;
     }
@@ -203,8 +256,18 @@ export class DemoRun {
     let problems: string[] = [];
     while (Date.now() < deadline) {
       const [kcp, md, machines] = await Promise.all([
-        this.client.tryGet({ apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane', namespace: s.namespace, name: n.controlPlane }),
-        this.client.tryGet({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: s.namespace, name: n.machineDeployment }),
+        this.client.tryGet({
+          apiVersion: CONTROLPLANE_API_VERSION,
+          kind: 'KubeadmControlPlane',
+          namespace: s.namespace,
+          name: n.controlPlane,
+        }),
+        this.client.tryGet({
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'MachineDeployment',
+          namespace: s.namespace,
+          name: n.machineDeployment,
+        }),
         this.machines(),
       ]);
       const want = s.controlPlaneReplicas + s.workerReplicas;
@@ -217,12 +280,16 @@ export class DemoRun {
         ...machines.flatMap((m) => machineProblems(m, version)),
       ];
       if (problems.length === 0) {
-        this.out(`-- ${phase}: settled after ${((Date.now() - started) / 1000).toFixed(1)} s; control plane ${health.line}`);
+        this.out(
+          `-- ${phase}: settled after ${((Date.now() - started) / 1000).toFixed(1)} s; control plane ${health.line}`,
+        );
         return;
       }
       await sleep(this.pollMs);
     }
-    throw new DemoError(`${phase} did not settle within ${this.phaseTimeoutMs / 1000} s:\n  ${problems.slice(0, 20).join('\n  ')}`);
+    throw new DemoError(
+      `${phase} did not settle within ${this.phaseTimeoutMs / 1000} s:\n  ${problems.slice(0, 20).join('\n  ')}`,
+    );
   }
 }
 

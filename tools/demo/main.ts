@@ -9,14 +9,18 @@ import { USAGE, UsageError, parseDemoArgs, type DemoArgs } from './args';
 import { FAST_TIMINGS, startEmbeddedManager, type EmbeddedManager } from './embedded';
 import { DemoError, DemoRun } from './flow';
 
-async function connect(args: DemoArgs): Promise<{ client: KubeClient | EmbeddedManager['client']; stop: () => Promise<void> }> {
+async function connect(
+  args: DemoArgs,
+): Promise<{ client: KubeClient | EmbeddedManager['client']; stop: () => Promise<void> }> {
   if (args.embedded) {
     process.stdout.write('starting the embedded manager in-process...\n');
     const m = await startEmbeddedManager({ provider: args.fast ? FAST_TIMINGS : undefined });
     return { client: m.client, stop: () => m.stop() };
   }
   if (!existsSync(args.kubeconfig)) {
-    throw new DemoError(`no kubeconfig at ${args.kubeconfig}: start the manager first (npm start, in another terminal), pass --kubeconfig, or run with --embedded`);
+    throw new DemoError(
+      `no kubeconfig at ${args.kubeconfig}: start the manager first (npm start, in another terminal), pass --kubeconfig, or run with --embedded`,
+    );
   }
   const kc = new KubeConfig();
   kc.loadFromString(readFileSync(args.kubeconfig, 'utf8'));
@@ -47,7 +51,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw e;
   }
-  const run = new DemoRun({ client: conn.client, spec: { cluster: args.cluster, namespace: args.namespace }, phaseTimeoutMs: args.phaseTimeoutMs });
+  const run = new DemoRun({
+    client: conn.client,
+    spec: { cluster: args.cluster, namespace: args.namespace },
+    phaseTimeoutMs: args.phaseTimeoutMs,
+  });
   const interrupt = () => {
     process.stderr.write('interrupted\n');
     run.stop();

@@ -50,7 +50,12 @@ export const names = (s: DemoSpec) => ({
   mdInfraTemplate: (gen: number) => `${s.cluster}-md-0-${gen}`,
 });
 
-const ownerRef = (cluster: Cluster) => ({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', name: cluster.metadata.name!, uid: cluster.metadata.uid! });
+const ownerRef = (cluster: Cluster) => ({
+  apiVersion: CLUSTER_API_VERSION,
+  kind: 'Cluster',
+  name: cluster.metadata.name!,
+  uid: cluster.metadata.uid!,
+});
 const labels = (s: DemoSpec) => ({ [CLUSTER_NAME_LABEL]: s.cluster });
 
 export function clusterObject(s: DemoSpec): Cluster {
@@ -88,11 +93,24 @@ export function controlPlaneObject(s: DemoSpec, cluster: Cluster): KubeadmContro
   return {
     apiVersion: CONTROLPLANE_API_VERSION,
     kind: 'KubeadmControlPlane',
-    metadata: { name: names(s).controlPlane, namespace: s.namespace, labels: labels(s), ownerReferences: [ownerRef(cluster)] },
+    metadata: {
+      name: names(s).controlPlane,
+      namespace: s.namespace,
+      labels: labels(s),
+      ownerReferences: [ownerRef(cluster)],
+    },
     spec: {
       replicas: s.controlPlaneReplicas,
       version: s.version,
-      machineTemplate: { spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name: names(s).cpInfraTemplate(1) } } },
+      machineTemplate: {
+        spec: {
+          infrastructureRef: {
+            apiGroup: INFRASTRUCTURE_GROUP,
+            kind: 'InMemoryMachineTemplate',
+            name: names(s).cpInfraTemplate(1),
+          },
+        },
+      },
       kubeadmConfigSpec: { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: {} },
       // maxSurge 0: KCP goes straight to its scale-down step, where it updates in place (with 1 it first creates a
       // new Machine and later removes a surplus one, so one Machine per step would be replaced).
@@ -129,8 +147,14 @@ export function machineDeploymentObject(s: DemoSpec, cluster: Cluster): MachineD
         spec: {
           clusterName: s.cluster,
           version: s.version,
-          bootstrap: { configRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfigTemplate', name: names(s).bootstrapTemplate } },
-          infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name: names(s).mdInfraTemplate(1) },
+          bootstrap: {
+            configRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfigTemplate', name: names(s).bootstrapTemplate },
+          },
+          infrastructureRef: {
+            apiGroup: INFRASTRUCTURE_GROUP,
+            kind: 'InMemoryMachineTemplate',
+            name: names(s).mdInfraTemplate(1),
+          },
         },
       },
     },
@@ -145,8 +169,20 @@ export const versionPatch = {
 
 /** JSON merge patches pointing KCP and MD at new infra templates (the rollout change). */
 export const infraTemplatePatch = {
-  controlPlane: (name: string) => ({ spec: { machineTemplate: { spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name } } } } }),
-  machineDeployment: (name: string) => ({ spec: { template: { spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name } } } } }),
+  controlPlane: (name: string) => ({
+    spec: {
+      machineTemplate: {
+        spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name } },
+      },
+    },
+  }),
+  machineDeployment: (name: string) => ({
+    spec: {
+      template: {
+        spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachineTemplate', name } },
+      },
+    },
+  }),
 };
 
 /**

@@ -1,10 +1,38 @@
 import type { Machine } from '@capi/api';
-import { ProgressTracker, controlPlaneHealth, machineProblems, machineView, outcomeProblems, progressLine, renderSummary, stepOutcome } from './progress';
+import {
+  ProgressTracker,
+  controlPlaneHealth,
+  machineProblems,
+  machineView,
+  outcomeProblems,
+  progressLine,
+  renderSummary,
+  stepOutcome,
+} from './progress';
 
-const healthy = ['Ready', 'Available', 'UpToDate', 'BootstrapConfigReady', 'InfrastructureReady', 'NodeReady', 'NodeHealthy'].map((type) => ({ type, status: 'True', reason: type }));
+const healthy = [
+  'Ready',
+  'Available',
+  'UpToDate',
+  'BootstrapConfigReady',
+  'InfrastructureReady',
+  'NodeReady',
+  'NodeHealthy',
+].map((type) => ({ type, status: 'True', reason: type }));
 const negatives = ['Updating', 'Deleting', 'Paused'].map((type) => ({ type, status: 'False', reason: 'No' + type }));
 
-function machine(name: string, uid: string, opts: { version?: string; phase?: string; conditions?: Array<{ type: string; status: string; reason?: string }>; cp?: boolean; annotations?: Record<string, string>; deleting?: boolean } = {}): Machine {
+function machine(
+  name: string,
+  uid: string,
+  opts: {
+    version?: string;
+    phase?: string;
+    conditions?: Array<{ type: string; status: string; reason?: string }>;
+    cp?: boolean;
+    annotations?: Record<string, string>;
+    deleting?: boolean;
+  } = {},
+): Machine {
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Machine',
@@ -16,8 +44,20 @@ function machine(name: string, uid: string, opts: { version?: string; phase?: st
       ...(opts.annotations ? { annotations: opts.annotations } : {}),
       ...(opts.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
     },
-    spec: { clusterName: 'demo', version: opts.version ?? 'v1.31.0', bootstrap: {}, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name } },
-    status: { phase: opts.phase ?? 'Running', conditions: (opts.conditions ?? [...healthy, ...negatives]).map((c) => ({ lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'R', ...c })) },
+    spec: {
+      clusterName: 'demo',
+      version: opts.version ?? 'v1.31.0',
+      bootstrap: {},
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name },
+    },
+    status: {
+      phase: opts.phase ?? 'Running',
+      conditions: (opts.conditions ?? [...healthy, ...negatives]).map((c) => ({
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+        reason: 'R',
+        ...c,
+      })),
+    },
   } as Machine;
 }
 
@@ -26,8 +66,17 @@ describe('machineView / progressLine', () => {
     const v = machineView(machine('demo-cp-abc', '0123456789abcdef', { cp: true }));
     expect(v).toMatchObject({ group: 'cp', phase: 'Running', upToDate: 'True', updating: 'False', ready: 'True' });
     const line = progressLine('ADDED', v);
-    expect(line).toMatch(/^ADDED +demo-cp-abc +cp +Running +v1\.31\.0 +UpToDate=True +Updating=False +Ready=True +uid=01234567$/);
-    expect(progressLine('CHANGED', machineView(machine('m', 'u', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } })))).toMatch(/update-in-progress$/);
+    expect(line).toMatch(
+      /^ADDED +demo-cp-abc +cp +Running +v1\.31\.0 +UpToDate=True +Updating=False +Ready=True +uid=01234567$/,
+    );
+    expect(
+      progressLine(
+        'CHANGED',
+        machineView(
+          machine('m', 'u', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } }),
+        ),
+      ),
+    ).toMatch(/update-in-progress$/);
   });
 
   it('a Machine without status is Pending with unknown conditions', () => {
@@ -68,7 +117,11 @@ describe('stepOutcome', () => {
 });
 
 describe('outcomeProblems', () => {
-  const rows = stepOutcome('in-place', [machine('a', 'ua'), machine('b', 'ub')], [machine('a', 'ua'), machine('c', 'uc')]);
+  const rows = stepOutcome(
+    'in-place',
+    [machine('a', 'ua'), machine('b', 'ub')],
+    [machine('a', 'ua'), machine('c', 'uc')],
+  );
   it('in-place: every replaced or new Machine is a problem', () => {
     expect(outcomeProblems(rows, 'kept in place')).toEqual([
       'in-place: b was replaced, expected kept in place',
@@ -91,7 +144,11 @@ describe('machineProblems', () => {
       version: 'v1.31.0',
       deleting: true,
       annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' },
-      conditions: [...healthy.filter((c) => c.type !== 'NodeReady'), { type: 'NodeReady', status: 'Unknown', reason: 'NodeInspectionFailed' }, { type: 'Updating', status: 'True', reason: 'InPlaceUpdating' }],
+      conditions: [
+        ...healthy.filter((c) => c.type !== 'NodeReady'),
+        { type: 'NodeReady', status: 'Unknown', reason: 'NodeInspectionFailed' },
+        { type: 'Updating', status: 'True', reason: 'InPlaceUpdating' },
+      ],
     });
     expect(machineProblems(m, 'v1.31.1')).toEqual([
       'm: being deleted',
@@ -104,13 +161,20 @@ describe('machineProblems', () => {
   });
 
   it('requires Ready and UpToDate to be present', () => {
-    expect(machineProblems(machine('m', 'u', { conditions: [] }))).toEqual(['m: no Ready condition', 'm: no UpToDate condition']);
+    expect(machineProblems(machine('m', 'u', { conditions: [] }))).toEqual([
+      'm: no Ready condition',
+      'm: no UpToDate condition',
+    ]);
   });
 });
 
 describe('renderSummary', () => {
   it('renders an aligned table with short UIDs', () => {
-    const rows = stepOutcome('in-place', [machine('demo-cp-1', 'aaaaaaaa-1111')], [machine('demo-cp-1', 'aaaaaaaa-1111', { version: 'v1.31.1' })]);
+    const rows = stepOutcome(
+      'in-place',
+      [machine('demo-cp-1', 'aaaaaaaa-1111')],
+      [machine('demo-cp-1', 'aaaaaaaa-1111', { version: 'v1.31.1' })],
+    );
     expect(renderSummary(rows).split('\n')).toEqual([
       'STEP      MACHINE    GROUP  UID       OUTCOME        VERSION',
       'in-place  demo-cp-1  md-0   aaaaaaaa  kept in place  v1.31.0 -> v1.31.1',
@@ -119,14 +183,35 @@ describe('renderSummary', () => {
 });
 
 describe('controlPlaneHealth', () => {
-  const kcp = (conditions: Array<{ type: string; status: string; message?: string }>) => ({ metadata: { name: 'cp' }, status: { conditions } });
+  const kcp = (conditions: Array<{ type: string; status: string; message?: string }>) => ({
+    metadata: { name: 'cp' },
+    status: { conditions },
+  });
   it('prints both KCP health conditions and reports those not True', () => {
-    expect(controlPlaneHealth(kcp([{ type: 'ControlPlaneComponentsHealthy', status: 'True' }, { type: 'EtcdClusterHealthy', status: 'True' }]))).toEqual({
+    expect(
+      controlPlaneHealth(
+        kcp([
+          { type: 'ControlPlaneComponentsHealthy', status: 'True' },
+          { type: 'EtcdClusterHealthy', status: 'True' },
+        ]),
+      ),
+    ).toEqual({
       line: 'ControlPlaneComponentsHealthy=True, EtcdClusterHealthy=True',
       problems: [],
     });
-    const sick = controlPlaneHealth(kcp([{ type: 'ControlPlaneComponentsHealthy', status: 'False', message: '* Machine a:\n  * SchedulerPodHealthy: Waiting to be ready' }]));
+    const sick = controlPlaneHealth(
+      kcp([
+        {
+          type: 'ControlPlaneComponentsHealthy',
+          status: 'False',
+          message: '* Machine a:\n  * SchedulerPodHealthy: Waiting to be ready',
+        },
+      ]),
+    );
     expect(sick.line).toBe('ControlPlaneComponentsHealthy=False, EtcdClusterHealthy=-');
-    expect(sick.problems).toEqual(['KubeadmControlPlane cp: ControlPlaneComponentsHealthy=False (* Machine a: * SchedulerPodHealthy: Waiting to be ready)', 'KubeadmControlPlane cp: EtcdClusterHealthy=unset']);
+    expect(sick.problems).toEqual([
+      'KubeadmControlPlane cp: ControlPlaneComponentsHealthy=False (* Machine a: * SchedulerPodHealthy: Waiting to be ready)',
+      'KubeadmControlPlane cp: EtcdClusterHealthy=unset',
+    ]);
   });
 });

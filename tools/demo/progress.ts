@@ -14,7 +14,11 @@ import {
 } from '@capi/api';
 
 /** Conditions whose healthy state is False (negative polarity); every other Machine condition must be True. */
-export const NEGATIVE_CONDITIONS: ReadonlySet<string> = new Set([UPDATING_CONDITION, DELETING_CONDITION, PAUSED_CONDITION]);
+export const NEGATIVE_CONDITIONS: ReadonlySet<string> = new Set([
+  UPDATING_CONDITION,
+  DELETING_CONDITION,
+  PAUSED_CONDITION,
+]);
 
 export interface MachineView {
   name: string;
@@ -30,7 +34,8 @@ export interface MachineView {
   updateInProgress: boolean;
 }
 
-const status = (conditions: Condition[] | undefined, type: string): string => conditions?.find((c) => c.type === type)?.status ?? '-';
+const status = (conditions: Condition[] | undefined, type: string): string =>
+  conditions?.find((c) => c.type === type)?.status ?? '-';
 
 export function machineView(m: Machine): MachineView {
   const conditions = m.status?.conditions as Condition[] | undefined;
@@ -52,10 +57,13 @@ export function machineView(m: Machine): MachineView {
 export const shortUid = (uid: string) => uid.slice(0, 8);
 
 /** What a progress line shows; a change in any of these fields prints a new line. */
-const displayed = (v: MachineView) => [v.phase, v.version, v.upToDate, v.updating, v.ready, v.deleting, v.updateInProgress].join('|');
+const displayed = (v: MachineView) =>
+  [v.phase, v.version, v.upToDate, v.updating, v.ready, v.deleting, v.updateInProgress].join('|');
 
 export function progressLine(event: string, v: MachineView): string {
-  const flags = [v.deleting ? 'deleting' : '', v.updateInProgress ? 'update-in-progress' : ''].filter(Boolean).join(',');
+  const flags = [v.deleting ? 'deleting' : '', v.updateInProgress ? 'update-in-progress' : '']
+    .filter(Boolean)
+    .join(',');
   return [
     event.padEnd(8),
     v.name.padEnd(28),
@@ -112,11 +120,20 @@ export function stepOutcome(step: string, before: readonly Machine[], after: rea
     const now = afterByUid.get(v.uid);
     rows.push(
       now
-        ? { step, name: v.name, group: v.group, uid: v.uid, outcome: 'kept in place', version: v.version === now.version ? v.version : `${v.version} -> ${now.version}` }
+        ? {
+            step,
+            name: v.name,
+            group: v.group,
+            uid: v.uid,
+            outcome: 'kept in place',
+            version: v.version === now.version ? v.version : `${v.version} -> ${now.version}`,
+          }
         : { step, name: v.name, group: v.group, uid: v.uid, outcome: 'replaced', version: v.version },
     );
   }
-  for (const [uid, v] of afterByUid) if (!beforeUids.has(uid)) rows.push({ step, name: v.name, group: v.group, uid, outcome: 'new', version: v.version });
+  for (const [uid, v] of afterByUid)
+    if (!beforeUids.has(uid))
+      rows.push({ step, name: v.name, group: v.group, uid, outcome: 'new', version: v.version });
   return rows;
 }
 
@@ -124,7 +141,11 @@ export function renderSummary(rows: readonly OutcomeRow[]): string {
   const header = ['STEP', 'MACHINE', 'GROUP', 'UID', 'OUTCOME', 'VERSION'];
   const cells = rows.map((r) => [r.step, r.name, r.group, shortUid(r.uid), r.outcome, r.version]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((x, i) => x.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (c: string[]) =>
+    c
+      .map((x, i) => x.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...cells.map(line)].join('\n');
 }
 
@@ -135,9 +156,11 @@ export function machineProblems(m: Machine, expectedVersion?: string): string[] 
   if (m.metadata.deletionTimestamp) out.push(`${name}: being deleted`);
   if (UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {})) out.push(`${name}: update in progress`);
   if (m.status?.phase !== 'Running') out.push(`${name}: phase ${m.status?.phase ?? 'unset'}`);
-  if (expectedVersion && m.spec?.version !== expectedVersion) out.push(`${name}: version ${m.spec?.version} (want ${expectedVersion})`);
+  if (expectedVersion && m.spec?.version !== expectedVersion)
+    out.push(`${name}: version ${m.spec?.version} (want ${expectedVersion})`);
   const conditions = (m.status?.conditions ?? []) as Condition[];
-  for (const required of [READY_CONDITION, UP_TO_DATE_CONDITION]) if (!conditions.some((c) => c.type === required)) out.push(`${name}: no ${required} condition`);
+  for (const required of [READY_CONDITION, UP_TO_DATE_CONDITION])
+    if (!conditions.some((c) => c.type === required)) out.push(`${name}: no ${required} condition`);
   for (const c of conditions) {
     const want = NEGATIVE_CONDITIONS.has(c.type) ? 'False' : 'True';
     if (c.status !== want) out.push(`${name}: ${c.type}=${c.status}${c.reason ? ` (${c.reason})` : ''}`);
@@ -149,8 +172,10 @@ export function machineProblems(m: Machine, expectedVersion?: string): string[] 
 export function outcomeProblems(rows: readonly OutcomeRow[], expected: 'kept in place' | 'replaced'): string[] {
   const out: string[] = [];
   for (const r of rows) {
-    if (r.outcome === 'new' && expected === 'kept in place') out.push(`${r.step}: ${r.name} is new, expected every Machine to be updated in place`);
-    if (r.outcome !== 'new' && r.outcome !== expected) out.push(`${r.step}: ${r.name} was ${r.outcome}, expected ${expected}`);
+    if (r.outcome === 'new' && expected === 'kept in place')
+      out.push(`${r.step}: ${r.name} is new, expected every Machine to be updated in place`);
+    if (r.outcome !== 'new' && r.outcome !== expected)
+      out.push(`${r.step}: ${r.name} was ${r.outcome}, expected ${expected}`);
   }
   return out;
 }
@@ -159,12 +184,18 @@ export function outcomeProblems(rows: readonly OutcomeRow[], expected: 'kept in 
 export const CONTROL_PLANE_HEALTH_CONDITIONS = ['ControlPlaneComponentsHealthy', 'EtcdClusterHealthy'] as const;
 
 /** "ControlPlaneComponentsHealthy=True, EtcdClusterHealthy=True" and, per condition not True, why (for settling). */
-export function controlPlaneHealth(kcp: { metadata: { name?: string }; status?: unknown } | undefined): { line: string; problems: string[] } {
+export function controlPlaneHealth(kcp: { metadata: { name?: string }; status?: unknown } | undefined): {
+  line: string;
+  problems: string[];
+} {
   const conditions = ((kcp?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []) as Condition[];
   const problems: string[] = [];
   const parts = CONTROL_PLANE_HEALTH_CONDITIONS.map((type) => {
     const c = conditions.find((x) => x.type === type);
-    if (c?.status !== 'True') problems.push(`KubeadmControlPlane ${kcp?.metadata.name ?? ''}: ${type}=${c?.status ?? 'unset'}${c?.message ? ` (${c.message.replace(/\s*\n\s*/g, ' ')})` : ''}`);
+    if (c?.status !== 'True')
+      problems.push(
+        `KubeadmControlPlane ${kcp?.metadata.name ?? ''}: ${type}=${c?.status ?? 'unset'}${c?.message ? ` (${c.message.replace(/\s*\n\s*/g, ' ')})` : ''}`,
+      );
     return `${type}=${c?.status ?? '-'}`;
   });
   return { line: parts.join(', '), problems };

@@ -29,10 +29,16 @@ interface Rule {
 }
 
 async function kubectl(args: string[], kubeconfig?: string): Promise<string> {
-  const { stdout } = await run('kubectl', [...args, ...(kubeconfig ? ['--kubeconfig', kubeconfig] : [])], { cwd: root, maxBuffer: 64 << 20 });
+  const { stdout } = await run('kubectl', [...args, ...(kubeconfig ? ['--kubeconfig', kubeconfig] : [])], {
+    cwd: root,
+    maxBuffer: 64 << 20,
+  });
   return stdout;
 }
-const docs = (text: string): Obj[] => parseAllDocuments(text).map((d) => d.toJS() as Obj).filter(Boolean);
+const docs = (text: string): Obj[] =>
+  parseAllDocuments(text)
+    .map((d) => d.toJS() as Obj)
+    .filter(Boolean);
 const byKind = (objs: Obj[], kind: string) => objs.filter((o) => o.kind === kind);
 const one = (objs: Obj[], kind: string) => {
   const found = byKind(objs, kind);
@@ -41,7 +47,12 @@ const one = (objs: Obj[], kind: string) => {
 };
 /** True when one of `rules` grants `verb` on group/resource. */
 const allows = (rules: Rule[], group: string, resource: string, verb: string) =>
-  rules.some((r) => r.apiGroups.includes(group) && (r.resources.includes(resource) || r.resources.includes('*')) && r.verbs.includes(verb));
+  rules.some(
+    (r) =>
+      r.apiGroups.includes(group) &&
+      (r.resources.includes(resource) || r.resources.includes('*')) &&
+      r.verbs.includes(verb),
+  );
 
 /** The manager's config from `args` as it would load in a pod of `namespace` (service env + service-account volume). */
 function loadInPod(args: string[], namespace: string) {
@@ -49,7 +60,11 @@ function loadInPod(args: string[], namespace: string) {
   try {
     writeFileSync(join(dir, 'token'), 'token');
     writeFileSync(join(dir, 'namespace'), namespace);
-    const loaded = loadManagerConfig(args, { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' }, { serviceAccountDir: dir });
+    const loaded = loadManagerConfig(
+      args,
+      { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' },
+      { serviceAccountDir: dir },
+    );
     if (loaded.help) throw new Error('unexpected --help');
     // The Lease namespace reads the volume's namespace file: resolve it while the directory exists.
     return { config: loaded.config, leaseNamespace: leaderElectionNamespace(loaded.config) };
@@ -70,29 +85,50 @@ describe('deploy/', () => {
   afterAll(async () => env?.stop());
 
   it('config/crd/kustomization.yml lists exactly the CRD files crdgen generated', () => {
-    const generated = readdirSync(join(root, 'config/crd')).filter((f) => f.endsWith('.yaml')).sort();
-    const listed = (parse(readFileSync(join(root, 'config/crd/kustomization.yml'), 'utf8')) as { resources: string[] }).resources;
+    const generated = readdirSync(join(root, 'config/crd'))
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
+    const listed = (parse(readFileSync(join(root, 'config/crd/kustomization.yml'), 'utf8')) as { resources: string[] })
+      .resources;
     expect([...listed].sort()).toEqual(generated);
-    expect(byKind(rendered, 'CustomResourceDefinition').map((c) => c.metadata.name).sort()).toHaveLength(generated.length);
+    expect(
+      byKind(rendered, 'CustomResourceDefinition')
+        .map((c) => c.metadata.name)
+        .sort(),
+    ).toHaveLength(generated.length);
   });
 
-  it('deploy/inmemory: the in-memory provider\'s CRDs (every file crdgen generated) and its ClusterRole bound to the manager\'s ServiceAccount', async () => {
-    const generated = readdirSync(join(root, 'config/inmemory/crd')).filter((f) => f.endsWith('.yaml')).sort();
-    const listed = (parse(readFileSync(join(root, 'config/inmemory/crd/kustomization.yml'), 'utf8')) as { resources: string[] }).resources;
+  it("deploy/inmemory: the in-memory provider's CRDs (every file crdgen generated) and its ClusterRole bound to the manager's ServiceAccount", async () => {
+    const generated = readdirSync(join(root, 'config/inmemory/crd'))
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
+    const listed = (
+      parse(readFileSync(join(root, 'config/inmemory/crd/kustomization.yml'), 'utf8')) as { resources: string[] }
+    ).resources;
     expect([...listed].sort()).toEqual(generated);
     const inMemory = docs(await kubectl(['kustomize', 'deploy/inmemory']));
     expect(byKind(inMemory, 'CustomResourceDefinition')).toHaveLength(generated.length);
     const sa = one(rendered, 'ServiceAccount');
-    expect(one(inMemory, 'ClusterRoleBinding').subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: sa.metadata.namespace }]);
-    expect(allows(one(inMemory, 'ClusterRole').rules, 'runtime.cluster.x-k8s.io', 'extensionconfigs', 'create')).toBe(true);
+    expect(one(inMemory, 'ClusterRoleBinding').subjects).toEqual([
+      { kind: 'ServiceAccount', name: sa.metadata.name, namespace: sa.metadata.namespace },
+    ]);
+    expect(allows(one(inMemory, 'ClusterRole').rules, 'runtime.cluster.x-k8s.io', 'extensionconfigs', 'create')).toBe(
+      true,
+    );
   });
 
   it('the CRDs apply server-side (dry run, then for real) and their kinds are served', async () => {
-    const dry = await kubectl(['apply', '--server-side', '--dry-run=server', '--field-manager=deploy-test', '-k', 'deploy/crd'], env.kubeconfigPath);
+    const dry = await kubectl(
+      ['apply', '--server-side', '--dry-run=server', '--field-manager=deploy-test', '-k', 'deploy/crd'],
+      env.kubeconfigPath,
+    );
     expect(dry.trim().split('\n')).toHaveLength(byKind(rendered, 'CustomResourceDefinition').length);
     expect(dry).toMatch(/extensionconfigs\.runtime\.cluster\.x-k8s\.io serverside-applied \(server dry run\)/);
     await kubectl(['apply', '--server-side', '--field-manager=deploy-test', '-k', 'deploy/crd'], env.kubeconfigPath);
-    const resources = await kubectl(['api-resources', '--api-group=runtime.cluster.x-k8s.io', '-o', 'name'], env.kubeconfigPath);
+    const resources = await kubectl(
+      ['api-resources', '--api-group=runtime.cluster.x-k8s.io', '-o', 'name'],
+      env.kubeconfigPath,
+    );
     expect(resources.trim()).toBe('extensionconfigs.runtime.cluster.x-k8s.io');
   }, 60_000);
 
@@ -101,7 +137,10 @@ describe('deploy/', () => {
     const apply = async (obj: Obj, dryRun: boolean) => {
       const file = join(dir, `${obj.kind}.yaml`);
       writeFileSync(file, stringify(obj));
-      return kubectl(['apply', '--server-side', ...(dryRun ? ['--dry-run=server'] : []), '--field-manager=deploy-test', '-f', file], env.kubeconfigPath);
+      return kubectl(
+        ['apply', '--server-side', ...(dryRun ? ['--dry-run=server'] : []), '--field-manager=deploy-test', '-f', file],
+        env.kubeconfigPath,
+      );
     };
     try {
       const ns = one(rendered, 'Namespace');
@@ -118,25 +157,39 @@ describe('deploy/', () => {
     const rules = one(rendered, 'ClusterRole').rules as Rule[];
     for (const crd of byKind(rendered, 'CustomResourceDefinition')) {
       const { group, names } = crd.spec as { group: string; names: { plural: string } };
-      for (const verb of ['get', 'list', 'watch', 'patch', 'update']) expect([crd.metadata.name, verb, allows(rules, group, names.plural, verb)]).toEqual([crd.metadata.name, verb, true]);
-      expect([crd.metadata.name, allows(rules, group, `${names.plural}/status`, 'patch')]).toEqual([crd.metadata.name, true]);
+      for (const verb of ['get', 'list', 'watch', 'patch', 'update'])
+        expect([crd.metadata.name, verb, allows(rules, group, names.plural, verb)]).toEqual([
+          crd.metadata.name,
+          verb,
+          true,
+        ]);
+      expect([crd.metadata.name, allows(rules, group, `${names.plural}/status`, 'patch')]).toEqual([
+        crd.metadata.name,
+        true,
+      ]);
     }
     expect(allows(rules, 'cluster.x-k8s.io', 'machines', 'delete')).toBe(true);
     expect(allows(rules, 'infrastructure.cluster.x-k8s.io', 'anymachines', 'create')).toBe(true);
-    for (const verb of ['get', 'list', 'watch', 'create', 'patch']) expect(allows(rules, '', 'secrets', verb)).toBe(true);
+    for (const verb of ['get', 'list', 'watch', 'create', 'patch'])
+      expect(allows(rules, '', 'secrets', verb)).toBe(true);
     expect(allows(rules, '', 'namespaces', 'get')).toBe(true);
     expect(allows(rules, '', 'events', 'create')).toBe(true);
     expect(allows(rules, 'apiextensions.k8s.io', 'customresourcedefinitions', 'list')).toBe(true);
     expect(allows(rules, '', 'nodes', 'get')).toBe(false);
     const validVerbs = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
-    for (const r of [...rules, ...(one(rendered, 'Role').rules as Rule[])]) for (const v of r.verbs) expect(validVerbs.has(v)).toBe(true);
+    for (const r of [...rules, ...(one(rendered, 'Role').rules as Rule[])])
+      for (const v of r.verbs) expect(validVerbs.has(v)).toBe(true);
 
     // The Lease lives in --namespace, or without it in the pod's namespace (LEADER_ELECTION_ID in apps/manager).
     const role = one(rendered, 'Role');
     const deployment = one(rendered, 'Deployment');
-    const { leaseNamespace } = loadInPod(deployment.spec.template.spec.containers[0].args, deployment.metadata.namespace!);
+    const { leaseNamespace } = loadInPod(
+      deployment.spec.template.spec.containers[0].args,
+      deployment.metadata.namespace!,
+    );
     expect(role.metadata.namespace).toBe(leaseNamespace);
-    for (const verb of ['get', 'create', 'update']) expect(allows(role.rules, 'coordination.k8s.io', 'leases', verb)).toBe(true);
+    for (const verb of ['get', 'create', 'update'])
+      expect(allows(role.rules, 'coordination.k8s.io', 'leases', verb)).toBe(true);
   });
 
   it('bindings point at the ServiceAccount the Deployment runs as', () => {
@@ -144,9 +197,15 @@ describe('deploy/', () => {
     const pod = one(rendered, 'Deployment').spec.template.spec;
     expect(pod.serviceAccountName).toBe(sa.metadata.name);
     for (const b of [one(rendered, 'ClusterRoleBinding'), one(rendered, 'RoleBinding')]) {
-      expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: sa.metadata.name, namespace: sa.metadata.namespace }]);
+      expect(b.subjects).toEqual([
+        { kind: 'ServiceAccount', name: sa.metadata.name, namespace: sa.metadata.namespace },
+      ]);
     }
-    expect(one(rendered, 'ClusterRoleBinding').roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: one(rendered, 'ClusterRole').metadata.name });
+    expect(one(rendered, 'ClusterRoleBinding').roleRef).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: one(rendered, 'ClusterRole').metadata.name,
+    });
     expect(one(rendered, 'RoleBinding').roleRef.name).toBe(one(rendered, 'Role').metadata.name);
   });
 
@@ -154,7 +213,9 @@ describe('deploy/', () => {
     const deployment = one(rendered, 'Deployment');
     expect(deployment.metadata.namespace).toBe(one(rendered, 'Namespace').metadata.name);
     const pod = deployment.spec.template.spec;
-    expect(deployment.spec.template.metadata.labels).toEqual(expect.objectContaining(deployment.spec.selector.matchLabels));
+    expect(deployment.spec.template.metadata.labels).toEqual(
+      expect.objectContaining(deployment.spec.selector.matchLabels),
+    );
     const container = pod.containers[0];
     const c = loadInPod(container.args, deployment.metadata.namespace!).config;
     expect(c.apiServer.mode).toBe('in-cluster');
@@ -165,7 +226,10 @@ describe('deploy/', () => {
 
     const portOf = (name: string) => container.ports.find((p: { name: string }) => p.name === name)?.containerPort;
     expect(portOf(container.livenessProbe.httpGet.port)).toBe(9440);
-    expect([container.livenessProbe.httpGet.path, container.readinessProbe.httpGet.path]).toEqual(['/healthz', '/readyz']);
+    expect([container.livenessProbe.httpGet.path, container.readinessProbe.httpGet.path]).toEqual([
+      '/healthz',
+      '/readyz',
+    ]);
     expect(portOf('metrics')).toBe(8080);
     const svc = one(rendered, 'Service');
     expect(svc.spec.selector).toEqual(deployment.spec.selector.matchLabels);
@@ -193,10 +257,17 @@ describe('deploy/', () => {
       writeFileSync(join(dir, 'token'), env.token);
       const url = new URL(env.url);
       const kc = new KubeConfig();
-      kc.loadFromString(inClusterKubeconfig({ env: { KUBERNETES_SERVICE_HOST: url.hostname, KUBERNETES_SERVICE_PORT: url.port }, serviceAccountDir: dir }));
+      kc.loadFromString(
+        inClusterKubeconfig({
+          env: { KUBERNETES_SERVICE_HOST: url.hostname, KUBERNETES_SERVICE_PORT: url.port },
+          serviceAccountDir: dir,
+        }),
+      );
       // An auth provider, not a static token: client-node re-reads the file (every 60 s, like client-go), so
       // rotated projected tokens keep working.
-      expect(kc.getCurrentUser()).toMatchObject({ authProvider: { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } } });
+      expect(kc.getCurrentUser()).toMatchObject({
+        authProvider: { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } },
+      });
       expect(kc.getCurrentUser()?.token).toBeUndefined();
       const client = new KubeClient(kc);
       try {
@@ -216,7 +287,8 @@ describe('deploy/', () => {
     expect(build.files).toEqual(['../apps/manager/src/main.ts']);
     expect(build.compilerOptions).toMatchObject({ outDir: '../dist', rootDir: '..', noEmit: false });
     for (const m of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)) {
-      for (const src of m[1].split(/\s+/)) expect([src, readdirSync(join(root, src, '..')).includes(src.split('/').pop()!)]).toEqual([src, true]);
+      for (const src of m[1].split(/\s+/))
+        expect([src, readdirSync(join(root, src, '..')).includes(src.split('/').pop()!)]).toEqual([src, true]);
     }
     expect(dockerfile).toMatch(/npx tsc -p deploy\/tsconfig.build.json/);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);

@@ -45,13 +45,25 @@ export interface ChaosOptions {
   log?: (line: string) => void;
 }
 
-function matches(stored: { data?: { v?: string }; metadata: { resourceVersion: string } } | undefined, s: ObjectState): boolean {
+function matches(
+  stored: { data?: { v?: string }; metadata: { resourceVersion: string } } | undefined,
+  s: ObjectState,
+): boolean {
   if (!s.exists) return stored === undefined;
-  return stored !== undefined && stored.data?.v === s.v && (s.rv === undefined || stored.metadata.resourceVersion === s.rv);
+  return (
+    stored !== undefined && stored.data?.v === s.v && (s.rv === undefined || stored.metadata.resourceVersion === s.rv)
+  );
 }
 
 /** One writer: cycles over its objects, creating, patching (v = counter) and sometimes deleting them, until stopped. */
-async function writer(ep: Endpoint, agent: https.Agent, objects: Tracked[], rng: Rng, stop: { dead: boolean }, counts: { acked: number }): Promise<void> {
+async function writer(
+  ep: Endpoint,
+  agent: https.Agent,
+  objects: Tracked[],
+  rng: Rng,
+  stop: { dead: boolean },
+  counts: { acked: number },
+): Promise<void> {
   while (!stop.dead) {
     const t = rng.pick(objects);
     const v = String(t.counter++);
@@ -108,7 +120,9 @@ async function verify(ep: Endpoint, agent: https.Agent, tracked: Tracked[]): Pro
       t.inFlight = undefined;
       continue;
     }
-    violations.push(`${t.name}: stored ${s ? `v=${s.data?.v} rv=${s.metadata.resourceVersion}` : 'absent'}, acknowledged ${JSON.stringify(t.acked)}${t.inFlight ? `, in flight ${JSON.stringify(t.inFlight)}` : ''}`);
+    violations.push(
+      `${t.name}: stored ${s ? `v=${s.data?.v} rv=${s.metadata.resourceVersion}` : 'absent'}, acknowledged ${JSON.stringify(t.acked)}${t.inFlight ? `, in flight ${JSON.stringify(t.inFlight)}` : ''}`,
+    );
   }
   for (const name of stored.keys()) violations.push(`${name}: stored but never written`);
   return violations;
@@ -134,7 +148,9 @@ export async function runApiserverChaos(opts: ChaosOptions): Promise<ChaosIterat
       const agent = new https.Agent({ keepAlive: true, ca: Buffer.from(server.endpoint.caData!, 'base64') });
       const stop = { dead: false };
       const counts = { acked: 0 };
-      const running = groups.map((g, w) => writer(server!.endpoint, agent, g, new Rng(opts.seed * 1000 + iteration * 10 + w), stop, counts));
+      const running = groups.map((g, w) =>
+        writer(server!.endpoint, agent, g, new Rng(opts.seed * 1000 + iteration * 10 + w), stop, counts),
+      );
       const killAfterMs = rng.int(minKill, maxKill);
       await new Promise((r) => setTimeout(r, killAfterMs));
       // Mark dead first so writers that get an answer during the kill do not start new writes.
@@ -151,7 +167,9 @@ export async function runApiserverChaos(opts: ChaosOptions): Promise<ChaosIterat
       const violations = await verify(server.endpoint, verifyAgent, all);
       verifyAgent.destroy();
       results.push({ iteration, ackedWrites: counts.acked, inFlightAtKill, killAfterMs, restartMs, violations });
-      opts.log?.(`iteration ${iteration}: ${counts.acked} acknowledged writes, ${inFlightAtKill} in flight at kill after ${killAfterMs} ms, restart ${restartMs} ms, ${violations.length} violations`);
+      opts.log?.(
+        `iteration ${iteration}: ${counts.acked} acknowledged writes, ${inFlightAtKill} in flight at kill after ${killAfterMs} ms, restart ${restartMs} ms, ${violations.length} violations`,
+      );
     }
     return results;
   } finally {

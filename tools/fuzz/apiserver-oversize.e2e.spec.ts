@@ -23,7 +23,12 @@ jest.setTimeout(120_000);
 const MiB = 1024 * 1024;
 const clusters = `/apis/cluster.x-k8s.io/v1beta2/namespaces/${NAMESPACE}/clusters`;
 const deepText = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
-const cluster = (name: string) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name }, spec: {} });
+const cluster = (name: string) => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Cluster',
+  metadata: { name },
+  spec: {},
+});
 
 describe('manager process after oversize objects', () => {
   let dir: string;
@@ -46,30 +51,65 @@ describe('manager process after oversize objects', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each(limitCases().map((c) => [c.label, c] as const))('refuses %s with kube\'s Status', async (_label, c) => {
-    const res = await rawRequest(ep, c.request.method, c.request.path, { body: c.request.body, contentType: c.request.contentType, timeoutMs: 20_000 });
+  it.each(limitCases().map((c) => [c.label, c] as const))("refuses %s with kube's Status", async (_label, c) => {
+    const res = await rawRequest(ep, c.request.method, c.request.path, {
+      body: c.request.body,
+      contentType: c.request.contentType,
+      timeoutMs: 20_000,
+    });
     expect(statusViolation(res, c.request.method)).toBeUndefined();
     const status = JSON.parse(res.text);
     expect({ code: res.code, reason: status.reason }).toEqual({ code: c.code, reason: c.reason });
     expect(status.message).toMatch(c.message);
   });
 
-  it('refuses a Cluster nested 10000 levels deep in an opaque field (400) and one over 1.5 MiB (500, etcd\'s error)', async () => {
+  it("refuses a Cluster nested 10000 levels deep in an opaque field (400) and one over 1.5 MiB (500, etcd's error)", async () => {
     const deep = JSON.stringify(cluster('deep')).replace('"spec":{}', `"spec":{"topology":${deepText(10_000)}}`);
     const r1 = await rawRequest(ep, 'POST', clusters, { body: deep, contentType: 'application/json' });
     expect({ code: r1.code, reason: JSON.parse(r1.text).reason }).toEqual({ code: 400, reason: 'BadRequest' });
-    const r2 = await rawRequest(ep, 'POST', clusters, jsonBody({ ...cluster('heavy'), spec: { topology: { x: 'x'.repeat(2 * MiB) } } }));
+    const r2 = await rawRequest(
+      ep,
+      'POST',
+      clusters,
+      jsonBody({ ...cluster('heavy'), spec: { topology: { x: 'x'.repeat(2 * MiB) } } }),
+    );
     // kube passes etcd's error on: a 500 without a reason.
-    expect(JSON.parse(r2.text)).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: 'etcdserver: request is too large' });
+    expect(JSON.parse(r2.text)).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 500,
+      message: 'etcdserver: request is too large',
+    });
   });
 
   it('stores objects just inside the limits (1.4 MiB, 1 MiB of ConfigMap data, 500 levels deep, 250 KiB of annotations)', async () => {
     const cms = `/api/v1/namespaces/${NAMESPACE}/configmaps`;
-    const big = await rawRequest(ep, 'POST', clusters, jsonBody({ ...cluster('big'), spec: { topology: { x: 'x'.repeat(1.4 * MiB) } } }));
+    const big = await rawRequest(
+      ep,
+      'POST',
+      clusters,
+      jsonBody({ ...cluster('big'), spec: { topology: { x: 'x'.repeat(1.4 * MiB) } } }),
+    );
     expect(big.code).toBe(201);
-    const data = await rawRequest(ep, 'POST', cms, jsonBody({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'data' }, data: { k: 'x'.repeat(MiB - 1) } }));
+    const data = await rawRequest(
+      ep,
+      'POST',
+      cms,
+      jsonBody({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'data' }, data: { k: 'x'.repeat(MiB - 1) } }),
+    );
     expect(data.code).toBe(201);
-    const annotated = await rawRequest(ep, 'POST', cms, jsonBody({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'annotated', annotations: { a: 'x'.repeat(250 * 1024) } } }));
+    const annotated = await rawRequest(
+      ep,
+      'POST',
+      cms,
+      jsonBody({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'annotated', annotations: { a: 'x'.repeat(250 * 1024) } },
+      }),
+    );
     expect(annotated.code).toBe(201);
     const deep = JSON.stringify(cluster('deep-ok')).replace('"spec":{}', `"spec":{"topology":${deepText(500)}}`);
     expect((await rawRequest(ep, 'POST', clusters, { body: deep, contentType: 'application/json' })).code).toBe(201);
@@ -79,9 +119,18 @@ describe('manager process after oversize objects', () => {
     const lines: string[] = [];
     let result: DemoResult | undefined;
     try {
-      result = await new DemoRun({ client: mgr.client, spec: { controlPlaneReplicas: 3, workerReplicas: 1 }, out: (l) => lines.push(l), phaseTimeoutMs: 60_000, pollMs: 250 }).run();
+      result = await new DemoRun({
+        client: mgr.client,
+        spec: { controlPlaneReplicas: 3, workerReplicas: 1 },
+        out: (l) => lines.push(l),
+        phaseTimeoutMs: 60_000,
+        pollMs: 250,
+      }).run();
     } finally {
-      if (!result?.ok) process.stdout.write(`${lines.join('\n')}\nmanager exit: ${JSON.stringify(mgr.exit())}\n${mgr.stderr().slice(-2000)}\n`);
+      if (!result?.ok)
+        process.stdout.write(
+          `${lines.join('\n')}\nmanager exit: ${JSON.stringify(mgr.exit())}\n${mgr.stderr().slice(-2000)}\n`,
+        );
     }
     expect(result.problems).toEqual([]);
     expect(result.ok).toBe(true);

@@ -14,9 +14,30 @@ const KILLS = Number(process.env.CAPI_MANAGER_CHAOS_KILLS ?? 20);
 
 describe('manager kill -9 during in-place rollouts', () => {
   it(`converges with every Machine kept in place and one UpdateMachine completion per change, through ${KILLS} kills`, async () => {
-    const r = await runManagerChaos({ seed: 7, kills: KILLS, log: (l) => process.stderr.write(`[manager-chaos] ${l}\n`), logDir: process.env.CHAOS_LOG_DIR });
-    const summary = r.changes.map((c) => ({ version: c.version, converged: c.converged, error: c.convergeError, missing: c.missing, created: c.created, completedTwice: c.completedTwice }));
-    expect(summary).toEqual(r.changes.map((c) => ({ version: c.version, converged: true, error: undefined, missing: [], created: [], completedTwice: [] })));
+    const r = await runManagerChaos({
+      seed: 7,
+      kills: KILLS,
+      log: (l) => process.stderr.write(`[manager-chaos] ${l}\n`),
+      logDir: process.env.CHAOS_LOG_DIR,
+    });
+    const summary = r.changes.map((c) => ({
+      version: c.version,
+      converged: c.converged,
+      error: c.convergeError,
+      missing: c.missing,
+      created: c.created,
+      completedTwice: c.completedTwice,
+    }));
+    expect(summary).toEqual(
+      r.changes.map((c) => ({
+        version: c.version,
+        converged: true,
+        error: undefined,
+        missing: [],
+        created: [],
+        completedTwice: [],
+      })),
+    );
     // Every kill landed while a rollout was in flight.
     expect(r.changes.reduce((n, c) => n + c.kills, 0)).toBe(KILLS);
     expect(r.killDelaysMs).toHaveLength(KILLS);

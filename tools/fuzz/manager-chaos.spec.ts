@@ -8,6 +8,9 @@ describe('countCompletions', () => {
       '{"msg":"default/m-1: UpdateMachine hook completed"}',
       '{"msg":"default/m-3: in-place update failed: no extensions registered for UpdateMachine hook"}',
     ].join('\n');
-    expect([...countCompletions(text)]).toEqual([['default/m-1', 2], ['default/m-2', 1]]);
+    expect([...countCompletions(text)]).toEqual([
+      ['default/m-1', 2],
+      ['default/m-2', 1],
+    ]);
   });
 });

@@ -6,7 +6,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { versionPatch } from '../demo/objects';
-import { benchSpec, createBenchCluster, machineDeploymentProblems, mdMachines, patchMachineDeployment, waitForMachineDeployment } from '../bench/rollout-cluster';
+import {
+  benchSpec,
+  createBenchCluster,
+  machineDeploymentProblems,
+  mdMachines,
+  patchMachineDeployment,
+  waitForMachineDeployment,
+} from '../bench/rollout-cluster';
 import { startManagerProcess, type ManagerProcess } from './support/manager-process';
 import { Rng } from './support/rng';
 
@@ -50,7 +57,8 @@ export interface ManagerChaosResult {
 
 /** True when every change converged with every Machine kept and updated once. */
 export const chaosPassed = (r: ManagerChaosResult): boolean =>
-  r.changes.length > 0 && r.changes.every((c) => c.converged && !c.missing.length && !c.created.length && !c.completedTwice.length);
+  r.changes.length > 0 &&
+  r.changes.every((c) => c.converged && !c.missing.length && !c.created.length && !c.completedTwice.length);
 
 /** The n-th in-place change of the chaos run: patch versions after the demo's initial version. */
 export function chaosVersion(initial: string, n: number): string {
@@ -62,7 +70,8 @@ export function chaosVersion(initial: string, n: number): string {
 /** "<namespace>/<machine>: UpdateMachine hook completed" log lines per Machine. */
 export function countCompletions(text: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const m of text.matchAll(/([\w.-]+\/[\w.-]+): UpdateMachine hook completed/g)) out.set(m[1], (out.get(m[1]) ?? 0) + 1);
+  for (const m of text.matchAll(/([\w.-]+\/[\w.-]+): UpdateMachine hook completed/g))
+    out.set(m[1], (out.get(m[1]) ?? 0) + 1);
   return out;
 }
 
@@ -123,7 +132,14 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
       }
       let convergeError: string | undefined;
       try {
-        await waitForMachineDeployment(client, s, version, opts.convergeTimeoutMs ?? 120_000, log, `change ${n} (${version})`);
+        await waitForMachineDeployment(
+          client,
+          s,
+          version,
+          opts.convergeTimeoutMs ?? 120_000,
+          log,
+          `change ${n} (${version})`,
+        );
       } catch (e) {
         convergeError = (e as Error).message;
       }
@@ -136,7 +152,9 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
         convergeError,
         missing: before.filter((m) => !afterNames.includes(m)),
         created: afterNames.filter((m) => !before.includes(m)),
-        completedTwice: [...counted].map(([m, c]): [string, number] => [m, c - (completionsBefore.get(m) ?? 0)]).filter(([, c]) => c > 1),
+        completedTwice: [...counted]
+          .map(([m, c]): [string, number] => [m, c - (completionsBefore.get(m) ?? 0)])
+          .filter(([, c]) => c > 1),
         seconds: (Date.now() - changeStart) / 1000,
       });
       if (convergeError) break; // later changes would only pile up on this one

@@ -19,9 +19,23 @@ import { Rng } from './support/rng';
 
 jest.setTimeout(60_000);
 
-const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm1', namespace: 'default' }, spec: {} };
-const updateRequest: UpdateMachineRequest = { apiVersion: HOOKS_API_VERSION, kind: 'UpdateMachineRequest', desired: { machine, infrastructureMachine: machine } };
-const canUpdateRequest: CanUpdateMachineRequest = { apiVersion: HOOKS_API_VERSION, kind: 'CanUpdateMachineRequest', current: { machine, infrastructureMachine: machine }, desired: { machine, infrastructureMachine: machine } };
+const machine = {
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Machine',
+  metadata: { name: 'm1', namespace: 'default' },
+  spec: {},
+};
+const updateRequest: UpdateMachineRequest = {
+  apiVersion: HOOKS_API_VERSION,
+  kind: 'UpdateMachineRequest',
+  desired: { machine, infrastructureMachine: machine },
+};
+const canUpdateRequest: CanUpdateMachineRequest = {
+  apiVersion: HOOKS_API_VERSION,
+  kind: 'CanUpdateMachineRequest',
+  current: { machine, infrastructureMachine: machine },
+  desired: { machine, infrastructureMachine: machine },
+};
 const forObject = { metadata: { namespace: 'default' } };
 
 type Outcome = { ok: true; value: Record<string, unknown> } | { ok: false; error: unknown };
@@ -34,7 +48,8 @@ function responseViolation(hook: 'UpdateMachine' | 'CanUpdateMachine', r: Record
   const present = (v: unknown) => v !== undefined && v !== null;
   if (r.status !== 'Success') return `status ${JSON.stringify(r.status)}`;
   if (present(r.message) && typeof r.message !== 'string') return `message ${JSON.stringify(r.message)}`;
-  if (hook === 'UpdateMachine' && present(r.retryAfterSeconds) && !Number.isInteger(r.retryAfterSeconds)) return `retryAfterSeconds ${JSON.stringify(r.retryAfterSeconds)}`;
+  if (hook === 'UpdateMachine' && present(r.retryAfterSeconds) && !Number.isInteger(r.retryAfterSeconds))
+    return `retryAfterSeconds ${JSON.stringify(r.retryAfterSeconds)}`;
   if (hook !== 'CanUpdateMachine') return undefined; // other fields are unknown to UpdateMachine and ignored, like Go does
   for (const p of ['machinePatch', 'infrastructureMachinePatch', 'bootstrapConfigPatch']) {
     const v = r[p] as Record<string, unknown> | undefined | null;
@@ -46,7 +61,12 @@ function responseViolation(hook: 'UpdateMachine' | 'CanUpdateMachine', r: Record
   return undefined;
 }
 
-function judge(c: HookCase, hook: 'UpdateMachine' | 'CanUpdateMachine', out: Outcome, ignore: boolean): string | undefined {
+function judge(
+  c: HookCase,
+  hook: 'UpdateMachine' | 'CanUpdateMachine',
+  out: Outcome,
+  ignore: boolean,
+): string | undefined {
   if (out.ok) {
     const bad = responseViolation(hook, out.value);
     if (bad) return `resolved with a badly typed response: ${bad}`;
@@ -54,10 +74,13 @@ function judge(c: HookCase, hook: 'UpdateMachine' | 'CanUpdateMachine', out: Out
     const allowed = !c.expect || (ignore && c.expect.every((r) => TRANSPORT_LEVEL_REASONS.includes(r)));
     return allowed ? undefined : `resolved, expected ${c.expect!.join('|')}`;
   }
-  if (!(out.error instanceof ExtensionCallError)) return `rejected with ${String((out.error as Error)?.stack ?? out.error)}`;
+  if (!(out.error instanceof ExtensionCallError))
+    return `rejected with ${String((out.error as Error)?.stack ?? out.error)}`;
   const reason: ExtensionCallErrorReason = out.error.reason;
-  if (c.expect && !c.expect.includes(reason)) return `reason ${reason} (${out.error.message.slice(0, 150)}), expected ${c.expect.join('|')}`;
-  if (!c.expect && !['MalformedResponse', 'InvalidResponseStatus', 'Failure'].includes(reason)) return `reason ${reason}: ${out.error.message.slice(0, 150)}`;
+  if (c.expect && !c.expect.includes(reason))
+    return `reason ${reason} (${out.error.message.slice(0, 150)}), expected ${c.expect.join('|')}`;
+  if (!c.expect && !['MalformedResponse', 'InvalidResponseStatus', 'Failure'].includes(reason))
+    return `reason ${reason}: ${out.error.message.slice(0, 150)}`;
   if (ignore && TRANSPORT_LEVEL_REASONS.includes(reason)) return `failurePolicy Ignore but rejected with ${reason}`;
   return undefined;
 }
@@ -73,7 +96,12 @@ describe('RuntimeClient under malformed extension responses', () => {
   let wellBehaved: ExtensionServer;
 
   async function register(name: string, url: string, caBundle: string) {
-    const ec: ExtensionConfig = { apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name, resourceVersion: '1' }, spec: { clientConfig: { url, caBundle } } };
+    const ec: ExtensionConfig = {
+      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+      kind: 'ExtensionConfig',
+      metadata: { name, resourceVersion: '1' },
+      spec: { clientConfig: { url, caBundle } },
+    };
     registry.add(await discoverExtension(ec, transport));
   }
 
@@ -103,7 +131,12 @@ describe('RuntimeClient under malformed extension responses', () => {
     );
   }
 
-  async function runCases(ext: MisbehavingExtension, extName: string, cases: HookCase[], hook: 'UpdateMachine' | 'CanUpdateMachine'): Promise<string[]> {
+  async function runCases(
+    ext: MisbehavingExtension,
+    extName: string,
+    cases: HookCase[],
+    hook: 'UpdateMachine' | 'CanUpdateMachine',
+  ): Promise<string[]> {
     const violations: string[] = [];
     const handler = hook === 'UpdateMachine' ? 'update' : 'can-update';
     for (const c of cases) {
@@ -122,13 +155,21 @@ describe('RuntimeClient under malformed extension responses', () => {
   });
 
   it('seed 13: 60 fuzzed UpdateMachine responses, failurePolicy Ignore (transport errors become empty successes)', async () => {
-    expect(await runCases(lenient, 'lenient', generateHookCases(13, 60, 'UpdateMachineResponse'), 'UpdateMachine')).toEqual([]);
+    expect(
+      await runCases(lenient, 'lenient', generateHookCases(13, 60, 'UpdateMachineResponse'), 'UpdateMachine'),
+    ).toEqual([]);
   });
 
   it('responses slower than the 1 s handler timeout (reply late, body stalled) are Timeout errors', async () => {
     const rng = new Rng(14);
-    const cases: HookCase[] = Object.entries(SLOW_GENERATORS).map(([label, gen]) => ({ label, ...gen(rng, 'UpdateMachineResponse') }));
-    const violations = [...(await runCases(strict, 'strict', cases, 'UpdateMachine')), ...(await runCases(lenient, 'lenient', cases, 'UpdateMachine'))];
+    const cases: HookCase[] = Object.entries(SLOW_GENERATORS).map(([label, gen]) => ({
+      label,
+      ...gen(rng, 'UpdateMachineResponse'),
+    }));
+    const violations = [
+      ...(await runCases(strict, 'strict', cases, 'UpdateMachine')),
+      ...(await runCases(lenient, 'lenient', cases, 'UpdateMachine')),
+    ];
     expect(violations).toEqual([]);
   });
 
@@ -144,8 +185,19 @@ describe('RuntimeClient under malformed extension responses', () => {
     for (let i = 0; i < 60; i++) {
       const mode = i % 3;
       const fields = { [rng.pick(['status', 'message', 'retryAfterSeconds', 'kind', 'extra'])]: rng.json(2) };
-      next = mode === 0 ? () => fields : mode === 1 ? () => Promise.reject(new Error(rng.string(rng.int(0, 30)))) : () => { throw rng.json(1); };
-      const c: HookCase = { label: `createExtensionServer mode ${mode} #${i}: ${JSON.stringify(fields).slice(0, 80)}`, behaviour: { type: 'hang-up' }, expect: mode === 0 ? undefined : ['Failure'] };
+      next =
+        mode === 0
+          ? () => fields
+          : mode === 1
+            ? () => Promise.reject(new Error(rng.string(rng.int(0, 30))))
+            : () => {
+                throw rng.json(1);
+              };
+      const c: HookCase = {
+        label: `createExtensionServer mode ${mode} #${i}: ${JSON.stringify(fields).slice(0, 80)}`,
+        behaviour: { type: 'hang-up' },
+        expect: mode === 0 ? undefined : ['Failure'],
+      };
       const bad = judge(c, 'UpdateMachine', await call('UpdateMachine', 'fuzzed.fuzzed'), false);
       if (bad) violations.push(`${c.label}: ${bad}`);
     }
@@ -153,7 +205,18 @@ describe('RuntimeClient under malformed extension responses', () => {
   });
 
   it('still calls a well-behaved handler afterwards and saw no unhandled rejection', async () => {
-    strict.behaviour = { type: 'respond', code: 200, body: Buffer.from(JSON.stringify({ apiVersion: HOOKS_API_VERSION, kind: 'UpdateMachineResponse', status: 'Success', retryAfterSeconds: 3 })) };
+    strict.behaviour = {
+      type: 'respond',
+      code: 200,
+      body: Buffer.from(
+        JSON.stringify({
+          apiVersion: HOOKS_API_VERSION,
+          kind: 'UpdateMachineResponse',
+          status: 'Success',
+          retryAfterSeconds: 3,
+        }),
+      ),
+    };
     const out = await call('UpdateMachine', 'update.strict');
     expect(out).toMatchObject({ ok: true, value: { status: 'Success', retryAfterSeconds: 3 } });
     // Let late timers (stalled bodies) fire before checking.

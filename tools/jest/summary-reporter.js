@@ -13,7 +13,9 @@ class SummaryReporter {
     fs.mkdirSync(dir, { recursive: true });
     const project = path.relative(path.join(__dirname, '..', '..'), this.rootDir).replace(/[\\/]/g, '_') || 'root';
     const name = `${project}${process.env.ENVTEST_TARGET === 'kube' ? '.kube' : ''}`;
-    const failedSuites = results.testResults.filter((r) => r.testExecError || r.failureMessage).map((r) => r.testFilePath);
+    const failedSuites = results.testResults
+      .filter((r) => r.testExecError || r.failureMessage)
+      .map((r) => r.testFilePath);
     fs.writeFileSync(
       path.join(dir, `${name}.json`),
       JSON.stringify({

@@ -18,8 +18,15 @@ export const COMPONENTS = [
     // What `make` stamps into a release build, so /version and kubectl's skew check see v1.36.3.
     ldflags: (v) => {
       const [major, minor] = v.slice(1).split('.');
-      return ['gitVersion=' + v, 'gitMajor=' + major, 'gitMinor=' + minor, 'gitTreeState=clean', 'buildDate=1970-01-01T00:00:00Z']
-        .flatMap((kv) => ['-X', `k8s.io/component-base/version.${kv}`]).join(' ');
+      return [
+        'gitVersion=' + v,
+        'gitMajor=' + major,
+        'gitMinor=' + minor,
+        'gitTreeState=clean',
+        'buildDate=1970-01-01T00:00:00Z',
+      ]
+        .flatMap((kv) => ['-X', `k8s.io/component-base/version.${kv}`])
+        .join(' ');
     },
   },
   { name: 'etcd', version: 'v3.6.14', pkg: 'go.etcd.io/etcd/server/v3', ldflags: () => '' },
@@ -27,7 +34,9 @@ export const COMPONENTS = [
 
 /** The folder builds are cached in: CAPI_KUBE_CACHE, else ~/.cache/capi-inplace/kube (shared by clones on a machine). */
 export function cacheRoot() {
-  return process.env.CAPI_KUBE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'capi-inplace', 'kube');
+  return (
+    process.env.CAPI_KUBE_CACHE || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'capi-inplace', 'kube')
+  );
 }
 
 function moduleDigest(name) {
@@ -65,7 +74,10 @@ function run(cmd, args, opts) {
 
 /** The line of go's output that names the cause: not its progress ("go: downloading ..."), the last of the rest. */
 function causeOf(output) {
-  const lines = output.split('\n').map((l) => l.trim()).filter((l) => l && !/^go: (downloading|finding|extracting) /.test(l));
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^go: (downloading|finding|extracting) /.test(l));
   return lines.at(-1) ?? 'no output';
 }
 
@@ -76,7 +88,10 @@ async function build(c, go, log) {
   const tmp = `${out}.tmp-${process.pid}`;
   log(`kube:build: building ${c.name} ${c.version} (${c.pkg}) with ${go}; a first build takes several minutes`);
   const started = Date.now();
-  const heartbeat = setInterval(() => log(`kube:build: ${c.name} still building (${Math.round((Date.now() - started) / 1000)} s)`), 30_000);
+  const heartbeat = setInterval(
+    () => log(`kube:build: ${c.name} still building (${Math.round((Date.now() - started) / 1000)} s)`),
+    30_000,
+  );
   try {
     await run(go, ['build', '-trimpath', '-o', tmp, '-ldflags', c.ldflags(c.version), c.pkg], {
       cwd: join(here, 'modules', c.name),
@@ -107,12 +122,16 @@ export async function kubeAssets({ build: mayBuild = false, log = () => {} } = {
   }
   const missing = COMPONENTS.filter((c) => !existsSync(binaryPath(c)));
   if (missing.length && !mayBuild) {
-    throw new Error(`${missing.map((c) => `${c.name} ${c.version}`).join(' and ')} not built: run \`npm run kube:build\``);
+    throw new Error(
+      `${missing.map((c) => `${c.name} ${c.version}`).join(' and ')} not built: run \`npm run kube:build\``,
+    );
   }
   if (missing.length) {
     const go = findGo();
     if (!go) {
-      const where = process.env.CAPI_KUBE_GO ? `CAPI_KUBE_GO=${process.env.CAPI_KUBE_GO}` : 'looked on PATH and at /usr/local/go/bin/go';
+      const where = process.env.CAPI_KUBE_GO
+        ? `CAPI_KUBE_GO=${process.env.CAPI_KUBE_GO}`
+        : 'looked on PATH and at /usr/local/go/bin/go';
       throw new Error(`go not found (${where}): it builds kube-apiserver and etcd`);
     }
     for (const c of missing) await build(c, go, log);

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 jest.setTimeout(120_000);
 
 const build = (env: Record<string, string>) => {
-  const r = spawnSync(process.execPath, [join(__dirname, 'build.mjs')], { encoding: 'utf8', env: { ...process.env, KUBEBUILDER_ASSETS: '', ...env } });
+  const r = spawnSync(process.execPath, [join(__dirname, 'build.mjs')], {
+    encoding: 'utf8',
+    env: { ...process.env, KUBEBUILDER_ASSETS: '', ...env },
+  });
   return { status: r.status, stdout: r.stdout, errorLines: r.stderr.split('\n').filter((l) => l.startsWith('error:')) };
 };
 
@@ -19,14 +22,23 @@ describe('kube:build', () => {
   it('without go: one error line saying go was not found, exit 1', () => {
     const r = build({ CAPI_KUBE_CACHE: join(dir, 'empty-cache'), CAPI_KUBE_GO: join(dir, 'no-go') });
     expect(r.status).toBe(1);
-    expect(r.errorLines).toEqual([`error: go not found (CAPI_KUBE_GO=${join(dir, 'no-go')}): it builds kube-apiserver and etcd`]);
+    expect(r.errorLines).toEqual([
+      `error: go not found (CAPI_KUBE_GO=${join(dir, 'no-go')}): it builds kube-apiserver and etcd`,
+    ]);
   });
 
-  it('a module that cannot be fetched: one error line naming the component and go\'s cause, exit 1', () => {
+  it("a module that cannot be fetched: one error line naming the component and go's cause, exit 1", () => {
     // An empty module cache and no proxy: the first module go needs cannot be had.
-    const r = build({ CAPI_KUBE_CACHE: join(dir, 'empty-cache'), GOMODCACHE: join(dir, 'modcache'), GOPROXY: 'off', GOFLAGS: '-mod=mod' });
+    const r = build({
+      CAPI_KUBE_CACHE: join(dir, 'empty-cache'),
+      GOMODCACHE: join(dir, 'modcache'),
+      GOPROXY: 'off',
+      GOFLAGS: '-mod=mod',
+    });
     expect(r.status).toBe(1);
     expect(r.errorLines).toHaveLength(1);
-    expect(r.errorLines[0]).toMatch(/^error: building kube-apiserver v1\.36\.3 failed: .*(GOPROXY=off|module lookup disabled)/);
+    expect(r.errorLines[0]).toMatch(
+      /^error: building kube-apiserver v1\.36\.3 failed: .*(GOPROXY=off|module lookup disabled)/,
+    );
   });
 });

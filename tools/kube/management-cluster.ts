@@ -43,8 +43,12 @@ export function kubectl(args: string[], kubeconfig?: string, timeoutMs = 120_000
     execFile('kubectl', full, { cwd: REPO_ROOT, maxBuffer: 64 << 20, timeout: timeoutMs }, (err, stdout, stderr) => {
       if (!err) return resolvePromise(stdout);
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return reject(new KubectlError('kubectl not found on PATH: it applies deploy/ and issues the manager\'s token'));
-      const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^Warning: version difference/.test(l));
+      if (code === 'ENOENT')
+        return reject(new KubectlError("kubectl not found on PATH: it applies deploy/ and issues the manager's token"));
+      const lines = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !/^Warning: version difference/.test(l));
       reject(new KubectlError(`kubectl ${args.join(' ')}: ${lines.at(-1) ?? err.message}`));
     });
   });
@@ -85,17 +89,35 @@ export async function startManagementCluster(opts: ManagementClusterOptions): Pr
   const controlPlane = await startKubeControlPlane({ dir, port: opts.port, assetsDir: opts.assetsDir, keepData: true });
   try {
     const adminKubeconfig = join(dir, 'admin.kubeconfig');
-    writeKubeconfig(adminKubeconfig, renderKubeconfig({ url: controlPlane.url, token: controlPlane.token, caData: controlPlane.caData, name: 'capi-kube-admin' }));
+    writeKubeconfig(
+      adminKubeconfig,
+      renderKubeconfig({
+        url: controlPlane.url,
+        token: controlPlane.token,
+        caData: controlPlane.caData,
+        name: 'capi-kube-admin',
+      }),
+    );
     for (const step of DEPLOY_STEPS) {
       log(`applying ${step.what}: kubectl apply --server-side ${step.args.join(' ')}`);
       await kubectl(['apply', '--server-side', ...step.args], adminKubeconfig);
     }
-    await kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'customresourcedefinitions', '--all'], adminKubeconfig);
+    await kubectl(
+      ['wait', '--for=condition=Established', '--timeout=60s', 'customresourcedefinitions', '--all'],
+      adminKubeconfig,
+    );
     const { namespace, name } = MANAGER_SERVICE_ACCOUNT;
-    log(`issuing a token for ServiceAccount ${namespace}/${name}: kubectl create token ${name} -n ${namespace} --duration=${MANAGER_TOKEN_DURATION}`);
-    const token = (await kubectl(['create', 'token', name, '-n', namespace, `--duration=${MANAGER_TOKEN_DURATION}`], adminKubeconfig)).trim();
+    log(
+      `issuing a token for ServiceAccount ${namespace}/${name}: kubectl create token ${name} -n ${namespace} --duration=${MANAGER_TOKEN_DURATION}`,
+    );
+    const token = (
+      await kubectl(['create', 'token', name, '-n', namespace, `--duration=${MANAGER_TOKEN_DURATION}`], adminKubeconfig)
+    ).trim();
     const managerKubeconfig = join(dir, 'manager.kubeconfig');
-    writeKubeconfig(managerKubeconfig, renderKubeconfig({ url: controlPlane.url, token, caData: controlPlane.caData, name: 'capi-kube-manager' }));
+    writeKubeconfig(
+      managerKubeconfig,
+      renderKubeconfig({ url: controlPlane.url, token, caData: controlPlane.caData, name: 'capi-kube-manager' }),
+    );
     return { controlPlane, url: controlPlane.url, adminKubeconfig, managerKubeconfig, stop: () => controlPlane.stop() };
   } catch (e) {
     await controlPlane.stop().catch(() => undefined);

@@ -31,13 +31,24 @@ function status(url: string): Promise<number> {
 }
 
 /** Starts `apps/manager/src/main.ts` with `flags` (metrics and health on free loopback ports), logging to `logPath`. */
-export async function startManagerProcess(flags: string[], logPath: string, readyTimeoutMs = MANAGER_READY_TIMEOUT_MS): Promise<ManagerProcess> {
+export async function startManagerProcess(
+  flags: string[],
+  logPath: string,
+  readyTimeoutMs = MANAGER_READY_TIMEOUT_MS,
+): Promise<ManagerProcess> {
   const [health, metrics] = [await freePort(), await freePort()];
   const tsconfig = join(REPO_ROOT, 'tsconfig.json');
   const proc = new ManagedProcess({
     component: 'manager',
     binary: process.execPath,
-    args: ['-r', '@swc-node/register', join(REPO_ROOT, 'apps/manager/src/main.ts'), ...flags, `--health-addr=127.0.0.1:${health}`, `--metrics-bind-address=127.0.0.1:${metrics}`],
+    args: [
+      '-r',
+      '@swc-node/register',
+      join(REPO_ROOT, 'apps/manager/src/main.ts'),
+      ...flags,
+      `--health-addr=127.0.0.1:${health}`,
+      `--metrics-bind-address=127.0.0.1:${metrics}`,
+    ],
     logPath,
     cwd: REPO_ROOT,
     // What tools/scripts/start.mjs (npm start) sets; jest's own variables are left out of the manager's environment.

@@ -12,7 +12,12 @@ import { kubectl } from './management-cluster';
 const root = join(__dirname, '../..');
 jest.setTimeout(180_000);
 
-interface Run { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> }
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exited: Promise<number | null>;
+}
 
 function startUp(args: string[]): Run {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'up.ts'), ...args], { cwd: root });
@@ -27,7 +32,8 @@ function startUp(args: string[]): Run {
 async function waitFor(what: string, check: () => boolean, timeoutMs: number, run: Run): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > deadline || run.child.exitCode !== null) throw new Error(`${what}: not seen\nstdout:\n${run.out()}\nstderr:\n${run.err()}`);
+    if (Date.now() > deadline || run.child.exitCode !== null)
+      throw new Error(`${what}: not seen\nstdout:\n${run.out()}\nstderr:\n${run.err()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -48,27 +54,40 @@ describe('npm run kube:up', () => {
     up = startUp(['--dir', dir, '--port', String(port)]);
     await waitFor('the ready banner', () => up.out().includes('Ctrl-C stops etcd and kube-apiserver.'), 150_000, up);
     expect(up.out()).toContain(`management cluster ready: kube-apiserver at https://127.0.0.1:${port}`);
-    const start = up.out().split('\n').find((l) => l.trim().startsWith('npm start -- '))!;
+    const start = up
+      .out()
+      .split('\n')
+      .find((l) => l.trim().startsWith('npm start -- '))!;
     const flags = start.trim().slice('npm start -- '.length).split(/\s+/);
     const loaded = loadManagerConfig(flags, {});
     if (loaded.help) throw new Error('unexpected --help');
     expect(loaded.config.apiServer).toEqual({ mode: 'kubeconfig', path: join(dir, 'manager.kubeconfig') });
     expect(loaded.config.embeddedProvider).toBe(true);
-    expect(loaded.config.featureGates.enabled('RuntimeSDK') && loaded.config.featureGates.enabled('InPlaceUpdates')).toBe(true);
+    expect(
+      loaded.config.featureGates.enabled('RuntimeSDK') && loaded.config.featureGates.enabled('InPlaceUpdates'),
+    ).toBe(true);
     expect(up.out()).toContain(`npm run demo -- --kubeconfig ${join(dir, 'admin.kubeconfig')}`);
   });
 
-  it('the manager kubeconfig is the ServiceAccount, with deploy/rbac\'s permissions and no more', async () => {
+  it("the manager kubeconfig is the ServiceAccount, with deploy/rbac's permissions and no more", async () => {
     const sa = join(dir, 'manager.kubeconfig');
     // can-i answers "no" with exit code 1; the "yes" answers show that the token and the connection work.
-    const can = (...args: string[]) => kubectl(['auth', 'can-i', ...args], sa).then((o) => o.trim(), () => 'no');
-    expect(await kubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], sa)).toBe('system:serviceaccount:capi-system:capi-manager');
+    const can = (...args: string[]) =>
+      kubectl(['auth', 'can-i', ...args], sa).then(
+        (o) => o.trim(),
+        () => 'no',
+      );
+    expect(await kubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}'], sa)).toBe(
+      'system:serviceaccount:capi-system:capi-manager',
+    );
     expect(await can('patch', 'machines.cluster.x-k8s.io/status', '-A')).toBe('yes');
     expect(await can('create', 'extensionconfigs.runtime.cluster.x-k8s.io')).toBe('yes'); // deploy/inmemory
     expect(await can('update', 'leases.coordination.k8s.io', '-n', 'capi-system')).toBe('yes');
     expect(await can('update', 'leases.coordination.k8s.io', '-n', 'default')).toMatch(/^no/);
     expect(await can('get', 'nodes')).toMatch(/^no/);
-    expect(readFileSync(join(dir, 'admin.kubeconfig'), 'utf8')).not.toContain(readFileSync(sa, 'utf8').match(/token: (\S+)/)![1]);
+    expect(readFileSync(join(dir, 'admin.kubeconfig'), 'utf8')).not.toContain(
+      readFileSync(sa, 'utf8').match(/token: (\S+)/)![1],
+    );
   });
 
   it('a second kube:up on the same folder is refused with one error line', async () => {

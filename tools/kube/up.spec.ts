@@ -9,9 +9,15 @@ import { oneLine } from './up';
 
 const root = join(__dirname, '../..');
 
-function runUp(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runUp(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'up.ts'), ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'up.ts'), ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -45,18 +51,28 @@ describe('kube:up on bad input', () => {
     const { port } = busy.address() as { port: number };
     const r = await runUp(['--dir', dir, `--port=${port}`]);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`error: port ${port} on 127.0.0.1 is not free (EADDRINUSE): pass --port with a free one`);
+    expect(r.stderr.trim()).toBe(
+      `error: port ${port} on 127.0.0.1 is not free (EADDRINUSE): pass --port with a free one`,
+    );
     expect(r.stdout).not.toContain('starting etcd');
   });
 
   it('missing binaries: exit 1 saying which and how to build them', async () => {
-    const r = await runUp(['--dir', dir, `--port=${await freePort()}`], { KUBEBUILDER_ASSETS: join(dir, 'no-such-folder') });
+    const r = await runUp(['--dir', dir, `--port=${await freePort()}`], {
+      KUBEBUILDER_ASSETS: join(dir, 'no-such-folder'),
+    });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^error: KUBEBUILDER_ASSETS=.*no-such-folder has no kube-apiserver/);
   });
 
   it('a component error keeps its log line on the one error line', () => {
-    expect(oneLine('kube-apiserver exited (code 1) before it became ready; log: /x/kube-apiserver.log\nI0 first\nE1 failed to listen')).toBe('kube-apiserver exited (code 1) before it became ready; log: /x/kube-apiserver.log (last log line: E1 failed to listen)');
+    expect(
+      oneLine(
+        'kube-apiserver exited (code 1) before it became ready; log: /x/kube-apiserver.log\nI0 first\nE1 failed to listen',
+      ),
+    ).toBe(
+      'kube-apiserver exited (code 1) before it became ready; log: /x/kube-apiserver.log (last log line: E1 failed to listen)',
+    );
   });
 });

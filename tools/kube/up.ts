@@ -19,7 +19,10 @@ DIR/admin.kubeconfig and DIR/manager.kubeconfig. Stays in the foreground; Ctrl-C
   --port PORT  kube-apiserver's port on 127.0.0.1 (default ${DEFAULT_PORT})`;
 
 class UpError extends Error {
-  constructor(message: string, readonly code = 1) {
+  constructor(
+    message: string,
+    readonly code = 1,
+  ) {
     super(message);
   }
 }
@@ -27,13 +30,18 @@ class UpError extends Error {
 function parse(argv: string[]): { dir: string; port: number } | undefined {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, options: { dir: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: { dir: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (e) {
     throw new UpError(`${(e as Error).message} (see --help)`, 2);
   }
   if (values.help) return undefined;
   const port = Number(values.port ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UpError(`--port must be a port number (1-65535), got ${JSON.stringify(values.port)}`, 2);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UpError(`--port must be a port number (1-65535), got ${JSON.stringify(values.port)}`, 2);
   if (values.dir === '') throw new UpError('--dir must not be empty', 2);
   return { dir: resolve(values.dir ?? DEFAULT_DIR), port };
 }
@@ -42,7 +50,9 @@ function parse(argv: string[]): { dir: string; port: number } | undefined {
 function checkPortFree(port: number): Promise<void> {
   return new Promise((ok, fail) => {
     const srv = createServer();
-    srv.once('error', (e: NodeJS.ErrnoException) => fail(new UpError(`port ${port} on 127.0.0.1 is not free (${e.code ?? e.message}): pass --port with a free one`)));
+    srv.once('error', (e: NodeJS.ErrnoException) =>
+      fail(new UpError(`port ${port} on 127.0.0.1 is not free (${e.code ?? e.message}): pass --port with a free one`)),
+    );
     srv.listen(port, '127.0.0.1', () => srv.close(() => ok()));
   });
 }
@@ -52,8 +62,10 @@ function claimDir(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pidFile = join(dir, 'kube-up.pid');
   const previous = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
-  if (previous && previous !== process.pid && isAlive(previous)) throw new UpError(`${dir} is in use by kube:up (pid ${previous}): stop it, or pass another --dir`);
-  for (const entry of readdirSync(dir)) if (/^etcd-\d+$/.test(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
+  if (previous && previous !== process.pid && isAlive(previous))
+    throw new UpError(`${dir} is in use by kube:up (pid ${previous}): stop it, or pass another --dir`);
+  for (const entry of readdirSync(dir))
+    if (/^etcd-\d+$/.test(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
   writeFileSync(pidFile, String(process.pid));
   return pidFile;
 }
@@ -73,7 +85,10 @@ const shown = (p: string) => {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : p;
 };
 
-export function followUp(cluster: Pick<ManagementCluster, 'url' | 'adminKubeconfig' | 'managerKubeconfig'>, dir: string): string {
+export function followUp(
+  cluster: Pick<ManagementCluster, 'url' | 'adminKubeconfig' | 'managerKubeconfig'>,
+  dir: string,
+): string {
   const admin = shown(cluster.adminKubeconfig);
   const manager = shown(cluster.managerKubeconfig);
   return [
@@ -121,7 +136,12 @@ export async function main(argv: string[]): Promise<number> {
     });
   }
   try {
-    cluster = await startManagementCluster({ dir: args.dir, port: args.port, assetsDir, log: (l) => process.stdout.write(`kube:up: ${l}\n`) });
+    cluster = await startManagementCluster({
+      dir: args.dir,
+      port: args.port,
+      assetsDir,
+      log: (l) => process.stdout.write(`kube:up: ${l}\n`),
+    });
   } catch (e) {
     rmSync(pidFile, { force: true });
     throw new UpError((e as Error).message);
@@ -130,7 +150,9 @@ export async function main(argv: string[]): Promise<number> {
   // A component that dies is reported at once, not when someone next runs kubectl.
   const { controlPlane } = cluster;
   setInterval(() => {
-    const dead = [controlPlane.apiServer.process, ...controlPlane.etcd.members.map((m) => m.process)].find((p) => p && !p.alive);
+    const dead = [controlPlane.apiServer.process, ...controlPlane.etcd.members.map((m) => m.process)].find(
+      (p) => p && !p.alive,
+    );
     if (dead) void stop(1, `error: ${dead.spec.component} exited; log: ${dead.spec.logPath}`);
   }, 1000);
   await new Promise(() => undefined); // until a signal
@@ -139,7 +161,10 @@ export async function main(argv: string[]): Promise<number> {
 
 /** A component's error carries its log's last lines: the first line and the last log line, on one line. */
 export function oneLine(message: string): string {
-  const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines.length > 1 ? `${lines[0]} (last log line: ${lines.at(-1)})` : (lines[0] ?? '');
 }
 

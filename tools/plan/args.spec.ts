@@ -16,7 +16,9 @@ describe('parsePlanArgs', () => {
   });
 
   it('parses an OnDelete scenario with a random seed', () => {
-    expect(parsePlanArgs(['--replicas', '6', '--strategy', 'OnDelete', '--max-user-unavailable', '2', '--random-seed', '0'])).toMatchObject({
+    expect(
+      parsePlanArgs(['--replicas', '6', '--strategy', 'OnDelete', '--max-user-unavailable', '2', '--random-seed', '0']),
+    ).toMatchObject({
       strategy: 'OnDelete',
       replicas: 6,
       maxUserUnavailable: 2,

@@ -44,7 +44,8 @@ export function parsePlanArgs(argv: string[]): RolloutSimulationOptions | undefi
   const replicas = int('replicas', values.replicas, 0);
   if (replicas === undefined) throw new UsageError('--replicas is required');
   const strategy = values.strategy ?? 'RollingUpdate';
-  if (strategy !== 'RollingUpdate' && strategy !== 'OnDelete') throw new UsageError(`--strategy must be RollingUpdate or OnDelete, got "${strategy}"`);
+  if (strategy !== 'RollingUpdate' && strategy !== 'OnDelete')
+    throw new UsageError(`--strategy must be RollingUpdate or OnDelete, got "${strategy}"`);
   const options: RolloutSimulationOptions = {
     name: values.name,
     strategy,
@@ -59,10 +60,12 @@ export function parsePlanArgs(argv: string[]): RolloutSimulationOptions | undefi
     options.maxUserUnavailable = int('max-user-unavailable', values['max-user-unavailable'], 0) ?? 1;
     return options;
   }
-  if (values['max-user-unavailable'] !== undefined) throw new UsageError('--max-user-unavailable only applies to OnDelete');
+  if (values['max-user-unavailable'] !== undefined)
+    throw new UsageError('--max-user-unavailable only applies to OnDelete');
   options.maxSurge = int('max-surge', values['max-surge'], 0) ?? 1;
   options.maxUnavailable = int('max-unavailable', values['max-unavailable'], 0) ?? 0;
-  if (options.maxSurge === 0 && options.maxUnavailable === 0) throw new UsageError('--max-surge and --max-unavailable cannot both be 0');
+  if (options.maxSurge === 0 && options.maxUnavailable === 0)
+    throw new UsageError('--max-surge and --max-unavailable cannot both be 0');
   options.inPlace = values['in-place'] ?? false;
   return options;
 }

@@ -35,7 +35,15 @@ describe('createSyncWriter', () => {
   });
 
   it('reports a closed reader (EPIPE) as OutputClosedError and rethrows other errors', () => {
-    expect(() => createSyncWriter(1, () => { throw errno('EPIPE'); })('x')).toThrow(OutputClosedError);
-    expect(() => createSyncWriter(1, () => { throw errno('EBADF'); })('x')).toThrow('EBADF');
+    expect(() =>
+      createSyncWriter(1, () => {
+        throw errno('EPIPE');
+      })('x'),
+    ).toThrow(OutputClosedError);
+    expect(() =>
+      createSyncWriter(1, () => {
+        throw errno('EBADF');
+      })('x'),
+    ).toThrow('EBADF');
   });
 });

@@ -33,7 +33,14 @@ if (targets.includes('kube')) {
   }
 }
 for (const target of targets) {
-  const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', CAPI_TEST_RESULTS_DIR: resultsDir, FORCE_COLOR: '0', ENVTEST_TARGET: target };
+  const env = {
+    ...process.env,
+    NX_DAEMON: 'false',
+    NX_NO_CLOUD: 'true',
+    CAPI_TEST_RESULTS_DIR: resultsDir,
+    FORCE_COLOR: '0',
+    ENVTEST_TARGET: target,
+  };
   if (assets) env.KUBEBUILDER_ASSETS = assets;
   if (target === 'kube') {
     if (!assets) continue;
@@ -42,7 +49,11 @@ for (const target of targets) {
     console.log('test-all: embedded target');
   }
   const started = Date.now();
-  const run = spawnSync('npx', ['nx', 'run-many', '-t', 'test', '--outputStyle=stream', '--skipNxCache', ...nxArgs], { cwd: root, stdio: 'inherit', env });
+  const run = spawnSync('npx', ['nx', 'run-many', '-t', 'test', '--outputStyle=stream', '--skipNxCache', ...nxArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env,
+  });
   console.log(`test-all: ${target} target done in ${Math.round((Date.now() - started) / 1000)} s`);
   if (run.status !== 0) status = 1;
 }

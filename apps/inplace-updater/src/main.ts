@@ -3,7 +3,8 @@ import { startInPlaceUpdater } from '@capi/inplace-updater';
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 0);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid PORT ${JSON.stringify(process.env.PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`invalid PORT ${JSON.stringify(process.env.PORT)}`);
   const updater = await startInPlaceUpdater({ host: process.env.HOST ?? '127.0.0.1', port });
   process.stdout.write(JSON.stringify({ url: updater.url, caBundle: updater.caBundle }) + '\n');
   const shutdown = () => void updater.stop().then(() => process.exit(0));

@@ -5,7 +5,11 @@ export * from './embedded/embedded';
 export { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
 export { decideClusterWrites, type ClusterInputs, type ClusterWrites } from './embedded/cluster-status';
 export { ClusterStatusReconciler, CLUSTER_FIELD_MANAGER } from './embedded/cluster-status.reconciler';
-export { UpdaterRegistration, updaterExtensionConfig, UPDATER_EXTENSION_CONFIG_NAME } from './embedded/updater-registration';
+export {
+  UpdaterRegistration,
+  updaterExtensionConfig,
+  UPDATER_EXTENSION_CONFIG_NAME,
+} from './embedded/updater-registration';
 export { main, embeddedBanner } from './main';
 export * from './health/health';
 export * from './logging/logger';

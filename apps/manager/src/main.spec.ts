@@ -17,7 +17,9 @@ describe('manager process', () => {
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^error: invalid --feature-gates: unrecognized feature gate: Bogus \(known: .*InPlaceUpdates.*\)$/);
+    expect(lines[0]).toMatch(
+      /^error: invalid --feature-gates: unrecognized feature gate: Bogus \(known: .*InPlaceUpdates.*\)$/,
+    );
   });
 
   it('InPlaceUpdates without RuntimeSDK exits 1 at start-up with one line naming the controllers (upstream setup fails)', async () => {
@@ -26,8 +28,15 @@ describe('manager process', () => {
     const lines = r.stderr.trim().split('\n');
     // One line for people, then the exit record (lifecycle/exit-reporting) with the code and the cause.
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^error: unable to create controller\(s\) kcp, machineset, machine: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: the RuntimeSDK feature gate is disabled/);
-    expect(JSON.parse(lines[1])).toMatchObject({ level: 'error', msg: 'manager exiting', code: 1, reason: expect.stringMatching(/^start-up failed: unable to create controller\(s\)/) });
+    expect(lines[0]).toMatch(
+      /^error: unable to create controller\(s\) kcp, machineset, machine: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: the RuntimeSDK feature gate is disabled/,
+    );
+    expect(JSON.parse(lines[1])).toMatchObject({
+      level: 'error',
+      msg: 'manager exiting',
+      code: 1,
+      reason: expect.stringMatching(/^start-up failed: unable to create controller\(s\)/),
+    });
   });
 
   it('--help prints usage and exits 0', async () => {
@@ -37,14 +46,23 @@ describe('manager process', () => {
   });
 
   it('starts (embedded default), serves /readyz and /metrics, and stops on SIGTERM', async () => {
-    const child = run(['--controllers=', '--data-dir=', '--embedded-provider=false', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0', '--feature-gates=InPlaceUpdates=true']);
+    const child = run([
+      '--controllers=',
+      '--data-dir=',
+      '--embedded-provider=false',
+      '--metrics-bind-address=127.0.0.1:0',
+      '--health-probe-bind-address=127.0.0.1:0',
+      '--feature-gates=InPlaceUpdates=true',
+    ]);
     const done = finish(child);
     const metrics = waitForLog(child, 'serving metrics');
     const health = waitForLog(child, 'serving health probes');
     await waitForLog(child, 'manager started');
     const port = (rec: Record<string, unknown>) => Number(String(rec.address).split(':').pop());
     expect(await get(port(await health), '/readyz')).toMatchObject({ status: 200, body: 'ok' });
-    expect((await get(port(await metrics), '/metrics')).body).toContain('# TYPE controller_runtime_reconcile_total counter');
+    expect((await get(port(await metrics), '/metrics')).body).toContain(
+      '# TYPE controller_runtime_reconcile_total counter',
+    );
     child.kill('SIGTERM');
     const r = await done;
     expect(r.code).toBe(0); // graceful shutdown, as upstream's manager returning from mgr.Start
@@ -53,7 +71,11 @@ describe('manager process', () => {
 
   it('the embedded default (all controllers, provider, updater) prints its kubeconfig, serves the CRDs and stops on SIGINT', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'manager-embedded-'));
-    const child = run([`--data-dir=${dataDir}`, '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0']);
+    const child = run([
+      `--data-dir=${dataDir}`,
+      '--metrics-bind-address=127.0.0.1:0',
+      '--health-probe-bind-address=127.0.0.1:0',
+    ]);
     const done = finish(child);
     try {
       await waitForLog(child, 'manager started');
@@ -64,7 +86,11 @@ describe('manager process', () => {
       const client = new KubeClient(kc);
       try {
         expect((await client.list('cluster.x-k8s.io/v1beta2', 'Machine')).items).toEqual([]);
-        const ec = await client.get({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', name: 'inmemory-inplace-updater' });
+        const ec = await client.get({
+          apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+          kind: 'ExtensionConfig',
+          name: 'inmemory-inplace-updater',
+        });
         expect((ec.spec as { clientConfig: { url: string } }).clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       } finally {
         client.close();

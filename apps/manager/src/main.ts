@@ -29,7 +29,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     return EXIT_CODES.ok;
   }
   // From here on every exit reports itself (signal, crash, start-up failure, exit request, last word on 'exit').
-  const reporting = new ExitReporting({ log: JsonLogger.create({ level: 'info', format: loaded.config.logFormat }) }).install();
+  const reporting = new ExitReporting({
+    log: JsonLogger.create({ level: 'info', format: loaded.config.logFormat }),
+  }).install();
   try {
     await start(loaded.config, reporting);
   } catch (e) {
@@ -63,19 +65,26 @@ async function start(config: ManagerConfig, reporting: ExitReporting): Promise<v
   log.info('manager started', { logger: 'manager' });
   // A fatal condition found after start-up (the registry warm-up gave up) stops the process like upstream's manager.
   const exit = app.get(MANAGER_EXIT);
-  if (exit instanceof DeferredManagerExit) exit.onRequest((code, reason) => void reporting.shutdownAndExit(code, reason));
+  if (exit instanceof DeferredManagerExit)
+    exit.onRequest((code, reason) => void reporting.shutdownAndExit(code, reason));
 }
 
 /** Failures whose message says it all (a flag, a port, a controller precondition): no stack on the exit line. */
 function isNamedFailure(e: unknown): boolean {
-  return e instanceof ListenError || e instanceof ControllerUnavailableError || e instanceof ControllerSetupError || (e instanceof Error && e.message.startsWith('invalid --'));
+  return (
+    e instanceof ListenError ||
+    e instanceof ControllerUnavailableError ||
+    e instanceof ControllerSetupError ||
+    (e instanceof Error && e.message.startsWith('invalid --'))
+  );
 }
 
 /** Exit code and one-line message of a start-up failure. */
 function startUpFailure(e: unknown, controllersDefaulted: boolean): { code: number; message: string } {
   if (e instanceof ControllerUnavailableError) {
     // Asking for a controller that cannot run is a bad flag; the default set failing is a start-up failure.
-    if (controllersDefaulted) return { code: EXIT_CODES.failure, message: `${e.message} (run a subset with --controllers)` };
+    if (controllersDefaulted)
+      return { code: EXIT_CODES.failure, message: `${e.message} (run a subset with --controllers)` };
     return { code: EXIT_CODES.badFlags, message: `invalid --controllers: ${e.message}` };
   }
   return { code: EXIT_CODES.failure, message: (e as Error)?.message ?? String(e) };
@@ -84,7 +93,8 @@ function startUpFailure(e: unknown, controllersDefaulted: boolean): { code: numb
 /** What `npm start` prints for people (logs go to stderr). */
 export function embeddedBanner(kubeconfigPath: string, cwd = process.cwd()): string {
   // The demo finds the default data dir's kubeconfig by itself.
-  const demoArgs = kubeconfigPath === resolve(cwd, DEFAULT_DATA_DIR, 'kubeconfig') ? '' : ` -- --kubeconfig ${kubeconfigPath}`;
+  const demoArgs =
+    kubeconfigPath === resolve(cwd, DEFAULT_DATA_DIR, 'kubeconfig') ? '' : ` -- --kubeconfig ${kubeconfigPath}`;
   return [
     `Embedded API server ready. kubeconfig: ${kubeconfigPath}`,
     `  kubectl --kubeconfig ${kubeconfigPath} get machines -A`,

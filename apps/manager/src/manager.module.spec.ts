@@ -3,25 +3,59 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Inject, Injectable, Module, type DynamicModule, type INestApplicationContext, type OnModuleInit } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type INestApplicationContext,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Counter, Registry } from 'prom-client';
 import YAML from 'yaml';
 import { renderKubeconfig } from '@capi/apiserver';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
-import { FEATURE_GATES, FeatureGates, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type Manager } from '@capi/controller-runtime';
+import {
+  FEATURE_GATES,
+  FeatureGates,
+  KUBE_CLIENT,
+  MANAGER,
+  METRICS_REGISTRY,
+  type Client,
+  type Manager,
+} from '@capi/controller-runtime';
 import { loadManagerConfig, type ManagerConfig } from './config/config';
-import { ControllerSetupError, ControllerUnavailableError, DEFAULT_CONTROLLERS, libModule, selectControllers, type ControllerRegistry } from './controllers/registry';
+import {
+  ControllerSetupError,
+  ControllerUnavailableError,
+  DEFAULT_CONTROLLERS,
+  libModule,
+  selectControllers,
+  type ControllerRegistry,
+} from './controllers/registry';
 import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { EmbeddedProviderModule } from './embedded/embedded-provider.module';
 import { READINESS_CHECKS, type CheckRegistry } from './health/health';
 import { JsonLogger, LOGGER } from './logging/logger';
-import { buildManagerModule, KUBECONFIG, LEADER_ELECTION_ID, ManagerEndpoints, type ManagerOverrides } from './manager.module';
+import {
+  buildManagerModule,
+  KUBECONFIG,
+  LEADER_ELECTION_ID,
+  ManagerEndpoints,
+  type ManagerOverrides,
+} from './manager.module';
 import { get } from './testing/http';
 
 function config(...argv: string[]): ManagerConfig {
   // Nothing kept on disk and no in-memory provider: these tests are about the manager's own wiring.
-  const r = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', '--data-dir=', '--embedded-provider=false', ...argv]);
+  const r = loadManagerConfig([
+    '--metrics-bind-address=0',
+    '--health-probe-bind-address=0',
+    '--data-dir=',
+    '--embedded-provider=false',
+    ...argv,
+  ]);
   if (r.help) throw new Error('help');
   return r.config;
 }
@@ -62,7 +96,11 @@ const probeRegistry: ControllerRegistry = { ...DEFAULT_CONTROLLERS, kcp: { modul
 const apps: INestApplicationContext[] = [];
 async function start(c: ManagerConfig, overrides: ManagerOverrides = {}): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(
-    buildManagerModule(c, { controllers: probeRegistry, ...overrides, providers: [quietLogger, ...(overrides.providers ?? [])] }),
+    buildManagerModule(c, {
+      controllers: probeRegistry,
+      ...overrides,
+      providers: [quietLogger, ...(overrides.providers ?? [])],
+    }),
     { logger: false, abortOnError: false },
   );
   apps.push(app);
@@ -80,7 +118,9 @@ describe('buildManagerModule: feature gate injection', () => {
     [[], true], // the embedded default (no --kubeconfig) turns InPlaceUpdates on
   ])('a controller module sees the gates it was given (%j → %s)', async (flags, expected) => {
     const fake = new FakeEmbedded();
-    const app = await start(config('--controllers=kcp', ...flags), { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }] });
+    const app = await start(config('--controllers=kcp', ...flags), {
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }],
+    });
     expect(app.get(ProbeController).gates.enabled('InPlaceUpdates')).toBe(expected);
   });
 });
@@ -89,7 +129,11 @@ describe('buildManagerModule: the in-memory provider', () => {
   const imports = (c: ManagerConfig) => (buildManagerModule(c).imports ?? []).map((m) => (m as DynamicModule).module);
   it('runs with --embedded-provider against a --kubeconfig API server too, not by default', () => {
     const kubeconfig = ['--kubeconfig=/k', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
-    const of = (...argv: string[]) => { const r = loadManagerConfig(argv); if (r.help) throw new Error('help'); return r.config; };
+    const of = (...argv: string[]) => {
+      const r = loadManagerConfig(argv);
+      if (r.help) throw new Error('help');
+      return r.config;
+    };
     expect(imports(of(...kubeconfig))).not.toContain(EmbeddedProviderModule);
     expect(imports(of(...kubeconfig, '--embedded-provider'))).toContain(EmbeddedProviderModule);
     expect(imports(of('--data-dir='))).toContain(EmbeddedProviderModule);
@@ -99,7 +143,9 @@ describe('buildManagerModule: the in-memory provider', () => {
 describe('buildManagerModule: downstream provider override', () => {
   it('replaces the embedded environment by token, for every module, and starts it before controllers', async () => {
     const fake = new FakeEmbedded();
-    const app = await start(config('--controllers=kcp'), { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }] });
+    const app = await start(config('--controllers=kcp'), {
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }],
+    });
     expect(fake.starts).toBe(1);
     expect(app.get(ProbeController).kubeconfig).toBe(fakeKubeconfig);
     expect(app.get(EMBEDDED_ENVIRONMENT)).toBe(fake);
@@ -110,20 +156,29 @@ describe('buildManagerModule: downstream provider override', () => {
   it('replaces the feature gates by token; the FeatureGates class token follows', async () => {
     const gates = FeatureGates.parse('InPlaceUpdates=true,RuntimeSDK=true');
     const app = await start(config('--controllers=kcp'), {
-      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }, { provide: FEATURE_GATES, useValue: gates }],
+      providers: [
+        { provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() },
+        { provide: FEATURE_GATES, useValue: gates },
+      ],
     });
     expect(app.get(ProbeController).gates).toBe(gates);
     expect(app.get(FeatureGates)).toBe(gates);
   });
 
-  it('imports a downstream provider\'s own modules, which see the global core and controller-runtime tokens', async () => {
+  it("imports a downstream provider's own modules, which see the global core and controller-runtime tokens", async () => {
     @Injectable()
     class ProviderController {
-      constructor(@Inject(KUBECONFIG) readonly kubeconfig: string, @Inject(KUBE_CLIENT) readonly client: Client) {}
+      constructor(
+        @Inject(KUBECONFIG) readonly kubeconfig: string,
+        @Inject(KUBE_CLIENT) readonly client: Client,
+      ) {}
     }
     @Module({ providers: [ProviderController] })
     class ProviderModule {}
-    const app = await start(config('--controllers=kcp'), { modules: [ProviderModule], providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] });
+    const app = await start(config('--controllers=kcp'), {
+      modules: [ProviderModule],
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+    });
     expect(app.get(ProviderController).kubeconfig).toBe(fakeKubeconfig);
     expect(app.get(ProviderController).client).toBe(app.get(KUBE_CLIENT));
   });
@@ -132,14 +187,16 @@ describe('buildManagerModule: downstream provider override', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'manager-')), 'kubeconfig');
     writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: []\n');
     const c = config('--controllers=kcp', `--kubeconfig=${file}`);
-    await expect(start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow('invalid --kubeconfig: no current cluster');
+    await expect(
+      start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] }),
+    ).rejects.toThrow('invalid --kubeconfig: no current cluster');
   });
 
   it('a --kubeconfig that cannot be read fails start-up naming the flag', async () => {
     const c = config('--controllers=kcp', '--kubeconfig=/nonexistent/kubeconfig');
-    await expect(start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow(
-      'invalid --kubeconfig: cannot read /nonexistent/kubeconfig: ENOENT',
-    );
+    await expect(
+      start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] }),
+    ).rejects.toThrow('invalid --kubeconfig: cannot read /nonexistent/kubeconfig: ENOENT');
   });
 });
 
@@ -159,21 +216,32 @@ describe('buildManagerModule: metrics and health endpoints', () => {
   class ControllerWithReadiness {}
 
   beforeAll(async () => {
-    app = await start(config('--controllers=kcp', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'), {
-      controllers: { ...probeRegistry, kcp: { module: () => ControllerWithReadiness } },
-      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
-    });
+    app = await start(
+      config('--controllers=kcp', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'),
+      {
+        controllers: { ...probeRegistry, kcp: { module: () => ControllerWithReadiness } },
+        providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+      },
+    );
     endpoints = app.get(ManagerEndpoints);
   });
 
   it('serves controller-runtime metrics from the injected registry', async () => {
     const registry = app.get<Registry>(METRICS_REGISTRY);
-    (registry.getSingleMetric('controller_runtime_reconcile_total') as Counter<string>).inc({ controller: 'kcp', result: 'success' });
+    (registry.getSingleMetric('controller_runtime_reconcile_total') as Counter<string>).inc({
+      controller: 'kcp',
+      result: 'success',
+    });
     const res = await get(endpoints.metrics!.port, '/metrics');
     expect(res.status).toBe(200);
     expect(res.type).toContain('text/plain');
     expect(res.body).toContain('controller_runtime_reconcile_total{controller="kcp",result="success"} 1');
-    for (const name of ['controller_runtime_reconcile_errors_total', 'controller_runtime_reconcile_time_seconds', 'workqueue_depth', 'process_cpu_user_seconds_total']) {
+    for (const name of [
+      'controller_runtime_reconcile_errors_total',
+      'controller_runtime_reconcile_time_seconds',
+      'workqueue_depth',
+      'process_cpu_user_seconds_total',
+    ]) {
       expect(res.body).toContain(`# TYPE ${name}`);
     }
   });
@@ -193,19 +261,30 @@ describe('buildManagerModule: metrics and health endpoints', () => {
 
 describe('controller selection', () => {
   it('skips a gated controller when defaulted, rejects it when asked for', () => {
-    const registry: ControllerRegistry = Object.fromEntries(Object.keys(DEFAULT_CONTROLLERS).map((k) => [k, { module: () => ProbeModule, gate: k === 'extensionconfig' ? 'RuntimeSDK' : undefined }])) as ControllerRegistry;
+    const registry: ControllerRegistry = Object.fromEntries(
+      Object.keys(DEFAULT_CONTROLLERS).map((k) => [
+        k,
+        { module: () => ProbeModule, gate: k === 'extensionconfig' ? 'RuntimeSDK' : undefined },
+      ]),
+    ) as ControllerRegistry;
     const defaulted = selectControllers(config('--feature-gates=RuntimeSDK=false'), registry);
     expect(defaulted.enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
     expect(defaulted.skipped).toEqual([{ name: 'extensionconfig', reason: 'feature gate RuntimeSDK is disabled' }]);
     const on = selectControllers(config(), registry);
     expect(on.enabled).toContain('extensionconfig');
-    const asked = { ...config('--controllers=kcp', '--feature-gates=RuntimeSDK=false'), controllers: ['extensionconfig' as const] };
+    const asked = {
+      ...config('--controllers=kcp', '--feature-gates=RuntimeSDK=false'),
+      controllers: ['extensionconfig' as const],
+    };
     expect(() => selectControllers(asked, registry)).toThrow(ControllerUnavailableError);
   });
 
   it('InPlaceUpdates without a runtime client is a setup error naming the in-place controllers (upstream SetupWithManager)', () => {
     const registry: ControllerRegistry = Object.fromEntries(
-      Object.entries(DEFAULT_CONTROLLERS).map(([k, e]) => [k, { module: () => ProbeModule, gate: e.gate, inPlace: e.inPlace }]),
+      Object.entries(DEFAULT_CONTROLLERS).map(([k, e]) => [
+        k,
+        { module: () => ProbeModule, gate: e.gate, inPlace: e.inPlace },
+      ]),
     ) as ControllerRegistry;
     // The embedded default turns InPlaceUpdates on; RuntimeSDK off skips extensionconfig -> nothing provides RUNTIME_CLIENT.
     expect(() => selectControllers(config('--feature-gates=RuntimeSDK=false'), registry)).toThrow(
@@ -213,22 +292,43 @@ describe('controller selection', () => {
         'unable to create controller(s) kcp, machineset, machine: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: the RuntimeSDK feature gate is disabled (set --feature-gates=RuntimeSDK=true,InPlaceUpdates=true, or InPlaceUpdates=false)',
       ),
     );
-    expect(() => selectControllers(config('--controllers=machine,mhc'), registry)).toThrow(/controller\(s\) machine: .*extensionconfig controller, which provides it, is not in --controllers/);
+    expect(() => selectControllers(config('--controllers=machine,mhc'), registry)).toThrow(
+      /controller\(s\) machine: .*extensionconfig controller, which provides it, is not in --controllers/,
+    );
     // Fine: both gates, in-place off, or no in-place controller selected.
-    expect(selectControllers(config(), registry).enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig']);
-    expect(selectControllers(config('--feature-gates=RuntimeSDK=false,InPlaceUpdates=false'), registry).enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
-    expect(selectControllers(config('--controllers=mhc', '--feature-gates=RuntimeSDK=false'), registry).enabled).toEqual(['mhc']);
+    expect(selectControllers(config(), registry).enabled).toEqual([
+      'kcp',
+      'machineset',
+      'machine',
+      'mhc',
+      'extensionconfig',
+    ]);
+    expect(
+      selectControllers(config('--feature-gates=RuntimeSDK=false,InPlaceUpdates=false'), registry).enabled,
+    ).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
+    expect(
+      selectControllers(config('--controllers=mhc', '--feature-gates=RuntimeSDK=false'), registry).enabled,
+    ).toEqual(['mhc']);
   });
 
   it('the extensionconfig controller gets the runtime extension client certificate files; an unreadable one fails start-up', async () => {
-    const c = config('--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true', '--runtime-extension-client-cert-file=/nonexistent/tls.crt', '--runtime-extension-client-key-file=/nonexistent/tls.key');
-    await expect(start(c, { controllers: DEFAULT_CONTROLLERS, providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] })).rejects.toThrow(
-      /failed to read runtime extension client certificate: ENOENT.*\/nonexistent\/tls\.crt/,
+    const c = config(
+      '--controllers=extensionconfig',
+      '--feature-gates=RuntimeSDK=true',
+      '--runtime-extension-client-cert-file=/nonexistent/tls.crt',
+      '--runtime-extension-client-key-file=/nonexistent/tls.key',
     );
+    await expect(
+      start(c, {
+        controllers: DEFAULT_CONTROLLERS,
+        providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+      }),
+    ).rejects.toThrow(/failed to read runtime extension client certificate: ENOENT.*\/nonexistent\/tls\.crt/);
   });
 
   it('every default controller resolves to its lib module', () => {
-    for (const [name, entry] of Object.entries(DEFAULT_CONTROLLERS)) expect([name, typeof entry.module()]).toEqual([name, expect.stringMatching(/^(object|function)$/)]);
+    for (const [name, entry] of Object.entries(DEFAULT_CONTROLLERS))
+      expect([name, typeof entry.module()]).toEqual([name, expect.stringMatching(/^(object|function)$/)]);
   });
 
   it('libModule fails clearly for a missing export and uses forRoot() when present', () => {
@@ -243,13 +343,22 @@ describe('controller selection', () => {
         return dynamic;
       }
     }
-    expect(libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: WithForRoot }, 'KubeadmControlPlaneModule')()).toBe(dynamic);
-    expect(libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: ProbeModule }, 'KubeadmControlPlaneModule')()).toBe(ProbeModule);
+    expect(
+      libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: WithForRoot }, 'KubeadmControlPlaneModule')(),
+    ).toBe(dynamic);
+    expect(
+      libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: ProbeModule }, 'KubeadmControlPlaneModule')(),
+    ).toBe(ProbeModule);
   });
 
   it('buildManagerModule surfaces a missing lib module instead of running without it', () => {
-    const withoutKcp: ControllerRegistry = { ...DEFAULT_CONTROLLERS, kcp: { module: libModule('kcp', '@capi/kcp', {}, 'KubeadmControlPlaneModule') } };
-    expect(() => buildManagerModule(config('--controllers=kcp'), { controllers: withoutKcp })).toThrow(ControllerUnavailableError);
+    const withoutKcp: ControllerRegistry = {
+      ...DEFAULT_CONTROLLERS,
+      kcp: { module: libModule('kcp', '@capi/kcp', {}, 'KubeadmControlPlaneModule') },
+    };
+    expect(() => buildManagerModule(config('--controllers=kcp'), { controllers: withoutKcp })).toThrow(
+      ControllerUnavailableError,
+    );
   });
 });
 
@@ -263,7 +372,10 @@ describe('embedded default (ApiServer)', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpsRequest(
         `${cluster.server}/api/v1/namespaces/default`,
-        { ca: Buffer.from(cluster['certificate-authority-data'], 'base64'), headers: { authorization: `Bearer ${user.token}` } },
+        {
+          ca: Buffer.from(cluster['certificate-authority-data'], 'base64'),
+          headers: { authorization: `Bearer ${user.token}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -277,7 +389,13 @@ describe('embedded default (ApiServer)', () => {
   });
 
   it('--embedded-workload-servers=child-process: the in-memory provider starts workload clusters in a child process that exits with the manager', async () => {
-    const c = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', '--data-dir=', '--controllers=', '--embedded-workload-servers=child-process']);
+    const c = loadManagerConfig([
+      '--metrics-bind-address=0',
+      '--health-probe-bind-address=0',
+      '--data-dir=',
+      '--controllers=',
+      '--embedded-workload-servers=child-process',
+    ]);
     if (c.help) throw new Error('help');
     const app = await start(c.config);
     const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
@@ -295,7 +413,12 @@ describe('embedded default (ApiServer)', () => {
     await manager.elected();
     expect(manager.isLeader()).toBe(true);
     const client = app.get<Client>(KUBE_CLIENT);
-    const lease = await client.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'default', name: LEADER_ELECTION_ID });
+    const lease = await client.get({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: 'default',
+      name: LEADER_ELECTION_ID,
+    });
     expect((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity).toBeTruthy();
     await app.close();
   });

@@ -1,10 +1,34 @@
 import { readFile } from 'node:fs/promises';
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type Provider,
+  type Type,
+} from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
-import { assertNestCompatible, ControllerRuntimeModule, FeatureGatesModule, inClusterKubeconfig, inClusterNamespace, KUBE_CONFIG, MANAGER, METRICS_REGISTRY, type Manager } from '@capi/controller-runtime';
+import {
+  assertNestCompatible,
+  ControllerRuntimeModule,
+  FeatureGatesModule,
+  inClusterKubeconfig,
+  inClusterNamespace,
+  KUBE_CONFIG,
+  MANAGER,
+  METRICS_REGISTRY,
+  type Manager,
+} from '@capi/controller-runtime';
 import type { ManagerConfig } from './config/config';
-import { DEFAULT_CONTROLLERS, selectControllers, type ControllerRegistry, type ControllerSelection } from './controllers/registry';
+import {
+  DEFAULT_CONTROLLERS,
+  selectControllers,
+  type ControllerRegistry,
+  type ControllerSelection,
+} from './controllers/registry';
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
@@ -48,8 +72,13 @@ export class ManagerEndpoints implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const s of this.selection.skipped) this.log.info('controller skipped', { logger: 'manager', controller: s.name, reason: s.reason });
-    this.log.info('controllers enabled', { logger: 'manager', controllers: this.selection.enabled, featureGates: this.config.featureGates.toJSON() });
+    for (const s of this.selection.skipped)
+      this.log.info('controller skipped', { logger: 'manager', controller: s.name, reason: s.reason });
+    this.log.info('controllers enabled', {
+      logger: 'manager',
+      controllers: this.selection.enabled,
+      featureGates: this.config.featureGates.toJSON(),
+    });
     if (this.config.metricsBindAddress !== '0') {
       this.metrics = await serveMetrics(this.config.metricsBindAddress, this.registry);
       this.log.info('serving metrics', { logger: 'manager', address: this.metrics.address });
@@ -97,12 +126,14 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     {
       provide: EMBEDDED_ENVIRONMENT,
       inject: [LOGGER],
-      useFactory: (log: JsonLogger) => new ApiServerEmbeddedEnvironment({ dataDir: config.dataDir, log: (m) => log.log(m, 'embedded-apiserver') }),
+      useFactory: (log: JsonLogger) =>
+        new ApiServerEmbeddedEnvironment({ dataDir: config.dataDir, log: (m) => log.log(m, 'embedded-apiserver') }),
     },
     {
       provide: EMBEDDED_STARTED,
       inject: [MANAGER_CONFIG, EMBEDDED_ENVIRONMENT],
-      useFactory: async (c: ManagerConfig, embedded: EmbeddedEnvironment): Promise<EmbeddedStarted> => (c.apiServer.mode === 'embedded' ? embedded.start() : undefined),
+      useFactory: async (c: ManagerConfig, embedded: EmbeddedEnvironment): Promise<EmbeddedStarted> =>
+        c.apiServer.mode === 'embedded' ? embedded.start() : undefined,
     },
     {
       // Resolved before any controller module is instantiated, so the embedded environment starts first.
@@ -111,7 +142,12 @@ function defaultProviders(config: ManagerConfig): Provider[] {
       useFactory: async (c: ManagerConfig, started: EmbeddedStarted, log: JsonLogger) => {
         const source = c.apiServer;
         const rateLimit = c.kubeApiRateLimit ?? 'off';
-        log.info('API server', { logger: 'manager', mode: source.mode, ...(source.mode === 'kubeconfig' ? { kubeconfig: source.path } : { reason: source.reason }), clientRateLimit: rateLimit });
+        log.info('API server', {
+          logger: 'manager',
+          mode: source.mode,
+          ...(source.mode === 'kubeconfig' ? { kubeconfig: source.path } : { reason: source.reason }),
+          clientRateLimit: rateLimit,
+        });
         if (source.mode === 'kubeconfig') return readKubeconfig(source.path);
         if (source.mode === 'in-cluster') return inClusterKubeconfig(source.inCluster);
         return started!.kubeconfig;
@@ -127,7 +163,9 @@ async function readKubeconfig(path: string): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (e) {
-    throw new Error(`invalid --kubeconfig: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new Error(
+      `invalid --kubeconfig: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 }
 
@@ -151,7 +189,13 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     userAgent: managerUserAgent(),
     concurrency: config.concurrency,
     leaderElection: le.enabled
-      ? { namespace: leaderElectionNamespace(config), name: LEADER_ELECTION_ID, leaseDurationMs: le.leaseDurationMs, renewDeadlineMs: le.renewDeadlineMs, retryPeriodMs: le.retryPeriodMs }
+      ? {
+          namespace: leaderElectionNamespace(config),
+          name: LEADER_ELECTION_ID,
+          leaseDurationMs: le.leaseDurationMs,
+          renewDeadlineMs: le.renewDeadlineMs,
+          retryPeriodMs: le.retryPeriodMs,
+        }
       : undefined,
   });
   const providers = replaceByToken(cr.providers ?? [], [
@@ -165,7 +209,11 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
  * Lease namespace: --leader-elect-resource-namespace, else --namespace, else in a pod the pod's namespace (as
  * controller-runtime), else `default` (the embedded default; with --kubeconfig loadManagerConfig requires one of the flags).
  */
-export function leaderElectionNamespace(config: Pick<ManagerConfig, 'namespace' | 'apiServer'> & { leaderElection?: Pick<ManagerConfig['leaderElection'], 'namespace'> }): string {
+export function leaderElectionNamespace(
+  config: Pick<ManagerConfig, 'namespace' | 'apiServer'> & {
+    leaderElection?: Pick<ManagerConfig['leaderElection'], 'namespace'>;
+  },
+): string {
   if (config.leaderElection?.namespace) return config.leaderElection.namespace;
   if (config.namespace) return config.namespace;
   if (config.apiServer.mode === 'in-cluster') return inClusterNamespace(config.apiServer.inCluster) ?? 'default';
@@ -206,7 +254,10 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
   const extra = overrides.providers ?? [];
   const cr = controllerRuntimeModule(config);
   const crTokens = new Set((cr.providers ?? []).map(tokenOf));
-  const crProviders = replaceByToken(cr.providers ?? [], extra.filter((p) => crTokens.has(tokenOf(p))));
+  const crProviders = replaceByToken(
+    cr.providers ?? [],
+    extra.filter((p) => crTokens.has(tokenOf(p))),
+  );
   const coreProviders = replaceByToken(
     [...defaultProviders(config), { provide: CONTROLLER_SELECTION, useValue: info }],
     extra.filter((p) => !crTokens.has(tokenOf(p))),
@@ -219,6 +270,16 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
   };
   // The embedded default also runs the in-memory provider and the reference updater, so `npm start` shows the flow;
   // --embedded-provider runs them against a real management cluster too.
-  const embedded = config.embeddedProvider ? [EmbeddedProviderModule.forRoot({ workloadServers: config.embeddedWorkloadServers, ...overrides.embeddedProvider })] : [];
-  return { module: ManagerModule, imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules, ...(overrides.modules ?? [])] };
+  const embedded = config.embeddedProvider
+    ? [
+        EmbeddedProviderModule.forRoot({
+          workloadServers: config.embeddedWorkloadServers,
+          ...overrides.embeddedProvider,
+        }),
+      ]
+    : [];
+  return {
+    module: ManagerModule,
+    imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules, ...(overrides.modules ?? [])],
+  };
 }

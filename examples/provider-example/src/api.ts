@@ -34,7 +34,7 @@ export const ExampleMachineDefinition = defineKind({
   scope: 'Namespaced',
   categories: ['cluster-api'],
   crdLabels,
-  description: 'ExampleMachine is the example provider\'s machine: a Node in the workload cluster, no real host.',
+  description: "ExampleMachine is the example provider's machine: a Node in the workload cluster, no real host.",
   spec: ExampleMachineSpec,
   status: Obj({
     conditions: ConditionsSchema(),

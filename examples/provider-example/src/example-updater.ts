@@ -16,7 +16,9 @@ import { EXAMPLE_FIELD_MANAGER, nodeStatusIntent, WorkloadClients } from './work
 
 /** JSON patch ops that make `current.version` equal to `desired.version` (the only field this updater changes). */
 function versionOps(path: string, current: string | undefined, desired: string | undefined) {
-  return current === desired || desired === undefined ? [] : [{ op: current === undefined ? 'add' : 'replace', path, value: desired }];
+  return current === desired || desired === undefined
+    ? []
+    : [{ op: current === undefined ? 'add' : 'replace', path, value: desired }];
 }
 
 @Injectable()
@@ -41,7 +43,11 @@ export class ExampleUpdater implements InPlaceUpdater {
   canUpdateMachineSet(req: CanUpdateMachineSetRequest): InProcessResponse<CanUpdateMachineSetResponse> {
     const current = req.current.machineSet as { spec?: { template?: { spec?: { version?: string } } } };
     const desired = req.desired.machineSet as { spec?: { template?: { spec?: { version?: string } } } };
-    const ops = versionOps('/spec/template/spec/version', current.spec?.template?.spec?.version, desired.spec?.template?.spec?.version);
+    const ops = versionOps(
+      '/spec/template/spec/version',
+      current.spec?.template?.spec?.version,
+      desired.spec?.template?.spec?.version,
+    );
     return { status: 'Success', ...(ops.length ? { machineSetPatch: encodePatch('JSONPatch', ops) } : {}) };
   }
 
@@ -51,11 +57,19 @@ export class ExampleUpdater implements InPlaceUpdater {
     if (!this.started.has(uid)) {
       this.started.add(uid);
       this.log.log(`updating Machine ${machine.metadata.name} to ${machine.spec.version}`);
-      return { status: 'Success', retryAfterSeconds: 1, message: `example-updater is updating ${machine.metadata.name}` };
+      return {
+        status: 'Success',
+        retryAfterSeconds: 1,
+        message: `example-updater is updating ${machine.metadata.name}`,
+      };
     }
     const workload = await this.workloads.get(machine.metadata.namespace!, machine.spec.clusterName);
     if (!workload) throw new Error(`no kubeconfig Secret for Cluster ${machine.spec.clusterName}`);
-    await workload.apply(nodeStatusIntent(machine.metadata.name!, machine.spec.version), { fieldManager: EXAMPLE_FIELD_MANAGER, force: true, subresource: 'status' });
+    await workload.apply(nodeStatusIntent(machine.metadata.name!, machine.spec.version), {
+      fieldManager: EXAMPLE_FIELD_MANAGER,
+      force: true,
+      subresource: 'status',
+    });
     this.completed++;
     this.log.log(`updated Machine ${machine.metadata.name} to ${machine.spec.version} in place`);
     return { status: 'Success', retryAfterSeconds: 0, message: `example-updater updated ${machine.metadata.name}` };

@@ -52,11 +52,31 @@ async function main(): Promise<void> {
       spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster', name: cluster } },
     } as Cluster);
     const owner = [{ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', name: cluster, uid: c.metadata.uid! }];
-    await client.create({ apiVersion: `${INFRASTRUCTURE_GROUP}/v1alpha1`, kind: 'InMemoryCluster', metadata: { name: cluster, namespace: ns, labels, ownerReferences: owner }, spec: {} });
+    await client.create({
+      apiVersion: `${INFRASTRUCTURE_GROUP}/v1alpha1`,
+      kind: 'InMemoryCluster',
+      metadata: { name: cluster, namespace: ns, labels, ownerReferences: owner },
+      spec: {},
+    });
     // No control plane provider in this example: mark the control plane initialized, as one would.
-    await client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ns, name: cluster }, 'merge', { status: { initialization: { controlPlaneInitialized: true } } }, { subresource: 'status' });
-    await client.create({ apiVersion: EXAMPLE_API_VERSION, kind: 'ExampleMachineTemplate', metadata: { name: `${md}-1`, namespace: ns, labels }, spec: { template: { spec: { profile: 'small' } } } });
-    await client.create({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfigTemplate', metadata: { name: md, namespace: ns, labels }, spec: { template: { spec: { joinConfiguration: {} } } } });
+    await client.patch(
+      { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ns, name: cluster },
+      'merge',
+      { status: { initialization: { controlPlaneInitialized: true } } },
+      { subresource: 'status' },
+    );
+    await client.create({
+      apiVersion: EXAMPLE_API_VERSION,
+      kind: 'ExampleMachineTemplate',
+      metadata: { name: `${md}-1`, namespace: ns, labels },
+      spec: { template: { spec: { profile: 'small' } } },
+    });
+    await client.create({
+      apiVersion: BOOTSTRAP_API_VERSION,
+      kind: 'KubeadmConfigTemplate',
+      metadata: { name: md, namespace: ns, labels },
+      spec: { template: { spec: { joinConfiguration: {} } } },
+    });
     const selector = { ...labels, [MACHINE_DEPLOYMENT_NAME_LABEL]: md };
     await client.create({
       apiVersion: CLUSTER_API_VERSION,
@@ -86,7 +106,11 @@ async function main(): Promise<void> {
     });
     process.stdout.write(`machine ${running.metadata.name} running (uid ${running.metadata.uid}, kubelet v1.31.0)\n`);
 
-    await client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: md }, 'merge', { spec: { template: { spec: { version: 'v1.31.1' } } } });
+    await client.patch(
+      { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: md },
+      'merge',
+      { spec: { template: { spec: { version: 'v1.31.1' } } } },
+    );
     const updated = await eventually('the Machine to be updated in place to v1.31.1', async () => {
       const all = await machines();
       const m = all.find((x) => x.metadata.uid === running.metadata.uid);
@@ -97,11 +121,17 @@ async function main(): Promise<void> {
     const extensionConfigs = (await client.list('runtime.cluster.x-k8s.io/v1beta2', 'ExtensionConfig')).items;
     const result = {
       inPlace: updated.all.length === 1 && updated.m.metadata.uid === running.metadata.uid,
-      machines: updated.all.map((m) => ({ name: m.metadata.name, uid: m.metadata.uid, version: m.spec.version, kubelet: m.status?.nodeInfo?.kubeletVersion })),
+      machines: updated.all.map((m) => ({
+        name: m.metadata.name,
+        uid: m.metadata.uid,
+        version: m.spec.version,
+        kubelet: m.status?.nodeInfo?.kubeletVersion,
+      })),
       extensionConfigs: extensionConfigs.length,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
-    if (!result.inPlace || result.extensionConfigs !== 0) throw new Error('the Machine was not updated in place by the in-process updater');
+    if (!result.inPlace || result.extensionConfigs !== 0)
+      throw new Error('the Machine was not updated in place by the in-process updater');
     process.stdout.write('in-place update through the in-process updater: ok\n');
   } finally {
     client.close();

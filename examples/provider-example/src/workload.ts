@@ -9,7 +9,12 @@ export class WorkloadClients {
 
   /** The workload cluster's client, or undefined while its kubeconfig Secret does not exist yet. */
   async get(namespace: string, cluster: string): Promise<Client | undefined> {
-    const secret = await this.management.tryGet<{ apiVersion: string; kind: string; metadata: object; data?: Record<string, string> }>({
+    const secret = await this.management.tryGet<{
+      apiVersion: string;
+      kind: string;
+      metadata: object;
+      data?: Record<string, string>;
+    }>({
       apiVersion: 'v1',
       kind: 'Secret',
       namespace,
@@ -37,7 +42,12 @@ export class WorkloadClients {
 
 /** The Node the example "host" runs: Ready, with the kubelet at `version`. */
 export function nodeIntent(name: string, providerID: string) {
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } }, spec: { providerID } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+    spec: { providerID },
+  };
 }
 
 export function nodeStatusIntent(name: string, kubeletVersion: string | undefined) {
@@ -48,7 +58,16 @@ export function nodeStatusIntent(name: string, kubeletVersion: string | undefine
     metadata: { name },
     status: {
       nodeInfo: { kubeletVersion: kubeletVersion ?? '' },
-      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'example host is ready', lastHeartbeatTime: now, lastTransitionTime: now }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'example host is ready',
+          lastHeartbeatTime: now,
+          lastTransitionTime: now,
+        },
+      ],
     },
   };
 }

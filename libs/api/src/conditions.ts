@@ -27,7 +27,11 @@ export interface ConditionsHolder {
 type Source = ConditionsHolder | readonly Condition[] | undefined;
 
 const conditionsOf = (s: Source): readonly Condition[] =>
-  s === undefined ? [] : Array.isArray(s) ? (s as readonly Condition[]) : ((s as ConditionsHolder).status?.conditions ?? []);
+  s === undefined
+    ? []
+    : Array.isArray(s)
+      ? (s as readonly Condition[])
+      : ((s as ConditionsHolder).status?.conditions ?? []);
 
 /** Metav1 time format: RFC 3339 with second precision. */
 export const formatTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -135,10 +139,17 @@ export interface AggregateOptions {
  * Summarises `sourceType` over many objects (positive polarity): any False → False, else any Unknown/absent →
  * Unknown, else True. The message groups the offending objects by their message, worst first.
  */
-export function aggregate(objects: readonly ConditionsHolder[], sourceType: string, options: AggregateOptions): ConditionInput {
+export function aggregate(
+  objects: readonly ConditionsHolder[],
+  sourceType: string,
+  options: AggregateOptions,
+): ConditionInput {
   const { targetType } = options;
   if (objects.length === 0) {
-    return { type: targetType, ...(options.noObjects ?? { status: 'Unknown', reason: options.unknownReason, message: 'No objects' }) };
+    return {
+      type: targetType,
+      ...(options.noObjects ?? { status: 'Unknown', reason: options.unknownReason, message: 'No objects' }),
+    };
   }
   const byStatus: Record<'False' | 'Unknown', Map<string, string[]>> = { False: new Map(), Unknown: new Map() };
   for (const o of objects) {
@@ -162,10 +173,20 @@ export function aggregate(objects: readonly ConditionsHolder[], sourceType: stri
         return `* ${noun} ${shown}${more}: ${msg}`;
       });
   if (byStatus.False.size > 0) {
-    return { type: targetType, status: 'False', reason: options.falseReason, message: [...lines(byStatus.False), ...lines(byStatus.Unknown)].join('\n') };
+    return {
+      type: targetType,
+      status: 'False',
+      reason: options.falseReason,
+      message: [...lines(byStatus.False), ...lines(byStatus.Unknown)].join('\n'),
+    };
   }
   if (byStatus.Unknown.size > 0) {
-    return { type: targetType, status: 'Unknown', reason: options.unknownReason, message: lines(byStatus.Unknown).join('\n') };
+    return {
+      type: targetType,
+      status: 'Unknown',
+      reason: options.unknownReason,
+      message: lines(byStatus.Unknown).join('\n'),
+    };
   }
   return { type: targetType, status: 'True', reason: options.trueReason };
 }

@@ -24,7 +24,8 @@ export const TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION = 'cluster.x-k8s.io/clon
 export const PAUSED_ANNOTATION = 'cluster.x-k8s.io/paused';
 export const DELETE_MACHINE_ANNOTATION = 'cluster.x-k8s.io/delete-machine';
 export const EXCLUDE_NODE_DRAINING_ANNOTATION = 'machine.cluster.x-k8s.io/exclude-node-draining';
-export const EXCLUDE_WAIT_FOR_NODE_VOLUME_DETACH_ANNOTATION = 'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach';
+export const EXCLUDE_WAIT_FOR_NODE_VOLUME_DETACH_ANNOTATION =
+  'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach';
 export const REMEDIATE_MACHINE_ANNOTATION = 'cluster.x-k8s.io/remediate-machine';
 export const MACHINE_SKIP_REMEDIATION_ANNOTATION = 'cluster.x-k8s.io/skip-remediation';
 export const MANAGED_BY_ANNOTATION = 'cluster.x-k8s.io/managed-by';
@@ -37,10 +38,12 @@ export const KCP_REMEDIATION_FOR_ANNOTATION = 'controlplane.cluster.x-k8s.io/rem
 export const UPDATE_IN_PROGRESS_ANNOTATION = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
 export const PENDING_HOOKS_ANNOTATION = 'runtime.cluster.x-k8s.io/pending-hooks';
 export const OK_TO_DELETE_ANNOTATION = 'runtime.cluster.x-k8s.io/ok-to-delete';
-export const MOVE_MACHINES_TO_MACHINESET_ANNOTATION = 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
+export const MOVE_MACHINES_TO_MACHINESET_ANNOTATION =
+  'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
 export const RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION =
   'in-place-updates.internal.cluster.x-k8s.io/receive-machines-from-machinesets';
-export const PENDING_ACKNOWLEDGE_MOVE_ANNOTATION = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
+export const PENDING_ACKNOWLEDGE_MOVE_ANNOTATION =
+  'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
 export const ACKNOWLEDGED_MOVE_ANNOTATION = 'in-place-updates.internal.cluster.x-k8s.io/acknowledged-move';
 /** ExtensionConfig: `<namespace>/<secret-name>` whose `ca.crt` is injected into spec.clientConfig.caBundle. */
 export const INJECT_CA_FROM_SECRET_ANNOTATION = 'runtime.cluster.x-k8s.io/inject-ca-from-secret';

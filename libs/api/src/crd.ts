@@ -20,7 +20,14 @@ export interface CustomResourceDefinition {
   metadata: { name: string; labels?: Record<string, string> };
   spec: {
     group: string;
-    names: { kind: string; listKind: string; plural: string; singular: string; shortNames?: string[]; categories?: string[] };
+    names: {
+      kind: string;
+      listKind: string;
+      plural: string;
+      singular: string;
+      shortNames?: string[];
+      categories?: string[];
+    };
     scope: 'Namespaced' | 'Cluster';
     versions: Array<{
       name: string;
@@ -89,12 +96,15 @@ function strip(s: JSONSchemaProps): JSONSchemaProps {
 /** Structural-schema violations (empty when fine): every node needs a `type` or an allowed x-kubernetes extension. */
 export function structuralErrors(schema: JSONSchemaProps, path = ''): string[] {
   const errors: string[] = [];
-  const allowedUntyped = schema['x-kubernetes-int-or-string'] === true || schema['x-kubernetes-preserve-unknown-fields'] === true;
+  const allowedUntyped =
+    schema['x-kubernetes-int-or-string'] === true || schema['x-kubernetes-preserve-unknown-fields'] === true;
   if (typeof schema.type !== 'string' && !allowedUntyped) errors.push(`${path || '.'}: missing type`);
-  if (schema.anyOf && schema['x-kubernetes-int-or-string'] !== true) errors.push(`${path || '.'}: anyOf only allowed for int-or-string`);
+  if (schema.anyOf && schema['x-kubernetes-int-or-string'] !== true)
+    errors.push(`${path || '.'}: anyOf only allowed for int-or-string`);
   if (schema.oneOf || schema.allOf || schema.not) errors.push(`${path || '.'}: oneOf/allOf/not not supported`);
   if (schema.additionalProperties === false) errors.push(`${path || '.'}: additionalProperties false`);
-  if (schema.properties && schema.additionalProperties) errors.push(`${path || '.'}: properties and additionalProperties together`);
+  if (schema.properties && schema.additionalProperties)
+    errors.push(`${path || '.'}: properties and additionalProperties together`);
   for (const [k, v] of Object.entries((schema.properties ?? {}) as Record<string, JSONSchemaProps>)) {
     errors.push(...structuralErrors(v, `${path}.${k}`));
   }
@@ -110,7 +120,8 @@ function versionSchema(def: Pick<KindDefinition, 'kind'>, objectSchema: unknown)
   const schema = toStructural(objectSchema);
   // The apiserver fills apiVersion/kind/metadata; only spec is required, as upstream's `+required` spec.
   const props = schema.properties as Record<string, JSONSchemaProps>;
-  schema.required = props.spec && (objectSchema as { required?: string[] }).required?.includes('spec') ? ['spec'] : undefined;
+  schema.required =
+    props.spec && (objectSchema as { required?: string[] }).required?.includes('spec') ? ['spec'] : undefined;
   if (!schema.required) delete schema.required;
   // The apiserver owns metadata validation; CRDs declare it as a bare object.
   props.metadata = { type: 'object' };
@@ -158,7 +169,9 @@ export function buildCrd(def: KindDefinition): CustomResourceDefinition {
           storage: true,
           schema: { openAPIV3Schema: schema },
           ...(Object.keys(subresources).length > 0 ? { subresources } : {}),
-          ...(def.printerColumns?.length ? { additionalPrinterColumns: def.printerColumns.map((c) => ({ ...c })) } : {}),
+          ...(def.printerColumns?.length
+            ? { additionalPrinterColumns: def.printerColumns.map((c) => ({ ...c })) }
+            : {}),
         },
       ],
     },

@@ -9,7 +9,8 @@ export function validateExtensionConfig(ext: Pick<ExtensionConfig, 'spec'>): str
   if (!cc) return ['spec.clientConfig: Required value'];
   const hasUrl = cc.url !== undefined && cc.url !== '';
   const hasService = cc.service !== undefined;
-  if (hasUrl === hasService) errors.push('spec.clientConfig: Invalid value: exactly one of url or service must be specified');
+  if (hasUrl === hasService)
+    errors.push('spec.clientConfig: Invalid value: exactly one of url or service must be specified');
   if (hasUrl) {
     let u: URL | undefined;
     try {
@@ -18,8 +19,10 @@ export function validateExtensionConfig(ext: Pick<ExtensionConfig, 'spec'>): str
       errors.push(`spec.clientConfig.url: Invalid value: "${cc.url}": must be a valid URL`);
     }
     if (u) {
-      if (u.protocol !== 'https:') errors.push(`spec.clientConfig.url: Invalid value: "${cc.url}": expected https scheme`);
-      if (u.username || u.password) errors.push('spec.clientConfig.url: Invalid value: user information is not permitted in the URL');
+      if (u.protocol !== 'https:')
+        errors.push(`spec.clientConfig.url: Invalid value: "${cc.url}": expected https scheme`);
+      if (u.username || u.password)
+        errors.push('spec.clientConfig.url: Invalid value: user information is not permitted in the URL');
       if (u.hash) errors.push('spec.clientConfig.url: Invalid value: fragments are not permitted in the URL');
       if (u.search) errors.push('spec.clientConfig.url: Invalid value: query parameters are not permitted in the URL');
     }
@@ -31,7 +34,8 @@ export function validateExtensionConfig(ext: Pick<ExtensionConfig, 'spec'>): str
     if (s.port !== undefined && (!Number.isInteger(s.port) || s.port < 1 || s.port > 65535)) {
       errors.push(`spec.clientConfig.service.port: Invalid value: ${s.port}: must be between 1 and 65535, inclusive`);
     }
-    if (s.path !== undefined && !s.path.startsWith('/')) errors.push(`spec.clientConfig.service.path: Invalid value: "${s.path}": must start with "/"`);
+    if (s.path !== undefined && !s.path.startsWith('/'))
+      errors.push(`spec.clientConfig.service.path: Invalid value: "${s.path}": must start with "/"`);
   }
   if (ext.spec.namespaceSelector) {
     try {

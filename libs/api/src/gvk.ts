@@ -37,5 +37,7 @@ export const ExtensionConfigGVK = gvk(RUNTIME_GROUP, 'ExtensionConfig');
 /** Split "group/version" (or "v1") into its parts. */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }

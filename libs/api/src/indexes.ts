@@ -37,6 +37,10 @@ export function indexMachineHealthChecks(cache: InformerCache): void {
 }
 
 /** List options selecting what `kind`/`name` controls (any API group: callers check group/uid on the hits). */
-export function controlledBy(namespace: string | undefined, kind: string, name: string): Pick<ListOptions, 'namespace' | 'matchingFields'> {
+export function controlledBy(
+  namespace: string | undefined,
+  kind: string,
+  name: string,
+): Pick<ListOptions, 'namespace' | 'matchingFields'> {
   return { namespace, matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey(kind, name) } };
 }

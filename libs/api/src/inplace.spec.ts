@@ -7,7 +7,9 @@ describe('isUpdateInProgress', () => {
     expect(isUpdateInProgress({ metadata: { annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' } } })).toBe(true);
   });
   it('is true when UpdateMachine is pending', () => {
-    expect(isUpdateInProgress({ metadata: { annotations: { [PENDING_HOOKS_ANNOTATION]: 'Other,UpdateMachine' } } })).toBe(true);
+    expect(
+      isUpdateInProgress({ metadata: { annotations: { [PENDING_HOOKS_ANNOTATION]: 'Other,UpdateMachine' } } }),
+    ).toBe(true);
   });
   it('is false otherwise', () => {
     expect(isUpdateInProgress({ metadata: { annotations: { [PENDING_HOOKS_ANNOTATION]: 'Other' } } })).toBe(false);
@@ -37,7 +39,12 @@ describe('cleanupMachineSpecForDiff', () => {
     expect(spec).toEqual(copy);
   });
   it('makes specs differing only in identity fields equal, but not ones differing in version', () => {
-    const other = { ...structuredClone(spec), clusterName: 'x', providerID: 'y', infrastructureRef: { ...spec.infrastructureRef, name: 'd2' } };
+    const other = {
+      ...structuredClone(spec),
+      clusterName: 'x',
+      providerID: 'y',
+      infrastructureRef: { ...spec.infrastructureRef, name: 'd2' },
+    };
     expect(cleanupMachineSpecForDiff(other)).toEqual(cleanupMachineSpecForDiff(spec));
     expect(cleanupMachineSpecForDiff({ ...spec, version: 'v1.32.0' })).not.toEqual(cleanupMachineSpecForDiff(spec));
   });
@@ -47,7 +54,16 @@ describe('reduceObjectForHook', () => {
   const obj = {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
     kind: 'DockerMachine',
-    metadata: { name: 'd', namespace: 'ns', uid: 'u', resourceVersion: '5', labels: { a: 'b' }, annotations: { c: 'd' }, finalizers: ['f'], managedFields: [{}] },
+    metadata: {
+      name: 'd',
+      namespace: 'ns',
+      uid: 'u',
+      resourceVersion: '5',
+      labels: { a: 'b' },
+      annotations: { c: 'd' },
+      finalizers: ['f'],
+      managedFields: [{}],
+    },
     spec: { image: 'x', nested: { a: 1 } },
     status: { ready: true },
   };

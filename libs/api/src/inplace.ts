@@ -39,14 +39,24 @@ export function cleanupMachineSpecForDiff<T extends Partial<MachineSpec>>(spec: 
 export interface ReducedObject {
   apiVersion: string;
   kind: string;
-  metadata: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   spec?: Record<string, unknown>;
 }
 
 export interface ReducibleObject {
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   spec?: unknown;
 }
 
@@ -68,4 +78,3 @@ export function reduceObjectForHook(obj: ReducibleObject, gvk?: { apiVersion: st
   if (obj.spec !== undefined) out.spec = structuredClone(obj.spec) as Record<string, unknown>;
   return out;
 }
-

@@ -1,4 +1,9 @@
-import { formatLabelSelector, labelSelectorAsSelector, LabelSelectorError, matchesLabelSelector } from './labelselector';
+import {
+  formatLabelSelector,
+  labelSelectorAsSelector,
+  LabelSelectorError,
+  matchesLabelSelector,
+} from './labelselector';
 
 describe('label selectors', () => {
   const sel = {
@@ -12,10 +17,14 @@ describe('label selectors', () => {
   };
   it('matches all requirements', () => {
     expect(matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c1', tier: 'api', owned: '' })).toBe(true);
-    expect(matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c1', tier: 'api', owned: '', env: 'prod' })).toBe(false);
+    expect(
+      matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c1', tier: 'api', owned: '', env: 'prod' }),
+    ).toBe(false);
     expect(matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c1', tier: 'db', owned: '' })).toBe(false);
     expect(matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c1', tier: 'api' })).toBe(false);
-    expect(matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c1', tier: 'api', owned: '', skip: 'x' })).toBe(false);
+    expect(
+      matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c1', tier: 'api', owned: '', skip: 'x' }),
+    ).toBe(false);
     expect(matchesLabelSelector(sel, { 'cluster.x-k8s.io/cluster-name': 'c2', tier: 'api', owned: '' })).toBe(false);
   });
   it('treats {} as everything and undefined as nothing', () => {
@@ -24,12 +33,20 @@ describe('label selectors', () => {
     expect(matchesLabelSelector(undefined, { a: 'b' })).toBe(false);
   });
   it('formats sorted by key like labels.Selector.String()', () => {
-    expect(formatLabelSelector(sel)).toBe('cluster.x-k8s.io/cluster-name=c1,env notin (prod),owned,!skip,tier in (api,web)');
+    expect(formatLabelSelector(sel)).toBe(
+      'cluster.x-k8s.io/cluster-name=c1,env notin (prod),owned,!skip,tier in (api,web)',
+    );
     expect(formatLabelSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: ['x'] }] })).toBe('a in (x)');
   });
   it('rejects invalid selectors with a clear error', () => {
-    expect(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] })).toThrow(LabelSelectorError);
-    expect(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).toThrow(/can't be empty/);
-    expect(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] })).toThrow(/must be empty/);
+    expect(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] })).toThrow(
+      LabelSelectorError,
+    );
+    expect(() => labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).toThrow(
+      /can't be empty/,
+    );
+    expect(() =>
+      labelSelectorAsSelector({ matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] }),
+    ).toThrow(/must be empty/);
   });
 });

@@ -30,20 +30,29 @@ const OPERATORS: readonly string[] = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
 
 function toRequirements(selector: LabelSelector): Requirement[] {
   const reqs: Requirement[] = [];
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) reqs.push({ key, operator: 'Equals', values: [value] });
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {}))
+    reqs.push({ key, operator: 'Equals', values: [value] });
   for (const e of selector.matchExpressions ?? []) {
-    if (!OPERATORS.includes(e.operator)) throw new LabelSelectorError(`"${e.operator}" is not a valid label selector operator`);
+    if (!OPERATORS.includes(e.operator))
+      throw new LabelSelectorError(`"${e.operator}" is not a valid label selector operator`);
     const values = [...new Set(e.values ?? [])].sort();
     if ((e.operator === 'In' || e.operator === 'NotIn') && values.length === 0) {
-      throw new LabelSelectorError(`values: Invalid value: for 'in', 'notin' operators, values set can't be empty (key ${e.key})`);
+      throw new LabelSelectorError(
+        `values: Invalid value: for 'in', 'notin' operators, values set can't be empty (key ${e.key})`,
+      );
     }
     if ((e.operator === 'Exists' || e.operator === 'DoesNotExist') && values.length > 0) {
-      throw new LabelSelectorError(`values: Invalid value: values set must be empty for exists and does not exist (key ${e.key})`);
+      throw new LabelSelectorError(
+        `values: Invalid value: values set must be empty for exists and does not exist (key ${e.key})`,
+      );
     }
     reqs.push({ key: e.key, operator: e.operator as Operator, values });
   }
   // labels.Selector keeps requirements sorted by key (stable for equal keys).
-  return reqs.map((r, i) => ({ r, i })).sort((a, b) => (a.r.key < b.r.key ? -1 : a.r.key > b.r.key ? 1 : a.i - b.i)).map((x) => x.r);
+  return reqs
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (a.r.key < b.r.key ? -1 : a.r.key > b.r.key ? 1 : a.i - b.i))
+    .map((x) => x.r);
 }
 
 function requirementMatches(r: Requirement, labels: Record<string, string>): boolean {
@@ -93,7 +102,10 @@ export function labelSelectorAsSelector(selector: LabelSelector | undefined | nu
   };
 }
 
-export function matchesLabelSelector(selector: LabelSelector | undefined | null, labels: Record<string, string> | undefined): boolean {
+export function matchesLabelSelector(
+  selector: LabelSelector | undefined | null,
+  labels: Record<string, string> | undefined,
+): boolean {
   return labelSelectorAsSelector(selector).matches(labels);
 }
 

@@ -53,7 +53,10 @@ const withoutTemplateSuffix = (kind: string | undefined) => (kind ?? '').replace
  * Compares the rollout-relevant fields of two machine templates: version, bootstrap, infrastructureRef and
  * failureDomain. Fields propagated in place (labels, annotations, timeouts, taints...) never cause a rollout.
  */
-export function compareMachineTemplates(current: MachineTemplateLike, desired: MachineTemplateLike): MachineTemplateComparison {
+export function compareMachineTemplates(
+  current: MachineTemplateLike,
+  desired: MachineTemplateLike,
+): MachineTemplateComparison {
   const c = current.spec ?? {};
   const d = desired.spec ?? {};
   const logMessages: string[] = [];

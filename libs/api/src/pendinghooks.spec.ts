@@ -1,5 +1,14 @@
 import { PENDING_HOOKS_ANNOTATION } from './constants';
-import { addToCommaList, annotationsMergePatch, formatCommaList, isPending, markAsDoneAnnotations, markAsPendingAnnotations, parseCommaList, removeFromCommaList } from './pendinghooks';
+import {
+  addToCommaList,
+  annotationsMergePatch,
+  formatCommaList,
+  isPending,
+  markAsDoneAnnotations,
+  markAsPendingAnnotations,
+  parseCommaList,
+  removeFromCommaList,
+} from './pendinghooks';
 
 describe('comma lists', () => {
   it('parses with set semantics, drops empties and sorts', () => {
@@ -27,18 +36,26 @@ describe('pending hooks annotations', () => {
     const r = markAsDoneAnnotations({ a: 'b', [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' }, 'UpdateMachine');
     expect(r).toEqual({ annotations: { a: 'b' }, changed: true });
     expect(markAsDoneAnnotations({ a: 'b' }, 'UpdateMachine').changed).toBe(false);
-    expect(markAsDoneAnnotations({ [PENDING_HOOKS_ANNOTATION]: 'A,UpdateMachine' }, 'UpdateMachine').annotations).toEqual({ [PENDING_HOOKS_ANNOTATION]: 'A' });
+    expect(
+      markAsDoneAnnotations({ [PENDING_HOOKS_ANNOTATION]: 'A,UpdateMachine' }, 'UpdateMachine').annotations,
+    ).toEqual({ [PENDING_HOOKS_ANNOTATION]: 'A' });
   });
   it('tests membership', () => {
-    expect(isPending('UpdateMachine', { metadata: { annotations: { [PENDING_HOOKS_ANNOTATION]: 'A,UpdateMachine' } } })).toBe(true);
-    expect(isPending('UpdateMachine', { metadata: { annotations: { [PENDING_HOOKS_ANNOTATION]: 'UpdateMachineX' } } })).toBe(false);
+    expect(
+      isPending('UpdateMachine', { metadata: { annotations: { [PENDING_HOOKS_ANNOTATION]: 'A,UpdateMachine' } } }),
+    ).toBe(true);
+    expect(
+      isPending('UpdateMachine', { metadata: { annotations: { [PENDING_HOOKS_ANNOTATION]: 'UpdateMachineX' } } }),
+    ).toBe(false);
     expect(isPending('UpdateMachine', { metadata: {} })).toBe(false);
   });
 });
 
 describe('annotationsMergePatch', () => {
   it('sets changed keys and nulls removed ones', () => {
-    expect(annotationsMergePatch({ a: '1', b: '2' }, { a: '1', c: '3' })).toEqual({ metadata: { annotations: { b: null, c: '3' } } });
+    expect(annotationsMergePatch({ a: '1', b: '2' }, { a: '1', c: '3' })).toEqual({
+      metadata: { annotations: { b: null, c: '3' } },
+    });
     expect(annotationsMergePatch({ a: '1' }, { a: '1' })).toBeUndefined();
   });
 });

@@ -5,7 +5,14 @@ import { PENDING_HOOKS_ANNOTATION } from './constants';
 /** Split a comma list: drops empty items, de-duplicates, sorts. */
 export function parseCommaList(value: string | undefined): string[] {
   if (!value) return [];
-  return [...new Set(value.split(',').map((s) => s.trim()).filter((s) => s.length > 0))].sort();
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    ),
+  ].sort();
 }
 
 /** Sorted, de-duplicated comma list. */
@@ -38,10 +45,14 @@ export function isPending(hook: string, obj: WithAnnotations): boolean {
 }
 
 /** Annotations with `hooks` added to pending-hooks. */
-export function markAsPendingAnnotations(annotations: Record<string, string> | undefined, ...hooks: string[]): AnnotationsResult {
+export function markAsPendingAnnotations(
+  annotations: Record<string, string> | undefined,
+  ...hooks: string[]
+): AnnotationsResult {
   const current = annotations?.[PENDING_HOOKS_ANNOTATION];
   const next = addToCommaList(current, ...hooks);
-  if (next === current || (next === '' && current === undefined)) return { annotations: { ...annotations }, changed: false };
+  if (next === current || (next === '' && current === undefined))
+    return { annotations: { ...annotations }, changed: false };
   const out = { ...annotations };
   if (next === '') delete out[PENDING_HOOKS_ANNOTATION];
   else out[PENDING_HOOKS_ANNOTATION] = next;
@@ -49,7 +60,10 @@ export function markAsPendingAnnotations(annotations: Record<string, string> | u
 }
 
 /** Annotations with `hook` removed from pending-hooks; the annotation goes away when the list is empty. */
-export function markAsDoneAnnotations(annotations: Record<string, string> | undefined, hook: string): AnnotationsResult {
+export function markAsDoneAnnotations(
+  annotations: Record<string, string> | undefined,
+  hook: string,
+): AnnotationsResult {
   const current = annotations?.[PENDING_HOOKS_ANNOTATION];
   if (!parseCommaList(current).includes(hook)) return { annotations: { ...annotations }, changed: false };
   const next = removeFromCommaList(current, hook);

@@ -12,7 +12,8 @@ export const NOT_REMEDIATING_REASON = 'NotRemediating';
 export const isMachineUnhealthy = (m: Machine): boolean => isFalse(m, HEALTH_CHECK_SUCCEEDED_CONDITION);
 
 /** MHC asked the owner to remediate the Machine. */
-export const isMachineToBeRemediated = (m: Machine): boolean => isMachineUnhealthy(m) && isFalse(m, OWNER_REMEDIATED_CONDITION);
+export const isMachineToBeRemediated = (m: Machine): boolean =>
+  isMachineUnhealthy(m) && isFalse(m, OWNER_REMEDIATED_CONDITION);
 
 /**
  * The owner's Remediating condition: True while Machines are to be remediated (their OwnerRemediated aggregated),
@@ -21,13 +22,24 @@ export const isMachineToBeRemediated = (m: Machine): boolean => isMachineUnhealt
 export function ownerRemediatingCondition(machines: readonly Machine[], ownerKind: string): ConditionInput {
   const toBeRemediated = machines.filter(isMachineToBeRemediated);
   if (toBeRemediated.length === 0) {
-    const unhealthy = machines.filter(isMachineUnhealthy).map((m) => m.metadata.name ?? '').sort();
-    const shown = unhealthy.slice(0, 3).join(', ') + (unhealthy.length > 3 ? `, ... (${unhealthy.length - 3} more)` : '');
+    const unhealthy = machines
+      .filter(isMachineUnhealthy)
+      .map((m) => m.metadata.name ?? '')
+      .sort();
+    const shown =
+      unhealthy.slice(0, 3).join(', ') + (unhealthy.length > 3 ? `, ... (${unhealthy.length - 3} more)` : '');
     const many = unhealthy.length > 1;
-    const message = unhealthy.length === 0 ? undefined : `Machine${many ? 's' : ''} ${shown} ${many ? 'are' : 'is'} not healthy (not to be remediated by ${ownerKind})`;
+    const message =
+      unhealthy.length === 0
+        ? undefined
+        : `Machine${many ? 's' : ''} ${shown} ${many ? 'are' : 'is'} not healthy (not to be remediated by ${ownerKind})`;
     return { type: REMEDIATING_CONDITION, status: 'False', reason: NOT_REMEDIATING_REASON, message };
   }
-  const reasons = { trueReason: REMEDIATING_REASON, falseReason: REMEDIATING_REASON, unknownReason: REMEDIATING_REASON };
+  const reasons = {
+    trueReason: REMEDIATING_REASON,
+    falseReason: REMEDIATING_REASON,
+    unknownReason: REMEDIATING_REASON,
+  };
   const agg = aggregate(toBeRemediated, OWNER_REMEDIATED_CONDITION, { targetType: REMEDIATING_CONDITION, ...reasons });
   return { type: REMEDIATING_CONDITION, status: 'True', reason: REMEDIATING_REASON, message: agg.message };
 }

@@ -50,13 +50,24 @@ export function summarize(conditions: readonly Condition[] | undefined, options:
     const c = options.overrides?.find((o) => o.type === type) ?? getCondition(conditions, type);
     if (c) inScope.push(c);
     else if (!ignoreIfMissing.has(type)) {
-      inScope.push({ type, status: 'Unknown', reason: NOT_YET_REPORTED_REASON, message: 'Condition not yet reported', lastTransitionTime: '' });
+      inScope.push({
+        type,
+        status: 'Unknown',
+        reason: NOT_YET_REPORTED_REASON,
+        message: 'Condition not yet reported',
+        lastTransitionTime: '',
+      });
     }
   }
   const priorityOf = (c: Condition) => options.priority?.(c) ?? defaultMergePriority(c, negative);
   const priorities = inScope.map(priorityOf);
-  const status: ConditionStatus = priorities.includes('Issue') ? 'False' : priorities.includes('Unknown') ? 'Unknown' : 'True';
-  const reason = status === 'False' ? options.reasons.issue : status === 'Unknown' ? options.reasons.unknown : options.reasons.info;
+  const status: ConditionStatus = priorities.includes('Issue')
+    ? 'False'
+    : priorities.includes('Unknown')
+      ? 'Unknown'
+      : 'True';
+  const reason =
+    status === 'False' ? options.reasons.issue : status === 'Unknown' ? options.reasons.unknown : options.reasons.info;
   let lines: string[] = [];
   inScope.forEach((c, i) => {
     // Info is only shown when there is nothing worse, and only when it says something.

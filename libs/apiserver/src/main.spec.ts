@@ -3,7 +3,13 @@ import { parseArgs } from './main';
 
 describe('main parseArgs', () => {
   it('reads --data-dir, --port and --kubeconfig-out (also in --flag=value form)', () => {
-    expect(parseArgs(['--data-dir', '/tmp/d', '--port=6443', '--kubeconfig-out', '/tmp/k'])).toMatchObject({ dataDir: '/tmp/d', port: 6443, kubeconfigOut: '/tmp/k', tls: true, memory: false });
+    expect(parseArgs(['--data-dir', '/tmp/d', '--port=6443', '--kubeconfig-out', '/tmp/k'])).toMatchObject({
+      dataDir: '/tmp/d',
+      port: 6443,
+      kubeconfigOut: '/tmp/k',
+      tls: true,
+      memory: false,
+    });
   });
   it('defaults the kubeconfig into the data dir', () => {
     expect(parseArgs(['--data-dir', 'rel']).kubeconfigOut).toBe(resolve('rel', 'kubeconfig'));

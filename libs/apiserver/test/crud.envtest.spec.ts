@@ -61,7 +61,12 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     const mainWrite = await c.update({ ...withStatus, spec: { size: 3 }, status: { phase: 'Hacked' } });
     expect(mainWrite.status).toEqual({ phase: 'Ready' });
     expect(mainWrite.spec).toMatchObject({ size: 3 });
-    const statusPatch = await c.patch(refOf(w), 'merge', { spec: { size: 9 }, status: { ready: true } }, { subresource: 'status' });
+    const statusPatch = await c.patch(
+      refOf(w),
+      'merge',
+      { spec: { size: 9 }, status: { ready: true } },
+      { subresource: 'status' },
+    );
     expect(statusPatch.spec).toMatchObject({ size: 3 });
     expect(statusPatch.status).toEqual({ phase: 'Ready', ready: true });
     expect(statusPatch.metadata.generation).toBe(2);
@@ -69,11 +74,17 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
 
   it('merge patch and JSON patch', async () => {
     const w = await c.create(widget('w-patch', ns, { size: 1, tags: ['x'] }));
-    const merged = await c.patch(refOf(w), 'merge', { spec: { size: 4, tags: null }, metadata: { labels: { p: 'q' } } });
+    const merged = await c.patch(refOf(w), 'merge', {
+      spec: { size: 4, tags: null },
+      metadata: { labels: { p: 'q' } },
+    });
     expect(merged.spec).toMatchObject({ size: 4 });
     expect((merged.spec as any).tags).toBeUndefined();
     expect(merged.metadata.labels).toEqual({ p: 'q' });
-    const jp = await c.patch(refOf(w), 'json', [{ op: 'replace', path: '/spec/size', value: 7 }, { op: 'add', path: '/metadata/annotations', value: { n: 'v' } }]);
+    const jp = await c.patch(refOf(w), 'json', [
+      { op: 'replace', path: '/spec/size', value: 7 },
+      { op: 'add', path: '/metadata/annotations', value: { n: 'v' } },
+    ]);
     expect(jp.spec).toMatchObject({ size: 7 });
     expect(jp.metadata.annotations).toEqual({ n: 'v' });
     const failed = await codeOf(c.patch(refOf(w), 'json', [{ op: 'test', path: '/spec/size', value: 1 }]));
@@ -85,12 +96,20 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
   it('server-side apply: create, managedFields, conflict between managers, force', async () => {
     const applied = await c.apply(widget('w-ssa', ns, { size: 1, color: 'red', tags: ['x'] }), 'alice');
     const entries = applied.metadata.managedFields ?? [];
-    expect(entries).toEqual([expect.objectContaining({ manager: 'alice', operation: 'Apply', fieldsType: 'FieldsV1' })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ manager: 'alice', operation: 'Apply', fieldsType: 'FieldsV1' }),
+    ]);
     expect(JSON.stringify(entries[0].fieldsV1)).toContain('f:size');
 
     const conflict = await codeOf(c.apply(widget('w-ssa', ns, { size: 2 }), 'bob'));
     expect(conflict.code).toBe(409);
-    expect(conflict.status.details?.causes).toEqual([expect.objectContaining({ reason: 'FieldManagerConflict', field: '.spec.size', message: expect.stringContaining('conflict with "alice"') })]);
+    expect(conflict.status.details?.causes).toEqual([
+      expect.objectContaining({
+        reason: 'FieldManagerConflict',
+        field: '.spec.size',
+        message: expect.stringContaining('conflict with "alice"'),
+      }),
+    ]);
     expect(conflict.status.message).toMatch(/conflict/);
 
     const forced = await c.apply(widget('w-ssa', ns, { size: 2 }), 'bob', { force: true });
@@ -122,7 +141,12 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
 
   it('an Update by another manager takes ownership from the applier', async () => {
     await c.apply(configMap('cm-own', ns, { k: 'v1' }), 'applier');
-    const updated = await c.patch({ apiVersion: 'v1', kind: 'ConfigMap', name: 'cm-own', namespace: ns }, 'merge', { data: { k: 'v2' } }, { fieldManager: 'editor' });
+    const updated = await c.patch(
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm-own', namespace: ns },
+      'merge',
+      { data: { k: 'v2' } },
+      { fieldManager: 'editor' },
+    );
     const editor = updated.metadata.managedFields!.find((m) => m.manager === 'editor')!;
     expect(editor.operation).toBe('Update');
     const conflict = await codeOf(c.apply(configMap('cm-own', ns, { k: 'v3' }), 'applier'));
@@ -132,11 +156,24 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
 
   it('a write that changes nothing keeps the resourceVersion and sends no watch event', async () => {
     const w = await c.create(widget('w-noop', ns, { size: 1 }));
-    const applied = await c.apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w-noop', namespace: ns }, spec: { size: 3 } }, 'noop-applier', { force: true });
+    const applied = await c.apply(
+      { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w-noop', namespace: ns }, spec: { size: 3 } },
+      'noop-applier',
+      { force: true },
+    );
     const events: string[] = [];
-    const watch = await c.watch('example.com/v1', 'Widget', ns, { resourceVersion: applied.metadata.resourceVersion, fieldSelector: 'metadata.name=w-noop' }, (e) => events.push(`${e.type} ${e.object.metadata.resourceVersion}`));
+    const watch = await c.watch(
+      'example.com/v1',
+      'Widget',
+      ns,
+      { resourceVersion: applied.metadata.resourceVersion, fieldSelector: 'metadata.name=w-noop' },
+      (e) => events.push(`${e.type} ${e.object.metadata.resourceVersion}`),
+    );
     const ref = refOf(w);
-    const again = await c.apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w-noop', namespace: ns }, spec: { size: 3 } }, 'noop-applier');
+    const again = await c.apply(
+      { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w-noop', namespace: ns }, spec: { size: 3 } },
+      'noop-applier',
+    );
     const merged = await c.patch(ref, 'merge', { spec: { size: 3 } }, { fieldManager: 'noop-applier' });
     const updated = await c.update(again);
     for (const o of [again, merged, updated]) {
@@ -150,12 +187,15 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
   });
 
   it('list with label and field selectors, limit and continue', async () => {
-    for (let i = 0; i < 5; i++) await c.create(configMap(`sel-${i}`, ns, {}, { labels: { group: i % 2 ? 'odd' : 'even', idx: String(i) } }));
+    for (let i = 0; i < 5; i++)
+      await c.create(configMap(`sel-${i}`, ns, {}, { labels: { group: i % 2 ? 'odd' : 'even', idx: String(i) } }));
     const even = await c.list('v1', 'ConfigMap', ns, { labelSelector: 'group=even' });
     expect(even.items.map((i) => i.metadata.name)).toEqual(['sel-0', 'sel-2', 'sel-4']);
     const notIn = await c.list('v1', 'ConfigMap', ns, { labelSelector: 'idx notin (0,1,2),group' });
     expect(notIn.items.map((i) => i.metadata.name)).toEqual(['sel-3', 'sel-4']);
-    const byName = await c.list('v1', 'ConfigMap', undefined, { fieldSelector: `metadata.name=sel-1,metadata.namespace=${ns}` });
+    const byName = await c.list('v1', 'ConfigMap', undefined, {
+      fieldSelector: `metadata.name=sel-1,metadata.namespace=${ns}`,
+    });
     expect(byName.items.map((i) => i.metadata.name)).toEqual(['sel-1']);
 
     const names: string[] = [];
@@ -172,7 +212,11 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
   });
 
   it('generateName and dryRun=All', async () => {
-    const gen = await c.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-', namespace: ns } });
+    const gen = await c.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { generateName: 'gen-', namespace: ns },
+    });
     expect(gen.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
     const dry = await c.create(configMap('dry', ns), { dryRun: true });
     expect(dry.metadata.name).toBe('dry');
@@ -193,11 +237,18 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     await c.delete(refOf(first));
     const second = await c.apply(widget('w-uid', ns, { size: 2 }), 'alice');
     expect(second.metadata.uid).not.toBe(first.metadata.uid);
-    const stale = { ...widget('w-uid', ns, { size: 3 }), metadata: { name: 'w-uid', namespace: ns, uid: first.metadata.uid } };
-    const put = await codeOf(c.update({ ...stale, metadata: { ...stale.metadata, resourceVersion: second.metadata.resourceVersion } }));
+    const stale = {
+      ...widget('w-uid', ns, { size: 3 }),
+      metadata: { name: 'w-uid', namespace: ns, uid: first.metadata.uid },
+    };
+    const put = await codeOf(
+      c.update({ ...stale, metadata: { ...stale.metadata, resourceVersion: second.metadata.resourceVersion } }),
+    );
     expect(put.code).toBe(409);
     expect(put.status.message).toContain(`Precondition failed: UID in precondition: ${first.metadata.uid}`);
-    const patched = await codeOf(c.patch(refOf(second), 'merge', { metadata: { uid: first.metadata.uid }, spec: { size: 3 } }));
+    const patched = await codeOf(
+      c.patch(refOf(second), 'merge', { metadata: { uid: first.metadata.uid }, spec: { size: 3 } }),
+    );
     expect(patched.code).toBe(422);
     expect(patched.status.details?.causes?.[0]).toMatchObject({ field: 'metadata.uid' });
     const applied = await codeOf(c.apply(stale, 'alice'));
@@ -205,22 +256,31 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     expect(applied.status.message).toContain('field is immutable');
     expect((await c.get(refOf(second))).spec).toMatchObject({ size: 2 });
     // The object's own uid is fine.
-    expect((await c.apply({ ...stale, metadata: { ...stale.metadata, uid: second.metadata.uid } }, 'alice')).spec).toMatchObject({ size: 3 });
+    expect(
+      (await c.apply({ ...stale, metadata: { ...stale.metadata, uid: second.metadata.uid } }, 'alice')).spec,
+    ).toMatchObject({ size: 3 });
   });
 
   it('an apply naming a uid when no object exists is 409 and creates nothing (a stale intent cannot bring a deleted object back)', async () => {
     const first = await c.apply(widget('w-gone', ns, { size: 1 }), 'alice');
     await c.delete(refOf(first));
-    const stale = { ...widget('w-gone', ns, { size: 2 }), metadata: { name: 'w-gone', namespace: ns, uid: first.metadata.uid } };
+    const stale = {
+      ...widget('w-gone', ns, { size: 2 }),
+      metadata: { name: 'w-gone', namespace: ns, uid: first.metadata.uid },
+    };
     for (const dryRun of [true, false]) {
       const applied = await codeOf(c.apply(stale, 'alice', { dryRun }));
       expect(applied.code).toBe(409);
       expect(applied.status.reason).toBe('Conflict');
-      expect(applied.status.message).toContain(`uid mismatch: the provided object specified uid ${first.metadata.uid}, and no existing object was found`);
+      expect(applied.status.message).toContain(
+        `uid mismatch: the provided object specified uid ${first.metadata.uid}, and no existing object was found`,
+      );
     }
     expect((await codeOf(c.get(refOf(first)))).code).toBe(404);
     // Without a uid the same apply creates the object, as before.
-    expect((await c.apply({ ...stale, metadata: { name: 'w-gone', namespace: ns } }, 'alice')).spec).toMatchObject({ size: 2 });
+    expect((await c.apply({ ...stale, metadata: { name: 'w-gone', namespace: ns } }, 'alice')).spec).toMatchObject({
+      size: 2,
+    });
   });
 
   it('schema: defaults applied, invalid objects get 422 with field causes', async () => {
@@ -231,8 +291,10 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
     expect(bad.status.details?.causes).toEqual([expect.objectContaining({ field: 'spec.size' })]);
     // A type error quotes the value's type (kube-openapi's InvalidType); several errors are one bracketed aggregate.
     const types = await codeOf(c.create(widget('w-types', ns, { size: 1, tags: [1, { x: 1 }] })));
-    expect(types.status.message).toBe('Widget.example.com "w-types" is invalid: [spec.tags[0]: Invalid value: "integer": spec.tags[0] in body must be of type string: "integer", '
-      + 'spec.tags[1]: Invalid value: "object": spec.tags[1] in body must be of type string: "object"]');
+    expect(types.status.message).toBe(
+      'Widget.example.com "w-types" is invalid: [spec.tags[0]: Invalid value: "integer": spec.tags[0] in body must be of type string: "integer", ' +
+        'spec.tags[1]: Invalid value: "object": spec.tags[1] in body must be of type string: "object"]',
+    );
     const badName = await codeOf(c.create(widget('Bad_Name', ns)));
     expect(badName.code).toBe(422);
     expect(badName.status.details?.causes?.[0]).toMatchObject({ field: 'metadata.name' });
@@ -240,7 +302,12 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
 
   // kube serves custom resources as unstructured maps, which Go's JSON encoder writes with sorted keys.
   it('custom resources come with their keys sorted at every level; arrays keep their order', async () => {
-    const w = await c.create({ kind: 'Widget', apiVersion: 'example.com/v1', spec: { tags: ['b', 'a'], size: 1 }, metadata: { namespace: ns, name: 'w-order', labels: { z: '1', a: '2' } } } as KubeObject);
+    const w = await c.create({
+      kind: 'Widget',
+      apiVersion: 'example.com/v1',
+      spec: { tags: ['b', 'a'], size: 1 },
+      metadata: { namespace: ns, name: 'w-order', labels: { z: '1', a: '2' } },
+    } as KubeObject);
     const listed = (await c.list('example.com/v1', 'Widget', ns, { fieldSelector: 'metadata.name=w-order' })).items[0];
     const sortedKeys = (o: object) => expect(Object.keys(o)).toEqual(Object.keys(o).sort());
     for (const o of [w, await c.get(refOf(w)), listed]) {
@@ -254,7 +321,12 @@ describe.each([0, 1])('CRUD semantics via client #%i', (idx) => {
   });
 
   it('cluster-scoped custom resources', async () => {
-    const g: KubeObject = { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: `g-${idx}` }, spec: { anything: { goes: true } } };
+    const g: KubeObject = {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: `g-${idx}` },
+      spec: { anything: { goes: true } },
+    };
     const created = await c.create(g);
     expect(created.metadata.namespace).toBeUndefined();
     expect(created.spec).toEqual({ anything: { goes: true } });

@@ -15,47 +15,125 @@ afterAll(async () => {
   await ts?.stop();
 });
 
-const ref = (o: KubeObject) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name!, namespace: o.metadata.namespace });
+const ref = (o: KubeObject) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name!,
+  namespace: o.metadata.namespace,
+});
 
 /** One object per built-in kind, and a change of its non-metadata content. */
 const WITHOUT_GENERATION: [string, KubeObject, Record<string, unknown>][] = [
-  ['Namespace', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gen-ns' } }, { spec: { finalizers: ['kubernetes', 'example.com/x'] } }],
-  ['Secret', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gen-s', namespace: 'default' }, data: { a: 'MQ==' } }, { data: { a: 'Mg==' } }],
-  ['ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gen-cm', namespace: 'default' }, data: { a: '1' } }, { data: { a: '2' } }],
-  ['Event', { apiVersion: 'v1', kind: 'Event', metadata: { name: 'gen-ev', namespace: 'default' }, involvedObject: { kind: 'ConfigMap', name: 'x' }, reason: 'A' }, { reason: 'B' }],
-  ['events.k8s.io Event', {
-    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'gen-ev2', namespace: 'default' },
-    eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'c', reportingInstance: 'c-1', action: 'A', reason: 'A', type: 'Normal',
-  }, { series: { count: 2, lastObservedTime: '2026-01-01T00:00:05.000000Z' } }], // kube's ValidateEventUpdate: note, reason... are immutable
+  [
+    'Namespace',
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gen-ns' } },
+    { spec: { finalizers: ['kubernetes', 'example.com/x'] } },
+  ],
+  [
+    'Secret',
+    { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gen-s', namespace: 'default' }, data: { a: 'MQ==' } },
+    { data: { a: 'Mg==' } },
+  ],
+  [
+    'ConfigMap',
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gen-cm', namespace: 'default' }, data: { a: '1' } },
+    { data: { a: '2' } },
+  ],
+  [
+    'Event',
+    {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'gen-ev', namespace: 'default' },
+      involvedObject: { kind: 'ConfigMap', name: 'x' },
+      reason: 'A',
+    },
+    { reason: 'B' },
+  ],
+  [
+    'events.k8s.io Event',
+    {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'gen-ev2', namespace: 'default' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'c',
+      reportingInstance: 'c-1',
+      action: 'A',
+      reason: 'A',
+      type: 'Normal',
+    },
+    { series: { count: 2, lastObservedTime: '2026-01-01T00:00:05.000000Z' } },
+  ], // kube's ValidateEventUpdate: note, reason... are immutable
   ['Node', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'gen-node' } }, { spec: { unschedulable: true } }],
-  ['Lease', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'gen-l', namespace: 'default' }, spec: { holderIdentity: 'a' } }, { spec: { holderIdentity: 'b' } }],
+  [
+    'Lease',
+    {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'gen-l', namespace: 'default' },
+      spec: { holderIdentity: 'a' },
+    },
+    { spec: { holderIdentity: 'b' } },
+  ],
 ];
 
 describe('metadata.generation', () => {
   it('covers every served built-in kind', () => {
-    const tested = [...WITHOUT_GENERATION.map(([, o]) => `${o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind}`), 'apiextensions.k8s.io/CustomResourceDefinition'];
-    expect(tested.sort()).toEqual(builtinResources().map((r) => `${r.group}/${r.kind}`).sort());
+    const tested = [
+      ...WITHOUT_GENERATION.map(([, o]) => `${o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind}`),
+      'apiextensions.k8s.io/CustomResourceDefinition',
+    ];
+    expect(tested.sort()).toEqual(
+      builtinResources()
+        .map((r) => `${r.group}/${r.kind}`)
+        .sort(),
+    );
   });
 
-  it.each(WITHOUT_GENERATION)('%s: none on create, update, merge patch and apply; a client cannot set it on update', async (_name, obj, change) => {
-    const created = await c.create(obj);
-    expect(created.metadata.generation).toBeUndefined();
-    const updated = await c.update({ ...created, ...change, metadata: { ...created.metadata, generation: 7 } } as KubeObject);
-    expect(updated.metadata.generation).toBeUndefined();
-    const patched = await c.patch(ref(created), 'merge', { metadata: { labels: { l: 'v' } } });
-    expect(patched.metadata.generation).toBeUndefined();
-    const applied = await c.apply({ apiVersion: obj.apiVersion, kind: obj.kind, metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, annotations: { a: 'b' } } } as KubeObject, 'gen-test');
-    expect(applied.metadata.generation).toBeUndefined();
-  });
+  it.each(WITHOUT_GENERATION)(
+    '%s: none on create, update, merge patch and apply; a client cannot set it on update',
+    async (_name, obj, change) => {
+      const created = await c.create(obj);
+      expect(created.metadata.generation).toBeUndefined();
+      const updated = await c.update({
+        ...created,
+        ...change,
+        metadata: { ...created.metadata, generation: 7 },
+      } as KubeObject);
+      expect(updated.metadata.generation).toBeUndefined();
+      const patched = await c.patch(ref(created), 'merge', { metadata: { labels: { l: 'v' } } });
+      expect(patched.metadata.generation).toBeUndefined();
+      const applied = await c.apply(
+        {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind,
+          metadata: { name: obj.metadata.name, namespace: obj.metadata.namespace, annotations: { a: 'b' } },
+        } as KubeObject,
+        'gen-test',
+      );
+      expect(applied.metadata.generation).toBeUndefined();
+    },
+  );
 
   it('CustomResourceDefinition: 1 on create, bumped by spec changes only', async () => {
     const crd = await c.create({
-      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gens.example.com' },
-      spec: { group: 'example.com', scope: 'Namespaced', names: { kind: 'Gen', plural: 'gens' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gens.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Gen', plural: 'gens' },
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+      },
     } as KubeObject);
     expect(crd.metadata.generation).toBe(1);
     // kube's SetDefaults_CustomResourceDefinitionSpec.
-    expect(crd.spec).toMatchObject({ names: { kind: 'Gen', plural: 'gens', singular: 'gen', listKind: 'GenList' }, conversion: { strategy: 'None' } });
+    expect(crd.spec).toMatchObject({
+      names: { kind: 'Gen', plural: 'gens', singular: 'gen', listKind: 'GenList' },
+      conversion: { strategy: 'None' },
+    });
     const labelled = await c.patch(ref(crd), 'merge', { metadata: { labels: { l: 'v' } } });
     expect(labelled.metadata.generation).toBe(1);
     const renamed = await c.patch(ref(crd), 'merge', { spec: { names: { shortNames: ['gn'] } } });
@@ -63,7 +141,12 @@ describe('metadata.generation', () => {
   });
 
   it('custom resources: 1 on create even when the client sends another, bumped by spec changes', async () => {
-    const w = await c.create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'gen-w', namespace: 'default', generation: 5 }, spec: { size: 1 } } as KubeObject);
+    const w = await c.create({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'gen-w', namespace: 'default', generation: 5 },
+      spec: { size: 1 },
+    } as KubeObject);
     expect(w.metadata.generation).toBe(1);
     expect((await c.patch(ref(w), 'merge', { spec: { size: 2 } })).metadata.generation).toBe(2);
   });

@@ -14,14 +14,22 @@ afterAll(() => children.forEach((c) => c.kill()));
 const { suite, kubectl, ok } = kubectlSuite('apiserver-kubectl-');
 const dirFile = (name: string) => join(suite.dir, name);
 
-const widgetYaml = (spec: Record<string, unknown>, name = 'k1') => YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec });
+const widgetYaml = (spec: Record<string, unknown>, name = 'k1') =>
+  YAML.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'default' }, spec });
 
 describe('kubectl', () => {
   it('apply --server-side of a CRD and a custom object; get -o yaml round-trip', async () => {
     expect(await ok(['apply', '--server-side', '-f', '-'], YAML.stringify(widgetCrd))).toContain('serverside-applied');
-    expect(await ok(['apply', '--server-side', '-f', '-'], widgetYaml({ size: 1 }))).toContain('widget.example.com/k1 serverside-applied');
+    expect(await ok(['apply', '--server-side', '-f', '-'], widgetYaml({ size: 1 }))).toContain(
+      'widget.example.com/k1 serverside-applied',
+    );
     const got = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml']));
-    expect(got).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'k1', namespace: 'default', generation: 1 }, spec: { size: 1 } });
+    expect(got).toMatchObject({
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'k1', namespace: 'default', generation: 1 },
+      spec: { size: 1 },
+    });
     // Round trip: what kubectl printed can be written back unchanged.
     writeFileSync(dirFile('k1.yaml'), YAML.stringify(got));
     await ok(['replace', '-f', dirFile('k1.yaml')]);
@@ -36,18 +44,29 @@ describe('kubectl', () => {
 
   // Server-side apply converts the intent to the schema's typed value first: a field the schema does not declare fails
   // there, whatever --validate (fieldValidation) says, and kube answers with a 500.
-  it.each([['strict'], ['warn']])('kubectl apply --server-side --validate=%s refuses an unknown field (not declared in the schema)', async (validate) => {
-    const r = await kubectl(['apply', '--server-side', `--validate=${validate}`, '-f', '-'], widgetYaml({ size: 1, colour: 'typo' }, 'typo'));
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toBe('Error from server: failed to create typed patch object (default/typo; example.com/v1, Kind=Widget): .spec.colour: field not declared in schema\n');
-    expect((await kubectl(['get', 'widget', 'typo'])).code).not.toBe(0);
-  });
+  it.each([['strict'], ['warn']])(
+    'kubectl apply --server-side --validate=%s refuses an unknown field (not declared in the schema)',
+    async (validate) => {
+      const r = await kubectl(
+        ['apply', '--server-side', `--validate=${validate}`, '-f', '-'],
+        widgetYaml({ size: 1, colour: 'typo' }, 'typo'),
+      );
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toBe(
+        'Error from server: failed to create typed patch object (default/typo; example.com/v1, Kind=Widget): .spec.colour: field not declared in schema\n',
+      );
+      expect((await kubectl(['get', 'widget', 'typo'])).code).not.toBe(0);
+    },
+  );
 
   it('kubectl create --validate=strict refuses an unknown field; --validate=warn stores the object without it and prints the server warning', async () => {
     const strict = await kubectl(['create', '-f', '-'], widgetYaml({ size: 1, colour: 'typo' }, 'strict'));
     expect(strict.code).not.toBe(0);
     expect(strict.stderr).toContain('strict decoding error: unknown field "spec.colour"');
-    const r = await kubectl(['create', '--validate=warn', '-f', '-'], widgetYaml({ size: 2, colour: 'typo' }, 'warned'));
+    const r = await kubectl(
+      ['create', '--validate=warn', '-f', '-'],
+      widgetYaml({ size: 2, colour: 'typo' }, 'warned'),
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Warning: unknown field "spec.colour"');
     const got = YAML.parse(await ok(['get', 'widget', 'warned', '-o', 'yaml']));
@@ -55,7 +74,11 @@ describe('kubectl', () => {
   });
 
   it('get -w sees later changes', async () => {
-    const watch = spawn('kubectl', ['--kubeconfig', suite.kubeconfig, 'get', 'widgets', '-w', '--output-watch-events', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const watch = spawn(
+      'kubectl',
+      ['--kubeconfig', suite.kubeconfig, 'get', 'widgets', '-w', '--output-watch-events', '-o', 'json'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     children.push(watch);
     let out = '';
     watch.stdout.on('data', (d) => (out += d));
@@ -70,7 +93,10 @@ describe('kubectl', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/conflict/i);
     expect(r.stderr).toContain('.spec.size');
-    await ok(['apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', '-'], widgetYaml({ size: 9 }));
+    await ok(
+      ['apply', '--server-side', '--field-manager', 'other', '--force-conflicts', '-f', '-'],
+      widgetYaml({ size: 9 }),
+    );
     const got = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml', '--show-managed-fields']));
     expect(got.spec.size).toBe(9);
     const other = got.metadata.managedFields.find((m: any) => m.manager === 'other');
@@ -80,7 +106,16 @@ describe('kubectl', () => {
   it('patch --type merge and --type json, and --subresource=status', async () => {
     await ok(['patch', 'widget', 'k1', '--type', 'merge', '-p', '{"metadata":{"labels":{"l":"v"}}}']);
     await ok(['patch', 'widget', 'k1', '--type', 'json', '-p', '[{"op":"replace","path":"/spec/size","value":3}]']);
-    await ok(['patch', 'widget', 'k1', '--subresource=status', '--type', 'merge', '-p', '{"status":{"phase":"Ready"}}']);
+    await ok([
+      'patch',
+      'widget',
+      'k1',
+      '--subresource=status',
+      '--type',
+      'merge',
+      '-p',
+      '{"status":{"phase":"Ready"}}',
+    ]);
     const got = YAML.parse(await ok(['get', 'widget', 'k1', '-o', 'yaml']));
     expect(got.metadata.labels).toEqual({ l: 'v' });
     expect(got.spec.size).toBe(3);
@@ -88,14 +123,25 @@ describe('kubectl', () => {
   });
 
   it('delete waits on finalizers', async () => {
-    await ok(['apply', '--server-side', '-f', '-'], YAML.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/hold'] } }));
+    await ok(
+      ['apply', '--server-side', '-f', '-'],
+      YAML.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'held', namespace: 'default', finalizers: ['example.com/hold'] },
+      }),
+    );
     const del = kubectl(['delete', 'configmap', 'held', '--timeout=20s']);
     let finished = false;
     void del.then(() => (finished = true));
-    const cm = await waitFor(async () => {
-      const o = YAML.parse(await ok(['get', 'configmap', 'held', '-o', 'yaml']));
-      return o.metadata.deletionTimestamp ? o : undefined;
-    }, 10000, 'deletionTimestamp');
+    const cm = await waitFor(
+      async () => {
+        const o = YAML.parse(await ok(['get', 'configmap', 'held', '-o', 'yaml']));
+        return o.metadata.deletionTimestamp ? o : undefined;
+      },
+      10000,
+      'deletionTimestamp',
+    );
     expect(cm.metadata.finalizers).toEqual(['example.com/hold']);
     expect(finished).toBe(false);
     await ok(['patch', 'configmap', 'held', '--type', 'json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);

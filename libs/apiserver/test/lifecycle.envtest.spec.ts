@@ -16,9 +16,18 @@ afterAll(async () => {
 });
 
 const gone = async (c: TestClient, o: KubeObject) =>
-  c.get(refOf(o)).then(() => false, (e) => e instanceof HttpError && e.code === 404);
+  c.get(refOf(o)).then(
+    () => false,
+    (e) => e instanceof HttpError && e.code === 404,
+  );
 
-const owner = (o: KubeObject, block = false) => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name!, uid: o.metadata.uid!, ...(block ? { blockOwnerDeletion: true } : {}) });
+const owner = (o: KubeObject, block = false) => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name!,
+  uid: o.metadata.uid!,
+  ...(block ? { blockOwnerDeletion: true } : {}),
+});
 
 describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
   let c: TestClient;
@@ -38,12 +47,24 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
     const patched = await c.patch(refOf(w), 'merge', { spec: { size: 2 } });
     await c.delete(refOf(w));
     await waitFor(() => events.length >= 3, 5000, 'watch events');
-    expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'watched'], ['MODIFIED', 'watched'], ['DELETED', 'watched']]);
+    expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['ADDED', 'watched'],
+      ['MODIFIED', 'watched'],
+      ['DELETED', 'watched'],
+    ]);
     expect(events[1].object.metadata.resourceVersion).toBe(patched.metadata.resourceVersion);
 
     // Resume after the MODIFIED event: only DELETED is replayed.
     const resumed: Ev[] = [];
-    stops.push(await c.watch('example.com/v1', 'Widget', ns, { resourceVersion: patched.metadata.resourceVersion, labelSelector: 'watch=me' }, (e) => resumed.push(e)));
+    stops.push(
+      await c.watch(
+        'example.com/v1',
+        'Widget',
+        ns,
+        { resourceVersion: patched.metadata.resourceVersion, labelSelector: 'watch=me' },
+        (e) => resumed.push(e),
+      ),
+    );
     await waitFor(() => resumed.length >= 1, 5000, 'replayed event');
     expect(resumed.map((e) => e.type)).toEqual(['DELETED']);
   });
@@ -67,7 +88,11 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
     const events: Ev[] = [];
     stops.push(await c.watch('v1', 'ConfigMap', ns, { allowWatchBookmarks: true }, (e) => events.push(e)));
     await waitFor(() => events.some((e) => e.type === 'BOOKMARK'), 5000, 'bookmark');
-    expect(events.slice(0, 3).map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'initial'], ['ADDED', 'initial-2'], ['BOOKMARK', undefined]]);
+    expect(events.slice(0, 3).map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['ADDED', 'initial'],
+      ['ADDED', 'initial-2'],
+      ['BOOKMARK', undefined],
+    ]);
     const bm = events[2].object;
     expect(bm.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
     expect(Number(bm.metadata.resourceVersion)).toBeGreaterThan(Number(first.metadata.resourceVersion));
@@ -77,7 +102,13 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
   // revision is 410 there as on the embedded server; cached resources keep serving recent history from memory.
   it('watch from a compacted resourceVersion gets 410 Expired', async () => {
     for (let i = 0; i < 60; i++) {
-      await c.create({ apiVersion: 'v1', kind: 'Event', metadata: { name: `churn-${i}`, namespace: ns }, involvedObject: { kind: 'ConfigMap', name: 'x', namespace: ns }, reason: 'Churn' });
+      await c.create({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: `churn-${i}`, namespace: ns },
+        involvedObject: { kind: 'ConfigMap', name: 'x', namespace: ns },
+        reason: 'Churn',
+      });
     }
     await compactHistory(ts);
     const events: Ev[] = [];
@@ -102,11 +133,18 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
   it('an object being deleted gains no finalizer: 422 Forbidden naming the new ones, as kube', async () => {
     const w = await c.create(widget('no-new-final', ns, { size: 1 }, { finalizers: ['example.com/a'] }));
     await c.delete(refOf(w));
-    const err = await c.patch(refOf(w), 'merge', { metadata: { finalizers: ['example.com/a', 'example.com/z', 'example.com/b'] } }).then(() => undefined, (e) => e);
+    const err = await c
+      .patch(refOf(w), 'merge', { metadata: { finalizers: ['example.com/a', 'example.com/z', 'example.com/b'] } })
+      .then(
+        () => undefined,
+        (e) => e,
+      );
     expect(err).toBeInstanceOf(HttpError);
     expect(err.code).toBe(422);
     expect(err.status.reason).toBe('Invalid');
-    expect(err.status.message).toBe('Widget.example.com "no-new-final" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/b", "example.com/z"}');
+    expect(err.status.message).toBe(
+      'Widget.example.com "no-new-final" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"example.com/b", "example.com/z"}',
+    );
     expect((await c.get(refOf(w))).metadata.finalizers).toEqual(['example.com/a']);
     await c.patch(refOf(w), 'merge', { metadata: { finalizers: null } });
     expect(await gone(c, w)).toBe(true);
@@ -119,20 +157,30 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
     const d2 = await c.create(configMap('bg-dep2', ns, {}, { ownerReferences: [owner(o), owner(other)] }));
     await c.delete(refOf(o), { propagationPolicy: 'Background' });
     await waitFor(() => gone(c, d1), 5000, 'dependent collected');
-    const survivor = await waitFor(async () => {
-      const d = await c.get(refOf(d2));
-      return d.metadata.ownerReferences?.length === 1 ? d : undefined;
-    }, 5000, 'dangling owner reference removed');
+    const survivor = await waitFor(
+      async () => {
+        const d = await c.get(refOf(d2));
+        return d.metadata.ownerReferences?.length === 1 ? d : undefined;
+      },
+      5000,
+      'dangling owner reference removed',
+    );
     expect(survivor.metadata.ownerReferences![0].uid).toBe(other.metadata.uid);
   });
 
   /** Deletes `o` with `policy` and returns the object as its first watch event after the delete shows it. */
   async function deletedAs(o: KubeObject, policy: 'Foreground' | 'Orphan'): Promise<KubeObject> {
     const events: Ev[] = [];
-    const w = await c.watch(o.apiVersion, o.kind, ns, { resourceVersion: o.metadata.resourceVersion, fieldSelector: `metadata.name=${o.metadata.name}` }, (e) => events.push(e));
+    const w = await c.watch(
+      o.apiVersion,
+      o.kind,
+      ns,
+      { resourceVersion: o.metadata.resourceVersion, fieldSelector: `metadata.name=${o.metadata.name}` },
+      (e) => events.push(e),
+    );
     stops.push(w);
     await c.delete(refOf(o), { propagationPolicy: policy });
-    const ev = await waitFor(() => events[0], 5000, 'the delete\'s watch event');
+    const ev = await waitFor(() => events[0], 5000, "the delete's watch event");
     w.stop();
     expect(ev.type).toBe('MODIFIED');
     return ev.object;
@@ -145,39 +193,57 @@ describe.each([0, 1])('lifecycle semantics via client #%i', (idx) => {
     const o = await c.create(widget('fg-mark', ns, { size: 1 }, { finalizers: ['example.com/keep'] }));
     const marked = await deletedAs(o, 'Foreground');
     // markAsDeleting also bumps the generation of objects that track one.
-    expect(marked.metadata).toMatchObject({ name: 'fg-mark', finalizers: ['example.com/keep', 'foregroundDeletion'], deletionTimestamp: expect.any(String), deletionGracePeriodSeconds: 0, generation: 2 });
+    expect(marked.metadata).toMatchObject({
+      name: 'fg-mark',
+      finalizers: ['example.com/keep', 'foregroundDeletion'],
+      deletionTimestamp: expect.any(String),
+      deletionGracePeriodSeconds: 0,
+      generation: 2,
+    });
   });
 
   it('orphan deletion: the owner is kept, with deletionTimestamp and the orphan finalizer', async () => {
     const o = await c.create(widget('orph-mark', ns, { size: 1 }, { finalizers: ['example.com/keep'] }));
     await c.create(configMap('orph-mark-dep', ns, {}, { ownerReferences: [owner(o)] }));
     const marked = await deletedAs(o, 'Orphan');
-    expect(marked.metadata).toMatchObject({ name: 'orph-mark', finalizers: ['example.com/keep', 'orphan'], deletionTimestamp: expect.any(String) });
+    expect(marked.metadata).toMatchObject({
+      name: 'orph-mark',
+      finalizers: ['example.com/keep', 'orphan'],
+      deletionTimestamp: expect.any(String),
+    });
   });
 
-  itEmbedded('foreground deletion: the garbage collector deletes blocking dependents first, then the owner', async () => {
-    const o = await c.create(widget('fg-owner', ns));
-    const d = await c.create(configMap('fg-dep', ns, {}, { ownerReferences: [owner(o, true)], finalizers: ['example.com/hold'] }));
-    await c.delete(refOf(o), { propagationPolicy: 'Foreground' });
-    const waiting = await c.get(refOf(o));
-    expect(waiting.metadata.finalizers).toContain('foregroundDeletion');
-    expect(waiting.metadata.deletionTimestamp).toBeTruthy();
-    await waitFor(async () => (await c.get(refOf(d))).metadata.deletionTimestamp, 5000, 'dependent terminating');
-    await embedded(ts).gcIdle();
-    expect(await gone(c, o)).toBe(false);
-    await c.patch(refOf(d), 'merge', { metadata: { finalizers: null } });
-    await waitFor(() => gone(c, o), 5000, 'owner deleted after its dependent');
-  });
+  itEmbedded(
+    'foreground deletion: the garbage collector deletes blocking dependents first, then the owner',
+    async () => {
+      const o = await c.create(widget('fg-owner', ns));
+      const d = await c.create(
+        configMap('fg-dep', ns, {}, { ownerReferences: [owner(o, true)], finalizers: ['example.com/hold'] }),
+      );
+      await c.delete(refOf(o), { propagationPolicy: 'Foreground' });
+      const waiting = await c.get(refOf(o));
+      expect(waiting.metadata.finalizers).toContain('foregroundDeletion');
+      expect(waiting.metadata.deletionTimestamp).toBeTruthy();
+      await waitFor(async () => (await c.get(refOf(d))).metadata.deletionTimestamp, 5000, 'dependent terminating');
+      await embedded(ts).gcIdle();
+      expect(await gone(c, o)).toBe(false);
+      await c.patch(refOf(d), 'merge', { metadata: { finalizers: null } });
+      await waitFor(() => gone(c, o), 5000, 'owner deleted after its dependent');
+    },
+  );
 
-  itEmbedded('orphan deletion: the garbage collector removes the owner reference from dependents, then the owner', async () => {
-    const o = await c.create(widget('orph-owner', ns));
-    const d = await c.create(configMap('orph-dep', ns, {}, { ownerReferences: [owner(o)] }));
-    await c.delete(refOf(o), { propagationPolicy: 'Orphan' });
-    await waitFor(() => gone(c, o), 5000, 'owner deleted');
-    await embedded(ts).gcIdle();
-    const kept = await c.get(refOf(d));
-    expect(kept.metadata.ownerReferences).toBeUndefined();
-  });
+  itEmbedded(
+    'orphan deletion: the garbage collector removes the owner reference from dependents, then the owner',
+    async () => {
+      const o = await c.create(widget('orph-owner', ns));
+      const d = await c.create(configMap('orph-dep', ns, {}, { ownerReferences: [owner(o)] }));
+      await c.delete(refOf(o), { propagationPolicy: 'Orphan' });
+      await waitFor(() => gone(c, o), 5000, 'owner deleted');
+      await embedded(ts).gcIdle();
+      const kept = await c.get(refOf(d));
+      expect(kept.metadata.ownerReferences).toBeUndefined();
+    },
+  );
 });
 
 describe('namespace deletion', () => {
@@ -187,14 +253,27 @@ describe('namespace deletion', () => {
     await c.create(configMap('inside', 'closing', {}, { finalizers: ['example.com/hold'] }));
     const answer = await c.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'closing' });
     expect(answer).toMatchObject({
-      kind: 'Namespace', metadata: { name: 'closing', deletionTimestamp: expect.any(String), labels: { 'kubernetes.io/metadata.name': 'closing' } },
-      spec: { finalizers: ['kubernetes'] }, status: { phase: 'Terminating' },
+      kind: 'Namespace',
+      metadata: {
+        name: 'closing',
+        deletionTimestamp: expect.any(String),
+        labels: { 'kubernetes.io/metadata.name': 'closing' },
+      },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Terminating' },
     });
     expect(answer.metadata.finalizers).toBeUndefined();
-    const refused = await c.create(configMap('late', 'closing')).then(() => undefined, (e) => e);
+    const refused = await c.create(configMap('late', 'closing')).then(
+      () => undefined,
+      (e) => e,
+    );
     expect(refused).toBeInstanceOf(HttpError);
     expect(refused.code).toBe(403);
-    expect(refused.status).toMatchObject({ reason: 'Forbidden', message: 'configmaps "late" is forbidden: unable to create new content in namespace closing because it is being terminated' });
+    expect(refused.status).toMatchObject({
+      reason: 'Forbidden',
+      message:
+        'configmaps "late" is forbidden: unable to create new content in namespace closing because it is being terminated',
+    });
   });
 
   itEmbedded('the namespace controller deletes the contents, then the namespace', async () => {
@@ -203,6 +282,14 @@ describe('namespace deletion', () => {
     const cm = await c.create(configMap('inside', 'doomed'));
     await c.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'doomed' });
     await waitFor(() => gone(c, cm), 5000, 'contents deleted');
-    await waitFor(() => c.get({ apiVersion: 'v1', kind: 'Namespace', name: 'doomed' }).then(() => false, (e) => e.code === 404), 5000, 'namespace deleted');
+    await waitFor(
+      () =>
+        c.get({ apiVersion: 'v1', kind: 'Namespace', name: 'doomed' }).then(
+          () => false,
+          (e) => e.code === 404,
+        ),
+      5000,
+      'namespace deleted',
+    );
   });
 });

@@ -15,7 +15,9 @@ let child: ChildProcess | undefined;
 
 function startChild(): Promise<{ proc: ChildProcess; kubeconfig: string }> {
   const proc = spawn(process.execPath, ['-r', '@swc-node/register', main, '--data-dir', dir], {
-    cwd: root, env: { ...process.env, SWC_NODE_PROJECT: join(root, 'tsconfig.json') }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: root,
+    env: { ...process.env, SWC_NODE_PROJECT: join(root, 'tsconfig.json') },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((res, rej) => {
     let out = '';
@@ -32,7 +34,11 @@ function startChild(): Promise<{ proc: ChildProcess; kubeconfig: string }> {
 
 function connOf(kubeconfigPath: string): Conn {
   const kc = YAML.parse(readFileSync(kubeconfigPath, 'utf8'));
-  return { url: kc.clusters[0].cluster.server, caData: kc.clusters[0].cluster['certificate-authority-data'], token: kc.users[0].user.token };
+  return {
+    url: kc.clusters[0].cluster.server,
+    caData: kc.clusters[0].cluster['certificate-authority-data'],
+    token: kc.users[0].user.token,
+  };
 }
 
 beforeAll(() => {
@@ -50,11 +56,22 @@ it('every acknowledged write survives kill -9 and a restart on the same file', a
   const conn = connOf(first.kubeconfig);
   const acked: { name: string; rv: string }[] = [];
   for (let i = 0; i < 40; i++) {
-    const r = await rawRequest(conn, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}` }, data: { i: String(i) } });
+    const r = await rawRequest(conn, 'POST', '/api/v1/namespaces/default/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cm-${i}` },
+      data: { i: String(i) },
+    });
     expect(r.code).toBe(201);
     acked.push({ name: `cm-${i}`, rv: JSON.parse(r.text).metadata.resourceVersion });
   }
-  const upd = await rawRequest(conn, 'PATCH', '/api/v1/namespaces/default/configmaps/cm-0', { data: { i: 'updated' } }, 'application/merge-patch+json');
+  const upd = await rawRequest(
+    conn,
+    'PATCH',
+    '/api/v1/namespaces/default/configmaps/cm-0',
+    { data: { i: 'updated' } },
+    'application/merge-patch+json',
+  );
   expect(upd.code).toBe(200);
   const del = await rawRequest(conn, 'DELETE', '/api/v1/namespaces/default/configmaps/cm-1');
   expect(del.code).toBe(200);
@@ -73,7 +90,13 @@ it('every acknowledged write survives kill -9 and a restart on the same file', a
   expect(byName.get('cm-0').data).toEqual({ i: 'updated' });
   expect(byName.has('cm-1')).toBe(false);
   // The revision counter continues: new writes get higher resourceVersions.
-  const after = await rawRequest(conn2, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after' } });
-  expect(Number(JSON.parse(after.text).metadata.resourceVersion)).toBeGreaterThan(Number(JSON.parse(upd.text).metadata.resourceVersion));
+  const after = await rawRequest(conn2, 'POST', '/api/v1/namespaces/default/configmaps', {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'after' },
+  });
+  expect(Number(JSON.parse(after.text).metadata.resourceVersion)).toBeGreaterThan(
+    Number(JSON.parse(upd.text).metadata.resourceVersion),
+  );
   second.proc.kill('SIGKILL');
 });

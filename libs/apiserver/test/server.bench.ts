@@ -13,10 +13,17 @@ async function run(label: string, storage: ApiServerOptions['storage'], n: numbe
   const conn = await server.start();
   const cms = '/api/v1/namespaces/default/configmaps';
   let t = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await rawRequest(conn, 'POST', cms, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { i: String(i % 10) } }, data: { v: 'x'.repeat(200) } });
+  for (let i = 0; i < n; i++)
+    await rawRequest(conn, 'POST', cms, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cm-${i}`, labels: { i: String(i % 10) } },
+      data: { v: 'x'.repeat(200) },
+    });
   const createMs = Number(process.hrtime.bigint() - t) / 1e6;
   t = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) await rawRequest(conn, 'PATCH', `${cms}/cm-${i}`, { data: { v: 'y' } }, 'application/merge-patch+json');
+  for (let i = 0; i < n; i++)
+    await rawRequest(conn, 'PATCH', `${cms}/cm-${i}`, { data: { v: 'y' } }, 'application/merge-patch+json');
   const patchMs = Number(process.hrtime.bigint() - t) / 1e6;
   t = process.hrtime.bigint();
   for (let i = 0; i < 20; i++) await rawRequest(conn, 'GET', `${cms}?labelSelector=i%3D3`);
@@ -24,8 +31,10 @@ async function run(label: string, storage: ApiServerOptions['storage'], n: numbe
   const counts = server.countRequests();
   await server.stop();
   // eslint-disable-next-line no-console
-  console.log(`${label}: create ${(createMs / n).toFixed(2)} ms/op, merge patch ${(patchMs / n).toFixed(2)} ms/op, ` +
-    `selector list over ${n} objects ${(listMs / 20).toFixed(1)} ms/op; server counted ${counts.total} requests (${JSON.stringify(counts.byVerb)})`);
+  console.log(
+    `${label}: create ${(createMs / n).toFixed(2)} ms/op, merge patch ${(patchMs / n).toFixed(2)} ms/op, ` +
+      `selector list over ${n} objects ${(listMs / 20).toFixed(1)} ms/op; server counted ${counts.total} requests (${JSON.stringify(counts.byVerb)})`,
+  );
 }
 
 it('server throughput', async () => {

@@ -14,7 +14,13 @@ it('keeps at most parsedCacheChars of JSON parsed, every object still served', a
   const c = ts.clients[0];
   await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'usage' } });
   const names = Array.from({ length: 30 }, (_, i) => `cm-${i}`);
-  for (const name of names) await c.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'usage' }, data: { pad: 'x'.repeat(300) } });
+  for (const name of names)
+    await c.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name, namespace: 'usage' },
+      data: { pad: 'x'.repeat(300) },
+    });
   const usage = embedded(ts).storageUsage();
   expect(usage.parsedChars).toBeLessThanOrEqual(4000);
   expect(usage.parsedObjects).toBeLessThan(names.length);

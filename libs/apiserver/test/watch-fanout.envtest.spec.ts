@@ -18,18 +18,22 @@ afterEach(() => jest.restoreAllMocks());
 function watchLines(conn: Conn, path: string): Promise<{ lines: string[]; stop(): void }> {
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
-    const req = https.request(new URL(path, conn.url), { ca: Buffer.from(conn.caData!, 'base64'), headers: { Authorization: `Bearer ${conn.token}` } }, (res) => {
-      let buf = '';
-      res.on('data', (c: Buffer) => {
-        buf += c.toString('utf8');
-        for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-          lines.push(buf.slice(0, i));
-          buf = buf.slice(i + 1);
-        }
-      });
-      res.on('error', () => {});
-      resolve({ lines, stop: () => req.destroy() });
-    });
+    const req = https.request(
+      new URL(path, conn.url),
+      { ca: Buffer.from(conn.caData!, 'base64'), headers: { Authorization: `Bearer ${conn.token}` } },
+      (res) => {
+        let buf = '';
+        res.on('data', (c: Buffer) => {
+          buf += c.toString('utf8');
+          for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+            lines.push(buf.slice(0, i));
+            buf = buf.slice(i + 1);
+          }
+        });
+        res.on('error', () => {});
+        resolve({ lines, stop: () => req.destroy() });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -86,7 +90,9 @@ it('a watcher whose label selector sees the object leave gets DELETED with its l
   const all = await watchLines(ts.conn, base);
   const selected = await watchLines(ts.conn, `${base}&labelSelector=keep%3Dyes`);
   await new Promise((r) => setTimeout(r, 50));
-  await c.patch({ apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'fan', name: 'w2' }, 'merge', { metadata: { labels: { keep: null } } });
+  await c.patch({ apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'fan', name: 'w2' }, 'merge', {
+    metadata: { labels: { keep: null } },
+  });
   await until(() => all.lines.length === 1 && selected.lines.length === 1);
   all.stop();
   selected.stop();
@@ -94,5 +100,8 @@ it('a watcher whose label selector sees the object leave gets DELETED with its l
   expect([a.type, s.type]).toEqual(['MODIFIED', 'DELETED']);
   // kube's cacheWatcher: DELETED carries the object as that watcher last matched it, at the event's resourceVersion.
   expect(a.object.metadata.labels).toBeUndefined();
-  expect(s.object).toEqual({ ...created, metadata: { ...created.metadata, resourceVersion: a.object.metadata.resourceVersion } });
+  expect(s.object).toEqual({
+    ...created,
+    metadata: { ...created.metadata, resourceVersion: a.object.metadata.resourceVersion },
+  });
 });

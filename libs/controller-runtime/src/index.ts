@@ -4,7 +4,12 @@ export * from './features';
 export { KubeClient, KubeClientOptions } from './client/kube-client';
 export * from './client/in-cluster';
 export { ClientRateLimit, RequestRateLimiter, TokenBucketRateLimiter, rateLimiterFor } from './client/token-bucket';
-export { ApiWarningHandler, parseWarningHeader, type ApiWarning, type ApiWarningHandlerOptions } from './client/warnings';
+export {
+  ApiWarningHandler,
+  parseWarningHeader,
+  type ApiWarning,
+  type ApiWarningHandlerOptions,
+} from './client/warnings';
 export { RestMapper, ResourceMapping, NoKindMatchError } from './client/rest-mapper';
 export {
   ClientMetrics,
@@ -16,8 +21,23 @@ export {
   combineClientMetrics,
 } from './client/client-metrics';
 
-export { SharedInformer, SharedInformerOptions, InformerEventHandler, IndexFunc, NAMESPACE_INDEX, objectKey } from './cache/informer';
-export { InformerCache, CacheOptions, CacheListOptions, FieldExtractor, fieldIndexName, labelIndexField, isAtLeast } from './cache/cache';
+export {
+  SharedInformer,
+  SharedInformerOptions,
+  InformerEventHandler,
+  IndexFunc,
+  NAMESPACE_INDEX,
+  objectKey,
+} from './cache/informer';
+export {
+  InformerCache,
+  CacheOptions,
+  CacheListOptions,
+  FieldExtractor,
+  fieldIndexName,
+  labelIndexField,
+  isAtLeast,
+} from './cache/cache';
 export {
   OWNER_CONTROLLER_FIELD,
   NO_CONTROLLER_OWNER,
@@ -52,7 +72,11 @@ export { LeaderElector, LeaderElectionOptions, LeaderCallbacks } from './leader/
 export { Lease, decideLease, microTime } from './leader/lease';
 export { Manager, ManagerOptions } from './manager/manager';
 
-export { ControllerRuntimeModule, ControllerRuntimeModuleOptions, ManagerLifecycle } from './nest/controller-runtime.module';
+export {
+  ControllerRuntimeModule,
+  ControllerRuntimeModuleOptions,
+  ManagerLifecycle,
+} from './nest/controller-runtime.module';
 export { ReconcilerFor, RECONCILER_FOR } from './nest/reconciler-for.decorator';
 export * from './nest/nest-compat';
 export * from './nest/tokens';

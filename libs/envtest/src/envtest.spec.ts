@@ -20,8 +20,14 @@ describe('envtest', () => {
     const api = kc.makeApiClient(k8s.ApiextensionsV1Api);
     const list = await api.listCustomResourceDefinition();
     const names = list.items.map((c) => c.metadata!.name).sort();
-    expect(names).toEqual(crdRegistry.crds().map((c) => c.metadata.name).sort());
-    for (const crd of list.items) expect(crd.status?.conditions?.find((c) => c.type === 'Established')?.status).toBe('True');
+    expect(names).toEqual(
+      crdRegistry
+        .crds()
+        .map((c) => c.metadata.name)
+        .sort(),
+    );
+    for (const crd of list.items)
+      expect(crd.status?.conditions?.find((c) => c.type === 'Established')?.status).toBe('True');
   });
 
   it('stop() shuts the server down and removes the kubeconfig', async () => {

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crdRegistry } from '@capi/api';
 import { ApiServer, renderKubeconfig, type ApiServerOptions, type RequestCounts } from '@capi/apiserver';
-import { envtestTarget, startKubeControlPlane, type EnvtestTarget, type KubeControlPlane, type KubeControlPlaneOptions } from '@capi/kube-control-plane';
+import {
+  envtestTarget,
+  startKubeControlPlane,
+  type EnvtestTarget,
+  type KubeControlPlane,
+  type KubeControlPlaneOptions,
+} from '@capi/kube-control-plane';
 
 export interface EnvtestOptions {
   /** Extra CRDs installed after the project's ones. */
@@ -47,21 +53,34 @@ export interface Envtest {
  * using it runs on the embedded target only. Request counts are on both: Envtest.countRequests().
  */
 export function embeddedServer(env: Envtest): ApiServer {
-  if (!env.server) throw new Error(`this assertion reads the embedded API server's internals; the target is ${env.target}`);
+  if (!env.server)
+    throw new Error(`this assertion reads the embedded API server's internals; the target is ${env.target}`);
   return env.server;
 }
 
 /** What each target starts: the server, and how the target-independent parts reach it. */
-type Backend = Pick<Envtest, 'server' | 'kube' | 'url' | 'token' | 'caData' | 'kubeconfig' | 'installCrds' | 'countRequests' | 'resetRequests'> & {
+type Backend = Pick<
+  Envtest,
+  'server' | 'kube' | 'url' | 'token' | 'caData' | 'kubeconfig' | 'installCrds' | 'countRequests' | 'resetRequests'
+> & {
   stopServer(): Promise<void>;
 };
 
 async function startBackend(target: EnvtestTarget, opts: EnvtestOptions): Promise<Backend> {
   if (target === 'kube') {
     const kube = await startKubeControlPlane(opts.kube);
-    const kubeconfig = renderKubeconfig({ url: kube.url, token: kube.token, caData: kube.caData, name: 'envtest-kube' });
+    const kubeconfig = renderKubeconfig({
+      url: kube.url,
+      token: kube.token,
+      caData: kube.caData,
+      name: 'envtest-kube',
+    });
     return {
-      kube, url: kube.url, token: kube.token, caData: kube.caData, kubeconfig,
+      kube,
+      url: kube.url,
+      token: kube.token,
+      caData: kube.caData,
+      kubeconfig,
       installCrds: (crds) => kube.installCrds(crds),
       countRequests: () => kube.countRequests(),
       resetRequests: () => kube.resetRequests(),
@@ -71,7 +90,9 @@ async function startBackend(target: EnvtestTarget, opts: EnvtestOptions): Promis
   const server = new ApiServer({ storage: { type: 'memory' }, ...opts.server });
   const started = await server.start();
   return {
-    server, ...started, kubeconfig: server.kubeconfig(),
+    server,
+    ...started,
+    kubeconfig: server.kubeconfig(),
     installCrds: (crds) => server.installCrds(crds),
     countRequests: async () => server.countRequests(),
     resetRequests: async () => server.resetRequests(),
@@ -93,7 +114,9 @@ export async function startEnvtest(opts: EnvtestOptions = {}): Promise<Envtest> 
     writeFileSync(kubeconfigPath, backend.kubeconfig, { mode: 0o600 });
     const { stopServer, ...env } = backend;
     return {
-      ...env, target, kubeconfigPath,
+      ...env,
+      target,
+      kubeconfigPath,
       stop: async () => {
         await stopServer();
         cleanup();

@@ -18,13 +18,23 @@ export function testMachineCrd() {
       group: TEST_INFRA_GROUP,
       scope: 'Namespaced',
       names: { kind: TEST_MACHINE_KIND, plural: 'testmachines', singular: 'testmachine', listKind: 'TestMachineList' },
-      versions: [{
-        name: 'v1beta2', served: true, storage: true, subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', properties: {
-          spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-          status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-        } } },
-      }],
+      versions: [
+        {
+          name: 'v1beta2',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              },
+            },
+          },
+        },
+      ],
     },
   };
 }
@@ -36,7 +46,11 @@ export interface ExtensionEndpoint {
 }
 
 /** An (undiscovered) ExtensionConfig `name` pointing at `endpoint`; hand it to discoverExtension. */
-export function extensionConfigFor(name: string, endpoint: ExtensionEndpoint, opts: { resourceVersion?: string } = {}): ExtensionConfig {
+export function extensionConfigFor(
+  name: string,
+  endpoint: ExtensionEndpoint,
+  opts: { resourceVersion?: string } = {},
+): ExtensionConfig {
   return {
     apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
     kind: 'ExtensionConfig',

@@ -3,11 +3,14 @@ import { eventually, settle, type ControllerQueues } from './polling';
 describe('eventually', () => {
   it('returns the first truthy value, retrying falsy results and thrown errors', async () => {
     let calls = 0;
-    const v = await eventually(() => {
-      calls++;
-      if (calls === 1) throw new Error('not yet');
-      return calls >= 3 ? { calls } : undefined;
-    }, { message: 'three calls', intervalMs: 1 });
+    const v = await eventually(
+      () => {
+        calls++;
+        if (calls === 1) throw new Error('not yet');
+        return calls >= 3 ? { calls } : undefined;
+      },
+      { message: 'three calls', intervalMs: 1 },
+    );
     expect(v).toEqual({ calls: 3 });
   });
 
@@ -19,15 +22,26 @@ describe('eventually', () => {
   });
 
   it('times out naming what it waited for and the last error', async () => {
-    await expect(eventually(() => { throw new Error('boom'); }, { message: 'the widget', timeoutMs: 30, intervalMs: 5 }))
-      .rejects.toThrow('timed out waiting for the widget: boom');
-    await expect(eventually(async () => false, { message: 'nothing', timeoutMs: 30, intervalMs: 5 })).rejects.toThrow(/^timed out waiting for nothing$/);
+    await expect(
+      eventually(
+        () => {
+          throw new Error('boom');
+        },
+        { message: 'the widget', timeoutMs: 30, intervalMs: 5 },
+      ),
+    ).rejects.toThrow('timed out waiting for the widget: boom');
+    await expect(eventually(async () => false, { message: 'nothing', timeoutMs: 30, intervalMs: 5 })).rejects.toThrow(
+      /^timed out waiting for nothing$/,
+    );
   });
 
   it('types the result without the falsy alternatives of the check', async () => {
     const obj = { name: 'm' } as { name: string } | undefined;
     let calls = 0;
-    const got: { name: string } = await eventually(async () => (++calls > 1 ? 'ready' : '') && obj, { message: 'ready', intervalMs: 1 });
+    const got: { name: string } = await eventually(async () => (++calls > 1 ? 'ready' : '') && obj, {
+      message: 'ready',
+      intervalMs: 1,
+    });
     expect(got.name).toBe('m');
   });
 
@@ -40,7 +54,10 @@ describe('eventually', () => {
 /** A controller whose queue drains one item per poll. */
 function fakeManager(pending: Record<string, number>): ControllerQueues {
   return {
-    controller: (name) => (name in pending ? { queue: { len: () => (pending[name] > 0 ? pending[name]-- : 0), processingCount: () => 0 } } : undefined),
+    controller: (name) =>
+      name in pending
+        ? { queue: { len: () => (pending[name] > 0 ? pending[name]-- : 0), processingCount: () => 0 } }
+        : undefined,
   };
 }
 
@@ -53,7 +70,11 @@ describe('settle', () => {
 
   it('fails when a controller stays busy or does not exist', async () => {
     const busy: ControllerQueues = { controller: () => ({ queue: { len: () => 0, processingCount: () => 1 } }) };
-    await expect(settle(busy, ['a'], { quietMs: 10, timeoutMs: 50 })).rejects.toThrow('controller(s) a did not settle within 50 ms');
-    await expect(settle(fakeManager({}), ['missing'], { quietMs: 10, timeoutMs: 50 })).rejects.toThrow('controller(s) missing did not settle');
+    await expect(settle(busy, ['a'], { quietMs: 10, timeoutMs: 50 })).rejects.toThrow(
+      'controller(s) a did not settle within 50 ms',
+    );
+    await expect(settle(fakeManager({}), ['missing'], { quietMs: 10, timeoutMs: 50 })).rejects.toThrow(
+      'controller(s) missing did not settle',
+    );
   });
 });

@@ -17,7 +17,10 @@ const describeError = (e: unknown) => (e instanceof Error ? e.message : String(e
  * Calls `check` until it returns a truthy value (which is returned) or the timeout passes. A throwing check counts as
  * "not yet"; the last error is appended to the timeout error so a failing test says why. `opts` may be just the message.
  */
-export async function eventually<T>(check: () => T | Falsy | Promise<T | Falsy>, opts: EventuallyOptions | string): Promise<T> {
+export async function eventually<T>(
+  check: () => T | Falsy | Promise<T | Falsy>,
+  opts: EventuallyOptions | string,
+): Promise<T> {
   // Generous default: CI has 2 cores shared by two jest processes, and some steps start servers (TLS keys); a
   // correct controller converges well within it, a broken one only takes longer to report.
   const { message, timeoutMs = 20_000, intervalMs = 20 } = typeof opts === 'string' ? { message: opts } : opts;
@@ -30,7 +33,8 @@ export async function eventually<T>(check: () => T | Falsy | Promise<T | Falsy>,
     } catch (e) {
       lastError = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${message}${lastError ? `: ${describeError(lastError)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${message}${lastError ? `: ${describeError(lastError)}` : ''}`);
     await sleep(intervalMs);
   }
 }
@@ -51,7 +55,11 @@ export interface ControllerQueues {
   controller(name: string): { queue: { len(): number; processingCount(): number } } | undefined;
 }
 
-export async function settle(manager: ControllerQueues, controllers: string[], opts: SettleOptions = {}): Promise<void> {
+export async function settle(
+  manager: ControllerQueues,
+  controllers: string[],
+  opts: SettleOptions = {},
+): Promise<void> {
   const { quietMs = 150, timeoutMs = 10_000 } = opts;
   const deadline = Date.now() + timeoutMs;
   let quietSince = Date.now();
@@ -62,7 +70,8 @@ export async function settle(manager: ControllerQueues, controllers: string[], o
     });
     if (busy) quietSince = Date.now();
     else if (Date.now() - quietSince >= quietMs) return;
-    if (Date.now() > deadline) throw new Error(`controller(s) ${controllers.join(', ')} did not settle within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`controller(s) ${controllers.join(', ')} did not settle within ${timeoutMs} ms`);
     await sleep(10);
   }
 }

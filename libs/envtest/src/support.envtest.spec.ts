@@ -32,8 +32,19 @@ describe('testMachineCrd', () => {
     const client = clientFor(env);
     try {
       const ref = { apiVersion: TEST_INFRA_API_VERSION, kind: TEST_MACHINE_KIND, namespace: 'default', name: 'tm' };
-      await client.create({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: 'tm', namespace: 'default' }, spec: { providerID: 'test://tm', any: { thing: 1 } }, status: { ignored: true } });
-      await client.patch(ref, 'merge', { status: { initialization: { provisioned: true } } }, { subresource: 'status' });
+      await client.create({
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { name: 'tm', namespace: 'default' },
+        spec: { providerID: 'test://tm', any: { thing: 1 } },
+        status: { ignored: true },
+      });
+      await client.patch(
+        ref,
+        'merge',
+        { status: { initialization: { provisioned: true } } },
+        { subresource: 'status' },
+      );
       const got = await client.get<KubeObject>(ref);
       expect(got.spec).toEqual({ providerID: 'test://tm', any: { thing: 1 } });
       expect(got.status).toEqual({ initialization: { provisioned: true } });
@@ -48,10 +59,15 @@ describe('testMachineCrd', () => {
 describe('extensionConfigFor', () => {
   it('points an ExtensionConfig at the endpoint, with a resourceVersion only when asked', () => {
     expect(extensionConfigFor('x', { url: 'https://127.0.0.1:1', caBundle: 'Q0E=' })).toEqual({
-      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'x' },
+      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+      kind: 'ExtensionConfig',
+      metadata: { name: 'x' },
       spec: { clientConfig: { url: 'https://127.0.0.1:1', caBundle: 'Q0E=' } },
     });
-    expect(extensionConfigFor('x', { url: 'u', caBundle: 'c' }, { resourceVersion: '1' }).metadata).toEqual({ name: 'x', resourceVersion: '1' });
+    expect(extensionConfigFor('x', { url: 'u', caBundle: 'c' }, { resourceVersion: '1' }).metadata).toEqual({
+      name: 'x',
+      resourceVersion: '1',
+    });
   });
 });
 

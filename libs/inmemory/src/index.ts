@@ -21,7 +21,10 @@ export {
   type WorkloadServer,
   type WorkloadServerHost,
 } from './workload/server-host';
-export { ChildProcessWorkloadServerHost, type ChildProcessWorkloadServerHostOptions } from './workload/child-process-host';
+export {
+  ChildProcessWorkloadServerHost,
+  type ChildProcessWorkloadServerHostOptions,
+} from './workload/child-process-host';
 // The child process's entry; exported so that the package build compiles it next to the host.
 export { serveWorkloadServers } from './workload/server-process';
 export {

@@ -1,11 +1,38 @@
 // NestJS module bundling the in-memory infrastructure + bootstrap provider (needs ControllerRuntimeModule.forRoot).
-import { Inject, Injectable, Logger, Module, Optional, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CACHE, CACHED_CLIENT, KUBE_CLIENT, MANAGER, type Client, type InformerCache, type Manager } from '@capi/controller-runtime';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  Optional,
+  type DynamicModule,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  KUBE_CLIENT,
+  MANAGER,
+  type Client,
+  type InformerCache,
+  type Manager,
+} from '@capi/controller-runtime';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
-import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from './options';
+import {
+  INMEMORY_HOST_BACKEND,
+  INMEMORY_INPLACE_UPDATER,
+  INMEMORY_OPTIONS,
+  WORKLOAD_CLUSTERS,
+  type InMemoryProviderOptions,
+} from './options';
 import { WorkloadClusters } from './workload/workload-clusters';
 import { ChildProcessWorkloadServerHost } from './workload/child-process-host';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, kubeconfigSecretClientProvider, type WorkloadClusterClientProvider } from '@capi/machine';
+import {
+  WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+  kubeconfigSecretClientProvider,
+  type WorkloadClusterClientProvider,
+} from '@capi/machine';
 import { WorkloadNodeHostBackend, type InMemoryHostBackend } from './host/backend';
 import { startInMemoryInPlaceUpdater } from './host/updater';
 import { InMemoryClusterReconciler } from './cluster/inmemory-cluster.reconciler';
@@ -25,7 +52,8 @@ class InMemoryProviderLifecycle implements OnApplicationBootstrap, OnApplication
 
   constructor(
     @Inject(WORKLOAD_CLUSTERS) private readonly workloads: WorkloadClusters,
-    @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER) private readonly clients: ReturnType<typeof kubeconfigSecretClientProvider>,
+    @Inject(WORKLOAD_CLUSTER_CLIENT_PROVIDER)
+    private readonly clients: ReturnType<typeof kubeconfigSecretClientProvider>,
     @Inject(CACHE) private readonly cache: InformerCache,
     @Inject(MANAGER) private readonly manager: Manager,
     @Optional() @Inject(INMEMORY_INPLACE_UPDATER) private readonly updater?: RunningInPlaceUpdater,
@@ -62,7 +90,13 @@ export class InMemoryProviderModule {
           useFactory: (client: Client) => {
             const log = new Logger('WorkloadClusters');
             const logger = { info: (m: string) => log.log(m), error: (m: string) => log.error(m) };
-            return new WorkloadClusters(client, { logger, servers: options.workloadServers === 'child-process' ? new ChildProcessWorkloadServerHost({ logger }) : undefined });
+            return new WorkloadClusters(client, {
+              logger,
+              servers:
+                options.workloadServers === 'child-process'
+                  ? new ChildProcessWorkloadServerHost({ logger })
+                  : undefined,
+            });
           },
         },
         {
@@ -75,7 +109,10 @@ export class InMemoryProviderModule {
           provide: INMEMORY_HOST_BACKEND,
           inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER],
           useFactory: (clients: WorkloadClusterClientProvider) =>
-            new WorkloadNodeHostBackend(clients, { nodeNotReadyDuringUpdate: updaterOptions?.nodeNotReadyDuringUpdate, now: options.now && (() => new Date(options.now!())) }),
+            new WorkloadNodeHostBackend(clients, {
+              nodeNotReadyDuringUpdate: updaterOptions?.nodeNotReadyDuringUpdate,
+              now: options.now && (() => new Date(options.now!())),
+            }),
         },
         {
           provide: INMEMORY_INPLACE_UPDATER,
@@ -91,7 +128,13 @@ export class InMemoryProviderModule {
         InMemoryMachineReconciler,
         KubeadmConfigReconciler,
       ],
-      exports: [INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, WORKLOAD_CLUSTER_CLIENT_PROVIDER, INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER],
+      exports: [
+        INMEMORY_OPTIONS,
+        WORKLOAD_CLUSTERS,
+        WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+        INMEMORY_HOST_BACKEND,
+        INMEMORY_INPLACE_UPDATER,
+      ],
     };
   }
 }

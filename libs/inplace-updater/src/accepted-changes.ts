@@ -12,7 +12,9 @@ export const DEFAULT_ACCEPTED_CHANGES: AcceptedChanges = {
   KubeadmConfig: ['spec.clusterConfiguration.etcd.local.imageTag', 'spec.files'],
   KubeadmConfigTemplate: ['spec.template.spec.clusterConfiguration.etcd.local.imageTag', 'spec.template.spec.files'],
   DevMachine: [{ path: 'spec.backend.docker.bootstrapTimeout', onlyIfBothHave: 'spec.backend.docker' }],
-  DevMachineTemplate: [{ path: 'spec.template.spec.backend.docker.bootstrapTimeout', onlyIfBothHave: 'spec.template.spec.backend.docker' }],
+  DevMachineTemplate: [
+    { path: 'spec.template.spec.backend.docker.bootstrapTimeout', onlyIfBothHave: 'spec.template.spec.backend.docker' },
+  ],
 };
 
 type Json = Record<string, unknown>;
@@ -51,7 +53,8 @@ function deleteAt(obj: Json, segments: string[], other: unknown): void {
   for (let i = parents.length - 1; i >= 0; i--) {
     const key = segments[i];
     const child = parents[i][key];
-    if (isObject(child) && Object.keys(child).length === 0 && !lookup(other, segments.slice(0, i + 1)).found) delete parents[i][key];
+    if (isObject(child) && Object.keys(child).length === 0 && !lookup(other, segments.slice(0, i + 1)).found)
+      delete parents[i][key];
     else break;
   }
 }
@@ -78,4 +81,7 @@ export function applyAcceptedChanges(current: Json, desired: Json, accepted: Acc
 }
 
 /** Merges extra kinds/paths into the defaults (extra entries for a kind replace the default list of that kind). */
-export const withAcceptedChanges = (extra: AcceptedChanges = {}): AcceptedChanges => ({ ...DEFAULT_ACCEPTED_CHANGES, ...extra });
+export const withAcceptedChanges = (extra: AcceptedChanges = {}): AcceptedChanges => ({
+  ...DEFAULT_ACCEPTED_CHANGES,
+  ...extra,
+});

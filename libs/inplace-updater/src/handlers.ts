@@ -41,7 +41,8 @@ type Response<T> = Omit<T, 'apiVersion' | 'kind'>;
 const disabled = (settings?: Record<string, string>) => settings?.[DISABLE_IN_PLACE_UPDATES_SETTING] === 'true';
 
 function requireObject(value: unknown, field: string): HookObject {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`request field ${field} must be an object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`request field ${field} must be an object`);
   return value as HookObject;
 }
 
@@ -86,7 +87,11 @@ export class InPlaceUpdaterHandlers {
     return {
       status: 'Success',
       machinePatch: this.patchFor(current.machine, desired.machine, 'machine'),
-      infrastructureMachinePatch: this.patchFor(current.infrastructureMachine, desired.infrastructureMachine, 'infrastructureMachine'),
+      infrastructureMachinePatch: this.patchFor(
+        current.infrastructureMachine,
+        desired.infrastructureMachine,
+        'infrastructureMachine',
+      ),
       bootstrapConfigPatch: this.optionalPatch(current.bootstrapConfig, desired.bootstrapConfig, 'bootstrapConfig'),
     };
   }
@@ -103,7 +108,11 @@ export class InPlaceUpdaterHandlers {
         desired.infrastructureMachineTemplate,
         'infrastructureMachineTemplate',
       ),
-      bootstrapConfigTemplatePatch: this.optionalPatch(current.bootstrapConfigTemplate, desired.bootstrapConfigTemplate, 'bootstrapConfigTemplate'),
+      bootstrapConfigTemplatePatch: this.optionalPatch(
+        current.bootstrapConfigTemplate,
+        desired.bootstrapConfigTemplate,
+        'bootstrapConfigTemplate',
+      ),
     };
   }
 
@@ -114,12 +123,17 @@ export class InPlaceUpdaterHandlers {
     const key = `${machine.metadata.namespace ?? ''}/${machine.metadata.name}`;
     // A digest, not the JSON itself: `completed` keeps one per Machine ever updated (whole Machines at fleet scale).
     const fingerprint = createHash('sha256').update(JSON.stringify(req.desired)).digest('base64');
-    if (this.completed.get(key) === fingerprint) return { status: 'Success', message: COMPLETED_MESSAGE, retryAfterSeconds: 0 };
+    if (this.completed.get(key) === fingerprint)
+      return { status: 'Success', message: COMPLETED_MESSAGE, retryAfterSeconds: 0 };
 
     const now = this.now();
     let state = this.inFlight.get(key);
     if (!state || state.desired !== fingerprint) {
-      state = { startedAt: now, jitterSeconds: Math.floor(this.random() * this.updateJitterSeconds), desired: fingerprint };
+      state = {
+        startedAt: now,
+        jitterSeconds: Math.floor(this.random() * this.updateJitterSeconds),
+        desired: fingerprint,
+      };
       this.inFlight.set(key, state);
     }
     if (now - state.startedAt > (this.updateDurationSeconds + state.jitterSeconds) * 1000) {

@@ -32,8 +32,16 @@ export async function startInPlaceUpdater(opts: StartInPlaceUpdaterOptions = {})
     tls: opts.tls ?? 'generate',
     recordRequests: false,
     handlers: [
-      { hook: 'CanUpdateMachine', name: HANDLER_NAMES.CanUpdateMachine, handle: (req) => handlers.canUpdateMachine(req) },
-      { hook: 'CanUpdateMachineSet', name: HANDLER_NAMES.CanUpdateMachineSet, handle: (req) => handlers.canUpdateMachineSet(req) },
+      {
+        hook: 'CanUpdateMachine',
+        name: HANDLER_NAMES.CanUpdateMachine,
+        handle: (req) => handlers.canUpdateMachine(req),
+      },
+      {
+        hook: 'CanUpdateMachineSet',
+        name: HANDLER_NAMES.CanUpdateMachineSet,
+        handle: (req) => handlers.canUpdateMachineSet(req),
+      },
       { hook: 'UpdateMachine', name: HANDLER_NAMES.UpdateMachine, handle: (req) => handlers.updateMachine(req) },
     ],
   });

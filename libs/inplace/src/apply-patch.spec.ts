@@ -1,5 +1,11 @@
 import { encodePatch } from '@capi/api';
-import { applyPatchToObject, jsonMergePatch, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS, PatchApplyError } from './apply-patch';
+import {
+  applyPatchToObject,
+  jsonMergePatch,
+  MACHINE_PATCH_PATHS,
+  MACHINE_SET_PATCH_PATHS,
+  PatchApplyError,
+} from './apply-patch';
 
 const machine = () => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2',
@@ -10,13 +16,21 @@ const machine = () => ({
 
 describe('applyPatchToObject (spec §4.1, §4.4)', () => {
   it('applies an RFC 6902 JSONPatch under spec (§12.11)', () => {
-    const out = applyPatchToObject(machine(), encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]), MACHINE_PATCH_PATHS);
+    const out = applyPatchToObject(
+      machine(),
+      encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]),
+      MACHINE_PATCH_PATHS,
+    );
     expect(out.spec.version).toBe('v1.31.0');
     expect(out.metadata).toEqual(machine().metadata);
   });
 
   it('applies an RFC 7386 JSONMergePatch, null deletes (§12.12)', () => {
-    const out = applyPatchToObject(machine(), encodePatch('JSONMergePatch', { spec: { version: 'v1.31.0', failureDomain: null } }), MACHINE_PATCH_PATHS);
+    const out = applyPatchToObject(
+      machine(),
+      encodePatch('JSONMergePatch', { spec: { version: 'v1.31.0', failureDomain: null } }),
+      MACHINE_PATCH_PATHS,
+    );
     expect(out.spec).toEqual({ clusterName: 'c', version: 'v1.31.0' });
   });
 
@@ -26,30 +40,60 @@ describe('applyPatchToObject (spec §4.1, §4.4)', () => {
       { op: 'add', path: '/status', value: { ready: true } },
       { op: 'replace', path: '/spec/version', value: 'v1.31.0' },
     ]);
-    const out = applyPatchToObject(machine(), p, MACHINE_PATCH_PATHS) as ReturnType<typeof machine> & { status?: unknown };
+    const out = applyPatchToObject(machine(), p, MACHINE_PATCH_PATHS) as ReturnType<typeof machine> & {
+      status?: unknown;
+    };
     expect(out.metadata.labels).toEqual({ a: '1' });
     expect(out.status).toBeUndefined();
     expect(out.spec.version).toBe('v1.31.0');
   });
 
   it('for MachineSets only spec.template.spec changes are kept', () => {
-    const ms = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', metadata: { name: 'ms' }, spec: { replicas: 3, template: { metadata: { labels: { x: '1' } }, spec: { version: 'v1.30.0' } } } };
-    const out = applyPatchToObject(ms, encodePatch('JSONMergePatch', { spec: { replicas: 5, template: { metadata: { labels: { x: '2' } }, spec: { version: 'v1.31.0' } } } }), MACHINE_SET_PATCH_PATHS);
-    expect(out.spec).toEqual({ replicas: 3, template: { metadata: { labels: { x: '1' } }, spec: { version: 'v1.31.0' } } });
+    const ms = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineSet',
+      metadata: { name: 'ms' },
+      spec: { replicas: 3, template: { metadata: { labels: { x: '1' } }, spec: { version: 'v1.30.0' } } },
+    };
+    const out = applyPatchToObject(
+      ms,
+      encodePatch('JSONMergePatch', {
+        spec: { replicas: 5, template: { metadata: { labels: { x: '2' } }, spec: { version: 'v1.31.0' } } },
+      }),
+      MACHINE_SET_PATCH_PATHS,
+    );
+    expect(out.spec).toEqual({
+      replicas: 3,
+      template: { metadata: { labels: { x: '1' } }, spec: { version: 'v1.31.0' } },
+    });
   });
 
   it('a patch removing the whole allowed path is ignored there (upstream CopySpec skips a missing source path)', () => {
-    const out = applyPatchToObject(machine(), encodePatch('JSONPatch', [{ op: 'remove', path: '/spec' }]), MACHINE_PATCH_PATHS);
+    const out = applyPatchToObject(
+      machine(),
+      encodePatch('JSONPatch', [{ op: 'remove', path: '/spec' }]),
+      MACHINE_PATCH_PATHS,
+    );
     expect(out).toEqual(machine());
     const merge = applyPatchToObject(machine(), encodePatch('JSONMergePatch', { spec: null }), MACHINE_PATCH_PATHS);
     expect(merge.spec).toEqual(machine().spec);
     const ms = { kind: 'MachineSet', spec: { replicas: 1, template: { spec: { version: 'v1' } } } };
-    expect(applyPatchToObject(ms, encodePatch('JSONPatch', [{ op: 'remove', path: '/spec/template/spec' }]), MACHINE_SET_PATCH_PATHS)).toEqual(ms);
+    expect(
+      applyPatchToObject(
+        ms,
+        encodePatch('JSONPatch', [{ op: 'remove', path: '/spec/template/spec' }]),
+        MACHINE_SET_PATCH_PATHS,
+      ),
+    ).toEqual(ms);
   });
 
   it('a JSONPatch with empty bytes is an error, an empty JSON merge patch is a no-op (as upstream)', () => {
-    expect(() => applyPatchToObject(machine(), { patchType: 'JSONPatch' }, MACHINE_PATCH_PATHS)).toThrow(PatchApplyError);
-    expect(() => applyPatchToObject(machine(), { patchType: 'JSONPatch', patch: '' }, MACHINE_PATCH_PATHS)).toThrow(/error decoding json patch/);
+    expect(() => applyPatchToObject(machine(), { patchType: 'JSONPatch' }, MACHINE_PATCH_PATHS)).toThrow(
+      PatchApplyError,
+    );
+    expect(() => applyPatchToObject(machine(), { patchType: 'JSONPatch', patch: '' }, MACHINE_PATCH_PATHS)).toThrow(
+      /error decoding json patch/,
+    );
     expect(applyPatchToObject(machine(), { patchType: 'JSONMergePatch' }, MACHINE_PATCH_PATHS)).toEqual(machine());
     // An empty operations list decodes fine: nothing to do.
     expect(applyPatchToObject(machine(), encodePatch('JSONPatch', []), MACHINE_PATCH_PATHS)).toEqual(machine());
@@ -60,17 +104,28 @@ describe('applyPatchToObject (spec §4.1, §4.4)', () => {
     expect(applyPatchToObject(m, undefined, MACHINE_PATCH_PATHS)).toEqual(m);
     expect(applyPatchToObject(m, {}, MACHINE_PATCH_PATHS)).toEqual(m);
     expect(applyPatchToObject(m, { patchType: 'JSONMergePatch', patch: '' }, MACHINE_PATCH_PATHS)).toEqual(m);
-    const out = applyPatchToObject(m, encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'x' }]), MACHINE_PATCH_PATHS);
+    const out = applyPatchToObject(
+      m,
+      encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'x' }]),
+      MACHINE_PATCH_PATHS,
+    );
     expect(out).not.toBe(m);
     expect(m).toEqual(machine());
   });
 
   it('bad input gives a PatchApplyError: unknown patchType, bad base64 JSON, failing op, wrong document type', () => {
-    const bad = (p: Parameters<typeof applyPatchToObject>[1]) => () => applyPatchToObject(machine(), p, MACHINE_PATCH_PATHS);
-    expect(bad({ patchType: 'StrategicMergePatch' as never, patch: Buffer.from('{}').toString('base64') })).toThrow(PatchApplyError);
+    const bad = (p: Parameters<typeof applyPatchToObject>[1]) => () =>
+      applyPatchToObject(machine(), p, MACHINE_PATCH_PATHS);
+    expect(bad({ patchType: 'StrategicMergePatch' as never, patch: Buffer.from('{}').toString('base64') })).toThrow(
+      PatchApplyError,
+    );
     expect(bad({ patch: Buffer.from('[]').toString('base64') })).toThrow(/unknown patchType/);
-    expect(bad({ patchType: 'JSONPatch', patch: Buffer.from('not json').toString('base64') })).toThrow(/not valid JSON/);
-    expect(bad(encodePatch('JSONPatch', [{ op: 'test', path: '/spec/version', value: 'other' }]))).toThrow(/failed to apply JSONPatch/);
+    expect(bad({ patchType: 'JSONPatch', patch: Buffer.from('not json').toString('base64') })).toThrow(
+      /not valid JSON/,
+    );
+    expect(bad(encodePatch('JSONPatch', [{ op: 'test', path: '/spec/version', value: 'other' }]))).toThrow(
+      /failed to apply JSONPatch/,
+    );
     expect(bad(encodePatch('JSONPatch', [{ op: 'remove', path: '/spec/missing' }]))).toThrow(PatchApplyError);
     expect(bad(encodePatch('JSONPatch', { not: 'a list' }))).toThrow(/array/);
     expect(bad(encodePatch('JSONPatch', [{ op: 'replace', path: '', value: 'scalar' }]))).toThrow(/not a JSON object/);

@@ -34,7 +34,11 @@ export const MACHINE_SET_PATCH_PATHS: readonly FieldPath[] = [['spec', 'template
  * bytes, an unknown patchType, undecodable bytes or a failing operation throw PatchApplyError. Of the patched result
  * only the values under `allowedPaths` are taken over (a removed allowed path is ignored); every other change is dropped.
  */
-export function applyPatchToObject<T extends object>(obj: T, patch: Patch | undefined, allowedPaths: readonly FieldPath[]): T {
+export function applyPatchToObject<T extends object>(
+  obj: T,
+  patch: Patch | undefined,
+  allowedPaths: readonly FieldPath[],
+): T {
   const original = structuredClone(obj) as unknown as JsonMap;
   if (!isPatchDefined(patch)) return original as T;
   // Upstream: an empty merge patch is "nothing to do", but empty JSONPatch bytes do not decode (an error).
@@ -52,7 +56,13 @@ export function applyPatchToObject<T extends object>(obj: T, patch: Patch | unde
   let patched: unknown;
   if (decoded.patchType === 'JSONPatch') {
     try {
-      patched = applyJsonPatch(structuredClone(original), decoded.document as Operation[], true, true, true).newDocument;
+      patched = applyJsonPatch(
+        structuredClone(original),
+        decoded.document as Operation[],
+        true,
+        true,
+        true,
+      ).newDocument;
     } catch (e) {
       const detail = e instanceof JsonPatchError ? `${e.name}: ${e.message.split('\n')[0]}` : (e as Error).message;
       throw new PatchApplyError(`failed to apply JSONPatch: ${detail}`);

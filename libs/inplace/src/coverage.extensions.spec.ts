@@ -16,21 +16,35 @@ import { canExtensionsUpdate } from './coverage';
 const copyFields = (field: 'machine' | 'infrastructureMachine', keys: string[]) => (req: CanUpdateMachineRequest) => {
   const cur = req.current[field] as HookObject;
   const modified = structuredClone(cur);
-  for (const k of keys) (modified.spec as Record<string, unknown>)[k] = (req.desired[field].spec as Record<string, unknown>)[k];
+  for (const k of keys)
+    (modified.spec as Record<string, unknown>)[k] = (req.desired[field].spec as Record<string, unknown>)[k];
   const patchField = field === 'machine' ? 'machinePatch' : 'infrastructureMachinePatch';
   return { [patchField]: encodePatch('JSONPatch', jsonDiff(cur, modified)) };
 };
 
-const hookObj = (kind: string, apiVersion: string, spec: Record<string, unknown>): HookObject => ({ apiVersion, kind, metadata: { name: 'm1', namespace: 'default' }, spec });
+const hookObj = (kind: string, apiVersion: string, spec: Record<string, unknown>): HookObject => ({
+  apiVersion,
+  kind,
+  metadata: { name: 'm1', namespace: 'default' },
+  spec,
+});
 const request = (): CanUpdateMachineRequest => ({
   apiVersion: HOOKS_API_VERSION,
   kind: 'CanUpdateMachineRequest',
   current: {
-    machine: hookObj('Machine', 'cluster.x-k8s.io/v1beta2', { clusterName: 'c', version: 'v1.30.0', failureDomain: 'fd1' }),
+    machine: hookObj('Machine', 'cluster.x-k8s.io/v1beta2', {
+      clusterName: 'c',
+      version: 'v1.30.0',
+      failureDomain: 'fd1',
+    }),
     infrastructureMachine: hookObj('DevMachine', 'infrastructure.cluster.x-k8s.io/v1beta2', { bootstrapTimeout: '1m' }),
   },
   desired: {
-    machine: hookObj('Machine', 'cluster.x-k8s.io/v1beta2', { clusterName: 'c', version: 'v1.31.0', failureDomain: 'fd1' }),
+    machine: hookObj('Machine', 'cluster.x-k8s.io/v1beta2', {
+      clusterName: 'c',
+      version: 'v1.31.0',
+      failureDomain: 'fd1',
+    }),
     infrastructureMachine: hookObj('DevMachine', 'infrastructure.cluster.x-k8s.io/v1beta2', { bootstrapTimeout: '5m' }),
   },
 });
@@ -42,7 +56,10 @@ describe('canExtensionsUpdate with two real extension servers', () => {
   const servers: ExtensionServer[] = [];
 
   async function register(configName: string, handle: (req: CanUpdateMachineRequest) => object) {
-    const server = await createExtensionServer({ tls: 'generate', handlers: [{ hook: 'CanUpdateMachine', name: 'can-update-machine', handle }] });
+    const server = await createExtensionServer({
+      tls: 'generate',
+      handlers: [{ hook: 'CanUpdateMachine', name: 'can-update-machine', handle }],
+    });
     servers.push(server);
     const ec: ExtensionConfig = {
       apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
@@ -69,18 +86,35 @@ describe('canExtensionsUpdate with two real extension servers', () => {
 
   it('each updater covers part of the change; together they cover it, in name order', async () => {
     const req = request();
-    const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient, forObject: { metadata: { namespace: 'default' } }, request: req });
-    expect(r).toEqual({ canUpdate: true, reasons: [], extensions: ['can-update-machine.a-version-updater', 'can-update-machine.b-infra-updater'], contributors: ['a-version-updater', 'b-infra-updater'] });
+    const r = await canExtensionsUpdate({
+      hook: 'CanUpdateMachine',
+      runtimeClient,
+      forObject: { metadata: { namespace: 'default' } },
+      request: req,
+    });
+    expect(r).toEqual({
+      canUpdate: true,
+      reasons: [],
+      extensions: ['can-update-machine.a-version-updater', 'can-update-machine.b-infra-updater'],
+      contributors: ['a-version-updater', 'b-infra-updater'],
+    });
     // The second updater received `current` already carrying the first one's patch.
     const seenByInfra = infraUpdater.requests.at(-1)!.body as CanUpdateMachineRequest;
     expect(seenByInfra.current.machine.spec!.version).toBe('v1.31.0');
-    expect((versionUpdater.requests.at(-1)!.body as CanUpdateMachineRequest).current.machine.spec!.version).toBe('v1.30.0');
+    expect((versionUpdater.requests.at(-1)!.body as CanUpdateMachineRequest).current.machine.spec!.version).toBe(
+      'v1.30.0',
+    );
   });
 
   it('a change neither updater handles is not covered, with reasons after both patches', async () => {
     const req = request();
     req.desired.machine.spec!.failureDomain = 'fd2';
-    const r = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient, forObject: { metadata: { namespace: 'default' } }, request: req });
+    const r = await canExtensionsUpdate({
+      hook: 'CanUpdateMachine',
+      runtimeClient,
+      forObject: { metadata: { namespace: 'default' } },
+      request: req,
+    });
     expect(r.canUpdate).toBe(false);
     expect(r.reasons).toEqual(['Machine cannot be updated in-place: failureDomain: "fd1" → "fd2"']);
     expect(r.extensions).toHaveLength(2);

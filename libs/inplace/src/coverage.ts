@@ -49,29 +49,67 @@ export class CoverageError extends Error {
 
 const templateSpec = (obj: HookObject): unknown => {
   const spec = getPath(obj, ['spec', 'template', 'spec']);
-  if (spec === undefined) throw new CoverageError(`could not read spec.template.spec from ${obj.kind} ${obj.metadata?.name ?? ''}`);
+  if (spec === undefined)
+    throw new CoverageError(`could not read spec.template.spec from ${obj.kind} ${obj.metadata?.name ?? ''}`);
   return spec;
 };
 
 const SLOTS: Record<CoverageHook, Slot[]> = {
   CanUpdateMachine: [
-    { key: 'machine', patchField: 'machinePatch', allowedPaths: MACHINE_PATCH_PATHS, comparable: (o) => cleanupMachineSpecForDiff((o.spec ?? {}) as Partial<MachineSpec>), label: () => 'Machine' },
-    { key: 'infrastructureMachine', patchField: 'infrastructureMachinePatch', allowedPaths: MACHINE_PATCH_PATHS, comparable: (o) => o.spec, label: (o) => o.kind },
-    { key: 'bootstrapConfig', patchField: 'bootstrapConfigPatch', allowedPaths: MACHINE_PATCH_PATHS, comparable: (o) => o.spec, label: (o) => o.kind },
+    {
+      key: 'machine',
+      patchField: 'machinePatch',
+      allowedPaths: MACHINE_PATCH_PATHS,
+      comparable: (o) => cleanupMachineSpecForDiff((o.spec ?? {}) as Partial<MachineSpec>),
+      label: () => 'Machine',
+    },
+    {
+      key: 'infrastructureMachine',
+      patchField: 'infrastructureMachinePatch',
+      allowedPaths: MACHINE_PATCH_PATHS,
+      comparable: (o) => o.spec,
+      label: (o) => o.kind,
+    },
+    {
+      key: 'bootstrapConfig',
+      patchField: 'bootstrapConfigPatch',
+      allowedPaths: MACHINE_PATCH_PATHS,
+      comparable: (o) => o.spec,
+      label: (o) => o.kind,
+    },
   ],
   CanUpdateMachineSet: [
     {
-      key: 'machineSet', patchField: 'machineSetPatch', allowedPaths: MACHINE_SET_PATCH_PATHS,
-      comparable: (o) => cleanupMachineSpecForDiff((getPath(o, ['spec', 'template', 'spec']) ?? {}) as Partial<MachineSpec>),
+      key: 'machineSet',
+      patchField: 'machineSetPatch',
+      allowedPaths: MACHINE_SET_PATCH_PATHS,
+      comparable: (o) =>
+        cleanupMachineSpecForDiff((getPath(o, ['spec', 'template', 'spec']) ?? {}) as Partial<MachineSpec>),
       label: () => 'MachineSet',
     },
-    { key: 'infrastructureMachineTemplate', patchField: 'infrastructureMachineTemplatePatch', allowedPaths: MACHINE_SET_PATCH_PATHS, comparable: templateSpec, label: (o) => o.kind },
-    { key: 'bootstrapConfigTemplate', patchField: 'bootstrapConfigTemplatePatch', allowedPaths: MACHINE_SET_PATCH_PATHS, comparable: templateSpec, label: (o) => o.kind },
+    {
+      key: 'infrastructureMachineTemplate',
+      patchField: 'infrastructureMachineTemplatePatch',
+      allowedPaths: MACHINE_SET_PATCH_PATHS,
+      comparable: templateSpec,
+      label: (o) => o.kind,
+    },
+    {
+      key: 'bootstrapConfigTemplate',
+      patchField: 'bootstrapConfigTemplatePatch',
+      allowedPaths: MACHINE_SET_PATCH_PATHS,
+      comparable: templateSpec,
+      label: (o) => o.kind,
+    },
   ],
 };
 
 /** Reasons why `current` does not match `desired` for the hook; empty when everything matches. */
-export type CoverageComparator = (hook: CoverageHook, current: Record<string, HookObject | undefined>, desired: Record<string, HookObject | undefined>) => string[];
+export type CoverageComparator = (
+  hook: CoverageHook,
+  current: Record<string, HookObject | undefined>,
+  desired: Record<string, HookObject | undefined>,
+) => string[];
 
 /** The spec §4.4 comparison: Machine spec after cleanup / spec.template.spec; infra and bootstrap spec only. */
 export const compareForCoverage: CoverageComparator = (hook, current, desired) => {
@@ -119,11 +157,14 @@ export interface CanExtensionsUpdateResult {
  * first match. Extension errors propagate; patch errors become
  * "failed to apply patches from extension <name> to the <Hook> request: ...".
  */
-export async function canExtensionsUpdate<H extends CoverageHook>(input: CanExtensionsUpdateInput<H>): Promise<CanExtensionsUpdateResult> {
+export async function canExtensionsUpdate<H extends CoverageHook>(
+  input: CanExtensionsUpdateInput<H>,
+): Promise<CanExtensionsUpdateResult> {
   const { hook, runtimeClient, forObject, request } = input;
   const compare = input.compare ?? compareForCoverage;
   const names = orderExtensions(await runtimeClient.getAllExtensions(hook, forObject));
-  if (names.length === 0) return { canUpdate: false, reasons: [`no ${hook} extensions registered`], extensions: [], contributors: [] };
+  if (names.length === 0)
+    return { canUpdate: false, reasons: [`no ${hook} extensions registered`], extensions: [], contributors: [] };
 
   const current = request.current as unknown as Record<string, HookObject | undefined>;
   const desired = request.desired as unknown as Record<string, HookObject | undefined>;
@@ -132,7 +173,10 @@ export async function canExtensionsUpdate<H extends CoverageHook>(input: CanExte
   const contributors: string[] = [];
   for (const name of names) {
     called.push(name);
-    const response = (await runtimeClient.callExtension(hook, forObject, name, request)) as unknown as Record<string, Patch | undefined>;
+    const response = (await runtimeClient.callExtension(hook, forObject, name, request)) as unknown as Record<
+      string,
+      Patch | undefined
+    >;
     const before = JSON.stringify(current);
     try {
       for (const slot of SLOTS[hook]) {
@@ -140,7 +184,9 @@ export async function canExtensionsUpdate<H extends CoverageHook>(input: CanExte
         if (obj) current[slot.key] = applyPatchToObject(obj, response[slot.patchField], slot.allowedPaths);
       }
     } catch (e) {
-      throw new CoverageError(`failed to apply patches from extension ${name} to the ${hook} request: ${(e as Error).message}`);
+      throw new CoverageError(
+        `failed to apply patches from extension ${name} to the ${hook} request: ${(e as Error).message}`,
+      );
     }
     const config = extensionConfigOfHandler(name);
     if (JSON.stringify(current) !== before && !contributors.includes(config)) contributors.push(config);

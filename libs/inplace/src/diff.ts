@@ -13,7 +13,11 @@ function show(v: unknown): string {
 }
 
 /** Differing paths as "a.b[2].c", each with its current and desired value. Missing and undefined are equal. */
-export function diffPaths(current: unknown, desired: unknown, path = ''): { path: string; current: unknown; desired: unknown }[] {
+export function diffPaths(
+  current: unknown,
+  desired: unknown,
+  path = '',
+): { path: string; current: unknown; desired: unknown }[] {
   if (isMap(current) && isMap(desired)) {
     const keys = [...new Set([...Object.keys(current), ...Object.keys(desired)])].sort();
     return keys.flatMap((k) => diffPaths(current[k], desired[k], path ? `${path}.${k}` : k));

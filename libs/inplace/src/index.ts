@@ -1,4 +1,10 @@
-export { applyPatchToObject, jsonMergePatch, PatchApplyError, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS } from './apply-patch';
+export {
+  applyPatchToObject,
+  jsonMergePatch,
+  PatchApplyError,
+  MACHINE_PATCH_PATHS,
+  MACHINE_SET_PATCH_PATHS,
+} from './apply-patch';
 export {
   canExtensionsUpdate,
   compareForCoverage,

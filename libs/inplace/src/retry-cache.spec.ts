@@ -14,7 +14,10 @@ describe('HookRetryCache (spec §8.2 step 9.2)', () => {
     const cache = new HookRetryCache(clock);
     cache.set(machine, 'UpdateMachine', 10, 'Extension is updating Machine');
     clock.t += 4_000;
-    expect(cache.get(machine, 'UpdateMachine')).toEqual({ remainingMs: 6_000, message: 'Extension is updating Machine' });
+    expect(cache.get(machine, 'UpdateMachine')).toEqual({
+      remainingMs: 6_000,
+      message: 'Extension is updating Machine',
+    });
     clock.t += 6_000;
     expect(cache.get(machine, 'UpdateMachine')).toBeUndefined();
     expect(cache.size).toBe(0);

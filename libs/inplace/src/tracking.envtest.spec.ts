@@ -38,10 +38,19 @@ describe('hook tracking with API writes (spec §5.1)', () => {
   it('markAsPending merges into the sorted set, writes back resourceVersion, and skips the API when unchanged', async () => {
     const m = await client.create(machine('m-pending', { keep: 'me', [PENDING_HOOKS_ANNOTATION]: 'ZHook' }));
     const rv = m.metadata.resourceVersion;
-    expect(await writesDuring(async () => expect(await markAsPending(client, m, 'UpdateMachine', 'UpdateMachine')).toBe(true))).toBe(1);
+    expect(
+      await writesDuring(async () =>
+        expect(await markAsPending(client, m, 'UpdateMachine', 'UpdateMachine')).toBe(true),
+      ),
+    ).toBe(1);
     expect(m.metadata.annotations).toEqual({ keep: 'me', [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine,ZHook' });
     expect(m.metadata.resourceVersion).not.toBe(rv);
-    const stored = await client.get({ apiVersion: m.apiVersion, kind: m.kind, namespace: 'default', name: 'm-pending' });
+    const stored = await client.get({
+      apiVersion: m.apiVersion,
+      kind: m.kind,
+      namespace: 'default',
+      name: 'm-pending',
+    });
     expect(stored.metadata.annotations).toEqual(m.metadata.annotations);
     expect(stored.metadata.resourceVersion).toBe(m.metadata.resourceVersion);
     expect(await writesDuring(async () => expect(await markAsPending(client, m, 'UpdateMachine')).toBe(false))).toBe(0);
@@ -58,7 +67,11 @@ describe('hook tracking with API writes (spec §5.1)', () => {
 
   it('a merge patch only touches pending-hooks: concurrent annotation writes by others survive', async () => {
     const m = await client.create(machine('m-concurrent'));
-    await client.patch({ apiVersion: m.apiVersion, kind: m.kind, namespace: 'default', name: 'm-concurrent' }, 'merge', { metadata: { annotations: { other: 'x' } } });
+    await client.patch(
+      { apiVersion: m.apiVersion, kind: m.kind, namespace: 'default', name: 'm-concurrent' },
+      'merge',
+      { metadata: { annotations: { other: 'x' } } },
+    );
     await markAsPending(client, m, 'UpdateMachine'); // m is stale (no "other"), still no conflict and no loss
     expect(m.metadata.annotations).toEqual({ other: 'x', [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' });
   });

@@ -8,7 +8,11 @@ async function patchAnnotations(client: Client, obj: KubeObject, next: Record<st
   if (!mergePatch) return;
   const { name, namespace } = obj.metadata;
   if (!name) throw new Error(`cannot patch ${obj.kind} without metadata.name`);
-  const updated = await client.patch<KubeObject>({ apiVersion: obj.apiVersion, kind: obj.kind, name, namespace }, 'merge', mergePatch);
+  const updated = await client.patch<KubeObject>(
+    { apiVersion: obj.apiVersion, kind: obj.kind, name, namespace },
+    'merge',
+    mergePatch,
+  );
   // Write back what the server has, so the caller can e.g. wait for this resourceVersion in its cache.
   obj.metadata.annotations = updated.metadata.annotations ? { ...updated.metadata.annotations } : undefined;
   if (obj.metadata.annotations === undefined) delete obj.metadata.annotations;

@@ -20,14 +20,25 @@ export function orderExtensions(names: readonly string[]): string[] {
   return [...names].sort((a, b) => {
     const x = split(a);
     const y = split(b);
-    return x.config < y.config ? -1 : x.config > y.config ? 1 : x.handler < y.handler ? -1 : x.handler > y.handler ? 1 : 0;
+    return x.config < y.config
+      ? -1
+      : x.config > y.config
+        ? 1
+        : x.handler < y.handler
+          ? -1
+          : x.handler > y.handler
+            ? 1
+            : 0;
   });
 }
 
 /** The recorded updaters of a Machine, undefined when none were recorded (then every updater is called). */
 export function recordedUpdaters(machine: Pick<KubeObject, 'metadata'>): string[] | undefined {
   const raw = machine.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION];
-  const names = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return names.length ? names : undefined;
 }
 
@@ -44,7 +55,10 @@ export interface UpdateMachineSelection {
 }
 
 /** UpdateMachine handlers for a Machine: in composition order, restricted to the recorded updaters if any. */
-export function selectUpdateMachineHandlers(registered: readonly string[], machine: Pick<KubeObject, 'metadata'>): UpdateMachineSelection {
+export function selectUpdateMachineHandlers(
+  registered: readonly string[],
+  machine: Pick<KubeObject, 'metadata'>,
+): UpdateMachineSelection {
   const ordered = orderExtensions(registered);
   const updaters = recordedUpdaters(machine);
   if (!updaters) return { handlers: ordered, missing: [] };

@@ -10,15 +10,34 @@ import { getCondition, SIMULATED_NAMESPACE, simulatedEtcdMemberConfigMapName, ty
 import type { KubeClient, KubeObject } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
-import { createControlPlane, getKcp, KCP_POLL, listMachines, startKcpHarness, CLUSTER, NS, type KcpHarness } from './testing/harness';
+import {
+  createControlPlane,
+  getKcp,
+  KCP_POLL,
+  listMachines,
+  startKcpHarness,
+  CLUSTER,
+  NS,
+  type KcpHarness,
+} from './testing/harness';
 
 jest.setTimeout(120_000);
 
-const KCP_REF = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' };
+const KCP_REF = {
+  apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+  kind: 'KubeadmControlPlane',
+  namespace: NS,
+  name: 'cp',
+};
 const POLL = { ...KCP_POLL, timeoutMs: 80_000 };
 
 async function setAlarms(workload: KubeClient, member: string, alarms: string[]): Promise<void> {
-  const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: SIMULATED_NAMESPACE, name: simulatedEtcdMemberConfigMapName(member) };
+  const ref = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    namespace: SIMULATED_NAMESPACE,
+    name: simulatedEtcdMemberConfigMapName(member),
+  };
   const cm = await workload.get<KubeObject>(ref);
   const value = JSON.parse((cm.data as Record<string, string>).member) as { alarms?: string[] };
   value.alarms = alarms;
@@ -29,7 +48,11 @@ describe('KCP Available', () => {
   let h: KcpHarness;
   let cacheDir: string;
   const kubectl = async (...args: string[]) =>
-    (await promisify(execFile)('kubectl', ['--kubeconfig', h.env.kubeconfigPath, ...args], { env: { ...process.env, KUBECACHEDIR: cacheDir } })).stdout;
+    (
+      await promisify(execFile)('kubectl', ['--kubeconfig', h.env.kubeconfigPath, ...args], {
+        env: { ...process.env, KUBECACHEDIR: cacheDir },
+      })
+    ).stdout;
 
   beforeAll(async () => {
     cacheDir = mkdtempSync(join(tmpdir(), 'kcp-available-kubectl-'));
@@ -42,16 +65,26 @@ describe('KCP Available', () => {
   });
 
   it('a healthy control plane is Available=True, shown in the AVAILABLE column', async () => {
-    const kcp = await eventually(async () => {
-      const k = await getKcp(h.client);
-      const machines = await listMachines(h.client);
-      const allNodes = machines.length === 3 && machines.every((m) => m.status?.nodeRef);
-      return allNodes && k.status?.readyReplicas === 3 && getCondition(k, 'Available')?.status === 'True' && getCondition(k, 'EtcdClusterHealthy')?.status === 'True' ? k : undefined;
-    }, { ...POLL, message: 'KCP Available True with 3 Machines with Nodes' });
+    const kcp = await eventually(
+      async () => {
+        const k = await getKcp(h.client);
+        const machines = await listMachines(h.client);
+        const allNodes = machines.length === 3 && machines.every((m) => m.status?.nodeRef);
+        return allNodes &&
+          k.status?.readyReplicas === 3 &&
+          getCondition(k, 'Available')?.status === 'True' &&
+          getCondition(k, 'EtcdClusterHealthy')?.status === 'True'
+          ? k
+          : undefined;
+      },
+      { ...POLL, message: 'KCP Available True with 3 Machines with Nodes' },
+    );
     expect(getCondition(kcp, 'Available')).toMatchObject({ status: 'True', reason: 'Available' });
     expect(getCondition(kcp, 'Available')?.message).toBeUndefined();
     const out = await kubectl('get', 'kcp', '-n', NS);
-    expect(out).toMatch(/^NAME\s+CLUSTER\s+AVAILABLE\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AGE\s+VERSION\s*\ncp\s+c1\s+True\s+3\s+3\s+3\s+3\s+\S+\s+v1\.30\.0\s*$/);
+    expect(out).toMatch(
+      /^NAME\s+CLUSTER\s+AVAILABLE\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AGE\s+VERSION\s*\ncp\s+c1\s+True\s+3\s+3\s+3\s+3\s+\S+\s+v1\.30\.0\s*$/,
+    );
   });
 
   it('etcd alarms on two of three members: NotAvailable, no etcd quorum', async () => {
@@ -62,12 +95,17 @@ describe('KCP Available', () => {
     await setAlarms(workload, c, ['CORRUPT']);
     // Nothing watches the workload cluster's objects: poke the KCP once so it reads the new state.
     await h.client.patch(KCP_REF, 'merge', { metadata: { annotations: { poke: '1' } } });
-    const kcp = await eventually(async () => {
-      const k = await getKcp(h.client);
-      return getCondition(k, 'Available')?.status === 'False' ? k : undefined;
-    }, { ...POLL, message: 'KCP Available False' });
+    const kcp = await eventually(
+      async () => {
+        const k = await getKcp(h.client);
+        return getCondition(k, 'Available')?.status === 'False' ? k : undefined;
+      },
+      { ...POLL, message: 'KCP Available False' },
+    );
     expect(getCondition(kcp, 'Available')).toMatchObject({
-      status: 'False', reason: 'NotAvailable', message: '* 1 of 3 etcd members is healthy, at least 2 healthy member required for etcd quorum',
+      status: 'False',
+      reason: 'NotAvailable',
+      message: '* 1 of 3 etcd members is healthy, at least 2 healthy member required for etcd quorum',
     });
     expect(await kubectl('get', 'kcp', '-n', NS)).toMatch(/\ncp\s+c1\s+False\s+3\s+3\s/);
   });

@@ -2,7 +2,16 @@
 // setAvailableCondition, v1beta2 reasons and messages, and compareMachinesAndMembers of workload_cluster_conditions.go
 // for whether the etcd members match the Machines). Pure: the health conditions just computed for the Machines, the
 // etcd members and Nodes read from the workload cluster come in as arguments.
-import { AVAILABLE_CONDITION, AVAILABLE_REASON, NOT_AVAILABLE_REASON, setCondition, type Condition, type ConditionInput, type KubeadmControlPlane, type Machine } from '@capi/api';
+import {
+  AVAILABLE_CONDITION,
+  AVAILABLE_REASON,
+  NOT_AVAILABLE_REASON,
+  setCondition,
+  type Condition,
+  type ConditionInput,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
 import {
   MACHINE_API_SERVER_POD_HEALTHY_CONDITION,
   MACHINE_CONTROLLER_MANAGER_POD_HEALTHY_CONDITION,
@@ -23,16 +32,29 @@ const JUST_INITIALIZED_GRACE_MS = 2 * 60_000;
 /** While Available is True, a component issue surfaces in its message only once it lasted this long (no flakes). */
 const SURFACE_AFTER_MS = 10_000;
 
-const K8S_COMPONENTS = [MACHINE_API_SERVER_POD_HEALTHY_CONDITION, MACHINE_CONTROLLER_MANAGER_POD_HEALTHY_CONDITION, MACHINE_SCHEDULER_POD_HEALTHY_CONDITION];
+const K8S_COMPONENTS = [
+  MACHINE_API_SERVER_POD_HEALTHY_CONDITION,
+  MACHINE_CONTROLLER_MANAGER_POD_HEALTHY_CONDITION,
+  MACHINE_SCHEDULER_POD_HEALTHY_CONDITION,
+];
 // With managed etcd the API server talks to its local member only: a Machine's control plane is healthy if all is.
-const K8S_COMPONENTS_MANAGED_ETCD = [...K8S_COMPONENTS, MACHINE_ETCD_MEMBER_HEALTHY_CONDITION, MACHINE_ETCD_POD_HEALTHY_CONDITION];
+const K8S_COMPONENTS_MANAGED_ETCD = [
+  ...K8S_COMPONENTS,
+  MACHINE_ETCD_MEMBER_HEALTHY_CONDITION,
+  MACHINE_ETCD_POD_HEALTHY_CONDITION,
+];
 
 /**
  * Upstream compareMachinesAndMembers (the Available part): a Machine whose Node exists for more than two minutes
  * without an etcd member, or a member without a Machine while no Machine is provisioning, is a mismatch. Members
  * that could not be read count as a mismatch once a Machine has a Node.
  */
-export function etcdMembersMatchMachines(machines: readonly Machine[], nodes: readonly WorkloadNode[] | undefined, members: readonly EtcdMember[] | undefined, now: Date): boolean {
+export function etcdMembersMatchMachines(
+  machines: readonly Machine[],
+  nodes: readonly WorkloadNode[] | undefined,
+  members: readonly EtcdMember[] | undefined,
+  now: Date,
+): boolean {
   if (!members) return !machines.some((m) => m.status?.nodeRef);
   for (const m of machines) {
     const nodeName = m.status?.nodeRef?.name;
@@ -63,7 +85,8 @@ export interface AvailableInput {
   now: Date;
 }
 
-const conditionOf = (m: Machine, type: string): Condition | undefined => m.status?.conditions?.find((c) => c.type === type);
+const conditionOf = (m: Machine, type: string): Condition | undefined =>
+  m.status?.conditions?.find((c) => c.type === type);
 const isTrue = (m: Machine, type: string) => conditionOf(m, type)?.status === 'True';
 
 /** An issue is reported while Available is True only when one of the conditions is not True for more than 10 s. */
@@ -83,7 +106,12 @@ export function withHealth(m: Machine, health: readonly ConditionInput[], now: D
   return { ...m, status: { ...(m.status ?? {}), conditions } } as Machine;
 }
 
-const notAvailable = (message: string): ConditionInput => ({ type: AVAILABLE_CONDITION, status: 'False', reason: NOT_AVAILABLE_REASON, message });
+const notAvailable = (message: string): ConditionInput => ({
+  type: AVAILABLE_CONDITION,
+  status: 'False',
+  reason: NOT_AVAILABLE_REASON,
+  message,
+});
 
 export function availableCondition(input: AvailableInput): ConditionInput {
   const { kcp, etcdManaged, etcdMembers, machines, now } = input;
@@ -92,10 +120,17 @@ export function availableCondition(input: AvailableInput): ConditionInput {
   if (etcdManaged) {
     if (!etcdMembers) {
       const init = kcp.status?.conditions?.find((c) => c.type === KCP_INITIALIZED_CONDITION);
-      if (init?.status === 'True' && now.getTime() - Date.parse(init.lastTransitionTime) < JUST_INITIALIZED_GRACE_MS) return notAvailable('Waiting for etcd to report the list of members');
-      return { type: AVAILABLE_CONDITION, status: 'Unknown', reason: AVAILABLE_INSPECTION_FAILED_REASON, message: 'Failed to get etcd members' };
+      if (init?.status === 'True' && now.getTime() - Date.parse(init.lastTransitionTime) < JUST_INITIALIZED_GRACE_MS)
+        return notAvailable('Waiting for etcd to report the list of members');
+      return {
+        type: AVAILABLE_CONDITION,
+        status: 'Unknown',
+        reason: AVAILABLE_INSPECTION_FAILED_REASON,
+        message: 'Failed to get etcd members',
+      };
     }
-    if (!input.etcdMembersAndMachinesAreMatching) return notAvailable('The list of etcd members does not match the list of Machines and Nodes');
+    if (!input.etcdMembersAndMachinesAreMatching)
+      return notAvailable('The list of etcd members does not match the list of Machines and Nodes');
   }
 
   // The Kubernetes control plane: Machines without a providerID yet are still provisioning and do not count.
@@ -156,19 +191,31 @@ export function availableCondition(input: AvailableInput): ConditionInput {
     if (etcdManaged && etcdNotHealthy > 0) messages.push(etcdMessage(etcdHealthy + etcdNotReportedYet));
     if (k8sNotHealthy > 0) {
       const n = k8sHealthy + k8sNotReportedYet;
-      messages.push(n === 1
-        ? `* 1 of ${machines.length} Machines has healthy control plane components, at least 1 required`
-        : `* ${n} of ${machines.length} Machines have healthy control plane components, at least 1 required`);
+      messages.push(
+        n === 1
+          ? `* 1 of ${machines.length} Machines has healthy control plane components, at least 1 required`
+          : `* ${n} of ${machines.length} Machines have healthy control plane components, at least 1 required`,
+      );
     }
-    return { type: AVAILABLE_CONDITION, status: 'True', reason: AVAILABLE_REASON, ...(messages.length ? { message: messages.join('\n') } : {}) };
+    return {
+      type: AVAILABLE_CONDITION,
+      status: 'True',
+      reason: AVAILABLE_REASON,
+      ...(messages.length ? { message: messages.join('\n') } : {}),
+    };
   }
 
   const messages: string[] = [];
   if (deleting) messages.push('* Control plane metadata.deletionTimestamp is set');
   if (!input.certificatesAvailable) messages.push('* Control plane certificates are not available');
   if (etcdManaged && etcdHealthy < quorum) {
-    messages.push(etcdHealthy === 0 ? `* There are no healthy etcd member,${learnersMsg} at least ${quorum} healthy member required for etcd quorum` : etcdMessage(etcdHealthy));
+    messages.push(
+      etcdHealthy === 0
+        ? `* There are no healthy etcd member,${learnersMsg} at least ${quorum} healthy member required for etcd quorum`
+        : etcdMessage(etcdHealthy),
+    );
   }
-  if (k8sHealthy < 1) messages.push('* There are no Machines with healthy control plane components, at least 1 required');
+  if (k8sHealthy < 1)
+    messages.push('* There are no Machines with healthy control plane components, at least 1 required');
   return notAvailable(messages.join('\n'));
 }

@@ -42,7 +42,9 @@ export async function observeControlPlane(
   let pods: Observed<Map<string, StaticPod>> = notRead;
   let etcdMembers: Observed<EtcdMember[]> = notRead;
   if (machines.length > 0) {
-    const wc = await observe<WorkloadCluster>(() => workloads.forCluster({ namespace: cluster.metadata.namespace!, name: cluster.metadata.name! }));
+    const wc = await observe<WorkloadCluster>(() =>
+      workloads.forCluster({ namespace: cluster.metadata.namespace!, name: cluster.metadata.name! }),
+    );
     if ('error' in wc) nodes = { error: `failed to connect to the workload cluster: ${wc.error}` };
     else {
       const machineNodes = machines.map((m) => m.status?.nodeRef?.name).filter((n): n is string => !!n);

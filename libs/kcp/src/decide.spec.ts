@@ -14,11 +14,29 @@ import { kcp, machine } from './testing/fixtures';
 /** Health conditions as health.ts computes them: all True, or the API server Pod not ready. */
 const health = (healthy: boolean): ConditionInput[] =>
   requiredHealthConditions(true).map((type) =>
-    !healthy && type === 'APIServerPodHealthy' ? { type, status: 'False', reason: 'Provisioning', message: 'Waiting to be ready' } : { type, status: 'True', reason: 'Running' },
+    !healthy && type === 'APIServerPodHealthy'
+      ? { type, status: 'False', reason: 'Provisioning', message: 'Waiting to be ready' }
+      : { type, status: 'True', reason: 'Running' },
   );
 
-const cpm = (name: string, opts: { upToDate?: boolean; eligible?: boolean; healthy?: boolean; created?: string; annotations?: Record<string, string>; deleting?: boolean; nodeRef?: boolean } = {}): ControlPlaneMachine => ({
-  machine: machine(name, { created: opts.created, annotations: opts.annotations, deleting: opts.deleting, nodeRef: opts.nodeRef }),
+const cpm = (
+  name: string,
+  opts: {
+    upToDate?: boolean;
+    eligible?: boolean;
+    healthy?: boolean;
+    created?: string;
+    annotations?: Record<string, string>;
+    deleting?: boolean;
+    nodeRef?: boolean;
+  } = {},
+): ControlPlaneMachine => ({
+  machine: machine(name, {
+    created: opts.created,
+    annotations: opts.annotations,
+    deleting: opts.deleting,
+    nodeRef: opts.nodeRef,
+  }),
   upToDate: opts.upToDate ?? true,
   eligibleForInPlaceUpdate: opts.eligible ?? !(opts.upToDate ?? true),
   nodeHealthy: opts.healthy ?? true,
@@ -30,7 +48,9 @@ describe('maxSurge', () => {
     expect(maxSurge(kcp())).toBe(1);
     expect(maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: 0 } } } }))).toBe(0);
     expect(maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: '1' } } } }))).toBe(1);
-    expect(() => maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: 2 } } } }))).toThrow('maxSurge must be 0 or 1, got 2');
+    expect(() => maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: 2 } } } }))).toThrow(
+      'maxSurge must be 0 or 1, got 2',
+    );
     expect(() => maxSurge(kcp({ rollout: { strategy: { rollingUpdate: { maxSurge: '50%' } } } }))).toThrow('got "50%"');
   });
 });
@@ -71,7 +91,9 @@ describe('preflightChecks', () => {
     expect(preflightChecks([cpm('a'), cpm('b')])).toEqual({ ok: true, messages: [] });
   });
   it('waits for deleting Machines first, even the ignored one (upstream HasDeletingMachine)', () => {
-    expect(preflightChecks([cpm('a', { deleting: true }), cpm('b', { healthy: false })]).messages).toEqual(['Machine a is deleting']);
+    expect(preflightChecks([cpm('a', { deleting: true }), cpm('b', { healthy: false })]).messages).toEqual([
+      'Machine a is deleting',
+    ]);
     expect(preflightChecks([cpm('a'), cpm('d', { deleting: true })], 'd').messages).toEqual(['Machine d is deleting']);
   });
   it('fails for Node-less Machines and Machines with health conditions not True, unless ignored; updating in place is not a preflight failure', () => {
@@ -79,7 +101,17 @@ describe('preflightChecks', () => {
       cpm('b', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } }),
       cpm('c', { nodeRef: false }),
       cpm('d', { healthy: false }),
-      { ...cpm('e'), health: [{ type: 'APIServerPodHealthy', status: 'Unknown', reason: 'InspectionFailed', message: 'Node e is unreachable' }] },
+      {
+        ...cpm('e'),
+        health: [
+          {
+            type: 'APIServerPodHealthy',
+            status: 'Unknown',
+            reason: 'InspectionFailed',
+            message: 'Node e is unreachable',
+          },
+        ],
+      },
     ]);
     expect(r.ok).toBe(false);
     expect(r.messages).toEqual([
@@ -115,11 +147,15 @@ describe('planReconcile', () => {
   });
   it('scales up and down to spec.replicas when everything is up-to-date', () => {
     expect(planReconcile(kcp(), [cpm('a')], true)).toEqual({ type: 'scaleUp', rollout: false });
-    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a'), cpm('b', { created: '2026-01-05T00:00:00Z' })], true)).toEqual({ type: 'scaleDown', machine: 'a' });
+    expect(
+      planReconcile(kcp({ replicas: 1 }), [cpm('a'), cpm('b', { created: '2026-01-05T00:00:00Z' })], true),
+    ).toEqual({ type: 'scaleDown', machine: 'a' });
     expect(planReconcile(kcp({ replicas: 2 }), [cpm('a'), cpm('b')], true)).toEqual({ type: 'none' });
   });
   it('does not pick a second Machine while the surplus one is deleting', () => {
-    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a', { deleting: true }), cpm('b')], true)).toEqual({ type: 'none' });
+    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a', { deleting: true }), cpm('b')], true)).toEqual({
+      type: 'none',
+    });
   });
   it('rollout with maxSurge 1: surge first, then one outdated Machine (in place when eligible and gate on)', () => {
     const outdated = [cpm('a', { upToDate: false }), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })];
@@ -129,32 +165,69 @@ describe('planReconcile', () => {
     expect(planReconcile(kcp(), surged, false)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
   });
   it('rollout with maxSurge 0 goes straight to the outdated Machine', () => {
-    expect(planReconcile(surge0, [cpm('a'), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({ type: 'rolloutMachine', machine: 'b', tryInPlace: true });
+    expect(
+      planReconcile(surge0, [cpm('a'), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true),
+    ).toEqual({ type: 'rolloutMachine', machine: 'b', tryInPlace: true });
   });
   it('a Machine not eligible for in-place (rollout.after) is replaced', () => {
-    expect(planReconcile(surge0, [cpm('a', { upToDate: false, eligible: false }), cpm('b'), cpm('c')], true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
+    expect(planReconcile(surge0, [cpm('a', { upToDate: false, eligible: false }), cpm('b'), cpm('c')], true)).toEqual({
+      type: 'rolloutMachine',
+      machine: 'a',
+      tryInPlace: false,
+    });
   });
   it('after a replacement deletion, scales up again', () => {
-    expect(planReconcile(surge0, [cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({ type: 'scaleUp', rollout: true });
+    expect(planReconcile(surge0, [cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({
+      type: 'scaleUp',
+      rollout: true,
+    });
   });
   it('never rolls out the last Machine without a surge, even with maxSurge 0', () => {
     const one = kcp({ replicas: 1, rollout: { strategy: { rollingUpdate: { maxSurge: 0 } } } });
     expect(planReconcile(one, [cpm('a', { upToDate: false })], true)).toEqual({ type: 'scaleUp', rollout: true });
     // The surged Machine is up-to-date: replicas are reached, the outdated one is deleted, not updated in place.
-    expect(planReconcile(one, [cpm('a', { upToDate: false }), cpm('b', { created: '2026-02-01T00:00:00Z' })], true)).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
+    expect(
+      planReconcile(one, [cpm('a', { upToDate: false }), cpm('b', { created: '2026-02-01T00:00:00Z' })], true),
+    ).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
   });
   it('completes an interrupted in-place trigger first (gate on only)', () => {
-    const m = [cpm('a', { upToDate: false, annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } }), cpm('b'), cpm('c')];
+    const m = [
+      cpm('a', {
+        upToDate: false,
+        annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' },
+      }),
+      cpm('b'),
+      cpm('c'),
+    ];
     expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machine: 'a' });
-    const both = [cpm('a', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } }), cpm('b'), cpm('c')];
+    const both = [
+      cpm('a', {
+        annotations: {
+          'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+          'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
+        },
+      }),
+      cpm('b'),
+      cpm('c'),
+    ];
     expect(planReconcile(surge0, both, true)).toEqual({ type: 'waitForInPlaceUpdate', machines: ['a'] });
   });
   it('waits while a Machine is updating in place: no rollout step, no scaling (one in-place update at a time)', () => {
-    const updating = { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } };
-    expect(planReconcile(surge0, [cpm('a', updating), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true)).toEqual({ type: 'waitForInPlaceUpdate', machines: ['a'] });
+    const updating = {
+      annotations: {
+        'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+        'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
+      },
+    };
+    expect(
+      planReconcile(surge0, [cpm('a', updating), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })], true),
+    ).toEqual({ type: 'waitForInPlaceUpdate', machines: ['a'] });
     // Only the pending hook left (marker already removed): still updating.
     const pendingOnly = { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } };
-    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a', pendingOnly), cpm('b')], true)).toEqual({ type: 'waitForInPlaceUpdate', machines: ['a'] });
+    expect(planReconcile(kcp({ replicas: 1 }), [cpm('a', pendingOnly), cpm('b')], true)).toEqual({
+      type: 'waitForInPlaceUpdate',
+      machines: ['a'],
+    });
   });
   it('in place only while fewer than spec.replicas Machines are up-to-date', () => {
     const three = [cpm('a', { upToDate: false }), cpm('b', { upToDate: false }), cpm('c', { upToDate: false })];

@@ -1,6 +1,16 @@
 // Pure reconcile decisions of the KubeadmControlPlane controller (upstream controller.go reconcile, scale.go,
 // update.go/upgrade.go, inplace.go): what to do next given the Machines, their up-to-date state and their health.
-import { DELETE_MACHINE_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, UPDATING_CONDITION, isPending, isTrue, isUpdateInProgress, type ConditionInput, type KubeadmControlPlane, type Machine } from '@capi/api';
+import {
+  DELETE_MACHINE_ANNOTATION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  UPDATING_CONDITION,
+  isPending,
+  isTrue,
+  isUpdateInProgress,
+  type ConditionInput,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
 import { requiredHealthConditions } from './health';
 
 /** One control-plane Machine as the decisions see it. */
@@ -39,7 +49,8 @@ export class KcpSpecError extends Error {
  * Updating in place: the markers are set, or the Machine controller still reports Updating=True (its status can lag
  * the marker removal by one reconcile).
  */
-export const isUpdatingInPlace = (machine: Machine): boolean => isUpdateInProgress(machine) || isTrue(machine, UPDATING_CONDITION);
+export const isUpdatingInPlace = (machine: Machine): boolean =>
+  isUpdateInProgress(machine) || isTrue(machine, UPDATING_CONDITION);
 
 export const desiredReplicas = (kcp: KubeadmControlPlane): number => kcp.spec.replicas ?? 1;
 
@@ -48,27 +59,34 @@ export function maxSurge(kcp: KubeadmControlPlane): number {
   const v = kcp.spec.rollout?.strategy?.rollingUpdate?.maxSurge;
   if (v === undefined) return 1;
   const n = typeof v === 'number' ? v : /^\d+$/.test(v) ? Number(v) : Number.NaN;
-  if (n !== 0 && n !== 1) throw new KcpSpecError(`spec.rollout.strategy.rollingUpdate.maxSurge must be 0 or 1, got ${JSON.stringify(v)}`);
+  if (n !== 0 && n !== 1)
+    throw new KcpSpecError(`spec.rollout.strategy.rollingUpdate.maxSurge must be 0 or 1, got ${JSON.stringify(v)}`);
   return n;
 }
 
 const created = (m: Machine): number => (m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : 0);
-const byAge = (a: Machine, b: Machine): number => created(a) - created(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
+const byAge = (a: Machine, b: Machine): number =>
+  created(a) - created(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
 
 /**
  * The Machine to update in place or delete (upstream selectMachineForInPlaceUpdateOrScaleDown): outdated Machines with
  * the delete-machine annotation, else any Machine with it, else outdated Machines, else all; then the failure
  * domain with most of those candidates; then the oldest.
  */
-export function selectMachineForScaleDown(machines: readonly Machine[], outdated: readonly Machine[]): Machine | undefined {
-  const marked = (ms: readonly Machine[]) => ms.filter((m) => DELETE_MACHINE_ANNOTATION in (m.metadata.annotations ?? {}));
+export function selectMachineForScaleDown(
+  machines: readonly Machine[],
+  outdated: readonly Machine[],
+): Machine | undefined {
+  const marked = (ms: readonly Machine[]) =>
+    ms.filter((m) => DELETE_MACHINE_ANNOTATION in (m.metadata.annotations ?? {}));
   let candidates: readonly Machine[] = machines;
   if (marked(outdated).length > 0) candidates = marked(outdated);
   else if (marked(machines).length > 0) candidates = marked(machines);
   else if (outdated.length > 0) candidates = outdated;
   if (candidates.length === 0) return undefined;
   const byDomain = new Map<string, Machine[]>();
-  for (const m of candidates) byDomain.set(m.spec.failureDomain ?? '', [...(byDomain.get(m.spec.failureDomain ?? '') ?? []), m]);
+  for (const m of candidates)
+    byDomain.set(m.spec.failureDomain ?? '', [...(byDomain.get(m.spec.failureDomain ?? '') ?? []), m]);
   const [, inDomain] = [...byDomain.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0];
   return [...inDomain].sort(byAge)[0];
 }
@@ -93,9 +111,15 @@ export interface PreflightResult {
  * updated). Machines updating in place are not a preflight failure: the reconcile waits for them before it gets here
  * (planReconcile's waitForInPlaceUpdate).
  */
-export function preflightChecks(machines: readonly ControlPlaneMachine[], ignore?: string, etcdManaged = true): PreflightResult {
+export function preflightChecks(
+  machines: readonly ControlPlaneMachine[],
+  ignore?: string,
+  etcdManaged = true,
+): PreflightResult {
   const messages: string[] = [];
-  const deleting = machines.filter((m) => m.machine.metadata.deletionTimestamp).map((m) => m.machine.metadata.name ?? '');
+  const deleting = machines
+    .filter((m) => m.machine.metadata.deletionTimestamp)
+    .map((m) => m.machine.metadata.name ?? '');
   if (deleting.length > 0) return { ok: false, messages: deleting.map((name) => `Machine ${name} is deleting`) };
   for (const { machine, health } of machines) {
     const name = machine.metadata.name ?? '';
@@ -107,8 +131,10 @@ export function preflightChecks(machines: readonly ControlPlaneMachine[], ignore
     for (const type of requiredHealthConditions(etcdManaged)) {
       const c = health?.find((h) => h.type === type);
       if (!c) messages.push(`Machine ${name} does not have ${type} condition`);
-      else if (c.status === 'False') messages.push(`Machine ${name} reports ${type} condition is false (${c.message ?? ''})`);
-      else if (c.status === 'Unknown') messages.push(`Machine ${name} reports ${type} condition is unknown (${c.message ?? ''})`);
+      else if (c.status === 'False')
+        messages.push(`Machine ${name} reports ${type} condition is false (${c.message ?? ''})`);
+      else if (c.status === 'Unknown')
+        messages.push(`Machine ${name} reports ${type} condition is unknown (${c.message ?? ''})`);
     }
   }
   return { ok: messages.length === 0, messages };
@@ -120,14 +146,20 @@ export type InPlacePreflightDecision = 'proceed' | 'fallbackToScaleDown' | 'wait
  * Spec §6.3 step 1: preflight for the whole control plane; if that fails but passes without the candidate, the
  * candidate itself is the problem (e.g. unhealthy) and is replaced instead of updated in place.
  */
-export function inPlacePreflightDecision(machines: readonly ControlPlaneMachine[], candidate: string, etcdManaged = true): InPlacePreflightDecision {
+export function inPlacePreflightDecision(
+  machines: readonly ControlPlaneMachine[],
+  candidate: string,
+  etcdManaged = true,
+): InPlacePreflightDecision {
   if (preflightChecks(machines, undefined, etcdManaged).ok) return 'proceed';
   return preflightChecks(machines, candidate, etcdManaged).ok ? 'fallbackToScaleDown' : 'wait';
 }
 
 /** update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete. */
 export const needsTriggerCompletion = (m: Machine): boolean =>
-  UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}) && !isPending('UpdateMachine', m) && !m.metadata.deletionTimestamp;
+  UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}) &&
+  !isPending('UpdateMachine', m) &&
+  !m.metadata.deletionTimestamp;
 
 /**
  * What the reconcile does next. Deleting Machines are part of `machines` (they block through preflight).
@@ -136,12 +168,18 @@ export const needsTriggerCompletion = (m: Machine): boolean =>
  * eligible and fewer than spec.replicas Machines are up-to-date (upstream rollingUpdate: in place only instead of a
  * deletion that is still needed), else delete it. Without outdated Machines: scale to spec.replicas.
  */
-export function planReconcile(kcp: KubeadmControlPlane, machines: readonly ControlPlaneMachine[], inPlaceEnabled: boolean): KcpAction {
+export function planReconcile(
+  kcp: KubeadmControlPlane,
+  machines: readonly ControlPlaneMachine[],
+  inPlaceEnabled: boolean,
+): KcpAction {
   if (machines.length === 0) return { type: 'initialize' };
   const incomplete = machines.find((m) => needsTriggerCompletion(m.machine));
-  if (incomplete && inPlaceEnabled) return { type: 'completeInPlaceTrigger', machine: incomplete.machine.metadata.name ?? '' };
+  if (incomplete && inPlaceEnabled)
+    return { type: 'completeInPlaceTrigger', machine: incomplete.machine.metadata.name ?? '' };
   const updating = machines.filter((m) => isUpdateInProgress(m.machine));
-  if (updating.length > 0) return { type: 'waitForInPlaceUpdate', machines: updating.map((m) => m.machine.metadata.name ?? '') };
+  if (updating.length > 0)
+    return { type: 'waitForInPlaceUpdate', machines: updating.map((m) => m.machine.metadata.name ?? '') };
 
   const replicas = desiredReplicas(kcp);
   const all = machines.map((m) => m.machine);
@@ -151,7 +189,10 @@ export function planReconcile(kcp: KubeadmControlPlane, machines: readonly Contr
     const live = all.filter((m) => !m.metadata.deletionTimestamp).length;
     const surge = live <= 1 ? Math.max(1, maxSurge(kcp)) : maxSurge(kcp);
     if (machines.length < replicas + surge) return { type: 'scaleUp', rollout: true };
-    const selected = selectMachineForScaleDown(all.filter((m) => !m.metadata.deletionTimestamp), outdated.map((m) => m.machine));
+    const selected = selectMachineForScaleDown(
+      all.filter((m) => !m.metadata.deletionTimestamp),
+      outdated.map((m) => m.machine),
+    );
     if (!selected) return { type: 'none' };
     const info = outdated.find((m) => m.machine === selected);
     const upToDateReplicas = machines.filter((m) => m.upToDate).length;

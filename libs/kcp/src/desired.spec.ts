@@ -5,7 +5,10 @@ import { CLUSTER, kcp, machine } from './testing/fixtures';
 /** A KCP whose machineTemplate carries metadata, timeouts, taints and readiness gates, at `version`. */
 function templated(version = 'v1.31.0') {
   const k = kcp({ version });
-  k.spec.machineTemplate.metadata = { labels: { tier: 'gold', 'cluster.x-k8s.io/cluster-name': 'spoofed' }, annotations: { note: 'a' } };
+  k.spec.machineTemplate.metadata = {
+    labels: { tier: 'gold', 'cluster.x-k8s.io/cluster-name': 'spoofed' },
+    annotations: { note: 'a' },
+  };
   k.spec.machineTemplate.spec.deletion = { nodeDrainTimeoutSeconds: 60, nodeDeletionTimeoutSeconds: 5 };
   k.spec.machineTemplate.spec.taints = [{ key: 'k', effect: 'NoSchedule', propagation: 'Always' }];
   k.spec.machineTemplate.spec.readinessGates = [{ conditionType: 'Ready2' }];
@@ -27,13 +30,20 @@ describe('control-plane Machine metadata', () => {
     const k = templated();
     controlPlaneMachineLabels(k, CLUSTER).tier = 'x';
     controlPlaneMachineAnnotations(k).note = 'x';
-    expect(k.spec.machineTemplate.metadata).toEqual({ labels: { tier: 'gold', 'cluster.x-k8s.io/cluster-name': 'spoofed' }, annotations: { note: 'a' } });
+    expect(k.spec.machineTemplate.metadata).toEqual({
+      labels: { tier: 'gold', 'cluster.x-k8s.io/cluster-name': 'spoofed' },
+      annotations: { note: 'a' },
+    });
   });
 });
 
 describe('computeDesiredMachine for an existing Machine (what syncMachines applies)', () => {
   const existing = () => {
-    const m = machine('m1', { version: 'v1.30.0', annotations: { [KCP_REMEDIATION_FOR_ANNOTATION]: '{"machine":"m0"}', 'other-writer': 'x' }, labels: { stale: 'x' } });
+    const m = machine('m1', {
+      version: 'v1.30.0',
+      annotations: { [KCP_REMEDIATION_FOR_ANNOTATION]: '{"machine":"m0"}', 'other-writer': 'x' },
+      labels: { stale: 'x' },
+    });
     m.spec.failureDomain = 'fd-2';
     m.metadata.resourceVersion = '42';
     return m;
@@ -61,7 +71,9 @@ describe('computeDesiredMachine for an existing Machine (what syncMachines appli
     expect(desired.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 60, nodeDeletionTimeoutSeconds: 5 });
     expect(desired.spec.taints).toEqual([{ key: 'k', effect: 'NoSchedule', propagation: 'Always' }]);
     expect(desired.spec.readinessGates).toEqual([{ conditionType: 'Ready2' }]);
-    expect(desired.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'KubeadmControlPlane', name: 'cp', controller: true })]);
+    expect(desired.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: 'KubeadmControlPlane', name: 'cp', controller: true }),
+    ]);
   });
 
   it('leaves out what the template no longer sets, so the apply removes it', () => {

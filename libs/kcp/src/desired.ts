@@ -39,7 +39,12 @@ export function controlPlaneMachineAnnotations(kcp: KubeadmControlPlane): Record
 }
 
 export function kcpOwnerReference(kcp: KubeadmControlPlane, controller: boolean): OwnerReference {
-  const ref: OwnerReference = { apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane', name: kcp.metadata.name ?? '', uid: kcp.metadata.uid ?? '' };
+  const ref: OwnerReference = {
+    apiVersion: CONTROLPLANE_API_VERSION,
+    kind: 'KubeadmControlPlane',
+    name: kcp.metadata.name ?? '',
+    uid: kcp.metadata.uid ?? '',
+  };
   if (controller) Object.assign(ref, { controller: true, blockOwnerDeletion: true });
   return ref;
 }
@@ -71,7 +76,8 @@ export function computeDesiredMachine(input: DesiredMachineInput): Machine {
   if (!name) throw new DesiredStateError('failed to compute desired Machine: no name');
   const tmpl = kcp.spec.machineTemplate.spec;
   const infrastructureRef = existing?.spec.infrastructureRef ?? input.infrastructureRef;
-  if (!infrastructureRef) throw new DesiredStateError(`failed to compute desired Machine ${name}: no infrastructureRef`);
+  if (!infrastructureRef)
+    throw new DesiredStateError(`failed to compute desired Machine ${name}: no infrastructureRef`);
   const configRef = existing ? existing.spec.bootstrap.configRef : input.bootstrapConfigRef;
   const machine: Machine = {
     apiVersion: CLUSTER_API_VERSION,
@@ -92,7 +98,9 @@ export function computeDesiredMachine(input: DesiredMachineInput): Machine {
   };
   if (existing?.metadata.uid) machine.metadata.uid = existing.metadata.uid;
   // The retry data of a replacement stays with it for its whole life (applies must not drop it).
-  const remediationFor = existing ? existing.metadata.annotations?.[KCP_REMEDIATION_FOR_ANNOTATION] : input.remediationFor;
+  const remediationFor = existing
+    ? existing.metadata.annotations?.[KCP_REMEDIATION_FOR_ANNOTATION]
+    : input.remediationFor;
   if (remediationFor !== undefined) machine.metadata.annotations![KCP_REMEDIATION_FOR_ANNOTATION] = remediationFor;
   const failureDomain = existing ? existing.spec.failureDomain : input.failureDomain;
   if (failureDomain) machine.spec.failureDomain = failureDomain;
@@ -106,7 +114,13 @@ export function computeDesiredMachine(input: DesiredMachineInput): Machine {
  * The desired KubeadmConfig: the KCP kubeadmConfigSpec with initConfiguration (first Machine) or joinConfiguration
  * (joining Machines, always with joinConfiguration.controlPlane so the config is recognisable as a join).
  */
-export function computeDesiredKubeadmConfig(kcp: KubeadmControlPlane, clusterName: string, isJoin: boolean, name: string, existing?: KubeadmConfig): KubeadmConfig {
+export function computeDesiredKubeadmConfig(
+  kcp: KubeadmControlPlane,
+  clusterName: string,
+  isJoin: boolean,
+  name: string,
+  existing?: KubeadmConfig,
+): KubeadmConfig {
   const spec = structuredClone(kcp.spec.kubeadmConfigSpec ?? {}) as KubeadmConfigSpec;
   if (isJoin) {
     delete spec.initConfiguration;
@@ -140,11 +154,30 @@ export const groupKindString = (apiGroup: string, kind: string): string => (apiG
  * The desired InfraMachine, cloned from the KCP's infrastructure template (given as read from the API):
  * template.spec.template.spec, template metadata plus control-plane labels, and the cloned-from annotations.
  */
-export function computeDesiredInfraMachine(kcp: KubeadmControlPlane, clusterName: string, template: KubeObject, name: string, existing?: KubeObject): KubeObject {
+export function computeDesiredInfraMachine(
+  kcp: KubeadmControlPlane,
+  clusterName: string,
+  template: KubeObject,
+  name: string,
+  existing?: KubeObject,
+): KubeObject {
   const ref = kcp.spec.machineTemplate.spec.infrastructureRef;
-  const tmpl = (template.spec as { template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: unknown } } | undefined)?.template;
-  if (!tmpl) throw new DesiredStateError(`failed to compute desired InfraMachine: ${template.kind} ${template.metadata.name} has no spec.template`);
-  if (!template.kind.endsWith('Template')) throw new DesiredStateError(`failed to compute desired InfraMachine: ${template.kind} is not a template kind`);
+  const tmpl = (
+    template.spec as
+      | {
+          template?: {
+            metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+            spec?: unknown;
+          };
+        }
+      | undefined
+  )?.template;
+  if (!tmpl)
+    throw new DesiredStateError(
+      `failed to compute desired InfraMachine: ${template.kind} ${template.metadata.name} has no spec.template`,
+    );
+  if (!template.kind.endsWith('Template'))
+    throw new DesiredStateError(`failed to compute desired InfraMachine: ${template.kind} is not a template kind`);
   const infra: KubeObject = {
     apiVersion: template.apiVersion,
     kind: template.kind.slice(0, -'Template'.length),

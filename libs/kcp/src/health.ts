@@ -41,7 +41,8 @@ const COMPONENTS: [string, string][] = [
 
 /** Etcd runs on the control-plane Machines unless the KCP points at an external etcd. */
 export const isEtcdManaged = (kcp: KubeadmControlPlane): boolean => {
-  const etcd = (kcp.spec.kubeadmConfigSpec?.clusterConfiguration as { etcd?: { external?: unknown } } | undefined)?.etcd;
+  const etcd = (kcp.spec.kubeadmConfigSpec?.clusterConfiguration as { etcd?: { external?: unknown } } | undefined)
+    ?.etcd;
   return etcd?.external === undefined;
 };
 
@@ -51,18 +52,36 @@ export function requiredHealthConditions(etcdManaged: boolean): string[] {
   return etcdManaged ? [...pods, MACHINE_ETCD_MEMBER_HEALTHY_CONDITION] : pods;
 }
 
-const podConditionTypes = (etcdManaged: boolean): string[] => [...COMPONENTS.map(([, c]) => c), ...(etcdManaged ? [MACHINE_ETCD_POD_HEALTHY_CONDITION] : [])];
-const podComponents = (etcdManaged: boolean): [string, string][] => (etcdManaged ? [...COMPONENTS, ['etcd', MACHINE_ETCD_POD_HEALTHY_CONDITION]] : COMPONENTS);
+const podConditionTypes = (etcdManaged: boolean): string[] => [
+  ...COMPONENTS.map(([, c]) => c),
+  ...(etcdManaged ? [MACHINE_ETCD_POD_HEALTHY_CONDITION] : []),
+];
+const podComponents = (etcdManaged: boolean): [string, string][] =>
+  etcdManaged ? [...COMPONENTS, ['etcd', MACHINE_ETCD_POD_HEALTHY_CONDITION]] : COMPONENTS;
 
 export const staticPodName = (component: string, nodeName: string): string => `${component}-${nodeName}`;
 
-const unknown = (type: string, message: string): ConditionInput => ({ type, status: 'Unknown', reason: 'InspectionFailed', message });
+const unknown = (type: string, message: string): ConditionInput => ({
+  type,
+  status: 'Unknown',
+  reason: 'InspectionFailed',
+  message,
+});
 
 function waitingForNode(m: Machine): string {
-  return m.spec.providerID ? `Waiting for a Node with spec.providerID ${m.spec.providerID} to exist` : `Waiting for ${m.spec.infrastructureRef.kind} to report spec.providerID`;
+  return m.spec.providerID
+    ? `Waiting for a Node with spec.providerID ${m.spec.providerID} to exist`
+    : `Waiting for ${m.spec.infrastructureRef.kind} to report spec.providerID`;
 }
 
-const CONTAINER_FAILURE_REASONS = new Set(['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull', 'CreateContainerConfigError', 'CreateContainerError', 'InvalidImageName']);
+const CONTAINER_FAILURE_REASONS = new Set([
+  'CrashLoopBackOff',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+  'InvalidImageName',
+]);
 
 /** The condition of one static Pod (upstream updateStaticPodCondition). */
 export function staticPodCondition(type: string, pod: StaticPod | undefined): ConditionInput {
@@ -71,15 +90,34 @@ export function staticPodCondition(type: string, pod: StaticPod | undefined): Co
   const failing = pod.containers.filter((c) => c.waitingReason && CONTAINER_FAILURE_REASONS.has(c.waitingReason));
   switch (pod.phase) {
     case 'Pending':
-      if (cond('PodScheduled') !== 'True') return { type, status: 'False', reason: 'Provisioning', message: 'Waiting to be scheduled' };
-      if (cond('Initialized') !== 'True') return { type, status: 'False', reason: 'Provisioning', message: 'Running init containers' };
-      if (failing.length > 0) return { type, status: 'False', reason: 'Failed', message: failing.map((c) => c.waitingMessage ?? c.waitingReason).join(', ') };
+      if (cond('PodScheduled') !== 'True')
+        return { type, status: 'False', reason: 'Provisioning', message: 'Waiting to be scheduled' };
+      if (cond('Initialized') !== 'True')
+        return { type, status: 'False', reason: 'Provisioning', message: 'Running init containers' };
+      if (failing.length > 0)
+        return {
+          type,
+          status: 'False',
+          reason: 'Failed',
+          message: failing.map((c) => c.waitingMessage ?? c.waitingReason).join(', '),
+        };
       return { type, status: 'False', reason: 'Provisioning' };
     case 'Running': {
       if (cond('Ready') === 'True') return { type, status: 'True', reason: 'Running' };
-      if (failing.length > 0) return { type, status: 'False', reason: 'Failed', message: failing.map((c) => c.waitingMessage ?? c.waitingReason).join(', ') };
+      if (failing.length > 0)
+        return {
+          type,
+          status: 'False',
+          reason: 'Failed',
+          message: failing.map((c) => c.waitingMessage ?? c.waitingReason).join(', '),
+        };
       const waiting = pod.containers.map((c) => c.waitingMessage ?? c.waitingReason).filter((m): m is string => !!m);
-      return { type, status: 'False', reason: 'Provisioning', message: waiting.length > 0 ? waiting.join(', ') : 'Waiting to be ready' };
+      return {
+        type,
+        status: 'False',
+        reason: 'Provisioning',
+        message: waiting.length > 0 ? waiting.join(', ') : 'Waiting to be ready',
+      };
     }
     case 'Succeeded':
     case 'Failed':
@@ -89,7 +127,11 @@ export function staticPodCondition(type: string, pod: StaticPod | undefined): Co
   }
 }
 
-function podConditions(input: ControlPlaneHealthInput, nodes: WorkloadNode[], pods: Observed<ReadonlyMap<string, StaticPod>>): { machines: Map<string, ConditionInput[]>; kcpErrors: string[] } {
+function podConditions(
+  input: ControlPlaneHealthInput,
+  nodes: WorkloadNode[],
+  pods: Observed<ReadonlyMap<string, StaticPod>>,
+): { machines: Map<string, ConditionInput[]>; kcpErrors: string[] } {
   const types = podConditionTypes(input.etcdManaged);
   const out = new Map<string, ConditionInput[]>();
   const cpNodes = nodes.filter((n) => n.controlPlane);
@@ -97,15 +139,46 @@ function podConditions(input: ControlPlaneHealthInput, nodes: WorkloadNode[], po
     const name = m.metadata.name ?? '';
     const nodeName = m.status?.nodeRef?.name;
     const node = cpNodes.find((n) => n.name === nodeName);
-    if (m.metadata.deletionTimestamp && node) out.set(name, types.map((type) => ({ type, status: 'False', reason: 'Deleting', message: 'Machine is deleting' })));
-    else if (!nodeName) out.set(name, types.map((type) => unknown(type, waitingForNode(m))));
+    if (m.metadata.deletionTimestamp && node)
+      out.set(
+        name,
+        types.map((type) => ({ type, status: 'False', reason: 'Deleting', message: 'Machine is deleting' })),
+      );
+    else if (!nodeName)
+      out.set(
+        name,
+        types.map((type) => unknown(type, waitingForNode(m))),
+      );
     else if (!node) {
-      const message = nodes.some((n) => n.name === nodeName) ? `Node ${nodeName} does not have the node-role.kubernetes.io/control-plane label` : `Node ${nodeName} does not exist`;
-      out.set(name, types.map((type) => unknown(type, message)));
-    } else if (node.unreachable) out.set(name, types.map((type) => unknown(type, `Node ${node.name} is unreachable`)));
-    else if (node.readyStatus === 'Unknown') out.set(name, types.map((type) => unknown(type, 'Node Ready condition is Unknown, Pod data might be stale')));
-    else if ('error' in pods) out.set(name, types.map((type) => unknown(type, 'Please check controller logs for errors')));
-    else out.set(name, podComponents(input.etcdManaged).map(([component, type]) => staticPodCondition(type, pods.value.get(staticPodName(component, node.name)))));
+      const message = nodes.some((n) => n.name === nodeName)
+        ? `Node ${nodeName} does not have the node-role.kubernetes.io/control-plane label`
+        : `Node ${nodeName} does not exist`;
+      out.set(
+        name,
+        types.map((type) => unknown(type, message)),
+      );
+    } else if (node.unreachable)
+      out.set(
+        name,
+        types.map((type) => unknown(type, `Node ${node.name} is unreachable`)),
+      );
+    else if (node.readyStatus === 'Unknown')
+      out.set(
+        name,
+        types.map((type) => unknown(type, 'Node Ready condition is Unknown, Pod data might be stale')),
+      );
+    else if ('error' in pods)
+      out.set(
+        name,
+        types.map((type) => unknown(type, 'Please check controller logs for errors')),
+      );
+    else
+      out.set(
+        name,
+        podComponents(input.etcdManaged).map(([component, type]) =>
+          staticPodCondition(type, pods.value.get(staticPodName(component, node.name))),
+        ),
+      );
   }
   return { machines: out, kcpErrors: nodesWithoutMachine(input.machines, cpNodes) };
 }
@@ -113,42 +186,76 @@ function podConditions(input: ControlPlaneHealthInput, nodes: WorkloadNode[], po
 /** Control-plane Nodes no Machine points at; not an error while a Machine still waits for its Node. */
 function nodesWithoutMachine(machines: readonly Machine[], cpNodes: WorkloadNode[]): string[] {
   if (machines.some((m) => !m.status?.nodeRef)) return [];
-  return cpNodes.filter((n) => !machines.some((m) => m.status?.nodeRef?.name === n.name)).map((n) => `Control plane Node ${n.name} does not have a corresponding Machine`);
+  return cpNodes
+    .filter((n) => !machines.some((m) => m.status?.nodeRef?.name === n.name))
+    .map((n) => `Control plane Node ${n.name} does not have a corresponding Machine`);
 }
 
-function etcdConditions(input: ControlPlaneHealthInput, nodes: WorkloadNode[]): { machines: Map<string, ConditionInput[]>; kcpErrors: string[] } {
+function etcdConditions(
+  input: ControlPlaneHealthInput,
+  nodes: WorkloadNode[],
+): { machines: Map<string, ConditionInput[]>; kcpErrors: string[] } {
   const type = MACHINE_ETCD_MEMBER_HEALTHY_CONDITION;
   const out = new Map<string, ConditionInput[]>();
   const members = input.etcdMembers;
-  const names = 'value' in members ? `[${members.value.map((x) => x.name).sort().join(', ')}]` : '';
+  const names =
+    'value' in members
+      ? `[${members.value
+          .map((x) => x.name)
+          .sort()
+          .join(', ')}]`
+      : '';
   for (const m of input.machines) {
     const name = m.metadata.name ?? '';
     const nodeName = m.status?.nodeRef?.name;
     if (!nodeName) out.set(name, [unknown(type, waitingForNode(m))]);
-    else if (m.metadata.deletionTimestamp) out.set(name, [{ type, status: 'False', reason: 'Deleting', message: 'Machine is deleting' }]);
+    else if (m.metadata.deletionTimestamp)
+      out.set(name, [{ type, status: 'False', reason: 'Deleting', message: 'Machine is deleting' }]);
     else if ('error' in members) out.set(name, [unknown(type, `Failed to connect to etcd: ${members.error}`)]);
     else {
       const member = members.value.find((x) => x.name === nodeName);
       const alarms = member?.alarms ?? [];
-      if (!member) out.set(name, [{ type, status: 'False', reason: 'NotHealthy', message: `Etcd reports the cluster is composed by ${names}, but the etcd member hosted on Machine ${name} (${nodeName}) is not included` }]);
-      else if (alarms.length > 0) out.set(name, [{ type, status: 'False', reason: 'NotHealthy', message: `Etcd reports alarms: ${alarms.join(', ')}` }]);
+      if (!member)
+        out.set(name, [
+          {
+            type,
+            status: 'False',
+            reason: 'NotHealthy',
+            message: `Etcd reports the cluster is composed by ${names}, but the etcd member hosted on Machine ${name} (${nodeName}) is not included`,
+          },
+        ]);
+      else if (alarms.length > 0)
+        out.set(name, [
+          { type, status: 'False', reason: 'NotHealthy', message: `Etcd reports alarms: ${alarms.join(', ')}` },
+        ]);
       else out.set(name, [{ type, status: 'True', reason: 'Healthy' }]);
     }
   }
-  const kcpErrors = nodesWithoutMachine(input.machines, nodes.filter((n) => n.controlPlane));
+  const kcpErrors = nodesWithoutMachine(
+    input.machines,
+    nodes.filter((n) => n.controlPlane),
+  );
   if ('value' in members && !input.machines.some((m) => !m.status?.nodeRef)) {
     for (const member of members.value) {
-      if (!input.machines.some((m) => m.status?.nodeRef?.name === member.name)) kcpErrors.push(`Etcd member ${member.name} does not have a corresponding Machine`);
+      if (!input.machines.some((m) => m.status?.nodeRef?.name === member.name))
+        kcpErrors.push(`Etcd member ${member.name} does not have a corresponding Machine`);
     }
   }
   return { machines: out, kcpErrors };
 }
 
 /** "a, b, c, ... (2 more)" like upstream's ListToString with a limit of 3. */
-const listNames = (names: string[]): string => (names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')}, ... (${names.length - 3} more)`);
+const listNames = (names: string[]): string =>
+  names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')}, ... (${names.length - 3} more)`;
 
 /** Upstream aggregateConditionsFromMachinesToKCP: issues and unknowns surface, grouped by identical message. */
-export function aggregateToKcp(machines: readonly Machine[], conditions: Map<string, ConditionInput[]>, kcpErrors: string[], type: string, note: string): ConditionInput {
+export function aggregateToKcp(
+  machines: readonly Machine[],
+  conditions: Map<string, ConditionInput[]>,
+  kcpErrors: string[],
+  type: string,
+  note: string,
+): ConditionInput {
   let errors = 0;
   let unknowns = 0;
   let infos = 0;
@@ -162,7 +269,8 @@ export function aggregateToKcp(machines: readonly Machine[], conditions: Map<str
       else if (c.status === 'False') {
         errors++;
         lines.push(`  * ${c.type}: ${c.message || `condition is ${c.status}`}`);
-      } else if (!m.spec.providerID) infos++; // still provisioning: no noise
+      } else if (!m.spec.providerID)
+        infos++; // still provisioning: no noise
       else {
         unknowns++;
         lines.push(`  * ${c.type}: ${c.message || `condition is ${c.status}`}`);
@@ -170,11 +278,21 @@ export function aggregateToKcp(machines: readonly Machine[], conditions: Map<str
     }
     if (lines.length === 0) continue;
     const distinct = new Set(own.map((c) => c.message ?? ''));
-    const message = own.length > 1 && distinct.size === 1 ? `  * Control plane components: ${[...distinct][0]}` : lines.join('\n');
+    const message =
+      own.length > 1 && distinct.size === 1 ? `  * Control plane components: ${[...distinct][0]}` : lines.join('\n');
     byMessage.set(message, [...(byMessage.get(message) ?? []), name]);
   }
-  const ordered = [...byMessage.entries()].sort((a, b) => b[1].length - a[1].length || [...a[1]].sort().join(',').localeCompare([...b[1]].sort().join(',')));
-  const parts = ordered.map(([message, names]) => `* Machine${names.length > 1 ? 's' : ''} ${listNames([...names].sort())}:\n${message}`);
+  const ordered = [...byMessage.entries()].sort(
+    (a, b) =>
+      b[1].length - a[1].length ||
+      [...a[1]]
+        .sort()
+        .join(',')
+        .localeCompare([...b[1]].sort().join(',')),
+  );
+  const parts = ordered.map(
+    ([message, names]) => `* Machine${names.length > 1 ? 's' : ''} ${listNames([...names].sort())}:\n${message}`,
+  );
   for (const e of kcpErrors) parts.push(`* ${e}`);
   const message = parts.join('\n');
   if (kcpErrors.length > 0 || errors > 0) return { type, status: 'False', reason: 'NotHealthy', message };
@@ -191,20 +309,37 @@ export function computeControlPlaneHealth(input: ControlPlaneHealthInput): Contr
     const podTypes = podConditionTypes(input.etcdManaged);
     for (const m of input.machines) {
       const conds = podTypes.map((type) => unknown(type, `Failed to get the Node hosting the Pod: ${nodes.error}`));
-      if (input.etcdManaged) conds.push(unknown(MACHINE_ETCD_MEMBER_HEALTHY_CONDITION, 'Failed to get the Node hosting the etcd member'));
+      if (input.etcdManaged)
+        conds.push(unknown(MACHINE_ETCD_MEMBER_HEALTHY_CONDITION, 'Failed to get the Node hosting the etcd member'));
       machines.set(m.metadata.name ?? '', conds);
     }
-    const kcp: ConditionInput[] = [unknown(CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION, `Failed to get Nodes hosting control plane components: ${nodes.error}`)];
-    if (input.etcdManaged) kcp.push(unknown(ETCD_CLUSTER_HEALTHY_CONDITION, 'Failed to get Nodes hosting the etcd cluster'));
+    const kcp: ConditionInput[] = [
+      unknown(
+        CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION,
+        `Failed to get Nodes hosting control plane components: ${nodes.error}`,
+      ),
+    ];
+    if (input.etcdManaged)
+      kcp.push(unknown(ETCD_CLUSTER_HEALTHY_CONDITION, 'Failed to get Nodes hosting the etcd cluster'));
     return { machines, kcp };
   }
   const pods = podConditions(input, nodes.value, input.pods);
   for (const [name, conds] of pods.machines) machines.set(name, [...conds]);
-  const kcp = [aggregateToKcp(input.machines, pods.machines, pods.kcpErrors, CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION, 'control plane')];
+  const kcp = [
+    aggregateToKcp(
+      input.machines,
+      pods.machines,
+      pods.kcpErrors,
+      CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION,
+      'control plane',
+    ),
+  ];
   if (input.etcdManaged) {
     const etcd = etcdConditions(input, nodes.value);
     for (const [name, conds] of etcd.machines) machines.set(name, [...(machines.get(name) ?? []), ...conds]);
-    kcp.push(aggregateToKcp(input.machines, etcd.machines, etcd.kcpErrors, ETCD_CLUSTER_HEALTHY_CONDITION, 'etcd member'));
+    kcp.push(
+      aggregateToKcp(input.machines, etcd.machines, etcd.kcpErrors, ETCD_CLUSTER_HEALTHY_CONDITION, 'etcd member'),
+    );
   }
   return { machines, kcp };
 }

@@ -11,7 +11,14 @@ export {
   type DesiredMachineInput,
 } from './desired';
 export { dropOmittable, isJoinConfig, isInitConfig, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
-export { upToDate, shouldRolloutAfter, shouldRolloutBefore, type UpToDateInput, type UpToDateResult, type NotUpToDateResult } from './uptodate';
+export {
+  upToDate,
+  shouldRolloutAfter,
+  shouldRolloutBefore,
+  type UpToDateInput,
+  type UpToDateResult,
+  type NotUpToDateResult,
+} from './uptodate';
 export {
   planReconcile,
   preflightChecks,
@@ -27,7 +34,15 @@ export {
   type PreflightResult,
   type InPlacePreflightDecision,
 } from './decide';
-export { computeKcpStatus, machineUpToDateCondition, isUpdatingInPlace, isMachineAvailable, controlPlaneSelector, lowestVersion, type KcpStatusInput } from './status';
+export {
+  computeKcpStatus,
+  machineUpToDateCondition,
+  isUpdatingInPlace,
+  isMachineAvailable,
+  controlPlaneSelector,
+  lowestVersion,
+  type KcpStatusInput,
+} from './status';
 export {
   decideRemediation,
   checkRetryLimits,
@@ -53,8 +68,23 @@ export {
   type RemediationInput,
   type OwnerRemediatedInput,
 } from './remediation';
-export { syncMachines, deletionTimeoutsPatch, machineSyncInputs, isNotFoundCause, type ControlPlaneMachineObjects, type SyncMachinesDeps, type DeletionTimeoutsPatch } from './sync-machines';
-export { canUpdateMachine, buildCanUpdateMachineRequest, triggerInPlaceUpdate, InPlaceTriggerError, type InPlaceDeps, type CanUpdateResult } from './inplace';
+export {
+  syncMachines,
+  deletionTimeoutsPatch,
+  machineSyncInputs,
+  isNotFoundCause,
+  type ControlPlaneMachineObjects,
+  type SyncMachinesDeps,
+  type DeletionTimeoutsPatch,
+} from './sync-machines';
+export {
+  canUpdateMachine,
+  buildCanUpdateMachineRequest,
+  triggerInPlaceUpdate,
+  InPlaceTriggerError,
+  type InPlaceDeps,
+  type CanUpdateResult,
+} from './inplace';
 export {
   KCP_WORKLOAD_CLUSTER_PROVIDER,
   ClientWorkloadCluster,

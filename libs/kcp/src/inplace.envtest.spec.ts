@@ -7,13 +7,23 @@ import type { CoverageRuntimeClient } from '@capi/inplace';
 import { ServerSideApplier } from '@capi/ssa';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
 import { upToDate, type NotUpToDateResult } from './uptodate';
-import { CLUSTER, infraTemplate, kcp as kcpFixture, kubeadmConfig, machine as machineFixture, NS } from './testing/fixtures';
+import {
+  CLUSTER,
+  infraTemplate,
+  kcp as kcpFixture,
+  kubeadmConfig,
+  machine as machineFixture,
+  NS,
+} from './testing/fixtures';
 import { computeDesiredInfraMachine } from './desired';
 
 jest.setTimeout(30_000);
 
 /** Wraps a client and records every write (verb, kind, body) in order. */
-function recording(inner: Client): { client: Client; writes: { verb: string; kind: string; body: unknown; dryRun?: boolean }[] } {
+function recording(inner: Client): {
+  client: Client;
+  writes: { verb: string; kind: string; body: unknown; dryRun?: boolean }[];
+} {
   const writes: { verb: string; kind: string; body: unknown; dryRun?: boolean }[] = [];
   const client = Object.create(inner) as Client;
   client.patch = <T extends KubeObject>(ref: ObjectRef, type: PatchType, body: unknown, opts?: object) => {
@@ -28,7 +38,9 @@ function recording(inner: Client): { client: Client; writes: { verb: string; kin
 }
 
 /** A CanUpdateMachine extension double: answers with `patch` for the Machine, records requests. */
-function fakeRuntimeClient(machinePatch?: unknown[]): CoverageRuntimeClient & { requests: CanUpdateMachineRequest[]; names: string[] } {
+function fakeRuntimeClient(
+  machinePatch?: unknown[],
+): CoverageRuntimeClient & { requests: CanUpdateMachineRequest[]; names: string[] } {
   const requests: CanUpdateMachineRequest[] = [];
   const names = ['can-update-machine.updater'];
   return {
@@ -37,7 +49,12 @@ function fakeRuntimeClient(machinePatch?: unknown[]): CoverageRuntimeClient & { 
     getAllExtensions: async () => names,
     callExtension: async (_hook, _obj, _name, request) => {
       requests.push(structuredClone(request) as CanUpdateMachineRequest);
-      return { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', kind: 'CanUpdateMachineResponse', status: 'Success', ...(machinePatch ? { machinePatch: encodePatch('JSONPatch', machinePatch) } : {}) } as never;
+      return {
+        apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1',
+        kind: 'CanUpdateMachineResponse',
+        status: 'Success',
+        ...(machinePatch ? { machinePatch: encodePatch('JSONPatch', machinePatch) } : {}),
+      } as never;
     },
   };
 }
@@ -64,7 +81,10 @@ describe('KCP in-place on envtest', () => {
 
   let seq = 0;
   /** Creates Machine + KubeadmConfig + InMemoryMachine for a KCP at v1.30.0 and returns the result for `target`. */
-  async function setup(target: ReturnType<typeof kcpFixture>, infraSpec: Record<string, unknown> = { image: 'ubuntu-22.04', resources: { cpu: 2 } }): Promise<NotUpToDateResult> {
+  async function setup(
+    target: ReturnType<typeof kcpFixture>,
+    infraSpec: Record<string, unknown> = { image: 'ubuntu-22.04', resources: { cpu: 2 } },
+  ): Promise<NotUpToDateResult> {
     const name = `m${++seq}`;
     const base = kcpFixture();
     base.metadata.uid = target.metadata.uid = kcpUid;
@@ -79,15 +99,31 @@ describe('KCP in-place on envtest', () => {
     delete m.metadata.creationTimestamp;
     m.metadata.ownerReferences = m.metadata.ownerReferences!.map((r) => ({ ...r, uid: kcpUid }));
     const createdMachine = await kube.create<Machine>(m);
-    return upToDate({ kcp: target, clusterName: CLUSTER, machine: createdMachine, kubeadmConfig: createdKc, infraMachine: createdInfra, infraTemplate: infraTemplate('tmpl-a', infraSpec), now: new Date() }).result;
+    return upToDate({
+      kcp: target,
+      clusterName: CLUSTER,
+      machine: createdMachine,
+      kubeadmConfig: createdKc,
+      infraMachine: createdInfra,
+      infraTemplate: infraTemplate('tmpl-a', infraSpec),
+      now: new Date(),
+    }).result;
   }
 
-  const deps = (client: Client, runtimeClient?: CoverageRuntimeClient): InPlaceDeps => ({ client, applier, runtimeClient, events });
+  const deps = (client: Client, runtimeClient?: CoverageRuntimeClient): InPlaceDeps => ({
+    client,
+    applier,
+    runtimeClient,
+    events,
+  });
 
   it('gate off: cannot update, no extension call', async () => {
     const rc = fakeRuntimeClient();
     const r = await setup(kcpFixture({ version: 'v1.31.0' }));
-    expect(await canUpdateMachine(deps(kube, rc), r, false)).toEqual({ canUpdate: false, reasons: ['InPlaceUpdates feature gate is disabled'] });
+    expect(await canUpdateMachine(deps(kube, rc), r, false)).toEqual({
+      canUpdate: false,
+      reasons: ['InPlaceUpdates feature gate is disabled'],
+    });
     expect(rc.requests).toHaveLength(0);
   });
 
@@ -99,9 +135,16 @@ describe('KCP in-place on envtest', () => {
     expect(res.reasons[0]).toContain('Machine cannot be updated in-place: version: "v1.30.0" → "v1.31.0"');
     const req = none.requests[0];
     // Reduced objects only, at the latest typed versions; the first Machine's init config compared as join.
-    for (const o of [req.current.machine, req.desired.machine, req.current.infrastructureMachine, req.current.bootstrapConfig!]) {
+    for (const o of [
+      req.current.machine,
+      req.desired.machine,
+      req.current.infrastructureMachine,
+      req.current.bootstrapConfig!,
+    ]) {
       expect(Object.keys(o).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
-      expect(Object.keys(o.metadata).every((k) => ['name', 'namespace', 'labels', 'annotations'].includes(k))).toBe(true);
+      expect(Object.keys(o.metadata).every((k) => ['name', 'namespace', 'labels', 'annotations'].includes(k))).toBe(
+        true,
+      );
     }
     expect(req.current.bootstrapConfig?.apiVersion).toBe('bootstrap.cluster.x-k8s.io/v1beta2');
     expect(req.current.bootstrapConfig?.spec).toEqual(req.desired.bootstrapConfig?.spec);
@@ -109,22 +152,38 @@ describe('KCP in-place on envtest', () => {
 
     const covering = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]);
     // The covering updater ("can-update-machine.updater") is the one the change belongs to.
-    expect(await canUpdateMachine(deps(kube, covering), r, true)).toEqual({ canUpdate: true, reasons: [], updaters: ['updater'] });
+    expect(await canUpdateMachine(deps(kube, covering), r, true)).toEqual({
+      canUpdate: true,
+      reasons: [],
+      updaters: ['updater'],
+    });
   });
 
   it('first Machine (init): a joinConfiguration change stays visible to the extension (init → join copies the current nodeRegistration)', async () => {
     const base = kcpFixture();
-    const join = { nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: [{ name: 'v', value: '4' }] } };
-    const r = await setup(kcpFixture({ version: 'v1.31.0', kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: join } }));
+    const join = {
+      nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: [{ name: 'v', value: '4' }] },
+    };
+    const r = await setup(
+      kcpFixture({
+        version: 'v1.31.0',
+        kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: join },
+      }),
+    );
     // Only the version is covered: the join change must make the update impossible.
     const versionOnly = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]);
     const res = await canUpdateMachine(deps(kube, versionOnly), r, true);
     expect(res.canUpdate).toBe(false);
-    expect(res.reasons.join(' ')).toContain('KubeadmConfig cannot be updated in-place: joinConfiguration.nodeRegistration.kubeletExtraArgs');
+    expect(res.reasons.join(' ')).toContain(
+      'KubeadmConfig cannot be updated in-place: joinConfiguration.nodeRegistration.kubeletExtraArgs',
+    );
     const req = versionOnly.requests[0];
     const currentJoin = req.current.bootstrapConfig?.spec?.joinConfiguration as Record<string, unknown>;
     const desiredJoin = req.desired.bootstrapConfig?.spec?.joinConfiguration as Record<string, unknown>;
-    expect(currentJoin.nodeRegistration).toEqual({ name: '{{ ds.meta_data.local_hostname }}', imagePullPolicy: 'IfNotPresent' });
+    expect(currentJoin.nodeRegistration).toEqual({
+      name: '{{ ds.meta_data.local_hostname }}',
+      imagePullPolicy: 'IfNotPresent',
+    });
     expect(desiredJoin.nodeRegistration).toEqual({ ...join.nodeRegistration, imagePullPolicy: 'IfNotPresent' });
   });
 
@@ -153,8 +212,17 @@ describe('KCP in-place on envtest', () => {
     await triggerInPlaceUpdate(deps(client), r.currentMachine, r);
     const real = writes.filter((w) => !w.dryRun).map((w) => `${w.verb} ${w.kind}`);
     // The KubeadmConfig was created by another manager, so SSA cannot drop its initConfiguration: step 5's merge patch.
-    expect(real).toEqual(['patch:merge Machine', 'apply InMemoryMachine', 'apply KubeadmConfig', 'patch:merge KubeadmConfig', 'apply Machine', 'patch:merge Machine']);
-    expect(writes[0].body).toEqual({ metadata: { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } } });
+    expect(real).toEqual([
+      'patch:merge Machine',
+      'apply InMemoryMachine',
+      'apply KubeadmConfig',
+      'patch:merge KubeadmConfig',
+      'apply Machine',
+      'patch:merge Machine',
+    ]);
+    expect(writes[0].body).toEqual({
+      metadata: { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } },
+    });
     const infraIntent = writes[1].body as KubeObject;
     expect(infraIntent.metadata.labels).toBeUndefined();
     expect(infraIntent.metadata.annotations).toEqual({
@@ -162,17 +230,39 @@ describe('KCP in-place on envtest', () => {
       'cluster.x-k8s.io/cloned-from-groupkind': 'InMemoryMachineTemplate.infrastructure.cluster.x-k8s.io',
       'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
     });
-    expect((writes[2].body as KubeObject).metadata.annotations).toEqual({ 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' });
+    expect((writes[2].body as KubeObject).metadata.annotations).toEqual({
+      'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+    });
     expect(writes[3].body).toEqual({ spec: { initConfiguration: null } });
-    expect(writes[5].body).toEqual({ metadata: { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } } });
+    expect(writes[5].body).toEqual({
+      metadata: { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } },
+    });
 
-    const m = await kube.get<Machine>({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', namespace: NS, name: r.currentMachine.metadata.name! });
+    const m = await kube.get<Machine>({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      namespace: NS,
+      name: r.currentMachine.metadata.name!,
+    });
     expect(m.spec.version).toBe('v1.31.0');
-    expect(m.metadata.annotations).toMatchObject({ 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' });
-    const kc = await kube.get<KubeadmConfig>({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', namespace: NS, name: m.metadata.name! });
+    expect(m.metadata.annotations).toMatchObject({
+      'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+      'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
+    });
+    const kc = await kube.get<KubeadmConfig>({
+      apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+      kind: 'KubeadmConfig',
+      namespace: NS,
+      name: m.metadata.name!,
+    });
     expect(kc.spec.initConfiguration).toBeUndefined(); // the init Machine now looks joined
     expect(kc.spec.joinConfiguration).toMatchObject({ controlPlane: {} });
-    expect(events.event).toHaveBeenCalledWith(expect.objectContaining({ kind: 'Machine' }), 'Normal', 'SuccessfulStartInPlaceUpdate', 'Machine starting in-place update');
+    expect(events.event).toHaveBeenCalledWith(
+      expect.objectContaining({ kind: 'Machine' }),
+      'Normal',
+      'SuccessfulStartInPlaceUpdate',
+      'Machine starting in-place update',
+    );
 
     // Re-entrancy: a Machine already marked (a failed earlier attempt) is not marked again.
     const r2 = await setup(kcpFixture({ version: 'v1.31.0' }));
@@ -182,13 +272,26 @@ describe('KCP in-place on envtest', () => {
       if (obj.kind === 'KubeadmConfig') throw new Error('boom');
       return origApply(obj, opts);
     }) as Client['apply'];
-    await expect(triggerInPlaceUpdate(deps(failing.client), r2.currentMachine, r2)).rejects.toThrow(/failed to complete triggering in-place update for Machine .*: boom/);
-    const marked = await kube.get<Machine>({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', namespace: NS, name: r2.currentMachine.metadata.name! });
+    await expect(triggerInPlaceUpdate(deps(failing.client), r2.currentMachine, r2)).rejects.toThrow(
+      /failed to complete triggering in-place update for Machine .*: boom/,
+    );
+    const marked = await kube.get<Machine>({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      namespace: NS,
+      name: r2.currentMachine.metadata.name!,
+    });
     expect(marked.metadata.annotations?.['in-place-updates.internal.cluster.x-k8s.io/update-in-progress']).toBe('');
     expect(marked.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks']).toBeUndefined();
     const retry = recording(kube);
     await triggerInPlaceUpdate(deps(retry.client), marked, r2);
-    expect(retry.writes.filter((w) => !w.dryRun).map((w) => `${w.verb} ${w.kind}`)).toEqual(['apply InMemoryMachine', 'apply KubeadmConfig', 'patch:merge KubeadmConfig', 'apply Machine', 'patch:merge Machine']);
+    expect(retry.writes.filter((w) => !w.dryRun).map((w) => `${w.verb} ${w.kind}`)).toEqual([
+      'apply InMemoryMachine',
+      'apply KubeadmConfig',
+      'patch:merge KubeadmConfig',
+      'apply Machine',
+      'patch:merge Machine',
+    ]);
   });
 
   it('trigger records the contributing updaters on the Machine with the update-in-progress marker', async () => {
@@ -196,10 +299,23 @@ describe('KCP in-place on envtest', () => {
     const { client, writes } = recording(kube);
     await triggerInPlaceUpdate(deps(client), r.currentMachine, r, undefined, ['a-updater', 'b-updater']);
     expect(writes[0].body).toEqual({
-      metadata: { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '', 'in-place-updates.capi-inplace.io/updaters': 'a-updater,b-updater' } },
+      metadata: {
+        annotations: {
+          'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+          'in-place-updates.capi-inplace.io/updaters': 'a-updater,b-updater',
+        },
+      },
     });
-    const m = await kube.get<Machine>({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', namespace: NS, name: r.currentMachine.metadata.name! });
+    const m = await kube.get<Machine>({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      namespace: NS,
+      name: r.currentMachine.metadata.name!,
+    });
     // Kept through the later SSA of the desired Machine (another manager's field).
-    expect(m.metadata.annotations).toMatchObject({ 'in-place-updates.capi-inplace.io/updaters': 'a-updater,b-updater', 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' });
+    expect(m.metadata.annotations).toMatchObject({
+      'in-place-updates.capi-inplace.io/updaters': 'a-updater,b-updater',
+      'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
+    });
   });
 });

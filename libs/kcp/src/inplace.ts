@@ -16,7 +16,14 @@ import {
   type KubeadmConfigSpec,
   type Machine,
 } from '@capi/api';
-import { isForbidden, isInvalid, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import {
+  isForbidden,
+  isInvalid,
+  type Client,
+  type InformerCache,
+  type KubeObject,
+  type ObjectRef,
+} from '@capi/controller-runtime';
 import { canExtensionsUpdate, markAsPending, updatersAnnotation, type CoverageRuntimeClient } from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
@@ -46,7 +53,12 @@ export interface CanUpdateResult {
   updaters?: string[];
 }
 
-const refOf = (o: KubeObject): ObjectRef => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', namespace: o.metadata.namespace });
+const refOf = (o: KubeObject): ObjectRef => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name ?? '',
+  namespace: o.metadata.namespace,
+});
 const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
 
 /** SSA dry-run (server defaults and merges with what other managers own); returns the server's view. */
@@ -60,7 +72,10 @@ async function dryRunApply<T extends KubeObject>(deps: InPlaceDeps, obj: T): Pro
  * Builds the CanUpdateMachine request (spec §4.7). Returns reasons instead when the InfraMachine dry-run is rejected
  * as Invalid/Forbidden (not an error: the change simply can't be done in place).
  */
-export async function buildCanUpdateMachineRequest(deps: InPlaceDeps, r: NotUpToDateResult): Promise<{ request: CanUpdateMachineRequest } | { reasons: string[] }> {
+export async function buildCanUpdateMachineRequest(
+  deps: InPlaceDeps,
+  r: NotUpToDateResult,
+): Promise<{ request: CanUpdateMachineRequest } | { reasons: string[] }> {
   const currentMachine = structuredClone(r.currentMachine);
   const currentKubeadmConfig = structuredClone(r.currentKubeadmConfig!);
   const desiredKubeadmConfig = structuredClone(r.desiredKubeadmConfig!);
@@ -78,11 +93,16 @@ export async function buildCanUpdateMachineRequest(deps: InPlaceDeps, r: NotUpTo
       if (which === 'current') currentInfra = await dryRunApply(deps, currentInfra);
       else desiredInfra = await dryRunApply(deps, desiredInfra);
     } catch (e) {
-      if (isInvalid(e) || isForbidden(e)) return { reasons: [`server side apply dry-run for ${which} InfraMachine failed: ${(e as Error).message}`] };
+      if (isInvalid(e) || isForbidden(e))
+        return { reasons: [`server side apply dry-run for ${which} InfraMachine failed: ${(e as Error).message}`] };
       throw e;
     }
   }
-  const kc = prepareKubeadmConfigSpecsForDiff(desiredKubeadmConfig.spec as KubeadmConfigSpec, currentKubeadmConfig.spec as KubeadmConfigSpec, true);
+  const kc = prepareKubeadmConfigSpecsForDiff(
+    desiredKubeadmConfig.spec as KubeadmConfigSpec,
+    currentKubeadmConfig.spec as KubeadmConfigSpec,
+    true,
+  );
   currentKubeadmConfig.spec = kc.current;
   desiredKubeadmConfig.spec = kc.desired;
 
@@ -109,19 +129,39 @@ export async function buildCanUpdateMachineRequest(deps: InPlaceDeps, r: NotUpTo
  * Spec §6.3 step 2: gate off, missing objects or no CanUpdateMachine extension → false; otherwise the composed
  * coverage check of @capi/inplace. Errors are wrapped "failed to determine if Machine <name> can be updated in-place".
  */
-export async function canUpdateMachine(deps: InPlaceDeps, r: NotUpToDateResult, gateEnabled: boolean): Promise<CanUpdateResult> {
+export async function canUpdateMachine(
+  deps: InPlaceDeps,
+  r: NotUpToDateResult,
+  gateEnabled: boolean,
+): Promise<CanUpdateResult> {
   if (!gateEnabled) return { canUpdate: false, reasons: ['InPlaceUpdates feature gate is disabled'] };
-  const missing = (['desiredMachine', 'currentInfraMachine', 'desiredInfraMachine', 'currentKubeadmConfig', 'desiredKubeadmConfig'] as const).filter((k) => !r[k]);
+  const missing = (
+    [
+      'desiredMachine',
+      'currentInfraMachine',
+      'desiredInfraMachine',
+      'currentKubeadmConfig',
+      'desiredKubeadmConfig',
+    ] as const
+  ).filter((k) => !r[k]);
   if (missing.length > 0) return { canUpdate: false, reasons: [`could not compute ${missing.join(', ')}`] };
   if (!deps.runtimeClient) return { canUpdate: false, reasons: ['no runtime client configured'] };
   const machine = r.currentMachine;
   try {
     const built = await buildCanUpdateMachineRequest(deps, r);
     if ('reasons' in built) return { canUpdate: false, reasons: built.reasons };
-    const result = await canExtensionsUpdate({ hook: 'CanUpdateMachine', runtimeClient: deps.runtimeClient, forObject: machine, request: built.request });
+    const result = await canExtensionsUpdate({
+      hook: 'CanUpdateMachine',
+      runtimeClient: deps.runtimeClient,
+      forObject: machine,
+      request: built.request,
+    });
     return { canUpdate: result.canUpdate, reasons: result.reasons, updaters: result.contributors };
   } catch (e) {
-    throw new InPlaceTriggerError(`failed to determine if Machine ${machine.metadata.name} can be updated in-place: ${(e as Error).message}`, { cause: e });
+    throw new InPlaceTriggerError(
+      `failed to determine if Machine ${machine.metadata.name} can be updated in-place: ${(e as Error).message}`,
+      { cause: e },
+    );
   }
 }
 
@@ -144,23 +184,38 @@ export async function triggerInPlaceUpdate(
   updaters: string[] = [],
 ): Promise<Machine> {
   const name = key(machine);
-  const fail = (e: unknown) => new InPlaceTriggerError(`failed to complete triggering in-place update for Machine ${name}: ${(e as Error).message}`, { cause: e });
+  const fail = (e: unknown) =>
+    new InPlaceTriggerError(
+      `failed to complete triggering in-place update for Machine ${name}: ${(e as Error).message}`,
+      { cause: e },
+    );
   log.log(`Triggering in-place update for Machine ${name}`);
 
   if (!(UPDATE_IN_PROGRESS_ANNOTATION in (machine.metadata.annotations ?? {}))) {
     let marked: Machine;
     try {
       // With the marker, which updaters the accepted change belongs to (the Machine controller calls only those).
-      marked = await deps.client.patch<Machine>(refOf(machine), 'merge', { metadata: { annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '', ...updatersAnnotation(updaters) } } });
+      marked = await deps.client.patch<Machine>(refOf(machine), 'merge', {
+        metadata: { annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '', ...updatersAnnotation(updaters) } },
+      });
     } catch (e) {
-      throw new InPlaceTriggerError(`failed to trigger in-place update for Machine ${name} by setting the ${UPDATE_IN_PROGRESS_ANNOTATION} annotation: ${(e as Error).message}`, { cause: e });
+      throw new InPlaceTriggerError(
+        `failed to trigger in-place update for Machine ${name} by setting the ${UPDATE_IN_PROGRESS_ANNOTATION} annotation: ${(e as Error).message}`,
+        { cause: e },
+      );
     }
     // Every later reconcile must see the marker, or it could pick a second Machine.
     await waitForCache(deps, marked);
   }
 
-  if (!r.desiredInfraMachine) throw new InPlaceTriggerError(`failed to complete triggering in-place update for Machine ${name}, could not compute desired InfraMachine`);
-  if (!r.desiredKubeadmConfig) throw new InPlaceTriggerError(`failed to complete triggering in-place update for Machine ${name}, could not compute desired KubeadmConfig`);
+  if (!r.desiredInfraMachine)
+    throw new InPlaceTriggerError(
+      `failed to complete triggering in-place update for Machine ${name}, could not compute desired InfraMachine`,
+    );
+  if (!r.desiredKubeadmConfig)
+    throw new InPlaceTriggerError(
+      `failed to complete triggering in-place update for Machine ${name}, could not compute desired KubeadmConfig`,
+    );
   const opts = { fieldOwner: KCP_MANAGER_NAME };
   try {
     const infra = structuredClone(r.desiredInfraMachine);
@@ -188,7 +243,12 @@ export async function triggerInPlaceUpdate(
     await markAsPending(deps.client, desiredMachine, 'UpdateMachine');
     await waitForCache(deps, desiredMachine);
     log.log(`Completed triggering in-place update for Machine ${name}`);
-    await deps.events.event(desiredMachine, 'Normal', SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE);
+    await deps.events.event(
+      desiredMachine,
+      'Normal',
+      SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON,
+      SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE,
+    );
     return desiredMachine;
   } catch (e) {
     if (e instanceof InPlaceTriggerError) throw e;

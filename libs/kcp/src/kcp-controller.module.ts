@@ -1,10 +1,21 @@
 // NestJS module of the KubeadmControlPlane controller. Needs ControllerRuntimeModule (global), FEATURE_GATES and
 // SsaModule in the app; RUNTIME_CLIENT (via `imports`) for in-place updates.
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache, WorkloadClusterCacheModule } from '@capi/machine';
 import { KubeadmControlPlaneReconciler } from './kcp.reconciler';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
-import { KCP_WORKLOAD_CLUSTER_PROVIDER, KubeconfigWorkloadClusterProvider, type WorkloadClusterProvider } from './workload-cluster';
+import {
+  KCP_WORKLOAD_CLUSTER_PROVIDER,
+  KubeconfigWorkloadClusterProvider,
+  type WorkloadClusterProvider,
+} from './workload-cluster';
 
 @Injectable()
 class WorkloadClusterProviderLifecycle implements OnApplicationShutdown {
@@ -23,11 +34,24 @@ export class KcpControllerModule {
       options.workloadClusterProvider
         ? { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, useValue: options.workloadClusterProvider }
         : // Nodes through the manager's shared cache (the Machine controller's too): one informer per workload cluster.
-          { provide: KCP_WORKLOAD_CLUSTER_PROVIDER, inject: [SHARED_WORKLOAD_CLUSTER_CACHE], useFactory: (c: WorkloadClusterCache) => new KubeconfigWorkloadClusterProvider(c, options.etcdClientFactory) },
+          {
+            provide: KCP_WORKLOAD_CLUSTER_PROVIDER,
+            inject: [SHARED_WORKLOAD_CLUSTER_CACHE],
+            useFactory: (c: WorkloadClusterCache) =>
+              new KubeconfigWorkloadClusterProvider(c, options.etcdClientFactory),
+          },
       WorkloadClusterProviderLifecycle,
       KubeadmControlPlaneReconciler,
     ];
-    const imports = [...(options.workloadClusterProvider ? [] : [WorkloadClusterCacheModule]), ...(options.imports ?? [])];
-    return { module: KcpControllerModule, imports, providers, exports: [KubeadmControlPlaneReconciler, KCP_WORKLOAD_CLUSTER_PROVIDER] };
+    const imports = [
+      ...(options.workloadClusterProvider ? [] : [WorkloadClusterCacheModule]),
+      ...(options.imports ?? []),
+    ];
+    return {
+      module: KcpControllerModule,
+      imports,
+      providers,
+      exports: [KubeadmControlPlaneReconciler, KCP_WORKLOAD_CLUSTER_PROVIDER],
+    };
   }
 }

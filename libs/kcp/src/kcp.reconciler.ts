@@ -32,13 +32,35 @@ import { ContractVersionResolver } from '@capi/machine';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { canonicalJson, ServerSideApplier } from '@capi/ssa';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
-import { failureDomainForScaleUp, inPlacePreflightDecision, planReconcile, preflightChecks, type ControlPlaneMachine, type KcpAction } from './decide';
+import {
+  failureDomainForScaleUp,
+  inPlacePreflightDecision,
+  planReconcile,
+  preflightChecks,
+  type ControlPlaneMachine,
+  type KcpAction,
+} from './decide';
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
-import { createMachine, deleteMachine, getInfraMachine, getInfraTemplate, getKubeadmConfig, listControlPlaneMachines, refOf, writeMachineConditions, type MachineIo } from './machines';
+import {
+  createMachine,
+  deleteMachine,
+  getInfraMachine,
+  getInfraTemplate,
+  getKubeadmConfig,
+  listControlPlaneMachines,
+  refOf,
+  writeMachineConditions,
+  type MachineIo,
+} from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
-import { decideRemediation, MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, MACHINE_REMEDIATION_MACHINE_DELETING_REASON, formatRemediationData } from './remediation';
+import {
+  decideRemediation,
+  MACHINE_REMEDIATION_INTERNAL_ERROR_REASON,
+  MACHINE_REMEDIATION_MACHINE_DELETING_REASON,
+  formatRemediationData,
+} from './remediation';
 import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { isNotFoundCause, syncMachines } from './sync-machines';
@@ -50,7 +72,8 @@ const KCP = { apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane' 
 /** Cluster → its KubeadmControlPlane (spec.controlPlaneRef). */
 export function kcpRequestsForCluster(cluster: Cluster): Request[] {
   const ref = cluster.spec?.controlPlaneRef;
-  if (!ref || ref.kind !== 'KubeadmControlPlane' || ref.apiGroup !== CONTROLPLANE_GROUP || !cluster.metadata.namespace) return [];
+  if (!ref || ref.kind !== 'KubeadmControlPlane' || ref.apiGroup !== CONTROLPLANE_GROUP || !cluster.metadata.namespace)
+    return [];
   return [{ namespace: cluster.metadata.namespace, name: ref.name }];
 }
 
@@ -90,7 +113,11 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     applier ??= new ServerSideApplier();
     if (cache) indexMachines(cache);
     this.io = { client, applier, resolver: new ContractVersionResolver(directClient), cache };
-    const events: EventRecorder = new ApiEventRecorder(client, 'kubeadmcontrolplane-controller', () => new Date(this.now()));
+    const events: EventRecorder = new ApiEventRecorder(
+      client,
+      'kubeadmcontrolplane-controller',
+      () => new Date(this.now()),
+    );
     this.inPlace = { client, applier, runtimeClient, cache, events };
   }
 
@@ -109,7 +136,9 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     if (cluster.spec?.paused || PAUSED_ANNOTATION in (kcp.metadata.annotations ?? {})) return;
     if (kcp.metadata.deletionTimestamp) return this.reconcileDelete(kcp, cluster);
     if (!kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
-      await this.client.patch(refOf(kcp), 'merge', { metadata: { finalizers: [...(kcp.metadata.finalizers ?? []), KUBEADM_CONTROL_PLANE_FINALIZER] } });
+      await this.client.patch(refOf(kcp), 'merge', {
+        metadata: { finalizers: [...(kcp.metadata.finalizers ?? []), KUBEADM_CONTROL_PLANE_FINALIZER] },
+      });
     }
     if (!cluster.status?.initialization?.infrastructureProvisioned) {
       this.log.log(`${req.namespace}/${req.name}: waiting for Cluster infrastructure to be provisioned`);
@@ -117,12 +146,18 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     }
     const clusterName = cluster.metadata.name!;
     const template = await getInfraTemplate(this.io, kcp);
-    if (!template) throw new Error(`${kcp.spec.machineTemplate.spec.infrastructureRef.kind} ${kcp.metadata.namespace}/${kcp.spec.machineTemplate.spec.infrastructureRef.name} not found`);
+    if (!template)
+      throw new Error(
+        `${kcp.spec.machineTemplate.spec.infrastructureRef.kind} ${kcp.metadata.namespace}/${kcp.spec.machineTemplate.spec.infrastructureRef.name} not found`,
+      );
 
     const listed = await listControlPlaneMachines(this.io, kcp, clusterName);
     const objects = await Promise.all(
       listed.map(async (machine) => {
-        const [kubeadmConfig, infraMachine] = await Promise.all([getKubeadmConfig(this.io, machine), getInfraMachine(this.io, machine)]);
+        const [kubeadmConfig, infraMachine] = await Promise.all([
+          getKubeadmConfig(this.io, machine),
+          getInfraMachine(this.io, machine),
+        ]);
         return { machine, kubeadmConfig, infraMachine };
       }),
     );
@@ -141,7 +176,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     const objectsByName = new Map(objects.map((o) => [o.machine.metadata.name!, o]));
     for (const machine of machines) {
       const { kubeadmConfig, infraMachine } = objectsByName.get(machine.metadata.name!) ?? {};
-      results.set(machine.metadata.name!, upToDate({ kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate: template, now }));
+      results.set(
+        machine.metadata.name!,
+        upToDate({ kcp, clusterName, machine, kubeadmConfig, infraMachine, infraTemplate: template, now }),
+      );
     }
     const observed = await observeControlPlane(this.workloads, cluster, kcp, machines, results);
     const { view } = observed;
@@ -152,33 +190,46 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       const action = planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates'));
       if (syncError) {
         // A Machine or one of its objects went away: no requeue, the Machine change brings the next reconcile.
-        if (!isNotFoundCause(syncError)) throw new Error(`failed to sync Machines: ${(syncError as Error).message}`, { cause: syncError });
-        this.log.log(`${req.namespace}/${req.name}: ${(syncError as Error).message}; waiting for the updated list of Machines`);
+        if (!isNotFoundCause(syncError))
+          throw new Error(`failed to sync Machines: ${(syncError as Error).message}`, { cause: syncError });
+        this.log.log(
+          `${req.namespace}/${req.name}: ${(syncError as Error).message}; waiting for the updated list of Machines`,
+        );
       } else if (action.type === 'completeInPlaceTrigger') {
         // Before remediation, like upstream: a half-triggered update is finished before anything else.
         outcome = await this.runAction(action, kcp, clusterName, template, observed, results, cluster);
       } else {
         // Remediation next; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
         const remediation = await this.reconcileUnhealthyMachines(kcp, view);
-        outcome = remediation.stop ?? (await this.runAction(action, kcp, clusterName, template, observed, results, cluster));
+        outcome =
+          remediation.stop ?? (await this.runAction(action, kcp, clusterName, template, observed, results, cluster));
         // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
-        if (remediation.recheck && !outcome.result) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
+        if (remediation.recheck && !outcome.result)
+          outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
       }
     } catch (e) {
       stepError = e;
     }
     // Workload cluster health is not watched: look again while it is not healthy, so it recovers without an event.
-    if (!outcome.result && observed.kcpHealth.some((c) => c.status !== 'True')) outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
+    if (!outcome.result && observed.kcpHealth.some((c) => c.status !== 'True'))
+      outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
     await this.updateStatus(kcp, clusterName, results, observed, outcome.waiting);
     if (stepError) throw stepError;
     return outcome.result;
   }
 
   private async owningCluster(kcp: KubeadmControlPlane): Promise<Cluster | undefined> {
-    const ref = kcp.metadata.ownerReferences?.find((r) => r.kind === 'Cluster' && groupOf(r.apiVersion) === 'cluster.x-k8s.io');
+    const ref = kcp.metadata.ownerReferences?.find(
+      (r) => r.kind === 'Cluster' && groupOf(r.apiVersion) === 'cluster.x-k8s.io',
+    );
     const name = ref?.name ?? kcp.metadata.labels?.['cluster.x-k8s.io/cluster-name'];
     if (!name) return undefined;
-    return this.client.tryGet<Cluster>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: kcp.metadata.namespace, name });
+    return this.client.tryGet<Cluster>({
+      apiVersion: ClusterGVK.apiVersion,
+      kind: 'Cluster',
+      namespace: kcp.metadata.namespace,
+      name,
+    });
   }
 
   private waiting(messages: string[]): StepOutcome {
@@ -202,8 +253,16 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'none':
         return {};
       case 'initialize': {
-        const m = await this.createReplacementOrMachine(kcp, clusterName, template, false, this.failureDomain(cluster, []));
-        this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: initialized control plane with Machine ${m.metadata.name}`);
+        const m = await this.createReplacementOrMachine(
+          kcp,
+          clusterName,
+          template,
+          false,
+          this.failureDomain(cluster, []),
+        );
+        this.log.log(
+          `${kcp.metadata.namespace}/${kcp.metadata.name}: initialized control plane with Machine ${m.metadata.name}`,
+        );
         return {};
       }
       case 'completeInPlaceTrigger':
@@ -211,14 +270,25 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         return {};
       case 'waitForInPlaceUpdate':
         // No requeue: the Machine changes when its update completes, and Machines are watched.
-        for (const name of action.machines) this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: waiting for in-place update of Machine ${name} to complete`);
+        for (const name of action.machines)
+          this.log.log(
+            `${kcp.metadata.namespace}/${kcp.metadata.name}: waiting for in-place update of Machine ${name} to complete`,
+          );
         return {};
       case 'scaleUp': {
         const pre = preflightChecks(view, undefined, etcdManaged);
         if (!pre.ok) return this.waiting(pre.messages);
         const machines = view.map((m) => m.machine);
-        const m = await this.createReplacementOrMachine(kcp, clusterName, template, true, this.failureDomain(cluster, machines));
-        this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`);
+        const m = await this.createReplacementOrMachine(
+          kcp,
+          clusterName,
+          template,
+          true,
+          this.failureDomain(cluster, machines),
+        );
+        this.log.log(
+          `${kcp.metadata.namespace}/${kcp.metadata.name}: scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`,
+        );
         return {};
       }
       case 'rolloutMachine': {
@@ -233,7 +303,9 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
               await triggerInPlaceUpdate(this.inPlace, machine, r, this.log, can.updaters);
               return {};
             }
-            this.log.log(`Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`);
+            this.log.log(
+              `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`,
+            );
           }
         }
         return this.scaleDown(machine, view, etcdManaged);
@@ -247,12 +319,20 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
    * Creates a Machine; while a remediation is in progress it is the replacement: it carries the retry data
    * (remediation-for) and its creation completes the remediation (the KCP annotation is removed).
    */
-  private async createReplacementOrMachine(kcp: KubeadmControlPlane, clusterName: string, template: Parameters<typeof createMachine>[3], isJoin: boolean, failureDomain?: string): Promise<Machine> {
+  private async createReplacementOrMachine(
+    kcp: KubeadmControlPlane,
+    clusterName: string,
+    template: Parameters<typeof createMachine>[3],
+    isJoin: boolean,
+    failureDomain?: string,
+  ): Promise<Machine> {
     const remediationFor = kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION];
     const m = await createMachine(this.io, kcp, clusterName, template, isJoin, failureDomain, remediationFor);
     if (remediationFor !== undefined) {
       await setRemediationInProgress(this.io, kcp, null);
-      this.log.log(`${kcp.metadata.namespace}/${kcp.metadata.name}: Machine ${m.metadata.name} replaces the remediated Machine`);
+      this.log.log(
+        `${kcp.metadata.namespace}/${kcp.metadata.name}: Machine ${m.metadata.name} replaces the remediated Machine`,
+      );
     }
     return m;
   }
@@ -262,7 +342,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
    * healthy again, then remediates at most one Machine. `stop` when it deleted one (the reconcile ends there);
    * `recheck` when a Machine waits for remediation.
    */
-  private async reconcileUnhealthyMachines(kcp: KubeadmControlPlane, view: ControlPlaneMachine[]): Promise<{ stop?: StepOutcome; recheck?: boolean }> {
+  private async reconcileUnhealthyMachines(
+    kcp: KubeadmControlPlane,
+    view: ControlPlaneMachine[],
+  ): Promise<{ stop?: StepOutcome; recheck?: boolean }> {
     const decision = decideRemediation({ kcp, machines: view, now: new Date(this.now()) });
     const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
     for (const name of decision.cleanup) await removeOwnerRemediated(this.io, byName(name));
@@ -276,20 +359,37 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         this.log.log(`${where}: Machine ${action.machine} needs remediation, waiting: ${action.why}`);
         return { recheck: true };
       case 'block':
-        this.log.log(`${where}: Machine ${action.machine} needs remediation, skipping: ${action.condition.message ?? action.condition.reason}`);
+        this.log.log(
+          `${where}: Machine ${action.machine} needs remediation, skipping: ${action.condition.message ?? action.condition.reason}`,
+        );
         await writeOwnerRemediated(this.io, byName(action.machine), action.condition, this.clock);
         return { recheck: true };
       case 'remediate': {
         const machine = byName(action.machine);
         // Reported before the delete: once deleted the Machine may be gone before a later write.
-        await writeOwnerRemediated(this.io, machine, { reason: MACHINE_REMEDIATION_MACHINE_DELETING_REASON }, this.clock);
+        await writeOwnerRemediated(
+          this.io,
+          machine,
+          { reason: MACHINE_REMEDIATION_MACHINE_DELETING_REASON },
+          this.clock,
+        );
         try {
           await deleteMachine(this.io, machine);
         } catch (e) {
-          await writeOwnerRemediated(this.io, machine, { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: 'Please check controller logs for errors' }, this.clock).catch(() => undefined);
-          throw new Error(`failed to delete unhealthy Machine ${machine.metadata.namespace}/${machine.metadata.name}: ${(e as Error).message}`, { cause: e });
+          await writeOwnerRemediated(
+            this.io,
+            machine,
+            { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: 'Please check controller logs for errors' },
+            this.clock,
+          ).catch(() => undefined);
+          throw new Error(
+            `failed to delete unhealthy Machine ${machine.metadata.namespace}/${machine.metadata.name}: ${(e as Error).message}`,
+            { cause: e },
+          );
         }
-        this.log.log(`${where}: remediating unhealthy Machine ${action.machine} (deleted; retry ${action.data.retryCount})`);
+        this.log.log(
+          `${where}: remediating unhealthy Machine ${action.machine} (deleted; retry ${action.data.retryCount})`,
+        );
         await setRemediationInProgress(this.io, kcp, formatRemediationData(action.data));
         return { stop: { result: { requeueAfterMs: this.preflightRequeueMs } } };
       }
@@ -315,7 +415,9 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     for (const m of machines) if (!m.metadata.deletionTimestamp) await deleteMachine(this.io, m);
     if (machines.length > 0) return { requeueAfterMs: this.preflightRequeueMs };
     if (kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
-      await this.client.patch(refOf(kcp), 'merge', { metadata: { finalizers: kcp.metadata.finalizers.filter((f) => f !== KUBEADM_CONTROL_PLANE_FINALIZER) } });
+      await this.client.patch(refOf(kcp), 'merge', {
+        metadata: { finalizers: kcp.metadata.finalizers.filter((f) => f !== KUBEADM_CONTROL_PLANE_FINALIZER) },
+      });
     }
   }
 
@@ -335,12 +437,25 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       const specUpToDate = r ? r.upToDate : true;
       if (specUpToDate && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
       if (m.metadata.deletionTimestamp) continue;
-      const conditions = [machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []), ...(observed.machineHealth.get(m.metadata.name!) ?? [])];
+      const conditions = [
+        machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []),
+        ...(observed.machineHealth.get(m.metadata.name!) ?? []),
+      ];
       await writeMachineConditions(this.io, m, conditions, this.clock);
     }
     const status = computeKcpStatus({
-      kcp, clusterName, machines, upToDateNames, controlPlaneNodeReady: observed.controlPlaneNodeReady, healthConditions: observed.kcpHealth, waitingMessage: waiting, clock: this.clock,
-      machineHealth: observed.machineHealth, nodes: observed.nodes, etcdMembers: observed.etcdMembers, certificatesAvailable: true,
+      kcp,
+      clusterName,
+      machines,
+      upToDateNames,
+      controlPlaneNodeReady: observed.controlPlaneNodeReady,
+      healthConditions: observed.kcpHealth,
+      waitingMessage: waiting,
+      clock: this.clock,
+      machineHealth: observed.machineHealth,
+      nodes: observed.nodes,
+      etcdMembers: observed.etcdMembers,
+      certificatesAvailable: true,
     });
     if (canonicalJson(status) === canonicalJson(kcp.status ?? {})) return;
     await this.client.patch(refOf(kcp), 'merge', { status }, { subresource: 'status' });

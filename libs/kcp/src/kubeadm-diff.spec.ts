@@ -20,14 +20,25 @@ describe('isJoinConfig', () => {
     expect(isJoinConfig(joinSpec())).toBe(true);
     expect(isJoinConfig({ joinConfiguration: { discovery: { bootstrapToken: { token: 't' } } } })).toBe(true);
     expect(isJoinConfig(initSpec())).toBe(false);
-    expect(isJoinConfig({ ...initSpec(), joinConfiguration: { timeouts: { controlPlaneComponentHealthCheckSeconds: 240 } } })).toBe(false);
+    expect(
+      isJoinConfig({
+        ...initSpec(),
+        joinConfiguration: { timeouts: { controlPlaneComponentHealthCheckSeconds: 240 } },
+      }),
+    ).toBe(false);
   });
 });
 
 describe('prepareKubeadmConfigSpecsForDiff', () => {
   it('init → join copies the current nodeRegistration, patches, skipPhases and timeouts, not the desired joinConfiguration', () => {
-    const current = initSpec({ patches: { directory: '/p' }, skipPhases: ['addon/kube-proxy'], timeouts: { kubeletHealthCheckSeconds: 40 } });
-    const desired = joinSpec({ nodeRegistration: nodeRegistration('h', { kubeletExtraArgs: [{ name: 'v', value: '4' }] }) });
+    const current = initSpec({
+      patches: { directory: '/p' },
+      skipPhases: ['addon/kube-proxy'],
+      timeouts: { kubeletHealthCheckSeconds: 40 },
+    });
+    const desired = joinSpec({
+      nodeRegistration: nodeRegistration('h', { kubeletExtraArgs: [{ name: 'v', value: '4' }] }),
+    });
     const { current: c, desired: d } = prepareKubeadmConfigSpecsForDiff(desired, current, true);
     expect(c.joinConfiguration).toEqual({
       nodeRegistration: { name: 'h', imagePullPolicy: 'IfNotPresent' },
@@ -35,7 +46,9 @@ describe('prepareKubeadmConfigSpecsForDiff', () => {
       skipPhases: ['addon/kube-proxy'],
       timeouts: { kubeletHealthCheckSeconds: 40 },
     });
-    expect(d.joinConfiguration).toEqual({ nodeRegistration: { name: 'h', imagePullPolicy: 'IfNotPresent', kubeletExtraArgs: [{ name: 'v', value: '4' }] } });
+    expect(d.joinConfiguration).toEqual({
+      nodeRegistration: { name: 'h', imagePullPolicy: 'IfNotPresent', kubeletExtraArgs: [{ name: 'v', value: '4' }] },
+    });
     // The desired join change stays visible to the extension.
     expect(c.joinConfiguration).not.toEqual(d.joinConfiguration);
     // The init configuration is gone from current, defaults are the same on both sides.
@@ -54,7 +67,10 @@ describe('prepareKubeadmConfigSpecsForDiff', () => {
 
   it('localAPIEndpoint becomes joinConfiguration.controlPlane.localAPIEndpoint; caCertPath never counts', () => {
     const current = initSpec({ localAPIEndpoint: { advertiseAddress: '10.0.0.1', bindPort: 6443 } });
-    const desired = joinSpec({ caCertPath: '/etc/ca.crt', controlPlane: { localAPIEndpoint: { advertiseAddress: '10.0.0.1', bindPort: 6443 } } });
+    const desired = joinSpec({
+      caCertPath: '/etc/ca.crt',
+      controlPlane: { localAPIEndpoint: { advertiseAddress: '10.0.0.1', bindPort: 6443 } },
+    });
     const { current: c, desired: d } = prepareKubeadmConfigSpecsForDiff(desired, current, true);
     expect(c).toEqual(d);
   });
@@ -63,8 +79,14 @@ describe('prepareKubeadmConfigSpecsForDiff', () => {
     const current = initSpec();
     const desired = initSpec({ nodeRegistration: nodeRegistration('other') });
     const { current: c, desired: d } = prepareKubeadmConfigSpecsForDiff(desired, current, false);
-    expect((c.initConfiguration as { nodeRegistration: unknown }).nodeRegistration).toEqual({ name: 'h', imagePullPolicy: 'IfNotPresent' });
-    expect((d.initConfiguration as { nodeRegistration: unknown }).nodeRegistration).toEqual({ name: 'other', imagePullPolicy: 'IfNotPresent' });
+    expect((c.initConfiguration as { nodeRegistration: unknown }).nodeRegistration).toEqual({
+      name: 'h',
+      imagePullPolicy: 'IfNotPresent',
+    });
+    expect((d.initConfiguration as { nodeRegistration: unknown }).nodeRegistration).toEqual({
+      name: 'other',
+      imagePullPolicy: 'IfNotPresent',
+    });
   });
 
   it('ignores controlPlaneEndpoint, dns, discovery, health-check timeouts, previous defaults and omittable empties', () => {
@@ -73,7 +95,11 @@ describe('prepareKubeadmConfigSpecsForDiff', () => {
       timeouts: { controlPlaneComponentHealthCheckSeconds: 240 },
       nodeRegistration: nodeRegistration('h', { imagePullPolicy: 'IfNotPresent', kubeletExtraArgs: [] }),
     });
-    current.clusterConfiguration = { etcd: { local: { imageTag: '3.5.0', extraArgs: [] } }, controlPlaneEndpoint: { host: '10.0.0.1', port: 6443 }, dns: { imageTag: 'x' } };
+    current.clusterConfiguration = {
+      etcd: { local: { imageTag: '3.5.0', extraArgs: [] } },
+      controlPlaneEndpoint: { host: '10.0.0.1', port: 6443 },
+      dns: { imageTag: 'x' },
+    };
     current.format = 'cloud-config';
     current.mounts = [];
     const desired = joinSpec();

@@ -68,7 +68,10 @@ function applyPreviousDefaults(spec: Json): void {
     if (!nodeRegistration.imagePullPolicy) nodeRegistration.imagePullPolicy = 'IfNotPresent';
   }
   const file = (spec.joinConfiguration as Json).discovery;
-  const exec = isMap(file) && isMap(file.file) && isMap(file.file.kubeConfig) && isMap(file.file.kubeConfig.user) ? file.file.kubeConfig.user.exec : undefined;
+  const exec =
+    isMap(file) && isMap(file.file) && isMap(file.file.kubeConfig) && isMap(file.file.kubeConfig.user)
+      ? file.file.kubeConfig.user.exec
+      : undefined;
   if (isDefined(exec) && !(exec as Json).apiVersion) (exec as Json).apiVersion = 'client.authentication.k8s.io/v1';
 }
 
@@ -81,7 +84,8 @@ function convertInitToJoin(current: Json, desired: Json): void {
   const init = child(current, 'initConfiguration');
   const join = child(current, 'joinConfiguration');
   for (const key of ['timeouts', 'patches', 'skipPhases', 'nodeRegistration']) assign(join, key, init[key]);
-  if (isDefined(init.localAPIEndpoint)) join.controlPlane = { localAPIEndpoint: structuredClone(init.localAPIEndpoint) };
+  if (isDefined(init.localAPIEndpoint))
+    join.controlPlane = { localAPIEndpoint: structuredClone(init.localAPIEndpoint) };
   current.initConfiguration = {};
   assign(join, 'caCertPath', isMap(desired.joinConfiguration) ? desired.joinConfiguration.caCertPath : undefined);
 }

@@ -20,7 +20,12 @@ import { CACHE_WAIT_MS, KCP_MANAGER_NAME } from './constants';
 import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from './desired';
 import { controlPlaneSelector } from './status';
 
-export const refOf = (o: KubeObject): ObjectRef => ({ apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name ?? '', namespace: o.metadata.namespace });
+export const refOf = (o: KubeObject): ObjectRef => ({
+  apiVersion: o.apiVersion,
+  kind: o.kind,
+  name: o.metadata.name ?? '',
+  namespace: o.metadata.namespace,
+});
 
 export interface MachineIo {
   client: Client;
@@ -35,20 +40,35 @@ export async function waitForCache(io: MachineIo, obj: KubeObject): Promise<void
 }
 
 /** Control-plane Machines of the cluster controlled by this KCP (from the controller-owner index, not the cluster's workers). */
-export async function listControlPlaneMachines(io: MachineIo, kcp: KubeadmControlPlane, clusterName: string): Promise<Machine[]> {
+export async function listControlPlaneMachines(
+  io: MachineIo,
+  kcp: KubeadmControlPlane,
+  clusterName: string,
+): Promise<Machine[]> {
   const list = await io.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', {
     ...controlledBy(kcp.metadata.namespace, 'KubeadmControlPlane', kcp.metadata.name ?? ''),
     labelSelector: controlPlaneSelector(clusterName),
   });
   return list.items.filter((m) =>
-    m.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'KubeadmControlPlane' && r.name === kcp.metadata.name && (!r.uid || !kcp.metadata.uid || r.uid === kcp.metadata.uid)),
+    m.metadata.ownerReferences?.some(
+      (r) =>
+        r.controller === true &&
+        r.kind === 'KubeadmControlPlane' &&
+        r.name === kcp.metadata.name &&
+        (!r.uid || !kcp.metadata.uid || r.uid === kcp.metadata.uid),
+    ),
   );
 }
 
 export async function getKubeadmConfig(io: MachineIo, machine: Machine): Promise<KubeadmConfig | undefined> {
   const ref = machine.spec.bootstrap.configRef;
   if (!ref || ref.kind !== 'KubeadmConfig' || ref.apiGroup !== BOOTSTRAP_GROUP) return undefined;
-  return io.client.tryGet<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: machine.metadata.namespace, name: ref.name });
+  return io.client.tryGet<KubeadmConfig>({
+    apiVersion: BOOTSTRAP_API_VERSION,
+    kind: 'KubeadmConfig',
+    namespace: machine.metadata.namespace,
+    name: ref.name,
+  });
 }
 
 export async function getInfraMachine(io: MachineIo, machine: Machine): Promise<KubeObject | undefined> {
@@ -56,11 +76,14 @@ export async function getInfraMachine(io: MachineIo, machine: Machine): Promise<
 }
 
 export async function getInfraTemplate(io: MachineIo, kcp: KubeadmControlPlane): Promise<KubeObject | undefined> {
-  return io.client.tryGet(await io.resolver.objectRef(kcp.spec.machineTemplate.spec.infrastructureRef, kcp.metadata.namespace));
+  return io.client.tryGet(
+    await io.resolver.objectRef(kcp.spec.machineTemplate.spec.infrastructureRef, kcp.metadata.namespace),
+  );
 }
 
 /** "<kcp>-<5 random chars>", like upstream's default machine naming template. */
-export const newMachineName = (kcp: KubeadmControlPlane): string => `${kcp.metadata.name}-${randomBytes(4).toString('hex').slice(0, 5)}`;
+export const newMachineName = (kcp: KubeadmControlPlane): string =>
+  `${kcp.metadata.name}-${randomBytes(4).toString('hex').slice(0, 5)}`;
 
 async function deleteQuietly(client: Client, obj: KubeObject): Promise<void> {
   try {
@@ -110,7 +133,10 @@ export async function createMachine(
     return machine;
   } catch (e) {
     for (const obj of created.reverse()) await deleteQuietly(io.client, obj).catch(() => undefined);
-    throw new Error(`failed to create control plane Machine ${kcp.metadata.namespace}/${name}: ${(e as Error).message}`, { cause: e });
+    throw new Error(
+      `failed to create control plane Machine ${kcp.metadata.namespace}/${name}: ${(e as Error).message}`,
+      { cause: e },
+    );
   }
 }
 
@@ -123,20 +149,42 @@ export async function deleteMachine(io: MachineIo, machine: Machine): Promise<vo
  * on status: the field manager owns exactly these list entries, so they must always be applied together (one left
  * out would be removed). No request when nothing changed.
  */
-export async function writeMachineConditions(io: MachineIo, machine: Machine, inputs: readonly ConditionInput[], clock: Clock): Promise<void> {
+export async function writeMachineConditions(
+  io: MachineIo,
+  machine: Machine,
+  inputs: readonly ConditionInput[],
+  clock: Clock,
+): Promise<void> {
   const same = inputs.every((input) => {
     const existing = getCondition(machine, input.type);
-    return existing && existing.status === input.status && existing.reason === input.reason && (existing.message ?? '') === (input.message ?? '');
+    return (
+      existing &&
+      existing.status === input.status &&
+      existing.reason === input.reason &&
+      (existing.message ?? '') === (input.message ?? '')
+    );
   });
   if (same) return;
   const conditions = inputs.map((input) => {
     const existing = getCondition(machine, input.type);
-    return setCondition(existing ? [existing] : [], { ...input, observedGeneration: machine.metadata.generation }, clock)[0];
+    return setCondition(
+      existing ? [existing] : [],
+      { ...input, observedGeneration: machine.metadata.generation },
+      clock,
+    )[0];
   });
   await io.client.apply(
-    { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace }, status: { conditions } },
+    {
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Machine',
+      metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace },
+      status: { conditions },
+    },
     { fieldManager: KCP_MANAGER_NAME, subresource: 'status', force: true },
   );
   const types = new Set(inputs.map((c) => c.type));
-  machine.status = { ...(machine.status ?? {}), conditions: [...(machine.status?.conditions ?? []).filter((c) => !types.has(c.type)), ...conditions] };
+  machine.status = {
+    ...(machine.status ?? {}),
+    conditions: [...(machine.status?.conditions ?? []).filter((c) => !types.has(c.type)), ...conditions],
+  };
 }

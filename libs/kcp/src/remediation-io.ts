@@ -1,6 +1,15 @@
 // Writes of the KCP remediation (thin I/O used by the reconciler): OwnerRemediated on Machines and the
 // remediation-in-progress annotation on the KCP.
-import { CLUSTER_API_VERSION, KCP_REMEDIATION_IN_PROGRESS_ANNOTATION, OWNER_REMEDIATED_CONDITION, getCondition, setCondition, type Clock, type KubeadmControlPlane, type Machine } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
+  OWNER_REMEDIATED_CONDITION,
+  getCondition,
+  setCondition,
+  type Clock,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
 import { isInvalid, isNotFound } from '@capi/controller-runtime';
 import { KCP_REMEDIATION_MANAGER_NAME } from './constants';
 import { refOf, waitForCache, type MachineIo } from './machines';
@@ -10,12 +19,32 @@ import type { OwnerRemediatedInput } from './remediation';
  * OwnerRemediated=False with `input` on the Machine (SSA on status, own field manager, forced: KCP takes the entry
  * over from MHC). No request when nothing changes.
  */
-export async function writeOwnerRemediated(io: MachineIo, machine: Machine, input: OwnerRemediatedInput, clock: Clock): Promise<void> {
+export async function writeOwnerRemediated(
+  io: MachineIo,
+  machine: Machine,
+  input: OwnerRemediatedInput,
+  clock: Clock,
+): Promise<void> {
   const existing = getCondition(machine, OWNER_REMEDIATED_CONDITION);
-  if (existing && existing.status === 'False' && existing.reason === input.reason && (existing.message ?? '') === (input.message ?? '')) return;
-  const conditions = setCondition(existing ? [existing] : [], { type: OWNER_REMEDIATED_CONDITION, status: 'False', ...input, observedGeneration: machine.metadata.generation }, clock);
+  if (
+    existing &&
+    existing.status === 'False' &&
+    existing.reason === input.reason &&
+    (existing.message ?? '') === (input.message ?? '')
+  )
+    return;
+  const conditions = setCondition(
+    existing ? [existing] : [],
+    { type: OWNER_REMEDIATED_CONDITION, status: 'False', ...input, observedGeneration: machine.metadata.generation },
+    clock,
+  );
   await io.client.apply(
-    { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace, uid: machine.metadata.uid }, status: { conditions } },
+    {
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Machine',
+      metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace, uid: machine.metadata.uid },
+      status: { conditions },
+    },
     { fieldManager: KCP_REMEDIATION_MANAGER_NAME, subresource: 'status', force: true },
   );
 }
@@ -30,11 +59,16 @@ export async function removeOwnerRemediated(io: MachineIo, machine: Machine): Pr
   if (i < 0) return;
   const at = `/status/conditions/${i}`;
   try {
-    await io.client.patch(refOf(machine), 'json', [
-      { op: 'test', path: `${at}/type`, value: OWNER_REMEDIATED_CONDITION },
-      { op: 'test', path: `${at}/status`, value: 'False' },
-      { op: 'remove', path: at },
-    ], { subresource: 'status' });
+    await io.client.patch(
+      refOf(machine),
+      'json',
+      [
+        { op: 'test', path: `${at}/type`, value: OWNER_REMEDIATED_CONDITION },
+        { op: 'test', path: `${at}/status`, value: 'False' },
+        { op: 'remove', path: at },
+      ],
+      { subresource: 'status' },
+    );
   } catch (e) {
     if (!isNotFound(e) && !isInvalid(e)) throw e;
   }
@@ -44,8 +78,14 @@ export async function removeOwnerRemediated(io: MachineIo, machine: Machine): Pr
  * Sets (value) or removes (null) the remediation-in-progress annotation, waits until the cache shows it (so the
  * next reconcile cannot start a second remediation) and updates `kcp` in memory for the status computed after.
  */
-export async function setRemediationInProgress(io: MachineIo, kcp: KubeadmControlPlane, value: string | null): Promise<void> {
-  const patched = await io.client.patch<KubeadmControlPlane>(refOf(kcp), 'merge', { metadata: { annotations: { [KCP_REMEDIATION_IN_PROGRESS_ANNOTATION]: value } } });
+export async function setRemediationInProgress(
+  io: MachineIo,
+  kcp: KubeadmControlPlane,
+  value: string | null,
+): Promise<void> {
+  const patched = await io.client.patch<KubeadmControlPlane>(refOf(kcp), 'merge', {
+    metadata: { annotations: { [KCP_REMEDIATION_IN_PROGRESS_ANNOTATION]: value } },
+  });
   await waitForCache(io, patched);
   kcp.metadata.annotations = patched.metadata.annotations;
   kcp.metadata.resourceVersion = patched.metadata.resourceVersion;

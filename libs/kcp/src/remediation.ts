@@ -53,17 +53,31 @@ export function parseRemediationData(annotation: string, value: string): Remedia
   try {
     v = JSON.parse(value);
   } catch (e) {
-    throw new RemediationDataError(`invalid ${annotation} annotation ${JSON.stringify(value)}: ${(e as Error).message}`);
+    throw new RemediationDataError(
+      `invalid ${annotation} annotation ${JSON.stringify(value)}: ${(e as Error).message}`,
+    );
   }
   const o = v as Partial<RemediationData> | null;
-  if (!o || typeof o !== 'object' || typeof o.machine !== 'string' || (o.timestamp !== undefined && typeof o.timestamp !== 'string') || (o.retryCount !== undefined && !Number.isInteger(o.retryCount))) {
-    throw new RemediationDataError(`invalid ${annotation} annotation ${JSON.stringify(value)}: want {"machine":string,"timestamp":RFC 3339,"retryCount":int}`);
+  if (
+    !o ||
+    typeof o !== 'object' ||
+    typeof o.machine !== 'string' ||
+    (o.timestamp !== undefined && typeof o.timestamp !== 'string') ||
+    (o.retryCount !== undefined && !Number.isInteger(o.retryCount))
+  ) {
+    throw new RemediationDataError(
+      `invalid ${annotation} annotation ${JSON.stringify(value)}: want {"machine":string,"timestamp":RFC 3339,"retryCount":int}`,
+    );
   }
-  if (o.timestamp && Number.isNaN(Date.parse(o.timestamp))) throw new RemediationDataError(`invalid ${annotation} annotation ${JSON.stringify(value)}: timestamp is not RFC 3339`);
+  if (o.timestamp && Number.isNaN(Date.parse(o.timestamp)))
+    throw new RemediationDataError(
+      `invalid ${annotation} annotation ${JSON.stringify(value)}: timestamp is not RFC 3339`,
+    );
   return { machine: o.machine, timestamp: o.timestamp ?? '', retryCount: o.retryCount ?? 0 };
 }
 
-export const formatRemediationData = (d: RemediationData): string => JSON.stringify({ machine: d.machine, timestamp: d.timestamp, retryCount: d.retryCount });
+export const formatRemediationData = (d: RemediationData): string =>
+  JSON.stringify({ machine: d.machine, timestamp: d.timestamp, retryCount: d.retryCount });
 
 /** MHC found a problem (HealthCheckSucceeded=False). */
 export const isUnhealthy = isMachineUnhealthy;
@@ -72,7 +86,9 @@ export const isToBeRemediated = isMachineToBeRemediated;
 
 /** Healthy again (and not deleting) but still asking for remediation (MHC's marker or KCP's): KCP removes it. */
 export const needsOwnerRemediatedCleanup = (m: Machine): boolean =>
-  !m.metadata.deletionTimestamp && isTrue(m, HEALTH_CHECK_SUCCEEDED_CONDITION) && isFalse(m, OWNER_REMEDIATED_CONDITION);
+  !m.metadata.deletionTimestamp &&
+  isTrue(m, HEALTH_CHECK_SUCCEEDED_CONDITION) &&
+  isFalse(m, OWNER_REMEDIATED_CONDITION);
 
 const created = (m: Machine): number => (m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : 0);
 const oldest = (ms: readonly Machine[]): Machine | undefined =>
@@ -90,7 +106,9 @@ export function selectMachineToRemediate(toBeRemediated: readonly Machine[]): Ma
  */
 export function canSafelyRemoveEtcdMember(machines: readonly ControlPlaneMachine[], target: string): boolean {
   const remaining = machines.filter((m) => m.machine.status?.nodeRef && m.machine.metadata.name !== target);
-  const healthy = remaining.filter((m) => m.nodeHealthy === true && !isUnhealthy(m.machine) && !m.machine.metadata.deletionTimestamp).length;
+  const healthy = remaining.filter(
+    (m) => m.nodeHealthy === true && !isUnhealthy(m.machine) && !m.machine.metadata.deletionTimestamp,
+  ).length;
   const quorum = Math.floor(remaining.length / 2) + 1;
   return healthy >= quorum;
 }
@@ -133,7 +151,11 @@ const cannot = (message: string): OwnerRemediatedInput => ({ reason: MACHINE_CAN
  * Retry limits (upstream checkRetryLimits): a replacement Machine that fails within minHealthyPeriod of its
  * predecessor's remediation is a retry of the same failure; retries wait retryPeriod and stop at maxRetry.
  */
-export function checkRetryLimits(kcp: KubeadmControlPlane, target: Machine, now: Date): { data: RemediationData; blocked?: OwnerRemediatedInput } {
+export function checkRetryLimits(
+  kcp: KubeadmControlPlane,
+  target: Machine,
+  now: Date,
+): { data: RemediationData; blocked?: OwnerRemediatedInput } {
   const data: RemediationData = { machine: target.metadata.name ?? '', timestamp: formatTime(now), retryCount: 0 };
   const raw = target.metadata.annotations?.[KCP_REMEDIATION_FOR_ANNOTATION];
   if (raw === undefined) return { data };
@@ -142,14 +164,26 @@ export function checkRetryLimits(kcp: KubeadmControlPlane, target: Machine, now:
   const minHealthyPeriod = seconds(spec.minHealthyPeriodSeconds, DEFAULT_MIN_HEALTHY_PERIOD_SECONDS);
   const retryPeriod = seconds(spec.retryPeriodSeconds, 0);
   // Without a timestamp both periods count as expired.
-  const lastTime = last.timestamp ? Date.parse(last.timestamp) : now.getTime() - 2 * Math.max(minHealthyPeriod, retryPeriod);
+  const lastTime = last.timestamp
+    ? Date.parse(last.timestamp)
+    : now.getTime() - 2 * Math.max(minHealthyPeriod, retryPeriod);
   if (lastTime + minHealthyPeriod <= now.getTime()) return { data }; // healthy long enough: a new failure
   data.retryCount = last.retryCount;
   if (lastTime + retryPeriod > now.getTime()) {
-    return { data, blocked: deferred(`KCP can't remediate this Machine because the operation already failed in the latest ${spec.retryPeriodSeconds ?? 0}s (RetryPeriod)`) };
+    return {
+      data,
+      blocked: deferred(
+        `KCP can't remediate this Machine because the operation already failed in the latest ${spec.retryPeriodSeconds ?? 0}s (RetryPeriod)`,
+      ),
+    };
   }
   if (spec.maxRetry !== undefined && data.retryCount >= spec.maxRetry) {
-    return { data, blocked: cannot(`KCP can't remediate this Machine because the operation already failed ${data.retryCount} times (MaxRetry)`) };
+    return {
+      data,
+      blocked: cannot(
+        `KCP can't remediate this Machine because the operation already failed ${data.retryCount} times (MaxRetry)`,
+      ),
+    };
   }
   data.retryCount++;
   return { data };
@@ -161,12 +195,20 @@ function remediationBlocker(input: RemediationInput, target: Machine): OwnerReme
   const name = target.metadata.name;
   const others = machines.filter((m) => m.machine.metadata.name !== name);
   const initialized = kcp.status?.initialization?.controlPlaneInitialized === true;
-  if (initialized && machines.length <= 1) return cannot("KCP can't remediate if current replicas are less or equal to 1");
-  if (initialized && others.some((m) => !m.machine.status?.nodeRef && !m.machine.metadata.deletionTimestamp && !isToBeRemediated(m.machine))) {
+  if (initialized && machines.length <= 1)
+    return cannot("KCP can't remediate if current replicas are less or equal to 1");
+  if (
+    initialized &&
+    others.some(
+      (m) => !m.machine.status?.nodeRef && !m.machine.metadata.deletionTimestamp && !isToBeRemediated(m.machine),
+    )
+  ) {
     return deferred('KCP waiting for control plane Machine provisioning to complete before triggering remediation');
   }
-  if (others.some((m) => m.machine.metadata.deletionTimestamp)) return deferred('KCP waiting for control plane Machine deletion to complete before triggering remediation');
-  if (others.some((m) => isUpdatingInPlace(m.machine))) return deferred('KCP waiting for control plane Machine in-place update to complete before triggering remediation');
+  if (others.some((m) => m.machine.metadata.deletionTimestamp))
+    return deferred('KCP waiting for control plane Machine deletion to complete before triggering remediation');
+  if (others.some((m) => isUpdatingInPlace(m.machine)))
+    return deferred('KCP waiting for control plane Machine in-place update to complete before triggering remediation');
   if (initialized && !canSafelyRemoveEtcdMember(machines, name ?? '')) {
     return cannot("KCP can't remediate this Machine because this could result in etcd losing quorum");
   }
@@ -175,12 +217,15 @@ function remediationBlocker(input: RemediationInput, target: Machine): OwnerReme
 
 export function decideRemediation(input: RemediationInput): RemediationDecision {
   const { kcp, machines, now } = input;
-  const cleanup = machines.filter((m) => needsOwnerRemediatedCleanup(m.machine)).map((m) => m.machine.metadata.name ?? '');
+  const cleanup = machines
+    .filter((m) => needsOwnerRemediatedCleanup(m.machine))
+    .map((m) => m.machine.metadata.name ?? '');
   const decision: RemediationDecision = { cleanup, clearStaleAnnotation: false, action: { type: 'none' } };
   const target = selectMachineToRemediate(machines.map((m) => m.machine).filter(isToBeRemediated));
   if (!target) return decision;
   const name = target.metadata.name ?? '';
-  if (target.metadata.deletionTimestamp) return { ...decision, action: { type: 'wait', machine: name, why: 'the Machine is being deleted' } };
+  if (target.metadata.deletionTimestamp)
+    return { ...decision, action: { type: 'wait', machine: name, why: 'the Machine is being deleted' } };
 
   const inProgress = kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION];
   if (inProgress !== undefined) {
@@ -188,12 +233,22 @@ export function decideRemediation(input: RemediationInput): RemediationDecision 
     try {
       data = parseRemediationData(KCP_REMEDIATION_IN_PROGRESS_ANNOTATION, inProgress);
     } catch (e) {
-      return { ...decision, action: { type: 'block', machine: name, condition: { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: (e as Error).message } } };
+      return {
+        ...decision,
+        action: {
+          type: 'block',
+          machine: name,
+          condition: { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: (e as Error).message },
+        },
+      };
     }
     // Stale when a replacement was created but the annotation could not be removed (e.g. a crash in between).
     const since = data.timestamp ? Date.parse(data.timestamp) : 0;
     if (!machines.some((m) => created(m.machine) > since)) {
-      return { ...decision, action: { type: 'wait', machine: name, why: `another remediation (of Machine ${data.machine}) is in progress` } };
+      return {
+        ...decision,
+        action: { type: 'wait', machine: name, why: `another remediation (of Machine ${data.machine}) is in progress` },
+      };
     }
     decision.clearStaleAnnotation = true;
   }
@@ -202,7 +257,14 @@ export function decideRemediation(input: RemediationInput): RemediationDecision 
   try {
     retry = checkRetryLimits(kcp, target, now);
   } catch (e) {
-    return { ...decision, action: { type: 'block', machine: name, condition: { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: (e as Error).message } } };
+    return {
+      ...decision,
+      action: {
+        type: 'block',
+        machine: name,
+        condition: { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: (e as Error).message },
+      },
+    };
   }
   const blocked = retry.blocked ?? remediationBlocker(input, target);
   if (blocked) return { ...decision, action: { type: 'block', machine: name, condition: blocked } };
@@ -218,7 +280,10 @@ export function remediatingCondition(machines: readonly Machine[]): ConditionInp
  * status.lastRemediation: the in-progress remediation, else the newest remediation-for on a Machine, else unchanged.
  * Unparseable annotations are ignored here (the remediation decision reports them).
  */
-export function lastRemediation(kcp: KubeadmControlPlane, machines: readonly Machine[]): KubeadmControlPlaneStatus['lastRemediation'] {
+export function lastRemediation(
+  kcp: KubeadmControlPlane,
+  machines: readonly Machine[],
+): KubeadmControlPlaneStatus['lastRemediation'] {
   const parse = (annotation: string, v: string | undefined): RemediationData | undefined => {
     if (v === undefined) return undefined;
     try {
@@ -228,7 +293,10 @@ export function lastRemediation(kcp: KubeadmControlPlane, machines: readonly Mac
     }
   };
   const toStatus = (d: RemediationData) => ({ machine: d.machine, time: d.timestamp, retryCount: d.retryCount });
-  const inProgress = parse(KCP_REMEDIATION_IN_PROGRESS_ANNOTATION, kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION]);
+  const inProgress = parse(
+    KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
+    kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION],
+  );
   if (inProgress?.timestamp) return toStatus(inProgress);
   const all = machines
     .map((m) => parse(KCP_REMEDIATION_FOR_ANNOTATION, m.metadata.annotations?.[KCP_REMEDIATION_FOR_ANNOTATION]))

@@ -4,25 +4,69 @@ import { CLUSTER, kcp, machine } from './testing/fixtures';
 const clock = { now: () => new Date('2026-06-01T00:00:00Z') };
 const withConditions = (name: string, conds: Record<string, 'True' | 'False'>, version?: string) => {
   const m = machine(name, { version });
-  m.status = { ...m.status, conditions: Object.entries(conds).map(([type, status]) => ({ type, status, reason: type, lastTransitionTime: '2026-01-01T00:00:00Z' })) };
+  m.status = {
+    ...m.status,
+    conditions: Object.entries(conds).map(([type, status]) => ({
+      type,
+      status,
+      reason: type,
+      lastTransitionTime: '2026-01-01T00:00:00Z',
+    })),
+  };
   return m;
 };
 
 describe('machineUpToDateCondition', () => {
   it('True when up-to-date, False/NotUpToDate with bullet messages, False/Updating while updating in place', () => {
-    expect(machineUpToDateCondition(machine('a'), true, [])).toEqual({ type: 'UpToDate', status: 'True', reason: 'UpToDate' });
-    expect(machineUpToDateCondition(machine('a'), false, ['Version v1.30.0, v1.31.0 required', 'KubeadmConfig is not up-to-date'])).toEqual({
-      type: 'UpToDate', status: 'False', reason: 'NotUpToDate', message: '* Version v1.30.0, v1.31.0 required\n* KubeadmConfig is not up-to-date',
+    expect(machineUpToDateCondition(machine('a'), true, [])).toEqual({
+      type: 'UpToDate',
+      status: 'True',
+      reason: 'UpToDate',
+    });
+    expect(
+      machineUpToDateCondition(machine('a'), false, [
+        'Version v1.30.0, v1.31.0 required',
+        'KubeadmConfig is not up-to-date',
+      ]),
+    ).toEqual({
+      type: 'UpToDate',
+      status: 'False',
+      reason: 'NotUpToDate',
+      message: '* Version v1.30.0, v1.31.0 required\n* KubeadmConfig is not up-to-date',
     });
     // Spec already at desired but the update is running: still not up-to-date; the message mirrors Updating's.
     const updating = machine('a', { annotations: { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' } });
-    expect(machineUpToDateCondition(updating, true, [])).toEqual({ type: 'UpToDate', status: 'False', reason: 'Updating', message: '* In-place update in progress' });
-    updating.status = { conditions: [{ type: 'Updating', status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress: Extension is updating Machine', lastTransitionTime: '2026-01-01T00:00:00Z' }] };
-    expect(machineUpToDateCondition(updating, true, [])).toMatchObject({ reason: 'Updating', message: '* In-place update in progress: Extension is updating Machine' });
+    expect(machineUpToDateCondition(updating, true, [])).toEqual({
+      type: 'UpToDate',
+      status: 'False',
+      reason: 'Updating',
+      message: '* In-place update in progress',
+    });
+    updating.status = {
+      conditions: [
+        {
+          type: 'Updating',
+          status: 'True',
+          reason: 'InPlaceUpdating',
+          message: 'In-place update in progress: Extension is updating Machine',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+        },
+      ],
+    };
+    expect(machineUpToDateCondition(updating, true, [])).toMatchObject({
+      reason: 'Updating',
+      message: '* In-place update in progress: Extension is updating Machine',
+    });
     // Not up-to-date wins over an update in progress (desired spec changed again mid-update), as upstream.
-    expect(machineUpToDateCondition(updating, false, ['Version v1.31.0, v1.32.0 required'])).toMatchObject({ reason: 'NotUpToDate', message: '* Version v1.31.0, v1.32.0 required' });
+    expect(machineUpToDateCondition(updating, false, ['Version v1.31.0, v1.32.0 required'])).toMatchObject({
+      reason: 'NotUpToDate',
+      message: '* Version v1.31.0, v1.32.0 required',
+    });
     // Only the markers count, as upstream's IsUpdateInProgress: an Updating condition alone does not.
-    expect(machineUpToDateCondition(withConditions('b', { Updating: 'True' }), true, [])).toMatchObject({ status: 'True', reason: 'UpToDate' });
+    expect(machineUpToDateCondition(withConditions('b', { Updating: 'True' }), true, [])).toMatchObject({
+      status: 'True',
+      reason: 'UpToDate',
+    });
   });
 });
 
@@ -32,30 +76,81 @@ describe('computeKcpStatus', () => {
     const b = withConditions('b', { Ready: 'True', Available: 'True', UpToDate: 'False' }, 'v1.30.0');
     b.metadata.annotations = { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' };
     const c = withConditions('c', { Ready: 'False', Available: 'False', UpToDate: 'False' }, 'v1.30.0');
-    const s = computeKcpStatus({ kcp: kcp({ version: 'v1.31.0' }), clusterName: CLUSTER, machines: [a, b, c], upToDateNames: new Set(['a']), clock });
-    expect(s).toMatchObject({ replicas: 3, readyReplicas: 2, availableReplicas: 1, upToDateReplicas: 1, version: 'v1.30.0', selector: `cluster.x-k8s.io/cluster-name=${CLUSTER},cluster.x-k8s.io/control-plane` });
+    const s = computeKcpStatus({
+      kcp: kcp({ version: 'v1.31.0' }),
+      clusterName: CLUSTER,
+      machines: [a, b, c],
+      upToDateNames: new Set(['a']),
+      clock,
+    });
+    expect(s).toMatchObject({
+      replicas: 3,
+      readyReplicas: 2,
+      availableReplicas: 1,
+      upToDateReplicas: 1,
+      version: 'v1.30.0',
+      selector: `cluster.x-k8s.io/cluster-name=${CLUSTER},cluster.x-k8s.io/control-plane`,
+    });
     expect(s.initialization?.controlPlaneInitialized).toBe(true);
     const upToDate = s.conditions?.find((x) => x.type === 'MachinesUpToDate');
     expect(upToDate).toMatchObject({ status: 'False', reason: 'NotUpToDate' });
-    expect(s.conditions?.find((x) => x.type === 'RollingOut')).toMatchObject({ status: 'True', message: 'Rolling out 2 not up-to-date replicas' });
+    expect(s.conditions?.find((x) => x.type === 'RollingOut')).toMatchObject({
+      status: 'True',
+      message: 'Rolling out 2 not up-to-date replicas',
+    });
   });
   it('reports scaling and NoReplicas', () => {
-    const s = computeKcpStatus({ kcp: kcp(), clusterName: CLUSTER, machines: [], upToDateNames: new Set(), waitingMessage: 'Machine a is deleting', clock });
+    const s = computeKcpStatus({
+      kcp: kcp(),
+      clusterName: CLUSTER,
+      machines: [],
+      upToDateNames: new Set(),
+      waitingMessage: 'Machine a is deleting',
+      clock,
+    });
     expect(s.replicas).toBe(0);
     expect(s.version).toBeUndefined();
     expect(s.initialization?.controlPlaneInitialized).toBe(false);
-    expect(s.conditions?.find((x) => x.type === 'MachinesUpToDate')).toMatchObject({ status: 'True', reason: 'NoReplicas' });
-    expect(s.conditions?.find((x) => x.type === 'ScalingUp')).toMatchObject({ status: 'True', message: 'Scaling up from 0 to 3 replicas (waiting: Machine a is deleting)' });
+    expect(s.conditions?.find((x) => x.type === 'MachinesUpToDate')).toMatchObject({
+      status: 'True',
+      reason: 'NoReplicas',
+    });
+    expect(s.conditions?.find((x) => x.type === 'ScalingUp')).toMatchObject({
+      status: 'True',
+      message: 'Scaling up from 0 to 3 replicas (waiting: Machine a is deleting)',
+    });
   });
   it('reports Remediating and lastRemediation', () => {
     const marked = withConditions('a', { HealthCheckSucceeded: 'False', OwnerRemediated: 'False' });
     const k = kcp();
-    k.metadata.annotations = { 'controlplane.cluster.x-k8s.io/remediation-in-progress': '{"machine":"z","timestamp":"2026-05-01T00:00:00Z","retryCount":2}' };
-    const s = computeKcpStatus({ kcp: k, clusterName: CLUSTER, machines: [marked, machine('b')], upToDateNames: new Set(['a', 'b']), clock });
-    expect(s.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({ status: 'True', reason: 'Remediating', message: '* Machine a: OwnerRemediated' });
+    k.metadata.annotations = {
+      'controlplane.cluster.x-k8s.io/remediation-in-progress':
+        '{"machine":"z","timestamp":"2026-05-01T00:00:00Z","retryCount":2}',
+    };
+    const s = computeKcpStatus({
+      kcp: k,
+      clusterName: CLUSTER,
+      machines: [marked, machine('b')],
+      upToDateNames: new Set(['a', 'b']),
+      clock,
+    });
+    expect(s.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({
+      status: 'True',
+      reason: 'Remediating',
+      message: '* Machine a: OwnerRemediated',
+    });
     expect(s.lastRemediation).toEqual({ machine: 'z', time: '2026-05-01T00:00:00Z', retryCount: 2 });
-    const none = computeKcpStatus({ kcp: kcp(), clusterName: CLUSTER, machines: [machine('b')], upToDateNames: new Set(['b']), clock });
-    expect(none.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({ status: 'False', reason: 'NotRemediating' });
+    const none = computeKcpStatus({
+      kcp: kcp(),
+      clusterName: CLUSTER,
+      machines: [machine('b')],
+      upToDateNames: new Set(['b']),
+      clock,
+    });
+    expect(none.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({
+      status: 'False',
+      reason: 'NotRemediating',
+    });
     expect(none.lastRemediation).toBeUndefined();
   });
   it('lowestVersion compares numerically', () => {

@@ -34,18 +34,27 @@ import type { EtcdMember, WorkloadNode } from './workload-cluster';
 
 export { isUpdatingInPlace };
 
-
 /**
  * UpToDate on a Machine, in upstream's order (reconcileMachineUpToDateCondition): not up-to-date first, then an
  * in-place update in progress (the message mirrors the Updating condition's), then up-to-date.
  */
-export function machineUpToDateCondition(machine: Machine, upToDate: boolean, conditionMessages: readonly string[]): ConditionInput {
+export function machineUpToDateCondition(
+  machine: Machine,
+  upToDate: boolean,
+  conditionMessages: readonly string[],
+): ConditionInput {
   if (!upToDate) {
-    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: NOT_UP_TO_DATE_REASON, message: conditionMessages.map((m) => `* ${m}`).join('\n') };
+    return {
+      type: UP_TO_DATE_CONDITION,
+      status: 'False',
+      reason: NOT_UP_TO_DATE_REASON,
+      message: conditionMessages.map((m) => `* ${m}`).join('\n'),
+    };
   }
   if (isUpdateInProgress(machine)) {
     const updating = getCondition(machine, UPDATING_CONDITION);
-    const message = updating?.status === 'True' && updating.message ? `* ${updating.message}` : '* In-place update in progress';
+    const message =
+      updating?.status === 'True' && updating.message ? `* ${updating.message}` : '* In-place update in progress';
     return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message };
   }
   return { type: UP_TO_DATE_CONDITION, status: 'True', reason: UP_TO_DATE_REASON };
@@ -55,11 +64,17 @@ export function machineUpToDateCondition(machine: Machine, upToDate: boolean, co
 export const isMachineAvailable = (m: Machine): boolean => isTrue(m, AVAILABLE_CONDITION) && !isUpdateInProgress(m);
 
 /** The selector of status.selector (scale subresource): the KCP's control-plane Machines. */
-export const controlPlaneSelector = (clusterName: string): string => `${CLUSTER_NAME_LABEL}=${clusterName},${MACHINE_CONTROL_PLANE_LABEL}`;
+export const controlPlaneSelector = (clusterName: string): string =>
+  `${CLUSTER_NAME_LABEL}=${clusterName},${MACHINE_CONTROL_PLANE_LABEL}`;
 
 /** Lowest Kubernetes version among the Machines ("v1.30.0" < "v1.31.0"; numeric per component). */
 export function lowestVersion(machines: readonly Machine[]): string | undefined {
-  const parse = (v: string) => v.replace(/^v/, '').split(/[.+-]/).slice(0, 3).map((p) => Number.parseInt(p, 10) || 0);
+  const parse = (v: string) =>
+    v
+      .replace(/^v/, '')
+      .split(/[.+-]/)
+      .slice(0, 3)
+      .map((p) => Number.parseInt(p, 10) || 0);
   const versions = machines.map((m) => m.spec.version).filter((v): v is string => !!v);
   return versions.sort((a, b) => {
     const x = parse(a);
@@ -103,34 +118,68 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
   const blocked = waitingMessage ? ` (waiting: ${waitingMessage})` : '';
   const inputs: ConditionInput[] = [
     aggregate(machines, UP_TO_DATE_CONDITION, {
-      targetType: MACHINES_UP_TO_DATE_CONDITION, trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: noReplicas,
+      targetType: MACHINES_UP_TO_DATE_CONDITION,
+      trueReason: 'UpToDate',
+      falseReason: 'NotUpToDate',
+      unknownReason: 'UpToDateUnknown',
+      noObjects: noReplicas,
     }),
     aggregate(machines, READY_CONDITION, {
-      targetType: MACHINES_READY_CONDITION, trueReason: 'Ready', falseReason: 'NotReady', unknownReason: 'ReadyUnknown', noObjects: noReplicas,
+      targetType: MACHINES_READY_CONDITION,
+      trueReason: 'Ready',
+      falseReason: 'NotReady',
+      unknownReason: 'ReadyUnknown',
+      noObjects: noReplicas,
     }),
     current < replicas
-      ? { type: SCALING_UP_CONDITION, status: 'True', reason: 'ScalingUp', message: `Scaling up from ${current} to ${replicas} replicas${blocked}` }
+      ? {
+          type: SCALING_UP_CONDITION,
+          status: 'True',
+          reason: 'ScalingUp',
+          message: `Scaling up from ${current} to ${replicas} replicas${blocked}`,
+        }
       : { type: SCALING_UP_CONDITION, status: 'False', reason: 'NotScalingUp' },
     current > replicas
-      ? { type: SCALING_DOWN_CONDITION, status: 'True', reason: 'ScalingDown', message: `Scaling down from ${current} to ${replicas} replicas${blocked}` }
+      ? {
+          type: SCALING_DOWN_CONDITION,
+          status: 'True',
+          reason: 'ScalingDown',
+          message: `Scaling down from ${current} to ${replicas} replicas${blocked}`,
+        }
       : { type: SCALING_DOWN_CONDITION, status: 'False', reason: 'NotScalingDown' },
     outdated.length > 0
-      ? { type: ROLLING_OUT_CONDITION, status: 'True', reason: 'RollingOut', message: `Rolling out ${outdated.length} not up-to-date replicas${blocked}` }
+      ? {
+          type: ROLLING_OUT_CONDITION,
+          status: 'True',
+          reason: 'RollingOut',
+          message: `Rolling out ${outdated.length} not up-to-date replicas${blocked}`,
+        }
       : { type: ROLLING_OUT_CONDITION, status: 'False', reason: 'NotRollingOut' },
     remediatingCondition(machines),
     ...(input.healthConditions ?? []),
   ];
   // Once initialized, always initialized (like upstream): the first control-plane Node came up, or a Machine got its Node.
-  const initialized = kcp.status?.initialization?.controlPlaneInitialized === true || input.controlPlaneNodeReady === true || machines.some((m) => !!m.status?.nodeRef);
+  const initialized =
+    kcp.status?.initialization?.controlPlaneInitialized === true ||
+    input.controlPlaneNodeReady === true ||
+    machines.some((m) => !!m.status?.nodeRef);
   const now = clock.now();
   const healthy = machines.map((m) => withHealth(m, input.machineHealth?.get(m.metadata.name ?? '') ?? [], now));
-  inputs.push(availableCondition({
-    kcp, initialized, etcdManaged: isEtcdManaged(kcp), etcdMembers: input.etcdMembers, machines: healthy, now,
-    etcdMembersAndMachinesAreMatching: etcdMembersMatchMachines(machines, input.nodes, input.etcdMembers, now),
-    certificatesAvailable: input.certificatesAvailable ?? false,
-  }));
+  inputs.push(
+    availableCondition({
+      kcp,
+      initialized,
+      etcdManaged: isEtcdManaged(kcp),
+      etcdMembers: input.etcdMembers,
+      machines: healthy,
+      now,
+      etcdMembersAndMachinesAreMatching: etcdMembersMatchMachines(machines, input.nodes, input.etcdMembers, now),
+      certificatesAvailable: input.certificatesAvailable ?? false,
+    }),
+  );
   let conditions: Condition[] | undefined = kcp.status?.conditions;
-  for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);
+  for (const c of inputs)
+    conditions = setCondition(conditions, { ...c, observedGeneration: kcp.metadata.generation }, clock);
   const status: KubeadmControlPlaneStatus = {
     ...(kcp.status ?? {}),
     conditions,

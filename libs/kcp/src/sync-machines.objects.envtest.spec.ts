@@ -1,6 +1,12 @@
 // syncMachines against the embedded API server, without controllers: what its applies keep and take over (in-place
 // update markers, objects created the old way, deleting Machines).
-import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, type KubeadmConfig, type KubeadmControlPlane, type Machine } from '@capi/api';
+import {
+  PENDING_HOOKS_ANNOTATION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  type KubeadmConfig,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
 import type { KubeClient, KubeObject } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
@@ -42,19 +48,42 @@ describe('syncMachines on envtest', () => {
     await env?.stop();
   });
 
-  const withTemplate = (base: KubeadmControlPlane, metadata: TemplateMetadata, deletion?: Record<string, number>): KubeadmControlPlane => {
+  const withTemplate = (
+    base: KubeadmControlPlane,
+    metadata: TemplateMetadata,
+    deletion?: Record<string, number>,
+  ): KubeadmControlPlane => {
     const out = structuredClone(base);
     out.spec.machineTemplate.metadata = metadata;
     if (deletion) out.spec.machineTemplate.spec.deletion = deletion;
     return out;
   };
   async function read(m: Machine): Promise<Required<ControlPlaneMachineObjects>> {
-    const machine = await kube.get<Machine>({ apiVersion: m.apiVersion, kind: 'Machine', namespace: NS, name: m.metadata.name! });
-    const infraMachine = await kube.get({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachine', namespace: NS, name: m.spec.infrastructureRef.name });
-    const kubeadmConfig = await kube.get<KubeadmConfig>({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', namespace: NS, name: m.spec.bootstrap.configRef!.name });
+    const machine = await kube.get<Machine>({
+      apiVersion: m.apiVersion,
+      kind: 'Machine',
+      namespace: NS,
+      name: m.metadata.name!,
+    });
+    const infraMachine = await kube.get({
+      apiVersion: INMEMORY_API_VERSION,
+      kind: 'InMemoryMachine',
+      namespace: NS,
+      name: m.spec.infrastructureRef.name,
+    });
+    const kubeadmConfig = await kube.get<KubeadmConfig>({
+      apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+      kind: 'KubeadmConfig',
+      namespace: NS,
+      name: m.spec.bootstrap.configRef!.name,
+    });
     return { machine, infraMachine, kubeadmConfig };
   }
-  const managers = (o: KubeObject) => (o.metadata.managedFields ?? []).filter((f) => !f.subresource).map((f) => `${f.manager}/${f.operation}`).sort();
+  const managers = (o: KubeObject) =>
+    (o.metadata.managedFields ?? [])
+      .filter((f) => !f.subresource)
+      .map((f) => `${f.manager}/${f.operation}`)
+      .sort();
 
   it('keeps the in-place update markers of a Machine being updated in place, and its new version', async () => {
     const v1 = withTemplate(kcp, { labels: { tier: 'gold' } });
@@ -62,11 +91,27 @@ describe('syncMachines on envtest', () => {
     // Trigger an in-place update to v1.31.0 the way the reconciler does (markers written by merge patches).
     const bumped = { ...structuredClone(v1), spec: { ...structuredClone(v1.spec), version: 'v1.31.0' } };
     const current = await read(created);
-    const result = upToDate({ kcp: bumped, clusterName: CLUSTER, ...current, infraTemplate: template, now: new Date() }).result;
-    await triggerInPlaceUpdate({ client: kube, applier: io.applier, events: { event: async () => undefined } }, current.machine, result, undefined, ['updater-a']);
+    const result = upToDate({
+      kcp: bumped,
+      clusterName: CLUSTER,
+      ...current,
+      infraTemplate: template,
+      now: new Date(),
+    }).result;
+    await triggerInPlaceUpdate(
+      { client: kube, applier: io.applier, events: { event: async () => undefined } },
+      current.machine,
+      result,
+      undefined,
+      ['updater-a'],
+    );
 
     // Meanwhile the KCP moved on to v1.32.0: the Machine still keeps the version it is being updated to.
-    const changed = withTemplate({ ...bumped, spec: { ...bumped.spec, version: 'v1.32.0' } }, { labels: { tier: 'platinum' }, annotations: { note: 'b' } }, { nodeDrainTimeoutSeconds: 60 });
+    const changed = withTemplate(
+      { ...bumped, spec: { ...bumped.spec, version: 'v1.32.0' } },
+      { labels: { tier: 'platinum' }, annotations: { note: 'b' } },
+      { nodeDrainTimeoutSeconds: 60 },
+    );
     const [synced] = await syncMachines(io, changed, CLUSTER, [await read(created)]);
     const after = await read(created);
     expect(synced.metadata.resourceVersion).toBe(after.machine.metadata.resourceVersion);
@@ -79,8 +124,10 @@ describe('syncMachines on envtest', () => {
       [IN_PLACE_UPDATERS_ANNOTATION]: 'updater-a',
       [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine',
     });
-    for (const o of [after.machine, after.infraMachine, after.kubeadmConfig]) expect(o.metadata.labels?.tier).toBe('platinum');
-    for (const o of [after.infraMachine, after.kubeadmConfig]) expect(o.metadata.annotations).toMatchObject({ note: 'b', [UPDATE_IN_PROGRESS_ANNOTATION]: '' });
+    for (const o of [after.machine, after.infraMachine, after.kubeadmConfig])
+      expect(o.metadata.labels?.tier).toBe('platinum');
+    for (const o of [after.infraMachine, after.kubeadmConfig])
+      expect(o.metadata.annotations).toMatchObject({ note: 'b', [UPDATE_IN_PROGRESS_ANNOTATION]: '' });
   });
 
   it('migrates InfraMachines and KubeadmConfigs whose labels capi-kubeadmcontrolplane still owns, then removes dropped labels', async () => {
@@ -91,7 +138,9 @@ describe('syncMachines on envtest', () => {
     const config = computeDesiredKubeadmConfig(old, CLUSTER, true, name);
     for (const o of [infra, config]) await io.applier.patch(kube, o, { fieldOwner: KCP_MANAGER_NAME });
     const machine = computeDesiredMachine({
-      kcp: old, clusterName: CLUSTER, name,
+      kcp: old,
+      clusterName: CLUSTER,
+      name,
       infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name },
       bootstrapConfigRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name },
     });
@@ -110,23 +159,38 @@ describe('syncMachines on envtest', () => {
     after = await read(machine);
     for (const o of [after.machine, after.infraMachine, after.kubeadmConfig]) {
       expect(o.metadata.labels?.tier).toBeUndefined();
-      expect(o.metadata.labels).toMatchObject({ 'cluster.x-k8s.io/cluster-name': CLUSTER, 'cluster.x-k8s.io/control-plane': '' });
+      expect(o.metadata.labels).toMatchObject({
+        'cluster.x-k8s.io/cluster-name': CLUSTER,
+        'cluster.x-k8s.io/control-plane': '',
+      });
     }
   });
 
   it('gives a deleting Machine only the deletion timeouts, leaving its labels and objects alone', async () => {
-    const created = await createMachine(io, withTemplate(kcp, { labels: { tier: 'gold' } }, { nodeDrainTimeoutSeconds: 10, nodeDeletionTimeoutSeconds: 20 }), CLUSTER, template, true);
+    const created = await createMachine(
+      io,
+      withTemplate(kcp, { labels: { tier: 'gold' } }, { nodeDrainTimeoutSeconds: 10, nodeDeletionTimeoutSeconds: 20 }),
+      CLUSTER,
+      template,
+      true,
+    );
     const ref = { apiVersion: created.apiVersion, kind: 'Machine', namespace: NS, name: created.metadata.name! };
     await kube.patch(ref, 'merge', { metadata: { finalizers: ['test.capi.io/hold'] } });
     await kube.delete(ref);
     const before = await read(created);
     expect(before.machine.metadata.deletionTimestamp).toBeDefined();
 
-    const [synced] = await syncMachines(io, withTemplate(kcp, { labels: { tier: 'platinum' } }, { nodeDrainTimeoutSeconds: 30 }), CLUSTER, [before]);
+    const [synced] = await syncMachines(
+      io,
+      withTemplate(kcp, { labels: { tier: 'platinum' } }, { nodeDrainTimeoutSeconds: 30 }),
+      CLUSTER,
+      [before],
+    );
     const after = await read(created);
     expect(synced.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 30 });
     expect(after.machine.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 30 });
-    for (const o of [after.machine, after.infraMachine, after.kubeadmConfig]) expect(o.metadata.labels?.tier).toBe('gold');
+    for (const o of [after.machine, after.infraMachine, after.kubeadmConfig])
+      expect(o.metadata.labels?.tier).toBe('gold');
     expect(after.infraMachine.metadata.resourceVersion).toBe(before.infraMachine.metadata.resourceVersion);
     expect(after.kubeadmConfig.metadata.resourceVersion).toBe(before.kubeadmConfig.metadata.resourceVersion);
     await kube.patch(ref, 'merge', { metadata: { finalizers: null } });

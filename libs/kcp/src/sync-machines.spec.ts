@@ -15,22 +15,38 @@ describe('deletionTimeoutsPatch (the fields a deleting Machine still takes from 
   };
 
   it('sets the KCP timeouts the Machine lacks or has with another value', () => {
-    expect(deletionTimeoutsPatch(withDeletion({ nodeDrainTimeoutSeconds: 60, nodeDeletionTimeoutSeconds: 5 }), deleting({ nodeDrainTimeoutSeconds: 10 }))).toEqual({
+    expect(
+      deletionTimeoutsPatch(
+        withDeletion({ nodeDrainTimeoutSeconds: 60, nodeDeletionTimeoutSeconds: 5 }),
+        deleting({ nodeDrainTimeoutSeconds: 10 }),
+      ),
+    ).toEqual({
       spec: { deletion: { nodeDrainTimeoutSeconds: 60, nodeDeletionTimeoutSeconds: 5 } },
     });
   });
 
   it('drops (null) the timeouts the KCP no longer sets', () => {
-    expect(deletionTimeoutsPatch(withDeletion({ nodeDrainTimeoutSeconds: 60 }), deleting({ nodeDrainTimeoutSeconds: 60, nodeVolumeDetachTimeoutSeconds: 7 }))).toEqual({
+    expect(
+      deletionTimeoutsPatch(
+        withDeletion({ nodeDrainTimeoutSeconds: 60 }),
+        deleting({ nodeDrainTimeoutSeconds: 60, nodeVolumeDetachTimeoutSeconds: 7 }),
+      ),
+    ).toEqual({
       spec: { deletion: { nodeVolumeDetachTimeoutSeconds: null } },
     });
-    expect(deletionTimeoutsPatch(withDeletion(), deleting({ nodeDeletionTimeoutSeconds: 1 }))).toEqual({ spec: { deletion: { nodeDeletionTimeoutSeconds: null } } });
+    expect(deletionTimeoutsPatch(withDeletion(), deleting({ nodeDeletionTimeoutSeconds: 1 }))).toEqual({
+      spec: { deletion: { nodeDeletionTimeoutSeconds: null } },
+    });
   });
 
   it('is undefined when the timeouts already match (no write), zero included', () => {
     expect(deletionTimeoutsPatch(withDeletion(), deleting())).toBeUndefined();
-    expect(deletionTimeoutsPatch(withDeletion({ nodeDrainTimeoutSeconds: 0 }), deleting({ nodeDrainTimeoutSeconds: 0 }))).toBeUndefined();
-    expect(deletionTimeoutsPatch(withDeletion({ nodeDrainTimeoutSeconds: 0 }), deleting())).toEqual({ spec: { deletion: { nodeDrainTimeoutSeconds: 0 } } });
+    expect(
+      deletionTimeoutsPatch(withDeletion({ nodeDrainTimeoutSeconds: 0 }), deleting({ nodeDrainTimeoutSeconds: 0 })),
+    ).toBeUndefined();
+    expect(deletionTimeoutsPatch(withDeletion({ nodeDrainTimeoutSeconds: 0 }), deleting())).toEqual({
+      spec: { deletion: { nodeDrainTimeoutSeconds: 0 } },
+    });
   });
 });
 
@@ -45,7 +61,13 @@ describe('machineSyncInputs (memo inputs of the sync applies)', () => {
     tainted.spec.machineTemplate.spec.taints = [{ key: 'k', effect: 'NoSchedule', propagation: 'Always' }];
     const renamed = kcp();
     renamed.metadata.name = 'other';
-    for (const changed of [machineSyncInputs(labelled, CLUSTER), machineSyncInputs(timeouts, CLUSTER), machineSyncInputs(tainted, CLUSTER), machineSyncInputs(renamed, CLUSTER), machineSyncInputs(kcp(), 'c2')]) {
+    for (const changed of [
+      machineSyncInputs(labelled, CLUSTER),
+      machineSyncInputs(timeouts, CLUSTER),
+      machineSyncInputs(tainted, CLUSTER),
+      machineSyncInputs(renamed, CLUSTER),
+      machineSyncInputs(kcp(), 'c2'),
+    ]) {
       expect(changed).not.toBe(base);
     }
   });
@@ -53,7 +75,10 @@ describe('machineSyncInputs (memo inputs of the sync applies)', () => {
   it('does not change with what only a rollout changes (version, kubeadm config, infrastructure template)', () => {
     const k = kcp({ version: 'v1.31.0' });
     k.spec.kubeadmConfigSpec = { files: [] };
-    k.spec.machineTemplate.spec.infrastructureRef = { ...k.spec.machineTemplate.spec.infrastructureRef, name: 'tmpl-b' };
+    k.spec.machineTemplate.spec.infrastructureRef = {
+      ...k.spec.machineTemplate.spec.infrastructureRef,
+      name: 'tmpl-b',
+    };
     expect(machineSyncInputs(k, CLUSTER)).toBe(machineSyncInputs(kcp(), CLUSTER));
   });
 });

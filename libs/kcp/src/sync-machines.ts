@@ -21,9 +21,15 @@ export interface SyncMachinesDeps {
 }
 
 /** The v1beta2 deletion timeouts a deleting Machine still takes from the KCP (they drive its teardown). */
-const DELETION_TIMEOUTS = ['nodeDrainTimeoutSeconds', 'nodeVolumeDetachTimeoutSeconds', 'nodeDeletionTimeoutSeconds'] as const;
+const DELETION_TIMEOUTS = [
+  'nodeDrainTimeoutSeconds',
+  'nodeVolumeDetachTimeoutSeconds',
+  'nodeDeletionTimeoutSeconds',
+] as const;
 
-export type DeletionTimeoutsPatch = { spec: { deletion: Partial<Record<(typeof DELETION_TIMEOUTS)[number], number | null>> } };
+export type DeletionTimeoutsPatch = {
+  spec: { deletion: Partial<Record<(typeof DELETION_TIMEOUTS)[number], number | null>> };
+};
 
 /**
  * The merge patch that gives a deleting Machine the KCP's deletion timeouts (null drops one the KCP no longer sets),
@@ -65,14 +71,21 @@ export function isNotFoundCause(e: unknown): boolean {
 }
 
 const nameOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
-const wrap = (what: string, o: KubeObject, e: unknown) => new Error(`failed to update ${what} ${nameOf(o)}: ${(e as Error).message}`, { cause: e });
+const wrap = (what: string, o: KubeObject, e: unknown) =>
+  new Error(`failed to update ${what} ${nameOf(o)}: ${(e as Error).message}`, { cause: e });
 
 /**
  * Re-applies an existing Machine with capi-kubeadmcontrolplane (upstream updateMachine): the desired Machine keeps the
  * Machine's version, references and failure domain, so only the in-place mutable fields change. Annotations other
  * managers wrote (in-place update markers, pending hooks) are not in the intent and not owned by this manager: they stay.
  */
-async function applyMachine(deps: SyncMachinesDeps, kcp: KubeadmControlPlane, clusterName: string, machine: Machine, inputs: string): Promise<Machine> {
+async function applyMachine(
+  deps: SyncMachinesDeps,
+  kcp: KubeadmControlPlane,
+  clusterName: string,
+  machine: Machine,
+  inputs: string,
+): Promise<Machine> {
   const memo = intentMemoKey(machine, inputs);
   if (deps.applier.knownNoop(KCP_MANAGER_NAME, memo)) return machine;
   const desired = computeDesiredMachine({ kcp, clusterName, existing: machine });
@@ -87,15 +100,39 @@ async function applyMachine(deps: SyncMachinesDeps, kcp: KubeadmControlPlane, cl
  * capi-kubeadmcontrolplane-metadata (objects whose labels capi-kubeadmcontrolplane still owns are migrated first).
  * Returns the Machines as written, for the rest of the reconcile. Errors keep their cause (see isNotFoundCause).
  */
-export async function syncMachines(deps: SyncMachinesDeps, kcp: KubeadmControlPlane, clusterName: string, objects: readonly ControlPlaneMachineObjects[]): Promise<Machine[]> {
+export async function syncMachines(
+  deps: SyncMachinesDeps,
+  kcp: KubeadmControlPlane,
+  clusterName: string,
+  objects: readonly ControlPlaneMachineObjects[],
+): Promise<Machine[]> {
   const inputs = machineSyncInputs(kcp, clusterName);
-  const metadata = { fieldManager: KCP_MANAGER_NAME, metadataFieldManager: KCP_METADATA_MANAGER_NAME, labels: controlPlaneMachineLabels(kcp, clusterName), annotations: controlPlaneMachineAnnotations(kcp), inputs };
+  const metadata = {
+    fieldManager: KCP_MANAGER_NAME,
+    metadataFieldManager: KCP_METADATA_MANAGER_NAME,
+    labels: controlPlaneMachineLabels(kcp, clusterName),
+    annotations: controlPlaneMachineAnnotations(kcp),
+    inputs,
+  };
   const synced: Machine[] = [];
   for (const { machine, infraMachine, kubeadmConfig } of objects) {
     if (machine.metadata.deletionTimestamp) {
       const patch = deletionTimeoutsPatch(kcp, machine);
       try {
-        synced.push(patch ? await deps.client.patch<Machine>({ apiVersion: machine.apiVersion, kind: 'Machine', namespace: machine.metadata.namespace, name: machine.metadata.name ?? '' }, 'merge', patch) : machine);
+        synced.push(
+          patch
+            ? await deps.client.patch<Machine>(
+                {
+                  apiVersion: machine.apiVersion,
+                  kind: 'Machine',
+                  namespace: machine.metadata.namespace,
+                  name: machine.metadata.name ?? '',
+                },
+                'merge',
+                patch,
+              )
+            : machine,
+        );
       } catch (e) {
         throw wrap('Machine', machine, e);
       }
@@ -107,7 +144,10 @@ export async function syncMachines(deps: SyncMachinesDeps, kcp: KubeadmControlPl
       throw wrap('Machine', machine, e);
     }
     // Not read yet (e.g. just created and not in the cache): the next reconcile gets it, as upstream.
-    for (const [what, obj] of [['InfrastructureMachine', infraMachine], ['KubeadmConfig', kubeadmConfig]] as const) {
+    for (const [what, obj] of [
+      ['InfrastructureMachine', infraMachine],
+      ['KubeadmConfig', kubeadmConfig],
+    ] as const) {
       if (!obj) continue;
       try {
         await syncLabelsAndAnnotations(deps.applier, deps.client, obj, metadata);

@@ -44,18 +44,31 @@ describe('upToDate', () => {
 
   it('detects a ClusterConfiguration change through the KubeadmConfig (no Machine annotation involved)', () => {
     const base = kcp();
-    const changed = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, clusterConfiguration: { etcd: { local: { imageTag: '3.5.9' } } } } });
+    const changed = kcp({
+      kubeadmConfigSpec: {
+        ...base.spec.kubeadmConfigSpec,
+        clusterConfiguration: { etcd: { local: { imageTag: '3.5.9' } } },
+      },
+    });
     const r = upToDate(input({ kcp: changed, kubeadmConfig: kubeadmConfig('m1', base) }));
     expect(r.upToDate).toBe(false);
     expect(r.result.conditionMessages).toEqual(['KubeadmConfig is not up-to-date']);
-    expect(r.result.logMessages[0]).toBe('Machine KubeadmConfig is outdated: diff: clusterConfiguration.etcd.local.imageTag: "3.5.0" → "3.5.9"');
-    expect(r.result.desiredKubeadmConfig?.spec.clusterConfiguration).toEqual({ etcd: { local: { imageTag: '3.5.9' } } });
+    expect(r.result.logMessages[0]).toBe(
+      'Machine KubeadmConfig is outdated: diff: clusterConfiguration.etcd.local.imageTag: "3.5.0" → "3.5.9"',
+    );
+    expect(r.result.desiredKubeadmConfig?.spec.clusterConfiguration).toEqual({
+      etcd: { local: { imageTag: '3.5.9' } },
+    });
   });
 
   it('ignores controlPlaneEndpoint and dns in the Machine ClusterConfiguration, and empty lists vs unset', () => {
     const k = kcp();
     const kc = kubeadmConfig('m1', k);
-    kc.spec.clusterConfiguration = { etcd: { local: { imageTag: '3.5.0' } }, controlPlaneEndpoint: '10.0.0.1:6443', dns: { imageTag: 'x' } };
+    kc.spec.clusterConfiguration = {
+      etcd: { local: { imageTag: '3.5.0' } },
+      controlPlaneEndpoint: '10.0.0.1:6443',
+      dns: { imageTag: 'x' },
+    };
     expect(upToDate(input({ kcp: k, kubeadmConfig: kc })).upToDate).toBe(true);
   });
 
@@ -65,7 +78,9 @@ describe('upToDate', () => {
     (kc.spec.joinConfiguration as Record<string, unknown>).discovery = { bootstrapToken: { token: 'abc' } };
     expect(upToDate(input({ kcp: base, kubeadmConfig: kc })).upToDate).toBe(true);
 
-    const changed = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: { nodeRegistration: { name: 'other' } } } });
+    const changed = kcp({
+      kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: { nodeRegistration: { name: 'other' } } },
+    });
     const r = upToDate(input({ kcp: changed, kubeadmConfig: kc }));
     expect(r.upToDate).toBe(false);
     expect(r.result.logMessages[0]).toContain('Machine KubeadmConfig is outdated: diff: ');
@@ -76,20 +91,35 @@ describe('upToDate', () => {
     const base = kcp();
     const initMachine = kubeadmConfig('m1', base, { init: true });
     // initConfiguration alone changed: the init Machine still matches the (unchanged) join configuration.
-    const initOnly = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, initConfiguration: { nodeRegistration: { name: 'other' } } } });
+    const initOnly = kcp({
+      kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, initConfiguration: { nodeRegistration: { name: 'other' } } },
+    });
     expect(upToDate(input({ kcp: initOnly, kubeadmConfig: initMachine })).upToDate).toBe(true);
     expect(upToDate(input({ kcp: initOnly, kubeadmConfig: kubeadmConfig('m1', base) })).upToDate).toBe(true);
     // joinConfiguration alone changed: the init Machine still matches the init configuration.
-    const joinOnly = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: { nodeRegistration: { name: 'other' } } } });
+    const joinOnly = kcp({
+      kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: { nodeRegistration: { name: 'other' } } },
+    });
     expect(upToDate(input({ kcp: joinOnly, kubeadmConfig: initMachine })).upToDate).toBe(true);
     // Both changed: outdated, with the diff against the init configuration.
-    const both = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, initConfiguration: { nodeRegistration: { name: 'other' } }, joinConfiguration: { nodeRegistration: { name: 'other' } } } });
+    const both = kcp({
+      kubeadmConfigSpec: {
+        ...base.spec.kubeadmConfigSpec,
+        initConfiguration: { nodeRegistration: { name: 'other' } },
+        joinConfiguration: { nodeRegistration: { name: 'other' } },
+      },
+    });
     const r = upToDate(input({ kcp: both, kubeadmConfig: initMachine }));
     expect(r.upToDate).toBe(false);
-    expect(r.result.logMessages[0]).toBe('Machine KubeadmConfig is outdated: diff: initConfiguration.nodeRegistration.name: "{{ ds.meta_data.local_hostname }}" → "other"');
+    expect(r.result.logMessages[0]).toBe(
+      'Machine KubeadmConfig is outdated: diff: initConfiguration.nodeRegistration.name: "{{ ds.meta_data.local_hostname }}" → "other"',
+    );
     // The desired config is always the join one (what an in-place update writes).
     expect(r.result.desiredKubeadmConfig?.spec.initConfiguration).toBeUndefined();
-    expect(r.result.desiredKubeadmConfig?.spec.joinConfiguration).toMatchObject({ nodeRegistration: { name: 'other' }, controlPlane: {} });
+    expect(r.result.desiredKubeadmConfig?.spec.joinConfiguration).toMatchObject({
+      nodeRegistration: { name: 'other' },
+      controlPlane: {},
+    });
   });
 
   it('delete-machine and remediate-machine annotations make an outdated Machine ineligible for in-place', () => {
@@ -104,7 +134,9 @@ describe('upToDate', () => {
 
   it('detects a files change', () => {
     const base = kcp();
-    const changed = kcp({ kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, files: [{ path: '/etc/a', content: 'b' }] } });
+    const changed = kcp({
+      kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, files: [{ path: '/etc/a', content: 'b' }] },
+    });
     const r = upToDate(input({ kcp: changed, kubeadmConfig: kubeadmConfig('m1', base) }));
     expect(r.upToDate).toBe(false);
     expect(r.result.eligibleForInPlaceUpdate).toBe(true);
@@ -122,16 +154,37 @@ describe('upToDate', () => {
   });
 
   it('does not compare labels or annotations (propagated in place)', () => {
-    const k = kcp({ machineTemplate: { metadata: { labels: { tier: 'gold' }, annotations: { note: 'x' } }, spec: kcp().spec.machineTemplate.spec } });
+    const k = kcp({
+      machineTemplate: {
+        metadata: { labels: { tier: 'gold' }, annotations: { note: 'x' } },
+        spec: kcp().spec.machineTemplate.spec,
+      },
+    });
     const r = upToDate(input({ kcp: k, machine: machine('m1', { labels: { other: 'y' } }) }));
     expect(r.upToDate).toBe(true);
-    expect(r.result.desiredMachine.metadata.labels).toMatchObject({ tier: 'gold', 'cluster.x-k8s.io/control-plane': '', 'cluster.x-k8s.io/control-plane-name': 'cp' });
+    expect(r.result.desiredMachine.metadata.labels).toMatchObject({
+      tier: 'gold',
+      'cluster.x-k8s.io/control-plane': '',
+      'cluster.x-k8s.io/control-plane-name': 'cp',
+    });
     expect(r.result.desiredMachine.metadata.annotations).toEqual({ note: 'x' });
   });
 
   it('detects an infrastructure template rotation and computes the desired InfraMachine from the new template', () => {
-    const k = kcp({ machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachineTemplate', name: 'tmpl-b' } } } });
-    const r = upToDate(input({ kcp: k, infraTemplate: infraTemplate('tmpl-b', { image: 'ubuntu-22.04', resources: { cpu: 4 } }) }));
+    const k = kcp({
+      machineTemplate: {
+        spec: {
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'InMemoryMachineTemplate',
+            name: 'tmpl-b',
+          },
+        },
+      },
+    });
+    const r = upToDate(
+      input({ kcp: k, infraTemplate: infraTemplate('tmpl-b', { image: 'ubuntu-22.04', resources: { cpu: 4 } }) }),
+    );
     expect(r.upToDate).toBe(false);
     expect(r.result.conditionMessages).toEqual(['InMemoryMachine is not up-to-date']);
     expect(r.result.logMessages[0]).toBe(
@@ -158,10 +211,22 @@ describe('upToDate', () => {
     const k = kcp({
       version: 'v1.31.0',
       kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, files: [] },
-      machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachineTemplate', name: 'tmpl-b' } } },
+      machineTemplate: {
+        spec: {
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'InMemoryMachineTemplate',
+            name: 'tmpl-b',
+          },
+        },
+      },
     });
     const r = upToDate(input({ kcp: k, kubeadmConfig: kubeadmConfig('m1', base) }));
-    expect(r.result.conditionMessages).toEqual(['Version v1.30.0, v1.31.0 required', 'KubeadmConfig is not up-to-date', 'InMemoryMachine is not up-to-date']);
+    expect(r.result.conditionMessages).toEqual([
+      'Version v1.30.0, v1.31.0 required',
+      'KubeadmConfig is not up-to-date',
+      'InMemoryMachine is not up-to-date',
+    ]);
   });
 
   it('rollout.after passed for an older Machine: not up-to-date and not eligible for in-place', () => {
@@ -171,7 +236,9 @@ describe('upToDate', () => {
     expect(r.result.conditionMessages).toEqual(['KubeadmControlPlane spec.rolloutAfter expired']);
     expect(r.result.eligibleForInPlaceUpdate).toBe(false);
     // A Machine created after the deadline is fine; a deadline in the future too.
-    expect(upToDate(input({ kcp: k, machine: machine('m1', { created: '2026-04-01T00:00:00Z' }) })).upToDate).toBe(true);
+    expect(upToDate(input({ kcp: k, machine: machine('m1', { created: '2026-04-01T00:00:00Z' }) })).upToDate).toBe(
+      true,
+    );
     expect(upToDate(input({ kcp: kcp({ rollout: { after: '2027-01-01T00:00:00Z' } }) })).upToDate).toBe(true);
   });
 
@@ -183,7 +250,9 @@ describe('upToDate', () => {
     expect(r.result.conditionMessages).toEqual(['Certificates will expire soon', 'Version v1.30.0, v1.31.0 required']);
     expect(r.result.eligibleForInPlaceUpdate).toBe(false);
     m.status.certificatesExpiryDate = '2026-12-01T00:00:00Z';
-    expect(upToDate(input({ kcp: kcp({ rollout: { before: { certificatesExpiryDays: 30 } } }), machine: m })).upToDate).toBe(true);
+    expect(
+      upToDate(input({ kcp: kcp({ rollout: { before: { certificatesExpiryDays: 30 } } }), machine: m })).upToDate,
+    ).toBe(true);
   });
 
   it('desired objects keep identity: names, uid, references, failure domain', () => {

@@ -14,7 +14,12 @@ import {
 import type { KubeObject } from '@capi/controller-runtime';
 import { formatDiff } from '@capi/inplace';
 import { isInitConfig, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
-import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine, groupKindString } from './desired';
+import {
+  computeDesiredInfraMachine,
+  computeDesiredKubeadmConfig,
+  computeDesiredMachine,
+  groupKindString,
+} from './desired';
 
 export interface NotUpToDateResult {
   /** Detailed reasons (with diffs) for logs. */
@@ -73,7 +78,11 @@ export function shouldRolloutAfter(kcp: KubeadmControlPlane, machine: Machine, n
  * and join configurations are meant to be identical); if that differs, it is compared with the init configuration KCP
  * would create, so differences between the KCP's init and join configurations alone cause no rollout.
  */
-function kubeadmConfigMismatch(kcp: KubeadmControlPlane, clusterName: string, config: KubeadmConfig): string | undefined {
+function kubeadmConfigMismatch(
+  kcp: KubeadmControlPlane,
+  clusterName: string,
+  config: KubeadmConfig,
+): string | undefined {
   const name = config.metadata.name ?? '';
   const withJoin = computeDesiredKubeadmConfig(kcp, clusterName, true, name, config).spec;
   const join = prepareKubeadmConfigSpecsForDiff(withJoin, config.spec, true);
@@ -111,7 +120,8 @@ export function upToDate(input: UpToDateInput): UpToDateResult {
   const conditionMessages: string[] = [];
   // Machines the user or MHC asked to delete / remediate are replaced, never updated in place.
   const annotations = machine.metadata.annotations ?? {};
-  let eligibleForInPlaceUpdate = !(DELETE_MACHINE_ANNOTATION in annotations) && !(REMEDIATE_MACHINE_ANNOTATION in annotations);
+  let eligibleForInPlaceUpdate =
+    !(DELETE_MACHINE_ANNOTATION in annotations) && !(REMEDIATE_MACHINE_ANNOTATION in annotations);
 
   if (shouldRolloutBefore(kcp, machine, now)) {
     logMessages.push('certificates will expire soon, rolloutBefore expired');
@@ -124,7 +134,9 @@ export function upToDate(input: UpToDateInput): UpToDateResult {
     eligibleForInPlaceUpdate = false;
   }
   if (machine.spec.version !== kcp.spec.version) {
-    logMessages.push(`Machine version "${machine.spec.version ?? ''}" is not equal to KCP version "${kcp.spec.version}"`);
+    logMessages.push(
+      `Machine version "${machine.spec.version ?? ''}" is not equal to KCP version "${kcp.spec.version}"`,
+    );
     conditionMessages.push(`Version ${machine.spec.version ?? ''}, ${kcp.spec.version} required`);
   }
   if (machine.spec.bootstrap.configRef && kubeadmConfig) {
@@ -153,9 +165,14 @@ export function upToDate(input: UpToDateInput): UpToDateResult {
     desiredMachine,
     currentKubeadmConfig: kubeadmConfig,
     // After an in-place update every Machine is a joined Machine (spec §6.4 step 5).
-    desiredKubeadmConfig: kubeadmConfig ? computeDesiredKubeadmConfig(kcp, clusterName, true, kubeadmConfig.metadata.name ?? name, kubeadmConfig) : undefined,
+    desiredKubeadmConfig: kubeadmConfig
+      ? computeDesiredKubeadmConfig(kcp, clusterName, true, kubeadmConfig.metadata.name ?? name, kubeadmConfig)
+      : undefined,
     currentInfraMachine: infraMachine,
-    desiredInfraMachine: infraMachine && infraTemplate ? computeDesiredInfraMachine(kcp, clusterName, infraTemplate, infraMachine.metadata.name ?? name, infraMachine) : undefined,
+    desiredInfraMachine:
+      infraMachine && infraTemplate
+        ? computeDesiredInfraMachine(kcp, clusterName, infraTemplate, infraMachine.metadata.name ?? name, infraMachine)
+        : undefined,
   };
   return { upToDate: logMessages.length === 0, result };
 }

@@ -21,9 +21,20 @@ describe('KubeconfigWorkloadClusterProvider nodes() (envtest)', () => {
     client = clientFor(env);
     provider = new KubeconfigWorkloadClusterProvider(client);
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wc' } });
-    await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'c1-kubeconfig', namespace: 'wc' }, data: { value: Buffer.from(env.kubeconfig).toString('base64') } });
-    for (const name of ['cp-1', 'cp-2']) await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { [CONTROL_PLANE_NODE_ROLE_LABEL]: '' } } });
-    for (let i = 0; i < 5; i++) await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: `worker-${i}` } });
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'c1-kubeconfig', namespace: 'wc' },
+      data: { value: Buffer.from(env.kubeconfig).toString('base64') },
+    });
+    for (const name of ['cp-1', 'cp-2'])
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name, labels: { [CONTROL_PLANE_NODE_ROLE_LABEL]: '' } },
+      });
+    for (let i = 0; i < 5; i++)
+      await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: `worker-${i}` } });
   });
   afterAll(async () => {
     await provider?.close();
@@ -34,14 +45,25 @@ describe('KubeconfigWorkloadClusterProvider nodes() (envtest)', () => {
   it('returns the control-plane Nodes and the named unlabelled ones, not the workers', async () => {
     const wc = await provider.forCluster(cluster);
     const nodes = await wc.nodes(['cp-1', 'worker-3', 'missing']);
-    expect(nodes.map((n) => [n.name, n.controlPlane]).sort()).toEqual([['cp-1', true], ['cp-2', true], ['worker-3', false]]);
+    expect(nodes.map((n) => [n.name, n.controlPlane]).sort()).toEqual([
+      ['cp-1', true],
+      ['cp-2', true],
+      ['worker-3', false],
+    ]);
   });
 
   it('serves repeated reads from the Node informer (no list after its first), and sees a new control-plane Node', async () => {
     await env.resetRequests();
     for (let i = 0; i < 10; i++) await (await provider.forCluster(cluster)).nodes(['cp-1']);
-    await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'cp-3', labels: { [CONTROL_PLANE_NODE_ROLE_LABEL]: '' } } });
-    await eventually(async () => (await (await provider.forCluster(cluster)).nodes()).some((n) => n.name === 'cp-3'), 'cp-3 seen');
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'cp-3', labels: { [CONTROL_PLANE_NODE_ROLE_LABEL]: '' } },
+    });
+    await eventually(
+      async () => (await (await provider.forCluster(cluster)).nodes()).some((n) => n.name === 'cp-3'),
+      'cp-3 seen',
+    );
     expect(await nodeLists(env)).toBe(0);
   });
 });

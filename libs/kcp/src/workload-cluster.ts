@@ -11,7 +11,12 @@ import {
   type SimulatedEtcdMember,
 } from '@capi/api';
 import { NoKindMatchError, type Client, type KubeObject } from '@capi/controller-runtime';
-import { kubeconfigSecretClientProvider, WorkloadClusterCache, type ClusterKey, type WorkloadClusterClientProvider } from '@capi/machine';
+import {
+  kubeconfigSecretClientProvider,
+  WorkloadClusterCache,
+  type ClusterKey,
+  type WorkloadClusterClientProvider,
+} from '@capi/machine';
 
 export interface WorkloadNode {
   name: string;
@@ -83,7 +88,8 @@ interface PodObject extends KubeObject {
 }
 
 /** Node readiness of a node object: its Ready condition is True. */
-export const isNodeReady = (node: NodeObject): boolean => node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+export const isNodeReady = (node: NodeObject): boolean =>
+  node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
 
 export function workloadNodeOf(n: NodeObject): WorkloadNode {
   const status = n.status?.conditions?.find((c) => c.type === 'Ready')?.status;
@@ -102,7 +108,11 @@ export function staticPodOf(p: PodObject): StaticPod {
     name: p.metadata.name ?? '',
     phase: p.status?.phase,
     conditions: (p.status?.conditions ?? []).map((c) => ({ type: c.type, status: c.status })),
-    containers: (p.status?.containerStatuses ?? []).map((c) => ({ name: c.name, waitingReason: c.state?.waiting?.reason, waitingMessage: c.state?.waiting?.message })),
+    containers: (p.status?.containerStatuses ?? []).map((c) => ({
+      name: c.name,
+      waitingReason: c.state?.waiting?.reason,
+      waitingMessage: c.state?.waiting?.message,
+    })),
   };
 }
 
@@ -120,9 +130,15 @@ export class SimulatedEtcdClient implements EtcdClient {
   constructor(private readonly client: Client) {}
 
   async members(): Promise<EtcdMember[]> {
-    const list = await this.client.list<KubeObject>('v1', 'ConfigMap', { namespace: SIMULATED_NAMESPACE, labelSelector: SIMULATED_ETCD_MEMBER_LABEL });
+    const list = await this.client.list<KubeObject>('v1', 'ConfigMap', {
+      namespace: SIMULATED_NAMESPACE,
+      labelSelector: SIMULATED_ETCD_MEMBER_LABEL,
+    });
     return list.items.map((cm) => {
-      const m = parseJson<SimulatedEtcdMember>((cm.data as Record<string, unknown> | undefined)?.[SIMULATED_ETCD_MEMBER_KEY], `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`);
+      const m = parseJson<SimulatedEtcdMember>(
+        (cm.data as Record<string, unknown> | undefined)?.[SIMULATED_ETCD_MEMBER_KEY],
+        `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`,
+      );
       return { id: String(m.id), name: String(m.name), alarms: Array.isArray(m.alarms) ? m.alarms.map(String) : [] };
     });
   }
@@ -172,13 +188,26 @@ export class ClientWorkloadCluster implements WorkloadCluster {
    * tier=control-plane). A server that does not serve Pods at all has none.
    */
   async staticPods(): Promise<Map<string, StaticPod>> {
-    const simulated = await this.client.list<KubeObject>('v1', 'ConfigMap', { namespace: SIMULATED_NAMESPACE, labelSelector: SIMULATED_STATIC_POD_LABEL });
+    const simulated = await this.client.list<KubeObject>('v1', 'ConfigMap', {
+      namespace: SIMULATED_NAMESPACE,
+      labelSelector: SIMULATED_STATIC_POD_LABEL,
+    });
     let pods: PodObject[];
     if (simulated.items.length > 0) {
-      pods = simulated.items.map((cm) => parseJson<PodObject>((cm.data as Record<string, unknown> | undefined)?.[SIMULATED_STATIC_POD_KEY], `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`));
+      pods = simulated.items.map((cm) =>
+        parseJson<PodObject>(
+          (cm.data as Record<string, unknown> | undefined)?.[SIMULATED_STATIC_POD_KEY],
+          `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`,
+        ),
+      );
     } else {
       try {
-        pods = (await this.client.list<PodObject>('v1', 'Pod', { namespace: 'kube-system', labelSelector: 'tier=control-plane' })).items;
+        pods = (
+          await this.client.list<PodObject>('v1', 'Pod', {
+            namespace: 'kube-system',
+            labelSelector: 'tier=control-plane',
+          })
+        ).items;
       } catch (e) {
         if (e instanceof NoKindMatchError) pods = [];
         else throw e;
@@ -208,7 +237,10 @@ export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvide
     private readonly etcdClientFactory?: EtcdClientFactory,
   ) {
     this.owned = !(source instanceof WorkloadClusterCache);
-    this.nodeCache = source instanceof WorkloadClusterCache ? source : new WorkloadClusterCache(kubeconfigSecretClientProvider(source));
+    this.nodeCache =
+      source instanceof WorkloadClusterCache
+        ? source
+        : new WorkloadClusterCache(kubeconfigSecretClientProvider(source));
     this.clients = this.nodeCache.clients;
   }
 
@@ -231,7 +263,10 @@ export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvide
 
 /** In-memory workload clusters for tests: Nodes set by hand; every control-plane Node healthy unless overridden. */
 export class InMemoryWorkloadClusterProvider implements WorkloadClusterProvider {
-  private readonly byCluster = new Map<string, { nodes: Map<string, WorkloadNode>; pods: Map<string, StaticPod>; members?: EtcdMember[] }>();
+  private readonly byCluster = new Map<
+    string,
+    { nodes: Map<string, WorkloadNode>; pods: Map<string, StaticPod>; members?: EtcdMember[] }
+  >();
 
   private entry(cluster: ClusterKey) {
     const k = `${cluster.namespace}/${cluster.name}`;
@@ -256,16 +291,26 @@ export class InMemoryWorkloadClusterProvider implements WorkloadClusterProvider 
   async forCluster(cluster: ClusterKey): Promise<WorkloadCluster> {
     const e = this.entry(cluster);
     const cp = () => [...e.nodes.values()].filter((n) => n.controlPlane);
-    const ready = (name: string): StaticPod => ({ name, phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], containers: [] });
+    const ready = (name: string): StaticPod => ({
+      name,
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'True' }],
+      containers: [],
+    });
     return {
-      nodes: async (names = []) => [...e.nodes.values()].filter((n) => n.controlPlane || names.includes(n.name)).map((n) => ({ ...n })),
+      nodes: async (names = []) =>
+        [...e.nodes.values()].filter((n) => n.controlPlane || names.includes(n.name)).map((n) => ({ ...n })),
       staticPods: async () => {
         const pods = new Map<string, StaticPod>();
-        for (const n of cp()) for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd']) pods.set(`${c}-${n.name}`, ready(`${c}-${n.name}`));
+        for (const n of cp())
+          for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'])
+            pods.set(`${c}-${n.name}`, ready(`${c}-${n.name}`));
         for (const [name, p] of e.pods) pods.set(name, structuredClone(p));
         return pods;
       },
-      etcd: () => ({ members: async () => structuredClone(e.members ?? cp().map((n) => ({ id: n.name, name: n.name, alarms: [] }))) }),
+      etcd: () => ({
+        members: async () => structuredClone(e.members ?? cp().map((n) => ({ id: n.name, name: n.name, alarms: [] }))),
+      }),
     };
   }
 }

@@ -50,7 +50,9 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'apply', 'delete', 'de
  */
 function isApply(requestObject: unknown): boolean {
   const o = requestObject as { apiVersion?: unknown; kind?: unknown } | undefined;
-  return !!o && typeof o === 'object' && !Array.isArray(o) && typeof o.apiVersion === 'string' && typeof o.kind === 'string';
+  return (
+    !!o && typeof o === 'object' && !Array.isArray(o) && typeof o.apiVersion === 'string' && typeof o.kind === 'string'
+  );
 }
 
 /** The field manager a write names, as the server defaults it: the query parameter, else the user agent's name. */
@@ -61,7 +63,15 @@ function fieldManagerOf(ev: AuditEvent): string {
 }
 
 export function countAuditEvents(events: AuditEvent[]): AuditCounts {
-  const out: AuditCounts = { total: 0, byVerb: {}, byResource: {}, byVerbResource: {}, writesByManager: {}, noopWritesByManager: {}, failedWritesByManager: {} };
+  const out: AuditCounts = {
+    total: 0,
+    byVerb: {},
+    byResource: {},
+    byVerbResource: {},
+    writesByManager: {},
+    noopWritesByManager: {},
+    failedWritesByManager: {},
+  };
   const inc = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
   for (const ev of events) {
     const ref = ev.objectRef;
@@ -106,7 +116,8 @@ export class AuditLog {
     }
     const out: { event: AuditEvent; end: number }[] = [];
     for (let start = 0, nl = buf.indexOf(10); nl >= 0; start = nl + 1, nl = buf.indexOf(10, start)) {
-      if (nl > start) out.push({ event: JSON.parse(buf.toString('utf8', start, nl)) as AuditEvent, end: since + nl + 1 });
+      if (nl > start)
+        out.push({ event: JSON.parse(buf.toString('utf8', start, nl)) as AuditEvent, end: since + nl + 1 });
     }
     return out;
   }
@@ -132,7 +143,9 @@ export class AuditRequestCounter {
 
   async counts(): Promise<AuditCounts> {
     const { events } = await this.barrier();
-    const mine = events.filter((e) => e.user?.username === this.username && !e.objectRef?.name?.startsWith(BARRIER_PREFIX));
+    const mine = events.filter(
+      (e) => e.user?.username === this.username && !e.objectRef?.name?.startsWith(BARRIER_PREFIX),
+    );
     return countAuditEvents(mine);
   }
 
@@ -145,7 +158,8 @@ export class AuditRequestCounter {
       const read = this.log.eventsSince(this.since);
       const at = read.findIndex((r) => r.event.objectRef?.name === name);
       if (at >= 0) return { events: read.slice(0, at).map((r) => r.event), end: read[at].end };
-      if (Date.now() > deadline) throw new Error(`the audit log ${this.log.path} did not record the request for ${name} within 10 s`);
+      if (Date.now() > deadline)
+        throw new Error(`the audit log ${this.log.path} did not record the request for ${name} within 10 s`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }

@@ -14,11 +14,14 @@ export const KUBEBUILDER_ASSETS = 'KUBEBUILDER_ASSETS';
 export function kubeAssetsDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env[KUBEBUILDER_ASSETS];
   if (!dir) {
-    throw new Error(`${KUBEBUILDER_ASSETS} is not set: it names the folder of kube-apiserver and etcd; `
-      + 'build them with `npm run kube:build` and set it to the folder that command prints');
+    throw new Error(
+      `${KUBEBUILDER_ASSETS} is not set: it names the folder of kube-apiserver and etcd; ` +
+        'build them with `npm run kube:build` and set it to the folder that command prints',
+    );
   }
   for (const bin of ['etcd', 'kube-apiserver']) {
-    if (!existsSync(join(dir, bin))) throw new Error(`${KUBEBUILDER_ASSETS}=${dir} has no ${bin}: run \`npm run kube:build\``);
+    if (!existsSync(join(dir, bin)))
+      throw new Error(`${KUBEBUILDER_ASSETS}=${dir} has no ${bin}: run \`npm run kube:build\``);
   }
   return dir;
 }
@@ -62,7 +65,12 @@ export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}):
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'envtest-kube-'));
   if (opts.dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const keep = opts.keepData ?? (opts.dir !== undefined || process.env.ENVTEST_KEEP_DATA === '1');
-  const etcd = new EtcdCluster({ binary: join(assets, 'etcd'), dir, members: opts.etcdMembers, readyTimeoutMs: opts.etcdReadyTimeoutMs });
+  const etcd = new EtcdCluster({
+    binary: join(assets, 'etcd'),
+    dir,
+    members: opts.etcdMembers,
+    readyTimeoutMs: opts.etcdReadyTimeoutMs,
+  });
   let apiServer: KubeApiServer | undefined;
   const stop = async () => {
     await apiServer?.stop();
@@ -72,7 +80,11 @@ export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}):
   try {
     await etcd.start();
     apiServer = new KubeApiServer({
-      binary: join(assets, 'kube-apiserver'), dir, etcdServers: etcd.clientUrls, port: opts.port, extraArgs: opts.apiServerArgs,
+      binary: join(assets, 'kube-apiserver'),
+      dir,
+      etcdServers: etcd.clientUrls,
+      port: opts.port,
+      extraArgs: opts.apiServerArgs,
       readyTimeoutMs: opts.apiServerReadyTimeoutMs,
     });
     const endpoint = await apiServer.start();
@@ -80,7 +92,11 @@ export async function startKubeControlPlane(opts: KubeControlPlaneOptions = {}):
       await getWithToken(endpoint, `/api/v1/namespaces/kube-system/configmaps/${name}`);
     });
     return {
-      ...endpoint, dir, etcd, apiServer, stop,
+      ...endpoint,
+      dir,
+      etcd,
+      apiServer,
+      stop,
       installCrds: (crds) => installCrds(endpoint, crds),
       countRequests: () => counter.counts(),
       resetRequests: () => counter.reset(),

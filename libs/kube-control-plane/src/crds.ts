@@ -20,17 +20,31 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs: n
   }
 }
 
-export async function installCrds(ep: KubeApiServerEndpoint, crds: object[], timeoutMs = CRDS_READY_TIMEOUT_MS): Promise<void> {
+export async function installCrds(
+  ep: KubeApiServerEndpoint,
+  crds: object[],
+  timeoutMs = CRDS_READY_TIMEOUT_MS,
+): Promise<void> {
   for (const crd of crds as CrdLike[]) {
-    const r = await requestWithToken(ep, 'PATCH', `${CRDS}/${crd.metadata.name}?fieldManager=envtest&force=true`, crd, 'application/apply-patch+yaml');
+    const r = await requestWithToken(
+      ep,
+      'PATCH',
+      `${CRDS}/${crd.metadata.name}?fieldManager=envtest&force=true`,
+      crd,
+      'application/apply-patch+yaml',
+    );
     if (r.status >= 300) throw new Error(`installing CRD ${crd.metadata.name}: ${r.status} ${r.body}`);
   }
   for (const crd of crds as CrdLike[]) {
-    await waitFor(async () => {
-      const r = await requestWithToken(ep, 'GET', `${CRDS}/${crd.metadata.name}`);
-      const conditions: { type: string; status: string }[] = JSON.parse(r.body).status?.conditions ?? [];
-      return r.status === 200 && conditions.some((c) => c.type === 'Established' && c.status === 'True');
-    }, `CRD ${crd.metadata.name} Established`, timeoutMs);
+    await waitFor(
+      async () => {
+        const r = await requestWithToken(ep, 'GET', `${CRDS}/${crd.metadata.name}`);
+        const conditions: { type: string; status: string }[] = JSON.parse(r.body).status?.conditions ?? [];
+        return r.status === 200 && conditions.some((c) => c.type === 'Established' && c.status === 'True');
+      },
+      `CRD ${crd.metadata.name} Established`,
+      timeoutMs,
+    );
     for (const v of crd.spec.versions.filter((x) => x.served)) {
       const path = `/apis/${crd.spec.group}/${v.name}/${crd.spec.names.plural}?limit=1`;
       await waitFor(async () => (await requestWithToken(ep, 'GET', path)).status === 200, `${path} served`, timeoutMs);

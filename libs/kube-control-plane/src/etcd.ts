@@ -72,7 +72,13 @@ export class EtcdCluster {
       const dataDir = join(this.opts.dir, name);
       mkdirSync(dataDir, { recursive: true });
       const [client, peer] = [await freePort(), await freePort()];
-      this.members.push({ name, dataDir, clientUrl: `http://127.0.0.1:${client}`, peerUrl: `http://127.0.0.1:${peer}`, process: undefined! });
+      this.members.push({
+        name,
+        dataDir,
+        clientUrl: `http://127.0.0.1:${client}`,
+        peerUrl: `http://127.0.0.1:${peer}`,
+        process: undefined!,
+      });
     }
     const initialCluster = this.members.map((m) => `${m.name}=${m.peerUrl}`).join(',');
     for (const m of this.members) {
@@ -81,12 +87,19 @@ export class EtcdCluster {
         binary: this.opts.binary,
         logPath: join(this.opts.dir, `${m.name}.log`),
         args: [
-          `--name=${m.name}`, `--data-dir=${m.dataDir}`,
-          `--listen-client-urls=${m.clientUrl}`, `--advertise-client-urls=${m.clientUrl}`,
-          `--listen-peer-urls=${m.peerUrl}`, `--initial-advertise-peer-urls=${m.peerUrl}`,
-          `--initial-cluster=${initialCluster}`, '--initial-cluster-state=new', '--initial-cluster-token=envtest',
+          `--name=${m.name}`,
+          `--data-dir=${m.dataDir}`,
+          `--listen-client-urls=${m.clientUrl}`,
+          `--advertise-client-urls=${m.clientUrl}`,
+          `--listen-peer-urls=${m.peerUrl}`,
+          `--initial-advertise-peer-urls=${m.peerUrl}`,
+          `--initial-cluster=${initialCluster}`,
+          '--initial-cluster-state=new',
+          '--initial-cluster-token=envtest',
           // Test data is thrown away: envtest runs etcd without fsync too.
-          '--unsafe-no-fsync=true', '--log-level=warn', '--listen-metrics-urls=',
+          '--unsafe-no-fsync=true',
+          '--log-level=warn',
+          '--listen-metrics-urls=',
         ],
       });
     }
@@ -130,17 +143,21 @@ export class EtcdCluster {
 /** POST {} to etcd's gRPC gateway (JSON); 64-bit ids come back as decimal strings. */
 function postJson(url: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', timeout: 2000, headers: { 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => {
-        try {
-          resolve(JSON.parse(text));
-        } catch (e) {
-          reject(e);
-        }
-      });
-    });
+    const req = request(
+      url,
+      { method: 'POST', timeout: 2000, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(text));
+          } catch (e) {
+            reject(e);
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end('{}');

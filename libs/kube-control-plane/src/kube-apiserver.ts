@@ -36,14 +36,27 @@ export interface KubeApiServerEndpoint {
 }
 
 /** A request with the admin token (a JSON body, or `contentType`); resolves the status code and body. */
-export function requestWithToken(ep: KubeApiServerEndpoint, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: string }> {
+export function requestWithToken(
+  ep: KubeApiServerEndpoint,
+  method: string,
+  path: string,
+  body?: unknown,
+  contentType = 'application/json',
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${ep.token}`, ...(body === undefined ? {} : { 'content-type': contentType }) };
-    const req = request(`${ep.url}${path}`, { method, ca: Buffer.from(ep.caData, 'base64'), headers, timeout: 5000 }, (res) => {
-      let body = '';
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const headers = {
+      authorization: `Bearer ${ep.token}`,
+      ...(body === undefined ? {} : { 'content-type': contentType }),
+    };
+    const req = request(
+      `${ep.url}${path}`,
+      { method, ca: Buffer.from(ep.caData, 'base64'), headers, timeout: 5000 },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
@@ -84,21 +97,34 @@ export class KubeApiServer {
       logPath: join(dir, 'kube-apiserver.log'),
       args: [
         `--etcd-servers=${this.opts.etcdServers}`,
-        '--advertise-address=127.0.0.1', '--bind-address=127.0.0.1', `--secure-port=${port}`,
-        `--cert-dir=${dir}`, `--tls-cert-file=${join(dir, 'apiserver.crt')}`, `--tls-private-key-file=${join(dir, 'apiserver.key')}`,
-        `--token-auth-file=${join(dir, 'tokens.csv')}`, '--authorization-mode=RBAC',
-        `--service-account-issuer=${url}`, `--service-account-key-file=${join(dir, 'sa.pub')}`,
+        '--advertise-address=127.0.0.1',
+        '--bind-address=127.0.0.1',
+        `--secure-port=${port}`,
+        `--cert-dir=${dir}`,
+        `--tls-cert-file=${join(dir, 'apiserver.crt')}`,
+        `--tls-private-key-file=${join(dir, 'apiserver.key')}`,
+        `--token-auth-file=${join(dir, 'tokens.csv')}`,
+        '--authorization-mode=RBAC',
+        `--service-account-issuer=${url}`,
+        `--service-account-key-file=${join(dir, 'sa.pub')}`,
         `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
-        '--service-cluster-ip-range=10.0.0.0/24', '--allow-privileged=true',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--allow-privileged=true',
         // As envtest: no controller-manager runs to create service-account tokens.
         '--disable-admission-plugins=ServiceAccount',
-        `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`, `--audit-log-path=${this.auditLog.path}`,
-        '--audit-log-format=json', '--audit-log-mode=blocking', '--audit-log-maxsize=0',
+        `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`,
+        `--audit-log-path=${this.auditLog.path}`,
+        '--audit-log-format=json',
+        '--audit-log-mode=blocking',
+        '--audit-log-maxsize=0',
         ...(this.opts.extraArgs ?? []),
       ],
     });
     this.endpoint = endpoint;
-    await this.process.start(async () => (await getWithToken(endpoint, '/readyz')).status === 200, this.opts.readyTimeoutMs ?? KUBE_APISERVER_READY_TIMEOUT_MS);
+    await this.process.start(
+      async () => (await getWithToken(endpoint, '/readyz')).status === 200,
+      this.opts.readyTimeoutMs ?? KUBE_APISERVER_READY_TIMEOUT_MS,
+    );
     return endpoint;
   }
 

@@ -35,14 +35,22 @@ export async function freePort(): Promise<number> {
 /** The last `n` non-empty lines of a log file ('' when it cannot be read). */
 export function tailOf(path: string, n = 5): string {
   try {
-    return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).slice(-n).join('\n');
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(-n)
+      .join('\n');
   } catch {
     return '';
   }
 }
 
 export class ComponentError extends Error {
-  constructor(readonly component: string, readonly logPath: string, what: string) {
+  constructor(
+    readonly component: string,
+    readonly logPath: string,
+    what: string,
+  ) {
     const tail = tailOf(logPath, 3);
     super(`${component} ${what}; log: ${logPath}${tail ? `\n${tail}` : ''}`);
   }
@@ -104,8 +112,10 @@ export class ManagedProcess {
     }
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (spawnError) throw new ComponentError(component, logPath, `could not be started (${binary}): ${spawnError.message}`);
-      if (this.exitCode !== undefined) throw new ComponentError(component, logPath, `exited (code ${this.exitCode}) before it became ready`);
+      if (spawnError)
+        throw new ComponentError(component, logPath, `could not be started (${binary}): ${spawnError.message}`);
+      if (this.exitCode !== undefined)
+        throw new ComponentError(component, logPath, `exited (code ${this.exitCode}) before it became ready`);
       if (await ready().catch(() => false)) return;
       if (Date.now() > deadline) {
         await this.stop();

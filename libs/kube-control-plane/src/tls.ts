@@ -1,6 +1,10 @@
 import * as selfsigned from 'selfsigned';
 
-export interface ServingCerts { caCert: string; cert: string; key: string }
+export interface ServingCerts {
+  caCert: string;
+  cert: string;
+  key: string;
+}
 
 /** A throwaway CA and a serving certificate for 127.0.0.1 / localhost signed by it (one year). */
 export async function generateServingCerts(): Promise<ServingCerts> {
@@ -8,7 +12,10 @@ export async function generateServingCerts(): Promise<ServingCerts> {
   const base = { keyType: 'ec', curve: 'P-256', notAfterDate, algorithm: 'sha256' } as const;
   const ca = await selfsigned.generate([{ name: 'commonName', value: 'envtest-kube-ca' }], {
     ...base,
-    extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }],
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
   });
   const server = await selfsigned.generate([{ name: 'commonName', value: 'kube-apiserver' }], {
     ...base,
@@ -17,7 +24,13 @@ export async function generateServingCerts(): Promise<ServingCerts> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
     ],
   });
   return { caCert: ca.cert, cert: server.cert, key: server.private };

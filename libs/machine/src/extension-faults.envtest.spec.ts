@@ -7,7 +7,17 @@ import { eventually } from '@capi/envtest';
 import { UPDATE_MACHINE_FAILED_MESSAGE } from './inplace-decision';
 import { MACHINE_CONTROLLER_NAME } from './options';
 import { FAILURE_MESSAGE, type ExtensionFault, type FaultyExtension } from './testing/faulty-extension';
-import { conditionOf, createNamespace, createReadyCluster, createRunningMachine, MACHINE_API, MARKERS_ON, PENDING_UPDATE_MACHINE, ref, triggerInPlaceUpdate } from './testing/fixtures';
+import {
+  conditionOf,
+  createNamespace,
+  createReadyCluster,
+  createRunningMachine,
+  MACHINE_API,
+  MARKERS_ON,
+  PENDING_UPDATE_MACHINE,
+  ref,
+  triggerInPlaceUpdate,
+} from './testing/fixtures';
 import { registerFaultyExtension, startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -35,10 +45,31 @@ const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const FAULTS: [ExtensionFault, (ext: string) => RegExp][] = [
   ['slow', (ext) => new RegExp(`failed to call extension handler ${esc(handler(ext))}: request timed out after 1s`)],
   ['http500', (ext) => new RegExp(`failed to call extension handler ${esc(handler(ext))}: got HTTP status 500`)],
-  ['truncatedJson', (ext) => new RegExp(`failed to decode response from extension handler ${esc(handler(ext))}: .*JSON`)],
-  ['wrongTypes', (ext) => new RegExp(`failed to decode response from extension handler ${esc(handler(ext))}: invalid UpdateMachineResponse: .*retryAfterSeconds`)],
-  ['failureStatus', (ext) => new RegExp(`failed to call extension handler ${esc(handler(ext))}: got failure response with message: ${esc(FAILURE_MESSAGE)}`)],
-  ['untrustedCertificate', (ext) => new RegExp(`failed to call extension handler ${esc(handler(ext))}: .*(self[- ]signed certificate|unable to verify)`)],
+  [
+    'truncatedJson',
+    (ext) => new RegExp(`failed to decode response from extension handler ${esc(handler(ext))}: .*JSON`),
+  ],
+  [
+    'wrongTypes',
+    (ext) =>
+      new RegExp(
+        `failed to decode response from extension handler ${esc(handler(ext))}: invalid UpdateMachineResponse: .*retryAfterSeconds`,
+      ),
+  ],
+  [
+    'failureStatus',
+    (ext) =>
+      new RegExp(
+        `failed to call extension handler ${esc(handler(ext))}: got failure response with message: ${esc(FAILURE_MESSAGE)}`,
+      ),
+  ],
+  [
+    'untrustedCertificate',
+    (ext) =>
+      new RegExp(
+        `failed to call extension handler ${esc(handler(ext))}: .*(self[- ]signed certificate|unable to verify)`,
+      ),
+  ],
 ];
 
 describe('Machine in-place update against a faulty UpdateMachine extension (envtest, HTTPS)', () => {
@@ -53,7 +84,9 @@ describe('Machine in-place update against a faulty UpdateMachine extension (envt
     h = await startHarness({ inPlaceUpdates: true });
     await createNamespace(h.client, HEALTHY_NS, { [CLUSTER_LABEL]: HEALTHY_NS });
     await createReadyCluster(h.client, HEALTHY_NS);
-    healthy = await registerFaultyExtension(h, 'healthy-updater', undefined, { namespaceSelector: { matchLabels: { [CLUSTER_LABEL]: HEALTHY_NS } } });
+    healthy = await registerFaultyExtension(h, 'healthy-updater', undefined, {
+      namespaceSelector: { matchLabels: { [CLUSTER_LABEL]: HEALTHY_NS } },
+    });
     extensions.push(healthy);
   });
   afterAll(async () => {
@@ -63,62 +96,75 @@ describe('Machine in-place update against a faulty UpdateMachine extension (envt
   });
 
   const getMachine = (ns: string, name: string) => h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, name));
-  const updatingReason = async (ns: string, name: string) => conditionOf(await getMachine(ns, name), 'Updating')?.reason;
+  const updatingReason = async (ns: string, name: string) =>
+    conditionOf(await getMachine(ns, name), 'Updating')?.reason;
 
-  it.each(FAULTS)('%s: InPlaceUpdateFailed, retries with backoff, the other cluster completes, then it completes once healed', async (fault, cause) => {
-    const ns = `faulty-${fault.toLowerCase()}`;
-    const extName = `updater-${ns}`;
-    const [bad, good] = [`m-${fault.toLowerCase()}`, `h-${fault.toLowerCase()}`];
-    await createNamespace(h.client, ns, { [CLUSTER_LABEL]: ns });
-    await createReadyCluster(h.client, ns);
-    const faulty = await registerFaultyExtension(h, extName, fault, { namespaceSelector: { matchLabels: { [CLUSTER_LABEL]: ns } } });
-    extensions.push(faulty);
-    await Promise.all([createRunningMachine(h.client, ns, bad), createRunningMachine(h.client, HEALTHY_NS, good)]);
-    const healthyCallsBefore = healthy.machines.length;
+  it.each(FAULTS)(
+    '%s: InPlaceUpdateFailed, retries with backoff, the other cluster completes, then it completes once healed',
+    async (fault, cause) => {
+      const ns = `faulty-${fault.toLowerCase()}`;
+      const extName = `updater-${ns}`;
+      const [bad, good] = [`m-${fault.toLowerCase()}`, `h-${fault.toLowerCase()}`];
+      await createNamespace(h.client, ns, { [CLUSTER_LABEL]: ns });
+      await createReadyCluster(h.client, ns);
+      const faulty = await registerFaultyExtension(h, extName, fault, {
+        namespaceSelector: { matchLabels: { [CLUSTER_LABEL]: ns } },
+      });
+      extensions.push(faulty);
+      await Promise.all([createRunningMachine(h.client, ns, bad), createRunningMachine(h.client, HEALTHY_NS, good)]);
+      const healthyCallsBefore = healthy.machines.length;
 
-    await Promise.all([triggerInPlaceUpdate(h.client, ns, bad), triggerInPlaceUpdate(h.client, HEALTHY_NS, good)]);
+      await Promise.all([triggerInPlaceUpdate(h.client, ns, bad), triggerInPlaceUpdate(h.client, HEALTHY_NS, good)]);
 
-    // 1. A clear condition on the Machine of the faulty cluster; the markers stay, so the update is retried.
-    const failed = await eventually(async () => {
-      const m = await getMachine(ns, bad);
-      return conditionOf(m, 'Updating')?.reason === 'InPlaceUpdateFailed' && m;
-    }, `${bad}: Updating InPlaceUpdateFailed`);
-    expect(conditionOf(failed, 'Updating')).toMatchObject({ status: 'True', message: UPDATE_MACHINE_FAILED_MESSAGE });
-    expect(failed.metadata.annotations).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
+      // 1. A clear condition on the Machine of the faulty cluster; the markers stay, so the update is retried.
+      const failed = await eventually(async () => {
+        const m = await getMachine(ns, bad);
+        return conditionOf(m, 'Updating')?.reason === 'InPlaceUpdateFailed' && m;
+      }, `${bad}: Updating InPlaceUpdateFailed`);
+      expect(conditionOf(failed, 'Updating')).toMatchObject({ status: 'True', message: UPDATE_MACHINE_FAILED_MESSAGE });
+      expect(failed.metadata.annotations).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
 
-    // 3. Meanwhile the other cluster's Machine completes through its own extension.
-    await eventually(async () => (await updatingReason(HEALTHY_NS, good)) === 'NotUpdating', `${good} completed while ${bad} fails`);
-    expect(healthy.machines.slice(healthyCallsBefore)).toEqual([good]);
+      // 3. Meanwhile the other cluster's Machine completes through its own extension.
+      await eventually(
+        async () => (await updatingReason(HEALTHY_NS, good)) === 'NotUpdating',
+        `${good} completed while ${bad} fails`,
+      );
+      expect(healthy.machines.slice(healthyCallsBefore)).toEqual([good]);
 
-    // 2. Retries are bounded: over a fixed window after the first call, at most what exponential backoff allows
-    // (a hot loop would make hundreds), and every failed reconcile went through the rate limiter.
-    await eventually(() => faulty.attempts() >= 2, `${bad}: retried`);
-    const first = faulty.attemptTimes[0];
-    await eventually(() => Date.now() > first + WINDOW_MS, { message: 'window elapsed', timeoutMs: WINDOW_MS + 5000, intervalMs: 50 });
-    const inWindow = faulty.attemptTimes.filter((t) => t <= first + WINDOW_MS).length;
-    const requeues = h.manager.controller(MACHINE_CONTROLLER_NAME)!.queue.numRequeues({ namespace: ns, name: bad });
-    const attempts = faulty.attempts();
-    expect(inWindow).toBeGreaterThanOrEqual(2);
-    expect(inWindow).toBeLessThanOrEqual(maxCallsWithBackoff(WINDOW_MS));
-    expect(Math.abs(requeues - attempts)).toBeLessThanOrEqual(1); // the one in flight may not be counted yet
-    expect(await updatingReason(ns, bad)).toBe('InPlaceUpdateFailed');
+      // 2. Retries are bounded: over a fixed window after the first call, at most what exponential backoff allows
+      // (a hot loop would make hundreds), and every failed reconcile went through the rate limiter.
+      await eventually(() => faulty.attempts() >= 2, `${bad}: retried`);
+      const first = faulty.attemptTimes[0];
+      await eventually(() => Date.now() > first + WINDOW_MS, {
+        message: 'window elapsed',
+        timeoutMs: WINDOW_MS + 5000,
+        intervalMs: 50,
+      });
+      const inWindow = faulty.attemptTimes.filter((t) => t <= first + WINDOW_MS).length;
+      const requeues = h.manager.controller(MACHINE_CONTROLLER_NAME)!.queue.numRequeues({ namespace: ns, name: bad });
+      const attempts = faulty.attempts();
+      expect(inWindow).toBeGreaterThanOrEqual(2);
+      expect(inWindow).toBeLessThanOrEqual(maxCallsWithBackoff(WINDOW_MS));
+      expect(Math.abs(requeues - attempts)).toBeLessThanOrEqual(1); // the one in flight may not be counted yet
+      expect(await updatingReason(ns, bad)).toBe('InPlaceUpdateFailed');
 
-    // The cause, naming the hook's handler, is in the reconcile error (and the controller's error log).
-    await expect(h.reconciler.reconcile({ namespace: ns, name: bad })).rejects.toThrow(cause(extName));
+      // The cause, naming the hook's handler, is in the reconcile error (and the controller's error log).
+      await expect(h.reconciler.reconcile({ namespace: ns, name: bad })).rejects.toThrow(cause(extName));
 
-    // 4. Once the extension answers correctly, the next retry completes the update.
-    faulty.heal();
-    const done = await eventually(async () => {
-      const m = await getMachine(ns, bad);
-      return conditionOf(m, 'Updating')?.reason === 'NotUpdating' && m;
-    }, `${bad}: completed once healed`);
-    expect(done.metadata.annotations ?? {}).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
-    expect(done.metadata.annotations ?? {}).not.toHaveProperty([PENDING_HOOKS_ANNOTATION]);
-    // Each extension only saw its own cluster's Machine (TLS-rejected calls carry no readable request).
-    expect(new Set(faulty.machines)).toEqual(new Set([bad]));
-    expect(healthy.machines.filter((m) => m === bad)).toEqual([]);
-    expect(unhandled).toEqual([]);
+      // 4. Once the extension answers correctly, the next retry completes the update.
+      faulty.heal();
+      const done = await eventually(async () => {
+        const m = await getMachine(ns, bad);
+        return conditionOf(m, 'Updating')?.reason === 'NotUpdating' && m;
+      }, `${bad}: completed once healed`);
+      expect(done.metadata.annotations ?? {}).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
+      expect(done.metadata.annotations ?? {}).not.toHaveProperty([PENDING_HOOKS_ANNOTATION]);
+      // Each extension only saw its own cluster's Machine (TLS-rejected calls carry no readable request).
+      expect(new Set(faulty.machines)).toEqual(new Set([bad]));
+      expect(healthy.machines.filter((m) => m === bad)).toEqual([]);
+      expect(unhandled).toEqual([]);
 
-    await faulty.close();
-  });
+      await faulty.close();
+    },
+  );
 });

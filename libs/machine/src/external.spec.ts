@@ -5,80 +5,149 @@ import { machineRequestsFor } from './external-tracker';
 import type { MachineObject } from './types';
 
 const crd = (labels: Record<string, string> | undefined, versions: string[]) => ({
-  apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition',
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
   metadata: { name: 'testmachines.infrastructure.cluster.x-k8s.io', labels },
-  spec: { group: 'infrastructure.cluster.x-k8s.io', names: { kind: 'TestMachine' }, versions: versions.map((name) => ({ name, served: true, storage: name === versions[0] })) },
+  spec: {
+    group: 'infrastructure.cluster.x-k8s.io',
+    names: { kind: 'TestMachine' },
+    versions: versions.map((name) => ({ name, served: true, storage: name === versions[0] })),
+  },
 });
 
-const machine = (): MachineObject => ({
-  apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine',
-  metadata: { name: 'm', namespace: 'ns', uid: 'u-1' },
-  spec: {
-    clusterName: 'c',
-    bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'b' } },
-    infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'i' },
-  },
-}) as MachineObject;
+const machine = (): MachineObject =>
+  ({
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Machine',
+    metadata: { name: 'm', namespace: 'ns', uid: 'u-1' },
+    spec: {
+      clusterName: 'c',
+      bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'b' } },
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'i' },
+    },
+  }) as MachineObject;
 
 describe('contractVersionOf', () => {
   it('picks the last served version listed in the contract label', () => {
-    expect(contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v1beta1_v1beta2' }, ['v1beta1', 'v1beta2']))).toBe('v1beta2');
+    expect(contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v1beta1_v1beta2' }, ['v1beta1', 'v1beta2']))).toBe(
+      'v1beta2',
+    );
     expect(contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v1beta1_v1beta3' }, ['v1beta1']))).toBe('v1beta1');
   });
   it('rejects CRDs without the label or without a served contract version', () => {
     expect(() => contractVersionOf(crd(undefined, ['v1']))).toThrow(ContractVersionError);
-    expect(() => contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v9' }, ['v1']))).toThrow(/serves none of the versions/);
+    expect(() => contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v9' }, ['v1']))).toThrow(
+      /serves none of the versions/,
+    );
   });
 });
 
 describe('external object rules', () => {
   it('adds the Machine as controller owner when there is none, plus the cluster-name label', () => {
-    const patch = desiredExternalMetadataPatch(machine(), { apiVersion: 'x/v1', kind: 'TestMachine', metadata: { name: 'i', resourceVersion: '7' } });
+    const patch = desiredExternalMetadataPatch(machine(), {
+      apiVersion: 'x/v1',
+      kind: 'TestMachine',
+      metadata: { name: 'i', resourceVersion: '7' },
+    });
     expect(patch).toEqual({
       metadata: {
         resourceVersion: '7',
-        ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'm', uid: 'u-1', controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: 'cluster.x-k8s.io/v1beta2',
+            kind: 'Machine',
+            name: 'm',
+            uid: 'u-1',
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
         labels: { 'cluster.x-k8s.io/cluster-name': 'c' },
       },
     });
   });
   it('keeps an existing controller and adds a plain owner reference; nothing when already adopted', () => {
     const other = { apiVersion: 'x/v1', kind: 'Other', name: 'o', uid: 'o-1', controller: true };
-    const patch = desiredExternalMetadataPatch(machine(), { apiVersion: 'x/v1', kind: 'TestMachine', metadata: { name: 'i', ownerReferences: [other], labels: { 'cluster.x-k8s.io/cluster-name': 'c' } } });
-    expect((patch!.metadata as { ownerReferences: object[] }).ownerReferences).toEqual([other, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'm', uid: 'u-1' }]);
-    const adopted = { apiVersion: 'x/v1', kind: 'TestMachine', metadata: { name: 'i', ownerReferences: [{ ...other, uid: 'u-1' }], labels: { 'cluster.x-k8s.io/cluster-name': 'c' } } };
+    const patch = desiredExternalMetadataPatch(machine(), {
+      apiVersion: 'x/v1',
+      kind: 'TestMachine',
+      metadata: { name: 'i', ownerReferences: [other], labels: { 'cluster.x-k8s.io/cluster-name': 'c' } },
+    });
+    expect((patch!.metadata as { ownerReferences: object[] }).ownerReferences).toEqual([
+      other,
+      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'm', uid: 'u-1' },
+    ]);
+    const adopted = {
+      apiVersion: 'x/v1',
+      kind: 'TestMachine',
+      metadata: {
+        name: 'i',
+        ownerReferences: [{ ...other, uid: 'u-1' }],
+        labels: { 'cluster.x-k8s.io/cluster-name': 'c' },
+      },
+    };
     expect(desiredExternalMetadataPatch(machine(), adopted)).toBeUndefined();
   });
   it('bootstrap data secret needs both dataSecretCreated and dataSecretName; sticky once on the Machine', () => {
-    const cfg = (status: object) => ({ object: { apiVersion: 'b/v1', kind: 'KubeadmConfig', metadata: { name: 'b' }, status }, notFound: false });
-    expect(observeBootstrap(machine(), cfg({ initialization: { dataSecretCreated: true } }))).toEqual({ dataSecretCreated: false });
-    expect(observeBootstrap(machine(), cfg({ initialization: { dataSecretCreated: true }, dataSecretName: 's' }))).toEqual({ dataSecretCreated: true, dataSecretName: 's' });
+    const cfg = (status: object) => ({
+      object: { apiVersion: 'b/v1', kind: 'KubeadmConfig', metadata: { name: 'b' }, status },
+      notFound: false,
+    });
+    expect(observeBootstrap(machine(), cfg({ initialization: { dataSecretCreated: true } }))).toEqual({
+      dataSecretCreated: false,
+    });
+    expect(
+      observeBootstrap(machine(), cfg({ initialization: { dataSecretCreated: true }, dataSecretName: 's' })),
+    ).toEqual({ dataSecretCreated: true, dataSecretName: 's' });
     const m = machine();
     m.spec.bootstrap.dataSecretName = 'kept';
     expect(observeBootstrap(m, { notFound: true })).toEqual({ dataSecretCreated: true, dataSecretName: 'kept' });
   });
   it('infrastructure is provisioned only with a providerID, and stays provisioned', () => {
-    const infra = (spec: object, status: object) => ({ object: { apiVersion: 'i/v1', kind: 'TestMachine', metadata: { name: 'i' }, spec, status }, notFound: false });
-    expect(observeInfrastructure(machine(), infra({}, { initialization: { provisioned: true } })).provisioned).toBe(false);
-    expect(observeInfrastructure(machine(), infra({ providerID: 'p://1' }, { initialization: { provisioned: true } }))).toMatchObject({ provisioned: true, providerID: 'p://1' });
+    const infra = (spec: object, status: object) => ({
+      object: { apiVersion: 'i/v1', kind: 'TestMachine', metadata: { name: 'i' }, spec, status },
+      notFound: false,
+    });
+    expect(observeInfrastructure(machine(), infra({}, { initialization: { provisioned: true } })).provisioned).toBe(
+      false,
+    );
+    expect(
+      observeInfrastructure(machine(), infra({ providerID: 'p://1' }, { initialization: { provisioned: true } })),
+    ).toMatchObject({ provisioned: true, providerID: 'p://1' });
     const m = machine();
     m.status = { initialization: { infrastructureProvisioned: true } };
     expect(observeInfrastructure(m, { notFound: true }).provisioned).toBe(true);
   });
   it('maps external objects to every Machine owner reference', () => {
-    expect(machineRequestsFor({ apiVersion: 'x/v1', kind: 'X', metadata: { name: 'x', namespace: 'ns', ownerReferences: [
-      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'a', uid: '1' },
-      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: '2', controller: true },
-      { apiVersion: 'other.io/v1', kind: 'Machine', name: 'nope', uid: '3' },
-    ] } })).toEqual([{ namespace: 'ns', name: 'a' }]);
+    expect(
+      machineRequestsFor({
+        apiVersion: 'x/v1',
+        kind: 'X',
+        metadata: {
+          name: 'x',
+          namespace: 'ns',
+          ownerReferences: [
+            { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'a', uid: '1' },
+            { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: '2', controller: true },
+            { apiVersion: 'other.io/v1', kind: 'Machine', name: 'nope', uid: '3' },
+          ],
+        },
+      }),
+    ).toEqual([{ namespace: 'ns', name: 'a' }]);
   });
 });
 
 describe('decideDeletion', () => {
   it('deletes externals first, then the Node, then is done', () => {
-    expect(decideDeletion({ infraExists: true, bootstrapExists: false, hasNodeRef: true })).toEqual({ type: 'DeleteExternals' });
-    expect(decideDeletion({ infraExists: false, bootstrapExists: true, hasNodeRef: true })).toEqual({ type: 'DeleteExternals' });
-    expect(decideDeletion({ infraExists: false, bootstrapExists: false, hasNodeRef: true })).toEqual({ type: 'DeleteNode' });
+    expect(decideDeletion({ infraExists: true, bootstrapExists: false, hasNodeRef: true })).toEqual({
+      type: 'DeleteExternals',
+    });
+    expect(decideDeletion({ infraExists: false, bootstrapExists: true, hasNodeRef: true })).toEqual({
+      type: 'DeleteExternals',
+    });
+    expect(decideDeletion({ infraExists: false, bootstrapExists: false, hasNodeRef: true })).toEqual({
+      type: 'DeleteNode',
+    });
     expect(decideDeletion({ infraExists: false, bootstrapExists: false, hasNodeRef: false })).toEqual({ type: 'Done' });
   });
 });

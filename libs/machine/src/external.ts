@@ -17,7 +17,11 @@ export class ContractVersionError extends Error {
 }
 
 interface CrdLike extends KubeObject {
-  spec?: { group?: string; names?: { kind?: string }; versions?: { name: string; served?: boolean; storage?: boolean }[] };
+  spec?: {
+    group?: string;
+    names?: { kind?: string };
+    versions?: { name: string; served?: boolean; storage?: boolean }[];
+  };
 }
 
 /**
@@ -33,7 +37,10 @@ export function contractVersionOf(crd: CrdLike): string {
   }
   const served = new Set((crd.spec?.versions ?? []).filter((v) => v.served !== false).map((v) => v.name));
   const candidates = label.split('_').filter((v) => v && (served.size === 0 || served.has(v)));
-  if (candidates.length === 0) throw new ContractVersionError(`CRD ${crd.metadata.name} serves none of the versions in its contract label "${label}"`);
+  if (candidates.length === 0)
+    throw new ContractVersionError(
+      `CRD ${crd.metadata.name} serves none of the versions in its contract label "${label}"`,
+    );
   return candidates[candidates.length - 1];
 }
 

@@ -1,6 +1,11 @@
 export { MachineControllerModule, MachineModule } from './machine-controller.module';
 export { MachineReconciler } from './machine.reconciler';
-export { MACHINE_CONTROLLER_NAME, MACHINE_FIELD_MANAGER, MACHINE_CONTROLLER_OPTIONS, type MachineControllerOptions } from './options';
+export {
+  MACHINE_CONTROLLER_NAME,
+  MACHINE_FIELD_MANAGER,
+  MACHINE_CONTROLLER_OPTIONS,
+  type MachineControllerOptions,
+} from './options';
 export {
   WORKLOAD_CLUSTER_CLIENT_PROVIDER,
   kubeconfigSecretClientProvider,
@@ -31,6 +36,11 @@ export {
   type UpdatingReport,
 } from './inplace-decision';
 export { computeMachineStatus, machinePhase, type StatusInput, type StatusResult, type MachinePhase } from './status';
-export { ContractVersionResolver, contractVersionOf, ContractVersionError, type ContractVersionedRef } from './external';
+export {
+  ContractVersionResolver,
+  contractVersionOf,
+  ContractVersionError,
+  type ContractVersionedRef,
+} from './external';
 export type { MachineObject } from './types';
 export { patchStatus, CONDITIONS_PATCH_ATTEMPTS, type StatusPatchOptions } from './status-patch';

@@ -1,4 +1,10 @@
-import { decideAfterUpdateMachine, decideInPlaceStep, inProgressMessage, updatingReportFor, type InPlaceState } from './inplace-decision';
+import {
+  decideAfterUpdateMachine,
+  decideInPlaceStep,
+  inProgressMessage,
+  updatingReportFor,
+  type InPlaceState,
+} from './inplace-decision';
 
 const ready: InPlaceState = {
   gateEnabled: true,
@@ -16,10 +22,16 @@ const ready: InPlaceState = {
 describe('decideInPlaceStep', () => {
   it('does nothing with the gate off, whatever the markers', () => {
     expect(decideInPlaceStep({ ...ready, gateEnabled: false })).toEqual({ type: 'Nothing', why: 'GateDisabled' });
-    expect(decideInPlaceStep({ ...ready, gateEnabled: false, inProgress: false })).toEqual({ type: 'Nothing', why: 'GateDisabled' });
+    expect(decideInPlaceStep({ ...ready, gateEnabled: false, inProgress: false })).toEqual({
+      type: 'Nothing',
+      why: 'GateDisabled',
+    });
   });
   it('does nothing without markers', () => {
-    expect(decideInPlaceStep({ ...ready, inProgress: false, pending: false })).toEqual({ type: 'Nothing', why: 'NotUpdating' });
+    expect(decideInPlaceStep({ ...ready, inProgress: false, pending: false })).toEqual({
+      type: 'Nothing',
+      why: 'NotUpdating',
+    });
   });
   it('cleans up an orphaned pending hook (item 26)', () => {
     expect(decideInPlaceStep({ ...ready, inProgress: false })).toEqual({ type: 'CleanupOrphan' });
@@ -28,30 +40,57 @@ describe('decideInPlaceStep', () => {
     expect(decideInPlaceStep({ ...ready, pending: false })).toEqual({ type: 'WaitForOwner' });
   });
   it('waits silently for every precondition (item 28)', () => {
-    expect(decideInPlaceStep({ ...ready, hasNodeRef: false, bootstrapDataSecretCreated: false, infrastructureProvisioned: false })).toEqual({
+    expect(
+      decideInPlaceStep({
+        ...ready,
+        hasNodeRef: false,
+        bootstrapDataSecretCreated: false,
+        infrastructureProvisioned: false,
+      }),
+    ).toEqual({
       type: 'WaitForPreconditions',
-      missing: ['status.initialization.infrastructureProvisioned', 'status.initialization.bootstrapDataSecretCreated', 'status.nodeRef'],
+      missing: [
+        'status.initialization.infrastructureProvisioned',
+        'status.initialization.bootstrapDataSecretCreated',
+        'status.nodeRef',
+      ],
     });
-    expect(decideInPlaceStep({ ...ready, hasNodeRef: false })).toEqual({ type: 'WaitForPreconditions', missing: ['status.nodeRef'] });
+    expect(decideInPlaceStep({ ...ready, hasNodeRef: false })).toEqual({
+      type: 'WaitForPreconditions',
+      missing: ['status.nodeRef'],
+    });
   });
   it('preconditions are checked before the infra machine lookup', () => {
-    expect(decideInPlaceStep({ ...ready, infraMachineFound: false, hasNodeRef: false }).type).toBe('WaitForPreconditions');
+    expect(decideInPlaceStep({ ...ready, infraMachineFound: false, hasNodeRef: false }).type).toBe(
+      'WaitForPreconditions',
+    );
   });
   it('fails when the infra machine is missing (item 33)', () => {
-    expect(decideInPlaceStep({ ...ready, infraMachineFound: false, infraMachineMarked: false })).toEqual({ type: 'FailInfraMachineMissing' });
+    expect(decideInPlaceStep({ ...ready, infraMachineFound: false, infraMachineMarked: false })).toEqual({
+      type: 'FailInfraMachineMissing',
+    });
   });
   it('waits for markers on infra machine and bootstrap config (item 27)', () => {
-    expect(decideInPlaceStep({ ...ready, infraMachineMarked: false })).toEqual({ type: 'WaitForMarkers', missing: ['InfraMachine'] });
+    expect(decideInPlaceStep({ ...ready, infraMachineMarked: false })).toEqual({
+      type: 'WaitForMarkers',
+      missing: ['InfraMachine'],
+    });
     expect(decideInPlaceStep({ ...ready, infraMachineMarked: false, bootstrapConfigMarked: false })).toEqual({
       type: 'WaitForMarkers',
       missing: ['InfraMachine', 'BootstrapConfig'],
     });
   });
   it('a Machine without bootstrap config object needs no bootstrap marker', () => {
-    expect(decideInPlaceStep({ ...ready, hasBootstrapConfig: false, bootstrapConfigMarked: false })).toEqual({ type: 'CallUpdateMachine' });
+    expect(decideInPlaceStep({ ...ready, hasBootstrapConfig: false, bootstrapConfigMarked: false })).toEqual({
+      type: 'CallUpdateMachine',
+    });
   });
   it('honours the retry cache: no call before the retry time (item 29)', () => {
-    expect(decideInPlaceStep({ ...ready, retry: { remainingMs: 4000, message: 'busy' } })).toEqual({ type: 'WaitForRetry', remainingMs: 4000, message: 'busy' });
+    expect(decideInPlaceStep({ ...ready, retry: { remainingMs: 4000, message: 'busy' } })).toEqual({
+      type: 'WaitForRetry',
+      remainingMs: 4000,
+      message: 'busy',
+    });
   });
   it('calls UpdateMachine when everything is in place', () => {
     expect(decideInPlaceStep(ready)).toEqual({ type: 'CallUpdateMachine' });
@@ -65,13 +104,19 @@ describe('decideAfterUpdateMachine / updatingReportFor', () => {
     expect(updatingReportFor(o)).toEqual({ reason: 'InPlaceUpdating', message: 'In-place update in progress: step 1' });
   });
   it('retryAfterSeconds 0 is completed (item 30)', () => {
-    expect(decideAfterUpdateMachine({ retryAfterSeconds: 0, message: 'done' })).toEqual({ type: 'Completed', message: 'done' });
+    expect(decideAfterUpdateMachine({ retryAfterSeconds: 0, message: 'done' })).toEqual({
+      type: 'Completed',
+      message: 'done',
+    });
     expect(updatingReportFor({ type: 'Completed', message: '' })).toBeUndefined();
   });
   it('an error is InPlaceUpdateFailed with the upstream message (items 31, 32)', () => {
     const o = decideAfterUpdateMachine({ error: new Error('boom') });
     expect(o.type).toBe('Failed');
-    expect(updatingReportFor(o)).toEqual({ reason: 'InPlaceUpdateFailed', message: 'UpdateMachine hook failed: please check controller logs for errors' });
+    expect(updatingReportFor(o)).toEqual({
+      reason: 'InPlaceUpdateFailed',
+      message: 'UpdateMachine hook failed: please check controller logs for errors',
+    });
   });
   it('infra machine missing has its own message (item 33)', () => {
     expect(updatingReportFor({ type: 'FailInfraMachineMissing' })).toEqual({

@@ -48,7 +48,8 @@ export function decideInPlaceStep(s: InPlaceState): InPlaceAction {
   if (!s.infraMachineMarked) unmarked.push('InfraMachine');
   if (s.hasBootstrapConfig && !s.bootstrapConfigMarked) unmarked.push('BootstrapConfig');
   if (unmarked.length > 0) return { type: 'WaitForMarkers', missing: unmarked };
-  if (s.retry && s.retry.remainingMs > 0) return { type: 'WaitForRetry', remainingMs: s.retry.remainingMs, message: s.retry.message };
+  if (s.retry && s.retry.remainingMs > 0)
+    return { type: 'WaitForRetry', remainingMs: s.retry.remainingMs, message: s.retry.message };
   return { type: 'CallUpdateMachine' };
 }
 
@@ -58,7 +59,9 @@ export type UpdateMachineOutcome =
   | { type: 'Completed'; message: string };
 
 /** Classifies the (aggregated) UpdateMachine result: an error, retry later (lowest non-zero retryAfterSeconds), or done. */
-export function decideAfterUpdateMachine(result: { error: unknown } | { retryAfterSeconds?: number; message?: string }): UpdateMachineOutcome {
+export function decideAfterUpdateMachine(
+  result: { error: unknown } | { retryAfterSeconds?: number; message?: string },
+): UpdateMachineOutcome {
   if ('error' in result) return { type: 'Failed', error: result.error };
   const retry = result.retryAfterSeconds ?? 0;
   if (retry > 0) return { type: 'InProgress', retryAfterSeconds: retry, message: result.message ?? '' };

@@ -83,7 +83,11 @@ export async function removeUpdateInProgress(client: Client, obj: KubeObject): P
   delete next[IN_PLACE_UPDATERS_ANNOTATION];
   const patch = annotationsMergePatch(annotations, next);
   const { name, namespace } = obj.metadata;
-  const updated = await client.patch<KubeObject>({ apiVersion: obj.apiVersion, kind: obj.kind, name: name!, namespace }, 'merge', patch);
+  const updated = await client.patch<KubeObject>(
+    { apiVersion: obj.apiVersion, kind: obj.kind, name: name!, namespace },
+    'merge',
+    patch,
+  );
   obj.metadata.annotations = updated.metadata.annotations;
   obj.metadata.resourceVersion = updated.metadata.resourceVersion;
 }
@@ -104,7 +108,9 @@ export class InPlacePhase {
       case 'Nothing':
         return { action };
       case 'CleanupOrphan':
-        this.log.log(`${key}: UpdateMachine pending without ${UPDATE_IN_PROGRESS_ANNOTATION}: cleaning up orphaned hook and annotations`);
+        this.log.log(
+          `${key}: UpdateMachine pending without ${UPDATE_IN_PROGRESS_ANNOTATION}: cleaning up orphaned hook and annotations`,
+        );
         await this.complete(ctx);
         return { action };
       case 'WaitForOwner':
@@ -114,7 +120,11 @@ export class InPlacePhase {
         this.log.debug?.(`${key}: in-place update waits for ${action.missing.join(', ')}`);
         return { action };
       case 'FailInfraMachineMissing':
-        return { action, updating: updatingReportFor(action), error: new Error('in-place update failed: InfraMachine not found') };
+        return {
+          action,
+          updating: updatingReportFor(action),
+          error: new Error('in-place update failed: InfraMachine not found'),
+        };
       case 'WaitForMarkers':
         this.log.log(`${key}: waiting for ${action.missing.join(' and ')} to be marked for in-place update`);
         return { action };
@@ -158,14 +168,20 @@ export class InPlacePhase {
    */
   private async invoke(ctx: InPlaceContext): Promise<{ retryAfterSeconds?: number; message?: string }> {
     if (!this.runtimeClient) throw new Error('no runtime client configured: cannot call the UpdateMachine hook');
-    const { handlers, missing } = selectUpdateMachineHandlers(await this.runtimeClient.getAllExtensions('UpdateMachine', ctx.machine), ctx.machine);
+    const { handlers, missing } = selectUpdateMachineHandlers(
+      await this.runtimeClient.getAllExtensions('UpdateMachine', ctx.machine),
+      ctx.machine,
+    );
     if (missing.length > 0) {
-      throw new Error(`no UpdateMachine handler registered for updater(s) ${missing.join(', ')} that accepted the in-place change (${IN_PLACE_UPDATERS_ANNOTATION})`);
+      throw new Error(
+        `no UpdateMachine handler registered for updater(s) ${missing.join(', ')} that accepted the in-place change (${IN_PLACE_UPDATERS_ANNOTATION})`,
+      );
     }
     if (handlers.length === 0) throw new Error('no extensions registered for UpdateMachine hook');
     const request = buildUpdateMachineRequest(ctx);
     const responses = [];
-    for (const name of handlers) responses.push(await this.runtimeClient.callExtension('UpdateMachine', ctx.machine, name, request));
+    for (const name of handlers)
+      responses.push(await this.runtimeClient.callExtension('UpdateMachine', ctx.machine, name, request));
     return aggregateResponses('UpdateMachine', responses);
   }
 
@@ -173,7 +189,10 @@ export class InPlacePhase {
   private async complete(ctx: InPlaceContext): Promise<void> {
     await removeUpdateInProgress(this.client, ctx.machine);
     if (ctx.infraMachine) await removeUpdateInProgress(this.client, ctx.infraMachine);
-    else this.log.log(`InfraMachine of ${ctx.machine.metadata.name} not found during in-place update completion, skipping annotation removal`);
+    else
+      this.log.log(
+        `InfraMachine of ${ctx.machine.metadata.name} not found during in-place update completion, skipping annotation removal`,
+      );
     if (ctx.bootstrapConfig) await removeUpdateInProgress(this.client, ctx.bootstrapConfig);
     await markAsDone(this.client, ctx.machine, UPDATE_MACHINE_HOOK);
   }

@@ -4,7 +4,16 @@ import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { ExtensionServer } from '@capi/runtime-client';
 import { eventually } from '@capi/envtest';
-import { MACHINE_API, annotate, conditionOf, createNamespace, createReadyCluster, createRunningMachine, ref, triggerInPlaceUpdate } from './testing/fixtures';
+import {
+  MACHINE_API,
+  annotate,
+  conditionOf,
+  createNamespace,
+  createReadyCluster,
+  createRunningMachine,
+  ref,
+  triggerInPlaceUpdate,
+} from './testing/fixtures';
 import { registerExtension, startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -22,15 +31,22 @@ describe('Machine controller: UpdateMachine on composed updaters (envtest)', () 
     await createReadyCluster(h.client, ns);
     // Handler names chosen so that the registry's name order ("a-update.zz-updater" < "z-update.aa-updater") is the
     // opposite of the composition order (ExtensionConfig aa-updater before zz-updater).
-    for (const [config, handler] of [['aa-updater', 'z-update'], ['zz-updater', 'a-update']]) {
-      servers.push(await registerExtension(h, config, [{
-        hook: 'UpdateMachine',
-        name: handler,
-        handle: (req) => {
-          calls.push({ handler: `${handler}.${config}`, machine: req.desired.machine.metadata.name! });
-          return { retryAfterSeconds: 0, message: `${config} done` };
-        },
-      }]));
+    for (const [config, handler] of [
+      ['aa-updater', 'z-update'],
+      ['zz-updater', 'a-update'],
+    ]) {
+      servers.push(
+        await registerExtension(h, config, [
+          {
+            hook: 'UpdateMachine',
+            name: handler,
+            handle: (req) => {
+              calls.push({ handler: `${handler}.${config}`, machine: req.desired.machine.metadata.name! });
+              return { retryAfterSeconds: 0, message: `${config} done` };
+            },
+          },
+        ]),
+      );
     }
   });
   afterAll(async () => {
@@ -40,7 +56,11 @@ describe('Machine controller: UpdateMachine on composed updaters (envtest)', () 
 
   const getMachine = (name: string) => h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, name));
   const completed = (name: string) =>
-    eventually(async () => conditionOf(await getMachine(name), 'Updating')?.reason === 'NotUpdating' && callsFor(name).length > 0, `${name} completed`);
+    eventually(
+      async () =>
+        conditionOf(await getMachine(name), 'Updating')?.reason === 'NotUpdating' && callsFor(name).length > 0,
+      `${name} completed`,
+    );
 
   it('without a record: every updater, in ExtensionConfig name order (the order of the Can* hooks)', async () => {
     await createRunningMachine(h.client, ns, 'all');
@@ -51,7 +71,9 @@ describe('Machine controller: UpdateMachine on composed updaters (envtest)', () 
 
   it('with a record: only the updaters that contributed to the accepted patch; the record is removed on completion', async () => {
     await createRunningMachine(h.client, ns, 'only-zz');
-    await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'only-zz'), { [IN_PLACE_UPDATERS_ANNOTATION]: 'zz-updater' });
+    await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'only-zz'), {
+      [IN_PLACE_UPDATERS_ANNOTATION]: 'zz-updater',
+    });
     await triggerInPlaceUpdate(h.client, ns, 'only-zz');
     await completed('only-zz');
     expect(callsFor('only-zz')).toEqual(['a-update.zz-updater']);
@@ -60,9 +82,14 @@ describe('Machine controller: UpdateMachine on composed updaters (envtest)', () 
 
   it('a recorded updater without an UpdateMachine handler fails the update instead of calling the others', async () => {
     await createRunningMachine(h.client, ns, 'gone');
-    await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'gone'), { [IN_PLACE_UPDATERS_ANNOTATION]: 'removed-updater' });
+    await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'gone'), {
+      [IN_PLACE_UPDATERS_ANNOTATION]: 'removed-updater',
+    });
     await triggerInPlaceUpdate(h.client, ns, 'gone');
-    await eventually(async () => conditionOf(await getMachine('gone'), 'Updating')?.reason === 'InPlaceUpdateFailed', 'gone InPlaceUpdateFailed');
+    await eventually(
+      async () => conditionOf(await getMachine('gone'), 'Updating')?.reason === 'InPlaceUpdateFailed',
+      'gone InPlaceUpdateFailed',
+    );
     expect(callsFor('gone')).toEqual([]);
   });
 });

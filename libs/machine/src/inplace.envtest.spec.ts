@@ -1,11 +1,29 @@
 // The Machine controller's in-place phase against the embedded API server and real HTTPS extension servers
 // (spec §8.2, §12 items 25–33): markers, preconditions, UpdateMachine calls, retry cache, completion order, errors.
-import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, type UpdateMachineRequest, type UpdateMachineResponse } from '@capi/api';
+import {
+  PENDING_HOOKS_ANNOTATION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  type UpdateMachineRequest,
+  type UpdateMachineResponse,
+} from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { ExtensionServer } from '@capi/runtime-client';
 import {
-  BOOTSTRAP_API, MACHINE_API, MARKERS_ON, PENDING_UPDATE_MACHINE, annotate, conditionOf, createMachineObjects, createNamespace, createNode, createReadyCluster,
-  createRunningMachine, provisionBootstrap, provisionInfra, ref, triggerInPlaceUpdate,
+  BOOTSTRAP_API,
+  MACHINE_API,
+  MARKERS_ON,
+  PENDING_UPDATE_MACHINE,
+  annotate,
+  conditionOf,
+  createMachineObjects,
+  createNamespace,
+  createNode,
+  createReadyCluster,
+  createRunningMachine,
+  provisionBootstrap,
+  provisionInfra,
+  ref,
+  triggerInPlaceUpdate,
 } from './testing/fixtures';
 import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
 import { registerExtension, registerFaultyExtension, startHarness, type Harness } from './testing/harness';
@@ -28,17 +46,21 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
 
   /** (Re-)registers updater-a: answers with the responder of the Machine named in the request. */
   async function registerUpdaterA(): Promise<void> {
-    servers.push(await registerExtension(h, 'updater-a', [{
-      hook: 'UpdateMachine',
-      name: 'update-machine',
-      handle: (req) => {
-        const machine = req.desired.machine.metadata.name!;
-        calls.push({ machine, request: req });
-        const r = responders.get(machine);
-        if (!r) throw new Error(`no responder for ${machine}`);
-        return r(req);
-      },
-    }]));
+    servers.push(
+      await registerExtension(h, 'updater-a', [
+        {
+          hook: 'UpdateMachine',
+          name: 'update-machine',
+          handle: (req) => {
+            const machine = req.desired.machine.metadata.name!;
+            calls.push({ machine, request: req });
+            const r = responders.get(machine);
+            if (!r) throw new Error(`no responder for ${machine}`);
+            return r(req);
+          },
+        },
+      ]),
+    );
   }
 
   beforeAll(async () => {
@@ -57,13 +79,19 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
   const bootRef = (name: string) => ref(BOOTSTRAP_API, 'KubeadmConfig', ns, `${name}-boot`);
   const getMachine = (name: string) => h.client.get<KubeObject>(machineRef(name));
 
-  const runningMachine = (name: string, opts: { node?: boolean } = {}) => createRunningMachine(h.client, ns, name, opts);
-  const trigger = (name: string, parts: Parameters<typeof triggerInPlaceUpdate>[3] = {}) => triggerInPlaceUpdate(h.client, ns, name, parts);
+  const runningMachine = (name: string, opts: { node?: boolean } = {}) =>
+    createRunningMachine(h.client, ns, name, opts);
+  const trigger = (name: string, parts: Parameters<typeof triggerInPlaceUpdate>[3] = {}) =>
+    triggerInPlaceUpdate(h.client, ns, name, parts);
 
   it('full happy path (items 29, 30): UpdateMachine with reduced desired objects, in progress with retryAfter, then completed', async () => {
     await runningMachine('happy');
     let done = false;
-    responders.set('happy', () => (done ? { retryAfterSeconds: 0, message: 'Extension completed updating Machine' } : { retryAfterSeconds: 5, message: 'Extension is updating Machine' }));
+    responders.set('happy', () =>
+      done
+        ? { retryAfterSeconds: 0, message: 'Extension completed updating Machine' }
+        : { retryAfterSeconds: 5, message: 'Extension is updating Machine' },
+    );
     await trigger('happy');
 
     const updating = await eventually(async () => {
@@ -72,7 +100,11 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     }, 'Updating=True InPlaceUpdating');
     expect(cond(updating, 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating' });
     // Updating is in the Ready summary (negative polarity): not Ready, hence not Available; phase Updating (item 9).
-    expect(cond(updating, 'Ready')).toMatchObject({ status: 'False', reason: 'NotReady', message: '* Updating: In-place update in progress: Extension is updating Machine' });
+    expect(cond(updating, 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'NotReady',
+      message: '* Updating: In-place update in progress: Extension is updating Machine',
+    });
     expect(cond(updating, 'Available')).toMatchObject({ status: 'False', reason: 'NotReady' });
     expect((updating.status as { phase?: string }).phase).toBe('Updating');
     expect(callsFor('happy')).toHaveLength(1);
@@ -83,11 +115,26 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(Object.keys(req.desired).sort()).toEqual(['bootstrapConfig', 'infrastructureMachine', 'machine']);
     for (const o of Object.values(req.desired) as KubeObject[]) {
       expect(Object.keys(o).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
-      expect(Object.keys(o.metadata).sort().filter((k) => !['name', 'namespace', 'labels', 'annotations'].includes(k))).toEqual([]);
+      expect(
+        Object.keys(o.metadata)
+          .sort()
+          .filter((k) => !['name', 'namespace', 'labels', 'annotations'].includes(k)),
+      ).toEqual([]);
     }
-    expect(req.desired.machine).toMatchObject({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', spec: { version: 'v1.31.0', providerID: 'test://happy' } });
-    expect(req.desired.infrastructureMachine).toMatchObject({ apiVersion: TEST_INFRA_API_VERSION, kind: 'TestMachine', spec: { image: 'v1', providerID: 'test://happy' } });
-    expect(annotationsOf(req.desired.machine as KubeObject)).toMatchObject({ [UPDATE_IN_PROGRESS_ANNOTATION]: '', [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' });
+    expect(req.desired.machine).toMatchObject({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      spec: { version: 'v1.31.0', providerID: 'test://happy' },
+    });
+    expect(req.desired.infrastructureMachine).toMatchObject({
+      apiVersion: TEST_INFRA_API_VERSION,
+      kind: 'TestMachine',
+      spec: { image: 'v1', providerID: 'test://happy' },
+    });
+    expect(annotationsOf(req.desired.machine as KubeObject)).toMatchObject({
+      [UPDATE_IN_PROGRESS_ANNOTATION]: '',
+      [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine',
+    });
 
     // Within the retry window: reconciles do not call the extension and ask for a requeue after the remainder.
     await settle(h.manager, ['machine']);
@@ -122,12 +169,18 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
   it('completing an update: the status written after the completion writes is not refused (rebased on those writes)', async () => {
     await runningMachine('own-writes');
     await settle(h.manager, ['machine']);
-    const refusedStatusWrites = async () => Object.entries((await h.env.countRequests()).failedWritesByManager)
-      .filter(([k]) => k.includes(' cluster.x-k8s.io/machines/status ')).reduce((n, [, v]) => n + v, 0);
+    const refusedStatusWrites = async () =>
+      Object.entries((await h.env.countRequests()).failedWritesByManager)
+        .filter(([k]) => k.includes(' cluster.x-k8s.io/machines/status '))
+        .reduce((n, [, v]) => n + v, 0);
     // The update runs first (the test's own trigger writes race with the controller's status writes), then completes:
     // from `before` on the Machine controller is the only writer of this Machine.
     let done = false;
-    responders.set('own-writes', () => (done ? { retryAfterSeconds: 0, message: 'Extension completed updating Machine' } : { retryAfterSeconds: 1, message: 'Extension is updating Machine' }));
+    responders.set('own-writes', () =>
+      done
+        ? { retryAfterSeconds: 0, message: 'Extension completed updating Machine' }
+        : { retryAfterSeconds: 1, message: 'Extension is updating Machine' },
+    );
     await trigger('own-writes');
     await eventually(async () => cond(await getMachine('own-writes'), 'Updating')?.status === 'True', 'Updating=True');
     await settle(h.manager, ['machine']);
@@ -163,7 +216,10 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     await annotate(h.client, infraRef('m26'), MARKERS_ON);
     await annotate(h.client, bootRef('m26'), MARKERS_ON);
     await annotate(h.client, machineRef('m26'), PENDING_UPDATE_MACHINE);
-    await eventually(async () => !(PENDING_HOOKS_ANNOTATION in annotationsOf(await getMachine('m26'))), 'pending-hooks removed');
+    await eventually(
+      async () => !(PENDING_HOOKS_ANNOTATION in annotationsOf(await getMachine('m26'))),
+      'pending-hooks removed',
+    );
     expect(annotationsOf(await h.client.get(infraRef('m26')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     expect(annotationsOf(await h.client.get(bootRef('m26')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     expect(callsFor('m26')).toHaveLength(0);
@@ -218,14 +274,22 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       const x = await getMachine('m31');
       return cond(x, 'Updating')?.reason === 'InPlaceUpdateFailed' && x;
     }, 'InPlaceUpdateFailed');
-    expect(cond(m, 'Updating')).toMatchObject({ status: 'True', message: 'UpdateMachine hook failed: please check controller logs for errors' });
+    expect(cond(m, 'Updating')).toMatchObject({
+      status: 'True',
+      message: 'UpdateMachine hook failed: please check controller logs for errors',
+    });
     expect(annotationsOf(m)).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
     expect(annotationsOf(await h.client.get(infraRef('m31')))).toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     await eventually(() => callsFor('m31').length >= 2, 'rate-limited retry');
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm31' })).rejects.toThrow(/got failure response with message: disk full/);
+    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm31' })).rejects.toThrow(
+      /got failure response with message: disk full/,
+    );
     // Once the extension recovers, the retried update completes.
     responders.set('m31', () => ({ retryAfterSeconds: 0 }));
-    await eventually(async () => cond(await getMachine('m31'), 'Updating')?.reason === 'NotUpdating', { message: 'recovered', timeoutMs: 20_000 });
+    await eventually(async () => cond(await getMachine('m31'), 'Updating')?.reason === 'NotUpdating', {
+      message: 'recovered',
+      timeoutMs: 20_000,
+    });
   });
 
   it('item 32: no UpdateMachine extension registered -> error, InPlaceUpdateFailed', async () => {
@@ -235,14 +299,22 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     h.registry.remove('updater-a');
     try {
       await trigger('m32');
-      await eventually(async () => cond(await getMachine('m32'), 'Updating')?.reason === 'InPlaceUpdateFailed', 'InPlaceUpdateFailed');
+      await eventually(
+        async () => cond(await getMachine('m32'), 'Updating')?.reason === 'InPlaceUpdateFailed',
+        'InPlaceUpdateFailed',
+      );
       await settle(h.manager, ['machine'], { quietMs: 50 }).catch(() => undefined); // it keeps retrying with backoff
-      await expect(h.reconciler.reconcile({ namespace: ns, name: 'm32' })).rejects.toThrow('no extensions registered for UpdateMachine hook');
+      await expect(h.reconciler.reconcile({ namespace: ns, name: 'm32' })).rejects.toThrow(
+        'no extensions registered for UpdateMachine hook',
+      );
     } finally {
       await registerUpdaterA();
     }
     responders.set('m32', () => ({ retryAfterSeconds: 0 }));
-    await eventually(async () => cond(await getMachine('m32'), 'Updating')?.reason === 'NotUpdating', { message: 'completes once registered', timeoutMs: 20_000 });
+    await eventually(async () => cond(await getMachine('m32'), 'Updating')?.reason === 'NotUpdating', {
+      message: 'completes once registered',
+      timeoutMs: 20_000,
+    });
   });
 
   it('item 33: InfraMachine not found -> error, "In-place update not possible: InfraMachine not found"', async () => {
@@ -255,7 +327,9 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       return cond(x, 'Updating')?.reason === 'InPlaceUpdateFailed' && x;
     }, 'InPlaceUpdateFailed');
     expect(cond(m, 'Updating')?.message).toBe('In-place update not possible: InfraMachine not found');
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm33' })).rejects.toThrow('in-place update failed: InfraMachine not found');
+    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm33' })).rejects.toThrow(
+      'in-place update failed: InfraMachine not found',
+    );
     expect(callsFor('m33')).toHaveLength(0);
   });
 
@@ -270,10 +344,13 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     const raw = await registerFaultyExtension(h, `raw-${name}`, fault);
     try {
       await trigger(name);
-      const m = await eventually(async () => {
-        const x = await getMachine(name);
-        return cond(x, 'Updating')?.reason === 'InPlaceUpdateFailed' && x;
-      }, { message: 'InPlaceUpdateFailed', timeoutMs: 20_000 });
+      const m = await eventually(
+        async () => {
+          const x = await getMachine(name);
+          return cond(x, 'Updating')?.reason === 'InPlaceUpdateFailed' && x;
+        },
+        { message: 'InPlaceUpdateFailed', timeoutMs: 20_000 },
+      );
       expect(cond(m, 'Updating')?.message).toBe('UpdateMachine hook failed: please check controller logs for errors');
       await eventually(() => raw.attempts() >= 2, { message: 'retried', timeoutMs: 20_000 });
       expect(annotationsOf(await getMachine(name))).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
@@ -284,18 +361,30 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     }
     // The manager is alive: the Machine completes with a working updater.
     responders.set(name, () => ({ retryAfterSeconds: 0 }));
-    await eventually(async () => cond(await getMachine(name), 'Updating')?.reason === 'NotUpdating', { message: 'completes after recovery', timeoutMs: 30_000 });
+    await eventually(async () => cond(await getMachine(name), 'Updating')?.reason === 'NotUpdating', {
+      message: 'completes after recovery',
+      timeoutMs: 30_000,
+    });
   });
 
   it('several updaters are called in turn; retryAfterSeconds aggregated as the lowest non-zero', async () => {
     await runningMachine('multi');
     const seen: string[] = [];
-    const b = await registerExtension(h, 'updater-b', [{
-      hook: 'UpdateMachine', name: 'update-machine',
-      handle: () => { seen.push('b'); return { retryAfterSeconds: 30, message: 'b working' }; },
-    }]);
+    const b = await registerExtension(h, 'updater-b', [
+      {
+        hook: 'UpdateMachine',
+        name: 'update-machine',
+        handle: () => {
+          seen.push('b');
+          return { retryAfterSeconds: 30, message: 'b working' };
+        },
+      },
+    ]);
     try {
-      responders.set('multi', () => { seen.push('a'); return { retryAfterSeconds: 7, message: 'a working' }; });
+      responders.set('multi', () => {
+        seen.push('a');
+        return { retryAfterSeconds: 7, message: 'a working' };
+      });
       await trigger('multi');
       const m = await eventually(async () => {
         const x = await getMachine('multi');
@@ -321,7 +410,16 @@ describe('Machine controller in-place phase with InPlaceUpdates off (envtest)', 
     h = await startHarness({ inPlaceUpdates: false });
     await createNamespace(h.client, ns);
     await createReadyCluster(h.client, ns);
-    const s = await registerExtension(h, 'updater', [{ hook: 'UpdateMachine', name: 'update-machine', handle: () => { calls++; return { retryAfterSeconds: 0 }; } }]);
+    const s = await registerExtension(h, 'updater', [
+      {
+        hook: 'UpdateMachine',
+        name: 'update-machine',
+        handle: () => {
+          calls++;
+          return { retryAfterSeconds: 0 };
+        },
+      },
+    ]);
     close = () => s.close();
   });
   afterAll(async () => {
@@ -334,7 +432,10 @@ describe('Machine controller in-place phase with InPlaceUpdates off (envtest)', 
     await provisionBootstrap(h.client, ns, objs.bootstrap!);
     await createNode(h.client, 'node-g1', 'test://g1');
     await provisionInfra(h.client, ns, objs.infra, 'test://g1');
-    await eventually(async () => (await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, 'g1'))).status?.['nodeRef' as never], 'nodeRef');
+    await eventually(
+      async () => (await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, 'g1'))).status?.['nodeRef' as never],
+      'nodeRef',
+    );
     await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'g1'), { ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
     await annotate(h.client, ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), MARKERS_ON);
     await annotate(h.client, ref(BOOTSTRAP_API, 'KubeadmConfig', ns, objs.bootstrap!), MARKERS_ON);

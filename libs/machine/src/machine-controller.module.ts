@@ -1,6 +1,13 @@
 // NestJS module of the Machine controller. Needs ControllerRuntimeModule (global) in the app; RUNTIME_CLIENT (from
 // RuntimeClientModule, via `imports`), FEATURE_GATES and SsaModule are optional (in-place calls fail without a runtime client).
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { MachineReconciler } from './machine.reconciler';
 import { MACHINE_CONTROLLER_OPTIONS, type MachineControllerOptions } from './options';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload-cluster';
@@ -27,13 +34,21 @@ export class MachineControllerModule {
         ? [
             { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, useValue: custom },
             // Wraps the given client provider; its own cache, as nothing else reads through that provider.
-            { provide: WORKLOAD_CLUSTER_CACHE, inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER], useFactory: (p: WorkloadClusterClientProvider) => new WorkloadClusterCache(p) },
+            {
+              provide: WORKLOAD_CLUSTER_CACHE,
+              inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER],
+              useFactory: (p: WorkloadClusterClientProvider) => new WorkloadClusterCache(p),
+            },
             WorkloadClusterCacheLifecycle,
           ]
         : [
             // The manager's shared cache (KCP reads Nodes through it too) and the client provider behind it.
             { provide: WORKLOAD_CLUSTER_CACHE, useExisting: SHARED_WORKLOAD_CLUSTER_CACHE },
-            { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, inject: [SHARED_WORKLOAD_CLUSTER_CACHE], useFactory: (c: WorkloadClusterCache) => c.clients },
+            {
+              provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+              inject: [SHARED_WORKLOAD_CLUSTER_CACHE],
+              useFactory: (c: WorkloadClusterCache) => c.clients,
+            },
           ]),
       MachineReconciler,
     ];

@@ -18,12 +18,16 @@ interface BootstrapStatus {
 }
 
 /** Bootstrap: data secret created + its name; sticky once the Machine has spec.bootstrap.dataSecretName. */
-export function observeBootstrap(machine: MachineObject, read: ExternalRead): { dataSecretCreated: boolean; dataSecretName?: string } {
+export function observeBootstrap(
+  machine: MachineObject,
+  read: ExternalRead,
+): { dataSecretCreated: boolean; dataSecretName?: string } {
   const current = machine.spec.bootstrap?.dataSecretName;
   if (current) return { dataSecretCreated: true, dataSecretName: current };
   if (!read.object) return { dataSecretCreated: false };
   const st = (read.object.status ?? {}) as BootstrapStatus;
-  if (st.initialization?.dataSecretCreated && st.dataSecretName) return { dataSecretCreated: true, dataSecretName: st.dataSecretName };
+  if (st.initialization?.dataSecretCreated && st.dataSecretName)
+    return { dataSecretCreated: true, dataSecretName: st.dataSecretName };
   return { dataSecretCreated: false };
 }
 
@@ -43,11 +47,18 @@ export function observeInfrastructure(
   const providerID = ((read.object.spec ?? {}) as { providerID?: string }).providerID || machine.spec.providerID;
   // Provisioned needs a providerID (contract): without it the Machine could never find its Node.
   const provisioned = already || (st.initialization?.provisioned === true && !!providerID);
-  return { provisioned, providerID: provisioned ? providerID : machine.spec.providerID, addresses: st.addresses as never };
+  return {
+    provisioned,
+    providerID: provisioned ? providerID : machine.spec.providerID,
+    addresses: st.addresses as never,
+  };
 }
 
 /** Merge patch adding the Machine ownerReference (controller when no other controller) and cluster-name label; undefined if in place. */
-export function desiredExternalMetadataPatch(machine: MachineObject, obj: KubeObject): Record<string, unknown> | undefined {
+export function desiredExternalMetadataPatch(
+  machine: MachineObject,
+  obj: KubeObject,
+): Record<string, unknown> | undefined {
   const refs = obj.metadata.ownerReferences ?? [];
   const hasRef = refs.some((r) => r.uid === machine.metadata.uid);
   const labelOk = obj.metadata.labels?.[CLUSTER_NAME_LABEL] === machine.spec.clusterName;

@@ -11,7 +11,11 @@ const providerIdOf = (n: KubeObject) => (n.spec as { providerID?: string } | und
  * Node is not known yet (or was replaced under another name) lists the workload cluster's Nodes — listing on every
  * reconcile made each reconcile cost O(Nodes), a rollout O(Machines²).
  */
-export async function findNodeByProviderID(client: Client, providerID: string, knownNodeName?: string): Promise<KubeObject | undefined> {
+export async function findNodeByProviderID(
+  client: Client,
+  providerID: string,
+  knownNodeName?: string,
+): Promise<KubeObject | undefined> {
   if (knownNodeName) {
     const node = await client.tryGet<KubeObject>({ apiVersion: 'v1', kind: 'Node', name: knownNodeName });
     if (node && providerIdOf(node) === providerID) return node;
@@ -24,7 +28,11 @@ export async function findNodeByProviderID(client: Client, providerID: string, k
  * The Machine's Node from the workload cluster's Node cache (providerID index): no request per lookup once the
  * cluster's informer has synced. Connection and read errors are returned, not thrown.
  */
-export async function lookupNode(cache: WorkloadClusterCache, cluster: ClusterKey, providerID: string): Promise<{ node?: KubeObject; error?: string }> {
+export async function lookupNode(
+  cache: WorkloadClusterCache,
+  cluster: ClusterKey,
+  providerID: string,
+): Promise<{ node?: KubeObject; error?: string }> {
   try {
     return { node: await cache.nodeByProviderID(cluster, providerID) };
   } catch (e) {

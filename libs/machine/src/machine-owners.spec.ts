@@ -1,11 +1,37 @@
 import type { KubeObject } from '@capi/controller-runtime';
 import { ownerInputsChanged } from './machine-owners';
 
-const ms = (over: { generation?: number; replicas?: number; version?: string; after?: string; owner?: string; status?: object } = {}): KubeObject => ({
+const ms = (
+  over: {
+    generation?: number;
+    replicas?: number;
+    version?: string;
+    after?: string;
+    owner?: string;
+    status?: object;
+  } = {},
+): KubeObject => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2',
   kind: 'MachineSet',
-  metadata: { name: 'ms', namespace: 'ns', generation: over.generation ?? 1, ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineDeployment', name: over.owner ?? 'md', uid: 'u', controller: true }] },
-  spec: { replicas: over.replicas ?? 3, rollout: over.after ? { after: over.after } : undefined, template: { spec: { clusterName: 'c', version: over.version ?? 'v1.31.0' } } },
+  metadata: {
+    name: 'ms',
+    namespace: 'ns',
+    generation: over.generation ?? 1,
+    ownerReferences: [
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineDeployment',
+        name: over.owner ?? 'md',
+        uid: 'u',
+        controller: true,
+      },
+    ],
+  },
+  spec: {
+    replicas: over.replicas ?? 3,
+    rollout: over.after ? { after: over.after } : undefined,
+    template: { spec: { clusterName: 'c', version: over.version ?? 'v1.31.0' } },
+  },
   status: over.status ?? {},
 });
 

@@ -11,30 +11,49 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import { labelIndexField, type InformerCache, type KubeObject, type ListOptions, type Request } from '@capi/controller-runtime';
+import {
+  labelIndexField,
+  type InformerCache,
+  type KubeObject,
+  type ListOptions,
+  type Request,
+} from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 import type { UpToDateOwners } from './uptodate';
 
-type Owned = { metadata: { ownerReferences?: { apiVersion: string; kind: string; name: string; controller?: boolean }[] } };
+type Owned = {
+  metadata: { ownerReferences?: { apiVersion: string; kind: string; name: string; controller?: boolean }[] };
+};
 
 /** Name of the controller owner of `kind` in the cluster.x-k8s.io group. */
 export function controllerOwnerName(obj: Owned, kind: string): string | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller && r.kind === kind && r.apiVersion.split('/')[0] === CLUSTER_GROUP)?.name;
+  return obj.metadata.ownerReferences?.find(
+    (r) => r.controller && r.kind === kind && r.apiVersion.split('/')[0] === CLUSTER_GROUP,
+  )?.name;
 }
 
 /**
  * Both owners, or undefined when the Machine is not owned by a MachineDeployment through a MachineSet. Read only
  * (the cache's frozen objects): the UpToDate condition only compares them, and every Machine reconcile reads both.
  */
-export async function readUpToDateOwners(cache: InformerCache, machine: MachineObject): Promise<UpToDateOwners | undefined> {
+export async function readUpToDateOwners(
+  cache: InformerCache,
+  machine: MachineObject,
+): Promise<UpToDateOwners | undefined> {
   const msName = controllerOwnerName(machine, 'MachineSet');
   if (!msName) return undefined;
   const namespace = machine.metadata.namespace;
   const readOnly = { readOnly: true };
-  const machineSet = await cache.tryGet<MachineSet>({ apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', namespace, name: msName }, readOnly);
+  const machineSet = await cache.tryGet<MachineSet>(
+    { apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', namespace, name: msName },
+    readOnly,
+  );
   const mdName = machineSet && controllerOwnerName(machineSet, 'MachineDeployment');
   if (!mdName) return undefined;
-  const machineDeployment = await cache.tryGet<MachineDeployment>({ apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', namespace, name: mdName }, readOnly);
+  const machineDeployment = await cache.tryGet<MachineDeployment>(
+    { apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', namespace, name: mdName },
+    readOnly,
+  );
   return machineDeployment ? { machineSet, machineDeployment } : undefined;
 }
 
@@ -50,7 +69,11 @@ const sameJson = jsonEqual;
  */
 export function ownerInputsChanged(o: KubeObject, n: KubeObject): boolean {
   const [a, b] = [o as OwnerLike, n as OwnerLike];
-  return !sameJson(a.metadata.ownerReferences, b.metadata.ownerReferences) || !sameJson(a.spec?.template, b.spec?.template) || !sameJson(a.spec?.rollout?.after, b.spec?.rollout?.after);
+  return (
+    !sameJson(a.metadata.ownerReferences, b.metadata.ownerReferences) ||
+    !sameJson(a.spec?.template, b.spec?.template) ||
+    !sameJson(a.spec?.rollout?.after, b.spec?.rollout?.after)
+  );
 }
 
 /**
@@ -60,11 +83,16 @@ export function ownerInputsChanged(o: KubeObject, n: KubeObject): boolean {
  */
 export function watchMachineOwners(cache: InformerCache, enqueue: (req: Request) => void): void {
   const forward = (opts: Pick<ListOptions, 'namespace' | 'matchingFields'>) => {
-    for (const m of cache.listStored(MachineGVK.apiVersion, 'Machine', opts)) enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
+    for (const m of cache.listStored(MachineGVK.apiVersion, 'Machine', opts))
+      enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
   };
-  const onMachineSet = (ms: KubeObject) => forward(controlledBy(ms.metadata.namespace, 'MachineSet', ms.metadata.name ?? ''));
+  const onMachineSet = (ms: KubeObject) =>
+    forward(controlledBy(ms.metadata.namespace, 'MachineSet', ms.metadata.name ?? ''));
   const onMachineDeployment = (md: KubeObject) =>
-    forward({ namespace: md.metadata.namespace, matchingFields: { [labelIndexField(MACHINE_DEPLOYMENT_NAME_LABEL)]: md.metadata.name ?? '' } });
+    forward({
+      namespace: md.metadata.namespace,
+      matchingFields: { [labelIndexField(MACHINE_DEPLOYMENT_NAME_LABEL)]: md.metadata.name ?? '' },
+    });
   cache.informerFor(MachineSetGVK.apiVersion, 'MachineSet').addEventHandler({
     onAdd: onMachineSet,
     onUpdate: (o, n) => ownerInputsChanged(o, n) && onMachineSet(n),

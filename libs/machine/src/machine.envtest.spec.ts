@@ -3,7 +3,16 @@
 import { MACHINE_FINALIZER, PAUSED_ANNOTATION, type Condition } from '@capi/api';
 import { CACHE, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import {
-  BOOTSTRAP_API, MACHINE_API, annotate, createMachineObjects, createNamespace, createNode, createReadyCluster, createRunningMachine, provisionBootstrap, provisionInfra,
+  BOOTSTRAP_API,
+  MACHINE_API,
+  annotate,
+  createMachineObjects,
+  createNamespace,
+  createNode,
+  createReadyCluster,
+  createRunningMachine,
+  provisionBootstrap,
+  provisionInfra,
   ref,
 } from './testing/fixtures';
 import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
@@ -39,7 +48,12 @@ describe('Machine controller lifecycle (envtest)', () => {
       const o = await h.client.get<KubeObject>(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra));
       return (o.metadata.ownerReferences?.length ?? 0) > 0 && o;
     }, 'infra owner ref');
-    expect(infra.metadata.ownerReferences![0]).toMatchObject({ kind: 'Machine', name: 'm1', uid: pending.metadata.uid, controller: true });
+    expect(infra.metadata.ownerReferences![0]).toMatchObject({
+      kind: 'Machine',
+      name: 'm1',
+      uid: pending.metadata.uid,
+      controller: true,
+    });
     expect(infra.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
 
     await provisionBootstrap(h.client, ns, objs.bootstrap!);
@@ -47,8 +61,12 @@ describe('Machine controller lifecycle (envtest)', () => {
       const m = await getMachine('m1');
       return (m.status as { phase?: string })?.phase === 'Provisioning' && m;
     }, 'Provisioning phase');
-    expect((provisioning.spec as { bootstrap: { dataSecretName?: string } }).bootstrap.dataSecretName).toBe('m1-boot-secret');
-    expect((provisioning.status as { initialization?: object }).initialization).toMatchObject({ bootstrapDataSecretCreated: true });
+    expect((provisioning.spec as { bootstrap: { dataSecretName?: string } }).bootstrap.dataSecretName).toBe(
+      'm1-boot-secret',
+    );
+    expect((provisioning.status as { initialization?: object }).initialization).toMatchObject({
+      bootstrapDataSecretCreated: true,
+    });
 
     await provisionInfra(h.client, ns, objs.infra, 'test://m1');
     const provisioned = await eventually(async () => {
@@ -56,9 +74,14 @@ describe('Machine controller lifecycle (envtest)', () => {
       return (m.status as { phase?: string })?.phase === 'Provisioned' && m;
     }, 'Provisioned phase');
     expect((provisioned.spec as { providerID?: string }).providerID).toBe('test://m1');
-    expect(cond(provisioned, 'NodeReady')).toMatchObject({ status: 'Unknown', message: 'Waiting for a Node with spec.providerID test://m1 to exist' });
+    expect(cond(provisioned, 'NodeReady')).toMatchObject({
+      status: 'Unknown',
+      message: 'Waiting for a Node with spec.providerID test://m1 to exist',
+    });
     // spec.providerID / dataSecretName were applied with the capi-machine field manager.
-    expect(provisioned.metadata.managedFields?.some((f) => f.manager === 'capi-machine' && f.operation === 'Apply')).toBe(true);
+    expect(
+      provisioned.metadata.managedFields?.some((f) => f.manager === 'capi-machine' && f.operation === 'Apply'),
+    ).toBe(true);
 
     await createNode(h.client, 'node-m1', 'test://m1');
     // The Node is polled (no Node watch): poke the Machine to reconcile now.
@@ -68,7 +91,8 @@ describe('Machine controller lifecycle (envtest)', () => {
       return (m.status as { phase?: string })?.phase === 'Running' && cond(m, 'Available')?.status === 'True' && m;
     }, 'Running + Available');
     expect((running.status as { nodeRef?: { name: string } }).nodeRef).toEqual({ name: 'node-m1' });
-    for (const t of ['BootstrapConfigReady', 'InfrastructureReady', 'NodeReady', 'NodeHealthy', 'Ready']) expect(cond(running, t)?.status).toBe('True');
+    for (const t of ['BootstrapConfigReady', 'InfrastructureReady', 'NodeReady', 'NodeHealthy', 'Ready'])
+      expect(cond(running, t)?.status).toBe('True');
     expect(cond(running, 'Updating')).toMatchObject({ status: 'False', reason: 'NotUpdating' });
     expect(cond(running, 'Deleting')).toMatchObject({ status: 'False', reason: 'NotDeleting' });
   });
@@ -91,7 +115,11 @@ describe('Machine controller lifecycle (envtest)', () => {
       await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
       const reads = tryGet.mock.calls.map(([r, opts]) => `${r.kind} ${opts?.readOnly ? 'read-only' : 'copy'}`);
       // Only the Machine, which the reconcile changes, is copied.
-      expect(reads.filter((r) => /^(Cluster|TestMachine|KubeadmConfig) /.test(r)).sort()).toEqual(['Cluster read-only', 'KubeadmConfig read-only', 'TestMachine read-only']);
+      expect(reads.filter((r) => /^(Cluster|TestMachine|KubeadmConfig) /.test(r)).sort()).toEqual([
+        'Cluster read-only',
+        'KubeadmConfig read-only',
+        'TestMachine read-only',
+      ]);
       expect(reads.filter((r) => r.startsWith('Machine '))).toEqual(['Machine copy']);
     } finally {
       tryGet.mockRestore();
@@ -109,7 +137,10 @@ describe('Machine controller lifecycle (envtest)', () => {
     expect(cond(await getMachine('m1'), 'NodeHealthy')?.status).toBe('True');
     // Unpaused: the missing Node is reported.
     await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'm1'), { [PAUSED_ANNOTATION]: null });
-    await eventually(async () => cond(await getMachine('m1'), 'NodeHealthy')?.reason === 'NodeDeleted', 'NodeDeleted reported');
+    await eventually(
+      async () => cond(await getMachine('m1'), 'NodeHealthy')?.reason === 'NodeDeleted',
+      'NodeDeleted reported',
+    );
     await createNode(h.client, 'node-m1', (node.spec as { providerID: string }).providerID);
   });
 
@@ -120,37 +151,66 @@ describe('Machine controller lifecycle (envtest)', () => {
       return cond(x, 'BootstrapConfigReady')?.status === 'True' && x;
     }, 'BootstrapConfigReady');
     expect(cond(m, 'BootstrapConfigReady')?.reason).toBe('DataSecretProvided');
-    expect((m.status as { initialization?: object }).initialization).toMatchObject({ bootstrapDataSecretCreated: true });
+    expect((m.status as { initialization?: object }).initialization).toMatchObject({
+      bootstrapDataSecretCreated: true,
+    });
     expect((m.status as { phase?: string }).phase).toBe('Provisioning');
   });
 
   it('a Machine referencing a kind without CRD gets an error condition, no crash', async () => {
     await h.client.create({
-      apiVersion: MACHINE_API, kind: 'Machine', metadata: { name: 'badref', namespace: ns },
-      spec: { clusterName: 'c1', bootstrap: { dataSecretName: 'x' }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'NoSuchMachine', name: 'x' } },
+      apiVersion: MACHINE_API,
+      kind: 'Machine',
+      metadata: { name: 'badref', namespace: ns },
+      spec: {
+        clusterName: 'c1',
+        bootstrap: { dataSecretName: 'x' },
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'NoSuchMachine', name: 'x' },
+      },
     });
     const m = await eventually(async () => {
       const x = await getMachine('badref');
       return cond(x, 'InfrastructureReady') && x;
     }, 'InfrastructureReady on bad ref');
     expect(cond(m, 'InfrastructureReady')).toMatchObject({ status: 'Unknown', reason: 'InternalError' });
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(/no CustomResourceDefinition found for NoSuchMachine/);
+    await expect(h.reconciler.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(
+      /no CustomResourceDefinition found for NoSuchMachine/,
+    );
   });
 
   it('a Node whose kubelet stopped posting status: NodeHealthy says so once (Node.AllConditions), Ready lists it indented', async () => {
     await createRunningMachine(h.client, ns, 'stale');
     await eventually(async () => cond(await getMachine('stale'), 'Ready')?.status === 'True', 'stale Ready');
     const lost = 'Kubelet stopped posting node status.';
-    await h.client.patch({ apiVersion: 'v1', kind: 'Node', name: 'node-stale' }, 'merge', {
-      status: { conditions: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({ type, status: 'Unknown', reason: 'NodeStatusUnknown', message: lost })) },
-    }, { subresource: 'status' });
+    await h.client.patch(
+      { apiVersion: 'v1', kind: 'Node', name: 'node-stale' },
+      'merge',
+      {
+        status: {
+          conditions: ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'].map((type) => ({
+            type,
+            status: 'Unknown',
+            reason: 'NodeStatusUnknown',
+            message: lost,
+          })),
+        },
+      },
+      { subresource: 'status' },
+    );
     await annotate(h.client, ref(MACHINE_API, 'Machine', ns, 'stale'), { poke: '1' });
     const m = await eventually(async () => {
       const x = await getMachine('stale');
       return cond(x, 'NodeHealthy')?.status === 'Unknown' && x;
     }, 'NodeHealthy Unknown');
-    expect(cond(m, 'NodeHealthy')).toMatchObject({ reason: 'NodeHealthUnknown', message: `* Node.AllConditions: ${lost}` });
-    expect(cond(m, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'ReadyUnknown', message: `* NodeHealthy:\n  * Node.AllConditions: ${lost}` });
+    expect(cond(m, 'NodeHealthy')).toMatchObject({
+      reason: 'NodeHealthUnknown',
+      message: `* Node.AllConditions: ${lost}`,
+    });
+    expect(cond(m, 'Ready')).toMatchObject({
+      status: 'Unknown',
+      reason: 'ReadyUnknown',
+      message: `* NodeHealthy:\n  * Node.AllConditions: ${lost}`,
+    });
   });
 
   it('deletion deletes infra machine and bootstrap config, waits for them, deletes the Node, removes the finalizer', async () => {
@@ -163,8 +223,13 @@ describe('Machine controller lifecycle (envtest)', () => {
 
   it('deletion waits while the infra machine still has a finalizer and reports it', async () => {
     const objs = await createMachineObjects(h.client, ns, { name: 'm2' });
-    await eventually(async () => (await getMachine('m2')).metadata.finalizers?.includes(MACHINE_FINALIZER), 'finalizer');
-    await h.client.patch(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', { metadata: { finalizers: ['test/hold'] } });
+    await eventually(
+      async () => (await getMachine('m2')).metadata.finalizers?.includes(MACHINE_FINALIZER),
+      'finalizer',
+    );
+    await h.client.patch(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', {
+      metadata: { finalizers: ['test/hold'] },
+    });
     await h.client.delete(ref(MACHINE_API, 'Machine', ns, 'm2'));
     const deleting = await eventually(async () => {
       const m = await getMachine('m2');
@@ -172,7 +237,9 @@ describe('Machine controller lifecycle (envtest)', () => {
     }, 'Deleting=WaitingForInfrastructureDeletion');
     expect(cond(deleting, 'Deleting')?.status).toBe('True');
     expect((deleting.status as { phase?: string }).phase).toBe('Deleting');
-    await h.client.patch(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', { metadata: { finalizers: null } });
+    await h.client.patch(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', {
+      metadata: { finalizers: null },
+    });
     await eventually(async () => !(await h.client.tryGet(ref(MACHINE_API, 'Machine', ns, 'm2'))), 'Machine m2 gone');
   });
 });

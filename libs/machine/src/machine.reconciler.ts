@@ -37,14 +37,28 @@ import { ContractVersionResolver } from './external';
 import { ExternalObjectTracker } from './external-tracker';
 import { InPlacePhase, type InPlaceResult } from './inplace-phase';
 import { MachineDeletion } from './machine-deletion';
-import { desiredExternalMetadataPatch, observeBootstrap, observeInfrastructure, type ExternalRead } from './machine-external';
+import {
+  desiredExternalMetadataPatch,
+  observeBootstrap,
+  observeInfrastructure,
+  type ExternalRead,
+} from './machine-external';
 import { createMergePatch, patchStatus } from './status-patch';
 import { lookupNode } from './machine-node';
 import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
-import { MACHINE_CONTROLLER_NAME, MACHINE_CONTROLLER_OPTIONS, MACHINE_FIELD_MANAGER, type MachineControllerOptions } from './options';
+import {
+  MACHINE_CONTROLLER_NAME,
+  MACHINE_CONTROLLER_OPTIONS,
+  MACHINE_FIELD_MANAGER,
+  type MachineControllerOptions,
+} from './options';
 import { computeMachineStatus, type NodeObservation } from './status';
 import type { MachineObject } from './types';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type ClusterKey, type WorkloadClusterClientProvider } from './workload-cluster';
+import {
+  WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+  type ClusterKey,
+  type WorkloadClusterClientProvider,
+} from './workload-cluster';
 import { WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from './workload-cluster-cache';
 
 /** Machine field index by spec.providerID (upstream index.MachineProviderIDField): workload Node → Machine. */
@@ -61,7 +75,11 @@ const machineRef = (m: { metadata: { name?: string; namespace?: string } }): Obj
   namespace: m.metadata.namespace,
 });
 
-@ReconcilerFor({ name: MACHINE_CONTROLLER_NAME, for: { apiVersion: MachineGVK.apiVersion, kind: 'Machine' }, maxConcurrentReconciles: 10 })
+@ReconcilerFor({
+  name: MACHINE_CONTROLLER_NAME,
+  for: { apiVersion: MachineGVK.apiVersion, kind: 'Machine' },
+  maxConcurrentReconciles: 10,
+})
 export class MachineReconciler implements Reconciler {
   private readonly log = new Logger('MachineReconciler');
   private readonly resolver: ContractVersionResolver;
@@ -111,10 +129,18 @@ export class MachineReconciler implements Reconciler {
     if (!machine) return;
     // Read only (the cache's frozen object, no copy): the reconcile never changes the Cluster.
     const cluster = await this.cache.tryGet<KubeObject>(
-      { apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: machine.metadata.namespace, name: machine.spec.clusterName },
+      {
+        apiVersion: ClusterGVK.apiVersion,
+        kind: 'Cluster',
+        namespace: machine.metadata.namespace,
+        name: machine.spec.clusterName,
+      },
       { readOnly: true },
     );
-    if (PAUSED_ANNOTATION in (machine.metadata.annotations ?? {}) || (cluster?.spec as { paused?: boolean } | undefined)?.paused) {
+    if (
+      PAUSED_ANNOTATION in (machine.metadata.annotations ?? {}) ||
+      (cluster?.spec as { paused?: boolean } | undefined)?.paused
+    ) {
       this.log.debug?.(`${req.namespace}/${req.name}: paused, skipping`);
       return;
     }
@@ -124,7 +150,10 @@ export class MachineReconciler implements Reconciler {
 
     if (!machine.metadata.finalizers?.includes(MACHINE_FINALIZER)) {
       await this.patchMachine(machine, {
-        metadata: { finalizers: [...(machine.metadata.finalizers ?? []), MACHINE_FINALIZER], resourceVersion: machine.metadata.resourceVersion },
+        metadata: {
+          finalizers: [...(machine.metadata.finalizers ?? []), MACHINE_FINALIZER],
+          resourceVersion: machine.metadata.resourceVersion,
+        },
       });
     }
     if (!cluster) throw new Error(`Cluster ${machine.metadata.namespace}/${machine.spec.clusterName} not found`);
@@ -176,13 +205,21 @@ export class MachineReconciler implements Reconciler {
     return this.result([inPlace.requeueAfterMs, statusResult.requeueAfterMs, this.nodePollMs(machine, cluster, node)]);
   }
 
-  private async reconcileDelete(machine: MachineObject, cluster: KubeObject | undefined, bootstrap: ExternalRead, infra: ExternalRead): Promise<Result | void> {
+  private async reconcileDelete(
+    machine: MachineObject,
+    cluster: KubeObject | undefined,
+    bootstrap: ExternalRead,
+    infra: ExternalRead,
+  ): Promise<Result | void> {
     if (!machine.metadata.finalizers?.includes(MACHINE_FINALIZER)) return;
     const original = structuredClone(machine.status);
     const step = await this.deletion.run(machine, cluster, bootstrap, infra);
     if (step.done) {
       await this.patchMachine(machine, {
-        metadata: { finalizers: machine.metadata.finalizers.filter((f) => f !== MACHINE_FINALIZER), resourceVersion: machine.metadata.resourceVersion },
+        metadata: {
+          finalizers: machine.metadata.finalizers.filter((f) => f !== MACHINE_FINALIZER),
+          resourceVersion: machine.metadata.resourceVersion,
+        },
       });
       return;
     }
@@ -219,7 +256,10 @@ export class MachineReconciler implements Reconciler {
     watchMachineOwners(this.cache, (req) => this.enqueue(req));
     // Cluster changes (paused, control plane initialized) concern every Machine of the cluster.
     const forward = (c: KubeObject) => {
-      const machines = this.cache.listStored(MachineGVK.apiVersion, 'Machine', { namespace: c.metadata.namespace, matchingFields: { [CLUSTER_NAME_FIELD]: c.metadata.name ?? '' } });
+      const machines = this.cache.listStored(MachineGVK.apiVersion, 'Machine', {
+        namespace: c.metadata.namespace,
+        matchingFields: { [CLUSTER_NAME_FIELD]: c.metadata.name ?? '' },
+      });
       for (const m of machines) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
     };
     const deleted = (c: KubeObject) => {
@@ -227,7 +267,9 @@ export class MachineReconciler implements Reconciler {
       this.workloadNodes.close(clusterKeyOf(c));
       forward(c);
     };
-    this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({ onAdd: forward, onUpdate: (_o, n) => forward(n), onDelete: deleted });
+    this.cache
+      .informerFor(ClusterGVK.apiVersion, 'Cluster')
+      .addEventHandler({ onAdd: forward, onUpdate: (_o, n) => forward(n), onDelete: deleted });
     // A workload Node appearing or changing concerns its Machine (upstream nodeToMachine): by the Machine annotation
     // on the Node, else by spec.providerID among the cluster's Machines.
     this.workloadNodes.watchNodes((cluster, node) => {
@@ -239,11 +281,16 @@ export class MachineReconciler implements Reconciler {
         namespace: cluster.namespace,
         matchingFields: { [MACHINE_PROVIDER_ID_FIELD]: providerID },
       });
-      for (const m of machines) if (m.spec.clusterName === cluster.name) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
+      for (const m of machines)
+        if (m.spec.clusterName === cluster.name)
+          this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
     });
   }
 
-  private async readExternal(machine: MachineObject, ref: { apiGroup: string; kind: string; name: string } | undefined): Promise<ExternalRead> {
+  private async readExternal(
+    machine: MachineObject,
+    ref: { apiGroup: string; kind: string; name: string } | undefined,
+  ): Promise<ExternalRead> {
     if (!ref) return { notFound: false, absentRef: true };
     try {
       const objectRef = await this.resolver.objectRef(ref, machine.metadata.namespace);
@@ -255,7 +302,9 @@ export class MachineReconciler implements Reconciler {
       return { object, notFound: !object, ref: objectRef };
     } catch (e) {
       if (isNotFound(e)) return { notFound: true };
-      this.log.error(`${machine.metadata.namespace}/${machine.metadata.name}: reading ${ref.kind} ${ref.name}: ${(e as Error).message}`);
+      this.log.error(
+        `${machine.metadata.namespace}/${machine.metadata.name}: reading ${ref.kind} ${ref.name}: ${(e as Error).message}`,
+      );
       return { notFound: false, error: e as Error };
     }
   }
@@ -276,7 +325,10 @@ export class MachineReconciler implements Reconciler {
    * spec.bootstrap.dataSecretName and spec.providerID, applied together as capi-machine (SSA removes fields a
    * manager stops sending, so the intent always carries every field this controller owns).
    */
-  private async applySpec(machine: MachineObject, want: { dataSecretName?: string; providerID?: string }): Promise<void> {
+  private async applySpec(
+    machine: MachineObject,
+    want: { dataSecretName?: string; providerID?: string },
+  ): Promise<void> {
     const dataSecretName = want.dataSecretName ?? machine.spec.bootstrap?.dataSecretName;
     const providerID = want.providerID ?? machine.spec.providerID;
     if (machine.spec.bootstrap?.dataSecretName === dataSecretName && machine.spec.providerID === providerID) return;
@@ -289,7 +341,11 @@ export class MachineReconciler implements Reconciler {
       metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace, uid: machine.metadata.uid },
       spec,
     };
-    await this.ssa.patch(this.client, intent, { fieldOwner: MACHINE_FIELD_MANAGER, original: machine, controllerName: MACHINE_CONTROLLER_NAME });
+    await this.ssa.patch(this.client, intent, {
+      fieldOwner: MACHINE_FIELD_MANAGER,
+      original: machine,
+      controllerName: MACHINE_CONTROLLER_NAME,
+    });
     const status = machine.status;
     Object.assign(machine, intent, { status });
     await this.cache.waitForResourceVersion(machineRef(machine), machine.metadata.resourceVersion!, 5000);
@@ -308,7 +364,11 @@ export class MachineReconciler implements Reconciler {
    * (control plane UpToDate) and MHC: ours are rebased onto the latest list under its resourceVersion, and a conflict is
    * retried on the then latest copy (upstream's patch helper) rather than failing the reconcile.
    */
-  private async writeStatus(machine: MachineObject, before: MachineObject['status'], after: MachineObject['status']): Promise<void> {
+  private async writeStatus(
+    machine: MachineObject,
+    before: MachineObject['status'],
+    after: MachineObject['status'],
+  ): Promise<void> {
     if (createMergePatch(before ?? {}, after ?? {}) === undefined) return;
     // The rebase reads the cache: let it catch up with this reconcile's own writes first (the in-place completion's
     // marker patches and markAsDone), or the guarded patch carries an older resourceVersion and is refused.
@@ -321,13 +381,21 @@ export class MachineReconciler implements Reconciler {
   }
 
   private async observeNode(machine: MachineObject, cluster: KubeObject): Promise<NodeObservation> {
-    const cs = (cluster.status ?? {}) as { initialization?: { infrastructureProvisioned?: boolean; controlPlaneInitialized?: boolean }; conditions?: Condition[] };
-    if (!cs.initialization?.infrastructureProvisioned) return { notInspected: 'Waiting for Cluster status.initialization.infrastructureProvisioned to be true' };
+    const cs = (cluster.status ?? {}) as {
+      initialization?: { infrastructureProvisioned?: boolean; controlPlaneInitialized?: boolean };
+      conditions?: Condition[];
+    };
+    if (!cs.initialization?.infrastructureProvisioned)
+      return { notInspected: 'Waiting for Cluster status.initialization.infrastructureProvisioned to be true' };
     if (!cs.initialization?.controlPlaneInitialized && !isTrue(cs.conditions, 'ControlPlaneInitialized')) {
       return { notInspected: 'Waiting for Cluster control plane to be initialized' };
     }
     if (!machine.spec.providerID) return {};
-    const found = await lookupNode(this.workloadNodes, { namespace: machine.metadata.namespace!, name: machine.spec.clusterName }, machine.spec.providerID);
+    const found = await lookupNode(
+      this.workloadNodes,
+      { namespace: machine.metadata.namespace!, name: machine.spec.clusterName },
+      machine.spec.providerID,
+    );
     if (found.error) {
       this.log.error(`${machine.metadata.namespace}/${machine.metadata.name}: reading Node: ${found.error}`);
       return { error: found.error };
@@ -341,4 +409,3 @@ export class MachineReconciler implements Reconciler {
     return { node: found.node };
   }
 }
-

@@ -4,13 +4,29 @@ import type { MachineObject } from './types';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const c = (type: string, status: ConditionStatus, reason = 'Foo', message?: string): Condition => ({ type, status, reason, lastTransitionTime: 't', ...(message ? { message } : {}) });
+const c = (type: string, status: ConditionStatus, reason = 'Foo', message?: string): Condition => ({
+  type,
+  status,
+  reason,
+  lastTransitionTime: 't',
+  ...(message ? { message } : {}),
+});
 
-function machine(over: { deletionTimestamp?: string; readinessGates?: MachineObject['spec']['readinessGates']; drainStart?: string } = {}): MachineObject {
+function machine(
+  over: {
+    deletionTimestamp?: string;
+    readinessGates?: MachineObject['spec']['readinessGates'];
+    drainStart?: string;
+  } = {},
+): MachineObject {
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Machine',
-    metadata: { name: 'machine-test', namespace: 'default', ...(over.deletionTimestamp ? { deletionTimestamp: over.deletionTimestamp } : {}) },
+    metadata: {
+      name: 'machine-test',
+      namespace: 'default',
+      ...(over.deletionTimestamp ? { deletionTimestamp: over.deletionTimestamp } : {}),
+    },
     spec: {
       clusterName: 'c',
       infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'i' },
@@ -28,7 +44,10 @@ const base = (): Condition[] => [
   c('Deleting', 'False', 'NotDeleting'),
   c('Updating', 'False', 'NotUpdating'),
 ];
-const replace = (list: Condition[], ...next: Condition[]) => [...list.filter((x) => !next.some((n) => n.type === x.type)), ...next];
+const replace = (list: Condition[], ...next: Condition[]) => [
+  ...list.filter((x) => !next.some((n) => n.type === x.type)),
+  ...next,
+];
 
 describe('readyCondition (upstream TestSetReadyCondition cases)', () => {
   it('accepts HealthCheckSucceeded to be missing', () => {
@@ -37,12 +56,22 @@ describe('readyCondition (upstream TestSetReadyCondition cases)', () => {
 
   it('Updating is required: missing → Unknown "Condition not yet reported"', () => {
     const noUpdating = base().filter((x) => x.type !== 'Updating');
-    expect(readyCondition(machine(), noUpdating, T0)).toEqual({ type: 'Ready', status: 'Unknown', reason: 'ReadyUnknown', message: '* Updating: Condition not yet reported' });
+    expect(readyCondition(machine(), noUpdating, T0)).toEqual({
+      type: 'Ready',
+      status: 'Unknown',
+      reason: 'ReadyUnknown',
+      message: '* Updating: Condition not yet reported',
+    });
   });
 
   it('aggregates Ready correctly while the Machine is updating (Updating has negative polarity)', () => {
     const conds = replace(base(), c('Updating', 'True', 'InPlaceUpdating', 'In place update in progress'));
-    expect(readyCondition(machine(), conds, T0)).toEqual({ type: 'Ready', status: 'False', reason: 'NotReady', message: '* Updating: In place update in progress' });
+    expect(readyCondition(machine(), conds, T0)).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message: '* Updating: In place update in progress',
+    });
   });
 
   it('tolerates BootstrapConfig, InfraMachine and Node that do not exist while deleting (waiting for pre-drain hooks)', () => {
@@ -54,17 +83,30 @@ describe('readyCondition (upstream TestSetReadyCondition cases)', () => {
       c('Updating', 'False', 'NotUpdating'),
     ];
     expect(readyCondition(machine({ deletionTimestamp: iso(T0) }), conds, T0)).toEqual({
-      type: 'Ready', status: 'False', reason: 'NotReady', message: '* Deleting: Machine deletion in progress, stage: WaitingForPreDrainHook',
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message: '* Deleting: Machine deletion in progress, stage: WaitingForPreDrainHook',
     });
   });
 
   it('takes HealthCheckSucceeded into account when it exists', () => {
     const conds = [...base(), c('HealthCheckSucceeded', 'False', 'SomeReason', 'Some message')];
-    expect(readyCondition(machine(), conds, T0)).toEqual({ type: 'Ready', status: 'False', reason: 'NotReady', message: '* HealthCheckSucceeded: Some message' });
+    expect(readyCondition(machine(), conds, T0)).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message: '* HealthCheckSucceeded: Some message',
+    });
   });
 
   it('takes readiness gates into account, with their polarity', () => {
-    const m = machine({ readinessGates: [{ conditionType: 'MyReadinessGate' }, { conditionType: 'MyReadinessGateGateWithNegativePolarity', polarity: 'Negative' }] });
+    const m = machine({
+      readinessGates: [
+        { conditionType: 'MyReadinessGate' },
+        { conditionType: 'MyReadinessGateGateWithNegativePolarity', polarity: 'Negative' },
+      ],
+    });
     const conds = [
       ...base(),
       c('HealthCheckSucceeded', 'True'),
@@ -72,12 +114,21 @@ describe('readyCondition (upstream TestSetReadyCondition cases)', () => {
       c('MyReadinessGateGateWithNegativePolarity', 'True', 'SomeReason', 'Some other message'),
     ];
     expect(readyCondition(m, conds, T0)).toEqual({
-      type: 'Ready', status: 'False', reason: 'NotReady', message: '* MyReadinessGate: Some message\n* MyReadinessGateGateWithNegativePolarity: Some other message',
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message: '* MyReadinessGate: Some message\n* MyReadinessGateGateWithNegativePolarity: Some other message',
     });
   });
 
   it('groups control plane component gates with the same message', () => {
-    const m = machine({ readinessGates: [{ conditionType: 'APIServerSomething' }, { conditionType: 'ControllerManagerSomething' }, { conditionType: 'EtcdSomething' }] });
+    const m = machine({
+      readinessGates: [
+        { conditionType: 'APIServerSomething' },
+        { conditionType: 'ControllerManagerSomething' },
+        { conditionType: 'EtcdSomething' },
+      ],
+    });
     const conds = [
       ...base(),
       c('HealthCheckSucceeded', 'True'),
@@ -85,7 +136,9 @@ describe('readyCondition (upstream TestSetReadyCondition cases)', () => {
       c('ControllerManagerSomething', 'False', 'SomeReason', 'Some control plane message'),
       c('EtcdSomething', 'False', 'SomeReason', 'Some etcd message'),
     ];
-    expect(readyCondition(m, conds, T0)!.message).toBe('* Control plane components: Some control plane message\n* EtcdSomething: Some etcd message');
+    expect(readyCondition(m, conds, T0)!.message).toBe(
+      '* Control plane components: Some control plane message\n* EtcdSomething: Some etcd message',
+    );
   });
 
   it('lists issues and unknowns in the order of the condition types, multiline messages indented, reason when no message', () => {
@@ -96,14 +149,22 @@ describe('readyCondition (upstream TestSetReadyCondition cases)', () => {
       c('NodeHealthy', 'False', 'NodeNotHealthy', '* Node.Ready: kubelet down\n* Node.DiskPressure: full'),
     );
     expect(readyCondition(machine(), conds, T0)).toEqual({
-      type: 'Ready', status: 'False', reason: 'NotReady',
-      message: '* BootstrapConfigReady: Please check controller logs for errors\n* InfrastructureReady: NotReady\n* NodeHealthy:\n  * Node.Ready: kubelet down\n  * Node.DiskPressure: full',
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message:
+        '* BootstrapConfigReady: Please check controller logs for errors\n* InfrastructureReady: NotReady\n* NodeHealthy:\n  * Node.Ready: kubelet down\n  * Node.DiskPressure: full',
     });
   });
 
   it('a True summary shows info conditions that carry a message', () => {
     const conds = replace(base(), c('InfrastructureReady', 'True', 'Ready', 'provisioned in zone a'));
-    expect(readyCondition(machine(), conds, T0)).toEqual({ type: 'Ready', status: 'True', reason: 'Ready', message: '* InfrastructureReady: provisioned in zone a' });
+    expect(readyCondition(machine(), conds, T0)).toEqual({
+      type: 'Ready',
+      status: 'True',
+      reason: 'Ready',
+      message: '* InfrastructureReady: provisioned in zone a',
+    });
   });
 });
 
@@ -111,7 +172,11 @@ describe('deletingConditionForSummary (upstream calculateDeletingConditionForSum
   const deletingCond = (reason: string, message?: string) => [c('Deleting', 'True', reason, message)];
 
   it('without a Deleting condition', () => {
-    expect(deletingConditionForSummary(machine({ deletionTimestamp: iso(T0) }), [], T0)).toMatchObject({ status: 'True', reason: 'Deleting', message: 'Machine deletion in progress' });
+    expect(deletingConditionForSummary(machine({ deletionTimestamp: iso(T0) }), [], T0)).toMatchObject({
+      status: 'True',
+      reason: 'Deleting',
+      message: 'Machine deletion in progress',
+    });
   });
 
   it('DrainingNode for more than 15m names the likely delays', () => {
@@ -130,18 +195,30 @@ describe('deletingConditionForSummary (upstream calculateDeletingConditionForSum
 
   it('WaitingForVolumeDetach for more than 15m', () => {
     const m = machine({ deletionTimestamp: iso(T0 - 16 * 60_000) });
-    expect(deletingConditionForSummary(m, deletingCond('WaitingForVolumeDetach', 'Waiting for Node volumes to be detached'), T0).message).toBe(
-      'Machine deletion in progress since more than 15m, stage: WaitingForVolumeDetach',
-    );
+    expect(
+      deletingConditionForSummary(
+        m,
+        deletingCond('WaitingForVolumeDetach', 'Waiting for Node volumes to be detached'),
+        T0,
+      ).message,
+    ).toBe('Machine deletion in progress since more than 15m, stage: WaitingForVolumeDetach');
   });
 });
 
 describe('groupControlPlaneComponentMessages', () => {
   it('keeps the lines when only one control plane component is reported or messages differ', () => {
-    expect(groupControlPlaneComponentMessages(['* APIServerPodHealthy: x', '* Foo: y'])).toEqual(['* APIServerPodHealthy: x', '* Foo: y']);
-    expect(groupControlPlaneComponentMessages(['* APIServerPodHealthy: x', '* SchedulerPodHealthy: z'])).toEqual(['* APIServerPodHealthy: x', '* SchedulerPodHealthy: z']);
+    expect(groupControlPlaneComponentMessages(['* APIServerPodHealthy: x', '* Foo: y'])).toEqual([
+      '* APIServerPodHealthy: x',
+      '* Foo: y',
+    ]);
+    expect(groupControlPlaneComponentMessages(['* APIServerPodHealthy: x', '* SchedulerPodHealthy: z'])).toEqual([
+      '* APIServerPodHealthy: x',
+      '* SchedulerPodHealthy: z',
+    ]);
   });
   it('counts EtcdPodHealthy as a control plane component', () => {
-    expect(groupControlPlaneComponentMessages(['* SchedulerPodHealthy: down', '* EtcdPodHealthy: down'])).toEqual(['* Control plane components: down']);
+    expect(groupControlPlaneComponentMessages(['* SchedulerPodHealthy: down', '* EtcdPodHealthy: down'])).toEqual([
+      '* Control plane components: down',
+    ]);
   });
 });

@@ -35,7 +35,11 @@ const GONE_WHILE_DELETING: Record<string, readonly string[]> = {
  * Deleting condition as shown in the summary: the stage only, so that Ready messages of many Machines aggregate
  * well on their MachineSet; "more than 15m" (and likely drain blockers) once deletion takes long.
  */
-export function deletingConditionForSummary(machine: MachineObject, conditions: readonly Condition[], nowMs: number): Condition {
+export function deletingConditionForSummary(
+  machine: MachineObject,
+  conditions: readonly Condition[],
+  nowMs: number,
+): Condition {
   const deleting = getCondition(conditions, DELETING_CONDITION);
   let message = 'Machine deletion in progress';
   if (deleting) {
@@ -58,11 +62,18 @@ export function deletingConditionForSummary(machine: MachineObject, conditions: 
       }
     }
   }
-  return { type: DELETING_CONDITION, status: 'True', reason: DELETING_REASON, message, lastTransitionTime: deleting?.lastTransitionTime ?? '' };
+  return {
+    type: DELETING_CONDITION,
+    status: 'True',
+    reason: DELETING_REASON,
+    message,
+    lastTransitionTime: deleting?.lastTransitionTime ?? '',
+  };
 }
 
 const CONTROL_PLANE_PREFIXES = ['* APIServer', '* ControllerManager', '* Scheduler'];
-const isControlPlaneComponent = (name: string) => CONTROL_PLANE_PREFIXES.some((p) => name.startsWith(p)) || name === '* EtcdPodHealthy';
+const isControlPlaneComponent = (name: string) =>
+  CONTROL_PLANE_PREFIXES.some((p) => name.startsWith(p)) || name === '* EtcdPodHealthy';
 
 /** Groups control plane component lines ("* APIServerPodHealthy: x", ...) into one when they all say the same. */
 export function groupControlPlaneComponentMessages(lines: string[]): string[] {
@@ -92,7 +103,11 @@ export function groupControlPlaneComponentMessages(lines: string[]): string[] {
  * NodeHealthy, HealthCheckSucceeded (when reported) and the readiness gates. `conditions` must already hold this
  * reconcile's Deleting and Updating conditions.
  */
-export function readyCondition(machine: MachineObject, conditions: readonly Condition[], nowMs: number): ConditionInput {
+export function readyCondition(
+  machine: MachineObject,
+  conditions: readonly Condition[],
+  nowMs: number,
+): ConditionInput {
   const types = [
     DELETING_CONDITION,
     BOOTSTRAP_CONFIG_READY_CONDITION,

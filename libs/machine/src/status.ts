@@ -67,13 +67,26 @@ function statusOf(obj: KubeObject | undefined): ObjStatus {
 }
 
 /** Mirrors the external object's Ready condition, or falls back to its initialization flag (upstream NewMirrorCondition). */
-function mirrorReady(type: string, obj: KubeObject, flag: boolean, trueReason: string, falseReason: string, kind: string): ConditionInput {
+function mirrorReady(
+  type: string,
+  obj: KubeObject,
+  flag: boolean,
+  trueReason: string,
+  falseReason: string,
+  kind: string,
+): ConditionInput {
   const ready = statusOf(obj).conditions?.find((c) => c.type === READY_CONDITION);
   if (ready) {
-    const reason = ready.reason && ready.reason !== '' ? ready.reason : ready.status === 'True' ? trueReason : 'NoReasonReported';
+    const reason =
+      ready.reason && ready.reason !== '' ? ready.reason : ready.status === 'True' ? trueReason : 'NoReasonReported';
     return { type, status: ready.status, reason, message: ready.message };
   }
-  return { type, status: flag ? 'True' : 'False', reason: flag ? trueReason : falseReason, message: flag ? undefined : `${kind} status.initialization is not yet provisioned` };
+  return {
+    type,
+    status: flag ? 'True' : 'False',
+    reason: flag ? trueReason : falseReason,
+    message: flag ? undefined : `${kind} status.initialization is not yet provisioned`,
+  };
 }
 
 export function bootstrapConfigReadyCondition(machine: MachineObject, obs: ExternalObservation): ConditionInput {
@@ -82,8 +95,10 @@ export function bootstrapConfigReadyCondition(machine: MachineObject, obs: Exter
   if (!ref) return { type, status: 'True', reason: 'DataSecretProvided' };
   const created = machine.status?.initialization?.bootstrapDataSecretCreated === true;
   if (obs.object) return mirrorReady(type, obs.object, created, 'Ready', 'NotReady', ref.kind);
-  if (!obs.notFound) return { type, status: 'Unknown', reason: 'InternalError', message: 'Please check controller logs for errors' };
-  if (machine.metadata.deletionTimestamp && created) return { type, status: 'False', reason: 'Deleted', message: `${ref.kind} has been deleted` };
+  if (!obs.notFound)
+    return { type, status: 'Unknown', reason: 'InternalError', message: 'Please check controller logs for errors' };
+  if (machine.metadata.deletionTimestamp && created)
+    return { type, status: 'False', reason: 'Deleted', message: `${ref.kind} has been deleted` };
   return { type, status: 'False', reason: 'DoesNotExist', message: `${ref.kind} does not exist` };
 }
 
@@ -92,13 +107,20 @@ export function infrastructureReadyCondition(machine: MachineObject, obs: Extern
   const kind = machine.spec.infrastructureRef.kind;
   const provisioned = machine.status?.initialization?.infrastructureProvisioned === true;
   if (obs.object) return mirrorReady(type, obs.object, provisioned, 'Ready', 'NotReady', kind);
-  if (!obs.notFound) return { type, status: 'Unknown', reason: 'InternalError', message: 'Please check controller logs for errors' };
+  if (!obs.notFound)
+    return { type, status: 'Unknown', reason: 'InternalError', message: 'Please check controller logs for errors' };
   if (machine.metadata.deletionTimestamp) {
     return provisioned
       ? { type, status: 'False', reason: 'Deleted', message: `${kind} has been deleted` }
       : { type, status: 'False', reason: 'DoesNotExist', message: `${kind} does not exist` };
   }
-  if (provisioned) return { type, status: 'False', reason: 'Deleted', message: `${kind} has been deleted while the Machine still exists` };
+  if (provisioned)
+    return {
+      type,
+      status: 'False',
+      reason: 'Deleted',
+      message: `${kind} has been deleted while the Machine still exists`,
+    };
   return { type, status: 'False', reason: 'DoesNotExist', message: `${kind} does not exist` };
 }
 
@@ -118,24 +140,41 @@ export function nodeConditions(machine: MachineObject, obs: NodeObservation): [C
   if (obs.error) return both('Unknown', 'InternalError', 'Please check controller logs for errors');
   const nodeRef = machine.status?.nodeRef?.name;
   if (obs.node) {
-    const conds = ((obs.node.status as { conditions?: NodeCondition[] } | undefined)?.conditions ?? []);
+    const conds = (obs.node.status as { conditions?: NodeCondition[] } | undefined)?.conditions ?? [];
     const ready = conds.find((c) => c.type === 'Ready');
     const readyCond: ConditionInput = ready
       ? {
           type: NODE_READY_CONDITION,
           status: ready.status,
-          reason: ready.status === 'True' ? 'NodeReady' : ready.status === 'False' ? 'NodeNotReady' : 'NodeReadyUnknown',
+          reason:
+            ready.status === 'True' ? 'NodeReady' : ready.status === 'False' ? 'NodeNotReady' : 'NodeReadyUnknown',
           message: ready.status !== 'True' && ready.message ? `* Node.Ready: ${ready.message}` : undefined,
         }
-      : { type: NODE_READY_CONDITION, status: 'Unknown', reason: 'NodeReadyUnknown', message: '* Node.Ready: Condition not yet reported' };
+      : {
+          type: NODE_READY_CONDITION,
+          status: 'Unknown',
+          reason: 'NodeReadyUnknown',
+          message: '* Node.Ready: Condition not yet reported',
+        };
     return [readyCond, { type: NODE_HEALTHY_CONDITION, ...summarizeNode(conds) }];
   }
   if (machine.metadata.deletionTimestamp) {
-    return nodeRef ? both('False', 'NodeDeleted', `Node ${nodeRef} has been deleted`) : both('Unknown', 'NodeDoesNotExist', 'Node does not exist');
+    return nodeRef
+      ? both('False', 'NodeDeleted', `Node ${nodeRef} has been deleted`)
+      : both('Unknown', 'NodeDoesNotExist', 'Node does not exist');
   }
   if (nodeRef) return both('False', 'NodeDeleted', `Node ${nodeRef} has been deleted while the Machine still exists`);
-  if (machine.spec.providerID) return both('Unknown', 'InspectionFailed', `Waiting for a Node with spec.providerID ${machine.spec.providerID} to exist`);
-  return both('Unknown', 'InspectionFailed', `Waiting for ${machine.spec.infrastructureRef.kind} to report spec.providerID`);
+  if (machine.spec.providerID)
+    return both(
+      'Unknown',
+      'InspectionFailed',
+      `Waiting for a Node with spec.providerID ${machine.spec.providerID} to exist`,
+    );
+  return both(
+    'Unknown',
+    'InspectionFailed',
+    `Waiting for ${machine.spec.infrastructureRef.kind} to report spec.providerID`,
+  );
 }
 
 function summarizeNode(conds: NodeCondition[]): { status: ConditionStatus; reason: string; message?: string } {
@@ -171,17 +210,29 @@ function summarizeNode(conds: NodeCondition[]): { status: ConditionStatus; reaso
 export function updatingCondition(machine: MachineObject, report: UpdatingReport | undefined): ConditionInput {
   if (!isUpdateInProgress(machine)) return { type: UPDATING_CONDITION, status: 'False', reason: NOT_UPDATING_REASON };
   if (report) return { type: UPDATING_CONDITION, status: 'True', reason: report.reason, message: report.message };
-  return { type: UPDATING_CONDITION, status: 'True', reason: IN_PLACE_UPDATING_REASON, message: 'In-place update in progress' };
+  return {
+    type: UPDATING_CONDITION,
+    status: 'True',
+    reason: IN_PLACE_UPDATING_REASON,
+    message: 'In-place update in progress',
+  };
 }
 
 /** Available: Ready for at least spec.minReadySeconds (an updating Machine is not Ready, hence not Available). */
-export function availableCondition(machine: MachineObject, ready: Condition | undefined, nowMs: number): { condition: ConditionInput; requeueAfterMs?: number } {
+export function availableCondition(
+  machine: MachineObject,
+  ready: Condition | undefined,
+  nowMs: number,
+): { condition: ConditionInput; requeueAfterMs?: number } {
   const type = AVAILABLE_CONDITION;
   if (!ready || ready.status !== 'True') return { condition: { type, status: 'False', reason: 'NotReady' } };
   const minReadyMs = (machine.spec.minReadySeconds ?? 0) * 1000;
   const readyFor = nowMs - Date.parse(ready.lastTransitionTime);
   if (readyFor >= minReadyMs) return { condition: { type, status: 'True', reason: 'Available' } };
-  return { condition: { type, status: 'False', reason: 'WaitingForMinReadySeconds' }, requeueAfterMs: minReadyMs - readyFor };
+  return {
+    condition: { type, status: 'False', reason: 'WaitingForMinReadySeconds' },
+    requeueAfterMs: minReadyMs - readyFor,
+  };
 }
 
 export type MachinePhase = NonNullable<NonNullable<MachineObject['status']>['phase']>;
@@ -190,7 +241,10 @@ export type MachinePhase = NonNullable<NonNullable<MachineObject['status']>['pha
  * Phase by upstream precedence, starting from the current phase (Pending when none): Provisioning < Provisioned <
  * Running < Updating (Updating condition True) < Deleting. `conditions` must hold this reconcile's Updating.
  */
-export function machinePhase(machine: MachineObject, conditions: readonly Condition[] = machine.status?.conditions ?? []): MachinePhase {
+export function machinePhase(
+  machine: MachineObject,
+  conditions: readonly Condition[] = machine.status?.conditions ?? [],
+): MachinePhase {
   const init = machine.status?.initialization;
   let phase: MachinePhase = machine.status?.phase || 'Pending';
   if (init?.bootstrapDataSecretCreated && !init?.infrastructureProvisioned) phase = 'Provisioning';
@@ -216,8 +270,10 @@ export function computeMachineStatus(input: StatusInput): StatusResult {
   set(infrastructureReadyCondition(machine, input.infra));
   for (const c of nodeConditions(machine, input.node)) set(c);
   set(updatingCondition(machine, input.updating));
-  if (!machine.metadata.deletionTimestamp) set({ type: DELETING_CONDITION, status: 'False', reason: NOT_DELETING_REASON });
-  else if (input.deleting) set({ type: DELETING_CONDITION, status: 'True', reason: input.deleting.reason, message: input.deleting.message });
+  if (!machine.metadata.deletionTimestamp)
+    set({ type: DELETING_CONDITION, status: 'False', reason: NOT_DELETING_REASON });
+  else if (input.deleting)
+    set({ type: DELETING_CONDITION, status: 'True', reason: input.deleting.reason, message: input.deleting.message });
   const upToDate = input.owners ? upToDateCondition(machine, conditions, input.owners, clock.now()) : undefined;
   if (upToDate) set(upToDate);
   set(readyCondition(machine, conditions, clock.now().getTime()));

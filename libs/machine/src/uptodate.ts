@@ -42,16 +42,31 @@ export function upToDateCondition(
   const rolloutAfterExpired = after < now.getTime() && !(created > after);
   if (rolloutAfterExpired) messages.push('MachineDeployment spec.rolloutAfter expired');
   if (!upToDate || rolloutAfterExpired) {
-    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: NOT_UP_TO_DATE_REASON, message: messages.map((m) => `* ${m}`).join('\n') };
+    return {
+      type: UP_TO_DATE_CONDITION,
+      status: 'False',
+      reason: NOT_UP_TO_DATE_REASON,
+      message: messages.map((m) => `* ${m}`).join('\n'),
+    };
   }
   const updating = getCondition(conditions, UPDATING_CONDITION);
   if (updating?.status === 'True') {
-    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message: updating.message };
+    return {
+      type: UP_TO_DATE_CONDITION,
+      status: 'False',
+      reason: MACHINE_UP_TO_DATE_UPDATING_REASON,
+      message: updating.message,
+    };
   }
   const kubelet = (machine.status?.nodeInfo as { kubeletVersion?: string } | undefined)?.kubeletVersion;
   const version = machine.spec.version;
   if (kubelet && version && kubelet !== version) {
-    return { type: UP_TO_DATE_CONDITION, status: 'False', reason: NOT_UP_TO_DATE_REASON, message: `* Kubelet version ${kubelet}, ${version} required` };
+    return {
+      type: UP_TO_DATE_CONDITION,
+      status: 'False',
+      reason: NOT_UP_TO_DATE_REASON,
+      message: `* Kubelet version ${kubelet}, ${version} required`,
+    };
   }
   return { type: UP_TO_DATE_CONDITION, status: 'True', reason: UP_TO_DATE_REASON };
 }

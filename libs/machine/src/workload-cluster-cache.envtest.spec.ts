@@ -5,7 +5,14 @@ import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest
 import { lookupNode } from './machine-node';
 import { kubeconfigSecretClientProvider } from './workload-cluster';
 import { WorkloadClusterCache } from './workload-cluster-cache';
-import { createNamespace, createNode, createReadyCluster, createRunningMachine, MACHINE_API, ref } from './testing/fixtures';
+import {
+  createNamespace,
+  createNode,
+  createReadyCluster,
+  createRunningMachine,
+  MACHINE_API,
+  ref,
+} from './testing/fixtures';
 import { startHarness, type Harness } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -33,7 +40,9 @@ describe('Machine controller: workload Node cache (envtest)', () => {
     const n = 8;
     for (let i = 0; i < n; i++) await createRunningMachine(h.client, ns, `m${i}`);
     for (let i = 0; i < n; i++) {
-      expect(nodeRefOf(await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, `m${i}`)))).toEqual({ name: `node-m${i}` });
+      expect(nodeRefOf(await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, `m${i}`)))).toEqual({
+        name: `node-m${i}`,
+      });
     }
     // The cluster's Node informer lists once (a relist after a dropped watch would add one).
     expect(await nodeLists(h)).toBeLessThanOrEqual(2);
@@ -59,17 +68,34 @@ describe('WorkloadClusterCache over the kubeconfig Secret provider (envtest)', (
   let cache: WorkloadClusterCache;
   const cluster = { namespace: 'wcc', name: 'c1' };
   const secretRef = { apiVersion: 'v1', kind: 'Secret', namespace: 'wcc', name: 'c1-kubeconfig' };
-  const lists = async () => Object.entries((await env.countRequests()).byVerbResource).filter(([k]) => /^list \S*\/nodes$/.test(k)).reduce((s, [, n]) => s + n, 0);
+  const lists = async () =>
+    Object.entries((await env.countRequests()).byVerbResource)
+      .filter(([k]) => /^list \S*\/nodes$/.test(k))
+      .reduce((s, [, n]) => s + n, 0);
   beforeAll(async () => {
     env = await startEnvtest();
     client = clientFor(env);
     provider = kubeconfigSecretClientProvider(client);
     cache = new WorkloadClusterCache(provider, { syncTimeoutMs: 1000 });
     await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'wcc' } });
-    await client.create({ ...secretRef, metadata: { name: secretRef.name, namespace: 'wcc' }, data: { value: Buffer.from(env.kubeconfig).toString('base64') } });
+    await client.create({
+      ...secretRef,
+      metadata: { name: secretRef.name, namespace: 'wcc' },
+      data: { value: Buffer.from(env.kubeconfig).toString('base64') },
+    });
     const unreachable = env.kubeconfig.replace(/server: .*/, 'server: https://127.0.0.1:1');
-    await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'down-kubeconfig', namespace: 'wcc' }, data: { value: Buffer.from(unreachable).toString('base64') } });
-    await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: { providerID: 'test://n1' } });
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'down-kubeconfig', namespace: 'wcc' },
+      data: { value: Buffer.from(unreachable).toString('base64') },
+    });
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      spec: { providerID: 'test://n1' },
+    });
   });
   afterAll(async () => {
     await cache?.closeAll();

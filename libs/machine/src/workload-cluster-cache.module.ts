@@ -22,7 +22,11 @@ class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
 
 @Module({
   providers: [
-    { provide: SHARED_WORKLOAD_CLUSTER_CACHE, inject: [CACHED_CLIENT], useFactory: (c: Client) => new WorkloadClusterCache(kubeconfigSecretClientProvider(c)) },
+    {
+      provide: SHARED_WORKLOAD_CLUSTER_CACHE,
+      inject: [CACHED_CLIENT],
+      useFactory: (c: Client) => new WorkloadClusterCache(kubeconfigSecretClientProvider(c)),
+    },
     SharedWorkloadClusterCacheLifecycle,
   ],
   exports: [SHARED_WORKLOAD_CLUSTER_CACHE],

@@ -62,7 +62,11 @@ export class WorkloadClusterCache {
       for (const h of [...this.handlers]) h({ namespace: cluster.namespace, name: cluster.name }, node, type);
     };
     entry.unsubscribe.push(
-      informer.addEventHandler({ onAdd: (n) => emit(n, 'add'), onUpdate: (_o, n) => emit(n, 'update'), onDelete: (n) => emit(n, 'delete') }),
+      informer.addEventHandler({
+        onAdd: (n) => emit(n, 'add'),
+        onUpdate: (_o, n) => emit(n, 'update'),
+        onDelete: (n) => emit(n, 'delete'),
+      }),
     );
     this.entries.set(key, entry);
     cache.start();
@@ -72,7 +76,10 @@ export class WorkloadClusterCache {
   /** The Node with `providerID` (read-only, from the cache), if any. */
   async nodeByProviderID(cluster: ClusterKey, providerID: string): Promise<KubeObject | undefined> {
     const cache = await this.nodeCache(cluster);
-    const nodes = await cache.list<KubeObject>('v1', 'Node', { matchingFields: { [NODE_PROVIDER_ID_FIELD]: providerID }, readOnly: true });
+    const nodes = await cache.list<KubeObject>('v1', 'Node', {
+      matchingFields: { [NODE_PROVIDER_ID_FIELD]: providerID },
+      readOnly: true,
+    });
     return nodes.items[0];
   }
 

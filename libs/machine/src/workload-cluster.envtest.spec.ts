@@ -19,7 +19,12 @@ describe('kubeconfigSecretClientProvider (envtest)', () => {
     await secret('good-kubeconfig', { value: Buffer.from(env.kubeconfig).toString('base64') });
     await secret('nokey-kubeconfig', { other: 'eA==' });
     await secret('garbage-kubeconfig', { value: Buffer.from('::: not yaml [').toString('base64') });
-    await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'wc-node' }, spec: { providerID: 'test://wc' } });
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'wc-node' },
+      spec: { providerID: 'test://wc' },
+    });
   });
   afterAll(async () => {
     provider?.closeAll();
@@ -35,7 +40,9 @@ describe('kubeconfigSecretClientProvider (envtest)', () => {
   });
 
   it('reports a missing Secret, a missing key and an invalid kubeconfig with clear errors', async () => {
-    await expect(provider({ namespace: 'wc', name: 'absent' })).rejects.toThrow(new WorkloadClusterConnectionError('kubeconfig Secret wc/absent-kubeconfig not found'));
+    await expect(provider({ namespace: 'wc', name: 'absent' })).rejects.toThrow(
+      new WorkloadClusterConnectionError('kubeconfig Secret wc/absent-kubeconfig not found'),
+    );
     await expect(provider({ namespace: 'wc', name: 'nokey' })).rejects.toThrow('has no "value" key');
     await expect(provider({ namespace: 'wc', name: 'garbage' })).rejects.toThrow(WorkloadClusterConnectionError);
   });

@@ -28,8 +28,16 @@ export function kubeconfigSecretClientProvider(client: Client): WorkloadClusterC
   const clients = new Map<string, { rv: string; client: KubeClient }>();
   const provider = async (cluster: ClusterKey): Promise<Client> => {
     const name = `${cluster.name}-kubeconfig`;
-    const secret = await client.tryGet<{ apiVersion: string; kind: string; metadata: { resourceVersion?: string }; data?: Record<string, string> }>({
-      apiVersion: 'v1', kind: 'Secret', namespace: cluster.namespace, name,
+    const secret = await client.tryGet<{
+      apiVersion: string;
+      kind: string;
+      metadata: { resourceVersion?: string };
+      data?: Record<string, string>;
+    }>({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      namespace: cluster.namespace,
+      name,
     });
     if (!secret) throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} not found`);
     const key = `${cluster.namespace}/${cluster.name}`;
@@ -37,22 +45,32 @@ export function kubeconfigSecretClientProvider(client: Client): WorkloadClusterC
     const cached = clients.get(key);
     if (cached && cached.rv === rv) return cached.client;
     const value = secret.data?.value;
-    if (!value) throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} has no "value" key`);
+    if (!value)
+      throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} has no "value" key`);
     const kc = new KubeConfig();
     try {
       kc.loadFromString(Buffer.from(value, 'base64').toString('utf8'));
     } catch (e) {
-      throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} is not a valid kubeconfig: ${(e as Error).message}`);
+      throw new WorkloadClusterConnectionError(
+        `kubeconfig Secret ${cluster.namespace}/${name} is not a valid kubeconfig: ${(e as Error).message}`,
+      );
     }
     let kube: KubeClient;
     try {
       kube = new KubeClient(kc);
     } catch (e) {
-      throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} is not usable: ${(e as Error).message}`);
+      throw new WorkloadClusterConnectionError(
+        `kubeconfig Secret ${cluster.namespace}/${name} is not usable: ${(e as Error).message}`,
+      );
     }
     cached?.client.close();
     clients.set(key, { rv, client: kube });
     return kube;
   };
-  return Object.assign(provider, { closeAll: () => { for (const c of clients.values()) c.client.close(); clients.clear(); } });
+  return Object.assign(provider, {
+    closeAll: () => {
+      for (const c of clients.values()) c.client.close();
+      clients.clear();
+    },
+  });
 }

@@ -2,7 +2,12 @@
 export * from './rollout';
 
 // MachineSet / MachineDeployment controllers (NestJS modules) and their pure decisions.
-export { MachineSetControllerModule, MachineDeploymentControllerModule, MachineSetModule, type MachineSetControllersOptions } from './module';
+export {
+  MachineSetControllerModule,
+  MachineDeploymentControllerModule,
+  MachineSetModule,
+  type MachineSetControllersOptions,
+} from './module';
 export { MachineSetReconciler, MACHINESET_CLOCK, MACHINESET_REMEDIATION_FIELD_MANAGER } from './machineset/reconciler';
 export {
   planRemediation,
@@ -21,7 +26,13 @@ export {
   type RemediationInput,
   type OwnerRemediatedUpdate,
 } from './machineset/remediation';
-export { MACHINESET_FIELD_MANAGER, startInPlaceUpdate, startInPlaceUpdatePatch, desiredMachineForInPlaceUpdate, desiredObjectForInPlaceUpdate } from './machineset/inplace-start';
+export {
+  MACHINESET_FIELD_MANAGER,
+  startInPlaceUpdate,
+  startInPlaceUpdatePatch,
+  desiredMachineForInPlaceUpdate,
+  desiredObjectForInPlaceUpdate,
+} from './machineset/inplace-start';
 export {
   DeletePriority,
   deletePriorityFunc,
@@ -44,7 +55,16 @@ export {
   type MovePlan,
 } from './machineset/moves';
 export { computeMachineSetStatus, isMachineAvailable } from './machineset/status';
-export { computeDesiredMachine, selectorProblem, objectFromTemplate, kindFromTemplateKind, machineLabels, generateName, formatLabelValue, TemplateError } from './machineset/desired';
+export {
+  computeDesiredMachine,
+  selectorProblem,
+  objectFromTemplate,
+  kindFromTemplateKind,
+  machineLabels,
+  generateName,
+  formatLabelValue,
+  TemplateError,
+} from './machineset/desired';
 export {
   MachineDeploymentReconciler,
   MACHINEDEPLOYMENT_FIELD_MANAGER,
@@ -52,7 +72,13 @@ export {
   MACHINEDEPLOYMENT_OPTIONS,
   type MachineDeploymentControllerOptions,
 } from './machinedeployment/reconciler';
-export { MachineSetInPlaceChecker, canUpdateCacheKey, DEFAULT_CAN_UPDATE_CACHE_TTL_MS, TemplateNotFoundError, type MachineSetInPlaceCheckerDeps } from './machinedeployment/can-update';
+export {
+  MachineSetInPlaceChecker,
+  canUpdateCacheKey,
+  DEFAULT_CAN_UPDATE_CACHE_TTL_MS,
+  TemplateNotFoundError,
+  type MachineSetInPlaceCheckerDeps,
+} from './machinedeployment/can-update';
 export { computeDesiredMachineSet, computeTemplateHash, machineSetApplyIntent } from './machinedeployment/desired-ms';
 export { machineSetWrites, drainedOldMachineSets, type MachineSetWrite } from './machinedeployment/plan-writes';
 export { computeMachineDeploymentStatus, type MachineDeploymentStatusInput } from './machinedeployment/status';

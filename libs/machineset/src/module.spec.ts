@@ -23,7 +23,9 @@ describe('MachineSetModule', () => {
       expect(app.get(MachineSetReconciler)).toBeInstanceOf(MachineSetReconciler);
       expect(app.get(MachineDeploymentReconciler)).toBeInstanceOf(MachineDeploymentReconciler);
       expect(app.get<Manager>(MANAGER).controllerNames().sort()).toEqual(['machinedeployment', 'machineset']);
-      expect(Reflect.getMetadata(RECONCILER_FOR, MachineSetReconciler).owns).toEqual([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine' }]);
+      expect(Reflect.getMetadata(RECONCILER_FOR, MachineSetReconciler).owns).toEqual([
+        { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine' },
+      ]);
     } finally {
       await app.close();
     }

@@ -4,7 +4,11 @@
 import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
 import type { Clock } from '@capi/api';
 import { SsaModule } from '@capi/ssa';
-import { MACHINEDEPLOYMENT_CLOCK, MACHINEDEPLOYMENT_OPTIONS, MachineDeploymentReconciler } from './machinedeployment/reconciler';
+import {
+  MACHINEDEPLOYMENT_CLOCK,
+  MACHINEDEPLOYMENT_OPTIONS,
+  MachineDeploymentReconciler,
+} from './machinedeployment/reconciler';
 import { MACHINESET_CLOCK, MachineSetReconciler } from './machineset/reconciler';
 
 export interface MachineSetControllersOptions {

@@ -39,15 +39,20 @@ export interface NodeLike {
 /** The parts of a Cluster the checks read. */
 export interface ClusterLike {
   metadata: { name?: string };
-  status?: { conditions?: Condition[]; initialization?: { infrastructureProvisioned?: boolean; controlPlaneInitialized?: boolean } };
+  status?: {
+    conditions?: Condition[];
+    initialization?: { infrastructureProvisioned?: boolean; controlPlaneInitialized?: boolean };
+  };
 }
 
 // v1beta2 Clusters report both conditions and status.initialization; this project's embedded Cluster logic only
 // writes the initialization flags, so either counts.
 export const isControlPlaneInitialized = (c: ClusterLike): boolean =>
-  isTrue(c.status?.conditions, CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION) || c.status?.initialization?.controlPlaneInitialized === true;
+  isTrue(c.status?.conditions, CLUSTER_CONTROL_PLANE_INITIALIZED_CONDITION) ||
+  c.status?.initialization?.controlPlaneInitialized === true;
 export const isInfrastructureReady = (c: ClusterLike): boolean =>
-  isTrue(c.status?.conditions, CLUSTER_INFRASTRUCTURE_READY_CONDITION) || c.status?.initialization?.infrastructureProvisioned === true;
+  isTrue(c.status?.conditions, CLUSTER_INFRASTRUCTURE_READY_CONDITION) ||
+  c.status?.initialization?.infrastructureProvisioned === true;
 
 export type MachineChecks = NonNullable<MachineHealthCheckSpec['checks']>;
 
@@ -101,7 +106,11 @@ const minDefined = (...values: (number | undefined)[]): number | undefined => {
 };
 
 /** A condition that has had `status` since `since`: unhealthy once strictly past the timeout, else time to go. */
-function timeoutCheck(since: number | undefined, timeoutSeconds: number, now: number): { expired: boolean; nextCheckMs?: number } {
+function timeoutCheck(
+  since: number | undefined,
+  timeoutSeconds: number,
+  now: number,
+): { expired: boolean; nextCheckMs?: number } {
   // A condition without a parsable lastTransitionTime counts from now: it cannot have been bad for long.
   const start = since ?? now;
   const deadline = start + timeoutSeconds * SECOND;
@@ -118,7 +127,9 @@ function machineChecks(input: TargetInput): CheckResult {
     if (!mc || mc.status !== c.status) continue;
     const r = timeoutCheck(parseTime(mc.lastTransitionTime), c.timeoutSeconds, now);
     if (r.expired) {
-      messages.push(`Condition ${c.type} on Machine is reporting status ${c.status} with reason ${mc.reason} for more than ${formatSeconds(c.timeoutSeconds)}`);
+      messages.push(
+        `Condition ${c.type} on Machine is reporting status ${c.status} with reason ${mc.reason} for more than ${formatSeconds(c.timeoutSeconds)}`,
+      );
     } else next = minDefined(next, r.nextCheckMs);
   }
   return messages.length ? { messages, reason: UNHEALTHY_MACHINE_REASON } : { messages, nextCheckMs: next };
@@ -141,13 +152,20 @@ function nodeStartupReference(input: TargetInput): number {
 function nodeChecks(input: TargetInput): CheckResult {
   const now = input.now.getTime();
   if (input.nodeMissing) {
-    return { messages: [`Node ${input.machine.status?.nodeRef?.name ?? ''} has been deleted`], reason: NODE_DELETED_REASON };
+    return {
+      messages: [`Node ${input.machine.status?.nodeRef?.name ?? ''} has been deleted`],
+      reason: NODE_DELETED_REASON,
+    };
   }
   if (!input.node) {
     const timeout = input.checks?.nodeStartupTimeoutSeconds ?? DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS;
     if (timeout === 0) return { messages: [] }; // startup timeout disabled
     const r = timeoutCheck(nodeStartupReference(input), timeout, now);
-    if (r.expired) return { messages: [`Node failed to report startup in ${formatSeconds(timeout)}`], reason: NODE_STARTUP_TIMEOUT_REASON };
+    if (r.expired)
+      return {
+        messages: [`Node failed to report startup in ${formatSeconds(timeout)}`],
+        reason: NODE_STARTUP_TIMEOUT_REASON,
+      };
     return { messages: [], nextCheckMs: r.nextCheckMs };
   }
   const messages: string[] = [];
@@ -157,7 +175,9 @@ function nodeChecks(input: TargetInput): CheckResult {
     if (!nc || nc.status !== c.status) continue;
     const r = timeoutCheck(parseTime(nc.lastTransitionTime), c.timeoutSeconds, now);
     if (r.expired) {
-      messages.push(`Condition ${c.type} on Node is reporting status ${c.status} with reason ${nc.reason ?? ''} for more than ${formatSeconds(c.timeoutSeconds)}`);
+      messages.push(
+        `Condition ${c.type} on Node is reporting status ${c.status} with reason ${nc.reason ?? ''} for more than ${formatSeconds(c.timeoutSeconds)}`,
+      );
     } else next = minDefined(next, r.nextCheckMs);
   }
   return messages.length ? { messages, reason: UNHEALTHY_NODE_REASON } : { messages, nextCheckMs: next };
@@ -190,8 +210,10 @@ export function evaluateTarget(input: TargetInput): TargetHealth {
 
   const m = machineChecks(input);
   const n = nodeChecks(input);
-  if (m.messages.length > 0) return { state: 'Unhealthy', reason: m.reason!, message: healthCheckFailedMessage([...m.messages, ...n.messages]) };
-  if (n.messages.length > 0) return { state: 'Unhealthy', reason: n.reason!, message: healthCheckFailedMessage(n.messages) };
+  if (m.messages.length > 0)
+    return { state: 'Unhealthy', reason: m.reason!, message: healthCheckFailedMessage([...m.messages, ...n.messages]) };
+  if (n.messages.length > 0)
+    return { state: 'Unhealthy', reason: n.reason!, message: healthCheckFailedMessage(n.messages) };
 
   const next = minDefined(m.nextCheckMs, n.nextCheckMs);
   if (next !== undefined) return { state: 'Pending', detail: 'a check may fail soon', nextCheckMs: next };
@@ -200,4 +222,3 @@ export function evaluateTarget(input: TargetInput): TargetHealth {
   if (machine.metadata.deletionTimestamp) return { state: 'Pending', detail: 'Machine is deleting' };
   return { state: 'Healthy' };
 }
-

@@ -1,6 +1,15 @@
 export { MachineHealthCheckControllerModule, MachineHealthCheckModule } from './mhc-controller.module';
-export { MachineHealthCheckReconciler, INVALID_SELECTOR_REASON, EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON } from './mhc.reconciler';
-export { MHC_CONTROLLER_NAME, MHC_FIELD_MANAGER, MHC_CONTROLLER_OPTIONS, type MachineHealthCheckControllerOptions } from './options';
+export {
+  MachineHealthCheckReconciler,
+  INVALID_SELECTOR_REASON,
+  EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON,
+} from './mhc.reconciler';
+export {
+  MHC_CONTROLLER_NAME,
+  MHC_FIELD_MANAGER,
+  MHC_CONTROLLER_OPTIONS,
+  type MachineHealthCheckControllerOptions,
+} from './options';
 export {
   evaluateTarget,
   formatSeconds,
@@ -27,5 +36,10 @@ export {
   INVALID_REMEDIATION_TRIGGER_REASON,
   type RemediationDecision,
 } from './remediation-allowed';
-export { decideMachineMarking, WAITING_FOR_REMEDIATION_MESSAGE, type MachineMarking, type MarkingContext } from './marking';
+export {
+  decideMachineMarking,
+  WAITING_FOR_REMEDIATION_MESSAGE,
+  type MachineMarking,
+  type MarkingContext,
+} from './marking';
 export { targetSelector, skipReason } from './targets';

@@ -37,7 +37,11 @@ const isMhcWaitingMarker = (c: Condition | undefined): boolean =>
   c?.status === 'False' && c.reason === WAITING_FOR_REMEDIATION_REASON;
 
 /** Pure: the HealthCheckSucceeded / OwnerRemediated conditions MHC wants on `machine` for `health`. */
-export function decideMachineMarking(machine: Pick<Machine, 'metadata' | 'status'>, health: TargetHealth, ctx: MarkingContext): MachineMarking {
+export function decideMachineMarking(
+  machine: Pick<Machine, 'metadata' | 'status'>,
+  health: TargetHealth,
+  ctx: MarkingContext,
+): MachineMarking {
   const current = machine.status?.conditions ?? [];
   const observedGeneration = machine.metadata.generation;
   let next: Condition[] = [...current];
@@ -45,10 +49,29 @@ export function decideMachineMarking(machine: Pick<Machine, 'metadata' | 'status
 
   const existingHcs = getCondition(current, HEALTH_CHECK_SUCCEEDED_CONDITION);
   if (health.state === 'Healthy') {
-    next = setCondition(next, { type: HEALTH_CHECK_SUCCEEDED_CONDITION, status: 'True', reason: HEALTH_CHECK_SUCCEEDED_REASON, observedGeneration }, ctx.clock);
+    next = setCondition(
+      next,
+      {
+        type: HEALTH_CHECK_SUCCEEDED_CONDITION,
+        status: 'True',
+        reason: HEALTH_CHECK_SUCCEEDED_REASON,
+        observedGeneration,
+      },
+      ctx.clock,
+    );
     asserted.add(HEALTH_CHECK_SUCCEEDED_CONDITION);
   } else if (health.state === 'Unhealthy') {
-    next = setCondition(next, { type: HEALTH_CHECK_SUCCEEDED_CONDITION, status: 'False', reason: health.reason, message: health.message, observedGeneration }, ctx.clock);
+    next = setCondition(
+      next,
+      {
+        type: HEALTH_CHECK_SUCCEEDED_CONDITION,
+        status: 'False',
+        reason: health.reason,
+        message: health.message,
+        observedGeneration,
+      },
+      ctx.clock,
+    );
     asserted.add(HEALTH_CHECK_SUCCEEDED_CONDITION);
   } else if (existingHcs) {
     // Pending / updating in place: keep what was reported last (upstream leaves the Machine untouched).
@@ -59,11 +82,18 @@ export function decideMachineMarking(machine: Pick<Machine, 'metadata' | 'status
   // remediation is in progress the owner controls the condition and MHC must not overwrite it.
   const existingOr = getCondition(current, OWNER_REMEDIATED_CONDITION);
   let remediationRequested = false;
-  const mayRequest = health.state === 'Unhealthy' && ctx.remediationAllowed && !ctx.clusterPaused && !machine.metadata.deletionTimestamp;
+  const mayRequest =
+    health.state === 'Unhealthy' && ctx.remediationAllowed && !ctx.clusterPaused && !machine.metadata.deletionTimestamp;
   if (mayRequest && (!existingOr || existingOr.status === 'True')) {
     next = setCondition(
       next,
-      { type: OWNER_REMEDIATED_CONDITION, status: 'False', reason: WAITING_FOR_REMEDIATION_REASON, message: WAITING_FOR_REMEDIATION_MESSAGE, observedGeneration },
+      {
+        type: OWNER_REMEDIATED_CONDITION,
+        status: 'False',
+        reason: WAITING_FOR_REMEDIATION_REASON,
+        message: WAITING_FOR_REMEDIATION_MESSAGE,
+        observedGeneration,
+      },
       ctx.clock,
     );
     asserted.add(OWNER_REMEDIATED_CONDITION);

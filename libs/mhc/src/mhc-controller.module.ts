@@ -12,10 +12,19 @@ export class MachineHealthCheckControllerModule {
       { provide: MHC_CONTROLLER_OPTIONS, useValue: options },
       options.workloadClusterClientProvider
         ? { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, useValue: options.workloadClusterClientProvider }
-        : { provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER, inject: [CACHED_CLIENT], useFactory: (c: Client) => kubeconfigSecretClientProvider(c) },
+        : {
+            provide: WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+            inject: [CACHED_CLIENT],
+            useFactory: (c: Client) => kubeconfigSecretClientProvider(c),
+          },
       MachineHealthCheckReconciler,
     ];
-    return { module: MachineHealthCheckControllerModule, imports: options.imports ?? [], providers, exports: [MachineHealthCheckReconciler] };
+    return {
+      module: MachineHealthCheckControllerModule,
+      imports: options.imports ?? [],
+      providers,
+      exports: [MachineHealthCheckReconciler],
+    };
   }
 }
 

@@ -3,7 +3,15 @@ import { UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 import { eventually, settle } from '@capi/envtest';
 import {
-  CAPI, conditionOf, createClusterWithWorkload, createMachine, createNode, machineRef, mhcRef, startHarness, type Harness,
+  CAPI,
+  conditionOf,
+  createClusterWithWorkload,
+  createMachine,
+  createNode,
+  machineRef,
+  mhcRef,
+  startHarness,
+  type Harness,
 } from './testing/harness';
 
 jest.setTimeout(60_000);
@@ -13,11 +21,17 @@ describe('MachineHealthCheck controller (envtest)', () => {
   const ns = 'mhc';
   const getMachine = (name: string) => h.client.get<KubeObject>(machineRef(ns, name));
   const getMhc = (name: string) => h.client.get<KubeObject>(mhcRef(ns, name));
-  const ready = (sinceS: number) => [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: h.clock.at(sinceS) }];
-  const notReady = (sinceS: number) => [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: h.clock.at(sinceS) }];
+  const ready = (sinceS: number) => [
+    { type: 'Ready', status: 'True', reason: 'KubeletReady', lastTransitionTime: h.clock.at(sinceS) },
+  ];
+  const notReady = (sinceS: number) => [
+    { type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: h.clock.at(sinceS) },
+  ];
   const createMhc = (name: string, pool: string, extra: Record<string, unknown> = {}) =>
     h.client.create({
-      apiVersion: CAPI, kind: 'MachineHealthCheck', metadata: { name, namespace: ns },
+      apiVersion: CAPI,
+      kind: 'MachineHealthCheck',
+      metadata: { name, namespace: ns },
       spec: {
         clusterName: 'c1',
         selector: { matchLabels: { pool } },
@@ -44,8 +58,11 @@ describe('MachineHealthCheck controller (envtest)', () => {
     await createNode(h, 'n-a2', ready(-1000));
     await createMachine(h, ns, 'c1', 'a1', { labels: { pool: 'a' }, nodeName: 'n-a1' });
     await createMachine(h, ns, 'c1', 'a2', {
-      labels: { pool: 'a' }, nodeName: 'n-a2',
-      conditions: [{ type: 'InfrastructureReady', status: 'False', reason: 'InfraGone', lastTransitionTime: h.clock.at(-301) }],
+      labels: { pool: 'a' },
+      nodeName: 'n-a2',
+      conditions: [
+        { type: 'InfrastructureReady', status: 'False', reason: 'InfraGone', lastTransitionTime: h.clock.at(-301) },
+      ],
     });
     await createMhc('pool-a', 'a');
 
@@ -54,11 +71,21 @@ describe('MachineHealthCheck controller (envtest)', () => {
       return conditionOf(m, 'OwnerRemediated') && m;
     }, 'a2 marked');
     expect(conditionOf(a2, 'HealthCheckSucceeded')).toMatchObject({
-      status: 'False', reason: 'UnhealthyMachine',
-      message: 'Health check failed:\n  * Condition InfrastructureReady on Machine is reporting status False with reason InfraGone for more than 5m0s',
+      status: 'False',
+      reason: 'UnhealthyMachine',
+      message:
+        'Health check failed:\n  * Condition InfrastructureReady on Machine is reporting status False with reason InfraGone for more than 5m0s',
     });
-    expect(conditionOf(a2, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation', message: 'Waiting for remediation' });
-    expect(a2.metadata.managedFields?.some((f) => f.manager === 'capi-machinehealthcheck' && f.operation === 'Apply' && f.subresource === 'status')).toBe(true);
+    expect(conditionOf(a2, 'OwnerRemediated')).toMatchObject({
+      status: 'False',
+      reason: 'WaitingForRemediation',
+      message: 'Waiting for remediation',
+    });
+    expect(
+      a2.metadata.managedFields?.some(
+        (f) => f.manager === 'capi-machinehealthcheck' && f.operation === 'Apply' && f.subresource === 'status',
+      ),
+    ).toBe(true);
 
     const a1 = await eventually(async () => {
       const m = await getMachine('a1');
@@ -71,7 +98,13 @@ describe('MachineHealthCheck controller (envtest)', () => {
       const o = await getMhc('pool-a');
       return (o.status as { currentHealthy?: number } | undefined)?.currentHealthy === 1 && o;
     }, 'MHC status');
-    expect(mhc.status).toMatchObject({ expectedMachines: 2, currentHealthy: 1, remediationsAllowed: 1, targets: ['a1', 'a2'], observedGeneration: 1 });
+    expect(mhc.status).toMatchObject({
+      expectedMachines: 2,
+      currentHealthy: 1,
+      remediationsAllowed: 1,
+      targets: ['a1', 'a2'],
+      observedGeneration: 1,
+    });
     expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({ status: 'True', reason: 'RemediationAllowed' });
     expect(conditionOf(mhc, 'Paused')).toMatchObject({ status: 'False', reason: 'NotPaused' });
     expect(mhc.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe('c1');
@@ -80,9 +113,18 @@ describe('MachineHealthCheck controller (envtest)', () => {
 
   it('restores its conditions when another writer replaces the Machine condition list (Machine watch)', async () => {
     // A JSON merge patch replaces the whole list, as the Machine controller's status patch does from a stale read.
-    await h.client.patch(machineRef(ns, 'a2'), 'merge', {
-      status: { conditions: [{ type: 'InfrastructureReady', status: 'False', reason: 'InfraGone', lastTransitionTime: h.clock.at(-400) }] },
-    }, { subresource: 'status' });
+    await h.client.patch(
+      machineRef(ns, 'a2'),
+      'merge',
+      {
+        status: {
+          conditions: [
+            { type: 'InfrastructureReady', status: 'False', reason: 'InfraGone', lastTransitionTime: h.clock.at(-400) },
+          ],
+        },
+      },
+      { subresource: 'status' },
+    );
     const a2 = await eventually(async () => {
       const m = await getMachine('a2');
       return conditionOf(m, 'OwnerRemediated') && conditionOf(m, 'HealthCheckSucceeded') && m;
@@ -101,8 +143,18 @@ describe('MachineHealthCheck controller (envtest)', () => {
   it('an updating Machine is checked like any other (no in-place special case): NotReady Node past its timeout is remediated', async () => {
     await createNode(h, 'n-u1', notReady(-3600));
     await createMachine(h, ns, 'c1', 'u1', {
-      labels: { pool: 'u' }, nodeName: 'n-u1', annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' },
-      conditions: [{ type: 'Updating', status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress', lastTransitionTime: h.clock.at(-60) }],
+      labels: { pool: 'u' },
+      nodeName: 'n-u1',
+      annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' },
+      conditions: [
+        {
+          type: 'Updating',
+          status: 'True',
+          reason: 'InPlaceUpdating',
+          message: 'In-place update in progress',
+          lastTransitionTime: h.clock.at(-60),
+        },
+      ],
     });
     await createMhc('pool-u', 'u');
     const u1 = await eventually(async () => {
@@ -110,8 +162,10 @@ describe('MachineHealthCheck controller (envtest)', () => {
       return conditionOf(m, 'OwnerRemediated') && m;
     }, 'u1 marked');
     expect(conditionOf(u1, 'HealthCheckSucceeded')).toMatchObject({
-      status: 'False', reason: 'UnhealthyNode',
-      message: 'Health check failed:\n  * Condition Ready on Node is reporting status False with reason KubeletNotReady for more than 5m0s',
+      status: 'False',
+      reason: 'UnhealthyNode',
+      message:
+        'Health check failed:\n  * Condition Ready on Node is reporting status False with reason KubeletNotReady for more than 5m0s',
     });
     expect(conditionOf(u1, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
     expect((await getMhc('pool-u')).status).toMatchObject({ expectedMachines: 1, currentHealthy: 0, targets: ['u1'] });
@@ -120,11 +174,25 @@ describe('MachineHealthCheck controller (envtest)', () => {
   it('an updating Machine with a Ready Node: Updating=True beyond its timeout is remediated', async () => {
     await createNode(h, 'n-u2', ready(-3600));
     await createMachine(h, ns, 'c1', 'u2', {
-      labels: { pool: 'u2' }, nodeName: 'n-u2', annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' },
-      conditions: [{ type: 'Updating', status: 'True', reason: 'InPlaceUpdating', message: 'In-place update in progress', lastTransitionTime: h.clock.at(-60) }],
+      labels: { pool: 'u2' },
+      nodeName: 'n-u2',
+      annotations: { [UPDATE_IN_PROGRESS_ANNOTATION]: '' },
+      conditions: [
+        {
+          type: 'Updating',
+          status: 'True',
+          reason: 'InPlaceUpdating',
+          message: 'In-place update in progress',
+          lastTransitionTime: h.clock.at(-60),
+        },
+      ],
     });
     await createMhc('pool-u2', 'u2');
-    await eventually(async () => ((await getMhc('pool-u2')).status as { expectedMachines?: number } | undefined)?.expectedMachines === 1, 'pool-u2 status');
+    await eventually(
+      async () =>
+        ((await getMhc('pool-u2')).status as { expectedMachines?: number } | undefined)?.expectedMachines === 1,
+      'pool-u2 status',
+    );
     await settle(h.manager, ['machinehealthcheck']);
     expect(conditionOf(await getMachine('u2'), 'OwnerRemediated')).toBeUndefined();
     // The next check is due when Updating=True reaches its 30 min timeout (+1 s).
@@ -134,8 +202,10 @@ describe('MachineHealthCheck controller (envtest)', () => {
     await h.reconciler.reconcile({ namespace: ns, name: 'pool-u2' });
     const u2 = await getMachine('u2');
     expect(conditionOf(u2, 'HealthCheckSucceeded')).toMatchObject({
-      status: 'False', reason: 'UnhealthyMachine',
-      message: 'Health check failed:\n  * Condition Updating on Machine is reporting status True with reason InPlaceUpdating for more than 30m0s',
+      status: 'False',
+      reason: 'UnhealthyMachine',
+      message:
+        'Health check failed:\n  * Condition Updating on Machine is reporting status True with reason InPlaceUpdating for more than 30m0s',
     });
     expect(conditionOf(u2, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
   });
@@ -152,8 +222,10 @@ describe('MachineHealthCheck controller (envtest)', () => {
       return conditionOf(o, 'RemediationAllowed') && o;
     }, 'pool-b RemediationAllowed');
     expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({
-      status: 'False', reason: 'TooManyUnhealthy',
-      message: 'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 3, maxUnhealthy: 34%)',
+      status: 'False',
+      reason: 'TooManyUnhealthy',
+      message:
+        'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 3, maxUnhealthy: 34%)',
     });
     expect(mhc.status).toMatchObject({ expectedMachines: 3, currentHealthy: 0, remediationsAllowed: 0 });
     await settle(h.manager, ['machinehealthcheck']);
@@ -163,7 +235,9 @@ describe('MachineHealthCheck controller (envtest)', () => {
       expect(conditionOf(m, 'OwnerRemediated')).toBeUndefined();
     }
     expect(conditionOf(await getMachine('b3'), 'HealthCheckSucceeded')).toMatchObject({
-      status: 'False', reason: 'NodeDeleted', message: 'Health check failed:\n  * Node n-b3-gone has been deleted',
+      status: 'False',
+      reason: 'NodeDeleted',
+      message: 'Health check failed:\n  * Node n-b3-gone has been deleted',
     });
   });
 
@@ -171,8 +245,16 @@ describe('MachineHealthCheck controller (envtest)', () => {
     await createNode(h, 'n-c1', ready(-1000));
     await createMachine(h, ns, 'c1', 'c1m', { labels: { pool: 'c' }, nodeName: 'n-c1' });
     await createMhc('pool-c', 'c');
-    await eventually(async () => conditionOf(await getMachine('c1m'), 'HealthCheckSucceeded')?.status === 'True', 'c1m healthy');
-    await h.wl.patch({ apiVersion: 'v1', kind: 'Node', name: 'n-c1' }, 'merge', { status: { conditions: notReady(0) } }, { subresource: 'status' });
+    await eventually(
+      async () => conditionOf(await getMachine('c1m'), 'HealthCheckSucceeded')?.status === 'True',
+      'c1m healthy',
+    );
+    await h.wl.patch(
+      { apiVersion: 'v1', kind: 'Node', name: 'n-c1' },
+      'merge',
+      { status: { conditions: notReady(0) } },
+      { subresource: 'status' },
+    );
     expect(await h.reconciler.reconcile({ namespace: ns, name: 'pool-c' })).toEqual({ requeueAfterMs: 301_000 });
     h.clock.advance(301_000);
     await h.reconciler.reconcile({ namespace: ns, name: 'pool-c' });
@@ -184,12 +266,23 @@ describe('MachineHealthCheck controller (envtest)', () => {
   it('templateRef (external remediation, not implemented) marks Machines but never requests owner remediation', async () => {
     await createNode(h, 'n-e1', notReady(-400));
     await createMachine(h, ns, 'c1', 'e1', { labels: { pool: 'e' }, nodeName: 'n-e1' });
-    await createMhc('pool-e', 'e', { remediation: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'TestRemediationTemplate', name: 'r' } } });
+    await createMhc('pool-e', 'e', {
+      remediation: {
+        templateRef: {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+          kind: 'TestRemediationTemplate',
+          name: 'r',
+        },
+      },
+    });
     const mhc = await eventually(async () => {
       const o = await getMhc('pool-e');
       return conditionOf(o, 'RemediationAllowed') && o;
     }, 'pool-e condition');
-    expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({ status: 'False', reason: 'ExternalRemediationNotSupported' });
+    expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({
+      status: 'False',
+      reason: 'ExternalRemediationNotSupported',
+    });
     await settle(h.manager, ['machinehealthcheck']);
     const e1 = await getMachine('e1');
     expect(conditionOf(e1, 'HealthCheckSucceeded')).toMatchObject({ status: 'False', reason: 'UnhealthyNode' });
@@ -197,12 +290,17 @@ describe('MachineHealthCheck controller (envtest)', () => {
   });
 
   it('a paused MachineHealthCheck reports Paused=True and keeps its last status', async () => {
-    await h.client.patch(mhcRef(ns, 'pool-c'), 'merge', { metadata: { annotations: { 'cluster.x-k8s.io/paused': '' } } });
+    await h.client.patch(mhcRef(ns, 'pool-c'), 'merge', {
+      metadata: { annotations: { 'cluster.x-k8s.io/paused': '' } },
+    });
     const mhc = await eventually(async () => {
       const o = await getMhc('pool-c');
       return conditionOf(o, 'Paused')?.status === 'True' && o;
     }, 'pool-c paused');
-    expect(conditionOf(mhc, 'Paused')).toMatchObject({ reason: 'Paused', message: 'MachineHealthCheck has the cluster.x-k8s.io/paused annotation' });
+    expect(conditionOf(mhc, 'Paused')).toMatchObject({
+      reason: 'Paused',
+      message: 'MachineHealthCheck has the cluster.x-k8s.io/paused annotation',
+    });
     expect(mhc.status).toMatchObject({ expectedMachines: 1, targets: ['c1m'] });
     expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({ status: 'True' });
   });
@@ -214,7 +312,8 @@ describe('MachineHealthCheck controller (envtest)', () => {
       return conditionOf(o, 'RemediationAllowed') && o;
     }, 'bad-range condition');
     expect(conditionOf(mhc, 'RemediationAllowed')).toMatchObject({
-      status: 'False', reason: 'InvalidRemediationTrigger',
+      status: 'False',
+      reason: 'InvalidRemediationTrigger',
       message: 'spec.remediation.triggerIf is invalid: max value 1 cannot be less than min value 5 for unhealthyRange',
     });
   });

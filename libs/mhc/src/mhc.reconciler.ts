@@ -35,7 +35,12 @@ import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } 
 import { ServerSideApplier } from '@capi/ssa';
 import { evaluateTarget, isControlPlaneInitialized, type ClusterLike, type TargetHealth } from './evaluate';
 import { decideMachineMarking } from './marking';
-import { MHC_CONTROLLER_NAME, MHC_CONTROLLER_OPTIONS, MHC_FIELD_MANAGER, type MachineHealthCheckControllerOptions } from './options';
+import {
+  MHC_CONTROLLER_NAME,
+  MHC_CONTROLLER_OPTIONS,
+  MHC_FIELD_MANAGER,
+  type MachineHealthCheckControllerOptions,
+} from './options';
 import { pausedCondition } from './paused';
 import {
   INVALID_REMEDIATION_TRIGGER_REASON,
@@ -45,7 +50,13 @@ import {
   TOO_MANY_UNHEALTHY_REASON,
   decideRemediationAllowed,
 } from './remediation-allowed';
-import { listTargetMachines, readTargets, type MachineHealthCheckObject, type MachineObject, type Target } from './targets';
+import {
+  listTargetMachines,
+  readTargets,
+  type MachineHealthCheckObject,
+  type MachineObject,
+  type Target,
+} from './targets';
 
 export const INVALID_SELECTOR_REASON = 'InvalidSelector';
 /** Not upstream: spec.remediation.templateRef (external remediation) is not implemented here. */
@@ -63,7 +74,11 @@ interface StatusIntent {
   observed: boolean;
 }
 
-@ReconcilerFor({ name: MHC_CONTROLLER_NAME, for: { apiVersion: MachineHealthCheckGVK.apiVersion, kind: 'MachineHealthCheck' }, maxConcurrentReconciles: 5 })
+@ReconcilerFor({
+  name: MHC_CONTROLLER_NAME,
+  for: { apiVersion: MachineHealthCheckGVK.apiVersion, kind: 'MachineHealthCheck' },
+  maxConcurrentReconciles: 5,
+})
 export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, OnModuleDestroy {
   private readonly log = new Logger('MachineHealthCheckReconciler');
   private readonly clock: Clock;
@@ -87,21 +102,36 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
   /** Machine and Cluster events re-check the MachineHealthChecks that cover them. */
   onModuleInit(): void {
     // The MachineHealthChecks of one cluster, from the spec.clusterName index.
-    const enqueueFor = (namespace: string | undefined, clusterName: string, match: (mhc: MachineHealthCheckObject) => boolean) => {
+    const enqueueFor = (
+      namespace: string | undefined,
+      clusterName: string,
+      match: (mhc: MachineHealthCheckObject) => boolean,
+    ) => {
       const queue = this.manager.controller(MHC_CONTROLLER_NAME)?.queue;
       if (!queue) return;
-      const mhcs = this.cache.listStored<MachineHealthCheckObject>(MachineHealthCheckGVK.apiVersion, 'MachineHealthCheck', { namespace, matchingFields: { [CLUSTER_NAME_FIELD]: clusterName } });
-      for (const mhc of mhcs) if (match(mhc)) queue.add({ namespace: mhc.metadata.namespace, name: mhc.metadata.name! });
+      const mhcs = this.cache.listStored<MachineHealthCheckObject>(
+        MachineHealthCheckGVK.apiVersion,
+        'MachineHealthCheck',
+        { namespace, matchingFields: { [CLUSTER_NAME_FIELD]: clusterName } },
+      );
+      for (const mhc of mhcs)
+        if (match(mhc)) queue.add({ namespace: mhc.metadata.namespace, name: mhc.metadata.name! });
     };
-    const onMachine = (m: MachineObject) => enqueueFor(m.metadata.namespace, m.spec.clusterName, (mhc) => this.selects(mhc, m));
+    const onMachine = (m: MachineObject) =>
+      enqueueFor(m.metadata.namespace, m.spec.clusterName, (mhc) => this.selects(mhc, m));
     const onCluster = (c: KubeObject) => enqueueFor(c.metadata.namespace, c.metadata.name ?? '', () => true);
     this.cache.informerFor<MachineObject>(MachineGVK.apiVersion, 'Machine').addEventHandler({
       onAdd: onMachine,
       // A Machine leaving the selector must also re-check the MHC (targets shrink).
-      onUpdate: (o, n) => { onMachine(o); onMachine(n); },
+      onUpdate: (o, n) => {
+        onMachine(o);
+        onMachine(n);
+      },
       onDelete: onMachine,
     });
-    this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({ onAdd: onCluster, onUpdate: (_o, n) => onCluster(n), onDelete: onCluster });
+    this.cache
+      .informerFor(ClusterGVK.apiVersion, 'Cluster')
+      .addEventHandler({ onAdd: onCluster, onUpdate: (_o, n) => onCluster(n), onDelete: onCluster });
   }
 
   /** The default provider keeps one client per workload cluster: release their connections. */
@@ -118,10 +148,23 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
   }
 
   async reconcile(req: Request): Promise<Result | void> {
-    const mhc = await this.client.tryGet<MachineHealthCheckObject>({ apiVersion: MachineHealthCheckGVK.apiVersion, kind: 'MachineHealthCheck', namespace: req.namespace, name: req.name });
+    const mhc = await this.client.tryGet<MachineHealthCheckObject>({
+      apiVersion: MachineHealthCheckGVK.apiVersion,
+      kind: 'MachineHealthCheck',
+      namespace: req.namespace,
+      name: req.name,
+    });
     if (!mhc) return;
-    const cluster = await this.client.tryGet<ClusterObject>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: mhc.metadata.namespace, name: mhc.spec.clusterName });
-    if (!cluster) throw new Error(`Cluster ${mhc.metadata.namespace}/${mhc.spec.clusterName} of MachineHealthCheck ${req.name} not found`);
+    const cluster = await this.client.tryGet<ClusterObject>({
+      apiVersion: ClusterGVK.apiVersion,
+      kind: 'Cluster',
+      namespace: mhc.metadata.namespace,
+      name: mhc.spec.clusterName,
+    });
+    if (!cluster)
+      throw new Error(
+        `Cluster ${mhc.metadata.namespace}/${mhc.spec.clusterName} of MachineHealthCheck ${req.name} not found`,
+      );
 
     const paused = pausedCondition(cluster.spec?.paused === true, mhc.metadata.annotations);
     if (paused.paused) {
@@ -145,7 +188,12 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
       machines = await listTargetMachines(this.client, mhc);
     } catch (e) {
       if (!(e instanceof LabelSelectorError)) throw e;
-      const condition: ConditionInput = { type: REMEDIATION_ALLOWED_CONDITION, status: 'False', reason: INVALID_SELECTOR_REASON, message: `spec.selector is invalid: ${e.message}` };
+      const condition: ConditionInput = {
+        type: REMEDIATION_ALLOWED_CONDITION,
+        status: 'False',
+        reason: INVALID_SELECTOR_REASON,
+        message: `spec.selector is invalid: ${e.message}`,
+      };
       await this.applyStatus(mhc, { conditions: [paused, condition], remediationsAllowed: 0, observed: true });
       return;
     }
@@ -178,15 +226,23 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
           : {
               type: REMEDIATION_ALLOWED_CONDITION,
               status: 'False',
-              reason: mhc.spec.remediation?.templateRef ? EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON : TOO_MANY_UNHEALTHY_REASON,
+              reason: mhc.spec.remediation?.templateRef
+                ? EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON
+                : TOO_MANY_UNHEALTHY_REASON,
               message: decision.message,
             },
       );
-      if (!decision.allowed && healths.some((h) => h.state === 'Unhealthy')) this.log.warn(`${req.namespace}/${req.name}: ${decision.message}`);
+      if (!decision.allowed && healths.some((h) => h.state === 'Unhealthy'))
+        this.log.warn(`${req.namespace}/${req.name}: ${decision.message}`);
     } catch (e) {
       if (!(e instanceof RemediationTriggerError)) throw e;
       status.remediationsAllowed = 0;
-      status.conditions.push({ type: REMEDIATION_ALLOWED_CONDITION, status: 'False', reason: INVALID_REMEDIATION_TRIGGER_REASON, message: `spec.remediation.triggerIf is invalid: ${e.message}` });
+      status.conditions.push({
+        type: REMEDIATION_ALLOWED_CONDITION,
+        status: 'False',
+        reason: INVALID_REMEDIATION_TRIGGER_REASON,
+        message: `spec.remediation.triggerIf is invalid: ${e.message}`,
+      });
     }
 
     const errors = await this.markMachines(targets, healths, allowed);
@@ -209,20 +265,38 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     return this.workloadClients({ namespace: mhc.metadata.namespace!, name: mhc.spec.clusterName });
   }
 
-  private async markMachines(targets: Target[], healths: TargetHealth[], remediationAllowed: boolean): Promise<string[]> {
+  private async markMachines(
+    targets: Target[],
+    healths: TargetHealth[],
+    remediationAllowed: boolean,
+  ): Promise<string[]> {
     const errors: string[] = [];
     for (let i = 0; i < targets.length; i++) {
       const machine = targets[i].machine;
-      const marking = decideMachineMarking(machine, healths[i], { remediationAllowed, clusterPaused: false, clock: this.clock });
+      const marking = decideMachineMarking(machine, healths[i], {
+        remediationAllowed,
+        clusterPaused: false,
+        clock: this.clock,
+      });
       if (!marking.changed) continue;
       try {
         await this.client.apply(
-          { apiVersion: MachineGVK.apiVersion, kind: 'Machine', metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace, uid: machine.metadata.uid }, status: { conditions: marking.conditions } },
+          {
+            apiVersion: MachineGVK.apiVersion,
+            kind: 'Machine',
+            metadata: { name: machine.metadata.name, namespace: machine.metadata.namespace, uid: machine.metadata.uid },
+            status: { conditions: marking.conditions },
+          },
           { fieldManager: MHC_FIELD_MANAGER, force: true, subresource: 'status' },
         );
-        if (marking.remediationRequested) this.log.log(`Machine ${machine.metadata.namespace}/${machine.metadata.name} marked unhealthy, waiting for remediation by its owner`);
+        if (marking.remediationRequested)
+          this.log.log(
+            `Machine ${machine.metadata.namespace}/${machine.metadata.name} marked unhealthy, waiting for remediation by its owner`,
+          );
       } catch (e) {
-        errors.push(`failed to patch Machine ${machine.metadata.namespace}/${machine.metadata.name} status: ${(e as Error).message}`);
+        errors.push(
+          `failed to patch Machine ${machine.metadata.namespace}/${machine.metadata.name} status: ${(e as Error).message}`,
+        );
       }
     }
     return errors;
@@ -241,24 +315,42 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
         namespace: mhc.metadata.namespace,
         uid: mhc.metadata.uid,
         labels: { [CLUSTER_NAME_LABEL]: mhc.spec.clusterName },
-        ownerReferences: [{ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', name: cluster.metadata.name!, uid: cluster.metadata.uid! }],
+        ownerReferences: [
+          {
+            apiVersion: ClusterGVK.apiVersion,
+            kind: 'Cluster',
+            name: cluster.metadata.name!,
+            uid: cluster.metadata.uid!,
+          },
+        ],
       },
     };
-    await this.ssa.patch(this.client, intent, { fieldOwner: MHC_FIELD_MANAGER, original: mhc, controllerName: MHC_CONTROLLER_NAME });
+    await this.ssa.patch(this.client, intent, {
+      fieldOwner: MHC_FIELD_MANAGER,
+      original: mhc,
+      controllerName: MHC_CONTROLLER_NAME,
+    });
   }
 
   private async applyStatus(mhc: MachineHealthCheckObject, intent: StatusIntent): Promise<void> {
     const current = mhc.status ?? {};
     let conditions: Condition[] = current.conditions ?? [];
-    for (const c of intent.conditions) conditions = setCondition(conditions, { ...c, observedGeneration: mhc.metadata.generation }, this.clock);
+    for (const c of intent.conditions)
+      conditions = setCondition(conditions, { ...c, observedGeneration: mhc.metadata.generation }, this.clock);
     const owned = new Set(intent.conditions.map((c) => c.type));
     const status: Record<string, unknown> = { conditions: conditions.filter((c) => owned.has(c.type)) };
-    for (const k of ['expectedMachines', 'currentHealthy', 'remediationsAllowed', 'targets'] as const) if (intent[k] !== undefined) status[k] = intent[k];
+    for (const k of ['expectedMachines', 'currentHealthy', 'remediationsAllowed', 'targets'] as const)
+      if (intent[k] !== undefined) status[k] = intent[k];
     const observedGeneration = intent.observed ? mhc.metadata.generation : current.observedGeneration;
     if (observedGeneration !== undefined) status.observedGeneration = observedGeneration;
     if (this.statusUnchanged(current as Record<string, unknown>, status)) return;
     await this.client.apply(
-      { apiVersion: MachineHealthCheckGVK.apiVersion, kind: 'MachineHealthCheck', metadata: { name: mhc.metadata.name, namespace: mhc.metadata.namespace, uid: mhc.metadata.uid }, status },
+      {
+        apiVersion: MachineHealthCheckGVK.apiVersion,
+        kind: 'MachineHealthCheck',
+        metadata: { name: mhc.metadata.name, namespace: mhc.metadata.namespace, uid: mhc.metadata.uid },
+        status,
+      },
       { fieldManager: MHC_FIELD_MANAGER, force: true, subresource: 'status' },
     );
   }
@@ -267,7 +359,16 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     for (const [k, v] of Object.entries(next)) {
       if (k === 'conditions') {
         const cur = (current.conditions as Condition[] | undefined) ?? [];
-        if ((v as Condition[]).some((c) => !jsonEqual(c, cur.find((x) => x.type === c.type)))) return false;
+        if (
+          (v as Condition[]).some(
+            (c) =>
+              !jsonEqual(
+                c,
+                cur.find((x) => x.type === c.type),
+              ),
+          )
+        )
+          return false;
       } else if (!jsonEqual(current[k], v)) return false;
     }
     return true;

@@ -1,4 +1,9 @@
-import { decideRemediationAllowed, parseUnhealthyRange, RemediationTriggerError, scaledValue } from './remediation-allowed';
+import {
+  decideRemediationAllowed,
+  parseUnhealthyRange,
+  RemediationTriggerError,
+  scaledValue,
+} from './remediation-allowed';
 
 describe('decideRemediationAllowed', () => {
   it('defaults to 100%: always allowed', () => {
@@ -11,7 +16,8 @@ describe('decideRemediationAllowed', () => {
     expect(decideRemediationAllowed(spec, 3, 1)).toEqual({
       allowed: false,
       remediationsAllowed: 0,
-      message: 'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 2, maxUnhealthy: 1)',
+      message:
+        'Remediation is not allowed, the number of not started or unhealthy machines exceeds maxUnhealthy (total: 3, unhealthy: 2, maxUnhealthy: 1)',
     });
   });
 
@@ -29,7 +35,8 @@ describe('decideRemediationAllowed', () => {
     expect(decideRemediationAllowed(spec, 5, 2)).toEqual({
       allowed: false,
       remediationsAllowed: 0,
-      message: 'Remediation is not allowed, the number of not started or unhealthy machines does not fall within the range (total: 5, unhealthy: 3, unhealthyRange: [1-2])',
+      message:
+        'Remediation is not allowed, the number of not started or unhealthy machines does not fall within the range (total: 5, unhealthy: 3, unhealthyRange: [1-2])',
     });
   });
 
@@ -38,6 +45,8 @@ describe('decideRemediationAllowed', () => {
     expect(() => scaledValue('4', 3)).toThrow(/not a percentage/);
     expect(() => parseUnhealthyRange('1-2')).toThrow(RemediationTriggerError);
     expect(() => parseUnhealthyRange('[3-1]')).toThrow(/cannot be less than min value/);
-    expect(() => decideRemediationAllowed({ remediation: { triggerIf: { unhealthyInRange: '[a-b]' } } }, 1, 1)).toThrow(RemediationTriggerError);
+    expect(() => decideRemediationAllowed({ remediation: { triggerIf: { unhealthyInRange: '[a-b]' } } }, 1, 1)).toThrow(
+      RemediationTriggerError,
+    );
   });
 });

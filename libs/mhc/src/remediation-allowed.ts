@@ -32,7 +32,9 @@ export function scaledValue(value: number | string, total: number): number {
   }
   const m = /^(-?\d+)%$/.exec(value);
   if (!m) {
-    throw new RemediationTriggerError(`invalid value for IntOrString: invalid type: string is not a percentage: ${JSON.stringify(value)}`);
+    throw new RemediationTriggerError(
+      `invalid value for IntOrString: invalid type: string is not a percentage: ${JSON.stringify(value)}`,
+    );
   }
   return Math.floor((Number(m[1]) * total) / 100);
 }
@@ -40,9 +42,11 @@ export function scaledValue(value: number | string, total: number): number {
 /** "[min-max]" → [min, max]. */
 export function parseUnhealthyRange(range: string): [number, number] {
   const m = /^\[(\d+)-(\d+)\]$/.exec(range);
-  if (!m) throw new RemediationTriggerError(`invalid unhealthyInRange ${JSON.stringify(range)}: must look like "[3-5]"`);
+  if (!m)
+    throw new RemediationTriggerError(`invalid unhealthyInRange ${JSON.stringify(range)}: must look like "[3-5]"`);
   const [min, max] = [Number(m[1]), Number(m[2])];
-  if (max < min) throw new RemediationTriggerError(`max value ${max} cannot be less than min value ${min} for unhealthyRange`);
+  if (max < min)
+    throw new RemediationTriggerError(`max value ${max} cannot be less than min value ${min} for unhealthyRange`);
   return [min, max];
 }
 
@@ -50,7 +54,11 @@ export function parseUnhealthyRange(range: string): [number, number] {
  * Whether remediation is allowed with `expected` targets of which `healthy` are healthy (everything else, including
  * Machines still starting, counts as unhealthy, as upstream). Throws RemediationTriggerError on unparsable fields.
  */
-export function decideRemediationAllowed(spec: Pick<MachineHealthCheckSpec, 'remediation'>, expected: number, healthy: number): RemediationDecision {
+export function decideRemediationAllowed(
+  spec: Pick<MachineHealthCheckSpec, 'remediation'>,
+  expected: number,
+  healthy: number,
+): RemediationDecision {
   const trigger = spec.remediation?.triggerIf ?? {};
   const unhealthy = expected - healthy;
   if (trigger.unhealthyInRange) {

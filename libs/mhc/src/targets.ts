@@ -22,14 +22,18 @@ export interface Target {
 /** The label selector query of the MHC's Machines: spec.selector plus the cluster-name label (upstream). */
 export function targetSelector(mhc: Pick<MachineHealthCheck, 'spec'>): string {
   const sel = mhc.spec.selector ?? {};
-  return formatLabelSelector({ ...sel, matchLabels: { ...(sel.matchLabels ?? {}), [CLUSTER_NAME_LABEL]: mhc.spec.clusterName } });
+  return formatLabelSelector({
+    ...sel,
+    matchLabels: { ...(sel.matchLabels ?? {}), [CLUSTER_NAME_LABEL]: mhc.spec.clusterName },
+  });
 }
 
 /** Paused Machines and Machines with skip-remediation are not targets at all (upstream shouldSkipRemediation). */
 export function skipReason(machine: Pick<Machine, 'metadata'>): string | undefined {
   const a = machine.metadata.annotations ?? {};
   if (PAUSED_ANNOTATION in a) return `machine has "${PAUSED_ANNOTATION}" annotation`;
-  if (MACHINE_SKIP_REMEDIATION_ANNOTATION in a) return `machine has "${MACHINE_SKIP_REMEDIATION_ANNOTATION}" annotation`;
+  if (MACHINE_SKIP_REMEDIATION_ANNOTATION in a)
+    return `machine has "${MACHINE_SKIP_REMEDIATION_ANNOTATION}" annotation`;
   return undefined;
 }
 

@@ -9,7 +9,8 @@ export interface ResponseCache {
 export type CacheKeyFunc = (extensionName: string, extensionConfigResourceVersion: string, request: unknown) => string;
 
 /** Default key: extension name + ExtensionConfig resourceVersion + canonical request JSON. */
-export const defaultCacheKey: CacheKeyFunc = (name, rv, request) => `${name}\u0000${rv}\u0000${JSON.stringify(request)}`;
+export const defaultCacheKey: CacheKeyFunc = (name, rv, request) =>
+  `${name}\u0000${rv}\u0000${JSON.stringify(request)}`;
 
 export class TtlResponseCache implements ResponseCache {
   private readonly entries = new Map<string, { value: CommonResponse; expiresAt: number }>();

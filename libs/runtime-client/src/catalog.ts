@@ -1,5 +1,13 @@
 // Hook catalog: hook name <-> group/version, request/response kinds, URL path (upstream: api/runtime/catalog).
-import { HOOK_NAMES, HOOKS_GROUP, HOOKS_VERSION, hookRequestKind, hookResponseKind, RETRY_HOOKS, type HookName } from '@capi/api';
+import {
+  HOOK_NAMES,
+  HOOKS_GROUP,
+  HOOKS_VERSION,
+  hookRequestKind,
+  hookResponseKind,
+  RETRY_HOOKS,
+  type HookName,
+} from '@capi/api';
 
 export interface GroupVersionHook {
   group: string;

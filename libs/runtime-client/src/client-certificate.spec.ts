@@ -41,12 +41,15 @@ describe('ClientCertificateFiles', () => {
     const tls = await generateServerTls();
     ca = Buffer.from(tls.cert).toString('base64');
     // Answers with the CN of the client certificate the connection presented.
-    server = https.createServer({ cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: false }, (req, res) => {
-      const peer = (req.socket as TLSSocket).getPeerCertificate();
-      req.resume();
-      const delay = req.url === '/slow' ? 300 : 0;
-      req.on('end', () => setTimeout(() => res.writeHead(200).end(String(peer?.subject?.CN ?? 'none')), delay));
-    });
+    server = https.createServer(
+      { cert: tls.cert, key: tls.key, requestCert: true, rejectUnauthorized: false },
+      (req, res) => {
+        const peer = (req.socket as TLSSocket).getPeerCertificate();
+        req.resume();
+        const delay = req.url === '/slow' ? 300 : 0;
+        req.on('end', () => setTimeout(() => res.writeHead(200).end(String(peer?.subject?.CN ?? 'none')), delay));
+      },
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     url = new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   });
@@ -66,7 +69,10 @@ describe('ClientCertificateFiles', () => {
   it('presents the certificate from the files and, after they change, the new one on new connections', async () => {
     write(await clientPair('client-one'));
     const errors: Error[] = [];
-    const source = new ClientCertificateFiles(certFile, keyFile, { pollIntervalMs: 50, onReloadError: (e) => errors.push(e) });
+    const source = new ClientCertificateFiles(certFile, keyFile, {
+      pollIntervalMs: 50,
+      onReloadError: (e) => errors.push(e),
+    });
     source.start();
     const transport = new HttpsExtensionTransport(source);
     try {

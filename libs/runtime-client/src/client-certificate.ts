@@ -34,7 +34,9 @@ function load(certFile: string, keyFile: string): ClientCertificate {
     // Parses both and checks that the key belongs to the certificate.
     createSecureContext({ cert, key });
   } catch (e) {
-    throw new ClientCertificateError(`invalid runtime extension client certificate ${certFile} / key ${keyFile}: ${(e as Error).message}`);
+    throw new ClientCertificateError(
+      `invalid runtime extension client certificate ${certFile} / key ${keyFile}: ${(e as Error).message}`,
+    );
   }
   return { cert, key };
 }
@@ -97,4 +99,6 @@ export class ClientCertificateFiles implements ClientCertificateSource {
 }
 
 /** A fixed certificate as a source (version never changes). */
-export const staticClientCertificate = (certificate: ClientCertificate): ClientCertificateSource => ({ current: () => ({ certificate, version: 1 }) });
+export const staticClientCertificate = (certificate: ClientCertificate): ClientCertificateSource => ({
+  current: () => ({ certificate, version: 1 }),
+});

@@ -13,7 +13,12 @@ import { defaultCacheKey, type CacheKeyFunc, type ResponseCache } from './cache'
 import { ExtensionCallError, TRANSPORT_LEVEL_REASONS } from './errors';
 import { invokeHandler } from './invoke';
 import type { RuntimeSdkMetrics } from './metrics';
-import { handlerNameWithoutConfig, RegistryNotReadyError, type ExtensionRegistry, type ExtensionRegistration } from './registry';
+import {
+  handlerNameWithoutConfig,
+  RegistryNotReadyError,
+  type ExtensionRegistry,
+  type ExtensionRegistration,
+} from './registry';
 import type { ExtensionTransport } from './transport';
 
 /** The object a hook is called for (Machine, MachineSet...): only its namespace matters here. */
@@ -51,7 +56,11 @@ export function aggregateResponses(hook: HookName, responses: CommonResponse[]):
  */
 export function singleExtension(hook: HookName, names: string[]): string | undefined {
   if (names.length > 1) {
-    throw new ExtensionCallError('MultipleHandlers', `found multiple ${hook} hooks (${names.join(',')}): only one hook is supported`, { hook });
+    throw new ExtensionCallError(
+      'MultipleHandlers',
+      `found multiple ${hook} hooks (${names.join(',')}): only one hook is supported`,
+      { hook },
+    );
   }
   return names[0];
 }
@@ -90,7 +99,11 @@ export class RuntimeClient {
     const d = hookDescriptor(hook);
     const registration = this.registrations(() => this.registry.get(name), hook);
     if (!registration) {
-      throw new ExtensionCallError('NotRegistered', `failed to call extension handler ${JSON.stringify(name)}: handler is not registered`, { hook, extension: name });
+      throw new ExtensionCallError(
+        'NotRegistered',
+        `failed to call extension handler ${JSON.stringify(name)}: handler is not registered`,
+        { hook, extension: name },
+      );
     }
     if (!sameGvh(registration.gvh, d.gvh)) {
       throw new ExtensionCallError(
@@ -108,8 +121,15 @@ export class RuntimeClient {
     }
     const timeoutSeconds = registration.timeoutSeconds || DEFAULT_HANDLER_TIMEOUT_SECONDS;
     // Registration settings first, request-specific settings override.
-    const settings = { ...(registration.settings ?? {}), ...((request as { settings?: Record<string, string> }).settings ?? {}) };
-    const body = { ...structuredClone(request), apiVersion: `${d.gvh.group}/${d.gvh.version}`, kind: d.requestKind } as unknown as Record<string, unknown>;
+    const settings = {
+      ...(registration.settings ?? {}),
+      ...((request as { settings?: Record<string, string> }).settings ?? {}),
+    };
+    const body = {
+      ...structuredClone(request),
+      apiVersion: `${d.gvh.group}/${d.gvh.version}`,
+      kind: d.requestKind,
+    } as unknown as Record<string, unknown>;
     if (Object.keys(settings).length > 0) body.settings = settings;
     else delete body.settings;
 
@@ -137,9 +157,18 @@ export class RuntimeClient {
         body,
       );
     } catch (e) {
-      if (e instanceof ExtensionCallError && TRANSPORT_LEVEL_REASONS.includes(e.reason) && registration.failurePolicy === 'Ignore') {
+      if (
+        e instanceof ExtensionCallError &&
+        TRANSPORT_LEVEL_REASONS.includes(e.reason) &&
+        registration.failurePolicy === 'Ignore'
+      ) {
         // failurePolicy Ignore: the failed call counts as an empty success.
-        const ignored: Record<string, unknown> = { apiVersion: body.apiVersion, kind: d.responseKind, status: 'Success', message: '' };
+        const ignored: Record<string, unknown> = {
+          apiVersion: body.apiVersion,
+          kind: d.responseKind,
+          status: 'Success',
+          message: '',
+        };
         if (d.retry) ignored.retryAfterSeconds = 0;
         return ignored as unknown as HookResponse<H>;
       }
@@ -157,7 +186,11 @@ export class RuntimeClient {
   }
 
   /** Calls every matching handler in name order; the first error stops. Returns the aggregated response. */
-  async callAllExtensions<H extends HookName>(hook: H, forObject: ForObject, request: HookRequest<H>): Promise<HookResponse<H>> {
+  async callAllExtensions<H extends HookName>(
+    hook: H,
+    forObject: ForObject,
+    request: HookRequest<H>,
+  ): Promise<HookResponse<H>> {
     const names = await this.getAllExtensions(hook, forObject);
     const responses: CommonResponse[] = [];
     for (const name of names) responses.push(await this.callExtension(hook, forObject, name, request));
@@ -168,13 +201,15 @@ export class RuntimeClient {
     try {
       return read();
     } catch (e) {
-      if (e instanceof RegistryNotReadyError) throw new ExtensionCallError('NotReady', `runtime client is not ready: ${e.message}`, { hook });
+      if (e instanceof RegistryNotReadyError)
+        throw new ExtensionCallError('NotReady', `runtime client is not ready: ${e.message}`, { hook });
       throw e;
     }
   }
 
   private async namespaceMatches(r: ExtensionRegistration, forObject: ForObject): Promise<boolean> {
-    if (!r.namespaceSelector || (!r.namespaceSelector.matchLabels && !r.namespaceSelector.matchExpressions?.length)) return true;
+    if (!r.namespaceSelector || (!r.namespaceSelector.matchLabels && !r.namespaceSelector.matchExpressions?.length))
+      return true;
     const ns = forObject.metadata.namespace;
     const labels = ns ? await this.namespaceLabels(ns) : {};
     return matchesLabelSelector(r.namespaceSelector, labels);

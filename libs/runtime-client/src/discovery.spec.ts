@@ -20,16 +20,21 @@ const response = (...handlers: ExtensionHandler[]): DiscoveryResponse => ({
 
 describe('catalog', () => {
   it('GVHToPath lower-cases hook and name', () => {
-    expect(gvhToPath({ group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1', hook: 'CanUpdateMachine' }, 'My-Handler')).toBe(
-      '/hooks.runtime.cluster.x-k8s.io/v1alpha1/canupdatemachine/my-handler',
-    );
+    expect(
+      gvhToPath(
+        { group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1', hook: 'CanUpdateMachine' },
+        'My-Handler',
+      ),
+    ).toBe('/hooks.runtime.cluster.x-k8s.io/v1alpha1/canupdatemachine/my-handler');
     expect(gvhToPath({ group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1', hook: 'Discovery' })).toBe(
       '/hooks.runtime.cluster.x-k8s.io/v1alpha1/discovery',
     );
   });
   it('knows the three in-place hooks but not Discovery as a handler hook', () => {
     const g = { group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1' };
-    expect(['CanUpdateMachine', 'CanUpdateMachineSet', 'UpdateMachine'].every((hook) => isKnownHook({ ...g, hook }))).toBe(true);
+    expect(
+      ['CanUpdateMachine', 'CanUpdateMachineSet', 'UpdateMachine'].every((hook) => isKnownHook({ ...g, hook })),
+    ).toBe(true);
     expect(isKnownHook({ ...g, hook: 'Discovery' })).toBe(false);
     expect(isKnownHook({ ...g, version: 'v1beta1', hook: 'UpdateMachine' })).toBe(false);
   });
@@ -44,17 +49,35 @@ describe('validateDiscoveryResponse (§12.2)', () => {
   it.each([
     ['timeout 31', [handler({ timeoutSeconds: 31 })], 'must be between 0 and 30'],
     ['timeout -1', [handler({ timeoutSeconds: -1 })], 'must be between 0 and 30'],
-    ['bad failurePolicy', [handler({ failurePolicy: 'Sometimes' as never })], 'failurePolicy must be one of Fail, Ignore'],
+    [
+      'bad failurePolicy',
+      [handler({ failurePolicy: 'Sometimes' as never })],
+      'failurePolicy must be one of Fail, Ignore',
+    ],
     ['duplicate names', [handler(), handler()], 'duplicate name for handler can-update-machine'],
     ['non DNS-1123 name', [handler({ name: 'Can_Update' })], 'DNS-1123'],
-    ['unknown hook', [handler({ requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'BeforeLunch' } })], 'not known to the catalog'],
-    ['bad apiVersion', [handler({ requestHook: { apiVersion: 'a/b/c', hook: 'UpdateMachine' } })], 'unexpected GroupVersion'],
+    [
+      'unknown hook',
+      [handler({ requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'BeforeLunch' } })],
+      'not known to the catalog',
+    ],
+    [
+      'bad apiVersion',
+      [handler({ requestHook: { apiVersion: 'a/b/c', hook: 'UpdateMachine' } })],
+      'unexpected GroupVersion',
+    ],
   ])('rejects %s', (_label, handlers, message) => {
     expect(() => validateDiscoveryResponse('ext', response(...handlers))).toThrow(message);
   });
   it('accepts timeouts 0 and 30 and failurePolicy Ignore', () => {
-    const out = validateDiscoveryResponse('ext', response(handler({ timeoutSeconds: 0 }), handler({ name: 'b', timeoutSeconds: 30, failurePolicy: 'Ignore' })));
-    expect(out.map((h) => [h.timeoutSeconds, h.failurePolicy])).toEqual([[undefined, 'Fail'], [30, 'Ignore']]);
+    const out = validateDiscoveryResponse(
+      'ext',
+      response(handler({ timeoutSeconds: 0 }), handler({ name: 'b', timeoutSeconds: 30, failurePolicy: 'Ignore' })),
+    );
+    expect(out.map((h) => [h.timeoutSeconds, h.failurePolicy])).toEqual([
+      [undefined, 'Fail'],
+      [30, 'Ignore'],
+    ]);
     // omitempty: 0 is not written at all (the CRD's minimum is 1), not written as 0.
     expect(out[0]).not.toHaveProperty('timeoutSeconds');
   });
@@ -63,12 +86,20 @@ describe('validateDiscoveryResponse (§12.2)', () => {
 describe('clientConfig URL (§12.3)', () => {
   const gvh = { group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1', hook: 'UpdateMachine' };
   it('service builds https://name.ns.svc:port/path', () => {
-    expect(extensionUrl({ service: { name: 'webhook', namespace: 'ext-system', port: 9443, path: '/prefix' } }, gvh, 'update-machine')).toBe(
+    expect(
+      extensionUrl(
+        { service: { name: 'webhook', namespace: 'ext-system', port: 9443, path: '/prefix' } },
+        gvh,
+        'update-machine',
+      ),
+    ).toBe(
       'https://webhook.ext-system.svc:9443/prefix/hooks.runtime.cluster.x-k8s.io/v1alpha1/updatemachine/update-machine',
     );
   });
   it('url path prefix is kept', () => {
-    expect(extensionUrl({ url: 'https://host:8443/base/' }, gvh)).toBe('https://host:8443/base/hooks.runtime.cluster.x-k8s.io/v1alpha1/updatemachine');
+    expect(extensionUrl({ url: 'https://host:8443/base/' }, gvh)).toBe(
+      'https://host:8443/base/hooks.runtime.cluster.x-k8s.io/v1alpha1/updatemachine',
+    );
   });
   it('http:// is rejected', () => {
     expect(() => extensionUrl({ url: 'http://host' }, gvh)).toThrow('expected https scheme, got http');
@@ -89,7 +120,13 @@ describe('discoverExtension over HTTPS (§12.1)', () => {
       tls: 'generate',
       handlers: [
         { hook: 'CanUpdateMachine', name: 'can-update-machine', handle: () => ({}) },
-        { hook: 'UpdateMachine', name: 'update-machine', timeoutSeconds: 5, failurePolicy: 'Ignore', handle: () => ({}) },
+        {
+          hook: 'UpdateMachine',
+          name: 'update-machine',
+          timeoutSeconds: 5,
+          failurePolicy: 'Ignore',
+          handle: () => ({}),
+        },
       ],
     });
   });
@@ -125,7 +162,10 @@ describe('discoverExtension over HTTPS (§12.1)', () => {
         metadata: { name: 'x' },
         spec: { clientConfig: { url: other.url, caBundle: server.caBundle } },
       };
-      await expect(discoverExtension(ec, transport)).rejects.toMatchObject({ name: 'ExtensionCallError', reason: 'TransportError' });
+      await expect(discoverExtension(ec, transport)).rejects.toMatchObject({
+        name: 'ExtensionCallError',
+        reason: 'TransportError',
+      });
     } finally {
       await other.close();
     }

@@ -21,7 +21,10 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * Applies defaults and the validation rules of §3.2 to a discovery response.
  * Returns handlers with registered names "<handler>.<extensionConfigName>"; throws DiscoveryError listing every problem.
  */
-export function validateDiscoveryResponse(extensionConfigName: string, response: DiscoveryResponse): ExtensionHandlerStatus[] {
+export function validateDiscoveryResponse(
+  extensionConfigName: string,
+  response: DiscoveryResponse,
+): ExtensionHandlerStatus[] {
   const errors: string[] = [];
   const seen = new Set<string>();
   const handlers: ExtensionHandlerStatus[] = [];
@@ -31,26 +34,42 @@ export function validateDiscoveryResponse(extensionConfigName: string, response:
     if (seen.has(h.name)) errors.push(`duplicate name for handler ${h.name} found`);
     seen.add(h.name);
     if (h.name.length > 63 || !DNS1123_LABEL.test(h.name)) {
-      errors.push(`handler name ${JSON.stringify(h.name)} is not valid: must be a DNS-1123 label (lower case alphanumeric characters or '-', at most 63 characters)`);
+      errors.push(
+        `handler name ${JSON.stringify(h.name)} is not valid: must be a DNS-1123 label (lower case alphanumeric characters or '-', at most 63 characters)`,
+      );
     }
     if (timeoutSeconds < 0 || timeoutSeconds > MAX_HANDLER_TIMEOUT_SECONDS) {
-      errors.push(`handler ${h.name} timeoutSeconds ${timeoutSeconds} must be between 0 and ${MAX_HANDLER_TIMEOUT_SECONDS}`);
+      errors.push(
+        `handler ${h.name} timeoutSeconds ${timeoutSeconds} must be between 0 and ${MAX_HANDLER_TIMEOUT_SECONDS}`,
+      );
     }
     if (!FAILURE_POLICIES.includes(failurePolicy)) {
-      errors.push(`handler ${h.name} failurePolicy must be one of ${FAILURE_POLICIES.join(', ')}, got ${JSON.stringify(failurePolicy)}`);
+      errors.push(
+        `handler ${h.name} failurePolicy must be one of ${FAILURE_POLICIES.join(', ')}, got ${JSON.stringify(failurePolicy)}`,
+      );
     }
     try {
       const gv = parseGroupVersion(h.requestHook.apiVersion);
       if (!isKnownHook({ ...gv, hook: h.requestHook.hook })) {
-        errors.push(`handler ${h.name} requestHook ${h.requestHook.apiVersion}, Hook=${h.requestHook.hook} is not known to the catalog`);
+        errors.push(
+          `handler ${h.name} requestHook ${h.requestHook.apiVersion}, Hook=${h.requestHook.hook} is not known to the catalog`,
+        );
       }
     } catch (e) {
       errors.push(`handler ${h.name} requestHook.apiVersion: ${(e as Error).message}`);
     }
     // status.handlers[].timeoutSeconds is omitempty (CRD minimum 1): a valid 0 is not written; calls then use the default.
-    handlers.push({ name: `${h.name}.${extensionConfigName}`, requestHook: { ...h.requestHook }, ...(timeoutSeconds !== 0 ? { timeoutSeconds } : {}), failurePolicy });
+    handlers.push({
+      name: `${h.name}.${extensionConfigName}`,
+      requestHook: { ...h.requestHook },
+      ...(timeoutSeconds !== 0 ? { timeoutSeconds } : {}),
+      failurePolicy,
+    });
   }
-  if (errors.length > 0) throw new DiscoveryError(`discovery response of ExtensionConfig ${extensionConfigName} is invalid: ${errors.join('; ')}`);
+  if (errors.length > 0)
+    throw new DiscoveryError(
+      `discovery response of ExtensionConfig ${extensionConfigName} is invalid: ${errors.join('; ')}`,
+    );
   return handlers;
 }
 
@@ -58,7 +77,11 @@ export function validateDiscoveryResponse(extensionConfigName: string, response:
  * Calls discovery for an ExtensionConfig. Returns a copy of it with `status.handlers` set to the validated handlers
  * (conditions are the reconciler's job). Any failure throws (DiscoveryError, or ExtensionCallError for the HTTP part).
  */
-export async function discoverExtension(ec: ExtensionConfig, transport: ExtensionTransport, opts: { metrics?: RuntimeSdkMetrics } = {}): Promise<ExtensionConfig> {
+export async function discoverExtension(
+  ec: ExtensionConfig,
+  transport: ExtensionTransport,
+  opts: { metrics?: RuntimeSdkMetrics } = {},
+): Promise<ExtensionConfig> {
   const name = ec.metadata.name;
   if (!name) throw new DiscoveryError('ExtensionConfig has no metadata.name');
   const request: DiscoveryRequest = { apiVersion: HOOKS_API_VERSION, kind: 'DiscoveryRequest' };
@@ -74,7 +97,9 @@ export async function discoverExtension(ec: ExtensionConfig, transport: Extensio
     request,
   );
   if (response.status === 'Failure') {
-    throw new DiscoveryError(`failed to discover extension ${JSON.stringify(name)}: got failure response with message ${JSON.stringify(response.message ?? '')}`);
+    throw new DiscoveryError(
+      `failed to discover extension ${JSON.stringify(name)}: got failure response with message ${JSON.stringify(response.message ?? '')}`,
+    );
   }
   const handlers = validateDiscoveryResponse(name, response);
   const copy = structuredClone(ec);

@@ -25,7 +25,12 @@ export type ExtensionCallErrorReason =
   | 'MultipleHandlers';
 
 /** Reasons that upstream calls "errors calling the extension handler": subject to failurePolicy Ignore. */
-export const TRANSPORT_LEVEL_REASONS: readonly ExtensionCallErrorReason[] = ['Timeout', 'TransportError', 'HttpStatus', 'MalformedResponse'];
+export const TRANSPORT_LEVEL_REASONS: readonly ExtensionCallErrorReason[] = [
+  'Timeout',
+  'TransportError',
+  'HttpStatus',
+  'MalformedResponse',
+];
 
 export class ExtensionCallError extends Error {
   constructor(
@@ -43,7 +48,10 @@ export const isExtensionCallError = (e: unknown, reason?: ExtensionCallErrorReas
 
 /** Discovery response / ExtensionConfig rejected. */
 export class DiscoveryError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'DiscoveryError';
   }

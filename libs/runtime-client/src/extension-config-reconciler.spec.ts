@@ -34,10 +34,17 @@ describe('ExtensionConfigReconciler', () => {
   beforeEach(() => {
     kube = new FakeKubeClient();
     registry = new ExtensionRegistry();
-    reconciler = new ExtensionConfigReconciler(kube as unknown as Client, registry, transport, { now: () => now, rediscoveryIntervalMs: 60_000 });
+    reconciler = new ExtensionConfigReconciler(kube as unknown as Client, registry, transport, {
+      now: () => now,
+      rediscoveryIntervalMs: 60_000,
+    });
   });
 
-  const extensionConfig = (name: string, extra: Partial<ExtensionConfig['metadata']> = {}, caBundle: string | undefined = server.caBundle): ExtensionConfig => ({
+  const extensionConfig = (
+    name: string,
+    extra: Partial<ExtensionConfig['metadata']> = {},
+    caBundle: string | undefined = server.caBundle,
+  ): ExtensionConfig => ({
     apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
     kind: 'ExtensionConfig',
     metadata: { name, ...extra },
@@ -56,12 +63,25 @@ describe('ExtensionConfigReconciler', () => {
     expect(registry.list().map((r) => r.name)).toEqual(['can-update-machine.in-place', 'update-machine.in-place']);
     expect(errors).toHaveLength(1);
     const stored = await kube.get<ExtensionConfig>(ref('in-place'));
-    expect(stored.status?.handlers?.map((h) => h.name)).toEqual(['can-update-machine.in-place', 'update-machine.in-place']);
+    expect(stored.status?.handlers?.map((h) => h.name)).toEqual([
+      'can-update-machine.in-place',
+      'update-machine.in-place',
+    ]);
     expect(stored.status?.conditions).toEqual([
-      { type: 'Discovered', status: 'True', reason: 'Discovered', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z' },
+      {
+        type: 'Discovered',
+        status: 'True',
+        reason: 'Discovered',
+        observedGeneration: 1,
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      },
     ]);
     const broken = await kube.get<ExtensionConfig>(ref('broken'));
-    expect(broken.status?.conditions?.[0]).toMatchObject({ type: 'Discovered', status: 'False', reason: 'NotDiscovered' });
+    expect(broken.status?.conditions?.[0]).toMatchObject({
+      type: 'Discovered',
+      status: 'False',
+      reason: 'NotDiscovered',
+    });
     expect(broken.status?.conditions?.[0].message).toMatch(/^Error in discovery: /);
   });
 
@@ -78,11 +98,18 @@ describe('ExtensionConfigReconciler', () => {
   });
 
   it('reconcile registers, requeues for re-discovery, and unregisters on delete', async () => {
-    reconciler = new ExtensionConfigReconciler(kube as unknown as Client, registry, transport, { now: () => now, rediscoveryIntervalMs: 60_000 });
+    reconciler = new ExtensionConfigReconciler(kube as unknown as Client, registry, transport, {
+      now: () => now,
+      rediscoveryIntervalMs: 60_000,
+    });
     await reconciler.warmUp();
     await kube.create(extensionConfig('late'));
     expect(await reconciler.reconcile({ name: 'late' })).toEqual({ requeueAfterMs: 60_000 });
-    expect(registry.get('update-machine.late')).toMatchObject({ settings: { k: 'v' }, timeoutSeconds: 10, failurePolicy: 'Fail' });
+    expect(registry.get('update-machine.late')).toMatchObject({
+      settings: { k: 'v' },
+      timeoutSeconds: 10,
+      failurePolicy: 'Fail',
+    });
     // Re-discovery finding the same handlers writes no status.
     // First reconcile: Paused=False NotPaused, then handlers + Discovered.
     const statusWrites = () => kube.patches.filter((p) => p.ref.name === 'late' && p.subresource === 'status').length;
@@ -101,7 +128,14 @@ describe('ExtensionConfigReconciler', () => {
     expect(registry.list()).toEqual([]);
     const paused = await kube.get<ExtensionConfig>(ref('paused'));
     expect(paused.status?.conditions).toEqual([
-      { type: 'Paused', status: 'True', reason: 'Paused', message: 'ExtensionConfig has the cluster.x-k8s.io/paused annotation', observedGeneration: 1, lastTransitionTime: '2026-01-01T00:00:00Z' },
+      {
+        type: 'Paused',
+        status: 'True',
+        reason: 'Paused',
+        message: 'ExtensionConfig has the cluster.x-k8s.io/paused annotation',
+        observedGeneration: 1,
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      },
     ]);
     // A repeat writes nothing.
     const writes = kube.patches.length;
@@ -111,23 +145,48 @@ describe('ExtensionConfigReconciler', () => {
     await kube.patch(ref('paused'), 'merge', { metadata: { annotations: { 'cluster.x-k8s.io/paused': null } } });
     await reconciler.reconcile({ name: 'paused' });
     const unpaused = await kube.get<ExtensionConfig>(ref('paused'));
-    expect(unpaused.status?.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([['Paused', 'False', 'NotPaused'], ['Discovered', 'True', 'Discovered']]);
+    expect(unpaused.status?.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['Paused', 'False', 'NotPaused'],
+      ['Discovered', 'True', 'Discovered'],
+    ]);
     expect(registry.list().map((r) => r.name)).toEqual(['can-update-machine.paused', 'update-machine.paused']);
   });
 
   it('injects the CA from the annotated Secret before discovery', async () => {
     await reconciler.warmUp();
-    await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ext-cert', namespace: 'ext' }, data: { 'ca.crt': server.caBundle } });
-    await kube.create(extensionConfig('injected', { annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': 'ext/ext-cert' } }, ''));
+    await kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ext-cert', namespace: 'ext' },
+      data: { 'ca.crt': server.caBundle },
+    });
+    await kube.create(
+      extensionConfig(
+        'injected',
+        { annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': 'ext/ext-cert' } },
+        '',
+      ),
+    );
     await reconciler.reconcile({ name: 'injected' });
     const stored = await kube.get<ExtensionConfig>(ref('injected'));
     expect(stored.spec.clientConfig.caBundle).toBe(server.caBundle);
-    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({ status: 'True', observedGeneration: 2 });
+    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({
+      status: 'True',
+      observedGeneration: 2,
+    });
     expect(registry.list().map((r) => r.extensionConfigName)).toEqual(['injected', 'injected']);
-    expect(reconciler.requestsForSecret({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'ext-cert' } })).toEqual([{ name: 'injected' }]);
+    expect(
+      reconciler.requestsForSecret({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { namespace: 'ext', name: 'ext-cert' },
+      }),
+    ).toEqual([{ name: 'injected' }]);
     const opts = extensionConfigControllerOptions(reconciler);
     expect(opts.for).toEqual({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig' });
-    expect(opts.watches[0].map({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'other' } })).toEqual([]);
+    expect(
+      opts.watches[0].map({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'other' } }),
+    ).toEqual([]);
   });
 
   it.each([
@@ -136,11 +195,21 @@ describe('ExtensionConfigReconciler', () => {
     ['ext/no-key', 'does not contain a "ca.crt" entry'],
   ])('bad CA Secret reference %s -> clear error and NotDiscovered', async (annotation, message) => {
     await reconciler.warmUp();
-    await kube.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'no-key', namespace: 'ext' }, data: { 'tls.crt': 'eA==' } });
-    await kube.create(extensionConfig('bad-ca', { annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': annotation } }));
+    await kube.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'no-key', namespace: 'ext' },
+      data: { 'tls.crt': 'eA==' },
+    });
+    await kube.create(
+      extensionConfig('bad-ca', { annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': annotation } }),
+    );
     await expect(reconciler.reconcile({ name: 'bad-ca' })).rejects.toThrow(message);
     const stored = await kube.get<ExtensionConfig>(ref('bad-ca'));
-    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({ status: 'False', reason: 'NotDiscovered' });
+    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({
+      status: 'False',
+      reason: 'NotDiscovered',
+    });
   });
 
   it('a failed re-discovery keeps the previous registrations and status.handlers', async () => {
@@ -152,13 +221,18 @@ describe('ExtensionConfigReconciler', () => {
     expect(registry.list()).toHaveLength(2);
     const stored = await kube.get<ExtensionConfig>(ref('flaky'));
     expect(stored.status?.handlers).toHaveLength(2);
-    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({ status: 'False', reason: 'NotDiscovered' });
+    expect(stored.status?.conditions?.find((c) => c.type === 'Discovered')).toMatchObject({
+      status: 'False',
+      reason: 'NotDiscovered',
+    });
   });
 });
 
 describe('singleExtension (§12.9)', () => {
   it('errors with "only one hook is supported" for two handlers', () => {
-    expect(() => singleExtension('UpdateMachine', ['a.x', 'b.y'])).toThrow('found multiple UpdateMachine hooks (a.x,b.y): only one hook is supported');
+    expect(() => singleExtension('UpdateMachine', ['a.x', 'b.y'])).toThrow(
+      'found multiple UpdateMachine hooks (a.x,b.y): only one hook is supported',
+    );
     expect(singleExtension('CanUpdateMachine', [])).toBeUndefined();
     expect(singleExtension('CanUpdateMachineSet', ['a.x'])).toBe('a.x');
   });

@@ -41,7 +41,10 @@ export interface ReconcileRequest {
 }
 
 export class ExtensionConfigError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'ExtensionConfigError';
   }
@@ -72,7 +75,11 @@ export class ExtensionConfigReconciler {
   /** Reconciles one (cluster-scoped) ExtensionConfig by name. Throws on errors so the caller requeues with backoff. */
   async reconcile({ name }: ReconcileRequest): Promise<ReconcileResult> {
     if (!this.registry.isReady()) return { requeueAfterMs: this.notReadyRequeueMs };
-    const ec = await this.client.tryGet<ExtensionConfig>({ apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name });
+    const ec = await this.client.tryGet<ExtensionConfig>({
+      apiVersion: RUNTIME_API_VERSION,
+      kind: EXTENSION_CONFIG_KIND,
+      name,
+    });
     // Unregistering happens even when paused: a deleted extension must not be called.
     if (!ec || ec.metadata.deletionTimestamp) {
       this.registry.remove(name);
@@ -172,7 +179,10 @@ export class ExtensionConfigReconciler {
     } catch (e) {
       const message = `Error in discovery: ${(e as Error).message}`;
       await this.writeStatus(ec, ec.status?.handlers, 'False', NOT_DISCOVERED_REASON, message);
-      throw new ExtensionConfigError(`failed to discover ExtensionConfig ${ec.metadata.name}: ${(e as Error).message}`, e);
+      throw new ExtensionConfigError(
+        `failed to discover ExtensionConfig ${ec.metadata.name}: ${(e as Error).message}`,
+        e,
+      );
     }
     return this.writeStatus(ec, discovered.status?.handlers ?? [], 'True', DISCOVERED_REASON);
   }
@@ -209,17 +219,28 @@ export class ExtensionConfigReconciler {
     const namespace = slash >= 0 ? raw.slice(0, slash) : '';
     const name = slash >= 0 ? raw.slice(slash + 1) : raw;
     if (!namespace || !name) {
-      throw new ExtensionConfigError(`failed to reconcile caBundle: secret name ${JSON.stringify(raw)} must be in the form <namespace>/<name>`);
+      throw new ExtensionConfigError(
+        `failed to reconcile caBundle: secret name ${JSON.stringify(raw)} must be in the form <namespace>/<name>`,
+      );
     }
     let secret: KubeObject | undefined;
     try {
       secret = await this.client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace, name });
     } catch (e) {
-      throw new ExtensionConfigError(`failed to reconcile caBundle: failed to get secret ${JSON.stringify(raw)}: ${(e as Error).message}`, e);
+      throw new ExtensionConfigError(
+        `failed to reconcile caBundle: failed to get secret ${JSON.stringify(raw)}: ${(e as Error).message}`,
+        e,
+      );
     }
-    if (!secret) throw new ExtensionConfigError(`failed to reconcile caBundle: failed to get secret ${JSON.stringify(raw)}: not found`);
+    if (!secret)
+      throw new ExtensionConfigError(
+        `failed to reconcile caBundle: failed to get secret ${JSON.stringify(raw)}: not found`,
+      );
     const ca = (secret.data as Record<string, string> | undefined)?.[CA_SECRET_KEY];
-    if (!ca) throw new ExtensionConfigError(`failed to reconcile caBundle: secret ${raw} does not contain a ${JSON.stringify(CA_SECRET_KEY)} entry`);
+    if (!ca)
+      throw new ExtensionConfigError(
+        `failed to reconcile caBundle: secret ${raw} does not contain a ${JSON.stringify(CA_SECRET_KEY)} entry`,
+      );
     if (ec.spec.clientConfig?.caBundle === ca) return ec;
     return this.client.patch<ExtensionConfig>(
       { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND, name: ec.metadata.name! },

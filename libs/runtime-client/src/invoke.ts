@@ -1,6 +1,12 @@
 // The single HTTP round trip used by discovery and hook calls: URL, ?timeout=, POST, status check, decode + validate.
 import path from 'node:path';
-import { decodeHookResponse, RESPONSE_STATUSES, type HookName, type HookResponse, type ResponseStatus } from '@capi/api';
+import {
+  decodeHookResponse,
+  RESPONSE_STATUSES,
+  type HookName,
+  type HookResponse,
+  type ResponseStatus,
+} from '@capi/api';
 import { gvhToPath, type GroupVersionHook } from './catalog';
 import { ExtensionCallError } from './errors';
 import type { ClientConfig } from './extension-config';
@@ -15,7 +21,8 @@ export function extensionUrl(config: ClientConfig, gvh: GroupVersionHook, handle
   let base: { origin: string; path: string };
   if (config.service) {
     const s = config.service;
-    if (!s.name || !s.namespace) throw new ExtensionCallError('InvalidClientConfig', 'clientConfig.service requires name and namespace');
+    if (!s.name || !s.namespace)
+      throw new ExtensionCallError('InvalidClientConfig', 'clientConfig.service requires name and namespace');
     const host = `${s.name}.${s.namespace}.svc${s.port !== undefined ? `:${s.port}` : ''}`;
     base = { origin: `https://${host}`, path: s.path ?? '' };
   } else if (config.url) {
@@ -30,7 +37,10 @@ export function extensionUrl(config: ClientConfig, gvh: GroupVersionHook, handle
     }
     base = { origin: `https://${u.host}`, path: u.pathname };
   } else {
-    throw new ExtensionCallError('InvalidClientConfig', 'at least one of clientConfig.url or clientConfig.service must be set');
+    throw new ExtensionCallError(
+      'InvalidClientConfig',
+      'at least one of clientConfig.url or clientConfig.service must be set',
+    );
   }
   return base.origin + path.posix.join('/', base.path, gvhToPath(gvh, handlerName));
 }
@@ -59,7 +69,10 @@ export interface InvokeOptions {
 }
 
 /** POSTs `request` and returns the validated response; status Failure is returned, not thrown (callers decide). */
-export async function invokeHandler<H extends HookName>(opts: InvokeOptions & { hook: H }, request: unknown): Promise<HookResponse<H>> {
+export async function invokeHandler<H extends HookName>(
+  opts: InvokeOptions & { hook: H },
+  request: unknown,
+): Promise<HookResponse<H>> {
   const raw = extensionUrl(opts.clientConfig, opts.gvh, opts.handlerName);
   const url = new URL(raw);
   // As Go's url.URL.Host: an explicit port stays, also the default one (URL would drop ":443").
@@ -86,12 +99,21 @@ async function post<H extends HookName>(
   const details = { hook: opts.hook, extension: opts.extension };
   let res;
   try {
-    res = await opts.transport.post(url, request, { caBundle: opts.clientConfig.caBundle, timeoutMs: opts.timeoutSeconds * 1000 });
+    res = await opts.transport.post(url, request, {
+      caBundle: opts.clientConfig.caBundle,
+      timeoutMs: opts.timeoutSeconds * 1000,
+    });
   } catch (e) {
     if (e instanceof ExtensionCallError) {
-      throw new ExtensionCallError(e.reason, `failed to call ${where}: ${e.message}`, { ...details, cause: e.details.cause ?? e });
+      throw new ExtensionCallError(e.reason, `failed to call ${where}: ${e.message}`, {
+        ...details,
+        cause: e.details.cause ?? e,
+      });
     }
-    throw new ExtensionCallError('TransportError', `failed to call ${where}: ${(e as Error).message}`, { ...details, cause: e });
+    throw new ExtensionCallError('TransportError', `failed to call ${where}: ${(e as Error).message}`, {
+      ...details,
+      cause: e,
+    });
   }
   observed.code = String(res.statusCode);
   if (res.statusCode !== 200) {
@@ -105,16 +127,28 @@ async function post<H extends HookName>(
   try {
     parsed = JSON.parse(res.body);
   } catch (e) {
-    throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${(e as Error).message}`, details);
+    throw new ExtensionCallError(
+      'MalformedResponse',
+      `failed to decode response from ${where}: ${(e as Error).message}`,
+      details,
+    );
   }
   // Upstream decodes first (a type error is a call error, subject to failurePolicy) and checks `status` after, as
   // an error the failure policy does not apply to. A string status other than Success/Failure (or none) is that case.
   const status = isJsonObject(parsed) ? parsed.status : undefined;
   if (typeof status === 'string' && status !== '') observed.status = status;
-  const statusInvalid = isJsonObject(parsed) && (status === undefined || status === null || (typeof status === 'string' && !RESPONSE_STATUSES.includes(status as ResponseStatus)));
+  const statusInvalid =
+    isJsonObject(parsed) &&
+    (status === undefined ||
+      status === null ||
+      (typeof status === 'string' && !RESPONSE_STATUSES.includes(status as ResponseStatus)));
   const decoded = decodeHookResponse(opts.hook, statusInvalid ? { ...(parsed as object), status: 'Success' } : parsed);
   if (!decoded.ok) {
-    throw new ExtensionCallError('MalformedResponse', `failed to decode response from ${where}: ${decoded.message}`, details);
+    throw new ExtensionCallError(
+      'MalformedResponse',
+      `failed to decode response from ${where}: ${decoded.message}`,
+      details,
+    );
   }
   if (statusInvalid) {
     throw new ExtensionCallError(
@@ -126,5 +160,5 @@ async function post<H extends HookName>(
   return decoded.value;
 }
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);

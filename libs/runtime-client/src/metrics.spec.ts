@@ -11,8 +11,17 @@ import { ExtensionRegistry } from './registry';
 import { createExtensionServer, generateServerTls, type ExtensionServer } from './testing/extension-server';
 import { HttpsExtensionTransport } from './transport';
 
-const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm', namespace: 'ns' }, spec: {} };
-const request: UpdateMachineRequest = { apiVersion: HOOKS_API_VERSION, kind: 'UpdateMachineRequest', desired: { machine, infrastructureMachine: machine } };
+const machine = {
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Machine',
+  metadata: { name: 'm', namespace: 'ns' },
+  spec: {},
+};
+const request: UpdateMachineRequest = {
+  apiVersion: HOOKS_API_VERSION,
+  kind: 'UpdateMachineRequest',
+  desired: { machine, infrastructureMachine: machine },
+};
 const forObject = { metadata: { namespace: 'ns' } };
 const G = 'group="hooks.runtime.cluster.x-k8s.io",version="v1alpha1"';
 
@@ -31,8 +40,17 @@ describe('Runtime SDK metrics', () => {
       req.on('end', () => res.writeHead(code, { 'content-type': 'application/json' }).end(body));
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-    closers.push(() => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }));
-    return { url: `https://127.0.0.1:${(srv.address() as AddressInfo).port}`, ca: Buffer.from(tls.cert).toString('base64') };
+    closers.push(
+      () =>
+        new Promise<void>((r) => {
+          srv.closeAllConnections();
+          srv.close(() => r());
+        }),
+    );
+    return {
+      url: `https://127.0.0.1:${(srv.address() as AddressInfo).port}`,
+      ca: Buffer.from(tls.cert).toString('base64'),
+    };
   }
 
   it('counts discovery and hook calls by code, host, hook and response status, and observes their duration', async () => {
@@ -40,11 +58,18 @@ describe('Runtime SDK metrics', () => {
     const metrics = new RuntimeSdkMetrics(registry);
     const ext: ExtensionServer = await createExtensionServer({
       tls: 'generate',
-      handlers: [{ hook: 'UpdateMachine', name: 'update', failurePolicy: 'Ignore', handle: () => ({ retryAfterSeconds: 1 }) }],
+      handlers: [
+        { hook: 'UpdateMachine', name: 'update', failurePolicy: 'Ignore', handle: () => ({ retryAfterSeconds: 1 }) },
+      ],
     });
     closers.push(() => ext.close());
     const host = new URL(ext.url).host;
-    const ec: ExtensionConfig = { apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'ok' }, spec: { clientConfig: { url: ext.url, caBundle: ext.caBundle } } };
+    const ec: ExtensionConfig = {
+      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+      kind: 'ExtensionConfig',
+      metadata: { name: 'ok' },
+      spec: { clientConfig: { url: ext.url, caBundle: ext.caBundle } },
+    };
     const reg = new ExtensionRegistry();
     reg.warmUp([await discoverExtension(ec, transport, { metrics })]);
     const client = new RuntimeClient(reg, transport, async () => ({}), metrics);
@@ -53,22 +78,52 @@ describe('Runtime SDK metrics', () => {
 
     // An HTTP 500 (no decoded status) and a refused connection (no HTTP code), both under failurePolicy Ignore.
     const { url: failingUrl, ca } = await rawServer(500, '{"status":"Success"}');
-    const handlers = [{ name: 'update.bad', requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' }, failurePolicy: 'Ignore' as const }];
-    reg.add({ ...ec, metadata: { name: 'bad' }, spec: { clientConfig: { url: failingUrl, caBundle: ca } }, status: { handlers } });
+    const handlers = [
+      {
+        name: 'update.bad',
+        requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' },
+        failurePolicy: 'Ignore' as const,
+      },
+    ];
+    reg.add({
+      ...ec,
+      metadata: { name: 'bad' },
+      spec: { clientConfig: { url: failingUrl, caBundle: ca } },
+      status: { handlers },
+    });
     await client.callExtension('UpdateMachine', forObject, 'update.bad', request);
-    reg.add({ ...ec, metadata: { name: 'gone' }, spec: { clientConfig: { url: 'https://127.0.0.1:1', caBundle: ca } }, status: { handlers: [{ ...handlers[0], name: 'update.gone' }] } });
+    reg.add({
+      ...ec,
+      metadata: { name: 'gone' },
+      spec: { clientConfig: { url: 'https://127.0.0.1:1', caBundle: ca } },
+      status: { handlers: [{ ...handlers[0], name: 'update.gone' }] },
+    });
     await client.callExtension('UpdateMachine', forObject, 'update.gone', request);
 
     const text = await registry.metrics();
     expect(text).toContain('# TYPE capi_runtime_sdk_requests_total counter');
-    expect(text).toContain(`capi_runtime_sdk_requests_total{code="200",host="${host}",${G},hook="Discovery",status="Success"} 1`);
-    expect(text).toContain(`capi_runtime_sdk_requests_total{code="200",host="${host}",${G},hook="UpdateMachine",status="Success"} 2`);
-    expect(text).toContain(`capi_runtime_sdk_requests_total{code="500",host="${new URL(failingUrl).host}",${G},hook="UpdateMachine",status="Unknown"} 1`);
-    expect(text).toContain(`capi_runtime_sdk_requests_total{code="<error>",host="127.0.0.1:1",${G},hook="UpdateMachine",status="Unknown"} 1`);
+    expect(text).toContain(
+      `capi_runtime_sdk_requests_total{code="200",host="${host}",${G},hook="Discovery",status="Success"} 1`,
+    );
+    expect(text).toContain(
+      `capi_runtime_sdk_requests_total{code="200",host="${host}",${G},hook="UpdateMachine",status="Success"} 2`,
+    );
+    expect(text).toContain(
+      `capi_runtime_sdk_requests_total{code="500",host="${new URL(failingUrl).host}",${G},hook="UpdateMachine",status="Unknown"} 1`,
+    );
+    expect(text).toContain(
+      `capi_runtime_sdk_requests_total{code="<error>",host="127.0.0.1:1",${G},hook="UpdateMachine",status="Unknown"} 1`,
+    );
     expect(text).toContain('# TYPE capi_runtime_sdk_request_duration_seconds histogram');
-    expect(text).toContain(`capi_runtime_sdk_request_duration_seconds_count{host="${host}",${G},hook="UpdateMachine"} 2`);
-    expect(text).toContain(`capi_runtime_sdk_request_duration_seconds_bucket{le="60",host="${host}",${G},hook="Discovery"} 1`);
-    expect(text).toContain(`capi_runtime_sdk_request_duration_seconds_bucket{le="0.005",host="${host}",${G},hook="UpdateMachine"}`);
+    expect(text).toContain(
+      `capi_runtime_sdk_request_duration_seconds_count{host="${host}",${G},hook="UpdateMachine"} 2`,
+    );
+    expect(text).toContain(
+      `capi_runtime_sdk_request_duration_seconds_bucket{le="60",host="${host}",${G},hook="Discovery"} 1`,
+    );
+    expect(text).toContain(
+      `capi_runtime_sdk_request_duration_seconds_bucket{le="0.005",host="${host}",${G},hook="UpdateMachine"}`,
+    );
   });
 
   it('host is the URL host as written, an explicit :443 included (Go url.URL.Host)', async () => {
@@ -77,15 +132,35 @@ describe('Runtime SDK metrics', () => {
     const fake = { post: async () => ({ statusCode: 200, body: '{"status":"Success"}' }) };
     const reg = new ExtensionRegistry();
     const handlers = [{ name: 'update.svc', requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' } }];
-    reg.warmUp([{ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name: 'svc' }, spec: { clientConfig: { service: { name: 'updater', namespace: 'capi', port: 443 } } }, status: { handlers } }]);
-    await new RuntimeClient(reg, fake, async () => ({}), metrics).callExtension('UpdateMachine', forObject, 'update.svc', request);
-    expect(await registry.metrics()).toContain(`capi_runtime_sdk_requests_total{code="200",host="updater.capi.svc:443",${G},hook="UpdateMachine",status="Success"} 1`);
+    reg.warmUp([
+      {
+        apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+        kind: 'ExtensionConfig',
+        metadata: { name: 'svc' },
+        spec: { clientConfig: { service: { name: 'updater', namespace: 'capi', port: 443 } } },
+        status: { handlers },
+      },
+    ]);
+    await new RuntimeClient(reg, fake, async () => ({}), metrics).callExtension(
+      'UpdateMachine',
+      forObject,
+      'update.svc',
+      request,
+    );
+    expect(await registry.metrics()).toContain(
+      `capi_runtime_sdk_requests_total{code="200",host="updater.capi.svc:443",${G},hook="UpdateMachine",status="Success"} 1`,
+    );
   });
 
   it('a second RuntimeSdkMetrics on the same registry reuses the metrics', () => {
     const registry = new Registry();
     new RuntimeSdkMetrics(registry);
     expect(() => new RuntimeSdkMetrics(registry)).not.toThrow();
-    expect(registry.getMetricsAsArray().map((m) => m.name).sort()).toEqual(['capi_runtime_sdk_request_duration_seconds', 'capi_runtime_sdk_requests_total']);
+    expect(
+      registry
+        .getMetricsAsArray()
+        .map((m) => m.name)
+        .sort(),
+    ).toEqual(['capi_runtime_sdk_request_duration_seconds', 'capi_runtime_sdk_requests_total']);
   });
 });

@@ -9,7 +9,9 @@ export const ERROR_CODE_LABEL = '<error>';
 /** `status` when the response carries none (no response, non-200, undecodable). */
 export const UNKNOWN_RESPONSE_STATUS = 'Unknown';
 
-const DURATION_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+const DURATION_BUCKETS = [
+  0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60,
+];
 const TOTAL_LABELS = ['code', 'host', 'group', 'version', 'hook', 'status'] as const;
 const DURATION_LABELS = ['host', 'group', 'version', 'hook'] as const;
 
@@ -39,7 +41,8 @@ export class RuntimeSdkMetrics {
         registers: [registry],
       });
     this.duration =
-      (registry.getSingleMetric(RUNTIME_SDK_REQUEST_DURATION_SECONDS) as Histogram<(typeof DURATION_LABELS)[number]> | undefined) ??
+      (registry.getSingleMetric(RUNTIME_SDK_REQUEST_DURATION_SECONDS) as
+        Histogram<(typeof DURATION_LABELS)[number]> | undefined) ??
       new Histogram({
         name: RUNTIME_SDK_REQUEST_DURATION_SECONDS,
         help: 'Request duration in seconds, broken down by hook and host.',

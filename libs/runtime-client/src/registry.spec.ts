@@ -7,7 +7,12 @@ const ec = (name: string, handlers: string[], rv = '1'): ExtensionConfig => ({
   kind: 'ExtensionConfig',
   metadata: { name, resourceVersion: rv },
   spec: { clientConfig: { url: 'https://x' } },
-  status: { handlers: handlers.map((h) => ({ name: `${h}.${name}`, requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' } })) },
+  status: {
+    handlers: handlers.map((h) => ({
+      name: `${h}.${name}`,
+      requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' },
+    })),
+  },
 });
 
 describe('ExtensionRegistry', () => {
@@ -18,13 +23,17 @@ describe('ExtensionRegistry', () => {
     expect(() => r.add(ec('a', ['h']))).toThrow(/warmed up/);
   });
 
-  it('add replaces an ExtensionConfig\'s registrations, remove drops them, defaults are applied', () => {
+  it("add replaces an ExtensionConfig's registrations, remove drops them, defaults are applied", () => {
     const r = new ExtensionRegistry();
     r.warmUp([ec('a', ['h1', 'h2']), ec('b', ['h1'])]);
     expect(r.list().map((x) => x.name)).toEqual(['h1.a', 'h1.b', 'h2.a']);
     r.add(ec('a', ['h3'], '2'));
     expect(r.list().map((x) => x.name)).toEqual(['h1.b', 'h3.a']);
-    expect(r.get('h3.a')).toMatchObject({ timeoutSeconds: 10, failurePolicy: 'Fail', extensionConfigResourceVersion: '2' });
+    expect(r.get('h3.a')).toMatchObject({
+      timeoutSeconds: 10,
+      failurePolicy: 'Fail',
+      extensionConfigResourceVersion: '2',
+    });
     r.remove('b');
     expect(r.list().map((x) => x.name)).toEqual(['h3.a']);
   });

@@ -25,7 +25,9 @@ export class RegistryNotReadyError extends Error {
 }
 
 /** Handler name as the extension knows it: "<handler>.<extensionConfigName>" -> "<handler>". */
-export function handlerNameWithoutConfig(registration: Pick<ExtensionRegistration, 'name' | 'extensionConfigName'>): string {
+export function handlerNameWithoutConfig(
+  registration: Pick<ExtensionRegistration, 'name' | 'extensionConfigName'>,
+): string {
   const suffix = `.${registration.extensionConfigName}`;
   return registration.name.endsWith(suffix) ? registration.name.slice(0, -suffix.length) : registration.name;
 }

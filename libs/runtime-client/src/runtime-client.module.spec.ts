@@ -4,7 +4,13 @@ import { RuntimeClient } from './client';
 import { ExtensionConfigReconciler } from './extension-config-reconciler';
 import { ExtensionRegistry } from './registry';
 import { FakeKubeClient } from './testing/fake-kube-client';
-import { EXTENSION_CONFIG_RECONCILER, EXTENSION_REGISTRY, NAMESPACE_LABELS_READER, RUNTIME_CLIENT, RuntimeClientModule } from './runtime-client.module';
+import {
+  EXTENSION_CONFIG_RECONCILER,
+  EXTENSION_REGISTRY,
+  NAMESPACE_LABELS_READER,
+  RUNTIME_CLIENT,
+  RuntimeClientModule,
+} from './runtime-client.module';
 
 const KUBE = Symbol('KUBE');
 const kube = new FakeKubeClient();
@@ -14,7 +20,9 @@ class KubeModule {}
 describe('RuntimeClientModule', () => {
   it('provides client, registry, reconciler and a Namespace label reader backed by the kube client', async () => {
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a' } } });
-    const mod = await Test.createTestingModule({ imports: [RuntimeClientModule.forRoot({ kubeClientToken: KUBE, imports: [KubeModule] })] }).compile();
+    const mod = await Test.createTestingModule({
+      imports: [RuntimeClientModule.forRoot({ kubeClientToken: KUBE, imports: [KubeModule] })],
+    }).compile();
     expect(mod.get(RUNTIME_CLIENT)).toBeInstanceOf(RuntimeClient);
     expect(mod.get(EXTENSION_REGISTRY)).toBeInstanceOf(ExtensionRegistry);
     expect(mod.get(EXTENSION_CONFIG_RECONCILER)).toBeInstanceOf(ExtensionConfigReconciler);
@@ -25,7 +33,9 @@ describe('RuntimeClientModule', () => {
 
   it('lets downstream override the runtime client token', async () => {
     const fake = { isReady: () => true };
-    const mod = await Test.createTestingModule({ imports: [RuntimeClientModule.forRoot({ kubeClientToken: KUBE, imports: [KubeModule] })] })
+    const mod = await Test.createTestingModule({
+      imports: [RuntimeClientModule.forRoot({ kubeClientToken: KUBE, imports: [KubeModule] })],
+    })
       .overrideProvider(RUNTIME_CLIENT)
       .useValue(fake)
       .compile();

@@ -1,5 +1,17 @@
 // NestJS wiring: registry, transport, client and reconciler under tokens so downstream providers can swap them.
-import { Inject, Injectable, Logger, Module, Optional, type DynamicModule, type InjectionToken, type ModuleMetadata, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  Optional,
+  type DynamicModule,
+  type InjectionToken,
+  type ModuleMetadata,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+  type Provider,
+} from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Registry } from 'prom-client';
 import { METRICS_REGISTRY, type Client } from '@capi/controller-runtime';
@@ -48,7 +60,9 @@ export class ClientCertificateWatcher implements OnModuleInit, OnApplicationShut
   }
 }
 
-function clientCertificateSource(opts: RuntimeClientModuleOptions): ClientCertificate | ClientCertificateSource | undefined {
+function clientCertificateSource(
+  opts: RuntimeClientModuleOptions,
+): ClientCertificate | ClientCertificateSource | undefined {
   const files = opts.clientCertificateFiles;
   if (!files) return opts.clientCertificate;
   const log = new Logger('RuntimeExtensionClientCertificate');
@@ -88,7 +102,8 @@ export class RuntimeClientModule {
       },
       {
         provide: RUNTIME_CLIENT,
-        useFactory: (r: ExtensionRegistry, t: ExtensionTransport, ns: NamespaceLabelsReader, m: RuntimeSdkMetrics) => new RuntimeClient(r, t, ns, m),
+        useFactory: (r: ExtensionRegistry, t: ExtensionTransport, ns: NamespaceLabelsReader, m: RuntimeSdkMetrics) =>
+          new RuntimeClient(r, t, ns, m),
         inject: [EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, RUNTIME_SDK_METRICS],
       },
       {
@@ -103,7 +118,14 @@ export class RuntimeClientModule {
       global: false,
       imports: [DiscoveryModule, ...(opts.imports ?? [])],
       providers,
-      exports: [RUNTIME_CLIENT, EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, EXTENSION_CONFIG_RECONCILER, RUNTIME_SDK_METRICS],
+      exports: [
+        RUNTIME_CLIENT,
+        EXTENSION_REGISTRY,
+        EXTENSION_TRANSPORT,
+        NAMESPACE_LABELS_READER,
+        EXTENSION_CONFIG_RECONCILER,
+        RUNTIME_SDK_METRICS,
+      ],
     };
   }
 }

@@ -20,7 +20,6 @@ export interface ExtensionTransport {
   post(url: URL, body: unknown, opts: PostOptions): Promise<TransportResponse>;
 }
 
-
 const MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export class HttpsExtensionTransport implements ExtensionTransport {
@@ -30,7 +29,12 @@ export class HttpsExtensionTransport implements ExtensionTransport {
   private certificateVersion?: number;
 
   constructor(clientCertificate?: ClientCertificate | ClientCertificateSource) {
-    this.clientCertificate = clientCertificate && 'current' in clientCertificate ? clientCertificate : clientCertificate ? staticClientCertificate(clientCertificate) : undefined;
+    this.clientCertificate =
+      clientCertificate && 'current' in clientCertificate
+        ? clientCertificate
+        : clientCertificate
+          ? staticClientCertificate(clientCertificate)
+          : undefined;
   }
 
   private agentFor(url: URL, caBundle?: string): https.Agent {
@@ -57,7 +61,9 @@ export class HttpsExtensionTransport implements ExtensionTransport {
 
   post(url: URL, body: unknown, opts: PostOptions): Promise<TransportResponse> {
     if (url.protocol !== 'https:') {
-      return Promise.reject(new ExtensionCallError('InvalidClientConfig', `expected https scheme, got ${url.protocol.replace(':', '')}`));
+      return Promise.reject(
+        new ExtensionCallError('InvalidClientConfig', `expected https scheme, got ${url.protocol.replace(':', '')}`),
+      );
     }
     const payload = Buffer.from(JSON.stringify(body), 'utf8');
     return new Promise((resolve, reject) => {
@@ -85,7 +91,9 @@ export class HttpsExtensionTransport implements ExtensionTransport {
             size += c.length;
             if (size > MAX_RESPONSE_BYTES) {
               req.destroy();
-              fail(new ExtensionCallError('MalformedResponse', `response body larger than ${MAX_RESPONSE_BYTES} bytes`));
+              fail(
+                new ExtensionCallError('MalformedResponse', `response body larger than ${MAX_RESPONSE_BYTES} bytes`),
+              );
               return;
             }
             chunks.push(c);

@@ -58,7 +58,12 @@ export class ServerSideApplier {
   async patch(client: Client, modified: KubeObject, opts: ApplierPatchOptions): Promise<SsaPatchResult> {
     const controller = opts.controllerName ?? opts.fieldOwner;
     const cache = opts.noCache ? undefined : this.cacheFor(controller);
-    const result = await patch(client, modified, { fieldOwner: opts.fieldOwner, original: opts.original, dryRun: opts.dryRun, cache });
+    const result = await patch(client, modified, {
+      fieldOwner: opts.fieldOwner,
+      original: opts.original,
+      dryRun: opts.dryRun,
+      cache,
+    });
     if (opts.memo && cache) {
       if (result.cacheHit && result.requestId) this.memoFor(controller).remember(opts.memo, result.requestId);
       else this.memoFor(controller).forget(opts.memo);
@@ -87,7 +92,8 @@ export class ServerSideApplier {
 
   private memoFor(controllerName: string): IntentMemo {
     let memo = this.memos.get(controllerName);
-    if (!memo) this.memos.set(controllerName, (memo = new IntentMemo(this.options.maxEntries ?? DEFAULT_SSA_CACHE_MAX_ENTRIES)));
+    if (!memo)
+      this.memos.set(controllerName, (memo = new IntentMemo(this.options.maxEntries ?? DEFAULT_SSA_CACHE_MAX_ENTRIES)));
     return memo;
   }
 }

@@ -9,8 +9,18 @@ function intent(n: number) {
   return {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'DevMachine',
-    metadata: { name: 'm', namespace: 'ns', labels: Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i}`, `v${i}`])) },
-    spec: { containers: Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: `img:${i}`, ports: [{ containerPort: 80 + i }] })) },
+    metadata: {
+      name: 'm',
+      namespace: 'ns',
+      labels: Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i}`, `v${i}`])),
+    },
+    spec: {
+      containers: Array.from({ length: n }, (_, i) => ({
+        name: `c${i}`,
+        image: `img:${i}`,
+        ports: [{ containerPort: 80 + i }],
+      })),
+    },
     status: { ready: true },
   };
 }

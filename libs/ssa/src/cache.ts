@@ -60,7 +60,8 @@ export class SsaCache {
     this.ttlMs = opts.ttlMs ?? DEFAULT_SSA_CACHE_TTL_MS;
     this.maxEntries = opts.maxEntries ?? DEFAULT_SSA_CACHE_MAX_ENTRIES;
     if (!(this.ttlMs > 0)) throw new Error(`SsaCache: ttlMs must be > 0, got ${this.ttlMs}`);
-    if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1) throw new Error(`SsaCache: maxEntries must be a positive integer, got ${this.maxEntries}`);
+    if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1)
+      throw new Error(`SsaCache: maxEntries must be a positive integer, got ${this.maxEntries}`);
     this.clock = opts.clock ?? wallClock;
     this.metrics = opts.registry ? ssaCacheMetrics(opts.registry) : undefined;
   }

@@ -13,7 +13,9 @@ describe('request identifier (spec §10.2, §12.47)', () => {
     const id = computeRequestIdentifier('42', machine());
     expect(id).toMatch(/^cluster\.x-k8s\.io\/v1beta2, Kind=Machine\.ns\/m1\.42\.\d+$/);
     expect(gvkString({ apiVersion: 'v1', kind: 'ConfigMap' })).toBe('/v1, Kind=ConfigMap');
-    expect(computeRequestIdentifier('1', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } })).toMatch(/^\/v1, Kind=Namespace\.x\.1\./);
+    expect(computeRequestIdentifier('1', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' } })).toMatch(
+      /^\/v1, Kind=Namespace\.x\.1\./,
+    );
   });
 
   it('changes with GVK, namespace, name, resourceVersion and intent content', () => {
@@ -32,8 +34,18 @@ describe('request identifier (spec §10.2, §12.47)', () => {
   });
 
   it('is deterministic and independent of key order', () => {
-    const a = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n' }, data: { b: '2', a: '1' } };
-    const b = { kind: 'ConfigMap', data: { a: '1', b: '2' }, metadata: { namespace: 'n', name: 'x' }, apiVersion: 'v1' };
+    const a = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'x', namespace: 'n' },
+      data: { b: '2', a: '1' },
+    };
+    const b = {
+      kind: 'ConfigMap',
+      data: { a: '1', b: '2' },
+      metadata: { namespace: 'n', name: 'x' },
+      apiVersion: 'v1',
+    };
     expect(computeRequestIdentifier('5', a)).toBe(computeRequestIdentifier('5', b));
     expect(canonicalJson(a)).toBe(canonicalJson(b));
     expect(hashObject({ list: [1, 2] })).not.toBe(hashObject({ list: [2, 1] }));
@@ -54,9 +66,16 @@ describe('prepareModified (spec §10.1, §12.48)', () => {
       apiVersion: 'cluster.x-k8s.io/v1beta2',
       kind: 'Machine',
       metadata: {
-        name: 'm1', namespace: 'ns', uid: 'u', labels: { l: 'v' }, annotations: { a: 'v' }, finalizers: ['f'],
+        name: 'm1',
+        namespace: 'ns',
+        uid: 'u',
+        labels: { l: 'v' },
+        annotations: { a: 'v' },
+        finalizers: ['f'],
         ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'o', uid: 'ou' }],
-        resourceVersion: '7', generation: 3, creationTimestamp: '2026-01-01T00:00:00Z',
+        resourceVersion: '7',
+        generation: 3,
+        creationTimestamp: '2026-01-01T00:00:00Z',
         managedFields: [{ manager: 'x', operation: 'Apply' as const }],
       },
       spec: { version: 'v1' },
@@ -66,7 +85,15 @@ describe('prepareModified (spec §10.1, §12.48)', () => {
     expect(out).toEqual({
       apiVersion: 'cluster.x-k8s.io/v1beta2',
       kind: 'Machine',
-      metadata: { name: 'm1', namespace: 'ns', uid: 'u', labels: { l: 'v' }, annotations: { a: 'v' }, finalizers: ['f'], ownerReferences: full.metadata.ownerReferences },
+      metadata: {
+        name: 'm1',
+        namespace: 'ns',
+        uid: 'u',
+        labels: { l: 'v' },
+        annotations: { a: 'v' },
+        finalizers: ['f'],
+        ownerReferences: full.metadata.ownerReferences,
+      },
       spec: { version: 'v1' },
     });
     // A deep copy: the caller's object is untouched.
@@ -76,7 +103,9 @@ describe('prepareModified (spec §10.1, §12.48)', () => {
   });
 
   it('rejects intents without apiVersion/kind/name with a clear error', () => {
-    expect(() => prepareModified({ apiVersion: '', kind: 'Machine', metadata: { name: 'x' } })).toThrow(InvalidApplyIntentError);
+    expect(() => prepareModified({ apiVersion: '', kind: 'Machine', metadata: { name: 'x' } })).toThrow(
+      InvalidApplyIntentError,
+    );
     expect(() => prepareModified({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} })).toThrow(/metadata.name/);
   });
 });

@@ -4,7 +4,9 @@ import type { KubeObject } from '@capi/controller-runtime';
 /** Splits "group/version" (or "v1" for the core group). */
 export function parseApiVersion(apiVersion: string): { group: string; version: string } {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /** GVK printed like Go's schema.GroupVersionKind.String(): "cluster.x-k8s.io/v1beta2, Kind=Machine" ("/v1, Kind=Pod" for core). */
@@ -23,7 +25,8 @@ export function objectKeyString(obj: Pick<KubeObject, 'metadata'>): string {
 function sortKeys(_key: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const sorted: Record<string, unknown> = {};
-  for (const k of Object.keys(value as Record<string, unknown>).sort()) sorted[k] = (value as Record<string, unknown>)[k];
+  for (const k of Object.keys(value as Record<string, unknown>).sort())
+    sorted[k] = (value as Record<string, unknown>)[k];
   return sorted;
 }
 

@@ -1,7 +1,16 @@
 export { patch, type SsaPatchOptions, type SsaPatchResult } from './patch';
 export { prepareModified, SSA_ALLOWED_PATHS, InvalidApplyIntentError } from './prepare';
 export { IntentMemo, intentMemoKey, type IntentMemoKey } from './intent-memo';
-export { computeRequestIdentifier, requestIdentifier, gvkString, objectKeyString, hashObject, canonicalJson, fnv32a, parseApiVersion } from './identifier';
+export {
+  computeRequestIdentifier,
+  requestIdentifier,
+  gvkString,
+  objectKeyString,
+  hashObject,
+  canonicalJson,
+  fnv32a,
+  parseApiVersion,
+} from './identifier';
 export {
   SsaCache,
   ssaCacheMetrics,
@@ -11,7 +20,14 @@ export {
   type SsaCacheMetrics,
   type NowClock,
 } from './cache';
-export { ServerSideApplier, SsaModule, SSA_CACHE, SSA_OPTIONS, type SsaModuleOptions, type ApplierPatchOptions } from './applier';
+export {
+  ServerSideApplier,
+  SsaModule,
+  SSA_CACHE,
+  SSA_OPTIONS,
+  type SsaModuleOptions,
+  type ApplierPatchOptions,
+} from './applier';
 export { syncLabelsAndAnnotations, labelsAndAnnotationsIntent, type LabelsAndAnnotationsSync } from './metadata-sync';
 export { getPath, hasPath, setPath, deletePath, pickPaths, isUnder, type FieldPath } from './paths';
 export {

@@ -16,7 +16,11 @@ function fakeClient(): Client & { applies: number } {
   return c as unknown as Client & { applies: number };
 }
 
-const intent = (labels: Record<string, string>): KubeObject => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm', namespace: 'ns', labels } });
+const intent = (labels: Record<string, string>): KubeObject => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Machine',
+  metadata: { name: 'm', namespace: 'ns', labels },
+});
 const key = (inputs: string) => ({ object: 'u1', inputs, kind: 'Machine' });
 
 describe('IntentMemo', () => {
@@ -67,7 +71,11 @@ describe('ServerSideApplier.knownNoop', () => {
     const applier = new ServerSideApplier({ clock: new ManualClock(1_000) });
     const client = fakeClient();
     const applied = await hitOnce(applier, client, 'rv11/a');
-    const changed = await applier.patch(client, intent({ a: '2' }), { ...opts, original: applied, memo: key('rv11/a') });
+    const changed = await applier.patch(client, intent({ a: '2' }), {
+      ...opts,
+      original: applied,
+      memo: key('rv11/a'),
+    });
     expect(changed.cacheHit).toBe(false);
     expect(client.applies).toBe(2);
     expect(applier.knownNoop('capi-machineset', key('rv11/a'))).toBe(false);
@@ -76,7 +84,16 @@ describe('ServerSideApplier.knownNoop', () => {
 
 describe('intentMemoKey', () => {
   it('keys by uid with the resourceVersion in the inputs; by kind/namespace/name before the object has a uid', () => {
-    expect(intentMemoKey({ kind: 'Machine', metadata: { uid: 'u1', name: 'm', namespace: 'ns', resourceVersion: '7' } }, 'x')).toEqual({ object: 'u1', inputs: '7/x', kind: 'Machine' });
-    expect(intentMemoKey({ kind: 'Machine', metadata: { name: 'm', namespace: 'ns' } }, 'x')).toEqual({ object: 'Machine/ns/m', inputs: 'undefined/x', kind: 'Machine' });
+    expect(
+      intentMemoKey(
+        { kind: 'Machine', metadata: { uid: 'u1', name: 'm', namespace: 'ns', resourceVersion: '7' } },
+        'x',
+      ),
+    ).toEqual({ object: 'u1', inputs: '7/x', kind: 'Machine' });
+    expect(intentMemoKey({ kind: 'Machine', metadata: { name: 'm', namespace: 'ns' } }, 'x')).toEqual({
+      object: 'Machine/ns/m',
+      inputs: 'undefined/x',
+      kind: 'Machine',
+    });
   });
 });

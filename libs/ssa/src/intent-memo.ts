@@ -17,9 +17,16 @@ export interface IntentMemoKey {
  * The memo key of an intent for `obj` computed from `inputs`: the object by uid (kind/namespace/name before it has
  * one), the inputs with the object's resourceVersion, so any change of the object misses the memo.
  */
-export function intentMemoKey(obj: { kind: string; metadata: { uid?: string; namespace?: string; name?: string; resourceVersion?: string } }, inputs: string): IntentMemoKey {
+export function intentMemoKey(
+  obj: { kind: string; metadata: { uid?: string; namespace?: string; name?: string; resourceVersion?: string } },
+  inputs: string,
+): IntentMemoKey {
   const m = obj.metadata;
-  return { object: m.uid ?? `${obj.kind}/${m.namespace ?? ''}/${m.name}`, inputs: `${m.resourceVersion}/${inputs}`, kind: obj.kind };
+  return {
+    object: m.uid ?? `${obj.kind}/${m.namespace ?? ''}/${m.name}`,
+    inputs: `${m.resourceVersion}/${inputs}`,
+    kind: obj.kind,
+  };
 }
 
 export class IntentMemo {

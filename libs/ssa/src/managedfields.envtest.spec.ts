@@ -1,7 +1,11 @@
 // managedFields helpers against a real API server (envtest, either target): the in-place metadata hand-over scenario.
 import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import type { CountingClientMetrics, KubeClient, KubeObject } from '@capi/controller-runtime';
-import { migrateManagedFields, mitigateManagedFieldsIssue, removeManagedFieldsForLabelsAndAnnotations } from './managedfields';
+import {
+  migrateManagedFields,
+  mitigateManagedFieldsIssue,
+  removeManagedFieldsForLabelsAndAnnotations,
+} from './managedfields';
 import { patch } from './patch';
 
 const crd = {
@@ -12,7 +16,19 @@ const crd = {
     group: 'mf.test.capi.io',
     scope: 'Namespaced',
     names: { kind: 'DevMachine', plural: 'devmachines', singular: 'devmachine', listKind: 'DevMachineList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        },
+      },
+    ],
   },
 };
 const CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
@@ -42,7 +58,8 @@ describe('managedFields helpers against an API server (envtest)', () => {
   async function handOver(name: string, dropOwnership: boolean): Promise<Record<string, string> | undefined> {
     const created = devMachine(name, { [CLUSTER_NAME]: 'c1', a: '1' }, { size: 1 });
     await patch(client, created, { fieldOwner: 'capi-machineset' });
-    if (dropOwnership) expect(await removeManagedFieldsForLabelsAndAnnotations(client, created, 'capi-machineset')).toBe(true);
+    if (dropOwnership)
+      expect(await removeManagedFieldsForLabelsAndAnnotations(client, created, 'capi-machineset')).toBe(true);
     await patch(client, devMachine(name, { [CLUSTER_NAME]: 'c1', a: '1' }), { fieldOwner: 'capi-machineset-metadata' });
     await patch(client, devMachine(name, { [CLUSTER_NAME]: 'c1' }), { fieldOwner: 'capi-machineset-metadata' });
     return (await client.get(ref(name))).metadata.labels;
@@ -67,11 +84,18 @@ describe('managedFields helpers against an API server (envtest)', () => {
   it('retries with a fresh read when the passed object is stale', async () => {
     const stale = devMachine('m-stale', { [CLUSTER_NAME]: 'c1' }, { size: 1 });
     await patch(client, stale, { fieldOwner: 'capi-machineset' });
-    await client.patch(ref('m-stale'), 'merge', { metadata: { annotations: { bump: '1' } } }, { fieldManager: 'other' });
+    await client.patch(
+      ref('m-stale'),
+      'merge',
+      { metadata: { annotations: { bump: '1' } } },
+      { fieldManager: 'other' },
+    );
     expect(await removeManagedFieldsForLabelsAndAnnotations(client, stale, 'capi-machineset')).toBe(true);
     const fresh = await client.get(ref('m-stale'));
     expect(fresh.metadata.resourceVersion).toBe(stale.metadata.resourceVersion);
-    expect(JSON.stringify(fresh.metadata.managedFields!.find((e) => e.manager === 'capi-machineset')!.fieldsV1)).not.toContain('f:labels');
+    expect(
+      JSON.stringify(fresh.metadata.managedFields!.find((e) => e.manager === 'capi-machineset')!.fieldsV1),
+    ).not.toContain('f:labels');
   });
 
   it('migrateManagedFields replaces the old owner with a seed entry for the metadata manager (once)', async () => {
@@ -82,7 +106,9 @@ describe('managedFields helpers against an API server (envtest)', () => {
     expect(after.metadata.managedFields!.map((e) => e.manager)).toEqual(['capi-machineset-metadata']);
     expect(await migrateManagedFields(client, after, 'capi-machineset', 'capi-machineset-metadata')).toBe(false);
     // The metadata manager now solely owns what it applies next and can drop "a".
-    await patch(client, devMachine('m-migrate', { [CLUSTER_NAME]: 'c1', a: '1' }), { fieldOwner: 'capi-machineset-metadata' });
+    await patch(client, devMachine('m-migrate', { [CLUSTER_NAME]: 'c1', a: '1' }), {
+      fieldOwner: 'capi-machineset-metadata',
+    });
     await patch(client, devMachine('m-migrate', { [CLUSTER_NAME]: 'c1' }), { fieldOwner: 'capi-machineset-metadata' });
     expect((await client.get(ref('m-migrate'))).metadata.labels).toEqual({ [CLUSTER_NAME]: 'c1' });
   });
@@ -95,7 +121,9 @@ describe('managedFields helpers against an API server (envtest)', () => {
     wiped.metadata.managedFields = [];
     expect(await mitigateManagedFieldsIssue(client, wiped, 'capi-kubeadmcontrolplane')).toBe(true);
     const after = await client.get(ref('m-wiped'));
-    expect(after.metadata.managedFields!.some((e) => e.manager === 'capi-kubeadmcontrolplane' && e.operation === 'Apply')).toBe(true);
+    expect(
+      after.metadata.managedFields!.some((e) => e.manager === 'capi-kubeadmcontrolplane' && e.operation === 'Apply'),
+    ).toBe(true);
     expect(await mitigateManagedFieldsIssue(client, after, 'capi-kubeadmcontrolplane')).toBe(false);
   });
 });

@@ -26,7 +26,10 @@ const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof
  * Removes the given FieldsV1 paths (e.g. ["f:metadata","f:labels"]) from a copy of `fieldsV1`. Parents left empty
  * are removed as well: in FieldsV1 an empty `{}` would claim the parent itself as an owned leaf.
  */
-export function removeFieldsV1Paths(fieldsV1: FieldsV1, paths: readonly (readonly string[])[]): { fieldsV1: FieldsV1; removed: boolean } {
+export function removeFieldsV1Paths(
+  fieldsV1: FieldsV1,
+  paths: readonly (readonly string[])[],
+): { fieldsV1: FieldsV1; removed: boolean } {
   const out = structuredClone(fieldsV1);
   let removed = false;
   for (const path of paths) {
@@ -49,13 +52,17 @@ export function removeFieldsV1Paths(fieldsV1: FieldsV1, paths: readonly (readonl
   return { fieldsV1: out, removed };
 }
 
-const isApplyEntryOf = (manager: string) => (e: ManagedFieldsEntry) => e.manager === manager && e.operation === 'Apply' && !e.subresource;
+const isApplyEntryOf = (manager: string) => (e: ManagedFieldsEntry) =>
+  e.manager === manager && e.operation === 'Apply' && !e.subresource;
 
 /**
  * managedFields with the labels/annotations ownership of `fieldManager`'s Apply entry dropped, or undefined when
  * that manager owns none (nothing to write).
  */
-export function dropLabelsAndAnnotationsOwnership(entries: ManagedFieldsEntry[], fieldManager: string): ManagedFieldsEntry[] | undefined {
+export function dropLabelsAndAnnotationsOwnership(
+  entries: ManagedFieldsEntry[],
+  fieldManager: string,
+): ManagedFieldsEntry[] | undefined {
   let changed = false;
   const out = entries.map((e) => {
     if (!isApplyEntryOf(fieldManager)(e) || !e.fieldsV1) return e;
@@ -75,7 +82,14 @@ export function needsManagedFieldsMigration(entries: ManagedFieldsEntry[], field
 }
 
 function seedEntry(manager: string, apiVersion: string, fieldsV1: FieldsV1, now: Date): ManagedFieldsEntry {
-  return { manager, operation: 'Apply', apiVersion, time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), fieldsType: 'FieldsV1', fieldsV1: structuredClone(fieldsV1) };
+  return {
+    manager,
+    operation: 'Apply',
+    apiVersion,
+    time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    fieldsType: 'FieldsV1',
+    fieldsV1: structuredClone(fieldsV1),
+  };
 }
 
 /**
@@ -83,8 +97,18 @@ function seedEntry(manager: string, apiVersion: string, fieldsV1: FieldsV1, now:
  * and a seed Apply entry for `metadataFieldManager` added so the first metadata apply is not co-owned by an
  * entry the server would otherwise infer.
  */
-export function migratedManagedFields(entries: ManagedFieldsEntry[], apiVersion: string, fieldManager: string, metadataFieldManager: string, now = new Date()): ManagedFieldsEntry[] {
-  const kept = entries.filter((e) => !isApplyEntryOf(fieldManager)(e) && !(e.manager === CLASSIC_MANAGER && e.operation === 'Update' && !e.subresource));
+export function migratedManagedFields(
+  entries: ManagedFieldsEntry[],
+  apiVersion: string,
+  fieldManager: string,
+  metadataFieldManager: string,
+  now = new Date(),
+): ManagedFieldsEntry[] {
+  const kept = entries.filter(
+    (e) =>
+      !isApplyEntryOf(fieldManager)(e) &&
+      !(e.manager === CLASSIC_MANAGER && e.operation === 'Update' && !e.subresource),
+  );
   return [...kept, seedEntry(metadataFieldManager, apiVersion, SEED_FIELDS_V1, now)];
 }
 
@@ -93,14 +117,25 @@ export function migratedManagedFields(entries: ManagedFieldsEntry[], apiVersion:
  * a before-first-apply entry, remove that entry and make sure `fieldManager` has one. Undefined when no repair is
  * needed. `seedFields` lets callers claim more than metadata.name (e.g. KCP extraArgs) so the next apply can unset them.
  */
-export function mitigatedManagedFields(entries: ManagedFieldsEntry[], apiVersion: string, fieldManager: string, seedFields: FieldsV1 = SEED_FIELDS_V1, now = new Date()): ManagedFieldsEntry[] | undefined {
+export function mitigatedManagedFields(
+  entries: ManagedFieldsEntry[],
+  apiVersion: string,
+  fieldManager: string,
+  seedFields: FieldsV1 = SEED_FIELDS_V1,
+  now = new Date(),
+): ManagedFieldsEntry[] | undefined {
   if (entries.length > 0 && !entries.some((e) => e.manager === BEFORE_FIRST_APPLY_MANAGER)) return undefined;
   const out = entries.filter((e) => e.manager !== BEFORE_FIRST_APPLY_MANAGER);
   if (!out.some((e) => e.manager === fieldManager)) out.push(seedEntry(fieldManager, apiVersion, seedFields, now));
   return out;
 }
 
-const refOf = (obj: KubeObject) => ({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, namespace: obj.metadata.namespace });
+const refOf = (obj: KubeObject) => ({
+  apiVersion: obj.apiVersion,
+  kind: obj.kind,
+  name: obj.metadata.name!,
+  namespace: obj.metadata.namespace,
+});
 
 /** Writes managedFields with optimistic locking (resourceVersion in the patch) and copies the result into `obj`. */
 async function writeManagedFields(client: Client, obj: KubeObject, managedFields: ManagedFieldsEntry[]): Promise<void> {
@@ -121,7 +156,12 @@ export interface ManagedFieldsWriteOptions {
  * The first attempt uses `obj` as given (it may come from a cache that keeps managedFields); on conflict the object
  * is re-read from the server. Returns whether anything was written.
  */
-export async function removeManagedFieldsForLabelsAndAnnotations(client: Client, obj: KubeObject, fieldManager: string, opts: ManagedFieldsWriteOptions = {}): Promise<boolean> {
+export async function removeManagedFieldsForLabelsAndAnnotations(
+  client: Client,
+  obj: KubeObject,
+  fieldManager: string,
+  opts: ManagedFieldsWriteOptions = {},
+): Promise<boolean> {
   const attempts = opts.attempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     if (attempt > 1 || !obj.metadata.managedFields) Object.assign(obj, await client.get<KubeObject>(refOf(obj)));
@@ -132,22 +172,39 @@ export async function removeManagedFieldsForLabelsAndAnnotations(client: Client,
       return true;
     } catch (e) {
       if (!isConflict(e) || attempt >= attempts) {
-        throw new Error(`failed to remove managedFields for labels and annotations from ${obj.kind} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}: ${(e as Error).message}`, { cause: e });
+        throw new Error(
+          `failed to remove managedFields for labels and annotations from ${obj.kind} ${obj.metadata.namespace ?? ''}/${obj.metadata.name}: ${(e as Error).message}`,
+          { cause: e },
+        );
       }
     }
   }
 }
 
 /** Migrates managedFields once per object (see migratedManagedFields). Returns whether anything was written. */
-export async function migrateManagedFields(client: Client, obj: KubeObject, fieldManager: string, metadataFieldManager: string): Promise<boolean> {
+export async function migrateManagedFields(
+  client: Client,
+  obj: KubeObject,
+  fieldManager: string,
+  metadataFieldManager: string,
+): Promise<boolean> {
   const entries = obj.metadata.managedFields ?? [];
   if (!needsManagedFieldsMigration(entries, fieldManager)) return false;
-  await writeManagedFields(client, obj, migratedManagedFields(entries, obj.apiVersion, fieldManager, metadataFieldManager));
+  await writeManagedFields(
+    client,
+    obj,
+    migratedManagedFields(entries, obj.apiVersion, fieldManager, metadataFieldManager),
+  );
   return true;
 }
 
 /** Repairs wiped managedFields (see mitigatedManagedFields). Returns whether anything was written. */
-export async function mitigateManagedFieldsIssue(client: Client, obj: KubeObject, fieldManager: string, seedFields?: FieldsV1): Promise<boolean> {
+export async function mitigateManagedFieldsIssue(
+  client: Client,
+  obj: KubeObject,
+  fieldManager: string,
+  seedFields?: FieldsV1,
+): Promise<boolean> {
   const next = mitigatedManagedFields(obj.metadata.managedFields ?? [], obj.apiVersion, fieldManager, seedFields);
   if (!next) return false;
   await writeManagedFields(client, obj, next);

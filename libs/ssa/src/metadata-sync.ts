@@ -19,9 +19,17 @@ export interface LabelsAndAnnotationsSync {
 }
 
 /** The metadata manager's intent: labels and annotations only, the uid pinned so the apply never creates the object. */
-export function labelsAndAnnotationsIntent(current: KubeObject, labels: Record<string, string>, annotations: Record<string, string>): KubeObject {
+export function labelsAndAnnotationsIntent(
+  current: KubeObject,
+  labels: Record<string, string>,
+  annotations: Record<string, string>,
+): KubeObject {
   const { name, namespace, uid } = current.metadata;
-  return { apiVersion: current.apiVersion, kind: current.kind, metadata: { name, namespace, uid, labels: { ...labels }, annotations: { ...annotations } } };
+  return {
+    apiVersion: current.apiVersion,
+    kind: current.kind,
+    metadata: { name, namespace, uid, labels: { ...labels }, annotations: { ...annotations } },
+  };
 }
 
 /**
@@ -29,7 +37,12 @@ export function labelsAndAnnotationsIntent(current: KubeObject, labels: Record<s
  * nothing), after migrating managedFields of objects whose apply manager still owns labels (upstream
  * MigrateManagedFields). `current` may be a frozen cached object: it is copied before anything is written into it.
  */
-export async function syncLabelsAndAnnotations(applier: ServerSideApplier, client: Client, current: KubeObject, sync: LabelsAndAnnotationsSync): Promise<void> {
+export async function syncLabelsAndAnnotations(
+  applier: ServerSideApplier,
+  client: Client,
+  current: KubeObject,
+  sync: LabelsAndAnnotationsSync,
+): Promise<void> {
   const memoFor = (obj: KubeObject) => intentMemoKey(obj, sync.inputs);
   if (applier.knownNoop(sync.metadataFieldManager, memoFor(current))) return;
   let original = current;

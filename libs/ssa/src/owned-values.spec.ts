@@ -2,18 +2,37 @@ import type { KubeObject } from '@capi/controller-runtime';
 import { ownedValuesDigest } from './owned-values';
 
 const fieldsV1 = {
-  'f:metadata': { 'f:labels': { 'f:a': {} }, 'f:ownerReferences': { 'k:{"uid":"u1"}': { '.': {}, 'f:name': {} } }, 'f:finalizers': { 'v:"f1"': {} } },
+  'f:metadata': {
+    'f:labels': { 'f:a': {} },
+    'f:ownerReferences': { 'k:{"uid":"u1"}': { '.': {}, 'f:name': {} } },
+    'f:finalizers': { 'v:"f1"': {} },
+  },
   'f:spec': { 'f:size': {} },
 };
-const obj = (patch: { labels?: Record<string, string>; owners?: { uid: string; name: string }[]; finalizers?: string[]; size?: number; other?: string; manager?: string } = {}): KubeObject => ({
+const obj = (
+  patch: {
+    labels?: Record<string, string>;
+    owners?: { uid: string; name: string }[];
+    finalizers?: string[];
+    size?: number;
+    other?: string;
+    manager?: string;
+  } = {},
+): KubeObject => ({
   apiVersion: 'x/v1',
   kind: 'W',
   metadata: {
-    name: 'w', uid: 'obj-1',
+    name: 'w',
+    uid: 'obj-1',
     labels: patch.labels ?? { a: '1', b: 'other' },
-    ownerReferences: patch.owners ?? [{ uid: 'u0', name: 'not-ours' }, { uid: 'u1', name: 'ours' }],
+    ownerReferences: patch.owners ?? [
+      { uid: 'u0', name: 'not-ours' },
+      { uid: 'u1', name: 'ours' },
+    ],
     finalizers: patch.finalizers ?? ['f0', 'f1'],
-    managedFields: [{ manager: patch.manager ?? 'me', operation: 'Apply', apiVersion: 'x/v1', fieldsType: 'FieldsV1', fieldsV1 }],
+    managedFields: [
+      { manager: patch.manager ?? 'me', operation: 'Apply', apiVersion: 'x/v1', fieldsType: 'FieldsV1', fieldsV1 },
+    ],
   } as unknown as KubeObject['metadata'],
   spec: { size: patch.size ?? 1, other: patch.other ?? 'x' },
 });
@@ -24,7 +43,18 @@ describe('ownedValuesDigest', () => {
   it('ignores fields the manager does not own', () => {
     expect(base).toBeDefined();
     expect(ownedValuesDigest(obj({ other: 'changed', labels: { a: '1', b: 'changed' } }), 'me')).toBe(base);
-    expect(ownedValuesDigest(obj({ owners: [{ uid: 'u1', name: 'ours' }, { uid: 'u9', name: 'new' }], finalizers: ['f1', 'f2'] }), 'me')).toBe(base);
+    expect(
+      ownedValuesDigest(
+        obj({
+          owners: [
+            { uid: 'u1', name: 'ours' },
+            { uid: 'u9', name: 'new' },
+          ],
+          finalizers: ['f1', 'f2'],
+        }),
+        'me',
+      ),
+    ).toBe(base);
   });
 
   it('changes with any owned value: map field, associative list item, set item', () => {

@@ -13,7 +13,9 @@ function listItem(list: unknown[], key: string): unknown {
   const spec = JSON.parse(key.slice(2)) as unknown;
   if (key.startsWith('v:')) return list.find((item) => canonicalJson(item) === canonicalJson(spec));
   if (!isMap(spec)) return undefined;
-  return list.find((item) => isMap(item) && Object.entries(spec).every(([k, v]) => canonicalJson(item[k]) === canonicalJson(v)));
+  return list.find(
+    (item) => isMap(item) && Object.entries(spec).every(([k, v]) => canonicalJson(item[k]) === canonicalJson(v)),
+  );
 }
 
 /**
@@ -25,7 +27,8 @@ function ownedValues(value: unknown, fields: Record<string, unknown>, path: stri
     if (key === '.') continue; // the item itself: its fields are its siblings
     let child: unknown;
     if (key.startsWith('f:')) child = isMap(value) ? value[key.slice(2)] : undefined;
-    else if (key.startsWith('k:') || key.startsWith('v:')) child = Array.isArray(value) ? listItem(value, key) : undefined;
+    else if (key.startsWith('k:') || key.startsWith('v:'))
+      child = Array.isArray(value) ? listItem(value, key) : undefined;
     else if (key.startsWith('i:')) child = Array.isArray(value) ? value[Number(key.slice(2))] : undefined;
     else child = undefined;
     const childPath = `${path}/${key}`;
@@ -36,7 +39,9 @@ function ownedValues(value: unknown, fields: Record<string, unknown>, path: stri
 
 /** The Apply entry of `fieldManager` for the main resource (not a subresource), if any. */
 export function applyEntryOf(obj: KubeObject, fieldManager: string): ManagedFieldsEntry | undefined {
-  return obj.metadata?.managedFields?.find((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
+  return obj.metadata?.managedFields?.find(
+    (e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource,
+  );
 }
 
 /**
@@ -48,5 +53,7 @@ export function ownedValuesDigest(obj: KubeObject, fieldManager: string): string
   if (!entry?.fieldsV1) return undefined;
   const values: [string, unknown][] = [];
   ownedValues(obj, entry.fieldsV1, '', values);
-  return createHash('sha256').update(canonicalJson([obj.metadata.uid ?? '', entry.apiVersion ?? '', entry.fieldsV1, values])).digest('base64url');
+  return createHash('sha256')
+    .update(canonicalJson([obj.metadata.uid ?? '', entry.apiVersion ?? '', entry.fieldsV1, values]))
+    .digest('base64url');
 }

@@ -1,6 +1,13 @@
 // ssa.patch against an API server over HTTPS (envtest, either target), counting the requests the client sends.
 import { countingClientFor, ManualClock, startEnvtest, type Envtest } from '@capi/envtest';
-import { isApiError, isInvalid, isNotFound, type CountingClientMetrics, type KubeClient, type KubeObject } from '@capi/controller-runtime';
+import {
+  isApiError,
+  isInvalid,
+  isNotFound,
+  type CountingClientMetrics,
+  type KubeClient,
+  type KubeObject,
+} from '@capi/controller-runtime';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';
 import { DEFAULT_SSA_CACHE_TTL_MS, SsaCache } from './cache';
@@ -15,13 +22,26 @@ const widgetCrd = {
     group: 'ssa.test.capi.io',
     scope: 'Namespaced',
     names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    versions: [{
-      name: 'v1', served: true, storage: true, subresources: { status: {} },
-      schema: { openAPIV3Schema: { type: 'object', properties: {
-        spec: { type: 'object', properties: { size: { type: 'integer', minimum: 0 }, color: { type: 'string', default: 'blue' } } },
-        status: { type: 'object', properties: { phase: { type: 'string' } } },
-      } } },
-    }],
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { size: { type: 'integer', minimum: 0 }, color: { type: 'string', default: 'blue' } },
+              },
+              status: { type: 'object', properties: { phase: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    ],
   },
 };
 
@@ -86,7 +106,12 @@ describe('ssa.patch against an API server (envtest)', () => {
     const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const intent = widget('w-other', { size: 3 });
     await reconcile(cache, intent);
-    await client.patch(ref('w-other'), 'merge', { metadata: { labels: { other: 'writer' } } }, { fieldManager: 'someone-else' });
+    await client.patch(
+      ref('w-other'),
+      'merge',
+      { metadata: { labels: { other: 'writer' } } },
+      { fieldManager: 'someone-else' },
+    );
     const after = await reconcile(cache, intent);
     expect(after.writes).toBe(0);
     expect(after.modified).toEqual(await client.get(ref('w-other'))); // the caller still gets the current object
@@ -116,10 +141,17 @@ describe('ssa.patch against an API server (envtest)', () => {
     const created = await reconcile(cache, widget('w-uid', { size: 1 }));
     expect(created.writes).toBe(1);
     const uid = created.modified.metadata.uid!;
-    const withUid = (u: string) => ({ ...widget('w-uid', { size: 1 }), metadata: { ...widget('w-uid', { size: 1 }).metadata, uid: u } });
+    const withUid = (u: string) => ({
+      ...widget('w-uid', { size: 1 }),
+      metadata: { ...widget('w-uid', { size: 1 }).metadata, uid: u },
+    });
     expect((await reconcile(cache, withUid(uid))).writes).toBe(0);
     // Not answered from the cache: the server decides about a uid that is not the object's.
-    const other = await writesDuring(() => patch(client, withUid('another-uid'), { fieldOwner: 'capi-test', original: created.modified, cache }).catch(() => undefined));
+    const other = await writesDuring(() =>
+      patch(client, withUid('another-uid'), { fieldOwner: 'capi-test', original: created.modified, cache }).catch(
+        () => undefined,
+      ),
+    );
     expect(other).toBe(1);
   });
 
@@ -161,7 +193,9 @@ describe('ssa.patch against an API server (envtest)', () => {
     await patch(client, modified, { fieldOwner: 'capi-test' });
     expect(Number(modified.metadata.resourceVersion)).toBeGreaterThan(Number(stale.metadata.resourceVersion));
     expect(modified.status).toBeUndefined();
-    expect(modified.metadata.managedFields?.some((m) => m.manager === 'capi-test' && m.operation === 'Apply')).toBe(true);
+    expect(modified.metadata.managedFields?.some((m) => m.manager === 'capi-test' && m.operation === 'Apply')).toBe(
+      true,
+    );
   });
 
   it('server errors surface as ApiError with the Status and are not cached', async () => {
@@ -171,7 +205,9 @@ describe('ssa.patch against an API server (envtest)', () => {
     expect(isApiError(err)).toBe(true);
     expect(isNotFound(err)).toBe(true);
     expect(cache.size).toBe(0);
-    await expect(patch(client, { ...intent, metadata: {} }, { fieldOwner: 'capi-test' })).rejects.toThrow(/metadata.name/);
+    await expect(patch(client, { ...intent, metadata: {} }, { fieldOwner: 'capi-test' })).rejects.toThrow(
+      /metadata.name/,
+    );
   });
 
   it('server defaulting is visible to the caller; schema errors surface as Invalid', async () => {
@@ -179,14 +215,18 @@ describe('ssa.patch against an API server (envtest)', () => {
     await patch(client, modified, { fieldOwner: 'capi-test' });
     expect((modified.spec as { color?: string }).color).toBe('blue');
     const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
-    const err = await patch(client, widget('w-invalid', { size: -1 }), { fieldOwner: 'capi-test', cache }).catch((e) => e);
+    const err = await patch(client, widget('w-invalid', { size: -1 }), { fieldOwner: 'capi-test', cache }).catch(
+      (e) => e,
+    );
     expect(isInvalid(err)).toBe(true);
     expect(cache.size).toBe(0);
   });
 
   it('ServerSideApplier (SsaModule) keeps one cache per controller and exports metrics', async () => {
     const registry = new Registry();
-    const mod = await Test.createTestingModule({ imports: [SsaModule.forRoot({ registry, clock: new ManualClock(0) })] }).compile();
+    const mod = await Test.createTestingModule({
+      imports: [SsaModule.forRoot({ registry, clock: new ManualClock(0) })],
+    }).compile();
     const applier = mod.get(ServerSideApplier);
     expect(mod.get(SSA_CACHE)).toBe(applier);
     expect(applier.cacheFor('capi-machineset')).toBe(applier.cacheFor('capi-machineset'));
@@ -195,7 +235,9 @@ describe('ssa.patch against an API server (envtest)', () => {
     const intent = widget('w-applier', { size: 7 });
     const apply = async () => {
       const original = await client.get(ref('w-applier')).catch(() => undefined);
-      return writesDuring(() => applier.patch(client, structuredClone(intent), { fieldOwner: 'capi-machineset', original }));
+      return writesDuring(() =>
+        applier.patch(client, structuredClone(intent), { fieldOwner: 'capi-machineset', original }),
+      );
     };
     expect(await apply()).toBe(1);
     expect(await apply()).toBe(0);

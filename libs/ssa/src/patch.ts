@@ -62,7 +62,10 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
   if (useCache && opts.original && originalRv !== '' && sameObject) {
     const owned = ownedValuesDigest(opts.original, opts.fieldOwner);
     const hash = hashObject(hashed); // once for both keys
-    const ids = [requestIdentifier(originalRv, hashed, hash), ...(owned ? [requestIdentifier(`owned:${owned}`, hashed, hash)] : [])];
+    const ids = [
+      requestIdentifier(originalRv, hashed, hash),
+      ...(owned ? [requestIdentifier(`owned:${owned}`, hashed, hash)] : []),
+    ];
     const id = ids.find((k) => opts.cache!.peek(k));
     // One hit or miss per call, whichever key answered.
     if (opts.cache!.has(id ?? ids[0], intent.kind)) {
@@ -78,7 +81,11 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
     force: true,
     ...(opts.dryRun ? { dryRun: true } : {}),
   });
-  overwrite(modified, { ...applied, apiVersion: applied.apiVersion || intent.apiVersion, kind: applied.kind || intent.kind });
+  overwrite(modified, {
+    ...applied,
+    apiVersion: applied.apiVersion || intent.apiVersion,
+    kind: applied.kind || intent.kind,
+  });
 
   if (useCache) {
     // The server now holds exactly this intent at the returned resourceVersion (changed or not): re-applying the

@@ -42,14 +42,33 @@ export function itChecksTheDemoOutcome(demo: () => FinishedDemo): void {
 
   it('ends with six Running Machines whose conditions are all healthy, read independently of the demo', async () => {
     const { result, client } = demo();
-    const list = await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: 'default', labelSelector: `${CLUSTER_NAME_LABEL}=demo` });
+    const list = await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', {
+      namespace: 'default',
+      labelSelector: `${CLUSTER_NAME_LABEL}=demo`,
+    });
     const created = new Set(result.rows.filter((r) => r.step === 'rollout' && r.outcome === 'new').map((r) => r.uid));
     expect(list.items.map((m) => m.metadata.uid).sort()).toEqual([...created].sort());
     for (const m of list.items) {
-      expect({ name: m.metadata.name, phase: m.status?.phase, version: m.spec.version }).toEqual({ name: m.metadata.name, phase: 'Running', version: 'v1.31.1' });
+      expect({ name: m.metadata.name, phase: m.status?.phase, version: m.spec.version }).toEqual({
+        name: m.metadata.name,
+        phase: 'Running',
+        version: 'v1.31.1',
+      });
       const conditions = m.status?.conditions ?? [];
-      expect(conditions.map((c) => c.type)).toEqual(expect.arrayContaining(['Ready', 'Available', 'UpToDate', 'InfrastructureReady', 'BootstrapConfigReady', 'NodeReady', 'NodeHealthy']));
-      const unhealthy = conditions.filter((c) => c.status !== (NEGATIVE_CONDITIONS.has(c.type) ? 'False' : 'True')).map((c) => `${m.metadata.name} ${c.type}=${c.status}`);
+      expect(conditions.map((c) => c.type)).toEqual(
+        expect.arrayContaining([
+          'Ready',
+          'Available',
+          'UpToDate',
+          'InfrastructureReady',
+          'BootstrapConfigReady',
+          'NodeReady',
+          'NodeHealthy',
+        ]),
+      );
+      const unhealthy = conditions
+        .filter((c) => c.status !== (NEGATIVE_CONDITIONS.has(c.type) ? 'False' : 'True'))
+        .map((c) => `${m.metadata.name} ${c.type}=${c.status}`);
       expect(unhealthy).toEqual([]);
     }
   });
@@ -57,7 +76,10 @@ export function itChecksTheDemoOutcome(demo: () => FinishedDemo): void {
   it('printed live progress for Machines and a summary table', () => {
     const { lines } = demo();
     // Each line: elapsed time, event, name, group, phase, version, UpToDate, Updating, Ready, short uid.
-    const progress = (event: string) => new RegExp(`^ *\\+\\d+\\.\\ds ${event} +demo-\\S+ +(cp|demo-md-0) +\\S+ +v1\\.31\\.[01] +UpToDate=\\S+ +Updating=\\S+ +Ready=\\S+ +uid=[0-9a-f]{8}`);
+    const progress = (event: string) =>
+      new RegExp(
+        `^ *\\+\\d+\\.\\ds ${event} +demo-\\S+ +(cp|demo-md-0) +\\S+ +v1\\.31\\.[01] +UpToDate=\\S+ +Updating=\\S+ +Ready=\\S+ +uid=[0-9a-f]{8}`,
+      );
     expect(lines.some((l) => progress('ADDED').test(l))).toBe(true);
     expect(lines.some((l) => progress('CHANGED').test(l) && l.includes('Updating=True'))).toBe(true);
     expect(lines.some((l) => progress('DELETED').test(l))).toBe(true);

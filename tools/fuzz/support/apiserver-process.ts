@@ -42,7 +42,11 @@ export function startServerProcess(dataDir: string, timeoutMs = 60_000): Promise
       if (!line) return;
       clearTimeout(timer);
       const kc = YAML.parse(readFileSync(JSON.parse(line).kubeconfig, 'utf8'));
-      const endpoint = { url: kc.clusters[0].cluster.server, caData: kc.clusters[0].cluster['certificate-authority-data'], token: kc.users[0].user.token };
+      const endpoint = {
+        url: kc.clusters[0].cluster.server,
+        caData: kc.clusters[0].cluster['certificate-authority-data'],
+        token: kc.users[0].user.token,
+      };
       resolvePromise({ proc, endpoint, exited, kill9 });
     });
     proc.once('exit', (code, signal) => {

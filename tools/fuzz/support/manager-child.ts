@@ -7,11 +7,17 @@ import { NestFactory } from '@nestjs/core';
 import { JsonLogger, LOGGER, buildManagerModule, loadManagerConfig } from '@capi/manager';
 
 async function main(dataDir: string): Promise<void> {
-  const loaded = loadManagerConfig([`--data-dir=${dataDir}`, '--metrics-bind-address=0', '--health-probe-bind-address=0'], {});
+  const loaded = loadManagerConfig(
+    [`--data-dir=${dataDir}`, '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+    {},
+  );
   if (loaded.help) throw new Error('unexpected --help');
   const logger = JsonLogger.create({ level: 'info', destination: { write: (s: string) => process.stdout.write(s) } });
   const root = buildManagerModule(loaded.config, {
-    embeddedProvider: { provisioningDelayMs: 0, updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 } },
+    embeddedProvider: {
+      provisioningDelayMs: 0,
+      updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
+    },
     providers: [{ provide: LOGGER, useValue: logger }],
   });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });

@@ -9,7 +9,10 @@ import { REPO_ROOT } from './apiserver-process';
 
 const CHILD = join(__dirname, 'manager-child.ts');
 
-export interface ManagerExit { code: number | null; signal: NodeJS.Signals | null }
+export interface ManagerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 export interface ManagerProcess {
   proc: ChildProcess;
@@ -24,9 +27,14 @@ export interface ManagerProcess {
 }
 
 /** Starts the manager on `dataDir`; resolves once it printed {"ready":true}. `onStdout` gets its JSON log lines. */
-export function startManagerProcess(dataDir: string, onStdout: (chunk: string) => void = () => undefined): Promise<ManagerProcess> {
+export function startManagerProcess(
+  dataDir: string,
+  onStdout: (chunk: string) => void = () => undefined,
+): Promise<ManagerProcess> {
   const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, dataDir], {
-    cwd: REPO_ROOT, env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_ROOT,
+    env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let exit: ManagerExit | undefined;
   const exited = new Promise<ManagerExit>((r) => proc.once('exit', (code, signal) => r((exit = { code, signal }))));
@@ -47,6 +55,8 @@ export function startManagerProcess(dataDir: string, onStdout: (chunk: string) =
       kc.loadFromString(readFileSync(JSON.parse(line).kubeconfig, 'utf8'));
       resolve({ proc, client: new KubeClient(kc), kubeconfig: kc, exited, exit: () => exit, stderr: () => err });
     });
-    proc.once('exit', (code, signal) => reject(new Error(`manager exited before it was ready (${code ?? signal}): ${err.slice(-800)}`)));
+    proc.once('exit', (code, signal) =>
+      reject(new Error(`manager exited before it was ready (${code ?? signal}): ${err.slice(-800)}`)),
+    );
   });
 }

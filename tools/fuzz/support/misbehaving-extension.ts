@@ -14,7 +14,9 @@ export interface MisbehavingExtension {
   close(): Promise<void>;
 }
 
-export async function startMisbehavingExtension(handlers: { name: string; hook: string; failurePolicy: FailurePolicy }[]): Promise<MisbehavingExtension> {
+export async function startMisbehavingExtension(
+  handlers: { name: string; hook: string; failurePolicy: FailurePolicy }[],
+): Promise<MisbehavingExtension> {
   const tls = await generateServerTls();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void) => {
@@ -25,10 +27,22 @@ export async function startMisbehavingExtension(handlers: { name: string; hook: 
     timers.add(t);
   };
   const discovery = {
-    apiVersion: HOOKS_API_VERSION, kind: 'DiscoveryResponse', status: 'Success',
-    handlers: handlers.map((h) => ({ name: h.name, requestHook: { apiVersion: HOOKS_API_VERSION, hook: h.hook }, timeoutSeconds: 1, failurePolicy: h.failurePolicy })),
+    apiVersion: HOOKS_API_VERSION,
+    kind: 'DiscoveryResponse',
+    status: 'Success',
+    handlers: handlers.map((h) => ({
+      name: h.name,
+      requestHook: { apiVersion: HOOKS_API_VERSION, hook: h.hook },
+      timeoutSeconds: 1,
+      failurePolicy: h.failurePolicy,
+    })),
   };
-  const ext: MisbehavingExtension = { url: '', caBundle: Buffer.from(tls.cert).toString('base64'), behaviour: { type: 'hang-up' }, close: async () => undefined };
+  const ext: MisbehavingExtension = {
+    url: '',
+    caBundle: Buffer.from(tls.cert).toString('base64'),
+    behaviour: { type: 'hang-up' },
+    close: async () => undefined,
+  };
   const server = https.createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
     req.resume();
     req.on('end', () => {
@@ -39,7 +53,12 @@ export async function startMisbehavingExtension(handlers: { name: string; hook: 
       const b = ext.behaviour;
       switch (b.type) {
         case 'respond':
-          res.writeHead(b.code, { ...(b.contentType ? { 'content-type': b.contentType } : {}), 'content-length': b.body.length }).end(b.body);
+          res
+            .writeHead(b.code, {
+              ...(b.contentType ? { 'content-type': b.contentType } : {}),
+              'content-length': b.body.length,
+            })
+            .end(b.body);
           return;
         case 'reset-mid-body':
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': b.partial.length + 100 });
@@ -49,7 +68,9 @@ export async function startMisbehavingExtension(handlers: { name: string; hook: 
           req.socket.destroy();
           return;
         case 'slow':
-          later(b.delayMs, () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"Success"}'));
+          later(b.delayMs, () =>
+            res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"Success"}'),
+          );
           return;
         case 'stall-body':
           res.writeHead(200, { 'content-type': 'application/json' });

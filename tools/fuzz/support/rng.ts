@@ -41,12 +41,18 @@ export class Rng {
   json(depth = 3): unknown {
     const kind = depth <= 0 ? this.int(0, 4) : this.int(0, 6);
     switch (kind) {
-      case 0: return null;
-      case 1: return this.bool();
-      case 2: return this.pick([0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, this.int(-1000, 1000)]);
-      case 3: return this.string(this.int(0, 12));
-      case 4: return this.pick(['', 'true', '0', '{', 'null', '\u0000', '../..', 'a'.repeat(300)]);
-      case 5: return Array.from({ length: this.int(0, 4) }, () => this.json(depth - 1));
+      case 0:
+        return null;
+      case 1:
+        return this.bool();
+      case 2:
+        return this.pick([0, -1, 1.5, 2 ** 53, -(2 ** 63), 1e308, this.int(-1000, 1000)]);
+      case 3:
+        return this.string(this.int(0, 12));
+      case 4:
+        return this.pick(['', 'true', '0', '{', 'null', '\u0000', '../..', 'a'.repeat(300)]);
+      case 5:
+        return Array.from({ length: this.int(0, 4) }, () => this.json(depth - 1));
       default: {
         const o: Record<string, unknown> = {};
         for (let i = this.int(0, 4); i > 0; i--) o[this.pick(KEYS)] = this.json(depth - 1);
@@ -58,4 +64,28 @@ export class Rng {
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._/ :{}[]",\\\'\n\té日🙂';
 /** Keys that mean something to the server, mixed with noise, so random objects hit real code paths. */
-const KEYS = ['apiVersion', 'kind', 'metadata', 'name', 'namespace', 'labels', 'annotations', 'spec', 'status', 'data', 'items', 'finalizers', 'ownerReferences', 'resourceVersion', 'uid', 'generateName', 'managedFields', 'x', '', '$patch', 'op', 'path', 'value'];
+const KEYS = [
+  'apiVersion',
+  'kind',
+  'metadata',
+  'name',
+  'namespace',
+  'labels',
+  'annotations',
+  'spec',
+  'status',
+  'data',
+  'items',
+  'finalizers',
+  'ownerReferences',
+  'resourceVersion',
+  'uid',
+  'generateName',
+  'managedFields',
+  'x',
+  '',
+  '$patch',
+  'op',
+  'path',
+  'value',
+];

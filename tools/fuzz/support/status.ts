@@ -18,7 +18,12 @@ export function statusViolation(res: RawResponse, method: string): string | unde
     }
   }
   // kube-apiserver's answer for a path no API group claims: Go's http.NotFound text, not a Status.
-  if (res.code === 404 && String(res.headers['content-type'] ?? '').startsWith('text/plain') && res.text === '404 page not found\n') return undefined;
+  if (
+    res.code === 404 &&
+    String(res.headers['content-type'] ?? '').startsWith('text/plain') &&
+    res.text === '404 page not found\n'
+  )
+    return undefined;
   let s: Record<string, unknown>;
   try {
     s = JSON.parse(res.text);
@@ -26,7 +31,8 @@ export function statusViolation(res: RawResponse, method: string): string | unde
     return `HTTP ${res.code} with a non-JSON body: ${res.text.slice(0, 200)}`;
   }
   const problems: string[] = [];
-  if (s.kind !== 'Status' || s.apiVersion !== 'v1') problems.push(`not a v1 Status (kind ${String(s.kind)}, apiVersion ${String(s.apiVersion)})`);
+  if (s.kind !== 'Status' || s.apiVersion !== 'v1')
+    problems.push(`not a v1 Status (kind ${String(s.kind)}, apiVersion ${String(s.apiVersion)})`);
   if (s.status !== 'Failure') problems.push(`status ${String(s.status)}, want Failure`);
   if (s.code !== res.code) problems.push(`Status code ${String(s.code)} != HTTP ${res.code}`);
   if (typeof s.reason !== 'string' || s.reason === '') problems.push('empty reason');
@@ -38,7 +44,12 @@ export function statusViolation(res: RawResponse, method: string): string | unde
 function isEtcdTooLarge(text: string): boolean {
   try {
     const s = JSON.parse(text);
-    return s.kind === 'Status' && s.code === 500 && s.message === 'etcdserver: request is too large' && s.reason === undefined;
+    return (
+      s.kind === 'Status' &&
+      s.code === 500 &&
+      s.message === 'etcdserver: request is too large' &&
+      s.reason === undefined
+    );
   } catch {
     return false;
   }

@@ -24,7 +24,11 @@ function packages() {
   const dirs = [...readdirSync(join(root, 'libs')).map((d) => `libs/${d}`), 'apps/manager'];
   return dirs
     .filter((d) => existsSync(join(root, d, 'package.json')))
-    .map((dir) => ({ dir, short: dir.split('/')[1], manifest: JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) }));
+    .map((dir) => ({
+      dir,
+      short: dir.split('/')[1],
+      manifest: JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')),
+    }));
 }
 
 function fail(msg) {
@@ -35,7 +39,9 @@ function fail(msg) {
 const all = packages();
 const byName = new Map(all.map((p) => [p.manifest.name, p]));
 const rootVersion = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-for (const w of wanted) if (!all.some((p) => p.short === w || p.manifest.name === w)) fail(`unknown package ${w} (known: ${all.map((p) => p.short).join(', ')})`);
+for (const w of wanted)
+  if (!all.some((p) => p.short === w || p.manifest.name === w))
+    fail(`unknown package ${w} (known: ${all.map((p) => p.short).join(', ')})`);
 const selected = wanted.length ? all.filter((p) => wanted.includes(p.short) || wanted.includes(p.manifest.name)) : all;
 
 // The requested packages and their @capi dependencies, transitively (tsc compiles them all in one program anyway).
@@ -56,26 +62,41 @@ writeFileSync(
   tsconfig,
   JSON.stringify({
     extends: '../../tsconfig.base.json',
-    compilerOptions: { noEmit: false, declaration: true, outDir: './build', rootDir: '../..', sourceMap: false, types: ['node'] },
+    compilerOptions: {
+      noEmit: false,
+      declaration: true,
+      outDir: './build',
+      rootDir: '../..',
+      sourceMap: false,
+      types: ['node'],
+    },
     files: [...closure.values()].map((p) => `../../${p.dir}/src/index.ts`),
   }),
 );
-const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], { cwd: root, stdio: 'inherit' });
+const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (tsc.status !== 0) fail('tsc failed');
 
 // 2. Assemble dist/<dir> and check each manifest against what the compiled code requires.
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
-const walk = (dir) => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+const walk = (dir) =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
 const problems = [];
 for (const p of selected) {
   const m = p.manifest;
-  if (m.version !== rootVersion) problems.push(`${m.name}: version ${m.version} differs from the root package.json's ${rootVersion}`);
+  if (m.version !== rootVersion)
+    problems.push(`${m.name}: version ${m.version} differs from the root package.json's ${rootVersion}`);
   const out = join(root, 'dist', p.dir);
   rmSync(out, { recursive: true, force: true });
   cpSync(join(buildDir, p.dir, 'src'), out, { recursive: true });
   for (const f of ['README.md']) if (existsSync(join(root, p.dir, f))) cpSync(join(root, p.dir, f), join(out, f));
-  writeFileSync(join(out, 'package.json'), JSON.stringify({ ...m, license: m.license ?? 'Apache-2.0' }, null, 2) + '\n');
+  writeFileSync(
+    join(out, 'package.json'),
+    JSON.stringify({ ...m, license: m.license ?? 'Apache-2.0' }, null, 2) + '\n',
+  );
   const required = new Set();
   for (const file of walk(out).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'))) {
     const text = readFileSync(file, 'utf8');
@@ -85,12 +106,21 @@ for (const p of selected) {
     }
   }
   // Libs never depend on an app (the manager is the only package under apps/).
-  if (p.dir.startsWith('libs/') && required.has('@capi/manager')) problems.push(`${m.name}: a lib must not import the manager (@capi/manager)`);
+  if (p.dir.startsWith('libs/') && required.has('@capi/manager'))
+    problems.push(`${m.name}: a lib must not import the manager (@capi/manager)`);
   const declared = { ...m.dependencies, ...m.peerDependencies };
-  for (const r of required) if (!(r in declared)) problems.push(`${m.name}: the compiled output requires ${r}, missing from ${p.dir}/package.json dependencies/peerDependencies`);
+  for (const r of required)
+    if (!(r in declared))
+      problems.push(
+        `${m.name}: the compiled output requires ${r}, missing from ${p.dir}/package.json dependencies/peerDependencies`,
+      );
   for (const d of Object.keys(m.dependencies ?? {})) {
-    if (byName.has(d) && m.dependencies[d] !== rootVersion) problems.push(`${m.name}: dependency ${d}@${m.dependencies[d]} must be the lockstep version ${rootVersion}`);
-    if (!required.has(d)) process.stderr.write(`build-packages: warning: ${m.name} declares ${d} but its compiled output does not require it\n`);
+    if (byName.has(d) && m.dependencies[d] !== rootVersion)
+      problems.push(`${m.name}: dependency ${d}@${m.dependencies[d]} must be the lockstep version ${rootVersion}`);
+    if (!required.has(d))
+      process.stderr.write(
+        `build-packages: warning: ${m.name} declares ${d} but its compiled output does not require it\n`,
+      );
   }
 }
 if (problems.length) fail(problems.join('\n  '));
@@ -103,10 +133,13 @@ if (pack) {
   for (const p of selected) {
     // Tarballs of an earlier version would be installed next to the new ones by `npm install dist/packages/*.tgz`.
     const prefix = `${p.manifest.name.replace('@', '').replace('/', '-')}-`;
-    for (const f of readdirSync(dest)) if (f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)) && f.endsWith('.tgz')) rmSync(join(dest, f));
-    const r = spawnSync('npm', ['pack', '--silent', '--pack-destination', dest], { cwd: join(root, 'dist', p.dir), encoding: 'utf8' });
+    for (const f of readdirSync(dest))
+      if (f.startsWith(prefix) && /^\d/.test(f.slice(prefix.length)) && f.endsWith('.tgz')) rmSync(join(dest, f));
+    const r = spawnSync('npm', ['pack', '--silent', '--pack-destination', dest], {
+      cwd: join(root, 'dist', p.dir),
+      encoding: 'utf8',
+    });
     if (r.status !== 0) fail(`npm pack ${p.manifest.name}: ${r.stderr}`);
     process.stdout.write(`packed ${join(relative(root, dest), r.stdout.trim().split('\n').pop())}\n`);
   }
 }
-

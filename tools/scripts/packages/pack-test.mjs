@@ -29,7 +29,15 @@ function run(cmd, argv, cwd, extra = {}) {
 /** The environment without anything that would let the project see the repository (paths, node options). */
 function cleanEnv() {
   const env = { ...process.env };
-  for (const k of ['NODE_PATH', 'NODE_OPTIONS', 'SWC_NODE_PROJECT', 'TS_NODE_PROJECT', 'KUBERNETES_SERVICE_HOST', 'KUBERNETES_SERVICE_PORT']) delete env[k];
+  for (const k of [
+    'NODE_PATH',
+    'NODE_OPTIONS',
+    'SWC_NODE_PROJECT',
+    'TS_NODE_PROJECT',
+    'KUBERNETES_SERVICE_HOST',
+    'KUBERNETES_SERVICE_PORT',
+  ])
+    delete env[k];
   return env;
 }
 
@@ -38,16 +46,29 @@ async function main() {
     step('building and packing the packages');
     run(process.execPath, [join(root, 'tools/scripts/packages/build.mjs'), '--pack'], root);
   }
-  const tarballs = readdirSync(join(root, 'dist/packages')).filter((f) => f.endsWith('.tgz')).map((f) => join(root, 'dist/packages', f));
+  const tarballs = readdirSync(join(root, 'dist/packages'))
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(root, 'dist/packages', f));
   const dir = mkdtempSync(join(tmpdir(), 'capi-pack-test-'));
   let manager;
   try {
-    cpSync(join(root, 'examples', example), dir, { recursive: true, filter: (src) => !/\/(node_modules|dist)(\/|$)/.test(src.slice(root.length)) });
+    cpSync(join(root, 'examples', example), dir, {
+      recursive: true,
+      filter: (src) => !/\/(node_modules|dist)(\/|$)/.test(src.slice(root.length)),
+    });
     step(`installing ${tarballs.length} tarballs into ${dir} (${elapsed()})`);
-    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...tarballs], dir);
+    run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...tarballs],
+      dir,
+    );
     const binding = 'better-sqlite3/build/Release/better_sqlite3.node';
-    const version = (d) => JSON.parse(readFileSync(join(d, 'node_modules/better-sqlite3/package.json'), 'utf8')).version;
-    if (version(dir) !== version(root)) throw new Error(`better-sqlite3 ${version(dir)} installed, the workspace has ${version(root)}: cannot reuse its binding`);
+    const version = (d) =>
+      JSON.parse(readFileSync(join(d, 'node_modules/better-sqlite3/package.json'), 'utf8')).version;
+    if (version(dir) !== version(root))
+      throw new Error(
+        `better-sqlite3 ${version(dir)} installed, the workspace has ${version(root)}: cannot reuse its binding`,
+      );
     cpSync(join(root, 'node_modules', binding), join(dir, 'node_modules', binding));
 
     step(`compiling the example with its own tsconfig (${elapsed()})`);
@@ -55,11 +76,21 @@ async function main() {
 
     step(`starting its manager on the embedded API server (${elapsed()})`);
     const data = join(dir, 'data');
-    manager = spawn(process.execPath, ['dist/main.js', `--data-dir=${data}`, '--api-server=embedded', '--metrics-bind-address=0', '--health-probe-bind-address=0'], {
-      cwd: dir,
-      env: cleanEnv(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    manager = spawn(
+      process.execPath,
+      [
+        'dist/main.js',
+        `--data-dir=${data}`,
+        '--api-server=embedded',
+        '--metrics-bind-address=0',
+        '--health-probe-bind-address=0',
+      ],
+      {
+        cwd: dir,
+        env: cleanEnv(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const log = [];
     manager.stderr.on('data', (b) => log.push(b.toString()));
     const exited = new Promise((resolve) => manager.once('exit', (code, signal) => resolve({ code, signal })));
@@ -71,21 +102,31 @@ async function main() {
       exited.then(() => false),
       new Promise((r) => setTimeout(() => r(false), 60_000).unref()),
     ]);
-    if (!ready || !existsSync(join(data, 'kubeconfig'))) throw new Error(`the example manager did not start:\n${log.join('').slice(-4000)}`);
+    if (!ready || !existsSync(join(data, 'kubeconfig')))
+      throw new Error(`the example manager did not start:\n${log.join('').slice(-4000)}`);
 
     step(`running the smoke check (${elapsed()})`);
     // Asynchronously: a blocked event loop would stop reading the manager's log pipe, and the manager with it.
     const smoke = await new Promise((resolve) => {
-      const child = spawn(process.execPath, ['dist/smoke.js', join(data, 'kubeconfig'), '120'], { cwd: dir, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['dist/smoke.js', join(data, 'kubeconfig'), '120'], {
+        cwd: dir,
+        env: cleanEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const out = { stdout: '', stderr: '' };
       child.stdout.on('data', (d) => (out.stdout += d));
       child.stderr.on('data', (d) => (out.stderr += d));
       child.once('exit', (status) => resolve({ ...out, status }));
     });
     process.stdout.write(smoke.stdout);
-    if (smoke.status !== 0) throw new Error(`smoke check failed: ${smoke.stderr}\nmanager log (tail):\n${log.join('').slice(-6000)}`);
-    const updaterLines = log.join('').split('\n').filter((l) => l.includes('ExampleUpdater'));
-    if (!updaterLines.some((l) => l.includes('in place'))) throw new Error('the manager log does not show ExampleUpdater completing the update');
+    if (smoke.status !== 0)
+      throw new Error(`smoke check failed: ${smoke.stderr}\nmanager log (tail):\n${log.join('').slice(-6000)}`);
+    const updaterLines = log
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('ExampleUpdater'));
+    if (!updaterLines.some((l) => l.includes('in place')))
+      throw new Error('the manager log does not show ExampleUpdater completing the update');
     step(`ok (${elapsed()})`);
   } finally {
     if (manager && manager.exitCode === null) {

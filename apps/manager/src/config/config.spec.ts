@@ -39,14 +39,30 @@ describe('parseFlags', () => {
   it('rejects unknown flags, missing values and positional args naming the flag', () => {
     expect(() => parseFlags(['--bogus'])).toThrow('invalid --bogus: unknown flag');
     expect(() => parseFlags(['--kubeconfig'])).toThrow('invalid --kubeconfig: flag needs an argument');
-    expect(() => parseFlags(['--kubeconfig', '--leader-elect'])).toThrow('invalid --kubeconfig: flag needs an argument');
+    expect(() => parseFlags(['--kubeconfig', '--leader-elect'])).toThrow(
+      'invalid --kubeconfig: flag needs an argument',
+    );
     expect(() => parseFlags(['--leader-elect=yes'])).toThrow(/invalid --leader-elect: "yes" is not a boolean/);
     expect(() => parseFlags(['extra'])).toThrow(/unexpected argument/);
   });
 
   it('usage lists every flag with defaults', () => {
     const u = usage();
-    for (const f of ['--feature-gates', '--controllers', '--kubeconfig', '--leader-elect', '--metrics-bind-address', '--health-addr', '--health-probe-bind-address', '--kube-api-qps', '--kube-api-burst', '--machineset-concurrency', '--cluster-concurrency', '--heap-growing-percent']) expect(u).toContain(f);
+    for (const f of [
+      '--feature-gates',
+      '--controllers',
+      '--kubeconfig',
+      '--leader-elect',
+      '--metrics-bind-address',
+      '--health-addr',
+      '--health-probe-bind-address',
+      '--kube-api-qps',
+      '--kube-api-burst',
+      '--machineset-concurrency',
+      '--cluster-concurrency',
+      '--heap-growing-percent',
+    ])
+      expect(u).toContain(f);
     expect(u).toContain('"127.0.0.1:8080" in the embedded default');
     expect(u).toContain('(default "30")');
   });
@@ -64,8 +80,12 @@ describe('parseDuration', () => {
 });
 
 describe('isBindAddress', () => {
-  it.each([':8080', '0', '127.0.0.1:0', 'localhost:9440', '[::1]:8443', ':65535'])('accepts %s', (a) => expect(isBindAddress(a)).toBe(true));
-  it.each(['8080', 'abc', ':65536', ':', 'host:port', '1.2.3.4:80:80', ''])('rejects %p', (a) => expect(isBindAddress(a)).toBe(false));
+  it.each([':8080', '0', '127.0.0.1:0', 'localhost:9440', '[::1]:8443', ':65535'])('accepts %s', (a) =>
+    expect(isBindAddress(a)).toBe(true),
+  );
+  it.each(['8080', 'abc', ':65536', ':', 'host:port', '1.2.3.4:80:80', ''])('rejects %p', (a) =>
+    expect(isBindAddress(a)).toBe(false),
+  );
 });
 
 describe('loadManagerConfig', () => {
@@ -81,14 +101,27 @@ describe('loadManagerConfig', () => {
     expect(c.metricsBindAddress).toBe('127.0.0.1:8080');
     expect(c.healthProbeBindAddress).toBe('127.0.0.1:9440');
     expect(c.kubeApiRateLimit).toBeUndefined();
-    expect(c.concurrency).toEqual({ kubeadmcontrolplane: 10, machinedeployment: 10, machineset: 10, machine: 10, machinehealthcheck: 10, extensionconfig: 10, cluster: 10 });
+    expect(c.concurrency).toEqual({
+      kubeadmcontrolplane: 10,
+      machinedeployment: 10,
+      machineset: 10,
+      machine: 10,
+      machinehealthcheck: 10,
+      extensionconfig: 10,
+      cluster: 10,
+    });
     // Deployed (--kubeconfig or in a pod): upstream's all-interfaces addresses and 20 QPS / 30 burst.
     const deployed = load(['--kubeconfig=/k']);
     expect(deployed.metricsBindAddress).toBe(':8080');
     expect(deployed.healthProbeBindAddress).toBe(':9440');
     expect(deployed.kubeApiRateLimit).toEqual({ qps: 20, burst: 30 });
     expect(c.kubeconfig).toBeUndefined();
-    expect(c.leaderElection).toEqual({ enabled: false, leaseDurationMs: 15000, renewDeadlineMs: 10000, retryPeriodMs: 2000 });
+    expect(c.leaderElection).toEqual({
+      enabled: false,
+      leaseDurationMs: 15000,
+      renewDeadlineMs: 10000,
+      retryPeriodMs: 2000,
+    });
     expect(c.logFormat).toBe('json');
     expect(c.logLevel).toBe('info');
   });
@@ -96,7 +129,8 @@ describe('loadManagerConfig', () => {
   it('reads every flag', () => {
     const c = load([
       '--feature-gates=InPlaceUpdates=true,RuntimeSDK=true',
-      '--controllers', 'kcp, machineset,kcp',
+      '--controllers',
+      'kcp, machineset,kcp',
       '--kubeconfig=/tmp/kc',
       '--namespace=capi',
       '--leader-elect',
@@ -139,7 +173,10 @@ describe('loadManagerConfig', () => {
     expect(load([]).embeddedProvider).toBe(true);
     expect(load(['--kubeconfig=/k']).embeddedProvider).toBe(false);
     expect(load(['--kubeconfig=/k', '--embedded-provider']).embeddedProvider).toBe(true);
-    expect(load(['--kubeconfig=/k', '--embedded-provider', '--embedded-workload-servers=child-process']).embeddedWorkloadServers).toBe('child-process');
+    expect(
+      load(['--kubeconfig=/k', '--embedded-provider', '--embedded-workload-servers=child-process'])
+        .embeddedWorkloadServers,
+    ).toBe('child-process');
   });
 
   it('the Lease namespace: --leader-elect-resource-namespace, else --namespace; with --kubeconfig one of them is required', () => {
@@ -147,9 +184,13 @@ describe('loadManagerConfig', () => {
     expect(e.flag).toBe('--leader-elect');
     expect(e.message).toContain('--leader-elect-resource-namespace');
     const ns = (argv: string[]) => leaderElectionNamespace(load(argv));
-    expect(ns(['--kubeconfig=/k', '--leader-elect', '--leader-elect-resource-namespace=capi-system'])).toBe('capi-system');
+    expect(ns(['--kubeconfig=/k', '--leader-elect', '--leader-elect-resource-namespace=capi-system'])).toBe(
+      'capi-system',
+    );
     expect(ns(['--kubeconfig=/k', '--leader-elect', '--namespace=capi'])).toBe('capi');
-    expect(ns(['--kubeconfig=/k', '--leader-elect', '--namespace=capi', '--leader-elect-resource-namespace=capi-system'])).toBe('capi-system');
+    expect(
+      ns(['--kubeconfig=/k', '--leader-elect', '--namespace=capi', '--leader-elect-resource-namespace=capi-system']),
+    ).toBe('capi-system');
     expect(ns(['--leader-elect'])).toBe('default'); // the embedded default: its own API server, no RBAC
     expect(load(['--kubeconfig=/k']).leaderElection.enabled).toBe(false); // no Lease, nothing required
   });
@@ -161,7 +202,14 @@ describe('loadManagerConfig', () => {
   });
 
   it('reads the rate limit and concurrency flags', () => {
-    const c = load(['--kubeconfig=/k', '--kube-api-qps=50.5', '--kube-api-burst', '100', '--machineset-concurrency=3', '--kubeadmcontrolplane-concurrency=1']);
+    const c = load([
+      '--kubeconfig=/k',
+      '--kube-api-qps=50.5',
+      '--kube-api-burst',
+      '100',
+      '--machineset-concurrency=3',
+      '--kubeadmcontrolplane-concurrency=1',
+    ]);
     expect(c.kubeApiRateLimit).toEqual({ qps: 50.5, burst: 100 });
     expect(c.concurrency).toMatchObject({ machineset: 3, kubeadmcontrolplane: 1, machine: 10 });
     expect(load(['--kubeconfig=/k', '--kube-api-qps=-1']).kubeApiRateLimit).toBeUndefined();
@@ -180,14 +228,20 @@ describe('loadManagerConfig', () => {
     const env = { EXP_IN_PLACE_UPDATES: 'true', EXP_RUNTIME_SDK: 'true' };
     expect(load([], env).featureGates.enabled('InPlaceUpdates')).toBe(true);
     expect(load(['--feature-gates=InPlaceUpdates=false'], env).featureGates.enabled('InPlaceUpdates')).toBe(false);
-    expect(errorOf([], { EXP_RUNTIME_SDK: 'sure' }).message).toMatch(/^invalid --feature-gates: .*EXP_RUNTIME_SDK=sure/);
+    expect(errorOf([], { EXP_RUNTIME_SDK: 'sure' }).message).toMatch(
+      /^invalid --feature-gates: .*EXP_RUNTIME_SDK=sure/,
+    );
   });
 
   it.each([
     [['--feature-gates=Bogus=true'], '--feature-gates', /unrecognized feature gate: Bogus/],
     [['--feature-gates=InPlaceUpdates=maybe'], '--feature-gates', /InPlaceUpdates=maybe, must be true or false/],
     [['--controllers=kcp,foo'], '--controllers', /unknown controller "foo"/],
-    [['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=false'], '--controllers', /requires --feature-gates=RuntimeSDK=true/],
+    [
+      ['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=false'],
+      '--controllers',
+      /requires --feature-gates=RuntimeSDK=true/,
+    ],
     [['--metrics-bind-address=8080'], '--metrics-bind-address', /must be host:port, :port or 0/],
     [['--health-probe-bind-address', 'x:99999'], '--health-probe-bind-address', /must be host:port/],
     [['--health-addr=9440'], '--health-addr', /must be host:port/],
@@ -202,8 +256,16 @@ describe('loadManagerConfig', () => {
     [['--v=-1'], '--v', /must be an integer between 0 and 10/],
     [['--heap-growing-percent=-5'], '--heap-growing-percent', /"-5" must be an integer between 0 and 1000/],
     [['--heap-growing-percent=1.5'], '--heap-growing-percent', /must be an integer between 0 and 1000/],
-    [['--runtime-extension-client-cert-file=/c.pem'], '--runtime-extension-client-key-file', /both .* must be set, or neither/],
-    [['--runtime-extension-client-key-file=/k.pem'], '--runtime-extension-client-cert-file', /both .* must be set, or neither/],
+    [
+      ['--runtime-extension-client-cert-file=/c.pem'],
+      '--runtime-extension-client-key-file',
+      /both .* must be set, or neither/,
+    ],
+    [
+      ['--runtime-extension-client-key-file=/k.pem'],
+      '--runtime-extension-client-cert-file',
+      /both .* must be set, or neither/,
+    ],
   ])('%j is rejected naming %s', (argv, flag, msg) => {
     const e = errorOf(argv);
     expect(e.flag).toBe(flag);
@@ -217,12 +279,17 @@ describe('loadManagerConfig', () => {
   });
 
   it('--runtime-extension-client-cert-file/-key-file (upstream names) configure mTLS towards extensions', () => {
-    expect(load(['--runtime-extension-client-cert-file=/c.pem', '--runtime-extension-client-key-file', '/k.pem']).runtimeExtensionClientCertificate).toEqual({ certFile: '/c.pem', keyFile: '/k.pem' });
+    expect(
+      load(['--runtime-extension-client-cert-file=/c.pem', '--runtime-extension-client-key-file', '/k.pem'])
+        .runtimeExtensionClientCertificate,
+    ).toEqual({ certFile: '/c.pem', keyFile: '/k.pem' });
     expect(load([]).runtimeExtensionClientCertificate).toBeUndefined();
   });
 
   it('extensionconfig with RuntimeSDK on is accepted', () => {
-    expect(load(['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true']).controllers).toEqual(['extensionconfig']);
+    expect(load(['--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true']).controllers).toEqual([
+      'extensionconfig',
+    ]);
   });
 });
 
@@ -230,15 +297,31 @@ describe('resolveApiServer (--kubeconfig, --api-server, in a pod or not)', () =>
   const notInPod = 'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined';
   it('--kubeconfig wins; in a pod without it: in-cluster; elsewhere: the embedded default, with the reason', () => {
     expect(resolveApiServer('/k', 'auto', undefined)).toEqual({ mode: 'kubeconfig', path: '/k' });
-    expect(resolveApiServer(undefined, 'auto', undefined)).toMatchObject({ mode: 'in-cluster', reason: expect.stringContaining('running in a pod') });
-    expect(resolveApiServer(undefined, 'auto', notInPod)).toEqual({ mode: 'embedded', reason: `no --kubeconfig and not in a pod (${notInPod})` });
+    expect(resolveApiServer(undefined, 'auto', undefined)).toMatchObject({
+      mode: 'in-cluster',
+      reason: expect.stringContaining('running in a pod'),
+    });
+    expect(resolveApiServer(undefined, 'auto', notInPod)).toEqual({
+      mode: 'embedded',
+      reason: `no --kubeconfig and not in a pod (${notInPod})`,
+    });
   });
 
   it('--api-server forces either; forcing in-cluster outside a pod or combining it with --kubeconfig is a flag error', () => {
-    expect(resolveApiServer(undefined, 'embedded', undefined)).toEqual({ mode: 'embedded', reason: '--api-server=embedded' });
-    expect(resolveApiServer(undefined, 'in-cluster', undefined)).toMatchObject({ mode: 'in-cluster', reason: '--api-server=in-cluster' });
-    expect(() => resolveApiServer(undefined, 'in-cluster', notInPod)).toThrow(`invalid --api-server: "in-cluster" but not running in a pod: ${notInPod}`);
-    expect(() => resolveApiServer('/k', 'embedded', undefined)).toThrow('invalid --api-server: "embedded" conflicts with --kubeconfig');
+    expect(resolveApiServer(undefined, 'embedded', undefined)).toEqual({
+      mode: 'embedded',
+      reason: '--api-server=embedded',
+    });
+    expect(resolveApiServer(undefined, 'in-cluster', undefined)).toMatchObject({
+      mode: 'in-cluster',
+      reason: '--api-server=in-cluster',
+    });
+    expect(() => resolveApiServer(undefined, 'in-cluster', notInPod)).toThrow(
+      `invalid --api-server: "in-cluster" but not running in a pod: ${notInPod}`,
+    );
+    expect(() => resolveApiServer('/k', 'embedded', undefined)).toThrow(
+      'invalid --api-server: "embedded" conflicts with --kubeconfig',
+    );
   });
 
   it('loadManagerConfig detects the pod from the environment and the service-account token', () => {
@@ -254,6 +337,8 @@ describe('resolveApiServer (--kubeconfig, --api-server, in a pod or not)', () =>
     expect(withDir([], pod).apiServer.mode).toBe('in-cluster');
     expect(withDir([], pod).featureGates.enabled('InPlaceUpdates')).toBe(false);
     expect(withDir([], {}).apiServer.mode).toBe('embedded');
-    expect(errorOf(['--api-server=cloud']).message).toMatch(/^invalid --api-server: "cloud" must be one of: auto, in-cluster, embedded/);
+    expect(errorOf(['--api-server=cloud']).message).toMatch(
+      /^invalid --api-server: "cloud" must be one of: auto, in-cluster, embedded/,
+    );
   });
 });

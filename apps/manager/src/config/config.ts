@@ -1,8 +1,35 @@
 import 'reflect-metadata';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, ValidateBy, validateSync, type ValidationOptions } from 'class-validator';
-import { FeatureGateError, FeatureGates, featureGatesFromEnv, inClusterUnavailableReason, type ClientRateLimit, type InClusterOptions } from '@capi/controller-runtime';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateBy,
+  validateSync,
+  type ValidationOptions,
+} from 'class-validator';
+import {
+  FeatureGateError,
+  FeatureGates,
+  featureGatesFromEnv,
+  inClusterUnavailableReason,
+  type ClientRateLimit,
+  type InClusterOptions,
+} from '@capi/controller-runtime';
 import { WORKLOAD_SERVERS_MODES, type WorkloadServersMode } from '@capi/inmemory';
-import { CONCURRENCY_FLAGS, ConfigError, concurrencyKey, DEFAULT_CONCURRENCY, FLAGS, parseDuration, parseFlags, type RawFlags } from './flags';
+import {
+  CONCURRENCY_FLAGS,
+  ConfigError,
+  concurrencyKey,
+  DEFAULT_CONCURRENCY,
+  FLAGS,
+  parseDuration,
+  parseFlags,
+  type RawFlags,
+} from './flags';
 
 /** Controllers the manager knows how to run; `--controllers` picks a subset. */
 export const CONTROLLER_NAMES = ['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig'] as const;
@@ -29,17 +56,29 @@ export type ApiServerSource =
  * --kubeconfig, else in-cluster config when running in a pod, else the embedded API server; --api-server forces
  * either. `inClusterReason` is undefined in a pod, else why in-cluster config is unavailable.
  */
-export function resolveApiServer(kubeconfig: string | undefined, mode: ApiServerMode, inClusterReason: string | undefined, inCluster: InClusterOptions = {}): ApiServerSource {
+export function resolveApiServer(
+  kubeconfig: string | undefined,
+  mode: ApiServerMode,
+  inClusterReason: string | undefined,
+  inCluster: InClusterOptions = {},
+): ApiServerSource {
   if (kubeconfig) {
-    if (mode !== 'auto') throw new ConfigError('--api-server', `${JSON.stringify(mode)} conflicts with --kubeconfig (give one of them)`);
+    if (mode !== 'auto')
+      throw new ConfigError('--api-server', `${JSON.stringify(mode)} conflicts with --kubeconfig (give one of them)`);
     return { mode: 'kubeconfig', path: kubeconfig };
   }
   if (mode === 'embedded') return { mode: 'embedded', reason: '--api-server=embedded' };
   if (mode === 'in-cluster') {
-    if (inClusterReason) throw new ConfigError('--api-server', `"in-cluster" but not running in a pod: ${inClusterReason}`);
+    if (inClusterReason)
+      throw new ConfigError('--api-server', `"in-cluster" but not running in a pod: ${inClusterReason}`);
     return { mode: 'in-cluster', reason: '--api-server=in-cluster', inCluster };
   }
-  if (!inClusterReason) return { mode: 'in-cluster', reason: 'running in a pod (service account token and KUBERNETES_SERVICE_HOST)', inCluster };
+  if (!inClusterReason)
+    return {
+      mode: 'in-cluster',
+      reason: 'running in a pod (service account token and KUBERNETES_SERVICE_HOST)',
+      inCluster,
+    };
   return { mode: 'embedded', reason: `no --kubeconfig and not in a pod (${inClusterReason})` };
 }
 
@@ -57,11 +96,26 @@ export function isBindAddress(v: unknown): boolean {
 }
 
 function IsBindAddress(opts?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isBindAddress', validator: { validate: isBindAddress, defaultMessage: () => 'must be host:port, :port or 0 to disable' } }, opts);
+  return ValidateBy(
+    {
+      name: 'isBindAddress',
+      validator: { validate: isBindAddress, defaultMessage: () => 'must be host:port, :port or 0 to disable' },
+    },
+    opts,
+  );
 }
 
 function IsDuration(opts?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({ name: 'isDuration', validator: { validate: (v) => typeof v === 'string' && parseDuration(v) !== undefined, defaultMessage: () => 'must be a duration such as 15s, 1m30s or 250ms' } }, opts);
+  return ValidateBy(
+    {
+      name: 'isDuration',
+      validator: {
+        validate: (v) => typeof v === 'string' && parseDuration(v) !== undefined,
+        defaultMessage: () => 'must be a duration such as 15s, 1m30s or 250ms',
+      },
+    },
+    opts,
+  );
 }
 
 /** The flag values after splitting lists; validated with class-validator before use. */
@@ -71,7 +125,8 @@ export class ManagerFlagsDto {
   @IsString() dataDir = DEFAULT_DATA_DIR;
   /** Default depends on the API server mode (on in the embedded default only). */
   @IsOptional() @IsBoolean() embeddedProvider?: boolean;
-  @IsIn(WORKLOAD_SERVERS_MODES, { message: `must be one of: ${WORKLOAD_SERVERS_MODES.join(', ')}` }) embeddedWorkloadServers: string = 'in-process';
+  @IsIn(WORKLOAD_SERVERS_MODES, { message: `must be one of: ${WORKLOAD_SERVERS_MODES.join(', ')}` })
+  embeddedWorkloadServers: string = 'in-process';
   @IsString() namespace = '';
   @IsString() featureGates = '';
   @IsIn(CONTROLLER_NAMES, { each: true, message: `each value must be one of: ${CONTROLLER_NAMES.join(', ')}` })
@@ -136,7 +191,9 @@ export interface ManagerConfig {
 
 /** Endpoint addresses when not given: all interfaces when deployed (upstream), loopback for the embedded default. */
 export function bindDefaults(mode: ApiServerSource['mode']): { metrics: string; health: string } {
-  return mode === 'embedded' ? { metrics: '127.0.0.1:8080', health: '127.0.0.1:9440' } : { metrics: ':8080', health: ':9440' };
+  return mode === 'embedded'
+    ? { metrics: '127.0.0.1:8080', health: '127.0.0.1:9440' }
+    : { metrics: ':8080', health: ':9440' };
 }
 
 /** The heap grows to twice the live heap before a full GC: the garbage headroom of a Go manager at GOGC=100. */
@@ -150,13 +207,22 @@ export const DEFAULT_KUBE_API_BURST = 30;
  * The client-side limit: upstream's 20/30 when deployed; off in the embedded default, whose API server runs in the
  * same process on loopback (no shared cluster to protect; the limit would only slow the demo and benchmarks).
  */
-export function kubeApiRateLimit(mode: ApiServerSource['mode'], qps: number | undefined, burst: number | undefined): ClientRateLimit | undefined {
+export function kubeApiRateLimit(
+  mode: ApiServerSource['mode'],
+  qps: number | undefined,
+  burst: number | undefined,
+): ClientRateLimit | undefined {
   const q = qps ?? (mode === 'embedded' ? -1 : DEFAULT_KUBE_API_QPS);
   if (q < 0) return undefined;
   return { qps: q, burst: burst ?? DEFAULT_KUBE_API_BURST };
 }
 
-function numberFlag(raw: RawFlags, key: string, flag: string, check: (n: number) => string | undefined): number | undefined {
+function numberFlag(
+  raw: RawFlags,
+  key: string,
+  flag: string,
+  check: (n: number) => string | undefined,
+): number | undefined {
   const v = raw[key];
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -186,20 +252,35 @@ export function loadManagerConfig(
     const e = errors[0];
     // Name the flag as given when several spell the same setting (--health-addr, --health-probe-bind-address).
     const names = FLAGS.filter((f) => f.key === e.property).map((f) => f.name);
-    const flag = names.find((n) => argv.some((a) => a === `--${n}` || a.startsWith(`--${n}=`))) ?? names[0] ?? e.property;
+    const flag =
+      names.find((n) => argv.some((a) => a === `--${n}` || a.startsWith(`--${n}=`))) ?? names[0] ?? e.property;
     const value = (dto as unknown as Record<string, unknown>)[e.property];
     if (e.property === 'controllers') {
       const unknown = dto.controllers.filter((c) => !(CONTROLLER_NAMES as readonly string[]).includes(c));
-      throw new ConfigError('--controllers', `unknown controller ${unknown.map((c) => JSON.stringify(c)).join(', ')} (known: ${CONTROLLER_NAMES.join(', ')})`);
+      throw new ConfigError(
+        '--controllers',
+        `unknown controller ${unknown.map((c) => JSON.stringify(c)).join(', ')} (known: ${CONTROLLER_NAMES.join(', ')})`,
+      );
     }
-    throw new ConfigError(`--${flag}`, `${JSON.stringify(value)} ${Object.values(e.constraints ?? {})[0] ?? 'is invalid'}`);
+    throw new ConfigError(
+      `--${flag}`,
+      `${JSON.stringify(value)} ${Object.values(e.constraints ?? {})[0] ?? 'is invalid'}`,
+    );
   }
   const inCluster: InClusterOptions = { env, serviceAccountDir: opts.serviceAccountDir };
-  const apiServer = resolveApiServer(dto.kubeconfig, dto.apiServer as ApiServerMode, inClusterUnavailableReason(inCluster), inCluster);
+  const apiServer = resolveApiServer(
+    dto.kubeconfig,
+    dto.apiServer as ApiServerMode,
+    inClusterUnavailableReason(inCluster),
+    inCluster,
+  );
   let featureGates: FeatureGates;
   try {
     const embeddedDefaults = apiServer.mode === 'embedded' ? EMBEDDED_FEATURE_GATES : {};
-    featureGates = FeatureGates.parse(dto.featureGates, undefined, { ...embeddedDefaults, ...featureGatesFromEnv(env) });
+    featureGates = FeatureGates.parse(dto.featureGates, undefined, {
+      ...embeddedDefaults,
+      ...featureGatesFromEnv(env),
+    });
   } catch (err) {
     if (err instanceof FeatureGateError) throw new ConfigError('--feature-gates', err.message);
     throw err;
@@ -207,25 +288,37 @@ export function loadManagerConfig(
   if (dto.leaderElect && apiServer.mode === 'kubeconfig' && !dto.leaderElectResourceNamespace && !dto.namespace) {
     // controller-runtime refuses too ("unable to find leader election namespace: not running in-cluster"); guessing
     // "default" would leave a manager whose ServiceAccount may use Leases only in its own namespace waiting forever.
-    throw new ConfigError('--leader-elect', 'with --kubeconfig the Lease namespace cannot be guessed: give --leader-elect-resource-namespace (e.g. capi-system, where deploy/rbac grants Leases)');
+    throw new ConfigError(
+      '--leader-elect',
+      'with --kubeconfig the Lease namespace cannot be guessed: give --leader-elect-resource-namespace (e.g. capi-system, where deploy/rbac grants Leases)',
+    );
   }
   const controllersDefaulted = raw.controllers === undefined;
   const controllers = [...new Set(dto.controllers)] as ControllerName[];
   if (!controllersDefaulted && controllers.includes('extensionconfig') && !featureGates.enabled('RuntimeSDK')) {
     throw new ConfigError('--controllers', 'extensionconfig requires --feature-gates=RuntimeSDK=true');
   }
-  const qps = numberFlag(raw, 'kubeApiQps', '--kube-api-qps', (n) => (n > 0 || n === -1 ? undefined : 'must be > 0, or -1 to disable client-side rate limiting'));
+  const qps = numberFlag(raw, 'kubeApiQps', '--kube-api-qps', (n) =>
+    n > 0 || n === -1 ? undefined : 'must be > 0, or -1 to disable client-side rate limiting',
+  );
   const burst = numberFlag(raw, 'kubeApiBurst', '--kube-api-burst', positiveInt);
-  const heapGrowingPercent = numberFlag(raw, 'heapGrowingPercent', '--heap-growing-percent', (n) => (Number.isInteger(n) && n >= 0 && n <= 1000 ? undefined : 'must be an integer between 0 and 1000')) ?? DEFAULT_HEAP_GROWING_PERCENT;
+  const heapGrowingPercent =
+    numberFlag(raw, 'heapGrowingPercent', '--heap-growing-percent', (n) =>
+      Number.isInteger(n) && n >= 0 && n <= 1000 ? undefined : 'must be an integer between 0 and 1000',
+    ) ?? DEFAULT_HEAP_GROWING_PERCENT;
   const concurrency: Record<string, number> = {};
   for (const [flag, controller] of CONCURRENCY_FLAGS) {
-    concurrency[controller] = numberFlag(raw, concurrencyKey(controller), `--${flag}`, positiveInt) ?? DEFAULT_CONCURRENCY;
+    concurrency[controller] =
+      numberFlag(raw, concurrencyKey(controller), `--${flag}`, positiveInt) ?? DEFAULT_CONCURRENCY;
   }
   const binds = bindDefaults(apiServer.mode);
   const certFile = dto.runtimeExtensionClientCertFile;
   const keyFile = dto.runtimeExtensionClientKeyFile;
   if (!!certFile !== !!keyFile) {
-    throw new ConfigError(certFile ? '--runtime-extension-client-key-file' : '--runtime-extension-client-cert-file', 'both --runtime-extension-client-cert-file and --runtime-extension-client-key-file must be set, or neither');
+    throw new ConfigError(
+      certFile ? '--runtime-extension-client-key-file' : '--runtime-extension-client-cert-file',
+      'both --runtime-extension-client-cert-file and --runtime-extension-client-key-file must be set, or neither',
+    );
   }
   return {
     help: false,
@@ -269,13 +362,24 @@ function toDto(raw: RawFlags): ManagerFlagsDto {
   const dto = new ManagerFlagsDto();
   const target = dto as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'help' || key === 'kubeApiQps' || key === 'kubeApiBurst' || key === 'heapGrowingPercent' || key.startsWith('concurrency.')) continue; // parsed by numberFlag
-    if (key === 'controllers') target[key] = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+    if (
+      key === 'help' ||
+      key === 'kubeApiQps' ||
+      key === 'kubeApiBurst' ||
+      key === 'heapGrowingPercent' ||
+      key.startsWith('concurrency.')
+    )
+      continue; // parsed by numberFlag
+    if (key === 'controllers')
+      target[key] = String(value)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (key === 'v') {
-      if (!/^\d+$/.test(String(value))) throw new ConfigError('--v', `${JSON.stringify(value)} must be an integer between 0 and 10`);
+      if (!/^\d+$/.test(String(value)))
+        throw new ConfigError('--v', `${JSON.stringify(value)} must be an integer between 0 and 10`);
       target[key] = Number(value);
-    }
-    else target[key] = value;
+    } else target[key] = value;
   }
   return dto;
 }

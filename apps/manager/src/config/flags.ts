@@ -32,37 +32,191 @@ export const CONCURRENCY_FLAGS: ReadonlyArray<readonly [flag: string, controller
 export const concurrencyKey = (controller: string) => `concurrency.${controller}`;
 
 export const FLAGS: readonly FlagDef[] = [
-  { name: 'kubeconfig', type: 'string', key: 'kubeconfig', usage: 'Path to a kubeconfig. Omit to use the in-cluster service account when running in a pod, else the embedded default (embedded API server); see --api-server.' },
-  { name: 'api-server', type: 'string', key: 'apiServer', usage: 'Without --kubeconfig: auto (in-cluster config in a pod, else the embedded API server), in-cluster or embedded to force either.', default: 'auto' },
-  { name: 'data-dir', type: 'string', key: 'dataDir', usage: 'Embedded default only: directory for the API server data (SQLite), its token/CA and the kubeconfig. Empty keeps nothing (in-memory storage).', default: '.capi' },
-  { name: 'embedded-provider', type: 'bool', key: 'embeddedProvider', usage: 'Run the in-memory infrastructure/bootstrap provider, the reference in-place updater (registered by an ExtensionConfig) and a minimal Cluster status controller in this process. Default: true in the embedded default, false with --kubeconfig or in a pod (give --embedded-provider to run them against that management cluster; it needs their CRDs, deploy/inmemory).' },
-  { name: 'embedded-workload-servers', type: 'string', key: 'embeddedWorkloadServers', usage: 'With the in-memory provider (--embedded-provider): where it runs the workload clusters\' API servers: in-process, or child-process (one child process for all, as real workload clusters are outside the manager; it exits with the manager).', default: 'in-process' },
-  { name: 'namespace', type: 'string', key: 'namespace', usage: 'Namespace that the controllers watch. Empty watches all namespaces.', default: '' },
-  { name: 'feature-gates', type: 'string', key: 'featureGates', usage: 'Comma-separated list of key=value pairs for alpha/experimental features, e.g. InPlaceUpdates=true,RuntimeSDK=true.', default: '' },
-  { name: 'controllers', type: 'string', key: 'controllers', usage: 'Comma-separated list of controllers to run (kcp, machineset, machine, mhc, extensionconfig). Default: all.', default: '' },
-  { name: 'leader-elect', type: 'bool', key: 'leaderElect', usage: 'Enable leader election for controller manager.', default: 'false' },
-  { name: 'leader-elect-resource-namespace', type: 'string', key: 'leaderElectResourceNamespace', usage: 'Namespace of the leader election Lease (component-base\'s flag, controller-runtime\'s LeaderElectionNamespace). Default: --namespace, else the pod\'s namespace in a pod, else "default" in the embedded default; with --kubeconfig and --leader-elect it must be given (as controller-runtime, which cannot guess it outside a pod).', default: '' },
-  { name: 'leader-elect-lease-duration', type: 'string', key: 'leaderElectLeaseDuration', usage: 'Interval at which non-leader candidates will wait to force acquire leadership (duration string).', default: '15s' },
-  { name: 'leader-elect-renew-deadline', type: 'string', key: 'leaderElectRenewDeadline', usage: 'Duration that the leading controller manager will retry refreshing leadership before giving up (duration string).', default: '10s' },
-  { name: 'leader-elect-retry-period', type: 'string', key: 'leaderElectRetryPeriod', usage: 'Duration the LeaderElector clients should wait between tries of actions (duration string).', default: '2s' },
-  { name: 'metrics-bind-address', type: 'string', key: 'metricsBindAddress', usage: 'The address the metrics endpoint binds to (host:port, :port for all interfaces, 0 disables it). Default: ":8080" with --kubeconfig or in a pod, "127.0.0.1:8080" in the embedded default.' },
-  { name: 'health-addr', type: 'string', key: 'healthProbeBindAddress', usage: 'The address the health endpoints (/healthz, /readyz) bind to (host:port, :port, 0 disables them). Default: ":9440" with --kubeconfig or in a pod, "127.0.0.1:9440" in the embedded default.' },
-  { name: 'health-probe-bind-address', type: 'string', key: 'healthProbeBindAddress', usage: 'Same as --health-addr (controller-runtime\'s name).' },
-  { name: 'kube-api-qps', type: 'string', key: 'kubeApiQps', usage: 'Maximum queries per second from the controller client to the Kubernetes API server; -1 disables client-side rate limiting. Default: 20 with --kubeconfig or in a pod; -1 in the embedded default (its API server runs in this process, nothing else shares it).' },
-  { name: 'kube-api-burst', type: 'string', key: 'kubeApiBurst', usage: 'Maximum number of queries that should be allowed in one burst from the controller client to the Kubernetes API server.', default: '30' },
-  ...CONCURRENCY_FLAGS.map(([name, controller, what]): FlagDef => ({ name, type: 'string', key: concurrencyKey(controller), usage: `Number of ${what} to process simultaneously.`, default: String(DEFAULT_CONCURRENCY) })),
-  { name: 'heap-growing-percent', type: 'string', key: 'heapGrowingPercent', usage: 'How far the V8 heap may grow past what survived the last full garbage collection before the next one, in percent (V8\'s --heap-growing-percent): 100 collects at twice the live heap, as upstream\'s Go manager does with GOGC=100; 0 leaves it to V8, which lets garbage grow to 2.5-4 times the live heap before collecting.', default: '100' },
-  { name: 'runtime-extension-client-cert-file', type: 'string', key: 'runtimeExtensionClientCertFile', usage: 'Path of the PEM-encoded client certificate to be used when calling runtime extensions (reloaded when it changes).', default: '' },
-  { name: 'runtime-extension-client-key-file', type: 'string', key: 'runtimeExtensionClientKeyFile', usage: 'Path of the PEM-encoded client key to be used when calling runtime extensions.', default: '' },
+  {
+    name: 'kubeconfig',
+    type: 'string',
+    key: 'kubeconfig',
+    usage:
+      'Path to a kubeconfig. Omit to use the in-cluster service account when running in a pod, else the embedded default (embedded API server); see --api-server.',
+  },
+  {
+    name: 'api-server',
+    type: 'string',
+    key: 'apiServer',
+    usage:
+      'Without --kubeconfig: auto (in-cluster config in a pod, else the embedded API server), in-cluster or embedded to force either.',
+    default: 'auto',
+  },
+  {
+    name: 'data-dir',
+    type: 'string',
+    key: 'dataDir',
+    usage:
+      'Embedded default only: directory for the API server data (SQLite), its token/CA and the kubeconfig. Empty keeps nothing (in-memory storage).',
+    default: '.capi',
+  },
+  {
+    name: 'embedded-provider',
+    type: 'bool',
+    key: 'embeddedProvider',
+    usage:
+      'Run the in-memory infrastructure/bootstrap provider, the reference in-place updater (registered by an ExtensionConfig) and a minimal Cluster status controller in this process. Default: true in the embedded default, false with --kubeconfig or in a pod (give --embedded-provider to run them against that management cluster; it needs their CRDs, deploy/inmemory).',
+  },
+  {
+    name: 'embedded-workload-servers',
+    type: 'string',
+    key: 'embeddedWorkloadServers',
+    usage:
+      "With the in-memory provider (--embedded-provider): where it runs the workload clusters' API servers: in-process, or child-process (one child process for all, as real workload clusters are outside the manager; it exits with the manager).",
+    default: 'in-process',
+  },
+  {
+    name: 'namespace',
+    type: 'string',
+    key: 'namespace',
+    usage: 'Namespace that the controllers watch. Empty watches all namespaces.',
+    default: '',
+  },
+  {
+    name: 'feature-gates',
+    type: 'string',
+    key: 'featureGates',
+    usage:
+      'Comma-separated list of key=value pairs for alpha/experimental features, e.g. InPlaceUpdates=true,RuntimeSDK=true.',
+    default: '',
+  },
+  {
+    name: 'controllers',
+    type: 'string',
+    key: 'controllers',
+    usage: 'Comma-separated list of controllers to run (kcp, machineset, machine, mhc, extensionconfig). Default: all.',
+    default: '',
+  },
+  {
+    name: 'leader-elect',
+    type: 'bool',
+    key: 'leaderElect',
+    usage: 'Enable leader election for controller manager.',
+    default: 'false',
+  },
+  {
+    name: 'leader-elect-resource-namespace',
+    type: 'string',
+    key: 'leaderElectResourceNamespace',
+    usage:
+      "Namespace of the leader election Lease (component-base's flag, controller-runtime's LeaderElectionNamespace). Default: --namespace, else the pod's namespace in a pod, else \"default\" in the embedded default; with --kubeconfig and --leader-elect it must be given (as controller-runtime, which cannot guess it outside a pod).",
+    default: '',
+  },
+  {
+    name: 'leader-elect-lease-duration',
+    type: 'string',
+    key: 'leaderElectLeaseDuration',
+    usage: 'Interval at which non-leader candidates will wait to force acquire leadership (duration string).',
+    default: '15s',
+  },
+  {
+    name: 'leader-elect-renew-deadline',
+    type: 'string',
+    key: 'leaderElectRenewDeadline',
+    usage:
+      'Duration that the leading controller manager will retry refreshing leadership before giving up (duration string).',
+    default: '10s',
+  },
+  {
+    name: 'leader-elect-retry-period',
+    type: 'string',
+    key: 'leaderElectRetryPeriod',
+    usage: 'Duration the LeaderElector clients should wait between tries of actions (duration string).',
+    default: '2s',
+  },
+  {
+    name: 'metrics-bind-address',
+    type: 'string',
+    key: 'metricsBindAddress',
+    usage:
+      'The address the metrics endpoint binds to (host:port, :port for all interfaces, 0 disables it). Default: ":8080" with --kubeconfig or in a pod, "127.0.0.1:8080" in the embedded default.',
+  },
+  {
+    name: 'health-addr',
+    type: 'string',
+    key: 'healthProbeBindAddress',
+    usage:
+      'The address the health endpoints (/healthz, /readyz) bind to (host:port, :port, 0 disables them). Default: ":9440" with --kubeconfig or in a pod, "127.0.0.1:9440" in the embedded default.',
+  },
+  {
+    name: 'health-probe-bind-address',
+    type: 'string',
+    key: 'healthProbeBindAddress',
+    usage: "Same as --health-addr (controller-runtime's name).",
+  },
+  {
+    name: 'kube-api-qps',
+    type: 'string',
+    key: 'kubeApiQps',
+    usage:
+      'Maximum queries per second from the controller client to the Kubernetes API server; -1 disables client-side rate limiting. Default: 20 with --kubeconfig or in a pod; -1 in the embedded default (its API server runs in this process, nothing else shares it).',
+  },
+  {
+    name: 'kube-api-burst',
+    type: 'string',
+    key: 'kubeApiBurst',
+    usage:
+      'Maximum number of queries that should be allowed in one burst from the controller client to the Kubernetes API server.',
+    default: '30',
+  },
+  ...CONCURRENCY_FLAGS.map(([name, controller, what]): FlagDef => ({
+    name,
+    type: 'string',
+    key: concurrencyKey(controller),
+    usage: `Number of ${what} to process simultaneously.`,
+    default: String(DEFAULT_CONCURRENCY),
+  })),
+  {
+    name: 'heap-growing-percent',
+    type: 'string',
+    key: 'heapGrowingPercent',
+    usage:
+      "How far the V8 heap may grow past what survived the last full garbage collection before the next one, in percent (V8's --heap-growing-percent): 100 collects at twice the live heap, as upstream's Go manager does with GOGC=100; 0 leaves it to V8, which lets garbage grow to 2.5-4 times the live heap before collecting.",
+    default: '100',
+  },
+  {
+    name: 'runtime-extension-client-cert-file',
+    type: 'string',
+    key: 'runtimeExtensionClientCertFile',
+    usage:
+      'Path of the PEM-encoded client certificate to be used when calling runtime extensions (reloaded when it changes).',
+    default: '',
+  },
+  {
+    name: 'runtime-extension-client-key-file',
+    type: 'string',
+    key: 'runtimeExtensionClientKeyFile',
+    usage: 'Path of the PEM-encoded client key to be used when calling runtime extensions.',
+    default: '',
+  },
   { name: 'log-format', type: 'string', key: 'logFormat', usage: 'Log output format: json or text.', default: 'json' },
-  { name: 'log-level', type: 'string', key: 'logLevel', usage: 'Minimum log level: error, warn, info, debug or trace. Overrides --v.' },
-  { name: 'v', type: 'string', key: 'v', usage: 'Log verbosity (klog style): 0 info, 1-4 debug, 5+ trace.', default: '0' },
+  {
+    name: 'log-level',
+    type: 'string',
+    key: 'logLevel',
+    usage: 'Minimum log level: error, warn, info, debug or trace. Overrides --v.',
+  },
+  {
+    name: 'v',
+    type: 'string',
+    key: 'v',
+    usage: 'Log verbosity (klog style): 0 info, 1-4 debug, 5+ trace.',
+    default: '0',
+  },
   { name: 'help', type: 'bool', key: 'help', usage: 'Print this help and exit.', default: 'false' },
 ];
 
 /** A flag or configuration problem; `flag` names the offending flag (e.g. "--feature-gates"). */
 export class ConfigError extends Error {
-  constructor(readonly flag: string, message: string) {
+  constructor(
+    readonly flag: string,
+    message: string,
+  ) {
     super(`invalid ${flag}: ${message}`);
     this.name = 'ConfigError';
   }
@@ -113,7 +267,10 @@ export function usage(defs: readonly FlagDef[] = FLAGS): string {
     const dflt = d.default !== undefined && d.default !== '' && d.type !== 'bool' ? ` (default "${d.default}")` : '';
     lines.push(`${left.padEnd(46)} ${d.usage}${dflt}`);
   }
-  lines.push('', 'Environment: EXP_IN_PLACE_UPDATES, EXP_RUNTIME_SDK, ... (clusterctl variables) seed feature gate defaults; --feature-gates wins.');
+  lines.push(
+    '',
+    'Environment: EXP_IN_PLACE_UPDATES, EXP_RUNTIME_SDK, ... (clusterctl variables) seed feature gate defaults; --feature-gates wins.',
+  );
   return lines.join('\n') + '\n';
 }
 

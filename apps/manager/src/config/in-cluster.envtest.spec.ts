@@ -46,12 +46,21 @@ function podEnv(): Record<string, string> {
 }
 
 async function startManager(argv: string[], processEnv: Record<string, string>, logLines: string[]) {
-  const loaded = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', '--controllers=mhc', ...argv], processEnv, { serviceAccountDir: saDir });
+  const loaded = loadManagerConfig(
+    ['--metrics-bind-address=0', '--health-probe-bind-address=0', '--controllers=mhc', ...argv],
+    processEnv,
+    { serviceAccountDir: saDir },
+  );
   if (loaded.help) throw new Error('help');
   const embedded = new UnusedEmbedded();
   const log = JsonLogger.create({ destination: { write: (l: string) => void logLines.push(l) } });
   const app = await NestFactory.createApplicationContext(
-    buildManagerModule(loaded.config, { providers: [{ provide: LOGGER, useValue: log }, { provide: EMBEDDED_ENVIRONMENT, useValue: embedded }] }),
+    buildManagerModule(loaded.config, {
+      providers: [
+        { provide: LOGGER, useValue: log },
+        { provide: EMBEDDED_ENVIRONMENT, useValue: embedded },
+      ],
+    }),
     { logger: false, abortOnError: false },
   );
   apps.push(app);
@@ -71,7 +80,13 @@ describe('manager in a pod without --kubeconfig', () => {
       expect(config.featureGates.enabled('InPlaceUpdates')).toBe(false);
       expect(embedded.starts).toBe(0);
       const lease = await eventually(
-        () => admin.tryGet({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'capi-system', name: LEADER_ELECTION_ID }),
+        () =>
+          admin.tryGet({
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            namespace: 'capi-system',
+            name: LEADER_ELECTION_ID,
+          }),
         'leader election Lease in capi-system',
       );
       expect(lease).toBeDefined();

@@ -13,7 +13,8 @@ const GOARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm64: 'arm6
 
 function managerVersion(): string {
   try {
-    const version = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version?: string }).version;
+    const version = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { version?: string })
+      .version;
     return version ? `v${version}` : 'unknown';
   } catch {
     return 'unknown'; // a build without the package file, as upstream's unstamped builds

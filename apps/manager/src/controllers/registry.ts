@@ -27,7 +27,10 @@ export class ControllerSetupError extends Error {
 }
 
 export class ControllerUnavailableError extends Error {
-  constructor(readonly controller: string, detail: string) {
+  constructor(
+    readonly controller: string,
+    detail: string,
+  ) {
     super(`controller ${controller} is not available: ${detail}`);
     this.name = 'ControllerUnavailableError';
   }
@@ -38,12 +41,18 @@ export class ControllerUnavailableError extends Error {
  * class, used via its static forRoot() when it has one. Missing export → ControllerUnavailableError naming lib and
  * export, so a not-yet-written lib fails loudly.
  */
-export function libModule(controller: string, libName: string, lib: object, exportName: string | readonly string[]): () => DynamicModule | Type<unknown> {
+export function libModule(
+  controller: string,
+  libName: string,
+  lib: object,
+  exportName: string | readonly string[],
+): () => DynamicModule | Type<unknown> {
   const names = typeof exportName === 'string' ? [exportName] : exportName;
   return () => {
     const exports = lib as Record<string, unknown>;
     const m = names.map((n) => exports[n]).find((v) => typeof v === 'function');
-    if (typeof m !== 'function') throw new ControllerUnavailableError(controller, `${libName} does not export ${names.join(' or ')} yet`);
+    if (typeof m !== 'function')
+      throw new ControllerUnavailableError(controller, `${libName} does not export ${names.join(' or ')} yet`);
     const forRoot = (m as { forRoot?: () => DynamicModule }).forRoot;
     return typeof forRoot === 'function' ? forRoot.call(m) : (m as Type<unknown>);
   };
@@ -51,13 +60,33 @@ export function libModule(controller: string, libName: string, lib: object, expo
 
 /** The default controller → lib module mapping. */
 export const DEFAULT_CONTROLLERS: ControllerRegistry = {
-  kcp: { module: libModule('kcp', '@capi/kcp', kcpLib, ['KubeadmControlPlaneModule', 'KubeadmControlPlaneControllerModule', 'KcpControllerModule', 'KcpModule']), inPlace: true },
+  kcp: {
+    module: libModule('kcp', '@capi/kcp', kcpLib, [
+      'KubeadmControlPlaneModule',
+      'KubeadmControlPlaneControllerModule',
+      'KcpControllerModule',
+      'KcpModule',
+    ]),
+    inPlace: true,
+  },
   // MachineSet and MachineDeployment controllers live in one lib and one module.
   machineset: { module: libModule('machineset', '@capi/machineset', machinesetLib, 'MachineSetModule'), inPlace: true },
-  machine: { module: libModule('machine', '@capi/machine', machineLib, ['MachineModule', 'MachineControllerModule']), inPlace: true },
-  mhc: { module: libModule('mhc', '@capi/mhc', mhcLib, ['MachineHealthCheckModule', 'MachineHealthCheckControllerModule', 'MhcControllerModule']) },
+  machine: {
+    module: libModule('machine', '@capi/machine', machineLib, ['MachineModule', 'MachineControllerModule']),
+    inPlace: true,
+  },
+  mhc: {
+    module: libModule('mhc', '@capi/mhc', mhcLib, [
+      'MachineHealthCheckModule',
+      'MachineHealthCheckControllerModule',
+      'MhcControllerModule',
+    ]),
+  },
   extensionconfig: {
-    module: (config) => runtimeClientLib.ExtensionConfigModule.forRoot({ clientCertificateFiles: config?.runtimeExtensionClientCertificate }),
+    module: (config) =>
+      runtimeClientLib.ExtensionConfigModule.forRoot({
+        clientCertificateFiles: config?.runtimeExtensionClientCertificate,
+      }),
     gate: 'RuntimeSDK',
   },
 };
@@ -107,6 +136,7 @@ export function assertRuntimeClientForInPlace(
   const why = config.featureGates.enabled('RuntimeSDK')
     ? 'the extensionconfig controller, which provides it, is not in --controllers'
     : 'the RuntimeSDK feature gate is disabled (set --feature-gates=RuntimeSDK=true,InPlaceUpdates=true, or InPlaceUpdates=false)';
-  throw new ControllerSetupError(`unable to create controller(s) ${inPlace.join(', ')}: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: ${why}`);
+  throw new ControllerSetupError(
+    `unable to create controller(s) ${inPlace.join(', ')}: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: ${why}`,
+  );
 }
-

@@ -1,7 +1,15 @@
 // Minimal Cluster controller for the embedded default (see cluster-status.ts for what it does and why).
 import { Inject } from '@nestjs/common';
 import { ClusterGVK, type Cluster } from '@capi/api';
-import { CACHED_CLIENT, ReconcilerFor, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import {
+  CACHED_CLIENT,
+  ReconcilerFor,
+  type Client,
+  type KubeObject,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
 import { ContractVersionResolver, type ContractVersionedRef } from '@capi/machine';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import { KubeadmControlPlaneGVK } from '@capi/api';
@@ -33,17 +41,38 @@ export class ClusterStatusReconciler implements Reconciler {
   }
 
   async reconcile(req: Request): Promise<Result | void> {
-    const cluster = await this.client.tryGet<Cluster>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: req.namespace, name: req.name });
+    const cluster = await this.client.tryGet<Cluster>({
+      apiVersion: ClusterGVK.apiVersion,
+      kind: 'Cluster',
+      namespace: req.namespace,
+      name: req.name,
+    });
     if (!cluster || cluster.metadata.deletionTimestamp) return;
-    const [infraCluster, controlPlane] = await Promise.all([this.referenced(cluster.spec?.infrastructureRef, req.namespace), this.referenced(cluster.spec?.controlPlaneRef, req.namespace)]);
+    const [infraCluster, controlPlane] = await Promise.all([
+      this.referenced(cluster.spec?.infrastructureRef, req.namespace),
+      this.referenced(cluster.spec?.controlPlaneRef, req.namespace),
+    ]);
     const writes = decideClusterWrites({ cluster, infraCluster, controlPlane });
     const meta = { name: cluster.metadata.name, namespace: cluster.metadata.namespace };
     if (writes.controlPlaneEndpoint) {
-      await this.client.apply({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', metadata: meta, spec: { controlPlaneEndpoint: writes.controlPlaneEndpoint } }, { fieldManager: CLUSTER_FIELD_MANAGER, force: true });
+      await this.client.apply(
+        {
+          apiVersion: ClusterGVK.apiVersion,
+          kind: 'Cluster',
+          metadata: meta,
+          spec: { controlPlaneEndpoint: writes.controlPlaneEndpoint },
+        },
+        { fieldManager: CLUSTER_FIELD_MANAGER, force: true },
+      );
     }
     if (writes.initialization) {
       await this.client.apply(
-        { apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', metadata: meta, status: { initialization: writes.initialization } },
+        {
+          apiVersion: ClusterGVK.apiVersion,
+          kind: 'Cluster',
+          metadata: meta,
+          status: { initialization: writes.initialization },
+        },
         { fieldManager: CLUSTER_FIELD_MANAGER, subresource: 'status', force: true },
       );
     }
@@ -51,7 +80,10 @@ export class ClusterStatusReconciler implements Reconciler {
     if (!init.infrastructureProvisioned || !init.controlPlaneInitialized) return { requeueAfterMs: RETRY_MS };
   }
 
-  private async referenced(ref: ContractVersionedRef | undefined, namespace: string | undefined): Promise<KubeObject | undefined> {
+  private async referenced(
+    ref: ContractVersionedRef | undefined,
+    namespace: string | undefined,
+  ): Promise<KubeObject | undefined> {
     if (!ref) return undefined;
     try {
       return await this.client.tryGet(await this.versions.objectRef(ref, namespace));

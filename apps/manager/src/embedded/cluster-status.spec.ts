@@ -3,7 +3,13 @@ import type { KubeObject } from '@capi/controller-runtime';
 import { decideClusterWrites } from './cluster-status';
 
 const cluster = (spec: Partial<Cluster['spec']> = {}, initialization?: Record<string, boolean>): Cluster =>
-  ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c', namespace: 'ns' }, spec, ...(initialization ? { status: { initialization } } : {}) }) as Cluster;
+  ({
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Cluster',
+    metadata: { name: 'c', namespace: 'ns' },
+    spec,
+    ...(initialization ? { status: { initialization } } : {}),
+  }) as Cluster;
 const infra = (provisioned: boolean, endpoint?: { host: string; port: number }): KubeObject => ({
   apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
   kind: 'InMemoryCluster',
@@ -21,7 +27,9 @@ const kcp = (controlPlaneInitialized: boolean): KubeObject => ({
 describe('decideClusterWrites', () => {
   it('writes nothing while neither infrastructure nor control plane report anything', () => {
     expect(decideClusterWrites({ cluster: cluster() })).toEqual({});
-    expect(decideClusterWrites({ cluster: cluster(), infraCluster: infra(false), controlPlane: kcp(false) })).toEqual({});
+    expect(decideClusterWrites({ cluster: cluster(), infraCluster: infra(false), controlPlane: kcp(false) })).toEqual(
+      {},
+    );
   });
 
   it('copies the infrastructure endpoint and marks infrastructure provisioned', () => {
@@ -34,12 +42,21 @@ describe('decideClusterWrites', () => {
 
   it('keeps an endpoint the Cluster already has', () => {
     const mine = { host: 'lb.example', port: 443 };
-    const w = decideClusterWrites({ cluster: cluster({ controlPlaneEndpoint: mine }), infraCluster: infra(true, { host: '127.0.0.1', port: 6443 }) });
+    const w = decideClusterWrites({
+      cluster: cluster({ controlPlaneEndpoint: mine }),
+      infraCluster: infra(true, { host: '127.0.0.1', port: 6443 }),
+    });
     expect(w.controlPlaneEndpoint).toBeUndefined();
   });
 
   it('marks the control plane initialized from the control plane object, keeping flags already set', () => {
-    expect(decideClusterWrites({ cluster: cluster({}, { infrastructureProvisioned: true }), infraCluster: infra(true), controlPlane: kcp(true) })).toEqual({
+    expect(
+      decideClusterWrites({
+        cluster: cluster({}, { infrastructureProvisioned: true }),
+        infraCluster: infra(true),
+        controlPlane: kcp(true),
+      }),
+    ).toEqual({
       initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true },
     });
   });

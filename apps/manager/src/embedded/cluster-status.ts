@@ -22,7 +22,10 @@ export interface ClusterWrites {
 type Endpoint = { host?: string; port?: number } | undefined;
 const validEndpoint = (e: Endpoint): e is { host: string; port: number } => !!e?.host && !!e.port;
 const field = (o: KubeObject | undefined, ...path: string[]): unknown =>
-  path.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), o);
+  path.reduce<unknown>(
+    (cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined),
+    o,
+  );
 
 /** Decides the Cluster writes. Initialization flags only ever turn on (as upstream: they record a one-time event). */
 export function decideClusterWrites({ cluster, infraCluster, controlPlane }: ClusterInputs): ClusterWrites {
@@ -32,10 +35,16 @@ export function decideClusterWrites({ cluster, infraCluster, controlPlane }: Clu
     out.controlPlaneEndpoint = { host: infraEndpoint.host, port: infraEndpoint.port };
   }
   const current = cluster.status?.initialization ?? {};
-  const infrastructureProvisioned = current.infrastructureProvisioned === true || field(infraCluster, 'status', 'initialization', 'provisioned') === true;
+  const infrastructureProvisioned =
+    current.infrastructureProvisioned === true ||
+    field(infraCluster, 'status', 'initialization', 'provisioned') === true;
   const controlPlaneInitialized =
-    current.controlPlaneInitialized === true || field(controlPlane, 'status', 'initialization', 'controlPlaneInitialized') === true;
-  if (infrastructureProvisioned !== (current.infrastructureProvisioned === true) || controlPlaneInitialized !== (current.controlPlaneInitialized === true)) {
+    current.controlPlaneInitialized === true ||
+    field(controlPlane, 'status', 'initialization', 'controlPlaneInitialized') === true;
+  if (
+    infrastructureProvisioned !== (current.infrastructureProvisioned === true) ||
+    controlPlaneInitialized !== (current.controlPlaneInitialized === true)
+  ) {
     out.initialization = {
       ...(infrastructureProvisioned ? { infrastructureProvisioned } : {}),
       ...(controlPlaneInitialized ? { controlPlaneInitialized } : {}),

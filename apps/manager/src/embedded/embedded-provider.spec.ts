@@ -2,7 +2,13 @@
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CLUSTER_API_VERSION, ExtensionConfigGVK, INFRASTRUCTURE_GROUP, type Cluster, type ExtensionConfig } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  ExtensionConfigGVK,
+  INFRASTRUCTURE_GROUP,
+  type Cluster,
+  type ExtensionConfig,
+} from '@capi/api';
 import { KUBE_CLIENT, type Client } from '@capi/controller-runtime';
 import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER } from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
@@ -13,7 +19,11 @@ import { UPDATER_EXTENSION_CONFIG_NAME } from './updater-registration';
 
 jest.setTimeout(60_000);
 
-async function eventually<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+async function eventually<T>(
+  probe: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -31,10 +41,18 @@ async function eventually<T>(probe: () => Promise<T | undefined | false>, what: 
 let app: INestApplicationContext;
 let client: Client;
 beforeAll(async () => {
-  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--controllers=extensionconfig']);
+  const loaded = loadManagerConfig([
+    '--data-dir=',
+    '--metrics-bind-address=0',
+    '--health-probe-bind-address=0',
+    '--controllers=extensionconfig',
+  ]);
   if (loaded.help) throw new Error('help');
   const quiet = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
-  app = await NestFactory.createApplicationContext(buildManagerModule(loaded.config, { providers: [quiet], embeddedProvider: { provisioningDelayMs: 0 } }), { logger: false });
+  app = await NestFactory.createApplicationContext(
+    buildManagerModule(loaded.config, { providers: [quiet], embeddedProvider: { provisioningDelayMs: 0 } }),
+    { logger: false },
+  );
   await app.init();
   client = app.get<Client>(KUBE_CLIENT);
 });
@@ -46,11 +64,19 @@ describe('embedded provider module', () => {
   it('registers the reference updater with an ExtensionConfig that the ExtensionConfig controller discovers', async () => {
     const updater = app.get<RunningInPlaceUpdater>(INMEMORY_INPLACE_UPDATER);
     const ec = await eventually(async () => {
-      const e = await client.get<ExtensionConfig>({ apiVersion: ExtensionConfigGVK.apiVersion, kind: 'ExtensionConfig', name: UPDATER_EXTENSION_CONFIG_NAME });
+      const e = await client.get<ExtensionConfig>({
+        apiVersion: ExtensionConfigGVK.apiVersion,
+        kind: 'ExtensionConfig',
+        name: UPDATER_EXTENSION_CONFIG_NAME,
+      });
       return e.status?.conditions?.some((c) => c.type === 'Discovered' && c.status === 'True') ? e : undefined;
     }, 'ExtensionConfig Discovered');
     expect(ec.spec.clientConfig).toEqual({ url: updater.url, caBundle: updater.caBundle });
-    expect((ec.status?.handlers ?? []).map((h) => h.requestHook.hook).sort()).toEqual(['CanUpdateMachine', 'CanUpdateMachineSet', 'UpdateMachine']);
+    expect((ec.status?.handlers ?? []).map((h) => h.requestHook.hook).sort()).toEqual([
+      'CanUpdateMachine',
+      'CanUpdateMachineSet',
+      'UpdateMachine',
+    ]);
   });
 
   it('mirrors InMemoryCluster provisioning into the Cluster (endpoint, infrastructureProvisioned)', async () => {
@@ -63,11 +89,20 @@ describe('embedded provider module', () => {
     await client.create({
       apiVersion: INMEMORY_API_VERSION,
       kind: 'InMemoryCluster',
-      metadata: { name: 'c1', namespace: 'default', ownerReferences: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', name: 'c1', uid: cluster.metadata.uid! }] },
+      metadata: {
+        name: 'c1',
+        namespace: 'default',
+        ownerReferences: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', name: 'c1', uid: cluster.metadata.uid! }],
+      },
       spec: {},
     });
     const provisioned = await eventually(async () => {
-      const c = await client.get<Cluster>({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: 'default', name: 'c1' });
+      const c = await client.get<Cluster>({
+        apiVersion: CLUSTER_API_VERSION,
+        kind: 'Cluster',
+        namespace: 'default',
+        name: 'c1',
+      });
       return c.status?.initialization?.infrastructureProvisioned && c.spec.controlPlaneEndpoint?.port ? c : undefined;
     }, 'Cluster infrastructureProvisioned');
     expect(provisioned.spec.controlPlaneEndpoint?.host).toBe('127.0.0.1');

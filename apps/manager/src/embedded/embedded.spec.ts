@@ -31,11 +31,21 @@ describe('ApiServerEmbeddedEnvironment', () => {
     expect(readFileSync(started.kubeconfigPath!, 'utf8')).toBe(started.kubeconfig);
     let client = clientFor(started.kubeconfig);
     try {
-      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'survives', namespace: 'default' }, data: { a: '1' } });
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'survives', namespace: 'default' },
+        data: { a: '1' },
+      });
       // The project's CRDs, the in-memory provider's included, are served.
       const crds = await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition');
       expect(crds.items.map((c) => c.metadata.name)).toEqual(
-        expect.arrayContaining(['machines.cluster.x-k8s.io', 'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', 'extensionconfigs.runtime.cluster.x-k8s.io', 'inmemorymachines.infrastructure.cluster.x-k8s.io']),
+        expect.arrayContaining([
+          'machines.cluster.x-k8s.io',
+          'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io',
+          'extensionconfigs.runtime.cluster.x-k8s.io',
+          'inmemorymachines.infrastructure.cluster.x-k8s.io',
+        ]),
       );
     } finally {
       client.close();
@@ -48,7 +58,9 @@ describe('ApiServerEmbeddedEnvironment', () => {
       const a = YAML.parse(started.kubeconfig);
       const b = YAML.parse(again.kubeconfig);
       expect(b.users[0].user.token).toBe(a.users[0].user.token);
-      expect(b.clusters[0].cluster['certificate-authority-data']).toBe(a.clusters[0].cluster['certificate-authority-data']);
+      expect(b.clusters[0].cluster['certificate-authority-data']).toBe(
+        a.clusters[0].cluster['certificate-authority-data'],
+      );
       expect(b.clusters[0].cluster.server).toBe(a.clusters[0].cluster.server); // the previous port was free again
       client = clientFor(again.kubeconfig);
       const cm = await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'survives' });

@@ -62,7 +62,12 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
     }
     const server = this.server!;
     await server.installCrds(embeddedCrds());
-    const kubeconfig = renderKubeconfig({ url: started.url, token: started.token, caData: started.caData, name: 'capi-embedded' });
+    const kubeconfig = renderKubeconfig({
+      url: started.url,
+      token: started.token,
+      caData: started.caData,
+      name: 'capi-embedded',
+    });
     if (!paths) return { kubeconfig };
     writeFileSync(paths.port, new URL(started.url).port, { mode: 0o600 });
     writeFileSync(paths.kubeconfig, kubeconfig, { mode: 0o600 });

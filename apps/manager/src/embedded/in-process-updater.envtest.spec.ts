@@ -44,11 +44,20 @@ const versionUpdater: InPlaceUpdater = {
   timeoutSeconds: 2,
   canUpdateMachine: (req) => ({
     status: 'Success',
-    machinePatch: encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: (req.desired.machine as Machine).spec.version }]),
+    machinePatch: encodePatch('JSONPatch', [
+      { op: 'replace', path: '/spec/version', value: (req.desired.machine as Machine).spec.version },
+    ]),
   }),
   canUpdateMachineSet: (req) => ({
     status: 'Success',
-    machineSetPatch: encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/template/spec/version', value: (req.desired.machineSet as unknown as { spec: { template: { spec: { version: string } } } }).spec.template.spec.version }]),
+    machineSetPatch: encodePatch('JSONPatch', [
+      {
+        op: 'replace',
+        path: '/spec/template/spec/version',
+        value: (req.desired.machineSet as unknown as { spec: { template: { spec: { version: string } } } }).spec
+          .template.spec.version,
+      },
+    ]),
   }),
   updateMachine: (req: UpdateMachineRequest) => {
     const m = req.desired.machine as Machine;
@@ -69,11 +78,20 @@ class TestProviderModule {}
 let app: INestApplicationContext;
 let client: Client;
 beforeAll(async () => {
-  const loaded = loadManagerConfig(['--data-dir=', '--metrics-bind-address=0', '--health-probe-bind-address=0', '--controllers=machineset,machine,extensionconfig']);
+  const loaded = loadManagerConfig([
+    '--data-dir=',
+    '--metrics-bind-address=0',
+    '--health-probe-bind-address=0',
+    '--controllers=machineset,machine,extensionconfig',
+  ]);
   if (loaded.help) throw new Error('help');
   const quiet = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
   app = await NestFactory.createApplicationContext(
-    buildManagerModule(loaded.config, { providers: [quiet], modules: [TestProviderModule], embeddedProvider: { provisioningDelayMs: 0, updater: false } }),
+    buildManagerModule(loaded.config, {
+      providers: [quiet],
+      modules: [TestProviderModule],
+      embeddedProvider: { provisioningDelayMs: 0, updater: false },
+    }),
     { logger: false },
   );
   await app.init();
@@ -85,13 +103,38 @@ afterAll(async () => {
 
 async function createCluster(): Promise<void> {
   const labels = { [CLUSTER_NAME_LABEL]: cluster };
-  const c = await client.create<Cluster>({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name: cluster, namespace: ns, labels }, spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster', name: cluster } } } as Cluster);
+  const c = await client.create<Cluster>({
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'Cluster',
+    metadata: { name: cluster, namespace: ns, labels },
+    spec: { infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster', name: cluster } },
+  } as Cluster);
   const owner = [{ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', name: cluster, uid: c.metadata.uid! }];
-  await client.create({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryCluster', metadata: { name: cluster, namespace: ns, labels, ownerReferences: owner }, spec: {} });
+  await client.create({
+    apiVersion: INMEMORY_API_VERSION,
+    kind: 'InMemoryCluster',
+    metadata: { name: cluster, namespace: ns, labels, ownerReferences: owner },
+    spec: {},
+  });
   // No control plane provider runs here: mark the control plane initialized as one would.
-  await client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ns, name: cluster }, 'merge', { status: { initialization: { controlPlaneInitialized: true } } }, { subresource: 'status' });
-  await client.create({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachineTemplate', metadata: { name: md, namespace: ns, labels }, spec: { template: { spec: { image: 'img-1' } } } });
-  await client.create({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfigTemplate', metadata: { name: md, namespace: ns, labels }, spec: { template: { spec: { joinConfiguration: {} } } } });
+  await client.patch(
+    { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ns, name: cluster },
+    'merge',
+    { status: { initialization: { controlPlaneInitialized: true } } },
+    { subresource: 'status' },
+  );
+  await client.create({
+    apiVersion: INMEMORY_API_VERSION,
+    kind: 'InMemoryMachineTemplate',
+    metadata: { name: md, namespace: ns, labels },
+    spec: { template: { spec: { image: 'img-1' } } },
+  });
+  await client.create({
+    apiVersion: BOOTSTRAP_API_VERSION,
+    kind: 'KubeadmConfigTemplate',
+    metadata: { name: md, namespace: ns, labels },
+    spec: { template: { spec: { joinConfiguration: {} } } },
+  });
   const selector = { ...labels, [MACHINE_DEPLOYMENT_NAME_LABEL]: md };
   await client.create({
     apiVersion: CLUSTER_API_VERSION,
@@ -116,27 +159,39 @@ async function createCluster(): Promise<void> {
 }
 
 const machines = async () => (await client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns })).items;
-const bumpVersion = (version: string) => client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: md }, 'merge', { spec: { template: { spec: { version } } } });
+const bumpVersion = (version: string) =>
+  client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: md }, 'merge', {
+    spec: { template: { spec: { version } } },
+  });
 const updatedInPlace = (uid: string, version: string) => async () => {
   const all = await machines();
   const m = all.find((x) => x.metadata.uid === uid);
   const annotations = m?.metadata.annotations ?? {};
-  const done = completed.includes(version) && !annotations[UPDATE_IN_PROGRESS_ANNOTATION] && !annotations[PENDING_HOOKS_ANNOTATION];
+  const done =
+    completed.includes(version) &&
+    !annotations[UPDATE_IN_PROGRESS_ANNOTATION] &&
+    !annotations[PENDING_HOOKS_ANNOTATION];
   return all.length === 1 && m?.spec.version === version && done ? m : undefined;
 };
 
 describe('an in-process updater registered by a provider module, through the manager', () => {
   let uid: string;
 
-  it('updates the MachineDeployment\'s Machine in place (same UID) with no ExtensionConfig and no reference updater', async () => {
+  it("updates the MachineDeployment's Machine in place (same UID) with no ExtensionConfig and no reference updater", async () => {
     await createCluster();
-    const running = await eventually(async () => {
-      const [m] = await machines();
-      return m?.status?.phase === 'Running' ? m : undefined;
-    }, { message: 'the Machine Running', timeoutMs: 60_000 });
+    const running = await eventually(
+      async () => {
+        const [m] = await machines();
+        return m?.status?.phase === 'Running' ? m : undefined;
+      },
+      { message: 'the Machine Running', timeoutMs: 60_000 },
+    );
     uid = running.metadata.uid!;
     await bumpVersion('v1.31.1');
-    await eventually(updatedInPlace(uid, 'v1.31.1'), { message: 'the Machine updated in place to v1.31.1', timeoutMs: 60_000 });
+    await eventually(updatedInPlace(uid, 'v1.31.1'), {
+      message: 'the Machine updated in place to v1.31.1',
+      timeoutMs: 60_000,
+    });
     // First call "in progress" (retryAfterSeconds 1), the next one "done".
     expect(calls.filter((v) => v === 'v1.31.1').length).toBeGreaterThanOrEqual(2);
     expect((await client.list('runtime.cluster.x-k8s.io/v1beta2', 'ExtensionConfig')).items).toEqual([]);
@@ -145,17 +200,23 @@ describe('an in-process updater registered by a provider module, through the man
   it('a throwing updater sets Updating=True, InPlaceUpdateFailed; once it recovers the update completes', async () => {
     failWith = 'host agent down';
     await bumpVersion('v1.31.2');
-    const failed = await eventually(async () => {
-      const m = (await machines()).find((x) => x.metadata.uid === uid);
-      const c = m?.status?.conditions?.find((x) => x.type === 'Updating');
-      return c?.reason === IN_PLACE_UPDATE_FAILED_REASON ? c : undefined;
-    }, { message: 'Updating=InPlaceUpdateFailed', timeoutMs: 60_000 });
+    const failed = await eventually(
+      async () => {
+        const m = (await machines()).find((x) => x.metadata.uid === uid);
+        const c = m?.status?.conditions?.find((x) => x.type === 'Updating');
+        return c?.reason === IN_PLACE_UPDATE_FAILED_REASON ? c : undefined;
+      },
+      { message: 'Updating=InPlaceUpdateFailed', timeoutMs: 60_000 },
+    );
     expect(failed.status).toBe('True');
     // The condition points at the logs, as upstream; the updater was called for the new version.
     expect(failed.message).toBe('UpdateMachine hook failed: please check controller logs for errors');
     expect(calls).toContain('v1.31.2');
     expect(completed).not.toContain('v1.31.2');
     failWith = undefined;
-    await eventually(updatedInPlace(uid, 'v1.31.2'), { message: 'the Machine updated in place to v1.31.2 after the updater recovered', timeoutMs: 60_000 });
+    await eventually(updatedInPlace(uid, 'v1.31.2'), {
+      message: 'the Machine updated in place to v1.31.2 after the updater recovered',
+      timeoutMs: 60_000,
+    });
   });
 });

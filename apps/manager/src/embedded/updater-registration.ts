@@ -9,7 +9,10 @@ export const UPDATER_EXTENSION_CONFIG_NAME = 'inmemory-inplace-updater';
 export const EMBEDDED_FIELD_MANAGER = 'capi-embedded';
 
 /** The ExtensionConfig (apply intent) for an updater listening at `url` with CA `caBundle` (base64 PEM). */
-export function updaterExtensionConfig(updater: Pick<RunningInPlaceUpdater, 'url' | 'caBundle'>, name = UPDATER_EXTENSION_CONFIG_NAME): ExtensionConfig {
+export function updaterExtensionConfig(
+  updater: Pick<RunningInPlaceUpdater, 'url' | 'caBundle'>,
+  name = UPDATER_EXTENSION_CONFIG_NAME,
+): ExtensionConfig {
   return {
     apiVersion: ExtensionConfigGVK.apiVersion,
     kind: 'ExtensionConfig',
@@ -30,7 +33,12 @@ export class UpdaterRegistration implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.updater) return;
-    await this.client.apply(updaterExtensionConfig(this.updater), { fieldManager: EMBEDDED_FIELD_MANAGER, force: true });
-    this.log.log(`reference in-place updater at ${this.updater.url} registered as ExtensionConfig ${UPDATER_EXTENSION_CONFIG_NAME}`);
+    await this.client.apply(updaterExtensionConfig(this.updater), {
+      fieldManager: EMBEDDED_FIELD_MANAGER,
+      force: true,
+    });
+    this.log.log(
+      `reference in-place updater at ${this.updater.url} registered as ExtensionConfig ${UPDATER_EXTENSION_CONFIG_NAME}`,
+    );
   }
 }

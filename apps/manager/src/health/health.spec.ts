@@ -24,7 +24,16 @@ describe('CheckRegistry', () => {
 
   it('renders like the Kubernetes healthz handler', () => {
     expect(renderChecks('readyz', [{ name: 'ping', ok: true }], false)).toEqual({ status: 200, body: 'ok' });
-    expect(renderChecks('readyz', [{ name: 'ping', ok: true }, { name: 'cache', ok: false, reason: 'x' }], false)).toEqual({
+    expect(
+      renderChecks(
+        'readyz',
+        [
+          { name: 'ping', ok: true },
+          { name: 'cache', ok: false, reason: 'x' },
+        ],
+        false,
+      ),
+    ).toEqual({
       status: 500,
       body: '[+]ping ok\n[-]cache failed: x\nreadyz check failed\n',
     });
@@ -48,7 +57,9 @@ describe('serveHealth', () => {
     expect(notReady.body).toContain('[-]informers-synced failed: waiting for caches');
     synced = true;
     expect(await get(endpoint.port, '/readyz')).toMatchObject({ status: 200, body: 'ok' });
-    expect((await get(endpoint.port, '/readyz?verbose')).body).toBe('[+]ping ok\n[+]informers-synced ok\nreadyz check passed\n');
+    expect((await get(endpoint.port, '/readyz?verbose')).body).toBe(
+      '[+]ping ok\n[+]informers-synced ok\nreadyz check passed\n',
+    );
     expect((await get(endpoint.port, '/nope')).status).toBe(404);
   });
 });

@@ -51,7 +51,11 @@ export class CheckRegistry {
 }
 
 /** Renders results like the Kubernetes healthz handler: "[+]name ok" lines, then a summary. */
-export function renderChecks(endpoint: string, results: CheckResult[], verbose: boolean): { status: number; body: string } {
+export function renderChecks(
+  endpoint: string,
+  results: CheckResult[],
+  verbose: boolean,
+): { status: number; body: string } {
   const failed = results.filter((r) => !r.ok);
   const status = failed.length === 0 ? 200 : 500;
   if (!verbose && status === 200) return { status, body: 'ok' };
@@ -62,13 +66,21 @@ export function renderChecks(endpoint: string, results: CheckResult[], verbose: 
 
 /** Serves /healthz (liveness) and /readyz (readiness); `?verbose` lists every check. */
 export function serveHealth(bindAddress: string, health: CheckRegistry, readiness: CheckRegistry): Promise<Endpoint> {
-  return listen(bindAddress, (req, res) => {
-    const { path, query } = pathOf(req);
-    const registry = path === '/healthz' ? health : path === '/readyz' ? readiness : undefined;
-    if (!registry) return reply(res, 404, 'not found\n');
-    void registry.run().then((results) => {
-      const { status, body } = renderChecks(path.slice(1), [{ name: 'ping', ok: true }, ...results], query.has('verbose'));
-      reply(res, status, body);
-    });
-  }, HEALTH_ENDPOINT);
+  return listen(
+    bindAddress,
+    (req, res) => {
+      const { path, query } = pathOf(req);
+      const registry = path === '/healthz' ? health : path === '/readyz' ? readiness : undefined;
+      if (!registry) return reply(res, 404, 'not found\n');
+      void registry.run().then((results) => {
+        const { status, body } = renderChecks(
+          path.slice(1),
+          [{ name: 'ping', ok: true }, ...results],
+          query.has('verbose'),
+        );
+        reply(res, status, body);
+      });
+    },
+    HEALTH_ENDPOINT,
+  );
 }

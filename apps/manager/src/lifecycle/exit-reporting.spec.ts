@@ -34,7 +34,9 @@ describe('ExitReporting', () => {
     expect(closed).toBe(true);
     expect(proc.exits).toEqual([0]);
     expect(lines[0]).toMatchObject({ msg: 'received signal, shutting down', signal });
-    expect(last()).toEqual([expect.objectContaining({ level: 'info', code: 0, signal, reason: `received ${signal}; shut down gracefully` })]);
+    expect(last()).toEqual([
+      expect.objectContaining({ level: 'info', code: 0, signal, reason: `received ${signal}; shut down gracefully` }),
+    ]);
   });
 
   it('a second signal during shutdown exits 1 at once; a failing shutdown exits 1 with its error', async () => {
@@ -44,7 +46,13 @@ describe('ExitReporting', () => {
     expect(a.proc.exits).toEqual([]);
     a.proc.emit('SIGINT');
     expect(a.proc.exits).toEqual([1]);
-    expect(a.last()).toEqual([expect.objectContaining({ level: 'error', code: 1, reason: 'received SIGINT again during shutdown; exiting without waiting' })]);
+    expect(a.last()).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        code: 1,
+        reason: 'received SIGINT again during shutdown; exiting without waiting',
+      }),
+    ]);
 
     const b = setup(async () => {
       throw new Error('embedded API server would not stop');
@@ -52,17 +60,31 @@ describe('ExitReporting', () => {
     b.proc.emit('SIGTERM');
     await settle();
     expect(b.proc.exits).toEqual([1]);
-    expect(b.last()).toEqual([expect.objectContaining({ code: 1, reason: 'received SIGTERM; shut down gracefully; shutdown failed: embedded API server would not stop' })]);
+    expect(b.last()).toEqual([
+      expect.objectContaining({
+        code: 1,
+        reason: 'received SIGTERM; shut down gracefully; shutdown failed: embedded API server would not stop',
+      }),
+    ]);
   });
 
   it('an uncaught exception or unhandled rejection exits 1 with the stack', () => {
     const a = setup();
     a.proc.emit('uncaughtException', new Error('boom'));
     expect(a.proc.exits).toEqual([1]);
-    expect(a.last()).toEqual([expect.objectContaining({ level: 'error', code: 1, reason: 'uncaught exception: boom', stack: expect.stringContaining('Error: boom') })]);
+    expect(a.last()).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        code: 1,
+        reason: 'uncaught exception: boom',
+        stack: expect.stringContaining('Error: boom'),
+      }),
+    ]);
     const b = setup();
     b.proc.emit('unhandledRejection', 'not an error');
-    expect(b.last()).toEqual([expect.objectContaining({ code: 1, reason: 'unhandled promise rejection: not an error' })]);
+    expect(b.last()).toEqual([
+      expect.objectContaining({ code: 1, reason: 'unhandled promise rejection: not an error' }),
+    ]);
   });
 
   it('exit(code, reason) records the first reason; a bare process.exit() is reported with its caller', () => {
@@ -83,14 +105,21 @@ describe('ExitReporting', () => {
   it('an exit nobody explained (the event loop ran dry) still gets its last line', () => {
     const { proc, last } = setup();
     proc.emit('exit', 0);
-    expect(last()).toEqual([expect.objectContaining({ level: 'info', code: 0, reason: expect.stringMatching(/^the event loop has nothing left to run/) })]);
+    expect(last()).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        code: 0,
+        reason: expect.stringMatching(/^the event loop has nothing left to run/),
+      }),
+    ]);
   });
 
   it('uninstall removes every hook', () => {
     const { proc, reporting } = setup();
     const exit = proc.exit;
     reporting.uninstall();
-    for (const e of ['SIGINT', 'SIGTERM', 'SIGHUP', 'uncaughtException', 'unhandledRejection', 'exit']) expect(proc.listenerCount(e)).toBe(0);
+    for (const e of ['SIGINT', 'SIGTERM', 'SIGHUP', 'uncaughtException', 'unhandledRejection', 'exit'])
+      expect(proc.listenerCount(e)).toBe(0);
     expect(proc.exit).not.toBe(exit);
   });
 });

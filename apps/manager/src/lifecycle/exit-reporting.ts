@@ -71,7 +71,16 @@ export class ExitReporting {
     this.proc.exit = ((code?: number) => {
       if (!this.reason) {
         const c = code ?? Number(this.proc.exitCode ?? 0);
-        this.reason = { code: c, reason: 'process.exit() called without a reported reason', fields: { caller: new Error('process.exit').stack?.split('\n').slice(2, 8).map((l) => l.trim()) } };
+        this.reason = {
+          code: c,
+          reason: 'process.exit() called without a reported reason',
+          fields: {
+            caller: new Error('process.exit').stack
+              ?.split('\n')
+              .slice(2, 8)
+              .map((l) => l.trim()),
+          },
+        };
       }
       return this.originalExit(code);
     }) as ProcessLike['exit'];
@@ -102,7 +111,10 @@ export class ExitReporting {
     try {
       await this.shutdownFn?.();
     } catch (e) {
-      return this.exit(EXIT_CODES.failure, `${reason}; shutdown failed: ${errorMessage(e)}`, { ...fields, stack: errorStack(e) });
+      return this.exit(EXIT_CODES.failure, `${reason}; shutdown failed: ${errorMessage(e)}`, {
+        ...fields,
+        stack: errorStack(e),
+      });
     }
     return this.exit(code, reason, fields);
   }
@@ -132,7 +144,10 @@ export class ExitReporting {
   }
 
   private onExit(code: number): void {
-    const reason = this.reason ?? { code, reason: 'the event loop has nothing left to run (no server, timer or watch is open)' };
+    const reason = this.reason ?? {
+      code,
+      reason: 'the event loop has nothing left to run (no server, timer or watch is open)',
+    };
     const fields = { logger: 'manager', code, reason: reason.reason, ...reason.fields };
     if (code === 0) this.log.info('manager exiting', fields);
     else this.log.error('manager exiting', fields);

@@ -10,7 +10,10 @@ function factorAfterFullGc(percent: number): number {
     require('node:v8').setFlagsFromString('--trace-gc-verbose');
     let live = []; for (let i = 0; i < 200000; i++) live.push({ x: 'y' + i });
     global.gc();`;
-  const r = spawnSync(process.execPath, ['--expose-gc', '-r', '@swc-node/register', '-e', script, String(percent)], { encoding: 'utf8', cwd: join(__dirname, '../../../..') });
+  const r = spawnSync(process.execPath, ['--expose-gc', '-r', '@swc-node/register', '-e', script, String(percent)], {
+    encoding: 'utf8',
+    cwd: join(__dirname, '../../../..'),
+  });
   const m = /\[HeapController\] Limit: old size: \d+ KB, new limit: \d+ KB \(([\d.]+)\)/.exec(r.stdout);
   if (!m) throw new Error(`no heap limit trace (exit ${r.status}): ${r.stderr.slice(0, 500)}`);
   return Number(m[1]);

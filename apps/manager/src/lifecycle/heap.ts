@@ -7,7 +7,8 @@ import { setFlagsFromString } from 'node:v8';
 
 /** Applies --heap-growing-percent to the running V8 (read at every full GC, so it takes effect from the next one). */
 export function applyHeapGrowingPercent(percent: number): void {
-  if (!Number.isInteger(percent) || percent < 0) throw new Error(`heap growing percent must be an integer >= 0, got ${percent}`);
+  if (!Number.isInteger(percent) || percent < 0)
+    throw new Error(`heap growing percent must be an integer >= 0, got ${percent}`);
   if (percent === 0) return; // V8's own heuristics
   setFlagsFromString(`--heap-growing-percent=${percent}`);
 }

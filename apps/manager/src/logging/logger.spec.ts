@@ -19,8 +19,16 @@ describe('JsonLogger', () => {
 
   it('binds controller, reconcileID and object on a child', () => {
     const { logger, records } = collect();
-    logger.child({ controller: 'machineset', reconcileID: 'abc-1', object: { namespace: 'ns', name: 'ms-1' } }).info('reconciling', { step: 'scale' });
-    expect(records()[0]).toMatchObject({ controller: 'machineset', reconcileID: 'abc-1', object: { namespace: 'ns', name: 'ms-1' }, step: 'scale', msg: 'reconciling' });
+    logger
+      .child({ controller: 'machineset', reconcileID: 'abc-1', object: { namespace: 'ns', name: 'ms-1' } })
+      .info('reconciling', { step: 'scale' });
+    expect(records()[0]).toMatchObject({
+      controller: 'machineset',
+      reconcileID: 'abc-1',
+      object: { namespace: 'ns', name: 'ms-1' },
+      step: 'scale',
+      msg: 'reconciling',
+    });
   });
 
   it('error() keeps Nest stack and context, Error objects are serialised', () => {
@@ -28,7 +36,12 @@ describe('JsonLogger', () => {
     logger.error('boom', 'Error: boom\n    at x', 'ExceptionHandler');
     logger.error(new Error('bad thing'));
     const [a, b] = records();
-    expect(a).toMatchObject({ level: 'error', msg: 'boom', stack: 'Error: boom\n    at x', logger: 'ExceptionHandler' });
+    expect(a).toMatchObject({
+      level: 'error',
+      msg: 'boom',
+      stack: 'Error: boom\n    at x',
+      logger: 'ExceptionHandler',
+    });
     expect(b).toMatchObject({ level: 'error', msg: 'bad thing' });
     expect((b.err as { message: string }).message).toBe('bad thing');
   });

@@ -71,7 +71,11 @@ export class JsonLogger implements LoggerService {
     this.pino.info(fields, msg);
   }
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, rest: unknown[]): void {
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    rest: unknown[],
+  ): void {
     // Nest calls (message, ...params, context); for error() a stack string may precede the context.
     const params = [...rest];
     const fields: Record<string, unknown> = {};
@@ -104,7 +108,9 @@ function textStream(dest: DestinationStream): DestinationStream {
       }
       const { time, level, msg, logger, ...rest } = rec;
       const kv = Object.entries(rest).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-      const head = [time, String(level).toUpperCase(), logger ? `[${logger}]` : undefined, msg].filter((x) => x !== undefined && x !== '');
+      const head = [time, String(level).toUpperCase(), logger ? `[${logger}]` : undefined, msg].filter(
+        (x) => x !== undefined && x !== '',
+      );
       return dest.write(`${[...head, ...kv].join(' ')}\n`);
     },
   };

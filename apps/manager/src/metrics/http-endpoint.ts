@@ -29,15 +29,26 @@ const LISTEN_PROBLEMS: Record<string, string> = {
 
 /** An endpoint could not listen; the message names the flag to change. */
 export class ListenError extends Error {
-  constructor(readonly bindAddress: string, readonly endpoint: EndpointFlag, readonly code: string | undefined, cause: Error) {
+  constructor(
+    readonly bindAddress: string,
+    readonly endpoint: EndpointFlag,
+    readonly code: string | undefined,
+    cause: Error,
+  ) {
     const problem = (code && LISTEN_PROBLEMS[code]) ?? cause.message;
-    super(`cannot serve ${endpoint.what} on ${bindAddress}: ${problem}${code ? ` [${code}]` : ''}; choose another address with ${endpoint.flag}=host:port (0 disables it)`);
+    super(
+      `cannot serve ${endpoint.what} on ${bindAddress}: ${problem}${code ? ` [${code}]` : ''}; choose another address with ${endpoint.flag}=host:port (0 disables it)`,
+    );
     this.name = 'ListenError';
   }
 }
 
 /** Listens on a bind address; resolves once listening, rejects with a ListenError naming the flag (EADDRINUSE and friends). */
-export async function listen(bindAddress: string, handler: RequestListener, endpoint: EndpointFlag = { what: 'HTTP', flag: 'its bind address flag' }): Promise<Endpoint> {
+export async function listen(
+  bindAddress: string,
+  handler: RequestListener,
+  endpoint: EndpointFlag = { what: 'HTTP', flag: 'its bind address flag' },
+): Promise<Endpoint> {
   const { host, port } = splitBindAddress(bindAddress);
   const server: Server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
@@ -56,7 +67,12 @@ export async function listen(bindAddress: string, handler: RequestListener, endp
   };
 }
 
-export function reply(res: ServerResponse, status: number, body: string, contentType = 'text/plain; charset=utf-8'): void {
+export function reply(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType = 'text/plain; charset=utf-8',
+): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -16,7 +16,13 @@ import { DeferredManagerExit, MANAGER_EXIT, type ManagerExit } from './warm-up-e
 jest.setTimeout(60_000);
 
 function config(...argv: string[]): ManagerConfig {
-  const r = loadManagerConfig(['--metrics-bind-address=0', '--health-probe-bind-address=0', '--data-dir=', '--embedded-provider=false', ...argv]);
+  const r = loadManagerConfig([
+    '--metrics-bind-address=0',
+    '--health-probe-bind-address=0',
+    '--data-dir=',
+    '--embedded-provider=false',
+    ...argv,
+  ]);
   if (r.help) throw new Error('help');
   return r.config;
 }
@@ -53,20 +59,29 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
     const logger = JsonLogger.create({ destination: { write: (l: string) => void lines.push(JSON.parse(l)) } });
     const requests: Array<{ code: number; reason: string }> = [];
     const exit: ManagerExit = { request: (code, reason) => void requests.push({ code, reason }) };
-    const embedded: EmbeddedEnvironment = { start: async () => ({ kubeconfig: env.kubeconfig }), stop: async () => undefined } as EmbeddedEnvironment;
+    const embedded: EmbeddedEnvironment = {
+      start: async () => ({ kubeconfig: env.kubeconfig }),
+      stop: async () => undefined,
+    } as EmbeddedEnvironment;
     // The real ExtensionConfigModule with a short warm-up budget (upstream's is 60 s).
     const controllers: ControllerRegistry = {
       ...DEFAULT_CONTROLLERS,
-      extensionconfig: { module: () => ExtensionConfigModule.forRoot({ warmUp: { retryIntervalMs: 50, timeoutMs: 600 } }), gate: 'RuntimeSDK' },
+      extensionconfig: {
+        module: () => ExtensionConfigModule.forRoot({ warmUp: { retryIntervalMs: 50, timeoutMs: 600 } }),
+        gate: 'RuntimeSDK',
+      },
     };
-    const root = buildManagerModule(config('--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true,InPlaceUpdates=false'), {
-      controllers,
-      providers: [
-        { provide: LOGGER, useValue: logger },
-        { provide: EMBEDDED_ENVIRONMENT, useValue: embedded },
-        { provide: MANAGER_EXIT, useValue: exit },
-      ],
-    });
+    const root = buildManagerModule(
+      config('--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true,InPlaceUpdates=false'),
+      {
+        controllers,
+        providers: [
+          { provide: LOGGER, useValue: logger },
+          { provide: EMBEDDED_ENVIRONMENT, useValue: embedded },
+          { provide: MANAGER_EXIT, useValue: exit },
+        ],
+      },
+    );
     const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
     apps.push(app);
     await app.init();
@@ -74,11 +89,20 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
     const deadline = Date.now() + 30_000;
     while (requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     expect(requests).toEqual([
-      { code: 1, reason: 'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting' },
+      {
+        code: 1,
+        reason:
+          'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting',
+      },
     ]);
     const exitLines = lines.filter((l) => String(l.msg).startsWith('ExtensionConfig registry warm-up failed'));
     expect(exitLines).toEqual([
-      expect.objectContaining({ level: 'error', logger: 'manager', extensionConfigs: ['unreachable-updater'], error: expect.stringContaining('timed out after 600ms') }),
+      expect.objectContaining({
+        level: 'error',
+        logger: 'manager',
+        extensionConfigs: ['unreachable-updater'],
+        error: expect.stringContaining('timed out after 600ms'),
+      }),
     ]);
   });
 

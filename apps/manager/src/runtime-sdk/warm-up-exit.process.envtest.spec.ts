@@ -32,24 +32,50 @@ describe('manager process: registry warm-up gives up', () => {
       spec: { clientConfig: { url: gone.url, caBundle: Buffer.from(tls.cert).toString('base64') } },
     });
 
-    const args = [`--kubeconfig=${env.kubeconfigPath}`, '--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/manager/src/main.ts'), ...args], {
-      cwd: root,
-      env: { ...process.env, SWC_NODE_PROJECT: join(root, 'tsconfig.json'), EXP_IN_PLACE_UPDATES: '', EXP_RUNTIME_SDK: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const args = [
+      `--kubeconfig=${env.kubeconfigPath}`,
+      '--controllers=extensionconfig',
+      '--feature-gates=RuntimeSDK=true',
+      '--metrics-bind-address=0',
+      '--health-probe-bind-address=0',
+    ];
+    const child = spawn(
+      process.execPath,
+      ['-r', '@swc-node/register', join(root, 'apps/manager/src/main.ts'), ...args],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          SWC_NODE_PROJECT: join(root, 'tsconfig.json'),
+          EXP_IN_PLACE_UPDATES: '',
+          EXP_RUNTIME_SDK: '',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (c) => (stderr += c));
     const started = Date.now();
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     expect(code).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(55_000);
-    const records = stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const records = stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const exitLines = records.filter((r) => String(r.msg).startsWith('ExtensionConfig registry warm-up failed'));
     expect(exitLines).toEqual([
-      expect.objectContaining({ msg: 'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting', extensionConfigs: ['unreachable-updater'] }),
+      expect.objectContaining({
+        msg: 'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting',
+        extensionConfigs: ['unreachable-updater'],
+      }),
     ]);
     // The exit record (lifecycle/exit-reporting) is the last word, with the code and the same reason.
-    expect(records.pop()).toMatchObject({ msg: 'manager exiting', code: 1, reason: 'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting' });
+    expect(records.pop()).toMatchObject({
+      msg: 'manager exiting',
+      code: 1,
+      reason:
+        'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting',
+    });
   });
 });

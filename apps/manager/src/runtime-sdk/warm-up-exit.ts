@@ -47,7 +47,9 @@ export class RegistryWarmUpExit implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     this.extensionConfigs?.onWarmUpFailure((error) => {
       const names = error instanceof WarmUpTimeoutError ? error.extensionConfigs : [];
-      const what = names.length ? `could not discover ExtensionConfig(s) ${names.join(', ')}` : 'could not list ExtensionConfigs';
+      const what = names.length
+        ? `could not discover ExtensionConfig(s) ${names.join(', ')}`
+        : 'could not list ExtensionConfigs';
       const message = `ExtensionConfig registry warm-up failed: ${what}; exiting`;
       this.log.error(message, { logger: 'manager', extensionConfigs: names, error: error.message });
       this.exit.request(WARM_UP_FAILED_EXIT_CODE, message);

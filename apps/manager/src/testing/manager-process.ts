@@ -16,7 +16,14 @@ export function runManager(args: string[], opts: RunOptions = {}): ChildProcess 
   return spawn(process.execPath, [...preload, join(repoRoot, 'apps/manager/src/main.ts'), ...args], {
     cwd: repoRoot,
     // KUBERNETES_SERVICE_HOST cleared: a CI job running in a pod must still get the embedded default.
-    env: { ...process.env, SWC_NODE_PROJECT: join(repoRoot, 'tsconfig.json'), EXP_IN_PLACE_UPDATES: '', EXP_RUNTIME_SDK: '', KUBERNETES_SERVICE_HOST: '', ...opts.env },
+    env: {
+      ...process.env,
+      SWC_NODE_PROJECT: join(repoRoot, 'tsconfig.json'),
+      EXP_IN_PLACE_UPDATES: '',
+      EXP_RUNTIME_SDK: '',
+      KUBERNETES_SERVICE_HOST: '',
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -38,7 +45,10 @@ export function finish(child: ChildProcess): Promise<Finished> {
 
 /** The JSON log records on stderr. */
 export function logRecords(stderr: string): Record<string, unknown>[] {
-  return stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Resolves with the first stderr JSON log record whose msg matches. */

@@ -46,7 +46,11 @@ export class ExtensionHandlerDto {
 }
 
 export class DiscoveryResponseDto extends CommonResponseDto {
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ExtensionHandlerDto) handlers!: ExtensionHandlerDto[];
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ExtensionHandlerDto)
+  handlers!: ExtensionHandlerDto[];
 }
 
 export class CanUpdateMachineResponseDto extends CommonResponseDto {

@@ -24,7 +24,11 @@ describe('hook wire contract', () => {
     const r = decodeHookResponse('Discovery', fixture('discovery-response'));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.handlers.map((h) => h.requestHook.hook)).toEqual(['CanUpdateMachine', 'CanUpdateMachineSet', 'UpdateMachine']);
+    expect(r.value.handlers.map((h) => h.requestHook.hook)).toEqual([
+      'CanUpdateMachine',
+      'CanUpdateMachineSet',
+      'UpdateMachine',
+    ]);
   });
 
   it('CanUpdateMachineRequest fixture has the upstream keys (bootstrapConfig, infrastructureMachine)', () => {
@@ -48,7 +52,11 @@ describe('hook wire contract', () => {
 
   it('CanUpdateMachineSet request/response fixtures use machineSet / *Template keys', () => {
     const req = fixture('canupdatemachineset-request') as unknown as CanUpdateMachineSetRequest;
-    expect(Object.keys(req.current).sort()).toEqual(['bootstrapConfigTemplate', 'infrastructureMachineTemplate', 'machineSet']);
+    expect(Object.keys(req.current).sort()).toEqual([
+      'bootstrapConfigTemplate',
+      'infrastructureMachineTemplate',
+      'machineSet',
+    ]);
     const r = decodeHookResponse('CanUpdateMachineSet', fixture('canupdatemachineset-response'));
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -60,7 +68,11 @@ describe('hook wire contract', () => {
   it('UpdateMachine request has only desired; responses carry retryAfterSeconds', () => {
     const req = fixture('updatemachine-request') as unknown as UpdateMachineRequest;
     expect(Object.keys(req)).not.toContain('current');
-    for (const name of ['updatemachine-response-inprogress', 'updatemachine-response-done', 'updatemachine-response-failure']) {
+    for (const name of [
+      'updatemachine-response-inprogress',
+      'updatemachine-response-done',
+      'updatemachine-response-failure',
+    ]) {
       const r = decodeHookResponse('UpdateMachine', fixture(name));
       expect(r.ok).toBe(true);
       if (r.ok) expect(typeof r.value.retryAfterSeconds).toBe('number');
@@ -90,7 +102,10 @@ describe('decodeHookResponse rejects bad bodies with a message', () => {
   });
 
   it('non-base64 patch bytes', () => {
-    const r = decodeHookResponse('CanUpdateMachine', { status: 'Success', machinePatch: { patchType: 'JSONPatch', patch: '%%%' } });
+    const r = decodeHookResponse('CanUpdateMachine', {
+      status: 'Success',
+      machinePatch: { patchType: 'JSONPatch', patch: '%%%' },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toContain('machinePatch.patch');
   });
@@ -122,7 +137,11 @@ describe('Patch helpers (§12.16: patch bytes are base64 on the wire)', () => {
   it('decodePatch rejects unknown types and mismatched documents', () => {
     expect(() => decodePatch({ patchType: 'Strategic' as never, patch: 'e30=' })).toThrow(/unknown patchType/);
     expect(() => decodePatch({ patchType: 'JSONPatch', patch: 'e30=' })).toThrow(/array/);
-    expect(() => decodePatch({ patchType: 'JSONMergePatch', patch: Buffer.from('[1]').toString('base64') })).toThrow(/object/);
-    expect(() => decodePatch({ patchType: 'JSONPatch', patch: Buffer.from('{nope').toString('base64') })).toThrow(/valid JSON/);
+    expect(() => decodePatch({ patchType: 'JSONMergePatch', patch: Buffer.from('[1]').toString('base64') })).toThrow(
+      /object/,
+    );
+    expect(() => decodePatch({ patchType: 'JSONPatch', patch: Buffer.from('{nope').toString('base64') })).toThrow(
+      /valid JSON/,
+    );
   });
 });

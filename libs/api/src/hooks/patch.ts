@@ -22,7 +22,9 @@ export class PatchDecodeError extends Error {
 /** Decodes a wire Patch into its type and parsed JSON document; throws PatchDecodeError on bad input. */
 export function decodePatch(p: Patch): { patchType: PatchType; document: unknown } {
   if (!p.patchType || !PATCH_TYPES.includes(p.patchType)) {
-    throw new PatchDecodeError(`unknown patchType ${JSON.stringify(p.patchType ?? '')}: must be one of ${PATCH_TYPES.join(', ')}`);
+    throw new PatchDecodeError(
+      `unknown patchType ${JSON.stringify(p.patchType ?? '')}: must be one of ${PATCH_TYPES.join(', ')}`,
+    );
   }
   const text = Buffer.from(p.patch ?? '', 'base64').toString('utf8');
   if (text.trim() === '') {
@@ -38,7 +40,10 @@ export function decodePatch(p: Patch): { patchType: PatchType; document: unknown
   if (p.patchType === 'JSONPatch' && !Array.isArray(document)) {
     throw new PatchDecodeError('JSONPatch must be an array of operations');
   }
-  if (p.patchType === 'JSONMergePatch' && (document === null || typeof document !== 'object' || Array.isArray(document))) {
+  if (
+    p.patchType === 'JSONMergePatch' &&
+    (document === null || typeof document !== 'object' || Array.isArray(document))
+  ) {
     throw new PatchDecodeError('JSONMergePatch must be a JSON object');
   }
   return { patchType: p.patchType, document };

@@ -41,7 +41,10 @@ function flatten(errors: ValidationError[], prefix = ''): string[] {
  */
 export function decodeHookResponse<H extends HookName>(hook: H, body: unknown): DecodeResult<HookResponse<H>> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, message: `expected a JSON object for ${hookResponseKind(hook)}, got ${Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body}` };
+    return {
+      ok: false,
+      message: `expected a JSON object for ${hookResponseKind(hook)}, got ${Array.isArray(body) ? 'array' : body === null ? 'null' : typeof body}`,
+    };
   }
   const raw = body as Record<string, unknown>;
   const kind = hookResponseKind(hook);

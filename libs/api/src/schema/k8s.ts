@@ -1,6 +1,13 @@
 // Schema building blocks with the Kubernetes OpenAPI extensions that upstream expresses as kubebuilder markers.
 // Every schema here is structural: each node has a `type` or an allowed x-kubernetes-* extension.
-import { Type, type TSchema, type TObject, type TProperties, type ObjectOptions, type SchemaOptions } from '@sinclair/typebox';
+import {
+  Type,
+  type TSchema,
+  type TObject,
+  type TProperties,
+  type ObjectOptions,
+  type SchemaOptions,
+} from '@sinclair/typebox';
 
 /** Object schema that keeps unknown fields out of CRDs' `additionalProperties:false` (apiserver prunes instead). */
 export function Obj<T extends TProperties>(properties: T, options: ObjectOptions = {}): TObject<T> {
@@ -41,7 +48,12 @@ export const Time = (options: SchemaOptions = {}) => Type.String({ format: 'date
 
 /** String enum: a union of literals (checkable by TypeBox); the CRD builder turns it into `type: string, enum`. */
 export const Enum = <const V extends string[]>(values: [...V], options: SchemaOptions = {}) =>
-  Type.Unsafe<V[number]>(Type.Union(values.map((v) => Type.Literal(v)), { 'x-enum': true, ...options }));
+  Type.Unsafe<V[number]>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      { 'x-enum': true, ...options },
+    ),
+  );
 
 /** Names (DNS subdomain style) as upstream validates them. */
 export const Name = (options: SchemaOptions = {}) => Type.String({ minLength: 1, maxLength: 253, ...options });

@@ -1,5 +1,13 @@
 // A kind = its GVK, CRD naming and the TypeBox schema of the whole object. Types and CRDs derive from it.
-import { Type, type TObject, type TSchema, type Static, type TOptional, type TString, type TUnsafe } from '@sinclair/typebox';
+import {
+  Type,
+  type TObject,
+  type TSchema,
+  type Static,
+  type TOptional,
+  type TString,
+  type TUnsafe,
+} from '@sinclair/typebox';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import type { ObjectMeta } from '@capi/controller-runtime';
@@ -57,8 +65,10 @@ type ObjectSchema<Spec extends TSchema, Status extends TSchema> = TObject<{
   status: TOptional<Status>;
 }>;
 
-export interface KindInput<Spec extends TSchema, Status extends TSchema>
-  extends Omit<KindDefinition, 'schema' | 'singular' | 'listKind' | 'statusSubresource' | 'plural'> {
+export interface KindInput<Spec extends TSchema, Status extends TSchema> extends Omit<
+  KindDefinition,
+  'schema' | 'singular' | 'listKind' | 'statusSubresource' | 'plural'
+> {
   plural?: string;
   spec: Spec;
   status: Status;
@@ -73,8 +83,12 @@ export function defineKind<Spec extends TSchema, Status extends TSchema>(
   const singular = input.kind.toLowerCase();
   const schema = Type.Object(
     {
-      apiVersion: Type.String({ description: 'APIVersion defines the versioned schema of this representation of an object.' }),
-      kind: Type.String({ description: 'Kind is a string value representing the REST resource this object represents.' }),
+      apiVersion: Type.String({
+        description: 'APIVersion defines the versioned schema of this representation of an object.',
+      }),
+      kind: Type.String({
+        description: 'Kind is a string value representing the REST resource this object represents.',
+      }),
       metadata: ObjectMetaSchema,
       spec,
       status: Type.Optional(status),
@@ -106,5 +120,6 @@ export function validateKindObject(def: KindDefinition, obj: unknown): string[] 
 // String formats used by the schemas (OpenAPI / Kubernetes semantics), registered once per process.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (v) => RFC3339.test(v) && !Number.isNaN(Date.parse(v)));
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (v) => RFC3339.test(v) && !Number.isNaN(Date.parse(v)));
 if (!FormatRegistry.Has('byte')) FormatRegistry.Set('byte', (v) => BASE64.test(v));

@@ -101,4 +101,8 @@ export const ReplicaCountersSchema = {
 
 /** StatusVersion: Kubernetes versions aggregated over the Machines of an MD/MS/KCP (`+listMapKey=version`). */
 export const StatusVersionsSchema = () =>
-  Type.Optional(MapList(Obj({ version: Type.String({ minLength: 1, maxLength: 256 }), replicas: OptInt32() }), ['version'], { maxItems: 100 }));
+  Type.Optional(
+    MapList(Obj({ version: Type.String({ minLength: 1, maxLength: 256 }), replicas: OptInt32() }), ['version'], {
+      maxItems: 100,
+    }),
+  );

@@ -17,12 +17,23 @@ export const ClusterSpecSchema = Obj({
       serviceDomain: OptString({ minLength: 1, maxLength: 253 }),
     }),
   ),
-  controlPlaneEndpoint: Type.Optional(Obj({ host: OptString({ maxLength: 512 }), port: OptInt32({ minimum: 1, maximum: 65535 }) })),
+  controlPlaneEndpoint: Type.Optional(
+    Obj({ host: OptString({ maxLength: 512 }), port: OptInt32({ minimum: 1, maximum: 65535 }) }),
+  ),
   controlPlaneRef: Type.Optional(ContractVersionedObjectReferenceSchema),
   infrastructureRef: Type.Optional(ContractVersionedObjectReferenceSchema),
-  topology: Type.Optional(Opaque({ description: 'Managed topology (ClusterClass); not used by in-place updates, kept opaque.' })),
+  topology: Type.Optional(
+    Opaque({ description: 'Managed topology (ClusterClass); not used by in-place updates, kept opaque.' }),
+  ),
   availabilityGates: Type.Optional(
-    MapList(Obj({ conditionType: Type.String({ minLength: 1, maxLength: 316 }), polarity: Type.Optional(Enum(['Positive', 'Negative'])) }), ['conditionType'], { maxItems: 32 }),
+    MapList(
+      Obj({
+        conditionType: Type.String({ minLength: 1, maxLength: 316 }),
+        polarity: Type.Optional(Enum(['Positive', 'Negative'])),
+      }),
+      ['conditionType'],
+      { maxItems: 32 },
+    ),
   ),
 });
 export type ClusterSpec = Static<typeof ClusterSpecSchema>;
@@ -36,7 +47,11 @@ export const ClusterStatusSchema = Obj({
   workers: Type.Optional(ReplicaSummarySchema),
   failureDomains: Type.Optional(
     MapList(
-      Obj({ name: Type.String({ minLength: 1, maxLength: 256 }), controlPlane: OptBool(), attributes: Type.Optional(StringMap()) }),
+      Obj({
+        name: Type.String({ minLength: 1, maxLength: 256 }),
+        controlPlane: OptBool(),
+        attributes: Type.Optional(StringMap()),
+      }),
       ['name'],
       { maxItems: 100 },
     ),

@@ -28,7 +28,10 @@ export type ExtensionClientConfig = Static<typeof ExtensionClientConfigSchema>;
 
 export const ExtensionConfigHandlerSchema = Obj({
   name: Type.String({ minLength: 1, maxLength: 512 }),
-  requestHook: Obj({ apiVersion: Type.String({ minLength: 1, maxLength: 512 }), hook: Type.String({ minLength: 1, maxLength: 256 }) }),
+  requestHook: Obj({
+    apiVersion: Type.String({ minLength: 1, maxLength: 512 }),
+    hook: Type.String({ minLength: 1, maxLength: 256 }),
+  }),
   timeoutSeconds: OptInt32({ minimum: 1 }),
   failurePolicy: Type.Optional(Enum(['Ignore', 'Fail'])),
 });
@@ -56,7 +59,9 @@ export type ExtensionConfigStatus = Static<typeof ExtensionConfigStatusSchema>;
 const ExtensionConfigV1Alpha1StatusSchema = Obj({
   conditions: Type.Optional(Type.Array(DeprecatedV1Beta1ConditionSchema)),
   handlers: Type.Optional(
-    MapList(Obj({ ...ExtensionConfigHandlerSchema.properties, timeoutSeconds: OptInt32() }), ['name'], { maxItems: 512 }),
+    MapList(Obj({ ...ExtensionConfigHandlerSchema.properties, timeoutSeconds: OptInt32() }), ['name'], {
+      maxItems: 512,
+    }),
   ),
   v1beta2: Type.Optional(Obj({ conditions: ConditionsSchema() })),
 });
@@ -74,7 +79,13 @@ export const ExtensionConfigDefinition = defineKind({
   spec: ExtensionConfigSpecSchema,
   status: ExtensionConfigStatusSchema,
   printerColumns: [
-    { name: 'Paused', type: 'string', jsonPath: `.status.conditions[?(@.type=="Paused")].status`, description: 'Reconciliation paused', priority: 10 },
+    {
+      name: 'Paused',
+      type: 'string',
+      jsonPath: `.status.conditions[?(@.type=="Paused")].status`,
+      description: 'Reconciliation paused',
+      priority: 10,
+    },
     { name: 'Discovered', type: 'string', jsonPath: `.status.conditions[?(@.type=="Discovered")].status` },
     { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
   ],
@@ -82,8 +93,21 @@ export const ExtensionConfigDefinition = defineKind({
 ExtensionConfigDefinition.servedVersions = [
   {
     name: V1ALPHA1,
-    schema: defineKind({ ...ExtensionConfigDefinition, version: V1ALPHA1, description: 'ExtensionConfig is the Schema for the ExtensionConfig API.', spec: ExtensionConfigSpecSchema, status: ExtensionConfigV1Alpha1StatusSchema }).schema,
-    printerColumns: [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'Time duration since creation of ExtensionConfig' }],
+    schema: defineKind({
+      ...ExtensionConfigDefinition,
+      version: V1ALPHA1,
+      description: 'ExtensionConfig is the Schema for the ExtensionConfig API.',
+      spec: ExtensionConfigSpecSchema,
+      status: ExtensionConfigV1Alpha1StatusSchema,
+    }).schema,
+    printerColumns: [
+      {
+        name: 'Age',
+        type: 'date',
+        jsonPath: '.metadata.creationTimestamp',
+        description: 'Time duration since creation of ExtensionConfig',
+      },
+    ],
     deprecationWarning: EXTENSION_CONFIG_V1ALPHA1_DEPRECATION_WARNING,
   },
 ];

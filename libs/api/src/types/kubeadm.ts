@@ -24,7 +24,14 @@ export const KubeadmFileSchema = Obj({
   encoding: Type.Optional(Enum(['base64', 'gzip', 'gzip+base64'])),
   append: OptBool(),
   content: OptString({ minLength: 1, maxLength: 10240 }),
-  contentFrom: Type.Optional(Obj({ secret: Obj({ name: Type.String({ minLength: 1, maxLength: 253 }), key: Type.String({ minLength: 1, maxLength: 256 }) }) })),
+  contentFrom: Type.Optional(
+    Obj({
+      secret: Obj({
+        name: Type.String({ minLength: 1, maxLength: 253 }),
+        key: Type.String({ minLength: 1, maxLength: 256 }),
+      }),
+    }),
+  ),
 });
 
 const Commands = () => Type.Optional(AtomicList(Type.String({ minLength: 1, maxLength: 10240 }), { maxItems: 1000 }));
@@ -79,7 +86,9 @@ export const KubeadmConfigTemplateDefinition = defineKind({
   scope: 'Namespaced',
   categories: ['cluster-api'],
   description: 'KubeadmConfigTemplate is the Schema for the kubeadmconfigtemplates API.',
-  spec: Obj({ template: Obj({ metadata: Type.Optional(TemplateObjectMetaSchema), spec: Type.Optional(KubeadmConfigSpecSchema) }) }),
+  spec: Obj({
+    template: Obj({ metadata: Type.Optional(TemplateObjectMetaSchema), spec: Type.Optional(KubeadmConfigSpecSchema) }),
+  }),
   status: Obj({}),
   printerColumns: [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
 });
@@ -132,7 +141,9 @@ export const KubeadmControlPlaneStatusSchema = Obj({
   ...ReplicaCountersSchema,
   version: OptString({ minLength: 1, maxLength: 256 }),
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64', minimum: 1 })),
-  lastRemediation: Type.Optional(Obj({ machine: Type.String(), time: Time(), retryCount: Type.Integer({ format: 'int32' }) })),
+  lastRemediation: Type.Optional(
+    Obj({ machine: Type.String(), time: Time(), retryCount: Type.Integer({ format: 'int32' }) }),
+  ),
   deprecated: Type.Optional(Opaque()),
 });
 export type KubeadmControlPlaneStatus = Static<typeof KubeadmControlPlaneStatusSchema>;
@@ -147,7 +158,11 @@ export const KubeadmControlPlaneDefinition = defineKind({
   description: 'KubeadmControlPlane is the Schema for the KubeadmControlPlane API.',
   spec: KubeadmControlPlaneSpecSchema,
   status: KubeadmControlPlaneStatusSchema,
-  scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+  scale: {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    labelSelectorPath: '.status.selector',
+  },
   printerColumns: [
     { name: 'Cluster', type: 'string', jsonPath: `.metadata.labels['cluster\\.x-k8s\\.io/cluster-name']` },
     { name: 'Available', type: 'string', jsonPath: `.status.conditions[?(@.type=="Available")].status` },

@@ -39,9 +39,7 @@ export const MachineAddressSchema = Obj({
 
 export const MachineStatusSchema = Obj({
   conditions: ConditionsSchema(),
-  initialization: Type.Optional(
-    Obj({ infrastructureProvisioned: OptBool(), bootstrapDataSecretCreated: OptBool() }),
-  ),
+  initialization: Type.Optional(Obj({ infrastructureProvisioned: OptBool(), bootstrapDataSecretCreated: OptBool() })),
   nodeRef: Type.Optional(Obj({ name: Name() })),
   nodeInfo: Type.Optional(Opaque({ description: 'corev1.NodeSystemInfo of the Node (kept opaque).' })),
   lastUpdated: Type.Optional(Time()),
@@ -52,7 +50,9 @@ export const MachineStatusSchema = Obj({
   ),
   certificatesExpiryDate: Type.Optional(Time()),
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64', minimum: 1 })),
-  deletion: Type.Optional(Obj({ nodeDrainStartTime: Type.Optional(Time()), waitForNodeVolumeDetachStartTime: Type.Optional(Time()) })),
+  deletion: Type.Optional(
+    Obj({ nodeDrainStartTime: Type.Optional(Time()), waitForNodeVolumeDetachStartTime: Type.Optional(Time()) }),
+  ),
   deprecated: Type.Optional(
     Obj({
       v1beta1: Type.Optional(
@@ -79,7 +79,12 @@ export const MachineDefinition = defineKind({
   status: MachineStatusSchema,
   printerColumns: [
     { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterName', description: 'Cluster' },
-    { name: 'Node Name', type: 'string', jsonPath: '.status.nodeRef.name', description: 'Node name associated with this machine' },
+    {
+      name: 'Node Name',
+      type: 'string',
+      jsonPath: '.status.nodeRef.name',
+      description: 'Node name associated with this machine',
+    },
     { name: 'Ready', type: 'string', jsonPath: `.status.conditions[?(@.type=="Ready")].status` },
     { name: 'Available', type: 'string', jsonPath: `.status.conditions[?(@.type=="Available")].status` },
     { name: 'Up-to-date', type: 'string', jsonPath: `.status.conditions[?(@.type=="UpToDate")].status` },
@@ -96,4 +101,3 @@ export const MachineTemplateSpecSchema = Obj({
   spec: MachineSpecSchema,
 });
 export type MachineTemplateSpec = Static<typeof MachineTemplateSpecSchema>;
-

@@ -1,7 +1,13 @@
 // cluster.x-k8s.io/v1beta2 MachineSet and MachineDeployment (upstream machineset_types.go, machinedeployment_types.go).
 import { Type, type Static } from '@sinclair/typebox';
 import { Enum, IntOrString, Obj, OptInt32, OptString, Time } from '../schema/k8s';
-import { ConditionsSchema, LabelSelectorSchema, MachineNamingSchema, ReplicaCountersSchema, StatusVersionsSchema } from '../schema/meta';
+import {
+  ConditionsSchema,
+  LabelSelectorSchema,
+  MachineNamingSchema,
+  ReplicaCountersSchema,
+  StatusVersionsSchema,
+} from '../schema/meta';
 import { defineKind, type KindObject } from '../schema/kind';
 import { CLUSTER_GROUP, V1BETA2 } from '../gvk';
 import { MachineTemplateSpecSchema } from './machine';
@@ -13,8 +19,18 @@ const replicasColumns = [
   { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'Total number of machines desired' },
   { name: 'Current', type: 'integer', jsonPath: '.status.replicas', description: 'Total number of machines' },
   { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas', description: 'Total number of ready machines' },
-  { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas', description: 'Total number of available machines' },
-  { name: 'Up-to-date', type: 'integer', jsonPath: '.status.upToDateReplicas', description: 'Total number of up-to-date machines' },
+  {
+    name: 'Available',
+    type: 'integer',
+    jsonPath: '.status.availableReplicas',
+    description: 'Total number of available machines',
+  },
+  {
+    name: 'Up-to-date',
+    type: 'integer',
+    jsonPath: '.status.upToDateReplicas',
+    description: 'Total number of up-to-date machines',
+  },
 ] as const;
 
 export const MachineSetSpecSchema = Obj({
@@ -30,18 +46,16 @@ export type MachineSetSpec = Static<typeof MachineSetSpecSchema>;
 const deprecatedReplicaStatus = Type.Optional(
   Obj({
     v1beta1: Type.Optional(
-      Obj(
-        {
-          conditions: Type.Optional(Type.Array(Type.Object({}, { 'x-kubernetes-preserve-unknown-fields': true }))),
-          readyReplicas: OptInt32(),
-          availableReplicas: OptInt32(),
-          unavailableReplicas: OptInt32(),
-          updatedReplicas: OptInt32(),
-          fullyLabeledReplicas: OptInt32(),
-          failureReason: OptString(),
-          failureMessage: OptString(),
-        },
-      ),
+      Obj({
+        conditions: Type.Optional(Type.Array(Type.Object({}, { 'x-kubernetes-preserve-unknown-fields': true }))),
+        readyReplicas: OptInt32(),
+        availableReplicas: OptInt32(),
+        unavailableReplicas: OptInt32(),
+        updatedReplicas: OptInt32(),
+        fullyLabeledReplicas: OptInt32(),
+        failureReason: OptString(),
+        failureMessage: OptString(),
+      }),
     ),
   }),
 );
@@ -66,7 +80,11 @@ export const MachineSetDefinition = defineKind({
   description: 'MachineSet is the Schema for the machinesets API.',
   spec: MachineSetSpecSchema,
   status: MachineSetStatusSchema,
-  scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+  scale: {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    labelSelectorPath: '.status.selector',
+  },
   printerColumns: [
     { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterName' },
     ...replicasColumns,
@@ -125,7 +143,11 @@ export const MachineDeploymentDefinition = defineKind({
   description: 'MachineDeployment is the Schema for the machinedeployments API.',
   spec: MachineDeploymentSpecSchema,
   status: MachineDeploymentStatusSchema,
-  scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+  scale: {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    labelSelectorPath: '.status.selector',
+  },
   printerColumns: [
     { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterName' },
     ...replicasColumns,

@@ -12,8 +12,15 @@ import { KubeadmControlPlaneDefinition } from './kubeadm';
 type Assignable<T extends KubeObject> = T;
 // Compile-time checks (tsc fails if a typed view stops being a KubeObject).
 export type _Checks = [
-  Assignable<Machine>, Assignable<MachineSet>, Assignable<MachineDeployment>, Assignable<MachineHealthCheck>, Assignable<Cluster>,
-  Assignable<KubeadmConfig>, Assignable<KubeadmConfigTemplate>, Assignable<KubeadmControlPlane>, Assignable<ExtensionConfig>,
+  Assignable<Machine>,
+  Assignable<MachineSet>,
+  Assignable<MachineDeployment>,
+  Assignable<MachineHealthCheck>,
+  Assignable<Cluster>,
+  Assignable<KubeadmConfig>,
+  Assignable<KubeadmConfigTemplate>,
+  Assignable<KubeadmControlPlane>,
+  Assignable<ExtensionConfig>,
 ];
 
 describe('typed views', () => {
@@ -25,13 +32,31 @@ describe('typed views', () => {
       spec: {
         replicas: 3,
         version: 'v1.31.0',
-        machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DockerMachineTemplate', name: 't' }, deletion: { nodeDrainTimeoutSeconds: 30 } } },
-        kubeadmConfigSpec: { clusterConfiguration: { apiServer: { certSANs: ['x'] } }, preKubeadmCommands: ['echo hi'], files: [{ path: '/etc/x', content: 'y' }] },
+        machineTemplate: {
+          spec: {
+            infrastructureRef: {
+              apiGroup: 'infrastructure.cluster.x-k8s.io',
+              kind: 'DockerMachineTemplate',
+              name: 't',
+            },
+            deletion: { nodeDrainTimeoutSeconds: 30 },
+          },
+        },
+        kubeadmConfigSpec: {
+          clusterConfiguration: { apiServer: { certSANs: ['x'] } },
+          preKubeadmCommands: ['echo hi'],
+          files: [{ path: '/etc/x', content: 'y' }],
+        },
         rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } },
       },
     };
     const asKube: KubeObject = kcp;
     expect(validateKindObject(KubeadmControlPlaneDefinition, asKube)).toEqual([]);
-    expect(validateKindObject(KubeadmControlPlaneDefinition, { ...kcp, spec: { ...kcp.spec, rollout: { strategy: { type: 'Recreate' } } } })).not.toEqual([]);
+    expect(
+      validateKindObject(KubeadmControlPlaneDefinition, {
+        ...kcp,
+        spec: { ...kcp.spec, rollout: { strategy: { type: 'Recreate' } } },
+      }),
+    ).not.toEqual([]);
   });
 });

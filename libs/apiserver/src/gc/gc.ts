@@ -16,7 +16,10 @@ export const NAMESPACE_FINALIZER = 'kubernetes';
 type Task = () => void;
 
 /** Owner references of `obj` whose owner no longer exists (absent, or recreated with another uid). */
-export function danglingOwnerUids(obj: KubeObject, ownerExists: (ref: { apiVersion: string; kind: string; name: string; uid: string }) => boolean): string[] {
+export function danglingOwnerUids(
+  obj: KubeObject,
+  ownerExists: (ref: { apiVersion: string; kind: string; name: string; uid: string }) => boolean,
+): string[] {
   return (obj.metadata.ownerReferences ?? []).filter((r) => !ownerExists(r)).map((r) => r.uid);
 }
 
@@ -74,26 +77,33 @@ export class GarbageCollector {
     return this.registry.byKind(data.apiVersion, data.kind);
   }
 
-  private ownerExists = (ns: string) => (ref: { apiVersion: string; kind: string; name: string; uid: string }): boolean => {
-    const info = this.registry.byKind(ref.apiVersion, ref.kind);
-    if (!info) return true; // unknown kinds are left alone
-    const row = this.store.get(`${storageResource(info)}/${info.namespaced ? ns : ''}/${ref.name}`);
-    return !!row && row.data.metadata?.uid === ref.uid;
-  };
+  private ownerExists =
+    (ns: string) =>
+    (ref: { apiVersion: string; kind: string; name: string; uid: string }): boolean => {
+      const info = this.registry.byKind(ref.apiVersion, ref.kind);
+      if (!info) return true; // unknown kinds are left alone
+      const row = this.store.get(`${storageResource(info)}/${info.namespaced ? ns : ''}/${ref.name}`);
+      return !!row && row.data.metadata?.uid === ref.uid;
+    };
 
   private onEvent(ev: StoreEvent): void {
     const obj = ev.data as KubeObject;
     const meta = obj.metadata ?? {};
     if (ev.type === 'DELETED') {
       this.enqueue(() => this.processDependentsOf(meta.uid!));
-      for (const ref of meta.ownerReferences ?? []) this.enqueue(() => this.checkForegroundOwner(ref, meta.namespace ?? ''));
+      for (const ref of meta.ownerReferences ?? [])
+        this.enqueue(() => this.checkForegroundOwner(ref, meta.namespace ?? ''));
       if (meta.namespace) this.enqueue(() => this.checkNamespace(meta.namespace!));
       return;
     }
-    if (meta.deletionTimestamp && meta.finalizers?.includes(FOREGROUND)) this.enqueue(() => this.foreground(ev.resource, ev.namespace, meta.name!));
-    if (meta.deletionTimestamp && meta.finalizers?.includes(ORPHAN_FINALIZER)) this.enqueue(() => this.orphan(ev.resource, ev.namespace, meta.name!));
-    if (meta.deletionTimestamp && obj.kind === 'Namespace' && ev.resource === '/namespaces') this.enqueue(() => this.checkNamespace(meta.name!));
-    if (ev.type === 'ADDED' && meta.ownerReferences?.length) this.enqueue(() => this.processDependent(ev.resource, ev.namespace, meta.name!));
+    if (meta.deletionTimestamp && meta.finalizers?.includes(FOREGROUND))
+      this.enqueue(() => this.foreground(ev.resource, ev.namespace, meta.name!));
+    if (meta.deletionTimestamp && meta.finalizers?.includes(ORPHAN_FINALIZER))
+      this.enqueue(() => this.orphan(ev.resource, ev.namespace, meta.name!));
+    if (meta.deletionTimestamp && obj.kind === 'Namespace' && ev.resource === '/namespaces')
+      this.enqueue(() => this.checkNamespace(meta.name!));
+    if (ev.type === 'ADDED' && meta.ownerReferences?.length)
+      this.enqueue(() => this.processDependent(ev.resource, ev.namespace, meta.name!));
   }
 
   private processDependentsOf(uid: string): void {
@@ -114,9 +124,19 @@ export class GarbageCollector {
       if (!obj.metadata.deletionTimestamp) this.resources.delete(info, ns, name, { propagationPolicy: 'Background' });
       return;
     }
-    this.resources.patch(info, ns, name, 'merge', {
-      metadata: { resourceVersion: obj.metadata.resourceVersion, ownerReferences: refs.filter((r) => !dangling.includes(r.uid)) },
-    }, { fieldManager: 'garbage-collector' });
+    this.resources.patch(
+      info,
+      ns,
+      name,
+      'merge',
+      {
+        metadata: {
+          resourceVersion: obj.metadata.resourceVersion,
+          ownerReferences: refs.filter((r) => !dangling.includes(r.uid)),
+        },
+      },
+      { fieldManager: 'garbage-collector' },
+    );
   }
 
   /** Foreground deletion: delete dependents, then release the owner once no blocking dependent remains. */
@@ -131,20 +151,33 @@ export class GarbageCollector {
 
   private deleteDependent(d: StoredObject, policy: 'Foreground' | 'Background'): void {
     const info = this.infoOf(d.data);
-    if (info && !d.data.metadata?.deletionTimestamp) this.resources.delete(info, d.namespace, d.name, { propagationPolicy: policy });
+    if (info && !d.data.metadata?.deletionTimestamp)
+      this.resources.delete(info, d.namespace, d.name, { propagationPolicy: policy });
   }
 
   private releaseIfUnblocked(row: StoredObject): void {
     const owner = row.data as KubeObject;
-    const blocking = this.store.dependents(owner.metadata.uid!).filter((d) =>
-      (d.data.metadata?.ownerReferences ?? []).some((r: any) => r.uid === owner.metadata.uid && r.blockOwnerDeletion),
-    );
+    const blocking = this.store
+      .dependents(owner.metadata.uid!)
+      .filter((d) =>
+        (d.data.metadata?.ownerReferences ?? []).some((r: any) => r.uid === owner.metadata.uid && r.blockOwnerDeletion),
+      );
     if (blocking.length) return;
     const info = this.infoOf(owner);
     if (!info) return;
-    this.resources.patch(info, row.namespace, row.name, 'merge', {
-      metadata: { resourceVersion: owner.metadata.resourceVersion, finalizers: (owner.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND) },
-    }, { fieldManager: 'garbage-collector' });
+    this.resources.patch(
+      info,
+      row.namespace,
+      row.name,
+      'merge',
+      {
+        metadata: {
+          resourceVersion: owner.metadata.resourceVersion,
+          finalizers: (owner.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND),
+        },
+      },
+      { fieldManager: 'garbage-collector' },
+    );
   }
 
   /** Orphan deletion: the dependents lose their reference to the owner, then the owner its "orphan" finalizer. */
@@ -163,16 +196,27 @@ export class GarbageCollector {
     }
     const info = this.infoOf(owner);
     if (!info) return;
-    this.resources.patch(info, row.namespace, row.name, 'merge', {
-      metadata: { resourceVersion: owner.metadata.resourceVersion, finalizers: (owner.metadata.finalizers ?? []).filter((f) => f !== ORPHAN_FINALIZER) },
-    }, { fieldManager: 'garbage-collector' });
+    this.resources.patch(
+      info,
+      row.namespace,
+      row.name,
+      'merge',
+      {
+        metadata: {
+          resourceVersion: owner.metadata.resourceVersion,
+          finalizers: (owner.metadata.finalizers ?? []).filter((f) => f !== ORPHAN_FINALIZER),
+        },
+      },
+      { fieldManager: 'garbage-collector' },
+    );
   }
 
   private checkForegroundOwner(ref: { apiVersion: string; kind: string; name: string; uid: string }, ns: string): void {
     const info = this.registry.byKind(ref.apiVersion, ref.kind);
     if (!info) return;
     const row = this.store.get(`${storageResource(info)}/${info.namespaced ? ns : ''}/${ref.name}`);
-    if (row && row.data.metadata?.uid === ref.uid && row.data.metadata?.finalizers?.includes(FOREGROUND)) this.releaseIfUnblocked(row);
+    if (row && row.data.metadata?.uid === ref.uid && row.data.metadata?.finalizers?.includes(FOREGROUND))
+      this.releaseIfUnblocked(row);
   }
 
   /** Namespace termination: delete everything in it, then drop the "kubernetes" finalizer. */

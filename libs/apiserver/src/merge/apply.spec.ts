@@ -4,10 +4,37 @@ import { MergeError } from './fieldset';
 import { T0, T1, T2, fieldsOf, managersOf, widget, widgetSchema } from './test-fixtures';
 
 const schema = widgetSchema;
-const apply = (live: KubeObject | undefined, intent: KubeObject, manager: string, extra: Partial<{ force: boolean; now: string; subresource: 'status'; ignoreStatus: boolean }> = {}) =>
-  applyIntent({ live, intent, manager, force: extra.force ?? false, schema, now: extra.now ?? T1, subresource: extra.subresource, ignoreStatus: extra.ignoreStatus });
-const update = (live: KubeObject | undefined, updated: KubeObject, manager: string, extra: Partial<{ now: string; subresource: 'status'; ignoreStatus: boolean }> = {}) =>
-  trackUpdate({ live, updated, manager, schema, now: extra.now ?? T1, subresource: extra.subresource, ignoreStatus: extra.ignoreStatus });
+const apply = (
+  live: KubeObject | undefined,
+  intent: KubeObject,
+  manager: string,
+  extra: Partial<{ force: boolean; now: string; subresource: 'status'; ignoreStatus: boolean }> = {},
+) =>
+  applyIntent({
+    live,
+    intent,
+    manager,
+    force: extra.force ?? false,
+    schema,
+    now: extra.now ?? T1,
+    subresource: extra.subresource,
+    ignoreStatus: extra.ignoreStatus,
+  });
+const update = (
+  live: KubeObject | undefined,
+  updated: KubeObject,
+  manager: string,
+  extra: Partial<{ now: string; subresource: 'status'; ignoreStatus: boolean }> = {},
+) =>
+  trackUpdate({
+    live,
+    updated,
+    manager,
+    schema,
+    now: extra.now ?? T1,
+    subresource: extra.subresource,
+    ignoreStatus: extra.ignoreStatus,
+  });
 
 function conflictOf(fn: () => unknown): ApplyConflictError {
   try {
@@ -21,9 +48,25 @@ function conflictOf(fn: () => unknown): ApplyConflictError {
 
 describe('applyIntent', () => {
   it('creates an object owned by the applier (kube docs ConfigMap example)', () => {
-    const cmSchema = { type: 'object', properties: { data: { type: 'object', additionalProperties: { type: 'string' } } } };
-    const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'test-cm', namespace: 'default', labels: { 'test-label': 'test' } }, data: { key: 'some value' } };
-    const out = applyIntent({ live: undefined, intent: cm, manager: 'kubectl', force: false, schema: cmSchema, now: T0, ignoreStatus: false });
+    const cmSchema = {
+      type: 'object',
+      properties: { data: { type: 'object', additionalProperties: { type: 'string' } } },
+    };
+    const cm: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'test-cm', namespace: 'default', labels: { 'test-label': 'test' } },
+      data: { key: 'some value' },
+    };
+    const out = applyIntent({
+      live: undefined,
+      intent: cm,
+      manager: 'kubectl',
+      force: false,
+      schema: cmSchema,
+      now: T0,
+      ignoreStatus: false,
+    });
     expect(out.metadata.managedFields).toEqual([
       {
         manager: 'kubectl',
@@ -49,7 +92,15 @@ describe('applyIntent', () => {
     const a = apply(undefined, widget({ replicas: 1 }), 'alice');
     const err = conflictOf(() => apply(a, widget({ replicas: 3 }), 'bob'));
     expect(err.message).toBe('Apply failed with 1 conflict: conflict with "alice": .spec.replicas');
-    expect(err.conflicts).toEqual([{ manager: 'alice', field: '.spec.replicas', operation: 'Apply', apiVersion: 'example.com/v1', message: 'conflict with "alice"' }]);
+    expect(err.conflicts).toEqual([
+      {
+        manager: 'alice',
+        field: '.spec.replicas',
+        operation: 'Apply',
+        apiVersion: 'example.com/v1',
+        message: 'conflict with "alice"',
+      },
+    ]);
   });
 
   it('same field, same value: no conflict, shared ownership', () => {
@@ -88,7 +139,10 @@ describe('applyIntent', () => {
     const b = apply(a, widget({ replicas: 1 }, { labels: { a: '1' } }), 'alice', { now: T2 });
     expect(b.spec).toEqual({ replicas: 1 });
     expect(b.metadata.labels).toEqual({ a: '1' });
-    expect(fieldsOf(b, 'alice')).toEqual({ 'f:metadata': { 'f:labels': { 'f:a': {} } }, 'f:spec': { 'f:replicas': {} } });
+    expect(fieldsOf(b, 'alice')).toEqual({
+      'f:metadata': { 'f:labels': { 'f:a': {} } },
+      'f:spec': { 'f:replicas': {} },
+    });
     expect(b.metadata.managedFields![0].time).toBe(T2);
   });
 
@@ -109,10 +163,24 @@ describe('applyIntent', () => {
   });
 
   it('a released container keeps what nobody tracked in it (no schema: maps granular)', () => {
-    const a = applyIntent({ live: undefined, intent: widget({ a: 1 }), manager: 'alice', force: false, schema: undefined, now: T0 });
+    const a = applyIntent({
+      live: undefined,
+      intent: widget({ a: 1 }),
+      manager: 'alice',
+      force: false,
+      schema: undefined,
+      now: T0,
+    });
     expect(fieldsOf(a, 'alice')).toEqual({ 'f:spec': { '.': {}, 'f:a': {} } });
     const edited = { ...a, spec: { a: 1, b: 2 } }; // written without tracking
-    const b = applyIntent({ live: edited, intent: widget({}), manager: 'alice', force: false, schema: undefined, now: T1 });
+    const b = applyIntent({
+      live: edited,
+      intent: widget({}),
+      manager: 'alice',
+      force: false,
+      schema: undefined,
+      now: T1,
+    });
     expect(b.spec).toEqual({ b: 2 });
     const c = applyIntent({ live: a, intent: widget({}), manager: 'alice', force: false, schema: undefined, now: T1 });
     expect(c.spec).toBeUndefined();
@@ -120,15 +188,30 @@ describe('applyIntent', () => {
 
   it('status conditions are a list-map by type: per-condition ownership and conflicts', () => {
     const live = widget({ replicas: 1 });
-    const a = apply(live, widget({}, {}, { conditions: [{ type: 'Ready', status: 'True' }] }), 'ctrl-a', { subresource: 'status' });
-    const b = apply(a, widget({}, {}, { conditions: [{ type: 'Synced', status: 'False' }] }), 'ctrl-b', { subresource: 'status' });
-    expect(b.status).toEqual({ conditions: [{ type: 'Ready', status: 'True' }, { type: 'Synced', status: 'False' }] });
+    const a = apply(live, widget({}, {}, { conditions: [{ type: 'Ready', status: 'True' }] }), 'ctrl-a', {
+      subresource: 'status',
+    });
+    const b = apply(a, widget({}, {}, { conditions: [{ type: 'Synced', status: 'False' }] }), 'ctrl-b', {
+      subresource: 'status',
+    });
+    expect(b.status).toEqual({
+      conditions: [
+        { type: 'Ready', status: 'True' },
+        { type: 'Synced', status: 'False' },
+      ],
+    });
     expect(fieldsOf(b, 'ctrl-a')).toEqual({
       'f:status': { 'f:conditions': { 'k:{"type":"Ready"}': { '.': {}, 'f:status': {}, 'f:type': {} } } },
     });
     expect(b.metadata.managedFields!.every((e) => e.subresource === 'status')).toBe(true);
-    const err = conflictOf(() => apply(b, widget({}, {}, { conditions: [{ type: 'Ready', status: 'False' }] }), 'ctrl-b', { subresource: 'status' }));
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "ctrl-a" with subresource "status": .status.conditions[type="Ready"].status');
+    const err = conflictOf(() =>
+      apply(b, widget({}, {}, { conditions: [{ type: 'Ready', status: 'False' }] }), 'ctrl-b', {
+        subresource: 'status',
+      }),
+    );
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "ctrl-a" with subresource "status": .status.conditions[type="Ready"].status',
+    );
     // ctrl-a drops its condition: the item goes, ctrl-b's stays
     const c = apply(b, widget({}, {}, { conditions: [] }), 'ctrl-a', { subresource: 'status' });
     expect(c.status).toEqual({ conditions: [{ type: 'Synced', status: 'False' }] });
@@ -163,7 +246,9 @@ describe('applyIntent', () => {
     const a = apply(undefined, widget({ selector: { x: '1' }, params: { x: '1' } }), 'alice');
     const b = apply(a, widget({ params: { y: '2' } }), 'bob');
     expect(b.spec).toEqual({ selector: { x: '1' }, params: { x: '1', y: '2' } });
-    expect(conflictOf(() => apply(b, widget({ selector: { y: '2' } }), 'bob')).conflicts.map((c) => c.field)).toEqual(['.spec.selector']);
+    expect(conflictOf(() => apply(b, widget({ selector: { y: '2' } }), 'bob')).conflicts.map((c) => c.field)).toEqual([
+      '.spec.selector',
+    ]);
   });
 
   it('labels and annotations are granular', () => {
@@ -172,7 +257,9 @@ describe('applyIntent', () => {
     expect(b.metadata.labels).toEqual({ a: '1', b: '2' });
     expect(b.metadata.annotations).toEqual({ n: 'x', m: 'y' });
     expect(fieldsOf(b, 'bob')).toEqual({ 'f:metadata': { 'f:annotations': { 'f:m': {} }, 'f:labels': { 'f:b': {} } } });
-    expect(conflictOf(() => apply(b, widget({}, { labels: { a: '9' } }), 'bob')).message).toContain('.metadata.labels.a');
+    expect(conflictOf(() => apply(b, widget({}, { labels: { a: '9' } }), 'bob')).message).toContain(
+      '.metadata.labels.a',
+    );
   });
 
   it('ownerReferences merge by uid, items atomic', () => {
@@ -199,12 +286,17 @@ describe('applyIntent', () => {
     expect(fieldsOf(u, 'alice')).toEqual({ 'f:spec': { 'f:image': {} } });
     expect(fieldsOf(u, 'kubectl-scale', 'Update')).toEqual({ 'f:spec': { 'f:replicas': {} } });
     const err = conflictOf(() => apply(u, widget({ replicas: 1, image: 'x' }), 'alice'));
-    expect(err.message).toBe('Apply failed with 1 conflict: conflict with "kubectl-scale" using example.com/v1: .spec.replicas');
+    expect(err.message).toBe(
+      'Apply failed with 1 conflict: conflict with "kubectl-scale" using example.com/v1: .spec.replicas',
+    );
   });
 
   it('never owns name, uid and the other server fields; keeps live metadata', () => {
     const created = apply(undefined, widget({ replicas: 1 }), 'alice', { now: T0 });
-    const live = { ...created, metadata: { ...created.metadata, uid: 'u-1', resourceVersion: '7', generation: 3, creationTimestamp: T0 } };
+    const live = {
+      ...created,
+      metadata: { ...created.metadata, uid: 'u-1', resourceVersion: '7', generation: 3, creationTimestamp: T0 },
+    };
     const out = apply(live, widget({ replicas: 2 }, { name: 'w', uid: 'other' }), 'alice');
     expect(out.metadata).toMatchObject({ name: 'w', uid: 'u-1', resourceVersion: '7', generation: 3 });
     expect(fieldsOf(out, 'alice')).toEqual({ 'f:spec': { 'f:replicas': {} } });
@@ -213,7 +305,11 @@ describe('applyIntent', () => {
   it('an object without managedFields: existing fields go to before-first-apply', () => {
     const live = widget({ replicas: 1, image: 'x' });
     const err = conflictOf(() => apply(live, widget({ replicas: 2 }), 'alice'));
-    expect(err.conflicts[0]).toMatchObject({ manager: BEFORE_FIRST_APPLY, field: '.spec.replicas', operation: 'Update' });
+    expect(err.conflicts[0]).toMatchObject({
+      manager: BEFORE_FIRST_APPLY,
+      field: '.spec.replicas',
+      operation: 'Update',
+    });
     const out = apply(live, widget({ replicas: 1 }), 'alice');
     expect(managersOf(out)).toEqual(['alice/Apply', `${BEFORE_FIRST_APPLY}/Update`]);
   });
@@ -223,13 +319,18 @@ describe('applyIntent', () => {
     const out = apply(live, widget({ replicas: 1 }, {}, { observedGeneration: 9 }), 'a');
     expect(out.status).toEqual({ observedGeneration: 1 });
     expect(fieldsOf(out, 'a')).toEqual({ 'f:spec': { 'f:replicas': {} } });
-    const noSub = apply(live, widget({ replicas: 1 }, {}, { observedGeneration: 9 }), 'a', { ignoreStatus: false, force: true });
+    const noSub = apply(live, widget({ replicas: 1 }, {}, { observedGeneration: 9 }), 'a', {
+      ignoreStatus: false,
+      force: true,
+    });
     expect(noSub.status).toEqual({ observedGeneration: 9 });
   });
 
   it('status apply changes only status', () => {
     const live = apply(undefined, widget({ replicas: 1 }), 'a');
-    const out = apply(live, widget({ replicas: 5 }, { labels: { x: 'y' } }, { observedGeneration: 2 }), 'ctrl', { subresource: 'status' });
+    const out = apply(live, widget({ replicas: 5 }, { labels: { x: 'y' } }, { observedGeneration: 2 }), 'ctrl', {
+      subresource: 'status',
+    });
     expect(out.spec).toEqual({ replicas: 1 });
     expect(out.metadata.labels).toBeUndefined();
     expect(out.status).toEqual({ observedGeneration: 2 });
@@ -243,17 +344,23 @@ describe('applyIntent', () => {
   });
 
   it('bad input gets a clear error', () => {
-    expect(() => apply(undefined, { ...widget(), metadata: { name: 'w', managedFields: [{ manager: 'x' }] } }, 'a')).toThrow(
-      new MergeError('metadata.managedFields', 'must be nil in an apply configuration'),
-    );
+    expect(() =>
+      apply(undefined, { ...widget(), metadata: { name: 'w', managedFields: [{ manager: 'x' }] } }, 'a'),
+    ).toThrow(new MergeError('metadata.managedFields', 'must be nil in an apply configuration'));
     expect(() => apply(undefined, widget({ containers: [{ image: 'i' }] }), 'a')).toThrow(/omits key field "name"/);
     expect(() => apply(undefined, widget({}, {}, {}), 'a', { subresource: 'status' })).toThrow(MergeError);
     expect(() => apply(undefined, { ...widget(), kind: '' }, 'a')).toThrow('kind: must be set');
-    expect(() => apply(undefined, 'nope' as unknown as KubeObject, 'a')).toThrow('apply configuration must be a JSON object');
+    expect(() => apply(undefined, 'nope' as unknown as KubeObject, 'a')).toThrow(
+      'apply configuration must be a JSON object',
+    );
   });
 
   it('does not modify its inputs', () => {
-    const live = apply(undefined, widget({ replicas: 1, containers: [{ name: 'c', image: 'a' }] }, { labels: { x: '1' } }), 'alice');
+    const live = apply(
+      undefined,
+      widget({ replicas: 1, containers: [{ name: 'c', image: 'a' }] }, { labels: { x: '1' } }),
+      'alice',
+    );
     const intent = widget({ containers: [{ name: 'c', image: 'b' }, { name: 'd' }] }, { labels: { y: '2' } });
     const [liveCopy, intentCopy] = [structuredClone(live), structuredClone(intent)];
     apply(live, intent, 'alice');

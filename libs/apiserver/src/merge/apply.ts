@@ -1,7 +1,14 @@
 // Server-side apply and managedFields tracking for non-apply writes (kube fieldmanager + SMD Updater).
 import type { KubeObject, ManagedFieldsEntry } from '@capi/controller-runtime';
 import { FieldPath, FieldSet, MergeError, fieldElement, formatPath } from './fieldset';
-import { ManagedFieldsDecodeError, ManagerSet, decodeManagedFields, describeManager, encodeManagedFields, managerId } from './managers';
+import {
+  ManagedFieldsDecodeError,
+  ManagerSet,
+  decodeManagedFields,
+  describeManager,
+  encodeManagedFields,
+  managerId,
+} from './managers';
 import { OpenApiSchema, isObject, rootSchema } from './types';
 import { compare, deepEqual, mergeValues, removePath, toFieldSet, valueAt } from './walk';
 
@@ -105,7 +112,8 @@ function checkObject(obj: unknown, what: string): asserts obj is KubeObject {
 export function applyIntent(a: ApplyArgs): KubeObject {
   checkObject(a.intent, 'apply configuration');
   if (a.live) checkObject(a.live, 'live object');
-  if (a.subresource === 'status' && !a.live) throw new MergeError('', 'cannot apply to the status of an object that does not exist');
+  if (a.subresource === 'status' && !a.live)
+    throw new MergeError('', 'cannot apply to the status of an object that does not exist');
   const mf = a.intent.metadata?.managedFields;
   if (Array.isArray(mf) ? mf.length > 0 : mf !== undefined && mf !== null) {
     throw new MergeError('metadata.managedFields', 'must be nil in an apply configuration');
@@ -121,7 +129,13 @@ export function applyIntent(a: ApplyArgs): KubeObject {
     const bfa: ManagerSet = { manager: BEFORE_FIRST_APPLY, operation: 'Update', apiVersion: live.apiVersion, set };
     if (!set.isEmpty()) managers.set(managerId(bfa), bfa);
   }
-  const self: ManagerSet = { manager: a.manager, operation: 'Apply', apiVersion: intent.apiVersion, subresource: a.subresource, set: new FieldSet() };
+  const self: ManagerSet = {
+    manager: a.manager,
+    operation: 'Apply',
+    apiVersion: intent.apiVersion,
+    subresource: a.subresource,
+    set: new FieldSet(),
+  };
   const selfId = managerId(self);
   const previous = managers.get(selfId);
   self.set = scope(toFieldSet(intent, root, { rejectDuplicates: true }), a);
@@ -194,15 +208,25 @@ function restoreUnownedParts(merged: KubeObject, live: KubeObject | undefined, a
  * goes only once nothing untracked is left in it (SMD adds such "dangling" items back); list-map key
  * fields go only with their item.
  */
-function pruneReleased(merged: KubeObject, before: FieldSet, now: FieldSet, managers: Map<string, ManagerSet>, selfId: string): void {
+function pruneReleased(
+  merged: KubeObject,
+  before: FieldSet,
+  now: FieldSet,
+  managers: Map<string, ManagerSet>,
+  selfId: string,
+): void {
   let owned = now;
   for (const [id, m] of managers) if (id !== selfId) owned = owned.union(m.set);
-  const released = before.difference(now).paths().sort((x, y) => y.length - x.length);
+  const released = before
+    .difference(now)
+    .paths()
+    .sort((x, y) => y.length - x.length);
   for (const p of released) {
     if (owned.hasPrefix(p)) continue;
     const last = p[p.length - 1];
     const parent = p[p.length - 2];
-    const itemKeys = (pe: string | undefined) => (pe?.startsWith('k:') ? Object.keys(JSON.parse(pe.slice(2))) : undefined);
+    const itemKeys = (pe: string | undefined) =>
+      pe?.startsWith('k:') ? Object.keys(JSON.parse(pe.slice(2))) : undefined;
     if (last.startsWith('f:') && itemKeys(parent)?.includes(last.slice(2))) continue;
     if (before.hasMembersBelow(p)) {
       const v = valueAt(merged, p);
@@ -231,7 +255,13 @@ export function trackUpdate(a: UpdateArgs): KubeObject {
   const changed = scope(diff.added.union(diff.modified), a);
   const removed = scope(diff.removed, a);
 
-  const self: ManagerSet = { manager: a.manager, operation: 'Update', apiVersion: updated.apiVersion, subresource: a.subresource, set: new FieldSet() };
+  const self: ManagerSet = {
+    manager: a.manager,
+    operation: 'Update',
+    apiVersion: updated.apiVersion,
+    subresource: a.subresource,
+    set: new FieldSet(),
+  };
   const selfId = managerId(self);
   for (const m of managers.values()) m.set = m.set.difference(changed).difference(removed);
   const previous = managers.get(selfId);

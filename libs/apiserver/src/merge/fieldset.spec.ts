@@ -62,7 +62,9 @@ describe('FieldSet', () => {
     expect(formatPath(['f:status', 'f:conditions', 'k:{"type":"Ready"}', 'f:status'])).toBe(
       '.status.conditions[type="Ready"].status',
     );
-    expect(formatPath(['f:ports', 'k:{"containerPort":80,"protocol":"TCP"}'])).toBe('.ports[containerPort=80,protocol="TCP"]');
+    expect(formatPath(['f:ports', 'k:{"containerPort":80,"protocol":"TCP"}'])).toBe(
+      '.ports[containerPort=80,protocol="TCP"]',
+    );
     expect(formatPath(['f:metadata', 'f:finalizers', 'v:"a"'])).toBe('.metadata.finalizers[="a"]');
     expect(formatPath(['f:args', 'i:3'])).toBe('.args[3]');
   });

@@ -6,7 +6,10 @@ export type PathElement = string;
 export type FieldPath = PathElement[];
 
 export class MergeError extends Error {
-  constructor(readonly field: string, message: string) {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
     super(field ? `${field}: ${message}` : message);
     this.name = 'MergeError';
   }

@@ -7,7 +7,13 @@ function big(n: number, version: number) {
   const labels: Record<string, string> = {};
   for (let i = 0; i < n; i++) labels[`l${i}`] = `v${version}`;
   return widget(
-    { containers: Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: `img:${version}`, ports: [{ containerPort: 80 + i, protocol: 'TCP' }] })) },
+    {
+      containers: Array.from({ length: n }, (_, i) => ({
+        name: `c${i}`,
+        image: `img:${version}`,
+        ports: [{ containerPort: 80 + i, protocol: 'TCP' }],
+      })),
+    },
     { labels },
     { conditions: Array.from({ length: n }, (_, i) => ({ type: `T${i}`, status: 'True' })) },
   );
@@ -24,9 +30,43 @@ function time(label: string, runs: number, fn: () => void) {
 
 it('benchmark', () => {
   for (const n of [10, 100, 500]) {
-    const created = trackUpdate({ live: undefined, updated: big(n, 1), manager: 'creator', schema: widgetSchema, now: 't0', ignoreStatus: false });
-    const applied = applyIntent({ live: created, intent: big(n, 2), manager: 'applier', force: true, schema: widgetSchema, now: 't1', ignoreStatus: false });
-    time(`n=${n} trackUpdate`, n < 500 ? 40 : 5, () => trackUpdate({ live: applied, updated: big(n, 3), manager: 'w', schema: widgetSchema, now: 't2', ignoreStatus: false }));
-    time(`n=${n} applyIntent (re-apply)`, n < 500 ? 40 : 5, () => applyIntent({ live: applied, intent: big(n, 2), manager: 'applier', force: false, schema: widgetSchema, now: 't2', ignoreStatus: false }));
+    const created = trackUpdate({
+      live: undefined,
+      updated: big(n, 1),
+      manager: 'creator',
+      schema: widgetSchema,
+      now: 't0',
+      ignoreStatus: false,
+    });
+    const applied = applyIntent({
+      live: created,
+      intent: big(n, 2),
+      manager: 'applier',
+      force: true,
+      schema: widgetSchema,
+      now: 't1',
+      ignoreStatus: false,
+    });
+    time(`n=${n} trackUpdate`, n < 500 ? 40 : 5, () =>
+      trackUpdate({
+        live: applied,
+        updated: big(n, 3),
+        manager: 'w',
+        schema: widgetSchema,
+        now: 't2',
+        ignoreStatus: false,
+      }),
+    );
+    time(`n=${n} applyIntent (re-apply)`, n < 500 ? 40 : 5, () =>
+      applyIntent({
+        live: applied,
+        intent: big(n, 2),
+        manager: 'applier',
+        force: false,
+        schema: widgetSchema,
+        now: 't2',
+        ignoreStatus: false,
+      }),
+    );
   }
 });

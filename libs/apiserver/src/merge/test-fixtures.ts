@@ -32,7 +32,11 @@ export const widgetSchema: OpenApiSchema = {
                 'x-kubernetes-list-map-keys': ['containerPort', 'protocol'],
                 items: {
                   type: 'object',
-                  properties: { containerPort: { type: 'integer' }, protocol: { type: 'string' }, name: { type: 'string' } },
+                  properties: {
+                    containerPort: { type: 'integer' },
+                    protocol: { type: 'string' },
+                    name: { type: 'string' },
+                  },
                 },
               },
             },
@@ -59,7 +63,11 @@ export const widgetSchema: OpenApiSchema = {
   },
 };
 
-export function widget(spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}, status?: unknown): KubeObject {
+export function widget(
+  spec: Record<string, unknown> = {},
+  meta: Record<string, unknown> = {},
+  status?: unknown,
+): KubeObject {
   const obj: KubeObject = {
     apiVersion: 'example.com/v1',
     kind: 'Widget',
@@ -81,5 +89,7 @@ export function fieldsOf(obj: KubeObject, manager: string, operation: 'Apply' | 
 }
 
 export function managersOf(obj: KubeObject): string[] {
-  return (obj.metadata.managedFields ?? []).map((e) => `${e.manager}/${e.operation}${e.subresource ? '/' + e.subresource : ''}`);
+  return (obj.metadata.managedFields ?? []).map(
+    (e) => `${e.manager}/${e.operation}${e.subresource ? '/' + e.subresource : ''}`,
+  );
 }

@@ -16,9 +16,7 @@ export type TypeKind =
   | { kind: 'set' }
   | { kind: 'listMap'; keys: string[]; items: OpenApiSchema | undefined };
 
-export type FieldLookup =
-  | { ignored: true }
-  | { ignored: false; declared: boolean; schema: OpenApiSchema | undefined };
+export type FieldLookup = { ignored: true } | { ignored: false; declared: boolean; schema: OpenApiSchema | undefined };
 
 const stringMap: OpenApiSchema = { type: 'object', additionalProperties: { type: 'string' } };
 
@@ -64,7 +62,8 @@ export function typeOf(schema: OpenApiSchema | undefined, value: unknown): TypeK
   if (Array.isArray(value)) {
     if (deduced || schema!.type !== 'array') return { kind: 'atomic' };
     const listType = schema!['x-kubernetes-list-type'] ?? 'atomic';
-    if (listType === 'set') return value.every((v) => !isObject(v) && !Array.isArray(v)) ? { kind: 'set' } : { kind: 'atomic' };
+    if (listType === 'set')
+      return value.every((v) => !isObject(v) && !Array.isArray(v)) ? { kind: 'set' } : { kind: 'atomic' };
     if (listType === 'map') {
       const keys: string[] = schema!['x-kubernetes-list-map-keys'] ?? [];
       if (keys.length > 0 && value.every(isObject)) return { kind: 'listMap', keys, items: schema!.items };

@@ -4,15 +4,31 @@ import { MergeError } from './fieldset';
 import { T0, T1, T2, fieldsOf, managersOf, widget, widgetSchema } from './test-fixtures';
 
 const schema = widgetSchema;
-const update = (live: KubeObject | undefined, updated: KubeObject, manager: string, extra: Partial<{ now: string; subresource: 'status'; ignoreStatus: boolean }> = {}) =>
-  trackUpdate({ live, updated, manager, schema, now: extra.now ?? T1, subresource: extra.subresource, ignoreStatus: extra.ignoreStatus });
+const update = (
+  live: KubeObject | undefined,
+  updated: KubeObject,
+  manager: string,
+  extra: Partial<{ now: string; subresource: 'status'; ignoreStatus: boolean }> = {},
+) =>
+  trackUpdate({
+    live,
+    updated,
+    manager,
+    schema,
+    now: extra.now ?? T1,
+    subresource: extra.subresource,
+    ignoreStatus: extra.ignoreStatus,
+  });
 const apply = (live: KubeObject | undefined, intent: KubeObject, manager: string) =>
   applyIntent({ live, intent, manager, force: false, schema, now: T0 });
 
 describe('trackUpdate', () => {
   it('create: the creator owns every field, new containers marked with "." as kube writes them', () => {
     const obj = widget(
-      { replicas: 2, containers: [{ name: 'nginx', image: 'nginx:1', ports: [{ containerPort: 80, protocol: 'TCP' }] }] },
+      {
+        replicas: 2,
+        containers: [{ name: 'nginx', image: 'nginx:1', ports: [{ containerPort: 80, protocol: 'TCP' }] }],
+      },
       { labels: { app: 'web' } },
     );
     const out = update(undefined, obj, 'kubectl-create', { now: T0 });
@@ -36,7 +52,10 @@ describe('trackUpdate', () => {
                   '.': {},
                   'f:image': {},
                   'f:name': {},
-                  'f:ports': { '.': {}, 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } },
+                  'f:ports': {
+                    '.': {},
+                    'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} },
+                  },
                 },
               },
               'f:replicas': {},
@@ -78,12 +97,24 @@ describe('trackUpdate', () => {
 
   it('honours managedFields sent by the client and resets them with []', () => {
     const a = apply(undefined, widget({ replicas: 1, image: 'x' }), 'alice');
-    const given = [{ manager: 'bob', operation: 'Apply' as const, apiVersion: 'example.com/v1', fieldsType: 'FieldsV1' as const, fieldsV1: { 'f:spec': { 'f:image': {} } } }];
+    const given = [
+      {
+        manager: 'bob',
+        operation: 'Apply' as const,
+        apiVersion: 'example.com/v1',
+        fieldsType: 'FieldsV1' as const,
+        fieldsV1: { 'f:spec': { 'f:image': {} } },
+      },
+    ];
     const moved = update(a, { ...a, metadata: { ...a.metadata, managedFields: given } }, 'editor');
     expect(managersOf(moved)).toEqual(['bob/Apply']);
     const reset = update(a, { ...a, metadata: { ...a.metadata, managedFields: [] } }, 'editor');
     expect(reset.metadata.managedFields).toBeUndefined();
-    const resetAndChange = update(a, { ...a, spec: { replicas: 9, image: 'x' }, metadata: { ...a.metadata, managedFields: [{}] } }, 'editor');
+    const resetAndChange = update(
+      a,
+      { ...a, spec: { replicas: 9, image: 'x' }, metadata: { ...a.metadata, managedFields: [{}] } },
+      'editor',
+    );
     expect(managersOf(resetAndChange)).toEqual(['editor/Update']);
   });
 
@@ -96,7 +127,12 @@ describe('trackUpdate', () => {
 
   it('status writes ignore managedFields in the request and own only status', () => {
     const a = apply(undefined, widget({ replicas: 1 }), 'alice');
-    const req = { ...a, spec: { replicas: 7 }, status: { observedGeneration: 1 }, metadata: { ...a.metadata, managedFields: [] } };
+    const req = {
+      ...a,
+      spec: { replicas: 7 },
+      status: { observedGeneration: 1 },
+      metadata: { ...a.metadata, managedFields: [] },
+    };
     const b = update(a, req, 'ctrl', { subresource: 'status' });
     expect(managersOf(b)).toEqual(['alice/Apply', 'ctrl/Update/status']);
     expect(fieldsOf(b, 'ctrl', 'Update')).toEqual({ 'f:status': { '.': {}, 'f:observedGeneration': {} } });
@@ -114,7 +150,14 @@ describe('trackUpdate', () => {
   it('sorts entries as kube: Apply before Update, then by time', () => {
     const a = update(undefined, widget({ replicas: 1 }), 'zed', { now: T0 });
     const b = update(a, { ...a, spec: { replicas: 1, image: 'i' } }, 'amy', { now: T2 });
-    const c = applyIntent({ live: b, intent: widget({ params: { p: '1' } }), manager: 'app', force: false, schema, now: T1 });
+    const c = applyIntent({
+      live: b,
+      intent: widget({ params: { p: '1' } }),
+      manager: 'app',
+      force: false,
+      schema,
+      now: T1,
+    });
     expect(managersOf(c)).toEqual(['app/Apply', 'zed/Update', 'amy/Update']);
   });
 

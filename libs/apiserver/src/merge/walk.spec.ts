@@ -11,7 +11,13 @@ describe('toFieldSet', () => {
       apiVersion: 'example.com/v1',
       kind: 'Widget',
       metadata: { name: 'w', uid: 'u', labels: { a: '1' } },
-      spec: { replicas: 1, args: ['x', 'y'], tags: ['t1'], selector: { k: 'v' }, containers: [{ name: 'c', image: 'i' }] },
+      spec: {
+        replicas: 1,
+        args: ['x', 'y'],
+        tags: ['t1'],
+        selector: { k: 'v' },
+        containers: [{ name: 'c', image: 'i' }],
+      },
     };
     expect(fv1(obj)).toEqual({
       'f:metadata': { 'f:labels': { 'f:a': {} } },
@@ -72,7 +78,10 @@ describe('compare', () => {
     );
     expect(c.modified.paths()).toEqual([['f:spec', 'f:replicas']]);
     expect(c.added.toFieldsV1()).toEqual({
-      'f:spec': { 'f:containers': { 'k:{"name":"b"}': { '.': {}, 'f:image': {}, 'f:name': {} } }, 'f:params': { '.': {}, 'f:p': {} } },
+      'f:spec': {
+        'f:containers': { 'k:{"name":"b"}': { '.': {}, 'f:image': {}, 'f:name': {} } },
+        'f:params': { '.': {}, 'f:p': {} },
+      },
     });
     expect(c.removed.toFieldsV1()).toEqual({
       'f:spec': { 'f:containers': { 'k:{"name":"a"}': { '.': {}, 'f:image': {}, 'f:name': {} } } },
@@ -80,7 +89,11 @@ describe('compare', () => {
   });
 
   it('treats an atomic list as one leaf and a set by values', () => {
-    const c = compare({ spec: { args: ['a'], tags: ['a', 'b'] } }, { spec: { args: ['a', 'b'], tags: ['b', 'c'] } }, root);
+    const c = compare(
+      { spec: { args: ['a'], tags: ['a', 'b'] } },
+      { spec: { args: ['a', 'b'], tags: ['b', 'c'] } },
+      root,
+    );
     expect(c.modified.paths()).toEqual([['f:spec', 'f:args']]);
     expect(c.added.paths()).toEqual([['f:spec', 'f:tags', 'v:"c"']]);
     expect(c.removed.paths()).toEqual([['f:spec', 'f:tags', 'v:"a"']]);
@@ -93,13 +106,22 @@ describe('values that do not fit their schema', () => {
     expect(c.modified.paths()).toEqual([['f:spec', 'f:replicas']]);
     expect(c.added.isEmpty()).toBe(true);
     expect(toFieldSet({ spec: { tags: [{ a: 1 }] } }, root).paths()).toEqual([['f:spec', 'f:tags']]);
-    expect(mergeValues({ spec: { replicas: { odd: true } } }, { spec: { replicas: 2 } }, root)).toEqual({ spec: { replicas: 2 } });
+    expect(mergeValues({ spec: { replicas: { odd: true } } }, { spec: { replicas: 2 } }, root)).toEqual({
+      spec: { replicas: 2 },
+    });
   });
 });
 
 describe('mergeValues', () => {
   it('merges list-maps by key keeping live order and appending new items in intent order', () => {
-    const live = { spec: { containers: [{ name: 'a', image: '1' }, { name: 'b', image: '1', extra: true }] } };
+    const live = {
+      spec: {
+        containers: [
+          { name: 'a', image: '1' },
+          { name: 'b', image: '1', extra: true },
+        ],
+      },
+    };
     const intent = { spec: { containers: [{ name: 'z', image: '2' }, { name: 'b', image: '2' }, { name: 'y' }] } };
     expect(mergeValues(live, intent, root)).toEqual({
       spec: {
@@ -114,7 +136,9 @@ describe('mergeValues', () => {
   });
 
   it('unions sets, replaces atomic lists and atomic maps, merges granular maps', () => {
-    const live = { spec: { tags: ['a', 'b'], args: ['1', '2'], selector: { x: '1', y: '2' }, params: { x: '1', y: '2' } } };
+    const live = {
+      spec: { tags: ['a', 'b'], args: ['1', '2'], selector: { x: '1', y: '2' }, params: { x: '1', y: '2' } },
+    };
     const intent = { spec: { tags: ['c', 'a'], args: ['3'], selector: { z: '3' }, params: { z: '3', x: '0' } } };
     expect(mergeValues(live, intent, root)).toEqual({
       spec: { tags: ['a', 'b', 'c'], args: ['3'], selector: { z: '3' }, params: { x: '0', y: '2', z: '3' } },
@@ -122,7 +146,9 @@ describe('mergeValues', () => {
   });
 
   it('matches multi-key list-map items on all keys', () => {
-    const live = { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }] } };
+    const live = {
+      spec: { containers: [{ name: 'c', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }] },
+    };
     const intent = { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80, protocol: 'UDP' }] }] } };
     const merged = mergeValues(live, intent, root) as any;
     expect(merged.spec.containers[0].ports).toEqual([
@@ -133,7 +159,9 @@ describe('mergeValues', () => {
 
   it('(via toFieldSet) rejects duplicate keys only in apply configurations', () => {
     const dup = { spec: { containers: [{ name: 'a' }, { name: 'a' }] } };
-    expect(() => toFieldSet(dup, root, { rejectDuplicates: true })).toThrow('.spec.containers[name="a"]: duplicate entries for key');
+    expect(() => toFieldSet(dup, root, { rejectDuplicates: true })).toThrow(
+      '.spec.containers[name="a"]: duplicate entries for key',
+    );
     expect(toFieldSet(dup, root).paths()).toContainEqual(['f:spec', 'f:containers', 'k:{"name":"a"}']);
   });
 });

@@ -43,13 +43,23 @@ function indexItems(list: JsonMap[], keys: string[], path: FieldPath, rejectDupl
  * The fields `value` sets (structured-merge-diff ToFieldSet). `rejectDuplicates` (apply configurations)
  * makes duplicate list-map keys an error.
  */
-export function toFieldSet(value: Json, schema: OpenApiSchema | undefined, opts: { rejectDuplicates?: boolean } = {}): FieldSet {
+export function toFieldSet(
+  value: Json,
+  schema: OpenApiSchema | undefined,
+  opts: { rejectDuplicates?: boolean } = {},
+): FieldSet {
   const out = new FieldSet();
   fieldSetAt(value, schema, [], out, opts.rejectDuplicates ?? false);
   return out;
 }
 
-function fieldSetAt(value: Json, schema: OpenApiSchema | undefined, path: FieldPath, out: FieldSet, strict: boolean): void {
+function fieldSetAt(
+  value: Json,
+  schema: OpenApiSchema | undefined,
+  path: FieldPath,
+  out: FieldSet,
+  strict: boolean,
+): void {
   const t = typeOf(schema, value);
   switch (t.kind) {
     case 'scalar':
@@ -249,7 +259,9 @@ export function valueAt(root: Json, path: FieldPath): Json {
   if (path.length === 0) return root;
   const slot = locate(root, path);
   if (!slot) return undefined;
-  return Array.isArray(slot.container) ? slot.container[slot.key as number] : (slot.container as JsonMap)[slot.key as string];
+  return Array.isArray(slot.container)
+    ? slot.container[slot.key as number]
+    : (slot.container as JsonMap)[slot.key as string];
 }
 
 /** Removes the node at `path` from `root` in place; a missing path is a no-op. */

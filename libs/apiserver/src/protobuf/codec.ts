@@ -10,7 +10,10 @@ import { APIEXTENSIONS_V1_PROTO } from './apiextensions-proto';
 
 /** A protobuf body that cannot be decoded (the server answers 400); `gvk` when its envelope named one. */
 export class ProtobufDecodeError extends Error {
-  constructor(message: string, readonly gvk?: { apiVersion: string; kind: string }) {
+  constructor(
+    message: string,
+    readonly gvk?: { apiVersion: string; kind: string },
+  ) {
     super(message);
   }
 }
@@ -18,7 +21,15 @@ export class ProtobufDecodeError extends Error {
 export class ProtobufEncodeError extends Error {}
 
 const root = new protobuf.Root();
-for (const src of [META_V1_PROTO, RUNTIME_PROTO, RESOURCE_PROTO, CORE_V1_PROTO, COORDINATION_V1_PROTO, EVENTS_V1_PROTO, APIEXTENSIONS_V1_PROTO]) {
+for (const src of [
+  META_V1_PROTO,
+  RUNTIME_PROTO,
+  RESOURCE_PROTO,
+  CORE_V1_PROTO,
+  COORDINATION_V1_PROTO,
+  EVENTS_V1_PROTO,
+  APIEXTENSIONS_V1_PROTO,
+]) {
   protobuf.parse(src, root, { keepCase: true });
 }
 root.resolveAll();
@@ -51,7 +62,13 @@ const KEEP_ZERO: Record<string, string[]> = {
   [`${META}.ManagedFieldsEntry`]: ['time', 'fieldsV1'],
   [`${META}.ListMeta`]: ['remainingItemCount'],
   [`${META}.Status`]: ['details'],
-  [`${META}.DeleteOptions`]: ['gracePeriodSeconds', 'preconditions', 'orphanDependents', 'propagationPolicy', 'ignoreStoreReadErrorWithClusterBreakingPotential'],
+  [`${META}.DeleteOptions`]: [
+    'gracePeriodSeconds',
+    'preconditions',
+    'orphanDependents',
+    'propagationPolicy',
+    'ignoreStoreReadErrorWithClusterBreakingPotential',
+  ],
   [`${META}.Preconditions`]: ['uid', 'resourceVersion'],
   [`${CORE}.Secret`]: ['immutable'],
   [`${CORE}.ConfigMap`]: ['immutable'],
@@ -66,7 +83,15 @@ const KEEP_ZERO: Record<string, string[]> = {
   [`${CORE}.NodeRuntimeHandler`]: ['features'],
   [`${CORE}.NodeRuntimeHandlerFeatures`]: ['recursiveReadOnlyMounts', 'userNamespaces'],
   [`${CORE}.NodeFeatures`]: ['supplementalGroupsPolicy'],
-  'k8s.io.api.coordination.v1.LeaseSpec': ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder'],
+  'k8s.io.api.coordination.v1.LeaseSpec': [
+    'holderIdentity',
+    'leaseDurationSeconds',
+    'acquireTime',
+    'renewTime',
+    'leaseTransitions',
+    'strategy',
+    'preferredHolder',
+  ],
   'k8s.io.api.events.v1.Event': ['series', 'related'],
   [`${APIEXT}.CustomResourceDefinitionSpec`]: ['conversion'],
   [`${APIEXT}.CustomResourceDefinitionVersion`]: ['served', 'storage', 'deprecationWarning', 'schema', 'subresources'],
@@ -78,21 +103,51 @@ const KEEP_ZERO: Record<string, string[]> = {
   [`${APIEXT}.WebhookClientConfig`]: ['url', 'service'],
   [`${APIEXT}.ServiceReference`]: ['path', 'port'],
   [`${APIEXT}.ValidationRule`]: ['reason', 'optionalOldSelf'],
-  [SCHEMA]: ['ref', 'default', 'maximum', 'minimum', 'maxLength', 'minLength', 'maxItems', 'minItems', 'multipleOf', 'maxProperties', 'minProperties',
-    'items', 'not', 'additionalProperties', 'additionalItems', 'externalDocs', 'example', 'xKubernetesPreserveUnknownFields', 'xKubernetesListType', 'xKubernetesMapType'],
+  [SCHEMA]: [
+    'ref',
+    'default',
+    'maximum',
+    'minimum',
+    'maxLength',
+    'minLength',
+    'maxItems',
+    'minItems',
+    'multipleOf',
+    'maxProperties',
+    'minProperties',
+    'items',
+    'not',
+    'additionalProperties',
+    'additionalItems',
+    'externalDocs',
+    'example',
+    'xKubernetesPreserveUnknownFields',
+    'xKubernetesListType',
+    'xKubernetesMapType',
+  ],
 };
 
 /** JSON names that are not the proto field names. */
 const JSON_NAMES: Record<string, Record<string, string>> = {
   [SCHEMA]: {
-    schema: '$schema', ref: '$ref', xKubernetesPreserveUnknownFields: 'x-kubernetes-preserve-unknown-fields', xKubernetesEmbeddedResource: 'x-kubernetes-embedded-resource',
-    xKubernetesIntOrString: 'x-kubernetes-int-or-string', xKubernetesListMapKeys: 'x-kubernetes-list-map-keys', xKubernetesListType: 'x-kubernetes-list-type',
-    xKubernetesMapType: 'x-kubernetes-map-type', xKubernetesValidations: 'x-kubernetes-validations',
+    schema: '$schema',
+    ref: '$ref',
+    xKubernetesPreserveUnknownFields: 'x-kubernetes-preserve-unknown-fields',
+    xKubernetesEmbeddedResource: 'x-kubernetes-embedded-resource',
+    xKubernetesIntOrString: 'x-kubernetes-int-or-string',
+    xKubernetesListMapKeys: 'x-kubernetes-list-map-keys',
+    xKubernetesListType: 'x-kubernetes-list-type',
+    xKubernetesMapType: 'x-kubernetes-map-type',
+    xKubernetesValidations: 'x-kubernetes-validations',
   },
 };
 
 // protobufjs computes fullName on every access: the names and per-field rules are worked out once per message.
-interface FieldPlan { field: protobuf.Field; json: string; keepZero: boolean }
+interface FieldPlan {
+  field: protobuf.Field;
+  json: string;
+  keepZero: boolean;
+}
 const names = new WeakMap<protobuf.Type, string>();
 const plans = new WeakMap<protobuf.Type, FieldPlan[]>();
 function nameOf(t: protobuf.Type): string {
@@ -104,7 +159,11 @@ function planOf(t: protobuf.Type): FieldPlan[] {
   let p = plans.get(t);
   if (!p) {
     const name = nameOf(t);
-    p = t.fieldsArray.map((field) => ({ field, json: JSON_NAMES[name]?.[field.name] ?? field.name, keepZero: KEEP_ZERO[name]?.includes(field.name) ?? false }));
+    p = t.fieldsArray.map((field) => ({
+      field,
+      json: JSON_NAMES[name]?.[field.name] ?? field.name,
+      keepZero: KEEP_ZERO[name]?.includes(field.name) ?? false,
+    }));
     plans.set(t, p);
   }
   return p;
@@ -128,7 +187,8 @@ function formatTime(seconds: number, nanos: number, micro: boolean): string {
 
 /** RFC 3339 (any fraction, Z or offset) → seconds and nanos, without losing the sub-millisecond digits. */
 function parseTime(s: unknown, field: string): { seconds: number; nanos: number } {
-  const m = typeof s === 'string' ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/i.exec(s) : null;
+  const m =
+    typeof s === 'string' ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/i.exec(s) : null;
   const ms = m ? Date.parse(`${m[1]}${m[3].toUpperCase()}`) : NaN;
   if (!m || Number.isNaN(ms)) throw new ProtobufEncodeError(`${field}: not an RFC 3339 time: ${JSON.stringify(s)}`);
   return { seconds: ms / 1000, nanos: Number((m[2] ?? '').padEnd(9, '0')) };
@@ -148,10 +208,15 @@ function parseRaw(raw: Uint8Array, path: string, what: string): unknown {
 }
 
 /** An entry of a list or map is never left out (an empty message stays `{}`, an empty string ''). */
-const orZero = (field: protobuf.Field, v: unknown) => (v !== undefined ? v : field.resolvedType instanceof protobuf.Type ? {} : '');
+const orZero = (field: protobuf.Field, v: unknown) =>
+  v !== undefined ? v : field.resolvedType instanceof protobuf.Type ? {} : '';
 
 const isEmpty = (v: unknown) =>
-  v === undefined || v === '' || v === 0 || v === false || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+  v === undefined ||
+  v === '' ||
+  v === 0 ||
+  v === false ||
+  (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
 
 function decodeValue(field: protobuf.Field, v: any, path: string): unknown {
   const t = field.resolvedType;
@@ -168,7 +233,8 @@ function decodeValue(field: protobuf.Field, v: any, path: string): unknown {
       case `${APIEXT}.JSON`:
         return v.raw?.length ? parseRaw(v.raw, path, 'a JSON field') : undefined;
       case `${APIEXT}.JSONSchemaPropsOrArray`: // Go's JSON: the list when it has items, else the schema
-        if (v.jSONSchemas?.length) return v.jSONSchemas.map((x: any, i: number) => decodeMessage(schemaType(), x, `${path}[${i}]`));
+        if (v.jSONSchemas?.length)
+          return v.jSONSchemas.map((x: any, i: number) => decodeMessage(schemaType(), x, `${path}[${i}]`));
         return v.schema ? decodeMessage(schemaType(), v.schema, path) : undefined;
       case `${APIEXT}.JSONSchemaPropsOrBool`: // the schema when there is one, else the boolean
         return v.schema ? decodeMessage(schemaType(), v.schema, path) : !!v.allows;
@@ -191,7 +257,12 @@ function decodeMessage(type: protobuf.Type, obj: Record<string, any>, path = '')
     const p = path ? `${path}.${name}` : name;
     if (v === undefined || v === null) continue;
     if (field.map) {
-      const m = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, orZero(field, decodeValue(field, x, `${p}[${k}]`))]));
+      const m = Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([k, x]) => [
+          k,
+          orZero(field, decodeValue(field, x, `${p}[${k}]`)),
+        ]),
+      );
       if (Object.keys(m).length) out[name] = m;
     } else if (field.repeated) {
       const a = (v as unknown[]).map((x, i) => orZero(field, decodeValue(field, x, `${p}[${i}]`)));
@@ -256,11 +327,15 @@ function encodeValue(field: protobuf.Field, v: unknown, path: string): unknown {
     case `${APIEXT}.JSON`:
       return { raw: Buffer.from(JSON.stringify(v)) };
     case `${APIEXT}.JSONSchemaPropsOrArray`:
-      return Array.isArray(v) ? { jSONSchemas: v.map((x, i) => encodeSchema(x, `${path}[${i}]`)) } : { schema: encodeSchema(v, path) };
+      return Array.isArray(v)
+        ? { jSONSchemas: v.map((x, i) => encodeSchema(x, `${path}[${i}]`)) }
+        : { schema: encodeSchema(v, path) };
     case `${APIEXT}.JSONSchemaPropsOrBool`:
       return typeof v === 'boolean' ? { allows: v } : { allows: true, schema: encodeSchema(v, path) };
     case `${APIEXT}.JSONSchemaPropsOrStringArray`:
-      return Array.isArray(v) ? { property: v.map((x, i) => encodeScalar('string', x, `${path}[${i}]`)) } : { schema: encodeSchema(v, path) };
+      return Array.isArray(v)
+        ? { property: v.map((x, i) => encodeScalar('string', x, `${path}[${i}]`)) }
+        : { schema: encodeSchema(v, path) };
     default:
       if (!isObject(v)) throw new ProtobufEncodeError(`${path}: expected an object`);
       return encodeMessage(t, v, path);
@@ -280,7 +355,11 @@ function encodeMessage(type: protobuf.Type, json: Record<string, unknown>, path 
     if (v === undefined || v === null) continue;
     if (field.map) {
       if (!isObject(v)) throw new ProtobufEncodeError(`${p}: expected a map`);
-      out[field.name] = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, encodeValue(field, x, `${p}[${k}]`)]));
+      out[field.name] = Object.fromEntries(
+        Object.entries(v)
+          .filter(([, x]) => x !== null)
+          .map(([k, x]) => [k, encodeValue(field, x, `${p}[${k}]`)]),
+      );
     } else if (field.repeated) {
       if (!Array.isArray(v)) throw new ProtobufEncodeError(`${p}: expected a list`);
       out[field.name] = v.map((x, i) => encodeValue(field, x, `${p}[${i}]`));

@@ -3,16 +3,25 @@ import { PROTOBUF_MEDIA_TYPE } from './envelope';
 
 export type ResponseFormat = 'json' | 'protobuf';
 
-interface MediaRange { type: string; params: Record<string, string>; q: number }
+interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+  q: number;
+}
 
 function parseAccept(accept: string): MediaRange[] {
-  return accept.split(',').map((part) => {
-    const [type, ...rest] = part.split(';').map((s) => s.trim());
-    const params = Object.fromEntries(rest.map((p) => p.split('=').map((s) => s.trim())).filter((kv) => kv.length === 2)) as Record<string, string>;
-    const q = params.q === undefined ? 1 : Number(params.q);
-    delete params.q;
-    return { type: (type ?? '').toLowerCase(), params, q: Number.isFinite(q) ? q : 0 };
-  }).filter((r) => r.type && r.q > 0)
+  return accept
+    .split(',')
+    .map((part) => {
+      const [type, ...rest] = part.split(';').map((s) => s.trim());
+      const params = Object.fromEntries(
+        rest.map((p) => p.split('=').map((s) => s.trim())).filter((kv) => kv.length === 2),
+      ) as Record<string, string>;
+      const q = params.q === undefined ? 1 : Number(params.q);
+      delete params.q;
+      return { type: (type ?? '').toLowerCase(), params, q: Number.isFinite(q) ? q : 0 };
+    })
+    .filter((r) => r.type && r.q > 0)
     .map((r, i) => ({ r, i }))
     .sort((a, b) => b.r.q - a.r.q || a.i - b.i) // stable: equal q keeps the client's order
     .map(({ r }) => r);

@@ -32,7 +32,11 @@ describe('builtinSchema', () => {
       kind: 'Node',
       metadata: { name: 'n1' },
       spec: { providerID: 'x://1', taints: [{ key: 'k', effect: 'NoSchedule', extra: 1 }], anything: { a: 1 } },
-      status: { conditions: [{ type: 'Ready', status: 'True' }], addresses: [{ type: 'InternalIP', address: '10.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: 10250 } } },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True' }],
+        addresses: [{ type: 'InternalIP', address: '10.0.0.1' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      },
       other: true,
     };
     expect(pruneUnknownFields(node, builtinSchema('v1', 'Node')!)).toEqual(node);
@@ -43,25 +47,53 @@ describe('builtinSchema', () => {
     expect(s.properties.status.properties.conditions['x-kubernetes-list-map-keys']).toEqual(['type']);
     expect(s.properties.status.properties.addresses['x-kubernetes-list-map-keys']).toEqual(['type']);
     expect(s.properties.spec.properties.taints['x-kubernetes-list-map-keys']).toEqual(['key', 'effect']);
-    const dup = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' }, status: { addresses: [{ type: 'Hostname', address: 'a' }, { type: 'Hostname', address: 'b' }] } };
+    const dup = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'n' },
+      status: {
+        addresses: [
+          { type: 'Hostname', address: 'a' },
+          { type: 'Hostname', address: 'b' },
+        ],
+      },
+    };
     expect(validate(dup, s).map((e) => e.type)).toEqual(['FieldValueDuplicate']);
   });
 
   it('gives CRD versions a list-map key by name', () => {
-    expect(builtinSchema('apiextensions.k8s.io/v1', 'CustomResourceDefinition')!.properties.spec.properties.versions['x-kubernetes-list-map-keys']).toEqual(['name']);
+    expect(
+      builtinSchema('apiextensions.k8s.io/v1', 'CustomResourceDefinition')!.properties.spec.properties.versions[
+        'x-kubernetes-list-map-keys'
+      ],
+    ).toEqual(['name']);
   });
 
   it('checks that Secret data is base64', () => {
     const s = builtinSchema('v1', 'Secret')!;
-    const secret = (data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data });
+    const secret = (data: Record<string, string>) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      data,
+    });
     expect(validate(secret({ a: 'aGVsbG8=' }), s)).toEqual([]);
     expect(validate(secret({ a: 'not base64' }), s)).toEqual([
-      { type: 'FieldValueTypeInvalid', field: 'data.a', message: 'Invalid value: "not base64": data.a in body must be of type byte: "not base64"' },
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'data.a',
+        message: 'Invalid value: "not base64": data.a in body must be of type byte: "not base64"',
+      },
     ]);
   });
 
   it('accepts Lease microtime values and null fields', () => {
-    const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'me', renewTime: '2026-12-02T13:00:00.123456Z', acquireTime: null } };
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l' },
+      spec: { holderIdentity: 'me', renewTime: '2026-12-02T13:00:00.123456Z', acquireTime: null },
+    };
     expect(validate(lease, builtinSchema('coordination.k8s.io/v1', 'Lease')!)).toEqual([]);
   });
 

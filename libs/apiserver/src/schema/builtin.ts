@@ -3,7 +3,11 @@
 // fields so that the server never prunes real data of a built-in object.
 import { OpenApiSchema } from './types';
 
-const loose = (extra: OpenApiSchema = {}): OpenApiSchema => ({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, ...extra });
+const loose = (extra: OpenApiSchema = {}): OpenApiSchema => ({
+  type: 'object',
+  'x-kubernetes-preserve-unknown-fields': true,
+  ...extra,
+});
 const str: OpenApiSchema = { type: 'string' };
 const int32: OpenApiSchema = { type: 'integer', format: 'int32' };
 const time: OpenApiSchema = { type: 'string', format: 'date-time' };
@@ -24,7 +28,13 @@ function listMap(keys: string[], properties: OpenApiSchema = {}): OpenApiSchema 
 /** metav1.Condition / core conditions: keyed by type. */
 // A zero metav1.Time is written as null by kube (Go's encoding/json of a zero Time).
 const nullableTime: OpenApiSchema = { ...time, nullable: true };
-const conditions = listMap(['type'], { status: str, reason: str, message: str, lastTransitionTime: nullableTime, lastHeartbeatTime: nullableTime });
+const conditions = listMap(['type'], {
+  status: str,
+  reason: str,
+  message: str,
+  lastTransitionTime: nullableTime,
+  lastHeartbeatTime: nullableTime,
+});
 
 /** A top-level resource: apiVersion/kind strings, metadata an object, the rest as given. */
 const resource = (properties: OpenApiSchema): OpenApiSchema =>
@@ -118,8 +128,22 @@ const crd = resource({
     properties: {
       group: str,
       scope: { type: 'string', enum: ['Namespaced', 'Cluster'] },
-      names: loose({ properties: { plural: str, singular: str, kind: str, listKind: str, shortNames: { type: 'array', items: str }, categories: { type: 'array', items: str } } }),
-      versions: listMap(['name'], { served: { type: 'boolean' }, storage: { type: 'boolean' }, schema: loose(), subresources: loose() }),
+      names: loose({
+        properties: {
+          plural: str,
+          singular: str,
+          kind: str,
+          listKind: str,
+          shortNames: { type: 'array', items: str },
+          categories: { type: 'array', items: str },
+        },
+      }),
+      versions: listMap(['name'], {
+        served: { type: 'boolean' },
+        storage: { type: 'boolean' },
+        schema: loose(),
+        subresources: loose(),
+      }),
     },
   }),
   status: loose({ properties: { conditions } }),

@@ -6,7 +6,8 @@ import { applyDefaults, pruneUnknownFields, validate, validateCrdSchema } from '
 
 const CRD_DIR = join(__dirname, '../../../../config/crd');
 const crdFiles = readdirSync(CRD_DIR).filter((f) => f.endsWith('.yaml'));
-const schemaOf = (file: string) => parse(readFileSync(join(CRD_DIR, file), 'utf8')).spec.versions[0].schema.openAPIV3Schema;
+const schemaOf = (file: string) =>
+  parse(readFileSync(join(CRD_DIR, file), 'utf8')).spec.versions[0].schema.openAPIV3Schema;
 
 const admit = (obj: unknown, schema: Record<string, any>) => {
   const out = applyDefaults(pruneUnknownFields(obj, schema), schema);
@@ -39,8 +40,14 @@ describe('CAPI CRD schemas', () => {
           spec: {
             clusterName: 'c1',
             version: 'v1.31.0',
-            bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'b' } },
-            infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DockerMachineTemplate', name: 'i' },
+            bootstrap: {
+              configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'b' },
+            },
+            infrastructureRef: {
+              apiGroup: 'infrastructure.cluster.x-k8s.io',
+              kind: 'DockerMachineTemplate',
+              name: 'i',
+            },
           },
         },
       },

@@ -26,7 +26,10 @@ describe('applyDefaults', () => {
       { conditionType: 'A', polarity: 'Positive' },
       { conditionType: 'B', polarity: 'Negative' },
     ]);
-    const mapSchema = { type: 'object', additionalProperties: { type: 'object', properties: { port: { type: 'integer', default: 80 } } } };
+    const mapSchema = {
+      type: 'object',
+      additionalProperties: { type: 'object', properties: { port: { type: 'integer', default: 80 } } },
+    };
     expect(applyDefaults({ a: {}, b: { port: 1 } }, mapSchema)).toEqual({ a: { port: 80 }, b: { port: 1 } });
   });
 
@@ -39,7 +42,10 @@ describe('applyDefaults', () => {
         nullable: { type: 'string', nullable: true, default: 'n' },
       },
     };
-    expect(applyDefaults({ withDefault: null, noDefault: null, nullable: null }, s)).toEqual({ withDefault: 'd', nullable: null });
+    expect(applyDefaults({ withDefault: null, noDefault: null, nullable: null }, s)).toEqual({
+      withDefault: 'd',
+      nullable: null,
+    });
   });
 
   it('defaults null array items only when the items schema has a default', () => {

@@ -17,9 +17,16 @@ export function applyDefaultsInPlace(obj: unknown, schema: OpenApiSchema): unkno
 
 /** The declared properties that carry a default, per schema node, found once (schemas are not changed in place). */
 const defaultedCache = new WeakMap<object, [string, Record<string, any>][]>();
-function defaultedPropsOf(s: Record<string, any>, props: Record<string, Record<string, any>>): [string, Record<string, any>][] {
+function defaultedPropsOf(
+  s: Record<string, any>,
+  props: Record<string, Record<string, any>>,
+): [string, Record<string, any>][] {
   let out = defaultedCache.get(s);
-  if (!out) defaultedCache.set(s, (out = Object.entries(props).filter(([, ps]) => isPlainObject(ps) && ps.default !== undefined)));
+  if (!out)
+    defaultedCache.set(
+      s,
+      (out = Object.entries(props).filter(([, ps]) => isPlainObject(ps) && ps.default !== undefined)),
+    );
   return out;
 }
 
@@ -29,7 +36,8 @@ function defaultNode(value: unknown, s: OpenApiSchema | undefined): unknown {
     if (isPlainObject(s.items)) {
       for (let i = 0; i < value.length; i++) {
         // a null item of a non-nullable items schema takes the items default (kube keeps null items otherwise)
-        if (value[i] === null && s.items.nullable !== true && s.items.default !== undefined) value[i] = structuredClone(s.items.default);
+        if (value[i] === null && s.items.nullable !== true && s.items.default !== undefined)
+          value[i] = structuredClone(s.items.default);
         value[i] = defaultNode(value[i], s.items);
       }
     }

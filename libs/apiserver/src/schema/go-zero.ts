@@ -7,7 +7,18 @@
 type Fill = Record<string, unknown>;
 
 const NODE_SYSTEM_INFO: Fill = Object.fromEntries(
-  ['machineID', 'systemUUID', 'bootID', 'kernelVersion', 'osImage', 'containerRuntimeVersion', 'kubeletVersion', 'kubeProxyVersion', 'operatingSystem', 'architecture'].map((k) => [k, '']),
+  [
+    'machineID',
+    'systemUUID',
+    'bootID',
+    'kernelVersion',
+    'osImage',
+    'containerRuntimeVersion',
+    'kubeletVersion',
+    'kubeProxyVersion',
+    'operatingSystem',
+    'architecture',
+  ].map((k) => [k, '']),
 );
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -17,12 +28,14 @@ function fillIn(obj: Record<string, unknown>, fill: Fill): Record<string, unknow
   const out = { ...obj };
   for (const [k, zero] of Object.entries(fill)) {
     if (out[k] === undefined) out[k] = structuredClone(zero);
-    else if (isMap(zero) && isMap(out[k]) && Object.keys(zero).length) out[k] = fillIn(out[k] as Record<string, unknown>, zero);
+    else if (isMap(zero) && isMap(out[k]) && Object.keys(zero).length)
+      out[k] = fillIn(out[k] as Record<string, unknown>, zero);
   }
   return out;
 }
 
-const each = (list: unknown, fill: Fill) => (Array.isArray(list) ? list.map((x) => (isMap(x) ? fillIn(x, fill) : x)) : list);
+const each = (list: unknown, fill: Fill) =>
+  Array.isArray(list) ? list.map((x) => (isMap(x) ? fillIn(x, fill) : x)) : list;
 
 /**
  * podCIDR and podCIDRs as the v1 <-> internal NodeSpec conversions leave them (pkg/apis/core/v1/conversion.go):
@@ -37,13 +50,35 @@ function nodePodCIDRs(spec: Record<string, unknown>): Record<string, unknown> {
 
 /** Per apiVersion/kind: the object with kube's always-written zero fields filled in. */
 const KINDS: Record<string, (o: Record<string, unknown>) => Record<string, unknown>> = {
-  'v1/Event': (o) => fillIn(o, { involvedObject: {}, source: {}, firstTimestamp: null, lastTimestamp: null, eventTime: null, reportingComponent: '', reportingInstance: '' }),
-  'events.k8s.io/v1/Event': (o) => fillIn(o, { eventTime: null, regarding: {}, deprecatedSource: {}, deprecatedFirstTimestamp: null, deprecatedLastTimestamp: null }),
+  'v1/Event': (o) =>
+    fillIn(o, {
+      involvedObject: {},
+      source: {},
+      firstTimestamp: null,
+      lastTimestamp: null,
+      eventTime: null,
+      reportingComponent: '',
+      reportingInstance: '',
+    }),
+  'events.k8s.io/v1/Event': (o) =>
+    fillIn(o, {
+      eventTime: null,
+      regarding: {},
+      deprecatedSource: {},
+      deprecatedFirstTimestamp: null,
+      deprecatedLastTimestamp: null,
+    }),
   'v1/Node': (o) => {
-    const out = fillIn(o, { spec: {}, status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: NODE_SYSTEM_INFO } });
+    const out = fillIn(o, {
+      spec: {},
+      status: { daemonEndpoints: { kubeletEndpoint: { Port: 0 } }, nodeInfo: NODE_SYSTEM_INFO },
+    });
     out.spec = nodePodCIDRs(out.spec as Record<string, unknown>);
     const status = out.status as Record<string, unknown>;
-    out.status = { ...status, conditions: each(status.conditions, { lastHeartbeatTime: null, lastTransitionTime: null }) };
+    out.status = {
+      ...status,
+      conditions: each(status.conditions, { lastHeartbeatTime: null, lastTransitionTime: null }),
+    };
     if (status.conditions === undefined) delete (out.status as Record<string, unknown>).conditions;
     return out;
   },
@@ -63,6 +98,7 @@ export function withGoZeroFields<T extends Record<string, unknown>>(obj: T): T {
  */
 export function dropEventsV1EmptyStrings<T extends Record<string, unknown>>(obj: T): T {
   const out: Record<string, unknown> = { ...obj };
-  for (const k of ['reportingController', 'reportingInstance', 'note', 'action', 'reason', 'type']) if (out[k] === '') delete out[k];
+  for (const k of ['reportingController', 'reportingInstance', 'note', 'action', 'reason', 'type'])
+    if (out[k] === '') delete out[k];
   return out as T;
 }

@@ -6,7 +6,12 @@ const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
 const QUALIFIED_NAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const LABEL_VALUE = `(${QUALIFIED_NAME})?`;
 const full = (re: string) => new RegExp(`^${re}$`);
-const RE = { label: full(DNS1123_LABEL), subdomain: full(DNS1123_SUBDOMAIN), qualified: full(QUALIFIED_NAME), labelValue: full(LABEL_VALUE) };
+const RE = {
+  label: full(DNS1123_LABEL),
+  subdomain: full(DNS1123_SUBDOMAIN),
+  qualified: full(QUALIFIED_NAME),
+  labelValue: full(LABEL_VALUE),
+};
 
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
@@ -140,14 +145,22 @@ function validateOwnerReferences(refs: unknown, errs: FieldError[]): void {
       return;
     }
     for (const name of ['apiVersion', 'kind', 'name', 'uid']) {
-      if (typeof r[name] !== 'string' || r[name] === '') errs.push(fieldErrors.required(child(at, name), `${name} must not be empty`));
+      if (typeof r[name] !== 'string' || r[name] === '')
+        errs.push(fieldErrors.required(child(at, name), `${name} must not be empty`));
     }
     if (r.controller === true) controllers++;
   });
-  if (controllers > 1) errs.push(fieldErrors.invalid(field, refs, 'Only one reference can have Controller set to true'));
+  if (controllers > 1)
+    errs.push(fieldErrors.invalid(field, refs, 'Only one reference can have Controller set to true'));
 }
 
-function validateName(v: unknown, field: string, check: (s: string) => string[], errs: FieldError[], prefix = false): void {
+function validateName(
+  v: unknown,
+  field: string,
+  check: (s: string) => string[],
+  errs: FieldError[],
+  prefix = false,
+): void {
   if (v === undefined || v === null || v === '') return;
   if (typeof v !== 'string') {
     errs.push(fieldErrors.typeInvalid(field, v, 'must be a string'));

@@ -17,7 +17,11 @@ describe('pruneUnknownFields', () => {
 
   it('keeps apiVersion/kind and keeps only ObjectMeta fields in metadata', () => {
     const obj = { apiVersion: 'x/v1', kind: 'K', metadata: { name: 'n', labels: { a: 'b' }, notMeta: 1 } };
-    expect(pruneUnknownFields(obj, { type: 'object', properties: {} })).toEqual({ apiVersion: 'x/v1', kind: 'K', metadata: { name: 'n', labels: { a: 'b' } } });
+    expect(pruneUnknownFields(obj, { type: 'object', properties: {} })).toEqual({
+      apiVersion: 'x/v1',
+      kind: 'K',
+      metadata: { name: 'n', labels: { a: 'b' } },
+    });
   });
 
   it('respects x-kubernetes-preserve-unknown-fields, still pruning below declared properties', () => {
@@ -36,7 +40,12 @@ describe('pruneUnknownFields', () => {
   });
 
   it('prunes additionalProperties values by their schema', () => {
-    const s = { type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'object', properties: { keep: { type: 'string' } } } } } };
+    const s = {
+      type: 'object',
+      properties: {
+        m: { type: 'object', additionalProperties: { type: 'object', properties: { keep: { type: 'string' } } } },
+      },
+    };
     expect(pruneUnknownFields({ m: { k1: { keep: 'a', drop: 'b' } } }, s)).toEqual({ m: { k1: { keep: 'a' } } });
   });
 
@@ -44,15 +53,34 @@ describe('pruneUnknownFields', () => {
     const s = {
       type: 'object',
       properties: {
-        template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } },
+        template: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } },
+        },
       },
     };
-    const out = pruneUnknownFields({ template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', bad: 1 }, spec: { a: 'x', b: 'y' }, other: 1 } }, s);
+    const out = pruneUnknownFields(
+      {
+        template: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'p', bad: 1 },
+          spec: { a: 'x', b: 'y' },
+          other: 1,
+        },
+      },
+      s,
+    );
     expect(out).toEqual({ template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { a: 'x' } } });
   });
 
   it('ignores allOf/anyOf/oneOf when deciding what is known', () => {
-    const s = { type: 'object', properties: { a: { type: 'string' } }, anyOf: [{ properties: { b: { type: 'string' } } }] };
+    const s = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      anyOf: [{ properties: { b: { type: 'string' } } }],
+    };
     expect(pruneUnknownFields({ a: 'x', b: 'y' }, s)).toEqual({ a: 'x' });
   });
 

@@ -7,8 +7,21 @@ import { additionalSchemaOf, propertiesOf } from './values';
 
 /** The fields of metav1.ObjectMeta; anything else under metadata is dropped (kube's ObjectMeta round trip). */
 export const OBJECT_META_FIELDS = new Set([
-  'name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp',
-  'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields',
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
 ]);
 
 const RESOURCE_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);

@@ -9,9 +9,19 @@ import { deepEqual } from './values';
 const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
 /** Generic keywords a value validation (inside allOf/anyOf/oneOf/not) must not set. */
-const NESTED_FORBIDDEN = ['type', 'default', 'additionalProperties', 'nullable', 'description',
-  'x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string',
-  'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type'];
+const NESTED_FORBIDDEN = [
+  'type',
+  'default',
+  'additionalProperties',
+  'nullable',
+  'description',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-embedded-resource',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+];
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
 
 /** Returns the structural-schema violations of a CRD version schema (empty when it can be served). */
@@ -29,11 +39,18 @@ function checkRootMetadata(schema: OpenApiSchema, errs: FieldError[]): void {
   if (!isPlainObject(meta)) return;
   const at = key('properties', 'metadata');
   for (const k of Object.keys(meta)) {
-    if (!['type', 'properties', 'description'].includes(k)) errs.push(fieldErrors.forbidden(child(at, k), 'must not be specified at the root metadata'));
+    if (!['type', 'properties', 'description'].includes(k))
+      errs.push(fieldErrors.forbidden(child(at, k), 'must not be specified at the root metadata'));
   }
   if (isPlainObject(meta.properties)) {
     for (const k of Object.keys(meta.properties)) {
-      if (k !== 'name' && k !== 'generateName') errs.push(fieldErrors.forbidden(key(child(at, 'properties'), k), 'only name and generateName may be restricted in metadata'));
+      if (k !== 'name' && k !== 'generateName')
+        errs.push(
+          fieldErrors.forbidden(
+            key(child(at, 'properties'), k),
+            'only name and generateName may be restricted in metadata',
+          ),
+        );
     }
   }
 }
@@ -56,17 +73,25 @@ function checkNode(s: OpenApiSchema, path: string, errs: FieldError[], ctx: { ro
   } else if (intOrString) {
     errs.push(fieldErrors.forbidden(at('type'), 'must be empty if x-kubernetes-int-or-string is true'));
   }
-  if (s['x-kubernetes-preserve-unknown-fields'] === false) errs.push(fieldErrors.invalid(at('x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
+  if (s['x-kubernetes-preserve-unknown-fields'] === false)
+    errs.push(fieldErrors.invalid(at('x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
   if (s.properties !== undefined) {
-    if (!isPlainObject(s.properties)) errs.push(fieldErrors.invalid(at('properties'), s.properties, 'must be a map of schemas'));
+    if (!isPlainObject(s.properties))
+      errs.push(fieldErrors.invalid(at('properties'), s.properties, 'must be a map of schemas'));
     else {
-      if (s.type !== undefined && s.type !== 'object') errs.push(fieldErrors.forbidden(at('properties'), 'must only be used with type object'));
-      for (const [name, ps] of Object.entries(s.properties)) checkNode(ps as OpenApiSchema, key(at('properties'), name), errs);
+      if (s.type !== undefined && s.type !== 'object')
+        errs.push(fieldErrors.forbidden(at('properties'), 'must only be used with type object'));
+      for (const [name, ps] of Object.entries(s.properties))
+        checkNode(ps as OpenApiSchema, key(at('properties'), name), errs);
     }
   }
   if (s.additionalProperties !== undefined) {
-    if (s.additionalProperties === false) errs.push(fieldErrors.forbidden(at('additionalProperties'), 'must not be false (unknown fields are pruned)'));
-    else if (s.properties !== undefined) errs.push(fieldErrors.forbidden(at('additionalProperties'), 'additionalProperties and properties are mutual exclusive'));
+    if (s.additionalProperties === false)
+      errs.push(fieldErrors.forbidden(at('additionalProperties'), 'must not be false (unknown fields are pruned)'));
+    else if (s.properties !== undefined)
+      errs.push(
+        fieldErrors.forbidden(at('additionalProperties'), 'additionalProperties and properties are mutual exclusive'),
+      );
     if (isPlainObject(s.additionalProperties)) checkNode(s.additionalProperties, at('additionalProperties'), errs);
   }
   if (s.type === 'array') {
@@ -75,10 +100,19 @@ function checkNode(s: OpenApiSchema, path: string, errs: FieldError[], ctx: { ro
     errs.push(fieldErrors.forbidden(at('items'), 'must only be used with type array'));
   }
   if (isPlainObject(s.items)) checkNode(s.items, at('items'), errs);
-  else if (Array.isArray(s.items)) errs.push(fieldErrors.forbidden(at('items'), 'items must be a schema object and not an array'));
-  if (s.uniqueItems === true) errs.push(fieldErrors.forbidden(at('uniqueItems'), 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  else if (Array.isArray(s.items))
+    errs.push(fieldErrors.forbidden(at('items'), 'items must be a schema object and not an array'));
+  if (s.uniqueItems === true)
+    errs.push(
+      fieldErrors.forbidden(
+        at('uniqueItems'),
+        'uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
+      ),
+    );
   if (s['x-kubernetes-embedded-resource'] === true && s.type !== 'object') {
-    errs.push(fieldErrors.invalid(at('type'), s.type ?? '', 'must be object if x-kubernetes-embedded-resource is true'));
+    errs.push(
+      fieldErrors.invalid(at('type'), s.type ?? '', 'must be object if x-kubernetes-embedded-resource is true'),
+    );
   }
   checkPattern(s, path, errs);
   checkListType(s, path, errs);
@@ -87,7 +121,10 @@ function checkNode(s: OpenApiSchema, path: string, errs: FieldError[], ctx: { ro
   for (const j of JUNCTORS) {
     if (s[j] === undefined) continue;
     if (!Array.isArray(s[j])) errs.push(fieldErrors.invalid(at(j), s[j], 'must be a list of schemas'));
-    else s[j].forEach((b: OpenApiSchema, i: number) => checkValueValidation(b, index(at(j), i), errs, intOrString && j !== 'oneOf'));
+    else
+      s[j].forEach((b: OpenApiSchema, i: number) =>
+        checkValueValidation(b, index(at(j), i), errs, intOrString && j !== 'oneOf'),
+      );
   }
   if (s.not !== undefined) checkValueValidation(s.not, at('not'), errs, false);
 }
@@ -105,11 +142,16 @@ function checkValueValidation(s: OpenApiSchema, path: string, errs: FieldError[]
     errs.push(fieldErrors.forbidden(child(path, k), 'must not be specified in a nested context'));
   }
   checkPattern(s, path, errs);
-  if (isPlainObject(s.properties)) for (const [n, ps] of Object.entries(s.properties)) checkValueValidation(ps as OpenApiSchema, key(child(path, 'properties'), n), errs, false);
+  if (isPlainObject(s.properties))
+    for (const [n, ps] of Object.entries(s.properties))
+      checkValueValidation(ps as OpenApiSchema, key(child(path, 'properties'), n), errs, false);
   if (isPlainObject(s.items)) checkValueValidation(s.items, child(path, 'items'), errs, false);
   // allOf: [{anyOf: [{type: integer}, {type: string}]}] is the second accepted int-or-string pattern
   for (const j of JUNCTORS) {
-    if (Array.isArray(s[j])) s[j].forEach((b: OpenApiSchema, i: number) => checkValueValidation(b, index(child(path, j), i), errs, intOrStringBranch && j !== 'oneOf'));
+    if (Array.isArray(s[j]))
+      s[j].forEach((b: OpenApiSchema, i: number) =>
+        checkValueValidation(b, index(child(path, j), i), errs, intOrStringBranch && j !== 'oneOf'),
+      );
   }
   if (s.not !== undefined) checkValueValidation(s.not, child(path, 'not'), errs, false);
 }
@@ -128,7 +170,13 @@ function checkListType(s: OpenApiSchema, path: string, errs: FieldError[]): void
   const lt = s['x-kubernetes-list-type'];
   const keys = s['x-kubernetes-list-map-keys'];
   if (lt === undefined) {
-    if (keys !== undefined) errs.push(fieldErrors.forbidden(child(path, 'x-kubernetes-list-map-keys'), 'must be empty if x-kubernetes-list-type is not map'));
+    if (keys !== undefined)
+      errs.push(
+        fieldErrors.forbidden(
+          child(path, 'x-kubernetes-list-map-keys'),
+          'must be empty if x-kubernetes-list-type is not map',
+        ),
+      );
     return;
   }
   const at = child(path, 'x-kubernetes-list-type');
@@ -138,11 +186,29 @@ function checkListType(s: OpenApiSchema, path: string, errs: FieldError[]): void
   }
   if (s.type !== 'array') errs.push(fieldErrors.invalid(at, lt, 'must only be used if type is array'));
   const items = isPlainObject(s.items) ? s.items : undefined;
-  if (lt === 'set' && items && !SCALAR_TYPES.has(items.type) && items['x-kubernetes-map-type'] !== 'atomic' && !items['x-kubernetes-int-or-string']) {
-    errs.push(fieldErrors.invalid(child(path, 'items.type'), items.type ?? '', 'must be a scalar type or an atomic object/array if x-kubernetes-list-type is set'));
+  if (
+    lt === 'set' &&
+    items &&
+    !SCALAR_TYPES.has(items.type) &&
+    items['x-kubernetes-map-type'] !== 'atomic' &&
+    !items['x-kubernetes-int-or-string']
+  ) {
+    errs.push(
+      fieldErrors.invalid(
+        child(path, 'items.type'),
+        items.type ?? '',
+        'must be a scalar type or an atomic object/array if x-kubernetes-list-type is set',
+      ),
+    );
   }
   if (lt !== 'map') {
-    if (keys !== undefined) errs.push(fieldErrors.forbidden(child(path, 'x-kubernetes-list-map-keys'), 'must be empty if x-kubernetes-list-type is not map'));
+    if (keys !== undefined)
+      errs.push(
+        fieldErrors.forbidden(
+          child(path, 'x-kubernetes-list-map-keys'),
+          'must be empty if x-kubernetes-list-type is not map',
+        ),
+      );
     return;
   }
   const keysAt = child(path, 'x-kubernetes-list-map-keys');
@@ -151,7 +217,13 @@ function checkListType(s: OpenApiSchema, path: string, errs: FieldError[]): void
     return;
   }
   if (!items || items.type !== 'object') {
-    errs.push(fieldErrors.invalid(child(path, 'items.type'), items?.type ?? '', 'must be object if x-kubernetes-list-type is map'));
+    errs.push(
+      fieldErrors.invalid(
+        child(path, 'items.type'),
+        items?.type ?? '',
+        'must be object if x-kubernetes-list-type is map',
+      ),
+    );
     return;
   }
   const props = isPlainObject(items.properties) ? items.properties : {};
@@ -163,7 +235,13 @@ function checkListType(s: OpenApiSchema, path: string, errs: FieldError[]): void
       return;
     }
     if (!SCALAR_TYPES.has(p.type) && !p['x-kubernetes-int-or-string']) {
-      errs.push(fieldErrors.invalid(child(key(child(path, 'items.properties'), k as string), 'type'), p.type ?? '', 'must be a scalar type if used as a map key'));
+      errs.push(
+        fieldErrors.invalid(
+          child(key(child(path, 'items.properties'), k as string), 'type'),
+          p.type ?? '',
+          'must be a scalar type if used as a map key',
+        ),
+      );
     }
     if (!required.includes(k) && p.default === undefined) {
       errs.push(fieldErrors.required(index(keysAt, i), `list map key "${k}" must be required or have a default`));

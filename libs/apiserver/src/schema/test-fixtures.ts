@@ -22,8 +22,15 @@ export const machineDeploymentSchema: OpenApiSchema = {
             rollingUpdate: {
               type: 'object',
               properties: {
-                maxSurge: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], default: 1 },
-                maxUnavailable: { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+                maxSurge: {
+                  'x-kubernetes-int-or-string': true,
+                  anyOf: [{ type: 'integer' }, { type: 'string' }],
+                  default: 1,
+                },
+                maxUnavailable: {
+                  'x-kubernetes-int-or-string': true,
+                  anyOf: [{ type: 'integer' }, { type: 'string' }],
+                },
               },
             },
           },
@@ -36,7 +43,10 @@ export const machineDeploymentSchema: OpenApiSchema = {
         template: {
           type: 'object',
           properties: {
-            metadata: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } } },
+            metadata: {
+              type: 'object',
+              properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } },
+            },
             spec: {
               type: 'object',
               required: ['clusterName'],
@@ -46,7 +56,15 @@ export const machineDeploymentSchema: OpenApiSchema = {
                 bootstrap: {
                   type: 'object',
                   properties: {
-                    configRef: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } } },
+                    configRef: {
+                      type: 'object',
+                      'x-kubernetes-map-type': 'atomic',
+                      properties: {
+                        apiVersion: { type: 'string' },
+                        kind: { type: 'string' },
+                        name: { type: 'string' },
+                      },
+                    },
                     dataSecretName: { type: 'string', nullable: true },
                   },
                 },
@@ -56,7 +74,14 @@ export const machineDeploymentSchema: OpenApiSchema = {
                   maxItems: 3,
                   'x-kubernetes-list-type': 'map',
                   'x-kubernetes-list-map-keys': ['conditionType'],
-                  items: { type: 'object', required: ['conditionType'], properties: { conditionType: { type: 'string', maxLength: 316 }, polarity: { type: 'string', default: 'Positive' } } },
+                  items: {
+                    type: 'object',
+                    required: ['conditionType'],
+                    properties: {
+                      conditionType: { type: 'string', maxLength: 316 },
+                      polarity: { type: 'string', default: 'Positive' },
+                    },
+                  },
                 },
               },
             },

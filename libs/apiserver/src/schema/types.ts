@@ -45,7 +45,11 @@ export function renderValue(v: unknown): string {
 const withDetail = (head: string, detail?: string) => (detail ? `${head}: ${detail}` : head);
 
 export const fieldErrors = {
-  required: (field: string, detail?: string): FieldError => ({ type: 'FieldValueRequired', field, message: withDetail('Required value', detail) }),
+  required: (field: string, detail?: string): FieldError => ({
+    type: 'FieldValueRequired',
+    field,
+    message: withDetail('Required value', detail),
+  }),
   invalid: (field: string, value: unknown, detail?: string): FieldError => ({
     type: 'FieldValueInvalid',
     field,
@@ -72,8 +76,16 @@ export const fieldErrors = {
     field,
     message: `Too many: ${actual}: must have at most ${max} ${unit}`,
   }),
-  duplicate: (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, message: `Duplicate value: ${renderValue(value)}` }),
-  forbidden: (field: string, detail: string): FieldError => ({ type: 'FieldValueForbidden', field, message: withDetail('Forbidden', detail) }),
+  duplicate: (field: string, value: unknown): FieldError => ({
+    type: 'FieldValueDuplicate',
+    field,
+    message: `Duplicate value: ${renderValue(value)}`,
+  }),
+  forbidden: (field: string, detail: string): FieldError => ({
+    type: 'FieldValueForbidden',
+    field,
+    message: withDetail('Forbidden', detail),
+  }),
 };
 
 /** Field path helpers: "spec" + "replicas" → "spec.replicas"; index → "spec.items[2]"; map key → "spec.m[key]". */

@@ -12,14 +12,20 @@ describe('validate', () => {
     const obj: any = validMachineDeployment();
     obj.spec.replicas = 'string';
     expect(validate(obj, md)).toEqual([
-      { type: 'FieldValueTypeInvalid', field: 'spec.replicas', message: 'Invalid value: "string": spec.replicas in body must be of type integer: "string"' },
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec.replicas',
+        message: 'Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      },
     ]);
   });
 
   it('rejects a fractional number for an integer but accepts integers for number', () => {
     const obj: any = validMachineDeployment();
     obj.spec.replicas = 1.5;
-    expect(validate(obj, md)[0].message).toBe('Invalid value: "number": spec.replicas in body must be of type integer: "number"');
+    expect(validate(obj, md)[0].message).toBe(
+      'Invalid value: "number": spec.replicas in body must be of type integer: "number"',
+    );
     expect(validate(3, { type: 'number' })).toEqual([]);
   });
 
@@ -47,13 +53,21 @@ describe('validate', () => {
   });
 
   it('quotes every supported value like kube (enum values are printed with %v then quoted)', () => {
-    expect(validate(3, { type: 'integer', enum: [1, 2] })[0].message).toBe('Unsupported value: 3: supported values: "1", "2"');
+    expect(validate(3, { type: 'integer', enum: [1, 2] })[0].message).toBe(
+      'Unsupported value: 3: supported values: "1", "2"',
+    );
   });
 
   it('checks minimum/maximum including exclusive bounds', () => {
-    expect(validate(-1, { type: 'integer', minimum: 0 })[0].message).toBe('Invalid value: -1: in body should be greater than or equal to 0');
-    expect(validate(0, { type: 'integer', minimum: 0, exclusiveMinimum: true })[0].message).toContain('should be greater than 0');
-    expect(validate(10, { type: 'integer', maximum: 10, exclusiveMaximum: true })[0].message).toContain('should be less than 10');
+    expect(validate(-1, { type: 'integer', minimum: 0 })[0].message).toBe(
+      'Invalid value: -1: in body should be greater than or equal to 0',
+    );
+    expect(validate(0, { type: 'integer', minimum: 0, exclusiveMinimum: true })[0].message).toContain(
+      'should be greater than 0',
+    );
+    expect(validate(10, { type: 'integer', maximum: 10, exclusiveMaximum: true })[0].message).toContain(
+      'should be less than 10',
+    );
     expect(validate(11, { type: 'integer', maximum: 10 })[0].message).toContain('should be less than or equal to 10');
     expect(validate(10, { type: 'integer', maximum: 10 })).toEqual([]);
     expect(validate(7, { type: 'integer', multipleOf: 2 })[0].message).toContain('should be a multiple of 2');
@@ -68,22 +82,32 @@ describe('validate', () => {
       {
         type: 'FieldValueInvalid',
         field: 'spec.template.spec.version',
-        message: "Invalid value: \"1.31\": spec.template.spec.version in body should match '^v\\d+\\.\\d+\\.\\d+$'",
+        message: 'Invalid value: "1.31": spec.template.spec.version in body should match \'^v\\d+\\.\\d+\\.\\d+$\'',
       },
     ]);
     expect(validate('ééé', { type: 'string', maxLength: 3 })).toEqual([]);
-    expect(validate('', { type: 'string', minLength: 1 })[0].message).toBe('Invalid value: "": in body should be at least 1 chars long');
+    expect(validate('', { type: 'string', minLength: 1 })[0].message).toBe(
+      'Invalid value: "": in body should be at least 1 chars long',
+    );
   });
 
   it('checks maxItems/minItems and min/maxProperties', () => {
     const obj: any = validMachineDeployment();
     obj.spec.template.spec.readinessGates = ['a', 'b', 'c', 'd'].map((conditionType) => ({ conditionType }));
     expect(validate(obj, md)).toEqual([
-      { type: 'FieldValueTooMany', field: 'spec.template.spec.readinessGates', message: 'Too many: 4: must have at most 3 items' },
+      {
+        type: 'FieldValueTooMany',
+        field: 'spec.template.spec.readinessGates',
+        message: 'Too many: 4: must have at most 3 items',
+      },
     ]);
     expect(validate([], { type: 'array', items: { type: 'string' }, minItems: 1 })[0].type).toBe('FieldValueInvalid');
-    expect(validate({ a: 1, b: 2 }, { type: 'object', maxProperties: 1, additionalProperties: { type: 'integer' } })[0].type).toBe('FieldValueTooMany');
-    expect(validate({}, { type: 'object', minProperties: 1 })[0].message).toContain('should have at least 1 properties');
+    expect(
+      validate({ a: 1, b: 2 }, { type: 'object', maxProperties: 1, additionalProperties: { type: 'integer' } })[0].type,
+    ).toBe('FieldValueTooMany');
+    expect(validate({}, { type: 'object', minProperties: 1 })[0].message).toContain(
+      'should have at least 1 properties',
+    );
   });
 
   it('checks formats used by CAPI and ignores unknown ones', () => {
@@ -108,7 +132,9 @@ describe('validate', () => {
     obj.spec.strategy.rollingUpdate.maxSurge = true;
     const errs = validate(obj, md);
     expect(fields(errs)).toContain('spec.strategy.rollingUpdate.maxSurge');
-    expect(errs[0].message).toBe('Invalid value: "boolean": spec.strategy.rollingUpdate.maxSurge in body must be of type integer,string: "boolean"');
+    expect(errs[0].message).toBe(
+      'Invalid value: "boolean": spec.strategy.rollingUpdate.maxSurge in body must be of type integer,string: "boolean"',
+    );
   });
 
   it('treats null by nullable', () => {
@@ -140,11 +166,17 @@ describe('validate', () => {
 
   it('finds duplicates in list-type set', () => {
     const s = { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' };
-    expect(validate(['a', 'b', 'a'], s)).toEqual([{ type: 'FieldValueDuplicate', field: '[2]', message: 'Duplicate value: "a"' }]);
+    expect(validate(['a', 'b', 'a'], s)).toEqual([
+      { type: 'FieldValueDuplicate', field: '[2]', message: 'Duplicate value: "a"' },
+    ]);
     expect(validate({ l: ['a', 'b'] }, { type: 'object', properties: { l: s } })).toEqual([]);
     // like kube, a value repeated several times is reported once, at its first repetition
     expect(validate(['a', 'a', 'a', 'b', 'b'], s).map((e) => e.field)).toEqual(['[1]', '[4]']);
-    const objects = { type: 'array', items: { type: 'object', 'x-kubernetes-map-type': 'atomic' }, 'x-kubernetes-list-type': 'set' };
+    const objects = {
+      type: 'array',
+      items: { type: 'object', 'x-kubernetes-map-type': 'atomic' },
+      'x-kubernetes-list-type': 'set',
+    };
     expect(validate([{ a: 1 }, { a: 1 }], objects)).toEqual([
       { type: 'FieldValueDuplicate', field: '[1]', message: 'Duplicate value: map[string]interface {}{"a":1}' },
     ]);
@@ -162,7 +194,11 @@ describe('validate', () => {
     };
     expect(validate(obj, md)).toEqual([
       { type: 'FieldValueRequired', field: 'status.conditions[3].type', message: 'Required value' },
-      { type: 'FieldValueDuplicate', field: 'status.conditions[2]', message: 'Duplicate value: map[string]interface {}{"type":"Ready"}' },
+      {
+        type: 'FieldValueDuplicate',
+        field: 'status.conditions[2]',
+        message: 'Duplicate value: map[string]interface {}{"type":"Ready"}',
+      },
     ]);
   });
 
@@ -173,21 +209,52 @@ describe('validate', () => {
       'x-kubernetes-list-map-keys': ['key', 'effect'],
       items: { type: 'object', properties: { key: { type: 'string' }, effect: { type: 'string' } } },
     };
-    expect(validate([{ key: 'a', effect: 'NoSchedule' }, { key: 'a', effect: 'NoExecute' }], s)).toEqual([]);
-    expect(fields(validate([{ key: 'a', effect: 'NoSchedule' }, { effect: 'NoSchedule', key: 'a' }], s))).toEqual(['[1]']);
+    expect(
+      validate(
+        [
+          { key: 'a', effect: 'NoSchedule' },
+          { key: 'a', effect: 'NoExecute' },
+        ],
+        s,
+      ),
+    ).toEqual([]);
+    expect(
+      fields(
+        validate(
+          [
+            { key: 'a', effect: 'NoSchedule' },
+            { effect: 'NoSchedule', key: 'a' },
+          ],
+          s,
+        ),
+      ),
+    ).toEqual(['[1]']);
     // items are type-checked, and the list-map check reports only the first non-object item
     const errs = validate([{ key: 'a', effect: 'E' }, 'str', 5], s);
     expect(errs.filter((e) => e.type === 'FieldValueInvalid')).toEqual([
-      { type: 'FieldValueInvalid', field: '[1]', message: 'Invalid value: "str": must be an object for an array of list-type map' },
+      {
+        type: 'FieldValueInvalid',
+        field: '[1]',
+        message: 'Invalid value: "str": must be an object for an array of list-type map',
+      },
     ]);
     expect(errs.filter((e) => e.type === 'FieldValueTypeInvalid').map((e) => e.field)).toEqual(['[1]', '[2]']);
   });
 
   it('evaluates oneOf, anyOf, allOf and not', () => {
-    const oneOf = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }] };
+    const oneOf = {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      oneOf: [{ required: ['a'] }, { required: ['b'] }],
+    };
     expect(validate({ a: 'x' }, oneOf)).toEqual([]);
     expect(validate({ a: 'x', b: 'y' }, oneOf)).toEqual([
-      { type: 'FieldValueInvalid', field: '', message: 'Invalid value: map[string]interface {}{"a":"x", "b":"y"}: in body must validate one and only one schema (oneOf)' },
+      {
+        type: 'FieldValueInvalid',
+        field: '',
+        message:
+          'Invalid value: map[string]interface {}{"a":"x", "b":"y"}: in body must validate one and only one schema (oneOf)',
+      },
     ]);
     expect(fields(validate({}, oneOf))).toEqual(['', 'a', 'b']);
     const anyOf = { type: 'string', anyOf: [{ pattern: '^a' }, { pattern: 'z$' }] };
@@ -195,19 +262,32 @@ describe('validate', () => {
     expect(validate('xyz', anyOf)).toEqual([]);
     expect(validate('m', anyOf)[0].message).toContain('must validate at least one schema (anyOf)');
     const allOf = { type: 'string', allOf: [{ minLength: 2 }, { maxLength: 3 }] };
-    expect(validate('abcd', allOf)).toEqual([{ type: 'FieldValueTooLong', field: '', message: 'Too long: may not be more than 3 bytes' }]);
-    expect(validate('a', { type: 'string', not: { enum: ['a'] } })[0].message).toContain('must not validate the schema (not)');
+    expect(validate('abcd', allOf)).toEqual([
+      { type: 'FieldValueTooLong', field: '', message: 'Too long: may not be more than 3 bytes' },
+    ]);
+    expect(validate('a', { type: 'string', not: { enum: ['a'] } })[0].message).toContain(
+      'must not validate the schema (not)',
+    );
   });
 
   it('requires apiVersion and kind in embedded resources', () => {
-    const s = { type: 'object', properties: { obj: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true } } };
+    const s = {
+      type: 'object',
+      properties: {
+        obj: { type: 'object', 'x-kubernetes-embedded-resource': true, 'x-kubernetes-preserve-unknown-fields': true },
+      },
+    };
     expect(fields(validate({ obj: { metadata: {} } }, s))).toEqual(['obj.apiVersion', 'obj.kind']);
     expect(validate({ obj: { apiVersion: 'v1', kind: 'Pod' } }, s)).toEqual([]);
   });
 
   it('does not crash on malformed schemas or values', () => {
     expect(validate(undefined, { type: 'object' })).toEqual([
-      { type: 'FieldValueTypeInvalid', field: '', message: 'Invalid value: null: in body must be of type object: "null"' },
+      {
+        type: 'FieldValueTypeInvalid',
+        field: '',
+        message: 'Invalid value: null: in body must be of type object: "null"',
+      },
     ]);
     expect(validate({ a: 1 }, { type: 'object', properties: 'nope' } as any)).toEqual([]);
     expect(validate('x', { type: 'string', pattern: '([' })).toEqual([]);

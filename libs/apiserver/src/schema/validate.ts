@@ -48,8 +48,10 @@ function validateNode(value: unknown, s: OpenApiSchema, path: string, errs: Fiel
   if (!isPlainObject(s)) return;
   if (value === null || value === undefined) {
     if (s.nullable === true) return;
-    if (typeof s.type === 'string') errs.push(fieldErrors.typeInvalid(path, null, `${inBody(path)} must be of type ${s.type}: "null"`));
-    else if (s['x-kubernetes-int-or-string'] === true) errs.push(fieldErrors.typeInvalid(path, null, `${inBody(path)} must be of type integer,string: "null"`));
+    if (typeof s.type === 'string')
+      errs.push(fieldErrors.typeInvalid(path, null, `${inBody(path)} must be of type ${s.type}: "null"`));
+    else if (s['x-kubernetes-int-or-string'] === true)
+      errs.push(fieldErrors.typeInvalid(path, null, `${inBody(path)} must be of type integer,string: "null"`));
     return;
   }
   if (!checkType(value, s, path, errs)) return;
@@ -57,7 +59,13 @@ function validateNode(value: unknown, s: OpenApiSchema, path: string, errs: Fiel
     errs.push(fieldErrors.notSupported(path, value, s.enum));
   }
   if (typeof s.format === 'string' && !satisfiesFormat(s.format, value)) {
-    errs.push(fieldErrors.typeInvalid(path, value, `${inBody(path)} must be of type ${s.format}: ${JSON.stringify(String(value))}`));
+    errs.push(
+      fieldErrors.typeInvalid(
+        path,
+        value,
+        `${inBody(path)} must be of type ${s.format}: ${JSON.stringify(String(value))}`,
+      ),
+    );
   }
   if (typeof value === 'number') checkNumber(value, s, path, errs);
   else if (typeof value === 'string') checkString(value, s, path, errs);
@@ -71,14 +79,22 @@ function checkType(value: unknown, s: OpenApiSchema, path: string, errs: FieldEr
   const actual = jsonTypeOf(value);
   if (s['x-kubernetes-int-or-string'] === true) {
     if (actual === 'integer' || actual === 'string') return true;
-    errs.push(fieldErrors.typeInvalid(path, actual, `${inBody(path)} must be of type integer,string: ${JSON.stringify(actual)}`));
+    errs.push(
+      fieldErrors.typeInvalid(
+        path,
+        actual,
+        `${inBody(path)} must be of type integer,string: ${JSON.stringify(actual)}`,
+      ),
+    );
     return false;
   }
   const type = s.type;
   if (typeof type !== 'string' || !KNOWN_TYPES.has(type)) return true; // untyped: preserve-unknown-fields or a value-validation branch
   if (typeMatches(type, actual)) return true;
   // kube-openapi's InvalidType carries the value's type name, which field.TypeInvalid quotes.
-  errs.push(fieldErrors.typeInvalid(path, actual, `${inBody(path)} must be of type ${type}: ${JSON.stringify(actual)}`));
+  errs.push(
+    fieldErrors.typeInvalid(path, actual, `${inBody(path)} must be of type ${type}: ${JSON.stringify(actual)}`),
+  );
   return false;
 }
 
@@ -97,7 +113,8 @@ function checkNumber(v: number, s: OpenApiSchema, path: string, errs: FieldError
   }
   if (typeof s.multipleOf === 'number' && s.multipleOf > 0) {
     const q = v / s.multipleOf;
-    if (Math.abs(q - Math.round(q)) > 1e-9) errs.push(fieldErrors.invalid(path, v, `${inBody(path)} should be a multiple of ${s.multipleOf}`));
+    if (Math.abs(q - Math.round(q)) > 1e-9)
+      errs.push(fieldErrors.invalid(path, v, `${inBody(path)} should be a multiple of ${s.multipleOf}`));
   }
 }
 
@@ -114,7 +131,8 @@ function checkString(v: string, s: OpenApiSchema, path: string, errs: FieldError
 }
 
 function checkArray(v: unknown[], s: OpenApiSchema, path: string, errs: FieldError[]): void {
-  if (typeof s.maxItems === 'number' && v.length > s.maxItems) errs.push(fieldErrors.tooMany(path, v.length, s.maxItems));
+  if (typeof s.maxItems === 'number' && v.length > s.maxItems)
+    errs.push(fieldErrors.tooMany(path, v.length, s.maxItems));
   if (typeof s.minItems === 'number' && v.length < s.minItems) {
     errs.push(fieldErrors.invalid(path, v.length, `${inBody(path)} should have at least ${s.minItems} items`));
   }
@@ -159,12 +177,14 @@ function checkListMap(v: unknown[], keys: unknown, path: string, errs: FieldErro
 
 function checkObject(v: Record<string, unknown>, s: OpenApiSchema, path: string, errs: FieldError[]): void {
   const count = Object.keys(v).length;
-  if (typeof s.maxProperties === 'number' && count > s.maxProperties) errs.push(fieldErrors.tooMany(path, count, s.maxProperties));
+  if (typeof s.maxProperties === 'number' && count > s.maxProperties)
+    errs.push(fieldErrors.tooMany(path, count, s.maxProperties));
   if (typeof s.minProperties === 'number' && count < s.minProperties) {
     errs.push(fieldErrors.invalid(path, count, `${inBody(path)} should have at least ${s.minProperties} properties`));
   }
   if (Array.isArray(s.required)) {
-    for (const name of s.required) if (typeof name === 'string' && v[name] === undefined) errs.push(fieldErrors.required(child(path, name)));
+    for (const name of s.required)
+      if (typeof name === 'string' && v[name] === undefined) errs.push(fieldErrors.required(child(path, name)));
   }
   const props = propertiesOf(s);
   const extra = additionalSchemaOf(s);
@@ -179,7 +199,8 @@ function checkObject(v: Record<string, unknown>, s: OpenApiSchema, path: string,
   }
   if (s['x-kubernetes-embedded-resource'] === true) {
     for (const name of ['apiVersion', 'kind']) {
-      if (typeof v[name] !== 'string' || v[name] === '') errs.push(fieldErrors.required(child(path, name), 'must not be empty'));
+      if (typeof v[name] !== 'string' || v[name] === '')
+        errs.push(fieldErrors.required(child(path, name), 'must not be empty'));
     }
   }
 }

@@ -15,7 +15,10 @@ import { CRD_RESOURCE, Registry, storageResource } from './registry';
 import { Resources } from './resources';
 import { generateServingCerts, type ServingCerts } from './tls';
 
-export interface Logger { info(msg: string): void; error(msg: string): void }
+export interface Logger {
+  info(msg: string): void;
+  error(msg: string): void;
+}
 
 export interface ApiServerOptions {
   storage: { type: 'memory' } | { type: 'sqlite'; path: string };
@@ -40,7 +43,11 @@ export interface ApiServerOptions {
   parsedCacheChars?: number;
 }
 
-export interface StartedServer { url: string; token: string; caData?: string }
+export interface StartedServer {
+  url: string;
+  token: string;
+  caData?: string;
+}
 
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -77,22 +84,44 @@ export class ApiServer {
     if (this.opts.dataDir) mkdirSync(this.opts.dataDir, { recursive: true });
     const path = this.opts.storage.type === 'memory' ? ':memory:' : this.opts.storage.path;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const store = new Store({ path, historySize: this.opts.historySize, maxValueBytes: MAX_OBJECT_BYTES, parsedCacheChars: this.opts.parsedCacheChars });
+    const store = new Store({
+      path,
+      historySize: this.opts.historySize,
+      maxValueBytes: MAX_OBJECT_BYTES,
+      parsedCacheChars: this.opts.parsedCacheChars,
+    });
     this.store = store;
     this.registry = new Registry();
-    for (const row of store.list(storageResource(CRD_RESOURCE), undefined)) if (!row.data.metadata?.deletionTimestamp) this.registry.setCrd(row.data);
+    for (const row of store.list(storageResource(CRD_RESOURCE), undefined))
+      if (!row.data.metadata?.deletionTimestamp) this.registry.setCrd(row.data);
     const resources = new Resources(store, this.registry);
     this.unsubscribe = store.onAny((ev) => {
       if (ev.resource !== storageResource(CRD_RESOURCE)) return;
       if (ev.type !== 'DELETED') return this.registry.setCrd(ev.data);
       // Deleting a CRD deletes its custom resources.
       for (const r of this.registry.removeCrd(ev.data.metadata.name).slice(0, 1)) {
-        for (const row of store.list(storageResource(r), undefined)) store.delete(row.key, (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+        for (const row of store.list(storageResource(r), undefined))
+          store.delete(row.key, (rev, last) => ({
+            ...last,
+            metadata: { ...last.metadata, resourceVersion: String(rev) },
+          }));
       }
     });
     const nsInfo = this.registry.lookup('', 'v1', 'namespaces')!;
     for (const name of INITIAL_NAMESPACES) {
-      if (!store.get(`/namespaces//${name}`)) resources.create(nsInfo, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } }, { fieldManager: 'apiserver' });
+      if (!store.get(`/namespaces//${name}`))
+        resources.create(
+          nsInfo,
+          '',
+          {
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: { name },
+            spec: { finalizers: ['kubernetes'] },
+            status: { phase: 'Active' },
+          },
+          { fieldManager: 'apiserver' },
+        );
     }
     this.gc = new GarbageCollector(store, this.registry, resources, (e) => log?.error(`gc: ${String(e)}`));
 
@@ -100,8 +129,22 @@ export class ApiServer {
     const tls = this.opts.tls !== false;
     const host = this.opts.host ?? '127.0.0.1';
     const handler = createHandler({
-      registry: this.registry, resources, token, metrics: this.metrics, bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
-      version: { major: '1', minor: '32', gitVersion: 'v1.32.0-capi-ts', gitCommit: '', gitTreeState: 'clean', buildDate: '', goVersion: 'node', compiler: 'tsc', platform: `${process.platform}/${process.arch}` },
+      registry: this.registry,
+      resources,
+      token,
+      metrics: this.metrics,
+      bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
+      version: {
+        major: '1',
+        minor: '32',
+        gitVersion: 'v1.32.0-capi-ts',
+        gitCommit: '',
+        gitTreeState: 'clean',
+        buildDate: '',
+        goVersion: 'node',
+        compiler: 'tsc',
+        platform: `${process.platform}/${process.arch}`,
+      },
       onError: (e) => log?.error(`request failed: ${(e as Error)?.stack ?? String(e)}`),
     });
     let certs: ServingCerts | undefined;
@@ -158,7 +201,11 @@ export class ApiServer {
     this.requireStarted();
     const resources = new Resources(this.store!, this.registry);
     const info = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    for (const crd of crds as KubeObject[]) resources.apply(info, '', crd.metadata.name!, structuredClone(crd), { fieldManager: 'capi-ts-apiserver', force: true });
+    for (const crd of crds as KubeObject[])
+      resources.apply(info, '', crd.metadata.name!, structuredClone(crd), {
+        fieldManager: 'capi-ts-apiserver',
+        force: true,
+      });
   }
 
   /** Waits until background garbage collection has nothing queued (tests). */

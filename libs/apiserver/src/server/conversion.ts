@@ -6,8 +6,12 @@ import { sortKeysDeep } from '../schema/values';
 
 /** events.k8s.io/v1 field → core v1 field. */
 const EVENT_FIELDS: [string, string][] = [
-  ['regarding', 'involvedObject'], ['note', 'message'], ['reportingController', 'reportingComponent'],
-  ['deprecatedSource', 'source'], ['deprecatedFirstTimestamp', 'firstTimestamp'], ['deprecatedLastTimestamp', 'lastTimestamp'],
+  ['regarding', 'involvedObject'],
+  ['note', 'message'],
+  ['reportingController', 'reportingComponent'],
+  ['deprecatedSource', 'source'],
+  ['deprecatedFirstTimestamp', 'firstTimestamp'],
+  ['deprecatedLastTimestamp', 'lastTimestamp'],
   ['deprecatedCount', 'count'],
 ];
 
@@ -32,8 +36,11 @@ export function toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
   // kube serves custom resources as unstructured maps, which Go's JSON encoder writes with sorted keys: stored so,
   // every answer and watch event has kube's key order.
   // The resourceVersion the store sets takes its sorted place ('' until then).
-  if (info.custom) return sortKeysDeep({ ...obj, metadata: { ...obj.metadata, resourceVersion: obj.metadata.resourceVersion ?? '' } });
-  const stored = isEventsV1(info) ? ({ ...rename(obj, EVENT_FIELDS), apiVersion: 'v1', kind: 'Event' } as KubeObject) : obj;
+  if (info.custom)
+    return sortKeysDeep({ ...obj, metadata: { ...obj.metadata, resourceVersion: obj.metadata.resourceVersion ?? '' } });
+  const stored = isEventsV1(info)
+    ? ({ ...rename(obj, EVENT_FIELDS), apiVersion: 'v1', kind: 'Event' } as KubeObject)
+    : obj;
   return withGoZeroFields(stored);
 }
 
@@ -41,6 +48,11 @@ export function toStorage(info: ResourceInfo, obj: KubeObject): KubeObject {
 export function fromStorage(info: ResourceInfo, data: Record<string, any>): KubeObject {
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   if (!isEventsV1(info)) return { ...data, apiVersion, kind: info.kind } as KubeObject;
-  const shaped = dropEventsV1EmptyStrings(rename(data, EVENT_FIELDS.map(([a, b]) => [b, a] as [string, string])));
+  const shaped = dropEventsV1EmptyStrings(
+    rename(
+      data,
+      EVENT_FIELDS.map(([a, b]) => [b, a] as [string, string]),
+    ),
+  );
   return withGoZeroFields({ ...shaped, apiVersion, kind: info.kind }) as KubeObject;
 }

@@ -10,22 +10,51 @@ export function admitCrd(crd: KubeObject): Cause[] {
   const spec = (crd.spec ?? {}) as Record<string, any>;
   const names = spec.names ?? {};
   if (!spec.group) causes.push({ type: 'FieldValueRequired', field: 'spec.group', message: 'Required value' });
-  if (!names.plural || !DNS_LABEL.test(names.plural)) causes.push({ type: 'FieldValueInvalid', field: 'spec.names.plural', message: `Invalid value: "${names.plural ?? ''}": must be a lowercase DNS-1035 label` });
+  if (!names.plural || !DNS_LABEL.test(names.plural))
+    causes.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.names.plural',
+      message: `Invalid value: "${names.plural ?? ''}": must be a lowercase DNS-1035 label`,
+    });
   if (!names.kind) causes.push({ type: 'FieldValueRequired', field: 'spec.names.kind', message: 'Required value' });
-  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') causes.push({ type: 'FieldValueNotSupported', field: 'spec.scope', message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"` });
+  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster')
+    causes.push({
+      type: 'FieldValueNotSupported',
+      field: 'spec.scope',
+      message: `Unsupported value: "${spec.scope ?? ''}": supported values: "Cluster", "Namespaced"`,
+    });
   if (spec.group && names.plural && crd.metadata.name !== `${names.plural}.${spec.group}`) {
-    causes.push({ type: 'FieldValueInvalid', field: 'metadata.name', message: `Invalid value: "${crd.metadata.name}": must be spec.names.plural+"."+spec.group` });
+    causes.push({
+      type: 'FieldValueInvalid',
+      field: 'metadata.name',
+      message: `Invalid value: "${crd.metadata.name}": must be spec.names.plural+"."+spec.group`,
+    });
   }
   const versions = (spec.versions ?? []) as any[];
-  if (!versions.length) causes.push({ type: 'FieldValueRequired', field: 'spec.versions', message: 'Required value: must have exactly one version marked as storage version' });
-  else if (versions.filter((v) => v.storage).length !== 1) causes.push({ type: 'FieldValueInvalid', field: 'spec.versions', message: 'Invalid value: must have exactly one version marked as storage version' });
+  if (!versions.length)
+    causes.push({
+      type: 'FieldValueRequired',
+      field: 'spec.versions',
+      message: 'Required value: must have exactly one version marked as storage version',
+    });
+  else if (versions.filter((v) => v.storage).length !== 1)
+    causes.push({
+      type: 'FieldValueInvalid',
+      field: 'spec.versions',
+      message: 'Invalid value: must have exactly one version marked as storage version',
+    });
   versions.forEach((v, i) => {
     const schema = v.schema?.openAPIV3Schema;
     if (!schema) {
-      causes.push({ type: 'FieldValueRequired', field: `spec.versions[${i}].schema.openAPIV3Schema`, message: 'Required value: schemas are required' });
+      causes.push({
+        type: 'FieldValueRequired',
+        field: `spec.versions[${i}].schema.openAPIV3Schema`,
+        message: 'Required value: schemas are required',
+      });
       return;
     }
-    for (const e of engines.validateCrdSchema(schema)) causes.push({ ...e, field: `spec.versions[${i}].schema.openAPIV3Schema${e.field ? `.${e.field}` : ''}` });
+    for (const e of engines.validateCrdSchema(schema))
+      causes.push({ ...e, field: `spec.versions[${i}].schema.openAPIV3Schema${e.field ? `.${e.field}` : ''}` });
   });
   return causes;
 }
@@ -45,16 +74,32 @@ export function defaultCrdSpec(crd: KubeObject): KubeObject {
   let conversion = spec.conversion ?? { strategy: 'None' };
   const service = conversion.webhook?.clientConfig?.service;
   if (service && service.port === undefined) {
-    conversion = { ...conversion, webhook: { ...conversion.webhook, clientConfig: { ...conversion.webhook.clientConfig, service: { ...service, port: 443 } } } };
+    conversion = {
+      ...conversion,
+      webhook: {
+        ...conversion.webhook,
+        clientConfig: { ...conversion.webhook.clientConfig, service: { ...service, port: 443 } },
+      },
+    };
   }
   return { ...crd, spec: { ...spec, ...(names ? { names } : {}), conversion } };
 }
 
 export function establishedStatus(crd: KubeObject, now: string): Record<string, any> {
   const spec = crd.spec as Record<string, any>;
-  const cond = (type: string, reason: string, message: string) => ({ type, status: 'True', lastTransitionTime: now, reason, message });
+  const cond = (type: string, reason: string, message: string) => ({
+    type,
+    status: 'True',
+    lastTransitionTime: now,
+    reason,
+    message,
+  });
   return {
-    acceptedNames: { ...spec.names, singular: spec.names.singular ?? String(spec.names.kind).toLowerCase(), listKind: spec.names.listKind ?? `${spec.names.kind}List` },
+    acceptedNames: {
+      ...spec.names,
+      singular: spec.names.singular ?? String(spec.names.kind).toLowerCase(),
+      listKind: spec.names.listKind ?? `${spec.names.kind}List`,
+    },
     conditions: [
       cond('NamesAccepted', 'NoConflicts', 'no conflicts found for the names'),
       cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),

@@ -21,10 +21,18 @@ export function validateDeletePolicy(p: DeletePolicy): void {
   const causes: Cause[] = [];
   const policy = p.propagationPolicy as unknown;
   if (p.orphanDependents !== undefined && policy !== undefined) {
-    causes.push({ type: 'FieldValueInvalid', field: 'propagationPolicy', message: `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set` });
+    causes.push({
+      type: 'FieldValueInvalid',
+      field: 'propagationPolicy',
+      message: `Invalid value: ${JSON.stringify(policy)}: orphanDependents and deletionPropagation cannot be both set`,
+    });
   }
   if (policy !== undefined && !['Foreground', 'Background', 'Orphan'].includes(policy as string)) {
-    causes.push({ type: 'FieldValueNotSupported', field: 'propagationPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"` });
+    causes.push({
+      type: 'FieldValueNotSupported',
+      field: 'propagationPolicy',
+      message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+    });
   }
   if (causes.length) throw invalid('meta.k8s.io', 'DeleteOptions', '', causes);
 }
@@ -36,21 +44,45 @@ const qualifiedKind = (info: ResourceInfo) => (info.group ? `${info.kind}.${info
  * rest.BeforeDelete's precondition checks: a Conflict naming the kind (not the resource). Namespaces have their own
  * REST Delete with the storage layer's wording (pkg/registry/core/namespace/storage/storage.go).
  */
-export function checkDeletePreconditions(info: ResourceInfo, live: KubeObject, pre: { uid?: string; resourceVersion?: string } = {}): void {
+export function checkDeletePreconditions(
+  info: ResourceInfo,
+  live: KubeObject,
+  pre: { uid?: string; resourceVersion?: string } = {},
+): void {
   const name = live.metadata.name!;
   if (isNamespace(info)) {
-    if (pre.uid && pre.uid !== live.metadata.uid) throw conflict('', 'namespaces', name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${live.metadata.uid}`);
+    if (pre.uid && pre.uid !== live.metadata.uid)
+      throw conflict(
+        '',
+        'namespaces',
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${live.metadata.uid}`,
+      );
     if (pre.resourceVersion && pre.resourceVersion !== live.metadata.resourceVersion) {
-      throw conflict('', 'namespaces', name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`);
+      throw conflict(
+        '',
+        'namespaces',
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${live.metadata.resourceVersion}`,
+      );
     }
     return;
   }
-  const fail = (why: string) => new StatusError(409, `Operation cannot be fulfilled on ${qualifiedKind(info)} "${name}": ${why}`, 'Conflict', { name, group: info.group, kind: info.kind });
+  const fail = (why: string) =>
+    new StatusError(409, `Operation cannot be fulfilled on ${qualifiedKind(info)} "${name}": ${why}`, 'Conflict', {
+      name,
+      group: info.group,
+      kind: info.kind,
+    });
   if (pre.uid && pre.uid !== live.metadata.uid) {
-    throw fail(`the UID in the precondition (${pre.uid}) does not match the UID in record (${live.metadata.uid}). The object might have been deleted and then recreated`);
+    throw fail(
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${live.metadata.uid}). The object might have been deleted and then recreated`,
+    );
   }
   if (pre.resourceVersion && pre.resourceVersion !== live.metadata.resourceVersion) {
-    throw fail(`the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${live.metadata.resourceVersion}). The object might have been modified`);
+    throw fail(
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${live.metadata.resourceVersion}). The object might have been modified`,
+    );
   }
 }
 
@@ -64,7 +96,8 @@ export function gcFinalizers(existing: string[], p: DeletePolicy): string[] {
   let orphan: boolean;
   let foreground: boolean;
   if (p.orphanDependents !== undefined) [orphan, foreground] = [p.orphanDependents, false];
-  else if (p.propagationPolicy) [orphan, foreground] = [p.propagationPolicy === 'Orphan', p.propagationPolicy === 'Foreground'];
+  else if (p.propagationPolicy)
+    [orphan, foreground] = [p.propagationPolicy === 'Orphan', p.propagationPolicy === 'Foreground'];
   else {
     const first = existing.find((f) => f === ORPHAN_FINALIZER || f === FOREGROUND_FINALIZER);
     [orphan, foreground] = [first === ORPHAN_FINALIZER, first === FOREGROUND_FINALIZER];

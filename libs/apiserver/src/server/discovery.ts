@@ -3,8 +3,15 @@ import type { Registry, ResourceInfo } from './registry';
 import { SCALE_KIND } from './scale';
 
 function apiResource(r: ResourceInfo) {
-  return { name: r.plural, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: r.verbs,
-    ...(r.shortNames.length ? { shortNames: r.shortNames } : {}), ...(r.categories.length ? { categories: r.categories } : {}) };
+  return {
+    name: r.plural,
+    singularName: r.singular,
+    namespaced: r.namespaced,
+    kind: r.kind,
+    verbs: r.verbs,
+    ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+    ...(r.categories.length ? { categories: r.categories } : {}),
+  };
 }
 
 export function resourceList(registry: Registry, group: string, version: string) {
@@ -13,24 +20,51 @@ export function resourceList(registry: Registry, group: string, version: string)
   const resources: any[] = [];
   for (const r of rs) {
     resources.push(apiResource(r));
-    if (r.statusSubresource) resources.push({ name: `${r.plural}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
-    if (r.scale) resources.push({ name: `${r.plural}/scale`, singularName: '', namespaced: r.namespaced, group: SCALE_KIND.group, version: SCALE_KIND.version, kind: SCALE_KIND.kind, verbs: ['get', 'patch', 'update'] });
+    if (r.statusSubresource)
+      resources.push({
+        name: `${r.plural}/status`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: ['get', 'patch', 'update'],
+      });
+    if (r.scale)
+      resources.push({
+        name: `${r.plural}/scale`,
+        singularName: '',
+        namespaced: r.namespaced,
+        group: SCALE_KIND.group,
+        version: SCALE_KIND.version,
+        kind: SCALE_KIND.kind,
+        verbs: ['get', 'patch', 'update'],
+      });
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
 }
 
 /** Aggregated discovery's subresources of a resource (status, scale). */
 function subresources(r: ResourceInfo) {
   const verbs = ['get', 'patch', 'update'];
   const out = [
-    ...(r.statusSubresource ? [{ subresource: 'status', responseKind: { group: r.group, version: r.version, kind: r.kind }, verbs }] : []),
+    ...(r.statusSubresource
+      ? [{ subresource: 'status', responseKind: { group: r.group, version: r.version, kind: r.kind }, verbs }]
+      : []),
     ...(r.scale ? [{ subresource: 'scale', responseKind: SCALE_KIND, verbs }] : []),
   ];
   return out.length ? { subresources: out } : {};
 }
 
 export function apiVersions() {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }],
+  };
 }
 
 function apiGroup(group: string, versions: string[]) {
@@ -58,9 +92,13 @@ export function aggregated(registry: Registry, legacy: boolean) {
         version: v,
         freshness: 'Current',
         resources: rs.map((r) => ({
-          resource: r.plural, singularResource: r.singular, scope: r.namespaced ? 'Namespaced' : 'Cluster',
-          responseKind: { group: r.group, version: r.version, kind: r.kind }, verbs: r.verbs,
-          ...(r.shortNames.length ? { shortNames: r.shortNames } : {}), ...(r.categories.length ? { categories: r.categories } : {}),
+          resource: r.plural,
+          singularResource: r.singular,
+          scope: r.namespaced ? 'Namespaced' : 'Cluster',
+          responseKind: { group: r.group, version: r.version, kind: r.kind },
+          verbs: r.verbs,
+          ...(r.shortNames.length ? { shortNames: r.shortNames } : {}),
+          ...(r.categories.length ? { categories: r.categories } : {}),
           ...subresources(r),
         })),
       })),

@@ -9,11 +9,16 @@ import type { Cause } from './status';
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const ns = (v: unknown) => str((v as { namespace?: unknown } | undefined)?.namespace);
 const isZeroTime = (v: unknown) => v === undefined || v === null || v === '';
-const nonEmptyMap = (v: unknown) => typeof v === 'object' && v !== null && Object.values(v).some((x) => x !== undefined && x !== '');
+const nonEmptyMap = (v: unknown) =>
+  typeof v === 'object' && v !== null && Object.values(v).some((x) => x !== undefined && x !== '');
 
 /** Go's %q of a string or %v of a number, as field.Invalid quotes a value. */
 const goValue = (v: unknown) => (typeof v === 'number' ? String(v) : JSON.stringify(v ?? ''));
-const invalidCause = (field: string, value: unknown, detail: string): Cause => ({ type: 'FieldValueInvalid', field, message: `Invalid value: ${goValue(value)}: ${detail}` });
+const invalidCause = (field: string, value: unknown, detail: string): Cause => ({
+  type: 'FieldValueInvalid',
+  field,
+  message: `Invalid value: ${goValue(value)}: ${detail}`,
+});
 const required = (field: string): Cause => ({ type: 'FieldValueRequired', field, message: 'Required value' });
 
 /** legacyValidateEvent: the rules every Event meets, in either version. */
@@ -21,7 +26,8 @@ function legacyCauses(e: Record<string, any>, eventsV1: boolean): Cause[] {
   const causes: Cause[] = [];
   const namespace = str(e.metadata?.namespace);
   const involvedNs = ns(e.involvedObject);
-  const mismatch = () => causes.push(invalidCause('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
+  const mismatch = () =>
+    causes.push(invalidCause('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
   if (isZeroTime(e.eventTime)) {
     if (!involvedNs ? namespace !== '' && namespace !== 'default' : namespace !== involvedNs) mismatch();
     return causes;
@@ -31,7 +37,11 @@ function legacyCauses(e: Record<string, any>, eventsV1: boolean): Cause[] {
   const controller = str(e.reportingComponent);
   if (!controller) causes.push(required(controllerField));
   for (const m of qualifiedNameErrors(controller)) causes.push(invalidCause(controllerField, controller, m));
-  const limits: [string, string, number][] = [['reportingInstance', 'reportingInstance', 128], ['action', 'action', 128], ['reason', 'reason', 128]];
+  const limits: [string, string, number][] = [
+    ['reportingInstance', 'reportingInstance', 128],
+    ['action', 'action', 128],
+    ['reason', 'reason', 128],
+  ];
   for (const [field, key, max] of limits) {
     if (!str(e[key])) causes.push(required(field));
     if (str(e[key]).length > max) causes.push(invalidCause(field, '', `can have at most ${max} characters`));
@@ -55,7 +65,8 @@ export function eventCreateCauses(e: KubeObject, eventsV1: boolean): Cause[] {
   if (!eventsV1) return causes;
   causes.push(...seriesCauses(o));
   if (isZeroTime(o.eventTime)) causes.push(required('eventTime'));
-  if (o.type !== 'Normal' && o.type !== 'Warning') causes.push(invalidCause('type', '', `has invalid value: ${str(o.type)}`));
+  if (o.type !== 'Normal' && o.type !== 'Warning')
+    causes.push(invalidCause('type', '', `has invalid value: ${str(o.type)}`));
   if (!isZeroTime(o.firstTimestamp)) causes.push(invalidCause('firstTimestamp', '', 'needs to be unset'));
   if (!isZeroTime(o.lastTimestamp)) causes.push(invalidCause('lastTimestamp', '', 'needs to be unset'));
   if (o.count) causes.push(invalidCause('count', '', 'needs to be unset'));
@@ -64,7 +75,22 @@ export function eventCreateCauses(e: KubeObject, eventsV1: boolean): Cause[] {
 }
 
 /** Fields an update through events.k8s.io/v1 may not change (ValidateEventUpdate), in kube's order. */
-const IMMUTABLE = ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'reason', 'type', 'eventTime', 'action', 'related', 'reportingComponent', 'reportingInstance'];
+const IMMUTABLE = [
+  'involvedObject',
+  'reason',
+  'message',
+  'source',
+  'firstTimestamp',
+  'lastTimestamp',
+  'count',
+  'reason',
+  'type',
+  'eventTime',
+  'action',
+  'related',
+  'reportingComponent',
+  'reportingInstance',
+];
 const FIELD_NAME: Record<string, string> = { reportingComponent: 'reportingController' };
 
 /** ValidateEventUpdate of core v1 shaped Events. */
@@ -74,11 +100,16 @@ export function eventUpdateCauses(next: KubeObject, old: KubeObject, eventsV1: b
   const causes = legacyCauses(n, eventsV1);
   if (!eventsV1) return causes;
   if (!jsonEqual(n.series, o.series)) causes.push(...seriesCauses(n));
-  const zero = (v: unknown) => (v === null || v === '' || (typeof v === 'object' && v !== null && !Object.keys(v).length) ? undefined : v);
+  const zero = (v: unknown) =>
+    v === null || v === '' || (typeof v === 'object' && v !== null && !Object.keys(v).length) ? undefined : v;
   for (const k of IMMUTABLE) {
     if (jsonEqual(zero(n[k]), zero(o[k]))) continue;
     const v = n[k];
-    causes.push({ type: 'FieldValueInvalid', field: FIELD_NAME[k] ?? k, message: `Invalid value: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : goValue(v)}: field is immutable` });
+    causes.push({
+      type: 'FieldValueInvalid',
+      field: FIELD_NAME[k] ?? k,
+      message: `Invalid value: ${typeof v === 'object' && v !== null ? JSON.stringify(v) : goValue(v)}: field is immutable`,
+    });
   }
   return causes;
 }

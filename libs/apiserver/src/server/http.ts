@@ -10,7 +10,16 @@ import { badRequest, notFound, StatusError } from './status';
 import { PathNotFound, resourceNotFound, sendPathNotFound, unmatchedPath } from './notfound';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
-import { decodeProtobufBody, decodeProtobufDeleteOptions, encodeBody, isProtobuf, NotAcceptable, responseFormat, watchEncoding, type ResponseFormat } from './wire';
+import {
+  decodeProtobufBody,
+  decodeProtobufDeleteOptions,
+  encodeBody,
+  isProtobuf,
+  NotAcceptable,
+  responseFormat,
+  watchEncoding,
+  type ResponseFormat,
+} from './wire';
 import { ScaleSubresource, scaleTable } from './scale';
 import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
@@ -24,9 +33,22 @@ export interface HttpDeps {
   onError: (err: unknown) => void;
 }
 
-interface Route { info: ResourceInfo; namespace: string | undefined; name?: string; subresource?: string; watch: boolean }
+interface Route {
+  info: ResourceInfo;
+  namespace: string | undefined;
+  name?: string;
+  subresource?: string;
+  watch: boolean;
+}
 
-function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json', warnings: string[] = [], format: ResponseFormat = 'json'): void {
+function send(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  contentType = 'application/json',
+  warnings: string[] = [],
+  format: ResponseFormat = 'json',
+): void {
   const encoded = encodeBody(body, format);
   const data = encoded.data;
   contentType = encoded.contentType ?? contentType;
@@ -85,13 +107,16 @@ function authorized(req: IncomingMessage, token: string): boolean {
 
 /** Percent-decoded path segments; invalid encoding is the client's error (400), as Go's URL parsing makes it in kube. */
 function decodePathSegments(path: string): string[] {
-  return path.split('/').filter(Boolean).map((seg) => {
-    try {
-      return decodeURIComponent(seg);
-    } catch {
-      throw new StatusError(400, `invalid percent-encoding in path segment "${seg}"`, 'BadRequest');
-    }
-  });
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => {
+      try {
+        return decodeURIComponent(seg);
+      } catch {
+        throw new StatusError(400, `invalid percent-encoding in path segment "${seg}"`, 'BadRequest');
+      }
+    });
 }
 
 /** Maps "/api/v1/..." and "/apis/<g>/<v>/..." to a resource route. */
@@ -135,34 +160,36 @@ export function createHandler(deps: HttpDeps) {
   async function discoveryRoutes(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     const accept = req.headers.accept;
     const p = path.replace(/\/+$/, '') || '/';
-    if (p === '/version') return send(res, 200, deps.version), true;
+    if (p === '/version') return (send(res, 200, deps.version), true);
     if (p === '/api') {
-      if (discovery.wantsAggregated(accept)) return send(res, 200, discovery.aggregated(registry, true), discovery.AGGREGATED_CONTENT_TYPE), true;
-      return send(res, 200, discovery.apiVersions()), true;
+      if (discovery.wantsAggregated(accept))
+        return (send(res, 200, discovery.aggregated(registry, true), discovery.AGGREGATED_CONTENT_TYPE), true);
+      return (send(res, 200, discovery.apiVersions()), true);
     }
     if (p === '/apis') {
-      if (discovery.wantsAggregated(accept)) return send(res, 200, discovery.aggregated(registry, false), discovery.AGGREGATED_CONTENT_TYPE), true;
-      return send(res, 200, discovery.groupList(registry)), true;
+      if (discovery.wantsAggregated(accept))
+        return (send(res, 200, discovery.aggregated(registry, false), discovery.AGGREGATED_CONTENT_TYPE), true);
+      return (send(res, 200, discovery.groupList(registry)), true);
     }
-    if (p === '/openapi/v3') return send(res, 200, openapiIndex(registry)), true;
+    if (p === '/openapi/v3') return (send(res, 200, openapiIndex(registry)), true);
     let m = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);
     if (m) {
       const doc = m[1] ? groupVersionDocument(registry, '', m[1]) : groupVersionDocument(registry, m[2], m[3]);
       if (!doc) throw resourceNotFound();
-      return send(res, 200, doc), true;
+      return (send(res, 200, doc), true);
     }
     m = /^\/api\/([^/]+)$/.exec(p) ?? /^\/apis\/([^/]+\/[^/]+)$/.exec(p);
     if (m) {
       const [g, v] = p.startsWith('/api/') ? ['', m[1]] : m[1].split('/');
       const list = discovery.resourceList(registry, g, v);
       if (!list) throw unmatchedPath(decodePathSegments(p));
-      return send(res, 200, list), true;
+      return (send(res, 200, list), true);
     }
     m = /^\/apis\/([^/]+)$/.exec(p);
     if (m) {
       const grp = discovery.group(registry, m[1]);
       if (!grp) throw unmatchedPath(decodePathSegments(p));
-      return send(res, 200, grp), true;
+      return (send(res, 200, grp), true);
     }
     return false;
   }
@@ -172,7 +199,10 @@ export function createHandler(deps: HttpDeps) {
    * protobuf, else 415 naming those; PATCH takes the patch types (no strategic merge for custom resources), else
    * go-restful's bare 415 (its routes match PATCH by Content-Type).
    */
-  async function decodeWrite(req: IncomingMessage, info: ResourceInfo): Promise<{ body: unknown; patch?: PatchKind | 'apply' }> {
+  async function decodeWrite(
+    req: IncomingMessage,
+    info: ResourceInfo,
+  ): Promise<{ body: unknown; patch?: PatchKind | 'apply' }> {
     const type = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
     const raw = await readBody(req);
     const text = () => raw.toString('utf8');
@@ -183,7 +213,12 @@ export function createHandler(deps: HttpDeps) {
         case 'application/merge-patch+json':
           return { body: parseJson(text()), patch: 'merge' };
         case 'application/strategic-merge-patch+json':
-          if (info.custom) throw new StatusError(415, `${UNKNOWN_FORMAT}application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`, 'UnsupportedMediaType');
+          if (info.custom)
+            throw new StatusError(
+              415,
+              `${UNKNOWN_FORMAT}application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+              'UnsupportedMediaType',
+            );
           return { body: parseJson(text()), patch: 'strategic' };
         case 'application/apply-patch+yaml':
           return { body: parseApplyBody(text()), patch: 'apply' };
@@ -195,17 +230,31 @@ export function createHandler(deps: HttpDeps) {
     if (isProtobuf(type)) return { body: checkedDepth(decodeProtobufBody(info, raw)) };
     if (type === 'application/json') return { body: parseJson(text()) };
     if (type === 'application/yaml') return { body: parseApplyBody(text()) };
-    throw new StatusError(415, `${UNKNOWN_FORMAT}application/json, application/yaml${info.custom ? '' : ', application/vnd.kubernetes.protobuf'}`, 'UnsupportedMediaType');
+    throw new StatusError(
+      415,
+      `${UNKNOWN_FORMAT}application/json, application/yaml${info.custom ? '' : ', application/vnd.kubernetes.protobuf'}`,
+      'UnsupportedMediaType',
+    );
   }
 
   function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): void {
     const table = wantsTable(req.headers.accept);
     const encoding = watchEncoding(table ? 'json' : format);
-    res.writeHead(200, { 'Content-Type': encoding.contentType, 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
+    res.writeHead(200, {
+      'Content-Type': encoding.contentType,
+      'Transfer-Encoding': 'chunked',
+      'Cache-Control': 'no-cache',
+    });
     res.flushHeaders();
     const write = (ev: { type: string; object: Record<string, any> }) => {
       // For kubectl's human output each event carries a one-row Table, as kube serves it.
-      const out = table && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK' ? { type: ev.type, object: toTable(route.info, [ev.object], { resourceVersion: ev.object.metadata?.resourceVersion }) } : ev;
+      const out =
+        table && ev.type !== 'ERROR' && ev.type !== 'BOOKMARK'
+          ? {
+              type: ev.type,
+              object: toTable(route.info, [ev.object], { resourceVersion: ev.object.metadata?.resourceVersion }),
+            }
+          : ev;
       res.write(encoding.frame(out));
     };
     let stop = () => {};
@@ -218,14 +267,24 @@ export function createHandler(deps: HttpDeps) {
     };
     try {
       const initial = q.get('sendInitialEvents');
-      stop = resources.watch(route.info, route.namespace, {
-        labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
-        resourceVersion: q.get('resourceVersion') ?? undefined, allowWatchBookmarks: flag(q, 'allowWatchBookmarks'),
-        sendInitialEvents: initial === null ? undefined : initial === 'true',
-      }, write);
+      stop = resources.watch(
+        route.info,
+        route.namespace,
+        {
+          labelSelector: q.get('labelSelector') ?? undefined,
+          fieldSelector: q.get('fieldSelector') ?? undefined,
+          resourceVersion: q.get('resourceVersion') ?? undefined,
+          allowWatchBookmarks: flag(q, 'allowWatchBookmarks'),
+          sendInitialEvents: initial === null ? undefined : initial === 'true',
+        },
+        write,
+      );
     } catch (e) {
       // Like kube: a watch that cannot start is a 200 stream with one ERROR event (e.g. 410 Expired).
-      write({ type: 'ERROR', object: e instanceof StatusError ? e.toStatus() : new StatusError(500, String(e)).toStatus() });
+      write({
+        type: 'ERROR',
+        object: e instanceof StatusError ? e.toStatus() : new StatusError(500, String(e)).toStatus(),
+      });
       res.end();
       return;
     }
@@ -240,13 +299,22 @@ export function createHandler(deps: HttpDeps) {
     res.on('close', end);
   }
 
-  async function resourceRoute(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat, warnings: string[]): Promise<void> {
+  async function resourceRoute(
+    req: IncomingMessage,
+    res: ServerResponse,
+    route: Route,
+    q: Query,
+    format: ResponseFormat,
+    warnings: string[],
+  ): Promise<void> {
     const { info, name, subresource } = route;
-    const reply = (code: number, body: unknown, warnings: string[] = []) => send(res, code, body, undefined, warnings, format);
+    const reply = (code: number, body: unknown, warnings: string[] = []) =>
+      send(res, code, body, undefined, warnings, format);
     const ns = route.namespace ?? '';
     const served = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale);
     // kube's crdHandler answers any other subresource of a custom resource as its object not found.
-    if (subresource && !served) throw info.custom && name ? notFound(info.group, info.plural, name) : resourceNotFound();
+    if (subresource && !served)
+      throw info.custom && name ? notFound(info.group, info.plural, name) : resourceNotFound();
     const dryRun = q.getAll('dryRun').includes('All');
     const fieldManager = q.get('fieldManager') ?? (req.headers['user-agent'] ?? 'unknown').split('/')[0];
     const sub = subresource as 'status' | 'scale' | undefined;
@@ -259,7 +327,10 @@ export function createHandler(deps: HttpDeps) {
       const before = revision();
       try {
         const out = fn();
-        deps.metrics.record(verb, resName, { fieldManager: manager, outcome: revision() !== before ? 'changed' : 'noop' });
+        deps.metrics.record(verb, resName, {
+          fieldManager: manager,
+          outcome: revision() !== before ? 'changed' : 'noop',
+        });
         return out;
       } catch (e) {
         deps.metrics.record(verb, resName, { fieldManager: manager, outcome: 'failed' });
@@ -269,9 +340,16 @@ export function createHandler(deps: HttpDeps) {
     if (sub === 'scale') {
       if (!name) throw resourceNotFound();
       const write = req.method === 'GET' ? undefined : await decodeWrite(req, info);
-      const out = scale.serve(req.method ?? '', info, ns, name, write, { fieldManager, applyManager: q.get('fieldManager') ?? '', force: flag(q, 'force'), dryRun, fieldValidation, warnings });
+      const out = scale.serve(req.method ?? '', info, ns, name, write, {
+        fieldManager,
+        applyManager: q.get('fieldManager') ?? '',
+        force: flag(q, 'force'),
+        dryRun,
+        fieldValidation,
+        warnings,
+      });
       const body = out.verb === 'get' && wantsTable(req.headers.accept) ? scaleTable(info, out.scale) : out.scale;
-      return count(out.verb), send(res, 200, body, undefined, warnings);
+      return (count(out.verb), send(res, 200, body, undefined, warnings));
     }
     switch (req.method) {
       case 'GET': {
@@ -282,24 +360,44 @@ export function createHandler(deps: HttpDeps) {
           const obj = resources.get(info, ns, name);
           return reply(200, table ? toTable(info, [obj], { resourceVersion: obj.metadata.resourceVersion }) : obj);
         }
-        if (route.watch || flag(q, 'watch')) return count('watch'), startWatch(req, res, route, q, format);
+        if (route.watch || flag(q, 'watch')) return (count('watch'), startWatch(req, res, route, q, format));
         count('list');
         const list = resources.list(info, route.namespace, {
-          labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined,
-          limit: q.has('limit') ? Number(q.get('limit')) : undefined, continue: q.get('continue') ?? undefined,
+          labelSelector: q.get('labelSelector') ?? undefined,
+          fieldSelector: q.get('fieldSelector') ?? undefined,
+          limit: q.has('limit') ? Number(q.get('limit')) : undefined,
+          continue: q.get('continue') ?? undefined,
         });
         return reply(200, table ? toTable(info, list.items, list.metadata) : list);
       }
       case 'POST': {
         if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
         const { body } = await decodeWrite(req, info);
-        return reply(201, write('create', fieldManager, () => resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings })), warnings);
+        return reply(
+          201,
+          write('create', fieldManager, () =>
+            resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings }),
+          ),
+          warnings,
+        );
       }
       case 'PUT': {
         if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
         const { body } = await decodeWrite(req, info);
         const existed = resources.exists(info, ns, name);
-        return reply(existed ? 200 : 201, write('update', fieldManager, () => resources.update(info, ns, name, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
+        return reply(
+          existed ? 200 : 201,
+          write('update', fieldManager, () =>
+            resources.update(info, ns, name, body, {
+              fieldManager,
+              dryRun,
+              subresource: sub,
+              fieldValidation,
+              warnings,
+            }),
+          ),
+          warnings,
+        );
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
@@ -308,28 +406,74 @@ export function createHandler(deps: HttpDeps) {
           const manager = q.get('fieldManager') ?? '';
           // kube's patch handler answers 201 when the apply created the object (dry run included).
           const created = !sub && !resources.exists(info, ns, name);
-          return reply(created ? 201 : 200, write('apply', manager, () => resources.apply(info, ns, name, body, { fieldManager: manager, force: flag(q, 'force'), dryRun, subresource: sub, fieldValidation, warnings })), warnings);
+          return reply(
+            created ? 201 : 200,
+            write('apply', manager, () =>
+              resources.apply(info, ns, name, body, {
+                fieldManager: manager,
+                force: flag(q, 'force'),
+                dryRun,
+                subresource: sub,
+                fieldValidation,
+                warnings,
+              }),
+            ),
+            warnings,
+          );
         }
-        return reply(200, write('patch', fieldManager, () => resources.patch(info, ns, name, patch!, body, { fieldManager, dryRun, subresource: sub, fieldValidation, warnings })), warnings);
+        return reply(
+          200,
+          write('patch', fieldManager, () =>
+            resources.patch(info, ns, name, patch!, body, {
+              fieldManager,
+              dryRun,
+              subresource: sub,
+              fieldValidation,
+              warnings,
+            }),
+          ),
+          warnings,
+        );
       }
       case 'DELETE': {
         const raw = await readBody(req);
         const text = raw.toString('utf8');
-        const protobufOpts = isProtobuf((req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()) && raw.length > 0;
-        const opts = (protobufOpts ? decodeProtobufDeleteOptions(raw) : text.trim() ? parseJson(text) : {}) as Record<string, any>;
-        if (opts === null || typeof opts !== 'object' || Array.isArray(opts)) throw new StatusError(400, 'DeleteOptions in the request body must be a JSON object', 'BadRequest');
-        if (opts.dryRun !== undefined && !(Array.isArray(opts.dryRun) && opts.dryRun.every((v: unknown) => typeof v === 'string'))) {
+        const protobufOpts =
+          isProtobuf((req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()) && raw.length > 0;
+        const opts = (protobufOpts ? decodeProtobufDeleteOptions(raw) : text.trim() ? parseJson(text) : {}) as Record<
+          string,
+          any
+        >;
+        if (opts === null || typeof opts !== 'object' || Array.isArray(opts))
+          throw new StatusError(400, 'DeleteOptions in the request body must be a JSON object', 'BadRequest');
+        if (
+          opts.dryRun !== undefined &&
+          !(Array.isArray(opts.dryRun) && opts.dryRun.every((v: unknown) => typeof v === 'string'))
+        ) {
           throw new StatusError(400, 'DeleteOptions.dryRun must be a list of strings', 'BadRequest');
         }
         const orphanQuery = q.get('orphanDependents');
-        const orphanDependents = orphanQuery !== null ? orphanQuery === 'true' : typeof opts.orphanDependents === 'boolean' ? opts.orphanDependents : undefined;
+        const orphanDependents =
+          orphanQuery !== null
+            ? orphanQuery === 'true'
+            : typeof opts.orphanDependents === 'boolean'
+              ? opts.orphanDependents
+              : undefined;
         const delOpts = {
-          propagationPolicy: q.get('propagationPolicy') ?? opts.propagationPolicy, orphanDependents,
-          preconditions: opts.preconditions, dryRun: dryRun || (opts.dryRun ?? []).includes('All'),
+          propagationPolicy: q.get('propagationPolicy') ?? opts.propagationPolicy,
+          orphanDependents,
+          preconditions: opts.preconditions,
+          dryRun: dryRun || (opts.dryRun ?? []).includes('All'),
         };
         if (!name) {
-          const list = resources.list(info, route.namespace, { labelSelector: q.get('labelSelector') ?? undefined, fieldSelector: q.get('fieldSelector') ?? undefined });
-          write('deletecollection', fieldManager, () => { for (const item of list.items) resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts); });
+          const list = resources.list(info, route.namespace, {
+            labelSelector: q.get('labelSelector') ?? undefined,
+            fieldSelector: q.get('fieldSelector') ?? undefined,
+          });
+          write('deletecollection', fieldManager, () => {
+            for (const item of list.items)
+              resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts);
+          });
           return reply(200, { ...list, items: list.items });
         }
         const { object } = write('delete', fieldManager, () => resources.delete(info, ns, name, delOpts));
@@ -346,7 +490,8 @@ export function createHandler(deps: HttpDeps) {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const path = url.pathname;
-      if (['/healthz', '/livez', '/readyz'].includes(path)) return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
+      if (['/healthz', '/livez', '/readyz'].includes(path))
+        return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
       if (!authorized(req, deps.token)) throw new StatusError(401, 'Unauthorized', 'Unauthorized');
       decodePathSegments(path);
       if (await discoveryRoutes(req, res, path)) return;
@@ -357,7 +502,10 @@ export function createHandler(deps: HttpDeps) {
     } catch (e) {
       if (e instanceof PathNotFound) return res.headersSent ? void res.end() : sendPathNotFound(res);
       if (!(e instanceof StatusError)) deps.onError(e);
-      const err = e instanceof StatusError ? e : new StatusError(500, `Internal error: ${(e as Error)?.message ?? String(e)}`, 'InternalError');
+      const err =
+        e instanceof StatusError
+          ? e
+          : new StatusError(500, `Internal error: ${(e as Error)?.message ?? String(e)}`, 'InternalError');
       if (err instanceof NotAcceptable) format = 'protobuf';
       if (res.headersSent) return void res.end();
       send(res, err.code, err.toStatus(), undefined, warnings, format);

@@ -8,7 +8,12 @@ import { apiVersionOf, type Registry, type ResourceInfo } from './registry';
 import { badRequest, invalid, StatusError } from './status';
 
 /** Go's reflect package name of an internal type, per group (events.k8s.io decodes into core's Event). */
-const INTERNAL_PACKAGE: Record<string, string> = { '': 'core', 'events.k8s.io': 'core', 'coordination.k8s.io': 'coordination', 'apiextensions.k8s.io': 'apiextensions' };
+const INTERNAL_PACKAGE: Record<string, string> = {
+  '': 'core',
+  'events.k8s.io': 'core',
+  'coordination.k8s.io': 'coordination',
+  'apiextensions.k8s.io': 'apiextensions',
+};
 
 /** summarizeData of kube's handlers: a JSON body's first 30 characters, another body's first 30 bytes in hex. */
 export function summarizeBody(body: Buffer | string): string {
@@ -45,19 +50,35 @@ export function checkKind(registry: Registry, info: ResourceInfo, obj: Record<st
     const v = obj[field];
     if (v === undefined || v === null || typeof v === 'string') continue;
     // The decoders first read the TypeMeta with encoding/json.
-    const got = typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : 'object';
+    const got =
+      typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'bool' : Array.isArray(v) ? 'array' : 'object';
     const json = JSON.stringify(obj);
-    throw unrecognized(info, `couldn't get version/kind; json parse error: json: cannot unmarshal ${got} into Go struct field .${field} of type string`, json);
+    throw unrecognized(
+      info,
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${got} into Go struct field .${field} of type string`,
+      json,
+    );
   }
   if (info.custom) {
     if (!obj.kind) {
       const json = JSON.stringify(obj);
       throw unrecognized(info, `Object 'Kind' is missing in '${json}'`, json);
     }
-    if (!obj.apiVersion) throw badRequest(`the API version in the data () does not match the expected API version (${want})`);
+    if (!obj.apiVersion)
+      throw badRequest(`the API version in the data () does not match the expected API version (${want})`);
     const causes = [];
-    if (obj.kind !== info.kind) causes.push({ type: 'FieldValueInvalid', field: 'kind', message: `Invalid value: ${JSON.stringify(obj.kind)}: must be ${info.kind}` });
-    if (obj.apiVersion !== want) causes.push({ type: 'FieldValueInvalid', field: 'apiVersion', message: `Invalid value: ${JSON.stringify(obj.apiVersion)}: must be ${want}` });
+    if (obj.kind !== info.kind)
+      causes.push({
+        type: 'FieldValueInvalid',
+        field: 'kind',
+        message: `Invalid value: ${JSON.stringify(obj.kind)}: must be ${info.kind}`,
+      });
+    if (obj.apiVersion !== want)
+      causes.push({
+        type: 'FieldValueInvalid',
+        field: 'apiVersion',
+        message: `Invalid value: ${JSON.stringify(obj.apiVersion)}: must be ${want}`,
+      });
     if (causes.length) throw invalid(info.group, String(obj.kind), obj.metadata?.name ?? '', causes);
     return;
   }
@@ -65,7 +86,8 @@ export function checkKind(registry: Registry, info: ResourceInfo, obj: Record<st
   obj.kind ||= info.kind;
   if (obj.apiVersion === want && obj.kind === info.kind) return;
   const other = registry.byKind(obj.apiVersion, obj.kind);
-  if (!other || other.custom) throw cannotBeHandled(info, obj.apiVersion, obj.kind, notRegistered(obj.apiVersion, obj.kind));
+  if (!other || other.custom)
+    throw cannotBeHandled(info, obj.apiVersion, obj.kind, notRegistered(obj.apiVersion, obj.kind));
   const from = `${versionOf(obj.apiVersion)}.${obj.kind}`;
   const to = `${INTERNAL_PACKAGE[info.group] ?? info.group.split('.')[0]}.${info.kind}`;
   throw cannotBeHandled(info, obj.apiVersion, obj.kind, `converting (${from}) to (${to}): unknown conversion`);
@@ -77,8 +99,15 @@ export function checkKind(registry: Registry, info: ResourceInfo, obj: Record<st
  * object's JSON (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go, an Invalid error of an empty kind).
  */
 export class StrictDecodingError extends StatusError {
-  constructor(info: ResourceInfo, readonly unknown: string[]) {
-    super(400, `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.join(', ')}`, 'BadRequest');
+  constructor(
+    info: ResourceInfo,
+    readonly unknown: string[],
+  ) {
+    super(
+      400,
+      `${info.kind} in version "${info.version}" cannot be handled as a ${info.kind}: strict decoding error: ${unknown.join(', ')}`,
+      'BadRequest',
+    );
   }
 
   ofPatch(patched: unknown): StatusError {
@@ -89,5 +118,7 @@ export class StrictDecodingError extends StatusError {
 /** The patch handler's Invalid "patch" of an empty kind, quoting the patched object's JSON. */
 export function patchInvalid(patchedJson: string, why: string): StatusError {
   const message = `Invalid value: ${JSON.stringify(patchedJson)}: ${why}`;
-  return new StatusError(422, ` "" is invalid: patch: ${message}`, 'Invalid', { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
+  return new StatusError(422, ` "" is invalid: patch: ${message}`, 'Invalid', {
+    causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }],
+  });
 }

@@ -1,14 +1,20 @@
 import { rememberJson, stringifyKnown } from './known-json';
 
 describe('stringifyKnown', () => {
-  const item = (name: string) => Object.freeze({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'a"b': 'é\n' } });
+  const item = (name: string) =>
+    Object.freeze({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { 'a"b': 'é\n' } });
 
   it('reuses the known text of an object and of each list item, giving exactly JSON.stringify', () => {
     const a = item('a');
     const b = item('b');
     rememberJson(a, JSON.stringify(a));
     rememberJson(b, JSON.stringify(b));
-    const list = { apiVersion: 'v1', kind: 'ConfigMapList', metadata: { resourceVersion: '7', continue: 'x' }, items: [a, b] };
+    const list = {
+      apiVersion: 'v1',
+      kind: 'ConfigMapList',
+      metadata: { resourceVersion: '7', continue: 'x' },
+      items: [a, b],
+    };
     const stringify = jest.spyOn(JSON, 'stringify');
     const text = stringifyKnown(list);
     const calls = stringify.mock.calls.filter(([v]) => v === a || v === b).length;

@@ -1,6 +1,11 @@
 import YAML from 'yaml';
 
-export interface KubeconfigArgs { url: string; token: string; caData?: string; name?: string }
+export interface KubeconfigArgs {
+  url: string;
+  token: string;
+  caData?: string;
+  name?: string;
+}
 
 /** A kubeconfig with one cluster/user/context; `caData` is base64 PEM (certificate-authority-data). */
 export function renderKubeconfig(a: KubeconfigArgs): string {

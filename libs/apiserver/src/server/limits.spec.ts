@@ -5,7 +5,9 @@ const chain = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.rep
 
 describe('nestingDepth', () => {
   it('counts objects and arrays, not scalars, along the deepest branch', () => {
-    expect([1, 'x', null, {}, [], { a: 1 }, { a: [1, { b: {} }], c: {} }].map((v) => nestingDepth(v))).toEqual([0, 0, 0, 1, 1, 1, 4]);
+    expect([1, 'x', null, {}, [], { a: 1 }, { a: [1, { b: {} }], c: {} }].map((v) => nestingDepth(v))).toEqual([
+      0, 0, 0, 1, 1, 1, 4,
+    ]);
   });
 
   it('measures a million levels without recursion, and stops early when asked', () => {
@@ -24,6 +26,10 @@ describe('checkNesting', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(StatusError);
-    expect((err as StatusError).toStatus()).toMatchObject({ code: 400, reason: 'BadRequest', message: `error decoding request body: exceeded max depth of ${MAX_NESTING_DEPTH}` });
+    expect((err as StatusError).toStatus()).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: `error decoding request body: exceeded max depth of ${MAX_NESTING_DEPTH}`,
+    });
   });
 });

@@ -21,10 +21,12 @@ export const MAX_DATA_BYTES = 1024 * 1024;
 const byteSizes = (m: unknown, decode: boolean): Map<string, number> => {
   const out = new Map<string, number>();
   if (m === null || typeof m !== 'object' || Array.isArray(m)) return out;
-  for (const [k, v] of Object.entries(m)) if (typeof v === 'string') out.set(k, decode ? Buffer.from(v, 'base64').length : Buffer.byteLength(v));
+  for (const [k, v] of Object.entries(m))
+    if (typeof v === 'string') out.set(k, decode ? Buffer.from(v, 'base64').length : Buffer.byteLength(v));
   return out;
 };
-const total = (...maps: Map<string, number>[]) => maps.reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
+const total = (...maps: Map<string, number>[]) =>
+  maps.reduce((n, m) => n + [...m.values()].reduce((a, b) => a + b, 0), 0);
 
 /**
  * kube's ValidateConfigMap / ValidateSecret size rule: more than 1 MiB of data is invalid (422), reported on the
@@ -32,7 +34,11 @@ const total = (...maps: Map<string, number>[]) => maps.reduce((n, m) => n + [...
  */
 export function dataSizeCauses(info: Pick<ResourceInfo, 'group' | 'kind'>, obj: Record<string, any>): Cause[] {
   if (info.group !== '') return [];
-  const tooLong = (field: string): Cause => ({ type: 'FieldValueTooLong', field, message: `Too long: may not be more than ${MAX_DATA_BYTES} bytes` });
+  const tooLong = (field: string): Cause => ({
+    type: 'FieldValueTooLong',
+    field,
+    message: `Too long: may not be more than ${MAX_DATA_BYTES} bytes`,
+  });
   if (info.kind === 'ConfigMap') {
     return total(byteSizes(obj.data, false), byteSizes(obj.binaryData, true)) > MAX_DATA_BYTES ? [tooLong('[]')] : [];
   }
@@ -67,7 +73,8 @@ export function nestingDepth(value: unknown, stopAbove = Infinity): number {
     const depth = d + 1;
     if (depth > max) max = depth;
     if (max > stopAbove) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, depth]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth]);
   }
   return max;
 }

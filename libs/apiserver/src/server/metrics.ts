@@ -24,19 +24,32 @@ export class RequestMetrics {
     return Object.fromEntries(this.counts);
   }
 
-  record(verb: string, resource: string, write?: { fieldManager: string; outcome: 'changed' | 'noop' | 'failed' }): void {
+  record(
+    verb: string,
+    resource: string,
+    write?: { fieldManager: string; outcome: 'changed' | 'noop' | 'failed' },
+  ): void {
     const k = `${verb} ${resource}`;
     this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     if (!write) return;
     const w = `${k} ${write.fieldManager || '-'}`;
     this.writeCounts.set(w, (this.writeCounts.get(w) ?? 0) + 1);
-    const outcome = write.outcome === 'noop' ? this.noopWriteCounts : write.outcome === 'failed' ? this.failedWriteCounts : undefined;
+    const outcome =
+      write.outcome === 'noop' ? this.noopWriteCounts : write.outcome === 'failed' ? this.failedWriteCounts : undefined;
     outcome?.set(w, (outcome.get(w) ?? 0) + 1);
   }
 
   /** A snapshot; later requests do not change it. */
   snapshot(): RequestCounts {
-    const out: RequestCounts = { total: 0, byVerb: {}, byResource: {}, byVerbResource: {}, writesByManager: Object.fromEntries(this.writeCounts), noopWritesByManager: Object.fromEntries(this.noopWriteCounts), failedWritesByManager: Object.fromEntries(this.failedWriteCounts) };
+    const out: RequestCounts = {
+      total: 0,
+      byVerb: {},
+      byResource: {},
+      byVerbResource: {},
+      writesByManager: Object.fromEntries(this.writeCounts),
+      noopWritesByManager: Object.fromEntries(this.noopWriteCounts),
+      failedWritesByManager: Object.fromEntries(this.failedWriteCounts),
+    };
     for (const [k, n] of this.counts) {
       const [verb, resource] = k.split(' ');
       out.total += n;
@@ -49,7 +62,10 @@ export class RequestMetrics {
 
   /** Writes (create, update, patch, apply, delete, deletecollection) in a snapshot. */
   static writes(c: RequestCounts): number {
-    return ['create', 'update', 'patch', 'apply', 'delete', 'deletecollection'].reduce((s, v) => s + (c.byVerb[v] ?? 0), 0);
+    return ['create', 'update', 'patch', 'apply', 'delete', 'deletecollection'].reduce(
+      (s, v) => s + (c.byVerb[v] ?? 0),
+      0,
+    );
   }
 
   reset(): void {

@@ -17,9 +17,14 @@ export class PathNotFound extends Error {
 export const NOT_FOUND_TEXT = '404 page not found\n';
 
 /** go-restful's answer for a path under a built-in group it does not route (details: {}, as kube writes it). */
-export const resourceNotFound = (): StatusError => new StatusError(404, 'the server could not find the requested resource', 'NotFound', {});
+export const resourceNotFound = (): StatusError =>
+  new StatusError(404, 'the server could not find the requested resource', 'NotFound', {});
 
-const BUILTIN_GROUPS = new Set(builtinResources().map((r) => r.group).filter(Boolean));
+const BUILTIN_GROUPS = new Set(
+  builtinResources()
+    .map((r) => r.group)
+    .filter(Boolean),
+);
 
 /** The error for a path no resource route matched: decoded path segments in. */
 export function unmatchedPath(segs: string[]): StatusError | PathNotFound {
@@ -29,6 +34,10 @@ export function unmatchedPath(segs: string[]): StatusError | PathNotFound {
 }
 
 export function sendPathNotFound(res: ServerResponse): void {
-  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(NOT_FOUND_TEXT) });
+  res.writeHead(404, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Length': Buffer.byteLength(NOT_FOUND_TEXT),
+  });
   res.end(NOT_FOUND_TEXT);
 }

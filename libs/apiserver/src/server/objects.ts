@@ -16,7 +16,8 @@ export function generateNameSuffix(): string {
  * built-ins served here (Namespace, Secret, ConfigMap, Event, Node, Lease) never touch it, so they carry none.
  */
 const BUILTINS_WITH_GENERATION = new Set(['apiextensions.k8s.io/CustomResourceDefinition']);
-export const tracksGeneration = (info: ResourceInfo): boolean => info.custom || BUILTINS_WITH_GENERATION.has(`${info.group}/${info.kind}`);
+export const tracksGeneration = (info: ResourceInfo): boolean =>
+  info.custom || BUILTINS_WITH_GENERATION.has(`${info.group}/${info.kind}`);
 
 /** Top-level fields other than metadata (and status when it is a subresource): a change bumps generation. */
 function specPart(obj: Record<string, any>, info: ResourceInfo): Record<string, any> {
@@ -29,7 +30,8 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => jsonEqual(v, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((v, i) => jsonEqual(v, (b as unknown[])[i]));
   const ka = Object.keys(a).filter((k) => (a as any)[k] !== undefined);
   const kb = Object.keys(b).filter((k) => (b as any)[k] !== undefined);
   return ka.length === kb.length && ka.every((k) => jsonEqual((a as any)[k], (b as any)[k]));
@@ -40,7 +42,13 @@ export function specChanged(oldObj: Record<string, any>, newObj: Record<string, 
 }
 
 /** System metadata set by the server on create. */
-export function initCreate(obj: KubeObject, info: ResourceInfo, now: string, uid: string, namespace: string): KubeObject {
+export function initCreate(
+  obj: KubeObject,
+  info: ResourceInfo,
+  now: string,
+  uid: string,
+  namespace: string,
+): KubeObject {
   const meta = { ...obj.metadata };
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
@@ -84,7 +92,8 @@ export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
 /** kube's SetDefaults_Namespace, applied on every write: a Namespace is labelled with its name (whatever was sent). */
 function defaultNamespaceLabel(obj: KubeObject, info: ResourceInfo): KubeObject {
-  if (isCore(info, 'Namespace') && obj.metadata.name) obj.metadata.labels = { ...obj.metadata.labels, [NAMESPACE_NAME_LABEL]: obj.metadata.name };
+  if (isCore(info, 'Namespace') && obj.metadata.name)
+    obj.metadata.labels = { ...obj.metadata.labels, [NAMESPACE_NAME_LABEL]: obj.metadata.name };
   return obj;
 }
 
@@ -98,7 +107,12 @@ function defaultSecretType(obj: KubeObject, info: ResourceInfo): KubeObject {
  * Carries the server-owned parts of `old` into an update of the main resource (or of /status),
  * and bumps generation when the spec changed.
  */
-export function mergeUpdate(old: KubeObject, updated: KubeObject, info: ResourceInfo, subresource?: 'status' | 'scale'): KubeObject {
+export function mergeUpdate(
+  old: KubeObject,
+  updated: KubeObject,
+  info: ResourceInfo,
+  subresource?: 'status' | 'scale',
+): KubeObject {
   let out: KubeObject;
   if (subresource === 'status') {
     out = { ...old, metadata: { ...old.metadata } };
@@ -147,12 +161,18 @@ export function tidyMeta(obj: KubeObject): KubeObject {
   const m = obj.metadata;
   for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const) {
     const v = m[k] as unknown;
-    if (v === null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)) delete m[k];
+    if (
+      v === null ||
+      (Array.isArray(v) && v.length === 0) ||
+      (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)
+    )
+      delete m[k];
   }
   return obj;
 }
 
-const isPlainMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainMap = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Paths ("spec.foo", "spec.items[0].bar") present in `before` but dropped in `after` (what pruning removed). */
 export function droppedPaths(before: unknown, after: unknown, prefix = ''): string[] {

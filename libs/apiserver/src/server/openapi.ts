@@ -14,7 +14,10 @@ function definitionName(r: ResourceInfo): string {
 const LOOSE = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
 
 function withGvk(r: ResourceInfo, schema: Record<string, any> | undefined) {
-  return { ...(schema ?? LOOSE), 'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }] };
+  return {
+    ...(schema ?? LOOSE),
+    'x-kubernetes-group-version-kind': [{ group: r.group, version: r.version, kind: r.kind }],
+  };
 }
 
 const QUERY = (name: string) => ({ name, in: 'query', schema: { type: 'string' }, uniqueItems: true });
@@ -24,11 +27,19 @@ function operations(r: ResourceInfo, item: boolean) {
   const gvk = { group: r.group, version: r.version, kind: r.kind };
   const ref = { $ref: `#/components/schemas/${definitionName(r)}` };
   const op = (action: string, params: any[] = []) => ({
-    operationId: `${action}${r.kind}`, 'x-kubernetes-action': action, 'x-kubernetes-group-version-kind': gvk, parameters: params,
+    operationId: `${action}${r.kind}`,
+    'x-kubernetes-action': action,
+    'x-kubernetes-group-version-kind': gvk,
+    parameters: params,
     responses: { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } },
   });
   if (!item) return { get: op('list'), post: op('post', WRITE_PARAMS) };
-  return { get: op('get'), put: op('put', WRITE_PARAMS), patch: op('patch', [...WRITE_PARAMS, QUERY('force')]), delete: op('delete', [QUERY('dryRun')]) };
+  return {
+    get: op('get'),
+    put: op('put', WRITE_PARAMS),
+    patch: op('patch', [...WRITE_PARAMS, QUERY('force')]),
+    delete: op('delete', [QUERY('dryRun')]),
+  };
 }
 
 export function groupVersionDocument(registry: Registry, group: string, version: string) {
@@ -51,7 +62,11 @@ export function openapiIndex(registry: Registry) {
   for (const [g, vs] of registry.groups()) {
     for (const v of vs.keys()) {
       const p = gvPath(g, v);
-      const hash = createHash('sha512').update(JSON.stringify(groupVersionDocument(registry, g, v))).digest('hex').slice(0, 64).toUpperCase();
+      const hash = createHash('sha512')
+        .update(JSON.stringify(groupVersionDocument(registry, g, v)))
+        .digest('hex')
+        .slice(0, 64)
+        .toUpperCase();
       paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${hash}` };
     }
   }

@@ -18,18 +18,34 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 export function jsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw badRequest('json patch must be an array of operations');
   const err = jsonpatch.validate(ops as jsonpatch.Operation[], target);
-  if (err) throw new StatusError(422, `the server rejected our request due to an error in our request: ${err.message.split('\n')[0]}`, 'Invalid');
+  if (err)
+    throw new StatusError(
+      422,
+      `the server rejected our request due to an error in our request: ${err.message.split('\n')[0]}`,
+      'Invalid',
+    );
   try {
     return jsonpatch.applyPatch(structuredClone(target), ops as jsonpatch.Operation[], false, false).newDocument;
   } catch (e) {
-    throw new StatusError(422, `the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`, 'Invalid');
+    throw new StatusError(
+      422,
+      `the server rejected our request due to an error in our request: ${(e as Error).message.split('\n')[0]}`,
+      'Invalid',
+    );
   }
 }
 
 /** Merge keys for lists in the built-in kinds we serve (strategic merge patch). */
 const STRATEGIC_KEYS: Record<string, string> = {
-  conditions: 'type', addresses: 'type', taints: 'key', ownerReferences: 'uid', images: 'names', volumes: 'name',
-  containers: 'name', env: 'name', ports: 'containerPort',
+  conditions: 'type',
+  addresses: 'type',
+  taints: 'key',
+  ownerReferences: 'uid',
+  images: 'names',
+  volumes: 'name',
+  containers: 'name',
+  env: 'name',
+  ports: 'containerPort',
 };
 
 /**

@@ -18,15 +18,25 @@ export interface Printer {
 }
 
 // ObjectMeta swagger docs, used by every printer for Name and Age.
-const NAME_DOC = 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
-const CREATION_DOC = 'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
+const NAME_DOC =
+  'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names';
+const CREATION_DOC =
+  'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata';
 
-const col = (name: string, description: string, extra: Partial<TableColumn> = {}): TableColumn => ({ name, type: 'string', format: '', description, priority: 0, ...extra });
+const col = (name: string, description: string, extra: Partial<TableColumn> = {}): TableColumn => ({
+  name,
+  type: 'string',
+  format: '',
+  description,
+  priority: 0,
+  ...extra,
+});
 /** The Name column every printer starts with (CRD tables too). */
 export const NAME_COLUMN = col('Name', NAME_DOC, { format: 'name' });
 const NAME = NAME_COLUMN;
 const AGE = col('Age', CREATION_DOC);
-const wide = (name: string, description: string, extra: Partial<TableColumn> = {}) => col(name, description, { priority: 1, ...extra });
+const wide = (name: string, description: string, extra: Partial<TableColumn> = {}) =>
+  col(name, description, { priority: 1, ...extra });
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const keys = (v: unknown): number => (v && typeof v === 'object' ? Object.keys(v).length : 0);
@@ -39,7 +49,8 @@ const NODE_ROLE_LABEL = 'kubernetes.io/role';
 function nodeRoles(labels: Record<string, string> | undefined): string[] {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(labels ?? {})) {
-    if (k.startsWith(NODE_ROLE_PREFIX) && k.length > NODE_ROLE_PREFIX.length) roles.add(k.slice(NODE_ROLE_PREFIX.length));
+    if (k.startsWith(NODE_ROLE_PREFIX) && k.length > NODE_ROLE_PREFIX.length)
+      roles.add(k.slice(NODE_ROLE_PREFIX.length));
     else if (k === NODE_ROLE_LABEL && v !== '') roles.add(v);
   }
   return [...roles].sort();
@@ -53,7 +64,8 @@ function nodeStatus(node: Record<string, any>): string {
   return status.join(',');
 }
 
-const nodeAddress = (node: Record<string, any>, type: string): string => (node.status?.addresses ?? []).find((a: any) => a?.type === type)?.address ?? '<none>';
+const nodeAddress = (node: Record<string, any>, type: string): string =>
+  (node.status?.addresses ?? []).find((a: any) => a?.type === type)?.address ?? '<none>';
 /** kube's printNode: the kernel version with the architecture appended, " (amd64)", when the kubelet reports one. */
 function kernelWithArch(info: Record<string, any>): string {
   const kernel = orUnknown(info.kernelVersion);
@@ -64,19 +76,34 @@ const orUnknown = (v: unknown): string => str(v) || '<unknown>';
 
 const nodePrinter: Printer = {
   columns: [
-    NAME, col('Status', 'The status of the node'), col('Roles', 'The roles of the node'), AGE,
+    NAME,
+    col('Status', 'The status of the node'),
+    col('Roles', 'The roles of the node'),
+    AGE,
     col('Version', 'Kubelet Version reported by the node.'),
-    wide('Internal-IP', 'List of addresses reachable to the node.'), wide('External-IP', 'List of addresses reachable to the node.'),
+    wide('Internal-IP', 'List of addresses reachable to the node.'),
+    wide('External-IP', 'List of addresses reachable to the node.'),
     wide('OS-Image', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).'),
     wide('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64)."),
-    wide('Container-Runtime', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).'),
+    wide(
+      'Container-Runtime',
+      'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
+    ),
   ],
   cells(node, now) {
     const info = node.status?.nodeInfo ?? {};
     const roles = nodeRoles(node.metadata?.labels).join(',') || '<none>';
     return [
-      node.metadata?.name, nodeStatus(node), roles, age(node, now), str(info.kubeletVersion),
-      nodeAddress(node, 'InternalIP'), nodeAddress(node, 'ExternalIP'), orUnknown(info.osImage), kernelWithArch(info), orUnknown(info.containerRuntimeVersion),
+      node.metadata?.name,
+      nodeStatus(node),
+      roles,
+      age(node, now),
+      str(info.kubeletVersion),
+      nodeAddress(node, 'InternalIP'),
+      nodeAddress(node, 'ExternalIP'),
+      orUnknown(info.osImage),
+      kernelWithArch(info),
+      orUnknown(info.containerRuntimeVersion),
     ];
   },
 };
@@ -92,9 +119,15 @@ const eventPrinter: Printer = {
   columns: [
     col('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
     col('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
-    col('Reason', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    col(
+      'Reason',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
     col('Object', 'The object that this event is about.'),
-    wide('Subobject', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].'),
+    wide(
+      'Subobject',
+      'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].',
+    ),
     wide('Source', 'The component reporting this event. Should be a short machine understandable string.'),
     col('Message', 'A human-readable description of the status of this operation.'),
     wide('First Seen', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)'),
@@ -112,28 +145,58 @@ const eventPrinter: Printer = {
     } else if (count === 0) count = 1; // singleton events of the new API have no count
     const kind = str(ev.involvedObject?.kind).toLowerCase();
     const target = ev.involvedObject?.name ? `${kind}/${ev.involvedObject.name}` : kind;
-    return [last, str(ev.type), str(ev.reason), target, str(ev.involvedObject?.fieldPath), eventSource(ev), str(ev.message).trim(), first, count, ev.metadata?.name];
+    return [
+      last,
+      str(ev.type),
+      str(ev.reason),
+      target,
+      str(ev.involvedObject?.fieldPath),
+      eventSource(ev),
+      str(ev.message).trim(),
+      first,
+      count,
+      ev.metadata?.name,
+    ];
   },
 };
 
-const simple = (columns: TableColumn[], cells: (o: Record<string, any>, now: Date) => unknown[]): Printer => ({ columns, cells });
+const simple = (columns: TableColumn[], cells: (o: Record<string, any>, now: Date) => unknown[]): Printer => ({
+  columns,
+  cells,
+});
 
 /** What the default table convertor prints (kinds without a printer, e.g. CustomResourceDefinition). */
 export const defaultPrinter: Printer = simple([NAME, col('Created At', CREATION_DOC, { type: 'date' })], (o) => {
   const t = Date.parse(o.metadata?.creationTimestamp ?? '');
-  return [o.metadata?.name, Number.isNaN(t) ? '0001-01-01T00:00:00Z' : new Date(t).toISOString().replace(/\.\d+Z$/, 'Z')];
+  return [
+    o.metadata?.name,
+    Number.isNaN(t) ? '0001-01-01T00:00:00Z' : new Date(t).toISOString().replace(/\.\d+Z$/, 'Z'),
+  ];
 });
 
 const PRINTERS: Record<string, Printer> = {
   '/Node': nodePrinter,
   '/Event': eventPrinter,
   'events.k8s.io/Event': eventPrinter,
-  '/Namespace': simple([NAME, col('Status', 'The status of the namespace'), AGE], (o, now) => [o.metadata?.name, str(o.status?.phase), age(o, now)]),
+  '/Namespace': simple([NAME, col('Status', 'The status of the namespace'), AGE], (o, now) => [
+    o.metadata?.name,
+    str(o.status?.phase),
+    age(o, now),
+  ]),
   '/Secret': simple(
-    [NAME, col('Type', 'Used to facilitate programmatic handling of secret data.'), col('Data', 'Data contains the secret data.'), AGE],
+    [
+      NAME,
+      col('Type', 'Used to facilitate programmatic handling of secret data.'),
+      col('Data', 'Data contains the secret data.'),
+      AGE,
+    ],
     (o, now) => [o.metadata?.name, str(o.type), keys(o.data), age(o, now)],
   ),
-  '/ConfigMap': simple([NAME, col('Data', 'Data contains the configuration data.'), AGE], (o, now) => [o.metadata?.name, keys(o.data) + keys(o.binaryData), age(o, now)]),
+  '/ConfigMap': simple([NAME, col('Data', 'Data contains the configuration data.'), AGE], (o, now) => [
+    o.metadata?.name,
+    keys(o.data) + keys(o.binaryData),
+    age(o, now),
+  ]),
   'coordination.k8s.io/Lease': simple(
     [NAME, col('Holder', 'holderIdentity contains the identity of the holder of a current lease.'), AGE],
     (o, now) => [o.metadata?.name, str(o.spec?.holderIdentity), age(o, now)],

@@ -18,14 +18,25 @@ export interface ResourceInfo {
   schema: OpenApiSchema | undefined;
   verbs: string[];
   categories: string[];
-  printerColumns: { name: string; type: string; jsonPath: string; description?: string; priority?: number; format?: string }[];
+  printerColumns: {
+    name: string;
+    type: string;
+    jsonPath: string;
+    description?: string;
+    priority?: number;
+    format?: string;
+  }[];
   /** True for CRD-defined resources (strategic merge patch is rejected for them). */
   custom: boolean;
   /** Storage shared with another resource (events.k8s.io Events are core Events). */
   storedAs?: { group: string; plural: string };
 }
 
-export interface ScalePaths { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string }
+export interface ScalePaths {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -34,16 +45,39 @@ export function apiVersionOf(r: { group: string; version: string }): string {
 }
 
 /** "<group>/<plural>": the storage prefix shared by all versions of a resource. */
-export function storageResource(r: { group: string; plural: string; storedAs?: { group: string; plural: string } }): string {
+export function storageResource(r: {
+  group: string;
+  plural: string;
+  storedAs?: { group: string; plural: string };
+}): string {
   const s = r.storedAs ?? r;
   return `${s.group}/${s.plural}`;
 }
 
-function builtin(group: string, version: string, kind: string, plural: string, namespaced: boolean, extra: Partial<ResourceInfo> = {}): ResourceInfo {
+function builtin(
+  group: string,
+  version: string,
+  kind: string,
+  plural: string,
+  namespaced: boolean,
+  extra: Partial<ResourceInfo> = {},
+): ResourceInfo {
   return {
-    group, version, kind, listKind: `${kind}List`, plural, singular: kind.toLowerCase(), shortNames: [], namespaced,
-    statusSubresource: false, schema: engines.builtinSchema(group ? `${group}/${version}` : version, kind),
-    verbs: ALL_VERBS, categories: [], printerColumns: [], custom: false, ...extra,
+    group,
+    version,
+    kind,
+    listKind: `${kind}List`,
+    plural,
+    singular: kind.toLowerCase(),
+    shortNames: [],
+    namespaced,
+    statusSubresource: false,
+    schema: engines.builtinSchema(group ? `${group}/${version}` : version, kind),
+    verbs: ALL_VERBS,
+    categories: [],
+    printerColumns: [],
+    custom: false,
+    ...extra,
   };
 }
 
@@ -56,10 +90,14 @@ export function builtinResources(): ResourceInfo[] {
     builtin('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
     builtin('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
     builtin('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'], statusSubresource: true }),
-    builtin('events.k8s.io', 'v1', 'Event', 'events', true, { shortNames: ['ev'], storedAs: { group: '', plural: 'events' } }),
+    builtin('events.k8s.io', 'v1', 'Event', 'events', true, {
+      shortNames: ['ev'],
+      storedAs: { group: '', plural: 'events' },
+    }),
     builtin('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
     builtin('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, {
-      shortNames: ['crd', 'crds'], statusSubresource: true,
+      shortNames: ['crd', 'crds'],
+      statusSubresource: true,
     }),
   ];
 }

@@ -15,18 +15,49 @@ import { deepEqual } from '../merge/walk';
 import { checkNesting, objectTooLarge } from './limits';
 import { checkKind, StrictDecodingError } from './identity';
 import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
-import { checkDeletePreconditions, deletedStatus, validateDeletePolicy, gcFinalizers, markDeleting, pendingSpecFinalizers, type DeletePolicy } from './deletion';
+import {
+  checkDeletePreconditions,
+  deletedStatus,
+  validateDeletePolicy,
+  gcFinalizers,
+  markDeleting,
+  pendingSpecFinalizers,
+  type DeletePolicy,
+} from './deletion';
 
 /**
  * Fields the schema would prune: `Strict` rejects them with a 400 (kubectl sends it by default), `Warn` drops them and
  * reports each in `warnings` (sent as `Warning` headers), `Ignore` drops them silently.
  */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
-export interface WriteOpts { fieldManager?: string; dryRun?: boolean; subresource?: 'status' | 'scale'; fieldValidation?: FieldValidation; warnings?: string[] }
-export interface ApplyOpts extends WriteOpts { fieldManager: string; force?: boolean }
-export interface DeleteOpts extends DeletePolicy { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: boolean }
-export interface ListOpts { labelSelector?: string; fieldSelector?: string; limit?: number; continue?: string }
-export interface WatchOpts { labelSelector?: string; fieldSelector?: string; resourceVersion?: string; allowWatchBookmarks?: boolean; sendInitialEvents?: boolean }
+export interface WriteOpts {
+  fieldManager?: string;
+  dryRun?: boolean;
+  subresource?: 'status' | 'scale';
+  fieldValidation?: FieldValidation;
+  warnings?: string[];
+}
+export interface ApplyOpts extends WriteOpts {
+  fieldManager: string;
+  force?: boolean;
+}
+export interface DeleteOpts extends DeletePolicy {
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+export interface ListOpts {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+}
+export interface WatchOpts {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+}
 
 /** The annotation of the bookmark that ends a watch's initial events (metav1.InitialEventsAnnotationKey). */
 export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
@@ -82,19 +113,26 @@ export class Resources {
     if (!nsObj) throw notFound('', 'namespaces', ns);
     if (creating && nsObj.data.metadata?.deletionTimestamp) {
       // kube's NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): a Forbidden naming the object.
-      throw new StatusError(403, `${info.group ? `${info.plural}.${info.group}` : info.plural} "${name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`, 'Forbidden', { name, group: info.group, kind: info.plural });
+      throw new StatusError(
+        403,
+        `${info.group ? `${info.plural}.${info.group}` : info.plural} "${name}" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+        'Forbidden',
+        { name, group: info.group, kind: info.plural },
+      );
     }
   }
 
   private checkIdentity(info: ResourceInfo, obj: any, ns: string, name?: string): void {
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw badRequest('the request body must be a JSON object');
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+      throw badRequest('the request body must be a JSON object');
     // Also bounds what patches build up (a JSON patch may add a nested value below a nested path). managedFields
     // nest 4 levels deeper than the fields they track and are the server's own: left out.
     checkNesting({ ...obj, metadata: { ...obj.metadata, managedFields: undefined } }, 'object');
     checkKind(this.registry, info, obj);
     obj.metadata ??= {};
     if (typeof obj.metadata !== 'object') throw badRequest('metadata must be an object');
-    if (name !== undefined && obj.metadata.name && obj.metadata.name !== name) throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+    if (name !== undefined && obj.metadata.name && obj.metadata.name !== name)
+      throw badRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
     if (info.namespaced && obj.metadata.namespace && obj.metadata.namespace !== ns) {
       throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
@@ -104,10 +142,23 @@ export class Resources {
     this.checkIdentity(info, body, ns);
     this.requireNamespace(info, ns, true, (body as KubeObject).metadata.name ?? '');
     const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
-    if (!obj.metadata.name) throw invalid(info.group, info.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+    if (!obj.metadata.name)
+      throw invalid(info.group, info.kind, '', [
+        {
+          type: 'FieldValueRequired',
+          field: 'metadata.name',
+          message: 'Required value: name or generateName is required',
+        },
+      ]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
     let admitted = admit(info, obj, opts);
-    admitted = this.track(info, { live: undefined, updated: admitted, manager: opts.fieldManager ?? 'unknown', schema: info.schema, now: this.now() });
+    admitted = this.track(info, {
+      live: undefined,
+      updated: admitted,
+      manager: opts.fieldManager ?? 'unknown',
+      schema: info.schema,
+      now: this.now(),
+    });
     return this.persist(info, ns, admitted, opts.dryRun);
   }
 
@@ -124,10 +175,16 @@ export class Resources {
     // resourceVersion and sends no watch event (else every no-op write would wake every watcher).
     let row;
     try {
-      row = this.store.put(storageResource(info), info.namespaced ? ns : '', obj.metadata.name!, (rev) => {
-        stored.metadata.resourceVersion = String(rev);
-        return stored;
-      }, sameExceptResourceVersion);
+      row = this.store.put(
+        storageResource(info),
+        info.namespaced ? ns : '',
+        obj.metadata.name!,
+        (rev) => {
+          stored.metadata.resourceVersion = String(rev);
+          return stored;
+        },
+        sameExceptResourceVersion,
+      );
     } catch (e) {
       if (e instanceof ValueTooLargeError) throw objectTooLarge();
       throw e;
@@ -142,49 +199,91 @@ export class Resources {
     const live = this.tryGet(info, ns, name);
     if (!live) {
       // Like kube, only Leases and Events may be created by PUT.
-      if (opts.subresource || !['Lease', 'Event'].includes(info.kind) || info.custom) throw notFound(info.group, info.plural, name);
+      if (opts.subresource || !['Lease', 'Event'].includes(info.kind) || info.custom)
+        throw notFound(info.group, info.plural, name);
       return this.create(info, ns, { ...updated, metadata: { ...updated.metadata, name } }, opts);
     }
     // kube's DefaultUpdatedObjectInfo: a uid in the body is a precondition on the stored object.
     const uid = updated.metadata.uid;
     if (uid && uid !== live.metadata.uid) {
-      throw conflict(info.group, info.plural, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${live.metadata.uid}`);
+      throw conflict(
+        info.group,
+        info.plural,
+        name,
+        `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${live.metadata.uid}`,
+      );
     }
     const rv = updated.metadata.resourceVersion;
     if (rv && rv !== live.metadata.resourceVersion) {
-      throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw conflict(
+        info.group,
+        info.plural,
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     return this.write(info, ns, live, structuredClone(updated), opts, 'update');
   }
 
   /** Shared tail of update/patch: carry server-owned fields, admit, track field ownership, finalize if done. */
-  private write(info: ResourceInfo, ns: string, live: KubeObject, updated: KubeObject, opts: WriteOpts, _verb: string): KubeObject {
+  private write(
+    info: ResourceInfo,
+    ns: string,
+    live: KubeObject,
+    updated: KubeObject,
+    opts: WriteOpts,
+    _verb: string,
+  ): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
     checkNoNewFinalizers(info, live, next);
     next = admit(info, next, opts, live);
-    next = this.track(info, { live, updated: next, manager: opts.fieldManager ?? 'unknown', schema: info.schema, subresource: opts.subresource, now: this.now() });
+    next = this.track(info, {
+      live,
+      updated: next,
+      manager: opts.fieldManager ?? 'unknown',
+      schema: info.schema,
+      subresource: opts.subresource,
+      now: this.now(),
+    });
     return this.finishWrite(info, ns, next, opts.dryRun);
   }
 
   private finishWrite(info: ResourceInfo, ns: string, next: KubeObject, dryRun?: boolean): KubeObject {
-    if (next.metadata.deletionTimestamp && !(next.metadata.finalizers ?? []).length && !pendingSpecFinalizers(info, next)) {
+    if (
+      next.metadata.deletionTimestamp &&
+      !(next.metadata.finalizers ?? []).length &&
+      !pendingSpecFinalizers(info, next)
+    ) {
       if (!dryRun) this.remove(info, ns, next.metadata.name!);
       return tidyMeta(next);
     }
     return this.persist(info, ns, next, dryRun);
   }
 
-  patch(info: ResourceInfo, ns: string, name: string, kind: PatchKind, patch: unknown, opts: WriteOpts = {}): KubeObject {
+  patch(
+    info: ResourceInfo,
+    ns: string,
+    name: string,
+    kind: PatchKind,
+    patch: unknown,
+    opts: WriteOpts = {},
+  ): KubeObject {
     const live = this.get(info, ns, name);
     let patched: unknown;
     if (kind === 'json') patched = jsonPatch(live, patch);
-    else if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('patch body must be a JSON object');
+    else if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+      throw badRequest('patch body must be a JSON object');
     else if (kind === 'merge') patched = mergePatch(live, patch);
     else patched = strategicMergePatch(live, patch); // the HTTP layer refuses it for custom resources (415)
     this.checkIdentity(info, patched, ns, name);
     const p = patched as KubeObject;
     if (p.metadata.resourceVersion && p.metadata.resourceVersion !== live.metadata.resourceVersion) {
-      throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw conflict(
+        info.group,
+        info.plural,
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     checkUidUnchanged(info, live, p.metadata.uid);
     try {
@@ -198,32 +297,59 @@ export class Resources {
   /** Server-side apply: creates when absent; field ownership and conflicts come from the merge engine. */
   apply(info: ResourceInfo, ns: string, name: string, intent: unknown, opts: ApplyOpts): KubeObject {
     // kube's ValidatePatchOptions (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go).
-    if (!opts.fieldManager) throw invalid('meta.k8s.io', 'PatchOptions', '', [{ type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
+    if (!opts.fieldManager)
+      throw invalid('meta.k8s.io', 'PatchOptions', '', [
+        { type: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' },
+      ]);
     this.checkIdentity(info, intent, ns, name);
     const i = intent as KubeObject;
     if (!i.metadata.name) i.metadata.name = name;
     const live = this.tryGet(info, ns, name);
     if (live && i.metadata.resourceVersion && i.metadata.resourceVersion !== live.metadata.resourceVersion) {
-      throw conflict(info.group, info.plural, name, 'the object has been modified; please apply your changes to the latest version and try again');
+      throw conflict(
+        info.group,
+        info.plural,
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
     }
     if (live) checkUidUnchanged(info, live, i.metadata.uid);
     if (!live) {
       if (opts.subresource) throw notFound(info.group, info.plural, name);
       // kube's patcher: a uid pins the object, so an apply computed from a stale copy of a deleted object is refused
       // rather than creating a new one under the same name.
-      if (i.metadata.uid) throw conflict(info.group, info.plural, name, `uid mismatch: the provided object specified uid ${i.metadata.uid}, and no existing object was found`);
+      if (i.metadata.uid)
+        throw conflict(
+          info.group,
+          info.plural,
+          name,
+          `uid mismatch: the provided object specified uid ${i.metadata.uid}, and no existing object was found`,
+        );
       this.requireNamespace(info, ns, true, name);
     }
     if (info.custom && info.schema) checkApplyFieldsDeclared(info, i);
     let merged: KubeObject;
     try {
-      merged = engines.applyIntent({ live, intent: i, manager: opts.fieldManager, force: !!opts.force, schema: info.schema, subresource: opts.subresource, now: this.now(), ignoreStatus: info.statusSubresource });
+      merged = engines.applyIntent({
+        live,
+        intent: i,
+        manager: opts.fieldManager,
+        force: !!opts.force,
+        schema: info.schema,
+        subresource: opts.subresource,
+        now: this.now(),
+        ignoreStatus: info.statusSubresource,
+      });
     } catch (e) {
       this.rethrowInvalid(info, name, e);
       const conflicts = engines.conflictsOf(e);
       if (!conflicts) throw e;
       throw new StatusError(409, (e as Error).message, 'Conflict', {
-        causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: c.message ?? `conflict with "${c.manager}"`, field: c.field })),
+        causes: conflicts.map((c) => ({
+          reason: 'FieldManagerConflict',
+          message: c.message ?? `conflict with "${c.manager}"`,
+          field: c.field,
+        })),
       });
     }
     if (!live) {
@@ -248,7 +374,10 @@ export class Resources {
 
   private rethrowInvalid(info: ResourceInfo, name: string, e: unknown): void {
     const bad = engines.invalidOf(e);
-    if (bad) throw invalid(info.group, info.kind, name, [{ type: 'FieldValueInvalid', field: bad.field, message: bad.message }]);
+    if (bad)
+      throw invalid(info.group, info.kind, name, [
+        { type: 'FieldValueInvalid', field: bad.field, message: bad.message },
+      ]);
   }
 
   /**
@@ -256,7 +385,12 @@ export class Resources {
    * an object left with finalizers (or a Namespace with spec finalizers) is marked as being deleted and answered,
    * otherwise it is removed and the answer is a Success Status.
    */
-  delete(info: ResourceInfo, ns: string, name: string, opts: DeleteOpts = {}): { object: KubeObject | Status; gone: boolean } {
+  delete(
+    info: ResourceInfo,
+    ns: string,
+    name: string,
+    opts: DeleteOpts = {},
+  ): { object: KubeObject | Status; gone: boolean } {
     validateDeletePolicy(opts);
     const live = this.get(info, ns, name);
     checkDeletePreconditions(info, live, opts.preconditions);
@@ -265,7 +399,8 @@ export class Resources {
       if (!opts.dryRun) this.remove(info, ns, name);
       return { object: deletedStatus(info, live), gone: true };
     }
-    if (live.metadata.deletionTimestamp && finalizers === live.metadata.finalizers) return { object: live, gone: false };
+    if (live.metadata.deletionTimestamp && finalizers === live.metadata.finalizers)
+      return { object: live, gone: false };
     const next = markDeleting(info, structuredClone(live), finalizers, this.now());
     return { object: this.persist(info, ns, next, opts.dryRun), gone: false };
   }
@@ -283,7 +418,10 @@ export class Resources {
 
   /** Physically removes an object; watchers see DELETED with the deletion revision. */
   remove(info: ResourceInfo, ns: string, name: string): void {
-    this.store.delete(this.key(info, ns, name), (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+    this.store.delete(this.key(info, ns, name), (rev, last) => ({
+      ...last,
+      metadata: { ...last.metadata, resourceVersion: String(rev) },
+    }));
   }
 
   list(info: ResourceInfo, ns: string | undefined, opts: ListOpts = {}): Record<string, any> {
@@ -299,7 +437,10 @@ export class Resources {
       } catch {
         throw badRequest('invalid continue token');
       }
-      if (rv < this.store.oldestResumableRevision()) throw gone('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+      if (rv < this.store.oldestResumableRevision())
+        throw gone(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+        );
     }
     const items: KubeObject[] = [];
     let remaining = 0;
@@ -329,7 +470,9 @@ export class Resources {
     const labels = parseLabelSelector(opts.labelSelector);
     const fields = parseFieldSelector(opts.fieldSelector);
     const match = (o: KubeObject) =>
-      (!info.namespaced || ns === undefined || o.metadata.namespace === ns) && matchesLabels(o.metadata.labels, labels) && matchesFields(o, fields);
+      (!info.namespaced || ns === undefined || o.metadata.namespace === ns) &&
+      matchesLabels(o.metadata.labels, labels) &&
+      matchesFields(o, fields);
     let since: number;
     const legacy = !opts.resourceVersion || opts.resourceVersion === '0';
     // kube's SetListOptionsDefaults (WatchList on): a watch from "" or "0" sends the initial events unless told not to.
@@ -360,8 +503,7 @@ export class Resources {
           const last = structuredClone(this.present(info, ev.prev!));
           last.metadata.resourceVersion = o.metadata.resourceVersion;
           send({ type: 'DELETED', object: last });
-        }
-        else if (now) send({ type: ev.type, object: o });
+        } else if (now) send({ type: ev.type, object: o });
       });
     } catch (e) {
       if (e instanceof CompactedError) throw gone(`too old resource version: ${e.requested} (${e.oldest})`);
@@ -380,7 +522,13 @@ export class Resources {
       byVersion.set(version, (o = Object.freeze(this.present(info, data))));
       // Served as stored (same apiVersion and kind, so the same keys in the same order): the stored text is its JSON.
       const json = storedJson(data);
-      if (json !== undefined && o.apiVersion === data.apiVersion && o.kind === data.kind && Object.keys(o).length === Object.keys(data).length) rememberJson(o, json);
+      if (
+        json !== undefined &&
+        o.apiVersion === data.apiVersion &&
+        o.kind === data.kind &&
+        Object.keys(o).length === Object.keys(data).length
+      )
+        rememberJson(o, json);
     }
     return o;
   }
@@ -389,10 +537,11 @@ export class Resources {
   bookmark(info: ResourceInfo, annotations?: Record<string, string>): WatchEvent {
     const resourceVersion = String(this.store.currentRevision());
     // Sorted keys for a custom resource's (unstructured) bookmark, as kube writes it.
-    const metadata = info.custom ? { ...(annotations ? { annotations } : {}), resourceVersion } : { resourceVersion, ...(annotations ? { annotations } : {}) };
+    const metadata = info.custom
+      ? { ...(annotations ? { annotations } : {}), resourceVersion }
+      : { resourceVersion, ...(annotations ? { annotations } : {}) };
     return { type: 'BOOKMARK', object: { apiVersion: apiVersionOf(info), kind: info.kind, metadata } };
   }
-
 }
 
 const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';

@@ -51,29 +51,59 @@ export function scaleOf(paths: ScalePaths, obj: KubeObject): Scale {
   return {
     apiVersion: SCALE_API_VERSION,
     kind: SCALE_KIND.kind,
-    metadata: { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion, creationTimestamp: m.creationTimestamp },
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
     spec: { replicas: integerAt(obj, paths.specReplicasPath) },
-    status: { replicas: integerAt(obj, paths.statusReplicasPath), ...(typeof selector === 'string' ? { selector } : {}) },
+    status: {
+      replicas: integerAt(obj, paths.statusReplicasPath),
+      ...(typeof selector === 'string' ? { selector } : {}),
+    },
   };
 }
 
 /** Decoding (400) of a Scale in a request. */
 function checkScale(body: unknown, name: string): Scale {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the request body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest('the request body must be a JSON object');
   const s = body as Record<string, any>;
-  if ((s.kind !== undefined && s.kind !== SCALE_KIND.kind) || (s.apiVersion !== undefined && s.apiVersion !== SCALE_API_VERSION)) {
-    throw badRequest(`${s.kind} in version "${s.apiVersion}" cannot be handled as a Scale: expected ${SCALE_API_VERSION}, Kind=Scale`);
+  if (
+    (s.kind !== undefined && s.kind !== SCALE_KIND.kind) ||
+    (s.apiVersion !== undefined && s.apiVersion !== SCALE_API_VERSION)
+  ) {
+    throw badRequest(
+      `${s.kind} in version "${s.apiVersion}" cannot be handled as a Scale: expected ${SCALE_API_VERSION}, Kind=Scale`,
+    );
   }
   const meta = s.metadata ?? {};
   if (typeof meta !== 'object' || Array.isArray(meta)) throw badRequest('metadata must be an object');
-  if (meta.name && meta.name !== name) throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
+  if (meta.name && meta.name !== name)
+    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${name})`);
   if (s.spec !== undefined && s.spec !== null && (typeof s.spec !== 'object' || Array.isArray(s.spec))) {
-    throw badRequest('Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal into Go struct field Scale.spec of type v1.ScaleSpec');
+    throw badRequest(
+      'Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal into Go struct field Scale.spec of type v1.ScaleSpec',
+    );
   }
   const replicas = s.spec?.replicas;
-  if (replicas !== undefined && !(typeof replicas === 'number' && Number.isInteger(replicas) && Math.abs(replicas) <= 2 ** 31 - 1)) {
-    const got = typeof replicas === 'number' ? 'number' : Array.isArray(replicas) ? 'array' : replicas === null ? 'null' : typeof replicas;
-    throw badRequest(`Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${got} into Go struct field ScaleSpec.spec.replicas of type int32`);
+  if (
+    replicas !== undefined &&
+    !(typeof replicas === 'number' && Number.isInteger(replicas) && Math.abs(replicas) <= 2 ** 31 - 1)
+  ) {
+    const got =
+      typeof replicas === 'number'
+        ? 'number'
+        : Array.isArray(replicas)
+          ? 'array'
+          : replicas === null
+            ? 'null'
+            : typeof replicas;
+    throw badRequest(
+      `Scale in version "v1" cannot be handled as a Scale: json: cannot unmarshal ${got} into Go struct field ScaleSpec.spec.replicas of type int32`,
+    );
   }
   // A negative count is refused by the custom resource's own validation (scaleCauses), as kube's ScaleREST writes
   // the parent through its update strategy.
@@ -92,22 +122,42 @@ export function scaleCauses(paths: ScalePaths, obj: unknown, statusOnly: boolean
   const check = (path: string) => {
     const v = valueAt(obj, path);
     if (typeof v !== 'number') return;
-    if (v < 0) causes.push({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${v}: should be a non-negative integer` });
-    else if (v > MAX_INT32) causes.push({ type: 'FieldValueInvalid', field: path, message: `Invalid value: ${v}: should be less than or equal to ${MAX_INT32}` });
+    if (v < 0)
+      causes.push({
+        type: 'FieldValueInvalid',
+        field: path,
+        message: `Invalid value: ${v}: should be a non-negative integer`,
+      });
+    else if (v > MAX_INT32)
+      causes.push({
+        type: 'FieldValueInvalid',
+        field: path,
+        message: `Invalid value: ${v}: should be less than or equal to ${MAX_INT32}`,
+      });
   };
   if (!statusOnly) check(paths.specReplicasPath);
   check(paths.statusReplicasPath);
   return causes;
 }
 
-export interface ServeOpts extends WriteOpts { applyManager: string; force: boolean }
+export interface ServeOpts extends WriteOpts {
+  applyManager: string;
+  force: boolean;
+}
 
 /** GET, PUT, PATCH and apply of `<resource>/<name>/scale` for resources whose CRD declares the scale subresource. */
 export class ScaleSubresource {
   constructor(private readonly resources: Resources) {}
 
   /** Dispatches a request by method and body kind; returns the verb (for metrics) and the Scale to send. */
-  serve(method: string, info: ResourceInfo, ns: string, name: string, write: { body: unknown; patch?: PatchKind | 'apply' } | undefined, opts: ServeOpts): { verb: string; scale: Scale } {
+  serve(
+    method: string,
+    info: ResourceInfo,
+    ns: string,
+    name: string,
+    write: { body: unknown; patch?: PatchKind | 'apply' } | undefined,
+    opts: ServeOpts,
+  ): { verb: string; scale: Scale } {
     const { applyManager, force, ...writeOpts } = opts;
     switch (method) {
       case 'GET':
@@ -117,7 +167,11 @@ export class ScaleSubresource {
         return { verb: 'update', scale: this.update(info, ns, name, write?.body, writeOpts) };
       case 'PATCH':
         if (!write?.patch) throw new StatusError(415, 'PATCH requires a patch content type', 'UnsupportedMediaType');
-        if (write.patch === 'apply') return { verb: 'apply', scale: this.apply(info, ns, name, write.body, { ...writeOpts, fieldManager: applyManager, force }) };
+        if (write.patch === 'apply')
+          return {
+            verb: 'apply',
+            scale: this.apply(info, ns, name, write.body, { ...writeOpts, fieldManager: applyManager, force }),
+          };
         return { verb: 'patch', scale: this.patch(info, ns, name, write.patch, write.body, writeOpts) };
       default:
         throw new StatusError(405, `method ${method} is not allowed on the scale subresource`, 'MethodNotAllowed');
@@ -147,7 +201,8 @@ export class ScaleSubresource {
     const current = this.get(info, ns, name);
     let patched: unknown;
     if (kind === 'json') patched = jsonPatch(current, patch);
-    else if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) throw badRequest('patch body must be a JSON object');
+    else if (typeof patch !== 'object' || patch === null || Array.isArray(patch))
+      throw badRequest('patch body must be a JSON object');
     else patched = kind === 'merge' ? mergePatch(current, patch) : strategicMergePatch(current, patch);
     try {
       checkScale(patched, name);
@@ -176,14 +231,31 @@ export class ScaleSubresource {
 
 /** kube's printer columns for a Scale (`kubectl get --subresource=scale`): Name, Desired, Available, Age. */
 const SCALE_COLUMNS: ResourceInfo['printerColumns'] = [
-  { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'replicas is the desired number of instances for the scaled object.' },
-  { name: 'Available', type: 'integer', jsonPath: '.status.replicas', description: 'replicas is the actual number of observed instances of the scaled object.' },
+  {
+    name: 'Desired',
+    type: 'integer',
+    jsonPath: '.spec.replicas',
+    description: 'replicas is the desired number of instances for the scaled object.',
+  },
+  {
+    name: 'Available',
+    type: 'integer',
+    jsonPath: '.status.replicas',
+    description: 'replicas is the actual number of observed instances of the scaled object.',
+  },
   // kube's scale printer ends with Age (printers.go scaleColumnDefinitions).
-  { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' },
+  {
+    name: 'Age',
+    type: 'date',
+    jsonPath: '.metadata.creationTimestamp',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+  },
 ];
 
 export function scaleTable(info: ResourceInfo, scale: Scale) {
-  return toTable({ ...info, printerColumns: SCALE_COLUMNS }, [scale], { resourceVersion: scale.metadata.resourceVersion });
+  return toTable({ ...info, printerColumns: SCALE_COLUMNS }, [scale], {
+    resourceVersion: scale.metadata.resourceVersion,
+  });
 }
 
 function paths(info: ResourceInfo): ScalePaths {

@@ -27,7 +27,15 @@ export function parseLabelSelector(sel: string | undefined): LabelRequirement[] 
   if (!sel) return [];
   return splitTopLevel(sel).map((part) => {
     let m = /^([^\s!=()]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(part);
-    if (m) return { key: m[1], op: m[2] as 'in' | 'notin', values: m[3].split(',').map((v) => v.trim()).filter(Boolean) };
+    if (m)
+      return {
+        key: m[1],
+        op: m[2] as 'in' | 'notin',
+        values: m[3]
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean),
+      };
     m = /^([^\s!=()]+)\s*(==|=|!=)\s*([^\s!=(),]*)$/.exec(part);
     if (m) return { key: m[1], op: m[2] === '!=' ? 'neq' : 'eq', value: m[3] };
     m = /^(!?)([^\s!=(),]+)$/.exec(part);
@@ -41,17 +49,27 @@ export function matchesLabels(labels: Record<string, string> | undefined, reqs: 
   return reqs.every((r) => {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);
     switch (r.op) {
-      case 'eq': return has && l[r.key] === r.value;
-      case 'neq': return !has || l[r.key] !== r.value;
-      case 'in': return has && r.values.includes(l[r.key]);
-      case 'notin': return !has || !r.values.includes(l[r.key]);
-      case 'exists': return has;
-      case 'notexists': return !has;
+      case 'eq':
+        return has && l[r.key] === r.value;
+      case 'neq':
+        return !has || l[r.key] !== r.value;
+      case 'in':
+        return has && r.values.includes(l[r.key]);
+      case 'notin':
+        return !has || !r.values.includes(l[r.key]);
+      case 'exists':
+        return has;
+      case 'notexists':
+        return !has;
     }
   });
 }
 
-export interface FieldRequirement { path: string[]; op: 'eq' | 'neq'; value: string }
+export interface FieldRequirement {
+  path: string[];
+  op: 'eq' | 'neq';
+  value: string;
+}
 
 /** Field selectors: `metadata.name=x`, `metadata.namespace!=y`, `status.phase=Running`, `spec.nodeName=n` (simple dotted fields). */
 export function parseFieldSelector(sel: string | undefined): FieldRequirement[] {

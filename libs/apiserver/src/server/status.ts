@@ -1,8 +1,17 @@
 import type { Status } from '@capi/controller-runtime';
 
 const REASONS: Record<number, string> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
-  406: 'NotAcceptable', 409: 'Conflict', 410: 'Expired', 415: 'UnsupportedMediaType', 422: 'Invalid', 500: 'InternalError',
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  410: 'Expired',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  500: 'InternalError',
 };
 
 type Details = NonNullable<Status['details']>;
@@ -12,7 +21,13 @@ type Details = NonNullable<Status['details']>;
  * details, code), `metadata: {}` always (ListMeta is a struct, so omitempty keeps it), empty strings and empty
  * details fields left out (their `omitempty`), as staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go.
  */
-export function statusObject(s: { status: 'Success' | 'Failure'; message?: string; reason?: string; details?: Details; code?: number }): Status {
+export function statusObject(s: {
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  details?: Details;
+  code?: number;
+}): Status {
   const out: Record<string, unknown> = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: s.status };
   if (s.message) out.message = s.message;
   if (s.reason) out.reason = s.reason;
@@ -20,7 +35,12 @@ export function statusObject(s: { status: 'Success' | 'Failure'; message?: strin
     const d = s.details;
     const details: Record<string, unknown> = {};
     for (const k of ['name', 'group', 'kind', 'uid'] as const) if (d[k]) details[k] = d[k];
-    if (d.causes?.length) details.causes = d.causes.map((c) => ({ ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}), ...(c.field ? { field: c.field } : {}) }));
+    if (d.causes?.length)
+      details.causes = d.causes.map((c) => ({
+        ...(c.reason ? { reason: c.reason } : {}),
+        ...(c.message ? { message: c.message } : {}),
+        ...(c.field ? { field: c.field } : {}),
+      }));
     if (d.retryAfterSeconds) details.retryAfterSeconds = d.retryAfterSeconds;
     out.details = details;
   }
@@ -30,11 +50,22 @@ export function statusObject(s: { status: 'Success' | 'Failure'; message?: strin
 
 /** An error that becomes a metav1.Status response. `reason` '' writes none (kube's answer to a plain Go error). */
 export class StatusError extends Error {
-  constructor(readonly code: number, message: string, readonly reason = REASONS[code] ?? 'Unknown', readonly details?: Status['details']) {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly reason = REASONS[code] ?? 'Unknown',
+    readonly details?: Status['details'],
+  ) {
     super(message);
   }
   toStatus(): Status {
-    return statusObject({ status: 'Failure', message: this.message, reason: this.reason, details: this.details, code: this.code });
+    return statusObject({
+      status: 'Failure',
+      message: this.message,
+      reason: this.reason,
+      details: this.details,
+      code: this.code,
+    });
   }
 }
 
@@ -47,11 +78,19 @@ export const alreadyExists = (group: string, plural: string, name: string) =>
   new StatusError(409, `${gr(group, plural)} "${name}" already exists`, 'AlreadyExists', { name, group, kind: plural });
 
 export const conflict = (group: string, plural: string, name: string, why: string) =>
-  new StatusError(409, `Operation cannot be fulfilled on ${gr(group, plural)} "${name}": ${why}`, 'Conflict', { name, group, kind: plural });
+  new StatusError(409, `Operation cannot be fulfilled on ${gr(group, plural)} "${name}": ${why}`, 'Conflict', {
+    name,
+    group,
+    kind: plural,
+  });
 
 export const badRequest = (msg: string) => new StatusError(400, msg, 'BadRequest');
 
-export interface Cause { type: string; field: string; message: string }
+export interface Cause {
+  type: string;
+  field: string;
+  message: string;
+}
 
 /** field.ErrorList.ToAggregate().Error(): one error as is, several bracketed, duplicates once. */
 function aggregate(messages: string[]): string {

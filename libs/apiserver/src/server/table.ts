@@ -13,7 +13,11 @@ const TOKEN = /\[\?\(@\.[^)]*\)\]|\[\d+\]|\['(?:[^'\\]|\\.)*'\]|\["(?:[^"\\]|\\.
  * `.metadata.labels['x\.io/name']`.
  */
 export function evalJsonPath(obj: unknown, path: string): unknown {
-  const tokens = path.replace(/^\{?\$?/, '').replace(/\}$/, '').match(TOKEN) ?? [];
+  const tokens =
+    path
+      .replace(/^\{?\$?/, '')
+      .replace(/\}$/, '')
+      .match(TOKEN) ?? [];
   let cur: any = obj;
   for (const t of tokens) {
     if (cur == null) return undefined;
@@ -61,14 +65,25 @@ function crdPrinter(info: ResourceInfo): Printer {
   const columns: TableColumn[] = [
     NAME_COLUMN,
     ...declared.map((c) => ({
-      name: c.name, type: c.type, format: c.format ?? '',
-      description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`, priority: c.priority ?? 0,
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description || `Custom resource definition column (in JSONPath format): ${c.jsonPath}`,
+      priority: c.priority ?? 0,
     })),
   ];
-  return { columns, cells: (o, now) => [o.metadata?.name, ...declared.map((c) => crdCell(c, evalJsonPath(o, c.jsonPath), now))] };
+  return {
+    columns,
+    cells: (o, now) => [o.metadata?.name, ...declared.map((c) => crdCell(c, evalJsonPath(o, c.jsonPath), now))],
+  };
 }
 
-export function toTable(info: ResourceInfo, objects: Record<string, any>[], listMeta: Record<string, any>, now = new Date()) {
+export function toTable(
+  info: ResourceInfo,
+  objects: Record<string, any>[],
+  listMeta: Record<string, any>,
+  now = new Date(),
+) {
   const printer = info.custom ? crdPrinter(info) : builtinPrinter(info.group, info.kind);
   const rows = objects.map((o) => ({
     // Built-in printers read the stored (core) shape, e.g. involvedObject of an events.k8s.io Event.

@@ -1,7 +1,13 @@
 import { hasCachedFrame, watchEncoding } from './wire';
 
 describe('watch frames', () => {
-  const object = (name: string) => Object.freeze({ apiVersion: 'v1', kind: 'ConfigMap', metadata: Object.freeze({ name }), data: Object.freeze({ k: name }) });
+  const object = (name: string) =>
+    Object.freeze({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: Object.freeze({ name }),
+      data: Object.freeze({ k: name }),
+    });
 
   it('encodes an event once for every watcher of it', () => {
     const a = object('a');

@@ -1,7 +1,16 @@
 // The HTTP layer's hook into the protobuf codec: request bodies in, negotiated response bodies out.
 import {
-  decodeDeleteOptions, decodeObject, encodeObject, encodeWatchFrame, negotiateResponse, PROTOBUF_MEDIA_TYPE, PROTOBUF_WATCH_MEDIA_TYPE,
-  ProtobufDecodeError, ProtobufEncodeError, protobufSupported, type ResponseFormat,
+  decodeDeleteOptions,
+  decodeObject,
+  encodeObject,
+  encodeWatchFrame,
+  negotiateResponse,
+  PROTOBUF_MEDIA_TYPE,
+  PROTOBUF_WATCH_MEDIA_TYPE,
+  ProtobufDecodeError,
+  ProtobufEncodeError,
+  protobufSupported,
+  type ResponseFormat,
 } from '../protobuf';
 import { stringifyKnown } from './known-json';
 import { apiVersionOf, type ResourceInfo } from './registry';
@@ -30,7 +39,11 @@ function decoding<T>(what: string, fn: () => T): T {
  */
 export function decodeProtobufBody(info: ResourceInfo, raw: Buffer): unknown {
   if (!supported(info)) {
-    throw new StatusError(415, `the body of the request was in an unknown format - ${PROTOBUF_MEDIA_TYPE} is not supported for ${info.plural}${info.group ? `.${info.group}` : ''}; accepted media types include: application/json, application/yaml`, 'UnsupportedMediaType');
+    throw new StatusError(
+      415,
+      `the body of the request was in an unknown format - ${PROTOBUF_MEDIA_TYPE} is not supported for ${info.plural}${info.group ? `.${info.group}` : ''}; accepted media types include: application/json, application/yaml`,
+      'UnsupportedMediaType',
+    );
   }
   try {
     return decodeObject(raw);
@@ -56,7 +69,11 @@ export function responseFormat(accept: string | undefined, info: ResourceInfo): 
 /** 406: the client accepts only protobuf for a kind that has none (custom resources). */
 export class NotAcceptable extends StatusError {
   constructor() {
-    super(406, `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF_MEDIA_TYPE}`, 'NotAcceptable');
+    super(
+      406,
+      `only the following media types are accepted: application/json, application/yaml, ${PROTOBUF_MEDIA_TYPE}`,
+      'NotAcceptable',
+    );
   }
 }
 
@@ -108,7 +125,11 @@ function once(format: ResponseFormat, frame: WatchFrame): WatchFrame {
 
 /** A watch stream's Content-Type and event framing: JSON lines, or kube's length-prefixed protobuf WatchEvents. */
 export function watchEncoding(format: ResponseFormat): { contentType: string; frame: WatchFrame } {
-  if (format === 'json') return { contentType: 'application/json', frame: once(format, (ev) => `{"type":${JSON.stringify(ev.type)},"object":${stringifyKnown(ev.object)}}\n`) };
+  if (format === 'json')
+    return {
+      contentType: 'application/json',
+      frame: once(format, (ev) => `{"type":${JSON.stringify(ev.type)},"object":${stringifyKnown(ev.object)}}\n`),
+    };
   return {
     contentType: PROTOBUF_WATCH_MEDIA_TYPE,
     frame: once(format, (ev) => {
@@ -117,7 +138,10 @@ export function watchEncoding(format: ResponseFormat): { contentType: string; fr
       } catch (e) {
         if (!(e instanceof ProtobufEncodeError)) throw e;
         // Mid-stream there is no falling back to JSON: the client gets an ERROR event and re-lists.
-        return encodeWatchFrame('ERROR', new StatusError(500, `cannot encode the object as protobuf: ${e.message}`).toStatus() as Record<string, any>);
+        return encodeWatchFrame(
+          'ERROR',
+          new StatusError(500, `cannot encode the object as protobuf: ${e.message}`).toStatus() as Record<string, any>,
+        );
       }
     }),
   };

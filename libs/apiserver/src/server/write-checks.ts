@@ -15,7 +15,6 @@ import type { WriteOpts } from './resources';
 
 const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
 
-
 /**
  * kube's field manager converts an apply intent to the schema's typed value before anything else: a field the schema
  * does not declare fails that conversion, whatever fieldValidation says, and the handler answers with the plain
@@ -28,7 +27,11 @@ export function checkApplyFieldsDeclared(info: ResourceInfo, intent: KubeObject)
   const errors = unknown.map((p) => `.${p}: field not declared in schema`);
   const detail = errors.length === 1 ? errors[0] : ['errors:', ...errors.map((e) => `  ${e}`)].join('\n');
   const m = intent.metadata;
-  throw new StatusError(500, `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${apiVersionOf(info)}, Kind=${info.kind}): ${detail}`, '');
+  throw new StatusError(
+    500,
+    `failed to create typed patch object (${m.namespace ?? ''}/${m.name ?? ''}; ${apiVersionOf(info)}, Kind=${info.kind}): ${detail}`,
+    '',
+  );
 }
 
 /**
@@ -37,7 +40,13 @@ export function checkApplyFieldsDeclared(info: ResourceInfo, intent: KubeObject)
  */
 export function checkUidUnchanged(info: ResourceInfo, live: KubeObject, uid: unknown): void {
   if (uid === undefined || uid === '' || uid === live.metadata.uid) return;
-  throw invalid(info.group, info.kind, live.metadata.name ?? '', [{ type: 'FieldValueInvalid', field: 'metadata.uid', message: `Invalid value: ${JSON.stringify(uid)}: field is immutable` }]);
+  throw invalid(info.group, info.kind, live.metadata.name ?? '', [
+    {
+      type: 'FieldValueInvalid',
+      field: 'metadata.uid',
+      message: `Invalid value: ${JSON.stringify(uid)}: field is immutable`,
+    },
+  ]);
 }
 
 /**
@@ -50,14 +59,22 @@ export function checkNoNewFinalizers(info: ResourceInfo, live: KubeObject, next:
   const added = [...new Set((next.metadata.finalizers ?? []).filter((f) => !old.has(f)))].sort();
   if (!added.length) return;
   const goList = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
-  throw invalid(info.group, info.kind, live.metadata.name ?? '', [{
-    type: 'FieldValueForbidden', field: 'metadata.finalizers',
-    message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goList}`,
-  }]);
+  throw invalid(info.group, info.kind, live.metadata.name ?? '', [
+    {
+      type: 'FieldValueForbidden',
+      field: 'metadata.finalizers',
+      message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${goList}`,
+    },
+  ]);
 }
 
 /** prune → default → validate against the resource schema and the ObjectMeta rules. */
-export function admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts, 'fieldValidation' | 'warnings' | 'subresource'>, live?: KubeObject): KubeObject {
+export function admit(
+  info: ResourceInfo,
+  obj: KubeObject,
+  opts: Pick<WriteOpts, 'fieldValidation' | 'warnings' | 'subresource'>,
+  live?: KubeObject,
+): KubeObject {
   let out = obj;
   const validation = opts.fieldValidation;
   if (info.schema) {
@@ -70,7 +87,12 @@ export function admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts,
   }
   if (isCrd(info)) out = defaultCrdSpec(out);
   const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
-  if (!out.metadata.name) causes.push({ type: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' });
+  if (!out.metadata.name)
+    causes.push({
+      type: 'FieldValueRequired',
+      field: 'metadata.name',
+      message: 'Required value: name or generateName is required',
+    });
   if (info.schema) causes.push(...engines.validate(out, info.schema));
   causes.push(...dataSizeCauses(info, out));
   if (info.custom && info.scale) causes.push(...scaleCauses(info.scale, out, opts.subresource === 'status'));
@@ -78,7 +100,9 @@ export function admit(info: ResourceInfo, obj: KubeObject, opts: Pick<WriteOpts,
   if (info.kind === 'Event' && !info.custom) {
     const eventsV1 = info.group === 'events.k8s.io';
     const core = toStorage(info, out);
-    causes.push(...(live ? eventUpdateCauses(core, toStorage(info, live), eventsV1) : eventCreateCauses(core, eventsV1)));
+    causes.push(
+      ...(live ? eventUpdateCauses(core, toStorage(info, live), eventsV1) : eventCreateCauses(core, eventsV1)),
+    );
   }
   // Errors name the internal kind: events.k8s.io Events are core Events there.
   if (causes.length) throw invalid(info.storedAs?.group ?? info.group, info.kind, out.metadata.name ?? '', causes);

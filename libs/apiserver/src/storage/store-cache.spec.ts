@@ -3,14 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store, ValueTooLargeError } from './store';
 
-const obj = (name: string, extra: Record<string, unknown> = {}) => (rev: number) => ({ metadata: { name, resourceVersion: String(rev) }, spec: { a: { b: [1] } }, ...extra });
+const obj =
+  (name: string, extra: Record<string, unknown> = {}) =>
+  (rev: number) => ({ metadata: { name, resourceVersion: String(rev) }, spec: { a: { b: [1] } }, ...extra });
 
 describe('Store parsed-object cache', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('reads (get, list, dependents) do not JSON.parse a row again once it was written or read', () => {
     const s = new Store({ path: ':memory:' });
-    s.put('/configmaps', 'ns', 'a', (rev) => ({ ...obj('a')(rev), metadata: { name: 'a', resourceVersion: String(rev), ownerReferences: [{ uid: 'u1' }] } }));
+    s.put('/configmaps', 'ns', 'a', (rev) => ({
+      ...obj('a')(rev),
+      metadata: { name: 'a', resourceVersion: String(rev), ownerReferences: [{ uid: 'u1' }] },
+    }));
     s.put('/configmaps', 'ns', 'b', obj('b'));
     const parse = jest.spyOn(JSON, 'parse');
     for (let i = 0; i < 3; i++) {
@@ -25,7 +30,11 @@ describe('Store parsed-object cache', () => {
   it('cached objects share equal managedFields trees, written or read back from the row', () => {
     const fields = () => ({ 'f:spec': { 'f:a': {} } });
     const withFields = (name: string, time: string) => (rev: number) => ({
-      metadata: { name, resourceVersion: String(rev), managedFields: [{ manager: 'm', operation: 'Apply', time, fieldsType: 'FieldsV1', fieldsV1: fields() }] },
+      metadata: {
+        name,
+        resourceVersion: String(rev),
+        managedFields: [{ manager: 'm', operation: 'Apply', time, fieldsType: 'FieldsV1', fieldsV1: fields() }],
+      },
       spec: { a: 1 },
     });
     const tree = (s: Store, name: string) => s.get(`/configmaps/ns/${name}`)!.data.metadata.managedFields[0].fieldsV1;
@@ -50,7 +59,10 @@ describe('Store parsed-object cache', () => {
     expect(() => {
       s.list('/configmaps', 'ns')[0].data.metadata.name = 'x';
     }).toThrow(TypeError);
-    expect(s.get('/configmaps/ns/a')?.data).toEqual({ metadata: { name: 'a', resourceVersion: '2' }, spec: { a: { b: [1] } } });
+    expect(s.get('/configmaps/ns/a')?.data).toEqual({
+      metadata: { name: 'a', resourceVersion: '2' },
+      spec: { a: { b: [1] } },
+    });
     s.close();
   });
 
@@ -59,7 +71,10 @@ describe('Store parsed-object cache', () => {
     s.put('/configmaps', 'ns', 'a', obj('a'));
     expect(() => s.put('/configmaps', 'ns', 'a', obj('a', { big: 'x'.repeat(300) }))).toThrow(ValueTooLargeError);
     expect(s.get('/configmaps/ns/a')?.data.big).toBeUndefined();
-    s.delete('/configmaps/ns/a', (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+    s.delete('/configmaps/ns/a', (rev, last) => ({
+      ...last,
+      metadata: { ...last.metadata, resourceVersion: String(rev) },
+    }));
     expect(s.get('/configmaps/ns/a')).toBeUndefined();
     expect(s.list('/configmaps', 'ns')).toEqual([]);
     s.close();
@@ -88,16 +103,28 @@ describe('Store parsed-object cache', () => {
     expect(usage.objects).toBeGreaterThan(0);
     expect(usage.objects).toBeLessThan(names.length);
     // Evicted objects are read back as committed; a delete releases its share of the budget.
-    expect(s.list('/configmaps', 'ns').map((r) => r.data.metadata.name).sort()).toEqual([...names].sort());
+    expect(
+      s
+        .list('/configmaps', 'ns')
+        .map((r) => r.data.metadata.name)
+        .sort(),
+    ).toEqual([...names].sort());
     expect(s.parsedCacheUsage().chars).toBeLessThanOrEqual(1000);
-    for (const n of names) s.delete(`/configmaps/ns/${n}`, (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+    for (const n of names)
+      s.delete(`/configmaps/ns/${n}`, (rev, last) => ({
+        ...last,
+        metadata: { ...last.metadata, resourceVersion: String(rev) },
+      }));
     expect(s.parsedCacheUsage()).toEqual({ objects: 0, chars: 0 });
     s.close();
   });
 
   it('keeps the owners index right when a write keeps, changes or drops the owner uids', () => {
     const s = new Store({ path: ':memory:' });
-    const owned = (uids: string[], spec: number) => (rev: number) => ({ metadata: { name: 'a', resourceVersion: String(rev), ownerReferences: uids.map((uid) => ({ uid })) }, spec });
+    const owned = (uids: string[], spec: number) => (rev: number) => ({
+      metadata: { name: 'a', resourceVersion: String(rev), ownerReferences: uids.map((uid) => ({ uid })) },
+      spec,
+    });
     const deps = (uid: string) => s.dependents(uid).map((d) => `${d.name}@${d.data.spec}`);
     s.put('/configmaps', 'ns', 'a', owned(['u1'], 1));
     s.put('/configmaps', 'ns', 'a', owned(['u1'], 2));

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CompactedError, Store, ValueTooLargeError, type StoreEvent } from './store';
 
-const obj = (name: string, extra: Record<string, unknown> = {}) => (rev: number) => ({ metadata: { name, resourceVersion: String(rev), ...extra } });
+const obj =
+  (name: string, extra: Record<string, unknown> = {}) =>
+  (rev: number) => ({ metadata: { name, resourceVersion: String(rev), ...extra } });
 
 describe('Store', () => {
   it('stamps every write with the next global revision and lists in key order', () => {
@@ -26,10 +28,16 @@ describe('Store', () => {
     s.put('/configmaps', 'ns', 'a', obj('a', { labels: { x: 'y' } }));
     const seen: StoreEvent[] = [];
     const stop = s.watch('/configmaps', second.rev, (e) => seen.push(e));
-    s.delete('/configmaps/ns/b', (rev, last) => ({ ...last, metadata: { ...last.metadata, resourceVersion: String(rev) } }));
+    s.delete('/configmaps/ns/b', (rev, last) => ({
+      ...last,
+      metadata: { ...last.metadata, resourceVersion: String(rev) },
+    }));
     stop();
     s.put('/configmaps', 'ns', 'c', obj('c'));
-    expect(seen.map((e) => [e.type, e.data.metadata.name])).toEqual([['MODIFIED', 'a'], ['DELETED', 'b']]);
+    expect(seen.map((e) => [e.type, e.data.metadata.name])).toEqual([
+      ['MODIFIED', 'a'],
+      ['DELETED', 'b'],
+    ]);
     for (let i = 0; i < 5; i++) s.put('/configmaps', 'ns', `n${i}`, obj(`n${i}`));
     expect(() => s.watch('/configmaps', 1, () => {})).toThrow(CompactedError);
     s.close();
@@ -53,7 +61,8 @@ describe('Store', () => {
     const first = s.put('/configmaps', 'ns', 'a', obj('a', { labels: { k: 'v' } }));
     const events: StoreEvent[] = [];
     s.watch('/configmaps', first.rev, (e) => events.push(e));
-    const sameLabels = (p: Record<string, any>, n: Record<string, any>) => JSON.stringify(p.metadata.labels) === JSON.stringify(n.metadata.labels);
+    const sameLabels = (p: Record<string, any>, n: Record<string, any>) =>
+      JSON.stringify(p.metadata.labels) === JSON.stringify(n.metadata.labels);
     const kept = s.put('/configmaps', 'ns', 'a', obj('a', { labels: { k: 'v' } }), sameLabels);
     expect(kept).toMatchObject({ rev: first.rev, data: first.data });
     expect(s.currentRevision()).toBe(first.rev);
@@ -92,8 +101,16 @@ describe('Store', () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-'));
     const path = join(dir, 'db.sqlite');
     // A Machine-sized object: repeated keys compress well.
-    const conditions = Array.from({ length: 20 }, (_, i) => ({ type: `Condition${i}`, status: 'True', reason: 'Ready', lastTransitionTime: '2026-12-04T00:00:00Z' }));
-    const big = (rev: number) => ({ metadata: { name: 'big', resourceVersion: String(rev), annotations: { note: 'é✓ unicode' } }, status: { conditions } });
+    const conditions = Array.from({ length: 20 }, (_, i) => ({
+      type: `Condition${i}`,
+      status: 'True',
+      reason: 'Ready',
+      lastTransitionTime: '2026-12-04T00:00:00Z',
+    }));
+    const big = (rev: number) => ({
+      metadata: { name: 'big', resourceVersion: String(rev), annotations: { note: 'é✓ unicode' } },
+      status: { conditions },
+    });
     try {
       const s1 = new Store({ path });
       const written = s1.put('/configmaps', 'ns', 'big', big);
@@ -109,12 +126,18 @@ describe('Store', () => {
       const eventRow = (db.prepare('SELECT data FROM events WHERE rev = ?').get(written.rev) as { data: unknown }).data;
       expect(Buffer.isBuffer(eventRow)).toBe(true);
       // A row as stores before compression wrote it: plain JSON text.
-      db.prepare('UPDATE objects SET data = ? WHERE key = ?').run(JSON.stringify({ metadata: { name: 'small', resourceVersion: '3', labels: { old: 'text' } } }), '/configmaps/ns/small');
+      db.prepare('UPDATE objects SET data = ? WHERE key = ?').run(
+        JSON.stringify({ metadata: { name: 'small', resourceVersion: '3', labels: { old: 'text' } } }),
+        '/configmaps/ns/small',
+      );
       db.close();
 
       const s2 = new Store({ path });
       expect(s2.get('/configmaps/ns/big')?.data).toEqual(written.data);
-      expect(s2.list('/configmaps', 'ns').map((r) => r.data.metadata.labels ?? r.data.metadata.annotations)).toEqual([{ note: 'é✓ unicode' }, { old: 'text' }]);
+      expect(s2.list('/configmaps', 'ns').map((r) => r.data.metadata.labels ?? r.data.metadata.annotations)).toEqual([
+        { note: 'é✓ unicode' },
+        { old: 'text' },
+      ]);
       const replayed: StoreEvent[] = [];
       s2.watch('/configmaps', 1, (e) => replayed.push(e))();
       expect(replayed[0].data).toEqual(written.data);

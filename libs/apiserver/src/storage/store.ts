@@ -25,14 +25,20 @@ export interface StoreEvent {
 }
 
 export class CompactedError extends Error {
-  constructor(readonly requested: number, readonly oldest: number) {
+  constructor(
+    readonly requested: number,
+    readonly oldest: number,
+  ) {
     super(`too old resource version: ${requested} (${oldest})`);
   }
 }
 
 /** A write whose serialized object exceeds `maxValueBytes` (etcd's ErrRequestTooLarge); nothing was written. */
 export class ValueTooLargeError extends Error {
-  constructor(readonly bytes: number, readonly limit: number) {
+  constructor(
+    readonly bytes: number,
+    readonly limit: number,
+  ) {
     super(`value of ${bytes} bytes exceeds the limit of ${limit} bytes`);
   }
 }
@@ -153,7 +159,9 @@ export class Store {
       del: db.prepare('DELETE FROM objects WHERE key = ?'),
       delOwners: db.prepare('DELETE FROM owners WHERE key = ?'),
       addOwner: db.prepare('INSERT OR IGNORE INTO owners (owner_uid, key) VALUES (?, ?)'),
-      dependents: db.prepare('SELECT o.key, o.rev FROM owners w JOIN objects o ON o.key = w.key WHERE w.owner_uid = ? ORDER BY o.key'),
+      dependents: db.prepare(
+        'SELECT o.key, o.rev FROM owners w JOIN objects o ON o.key = w.key WHERE w.owner_uid = ? ORDER BY o.key',
+      ),
       addEvent: db.prepare('INSERT INTO events (rev, type, resource, namespace, data) VALUES (?, ?, ?, ?, ?)'),
       eventsSince: db.prepare('SELECT * FROM events WHERE rev > ? AND resource = ? ORDER BY rev'),
       compact: db.prepare('DELETE FROM events WHERE rev <= ?'),
@@ -188,7 +196,10 @@ export class Store {
     this.forget(obj.key); // re-inserted last: the oldest entry is evicted first
     this.parsed.set(obj.key, { obj, chars });
     this.parsedChars += chars;
-    while (this.parsed.size > 1 && (this.parsed.size > this.parsedCacheSize || this.parsedChars > this.parsedCacheChars)) {
+    while (
+      this.parsed.size > 1 &&
+      (this.parsed.size > this.parsedCacheSize || this.parsedChars > this.parsedCacheChars)
+    ) {
       this.forget(this.parsed.keys().next().value!);
     }
     return obj;
@@ -208,14 +219,18 @@ export class Store {
 
   /** The database's size (page_count × page_size: for ":memory:" what SQLite holds outside the V8 heap). */
   databaseBytes(): number {
-    return (this.db.pragma('page_count', { simple: true }) as number) * (this.db.pragma('page_size', { simple: true }) as number);
+    return (
+      (this.db.pragma('page_count', { simple: true }) as number) *
+      (this.db.pragma('page_size', { simple: true }) as number)
+    );
   }
 
   /** Objects of one resource (optionally one namespace) with key > afterKey, in key order. */
   list(resource: string, namespace: string | undefined, afterKey = '', limit?: number): StoredObject[] {
-    const it = namespace === undefined
-      ? this.stmts.listAll.iterate(resource, afterKey)
-      : this.stmts.listNs.iterate(resource, namespace, afterKey);
+    const it =
+      namespace === undefined
+        ? this.stmts.listAll.iterate(resource, afterKey)
+        : this.stmts.listNs.iterate(resource, namespace, afterKey);
     const out: StoredObject[] = [];
     for (const row of it as Iterable<{ key: string; rev: number }>) {
       out.push(this.resolve(row.key, row.rev));
@@ -226,7 +241,9 @@ export class Store {
 
   /** Objects that list `ownerUid` in their ownerReferences. */
   dependents(ownerUid: string): StoredObject[] {
-    return (this.stmts.dependents.all(ownerUid) as { key: string; rev: number }[]).map((r) => this.resolve(r.key, r.rev));
+    return (this.stmts.dependents.all(ownerUid) as { key: string; rev: number }[]).map((r) =>
+      this.resolve(r.key, r.rev),
+    );
   }
 
   /**
@@ -320,7 +337,13 @@ export class Store {
     let last = sinceRev;
     for (const row of this.stmts.eventsSince.iterate(sinceRev, resource) as Iterable<any>) {
       last = row.rev;
-      onEvent({ rev: row.rev, type: row.type, resource: row.resource, namespace: row.namespace, data: JSON.parse(decodeRow(row.data)) });
+      onEvent({
+        rev: row.rev,
+        type: row.type,
+        resource: row.resource,
+        namespace: row.namespace,
+        data: JSON.parse(decodeRow(row.data)),
+      });
     }
     const listener = (ev: StoreEvent) => {
       if (ev.resource !== resource || ev.rev <= last) return;
@@ -353,7 +376,10 @@ export class Store {
 function ownerUids(data: Record<string, any>): string {
   const refs = data.metadata?.ownerReferences;
   if (!Array.isArray(refs) || refs.length === 0) return '';
-  return refs.map((r: { uid?: string }) => r?.uid).filter((u) => !!u).join('\n');
+  return refs
+    .map((r: { uid?: string }) => r?.uid)
+    .filter((u) => !!u)
+    .join('\n');
 }
 
 /** A row as a StoredObject, with its JSON text's length. */
@@ -362,5 +388,8 @@ function toStored(row: any): [StoredObject, number] {
   const data = JSON.parse(json);
   // The row is JSON.stringify's output (put writes nothing else), so re-stringifying the parse gives the same text.
   storedJsonOf.set(data, json);
-  return [{ key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data }, json.length];
+  return [
+    { key: row.key, resource: row.resource, namespace: row.namespace, name: row.name, rev: row.rev, data },
+    json.length,
+  ];
 }

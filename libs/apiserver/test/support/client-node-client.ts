@@ -33,9 +33,15 @@ export class ClientNodeClient implements TestClient {
     this.api = k8s.KubernetesObjectApi.makeApiClient(this.kc);
   }
 
-  private async path(ref: { apiVersion: string; kind: string; namespace?: string; name?: string }, sub?: string): Promise<string> {
+  private async path(
+    ref: { apiVersion: string; kind: string; namespace?: string; name?: string },
+    sub?: string,
+  ): Promise<string> {
     if (!ref.name) return this.paths.base(ref.apiVersion, ref.kind, ref.namespace);
-    return this.paths.item({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, namespace: ref.namespace }, sub);
+    return this.paths.item(
+      { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, namespace: ref.namespace },
+      sub,
+    );
   }
 
   private async raw(method: string, path: string, body: unknown, contentType: string): Promise<any> {
@@ -57,39 +63,126 @@ export class ClientNodeClient implements TestClient {
   }
 
   create(obj: KubeObject, q: { dryRun?: boolean; fieldManager?: string } = {}) {
-    return wrap(() => this.api.create(obj as k8s.KubernetesObject, undefined, q.dryRun ? 'All' : undefined, q.fieldManager)) as Promise<KubeObject>;
+    return wrap(() =>
+      this.api.create(obj as k8s.KubernetesObject, undefined, q.dryRun ? 'All' : undefined, q.fieldManager),
+    ) as Promise<KubeObject>;
   }
   get(ref: Ref) {
-    return wrap(() => this.api.read({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } })) as Promise<KubeObject>;
+    return wrap(() =>
+      this.api.read({
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { name: ref.name, namespace: ref.namespace },
+      }),
+    ) as Promise<KubeObject>;
   }
   async list(apiVersion: string, kind: string, namespace?: string, q: ListQuery = {}): Promise<ObjectList> {
-    const list = await wrap(() => this.api.list(apiVersion, kind, namespace, undefined, undefined, undefined, q.fieldSelector, q.labelSelector, q.limit, q.continue));
+    const list = await wrap(() =>
+      this.api.list(
+        apiVersion,
+        kind,
+        namespace,
+        undefined,
+        undefined,
+        undefined,
+        q.fieldSelector,
+        q.labelSelector,
+        q.limit,
+        q.continue,
+      ),
+    );
     // client-node's ListMeta model calls `continue` `_continue`.
     const meta = list.metadata as any;
     return { ...list, metadata: { ...meta, continue: meta?._continue ?? meta?.continue } } as unknown as ObjectList;
   }
   async update(obj: KubeObject, q: { subresource?: 'status'; fieldManager?: string } = {}) {
-    if (q.subresource) return this.raw('PUT', (await this.path({ ...obj, ...obj.metadata }, 'status')) + qs({ fieldManager: q.fieldManager }), obj, 'application/json');
-    return wrap(() => this.api.replace(obj as k8s.KubernetesObject, undefined, undefined, q.fieldManager)) as Promise<KubeObject>;
+    if (q.subresource)
+      return this.raw(
+        'PUT',
+        (await this.path({ ...obj, ...obj.metadata }, 'status')) + qs({ fieldManager: q.fieldManager }),
+        obj,
+        'application/json',
+      );
+    return wrap(() =>
+      this.api.replace(obj as k8s.KubernetesObject, undefined, undefined, q.fieldManager),
+    ) as Promise<KubeObject>;
   }
-  async patch(ref: Ref, type: 'merge' | 'json', body: unknown, q: { subresource?: 'status'; fieldManager?: string } = {}) {
+  async patch(
+    ref: Ref,
+    type: 'merge' | 'json',
+    body: unknown,
+    q: { subresource?: 'status'; fieldManager?: string } = {},
+  ) {
     if (type === 'merge' && !q.subresource) {
-      const spec = { ...(body as object), apiVersion: ref.apiVersion, kind: ref.kind, metadata: { ...((body as any).metadata ?? {}), name: ref.name, namespace: ref.namespace } };
-      return wrap(() => this.api.patch(spec as k8s.KubernetesObject, undefined, undefined, q.fieldManager, undefined, k8s.PatchStrategy.MergePatch)) as Promise<KubeObject>;
+      const spec = {
+        ...(body as object),
+        apiVersion: ref.apiVersion,
+        kind: ref.kind,
+        metadata: { ...((body as any).metadata ?? {}), name: ref.name, namespace: ref.namespace },
+      };
+      return wrap(() =>
+        this.api.patch(
+          spec as k8s.KubernetesObject,
+          undefined,
+          undefined,
+          q.fieldManager,
+          undefined,
+          k8s.PatchStrategy.MergePatch,
+        ),
+      ) as Promise<KubeObject>;
     }
     const ct = type === 'merge' ? 'application/merge-patch+json' : 'application/json-patch+json';
     return this.raw('PATCH', (await this.path(ref, q.subresource)) + qs({ fieldManager: q.fieldManager }), body, ct);
   }
-  async apply(obj: KubeObject, fieldManager: string, q: { force?: boolean; subresource?: 'status'; dryRun?: boolean } = {}) {
-    if (q.subresource) return this.raw('PATCH', (await this.path({ ...obj, ...obj.metadata }, 'status')) + qs({ fieldManager, force: q.force }), obj, 'application/apply-patch+yaml');
-    return wrap(() => this.api.patch(obj as k8s.KubernetesObject, undefined, q.dryRun ? 'All' : undefined, fieldManager, q.force, k8s.PatchStrategy.ServerSideApply)) as Promise<KubeObject>;
+  async apply(
+    obj: KubeObject,
+    fieldManager: string,
+    q: { force?: boolean; subresource?: 'status'; dryRun?: boolean } = {},
+  ) {
+    if (q.subresource)
+      return this.raw(
+        'PATCH',
+        (await this.path({ ...obj, ...obj.metadata }, 'status')) + qs({ fieldManager, force: q.force }),
+        obj,
+        'application/apply-patch+yaml',
+      );
+    return wrap(() =>
+      this.api.patch(
+        obj as k8s.KubernetesObject,
+        undefined,
+        q.dryRun ? 'All' : undefined,
+        fieldManager,
+        q.force,
+        k8s.PatchStrategy.ServerSideApply,
+      ),
+    ) as Promise<KubeObject>;
   }
   async delete(ref: Ref, q: { propagationPolicy?: string } = {}) {
-    return wrap(() => this.api.delete({ apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } }, undefined, undefined, undefined, undefined, q.propagationPolicy));
+    return wrap(() =>
+      this.api.delete(
+        { apiVersion: ref.apiVersion, kind: ref.kind, metadata: { name: ref.name, namespace: ref.namespace } },
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        q.propagationPolicy,
+      ),
+    );
   }
-  async watch(apiVersion: string, kind: string, namespace: string | undefined, q: WatchQuery, onEvent: (e: Ev) => void) {
+  async watch(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    q: WatchQuery,
+    onEvent: (e: Ev) => void,
+  ) {
     const path = await this.path({ apiVersion, kind, namespace });
-    const ctl = await new k8s.Watch(this.kc).watch(path, { ...q }, (type, object) => onEvent({ type, object }), () => {});
+    const ctl = await new k8s.Watch(this.kc).watch(
+      path,
+      { ...q },
+      (type, object) => onEvent({ type, object }),
+      () => {},
+    );
     return { stop: () => ctl.abort() };
   }
 }

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from './server';
 
-export interface KubectlRun { code: number | null; stdout: string; stderr: string }
+export interface KubectlRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** The kubeconfig path, or a getter for suites that only know it after beforeAll. */
 export function kubectlRunner(kubeconfig: string | (() => string)) {
@@ -31,7 +35,11 @@ export function kubectlRunner(kubeconfig: string | (() => string)) {
 }
 
 /** kubectl's human table as rows of cells (columns are padded by at least 3 spaces). */
-export const tableRows = (out: string): string[][] => out.trimEnd().split('\n').map((line) => line.trim().split(/\s{3,}/));
+export const tableRows = (out: string): string[][] =>
+  out
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.trim().split(/\s{3,}/));
 
 /**
  * The suite's API server (embedded or kube, by ENVTEST_TARGET; no CRDs unless given) for a kubectl suite, started in

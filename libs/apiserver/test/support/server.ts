@@ -1,6 +1,11 @@
 // The semantic suite's API server: the embedded ApiServer, or etcd + kube-apiserver (ENVTEST_TARGET=kube), with the
 // test CRDs installed and both suite clients. kube-apiserver is the reference the embedded server is held to.
-import { envtestTarget, startKubeControlPlane, type EnvtestTarget, type KubeControlPlane } from '@capi/kube-control-plane';
+import {
+  envtestTarget,
+  startKubeControlPlane,
+  type EnvtestTarget,
+  type KubeControlPlane,
+} from '@capi/kube-control-plane';
 import { ApiServer, renderKubeconfig, type ApiServerOptions } from '../../src';
 import { ClientNodeClient } from './client-node-client';
 import { RawClient } from './raw-client';
@@ -66,8 +71,13 @@ async function startKube(crds: object[]): Promise<TestServer> {
     const kubeconfig = renderKubeconfig({ ...conn, name: 'semantic-kube' });
     await kube.installCrds(crds);
     return {
-      target: 'kube', kube, conn, kubeconfig, clients: [new RawClient(conn), new ClientNodeClient(kubeconfig, conn)],
-      installCrds: (more) => kube.installCrds(more), stop: () => kube.stop(),
+      target: 'kube',
+      kube,
+      conn,
+      kubeconfig,
+      clients: [new RawClient(conn), new ClientNodeClient(kubeconfig, conn)],
+      installCrds: (more) => kube.installCrds(more),
+      stop: () => kube.stop(),
     };
   } catch (e) {
     await kube.stop();
@@ -79,7 +89,10 @@ async function startKube(crds: object[]): Promise<TestServer> {
  * An API server with `crds` (default: the widget and gadget CRDs) installed, and both suite clients. On the embedded
  * target an in-memory HTTPS server on 127.0.0.1:0 with `opts`; kube-apiserver takes none of them.
  */
-export async function startTestServer(opts: Partial<ApiServerOptions> = {}, crds: object[] = [widgetCrd, gadgetCrd]): Promise<TestServer> {
+export async function startTestServer(
+  opts: Partial<ApiServerOptions> = {},
+  crds: object[] = [widgetCrd, gadgetCrd],
+): Promise<TestServer> {
   if (testTarget() === 'kube') return startKube(crds);
   const server = new ApiServer({ storage: { type: 'memory' }, bookmarkIntervalMs: 100, ...opts });
   const conn = await server.start();
@@ -87,8 +100,13 @@ export async function startTestServer(opts: Partial<ApiServerOptions> = {}, crds
     await server.installCrds(crds);
     const kubeconfig = server.kubeconfig();
     return {
-      target: 'embedded', server, conn, kubeconfig, clients: [new RawClient(conn), new ClientNodeClient(kubeconfig, conn)],
-      installCrds: (more) => server.installCrds(more), stop: () => server.stop(),
+      target: 'embedded',
+      server,
+      conn,
+      kubeconfig,
+      clients: [new RawClient(conn), new ClientNodeClient(kubeconfig, conn)],
+      installCrds: (more) => server.installCrds(more),
+      stop: () => server.stop(),
     };
   } catch (e) {
     await server.stop();

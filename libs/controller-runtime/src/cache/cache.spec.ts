@@ -5,7 +5,14 @@ import { FakeApiServer } from '../testing/fake-apiserver';
 import { eventually } from '../testing/eventually';
 import { InformerCache, isAtLeast } from './cache';
 import { CachedClient } from './cached-client';
-import { controllerOwnerKey, indexByControllerOwner, indexByFieldPath, indexByLabel, NO_CONTROLLER_OWNER, OWNER_CONTROLLER_FIELD } from './indexes';
+import {
+  controllerOwnerKey,
+  indexByControllerOwner,
+  indexByFieldPath,
+  indexByLabel,
+  NO_CONTROLLER_OWNER,
+  OWNER_CONTROLLER_FIELD,
+} from './indexes';
 
 describe('InformerCache and CachedClient', () => {
   let server: FakeApiServer;
@@ -18,8 +25,16 @@ describe('InformerCache and CachedClient', () => {
     server = await new FakeApiServer().start();
     metrics = new CountingClientMetrics();
     direct = new KubeClient(server.kubeConfig(), { metrics });
-    for (const [name, labels] of [['g1', { role: 'cp' }], ['g2', { role: 'worker' }], ['g3', {}]] as const) {
-      await direct.create({ apiVersion: 'test.capi.io/v1', kind: 'Gadget', metadata: { name, namespace: 'c', labels: { ...labels } } });
+    for (const [name, labels] of [
+      ['g1', { role: 'cp' }],
+      ['g2', { role: 'worker' }],
+      ['g3', {}],
+    ] as const) {
+      await direct.create({
+        apiVersion: 'test.capi.io/v1',
+        kind: 'Gadget',
+        metadata: { name, namespace: 'c', labels: { ...labels } },
+      });
     }
     cache = new InformerCache(direct, { namespace: 'c' });
     cache.start();
@@ -48,7 +63,10 @@ describe('InformerCache and CachedClient', () => {
     await expect(cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'a in (' })).rejects.toBeInstanceOf(ApiError);
     // A filter narrows together with the selector, sees the cached object, and the kept ones are still copies.
     const seen: string[] = [];
-    const filtered = await cache.list('test.capi.io/v1', 'Gadget', { labelSelector: 'role', filter: (o) => (seen.push(o.metadata.name!), o.metadata.name !== 'g1') });
+    const filtered = await cache.list('test.capi.io/v1', 'Gadget', {
+      labelSelector: 'role',
+      filter: (o) => (seen.push(o.metadata.name!), o.metadata.name !== 'g1'),
+    });
     expect(filtered.items.map((i) => i.metadata.name)).toEqual(['g2']);
     expect(seen.sort()).toEqual(['g1', 'g2']);
     filtered.items[0].metadata.labels!.role = 'mutated';
@@ -60,12 +78,19 @@ describe('InformerCache and CachedClient', () => {
     const withFields = (name: string, time: string) => ({
       apiVersion: 'test.capi.io/v1',
       kind: 'Gadget',
-      metadata: { name, namespace: 'mf', managedFields: [{ manager: 'm', operation: 'Apply' as const, time, fieldsType: 'FieldsV1' as const, fieldsV1: fields }] },
+      metadata: {
+        name,
+        namespace: 'mf',
+        managedFields: [
+          { manager: 'm', operation: 'Apply' as const, time, fieldsType: 'FieldsV1' as const, fieldsV1: fields },
+        ],
+      },
     });
     await direct.create(withFields('z1', '2026-12-04T00:00:00Z'));
     await direct.create(withFields('z2', '2026-12-04T00:00:05Z'));
     const gizmo = (name: string) => ({ apiVersion: 'test.capi.io/v1', kind: 'Gadget', namespace: 'mf', name });
-    const tree = async (c: InformerCache, name: string) => (await c.tryGet(gizmo(name), { readOnly: true }))!.metadata.managedFields![0].fieldsV1!;
+    const tree = async (c: InformerCache, name: string) =>
+      (await c.tryGet(gizmo(name), { readOnly: true }))!.metadata.managedFields![0].fieldsV1!;
     const shared = new InformerCache(direct, { namespace: 'mf' });
     const unshared = new InformerCache(direct, { namespace: 'mf', informer: { transform: undefined } });
     shared.start();
@@ -126,7 +151,14 @@ describe('InformerCache and CachedClient', () => {
     const TOY = { apiVersion: 'test.capi.io/v1', kind: 'Widget' };
     const toy = (namespace: string, name: string, owner: string | undefined, labels: Record<string, string> = {}) => ({
       ...TOY,
-      metadata: { name, namespace, labels, ownerReferences: owner ? [{ apiVersion: 'test.capi.io/v1', kind: 'Box', name: owner, uid: `u-${owner}`, controller: true }] : undefined },
+      metadata: {
+        name,
+        namespace,
+        labels,
+        ownerReferences: owner
+          ? [{ apiVersion: 'test.capi.io/v1', kind: 'Box', name: owner, uid: `u-${owner}`, controller: true }]
+          : undefined,
+      },
       spec: { color: owner ? `${owner}-color` : undefined },
     });
     let indexed: InformerCache;
@@ -146,7 +178,8 @@ describe('InformerCache and CachedClient', () => {
     });
     afterAll(() => indexed.stop());
 
-    const names = (l: { items: { metadata: { namespace?: string; name?: string } }[] }) => l.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`);
+    const names = (l: { items: { metadata: { namespace?: string; name?: string } }[] }) =>
+      l.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`);
 
     it('lists by controller owner, field path and label, per namespace or across, as copies', async () => {
       const byOwner = (namespace?: string, key = controllerOwnerKey('Box', 'box1')) =>
@@ -154,23 +187,59 @@ describe('InformerCache and CachedClient', () => {
       expect(names(await byOwner('n1'))).toEqual(['n1/a']);
       expect(names(await byOwner())).toEqual(['n1/a', 'n2/a']);
       expect(names(await byOwner('n2', NO_CONTROLLER_OWNER))).toEqual(['n2/c']);
-      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n1', matchingFields: { 'spec.color': 'box2-color' } }))).toEqual(['n1/b']);
+      expect(
+        names(
+          await indexed.list(TOY.apiVersion, TOY.kind, {
+            namespace: 'n1',
+            matchingFields: { 'spec.color': 'box2-color' },
+          }),
+        ),
+      ).toEqual(['n1/b']);
       // two fields: the second narrows what the first index returned
-      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { matchingFields: { 'spec.color': 'box2-color', [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box1') } }))).toEqual([]);
+      expect(
+        names(
+          await indexed.list(TOY.apiVersion, TOY.kind, {
+            matchingFields: { 'spec.color': 'box2-color', [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box1') },
+          }),
+        ),
+      ).toEqual([]);
       // a label index serves an equality selector; the rest of the selector still applies
-      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', labelSelector: 'tier=gold' }))).toEqual(['n2/a', 'n2/b']);
-      expect(names(await indexed.list(TOY.apiVersion, TOY.kind, { labelSelector: 'tier=gold,tier notin (gold)' }))).toEqual([]);
+      expect(
+        names(await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', labelSelector: 'tier=gold' })),
+      ).toEqual(['n2/a', 'n2/b']);
+      expect(
+        names(await indexed.list(TOY.apiVersion, TOY.kind, { labelSelector: 'tier=gold,tier notin (gold)' })),
+      ).toEqual([]);
       // watch mappers read the stored objects synchronously, without copies
-      const stored = indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } });
+      const stored = indexed.listStored(TOY.apiVersion, TOY.kind, {
+        namespace: 'n2',
+        matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') },
+      });
       expect(names({ items: [...stored] })).toEqual(['n2/b']);
-      expect(indexed.listStored(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })[0]).toBe(stored[0]);
+      expect(
+        indexed.listStored(TOY.apiVersion, TOY.kind, {
+          namespace: 'n2',
+          matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') },
+        })[0],
+      ).toBe(stored[0]);
       // readOnly: the stored object itself, frozen; later plain reads are still mutable copies
-      const shared = (await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', readOnly: true, matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })).items[0];
+      const shared = (
+        await indexed.list(TOY.apiVersion, TOY.kind, {
+          namespace: 'n2',
+          readOnly: true,
+          matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') },
+        })
+      ).items[0];
       expect(shared).toBe(stored[0]);
       expect(() => {
         shared.metadata.name = 'mutated';
       }).toThrow(TypeError);
-      const again = (await indexed.list(TOY.apiVersion, TOY.kind, { namespace: 'n2', matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') } })).items[0];
+      const again = (
+        await indexed.list(TOY.apiVersion, TOY.kind, {
+          namespace: 'n2',
+          matchingFields: { [OWNER_CONTROLLER_FIELD]: controllerOwnerKey('Box', 'box2') },
+        })
+      ).items[0];
       again.metadata.name = 'mutated';
       expect(stored[0].metadata.name).toBe('b');
       const copy = (await byOwner('n1')).items[0];
@@ -180,9 +249,16 @@ describe('InformerCache and CachedClient', () => {
 
     it('follows an object whose controller owner changes, through the CachedClient', async () => {
       const cached = new CachedClient(indexed, direct);
-      const released = await direct.patch({ ...TOY, namespace: 'n1', name: 'b' }, 'merge', { metadata: { ownerReferences: null } });
-      await indexed.waitForResourceVersion({ ...TOY, namespace: 'n1', name: 'b' }, released.metadata.resourceVersion!, 5000);
-      const list = (key: string) => cached.list(TOY.apiVersion, TOY.kind, { namespace: 'n1', matchingFields: { [OWNER_CONTROLLER_FIELD]: key } });
+      const released = await direct.patch({ ...TOY, namespace: 'n1', name: 'b' }, 'merge', {
+        metadata: { ownerReferences: null },
+      });
+      await indexed.waitForResourceVersion(
+        { ...TOY, namespace: 'n1', name: 'b' },
+        released.metadata.resourceVersion!,
+        5000,
+      );
+      const list = (key: string) =>
+        cached.list(TOY.apiVersion, TOY.kind, { namespace: 'n1', matchingFields: { [OWNER_CONTROLLER_FIELD]: key } });
       expect(names(await list(NO_CONTROLLER_OWNER))).toEqual(['n1/b', 'n1/c']);
       expect(names(await list(controllerOwnerKey('Box', 'box2')))).toEqual([]);
       await direct.delete({ ...TOY, namespace: 'n1', name: 'c' });
@@ -190,7 +266,9 @@ describe('InformerCache and CachedClient', () => {
     });
 
     it('names a missing index, refuses late or conflicting registrations', async () => {
-      await expect(indexed.list(TOY.apiVersion, TOY.kind, { matchingFields: { 'spec.size': '1' } })).rejects.toThrow(/no index "spec.size" on test.capi.io\/v1 Widget/);
+      await expect(indexed.list(TOY.apiVersion, TOY.kind, { matchingFields: { 'spec.size': '1' } })).rejects.toThrow(
+        /no index "spec.size" on test.capi.io\/v1 Widget/,
+      );
       expect(() => indexByFieldPath(indexed, TOY.apiVersion, TOY.kind, 'spec.size')).toThrow(/before the cache starts/);
       expect(() => indexed.indexField(TOY.apiVersion, TOY.kind, 'spec.color', () => [])).toThrow(/another extractor/);
     });

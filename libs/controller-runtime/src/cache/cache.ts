@@ -58,7 +58,10 @@ export class InformerCache {
     private readonly opts: CacheOptions = {},
   ) {
     this.clock = opts.clock ?? realClock;
-    this.informerOptions = opts.informer && 'transform' in opts.informer ? opts.informer : { ...opts.informer, transform: shareManagedFieldsTrees() };
+    this.informerOptions =
+      opts.informer && 'transform' in opts.informer
+        ? opts.informer
+        : { ...opts.informer, transform: shareManagedFieldsTrees() };
   }
 
   /** The shared informer for a kind (started right away if the cache is started). */
@@ -66,7 +69,11 @@ export class InformerCache {
     const key = `${apiVersion}/${kind}`;
     let inf = this.informers.get(key);
     if (!inf) {
-      inf = new SharedInformer(this.client, apiVersion, kind, { ...this.informerOptions, namespace: this.opts.namespace, clock: this.clock });
+      inf = new SharedInformer(this.client, apiVersion, kind, {
+        ...this.informerOptions,
+        namespace: this.opts.namespace,
+        clock: this.clock,
+      });
       this.informers.set(key, inf);
       if (this.started) inf.start();
     }
@@ -88,8 +95,10 @@ export class InformerCache {
     const fields = this.fieldIndexes.get(gvk) ?? new Map<string, FieldExtractor>();
     const existing = fields.get(field);
     if (existing === extract) return;
-    if (existing) throw new Error(`cache: index "${field}" on ${apiVersion} ${kind} is already registered with another extractor`);
-    if (this.started) throw new Error(`cache: index "${field}" on ${apiVersion} ${kind} must be registered before the cache starts`);
+    if (existing)
+      throw new Error(`cache: index "${field}" on ${apiVersion} ${kind} is already registered with another extractor`);
+    if (this.started)
+      throw new Error(`cache: index "${field}" on ${apiVersion} ${kind} must be registered before the cache starts`);
     const byNamespace: IndexFunc = (obj) => {
       const out: string[] = [];
       for (const v of extract(obj)) {
@@ -141,20 +150,34 @@ export class InformerCache {
   }
 
   /** A copy of the cached object; with `readOnly`, the cached object itself, deep-frozen (see ListOptions.readOnly). */
-  async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef, opts: { readOnly?: boolean } = {}): Promise<T | undefined> {
+  async tryGet<T extends KubeObject = KubeObject>(
+    ref: ObjectRef,
+    opts: { readOnly?: boolean } = {},
+  ): Promise<T | undefined> {
     const inf = await this.synced<T>(ref.apiVersion, ref.kind);
     const obj = inf.get(ref.namespace, ref.name);
     if (!obj) return undefined;
     return opts.readOnly ? deepFreeze(obj) : cloneJson(obj);
   }
 
-  async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: CacheListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts: CacheListOptions = {},
+  ): Promise<ObjectList<T>> {
     let requirements;
     try {
       requirements = parseSelector(opts.labelSelector ?? '');
     } catch (e) {
       if (e instanceof SelectorParseError) {
-        throw new ApiError(400, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 400, reason: 'BadRequest', message: e.message });
+        throw new ApiError(400, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: 400,
+          reason: 'BadRequest',
+          message: e.message,
+        });
       }
       throw e;
     }
@@ -171,16 +194,27 @@ export class InformerCache {
    * The stored objects a list would return, unsorted and NOT copies (read only), synchronously: for watch map
    * functions, which only read names. Empty before the kind's informer has synced. No label selector.
    */
-  listStored<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: Omit<CacheListOptions, 'labelSelector'> = {}): readonly T[] {
+  listStored<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts: Omit<CacheListOptions, 'labelSelector'> = {},
+  ): readonly T[] {
     const inf = this.informerFor<T>(apiVersion, kind);
     return this.select(inf, opts, []);
   }
 
-  private select<T extends KubeObject>(inf: SharedInformer<T>, opts: CacheListOptions, requirements: SelectorRequirement[]): T[] {
+  private select<T extends KubeObject>(
+    inf: SharedInformer<T>,
+    opts: CacheListOptions,
+    requirements: SelectorRequirement[],
+  ): T[] {
     const fields = this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`);
     const matching = Object.entries(opts.matchingFields ?? {});
     for (const [field] of matching) {
-      if (!fields?.has(field)) throw new Error(`cache: no index "${field}" on ${inf.apiVersion} ${inf.kind}; register it with indexField before the cache starts`);
+      if (!fields?.has(field))
+        throw new Error(
+          `cache: no index "${field}" on ${inf.apiVersion} ${inf.kind}; register it with indexField before the cache starts`,
+        );
     }
     // The first field chose the candidates from its index; the others are checked on them.
     const others = matching.slice(1);
@@ -194,11 +228,20 @@ export class InformerCache {
   }
 
   /** The smallest index bucket that holds every result: a field match, an indexed `label=value`, the namespace, or all. */
-  private candidates<T extends KubeObject>(inf: SharedInformer<T>, namespace: string | undefined, matching: [string, string][], requirements: SelectorRequirement[]): T[] {
+  private candidates<T extends KubeObject>(
+    inf: SharedInformer<T>,
+    namespace: string | undefined,
+    matching: [string, string][],
+    requirements: SelectorRequirement[],
+  ): T[] {
     if (matching.length) return inf.byIndex(fieldIndexName(matching[0][0]), indexKey(namespace, matching[0][1]));
     for (const r of requirements) {
       const field = labelIndexField(r.key);
-      if (r.operator === 'In' && r.values.length === 1 && this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`)?.has(field)) {
+      if (
+        r.operator === 'In' &&
+        r.values.length === 1 &&
+        this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`)?.has(field)
+      ) {
         return inf.byIndex(fieldIndexName(field), indexKey(namespace, r.values[0]));
       }
     }

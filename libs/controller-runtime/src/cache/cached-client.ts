@@ -34,9 +34,19 @@ export class CachedClient implements Client {
     return this.cache.tryGet<T>(ref);
   }
 
-  list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
-    if (opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion) return this.direct.list<T>(apiVersion, kind, opts);
-    return this.cache.list<T>(apiVersion, kind, { namespace: opts.namespace, labelSelector: opts.labelSelector, matchingFields: opts.matchingFields, readOnly: opts.readOnly });
+  list<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts: ListOptions = {},
+  ): Promise<ObjectList<T>> {
+    if (opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion)
+      return this.direct.list<T>(apiVersion, kind, opts);
+    return this.cache.list<T>(apiVersion, kind, {
+      namespace: opts.namespace,
+      labelSelector: opts.labelSelector,
+      matchingFields: opts.matchingFields,
+      readOnly: opts.readOnly,
+    });
   }
 
   create<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {
@@ -51,7 +61,12 @@ export class CachedClient implements Client {
     return this.direct.updateStatus(obj, opts);
   }
 
-  patch<T extends KubeObject = KubeObject>(ref: ObjectRef, type: PatchType, patch: unknown, opts?: PatchOptions): Promise<T> {
+  patch<T extends KubeObject = KubeObject>(
+    ref: ObjectRef,
+    type: PatchType,
+    patch: unknown,
+    opts?: PatchOptions,
+  ): Promise<T> {
     return this.direct.patch<T>(ref, type, patch, opts);
   }
 

@@ -17,7 +17,9 @@ describe('SharedInformer', () => {
     spec,
   });
   const watchRequests = () =>
-    server.requests.filter((r) => r.query.watch === 'true' && r.path === `/apis/test.capi.io/v1/namespaces/${namespace}/widgets`);
+    server.requests.filter(
+      (r) => r.query.watch === 'true' && r.path === `/apis/test.capi.io/v1/namespaces/${namespace}/widgets`,
+    );
 
   beforeAll(async () => {
     server = await new FakeApiServer().start();
@@ -51,10 +53,19 @@ describe('SharedInformer', () => {
     for (const n of ['a', 'b', 'c', 'd', 'e']) await client.create(widget(n));
     const { informer, seen } = startInformer(2);
     expect(await informer.waitForSync(5000)).toBe(true);
-    expect(informer.list().map((o) => o.metadata.name).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(server.requests.filter((r) => r.query.limit === '2' && r.path.endsWith(`${namespace}/widgets`))).toHaveLength(3);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(
+      server.requests.filter((r) => r.query.limit === '2' && r.path.endsWith(`${namespace}/widgets`)),
+    ).toHaveLength(3);
     await client.create(widget('f'));
-    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace, name: 'a' }, 'merge', { spec: { x: 1 } });
+    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace, name: 'a' }, 'merge', {
+      spec: { x: 1 },
+    });
     await client.delete({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace, name: 'b' });
     await eventually(() => seen.includes('delete b'), 'delete event');
     expect(seen.slice(5)).toEqual(['add f', 'update a', 'delete b']);
@@ -90,7 +101,9 @@ describe('SharedInformer', () => {
     server.suspendWatchDelivery();
     await client.create(widget('new'));
     await client.delete({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace, name: 'gone' });
-    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace, name: 'keep' }, 'merge', { spec: { v: 2 } });
+    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace, name: 'keep' }, 'merge', {
+      spec: { v: 2 },
+    });
     server.compact();
     server.dropWatches();
     server.suspendWatchDelivery(false);
@@ -118,7 +131,11 @@ describe('SharedInformer', () => {
 
   it('keeps running when a handler throws', async () => {
     const { informer, seen } = startInformer();
-    informer.addEventHandler({ onAdd: () => { throw new Error('boom'); } });
+    informer.addEventHandler({
+      onAdd: () => {
+        throw new Error('boom');
+      },
+    });
     await informer.waitForSync(5000);
     await client.create(widget('x'));
     await client.create(widget('y'));

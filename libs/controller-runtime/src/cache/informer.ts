@@ -32,7 +32,8 @@ export type IndexFunc<T extends KubeObject = KubeObject> = (obj: T) => string[];
 export const NAMESPACE_INDEX = 'namespace';
 
 /** Key of an object in an informer store. */
-export const objectKey = (namespace: string | undefined, name: string): string => (namespace ? `${namespace}/${name}` : name);
+export const objectKey = (namespace: string | undefined, name: string): string =>
+  namespace ? `${namespace}/${name}` : name;
 
 class WatchExpiredError extends Error {}
 
@@ -77,8 +78,12 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
    * handlers are already reading, so the order is fixed instead.
    */
   addIndexer(name: string, fn: IndexFunc<T>): void {
-    if (this.running) throw new Error(`informer ${this.apiVersion} ${this.kind}: index "${name}" must be added before the informer starts`);
-    if (this.indexers.has(name)) throw new Error(`informer ${this.apiVersion} ${this.kind}: index "${name}" already exists`);
+    if (this.running)
+      throw new Error(
+        `informer ${this.apiVersion} ${this.kind}: index "${name}" must be added before the informer starts`,
+      );
+    if (this.indexers.has(name))
+      throw new Error(`informer ${this.apiVersion} ${this.kind}: index "${name}" already exists`);
     this.indexers.set(name, fn);
     this.indices.set(name, new Map());
   }
@@ -178,7 +183,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
           continue;
         }
         this.stats.errors++;
-        this.log.warn(`list/watch ${this.apiVersion} ${this.kind} failed, retrying in ${backoff}ms: ${(e as Error).message}`);
+        this.log.warn(
+          `list/watch ${this.apiVersion} ${this.kind} failed, retrying in ${backoff}ms: ${(e as Error).message}`,
+        );
         await sleep(this.clock, backoff, this.abort.signal);
         backoff = Math.min(backoff * 2, max);
       }
@@ -311,7 +318,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     try {
       return this.opts.transform(obj) as T;
     } catch (e) {
-      this.log.error(`transform failed on ${objectKey(obj.metadata?.namespace, obj.metadata?.name ?? '')}: ${(e as Error).message}`);
+      this.log.error(
+        `transform failed on ${objectKey(obj.metadata?.namespace, obj.metadata?.name ?? '')}: ${(e as Error).message}`,
+      );
       return obj;
     }
   }
@@ -341,7 +350,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
       return fn(obj);
     } catch (e) {
       // A throwing index function must not break the store; the object is just not indexed under `name`.
-      this.log.error(`index "${name}" failed on ${objectKey(obj.metadata.namespace, obj.metadata.name ?? '')}: ${(e as Error).message}`);
+      this.log.error(
+        `index "${name}" failed on ${objectKey(obj.metadata.namespace, obj.metadata.name ?? '')}: ${(e as Error).message}`,
+      );
       return [];
     }
   }

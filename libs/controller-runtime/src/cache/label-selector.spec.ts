@@ -34,7 +34,13 @@ describe('label selectors', () => {
   });
 
   it('renders a LabelSelector to the string form that parses back', () => {
-    const s = labelSelectorToString({ matchLabels: { b: '2', a: '1' }, matchExpressions: [{ key: 'c', operator: 'In', values: ['y', 'x'] }, { key: 'd', operator: 'DoesNotExist' }] });
+    const s = labelSelectorToString({
+      matchLabels: { b: '2', a: '1' },
+      matchExpressions: [
+        { key: 'c', operator: 'In', values: ['y', 'x'] },
+        { key: 'd', operator: 'DoesNotExist' },
+      ],
+    });
     expect(s).toBe('a=1,b=2,c in (x,y),!d');
     expect(matches(s, { a: '1', b: '2', c: 'x' })).toBe(true);
   });

@@ -30,7 +30,10 @@ export function parseSelector(selector: string): SelectorRequirement[] {
   return parts.map((raw) => parseRequirement(raw.trim(), selector));
 }
 
-export function matchesSelector(requirements: SelectorRequirement[], labels: Record<string, string> | undefined): boolean {
+export function matchesSelector(
+  requirements: SelectorRequirement[],
+  labels: Record<string, string> | undefined,
+): boolean {
   const l = labels ?? {};
   return requirements.every((r) => {
     const has = Object.prototype.hasOwnProperty.call(l, r.key);
@@ -87,7 +90,8 @@ function parseRequirement(raw: string, whole: string): SelectorRequirement {
   const set = /^(\S+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(raw);
   if (set) {
     const values = set[3].split(',').map((v) => v.trim());
-    if (values.length === 0 || values.some((v) => !v)) throw new SelectorParseError(whole, `empty value list for "${set[1]}"`);
+    if (values.length === 0 || values.some((v) => !v))
+      throw new SelectorParseError(whole, `empty value list for "${set[1]}"`);
     return req(whole, set[1], set[2] === 'in' ? 'In' : 'NotIn', values);
   }
   const eq = /^([^=!\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(raw);
@@ -98,6 +102,7 @@ function parseRequirement(raw: string, whole: string): SelectorRequirement {
 
 function req(whole: string, key: string, operator: SelectorOperator, values: string[]): SelectorRequirement {
   if (!KEY.test(key)) throw new SelectorParseError(whole, `invalid key "${key}"`);
-  for (const v of values) if (!VALUE.test(v) || v.length > 63) throw new SelectorParseError(whole, `invalid value "${v}"`);
+  for (const v of values)
+    if (!VALUE.test(v) || v.length > 63) throw new SelectorParseError(whole, `invalid value "${v}"`);
   return { key, operator, values };
 }

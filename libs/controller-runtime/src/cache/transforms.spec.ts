@@ -1,7 +1,10 @@
 import { KubeObject } from '../client/types';
 import { shareManagedFieldsTrees } from './transforms';
 
-const tree = (owner: string) => ({ 'f:metadata': { 'f:labels': { 'f:role': {} }, 'f:ownerReferences': { [`k:{"uid":"${owner}"}`]: {} } }, 'f:spec': { 'f:version': {} } });
+const tree = (owner: string) => ({
+  'f:metadata': { 'f:labels': { 'f:role': {} }, 'f:ownerReferences': { [`k:{"uid":"${owner}"}`]: {} } },
+  'f:spec': { 'f:version': {} },
+});
 const machine = (name: string, owner: string, time: string): KubeObject => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2',
   kind: 'Machine',
@@ -9,8 +12,22 @@ const machine = (name: string, owner: string, time: string): KubeObject => ({
     name,
     namespace: 'ns',
     managedFields: [
-      { manager: 'capi-machineset', operation: 'Apply', apiVersion: 'cluster.x-k8s.io/v1beta2', time, fieldsType: 'FieldsV1', fieldsV1: tree(owner) },
-      { manager: 'capi-machine', operation: 'Update', subresource: 'status', time, fieldsType: 'FieldsV1', fieldsV1: { 'f:status': { 'f:phase': {} } } },
+      {
+        manager: 'capi-machineset',
+        operation: 'Apply',
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        time,
+        fieldsType: 'FieldsV1',
+        fieldsV1: tree(owner),
+      },
+      {
+        manager: 'capi-machine',
+        operation: 'Update',
+        subresource: 'status',
+        time,
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:status': { 'f:phase': {} } },
+      },
     ],
   },
   spec: { version: 'v1.31.0' },
@@ -44,14 +61,20 @@ describe('shareManagedFieldsTrees', () => {
     const again = share(machine('d', 'ms-1', 't'));
     expect(again.metadata.managedFields![0].fieldsV1).not.toBe(first.metadata.managedFields![0].fieldsV1);
     expect(again.metadata.managedFields![0].fieldsV1).toEqual(first.metadata.managedFields![0].fieldsV1);
-    expect(share(machine('e', 'ms-1', 't')).metadata.managedFields![0].fieldsV1).toBe(again.metadata.managedFields![0].fieldsV1);
+    expect(share(machine('e', 'ms-1', 't')).metadata.managedFields![0].fieldsV1).toBe(
+      again.metadata.managedFields![0].fieldsV1,
+    );
   });
 
   it('leaves objects without managedFields, or with odd entries, alone', () => {
     const share = shareManagedFieldsTrees();
     const bare: KubeObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } };
     expect(share(bare)).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } });
-    const odd = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', managedFields: [null, { manager: 'x' }, { manager: 'y', fieldsV1: 'text' }] } } as unknown as KubeObject;
+    const odd = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', managedFields: [null, { manager: 'x' }, { manager: 'y', fieldsV1: 'text' }] },
+    } as unknown as KubeObject;
     expect(share(odd).metadata.managedFields).toEqual([null, { manager: 'x' }, { manager: 'y', fieldsV1: 'text' }]);
   });
 });

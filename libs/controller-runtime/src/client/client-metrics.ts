@@ -47,10 +47,12 @@ export class PromClientMetrics implements ClientMetrics {
   private readonly requests;
 
   constructor(registry: Registry) {
-    this.requests = counter(registry, 'rest_client_requests_total', 'Number of HTTP requests, partitioned by status code and verb.', [
-      'code',
-      'method',
-    ]);
+    this.requests = counter(
+      registry,
+      'rest_client_requests_total',
+      'Number of HTTP requests, partitioned by status code and verb.',
+      ['code', 'method'],
+    );
   }
 
   observe(info: ClientRequestInfo): void {

@@ -9,8 +9,12 @@ describe('in-cluster configuration (client-go rest.InClusterConfig)', () => {
   const pod = { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '6443' };
 
   it('is unavailable without the service env or the token file, saying which', () => {
-    expect(inClusterUnavailableReason({ env: {}, serviceAccountDir: dir })).toBe('KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
-    expect(inClusterUnavailableReason({ env: pod, serviceAccountDir: dir })).toBe(`service account token ${join(dir, 'token')} does not exist`);
+    expect(inClusterUnavailableReason({ env: {}, serviceAccountDir: dir })).toBe(
+      'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+    );
+    expect(inClusterUnavailableReason({ env: pod, serviceAccountDir: dir })).toBe(
+      `service account token ${join(dir, 'token')} does not exist`,
+    );
     expect(() => inClusterKubeconfig({ env: {}, serviceAccountDir: dir })).toThrow(NotInClusterError);
   });
 

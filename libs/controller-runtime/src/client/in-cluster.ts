@@ -25,7 +25,8 @@ export class NotInClusterError extends Error {
 /** Undefined when in-cluster configuration is available, else why not (missing env, missing token file). */
 export function inClusterUnavailableReason(opts: InClusterOptions = {}): string | undefined {
   const env = opts.env ?? process.env;
-  if (!env.KUBERNETES_SERVICE_HOST || !env.KUBERNETES_SERVICE_PORT) return 'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined';
+  if (!env.KUBERNETES_SERVICE_HOST || !env.KUBERNETES_SERVICE_PORT)
+    return 'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined';
   const token = join(opts.serviceAccountDir ?? SERVICE_ACCOUNT_DIR, 'token');
   if (!existsSync(token)) return `service account token ${token} does not exist`;
   return undefined;
@@ -49,8 +50,18 @@ export function inClusterKubeconfig(opts: InClusterOptions = {}): string {
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name: 'in-cluster', cluster: { server, ...(existsSync(ca) ? { 'certificate-authority': ca } : {}) } }],
-    users: [{ name: 'in-cluster', user: { 'auth-provider': { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } } } }],
-    contexts: [{ name: 'in-cluster', context: { cluster: 'in-cluster', user: 'in-cluster', ...(namespace ? { namespace } : {}) } }],
+    users: [
+      {
+        name: 'in-cluster',
+        user: { 'auth-provider': { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } } },
+      },
+    ],
+    contexts: [
+      {
+        name: 'in-cluster',
+        context: { cluster: 'in-cluster', user: 'in-cluster', ...(namespace ? { namespace } : {}) },
+      },
+    ],
     'current-context': 'in-cluster',
   });
 }

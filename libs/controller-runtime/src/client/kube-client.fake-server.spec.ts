@@ -50,22 +50,33 @@ describe('KubeClient against a list/watch test server', () => {
     expect(discoveryCalls).toBe(1); // the REST mapping is cached
   });
 
-  it('sends the User-Agent it was given on every request (the API server names patches\' field manager after it)', async () => {
-    const named = new KubeClient(server.kubeConfig(), { userAgent: 'manager/v1 test (linux/amd64) cluster.x-k8s.io/unknown' });
+  it("sends the User-Agent it was given on every request (the API server names patches' field manager after it)", async () => {
+    const named = new KubeClient(server.kubeConfig(), {
+      userAgent: 'manager/v1 test (linux/amd64) cluster.x-k8s.io/unknown',
+    });
     try {
       const before = server.requests.length;
       await named.create(cm('ua'));
-      await named.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'ua' }, 'merge', { data: { a: 'b' } });
+      await named.patch({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'ua' }, 'merge', {
+        data: { a: 'b' },
+      });
       const sent = server.requests.slice(before);
       expect(sent.length).toBeGreaterThanOrEqual(2);
-      expect(new Set(sent.map((r) => r.userAgent))).toEqual(new Set(['manager/v1 test (linux/amd64) cluster.x-k8s.io/unknown']));
+      expect(new Set(sent.map((r) => r.userAgent))).toEqual(
+        new Set(['manager/v1 test (linux/amd64) cluster.x-k8s.io/unknown']),
+      );
     } finally {
       named.close();
     }
   });
 
   it('sends apply as application/apply-patch+yaml with fieldManager and force, and status to the subresource', async () => {
-    const w = { apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec: { size: 1 } };
+    const w = {
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'ns' },
+      spec: { size: 1 },
+    };
     await client.apply(w, { fieldManager: 'tester', force: true });
     const applyReq = server.requests.filter((r) => r.method === 'PATCH').pop()!;
     expect(applyReq.path).toBe('/apis/test.capi.io/v1/namespaces/ns/widgets/w');
@@ -75,12 +86,19 @@ describe('KubeClient against a list/watch test server', () => {
     expect(withStatus.status).toEqual({ ready: true });
     expect(withStatus.spec).toEqual({ size: 1 });
     expect(server.requests.filter((r) => r.method === 'PUT').pop()!.path).toMatch(/\/widgets\/w\/status$/);
-    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'ns', name: 'w' }, 'merge', { spec: { size: 5 } }, { dryRun: true });
+    await client.patch(
+      { apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'ns', name: 'w' },
+      'merge',
+      { spec: { size: 5 } },
+      { dryRun: true },
+    );
     expect(server.requests.pop()!.query.dryRun).toBe('All');
   });
 
   it('maps server errors to ApiError with the Status (404, 409 AlreadyExists, 409 Conflict)', async () => {
-    await expect(client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'missing' })).rejects.toThrow(expect.objectContaining({ code: 404 }));
+    await expect(
+      client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'missing' }),
+    ).rejects.toThrow(expect.objectContaining({ code: 404 }));
     const c = await client.create(cm('dup'));
     const dup = await client.create(cm('dup')).catch((e) => e);
     expect(isAlreadyExists(dup)).toBe(true);
@@ -116,20 +134,33 @@ describe('KubeClient against a list/watch test server', () => {
     const page1 = await client.list('v1', 'ConfigMap', { namespace: 'paging', limit: 2 });
     expect(page1.items.map((i) => i.metadata.name)).toEqual(['p1', 'p2']);
     expect(page1.items[0].kind).toBe('ConfigMap');
-    const page2 = await client.list('v1', 'ConfigMap', { namespace: 'paging', limit: 2, continue: page1.metadata.continue });
+    const page2 = await client.list('v1', 'ConfigMap', {
+      namespace: 'paging',
+      limit: 2,
+      continue: page1.metadata.continue,
+    });
     expect(page2.items.map((i) => i.metadata.name)).toEqual(['p3']);
     expect(page2.metadata.continue).toBeUndefined();
   });
 
   it('sends matchingFields as field selector terms after an explicit fieldSelector (as controller-runtime)', async () => {
-    await client.list('v1', 'ConfigMap', { namespace: 'paging', fieldSelector: 'metadata.name!=p1', matchingFields: { 'metadata.name': 'p2' } });
+    await client.list('v1', 'ConfigMap', {
+      namespace: 'paging',
+      fieldSelector: 'metadata.name!=p1',
+      matchingFields: { 'metadata.name': 'p2' },
+    });
     const sent = server.requests.filter((r) => r.path === '/api/v1/namespaces/paging/configmaps').pop();
     expect(sent?.query.fieldSelector).toBe('metadata.name!=p1,metadata.name=p2');
   });
 
   it('streams watch events and ends done on stop; 410 arrives as an ERROR event', async () => {
     const events: WatchEvent[] = [];
-    const h = await client.watch('v1', 'ConfigMap', { namespace: 'watch', resourceVersion: server.currentResourceVersion() }, (e) => events.push(e));
+    const h = await client.watch(
+      'v1',
+      'ConfigMap',
+      { namespace: 'watch', resourceVersion: server.currentResourceVersion() },
+      (e) => events.push(e),
+    );
     await client.create({ ...cm('w1'), metadata: { name: 'w1', namespace: 'watch' } });
     while (events.length < 1) await new Promise((r) => setTimeout(r, 5));
     expect(events[0].type).toBe('ADDED');
@@ -148,7 +179,12 @@ describe('KubeClient against a list/watch test server', () => {
     await new Promise<void>((r) => hung.listen(0, '127.0.0.1', r));
     const kc = new KubeConfig();
     const url = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
-    kc.loadFromOptions({ clusters: [{ name: 'h', server: url, skipTLSVerify: true }], users: [{ name: 'u', token: 't' }], contexts: [{ name: 'h', cluster: 'h', user: 'u' }], currentContext: 'h' });
+    kc.loadFromOptions({
+      clusters: [{ name: 'h', server: url, skipTLSVerify: true }],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'h', cluster: 'h', user: 'u' }],
+      currentContext: 'h',
+    });
     const c = new KubeClient(kc, { requestTimeoutMs: 50 });
     try {
       // discovery is the first request any call makes; it must give up instead of hanging

@@ -34,7 +34,12 @@ describe('KubeClient client-side rate limit', () => {
   });
   afterAll(() => server.stop());
 
-  const cm = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: {} });
+  const cm = (name: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default' },
+    data: {},
+  });
 
   it('every request waits for a token, a watch only for its opening request', async () => {
     const limiter = new GatedLimiter();
@@ -54,11 +59,16 @@ describe('KubeClient client-side rate limit', () => {
       // With no token left, events still stream on the open watch.
       limiter.close();
       for (const n of ['b', 'c', 'd']) await writer.create(cm(n));
-      await waitFor(() => events.filter((e) => e.type === 'ADDED' && ['b', 'c', 'd'].includes(e.object.metadata.name!)).length === 3);
+      await waitFor(
+        () =>
+          events.filter((e) => e.type === 'ADDED' && ['b', 'c', 'd'].includes(e.object.metadata.name!)).length === 3,
+      );
       expect(limiter.waits).toBe(afterFirst + 3);
       // ...while a request waits for its token.
       let got = false;
-      const pending = client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'b' }).then(() => (got = true));
+      const pending = client
+        .get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'b' })
+        .then(() => (got = true));
       await new Promise((r) => setTimeout(r, 50));
       expect(got).toBe(false);
       limiter.release();
@@ -75,7 +85,9 @@ describe('KubeClient client-side rate limit', () => {
     const client = new KubeClient(server.kubeConfig(), { rateLimit: { qps: 0.01, burst: 2 } });
     try {
       await client.create(cm('limited')); // discovery + create: the burst
-      const next = client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'limited' }).then(() => 'answered');
+      const next = client
+        .get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'limited' })
+        .then(() => 'answered');
       next.catch(() => undefined);
       const outcome = await Promise.race([next, new Promise((r) => setTimeout(() => r('still waiting'), 200))]);
       expect(outcome).toBe('still waiting'); // the next token comes in 100 s

@@ -21,7 +21,12 @@ describe('KubeClient against @capi/apiserver', () => {
   let client: KubeClient;
   const metrics = new CountingClientMetrics();
   const cmRef = (name: string, namespace = 'default') => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace, name });
-  const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data });
+  const cm = (name: string, data: Record<string, string> = {}): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default' },
+    data,
+  });
 
   beforeAll(async () => {
     server = new ApiServer({ storage: { type: 'memory' }, port: 0, host: '127.0.0.1' });
@@ -69,14 +74,24 @@ describe('KubeClient against @capi/apiserver', () => {
   });
 
   it('finds a CRD installed after a miss, and writes status through the subresource', async () => {
-    const w = { apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: { size: 1 } };
+    const w = {
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'default' },
+      spec: { size: 1 },
+    };
     expect(await client.create(w).catch((e) => e)).toBeInstanceOf(NoKindMatchError);
     await client.create(widgetCrd as unknown as KubeObject);
     const created = (await eventually(() => client.create(w).catch(() => undefined), 'widget served')) as KubeObject;
     const withStatus = await client.updateStatus({ ...created, spec: { size: 99 }, status: { ready: true } });
     expect(withStatus.status).toEqual({ ready: true });
     expect(withStatus.spec).toEqual({ size: 1 });
-    const patched = await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'default', name: 'w' }, 'merge', { status: { ready: false } }, { subresource: 'status' });
+    const patched = await client.patch(
+      { apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'default', name: 'w' },
+      'merge',
+      { status: { ready: false } },
+      { subresource: 'status' },
+    );
     expect(patched.status).toEqual({ ready: false });
   });
 
@@ -90,15 +105,23 @@ describe('KubeClient against @capi/apiserver', () => {
   });
 
   it('lists in pages and feeds an informer from list+watch', async () => {
-    for (const n of ['p1', 'p2', 'p3']) await client.create({ ...cm(n), metadata: { name: n, namespace: 'kube-public' } });
+    for (const n of ['p1', 'p2', 'p3'])
+      await client.create({ ...cm(n), metadata: { name: n, namespace: 'kube-public' } });
     const page1 = await client.list('v1', 'ConfigMap', { namespace: 'kube-public', limit: 2 });
     expect(page1.items).toHaveLength(2);
     expect(page1.items[0].kind).toBe('ConfigMap');
-    const page2 = await client.list('v1', 'ConfigMap', { namespace: 'kube-public', limit: 2, continue: page1.metadata.continue });
+    const page2 = await client.list('v1', 'ConfigMap', {
+      namespace: 'kube-public',
+      limit: 2,
+      continue: page1.metadata.continue,
+    });
     expect(page2.items.map((i) => i.metadata.name)).toEqual(['p3']);
     const informer = new SharedInformer(client, 'v1', 'ConfigMap', { namespace: 'kube-public', pageSize: 2 });
     const seen: string[] = [];
-    informer.addEventHandler({ onAdd: (o) => seen.push(`add ${o.metadata.name}`), onDelete: (o) => seen.push(`delete ${o.metadata.name}`) });
+    informer.addEventHandler({
+      onAdd: (o) => seen.push(`add ${o.metadata.name}`),
+      onDelete: (o) => seen.push(`delete ${o.metadata.name}`),
+    });
     informer.start();
     try {
       expect(await informer.waitForSync(5000)).toBe(true);
@@ -118,7 +141,12 @@ describe('KubeClient against @capi/apiserver', () => {
     expect(await a.tryAcquireOrRenew()).toBe(true);
     expect(await b.tryAcquireOrRenew()).toBe(false);
     expect(await a.tryAcquireOrRenew()).toBe(true);
-    const lease = await client.get({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'kube-node-lease', name: 'lock' });
+    const lease = await client.get({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: 'kube-node-lease',
+      name: 'lock',
+    });
     expect(lease.spec).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 15 });
   });
 });

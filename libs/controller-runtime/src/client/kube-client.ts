@@ -56,14 +56,25 @@ export class KubeClient implements Client {
     private readonly opts: KubeClientOptions = {},
   ) {
     const limit = opts.rateLimit;
-    this.transport = new Transport(kubeConfig, { rateLimiter: limit && 'wait' in limit ? limit : rateLimiterFor(limit), warnings: opts.warnings, userAgent: opts.userAgent });
+    this.transport = new Transport(kubeConfig, {
+      rateLimiter: limit && 'wait' in limit ? limit : rateLimiterFor(limit),
+      warnings: opts.warnings,
+      userAgent: opts.userAgent,
+    });
     this.metrics = opts.metrics;
-    this.mapper = new RestMapper(this.transport, () => this.observe('discovery', '', undefined, 200), opts.requestTimeoutMs ?? 30_000);
+    this.mapper = new RestMapper(
+      this.transport,
+      () => this.observe('discovery', '', undefined, 200),
+      opts.requestTimeoutMs ?? 30_000,
+    );
   }
 
   async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
     const m = await this.mapping(ref.apiVersion, ref.kind);
-    return this.call('get', ref.kind, undefined, { method: 'GET', path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name) });
+    return this.call('get', ref.kind, undefined, {
+      method: 'GET',
+      path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+    });
   }
 
   async tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
@@ -75,7 +86,11 @@ export class KubeClient implements Client {
     }
   }
 
-  async list<T extends KubeObject = KubeObject>(apiVersion: string, kind: string, opts: ListOptions = {}): Promise<ObjectList<T>> {
+  async list<T extends KubeObject = KubeObject>(
+    apiVersion: string,
+    kind: string,
+    opts: ListOptions = {},
+  ): Promise<ObjectList<T>> {
     const m = await this.mapping(apiVersion, kind);
     const list = await this.call<ObjectList<T>>('list', kind, undefined, {
       method: 'GET',
@@ -115,7 +130,12 @@ export class KubeClient implements Client {
     return this.put(obj, opts, 'status');
   }
 
-  async patch<T extends KubeObject = KubeObject>(ref: ObjectRef, type: PatchType, patch: unknown, opts: PatchOptions = {}): Promise<T> {
+  async patch<T extends KubeObject = KubeObject>(
+    ref: ObjectRef,
+    type: PatchType,
+    patch: unknown,
+    opts: PatchOptions = {},
+  ): Promise<T> {
     const m = await this.mapping(ref.apiVersion, ref.kind);
     return this.call('patch', ref.kind, opts.subresource, {
       method: 'PATCH',
@@ -261,12 +281,21 @@ export class KubeClient implements Client {
 }
 
 function badRequest(message: string): ApiError {
-  return new ApiError(400, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 400, reason: 'BadRequest', message });
+  return new ApiError(400, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code: 400,
+    reason: 'BadRequest',
+    message,
+  });
 }
 
 function collectionPath(m: ResourceMapping, namespace: string | undefined): string {
   const base = groupVersionPath(m.apiVersion);
-  return m.namespaced && namespace ? `${base}/namespaces/${encodeURIComponent(namespace)}/${m.resource}` : `${base}/${m.resource}`;
+  return m.namespaced && namespace
+    ? `${base}/namespaces/${encodeURIComponent(namespace)}/${m.resource}`
+    : `${base}/${m.resource}`;
 }
 
 function objectPath(m: ResourceMapping, namespace: string | undefined, name: string, subresource?: string): string {
@@ -276,7 +305,10 @@ function objectPath(m: ResourceMapping, namespace: string | undefined, name: str
 }
 
 /** matchingFields as field selector terms (as controller-runtime's client does), after any explicit selector. */
-function withMatchingFields(fieldSelector: string | undefined, fields: Record<string, string> | undefined): string | undefined {
+function withMatchingFields(
+  fieldSelector: string | undefined,
+  fields: Record<string, string> | undefined,
+): string | undefined {
   const terms = Object.entries(fields ?? {}).map(([k, v]) => `${k}=${v}`);
   if (!terms.length) return fieldSelector;
   return [fieldSelector, ...terms].filter(Boolean).join(',');

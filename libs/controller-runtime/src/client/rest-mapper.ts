@@ -61,7 +61,11 @@ export class RestMapper {
     this.onDiscovery();
     let list: APIResourceList;
     try {
-      list = await this.transport.json<APIResourceList>({ method: 'GET', path: groupVersionPath(apiVersion), timeoutMs: this.timeoutMs });
+      list = await this.transport.json<APIResourceList>({
+        method: 'GET',
+        path: groupVersionPath(apiVersion),
+        timeoutMs: this.timeoutMs,
+      });
     } catch (e) {
       if ((e as { code?: number }).code === 404) list = { resources: [] };
       else throw e;
@@ -70,7 +74,13 @@ export class RestMapper {
     const map = new Map<string, ResourceMapping>();
     for (const r of list.resources) {
       if (r.name.includes('/')) continue;
-      map.set(r.kind, { apiVersion, kind: r.kind, resource: r.name, namespaced: r.namespaced, hasStatus: statusOf.has(r.name) });
+      map.set(r.kind, {
+        apiVersion,
+        kind: r.kind,
+        resource: r.name,
+        namespaced: r.namespaced,
+        hasStatus: statusOf.has(r.name),
+      });
     }
     this.byGroupVersion.set(apiVersion, map);
     return map;

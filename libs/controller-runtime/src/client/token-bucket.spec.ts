@@ -2,7 +2,11 @@ import { FakeClock } from '../util/clock';
 import { rateLimiterFor, TokenBucketRateLimiter } from './token-bucket';
 
 /** Starts `n` waits and returns, per wait, whether it has resolved (updated as the fake clock advances). */
-function startWaits(limiter: TokenBucketRateLimiter, n: number, signal?: AbortSignal): { done: boolean[]; waited: number[] } {
+function startWaits(
+  limiter: TokenBucketRateLimiter,
+  n: number,
+  signal?: AbortSignal,
+): { done: boolean[]; waited: number[] } {
   const done = Array.from({ length: n }, () => false);
   const waited: number[] = [];
   for (let i = 0; i < n; i++) void limiter.wait(signal).then((ms) => ((done[i] = true), (waited[i] = ms)));

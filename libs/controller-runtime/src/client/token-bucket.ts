@@ -27,7 +27,8 @@ export class TokenBucketRateLimiter implements RequestRateLimiter {
     private readonly clock: Clock = realClock,
   ) {
     if (!(qps > 0) || !Number.isFinite(qps)) throw new Error(`token bucket qps must be a positive number, got ${qps}`);
-    if (!Number.isInteger(burst) || burst < 1) throw new Error(`token bucket burst must be an integer >= 1, got ${burst}`);
+    if (!Number.isInteger(burst) || burst < 1)
+      throw new Error(`token bucket burst must be an integer >= 1, got ${burst}`);
     this.tokens = burst;
     this.last = clock.now();
   }

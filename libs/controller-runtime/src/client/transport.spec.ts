@@ -16,7 +16,9 @@ describe('Transport over TLS', () => {
 
   beforeAll(async () => {
     const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
-      keyType: 'ec', curve: 'P-256', algorithm: 'sha256',
+      keyType: 'ec',
+      curve: 'P-256',
+      algorithm: 'sha256',
       extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
     });
     const used = new WeakSet<Socket>();
@@ -32,14 +34,27 @@ describe('Transport over TLS', () => {
       req.resume();
       req.on('end', () => {
         res.setHeader('Content-Type', 'application/json');
-        res.end(JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'x' }, auth: req.headers.authorization }));
+        res.end(
+          JSON.stringify({
+            kind: 'ConfigMap',
+            apiVersion: 'v1',
+            metadata: { name: 'x' },
+            auth: req.headers.authorization,
+          }),
+        );
       });
     });
     server.on('secureConnection', () => handshakes++);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     kubeConfig = new KubeConfig();
     kubeConfig.loadFromOptions({
-      clusters: [{ name: 'c', server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, caData: Buffer.from(pems.cert).toString('base64') }],
+      clusters: [
+        {
+          name: 'c',
+          server: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          caData: Buffer.from(pems.cert).toString('base64'),
+        },
+      ],
       users: [{ name: 'u', token: 'secret-token' }],
       contexts: [{ name: 'ctx', cluster: 'c', user: 'u' }],
       currentContext: 'ctx',
@@ -55,7 +70,10 @@ describe('Transport over TLS', () => {
   it('reuses one verified TLS connection for sequential requests and sends the token on each', async () => {
     const transport = new Transport(kubeConfig);
     for (let i = 0; i < 10; i++) {
-      const body = await transport.json<{ auth: string }>({ method: 'GET', path: '/api/v1/namespaces/default/configmaps/x' });
+      const body = await transport.json<{ auth: string }>({
+        method: 'GET',
+        path: '/api/v1/namespaces/default/configmaps/x',
+      });
       expect(body.auth).toBe('Bearer secret-token');
     }
     transport.close();
@@ -67,7 +85,9 @@ describe('Transport over TLS', () => {
     const transport = new Transport(kubeConfig);
     await transport.json({ method: 'GET', path: '/x' });
     dropNextReused = true;
-    await expect(transport.json({ method: 'PATCH', path: '/x', body: {} })).resolves.toMatchObject({ kind: 'ConfigMap' });
+    await expect(transport.json({ method: 'PATCH', path: '/x', body: {} })).resolves.toMatchObject({
+      kind: 'ConfigMap',
+    });
     transport.close();
     expect(requests.map((r) => `${r.method}${r.reused ? ' reused' : ''}`)).toEqual(['GET', 'PATCH reused', 'PATCH']);
   });
@@ -97,7 +117,13 @@ describe('Transport over TLS', () => {
 
 // Decides when the keep-alive TLS agent is rebuilt (compared per request, so not by serialising the material).
 describe('sameTlsMaterial', () => {
-  const base = { ca: Buffer.from('ca'), cert: 'cert', key: Buffer.from('key'), rejectUnauthorized: true, servername: 'a' };
+  const base = {
+    ca: Buffer.from('ca'),
+    cert: 'cert',
+    key: Buffer.from('key'),
+    rejectUnauthorized: true,
+    servername: 'a',
+  };
   it('is true for equal material in fresh buffers', () => {
     expect(sameTlsMaterial(base, { ...base, ca: Buffer.from('ca'), key: Buffer.from('key') })).toBe(true);
     expect(sameTlsMaterial({ ca: [Buffer.from('x'), 'y'] }, { ca: [Buffer.from('x'), 'y'] })).toBe(true);

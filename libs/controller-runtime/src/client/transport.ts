@@ -34,7 +34,10 @@ export interface TransportOptions {
   userAgent?: string;
 }
 
-type TlsMaterial = Pick<https.RequestOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'>;
+type TlsMaterial = Pick<
+  https.RequestOptions,
+  'ca' | 'cert' | 'key' | 'pfx' | 'passphrase' | 'rejectUnauthorized' | 'servername'
+>;
 
 /** Same TLS material: strings and flags equal, buffers equal by content, arrays element-wise. */
 export function sameTlsMaterial(a: TlsMaterial, b: TlsMaterial): boolean {
@@ -86,14 +89,16 @@ export class Transport {
       // A pooled keep-alive socket may have been closed by the server just as we reused it; the request never
       // reached the server then, so sending it once more on a fresh socket is safe (as Go's net/http does for
       // idempotent requests). POST (create) is not retried: a duplicate create would surface as a false 409.
-      if (!(err instanceof StaleSocketError) || req.method === 'POST') throw err instanceof StaleSocketError ? err.original : err;
+      if (!(err instanceof StaleSocketError) || req.method === 'POST')
+        throw err instanceof StaleSocketError ? err.original : err;
       return this.send(req);
     }
   }
 
   private async send(req: RawRequest): Promise<http.IncomingMessage> {
     const url = new URL(this.server.href.replace(/\/$/, '') + req.path);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(req.query ?? {}))
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     const payload = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
     const opts: https.RequestOptions = {
       method: req.method,
@@ -126,7 +131,10 @@ export class Transport {
         reject(!answered && r.reusedSocket && err.code === 'ECONNRESET' ? new StaleSocketError(err) : err),
       );
       // Watches stay open by design; everything else must answer in time.
-      if (req.timeoutMs) r.setTimeout(req.timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path} timed out after ${req.timeoutMs}ms`)));
+      if (req.timeoutMs)
+        r.setTimeout(req.timeoutMs, () =>
+          r.destroy(new Error(`${req.method} ${req.path} timed out after ${req.timeoutMs}ms`)),
+        );
       if (payload) r.write(payload);
       r.end();
     });
@@ -184,7 +192,14 @@ export function toApiError(code: number, body: string): ApiError {
   }
   return new ApiError(
     code,
-    status ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason: reasonForCode(code), message: body || `HTTP ${code}` },
+    status ?? {
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      code,
+      reason: reasonForCode(code),
+      message: body || `HTTP ${code}`,
+    },
   );
 }
 

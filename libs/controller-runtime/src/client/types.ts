@@ -140,7 +140,12 @@ export interface Client {
   create<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
   update<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
   updateStatus<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
-  patch<T extends KubeObject = KubeObject>(ref: ObjectRef, type: PatchType, patch: unknown, opts?: PatchOptions): Promise<T>;
+  patch<T extends KubeObject = KubeObject>(
+    ref: ObjectRef,
+    type: PatchType,
+    patch: unknown,
+    opts?: PatchOptions,
+  ): Promise<T>;
   /** Server-side apply (application/apply-patch+yaml with a JSON body). */
   apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T>;
   delete(ref: ObjectRef, opts?: DeleteOptions): Promise<void>;

@@ -5,7 +5,11 @@
 // util/apiwarnings.DiscardMatchingHandler does for warnings its users cannot act on.
 import { Logger } from '@nestjs/common';
 
-export interface ApiWarning { code: number; agent: string; text: string }
+export interface ApiWarning {
+  code: number;
+  agent: string;
+  text: string;
+}
 
 const WARNING = /^\s*(\d{3}) (\S+) "((?:[^"\\]|\\.)*)"/;
 

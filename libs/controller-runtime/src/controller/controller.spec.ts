@@ -10,12 +10,19 @@ import { controllerOwnerRequests } from './mapping';
 import { annotationChangedPredicate, anyOf, generationChangedPredicate, statusOnlyUpdate } from './predicates';
 import { Request, Result } from './types';
 
-const meta = (over: Partial<KubeObject['metadata']>): KubeObject => ({ apiVersion: 'v1', kind: 'X', metadata: { name: 'x', namespace: 'ns', ...over } });
+const meta = (over: Partial<KubeObject['metadata']>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'X',
+  metadata: { name: 'x', namespace: 'ns', ...over },
+});
 
 describe('controller decisions', () => {
   it('maps reconcile outcomes to queue actions', () => {
     expect(decideRequeue(undefined, new Error('x'))).toEqual({ outcome: 'error' });
-    expect(decideRequeue({ requeueAfterMs: 50, requeue: true }, undefined)).toEqual({ outcome: 'requeue_after', afterMs: 50 });
+    expect(decideRequeue({ requeueAfterMs: 50, requeue: true }, undefined)).toEqual({
+      outcome: 'requeue_after',
+      afterMs: 50,
+    });
     expect(decideRequeue({ requeue: true }, undefined)).toEqual({ outcome: 'requeue' });
     expect(decideRequeue(undefined, undefined)).toEqual({ outcome: 'success' });
     expect(decideRequeue({ requeueAfterMs: 0 }, undefined)).toEqual({ outcome: 'success' });
@@ -31,23 +38,46 @@ describe('controller decisions', () => {
   });
 
   it('tells status-only updates from any other change', () => {
-    const a = { ...meta({ generation: 1, resourceVersion: '1', labels: { l: 'a' } }), spec: { n: 1 }, status: { r: 1 } };
-    const statusWrite = { ...a, metadata: { ...a.metadata, resourceVersion: '2', managedFields: [{ manager: 'm' }] }, status: { r: 2 } };
+    const a = {
+      ...meta({ generation: 1, resourceVersion: '1', labels: { l: 'a' } }),
+      spec: { n: 1 },
+      status: { r: 1 },
+    };
+    const statusWrite = {
+      ...a,
+      metadata: { ...a.metadata, resourceVersion: '2', managedFields: [{ manager: 'm' }] },
+      status: { r: 2 },
+    };
     expect(statusOnlyUpdate(a, statusWrite)).toBe(true);
     expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, generation: 2 } })).toBe(false);
     expect(statusOnlyUpdate(a, { ...statusWrite, spec: { n: 2 } })).toBe(false);
-    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, labels: { l: 'b' } } })).toBe(false);
-    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, annotations: { x: 'y' } } })).toBe(false);
-    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, finalizers: ['f'] } })).toBe(false);
-    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } })).toBe(false);
+    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, labels: { l: 'b' } } })).toBe(
+      false,
+    );
+    expect(
+      statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, annotations: { x: 'y' } } }),
+    ).toBe(false);
+    expect(statusOnlyUpdate(a, { ...statusWrite, metadata: { ...statusWrite.metadata, finalizers: ['f'] } })).toBe(
+      false,
+    );
+    expect(
+      statusOnlyUpdate(a, {
+        ...statusWrite,
+        metadata: { ...statusWrite.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' },
+      }),
+    ).toBe(false);
   });
 
   it('maps owned objects to their controller owner of the right group and kind', () => {
-    const owned = meta({ ownerReferences: [
-      { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'MachineSet', name: 'other', uid: '1' },
-      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: '2', controller: true },
-    ] });
-    expect(controllerOwnerRequests(owned, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet' })).toEqual([{ namespace: 'ns', name: 'ms' }]);
+    const owned = meta({
+      ownerReferences: [
+        { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'MachineSet', name: 'other', uid: '1' },
+        { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: '2', controller: true },
+      ],
+    });
+    expect(controllerOwnerRequests(owned, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet' })).toEqual([
+      { namespace: 'ns', name: 'ms' },
+    ]);
     expect(controllerOwnerRequests(owned, { apiVersion: 'other.io/v1', kind: 'MachineSet' })).toEqual([]);
     expect(controllerOwnerRequests(meta({}), { apiVersion: 'v1', kind: 'X' })).toEqual([]);
   });
@@ -81,7 +111,12 @@ describe('Controller in a Manager', () => {
     await server.stop();
   });
 
-  const widget = (ns: string, name: string): KubeObject => ({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name, namespace: ns }, spec: {} });
+  const widget = (ns: string, name: string): KubeObject => ({
+    apiVersion: 'test.capi.io/v1',
+    kind: 'Widget',
+    metadata: { name, namespace: ns },
+    spec: {},
+  });
 
   it('reconciles for-objects, owned objects via owner, and mapped watches; retries errors with backoff', async () => {
     const ns = 'ctl1';
@@ -100,8 +135,18 @@ describe('Controller in a Manager', () => {
         name: 'widget',
         for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
         owns: [{ apiVersion: 'test.capi.io/v1', kind: 'Gadget' }],
-        watches: [{ apiVersion: 'v1', kind: 'ConfigMap', map: (o) => (o.metadata.labels?.widget ? [{ namespace: o.metadata.namespace, name: o.metadata.labels.widget }] : []) }],
-        rateLimiter: new ItemExponentialFailureRateLimiter({ baseDelayMs: 1 }, (r: Request) => `${r.namespace}/${r.name}`),
+        watches: [
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            map: (o) =>
+              o.metadata.labels?.widget ? [{ namespace: o.metadata.namespace, name: o.metadata.labels.widget }] : [],
+          },
+        ],
+        rateLimiter: new ItemExponentialFailureRateLimiter(
+          { baseDelayMs: 1 },
+          (r: Request) => `${r.namespace}/${r.name}`,
+        ),
       },
     );
     const w = await client.create(widget(ns, 'w1'));
@@ -111,10 +156,20 @@ describe('Controller in a Manager', () => {
     await client.create({
       apiVersion: 'test.capi.io/v1',
       kind: 'Gadget',
-      metadata: { name: 'g', namespace: ns, ownerReferences: [{ apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'w1', uid: w.metadata.uid!, controller: true }] },
+      metadata: {
+        name: 'g',
+        namespace: ns,
+        ownerReferences: [
+          { apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'w1', uid: w.metadata.uid!, controller: true },
+        ],
+      },
     });
     await eventually(() => calls.includes('w1'), 'owner reconcile');
-    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: ns, labels: { widget: 'mapped' } } });
+    await client.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cm', namespace: ns, labels: { widget: 'mapped' } },
+    });
     await eventually(() => calls.includes('mapped'), 'mapped reconcile');
     await client.create(widget(ns, 'flaky'));
     await eventually(() => calls.filter((c) => c === 'flaky').length === 3, 'retries until success');
@@ -130,17 +185,33 @@ describe('Controller in a Manager', () => {
     let calls = 0;
     manager = new Manager({ client, namespace: ns });
     manager.addController(
-      { reconcile: async () => { calls++; await new Promise((r) => setTimeout(r, 40)); } },
-      { name: 'coalesce', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' }, owns: [{ apiVersion: 'test.capi.io/v1', kind: 'Gadget' }], coalesceSecondaryEvents: { factor: 10, maxDelayMs: 400 } },
+      {
+        reconcile: async () => {
+          calls++;
+          await new Promise((r) => setTimeout(r, 40));
+        },
+      },
+      {
+        name: 'coalesce',
+        for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
+        owns: [{ apiVersion: 'test.capi.io/v1', kind: 'Gadget' }],
+        coalesceSecondaryEvents: { factor: 10, maxDelayMs: 400 },
+      },
     );
     const w = await client.create(widget(ns, 'owner'));
     await manager.start();
     await eventually(() => calls === 1, 'initial reconcile');
-    const owner = [{ apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'owner', uid: w.metadata.uid!, controller: true }];
+    const owner = [
+      { apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'owner', uid: w.metadata.uid!, controller: true },
+    ];
     // 15 child events spread over ~250 ms, within the 400 ms coalescing window: without coalescing, each reconcile
     // (40 ms) would be followed by another for the events that arrived meanwhile (6 or more in all).
     for (let i = 0; i < 15; i++) {
-      await client.create({ apiVersion: 'test.capi.io/v1', kind: 'Gadget', metadata: { name: `g${i}`, namespace: ns, ownerReferences: owner } });
+      await client.create({
+        apiVersion: 'test.capi.io/v1',
+        kind: 'Gadget',
+        metadata: { name: `g${i}`, namespace: ns, ownerReferences: owner },
+      });
       await new Promise((r) => setTimeout(r, 15));
     }
     await eventually(() => calls >= 2, 'owner reconciled after the burst');
@@ -148,7 +219,7 @@ describe('Controller in a Manager', () => {
     expect(calls).toBeLessThanOrEqual(3);
   });
 
-  it('coalesces the reconciler\'s own status writes like child events, and still reconciles spec changes at once', async () => {
+  it("coalesces the reconciler's own status writes like child events, and still reconciles spec changes at once", async () => {
     const ns = 'ctl-coalesce-self';
     let calls = 0;
     let specSeen = 0;
@@ -160,12 +231,21 @@ describe('Controller in a Manager', () => {
         reconcile: async (req: Request) => {
           calls++;
           await new Promise((r) => setTimeout(r, 40));
-          const w = await client.get<KubeObject & { spec: { n?: number } }>({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: req.name });
+          const w = await client.get<KubeObject & { spec: { n?: number } }>({
+            apiVersion: 'test.capi.io/v1',
+            kind: 'Widget',
+            namespace: ns,
+            name: req.name,
+          });
           if (w.spec.n === 2) specSeen++;
           await client.updateStatus({ ...w, status: { calls } });
         },
       },
-      { name: 'coalesce-self', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' }, coalesceSecondaryEvents: { factor: 10, maxDelayMs: 400 } },
+      {
+        name: 'coalesce-self',
+        for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
+        coalesceSecondaryEvents: { factor: 10, maxDelayMs: 400 },
+      },
     );
     await client.create(widget(ns, 'self'));
     await manager.start();
@@ -175,7 +255,9 @@ describe('Controller in a Manager', () => {
     // ~400 ms apart: 2 or 3 in 800 ms (a busy loop makes ~17).
     expect(calls - before).toBeLessThanOrEqual(4);
     expect(calls - before).toBeGreaterThanOrEqual(1);
-    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: 'self' }, 'merge', { spec: { n: 2 } });
+    await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: 'self' }, 'merge', {
+      spec: { n: 2 },
+    });
     await eventually(() => specSeen > 0, 'spec change reconciled');
   });
 
@@ -211,7 +293,10 @@ describe('Controller in a Manager', () => {
     );
     for (const n of ['a', 'b', 'again']) await client.create(widget(ns, n));
     await manager.start();
-    for (let i = 0; i < 5; i++) await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: 'a' }, 'merge', { spec: { i } });
+    for (let i = 0; i < 5; i++)
+      await client.patch({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: ns, name: 'a' }, 'merge', {
+        spec: { i },
+      });
     await eventually(() => count >= 20, 'requeueAfter loop');
     expect(overlap).toBe(false);
     expect(maxActive).toBeGreaterThan(1);
@@ -224,7 +309,7 @@ describe('Controller in a Manager', () => {
     expect(finishedAfterStop).toBe(true);
   });
 
-  it('runs at most the manager\'s concurrency for a controller (--*-concurrency), overriding its own default', async () => {
+  it("runs at most the manager's concurrency for a controller (--*-concurrency), overriding its own default", async () => {
     const ns = 'ctl-capped';
     const registry = new Registry();
     let active = 0;
@@ -264,9 +349,19 @@ describe('Controller in a Manager', () => {
     manager = new Manager({
       client,
       namespace: ns,
-      leaderElection: { namespace: ns, name: 'mgr', identity: 'me', leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 50 },
+      leaderElection: {
+        namespace: ns,
+        name: 'mgr',
+        identity: 'me',
+        leaseDurationMs: 3000,
+        renewDeadlineMs: 2000,
+        retryPeriodMs: 50,
+      },
     });
-    manager.addController({ reconcile: async (r) => void seen.push(r.name) }, { name: 'elected', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' } });
+    manager.addController(
+      { reconcile: async (r) => void seen.push(r.name) },
+      { name: 'elected', for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' } },
+    );
     await client.create(widget(ns, 'x'));
     await manager.start();
     await manager.elected();

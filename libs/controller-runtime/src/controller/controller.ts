@@ -14,7 +14,8 @@ export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after'
 /** Queue action for a reconcile outcome (pure: the controller applies it). */
 export function decideRequeue(result: Result | void, error: unknown): { outcome: ReconcileOutcome; afterMs?: number } {
   if (error !== undefined) return { outcome: 'error' };
-  if (result && result.requeueAfterMs && result.requeueAfterMs > 0) return { outcome: 'requeue_after', afterMs: result.requeueAfterMs };
+  if (result && result.requeueAfterMs && result.requeueAfterMs > 0)
+    return { outcome: 'requeue_after', afterMs: result.requeueAfterMs };
   if (result && result.requeue) return { outcome: 'requeue' };
   return { outcome: 'success' };
 }
@@ -23,7 +24,10 @@ export function decideRequeue(result: Result | void, error: unknown): { outcome:
  * Delay for a request enqueued by an owned/watched object's event (see ControllerOptions.coalesceSecondaryEvents):
  * 0 means enqueue now. Pure, so the policy is unit-tested apart from the queue.
  */
-export function coalesceDelayMs(policy: ControllerOptions['coalesceSecondaryEvents'], lastReconcileMs: number | undefined): number {
+export function coalesceDelayMs(
+  policy: ControllerOptions['coalesceSecondaryEvents'],
+  lastReconcileMs: number | undefined,
+): number {
   if (!policy || lastReconcileMs === undefined) return 0;
   const delay = Math.min(policy.maxDelayMs, Math.round(policy.factor * lastReconcileMs));
   return delay >= 5 ? delay : 0; // below timer resolution: not worth a timer
@@ -60,7 +64,8 @@ export class Controller {
     private readonly deps: ControllerDeps,
   ) {
     if (!options.name) throw new Error('controller name is required');
-    if (!options.for?.apiVersion || !options.for?.kind) throw new Error(`controller ${options.name}: "for" needs apiVersion and kind`);
+    if (!options.for?.apiVersion || !options.for?.kind)
+      throw new Error(`controller ${options.name}: "for" needs apiVersion and kind`);
     this.name = options.name;
     this.clock = deps.clock ?? realClock;
     this.log = new Logger(`Controller(${options.name})`);
@@ -74,14 +79,32 @@ export class Controller {
     if (deps.registry) {
       const r = deps.registry;
       this.metrics = {
-        total: counter(r, 'controller_runtime_reconcile_total', 'Total number of reconciliations per controller', ['controller', 'result']),
-        errors: counter(r, 'controller_runtime_reconcile_errors_total', 'Total number of reconciliation errors per controller', ['controller']),
-        time: histogram(r, 'controller_runtime_reconcile_time_seconds', 'Length of time per reconciliation per controller', ['controller'], [
-          0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+        total: counter(r, 'controller_runtime_reconcile_total', 'Total number of reconciliations per controller', [
+          'controller',
+          'result',
         ]),
-        maxConcurrent: gauge(r, 'controller_runtime_max_concurrent_reconciles', 'Maximum number of concurrent reconciles per controller', ['controller']),
+        errors: counter(
+          r,
+          'controller_runtime_reconcile_errors_total',
+          'Total number of reconciliation errors per controller',
+          ['controller'],
+        ),
+        time: histogram(
+          r,
+          'controller_runtime_reconcile_time_seconds',
+          'Length of time per reconciliation per controller',
+          ['controller'],
+          [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+        ),
+        maxConcurrent: gauge(
+          r,
+          'controller_runtime_max_concurrent_reconciles',
+          'Maximum number of concurrent reconciles per controller',
+          ['controller'],
+        ),
       };
-      for (const result of ['success', 'error', 'requeue', 'requeue_after']) this.metrics.total.inc({ controller: this.name, result }, 0);
+      for (const result of ['success', 'error', 'requeue', 'requeue_after'])
+        this.metrics.total.inc({ controller: this.name, result }, 0);
       this.metrics.errors.inc({ controller: this.name }, 0);
     }
   }
@@ -95,11 +118,24 @@ export class Controller {
   start(): void {
     const o = this.options;
     const global = o.predicates ?? [];
-    this.watch(o.for.apiVersion, o.for.kind, [...global, ...(o.for.predicates ?? [])], (obj) => [requestFor(obj)], false);
+    this.watch(
+      o.for.apiVersion,
+      o.for.kind,
+      [...global, ...(o.for.predicates ?? [])],
+      (obj) => [requestFor(obj)],
+      false,
+    );
     for (const owned of o.owns ?? []) {
-      this.watch(owned.apiVersion, owned.kind, [...global, ...(owned.predicates ?? [])], (obj) => controllerOwnerRequests(obj, o.for), true);
+      this.watch(
+        owned.apiVersion,
+        owned.kind,
+        [...global, ...(owned.predicates ?? [])],
+        (obj) => controllerOwnerRequests(obj, o.for),
+        true,
+      );
     }
-    for (const w of o.watches ?? []) this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj), true);
+    for (const w of o.watches ?? [])
+      this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj), true);
     const n = Math.max(1, o.maxConcurrentReconciles ?? 1);
     this.metrics?.maxConcurrent.set({ controller: this.name }, n);
     this.workers = Array.from({ length: n }, () => this.work());
@@ -119,7 +155,13 @@ export class Controller {
     return drained;
   }
 
-  private watch(apiVersion: string, kind: string, predicates: Predicate[], toRequests: (obj: KubeObject) => Request[], secondary: boolean): void {
+  private watch(
+    apiVersion: string,
+    kind: string,
+    predicates: Predicate[],
+    toRequests: (obj: KubeObject) => Request[],
+    secondary: boolean,
+  ): void {
     const informer = this.deps.cache.informerFor(apiVersion, kind);
     const coalescing = this.options.coalesceSecondaryEvents;
     const secondaryPolicy = secondary ? coalescing : undefined;
@@ -138,7 +180,9 @@ export class Controller {
         // Old and new may map to different requests (e.g. an owner reference changed): enqueue both.
         // A status-only update of a `for` object (nearly always the reconciler's own status write) is coalesced like
         // a child event: else each status write starts the next reconcile at once and child events are never batched.
-        onUpdate: (old, obj) => predicates.every((p) => allowsUpdate(p, old, obj)) && enqueue([old, obj], secondary || (coalescing && statusOnlyUpdate(old, obj)) ? coalescing : undefined),
+        onUpdate: (old, obj) =>
+          predicates.every((p) => allowsUpdate(p, old, obj)) &&
+          enqueue([old, obj], secondary || (coalescing && statusOnlyUpdate(old, obj)) ? coalescing : undefined),
         onDelete: (obj) => {
           if (!secondary) this.lastDurationMs.delete(requestKey(requestFor(obj)));
           if (predicates.every((p) => allowsDelete(p, obj))) enqueue([obj], secondaryPolicy);

@@ -5,7 +5,9 @@ export const groupOf = (apiVersion: string): string => (apiVersion.includes('/')
 
 /** The request for an object itself. */
 export function requestFor(obj: KubeObject): Request {
-  return obj.metadata.namespace ? { namespace: obj.metadata.namespace, name: obj.metadata.name! } : { name: obj.metadata.name! };
+  return obj.metadata.namespace
+    ? { namespace: obj.metadata.namespace, name: obj.metadata.name! }
+    : { name: obj.metadata.name! };
 }
 
 /**
@@ -15,5 +17,9 @@ export function requestFor(obj: KubeObject): Request {
 export function controllerOwnerRequests(obj: KubeObject, owner: GroupVersionKind, ownerNamespaced = true): Request[] {
   const ref = obj.metadata.ownerReferences?.find((r) => r.controller === true);
   if (!ref || ref.kind !== owner.kind || groupOf(ref.apiVersion) !== groupOf(owner.apiVersion)) return [];
-  return [ownerNamespaced && obj.metadata.namespace ? { namespace: obj.metadata.namespace, name: ref.name } : { name: ref.name }];
+  return [
+    ownerNamespaced && obj.metadata.namespace
+      ? { namespace: obj.metadata.namespace, name: ref.name }
+      : { name: ref.name },
+  ];
 }

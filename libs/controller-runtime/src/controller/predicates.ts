@@ -12,7 +12,8 @@ export const generationChangedPredicate: Predicate = {
  * managedFields): same generation, labels, annotations, finalizers, owners, deletion and spec. Pure, unit-tested.
  */
 export function statusOnlyUpdate(o: KubeObject, n: KubeObject): boolean {
-  if (o.metadata.generation !== n.metadata.generation || o.metadata.deletionTimestamp !== n.metadata.deletionTimestamp) return false;
+  if (o.metadata.generation !== n.metadata.generation || o.metadata.deletionTimestamp !== n.metadata.deletionTimestamp)
+    return false;
   const rest = (obj: KubeObject) => {
     const { status: _status, metadata, ...others } = obj as KubeObject & { status?: unknown };
     const { resourceVersion: _rv, managedFields: _mf, ...meta } = metadata;

@@ -6,7 +6,13 @@ describe('EventCorrelator (client-go EventCorrelator semantics)', () => {
   let seq = 0;
   const ev = (over: { name?: string; reason?: string; message?: string; type?: string } = {}): CoreEvent => ({
     metadata: { name: `m.${seq++}`, namespace: 'default' },
-    involvedObject: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: over.name ?? 'm', namespace: 'default', uid: `${over.name ?? 'm'}-uid` },
+    involvedObject: {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      name: over.name ?? 'm',
+      namespace: 'default',
+      uid: `${over.name ?? 'm'}-uid`,
+    },
     reason: over.reason ?? 'Started',
     message: over.message ?? 'starting',
     type: over.type ?? 'Normal',
@@ -28,7 +34,11 @@ describe('EventCorrelator (client-go EventCorrelator semantics)', () => {
     t = 5_000;
     const second = c.correlate(ev());
     if (second.skip) throw new Error('skipped');
-    expect(second.event.metadata).toEqual({ name: first.event.metadata.name, namespace: 'default', resourceVersion: '7' });
+    expect(second.event.metadata).toEqual({
+      name: first.event.metadata.name,
+      namespace: 'default',
+      resourceVersion: '7',
+    });
     expect(second.patch).toEqual({ count: 2, lastTimestamp: formatEventTime(now()), message: 'starting' });
     expect(second.event.firstTimestamp).toBe(first.event.firstTimestamp);
     const third = c.correlate(ev());
@@ -45,7 +55,8 @@ describe('EventCorrelator (client-go EventCorrelator semantics)', () => {
 
   it('the 10th distinct message of one reason within 10 minutes starts one combined Event, then counted', () => {
     const c = new EventCorrelator({ now });
-    for (let i = 0; i < 9; i++) expect(c.correlate(ev({ message: `msg ${i}` }))).toMatchObject({ skip: false, event: { message: `msg ${i}` } });
+    for (let i = 0; i < 9; i++)
+      expect(c.correlate(ev({ message: `msg ${i}` }))).toMatchObject({ skip: false, event: { message: `msg ${i}` } });
     const tenth = c.correlate(ev({ message: 'msg 9' }));
     if (tenth.skip) throw new Error('skipped');
     expect(tenth.event.message).toBe(`${AGGREGATED_MESSAGE_PREFIX}msg 9`);
@@ -53,7 +64,11 @@ describe('EventCorrelator (client-go EventCorrelator semantics)', () => {
     const eleventh = c.correlate(ev({ message: 'msg 10' }));
     if (eleventh.skip) throw new Error('skipped');
     expect(eleventh.event.metadata.name).toBe(tenth.event.metadata.name);
-    expect(eleventh.patch).toEqual({ count: 2, lastTimestamp: formatEventTime(now()), message: `${AGGREGATED_MESSAGE_PREFIX}msg 10` });
+    expect(eleventh.patch).toEqual({
+      count: 2,
+      lastTimestamp: formatEventTime(now()),
+      message: `${AGGREGATED_MESSAGE_PREFIX}msg 10`,
+    });
   });
 
   it('after 10 quiet minutes the distinct messages are counted afresh', () => {

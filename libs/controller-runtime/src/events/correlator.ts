@@ -4,7 +4,15 @@
 
 export interface CoreEvent {
   metadata: { name: string; namespace: string; resourceVersion?: string };
-  involvedObject: { apiVersion?: string; kind?: string; name?: string; namespace?: string; uid?: string; resourceVersion?: string; fieldPath?: string };
+  involvedObject: {
+    apiVersion?: string;
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    fieldPath?: string;
+  };
   reason: string;
   message: string;
   type: string;
@@ -26,7 +34,13 @@ export interface CorrelatorOptions {
   now?: () => Date;
 }
 
-export const EVENT_CORRELATOR_DEFAULTS = { lruSize: 4096, aggregateMaxEvents: 10, aggregateIntervalMs: 600_000, spamBurst: 25, spamQps: 1 / 300 } as const;
+export const EVENT_CORRELATOR_DEFAULTS = {
+  lruSize: 4096,
+  aggregateMaxEvents: 10,
+  aggregateIntervalMs: 600_000,
+  spamBurst: 25,
+  spamQps: 1 / 300,
+} as const;
 
 export const AGGREGATED_MESSAGE_PREFIX = '(combined from similar events): ';
 
@@ -54,17 +68,37 @@ class Lru<V> {
   }
 }
 
-const objectKey = (e: CoreEvent) => [e.source.component, e.source.host, e.involvedObject.kind, e.involvedObject.namespace, e.involvedObject.name, e.involvedObject.uid, e.involvedObject.apiVersion];
+const objectKey = (e: CoreEvent) => [
+  e.source.component,
+  e.source.host,
+  e.involvedObject.kind,
+  e.involvedObject.namespace,
+  e.involvedObject.name,
+  e.involvedObject.uid,
+  e.involvedObject.apiVersion,
+];
 /** client-go getEventKey: source, object (with fieldPath), type, reason, message. */
-export const eventKey = (e: CoreEvent) => JSON.stringify([...objectKey(e), e.involvedObject.fieldPath, e.type, e.reason, e.message]);
+export const eventKey = (e: CoreEvent) =>
+  JSON.stringify([...objectKey(e), e.involvedObject.fieldPath, e.type, e.reason, e.message]);
 /** client-go getSpamKey: source and object. */
 const spamKey = (e: CoreEvent) => JSON.stringify(objectKey(e));
 /** client-go EventAggregatorByReasonFunc: events differing only by message aggregate together. */
 const aggregateKey = (e: CoreEvent) => JSON.stringify([...objectKey(e), e.type, e.reason]);
 
-interface TokenBucket { tokens: number; at: number }
-interface AggregateRecord { messages: Set<string>; lastMs: number }
-interface EventLog { count: number; firstTimestamp: string; name: string; resourceVersion?: string }
+interface TokenBucket {
+  tokens: number;
+  at: number;
+}
+interface AggregateRecord {
+  messages: Set<string>;
+  lastMs: number;
+}
+interface EventLog {
+  count: number;
+  firstTimestamp: string;
+  name: string;
+  resourceVersion?: string;
+}
 
 export class EventCorrelator {
   private readonly o: Required<Omit<CorrelatorOptions, 'now'>>;
@@ -92,7 +126,12 @@ export class EventCorrelator {
 
   /** Remembers the Event as the server returned it (name, resourceVersion, count) under its correlation key. */
   updateState(key: string, written: CoreEvent): void {
-    this.logs.set(key, { count: written.count, firstTimestamp: written.firstTimestamp, name: written.metadata.name, resourceVersion: written.metadata.resourceVersion });
+    this.logs.set(key, {
+      count: written.count,
+      firstTimestamp: written.firstTimestamp,
+      name: written.metadata.name,
+      resourceVersion: written.metadata.resourceVersion,
+    });
   }
 
   private aggregate(event: CoreEvent): { event: CoreEvent; key: string } {
@@ -111,7 +150,10 @@ export class EventCorrelator {
       key: aKey,
       event: {
         ...event,
-        metadata: { name: `${event.involvedObject.name}.${(BigInt(nowMs) * 1_000_000n).toString(16)}`, namespace: event.metadata.namespace },
+        metadata: {
+          name: `${event.involvedObject.name}.${(BigInt(nowMs) * 1_000_000n).toString(16)}`,
+          namespace: event.metadata.namespace,
+        },
         message: AGGREGATED_MESSAGE_PREFIX + event.message,
         count: 1,
         firstTimestamp: time,
@@ -120,15 +162,28 @@ export class EventCorrelator {
     };
   }
 
-  private observe(event: CoreEvent, key: string): { event: CoreEvent; patch?: { count: number; lastTimestamp: string; message: string } } {
+  private observe(
+    event: CoreEvent,
+    key: string,
+  ): { event: CoreEvent; patch?: { count: number; lastTimestamp: string; message: string } } {
     const last = this.logs.get(key);
     let out = event;
     let patch: { count: number; lastTimestamp: string; message: string } | undefined;
     if (last && last.count > 0) {
-      out = { ...event, metadata: { ...event.metadata, name: last.name, resourceVersion: last.resourceVersion }, firstTimestamp: last.firstTimestamp, count: last.count + 1 };
+      out = {
+        ...event,
+        metadata: { ...event.metadata, name: last.name, resourceVersion: last.resourceVersion },
+        firstTimestamp: last.firstTimestamp,
+        count: last.count + 1,
+      };
       patch = { count: out.count, lastTimestamp: out.lastTimestamp, message: out.message };
     }
-    this.logs.set(key, { count: out.count, firstTimestamp: out.firstTimestamp, name: out.metadata.name, resourceVersion: out.metadata.resourceVersion });
+    this.logs.set(key, {
+      count: out.count,
+      firstTimestamp: out.firstTimestamp,
+      name: out.metadata.name,
+      resourceVersion: out.metadata.resourceVersion,
+    });
     return { event: out, ...(patch ? { patch } : {}) };
   }
 

@@ -10,8 +10,15 @@ describe('ApiEventRecorder against @capi/apiserver', () => {
   let client: KubeClient;
   let t = Date.UTC(2026, 5, 1);
   const now = () => new Date(t);
-  const machine = (name: string): KubeObject => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace: 'default', uid: `${name}-uid` } });
-  const eventsAbout = async (name: string) => (await client.list<KubeObject & Record<string, any>>('v1', 'Event', { namespace: 'default' })).items.filter((e) => e.involvedObject.name === name);
+  const machine = (name: string): KubeObject => ({
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Machine',
+    metadata: { name, namespace: 'default', uid: `${name}-uid` },
+  });
+  const eventsAbout = async (name: string) =>
+    (await client.list<KubeObject & Record<string, any>>('v1', 'Event', { namespace: 'default' })).items.filter(
+      (e) => e.involvedObject.name === name,
+    );
 
   beforeAll(async () => {
     server = new ApiServer({ storage: { type: 'memory' }, port: 0, host: '127.0.0.1' });
@@ -28,10 +35,16 @@ describe('ApiEventRecorder against @capi/apiserver', () => {
   it('creates a core/v1 Event about the object', async () => {
     const rec = new ApiEventRecorder(client, 'test-controller', now);
     await rec.event(machine('m1'), 'Normal', 'SuccessfulStartInPlaceUpdate', 'Machine starting in-place update');
-    expect(await eventsAbout('m1')).toEqual([expect.objectContaining({
-      reason: 'SuccessfulStartInPlaceUpdate', message: 'Machine starting in-place update', type: 'Normal', count: 1,
-      involvedObject: expect.objectContaining({ kind: 'Machine', name: 'm1', uid: 'm1-uid' }), source: { component: 'test-controller' },
-    })]);
+    expect(await eventsAbout('m1')).toEqual([
+      expect.objectContaining({
+        reason: 'SuccessfulStartInPlaceUpdate',
+        message: 'Machine starting in-place update',
+        type: 'Normal',
+        count: 1,
+        involvedObject: expect.objectContaining({ kind: 'Machine', name: 'm1', uid: 'm1-uid' }),
+        source: { component: 'test-controller' },
+      }),
+    ]);
   });
 
   it('the same event three times is one Event with count 3: one create and two patches', async () => {
@@ -45,7 +58,9 @@ describe('ApiEventRecorder against @capi/apiserver', () => {
     const counts = server.countRequests();
     expect(RequestMetrics.writes(counts)).toBe(3);
     expect(counts.byVerb).toMatchObject({ create: 1, patch: 2 });
-    expect(await eventsAbout('m2')).toEqual([expect.objectContaining({ count: 3, firstTimestamp: first, lastTimestamp: formatted(t - 2000) })]);
+    expect(await eventsAbout('m2')).toEqual([
+      expect.objectContaining({ count: 3, firstTimestamp: first, lastTimestamp: formatted(t - 2000) }),
+    ]);
   });
 
   it('concurrent repeats are written in order onto one Event', async () => {

@@ -61,10 +61,17 @@ export class ApiEventRecorder implements EventRecorder {
         }
       }
       // New, or the Event to update is gone (expired, deleted): write it again, without the old resourceVersion.
-      written ??= await this.client.create<KubeObject & CoreEvent>({ apiVersion: 'v1', kind: 'Event', ...e, metadata: { name: e.metadata.name, namespace: e.metadata.namespace } });
+      written ??= await this.client.create<KubeObject & CoreEvent>({
+        apiVersion: 'v1',
+        kind: 'Event',
+        ...e,
+        metadata: { name: e.metadata.name, namespace: e.metadata.namespace },
+      });
       this.correlator.updateState(key, written);
     } catch (err) {
-      this.log.warn(`could not record event ${e.reason} on ${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}: ${(err as Error).message}`);
+      this.log.warn(
+        `could not record event ${e.reason} on ${obj.kind} ${obj.metadata.namespace}/${obj.metadata.name}: ${(err as Error).message}`,
+      );
     }
   }
 }

@@ -27,7 +27,9 @@ describe('FeatureGates', () => {
   });
 
   it('rejects non-boolean values and missing values precisely', () => {
-    expect(() => parseFeatureGateSpec('InPlaceUpdates=yes')).toThrow('invalid value of InPlaceUpdates=yes, must be true or false');
+    expect(() => parseFeatureGateSpec('InPlaceUpdates=yes')).toThrow(
+      'invalid value of InPlaceUpdates=yes, must be true or false',
+    );
     expect(() => parseFeatureGateSpec('InPlaceUpdates')).toThrow(/missing bool value for InPlaceUpdates/);
     expect(() => parseFeatureGateSpec('InPlaceUpdates=')).toThrow(/invalid value of InPlaceUpdates=/);
   });

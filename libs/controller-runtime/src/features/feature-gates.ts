@@ -46,7 +46,10 @@ export class FeatureGates {
     for (const [name, spec] of Object.entries(known)) values.set(name, spec.default);
     for (const [name, value] of Object.entries(overrides)) {
       const spec = known[name];
-      if (!spec) throw new FeatureGateError(`unrecognized feature gate: ${name} (known: ${Object.keys(known).sort().join(', ')})`);
+      if (!spec)
+        throw new FeatureGateError(
+          `unrecognized feature gate: ${name} (known: ${Object.keys(known).sort().join(', ')})`,
+        );
       if (spec.lockToDefault && value !== spec.default) {
         throw new FeatureGateError(`cannot set feature gate ${name} to ${value}, feature is locked to ${spec.default}`);
       }
@@ -64,7 +67,11 @@ export class FeatureGates {
    * Parses the `--feature-gates` value ("A=true,B=false"). Values are case-insensitive booleans (as Go's
    * strconv.ParseBool accepts for "true"/"false"); anything else is rejected with a message naming the gate.
    */
-  static parse(spec: string, known: Readonly<Record<string, FeatureSpec>> = KNOWN_FEATURE_GATES, base: Readonly<Record<string, boolean>> = {}): FeatureGates {
+  static parse(
+    spec: string,
+    known: Readonly<Record<string, FeatureSpec>> = KNOWN_FEATURE_GATES,
+    base: Readonly<Record<string, boolean>> = {},
+  ): FeatureGates {
     return new FeatureGates({ ...base, ...parseFeatureGateSpec(spec, known) }, known);
   }
 
@@ -87,7 +94,9 @@ export class FeatureGates {
 
   /** "A=true,B=false" of every gate, the same syntax parse() accepts. */
   toString(): string {
-    return Object.entries(this.toJSON()).map(([k, v]) => `${k}=${v}`).join(',');
+    return Object.entries(this.toJSON())
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
   }
 
   private explicit(): Record<string, boolean> {
@@ -98,7 +107,10 @@ export class FeatureGates {
 }
 
 /** Parses "A=true,B=false" into a map, validating names against `known` and values as booleans. */
-export function parseFeatureGateSpec(spec: string, known: Readonly<Record<string, FeatureSpec>> = KNOWN_FEATURE_GATES): Record<string, boolean> {
+export function parseFeatureGateSpec(
+  spec: string,
+  known: Readonly<Record<string, FeatureSpec>> = KNOWN_FEATURE_GATES,
+): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const raw of spec.split(',')) {
     const part = raw.trim();
@@ -121,14 +133,20 @@ export function parseFeatureGateSpec(spec: string, known: Readonly<Record<string
  * Seeds gate values from clusterctl-style environment variables (e.g. EXP_IN_PLACE_UPDATES=true). Only gates that
  * declare an `env` name are read; a set but non-boolean variable is an error naming the variable.
  */
-export function featureGatesFromEnv(env: Readonly<Record<string, string | undefined>>, known: Readonly<Record<string, FeatureSpec>> = KNOWN_FEATURE_GATES): Record<string, boolean> {
+export function featureGatesFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  known: Readonly<Record<string, FeatureSpec>> = KNOWN_FEATURE_GATES,
+): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const [name, spec] of Object.entries(known)) {
     if (!spec.env) continue;
     const raw = env[spec.env];
     if (raw === undefined || raw === '') continue;
     const b = parseBool(raw.trim());
-    if (b === undefined) throw new FeatureGateError(`invalid value of environment variable ${spec.env}=${raw} (feature gate ${name}), must be true or false`);
+    if (b === undefined)
+      throw new FeatureGateError(
+        `invalid value of environment variable ${spec.env}=${raw} (feature gate ${name}), must be true or false`,
+      );
     if (spec.lockToDefault && b !== spec.default) continue; // a stale clusterctl variable must not break start-up
     out[name] = b;
   }

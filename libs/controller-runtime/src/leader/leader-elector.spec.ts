@@ -10,24 +10,60 @@ describe('decideLease', () => {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: { name: 'l', namespace: 'ns', resourceVersion: '5' },
-    spec: { holderIdentity: holder, leaseDurationSeconds: 15, renewTime: microTime(0), acquireTime: microTime(0), leaseTransitions: transitions },
+    spec: {
+      holderIdentity: holder,
+      leaseDurationSeconds: 15,
+      renewTime: microTime(0),
+      acquireTime: microTime(0),
+      leaseTransitions: transitions,
+    },
   });
 
   it('creates a missing lease and renews its own', () => {
-    expect(decideLease({ lease: undefined, identity: 'a', now: 1000, leaseDurationSeconds: 15, observedAt: 1000 }).action).toBe('create');
-    const renew = decideLease({ lease: lease('a', 2), identity: 'a', now: 5000, leaseDurationSeconds: 15, observedAt: 0 });
-    expect(renew).toEqual({ action: 'update', spec: expect.objectContaining({ holderIdentity: 'a', renewTime: microTime(5000), leaseTransitions: 2, acquireTime: microTime(0) }) });
+    expect(
+      decideLease({ lease: undefined, identity: 'a', now: 1000, leaseDurationSeconds: 15, observedAt: 1000 }).action,
+    ).toBe('create');
+    const renew = decideLease({
+      lease: lease('a', 2),
+      identity: 'a',
+      now: 5000,
+      leaseDurationSeconds: 15,
+      observedAt: 0,
+    });
+    expect(renew).toEqual({
+      action: 'update',
+      spec: expect.objectContaining({
+        holderIdentity: 'a',
+        renewTime: microTime(5000),
+        leaseTransitions: 2,
+        acquireTime: microTime(0),
+      }),
+    });
   });
 
   it('waits while another holder is within its duration, measured from local observation', () => {
-    expect(decideLease({ lease: lease('b'), identity: 'a', now: 14_999, leaseDurationSeconds: 15, observedAt: 0 })).toEqual({ action: 'wait', holder: 'b' });
-    const takeover = decideLease({ lease: lease('b', 3), identity: 'a', now: 15_000, leaseDurationSeconds: 15, observedAt: 0 });
-    expect(takeover).toEqual({ action: 'update', spec: expect.objectContaining({ holderIdentity: 'a', leaseTransitions: 4, acquireTime: microTime(15_000) }) });
+    expect(
+      decideLease({ lease: lease('b'), identity: 'a', now: 14_999, leaseDurationSeconds: 15, observedAt: 0 }),
+    ).toEqual({ action: 'wait', holder: 'b' });
+    const takeover = decideLease({
+      lease: lease('b', 3),
+      identity: 'a',
+      now: 15_000,
+      leaseDurationSeconds: 15,
+      observedAt: 0,
+    });
+    expect(takeover).toEqual({
+      action: 'update',
+      spec: expect.objectContaining({ holderIdentity: 'a', leaseTransitions: 4, acquireTime: microTime(15_000) }),
+    });
   });
 
   it('takes a released lease at once without counting a transition from nobody', () => {
     const d = decideLease({ lease: lease('', 1), identity: 'a', now: 1, leaseDurationSeconds: 15, observedAt: 1 });
-    expect(d).toEqual({ action: 'update', spec: expect.objectContaining({ holderIdentity: 'a', leaseTransitions: 1 }) });
+    expect(d).toEqual({
+      action: 'update',
+      spec: expect.objectContaining({ holderIdentity: 'a', leaseTransitions: 1 }),
+    });
   });
 
   it('formats MicroTime with microseconds', () => {
@@ -50,7 +86,13 @@ describe('LeaderElector against a Lease', () => {
 
   it('lets one candidate hold the lease; the other takes over only after it expires', async () => {
     const clock = new FakeClock(1_000_000);
-    const opts = { namespace: 'le1', name: 'lock', leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+    const opts = {
+      namespace: 'le1',
+      name: 'lock',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    };
     const a = new LeaderElector(client, { ...opts, identity: 'a' }, noop, clock);
     const b = new LeaderElector(client, { ...opts, identity: 'b' }, noop, clock);
     expect(await a.tryAcquireOrRenew()).toBe(true);
@@ -59,7 +101,12 @@ describe('LeaderElector against a Lease', () => {
     expect(await b.tryAcquireOrRenew()).toBe(false);
     clock.advance(2_000); // b first saw a's record 16 s ago
     expect(await b.tryAcquireOrRenew()).toBe(true);
-    const lease = await client.get<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'le1', name: 'lock' });
+    const lease = await client.get<Lease>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: 'le1',
+      name: 'lock',
+    });
     expect(lease.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1, leaseDurationSeconds: 15 });
     // a's stale view loses on the resourceVersion precondition
     expect(await a.tryAcquireOrRenew()).toBe(false);
@@ -68,14 +115,22 @@ describe('LeaderElector against a Lease', () => {
   it('runs callbacks, renews, and releases on stop so the next candidate leads at once', async () => {
     const events: string[] = [];
     const opts = { namespace: 'le2', name: 'lock', leaseDurationMs: 60_000, renewDeadlineMs: 5_000, retryPeriodMs: 20 };
-    const a = new LeaderElector(client, { ...opts, identity: 'a' }, {
-      onStartedLeading: () => void events.push('a started'),
-      onStoppedLeading: () => void events.push('a stopped'),
-    });
-    const b = new LeaderElector(client, { ...opts, identity: 'b' }, {
-      onStartedLeading: () => void events.push('b started'),
-      onStoppedLeading: () => void events.push('b stopped'),
-    });
+    const a = new LeaderElector(
+      client,
+      { ...opts, identity: 'a' },
+      {
+        onStartedLeading: () => void events.push('a started'),
+        onStoppedLeading: () => void events.push('a stopped'),
+      },
+    );
+    const b = new LeaderElector(
+      client,
+      { ...opts, identity: 'b' },
+      {
+        onStartedLeading: () => void events.push('b started'),
+        onStoppedLeading: () => void events.push('b stopped'),
+      },
+    );
     a.start();
     await eventually(() => a.isLeader(), 'a leads');
     b.start();
@@ -91,6 +146,9 @@ describe('LeaderElector against a Lease', () => {
   });
 
   it('rejects inconsistent durations', () => {
-    expect(() => new LeaderElector(client, { namespace: 'x', name: 'y', leaseDurationMs: 1000, renewDeadlineMs: 2000 }, noop)).toThrow(/leaseDuration/);
+    expect(
+      () =>
+        new LeaderElector(client, { namespace: 'x', name: 'y', leaseDurationMs: 1000, renewDeadlineMs: 2000 }, noop),
+    ).toThrow(/leaseDuration/);
   });
 });

@@ -66,7 +66,12 @@ export class LeaderElector {
 
   /** One acquire-or-renew attempt; true when this candidate holds the lease afterwards. */
   async tryAcquireOrRenew(): Promise<boolean> {
-    const ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: this.opts.namespace, name: this.opts.name };
+    const ref = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: this.opts.namespace,
+      name: this.opts.name,
+    };
     const now = this.clock.now();
     const lease = await this.client.tryGet<Lease>(ref);
     if (lease) this.observe(lease, now);
@@ -80,7 +85,12 @@ export class LeaderElector {
     if (decision.action === 'wait') return false;
     try {
       if (decision.action === 'create') {
-        this.lastLease = await this.client.create<Lease>({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: ref.name, namespace: ref.namespace }, spec: decision.spec });
+        this.lastLease = await this.client.create<Lease>({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: ref.name, namespace: ref.namespace },
+          spec: decision.spec,
+        });
       } else {
         this.lastLease = await this.client.update<Lease>({ ...lease!, spec: decision.spec });
       }
@@ -150,7 +160,13 @@ export class LeaderElector {
       const now = this.clock.now();
       await this.client.update<Lease>({
         ...this.lastLease,
-        spec: { ...this.lastLease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(now), acquireTime: microTime(now) },
+        spec: {
+          ...this.lastLease.spec,
+          holderIdentity: '',
+          leaseDurationSeconds: 1,
+          renewTime: microTime(now),
+          acquireTime: microTime(now),
+        },
       });
     } catch (e) {
       this.log.warn(`releasing lease failed: ${(e as Error).message}`);

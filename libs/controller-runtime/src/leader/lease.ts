@@ -34,12 +34,22 @@ export function decideLease(args: {
   observedAt: number;
 }): LeaseDecision {
   const { lease, identity, now, leaseDurationSeconds } = args;
-  const fresh = { holderIdentity: identity, leaseDurationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 };
+  const fresh = {
+    holderIdentity: identity,
+    leaseDurationSeconds,
+    acquireTime: microTime(now),
+    renewTime: microTime(now),
+    leaseTransitions: 0,
+  };
   if (!lease) return { action: 'create', spec: fresh };
   const spec = lease.spec ?? {};
   const holder = spec.holderIdentity ?? '';
-  if (holder === identity) return { action: 'update', spec: { ...spec, leaseDurationSeconds, renewTime: microTime(now) } };
+  if (holder === identity)
+    return { action: 'update', spec: { ...spec, leaseDurationSeconds, renewTime: microTime(now) } };
   const duration = (spec.leaseDurationSeconds ?? leaseDurationSeconds) * 1000;
   if (holder !== '' && args.observedAt + duration > now) return { action: 'wait', holder };
-  return { action: 'update', spec: { ...fresh, leaseTransitions: (spec.leaseTransitions ?? 0) + (holder !== '' ? 1 : 0) } };
+  return {
+    action: 'update',
+    spec: { ...fresh, leaseTransitions: (spec.leaseTransitions ?? 0) + (holder !== '' ? 1 : 0) },
+  };
 }

@@ -22,7 +22,14 @@ describe('Manager', () => {
     const manager = new Manager({
       client,
       namespace: 'mgr1',
-      leaderElection: { namespace: 'mgr1', name: 'lock', identity: 'me', leaseDurationMs: 1000, renewDeadlineMs: 150, retryPeriodMs: 20 },
+      leaderElection: {
+        namespace: 'mgr1',
+        name: 'lock',
+        identity: 'me',
+        leaseDurationMs: 1000,
+        renewDeadlineMs: 150,
+        retryPeriodMs: 20,
+      },
       onLeadershipLost: () => lost++,
     });
     manager.addController({ reconcile: async (r) => void reconciled.push(r.name) }, { name: 'w', for: forWidgets });
@@ -31,11 +38,18 @@ describe('Manager', () => {
     expect(manager.controller('w')).toBeDefined();
     const ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'mgr1', name: 'lock' };
     const lease = await client.get(ref);
-    await client.update({ ...lease, spec: { ...(lease.spec as object), holderIdentity: 'thief', leaseDurationSeconds: 3600 } });
+    await client.update({
+      ...lease,
+      spec: { ...(lease.spec as object), holderIdentity: 'thief', leaseDurationSeconds: 3600 },
+    });
     // A slow renewal under load may already have cost (and regained) the lease once; the thief's lease is final.
     await eventually(() => lost >= 1 && !manager.isLeader(), 'leadership lost');
     expect(manager.controller('w')).toBeUndefined();
-    await client.create({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'late', namespace: 'mgr1' } });
+    await client.create({
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Widget',
+      metadata: { name: 'late', namespace: 'mgr1' },
+    });
     await manager.stop();
     expect(reconciled).not.toContain('late');
     expect((await client.get(ref)).spec).toMatchObject({ holderIdentity: 'thief' }); // not ours to release
@@ -44,7 +58,9 @@ describe('Manager', () => {
   it('rejects duplicate controller names and a second start', async () => {
     const manager = new Manager({ client, namespace: 'mgr2' });
     manager.addController({ reconcile: async () => undefined }, { name: 'x', for: forWidgets });
-    expect(() => manager.addController({ reconcile: async () => undefined }, { name: 'x', for: forWidgets })).toThrow(/already registered/);
+    expect(() => manager.addController({ reconcile: async () => undefined }, { name: 'x', for: forWidgets })).toThrow(
+      /already registered/,
+    );
     await manager.start();
     await expect(manager.start()).rejects.toThrow(/cannot start/);
     await manager.stop();
@@ -52,7 +68,10 @@ describe('Manager', () => {
 
   it('fails start with a clear error when caches cannot sync', async () => {
     const manager = new Manager({ client, namespace: 'mgr3', cacheSyncTimeoutMs: 200 });
-    manager.addController({ reconcile: async () => undefined }, { name: 'y', for: { apiVersion: 'missing.capi.io/v1', kind: 'Nope' } });
+    manager.addController(
+      { reconcile: async () => undefined },
+      { name: 'y', for: { apiVersion: 'missing.capi.io/v1', kind: 'Nope' } },
+    );
     await expect(manager.start()).rejects.toThrow(/did not sync/);
     await manager.stop();
   });

@@ -61,7 +61,8 @@ export class Manager {
 
   /** Registers a controller. Names must be unique. Added after start, it runs as soon as this process leads. */
   addController(reconciler: Reconciler, options: ControllerOptions): void {
-    if (this.definitions.some((d) => d.options.name === options.name)) throw new Error(`controller "${options.name}" is already registered`);
+    if (this.definitions.some((d) => d.options.name === options.name))
+      throw new Error(`controller "${options.name}" is already registered`);
     const concurrency = this.opts.concurrency?.[options.name];
     const def = { options: concurrency ? { ...options, maxConcurrentReconciles: concurrency } : options, reconciler };
     this.definitions.push(def);
@@ -119,7 +120,8 @@ export class Manager {
   async stop(): Promise<void> {
     if (this.state === 'stopped' || this.state === 'stopping') return;
     this.state = 'stopping';
-    if (this.elector) await this.elector.stop(); // steps down via onStoppedLeading, then releases the lease
+    if (this.elector)
+      await this.elector.stop(); // steps down via onStoppedLeading, then releases the lease
     else await this.stopControllers();
     await this.cache.stop();
     this.state = 'stopped';
@@ -127,7 +129,8 @@ export class Manager {
 
   private touchSources(def: ControllerDefinition): void {
     // Creating informers up front lets start() wait for every source to sync before any reconcile runs.
-    for (const s of [def.options.for, ...(def.options.owns ?? []), ...(def.options.watches ?? [])]) this.cache.informerFor(s.apiVersion, s.kind);
+    for (const s of [def.options.for, ...(def.options.owns ?? []), ...(def.options.watches ?? [])])
+      this.cache.informerFor(s.apiVersion, s.kind);
   }
 
   private startLeading(): void {
@@ -146,7 +149,11 @@ export class Manager {
   }
 
   private run(def: ControllerDefinition): void {
-    const c = new Controller(def.options, def.reconciler, { cache: this.cache, registry: this.registry, clock: this.clock });
+    const c = new Controller(def.options, def.reconciler, {
+      cache: this.cache,
+      registry: this.registry,
+      clock: this.clock,
+    });
     this.running.push(c);
     c.start();
   }

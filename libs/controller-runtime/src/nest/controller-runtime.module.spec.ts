@@ -25,9 +25,17 @@ class WidgetReconciler {
 
   async reconcile(req: Request): Promise<void> {
     reconciled.push(req.name);
-    const widget = await this.client.tryGet({ apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: req.namespace, name: req.name });
+    const widget = await this.client.tryGet({
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Widget',
+      namespace: req.namespace,
+      name: req.name,
+    });
     if (!widget) return;
-    const gadgets = await this.client.list('test.capi.io/v1', 'Gadget', { namespace: req.namespace, labelSelector: `widget=${req.name}` });
+    const gadgets = await this.client.list('test.capi.io/v1', 'Gadget', {
+      namespace: req.namespace,
+      labelSelector: `widget=${req.name}`,
+    });
     const count = gadgets.items.length;
     if ((widget.status as { gadgets?: number } | undefined)?.gadgets === count) return;
     await this.client.updateStatus({ ...widget, status: { gadgets: count } });
@@ -52,7 +60,10 @@ describe('ControllerRuntimeModule', () => {
       return kc;
     };
     moduleRef = await Test.createTestingModule({
-      imports: [ControllerRuntimeModule.forRoot({ kubeconfig, namespace: 'default', clientMetrics: counts }), WidgetModule],
+      imports: [
+        ControllerRuntimeModule.forRoot({ kubeconfig, namespace: 'default', clientMetrics: counts }),
+        WidgetModule,
+      ],
     }).compile();
     await moduleRef.init();
   });
@@ -65,9 +76,17 @@ describe('ControllerRuntimeModule', () => {
     const client = moduleRef.get<Client>(KUBE_CLIENT);
     const manager = moduleRef.get<Manager>(MANAGER);
     expect(manager.controllerNames()).toEqual(['widget-status']);
-    const w = await client.create<KubeObject>({ apiVersion: 'test.capi.io/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' }, spec: {} });
+    const w = await client.create<KubeObject>({
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'default' },
+      spec: {},
+    });
     const ref = { apiVersion: 'test.capi.io/v1', kind: 'Widget', namespace: 'default', name: 'w' };
-    await eventually(async () => ((await client.get(ref)).status as { gadgets?: number } | undefined)?.gadgets === 0, 'status from first reconcile');
+    await eventually(
+      async () => ((await client.get(ref)).status as { gadgets?: number } | undefined)?.gadgets === 0,
+      'status from first reconcile',
+    );
     await client.create({
       apiVersion: 'test.capi.io/v1',
       kind: 'Gadget',
@@ -75,10 +94,15 @@ describe('ControllerRuntimeModule', () => {
         name: 'g1',
         namespace: 'default',
         labels: { widget: 'w' },
-        ownerReferences: [{ apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'w', uid: w.metadata.uid!, controller: true }],
+        ownerReferences: [
+          { apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'w', uid: w.metadata.uid!, controller: true },
+        ],
       },
     });
-    await eventually(async () => ((await client.get(ref)).status as { gadgets?: number }).gadgets === 1, 'status after owned gadget created');
+    await eventually(
+      async () => ((await client.get(ref)).status as { gadgets?: number }).gadgets === 1,
+      'status after owned gadget created',
+    );
     expect(reconciled.filter((n) => n === 'w').length).toBeGreaterThanOrEqual(2);
     expect(counts.count('update', 'Widget')).toBe(2);
     const text = await moduleRef.get<Registry>(METRICS_REGISTRY).metrics();

@@ -20,7 +20,15 @@ import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions } from '../leader/leader-elector';
 import { Manager } from '../manager/manager';
 import { RECONCILER_FOR } from './reconciler-for.decorator';
-import { CACHE, CACHED_CLIENT, CONTROLLER_RUNTIME_OPTIONS, KUBE_CLIENT, KUBE_CONFIG, MANAGER, METRICS_REGISTRY } from './tokens';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  CONTROLLER_RUNTIME_OPTIONS,
+  KUBE_CLIENT,
+  KUBE_CONFIG,
+  MANAGER,
+  METRICS_REGISTRY,
+} from './tokens';
 
 export interface ControllerRuntimeModuleOptions {
   kubeconfig: KubeConfig | (() => KubeConfig | Promise<KubeConfig>);
@@ -67,7 +75,8 @@ export class ManagerLifecycle implements OnApplicationBootstrap, BeforeApplicati
       if (!opts) continue;
       if (!wrapper.isDependencyTreeStatic()) throw new Error(`reconciler ${wrapper.name} must not be request-scoped`);
       const reconciler = wrapper.instance as Reconciler;
-      if (typeof reconciler.reconcile !== 'function') throw new Error(`${wrapper.name} has @ReconcilerFor but no reconcile()`);
+      if (typeof reconciler.reconcile !== 'function')
+        throw new Error(`${wrapper.name} has @ReconcilerFor but no reconcile()`);
       if (this.manager.controllerNames().includes(opts.name)) continue; // same provider exported through several modules
       this.manager.addController(reconciler, opts);
       this.log.log(`registered controller ${opts.name} for ${opts.for.apiVersion} ${opts.for.kind}`);
@@ -96,7 +105,8 @@ export class ControllerRuntimeModule {
         { provide: CONTROLLER_RUNTIME_OPTIONS, useValue: options },
         {
           provide: KUBE_CONFIG,
-          useFactory: async () => (typeof options.kubeconfig === 'function' ? await options.kubeconfig() : options.kubeconfig),
+          useFactory: async () =>
+            typeof options.kubeconfig === 'function' ? await options.kubeconfig() : options.kubeconfig,
         },
         { provide: METRICS_REGISTRY, useFactory: () => options.registry ?? new Registry() },
         {

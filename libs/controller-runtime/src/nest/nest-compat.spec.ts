@@ -3,17 +3,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertNestCompatible, nestCompatibilityProblems, NestVersionError, type NestCopy } from './nest-compat';
 
-const copy = (pkg: NestCopy['pkg'], version: string, path: string, usedBy: string): NestCopy => ({ pkg, version, path, usedBy });
+const copy = (pkg: NestCopy['pkg'], version: string, path: string, usedBy: string): NestCopy => ({
+  pkg,
+  version,
+  path,
+  usedBy,
+});
 
 describe('NestJS compatibility check', () => {
   it('accepts one copy of the supported major shared by the app and the packages', () => {
-    const shared = [copy('@nestjs/core', '11.2.10', '/app/node_modules/@nestjs/core', 'the @capi packages'), copy('@nestjs/core', '11.2.10', '/app/node_modules/@nestjs/core', 'the application')];
+    const shared = [
+      copy('@nestjs/core', '11.2.10', '/app/node_modules/@nestjs/core', 'the @capi packages'),
+      copy('@nestjs/core', '11.2.10', '/app/node_modules/@nestjs/core', 'the application'),
+    ];
     expect(nestCompatibilityProblems(shared)).toEqual([]);
   });
 
   it('names a wrong major and a second copy', () => {
     const problems = nestCompatibilityProblems([
-      copy('@nestjs/core', '11.2.10', '/app/node_modules/@capi/manager/node_modules/@nestjs/core', 'the @capi packages'),
+      copy(
+        '@nestjs/core',
+        '11.2.10',
+        '/app/node_modules/@capi/manager/node_modules/@nestjs/core',
+        'the @capi packages',
+      ),
       copy('@nestjs/core', '10.4.15', '/app/node_modules/@nestjs/core', 'the application'),
     ]);
     expect(problems).toEqual([
@@ -26,10 +39,15 @@ describe('NestJS compatibility check', () => {
     const dir = mkdtempSync(join(tmpdir(), 'nest-compat-'));
     try {
       mkdirSync(join(dir, 'node_modules/@nestjs/core'), { recursive: true });
-      writeFileSync(join(dir, 'node_modules/@nestjs/core/package.json'), JSON.stringify({ name: '@nestjs/core', version: '10.4.15' }));
+      writeFileSync(
+        join(dir, 'node_modules/@nestjs/core/package.json'),
+        JSON.stringify({ name: '@nestjs/core', version: '10.4.15' }),
+      );
       writeFileSync(join(dir, 'main.js'), '');
       expect(() => assertNestCompatible(join(dir, 'main.js'))).toThrow(NestVersionError);
-      expect(() => assertNestCompatible(join(dir, 'main.js'))).toThrow(/the application: @nestjs\/core 10\.4\.15 \(.*nest-compat-.*\), but the @capi packages need @nestjs\/core 11\.x/);
+      expect(() => assertNestCompatible(join(dir, 'main.js'))).toThrow(
+        /the application: @nestjs\/core 10\.4\.15 \(.*nest-compat-.*\), but the @capi packages need @nestjs\/core 11\.x/,
+      );
       expect(() => assertNestCompatible(__filename)).not.toThrow();
     } finally {
       rmSync(dir, { recursive: true, force: true });

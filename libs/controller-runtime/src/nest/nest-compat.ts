@@ -22,13 +22,17 @@ export function nestCompatibilityProblems(copies: readonly NestCopy[], major = S
   const problems: string[] = [];
   for (const c of copies) {
     if (Number(c.version.split('.')[0]) !== major) {
-      problems.push(`${c.usedBy}: ${c.pkg} ${c.version} (${c.path}), but the @capi packages need ${c.pkg} ${major}.x (peer dependency ^${major}.0.0)`);
+      problems.push(
+        `${c.usedBy}: ${c.pkg} ${c.version} (${c.path}), but the @capi packages need ${c.pkg} ${major}.x (peer dependency ^${major}.0.0)`,
+      );
     }
   }
   for (const pkg of PACKAGES) {
     const paths = [...new Map(copies.filter((c) => c.pkg === pkg).map((c) => [c.path, c])).values()];
     if (paths.length > 1) {
-      problems.push(`two copies of ${pkg}: ${paths.map((c) => `${c.version} at ${c.path} (${c.usedBy})`).join(' and ')}; install a single ${pkg} ${major}.x (npm dedupe)`);
+      problems.push(
+        `two copies of ${pkg}: ${paths.map((c) => `${c.version} at ${c.path} (${c.usedBy})`).join(' and ')}; install a single ${pkg} ${major}.x (npm dedupe)`,
+      );
     }
   }
   return problems;
@@ -45,7 +49,12 @@ export function findNestCopies(resolvers: ReadonlyArray<{ usedBy: string; requir
       } catch {
         continue;
       }
-      out.push({ pkg, version: (r.require(file) as { version: string }).version, path: dirname(file), usedBy: r.usedBy });
+      out.push({
+        pkg,
+        version: (r.require(file) as { version: string }).version,
+        path: dirname(file),
+        usedBy: r.usedBy,
+      });
     }
   }
   return out;

@@ -100,7 +100,11 @@ export class FakeApiServer {
 
   /** Sends a BOOKMARK with the current resource version to every open watch. */
   bookmark(): void {
-    for (const w of this.watches) this.write(w.res, { type: 'BOOKMARK', object: { kind: 'Bookmark', metadata: { resourceVersion: String(this.rv) } } });
+    for (const w of this.watches)
+      this.write(w.res, {
+        type: 'BOOKMARK',
+        object: { kind: 'Bookmark', metadata: { resourceVersion: String(this.rv) } },
+      });
   }
 
   /** While suspended, changes are stored and kept in history but not sent to open watches (a client missing events). */
@@ -119,21 +123,40 @@ export class FakeApiServer {
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x');
     const query = Object.fromEntries(url.searchParams);
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query, userAgent: req.headers['user-agent'] });
+    this.requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query,
+      userAgent: req.headers['user-agent'],
+    });
     if (req.headers.authorization !== `Bearer ${this.token}`) return this.status(res, 401, 'Unauthorized', 'bad token');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       try {
         const text = Buffer.concat(chunks).toString('utf8');
-        this.route(req.method ?? 'GET', url.pathname, query, text ? JSON.parse(text) : undefined, req.headers['content-type'] ?? '', res);
+        this.route(
+          req.method ?? 'GET',
+          url.pathname,
+          query,
+          text ? JSON.parse(text) : undefined,
+          req.headers['content-type'] ?? '',
+          res,
+        );
       } catch (e) {
         this.status(res, 400, 'BadRequest', (e as Error).message);
       }
     });
   }
 
-  private route(method: string, path: string, query: Record<string, string>, body: any, contentType: string, res: http.ServerResponse): void {
+  private route(
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    body: any,
+    contentType: string,
+    res: http.ServerResponse,
+  ): void {
     const m = /^\/(?:api\/(v1)|apis\/([^/]+\/[^/]+))(?:\/(.*))?$/.exec(path);
     if (!m) return this.status(res, 404, 'NotFound', `no route ${path}`);
     const apiVersion = m[1] ?? m[2];
@@ -148,7 +171,8 @@ export class FakeApiServer {
     const r = this.resources.find((x) => x.apiVersion === apiVersion && x.plural === plural);
     if (!r) return this.status(res, 404, 'NotFound', `the server could not find the requested resource`);
     if (!name) {
-      if (method === 'GET' && (query.watch === 'true' || query.watch === '1')) return this.watch(r, namespace, query, res);
+      if (method === 'GET' && (query.watch === 'true' || query.watch === '1'))
+        return this.watch(r, namespace, query, res);
       if (method === 'GET') return this.list(r, namespace, query, res);
       if (method === 'POST') return this.create(r, namespace, body, res);
       return this.status(res, 405, 'MethodNotAllowed', method);
@@ -159,7 +183,8 @@ export class FakeApiServer {
     if (method === 'DELETE') {
       if (!current) return this.notFound(res, r, name);
       const pre = body?.preconditions;
-      if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) return this.conflict(res, r, name);
+      if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion)
+        return this.conflict(res, r, name);
       this.objects.delete(key);
       this.record('DELETED', r, { ...current, metadata: { ...current.metadata, resourceVersion: String(++this.rv) } });
       return this.send(res, 200, { kind: 'Status', apiVersion: 'v1', status: 'Success' });
@@ -167,15 +192,18 @@ export class FakeApiServer {
     let next: KubeObject;
     if (method === 'PUT') {
       if (!current) return this.notFound(res, r, name);
-      if (body.metadata?.resourceVersion && body.metadata.resourceVersion !== current.metadata.resourceVersion) return this.conflict(res, r, name);
+      if (body.metadata?.resourceVersion && body.metadata.resourceVersion !== current.metadata.resourceVersion)
+        return this.conflict(res, r, name);
       next = sub === 'status' ? { ...current, status: body.status } : { ...body, status: current.status };
     } else if (method === 'PATCH') {
-      if (contentType.startsWith('application/apply-patch') && !query.fieldManager) return this.status(res, 400, 'BadRequest', 'fieldManager is required for apply');
+      if (contentType.startsWith('application/apply-patch') && !query.fieldManager)
+        return this.status(res, 400, 'BadRequest', 'fieldManager is required for apply');
       if (!current && !contentType.startsWith('application/apply-patch')) return this.notFound(res, r, name);
       if (!current) return this.create(r, namespace, body, res);
-      next = contentType === 'application/json-patch+json'
-        ? (applyPatch(structuredClone(current), body as Operation[], false, false).newDocument as KubeObject)
-        : mergePatch(structuredClone(current), body);
+      next =
+        contentType === 'application/json-patch+json'
+          ? (applyPatch(structuredClone(current), body as Operation[], false, false).newDocument as KubeObject)
+          : mergePatch(structuredClone(current), body);
     } else return this.status(res, 405, 'MethodNotAllowed', method);
     if (query.dryRun === 'All') return this.send(res, 200, next);
     const specChanged = JSON.stringify(stripMeta(next)) !== JSON.stringify(stripMeta(current!));
@@ -197,14 +225,24 @@ export class FakeApiServer {
     const resources = this.resources
       .filter((r) => r.apiVersion === apiVersion)
       .flatMap((r) => [
-        { name: r.plural, kind: r.kind, namespaced: r.namespaced, verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+        {
+          name: r.plural,
+          kind: r.kind,
+          namespaced: r.namespaced,
+          verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+        },
         { name: `${r.plural}/status`, kind: r.kind, namespaced: r.namespaced, verbs: ['get', 'update', 'patch'] },
       ]);
     if (resources.length === 0) return this.status(res, 404, 'NotFound', `no group version ${apiVersion}`);
     this.send(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersion, resources });
   }
 
-  private list(r: FakeResource, namespace: string | undefined, query: Record<string, string>, res: http.ServerResponse): void {
+  private list(
+    r: FakeResource,
+    namespace: string | undefined,
+    query: Record<string, string>,
+    res: http.ServerResponse,
+  ): void {
     const all = [...this.objects.entries()]
       .filter(([k]) => k.startsWith(`${r.plural}/`) && (!namespace || k.startsWith(`${r.plural}/${namespace}/`)))
       .sort(([a], [b]) => a.localeCompare(b))
@@ -229,10 +267,13 @@ export class FakeApiServer {
   }
 
   private create(r: FakeResource, namespace: string | undefined, body: KubeObject, res: http.ServerResponse): void {
-    const name = body?.metadata?.name ?? (body?.metadata?.generateName ? body.metadata.generateName + randomUUID().slice(0, 5) : undefined);
+    const name =
+      body?.metadata?.name ??
+      (body?.metadata?.generateName ? body.metadata.generateName + randomUUID().slice(0, 5) : undefined);
     if (!name) return this.status(res, 422, 'Invalid', 'metadata.name: Required value');
     const key = `${r.plural}/${namespace ?? ''}/${name}`;
-    if (this.objects.has(key)) return this.status(res, 409, 'AlreadyExists', `${r.plural} "${name}" already exists`, { name, kind: r.plural });
+    if (this.objects.has(key))
+      return this.status(res, 409, 'AlreadyExists', `${r.plural} "${name}" already exists`, { name, kind: r.plural });
     const obj: KubeObject = {
       ...body,
       apiVersion: r.apiVersion,
@@ -252,16 +293,32 @@ export class FakeApiServer {
     this.send(res, 201, obj);
   }
 
-  private watch(r: FakeResource, namespace: string | undefined, query: Record<string, string>, res: http.ServerResponse): void {
+  private watch(
+    r: FakeResource,
+    namespace: string | undefined,
+    query: Record<string, string>,
+    res: http.ServerResponse,
+  ): void {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
     const from = query.resourceVersion ? Number(query.resourceVersion) : this.rv;
     if (from < this.compactedRv) {
-      this.write(res, { type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired', message: `too old resource version: ${from} (${this.compactedRv})` } });
+      this.write(res, {
+        type: 'ERROR',
+        object: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          status: 'Failure',
+          code: 410,
+          reason: 'Expired',
+          message: `too old resource version: ${from} (${this.compactedRv})`,
+        },
+      });
       return void res.end();
     }
     const w: OpenWatch = { plural: r.plural, namespace, res };
-    for (const ev of this.history) if (ev.rv > from && this.matches(w, ev)) this.write(res, { type: ev.type, object: ev.object });
+    for (const ev of this.history)
+      if (ev.rv > from && this.matches(w, ev)) this.write(res, { type: ev.type, object: ev.object });
     this.watches.add(w);
     res.on('close', () => this.watches.delete(w));
   }
@@ -286,7 +343,13 @@ export class FakeApiServer {
     res.end(JSON.stringify(body));
   }
 
-  private status(res: http.ServerResponse, code: number, reason: string, message: string, details?: Record<string, unknown>): void {
+  private status(
+    res: http.ServerResponse,
+    code: number,
+    reason: string,
+    message: string,
+    details?: Record<string, unknown>,
+  ): void {
     this.send(res, code, { kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason, message, details });
   }
 
@@ -295,7 +358,13 @@ export class FakeApiServer {
   }
 
   private conflict(res: http.ServerResponse, r: FakeResource, name: string): void {
-    this.status(res, 409, 'Conflict', `Operation cannot be fulfilled on ${r.plural} "${name}": the object has been modified`, { name, kind: r.plural });
+    this.status(
+      res,
+      409,
+      'Conflict',
+      `Operation cannot be fulfilled on ${r.plural} "${name}": the object has been modified`,
+      { name, kind: r.plural },
+    );
   }
 }
 

@@ -20,10 +20,13 @@ export class RealClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const id = nextTimerId++;
-    const t = setTimeout(() => {
-      this.timers.delete(id);
-      fn();
-    }, Math.max(0, ms));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(id);
+        fn();
+      },
+      Math.max(0, ms),
+    );
     t.unref?.();
     this.timers.set(id, t);
     return { id };
@@ -74,7 +77,8 @@ export class FakeClock implements Clock {
       let next: [number, { at: number; fn: () => void; seq: number }] | undefined;
       for (const entry of this.timers) {
         if (entry[1].at > target) continue;
-        if (!next || entry[1].at < next[1].at || (entry[1].at === next[1].at && entry[1].seq < next[1].seq)) next = entry;
+        if (!next || entry[1].at < next[1].at || (entry[1].at === next[1].at && entry[1].seq < next[1].seq))
+          next = entry;
       }
       if (!next) break;
       this.timers.delete(next[0]);

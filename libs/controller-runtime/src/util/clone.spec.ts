@@ -2,7 +2,15 @@ import { cloneJson, deepFreeze } from './clone';
 
 describe('cloneJson', () => {
   it('copies nested objects and arrays deeply, keeping primitives, null and undefined members', () => {
-    const src = { a: 1, b: 'x', c: null, d: undefined, e: true, list: [{ k: 'v', n: [1, 2] }], meta: { labels: { x: 'y' } } };
+    const src = {
+      a: 1,
+      b: 'x',
+      c: null,
+      d: undefined,
+      e: true,
+      list: [{ k: 'v', n: [1, 2] }],
+      meta: { labels: { x: 'y' } },
+    };
     const copy = cloneJson(src);
     expect(copy).toStrictEqual(src);
     copy.list[0].n.push(3);

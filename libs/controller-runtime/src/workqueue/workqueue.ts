@@ -181,7 +181,8 @@ export class WorkQueue<T> {
     this.processing.add(key);
     const added = this.addedAt.get(key);
     this.addedAt.delete(key);
-    if (added !== undefined) this.metrics?.queueDuration.observe({ name: this.name }, (this.clock.now() - added) / 1000);
+    if (added !== undefined)
+      this.metrics?.queueDuration.observe({ name: this.name }, (this.clock.now() - added) / 1000);
     return this.items.get(key)!;
   }
 }

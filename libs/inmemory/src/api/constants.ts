@@ -18,7 +18,8 @@ export const kubeconfigSecretName = (clusterName: string): string => `${clusterN
 
 /** Provider ID scheme: `in-memory://<cluster>/<machine>`. */
 export const PROVIDER_ID_PREFIX = 'in-memory://';
-export const providerIdFor = (clusterName: string, machineName: string): string => `${PROVIDER_ID_PREFIX}${clusterName}/${machineName}`;
+export const providerIdFor = (clusterName: string, machineName: string): string =>
+  `${PROVIDER_ID_PREFIX}${clusterName}/${machineName}`;
 
 // Condition types on the provider's objects (v1beta2 metav1.Condition).
 export const VM_PROVISIONED_CONDITION = 'VMProvisioned';

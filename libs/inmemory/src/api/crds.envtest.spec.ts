@@ -23,8 +23,15 @@ describe('in-memory CRDs', () => {
     registerInMemoryKinds();
     registerInMemoryKinds(); // idempotent
     const names = crdRegistry.crds().map((c) => c.metadata.name);
-    expect(names).toEqual(expect.arrayContaining(['inmemoryclusters.infrastructure.cluster.x-k8s.io', 'inmemorymachines.infrastructure.cluster.x-k8s.io', 'inmemorymachinetemplates.infrastructure.cluster.x-k8s.io']));
-    for (const crd of inMemoryCrds()) expect(crd.metadata.labels).toEqual({ [CONTRACT_VERSION_LABEL_V1BETA2]: 'v1alpha1' });
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'inmemoryclusters.infrastructure.cluster.x-k8s.io',
+        'inmemorymachines.infrastructure.cluster.x-k8s.io',
+        'inmemorymachinetemplates.infrastructure.cluster.x-k8s.io',
+      ]),
+    );
+    for (const crd of inMemoryCrds())
+      expect(crd.metadata.labels).toEqual({ [CONTRACT_VERSION_LABEL_V1BETA2]: 'v1alpha1' });
     const other = new CrdRegistry();
     registerInMemoryKinds(other);
     expect(other.list().map((d) => d.kind)).toEqual(['InMemoryCluster', 'InMemoryMachine', 'InMemoryMachineTemplate']);
@@ -35,14 +42,37 @@ describe('in-memory CRDs', () => {
       apiVersion: INMEMORY_API_VERSION,
       kind: 'InMemoryMachineTemplate',
       metadata: { name: 't', namespace: 'default' },
-      spec: { template: { spec: { image: 'img', resources: { cpu: 2 }, backend: { inMemory: { vmBootstrapTimeout: '1m30s' } }, bogus: 1 } } },
+      spec: {
+        template: {
+          spec: {
+            image: 'img',
+            resources: { cpu: 2 },
+            backend: { inMemory: { vmBootstrapTimeout: '1m30s' } },
+            bogus: 1,
+          },
+        },
+      },
     });
-    expect((created.spec as { template: { spec: Record<string, unknown> } }).template.spec).toEqual({ image: 'img', resources: { cpu: 2 }, backend: { inMemory: { vmBootstrapTimeout: '1m30s' } } });
+    expect((created.spec as { template: { spec: Record<string, unknown> } }).template.spec).toEqual({
+      image: 'img',
+      resources: { cpu: 2 },
+      backend: { inMemory: { vmBootstrapTimeout: '1m30s' } },
+    });
   });
 
   it('reject a malformed vmBootstrapTimeout and out-of-range resources with Invalid', async () => {
-    const bad = (spec: Record<string, unknown>) => client.create({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachine', metadata: { name: `bad-${Math.random().toString(36).slice(2, 7)}`, namespace: 'default' }, spec });
-    const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e);
+    const bad = (spec: Record<string, unknown>) =>
+      client.create({
+        apiVersion: INMEMORY_API_VERSION,
+        kind: 'InMemoryMachine',
+        metadata: { name: `bad-${Math.random().toString(36).slice(2, 7)}`, namespace: 'default' },
+        spec,
+      });
+    const errorOf = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     const e1 = await errorOf(bad({ backend: { inMemory: { vmBootstrapTimeout: 'ten minutes' } } }));
     expect(isInvalid(e1)).toBe(true);
     expect(String((e1 as Error).message)).toContain('vmBootstrapTimeout');

@@ -61,7 +61,11 @@ export type InMemoryCluster = KindObject<typeof InMemoryClusterDefinition>;
 export const InMemoryMachineSpecSchema = Obj({
   providerID: OptString({ minLength: 1, maxLength: 512 }),
   failureDomain: OptString({ minLength: 1, maxLength: 256 }),
-  image: OptString({ minLength: 1, maxLength: 256, description: 'OS image of the simulated VM; not changeable in place.' }),
+  image: OptString({
+    minLength: 1,
+    maxLength: 256,
+    description: 'OS image of the simulated VM; not changeable in place.',
+  }),
   resources: Type.Optional(
     Obj({
       cpu: OptInt32({ minimum: 1, maximum: 1024 }),
@@ -92,7 +96,7 @@ export const InMemoryMachineDefinition = defineKind({
   scope: 'Namespaced',
   categories: ['cluster-api'],
   crdLabels: contractLabels,
-  description: 'InMemoryMachine is a simulated VM whose Node lives in the workload cluster\'s embedded API server.',
+  description: "InMemoryMachine is a simulated VM whose Node lives in the workload cluster's embedded API server.",
   spec: InMemoryMachineSpecSchema,
   status: Obj({
     conditions: ConditionsSchema(),
@@ -124,4 +128,8 @@ export const InMemoryMachineTemplateDefinition = defineKind({
 InMemoryMachineTemplateDefinition.statusSubresource = false;
 export type InMemoryMachineTemplate = KindObject<typeof InMemoryMachineTemplateDefinition>;
 
-export const INMEMORY_KIND_DEFINITIONS = [InMemoryClusterDefinition, InMemoryMachineDefinition, InMemoryMachineTemplateDefinition] as const;
+export const INMEMORY_KIND_DEFINITIONS = [
+  InMemoryClusterDefinition,
+  InMemoryMachineDefinition,
+  InMemoryMachineTemplateDefinition,
+] as const;

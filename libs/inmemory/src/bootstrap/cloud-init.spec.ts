@@ -1,14 +1,31 @@
 import YAML from 'yaml';
 import { BOOTSTRAP_API_VERSION, CLUSTER_API_VERSION, type KubeadmConfig, type Machine } from '@capi/api';
-import { BootstrapDataError, bootstrapDataSecret, desiredConfigStatus, isInit, renderCloudInit, secretRefsOf } from './cloud-init';
+import {
+  BootstrapDataError,
+  bootstrapDataSecret,
+  desiredConfigStatus,
+  isInit,
+  renderCloudInit,
+  secretRefsOf,
+} from './cloud-init';
 
 const machine: Machine = {
   apiVersion: CLUSTER_API_VERSION,
   kind: 'Machine',
   metadata: { name: 'm1', namespace: 'ns' },
-  spec: { clusterName: 'c', version: 'v1.31.0', bootstrap: {}, infrastructureRef: { apiGroup: 'g', kind: 'K', name: 'n' } },
+  spec: {
+    clusterName: 'c',
+    version: 'v1.31.0',
+    bootstrap: {},
+    infrastructureRef: { apiGroup: 'g', kind: 'K', name: 'n' },
+  },
 };
-const config = (spec: KubeadmConfig['spec']): KubeadmConfig => ({ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', metadata: { name: 'kc', namespace: 'ns', uid: 'u1', generation: 2 }, spec });
+const config = (spec: KubeadmConfig['spec']): KubeadmConfig => ({
+  apiVersion: BOOTSTRAP_API_VERSION,
+  kind: 'KubeadmConfig',
+  metadata: { name: 'kc', namespace: 'ns', uid: 'u1', generation: 2 },
+  spec,
+});
 const parse = (text: string) => YAML.parse(text.replace(/^## template: jinja\n#cloud-config\n/, ''));
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 
@@ -18,7 +35,10 @@ describe('renderCloudInit', () => {
       config({
         initConfiguration: { nodeRegistration: { name: 'x' } },
         clusterConfiguration: { etcd: { local: { imageTag: '3.5' } } },
-        files: [{ path: '/a', content: 'A', permissions: '0600' }, { path: '/b', contentFrom: { secret: { name: 's', key: 'k' } } }],
+        files: [
+          { path: '/a', content: 'A', permissions: '0600' },
+          { path: '/b', contentFrom: { secret: { name: 's', key: 'k' } } },
+        ],
         bootCommands: ['boot'],
         preKubeadmCommands: ['pre'],
         postKubeadmCommands: ['post'],
@@ -28,9 +48,16 @@ describe('renderCloudInit', () => {
     );
     expect(text.startsWith('## template: jinja\n#cloud-config\n')).toBe(true);
     const doc = parse(text);
-    expect(doc.write_files.slice(0, 2)).toEqual([{ path: '/a', permissions: '0600', content: 'A' }, { path: '/b', content: 'B' }]);
+    expect(doc.write_files.slice(0, 2)).toEqual([
+      { path: '/a', permissions: '0600', content: 'A' },
+      { path: '/b', content: 'B' },
+    ]);
     const kubeadm = YAML.parse(doc.write_files[2].content);
-    expect(kubeadm).toMatchObject({ kind: 'InitConfiguration', nodeRegistration: { name: 'x' }, clusterConfiguration: { kubernetesVersion: 'v1.31.0', etcd: { local: { imageTag: '3.5' } } } });
+    expect(kubeadm).toMatchObject({
+      kind: 'InitConfiguration',
+      nodeRegistration: { name: 'x' },
+      clusterConfiguration: { kubernetesVersion: 'v1.31.0', etcd: { local: { imageTag: '3.5' } } },
+    });
     expect(doc.runcmd).toEqual(['boot', 'pre', 'kubeadm init --config /run/kubeadm/kubeadm.yaml', 'post']);
     expect(doc['x-in-memory']).toEqual({ cluster: 'c', machine: 'm1', version: 'v1.31.0' });
   });
@@ -44,7 +71,9 @@ describe('renderCloudInit', () => {
   it('fails with a reason for unresolved Secret content and for ignition', () => {
     const missing = config({ files: [{ path: '/b', contentFrom: { secret: { name: 's', key: 'k' } } }] });
     expect(secretRefsOf(missing.spec)).toEqual([{ path: '/b', name: 's', key: 'k' }]);
-    expect(() => renderCloudInit(missing, machine, {})).toThrow(expect.objectContaining({ reason: 'SecretContentNotFound' }));
+    expect(() => renderCloudInit(missing, machine, {})).toThrow(
+      expect.objectContaining({ reason: 'SecretContentNotFound' }),
+    );
     expect(() => renderCloudInit(config({ format: 'ignition' }), machine, {})).toThrow(BootstrapDataError);
   });
 });
@@ -53,22 +82,50 @@ describe('bootstrapDataSecret', () => {
   it('is a cluster.x-k8s.io/secret named like the config, controlled by it, with value and format', () => {
     const s = bootstrapDataSecret(config({}), 'c', 'DATA');
     expect(s.metadata).toMatchObject({ name: 'kc', namespace: 'ns', labels: { 'cluster.x-k8s.io/cluster-name': 'c' } });
-    expect(s.metadata.ownerReferences).toEqual([{ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', name: 'kc', uid: 'u1', controller: true, blockOwnerDeletion: true }]);
+    expect(s.metadata.ownerReferences).toEqual([
+      {
+        apiVersion: BOOTSTRAP_API_VERSION,
+        kind: 'KubeadmConfig',
+        name: 'kc',
+        uid: 'u1',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ]);
     expect(s.type).toBe('cluster.x-k8s.io/secret');
-    expect(s.data).toEqual({ value: Buffer.from('DATA').toString('base64'), format: Buffer.from('cloud-config').toString('base64') });
+    expect(s.data).toEqual({
+      value: Buffer.from('DATA').toString('base64'),
+      format: Buffer.from('cloud-config').toString('base64'),
+    });
   });
 });
 
 describe('desiredConfigStatus', () => {
   it('sets dataSecretCreated, dataSecretName and Ready on success', () => {
     const s = desiredConfigStatus(config({}), { secretName: 'kc' }, clock);
-    expect(s).toMatchObject({ initialization: { dataSecretCreated: true }, dataSecretName: 'kc', observedGeneration: 2 });
-    expect(s.conditions?.map((c) => [c.type, c.status])).toEqual([['DataSecretAvailable', 'True'], ['Ready', 'True']]);
+    expect(s).toMatchObject({
+      initialization: { dataSecretCreated: true },
+      dataSecretName: 'kc',
+      observedGeneration: 2,
+    });
+    expect(s.conditions?.map((c) => [c.type, c.status])).toEqual([
+      ['DataSecretAvailable', 'True'],
+      ['Ready', 'True'],
+    ]);
   });
 
   it('reports the error reason and does not claim the secret', () => {
-    const s = desiredConfigStatus(config({}), { error: new BootstrapDataError('SecretContentNotFound', 'file /b: missing') }, clock);
+    const s = desiredConfigStatus(
+      config({}),
+      { error: new BootstrapDataError('SecretContentNotFound', 'file /b: missing') },
+      clock,
+    );
     expect(s.initialization).toBeUndefined();
-    expect(s.conditions?.[0]).toMatchObject({ type: 'DataSecretAvailable', status: 'False', reason: 'SecretContentNotFound', message: 'file /b: missing' });
+    expect(s.conditions?.[0]).toMatchObject({
+      type: 'DataSecretAvailable',
+      status: 'False',
+      reason: 'SecretContentNotFound',
+      message: 'file /b: missing',
+    });
   });
 });

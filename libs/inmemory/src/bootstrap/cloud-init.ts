@@ -14,7 +14,12 @@ import {
   type Machine,
 } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
-import { AVAILABLE_REASON, CLUSTER_SECRET_TYPE, DATA_SECRET_AVAILABLE_CONDITION, SECRET_VALUE_KEY } from '../api/constants';
+import {
+  AVAILABLE_REASON,
+  CLUSTER_SECRET_TYPE,
+  DATA_SECRET_AVAILABLE_CONDITION,
+  SECRET_VALUE_KEY,
+} from '../api/constants';
 
 /** Where the kubeadm configuration is written on the VM. */
 export const KUBEADM_CONFIG_PATH = '/run/kubeadm/kubeadm.yaml';
@@ -36,7 +41,8 @@ export class BootstrapDataError extends Error {
 }
 
 /** Whether the Machine runs `kubeadm init` (first control plane) rather than `kubeadm join`. */
-export const isInit = (spec: KubeadmConfigSpec): boolean => spec.initConfiguration !== undefined && spec.joinConfiguration === undefined;
+export const isInit = (spec: KubeadmConfigSpec): boolean =>
+  spec.initConfiguration !== undefined && spec.joinConfiguration === undefined;
 
 /**
  * The cloud-config document. `resolved` maps file paths to the content read from their `contentFrom` Secrets;
@@ -44,12 +50,19 @@ export const isInit = (spec: KubeadmConfigSpec): boolean => spec.initConfigurati
  */
 export function renderCloudInit(config: KubeadmConfig, machine: Machine, resolved: Record<string, string>): string {
   const spec = config.spec;
-  if (spec.format === 'ignition') throw new BootstrapDataError('UnsupportedFormat', 'the in-memory bootstrap provider only renders cloud-config, not ignition');
+  if (spec.format === 'ignition')
+    throw new BootstrapDataError(
+      'UnsupportedFormat',
+      'the in-memory bootstrap provider only renders cloud-config, not ignition',
+    );
   const init = isInit(spec);
   const file = (f: KubeadmFile) => {
     const content = f.contentFrom ? resolved[f.path] : f.content;
     if (content === undefined && f.contentFrom) {
-      throw new BootstrapDataError('SecretContentNotFound', `file ${f.path}: key "${f.contentFrom.secret.key}" of Secret "${f.contentFrom.secret.name}" not found`);
+      throw new BootstrapDataError(
+        'SecretContentNotFound',
+        `file ${f.path}: key "${f.contentFrom.secret.key}" of Secret "${f.contentFrom.secret.name}" not found`,
+      );
     }
     return {
       path: f.path,
@@ -64,7 +77,9 @@ export function renderCloudInit(config: KubeadmConfig, machine: Machine, resolve
     apiVersion: 'kubeadm.k8s.io/v1beta4',
     kind: init ? 'InitConfiguration' : 'JoinConfiguration',
     ...(init ? spec.initConfiguration : spec.joinConfiguration),
-    ...(init && spec.clusterConfiguration ? { clusterConfiguration: { ...spec.clusterConfiguration, kubernetesVersion: machine.spec.version } } : {}),
+    ...(init && spec.clusterConfiguration
+      ? { clusterConfiguration: { ...spec.clusterConfiguration, kubernetesVersion: machine.spec.version } }
+      : {}),
   };
   const doc = {
     write_files: [
@@ -80,7 +95,11 @@ export function renderCloudInit(config: KubeadmConfig, machine: Machine, resolve
     ...(spec.users?.length ? { users: spec.users } : {}),
     ...(spec.ntp ? { ntp: spec.ntp } : {}),
     // Not part of real cloud-init: identifies what the simulated VM bootstraps.
-    'x-in-memory': { cluster: machine.spec.clusterName, machine: machine.metadata.name, version: machine.spec.version ?? null },
+    'x-in-memory': {
+      cluster: machine.spec.clusterName,
+      machine: machine.metadata.name,
+      version: machine.spec.version ?? null,
+    },
   };
   return `## template: jinja\n#cloud-config\n${YAML.stringify(doc)}`;
 }
@@ -94,7 +113,16 @@ export function bootstrapDataSecret(config: KubeadmConfig, clusterName: string, 
       name: config.metadata.name,
       namespace: config.metadata.namespace,
       labels: { [CLUSTER_NAME_LABEL]: clusterName },
-      ownerReferences: [{ apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', name: config.metadata.name!, uid: config.metadata.uid!, controller: true, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: BOOTSTRAP_API_VERSION,
+          kind: 'KubeadmConfig',
+          name: config.metadata.name!,
+          uid: config.metadata.uid!,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     type: CLUSTER_SECRET_TYPE,
     data: {
@@ -107,22 +135,43 @@ export function bootstrapDataSecret(config: KubeadmConfig, clusterName: string, 
 type KubeadmConfigStatus = NonNullable<KubeadmConfig['status']>;
 
 /** Status once the data Secret exists (`secretName`), or why it cannot be created (`error`). */
-export function desiredConfigStatus(config: KubeadmConfig, outcome: { secretName: string } | { error: BootstrapDataError }, clock: Clock): KubeadmConfigStatus {
+export function desiredConfigStatus(
+  config: KubeadmConfig,
+  outcome: { secretName: string } | { error: BootstrapDataError },
+  clock: Clock,
+): KubeadmConfigStatus {
   const current = config.status ?? {};
   const generation = config.metadata.generation;
   const ok = 'secretName' in outcome;
   let conditions = setCondition(
     current.conditions,
     ok
-      ? { type: DATA_SECRET_AVAILABLE_CONDITION, status: 'True', reason: AVAILABLE_REASON, observedGeneration: generation }
-      : { type: DATA_SECRET_AVAILABLE_CONDITION, status: 'False', reason: outcome.error.reason, message: outcome.error.message, observedGeneration: generation },
+      ? {
+          type: DATA_SECRET_AVAILABLE_CONDITION,
+          status: 'True',
+          reason: AVAILABLE_REASON,
+          observedGeneration: generation,
+        }
+      : {
+          type: DATA_SECRET_AVAILABLE_CONDITION,
+          status: 'False',
+          reason: outcome.error.reason,
+          message: outcome.error.message,
+          observedGeneration: generation,
+        },
     clock,
   );
   conditions = setCondition(
     conditions,
     ok
       ? { type: READY_CONDITION, status: 'True', reason: READY_REASON, observedGeneration: generation }
-      : { type: READY_CONDITION, status: 'False', reason: NOT_READY_REASON, message: outcome.error.message, observedGeneration: generation },
+      : {
+          type: READY_CONDITION,
+          status: 'False',
+          reason: NOT_READY_REASON,
+          message: outcome.error.message,
+          observedGeneration: generation,
+        },
     clock,
   );
   return {

@@ -3,11 +3,27 @@
 // data is generated once; later spec changes (e.g. in-place `files` updates) are the updater's business.
 import { Inject, Optional } from '@nestjs/common';
 import { BOOTSTRAP_API_VERSION, KubeadmConfigGVK, MachineGVK, type KubeadmConfig, type Machine } from '@capi/api';
-import { CACHE, CACHED_CLIENT, KUBE_CLIENT, ReconcilerFor, type Client, type InformerCache, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  KUBE_CLIENT,
+  ReconcilerFor,
+  type Client,
+  type InformerCache,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
 import { KUBEADM_BOOTSTRAP_FIELD_MANAGER } from '../api/constants';
 import { INMEMORY_OPTIONS, type InMemoryProviderOptions } from '../options';
 import { ownerMachineName } from '../machine/decide';
-import { BootstrapDataError, bootstrapDataSecret, desiredConfigStatus, renderCloudInit, secretRefsOf } from './cloud-init';
+import {
+  BootstrapDataError,
+  bootstrapDataSecret,
+  desiredConfigStatus,
+  renderCloudInit,
+  secretRefsOf,
+} from './cloud-init';
 import { sameJson } from '../util/same-json';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
@@ -22,7 +38,9 @@ const RETRY_MS = 10_000;
       kind: MachineGVK.kind,
       map: (m) => {
         const ref = (m as Machine).spec?.bootstrap?.configRef;
-        return ref?.kind === KubeadmConfigGVK.kind && m.metadata.namespace ? [{ namespace: m.metadata.namespace, name: ref.name }] : [];
+        return ref?.kind === KubeadmConfigGVK.kind && m.metadata.namespace
+          ? [{ namespace: m.metadata.namespace, name: ref.name }]
+          : [];
       },
       predicates: [machineInputsChangedPredicate],
     },
@@ -43,12 +61,22 @@ export class KubeadmConfigReconciler implements Reconciler {
   }
 
   async reconcile(req: Request): Promise<Result | void> {
-    const config = await this.client.tryGet<KubeadmConfig>({ apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, namespace: req.namespace, name: req.name });
+    const config = await this.client.tryGet<KubeadmConfig>({
+      apiVersion: BOOTSTRAP_API_VERSION,
+      kind: KubeadmConfigGVK.kind,
+      namespace: req.namespace,
+      name: req.name,
+    });
     if (!config || config.metadata.deletionTimestamp) return; // the data Secret is garbage-collected with its owner
     if (config.status?.initialization?.dataSecretCreated) return;
     const machineName = ownerMachineName(config);
     if (!machineName) return; // waiting for the Machine controller to set the ownerReference
-    const machine = await this.client.tryGet<Machine>({ apiVersion: MachineGVK.apiVersion, kind: 'Machine', namespace: req.namespace, name: machineName });
+    const machine = await this.client.tryGet<Machine>({
+      apiVersion: MachineGVK.apiVersion,
+      kind: 'Machine',
+      namespace: req.namespace,
+      name: machineName,
+    });
     if (!machine) return;
 
     let outcome: { secretName: string } | { error: BootstrapDataError };
@@ -64,12 +92,22 @@ export class KubeadmConfigReconciler implements Reconciler {
     const status = desiredConfigStatus(config, outcome, { now: () => new Date(this.now()) });
     if (!sameJson(config.status ?? {}, status)) {
       const written = await this.client.apply(
-        { apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, metadata: { name: config.metadata.name, namespace: config.metadata.namespace }, status },
+        {
+          apiVersion: BOOTSTRAP_API_VERSION,
+          kind: KubeadmConfigGVK.kind,
+          metadata: { name: config.metadata.name, namespace: config.metadata.namespace },
+          status,
+        },
         { fieldManager: KUBEADM_BOOTSTRAP_FIELD_MANAGER, subresource: 'status', force: true },
       );
       // The next reconcile (a Machine change is likely on its way) must see dataSecretCreated, or it renders and
       // writes the Secret and the status again for nothing.
-      const ref = { apiVersion: BOOTSTRAP_API_VERSION, kind: KubeadmConfigGVK.kind, namespace: req.namespace, name: req.name };
+      const ref = {
+        apiVersion: BOOTSTRAP_API_VERSION,
+        kind: KubeadmConfigGVK.kind,
+        namespace: req.namespace,
+        name: req.name,
+      };
       await this.cache?.waitForResourceVersion(ref, written.metadata.resourceVersion!, 5000);
     }
     // A missing referenced Secret may appear later; nothing watches it, so poll.
@@ -80,7 +118,12 @@ export class KubeadmConfigReconciler implements Reconciler {
   private async resolveFiles(config: KubeadmConfig): Promise<Record<string, string>> {
     const out: Record<string, string> = {};
     for (const ref of secretRefsOf(config.spec)) {
-      const secret = await this.direct.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: config.metadata.namespace, name: ref.name });
+      const secret = await this.direct.tryGet({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        namespace: config.metadata.namespace,
+        name: ref.name,
+      });
       const value = (secret?.data as Record<string, string> | undefined)?.[ref.key];
       if (value !== undefined) out[ref.path] = Buffer.from(value, 'base64').toString('utf8');
     }

@@ -41,10 +41,18 @@ const machineObj = (name: string, version: string, providerID?: string) => ({
   metadata: { name, namespace: NS },
   spec: { clusterName: 'hc', version, ...(providerID ? { providerID } : {}) },
 });
-const infraObj = (name: string, spec: Record<string, unknown>) => ({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachine', metadata: { name: `${name}-infra`, namespace: NS }, spec });
+const infraObj = (name: string, spec: Record<string, unknown>) => ({
+  apiVersion: INMEMORY_API_VERSION,
+  kind: 'InMemoryMachine',
+  metadata: { name: `${name}-infra`, namespace: NS },
+  spec,
+});
 
 const vmCondition = async (name: string) =>
-  ((await p.client.get(infraRef(`${name}-infra`))).status as { conditions?: { type: string; reason: string }[] } | undefined)?.conditions?.find((c) => c.type === 'VMProvisioned');
+  (
+    (await p.client.get(infraRef(`${name}-infra`))).status as
+      { conditions?: { type: string; reason: string }[] } | undefined
+  )?.conditions?.find((c) => c.type === 'VMProvisioned');
 
 /** Creates a Machine, waits until its VM is booting, lets the (fake) clock pass the boot delay and pokes a reconcile. */
 async function bootMachine(name: string, infraSpec: Record<string, unknown>): Promise<void> {
@@ -54,25 +62,38 @@ async function bootMachine(name: string, infraSpec: Record<string, unknown>): Pr
   await p.client.patch(infraRef(`${name}-infra`), 'merge', { metadata: { annotations: { poke: String(now) } } });
 }
 
-async function provisionedNode(name: string, infraSpec: Record<string, unknown>): Promise<{ providerID: string; node: () => Promise<KubeObject> }> {
+async function provisionedNode(
+  name: string,
+  infraSpec: Record<string, unknown>,
+): Promise<{ providerID: string; node: () => Promise<KubeObject> }> {
   await bootMachine(name, infraSpec);
   const infra = await eventually(async () => {
     const m = await p.client.get(infraRef(`${name}-infra`));
-    return (m.status as { initialization?: { provisioned?: boolean } } | undefined)?.initialization?.provisioned ? m : undefined;
+    return (m.status as { initialization?: { provisioned?: boolean } } | undefined)?.initialization?.provisioned
+      ? m
+      : undefined;
   }, `${name} provisioned`);
   const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
   const workload = await eventually(() => clients({ namespace: NS, name: 'hc' }), 'workload client');
-  return { providerID: (infra.spec as { providerID: string }).providerID, node: () => workload.get({ apiVersion: 'v1', kind: 'Node', name }) };
+  return {
+    providerID: (infra.spec as { providerID: string }).providerID,
+    node: () => workload.get({ apiVersion: 'v1', kind: 'Node', name }),
+  };
 }
 
 describe('provisioning delay', () => {
   it('the Node appears only once the boot delay has passed', async () => {
     await createMachine(p.client, 'hc', 'slow', { dataSecretName: 'slow-data', version: 'v1.31.0' });
     await eventually(async () => (await vmCondition('slow'))?.reason === 'Provisioning', 'booting');
-    const workload = await eventually(() => p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER)({ namespace: NS, name: 'hc' }), 'workload client');
+    const workload = await eventually(
+      () => p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER)({ namespace: NS, name: 'hc' }),
+      'workload client',
+    );
     const nodeRef = { apiVersion: 'v1', kind: 'Node', name: 'slow' };
     expect(await workload.tryGet(nodeRef)).toBeUndefined();
-    expect((await p.client.get(infraRef('slow-infra'))).status).toMatchObject({ initialization: { provisioned: false } });
+    expect((await p.client.get(infraRef('slow-infra'))).status).toMatchObject({
+      initialization: { provisioned: false },
+    });
     now += 61_000;
     await p.client.patch(infraRef('slow-infra'), 'merge', { metadata: { annotations: { poke: '1' } } });
     await eventually(async () => (await vmCondition('slow'))?.reason === 'Provisioned', 'provisioned');
@@ -85,12 +106,27 @@ describe('in-place update through the in-memory updater', () => {
     const req = (image: string) => ({
       apiVersion: HOOKS_API_VERSION,
       kind: 'CanUpdateMachineRequest' as const,
-      current: { machine: machineObj('x', 'v1.31.0'), infrastructureMachine: infraObj('x', { image: 'a', resources: { cpu: 2 } }) },
-      desired: { machine: machineObj('x', 'v1.32.0'), infrastructureMachine: infraObj('x', { image, resources: { cpu: 8 } }) },
+      current: {
+        machine: machineObj('x', 'v1.31.0'),
+        infrastructureMachine: infraObj('x', { image: 'a', resources: { cpu: 2 } }),
+      },
+      desired: {
+        machine: machineObj('x', 'v1.32.0'),
+        infrastructureMachine: infraObj('x', { image, resources: { cpu: 8 } }),
+      },
     });
-    const resp = await runtime.callExtension('CanUpdateMachine', { metadata: { namespace: NS } }, 'can-update-machine.inmemory-updater', req('b'));
-    expect(decodePatch(resp.infrastructureMachinePatch!).document).toEqual([{ op: 'replace', path: '/spec/resources/cpu', value: 8 }]);
-    expect(decodePatch(resp.machinePatch!).document).toEqual([{ op: 'replace', path: '/spec/version', value: 'v1.32.0' }]);
+    const resp = await runtime.callExtension(
+      'CanUpdateMachine',
+      { metadata: { namespace: NS } },
+      'can-update-machine.inmemory-updater',
+      req('b'),
+    );
+    expect(decodePatch(resp.infrastructureMachinePatch!).document).toEqual([
+      { op: 'replace', path: '/spec/resources/cpu', value: 8 },
+    ]);
+    expect(decodePatch(resp.machinePatch!).document).toEqual([
+      { op: 'replace', path: '/spec/version', value: 'v1.32.0' },
+    ]);
   });
 
   it('UpdateMachine: Node NotReady while updating, then the new kubelet version and resources', async () => {
@@ -99,7 +135,10 @@ describe('in-place update through the in-memory updater', () => {
     const req: UpdateMachineRequest = {
       apiVersion: HOOKS_API_VERSION,
       kind: 'UpdateMachineRequest',
-      desired: { machine: machineObj('upd', 'v1.32.0', providerID), infrastructureMachine: infraObj('upd', { providerID, resources: { cpu: 8, memoryMiB: 16384 } }) },
+      desired: {
+        machine: machineObj('upd', 'v1.32.0', providerID),
+        infrastructureMachine: infraObj('upd', { providerID, resources: { cpu: 8, memoryMiB: 16384 } }),
+      },
     };
     const forObject = { metadata: { namespace: NS } };
     expect(await runtime.callAllExtensions('UpdateMachine', forObject, req)).toMatchObject({ retryAfterSeconds: 5 });
@@ -108,11 +147,17 @@ describe('in-place update through the in-memory updater', () => {
     expect(kubeletVersionOf(during)).toBe('v1.31.0');
 
     now += 16_000;
-    expect(await runtime.callAllExtensions('UpdateMachine', forObject, req)).toMatchObject({ retryAfterSeconds: 0, message: 'Extension completed updating Machine' });
+    expect(await runtime.callAllExtensions('UpdateMachine', forObject, req)).toMatchObject({
+      retryAfterSeconds: 0,
+      message: 'Extension completed updating Machine',
+    });
     const after = await node();
     expect(isNodeReady(after)).toBe(true);
     expect(kubeletVersionOf(after)).toBe('v1.32.0');
-    expect((after.status as { capacity: Record<string, string> }).capacity).toMatchObject({ cpu: '8', memory: '16384Mi' });
+    expect((after.status as { capacity: Record<string, string> }).capacity).toMatchObject({
+      cpu: '8',
+      memory: '16384Mi',
+    });
     expect(appliedSpecOf(after)).toEqual({ resources: { cpu: 8, memoryMiB: 16384 } });
     expect(after.spec).toMatchObject({ providerID });
 
@@ -125,9 +170,14 @@ describe('in-place update through the in-memory updater', () => {
     const req: UpdateMachineRequest = {
       apiVersion: HOOKS_API_VERSION,
       kind: 'UpdateMachineRequest',
-      desired: { machine: machineObj('ghost', 'v1.32.0', 'in-memory://hc/ghost'), infrastructureMachine: infraObj('ghost', {}) },
+      desired: {
+        machine: machineObj('ghost', 'v1.32.0', 'in-memory://hc/ghost'),
+        infrastructureMachine: infraObj('ghost', {}),
+      },
     };
-    await expect(runtime.callAllExtensions('UpdateMachine', { metadata: { namespace: NS } }, req)).rejects.toMatchObject({
+    await expect(
+      runtime.callAllExtensions('UpdateMachine', { metadata: { namespace: NS } }, req),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('no Node with providerID in-memory://hc/ghost'),
     });
   });
@@ -143,17 +193,21 @@ describe('WorkloadNodeHostBackend', () => {
       const real = await clients(cluster);
       return new Proxy(real, {
         get: (target, prop) => {
-          if (prop === 'list') return (apiVersion: string, kind: string, ...rest: unknown[]) => {
-            if (kind === 'Node') nodeLists++;
-            return (target.list as (...a: unknown[]) => unknown).call(target, apiVersion, kind, ...rest);
-          };
+          if (prop === 'list')
+            return (apiVersion: string, kind: string, ...rest: unknown[]) => {
+              if (kind === 'Node') nodeLists++;
+              return (target.list as (...a: unknown[]) => unknown).call(target, apiVersion, kind, ...rest);
+            };
           const v = Reflect.get(target, prop);
           return typeof v === 'function' ? v.bind(target) : v;
         },
       }) as Client;
     };
     const backend = new WorkloadNodeHostBackend(counting, { now: () => new Date(now) });
-    const desired = (version: string) => ({ machine: machineObj('memo', version, providerID), infrastructureMachine: infraObj('memo', { providerID, resources: { cpu: 2 } }) });
+    const desired = (version: string) => ({
+      machine: machineObj('memo', version, providerID),
+      infrastructureMachine: infraObj('memo', { providerID, resources: { cpu: 2 } }),
+    });
     await backend.applyUpdate(desired('v1.32.0').machine, desired('v1.32.0'));
     await backend.applyUpdate(desired('v1.33.0').machine, desired('v1.33.0'));
     await backend.applyUpdate(desired('v1.34.0').machine, desired('v1.34.0'));
@@ -165,7 +219,12 @@ describe('WorkloadNodeHostBackend', () => {
     const backend = p.app.get<InMemoryHostBackend>(INMEMORY_HOST_BACKEND);
     const desired = { machine: machineObj('m', 'v1'), infrastructureMachine: infraObj('m', {}) };
     await expect(backend.applyUpdate(desired.machine, desired)).rejects.toThrow(HostUpdateError);
-    const elsewhere = { ...machineObj('m', 'v1', 'in-memory://nowhere/m'), spec: { clusterName: 'nowhere', providerID: 'in-memory://nowhere/m' } };
-    await expect(backend.applyUpdate(elsewhere, { ...desired, machine: elsewhere })).rejects.toThrow(/kubeconfig Secret default\/nowhere-kubeconfig not found/);
+    const elsewhere = {
+      ...machineObj('m', 'v1', 'in-memory://nowhere/m'),
+      spec: { clusterName: 'nowhere', providerID: 'in-memory://nowhere/m' },
+    };
+    await expect(backend.applyUpdate(elsewhere, { ...desired, machine: elsewhere })).rejects.toThrow(
+      /kubeconfig Secret default\/nowhere-kubeconfig not found/,
+    );
   });
 });

@@ -1,7 +1,11 @@
 // The "host" side of an in-place update: what actually changes on the simulated VM when an updater runs.
 import type { CanUpdateMachineObjects, HookObject } from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
-import { findNodeByProviderID, WorkloadClusterConnectionError, type WorkloadClusterClientProvider } from '@capi/machine';
+import {
+  findNodeByProviderID,
+  WorkloadClusterConnectionError,
+  type WorkloadClusterClientProvider,
+} from '@capi/machine';
 import { INMEMORY_API_VERSION, type InMemoryMachineSpec } from '../api/types';
 import { NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
 import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, nodeNameFor, type HostState } from './node';
@@ -37,7 +41,10 @@ export function hostStateAfterUpdate(
   providerID: string,
 ): HostState {
   const infra = desired.infrastructureMachine;
-  const spec = infra?.apiVersion === INMEMORY_API_VERSION && infra.kind === 'InMemoryMachine' ? appliedHostSpec(infra.spec as InMemoryMachineSpec) : undefined;
+  const spec =
+    infra?.apiVersion === INMEMORY_API_VERSION && infra.kind === 'InMemoryMachine'
+      ? appliedHostSpec(infra.spec as InMemoryMachineSpec)
+      : undefined;
   const version = specOf(desired.machine).version;
   return {
     nodeName: node.metadata.name!,
@@ -72,21 +79,29 @@ export class WorkloadNodeHostBackend implements InMemoryHostBackend {
     const namespace = machine.metadata.namespace;
     const clusterName = spec.clusterName;
     const providerID = spec.providerID;
-    if (!namespace || typeof clusterName !== 'string' || !clusterName) throw new HostUpdateError('Machine has no namespace or spec.clusterName');
-    if (typeof providerID !== 'string' || !providerID) throw new HostUpdateError(`Machine ${namespace}/${machine.metadata.name} has no spec.providerID`);
+    if (!namespace || typeof clusterName !== 'string' || !clusterName)
+      throw new HostUpdateError('Machine has no namespace or spec.clusterName');
+    if (typeof providerID !== 'string' || !providerID)
+      throw new HostUpdateError(`Machine ${namespace}/${machine.metadata.name} has no spec.providerID`);
     let client;
     try {
       client = await this.clients({ namespace, name: clusterName });
     } catch (e) {
-      if (e instanceof WorkloadClusterConnectionError) throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: ${e.message}`);
+      if (e instanceof WorkloadClusterConnectionError)
+        throw new HostUpdateError(`workload cluster ${namespace}/${clusterName} is not reachable: ${e.message}`);
       throw e;
     }
     // The hook's Machine carries no status (no nodeRef: upstream's cleaned-up request), so without a name to try
     // every call listed all Nodes: O(Nodes) per call, a rollout O(Machines²). This provider names a Node after its
     // Machine (nodeNameFor); findNodeByProviderID checks the providerID and lists only if that Node is not it.
-    const nodeName = (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name ?? (machine.metadata.name ? nodeNameFor(machine.metadata.name) : undefined);
+    const nodeName =
+      (machine as { status?: { nodeRef?: { name?: string } } }).status?.nodeRef?.name ??
+      (machine.metadata.name ? nodeNameFor(machine.metadata.name) : undefined);
     const node = await findNodeByProviderID(client, providerID, nodeName);
-    if (!node) throw new HostUpdateError(`no Node with providerID ${providerID} in workload cluster ${namespace}/${clusterName}`);
+    if (!node)
+      throw new HostUpdateError(
+        `no Node with providerID ${providerID} in workload cluster ${namespace}/${clusterName}`,
+      );
     return { client, node, providerID };
   }
 
@@ -95,7 +110,18 @@ export class WorkloadNodeHostBackend implements InMemoryHostBackend {
     const { client, node, providerID } = await this.locate(machine);
     const state = hostStateAfterUpdate(node, desired, providerID);
     // Still the old host while updating: keep its version and spec, only the kubelet goes away.
-    await applyNode(client, { ...state, kubeletVersion: kubeletVersionOf(node), spec: appliedSpecOf(node), ready: false, notReadyMessage: 'in-place update in progress' }, this.now(), node);
+    await applyNode(
+      client,
+      {
+        ...state,
+        kubeletVersion: kubeletVersionOf(node),
+        spec: appliedSpecOf(node),
+        ready: false,
+        notReadyMessage: 'in-place update in progress',
+      },
+      this.now(),
+      node,
+    );
   }
 
   async applyUpdate(machine: HookObject, desired: CanUpdateMachineObjects): Promise<void> {

@@ -16,17 +16,26 @@ import {
 import type { KubeObject } from '@capi/controller-runtime';
 import type { HostState } from './node';
 
-export const CONTROL_PLANE_COMPONENTS = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'] as const;
+export const CONTROL_PLANE_COMPONENTS = [
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'etcd',
+] as const;
 export type ControlPlaneComponent = (typeof CONTROL_PLANE_COMPONENTS)[number];
 
-export const staticPodNameOf = (component: ControlPlaneComponent, nodeName: string): string => `${component}-${nodeName}`;
+export const staticPodNameOf = (component: ControlPlaneComponent, nodeName: string): string =>
+  `${component}-${nodeName}`;
 
 /** The mirror Pod of one static Pod: Running, Ready while the host's kubelet is ready. */
 export function staticPod(state: HostState, component: ControlPlaneComponent, now: Date): KubeObject {
   const time = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const ready = state.ready ? 'True' : 'False';
   const cond = (type: string, status: string) => ({ type, status, lastTransitionTime: time });
-  const image = component === 'etcd' ? 'registry.k8s.io/etcd:3.5.15-0' : `registry.k8s.io/${component}:${state.kubeletVersion ?? ''}`;
+  const image =
+    component === 'etcd'
+      ? 'registry.k8s.io/etcd:3.5.15-0'
+      : `registry.k8s.io/${component}:${state.kubeletVersion ?? ''}`;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -39,15 +48,34 @@ export function staticPod(state: HostState, component: ControlPlaneComponent, no
     spec: { nodeName: state.nodeName, containers: [{ name: component, image }] },
     status: {
       phase: 'Running',
-      conditions: [cond('PodReadyToStartContainers', 'True'), cond('Initialized', 'True'), cond('Ready', ready), cond('ContainersReady', ready), cond('PodScheduled', 'True')],
-      containerStatuses: [{ name: component, image, ready: state.ready, restartCount: 0, started: true, state: { running: { startedAt: time } } }],
+      conditions: [
+        cond('PodReadyToStartContainers', 'True'),
+        cond('Initialized', 'True'),
+        cond('Ready', ready),
+        cond('ContainersReady', ready),
+        cond('PodScheduled', 'True'),
+      ],
+      containerStatuses: [
+        {
+          name: component,
+          image,
+          ready: state.ready,
+          restartCount: 0,
+          started: true,
+          state: { running: { startedAt: time } },
+        },
+      ],
     },
   };
 }
 
 /** The etcd member kubeadm creates for a control-plane host: named after the Node, a stable ID. */
 export function etcdMemberOf(state: HostState): SimulatedEtcdMember {
-  return { id: createHash('sha256').update(state.nodeName).digest('hex').slice(0, 16), name: state.nodeName, alarms: [] };
+  return {
+    id: createHash('sha256').update(state.nodeName).digest('hex').slice(0, 16),
+    name: state.nodeName,
+    alarms: [],
+  };
 }
 
 export function staticPodConfigMap(pod: KubeObject): KubeObject {
@@ -55,7 +83,11 @@ export function staticPodConfigMap(pod: KubeObject): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: { name: simulatedStaticPodConfigMapName(pod.metadata.name ?? ''), namespace: SIMULATED_NAMESPACE, labels: { [SIMULATED_STATIC_POD_LABEL]: component } },
+    metadata: {
+      name: simulatedStaticPodConfigMapName(pod.metadata.name ?? ''),
+      namespace: SIMULATED_NAMESPACE,
+      labels: { [SIMULATED_STATIC_POD_LABEL]: component },
+    },
     data: { [SIMULATED_STATIC_POD_KEY]: JSON.stringify(pod) },
   };
 }
@@ -64,7 +96,11 @@ export function etcdMemberConfigMap(member: SimulatedEtcdMember): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: { name: simulatedEtcdMemberConfigMapName(member.name), namespace: SIMULATED_NAMESPACE, labels: { [SIMULATED_ETCD_MEMBER_LABEL]: member.name } },
+    metadata: {
+      name: simulatedEtcdMemberConfigMapName(member.name),
+      namespace: SIMULATED_NAMESPACE,
+      labels: { [SIMULATED_ETCD_MEMBER_LABEL]: member.name },
+    },
     data: { [SIMULATED_ETCD_MEMBER_KEY]: JSON.stringify(member) },
   };
 }
@@ -72,10 +108,16 @@ export function etcdMemberConfigMap(member: SimulatedEtcdMember): KubeObject {
 /** Everything a control-plane host publishes (nothing for a worker). */
 export function controlPlaneObjects(state: HostState, now: Date): KubeObject[] {
   if (!state.controlPlane) return [];
-  return [...CONTROL_PLANE_COMPONENTS.map((c) => staticPodConfigMap(staticPod(state, c, now))), etcdMemberConfigMap(etcdMemberOf(state))];
+  return [
+    ...CONTROL_PLANE_COMPONENTS.map((c) => staticPodConfigMap(staticPod(state, c, now))),
+    etcdMemberConfigMap(etcdMemberOf(state)),
+  ];
 }
 
 /** Names of the ConfigMaps a control-plane host named `nodeName` publishes (to remove them with the host). */
 export function controlPlaneObjectNames(nodeName: string): string[] {
-  return [...CONTROL_PLANE_COMPONENTS.map((c) => simulatedStaticPodConfigMapName(staticPodNameOf(c, nodeName))), simulatedEtcdMemberConfigMapName(nodeName)];
+  return [
+    ...CONTROL_PLANE_COMPONENTS.map((c) => simulatedStaticPodConfigMapName(staticPodNameOf(c, nodeName))),
+    simulatedEtcdMemberConfigMapName(nodeName),
+  ];
 }

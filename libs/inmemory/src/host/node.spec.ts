@@ -1,8 +1,24 @@
 import { APPLIED_SPEC_ANNOTATION, NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
-import { appliedHostSpec, appliedSpecOf, internalIpFor, isNodeReady, kubeletVersionOf, nodeObject, nodeStatus, type HostState } from './node';
+import {
+  appliedHostSpec,
+  appliedSpecOf,
+  internalIpFor,
+  isNodeReady,
+  kubeletVersionOf,
+  nodeObject,
+  nodeStatus,
+  type HostState,
+} from './node';
 import { hostStateAfterUpdate } from './backend';
 
-const state: HostState = { nodeName: 'n1', providerID: 'in-memory://c/n1', controlPlane: true, kubeletVersion: 'v1.31.0', spec: { resources: { cpu: 4, memoryMiB: 2048 } }, ready: true };
+const state: HostState = {
+  nodeName: 'n1',
+  providerID: 'in-memory://c/n1',
+  controlPlane: true,
+  kubeletVersion: 'v1.31.0',
+  spec: { resources: { cpu: 4, memoryMiB: 2048 } },
+  ready: true,
+};
 
 describe('nodeObject', () => {
   it('carries providerID, hostname and control-plane labels and the applied spec', () => {
@@ -10,7 +26,9 @@ describe('nodeObject', () => {
     expect(n.spec).toEqual({ providerID: 'in-memory://c/n1' });
     expect(n.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': 'n1', [NODE_ROLE_CONTROL_PLANE_LABEL]: '' });
     expect(appliedSpecOf(n)).toEqual({ resources: { cpu: 4, memoryMiB: 2048 } });
-    expect(nodeObject({ ...state, controlPlane: false }).metadata.labels?.[NODE_ROLE_CONTROL_PLANE_LABEL]).toBeUndefined();
+    expect(
+      nodeObject({ ...state, controlPlane: false }).metadata.labels?.[NODE_ROLE_CONTROL_PLANE_LABEL],
+    ).toBeUndefined();
   });
 });
 
@@ -23,17 +41,26 @@ describe('nodeStatus', () => {
     expect(kubeletVersionOf(s)).toBe('v1.31.0');
     expect(isNodeReady(s)).toBe(true);
     expect((s.status as { capacity: unknown }).capacity).toMatchObject({ cpu: '4', memory: '2048Mi' });
-    expect((s.status as { addresses: unknown }).addresses).toEqual([{ type: 'InternalIP', address: internalIpFor(state.providerID) }, { type: 'Hostname', address: 'n1' }]);
+    expect((s.status as { addresses: unknown }).addresses).toEqual([
+      { type: 'InternalIP', address: internalIpFor(state.providerID) },
+      { type: 'Hostname', address: 'n1' },
+    ]);
     expect(internalIpFor(state.providerID)).toBe(internalIpFor('in-memory://c/n1'));
     expect(internalIpFor('in-memory://c/other')).not.toBe(internalIpFor(state.providerID));
   });
 
   it('defaults capacity without resources', () => {
-    expect((nodeStatus({ ...state, spec: {} }, t0).status as { capacity: unknown }).capacity).toMatchObject({ cpu: '2', memory: '4096Mi' });
+    expect((nodeStatus({ ...state, spec: {} }, t0).status as { capacity: unknown }).capacity).toMatchObject({
+      cpu: '2',
+      memory: '4096Mi',
+    });
   });
 
   it('keeps lastTransitionTime while Ready does not change and moves it when it does', () => {
-    const ready = (s: ReturnType<typeof nodeStatus>) => (s.status as { conditions: { type: string; lastTransitionTime: string; lastHeartbeatTime: string }[] }).conditions.find((c) => c.type === 'Ready')!;
+    const ready = (s: ReturnType<typeof nodeStatus>) =>
+      (
+        s.status as { conditions: { type: string; lastTransitionTime: string; lastHeartbeatTime: string }[] }
+      ).conditions.find((c) => c.type === 'Ready')!;
     const first = nodeStatus(state, t0);
     const same = nodeStatus(state, t1, first);
     expect(ready(same).lastTransitionTime).toBe('2026-01-01T00:00:00Z');
@@ -46,24 +73,52 @@ describe('nodeStatus', () => {
 
 describe('appliedHostSpec / appliedSpecOf', () => {
   it('keeps only host fields and reads unreadable annotations as empty', () => {
-    expect(appliedHostSpec({ providerID: 'x', image: 'i', backend: { inMemory: { vmBootstrapTimeout: '5m' } } })).toEqual({ image: 'i', backend: { inMemory: { vmBootstrapTimeout: '5m' } } });
-    expect(appliedSpecOf({ apiVersion: 'v1', kind: 'Node', metadata: { annotations: { [APPLIED_SPEC_ANNOTATION]: '{nope' } } })).toEqual({});
+    expect(
+      appliedHostSpec({ providerID: 'x', image: 'i', backend: { inMemory: { vmBootstrapTimeout: '5m' } } }),
+    ).toEqual({ image: 'i', backend: { inMemory: { vmBootstrapTimeout: '5m' } } });
+    expect(
+      appliedSpecOf({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { annotations: { [APPLIED_SPEC_ANNOTATION]: '{nope' } },
+      }),
+    ).toEqual({});
   });
 });
 
 describe('hostStateAfterUpdate', () => {
   const node = nodeObject(state);
-  const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'n1' }, spec: { version: 'v1.32.0' } };
+  const machine = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Machine',
+    metadata: { name: 'n1' },
+    spec: { version: 'v1.32.0' },
+  };
 
   it('takes the version from the desired Machine and the host spec from the desired InMemoryMachine', () => {
-    const infra = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1', kind: 'InMemoryMachine', metadata: {}, spec: { resources: { cpu: 8 }, providerID: 'p' } };
+    const infra = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+      kind: 'InMemoryMachine',
+      metadata: {},
+      spec: { resources: { cpu: 8 }, providerID: 'p' },
+    };
     expect(hostStateAfterUpdate(node, { machine, infrastructureMachine: infra }, 'in-memory://c/n1')).toEqual({
-      nodeName: 'n1', providerID: 'in-memory://c/n1', controlPlane: true, kubeletVersion: 'v1.32.0', spec: { resources: { cpu: 8 } }, ready: true,
+      nodeName: 'n1',
+      providerID: 'in-memory://c/n1',
+      controlPlane: true,
+      kubeletVersion: 'v1.32.0',
+      spec: { resources: { cpu: 8 } },
+      ready: true,
     });
   });
 
   it('keeps the applied spec when the infra object is another kind', () => {
-    const other = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachine', metadata: {}, spec: { resources: { cpu: 99 } } };
+    const other = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'DevMachine',
+      metadata: {},
+      spec: { resources: { cpu: 99 } },
+    };
     expect(hostStateAfterUpdate(node, { machine, infrastructureMachine: other }, 'p').spec).toEqual(state.spec);
   });
 });

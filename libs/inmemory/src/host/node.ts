@@ -68,7 +68,7 @@ interface NodeCondition {
 }
 
 const conditionsOf = (node: KubeObject | undefined): NodeCondition[] =>
-  ((node?.status as { conditions?: NodeCondition[] } | undefined)?.conditions ?? []);
+  (node?.status as { conditions?: NodeCondition[] } | undefined)?.conditions ?? [];
 
 /**
  * Node status (the apply intent for the status subresource). `previous` keeps lastTransitionTime of conditions whose
@@ -78,7 +78,14 @@ export function nodeStatus(state: HostState, now: Date, previous?: KubeObject): 
   const time = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
   const cond = (type: string, status: string, reason: string, message: string): NodeCondition => {
     const prev = conditionsOf(previous).find((c) => c.type === type);
-    return { type, status, reason, message, lastHeartbeatTime: time, lastTransitionTime: prev && prev.status === status && prev.lastTransitionTime ? prev.lastTransitionTime : time };
+    return {
+      type,
+      status,
+      reason,
+      message,
+      lastHeartbeatTime: time,
+      lastTransitionTime: prev && prev.status === status && prev.lastTransitionTime ? prev.lastTransitionTime : time,
+    };
   };
   const cpu = String(state.spec.resources?.cpu ?? DEFAULT_CPU);
   const memory = `${state.spec.resources?.memoryMiB ?? DEFAULT_MEMORY_MIB}Mi`;
@@ -134,4 +141,5 @@ export function appliedSpecOf(node: KubeObject): AppliedHostSpec {
   }
 }
 
-export const isNodeReady = (node: KubeObject): boolean => conditionsOf(node).some((c) => c.type === 'Ready' && c.status === 'True');
+export const isNodeReady = (node: KubeObject): boolean =>
+  conditionsOf(node).some((c) => c.type === 'Ready' && c.status === 'True');

@@ -7,10 +7,20 @@ import { controlPlaneObjectNames, controlPlaneObjects } from './control-plane';
 import { nodeObject, nodeStatus, type HostState } from './node';
 
 /** Server-side applies the Node (metadata/spec, then status) as the provider's field manager, then its control-plane objects. */
-export async function applyNode(client: Client, state: HostState, now: Date, previous?: KubeObject): Promise<KubeObject> {
+export async function applyNode(
+  client: Client,
+  state: HostState,
+  now: Date,
+  previous?: KubeObject,
+): Promise<KubeObject> {
   await client.apply(nodeObject(state), { fieldManager: INMEMORY_FIELD_MANAGER, force: true });
-  const node = await client.apply(nodeStatus(state, now, previous), { fieldManager: INMEMORY_FIELD_MANAGER, force: true, subresource: 'status' });
-  for (const obj of controlPlaneObjects(state, now)) await client.apply(obj, { fieldManager: INMEMORY_FIELD_MANAGER, force: true });
+  const node = await client.apply(nodeStatus(state, now, previous), {
+    fieldManager: INMEMORY_FIELD_MANAGER,
+    force: true,
+    subresource: 'status',
+  });
+  for (const obj of controlPlaneObjects(state, now))
+    await client.apply(obj, { fieldManager: INMEMORY_FIELD_MANAGER, force: true });
   return node;
 }
 
@@ -18,7 +28,12 @@ export async function applyNode(client: Client, state: HostState, now: Date, pre
 export async function removeNode(client: Client, nodeName: string): Promise<void> {
   const refs = [
     { apiVersion: 'v1', kind: 'Node', name: nodeName },
-    ...controlPlaneObjectNames(nodeName).map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', namespace: SIMULATED_NAMESPACE, name })),
+    ...controlPlaneObjectNames(nodeName).map((name) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      namespace: SIMULATED_NAMESPACE,
+      name,
+    })),
   ];
   for (const ref of refs) {
     try {

@@ -19,7 +19,9 @@ export const INMEMORY_ACCEPTED_CHANGES: AcceptedChanges = {
 };
 
 /** Updater options with the in-memory kinds added (explicit `acceptedChanges` entries win per kind). */
-export const withInMemoryAcceptedChanges = <T extends InPlaceUpdaterOptions>(opts: T): T & { acceptedChanges: AcceptedChanges } => ({
+export const withInMemoryAcceptedChanges = <T extends InPlaceUpdaterOptions>(
+  opts: T,
+): T & { acceptedChanges: AcceptedChanges } => ({
   ...opts,
   acceptedChanges: { ...INMEMORY_ACCEPTED_CHANGES, ...opts.acceptedChanges },
 });
@@ -49,7 +51,9 @@ export interface StartInMemoryInPlaceUpdaterOptions extends StartInPlaceUpdaterO
 }
 
 /** Starts the reference updater over HTTPS with the in-memory backend; register it with an ExtensionConfig. */
-export async function startInMemoryInPlaceUpdater(opts: StartInMemoryInPlaceUpdaterOptions): Promise<RunningInPlaceUpdater> {
+export async function startInMemoryInPlaceUpdater(
+  opts: StartInMemoryInPlaceUpdaterOptions,
+): Promise<RunningInPlaceUpdater> {
   const { backend, ...rest } = opts;
   const handlers = new InPlaceUpdaterHandlers(withInMemoryAcceptedChanges(rest));
   const server = await createExtensionServer({
@@ -58,9 +62,21 @@ export async function startInMemoryInPlaceUpdater(opts: StartInMemoryInPlaceUpda
     tls: rest.tls ?? 'generate',
     recordRequests: false,
     handlers: [
-      { hook: 'CanUpdateMachine', name: HANDLER_NAMES.CanUpdateMachine, handle: (req) => handlers.canUpdateMachine(req) },
-      { hook: 'CanUpdateMachineSet', name: HANDLER_NAMES.CanUpdateMachineSet, handle: (req) => handlers.canUpdateMachineSet(req) },
-      { hook: 'UpdateMachine', name: HANDLER_NAMES.UpdateMachine, handle: (req) => updateMachineOnHost(handlers, backend, req) },
+      {
+        hook: 'CanUpdateMachine',
+        name: HANDLER_NAMES.CanUpdateMachine,
+        handle: (req) => handlers.canUpdateMachine(req),
+      },
+      {
+        hook: 'CanUpdateMachineSet',
+        name: HANDLER_NAMES.CanUpdateMachineSet,
+        handle: (req) => handlers.canUpdateMachineSet(req),
+      },
+      {
+        hook: 'UpdateMachine',
+        name: HANDLER_NAMES.UpdateMachine,
+        handle: (req) => updateMachineOnHost(handlers, backend, req),
+      },
     ],
   });
   return { url: server.url, caBundle: server.caBundle, stop: () => server.close() };

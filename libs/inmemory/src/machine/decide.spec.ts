@@ -1,6 +1,19 @@
-import { CLUSTER_API_VERSION, MACHINE_CONTROL_PLANE_LABEL, PAUSED_ANNOTATION, type Cluster, type Machine } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  MACHINE_CONTROL_PLANE_LABEL,
+  PAUSED_ANNOTATION,
+  type Cluster,
+  type Machine,
+} from '@capi/api';
 import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
-import { desiredMachineStatus, initialHostState, isPaused, machinePhase, ownerMachineName, provisioningProgress } from './decide';
+import {
+  desiredMachineStatus,
+  initialHostState,
+  isPaused,
+  machinePhase,
+  ownerMachineName,
+  provisioningProgress,
+} from './decide';
 
 const clock = (iso: string) => ({ now: () => new Date(iso) });
 
@@ -8,7 +21,13 @@ const machine = (over: Partial<Machine['spec']> = {}, labels: Record<string, str
   apiVersion: CLUSTER_API_VERSION,
   kind: 'Machine',
   metadata: { name: 'm1', namespace: 'ns', labels },
-  spec: { clusterName: 'c', bootstrap: {}, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name: 'm1' }, version: 'v1.31.0', ...over },
+  spec: {
+    clusterName: 'c',
+    bootstrap: {},
+    infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name: 'm1' },
+    version: 'v1.31.0',
+    ...over,
+  },
 });
 const infra = (status?: InMemoryMachine['status']): InMemoryMachine => ({
   apiVersion: INMEMORY_API_VERSION,
@@ -20,14 +39,27 @@ const infra = (status?: InMemoryMachine['status']): InMemoryMachine => ({
 
 describe('ownerMachineName', () => {
   it('takes the core-group Machine ownerReference only', () => {
-    expect(ownerMachineName({ metadata: { ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'a' }] } })).toBe('a');
-    expect(ownerMachineName({ metadata: { ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Machine', name: 'a' }] } })).toBeUndefined();
+    expect(
+      ownerMachineName({
+        metadata: { ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'a' }] },
+      }),
+    ).toBe('a');
+    expect(
+      ownerMachineName({
+        metadata: { ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Machine', name: 'a' }] },
+      }),
+    ).toBeUndefined();
     expect(ownerMachineName({ metadata: {} })).toBeUndefined();
   });
 });
 
 describe('isPaused', () => {
-  const cluster = (paused?: boolean): Cluster => ({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name: 'c' }, spec: { paused } });
+  const cluster = (paused?: boolean): Cluster => ({
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'Cluster',
+    metadata: { name: 'c' },
+    spec: { paused },
+  });
   it('is true for a paused Cluster or a paused annotation on the object', () => {
     expect(isPaused(cluster(true), { metadata: {} })).toBe(true);
     expect(isPaused(cluster(), { metadata: { annotations: { [PAUSED_ANNOTATION]: '' } } })).toBe(true);
@@ -44,7 +76,10 @@ describe('provisioningProgress / machinePhase', () => {
 
   it('waits for bootstrap data before anything else', () => {
     expect(machinePhase(machine(), { done: true })).toEqual({ phase: 'WaitingForBootstrapData' });
-    expect(machinePhase(machine({ bootstrap: { dataSecretName: 'd' } }), { done: false, remainingMs: 7 })).toEqual({ phase: 'Booting', remainingMs: 7 });
+    expect(machinePhase(machine({ bootstrap: { dataSecretName: 'd' } }), { done: false, remainingMs: 7 })).toEqual({
+      phase: 'Booting',
+      remainingMs: 7,
+    });
     expect(machinePhase(machine({ bootstrap: { dataSecretName: 'd' } }), { done: true })).toEqual({ phase: 'Running' });
   });
 });
@@ -52,17 +87,34 @@ describe('provisioningProgress / machinePhase', () => {
 describe('initialHostState', () => {
   it('names the Node after the Machine, with its version, provider ID and the control-plane role', () => {
     const s = initialHostState(machine({}, { [MACHINE_CONTROL_PLANE_LABEL]: '' }), infra());
-    expect(s).toEqual({ nodeName: 'm1', providerID: 'in-memory://c/m1', controlPlane: true, kubeletVersion: 'v1.31.0', spec: { image: 'img', resources: { cpu: 4 } }, ready: true });
+    expect(s).toEqual({
+      nodeName: 'm1',
+      providerID: 'in-memory://c/m1',
+      controlPlane: true,
+      kubeletVersion: 'v1.31.0',
+      spec: { image: 'img', resources: { cpu: 4 } },
+      ready: true,
+    });
     expect(initialHostState(machine(), infra()).controlPlane).toBe(false);
   });
 });
 
 describe('desiredMachineStatus', () => {
   it('reports waiting for bootstrap data as not provisioned', () => {
-    const s = desiredMachineStatus(infra(), machine(), { phase: 'WaitingForBootstrapData' }, clock('2026-01-01T00:00:00Z'));
+    const s = desiredMachineStatus(
+      infra(),
+      machine(),
+      { phase: 'WaitingForBootstrapData' },
+      clock('2026-01-01T00:00:00Z'),
+    );
     expect(s.initialization).toEqual({ provisioned: false });
     expect(s.conditions).toEqual([
-      expect.objectContaining({ type: 'VMProvisioned', status: 'False', reason: 'WaitingForBootstrapData', observedGeneration: 3 }),
+      expect.objectContaining({
+        type: 'VMProvisioned',
+        status: 'False',
+        reason: 'WaitingForBootstrapData',
+        observedGeneration: 3,
+      }),
       expect.objectContaining({ type: 'Ready', status: 'False', reason: 'NotReady' }),
     ]);
     expect(s.addresses).toBeUndefined();
@@ -71,8 +123,14 @@ describe('desiredMachineStatus', () => {
   it('reports a running VM as provisioned with addresses and Ready', () => {
     const s = desiredMachineStatus(infra(), machine(), { phase: 'Running' }, clock('2026-01-01T00:00:00Z'));
     expect(s.initialization).toEqual({ provisioned: true });
-    expect(s.addresses).toEqual([{ type: 'InternalIP', address: expect.stringMatching(/^10\.\d+\.\d+\.\d+$/) }, { type: 'Hostname', address: 'm1' }]);
-    expect(s.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([['VMProvisioned', 'True', 'Provisioned'], ['Ready', 'True', 'Ready']]);
+    expect(s.addresses).toEqual([
+      { type: 'InternalIP', address: expect.stringMatching(/^10\.\d+\.\d+\.\d+$/) },
+      { type: 'Hostname', address: 'm1' },
+    ]);
+    expect(s.conditions?.map((c) => [c.type, c.status, c.reason])).toEqual([
+      ['VMProvisioned', 'True', 'Provisioned'],
+      ['Ready', 'True', 'Ready'],
+    ]);
   });
 
   it('is stable: recomputing an unchanged status keeps lastTransitionTime (no write needed)', () => {
@@ -82,7 +140,12 @@ describe('desiredMachineStatus', () => {
   });
 
   it('never flips provisioned back to false', () => {
-    const s = desiredMachineStatus(infra({ initialization: { provisioned: true } }), machine(), { phase: 'Booting', remainingMs: 5 }, clock('2026-01-01T00:00:00Z'));
+    const s = desiredMachineStatus(
+      infra({ initialization: { provisioned: true } }),
+      machine(),
+      { phase: 'Booting', remainingMs: 5 },
+      clock('2026-01-01T00:00:00Z'),
+    );
     expect(s.initialization).toEqual({ provisioned: true });
   });
 });

@@ -23,8 +23,11 @@ import {
 import { appliedHostSpec, internalIpFor, nodeNameFor, type HostState } from '../host/node';
 
 /** Name of the Machine owning an infra object (any ownerReference of kind Machine in the core group). */
-export function ownerMachineName(obj: { metadata: { ownerReferences?: { apiVersion: string; kind: string; name: string }[] } }): string | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.kind === 'Machine' && groupOf(r.apiVersion) === CLUSTER_GROUP)?.name;
+export function ownerMachineName(obj: {
+  metadata: { ownerReferences?: { apiVersion: string; kind: string; name: string }[] };
+}): string | undefined {
+  return obj.metadata.ownerReferences?.find((r) => r.kind === 'Machine' && groupOf(r.apiVersion) === CLUSTER_GROUP)
+    ?.name;
 }
 
 export const isPaused = (cluster: Cluster, obj: { metadata: { annotations?: Record<string, string> } }): boolean =>
@@ -40,9 +43,7 @@ export function provisioningProgress(startedAtMs: number, nowMs: number, delayMs
 
 /** What the controller does next for a live (not deleting) InMemoryMachine whose Machine and Cluster exist. */
 export type MachinePhase =
-  | { phase: 'WaitingForBootstrapData' }
-  | { phase: 'Booting'; remainingMs: number }
-  | { phase: 'Running' };
+  { phase: 'WaitingForBootstrapData' } | { phase: 'Booting'; remainingMs: number } | { phase: 'Running' };
 
 export function machinePhase(machine: Machine, progress: ProvisioningProgress | undefined): MachinePhase {
   if (!machine.spec.bootstrap.dataSecretName) return { phase: 'WaitingForBootstrapData' };
@@ -50,7 +51,8 @@ export function machinePhase(machine: Machine, progress: ProvisioningProgress | 
   return { phase: 'Running' };
 }
 
-export const providerIdOf = (machine: Machine): string => providerIdFor(machine.spec.clusterName, machine.metadata.name!);
+export const providerIdOf = (machine: Machine): string =>
+  providerIdFor(machine.spec.clusterName, machine.metadata.name!);
 
 /** The host a new VM comes up as: Node named after the Machine, kubelet at the Machine's version. */
 export function initialHostState(machine: Machine, infra: InMemoryMachine): HostState {
@@ -67,22 +69,41 @@ export function initialHostState(machine: Machine, infra: InMemoryMachine): Host
 type InMemoryMachineStatus = NonNullable<InMemoryMachine['status']>;
 
 /** The status for a phase; unchanged conditions keep their lastTransitionTime (and identity). */
-export function desiredMachineStatus(infra: InMemoryMachine, machine: Machine, phase: MachinePhase, clock: Clock): InMemoryMachineStatus {
+export function desiredMachineStatus(
+  infra: InMemoryMachine,
+  machine: Machine,
+  phase: MachinePhase,
+  clock: Clock,
+): InMemoryMachineStatus {
   const current = infra.status ?? {};
   const generation = infra.metadata.generation;
   const running = phase.phase === 'Running';
   const vm =
     phase.phase === 'WaitingForBootstrapData'
-      ? { status: 'False' as const, reason: WAITING_FOR_BOOTSTRAP_DATA_REASON, message: 'Waiting for Machine spec.bootstrap.dataSecretName' }
+      ? {
+          status: 'False' as const,
+          reason: WAITING_FOR_BOOTSTRAP_DATA_REASON,
+          message: 'Waiting for Machine spec.bootstrap.dataSecretName',
+        }
       : phase.phase === 'Booting'
         ? { status: 'False' as const, reason: PROVISIONING_REASON, message: 'VM is booting' }
         : { status: 'True' as const, reason: PROVISIONED_REASON };
-  let conditions = setCondition(current.conditions, { type: VM_PROVISIONED_CONDITION, ...vm, observedGeneration: generation }, clock);
+  let conditions = setCondition(
+    current.conditions,
+    { type: VM_PROVISIONED_CONDITION, ...vm, observedGeneration: generation },
+    clock,
+  );
   conditions = setCondition(
     conditions,
     running
       ? { type: READY_CONDITION, status: 'True', reason: READY_REASON, observedGeneration: generation }
-      : { type: READY_CONDITION, status: 'False', reason: NOT_READY_REASON, message: vm.message, observedGeneration: generation },
+      : {
+          type: READY_CONDITION,
+          status: 'False',
+          reason: NOT_READY_REASON,
+          message: vm.message,
+          observedGeneration: generation,
+        },
     clock,
   );
   const out: InMemoryMachineStatus = { ...current, conditions };

@@ -2,14 +2,37 @@
 // reports provisioned/providerID/addresses; on deletion removes the Node and the finalizer.
 import { Inject, Optional } from '@nestjs/common';
 import { CLUSTER_NAME_LABEL, ClusterGVK, MachineGVK, type Cluster, type Machine } from '@capi/api';
-import { CACHE, CACHED_CLIENT, ReconcilerFor, type InformerCache, type Client, type KubeObject, type Reconciler, type Request, type Result } from '@capi/controller-runtime';
+import {
+  CACHE,
+  CACHED_CLIENT,
+  ReconcilerFor,
+  type InformerCache,
+  type Client,
+  type KubeObject,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
 import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
 import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_CONTROLLER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
-import { DEFAULT_PROVISIONING_DELAY_MS, INMEMORY_OPTIONS, WORKLOAD_CLUSTERS, type InMemoryProviderOptions } from '../options';
+import {
+  DEFAULT_PROVISIONING_DELAY_MS,
+  INMEMORY_OPTIONS,
+  WORKLOAD_CLUSTERS,
+  type InMemoryProviderOptions,
+} from '../options';
 import type { WorkloadClusters } from '../workload/workload-clusters';
 import { applyNode, removeNode } from '../host/nodes';
-import { desiredMachineStatus, initialHostState, isPaused, machinePhase, ownerMachineName, provisioningProgress, providerIdOf } from './decide';
+import {
+  desiredMachineStatus,
+  initialHostState,
+  isPaused,
+  machinePhase,
+  ownerMachineName,
+  provisioningProgress,
+  providerIdOf,
+} from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
 import { sameJson } from '../util/same-json';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
@@ -54,20 +77,36 @@ export class InMemoryMachineReconciler implements Reconciler {
   }
 
   async reconcile(req: Request): Promise<Result | void> {
-    const infra = await this.client.tryGet<InMemoryMachine>({ apiVersion: INMEMORY_API_VERSION, kind: KIND, namespace: req.namespace, name: req.name });
+    const infra = await this.client.tryGet<InMemoryMachine>({
+      apiVersion: INMEMORY_API_VERSION,
+      kind: KIND,
+      namespace: req.namespace,
+      name: req.name,
+    });
     if (!infra) return;
     const machineName = ownerMachineName(infra);
     const machine = machineName
-      ? await this.client.tryGet<Machine>({ apiVersion: MachineGVK.apiVersion, kind: 'Machine', namespace: req.namespace, name: machineName })
+      ? await this.client.tryGet<Machine>({
+          apiVersion: MachineGVK.apiVersion,
+          kind: 'Machine',
+          namespace: req.namespace,
+          name: machineName,
+        })
       : undefined;
     if (infra.metadata.deletionTimestamp) return this.reconcileDelete(infra, machine);
     // Waiting for the Machine controller to set the ownerReference (the Machine watch brings us back).
     if (!machine) return;
-    const cluster = await this.client.tryGet<Cluster>({ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', namespace: req.namespace, name: machine.spec.clusterName });
+    const cluster = await this.client.tryGet<Cluster>({
+      apiVersion: ClusterGVK.apiVersion,
+      kind: 'Cluster',
+      namespace: req.namespace,
+      name: machine.spec.clusterName,
+    });
     if (!cluster) return { requeueAfterMs: RETRY_MS };
     if (isPaused(cluster, infra)) return { requeueAfterMs: RETRY_MS };
 
-    if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER)) await addFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
+    if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER))
+      await addFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
 
     // providerID is set only once the VM runs, and lands before the status write: a reconcile triggered by that
     // spec write may still read the old status, and must not start the boot over.
@@ -103,11 +142,20 @@ export class InMemoryMachineReconciler implements Reconciler {
 
   private async ensureProviderID(infra: InMemoryMachine, providerID: string): Promise<void> {
     if (infra.spec.providerID === providerID) return;
-    const intent: KubeObject = { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, spec: { providerID } };
+    const intent: KubeObject = {
+      apiVersion: INMEMORY_API_VERSION,
+      kind: KIND,
+      metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace },
+      spec: { providerID },
+    };
     await this.applier.patch(this.client, intent, { fieldOwner: INMEMORY_FIELD_MANAGER, original: infra });
     await this.observe(intent);
     // The apply bumped the generation: the status written next observes it (no extra status write later).
-    infra.metadata = { ...infra.metadata, generation: intent.metadata.generation, resourceVersion: intent.metadata.resourceVersion };
+    infra.metadata = {
+      ...infra.metadata,
+      generation: intent.metadata.generation,
+      resourceVersion: intent.metadata.resourceVersion,
+    };
     infra.spec = { ...infra.spec, providerID };
   }
 
@@ -115,13 +163,22 @@ export class InMemoryMachineReconciler implements Reconciler {
   private async observe(obj: KubeObject): Promise<void> {
     const rv = obj.metadata.resourceVersion;
     if (!this.cache || !rv) return;
-    await this.cache.waitForResourceVersion({ apiVersion: INMEMORY_API_VERSION, kind: KIND, namespace: obj.metadata.namespace, name: obj.metadata.name! }, rv, 5000);
+    await this.cache.waitForResourceVersion(
+      { apiVersion: INMEMORY_API_VERSION, kind: KIND, namespace: obj.metadata.namespace, name: obj.metadata.name! },
+      rv,
+      5000,
+    );
   }
 
   private async writeStatus(infra: InMemoryMachine, status: NonNullable<InMemoryMachine['status']>): Promise<void> {
     if (sameJson(infra.status ?? {}, status)) return;
     const written = await this.client.apply(
-      { apiVersion: INMEMORY_API_VERSION, kind: KIND, metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace }, status },
+      {
+        apiVersion: INMEMORY_API_VERSION,
+        kind: KIND,
+        metadata: { name: infra.metadata.name, namespace: infra.metadata.namespace },
+        status,
+      },
       { fieldManager: INMEMORY_FIELD_MANAGER, subresource: 'status', force: true },
     );
     await this.observe(written);
@@ -131,7 +188,9 @@ export class InMemoryMachineReconciler implements Reconciler {
     this.bootStartedAt.delete(infra.metadata.uid!);
     if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER)) return;
     const clusterName = machine?.spec.clusterName ?? infra.metadata.labels?.[CLUSTER_NAME_LABEL];
-    const running = clusterName ? this.workloads.get({ namespace: infra.metadata.namespace!, name: clusterName }) : undefined;
+    const running = clusterName
+      ? this.workloads.get({ namespace: infra.metadata.namespace!, name: clusterName })
+      : undefined;
     // No running workload server: the simulated host is gone with it, nothing left to clean up.
     const nodeName = machine?.metadata.name ?? ownerMachineName(infra);
     if (running && nodeName) await removeNode(running.client, nodeName);

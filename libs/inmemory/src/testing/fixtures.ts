@@ -1,7 +1,21 @@
 // Objects and a Nest app for the provider's envtest specs.
 import { Test, type TestingModule } from '@nestjs/testing';
-import { BOOTSTRAP_API_VERSION, CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, INFRASTRUCTURE_GROUP, MACHINE_CONTROL_PLANE_LABEL, type Cluster, type Machine } from '@capi/api';
-import { ControllerRuntimeModule, CountingClientMetrics, KUBE_CLIENT, type Client, type KubeObject } from '@capi/controller-runtime';
+import {
+  BOOTSTRAP_API_VERSION,
+  CLUSTER_API_VERSION,
+  CLUSTER_NAME_LABEL,
+  INFRASTRUCTURE_GROUP,
+  MACHINE_CONTROL_PLANE_LABEL,
+  type Cluster,
+  type Machine,
+} from '@capi/api';
+import {
+  ControllerRuntimeModule,
+  CountingClientMetrics,
+  KUBE_CLIENT,
+  type Client,
+  type KubeObject,
+} from '@capi/controller-runtime';
 import { kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { SsaModule } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachine } from '../api/types';
@@ -27,7 +41,11 @@ export async function startProviderEnv(options: InMemoryProviderOptions = {}): P
   const kubeconfig = () => kubeConfigFor(env);
   const counts = new CountingClientMetrics();
   const app = await Test.createTestingModule({
-    imports: [ControllerRuntimeModule.forRoot({ kubeconfig, fieldManager: 'test', clientMetrics: counts }), SsaModule.forRoot(), InMemoryProviderModule.forRoot(options)],
+    imports: [
+      ControllerRuntimeModule.forRoot({ kubeconfig, fieldManager: 'test', clientMetrics: counts }),
+      SsaModule.forRoot(),
+      InMemoryProviderModule.forRoot(options),
+    ],
   }).compile();
   await app.init();
   return {
@@ -42,9 +60,18 @@ export async function startProviderEnv(options: InMemoryProviderOptions = {}): P
   };
 }
 
-const ownerRef = (obj: KubeObject, controller = true) => ({ apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name!, uid: obj.metadata.uid!, controller });
+const ownerRef = (obj: KubeObject, controller = true) => ({
+  apiVersion: obj.apiVersion,
+  kind: obj.kind,
+  name: obj.metadata.name!,
+  uid: obj.metadata.uid!,
+  controller,
+});
 
-export async function createCluster(client: Client, name: string): Promise<{ cluster: Cluster; infraCluster: InMemoryCluster }> {
+export async function createCluster(
+  client: Client,
+  name: string,
+): Promise<{ cluster: Cluster; infraCluster: InMemoryCluster }> {
   const cluster = await client.create<Cluster>({
     apiVersion: CLUSTER_API_VERSION,
     kind: 'Cluster',
@@ -70,8 +97,16 @@ export interface MachineOptions {
 }
 
 /** A Machine and its InMemoryMachine (owned by the Machine, as the Machine controller arranges). */
-export async function createMachine(client: Client, clusterName: string, name: string, opts: MachineOptions = {}): Promise<{ machine: Machine; infra: InMemoryMachine }> {
-  const labels = { [CLUSTER_NAME_LABEL]: clusterName, ...(opts.controlPlane ? { [MACHINE_CONTROL_PLANE_LABEL]: '' } : {}) };
+export async function createMachine(
+  client: Client,
+  clusterName: string,
+  name: string,
+  opts: MachineOptions = {},
+): Promise<{ machine: Machine; infra: InMemoryMachine }> {
+  const labels = {
+    [CLUSTER_NAME_LABEL]: clusterName,
+    ...(opts.controlPlane ? { [MACHINE_CONTROL_PLANE_LABEL]: '' } : {}),
+  };
   const machine = await client.create<Machine>({
     apiVersion: CLUSTER_API_VERSION,
     kind: 'Machine',
@@ -81,7 +116,15 @@ export async function createMachine(client: Client, clusterName: string, name: s
       version: opts.version ?? 'v1.31.0',
       bootstrap: {
         ...(opts.dataSecretName ? { dataSecretName: opts.dataSecretName } : {}),
-        ...(opts.bootstrapConfigName ? { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: opts.bootstrapConfigName } } : {}),
+        ...(opts.bootstrapConfigName
+          ? {
+              configRef: {
+                apiGroup: 'bootstrap.cluster.x-k8s.io',
+                kind: 'KubeadmConfig',
+                name: opts.bootstrapConfigName,
+              },
+            }
+          : {}),
       },
       infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine', name: `${name}-infra` },
     },
@@ -102,4 +145,9 @@ export const bootstrapConfigOwnedBy = (machine: Machine, name: string, spec: Rec
   spec,
 });
 
-export const infraRef = (name: string) => ({ apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachine', namespace: NS, name });
+export const infraRef = (name: string) => ({
+  apiVersion: INMEMORY_API_VERSION,
+  kind: 'InMemoryMachine',
+  namespace: NS,
+  name,
+});

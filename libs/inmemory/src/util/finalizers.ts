@@ -1,12 +1,19 @@
 // Finalizer add/remove as merge patches guarded by resourceVersion (a conflict means "reconcile again").
 import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
 
-const refOf = (obj: KubeObject) => ({ apiVersion: obj.apiVersion, kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name! });
+const refOf = (obj: KubeObject) => ({
+  apiVersion: obj.apiVersion,
+  kind: obj.kind,
+  namespace: obj.metadata.namespace,
+  name: obj.metadata.name!,
+});
 
 /** Adds `finalizer`; updates `obj` with the server's answer. */
 export async function addFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
   const finalizers = [...(obj.metadata.finalizers ?? []), finalizer];
-  const out = await client.patch(refOf(obj), 'merge', { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } });
+  const out = await client.patch(refOf(obj), 'merge', {
+    metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion },
+  });
   obj.metadata = out.metadata;
 }
 
@@ -14,7 +21,9 @@ export async function addFinalizer(client: Client, obj: KubeObject, finalizer: s
 export async function removeFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
   const finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
   try {
-    await client.patch(refOf(obj), 'merge', { metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion } });
+    await client.patch(refOf(obj), 'merge', {
+      metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion },
+    });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }

@@ -19,6 +19,7 @@ export function machineInputsChanged(o: KubeObject, n: KubeObject): boolean {
   const controlPlane = (m: KubeObject) => m.metadata.labels?.[MACHINE_CONTROL_PLANE_LABEL] !== undefined;
   if (controlPlane(o) !== controlPlane(n)) return true;
   // The server bumps the generation on every spec change; compare the spec itself only without one.
-  if (o.metadata.generation !== undefined || n.metadata.generation !== undefined) return o.metadata.generation !== n.metadata.generation;
+  if (o.metadata.generation !== undefined || n.metadata.generation !== undefined)
+    return o.metadata.generation !== n.metadata.generation;
   return !sameJson((o as { spec?: unknown }).spec ?? {}, (n as { spec?: unknown }).spec ?? {});
 }

@@ -8,7 +8,8 @@ import type { WorkloadServer } from './server-host';
 // Forking a child that compiles TypeScript on the fly takes a few seconds on a busy 2-core machine.
 jest.setTimeout(60_000);
 
-const clientOf = (s: Pick<WorkloadServer, 'url' | 'token' | 'caData'>) => clientFor(renderKubeconfig({ url: s.url, token: s.token, caData: s.caData, name: 'w' }));
+const clientOf = (s: Pick<WorkloadServer, 'url' | 'token' | 'caData'>) =>
+  clientFor(renderKubeconfig({ url: s.url, token: s.token, caData: s.caData, name: 'w' }));
 const running = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -31,7 +32,9 @@ describe('ChildProcessWorkloadServerHost', () => {
       expect(server.alive).toBe(true);
       client = clientOf(server);
       await server.resetRequests();
-      expect((await client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe('default');
+      expect((await client.get({ apiVersion: 'v1', kind: 'Namespace', name: 'default' })).metadata.name).toBe(
+        'default',
+      );
       await client.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } });
       const counts = await server.countRequests();
       expect(counts.byVerbResource['get /namespaces']).toBe(1);

@@ -56,7 +56,10 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
     const started = (await this.request(child, { op: 'start', host, preferredPort })) as Started;
     const state: ServerState = { alive: child.proc.connected, lost: [] };
     child.servers.add(state);
-    const call = async (op: Op) => (state.alive ? this.request(child, { op, server: started.id }) : Promise.reject(new Error(`workload server ${started.url} is gone`)));
+    const call = async (op: Op) =>
+      state.alive
+        ? this.request(child, { op, server: started.id })
+        : Promise.reject(new Error(`workload server ${started.url} is gone`));
     return {
       url: started.url,
       token: started.token,
@@ -86,7 +89,9 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
     for (const s of child.servers) s.alive = false;
     child.servers.clear();
     const proc = child.proc;
-    const exited = new Promise<void>((r) => (proc.exitCode !== null || proc.signalCode !== null ? r() : proc.once('exit', () => r())));
+    const exited = new Promise<void>((r) =>
+      proc.exitCode !== null || proc.signalCode !== null ? r() : proc.once('exit', () => r()),
+    );
     // The child stops its servers and exits when the channel closes.
     if (proc.connected) proc.disconnect();
     const timer = setTimeout(() => proc.kill('SIGKILL'), this.opts.exitTimeoutMs ?? 5000);
@@ -138,7 +143,8 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
   }
 
   private request(child: Child, req: WithoutId<WorkloadServerRequest>): Promise<unknown> {
-    if (!child.proc.connected) return Promise.reject(new Error(`the workload servers' process ${child.proc.pid} is gone`));
+    if (!child.proc.connected)
+      return Promise.reject(new Error(`the workload servers' process ${child.proc.pid} is gone`));
     const id = this.nextId++;
     return new Promise((resolvePromise, reject) => {
       child.pending.set(id, { resolve: resolvePromise, reject });

@@ -7,19 +7,29 @@ import { lostClusterRequests } from './lost-cluster-requests';
 function cacheOf(objects: KubeObject[]): InformerCache {
   return {
     listStored: (apiVersion: string, kind: string, opts: { namespace?: string } = {}) =>
-      objects.filter((o) => o.apiVersion === apiVersion && o.kind === kind && (!opts.namespace || o.metadata.namespace === opts.namespace)),
+      objects.filter(
+        (o) =>
+          o.apiVersion === apiVersion &&
+          o.kind === kind &&
+          (!opts.namespace || o.metadata.namespace === opts.namespace),
+      ),
   } as unknown as InformerCache;
 }
 
 const owner = (kind: string, name: string) => ({ apiVersion: CLUSTER_API_VERSION, kind, name, uid: `uid-${name}` });
-const obj = (kind: string, name: string, extra: Partial<KubeObject['metadata']> = {}, namespace = 'ns'): KubeObject => ({
+const obj = (
+  kind: string,
+  name: string,
+  extra: Partial<KubeObject['metadata']> = {},
+  namespace = 'ns',
+): KubeObject => ({
   apiVersion: kind === 'Machine' ? CLUSTER_API_VERSION : INMEMORY_API_VERSION,
   kind,
   metadata: { name, namespace, ...extra },
 });
 
 describe('lostClusterRequests', () => {
-  it('finds the cluster\'s InMemoryCluster and InMemoryMachines by label, ownerReference or owner Machine', () => {
+  it("finds the cluster's InMemoryCluster and InMemoryMachines by label, ownerReference or owner Machine", () => {
     const cache = cacheOf([
       obj('InMemoryCluster', 'a-infra', { ownerReferences: [owner('Cluster', 'a')] }),
       obj('InMemoryCluster', 'a-labelled', { labels: { [CLUSTER_NAME_LABEL]: 'a' } }),
@@ -42,6 +52,9 @@ describe('lostClusterRequests', () => {
         { namespace: 'ns', name: 'm2-infra' },
       ],
     });
-    expect(lostClusterRequests(cache, { namespace: 'ns', name: 'none' })).toEqual({ inMemoryClusters: [], inMemoryMachines: [] });
+    expect(lostClusterRequests(cache, { namespace: 'ns', name: 'none' })).toEqual({
+      inMemoryClusters: [],
+      inMemoryMachines: [],
+    });
   });
 });

@@ -14,12 +14,17 @@ export interface LostClusterRequests {
   inMemoryMachines: Request[];
 }
 
-const requestOf = (o: { metadata: { namespace?: string; name?: string } }): Request => ({ namespace: o.metadata.namespace, name: o.metadata.name! });
+const requestOf = (o: { metadata: { namespace?: string; name?: string } }): Request => ({
+  namespace: o.metadata.namespace,
+  name: o.metadata.name!,
+});
 
 /** The cluster's InMemoryCluster and InMemoryMachines, read from the cache without copies. */
 export function lostClusterRequests(cache: InformerCache, key: ClusterKey): LostClusterRequests {
   const inNamespace = { namespace: key.namespace };
-  const clusters = cache.listStored<InMemoryCluster>(INMEMORY_API_VERSION, 'InMemoryCluster', inNamespace).filter((c) => owningClusterName(c) === key.name);
+  const clusters = cache
+    .listStored<InMemoryCluster>(INMEMORY_API_VERSION, 'InMemoryCluster', inNamespace)
+    .filter((c) => owningClusterName(c) === key.name);
   let machineClusters: Map<string, string> | undefined;
   // The cluster-name label, else the owner Machine's cluster (Machines read once, only if some lack the label).
   const clusterOf = (m: InMemoryMachine): string | undefined => {
@@ -27,9 +32,15 @@ export function lostClusterRequests(cache: InformerCache, key: ClusterKey): Lost
     if (labelled) return labelled;
     const owner = ownerMachineName(m);
     if (!owner) return undefined;
-    machineClusters ??= new Map(cache.listStored<Machine>(MachineGVK.apiVersion, 'Machine', inNamespace).map((x) => [x.metadata.name!, x.spec.clusterName]));
+    machineClusters ??= new Map(
+      cache
+        .listStored<Machine>(MachineGVK.apiVersion, 'Machine', inNamespace)
+        .map((x) => [x.metadata.name!, x.spec.clusterName]),
+    );
     return machineClusters.get(owner);
   };
-  const machines = cache.listStored<InMemoryMachine>(INMEMORY_API_VERSION, 'InMemoryMachine', inNamespace).filter((m) => clusterOf(m) === key.name);
+  const machines = cache
+    .listStored<InMemoryMachine>(INMEMORY_API_VERSION, 'InMemoryMachine', inNamespace)
+    .filter((m) => clusterOf(m) === key.name);
   return { inMemoryClusters: clusters.map(requestOf), inMemoryMachines: machines.map(requestOf) };
 }

@@ -19,13 +19,21 @@ afterAll(async () => {
 
 /** The kubeconfig published in the cluster's Secret. */
 async function publishedKubeconfig(cluster: string): Promise<string | undefined> {
-  const secret = await p.client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: NS, name: kubeconfigSecretName(cluster) });
+  const secret = await p.client.tryGet({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    namespace: NS,
+    name: kubeconfigSecretName(cluster),
+  });
   const value = (secret?.data as Record<string, string> | undefined)?.value;
   return value && Buffer.from(value, 'base64').toString('utf8');
 }
 
 /** The Node's name as the published kubeconfig's server has it, undefined while it cannot say. */
-async function nodeThroughSecret(cluster: string, node: string): Promise<{ kubeconfig: string; node?: KubeObject } | undefined> {
+async function nodeThroughSecret(
+  cluster: string,
+  node: string,
+): Promise<{ kubeconfig: string; node?: KubeObject } | undefined> {
   const kubeconfig = await publishedKubeconfig(cluster);
   if (!kubeconfig) return undefined;
   const c = clientFor(kubeconfig);
@@ -47,7 +55,9 @@ describe('a workload cluster whose servers process died', () => {
       return seen?.node ? seen : undefined;
     }, 'Node registered');
     // Nothing left to do: from here only the loss itself can bring the provider back to this cluster.
-    await settle(p.app.get<Manager>(MANAGER), [INMEMORY_CLUSTER_CONTROLLER, INMEMORY_MACHINE_CONTROLLER], { quietMs: 500 });
+    await settle(p.app.get<Manager>(MANAGER), [INMEMORY_CLUSTER_CONTROLLER, INMEMORY_MACHINE_CONTROLLER], {
+      quietMs: 500,
+    });
 
     const workloads = p.app.get<WorkloadClusters>(WORKLOAD_CLUSTERS);
     const pid = workloads.serversPid()!;

@@ -41,10 +41,21 @@ export interface WorkloadServerHost {
 }
 
 /** An ApiServer in this process, started on `preferredPort` when it is free, else on a random port. */
-async function startLocal(host: string, preferredPort: number | undefined, logger?: Logger): Promise<{ server: ApiServer; started: StartedServer }> {
+async function startLocal(
+  host: string,
+  preferredPort: number | undefined,
+  logger?: Logger,
+): Promise<{ server: ApiServer; started: StartedServer }> {
   const listen = async (port: number) => {
     // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
-    const server = new ApiServer({ storage: { type: 'memory' }, host, port, tls: true, logger, parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS });
+    const server = new ApiServer({
+      storage: { type: 'memory' },
+      host,
+      port,
+      tls: true,
+      logger,
+      parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS,
+    });
     try {
       return { server, started: await server.start() };
     } catch (e) {

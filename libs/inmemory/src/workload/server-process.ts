@@ -19,7 +19,10 @@ export function serveWorkloadServers(): void {
   const send = (m: WorkloadServerReply) => {
     if (process.connected) process.send!(m);
   };
-  const host = new InProcessWorkloadServerHost({ info: (msg) => send({ log: 'info', msg }), error: (msg) => send({ log: 'error', msg }) });
+  const host = new InProcessWorkloadServerHost({
+    info: (msg) => send({ log: 'info', msg }),
+    error: (msg) => send({ log: 'error', msg }),
+  });
   const servers = new Map<number, WorkloadServer>();
   let next = 1;
   const handle = async (req: WorkloadServerRequest): Promise<unknown> => {

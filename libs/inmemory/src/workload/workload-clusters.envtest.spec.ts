@@ -22,7 +22,8 @@ afterAll(async () => {
   await env?.stop();
 });
 
-const secretOf = (c: Client, name: string) => c.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: `${name}-kubeconfig` });
+const secretOf = (c: Client, name: string) =>
+  c.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name: `${name}-kubeconfig` });
 
 /** The kubeconfig in a cluster's `<name>-kubeconfig` Secret. */
 async function publishedKubeconfig(name: string): Promise<string> {
@@ -43,8 +44,14 @@ async function expectServes(kubeconfig: string): Promise<void> {
 describe('kubeconfigSecret', () => {
   it('is the cluster.x-k8s.io/secret `<cluster>-kubeconfig` with the kubeconfig under value', () => {
     const s = kubeconfigSecret(cluster('a'), 'KC');
-    expect(s.metadata).toMatchObject({ name: 'a-kubeconfig', namespace: 'default', labels: { 'cluster.x-k8s.io/cluster-name': 'a' } });
-    expect(s.metadata.ownerReferences).toEqual([{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'a', uid: 'uid-a', blockOwnerDeletion: true }]);
+    expect(s.metadata).toMatchObject({
+      name: 'a-kubeconfig',
+      namespace: 'default',
+      labels: { 'cluster.x-k8s.io/cluster-name': 'a' },
+    });
+    expect(s.metadata.ownerReferences).toEqual([
+      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'a', uid: 'uid-a', blockOwnerDeletion: true },
+    ]);
     expect(s.type).toBe('cluster.x-k8s.io/secret');
     expect(kubeconfigSecretUpToDate(s, 'KC')).toBe(true);
     expect(kubeconfigSecretUpToDate(s, 'other')).toBe(false);
@@ -101,7 +108,17 @@ describe('WorkloadClusters', () => {
   it('reports a server lost while its kubeconfig Secret was being written (its own lost listeners had already run)', async () => {
     // A host whose server's process is gone by the time WorkloadClusters registers with it.
     const host: WorkloadServerHost = {
-      start: async () => ({ url: 'https://127.0.0.1:1', token: 't', port: 1, alive: false, onLost: () => undefined, countRequests: async () => ({}) as never, resetRequests: async () => undefined, storageUsage: async () => ({}) as never, stop: async () => undefined }),
+      start: async () => ({
+        url: 'https://127.0.0.1:1',
+        token: 't',
+        port: 1,
+        alive: false,
+        onLost: () => undefined,
+        countRequests: async () => ({}) as never,
+        resetRequests: async () => undefined,
+        storageUsage: async () => ({}) as never,
+        stop: async () => undefined,
+      }),
       pid: () => undefined,
       close: async () => undefined,
     };

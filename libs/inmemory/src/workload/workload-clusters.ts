@@ -53,7 +53,15 @@ export function kubeconfigSecret(cluster: ClusterIdentity, kubeconfig: string): 
       name: kubeconfigSecretName(cluster.name),
       namespace: cluster.namespace,
       labels: { [CLUSTER_NAME_LABEL]: cluster.name },
-      ownerReferences: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', name: cluster.name, uid: cluster.uid, blockOwnerDeletion: true }],
+      ownerReferences: [
+        {
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'Cluster',
+          name: cluster.name,
+          uid: cluster.uid,
+          blockOwnerDeletion: true,
+        },
+      ],
     },
     type: CLUSTER_SECRET_TYPE,
     data: { [SECRET_VALUE_KEY]: Buffer.from(kubeconfig, 'utf8').toString('base64') },
@@ -67,8 +75,17 @@ export function kubeconfigSecretUpToDate(existing: KubeObject | undefined, kubec
 }
 
 /** Writes the kubeconfig Secret if it is missing or stale (one GET when it is current); true when it wrote. */
-export async function ensureKubeconfigSecret(client: Client, cluster: ClusterIdentity, kubeconfig: string): Promise<boolean> {
-  const existing = await client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace: cluster.namespace, name: kubeconfigSecretName(cluster.name) });
+export async function ensureKubeconfigSecret(
+  client: Client,
+  cluster: ClusterIdentity,
+  kubeconfig: string,
+): Promise<boolean> {
+  const existing = await client.tryGet({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    namespace: cluster.namespace,
+    name: kubeconfigSecretName(cluster.name),
+  });
   if (kubeconfigSecretUpToDate(existing, kubeconfig)) return false;
   await client.apply(kubeconfigSecret(cluster, kubeconfig), { fieldManager: INMEMORY_FIELD_MANAGER, force: true });
   return true;
@@ -138,7 +155,17 @@ export class WorkloadClusters {
     const kc = new KubeConfig();
     kc.loadFromString(kubeconfig);
     const client = new KubeClient(kc, { fieldManager: INMEMORY_FIELD_MANAGER });
-    const running: RunningWorkloadCluster = { key: { namespace: cluster.namespace, name: cluster.name }, server, host, port, kubeconfig, client, url, token, caData };
+    const running: RunningWorkloadCluster = {
+      key: { namespace: cluster.namespace, name: cluster.name },
+      server,
+      host,
+      port,
+      kubeconfig,
+      client,
+      url,
+      token,
+      caData,
+    };
     try {
       await ensureKubeconfigSecret(this.management, cluster, running.kubeconfig);
     } catch (e) {

@@ -1,5 +1,12 @@
 // Object builders for the KCP unit tests.
-import { BOOTSTRAP_API_VERSION, CLUSTER_API_VERSION, CONTROLPLANE_API_VERSION, type KubeadmConfig, type KubeadmControlPlane, type Machine } from '@capi/api';
+import {
+  BOOTSTRAP_API_VERSION,
+  CLUSTER_API_VERSION,
+  CONTROLPLANE_API_VERSION,
+  type KubeadmConfig,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
 import type { KubeObject } from '@capi/controller-runtime';
 
 export const NS = 'default';
@@ -14,7 +21,15 @@ export function kcp(overrides: Partial<KubeadmControlPlane['spec']> = {}): Kubea
     spec: {
       replicas: 3,
       version: 'v1.30.0',
-      machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachineTemplate', name: 'tmpl-a' } } },
+      machineTemplate: {
+        spec: {
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'InMemoryMachineTemplate',
+            name: 'tmpl-a',
+          },
+        },
+      },
       kubeadmConfigSpec: {
         clusterConfiguration: { etcd: { local: { imageTag: '3.5.0' } }, apiServer: { extraArgs: [] } },
         initConfiguration: { nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}' } },
@@ -26,7 +41,17 @@ export function kcp(overrides: Partial<KubeadmControlPlane['spec']> = {}): Kubea
   };
 }
 
-export function machine(name: string, opts: { version?: string; created?: string; annotations?: Record<string, string>; labels?: Record<string, string>; nodeRef?: boolean; deleting?: boolean } = {}): Machine {
+export function machine(
+  name: string,
+  opts: {
+    version?: string;
+    created?: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+    nodeRef?: boolean;
+    deleting?: boolean;
+  } = {},
+): Machine {
   const m: Machine = {
     apiVersion: CLUSTER_API_VERSION,
     kind: 'Machine',
@@ -35,9 +60,21 @@ export function machine(name: string, opts: { version?: string; created?: string
       namespace: NS,
       uid: `${name}-uid`,
       creationTimestamp: opts.created ?? '2026-01-01T00:00:00Z',
-      labels: { 'cluster.x-k8s.io/cluster-name': CLUSTER, 'cluster.x-k8s.io/control-plane': '', ...(opts.labels ?? {}) },
+      labels: {
+        'cluster.x-k8s.io/cluster-name': CLUSTER,
+        'cluster.x-k8s.io/control-plane': '',
+        ...(opts.labels ?? {}),
+      },
       annotations: opts.annotations,
-      ownerReferences: [{ apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane', name: 'cp', uid: 'kcp-uid', controller: true }],
+      ownerReferences: [
+        {
+          apiVersion: CONTROLPLANE_API_VERSION,
+          kind: 'KubeadmControlPlane',
+          name: 'cp',
+          uid: 'kcp-uid',
+          controller: true,
+        },
+      ],
     },
     spec: {
       clusterName: CLUSTER,
@@ -60,21 +97,41 @@ export function kubeadmConfig(name: string, k: KubeadmControlPlane, opts: { init
     delete spec.initConfiguration;
     spec.joinConfiguration = { ...(spec.joinConfiguration as object), controlPlane: {} };
   }
-  return { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', metadata: { name, namespace: NS, uid: `${name}-kc-uid` }, spec };
+  return {
+    apiVersion: BOOTSTRAP_API_VERSION,
+    kind: 'KubeadmConfig',
+    metadata: { name, namespace: NS, uid: `${name}-kc-uid` },
+    spec,
+  };
 }
 
-export function infraTemplate(name: string, spec: Record<string, unknown> = { image: 'ubuntu-22.04', resources: { cpu: 2 } }): KubeObject {
-  return { apiVersion: INFRA_API_VERSION, kind: 'InMemoryMachineTemplate', metadata: { name, namespace: NS }, spec: { template: { spec } } };
+export function infraTemplate(
+  name: string,
+  spec: Record<string, unknown> = { image: 'ubuntu-22.04', resources: { cpu: 2 } },
+): KubeObject {
+  return {
+    apiVersion: INFRA_API_VERSION,
+    kind: 'InMemoryMachineTemplate',
+    metadata: { name, namespace: NS },
+    spec: { template: { spec } },
+  };
 }
 
-export function infraMachine(name: string, clonedFrom = 'tmpl-a', spec: Record<string, unknown> = { image: 'ubuntu-22.04', resources: { cpu: 2 } }): KubeObject {
+export function infraMachine(
+  name: string,
+  clonedFrom = 'tmpl-a',
+  spec: Record<string, unknown> = { image: 'ubuntu-22.04', resources: { cpu: 2 } },
+): KubeObject {
   return {
     apiVersion: INFRA_API_VERSION,
     kind: 'InMemoryMachine',
     metadata: {
       name,
       namespace: NS,
-      annotations: { 'cluster.x-k8s.io/cloned-from-name': clonedFrom, 'cluster.x-k8s.io/cloned-from-groupkind': 'InMemoryMachineTemplate.infrastructure.cluster.x-k8s.io' },
+      annotations: {
+        'cluster.x-k8s.io/cloned-from-name': clonedFrom,
+        'cluster.x-k8s.io/cloned-from-groupkind': 'InMemoryMachineTemplate.infrastructure.cluster.x-k8s.io',
+      },
     },
     spec,
   };

@@ -17,7 +17,11 @@ export function changedConditionTypes(before: Condition[] | undefined, after: Co
 }
 
 /** `latest` with each changed type replaced by its `after` version (appended when new, dropped when removed). */
-export function rebaseConditions(latest: Condition[], after: Condition[] | undefined, changed: Set<string>): Condition[] {
+export function rebaseConditions(
+  latest: Condition[],
+  after: Condition[] | undefined,
+  changed: Set<string>,
+): Condition[] {
   const mine = new Map((after ?? []).map((c) => [c.type, c]));
   const out: Condition[] = [];
   for (const c of latest) {

@@ -6,7 +6,6 @@ type Json = unknown;
 
 const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-
 /** The merge patch turning `from` into `to`; undefined when they are equal. */
 export function createMergePatch(from: Json, to: Json): Json | undefined {
   if (jsonEqual(from, to)) return undefined;

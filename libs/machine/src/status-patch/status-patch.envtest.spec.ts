@@ -2,13 +2,25 @@
 // (upstream util/patch patchStatusConditions). The "lagging" client serves a stale copy as a late informer cache would.
 import type { Condition } from '@capi/api';
 import { KubeClient, type Client, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
-import { kubeConfigFor, startEnvtest, testMachineCrd, TEST_INFRA_API_VERSION, TEST_MACHINE_KIND, type Envtest } from '@capi/envtest';
+import {
+  kubeConfigFor,
+  startEnvtest,
+  testMachineCrd,
+  TEST_INFRA_API_VERSION,
+  TEST_MACHINE_KIND,
+  type Envtest,
+} from '@capi/envtest';
 import { patchStatus } from './status-patch';
 
 jest.setTimeout(30_000);
 
 type Obj = KubeObject & { status?: { conditions?: Condition[]; phase?: string } };
-const c = (type: string, status: Condition['status']): Condition => ({ type, status, reason: `${type}${status}`, lastTransitionTime: '2026-01-01T00:00:00Z' });
+const c = (type: string, status: Condition['status']): Condition => ({
+  type,
+  status,
+  reason: `${type}${status}`,
+  lastTransitionTime: '2026-01-01T00:00:00Z',
+});
 
 describe('patchStatus (envtest)', () => {
   let env: Envtest;
@@ -18,7 +30,9 @@ describe('patchStatus (envtest)', () => {
     env = await startEnvtest({ installProjectCrds: false, crds: [testMachineCrd()] });
     // Counts the status patches the server refuses, as the client sees them.
     client = new KubeClient(kubeConfigFor(env), {
-      metrics: { observe: (r) => void (r.verb === 'patch' && r.subresource === 'status' && r.code >= 400 && refused++) },
+      metrics: {
+        observe: (r) => void (r.verb === 'patch' && r.subresource === 'status' && r.code >= 400 && refused++),
+      },
     });
   });
   afterAll(async () => {
@@ -26,16 +40,36 @@ describe('patchStatus (envtest)', () => {
     await env?.stop();
   });
 
-  const refOf = (name: string): ObjectRef => ({ apiVersion: TEST_INFRA_API_VERSION, kind: TEST_MACHINE_KIND, namespace: 'default', name });
+  const refOf = (name: string): ObjectRef => ({
+    apiVersion: TEST_INFRA_API_VERSION,
+    kind: TEST_MACHINE_KIND,
+    namespace: 'default',
+    name,
+  });
   const failed = () => refused;
 
   /** An object with conditions A and B, read (the stale copy), then changed by others: a label, and condition B. */
   async function staleObject(name: string): Promise<{ stale: Obj; ref: ObjectRef }> {
     const ref = refOf(name);
-    await client.create<Obj>({ apiVersion: TEST_INFRA_API_VERSION, kind: TEST_MACHINE_KIND, metadata: { name, namespace: 'default' }, spec: {} });
-    const stale = await client.patch<Obj>(ref, 'merge', { status: { phase: 'Pending', conditions: [c('A', 'True'), c('B', 'True')] } }, { subresource: 'status' });
+    await client.create<Obj>({
+      apiVersion: TEST_INFRA_API_VERSION,
+      kind: TEST_MACHINE_KIND,
+      metadata: { name, namespace: 'default' },
+      spec: {},
+    });
+    const stale = await client.patch<Obj>(
+      ref,
+      'merge',
+      { status: { phase: 'Pending', conditions: [c('A', 'True'), c('B', 'True')] } },
+      { subresource: 'status' },
+    );
     await client.patch(ref, 'merge', { metadata: { labels: { other: 'writer' } } });
-    await client.patch(ref, 'merge', { status: { conditions: [c('A', 'True'), c('B', 'False')] } }, { subresource: 'status' });
+    await client.patch(
+      ref,
+      'merge',
+      { status: { conditions: [c('A', 'True'), c('B', 'False')] } },
+      { subresource: 'status' },
+    );
     return { stale, ref };
   }
 
@@ -43,7 +77,10 @@ describe('patchStatus (envtest)', () => {
   const lagging = (stale: Obj, times: number): Client => {
     let left = times;
     return new Proxy(client, {
-      get: (target, prop, receiver) => (prop === 'get' ? async (r: ObjectRef) => (left-- > 0 ? structuredClone(stale) : target.get(r)) : Reflect.get(target, prop, receiver)),
+      get: (target, prop, receiver) =>
+        prop === 'get'
+          ? async (r: ObjectRef) => (left-- > 0 ? structuredClone(stale) : target.get(r))
+          : Reflect.get(target, prop, receiver),
     }) as Client;
   };
 
@@ -59,9 +96,15 @@ describe('patchStatus (envtest)', () => {
     const { stale, ref } = await staleObject('conflict');
     const before = failed();
     const tries: number[] = [];
-    const written = await patchStatus<Obj>(lagging(stale, 1), ref, stale.status, { ...stale.status, phase: 'Running', conditions: [c('A', 'False'), c('B', 'True')] }, {
-      backoff: async (attempt) => void tries.push(attempt),
-    });
+    const written = await patchStatus<Obj>(
+      lagging(stale, 1),
+      ref,
+      stale.status,
+      { ...stale.status, phase: 'Running', conditions: [c('A', 'False'), c('B', 'True')] },
+      {
+        backoff: async (attempt) => void tries.push(attempt),
+      },
+    );
     // One refused write (the stale resourceVersion), then the change re-applied on the latest copy: A is ours, B theirs.
     expect(failed() - before).toBe(1);
     expect(tries).toEqual([1]);
@@ -72,8 +115,15 @@ describe('patchStatus (envtest)', () => {
   it('gives up after 5 conflicts, still writing the rest of the status', async () => {
     const { stale, ref } = await staleObject('exhausted');
     const before = failed();
-    await expect(patchStatus(lagging(stale, 99), ref, stale.status, { ...stale.status, phase: 'Running', conditions: [c('A', 'False'), c('B', 'True')] }, { backoff: async () => undefined }))
-      .rejects.toMatchObject({ code: 409 });
+    await expect(
+      patchStatus(
+        lagging(stale, 99),
+        ref,
+        stale.status,
+        { ...stale.status, phase: 'Running', conditions: [c('A', 'False'), c('B', 'True')] },
+        { backoff: async () => undefined },
+      ),
+    ).rejects.toMatchObject({ code: 409 });
     expect(failed() - before).toBe(5);
     const latest = await client.get<Obj>(ref);
     expect(latest.status?.phase).toBe('Running');

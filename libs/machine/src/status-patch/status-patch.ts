@@ -24,7 +24,13 @@ const defaultBackoff = () => new Promise<void>((resolve) => setTimeout(resolve, 
  * Writes `after` over `before` on the status subresource of `ref`; no request when nothing changed. `client.get` gives
  * the latest copy the conditions are rebased on (the informer cache, as upstream's client). Returns the written object.
  */
-export async function patchStatus<T extends KubeObject>(client: Client, ref: ObjectRef, before: object | undefined, after: object | undefined, opts: StatusPatchOptions = {}): Promise<T | undefined> {
+export async function patchStatus<T extends KubeObject>(
+  client: Client,
+  ref: ObjectRef,
+  before: object | undefined,
+  after: object | undefined,
+  opts: StatusPatchOptions = {},
+): Promise<T | undefined> {
   const from = (before ?? {}) as Status;
   const to = (after ?? {}) as Status;
   const patch = createMergePatch(from, to) as Record<string, unknown> | undefined;
@@ -46,7 +52,8 @@ export async function patchStatus<T extends KubeObject>(client: Client, ref: Obj
         // As upstream, the rest of the status is still written (unguarded) when the conditions could not be.
         const rest = { ...patch };
         delete rest.conditions;
-        if (Object.keys(rest).length > 0) await client.patch<T>(ref, 'merge', { status: rest }, { subresource: 'status' });
+        if (Object.keys(rest).length > 0)
+          await client.patch<T>(ref, 'merge', { status: rest }, { subresource: 'status' });
         throw e;
       }
       await backoff(attempt);

@@ -7,7 +7,14 @@ import { HOOKS_API_VERSION, type LabelSelector } from '@capi/api';
 import { extensionConfigFor } from '@capi/envtest';
 import { generateServerTls, gvhToPath, hookDescriptor, type ExtensionConfig } from '@capi/runtime-client';
 
-export const EXTENSION_FAULTS = ['slow', 'http500', 'truncatedJson', 'wrongTypes', 'failureStatus', 'untrustedCertificate'] as const;
+export const EXTENSION_FAULTS = [
+  'slow',
+  'http500',
+  'truncatedJson',
+  'wrongTypes',
+  'failureStatus',
+  'untrustedCertificate',
+] as const;
 export type ExtensionFault = (typeof EXTENSION_FAULTS)[number];
 
 export const FAULTY_HANDLER_NAME = 'update-machine';
@@ -33,7 +40,13 @@ export interface FaultyExtension {
 }
 
 const json = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8');
-const success = { apiVersion: HOOKS_API_VERSION, kind: 'UpdateMachineResponse', status: 'Success', message: HEALTHY_MESSAGE, retryAfterSeconds: 0 };
+const success = {
+  apiVersion: HOOKS_API_VERSION,
+  kind: 'UpdateMachineResponse',
+  status: 'Success',
+  message: HEALTHY_MESSAGE,
+  retryAfterSeconds: 0,
+};
 
 /** Status code and body of a (non-slow) answer for a fault. */
 function answerFor(fault: ExtensionFault | undefined): { code: number; body: Buffer } {
@@ -77,14 +90,21 @@ export async function startFaultyExtension(
         return;
       }
       try {
-        ext.machines.push((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { desired: { machine: { metadata: { name: string } } } }).desired.machine.metadata.name);
+        ext.machines.push(
+          (
+            JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+              desired: { machine: { metadata: { name: string } } };
+            }
+          ).desired.machine.metadata.name,
+        );
       } catch {
         ext.machines.push('<unreadable request>');
       }
       const slow = fault === 'slow';
       const send = () => {
         const { code, body } = answerFor(fault === 'slow' ? undefined : fault);
-        if (!res.destroyed) res.writeHead(code, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+        if (!res.destroyed)
+          res.writeHead(code, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
       };
       if (!slow) return send();
       // Answers correctly, but only after the client gave up.
@@ -102,18 +122,24 @@ export async function startFaultyExtension(
   });
 
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const ec = extensionConfigFor(name, { url, caBundle: Buffer.from(trusted.cert).toString('base64') }, { resourceVersion: '1' });
+  const ec = extensionConfigFor(
+    name,
+    { url, caBundle: Buffer.from(trusted.cert).toString('base64') },
+    { resourceVersion: '1' },
+  );
   const ext: FaultyExtension = {
     extensionConfig: {
       ...ec,
       spec: { ...ec.spec, ...(opts.namespaceSelector ? { namespaceSelector: opts.namespaceSelector } : {}) },
       status: {
-        handlers: [{
-          name: `${FAULTY_HANDLER_NAME}.${name}`,
-          requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' },
-          timeoutSeconds,
-          failurePolicy: 'Fail',
-        }],
+        handlers: [
+          {
+            name: `${FAULTY_HANDLER_NAME}.${name}`,
+            requestHook: { apiVersion: HOOKS_API_VERSION, hook: 'UpdateMachine' },
+            timeoutSeconds,
+            failurePolicy: 'Fail',
+          },
+        ],
       },
     },
     get fault() {

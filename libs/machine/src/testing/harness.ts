@@ -12,7 +12,14 @@ import {
   MANAGER,
   type Manager,
 } from '@capi/controller-runtime';
-import { extensionConfigFor, kubeConfigFor, ManualClock, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
+import {
+  extensionConfigFor,
+  kubeConfigFor,
+  ManualClock,
+  startEnvtest,
+  testMachineCrd,
+  type Envtest,
+} from '@capi/envtest';
 import {
   createExtensionServer,
   discoverExtension,
@@ -48,11 +55,12 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
   const clock = new ManualClock();
   const counts = new CountingClientMetrics();
 
-
   const moduleRef = await Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
-      FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates })),
+      FeatureGatesModule.forRoot(
+        new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
+      ),
       SsaModule.forRoot(),
       MachineControllerModule.forRoot({
         imports: [runtimeClientModule],
@@ -65,7 +73,13 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   return {
-    env, client, app, registry, clock, counts, transport,
+    env,
+    client,
+    app,
+    registry,
+    clock,
+    counts,
+    transport,
     reconciler: app.get(MachineReconciler),
     manager: app.get<Manager>(MANAGER),
     close: async () => {
@@ -78,14 +92,23 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
 }
 
 /** Registers an extension server (discovery over HTTPS) under ExtensionConfig `name`. */
-export async function registerExtension(h: Harness, name: string, handlers: AnyExtensionHandler[]): Promise<ExtensionServer> {
+export async function registerExtension(
+  h: Harness,
+  name: string,
+  handlers: AnyExtensionHandler[],
+): Promise<ExtensionServer> {
   const server = await createExtensionServer({ tls: 'generate', handlers });
   h.registry.add(await discoverExtension(extensionConfigFor(name, server, { resourceVersion: '1' }), h.transport));
   return server;
 }
 
 /** A faulty UpdateMachine extension (see faulty-extension.ts) registered without discovery; close() also unregisters it. */
-export async function registerFaultyExtension(h: Harness, name: string, fault: ExtensionFault | undefined, opts: { namespaceSelector?: LabelSelector } = {}): Promise<FaultyExtension> {
+export async function registerFaultyExtension(
+  h: Harness,
+  name: string,
+  fault: ExtensionFault | undefined,
+  opts: { namespaceSelector?: LabelSelector } = {},
+): Promise<FaultyExtension> {
   const ext = await startFaultyExtension(name, { fault, ...opts });
   h.registry.add(ext.extensionConfig);
   return {

@@ -2,7 +2,15 @@
 // updaters whose CanUpdateMachineSet patches made up the accepted change get UpdateMachine for the moved Machines.
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
-import { conditionStatus, createDeployment, describeNamespace, eventually, machinesOf, startHarness, type Harness } from './harness';
+import {
+  conditionStatus,
+  createDeployment,
+  describeNamespace,
+  eventually,
+  machinesOf,
+  startHarness,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(90_000);
 
@@ -20,7 +28,16 @@ describe('MachineDeployment in-place rollout with two updaters, one contributing
     await createDeployment(h.client, ns, { replicas: 2, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 1 });
     const settled = (version: string) => async () => {
       const ms = await machinesOf(h.client, ns);
-      return ms.length === 2 && ms.every((m) => m.spec.version === version && conditionStatus(m, 'Available') === 'True' && conditionStatus(m, 'UpToDate') === 'True') && ms;
+      return (
+        ms.length === 2 &&
+        ms.every(
+          (m) =>
+            m.spec.version === version &&
+            conditionStatus(m, 'Available') === 'True' &&
+            conditionStatus(m, 'UpToDate') === 'True',
+        ) &&
+        ms
+      );
     };
     const before = await eventually(settled('v1.30.0'), 'two Machines at v1.30.0');
 
@@ -34,7 +51,11 @@ describe('MachineDeployment in-place rollout with two updaters, one contributing
       const v = ev.object.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION];
       if (v !== undefined) seenOnMachineSets.add(v);
     });
-    await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' }, 'merge', { spec: { template: { spec: { version: 'v1.31.0' } } } });
+    await h.client.patch(
+      { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' },
+      'merge',
+      { spec: { template: { spec: { version: 'v1.31.0' } } } },
+    );
     let after: Machine[];
     try {
       after = await eventually(settled('v1.31.0'), 'two Machines at v1.31.0', 60_000);

@@ -47,13 +47,23 @@ function testCrd(kind: string) {
       group: INFRA_GROUP,
       scope: 'Namespaced',
       names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      versions: [{
-        name: 'v1beta2', served: true, storage: true, subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', properties: {
-          spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-          status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-        } } },
-      }],
+      versions: [
+        {
+          name: 'v1beta2',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              },
+            },
+          },
+        },
+      ],
     },
   };
 }
@@ -76,7 +86,12 @@ class TestInfraProvisioner {
     const providerID = `test://${req.namespace}/${req.name}`;
     const nodeName = `${req.namespace}-${req.name}`;
     if (!(await this.client.tryGet({ apiVersion: 'v1', kind: 'Node', name: nodeName }))) {
-      const node = await this.client.create<KubeObject>({ apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName }, spec: { providerID } });
+      const node = await this.client.create<KubeObject>({
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: nodeName },
+        spec: { providerID },
+      });
       await this.client.updateStatus({ ...node, status: { conditions: NODE_CONDITIONS } });
     }
     const withId = await this.client.patch<KubeObject>(ref, 'merge', { spec: { providerID } });
@@ -122,13 +137,21 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const counts = new CountingClientMetrics();
 
   // The reference updater's hook logic, fast by default: an update completes on the first call after it started.
-  const updater = new InPlaceUpdaterHandlers({ updateDurationSeconds: opts.updateDurationSeconds ?? 0, updateJitterSeconds: 0, retryAfterSeconds: 1 });
+  const updater = new InPlaceUpdaterHandlers({
+    updateDurationSeconds: opts.updateDurationSeconds ?? 0,
+    updateJitterSeconds: 0,
+    retryAfterSeconds: 1,
+  });
   const hookCalls = { CanUpdateMachineSet: 0, UpdateMachine: 0, noopUpdateMachine: 0 };
   const canUpdateByNamespace = new Map<string, number>();
   const server: ExtensionServer = await createExtensionServer({
     tls: 'generate',
     handlers: [
-      { hook: 'CanUpdateMachine', name: HANDLER_NAMES.CanUpdateMachine, handle: (req) => updater.canUpdateMachine(req) },
+      {
+        hook: 'CanUpdateMachine',
+        name: HANDLER_NAMES.CanUpdateMachine,
+        handle: (req) => updater.canUpdateMachine(req),
+      },
       {
         hook: 'CanUpdateMachineSet',
         name: HANDLER_NAMES.CanUpdateMachineSet,
@@ -137,11 +160,16 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
           const ns = req.current.machineSet.metadata.namespace ?? '';
           canUpdateByNamespace.set(ns, (canUpdateByNamespace.get(ns) ?? 0) + 1);
           // A misbehaving extension for one namespace, to check errors surface instead of crashing or rolling out.
-          if (req.current.machineSet.metadata.namespace === FAILING_EXTENSION_NAMESPACE) return { status: 'Failure', message: 'extension is broken' };
+          if (req.current.machineSet.metadata.namespace === FAILING_EXTENSION_NAMESPACE)
+            return { status: 'Failure', message: 'extension is broken' };
           return updater.canUpdateMachineSet(req);
         },
       },
-      { hook: 'UpdateMachine', name: HANDLER_NAMES.UpdateMachine, handle: (req) => (hookCalls.UpdateMachine++, updater.updateMachine(req)) },
+      {
+        hook: 'UpdateMachine',
+        name: HANDLER_NAMES.UpdateMachine,
+        handle: (req) => (hookCalls.UpdateMachine++, updater.updateMachine(req)),
+      },
     ],
   });
   const noopServer = opts.noopUpdater
@@ -149,33 +177,52 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         tls: 'generate',
         handlers: [
           { hook: 'CanUpdateMachineSet', name: 'can-update-machineset', handle: () => ({ status: 'Success' }) },
-          { hook: 'UpdateMachine', name: 'update-machine', handle: () => (hookCalls.noopUpdateMachine++, { status: 'Success', retryAfterSeconds: 0 }) },
+          {
+            hook: 'UpdateMachine',
+            name: 'update-machine',
+            handle: () => (hookCalls.noopUpdateMachine++, { status: 'Success', retryAfterSeconds: 0 }),
+          },
         ],
       })
     : undefined;
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
   const extensionConfig = (name: string, s: ExtensionServer) => ({
-    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name, resourceVersion: '1' }, spec: { clientConfig: { url: s.url, caBundle: s.caBundle } },
+    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+    kind: 'ExtensionConfig',
+    metadata: { name, resourceVersion: '1' },
+    spec: { clientConfig: { url: s.url, caBundle: s.caBundle } },
   });
   registry.add(await discoverExtension(extensionConfig('in-place', server), transport));
   if (noopServer) registry.add(await discoverExtension(extensionConfig('zz-noop', noopServer), transport));
 
-
   const moduleRef = await Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
-      FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates })),
+      FeatureGatesModule.forRoot(
+        new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
+      ),
       SsaModule.forRoot(),
       MachineSetModule.forRoot({ imports: [runtimeClientModule] }),
       ...(lifecycle
-        ? [MachineControllerModule.forRoot({ imports: [runtimeClientModule], workloadClusterClientProvider: async () => client, nodePollIntervalMs: 500 }), TestInfraModule]
+        ? [
+            MachineControllerModule.forRoot({
+              imports: [runtimeClientModule],
+              workloadClusterClientProvider: async () => client,
+              nodePollIntervalMs: 500,
+            }),
+            TestInfraModule,
+          ]
         : []),
     ],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false });
   await app.init();
   return {
-    env, client, app, counts, hookCalls,
+    env,
+    client,
+    app,
+    counts,
+    hookCalls,
     canUpdateCallsIn: (ns) => canUpdateByNamespace.get(ns) ?? 0,
     manager: app.get<Manager>(MANAGER),
     close: async () => {
@@ -190,7 +237,11 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
 }
 
 /** Polls until check returns truthy (real time, bounded); the last error is part of the timeout message. */
-export async function eventually<T>(check: () => T | Promise<T | undefined | false>, label: string, timeoutMs = 30_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | Promise<T | undefined | false>,
+  label: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -201,7 +252,8 @@ export async function eventually<T>(check: () => T | Promise<T | undefined | fal
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${label}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -210,13 +262,33 @@ export async function eventually<T>(check: () => T | Promise<T | undefined | fal
 export async function createDeployment(
   c: KubeClient,
   ns: string,
-  o: { replicas: number; version: string; maxSurge: number; maxUnavailable: number; templates?: Record<string, Record<string, unknown>>; onDelete?: boolean },
+  o: {
+    replicas: number;
+    version: string;
+    maxSurge: number;
+    maxUnavailable: number;
+    templates?: Record<string, Record<string, unknown>>;
+    onDelete?: boolean;
+  },
 ): Promise<MachineDeployment> {
   await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  const cluster = await c.create<KubeObject>({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', metadata: { name: 'c1', namespace: ns }, spec: {} });
-  await c.updateStatus({ ...cluster, status: { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } } });
+  const cluster = await c.create<KubeObject>({
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'Cluster',
+    metadata: { name: 'c1', namespace: ns },
+    spec: {},
+  });
+  await c.updateStatus({
+    ...cluster,
+    status: { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } },
+  });
   for (const [name, spec] of Object.entries(o.templates ?? { tmpl: { image: 'v1' } })) {
-    await c.create({ apiVersion: INFRA_API_VERSION, kind: 'TestMachineTemplate', metadata: { name, namespace: ns }, spec: { template: { spec } } });
+    await c.create({
+      apiVersion: INFRA_API_VERSION,
+      kind: 'TestMachineTemplate',
+      metadata: { name, namespace: ns },
+      spec: { template: { spec } },
+    });
   }
   return c.create<MachineDeployment>({
     apiVersion: CLUSTER_API_VERSION,
@@ -226,14 +298,22 @@ export async function createDeployment(
       clusterName: 'c1',
       replicas: o.replicas,
       selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': 'md' } },
-      rollout: { strategy: o.onDelete ? { type: 'OnDelete' } : { type: 'RollingUpdate', rollingUpdate: { maxSurge: o.maxSurge, maxUnavailable: o.maxUnavailable } } },
+      rollout: {
+        strategy: o.onDelete
+          ? { type: 'OnDelete' }
+          : { type: 'RollingUpdate', rollingUpdate: { maxSurge: o.maxSurge, maxUnavailable: o.maxUnavailable } },
+      },
       template: {
         metadata: { labels: { 'cluster.x-k8s.io/deployment-name': 'md' } },
         spec: {
           clusterName: 'c1',
           version: o.version,
           bootstrap: { dataSecretName: 'bootstrap-data' },
-          infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachineTemplate', name: Object.keys(o.templates ?? { tmpl: 0 })[0] },
+          infrastructureRef: {
+            apiGroup: INFRA_GROUP,
+            kind: 'TestMachineTemplate',
+            name: Object.keys(o.templates ?? { tmpl: 0 })[0],
+          },
         },
       },
     },
@@ -246,9 +326,20 @@ export async function machinesOf(c: KubeClient, ns: string): Promise<Machine[]> 
 
 /** Compact state of a namespace for failure messages. */
 export async function describeNamespace(c: KubeClient, ns: string): Promise<string> {
-  const pick = (o: KubeObject) => ({ name: o.metadata.name, annotations: o.metadata.annotations, owners: o.metadata.ownerReferences?.map((r) => r.name), spec: o.spec, status: o.status });
+  const pick = (o: KubeObject) => ({
+    name: o.metadata.name,
+    annotations: o.metadata.annotations,
+    owners: o.metadata.ownerReferences?.map((r) => r.name),
+    spec: o.spec,
+    status: o.status,
+  });
   const lists = await Promise.all(
-    [[CLUSTER_API_VERSION, 'MachineDeployment'], [CLUSTER_API_VERSION, 'MachineSet'], [CLUSTER_API_VERSION, 'Machine'], [INFRA_API_VERSION, 'TestMachine']].map(
+    [
+      [CLUSTER_API_VERSION, 'MachineDeployment'],
+      [CLUSTER_API_VERSION, 'MachineSet'],
+      [CLUSTER_API_VERSION, 'Machine'],
+      [INFRA_API_VERSION, 'TestMachine'],
+    ].map(
       async ([v, k]) => `${k}: ${JSON.stringify((await c.list(v, k, { namespace: ns })).items.map(pick), null, 1)}`,
     ),
   );

@@ -1,6 +1,12 @@
 // MachineSet remediation on envtest with the Machine lifecycle: Machines marked the way MachineHealthCheck marks them
 // are deleted by their MachineSet (within the MD's maxInFlight) and replaced by the regular scale up.
-import { CLUSTER_API_VERSION, REVISION_ANNOTATION, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  REVISION_ANNOTATION,
+  type Machine,
+  type MachineDeployment,
+  type MachineSet,
+} from '@capi/api';
 import { CACHE, type InformerCache, type KubeObject } from '@capi/controller-runtime';
 import { createDeployment, describeNamespace, eventually, machinesOf, startHarness, type Harness } from './harness';
 
@@ -26,13 +32,18 @@ describe('MachineSet remediation', () => {
    * list from an older copy would bring back one the Machine controller removed, which kube refuses on a deleting object).
    */
   async function setHold(m: Machine, held: boolean): Promise<void> {
-    await eventually(async () => {
-      const cur = await h.client.get<Machine>(victimRef(m));
-      const finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== HOLD_FINALIZER);
-      if (held) finalizers.push(HOLD_FINALIZER);
-      await h.client.patch(victimRef(m), 'merge', { metadata: { resourceVersion: cur.metadata.resourceVersion, finalizers } });
-      return true;
-    }, `${held ? 'hold' : 'release'} ${m.metadata.name}`);
+    await eventually(
+      async () => {
+        const cur = await h.client.get<Machine>(victimRef(m));
+        const finalizers = (cur.metadata.finalizers ?? []).filter((f) => f !== HOLD_FINALIZER);
+        if (held) finalizers.push(HOLD_FINALIZER);
+        await h.client.patch(victimRef(m), 'merge', {
+          metadata: { resourceVersion: cur.metadata.resourceVersion, finalizers },
+        });
+        return true;
+      },
+      `${held ? 'hold' : 'release'} ${m.metadata.name}`,
+    );
   }
 
   /** What MHC writes on an unhealthy Machine (SSA on status with its own field manager). */
@@ -45,8 +56,20 @@ describe('MachineSet remediation', () => {
         metadata: { name: m.metadata.name, namespace: m.metadata.namespace },
         status: {
           conditions: [
-            { type: 'HealthCheckSucceeded', status: 'False', reason: 'UnhealthyNode', message: 'Condition Ready on Node is reported as False', lastTransitionTime },
-            { type: 'OwnerRemediated', status: 'False', reason: 'WaitingForRemediation', message: 'Waiting for remediation', lastTransitionTime },
+            {
+              type: 'HealthCheckSucceeded',
+              status: 'False',
+              reason: 'UnhealthyNode',
+              message: 'Condition Ready on Node is reported as False',
+              lastTransitionTime,
+            },
+            {
+              type: 'OwnerRemediated',
+              status: 'False',
+              reason: 'WaitingForRemediation',
+              message: 'Waiting for remediation',
+              lastTransitionTime,
+            },
           ],
         },
       },
@@ -62,9 +85,18 @@ describe('MachineSet remediation', () => {
   }
 
   async function setUp(ns: string, maxInFlight?: number): Promise<{ md: MachineDeployment; machines: Machine[] }> {
-    const md = await createDeployment(h.client, ns, { replicas: 3, version: 'v1.30.0', maxSurge: 1, maxUnavailable: 0 });
+    const md = await createDeployment(h.client, ns, {
+      replicas: 3,
+      version: 'v1.30.0',
+      maxSurge: 1,
+      maxUnavailable: 0,
+    });
     if (maxInFlight !== undefined) {
-      await h.client.patch({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' }, 'merge', { spec: { remediation: { maxInFlight } } });
+      await h.client.patch(
+        { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' },
+        'merge',
+        { spec: { remediation: { maxInFlight } } },
+      );
     }
     return { md, machines: await provisionedMachines(ns, 3) };
   }
@@ -73,7 +105,12 @@ describe('MachineSet remediation', () => {
     const ns = 'remediate-one';
     const { machines } = await setUp(ns);
     // The MD surfaces its current revision; its MachineSet has the same one, so it may remediate.
-    const md = await h.client.get<MachineDeployment>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' });
+    const md = await h.client.get<MachineDeployment>({
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'MachineDeployment',
+      namespace: ns,
+      name: 'md',
+    });
     const [ms] = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
     expect(md.metadata.annotations?.[REVISION_ANNOTATION]).toBe('1');
     expect(ms.metadata.annotations?.[REVISION_ANNOTATION]).toBe('1');
@@ -87,11 +124,22 @@ describe('MachineSet remediation', () => {
       const m = (await byName(ns)).get(victim.metadata.name ?? '');
       return m?.metadata.deletionTimestamp ? m : undefined;
     }, 'the marked Machine deleting');
-    expect(condition(deleting, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'MachineDeleting', message: 'Machine is deleting' });
+    expect(condition(deleting, 'OwnerRemediated')).toMatchObject({
+      status: 'False',
+      reason: 'MachineDeleting',
+      message: 'Machine is deleting',
+    });
     const others = [...(await byName(ns)).values()].filter((m) => m.metadata.name !== victim.metadata.name);
     expect(others.every((m) => !m.metadata.deletionTimestamp)).toBe(true);
     await eventually(async () => {
-      const status = (await h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: ms.metadata.name ?? '' })).status;
+      const status = (
+        await h.client.get<MachineSet>({
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'MachineSet',
+          namespace: ns,
+          name: ms.metadata.name ?? '',
+        })
+      ).status;
       const c = status?.conditions?.find((x) => x.type === 'Remediating');
       return c?.status === 'True' && c.message?.includes(`Machine ${victim.metadata.name}: Machine is deleting`);
     }, 'MachineSet Remediating True while the remediation is in flight');
@@ -104,7 +152,14 @@ describe('MachineSet remediation', () => {
     expect(names).not.toContain(victim.metadata.name);
     for (const m of machines.slice(1)) expect(names).toContain(m.metadata.name);
     await eventually(async () => {
-      const status = (await h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: ms.metadata.name ?? '' })).status;
+      const status = (
+        await h.client.get<MachineSet>({
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'MachineSet',
+          namespace: ns,
+          name: ms.metadata.name ?? '',
+        })
+      ).status;
       return status?.conditions?.find((c) => c.type === 'Remediating')?.reason === 'NotRemediating';
     }, 'MachineSet NotRemediating once replaced');
   });
@@ -115,13 +170,24 @@ describe('MachineSet remediation', () => {
     const cluster = { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ns, name: 'c1' };
     const paused = await h.client.patch<KubeObject>(cluster, 'merge', { spec: { paused: true } });
     // The controllers read the Cluster from the informer cache: mark only once it shows the pause.
-    expect(await h.app.get<InformerCache>(CACHE).waitForResourceVersion(cluster, paused.metadata.resourceVersion ?? '', 10_000)).toBe(true);
+    expect(
+      await h.app
+        .get<InformerCache>(CACHE)
+        .waitForResourceVersion(cluster, paused.metadata.resourceVersion ?? '', 10_000),
+    ).toBe(true);
     const victim = machines[0];
     await markUnhealthy(victim);
     const [ms] = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
     // The MS reconciled after the mark (its Remediating condition saw it) yet left the Machine alone.
     await eventually(async () => {
-      const status = (await h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: ms.metadata.name ?? '' })).status;
+      const status = (
+        await h.client.get<MachineSet>({
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'MachineSet',
+          namespace: ns,
+          name: ms.metadata.name ?? '',
+        })
+      ).status;
       const c = status?.conditions?.find((x) => x.type === 'Remediating');
       return c?.status === 'True' && c.message?.includes('Waiting for remediation');
     }, 'MachineSet Remediating True while paused');
@@ -130,7 +196,12 @@ describe('MachineSet remediation', () => {
     expect(condition(stillThere, 'OwnerRemediated')?.reason).toBe('WaitingForRemediation');
 
     await h.client.patch(cluster, 'merge', { spec: { paused: false } });
-    await eventually(async () => !(await byName(ns)).get(victim.metadata.name ?? '')?.metadata.uid || (await byName(ns)).get(victim.metadata.name ?? '')?.metadata.deletionTimestamp, 'the Machine remediated after unpause');
+    await eventually(
+      async () =>
+        !(await byName(ns)).get(victim.metadata.name ?? '')?.metadata.uid ||
+        (await byName(ns)).get(victim.metadata.name ?? '')?.metadata.deletionTimestamp,
+      'the Machine remediated after unpause',
+    );
   });
 
   it('with maxInFlight 1 remediates two marked Machines one at a time', async () => {
@@ -151,11 +222,18 @@ describe('MachineSet remediation', () => {
     }, 'one Machine deleting, the other deferred');
     expect(second.metadata.deletionTimestamp).toBeUndefined();
     expect(condition(first, 'OwnerRemediated')).toMatchObject({ reason: 'MachineDeleting' });
-    expect(condition(second, 'OwnerRemediated')?.message).toBe('Waiting because there are already too many remediations in progress (spec.strategy.remediation.maxInFlight is 1)');
+    expect(condition(second, 'OwnerRemediated')?.message).toBe(
+      'Waiting because there are already too many remediations in progress (spec.strategy.remediation.maxInFlight is 1)',
+    );
 
     // While the first is still deleting, the MS keeps reporting the waiting one and does not delete it.
     await eventually(async () => {
-      const ms = await h.client.get<MachineSet>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: first.metadata.ownerReferences?.[0]?.name ?? '' });
+      const ms = await h.client.get<MachineSet>({
+        apiVersion: CLUSTER_API_VERSION,
+        kind: 'MachineSet',
+        namespace: ns,
+        name: first.metadata.ownerReferences?.[0]?.name ?? '',
+      });
       return ms.status?.conditions?.find((c) => c.type === 'Remediating')?.status === 'True';
     }, 'MachineSet Remediating True while one Machine waits');
     expect((await byName(ns)).get(second.metadata.name ?? '')?.metadata.deletionTimestamp).toBeUndefined();
@@ -166,7 +244,10 @@ describe('MachineSet remediation', () => {
       const m = now.get(second.metadata.name ?? '');
       return !now.has(first.metadata.name ?? '') && m?.metadata.deletionTimestamp ? m : undefined;
     }, 'the first gone, then the second deleting');
-    expect(condition(secondDeleting, 'OwnerRemediated')).toMatchObject({ reason: 'MachineDeleting', message: 'Machine is deleting' });
+    expect(condition(secondDeleting, 'OwnerRemediated')).toMatchObject({
+      reason: 'MachineDeleting',
+      message: 'Machine is deleting',
+    });
 
     await setHold(second, false);
     const replaced = await provisionedMachines(ns, 3);
@@ -177,5 +258,10 @@ describe('MachineSet remediation', () => {
 });
 
 function victimRef(m: Machine) {
-  return { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: m.metadata.namespace, name: m.metadata.name ?? '' };
+  return {
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'Machine',
+    namespace: m.metadata.namespace,
+    name: m.metadata.name ?? '',
+  };
 }

@@ -1,21 +1,50 @@
 // MachineDeployment rollouts end to end on envtest: MachineSet/MachineDeployment/Machine controllers, the reference
 // updater behind HTTPS, and a test infra provider.
-import { CLUSTER_API_VERSION, isUpdateInProgress, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  isUpdateInProgress,
+  type Machine,
+  type MachineDeployment,
+  type MachineSet,
+} from '@capi/api';
 import type { KubeClient } from '@capi/controller-runtime';
-import { conditionStatus, createDeployment, describeNamespace, FAILING_EXTENSION_NAMESPACE, eventually, INFRA_API_VERSION, machinesOf, startHarness, type Harness } from './harness';
+import {
+  conditionStatus,
+  createDeployment,
+  describeNamespace,
+  FAILING_EXTENSION_NAMESPACE,
+  eventually,
+  INFRA_API_VERSION,
+  machinesOf,
+  startHarness,
+  type Harness,
+} from './harness';
 
 jest.setTimeout(90_000);
 
-const MD_REF = (ns: string) => ({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' });
+const MD_REF = (ns: string) => ({
+  apiVersion: CLUSTER_API_VERSION,
+  kind: 'MachineDeployment',
+  namespace: ns,
+  name: 'md',
+});
 
 async function readyMachines(c: KubeClient, ns: string, replicas: number, version: string): Promise<Machine[]> {
-  return withState(c, ns, () => eventually(async () => {
-    const ms = await machinesOf(c, ns);
-    const ok =
-      ms.length === replicas &&
-      ms.every((m) => !m.metadata.deletionTimestamp && m.spec.version === version && conditionStatus(m, 'Available') === 'True' && conditionStatus(m, 'UpToDate') === 'True');
-    return ok && ms;
-  }, `${replicas} available, up-to-date Machines at ${version} in ${ns}`));
+  return withState(c, ns, () =>
+    eventually(async () => {
+      const ms = await machinesOf(c, ns);
+      const ok =
+        ms.length === replicas &&
+        ms.every(
+          (m) =>
+            !m.metadata.deletionTimestamp &&
+            m.spec.version === version &&
+            conditionStatus(m, 'Available') === 'True' &&
+            conditionStatus(m, 'UpToDate') === 'True',
+        );
+      return ok && ms;
+    }, `${replicas} available, up-to-date Machines at ${version} in ${ns}`),
+  );
 }
 
 /** Adds the namespace's objects to a timeout error, so a failing rollout says where it stopped. */
@@ -78,7 +107,9 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     expect(await infraNames(h.client, ns)).toEqual(infraBefore);
     for (const m of after) {
       expect(conditionStatus(m, 'Updating')).toBe('False');
-      expect(m.metadata.annotations ?? {}).not.toHaveProperty(['in-place-updates.internal.cluster.x-k8s.io/update-in-progress']);
+      expect(m.metadata.annotations ?? {}).not.toHaveProperty([
+        'in-place-updates.internal.cluster.x-k8s.io/update-in-progress',
+      ]);
       expect(m.metadata.annotations ?? {}).not.toHaveProperty(['runtime.cluster.x-k8s.io/pending-hooks']);
     }
     expect(h.hookCalls.UpdateMachine).toBeGreaterThanOrEqual(3);
@@ -91,17 +122,33 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     const newMS = machineSets.find((ms) => ms.metadata.name === owner)!;
     expect(newMS.spec.replicas).toBe(3);
     expect(newMS.spec.template.spec.version).toBe('v1.31.0');
-    expect(after.every((m) => m.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash'])).toBe(true);
+    expect(
+      after.every(
+        (m) =>
+          m.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash'],
+      ),
+    ).toBe(true);
     // The moved Machines' InfraMachines carry the new MachineSet's labels too (syncMachines, capi-machineset-metadata).
     await eventually(async () => {
       const infras = (await h.client.list(INFRA_API_VERSION, 'TestMachine', { namespace: ns })).items;
-      return infras.length === 3 && infras.every((o) => o.metadata.labels?.['cluster.x-k8s.io/set-name'] === owner && o.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash']);
+      return (
+        infras.length === 3 &&
+        infras.every(
+          (o) =>
+            o.metadata.labels?.['cluster.x-k8s.io/set-name'] === owner &&
+            o.metadata.labels?.['machine-template-hash'] === newMS.spec.selector.matchLabels?.['machine-template-hash'],
+        )
+      );
     }, 'InfraMachines labelled with the new MachineSet');
     // The drained old MS is deleted and no move annotation is left on the new one (spec §12.42).
     await eventually(async () => {
       const sets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
       const keys = sets.flatMap((ms) => Object.keys(ms.metadata.annotations ?? {}));
-      return sets.length === 1 && sets[0].metadata.name === owner && !keys.some((k) => k.startsWith('in-place-updates.internal.cluster.x-k8s.io/'));
+      return (
+        sets.length === 1 &&
+        sets[0].metadata.name === owner &&
+        !keys.some((k) => k.startsWith('in-place-updates.internal.cluster.x-k8s.io/'))
+      );
     }, 'old MachineSet deleted, move annotations removed');
     expect(md.status?.conditions?.find((c) => c.type === 'MachinesUpToDate')?.status).toBe('True');
   });
@@ -130,15 +177,22 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
       templates: { tmpl: { image: 'v1' }, 'tmpl-v2': { image: 'v2' } },
     });
     const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
-    await changeTemplate(h.client, ns, { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachineTemplate', name: 'tmpl-v2' } });
+    await changeTemplate(h.client, ns, {
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachineTemplate', name: 'tmpl-v2' },
+    });
     const after = await eventually(async () => {
       const ms = await readyMachines(h.client, ns, 2, 'v1.30.0');
       return ms.every((m) => !before.some((b) => b.metadata.uid === m.metadata.uid)) && ms;
     }, 'all Machines replaced');
-    expect(after.every((m) => m.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks'] === undefined)).toBe(true);
+    expect(after.every((m) => m.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks'] === undefined)).toBe(
+      true,
+    );
     expect(h.canUpdateCallsIn(ns)).toBe(1);
     const infra = await h.client.list(INFRA_API_VERSION, 'TestMachine', { namespace: ns });
-    expect(infra.items.map((i) => (i.metadata.annotations ?? {})['cluster.x-k8s.io/cloned-from-name']).sort()).toEqual(['tmpl-v2', 'tmpl-v2']);
+    expect(infra.items.map((i) => (i.metadata.annotations ?? {})['cluster.x-k8s.io/cloned-from-name']).sort()).toEqual([
+      'tmpl-v2',
+      'tmpl-v2',
+    ]);
   });
 
   it('surfaces a failing CanUpdateMachineSet extension as a reconcile error on the MachineDeployment and keeps the old Machines', async () => {
@@ -157,7 +211,9 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     expect(identity(machines)).toEqual(identity(before));
     expect(machines.every((m) => !m.metadata.deletionTimestamp && !isUpdateInProgress(m))).toBe(true);
     const sets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
-    expect(sets.flatMap((s) => Object.keys(s.metadata.annotations ?? {})).filter((k) => k.includes('move'))).toEqual([]);
+    expect(sets.flatMap((s) => Object.keys(s.metadata.annotations ?? {})).filter((k) => k.includes('move'))).toEqual(
+      [],
+    );
     await h.client.delete(MD_REF(ns)); // stop the retries
   });
 
@@ -165,13 +221,24 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     const ns = 'missing-template';
     await createDeployment(h.client, ns, { replicas: 2, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 1 });
     const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
-    await changeTemplate(h.client, ns, { version: 'v1.31.0', infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachineTemplate', name: 'not-there' } });
-    const md = await withState(h.client, ns, () => eventually(async () => {
-      const md = await h.client.get<MachineDeployment>(MD_REF(ns));
-      const c = md.status?.conditions?.find((x) => x.type === 'RollingOut');
-      return c?.status === 'Unknown' && c.reason === 'TemplateNotFound' && md;
-    }, 'RollingOut reports the missing template'));
-    expect(md.status!.conditions!.find((x) => x.type === 'RollingOut')!.message).toContain(`TestMachineTemplate ${ns}/not-there`);
+    await changeTemplate(h.client, ns, {
+      version: 'v1.31.0',
+      infrastructureRef: {
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'TestMachineTemplate',
+        name: 'not-there',
+      },
+    });
+    const md = await withState(h.client, ns, () =>
+      eventually(async () => {
+        const md = await h.client.get<MachineDeployment>(MD_REF(ns));
+        const c = md.status?.conditions?.find((x) => x.type === 'RollingOut');
+        return c?.status === 'Unknown' && c.reason === 'TemplateNotFound' && md;
+      }, 'RollingOut reports the missing template'),
+    );
+    expect(md.status!.conditions!.find((x) => x.type === 'RollingOut')!.message).toContain(
+      `TestMachineTemplate ${ns}/not-there`,
+    );
     // Upstream canUpdateMachineSetInPlace returns the error: the old MachineSet is not scaled down meanwhile.
     const until = Date.now() + 2000;
     while (Date.now() < until) {
@@ -185,15 +252,25 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
 
   it('OnDelete never asks CanUpdateMachineSet and never sets move annotations', async () => {
     const ns = 'ondelete';
-    await createDeployment(h.client, ns, { replicas: 1, version: 'v1.30.0', maxSurge: 0, maxUnavailable: 0, onDelete: true });
+    await createDeployment(h.client, ns, {
+      replicas: 1,
+      version: 'v1.30.0',
+      maxSurge: 0,
+      maxUnavailable: 0,
+      onDelete: true,
+    });
     const before = await readyMachines(h.client, ns, 1, 'v1.30.0');
     await changeTemplate(h.client, ns, { version: 'v1.31.0' });
     const sets = await eventually(async () => {
       const items = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
       const old = items.find((s) => s.spec.template.spec.version === 'v1.30.0');
-      return items.length === 2 && old?.metadata.annotations?.['cluster.x-k8s.io/disable-machine-create'] === 'true' && items;
+      return (
+        items.length === 2 && old?.metadata.annotations?.['cluster.x-k8s.io/disable-machine-create'] === 'true' && items
+      );
     }, 'new MachineSet created, old one must not create Machines');
-    expect(sets.flatMap((s) => Object.keys(s.metadata.annotations ?? {})).filter((k) => k.startsWith('in-place-updates'))).toEqual([]);
+    expect(
+      sets.flatMap((s) => Object.keys(s.metadata.annotations ?? {})).filter((k) => k.startsWith('in-place-updates')),
+    ).toEqual([]);
     expect(sets.find((s) => s.spec.template.spec.version === 'v1.31.0')!.spec.replicas).toBe(0);
     expect(h.canUpdateCallsIn(ns)).toBe(0);
     expect(identity(await machinesOf(h.client, ns))).toEqual(identity(before));

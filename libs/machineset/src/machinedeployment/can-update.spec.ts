@@ -5,12 +5,26 @@ import { DEFAULT_CAN_UPDATE_CACHE_TTL_MS, MachineSetInPlaceChecker, TemplateNotF
 import { machineSet } from '../testing/fixtures';
 
 const INFRA = 'infrastructure.cluster.x-k8s.io/v1beta2';
-const template = (name: string, image: string): KubeObject => ({ apiVersion: INFRA, kind: 'TestMachineTemplate', metadata: { name, namespace: 'ns' }, spec: { template: { spec: { image } } } });
+const template = (name: string, image: string): KubeObject => ({
+  apiVersion: INFRA,
+  kind: 'TestMachineTemplate',
+  metadata: { name, namespace: 'ns' },
+  spec: { template: { spec: { image } } },
+});
 
 function setup(opts: { templates?: KubeObject[]; extensions?: string[] } = {}) {
-  const objects = new Map((opts.templates ?? [template('tmpl', 'v1'), template('tmpl-v2', 'v2')]).map((t) => [t.metadata.name, t]));
+  const objects = new Map(
+    (opts.templates ?? [template('tmpl', 'v1'), template('tmpl-v2', 'v2')]).map((t) => [t.metadata.name, t]),
+  );
   const client = { tryGet: async (ref: ObjectRef) => objects.get(ref.name) } as unknown as Client;
-  const resolver = { objectRef: async (ref: { kind: string; name: string }, namespace?: string) => ({ apiVersion: INFRA, kind: ref.kind, name: ref.name, namespace }) } as unknown as ContractVersionResolver;
+  const resolver = {
+    objectRef: async (ref: { kind: string; name: string }, namespace?: string) => ({
+      apiVersion: INFRA,
+      kind: ref.kind,
+      name: ref.name,
+      namespace,
+    }),
+  } as unknown as ContractVersionResolver;
   const calls = { getAll: 0, call: 0 };
   let extensions = opts.extensions ?? ['can-update-machineset.ext'];
   // Covers the image change with a merge patch of the infra template.
@@ -18,7 +32,13 @@ function setup(opts: { templates?: KubeObject[]; extensions?: string[] } = {}) {
     getAllExtensions: async () => (calls.getAll++, extensions),
     callExtension: (async () => {
       calls.call++;
-      return { status: 'Success', infrastructureMachineTemplatePatch: { patchType: 'JSONMergePatch', patch: Buffer.from(JSON.stringify({ spec: { template: { spec: { image: 'v2' } } } })).toString('base64') } };
+      return {
+        status: 'Success',
+        infrastructureMachineTemplatePatch: {
+          patchType: 'JSONMergePatch',
+          patch: Buffer.from(JSON.stringify({ spec: { template: { spec: { image: 'v2' } } } })).toString('base64'),
+        },
+      };
     }) as unknown as CoverageRuntimeClient['callExtension'],
   };
   let now = 0;
@@ -26,7 +46,14 @@ function setup(opts: { templates?: KubeObject[]; extensions?: string[] } = {}) {
   const oldMS = machineSet('old');
   const newMS = machineSet('new');
   newMS.spec.template.spec.infrastructureRef = { ...newMS.spec.template.spec.infrastructureRef, name: 'tmpl-v2' };
-  return { checker, calls, oldMS, newMS, advance: (ms: number) => (now += ms), setExtensions: (e: string[]) => (extensions = e) };
+  return {
+    checker,
+    calls,
+    oldMS,
+    newMS,
+    advance: (ms: number) => (now += ms),
+    setExtensions: (e: string[]) => (extensions = e),
+  };
 }
 
 describe('MachineSetInPlaceChecker', () => {
@@ -60,15 +87,29 @@ describe('MachineSetInPlaceChecker', () => {
   ])('fails when %s infrastructure template is missing (no silent rollout)', async (_label, templates) => {
     const s = setup({ templates });
     await expect(s.checker.canUpdate(s.oldMS, s.newMS)).rejects.toBeInstanceOf(TemplateNotFoundError);
-    await expect(s.checker.canUpdate(s.oldMS, s.newMS)).rejects.toThrow(/TestMachineTemplate ns\/tmpl(-v2)? from MachineSet (old|new): not found/);
+    await expect(s.checker.canUpdate(s.oldMS, s.newMS)).rejects.toThrow(
+      /TestMachineTemplate ns\/tmpl(-v2)? from MachineSet (old|new): not found/,
+    );
     expect(s.calls).toEqual({ getAll: 0, call: 0 });
   });
   it('fails when a referenced bootstrap template is missing, says no when only one side has one', async () => {
     const s = setup();
     const kct = { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'kct' };
-    const withBootstrap = { ...s.newMS, spec: { ...s.newMS.spec, template: { ...s.newMS.spec.template, spec: { ...s.newMS.spec.template.spec, bootstrap: { configRef: kct } } } } };
+    const withBootstrap = {
+      ...s.newMS,
+      spec: {
+        ...s.newMS.spec,
+        template: { ...s.newMS.spec.template, spec: { ...s.newMS.spec.template.spec, bootstrap: { configRef: kct } } },
+      },
+    };
     await expect(s.checker.canUpdate(s.oldMS, withBootstrap)).rejects.toBeInstanceOf(TemplateNotFoundError);
-    const s2 = setup({ templates: [template('tmpl', 'v1'), template('tmpl-v2', 'v2'), { ...template('kct', 'x'), kind: 'KubeadmConfigTemplate' }] });
+    const s2 = setup({
+      templates: [
+        template('tmpl', 'v1'),
+        template('tmpl-v2', 'v2'),
+        { ...template('kct', 'x'), kind: 'KubeadmConfigTemplate' },
+      ],
+    });
     expect(await s2.checker.canUpdate(s2.oldMS, withBootstrap)).toBe(false);
     expect(s2.calls).toEqual({ getAll: 0, call: 0 });
   });

@@ -3,7 +3,13 @@
 // CanUpdateMachineSet extensions, then consult the answer remembered per "<oldMS ns/name> => <newMS ns/name>" (24 h)
 // before asking the extensions through the coverage check, so each pair costs one extension call.
 import { Logger } from '@nestjs/common';
-import { CLUSTER_API_VERSION, reduceObjectForHook, type CanUpdateMachineSetRequest, type HookObject, type MachineSet } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  reduceObjectForHook,
+  type CanUpdateMachineSetRequest,
+  type HookObject,
+  type MachineSet,
+} from '@capi/api';
 import type { Client } from '@capi/controller-runtime';
 import { canExtensionsUpdate, type CoverageRuntimeClient } from '@capi/inplace';
 import type { ContractVersionResolver } from '@capi/machine';
@@ -62,8 +68,16 @@ export class MachineSetInPlaceChecker {
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached.canUpdate;
 
-    const listed: CoverageRuntimeClient = { getAllExtensions: async () => extensions, callExtension: (...args) => runtimeClient.callExtension(...args) };
-    const result = await canExtensionsUpdate({ hook: 'CanUpdateMachineSet', runtimeClient: listed, forObject: oldMS, request });
+    const listed: CoverageRuntimeClient = {
+      getAllExtensions: async () => extensions,
+      callExtension: (...args) => runtimeClient.callExtension(...args),
+    };
+    const result = await canExtensionsUpdate({
+      hook: 'CanUpdateMachineSet',
+      runtimeClient: listed,
+      forObject: oldMS,
+      request,
+    });
     if (!result.canUpdate) this.log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
     this.cache.set(key, { canUpdate: result.canUpdate, updaters: result.contributors });
     return result.canUpdate;
@@ -82,7 +96,10 @@ export class MachineSetInPlaceChecker {
   private async buildRequest(oldMS: MachineSet, newMS: MachineSet): Promise<CanUpdateMachineSetRequest | undefined> {
     const get = async (ms: MachineSet, ref: VersionedRef, what: string) => {
       const obj = await getReferenced(this.deps.client, this.deps.resolver, ref, ms.metadata.namespace);
-      if (!obj) throw new TemplateNotFoundError(`failed to get ${ref.kind || what} ${ms.metadata.namespace}/${ref.name} from MachineSet ${ms.metadata.name}: not found`);
+      if (!obj)
+        throw new TemplateNotFoundError(
+          `failed to get ${ref.kind || what} ${ms.metadata.namespace}/${ref.name} from MachineSet ${ms.metadata.name}: not found`,
+        );
       return obj;
     };
     const currentInfra = await get(oldMS, oldMS.spec.template.spec.infrastructureRef, 'InfrastructureMachineTemplate');
@@ -91,8 +108,14 @@ export class MachineSetInPlaceChecker {
     const desiredBootstrapRef = newMS.spec.template.spec.bootstrap?.configRef;
     let currentBootstrap: HookObject | undefined;
     let desiredBootstrap: HookObject | undefined;
-    if (currentBootstrapRef) currentBootstrap = reduceObjectForHook(await get(oldMS, currentBootstrapRef, 'BootstrapConfigTemplate')) as HookObject;
-    if (desiredBootstrapRef) desiredBootstrap = reduceObjectForHook(await get(newMS, desiredBootstrapRef, 'BootstrapConfigTemplate')) as HookObject;
+    if (currentBootstrapRef)
+      currentBootstrap = reduceObjectForHook(
+        await get(oldMS, currentBootstrapRef, 'BootstrapConfigTemplate'),
+      ) as HookObject;
+    if (desiredBootstrapRef)
+      desiredBootstrap = reduceObjectForHook(
+        await get(newMS, desiredBootstrapRef, 'BootstrapConfigTemplate'),
+      ) as HookObject;
     if (!!currentBootstrap !== !!desiredBootstrap) return undefined;
     const msGvk = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet' };
     return {

@@ -38,13 +38,23 @@ const PLANNER_MANAGED_ANNOTATIONS = [
 ];
 
 function mdOwnerRef(md: MachineDeployment) {
-  return { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', name: md.metadata.name ?? '', uid: md.metadata.uid ?? '', controller: true, blockOwnerDeletion: true };
+  return {
+    apiVersion: CLUSTER_API_VERSION,
+    kind: 'MachineDeployment',
+    name: md.metadata.name ?? '',
+    uid: md.metadata.uid ?? '',
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** The template of a MachineSet with hash `hash`: the MD template plus the machine-template-hash label. */
 function templateWithHash(md: MachineDeployment, hash: string): MachineTemplateSpec {
   const template = structuredClone(md.spec.template);
-  template.metadata = { ...(template.metadata ?? {}), labels: { ...(template.metadata?.labels ?? {}), [MACHINE_TEMPLATE_HASH_LABEL]: hash } };
+  template.metadata = {
+    ...(template.metadata ?? {}),
+    labels: { ...(template.metadata?.labels ?? {}), [MACHINE_TEMPLATE_HASH_LABEL]: hash },
+  };
   template.spec.clusterName = md.spec.clusterName;
   return template;
 }
@@ -54,13 +64,19 @@ function templateWithHash(md: MachineDeployment, hash: string): MachineTemplateS
  * and labels plus the hash, 0 replicas. Existing: a copy whose in-place mutable fields follow the MD (template metadata,
  * timeouts, readiness gates, minReadySeconds, taints, deletion order); its machine-template-hash stays.
  */
-export function computeDesiredMachineSet(md: MachineDeployment, current: MachineSet | undefined, takenNames: ReadonlySet<string> = new Set()): MachineSet {
+export function computeDesiredMachineSet(
+  md: MachineDeployment,
+  current: MachineSet | undefined,
+  takenNames: ReadonlySet<string> = new Set(),
+): MachineSet {
   if (current) {
     const ms = structuredClone(current);
     const annotations = { ...(ms.metadata.annotations ?? {}) };
     for (const key of PLANNER_MANAGED_ANNOTATIONS) delete annotations[key];
     ms.metadata.annotations = annotations;
-    const hash = ms.spec.template.metadata?.labels?.[MACHINE_TEMPLATE_HASH_LABEL] ?? ms.spec.selector.matchLabels?.[MACHINE_TEMPLATE_HASH_LABEL];
+    const hash =
+      ms.spec.template.metadata?.labels?.[MACHINE_TEMPLATE_HASH_LABEL] ??
+      ms.spec.selector.matchLabels?.[MACHINE_TEMPLATE_HASH_LABEL];
     const t = md.spec.template;
     ms.spec.template.metadata = {
       labels: { ...(t.metadata?.labels ?? {}), ...(hash ? { [MACHINE_TEMPLATE_HASH_LABEL]: hash } : {}) },

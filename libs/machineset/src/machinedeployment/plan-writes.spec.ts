@@ -8,7 +8,12 @@ const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-fro
 const MOVE = 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
 
 function oldMS(): MachineSet {
-  const ms = machineSet('md-old', { hash: 'old', version: 'v1.30.0', replicas: 3, annotations: { 'machinedeployment.clusters.x-k8s.io/revision': '1' } });
+  const ms = machineSet('md-old', {
+    hash: 'old',
+    version: 'v1.30.0',
+    replicas: 3,
+    annotations: { 'machinedeployment.clusters.x-k8s.io/revision': '1' },
+  });
   ms.status = { replicas: 3, availableReplicas: 3, upToDateReplicas: 0 };
   return ms;
 }
@@ -40,17 +45,25 @@ describe('machineSetWrites', () => {
     const UPDATERS = 'in-place-updates.capi-inplace.io/updaters';
     const existing = [oldMS()];
     const asked: string[] = [];
-    const writes = machineSetWrites(plan(true, existing), new Map([['md-old', existing[0]]]), (o, n) => (asked.push(`${o.metadata.name}->${n.metadata.name}`), ['a-updater', 'b-updater']));
+    const writes = machineSetWrites(
+      plan(true, existing),
+      new Map([['md-old', existing[0]]]),
+      (o, n) => (asked.push(`${o.metadata.name}->${n.metadata.name}`), ['a-updater', 'b-updater']),
+    );
     expect(writes[1].intent.metadata.annotations?.[UPDATERS]).toBe('a-updater,b-updater');
     expect(writes[0].intent.metadata.annotations?.[UPDATERS]).toBeUndefined();
     expect(asked).toEqual([`md-old->${writes[0].intent.metadata.name}`]);
     const recorded = oldMS();
     recorded.metadata.annotations = { ...recorded.metadata.annotations, [UPDATERS]: 'a-updater' };
     const kept = machineSetWrites(plan(true, [recorded]), new Map([['md-old', recorded]]), () => undefined);
-    expect(kept.find((w) => w.intent.metadata.name === 'md-old')?.intent.metadata.annotations?.[UPDATERS]).toBe('a-updater');
+    expect(kept.find((w) => w.intent.metadata.name === 'md-old')?.intent.metadata.annotations?.[UPDATERS]).toBe(
+      'a-updater',
+    );
     // Not moving (gate off): the annotation is not the planner's to keep.
     const off = machineSetWrites(plan(false, [recorded]), new Map([['md-old', recorded]]), () => ['a-updater']);
-    expect(off.find((w) => w.intent.metadata.name === 'md-old')?.intent.metadata.annotations?.[UPDATERS]).toBeUndefined();
+    expect(
+      off.find((w) => w.intent.metadata.name === 'md-old')?.intent.metadata.annotations?.[UPDATERS],
+    ).toBeUndefined();
   });
 
   it('gate off: scales the old MS down without move annotations', () => {
@@ -66,11 +79,17 @@ describe('machineSetWrites', () => {
     const md = machineDeployment({ version: 'v1.30.0' });
     const current = computeDesiredMachineSet(md, undefined);
     current.spec.replicas = 3;
-    current.metadata.annotations = { 'machinedeployment.clusters.x-k8s.io/revision': '1', 'cluster.x-k8s.io/disable-machine-create': 'false' };
+    current.metadata.annotations = {
+      'machinedeployment.clusters.x-k8s.io/revision': '1',
+      'cluster.x-k8s.io/disable-machine-create': 'false',
+    };
     current.status = { replicas: 3, availableReplicas: 3, upToDateReplicas: 3 };
     const p = planRollingUpdateSync(
       { md: md as never, machineSets: [current as unknown as MachineSetLike], machines: [] },
-      { computeDesiredMachineSet: (d, c) => computeDesiredMachineSet(d as never, c as never) as unknown as MachineSetLike },
+      {
+        computeDesiredMachineSet: (d, c) =>
+          computeDesiredMachineSet(d as never, c as never) as unknown as MachineSetLike,
+      },
     );
     expect(machineSetWrites(p, new Map([[current.metadata.name!, current]]))).toEqual([]);
   });
@@ -85,6 +104,8 @@ describe('drainedOldMachineSets', () => {
     const draining = oldMS();
     const p = plan(true, [draining, drained, stillOwning]);
     const machines = [{ metadata: { ownerReferences: [{ controller: true, name: 'md-owning' }] } }];
-    expect(drainedOldMachineSets(p, [draining, drained, stillOwning], machines).map((ms) => ms.metadata.name)).toEqual(['md-drained']);
+    expect(drainedOldMachineSets(p, [draining, drained, stillOwning], machines).map((ms) => ms.metadata.name)).toEqual([
+      'md-drained',
+    ]);
   });
 });

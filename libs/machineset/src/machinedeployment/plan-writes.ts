@@ -1,5 +1,9 @@
 // Turns a rollout plan into the ordered MachineSet applies (pure).
-import { MOVE_MACHINES_TO_MACHINESET_ANNOTATION, RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION, type MachineSet } from '@capi/api';
+import {
+  MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
+  RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
+  type MachineSet,
+} from '@capi/api';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import type { RolloutPlan } from '../rollout';
 import { jsonEqual } from '../shared/writes';
@@ -13,7 +17,12 @@ export interface MachineSetWrite {
 
 /** Only the fields the MachineDeployment owns: compared to skip applies that would change nothing. */
 function ownedView(ms: MachineSet): unknown {
-  return { labels: ms.metadata.labels ?? {}, annotations: ms.metadata.annotations ?? {}, owners: ms.metadata.ownerReferences ?? [], spec: ms.spec };
+  return {
+    labels: ms.metadata.labels ?? {},
+    annotations: ms.metadata.annotations ?? {},
+    owners: ms.metadata.ownerReferences ?? [],
+    spec: ms.spec,
+  };
 }
 
 /** The updaters that accepted an oldMS -> newMS in-place change; undefined when unknown. */
@@ -24,7 +33,12 @@ export type AcceptedUpdaters = (oldMS: MachineSet, newMS: MachineSet) => string[
  * composition of several updaters; the moved Machines get it, so UpdateMachine goes to those only). Unknown (the
  * answer cache was lost, e.g. after a restart): the value already on the MachineSet is kept.
  */
-function withAcceptedUpdaters(intent: MachineSet, original: MachineSet | undefined, newMS: MachineSet | undefined, accepted?: AcceptedUpdaters): void {
+function withAcceptedUpdaters(
+  intent: MachineSet,
+  original: MachineSet | undefined,
+  newMS: MachineSet | undefined,
+  accepted?: AcceptedUpdaters,
+): void {
   const annotations = intent.metadata.annotations;
   if (!annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION] || !newMS) return;
   const known = accepted?.(intent, newMS)?.join(',');
@@ -37,7 +51,11 @@ function withAcceptedUpdaters(intent: MachineSet, original: MachineSet | undefin
  * the new MS accepts (receive-machines-from-machinesets) before any old MS is told to move Machines to it, and old
  * MachineSets stop moving (annotation removed) before the new MS stops accepting.
  */
-export function machineSetWrites(plan: RolloutPlan, current: ReadonlyMap<string, MachineSet>, accepted?: AcceptedUpdaters): MachineSetWrite[] {
+export function machineSetWrites(
+  plan: RolloutPlan,
+  current: ReadonlyMap<string, MachineSet>,
+  accepted?: AcceptedUpdaters,
+): MachineSetWrite[] {
   const writes: MachineSetWrite[] = [];
   const newName = plan.newMS?.metadata.name;
   for (const planned of plan.machineSets as unknown as MachineSet[]) {
@@ -68,9 +86,15 @@ export function movingMachineSets(plan: RolloutPlan): string[] {
  * Old MachineSets that are fully drained (planned and observed 0 replicas, no Machine left) and can be deleted:
  * without revision history (v1beta2) nothing keeps them; a template reverted later simply gets a new MachineSet.
  */
-export function drainedOldMachineSets(plan: RolloutPlan, current: readonly MachineSet[], machines: readonly { metadata: { ownerReferences?: { controller?: boolean; name: string }[] } }[]): MachineSet[] {
+export function drainedOldMachineSets(
+  plan: RolloutPlan,
+  current: readonly MachineSet[],
+  machines: readonly { metadata: { ownerReferences?: { controller?: boolean; name: string }[] } }[],
+): MachineSet[] {
   const newName = plan.newMS?.metadata.name;
-  const owners = new Set(machines.flatMap((m) => (m.metadata.ownerReferences ?? []).filter((r) => r.controller).map((r) => r.name)));
+  const owners = new Set(
+    machines.flatMap((m) => (m.metadata.ownerReferences ?? []).filter((r) => r.controller).map((r) => r.name)),
+  );
   return current.filter((ms) => {
     const name = ms.metadata.name ?? '';
     if (name === newName || ms.metadata.deletionTimestamp) return false;

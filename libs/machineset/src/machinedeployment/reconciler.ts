@@ -117,13 +117,20 @@ export class MachineDeploymentReconciler implements Reconciler {
       await this.apply(plan, machineSets);
       await this.syncRevision(md, plan);
       for (const ms of drainedOldMachineSets(plan, machineSets, machines)) {
-        await deleteIgnoreNotFound(this.client, { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' });
+        await deleteIgnoreNotFound(this.client, {
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'MachineSet',
+          namespace: ms.metadata.namespace,
+          name: ms.metadata.name ?? '',
+        });
         this.log.log(`deleted drained old MachineSet ${ms.metadata.name}`);
       }
     } catch (e) {
       failure = e as Error;
     }
-    const error = failure ? { reason: (failure as { reason?: string }).reason ?? 'InternalError', message: failure.message } : undefined;
+    const error = failure
+      ? { reason: (failure as { reason?: string }).reason ?? 'InternalError', message: failure.message }
+      : undefined;
     const status = computeMachineDeploymentStatus({ md, machineSets, machines, error }, this.clock);
     if (!jsonEqual(status, md.status ?? {})) {
       const written = await this.client.updateStatus<MachineDeployment>({ ...md, status });
@@ -135,23 +142,50 @@ export class MachineDeploymentReconciler implements Reconciler {
   /** MachineSets controlled by the MD, and the Machines controlled by those (from the controller-owner indexes). */
   private async snapshot(md: MachineDeployment): Promise<{ machineSets: MachineSet[]; machines: Machine[] }> {
     const ns = md.metadata.namespace;
-    const owned = (await this.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', controlledBy(ns, 'MachineDeployment', md.metadata.name ?? ''))).items;
-    const machineSets = owned.filter((ms) => ms.metadata.ownerReferences?.some((r) => r.controller === true && (!r.uid || r.uid === md.metadata.uid)));
+    const owned = (
+      await this.client.list<MachineSet>(
+        CLUSTER_API_VERSION,
+        'MachineSet',
+        controlledBy(ns, 'MachineDeployment', md.metadata.name ?? ''),
+      )
+    ).items;
+    const machineSets = owned.filter((ms) =>
+      ms.metadata.ownerReferences?.some((r) => r.controller === true && (!r.uid || r.uid === md.metadata.uid)),
+    );
     const perMachineSet = await Promise.all(
       // Read only (the cache's frozen objects, not copies): the planner and the status only read Machines.
-      machineSets.map(async (ms) => (await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''), readOnly: true })).items),
+      machineSets.map(
+        async (ms) =>
+          (
+            await this.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', {
+              ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''),
+              readOnly: true,
+            })
+          ).items,
+      ),
     );
     return { machineSets, machines: perMachineSet.flat().sort(byName) };
   }
 
-  private plan(md: MachineDeployment, machineSets: MachineSet[], machines: Machine[]): Promise<RolloutPlan> | RolloutPlan {
+  private plan(
+    md: MachineDeployment,
+    machineSets: MachineSet[],
+    machines: Machine[],
+  ): Promise<RolloutPlan> | RolloutPlan {
     const taken = new Set(machineSets.map((ms) => ms.metadata.name ?? ''));
     const inPlace = this.gates.enabled('InPlaceUpdates');
     const options: PlanOptions = {
       inPlaceUpdatesEnabled: inPlace,
-      canUpdateMachineSetInPlace: inPlace ? (oldMS, newMS) => this.inPlaceChecker.canUpdate(oldMS as unknown as MachineSet, newMS as unknown as MachineSet) : undefined,
+      canUpdateMachineSetInPlace: inPlace
+        ? (oldMS, newMS) =>
+            this.inPlaceChecker.canUpdate(oldMS as unknown as MachineSet, newMS as unknown as MachineSet)
+        : undefined,
       computeDesiredMachineSet: (d, current) =>
-        computeDesiredMachineSet(d as unknown as MachineDeployment, current as unknown as MachineSet | undefined, taken) as unknown as MachineSetLike,
+        computeDesiredMachineSet(
+          d as unknown as MachineDeployment,
+          current as unknown as MachineSet | undefined,
+          taken,
+        ) as unknown as MachineSetLike,
       now: () => this.clock.now(),
     };
     const snapshot = {
@@ -159,7 +193,9 @@ export class MachineDeploymentReconciler implements Reconciler {
       machineSets: machineSets as unknown as MachineSetLike[],
       machines: machines as unknown as MachineLike[],
     };
-    return md.spec.rollout?.strategy?.type === 'OnDelete' ? planOnDelete(snapshot, options) : planRollingUpdate(snapshot, options);
+    return md.spec.rollout?.strategy?.type === 'OnDelete'
+      ? planOnDelete(snapshot, options)
+      : planRollingUpdate(snapshot, options);
   }
 
   /**
@@ -187,7 +223,9 @@ export class MachineDeploymentReconciler implements Reconciler {
       const diff = plan.diffs.get(intent.metadata.name ?? '');
       await this.applier.patch(this.client, intent, { fieldOwner: MACHINEDEPLOYMENT_FIELD_MANAGER, original });
       await waitForCache(this.cache, intent);
-      this.log.log(`MachineSet ${intent.metadata.name}: ${diff?.summary ?? ''} ${diff?.otherChanges ?? ''} (${diff?.reason ?? ''})`);
+      this.log.log(
+        `MachineSet ${intent.metadata.name}: ${diff?.summary ?? ''} ${diff?.otherChanges ?? ''} (${diff?.reason ?? ''})`,
+      );
     }
   }
 }

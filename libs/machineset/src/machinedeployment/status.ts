@@ -33,7 +33,10 @@ export interface MachineDeploymentStatusInput {
   error?: { reason: string; message: string };
 }
 
-export function computeMachineDeploymentStatus(input: MachineDeploymentStatusInput, clock: Clock): MachineDeploymentStatus {
+export function computeMachineDeploymentStatus(
+  input: MachineDeploymentStatusInput,
+  clock: Clock,
+): MachineDeploymentStatus {
   const { md, machineSets, machines } = input;
   const desired = md.spec.replicas ?? 0;
   const replicas = sum(machineSets, (s) => s.replicas);
@@ -44,27 +47,63 @@ export function computeMachineDeploymentStatus(input: MachineDeploymentStatusInp
   const inputs: ConditionInput[] = [
     available >= minAvailable
       ? { type: AVAILABLE_CONDITION, status: 'True', reason: 'Available' }
-      : { type: AVAILABLE_CONDITION, status: 'False', reason: 'NotAvailable', message: `${available} available replicas, at least ${minAvailable} required` },
-    aggregate(machines, READY_CONDITION, { targetType: MACHINES_READY_CONDITION, trueReason: 'Ready', falseReason: 'NotReady', unknownReason: 'ReadyUnknown', noObjects: noReplicas }),
+      : {
+          type: AVAILABLE_CONDITION,
+          status: 'False',
+          reason: 'NotAvailable',
+          message: `${available} available replicas, at least ${minAvailable} required`,
+        },
+    aggregate(machines, READY_CONDITION, {
+      targetType: MACHINES_READY_CONDITION,
+      trueReason: 'Ready',
+      falseReason: 'NotReady',
+      unknownReason: 'ReadyUnknown',
+      noObjects: noReplicas,
+    }),
     aggregate(machines, UP_TO_DATE_CONDITION, {
-      targetType: MACHINES_UP_TO_DATE_CONDITION, trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: noReplicas,
+      targetType: MACHINES_UP_TO_DATE_CONDITION,
+      trueReason: 'UpToDate',
+      falseReason: 'NotUpToDate',
+      unknownReason: 'UpToDateUnknown',
+      noObjects: noReplicas,
     }),
     upToDate < replicas || replicas !== desired
-      ? { type: ROLLING_OUT_CONDITION, status: 'True', reason: 'RollingOut', message: `Rolling out ${replicas - upToDate} not up-to-date replicas` }
+      ? {
+          type: ROLLING_OUT_CONDITION,
+          status: 'True',
+          reason: 'RollingOut',
+          message: `Rolling out ${replicas - upToDate} not up-to-date replicas`,
+        }
       : { type: ROLLING_OUT_CONDITION, status: 'False', reason: 'NotRollingOut' },
     desired > replicas
-      ? { type: SCALING_UP_CONDITION, status: 'True', reason: 'ScalingUp', message: `Scaling up from ${replicas} to ${desired} replicas` }
+      ? {
+          type: SCALING_UP_CONDITION,
+          status: 'True',
+          reason: 'ScalingUp',
+          message: `Scaling up from ${replicas} to ${desired} replicas`,
+        }
       : { type: SCALING_UP_CONDITION, status: 'False', reason: 'NotScalingUp' },
     desired < replicas
-      ? { type: SCALING_DOWN_CONDITION, status: 'True', reason: 'ScalingDown', message: `Scaling down from ${replicas} to ${desired} replicas` }
+      ? {
+          type: SCALING_DOWN_CONDITION,
+          status: 'True',
+          reason: 'ScalingDown',
+          message: `Scaling down from ${replicas} to ${desired} replicas`,
+        }
       : { type: SCALING_DOWN_CONDITION, status: 'False', reason: 'NotScalingDown' },
   ];
   if (input.error) {
     // The rollout is stuck on this error: say so where users look for rollout progress.
-    inputs[3] = { type: ROLLING_OUT_CONDITION, status: 'Unknown', reason: input.error.reason, message: input.error.message };
+    inputs[3] = {
+      type: ROLLING_OUT_CONDITION,
+      status: 'Unknown',
+      reason: input.error.reason,
+      message: input.error.message,
+    };
   }
   let conditions: Condition[] | undefined = md.status?.conditions;
-  for (const c of inputs) conditions = setCondition(conditions, { ...c, observedGeneration: md.metadata.generation }, clock);
+  for (const c of inputs)
+    conditions = setCondition(conditions, { ...c, observedGeneration: md.metadata.generation }, clock);
   const phase = desired > replicas ? 'ScalingUp' : desired < replicas ? 'ScalingDown' : 'Running';
   return {
     ...(md.status ?? {}),

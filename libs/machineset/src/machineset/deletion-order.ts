@@ -83,7 +83,11 @@ export function sortByDeletePriority(machines: readonly Machine[], priority: Del
 }
 
 /** The first `count` Machines to delete (none when count <= 0). */
-export function machinesToDeletePrioritized(machines: readonly Machine[], count: number, priority: DeletePriorityFunc): Machine[] {
+export function machinesToDeletePrioritized(
+  machines: readonly Machine[],
+  count: number,
+  priority: DeletePriorityFunc,
+): Machine[] {
   if (count <= 0) return [];
   return sortByDeletePriority(machines, priority).slice(0, count);
 }

@@ -1,5 +1,14 @@
 import { labelSelectorAsSelector } from '@capi/api';
-import { computeDesiredMachine, desiredMachineInputsKey, selectorProblem, formatLabelValue, generateName, kindFromTemplateKind, objectFromTemplate, TemplateError } from './desired';
+import {
+  computeDesiredMachine,
+  desiredMachineInputsKey,
+  selectorProblem,
+  formatLabelValue,
+  generateName,
+  kindFromTemplateKind,
+  objectFromTemplate,
+  TemplateError,
+} from './desired';
 import { machine, machineSet } from '../testing/fixtures';
 
 describe('desiredMachineInputsKey (syncMachines intent memo)', () => {
@@ -7,14 +16,57 @@ describe('desiredMachineInputsKey (syncMachines intent memo)', () => {
   // Every change of the MS that changes the desired Machine must change the key (else a stale intent is taken for
   // applied); changes it does not read must not (else the memo never hits).
   const changes: [string, (ms: ReturnType<typeof base>) => void][] = [
-    ['template label', (ms) => { ms.spec.template.metadata = { ...ms.spec.template.metadata, labels: { ...ms.spec.template.metadata?.labels, extra: 'x' } }; }],
-    ['template annotation', (ms) => { ms.spec.template.metadata = { ...ms.spec.template.metadata, annotations: { a: 'b' } }; }],
-    ['template spec', (ms) => { ms.spec.template.spec.minReadySeconds = 9; }],
-    ['clusterName', (ms) => { ms.spec.clusterName = 'c2'; }],
-    ['deployment-name label', (ms) => { ms.metadata.labels = { ...ms.metadata.labels, 'cluster.x-k8s.io/deployment-name': 'md2' }; }],
-    ['uid', (ms) => { ms.metadata.uid = 'other'; }],
-    ['name', (ms) => { ms.metadata.name = 'md-abd'; }],
-    ['namespace', (ms) => { ms.metadata.namespace = 'ns2'; }],
+    [
+      'template label',
+      (ms) => {
+        ms.spec.template.metadata = {
+          ...ms.spec.template.metadata,
+          labels: { ...ms.spec.template.metadata?.labels, extra: 'x' },
+        };
+      },
+    ],
+    [
+      'template annotation',
+      (ms) => {
+        ms.spec.template.metadata = { ...ms.spec.template.metadata, annotations: { a: 'b' } };
+      },
+    ],
+    [
+      'template spec',
+      (ms) => {
+        ms.spec.template.spec.minReadySeconds = 9;
+      },
+    ],
+    [
+      'clusterName',
+      (ms) => {
+        ms.spec.clusterName = 'c2';
+      },
+    ],
+    [
+      'deployment-name label',
+      (ms) => {
+        ms.metadata.labels = { ...ms.metadata.labels, 'cluster.x-k8s.io/deployment-name': 'md2' };
+      },
+    ],
+    [
+      'uid',
+      (ms) => {
+        ms.metadata.uid = 'other';
+      },
+    ],
+    [
+      'name',
+      (ms) => {
+        ms.metadata.name = 'md-abd';
+      },
+    ],
+    [
+      'namespace',
+      (ms) => {
+        ms.metadata.namespace = 'ns2';
+      },
+    ],
   ];
   it.each(changes)('changes with the desired Machine: %s', (_what, change) => {
     const changed = base();
@@ -42,7 +94,12 @@ describe('computeDesiredMachine', () => {
     expect(m.metadata).toMatchObject({
       name: 'md-abc-xyz12',
       namespace: 'ns',
-      labels: { 'cluster.x-k8s.io/deployment-name': 'md', 'machine-template-hash': 'md-abc', 'cluster.x-k8s.io/set-name': 'md-abc', 'cluster.x-k8s.io/cluster-name': 'c1' },
+      labels: {
+        'cluster.x-k8s.io/deployment-name': 'md',
+        'machine-template-hash': 'md-abc',
+        'cluster.x-k8s.io/set-name': 'md-abc',
+        'cluster.x-k8s.io/cluster-name': 'c1',
+      },
       ownerReferences: [{ kind: 'MachineSet', name: 'md-abc', uid: 'uid-md-abc', controller: true }],
     });
     expect(m.spec.version).toBe('v1.31.0');
@@ -50,7 +107,9 @@ describe('computeDesiredMachine', () => {
   });
   it('keeps name, uid, the references, version and failureDomain of an existing Machine, taking the rest from the template', () => {
     const existing = machine('m1', { version: 'v1.30.0' });
-    existing.spec.bootstrap = { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'm1' } };
+    existing.spec.bootstrap = {
+      configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'm1' },
+    };
     existing.spec.failureDomain = 'fd-a';
     const withTemplate = machineSet('md-abc', { version: 'v1.31.0' });
     withTemplate.spec.template.spec.failureDomain = 'fd-b';
@@ -58,7 +117,11 @@ describe('computeDesiredMachine', () => {
     const m = computeDesiredMachine(withTemplate, existing);
     expect(m.metadata.name).toBe('m1');
     expect(m.metadata.uid).toBe('uid-m1');
-    expect(m.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'm1' });
+    expect(m.spec.infrastructureRef).toEqual({
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'TestMachine',
+      name: 'm1',
+    });
     expect(m.spec.bootstrap.configRef?.name).toBe('m1');
     // Not in-place mutable by syncMachines: only a new Machine or an in-place update changes them.
     expect(m.spec.version).toBe('v1.30.0');
@@ -72,7 +135,9 @@ describe('computeDesiredMachine', () => {
   });
   it("never points an existing Machine at the template's bootstrap configRef", () => {
     const withConfig = machineSet('md-abc');
-    withConfig.spec.template.spec.bootstrap = { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'kct' } };
+    withConfig.spec.template.spec.bootstrap = {
+      configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'kct' },
+    };
     expect(computeDesiredMachine(withConfig, machine('m1')).spec.bootstrap.configRef).toBeUndefined();
   });
 });
@@ -82,7 +147,9 @@ describe('objectFromTemplate', () => {
     apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
     kind: 'KubeadmConfigTemplate',
     metadata: { name: 'kct', namespace: 'ns' },
-    spec: { template: { metadata: { labels: { t: '1' }, annotations: { ta: 'x' } }, spec: { files: [{ path: '/a' }] } } },
+    spec: {
+      template: { metadata: { labels: { t: '1' }, annotations: { ta: 'x' } }, spec: { files: [{ path: '/a' }] } },
+    },
   };
   it('clones spec.template.spec into <Kind> with cloned-from annotations and the owner', () => {
     const obj = objectFromTemplate({
@@ -101,14 +168,27 @@ describe('objectFromTemplate', () => {
         name: 'm1',
         namespace: 'ns',
         labels: { t: '1', l: '2', 'cluster.x-k8s.io/cluster-name': 'c1' },
-        annotations: { ta: 'x', a: '3', 'cluster.x-k8s.io/cloned-from-name': 'kct', 'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmConfigTemplate.bootstrap.cluster.x-k8s.io' },
+        annotations: {
+          ta: 'x',
+          a: '3',
+          'cluster.x-k8s.io/cloned-from-name': 'kct',
+          'cluster.x-k8s.io/cloned-from-groupkind': 'KubeadmConfigTemplate.bootstrap.cluster.x-k8s.io',
+        },
         ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'ms', uid: 'u' }],
       },
       spec: { files: [{ path: '/a' }] },
     });
   });
   it('rejects templates without spec.template and kinds not ending in Template', () => {
-    expect(() => objectFromTemplate({ template: { ...template, spec: {} }, name: 'x', namespace: 'ns', clusterName: 'c', ownerRef: { apiVersion: 'v', kind: 'k', name: 'n', uid: 'u' } })).toThrow(TemplateError);
+    expect(() =>
+      objectFromTemplate({
+        template: { ...template, spec: {} },
+        name: 'x',
+        namespace: 'ns',
+        clusterName: 'c',
+        ownerRef: { apiVersion: 'v', kind: 'k', name: 'n', uid: 'u' },
+      }),
+    ).toThrow(TemplateError);
     expect(() => kindFromTemplateKind('TestMachine')).toThrow('does not end with "Template"');
     expect(kindFromTemplateKind('InMemoryMachineTemplate')).toBe('InMemoryMachine');
   });
@@ -132,6 +212,8 @@ describe('selectorProblem', () => {
     const ms = machineSet('md-abc');
     expect(selectorProblem(ms, labelSelectorAsSelector(ms.spec.selector))).toBeUndefined();
     expect(selectorProblem(ms, labelSelectorAsSelector({}))).toContain('empty spec.selector');
-    expect(selectorProblem(ms, labelSelectorAsSelector({ matchLabels: { other: 'x' } }))).toContain('does not match the labels of its Machines');
+    expect(selectorProblem(ms, labelSelectorAsSelector({ matchLabels: { other: 'x' } }))).toContain(
+      'does not match the labels of its Machines',
+    );
   });
 });

@@ -75,7 +75,8 @@ export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefi
   if (existing) {
     machine.metadata.uid = existing.metadata.uid;
     machine.spec.infrastructureRef = structuredClone(existing.spec.infrastructureRef);
-    if (existing.spec.bootstrap?.configRef) machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { ...existing.spec.bootstrap.configRef } };
+    if (existing.spec.bootstrap?.configRef)
+      machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { ...existing.spec.bootstrap.configRef } };
     else if (machine.spec.bootstrap?.configRef) delete machine.spec.bootstrap.configRef; // never the template's ref
     for (const field of ['version', 'failureDomain'] as const) {
       if (existing.spec[field] === undefined) delete machine.spec[field];
@@ -98,9 +99,13 @@ export function desiredMachineInputsKey(ms: MachineSet): string {
 }
 
 /** Why the selector cannot be used, or undefined. */
-export function selectorProblem(ms: MachineSet, selector: { empty: boolean; matches(labels: Record<string, string> | undefined): boolean }): string | undefined {
+export function selectorProblem(
+  ms: MachineSet,
+  selector: { empty: boolean; matches(labels: Record<string, string> | undefined): boolean },
+): string | undefined {
   if (selector.empty) return `MachineSet ${ms.metadata.name} has an empty spec.selector`;
-  if (!selector.matches(machineLabels(ms))) return `spec.selector of MachineSet ${ms.metadata.name} does not match the labels of its Machines (spec.template.metadata.labels)`;
+  if (!selector.matches(machineLabels(ms)))
+    return `spec.selector of MachineSet ${ms.metadata.name} does not match the labels of its Machines (spec.template.metadata.labels)`;
   return undefined;
 }
 
@@ -115,7 +120,12 @@ export class TemplateError extends Error {
 }
 
 interface TemplateObject extends KubeObject {
-  spec?: { template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: Record<string, unknown> } };
+  spec?: {
+    template?: {
+      metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+      spec?: Record<string, unknown>;
+    };
+  };
 }
 
 /** `<Kind>Template` → `<Kind>`. */

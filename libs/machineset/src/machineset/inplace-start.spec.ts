@@ -1,4 +1,8 @@
-import { desiredMachineForInPlaceUpdate, desiredObjectForInPlaceUpdate, startInPlaceUpdatePatch } from './inplace-start';
+import {
+  desiredMachineForInPlaceUpdate,
+  desiredObjectForInPlaceUpdate,
+  startInPlaceUpdatePatch,
+} from './inplace-start';
 import { machine, machineSet } from '../testing/fixtures';
 
 const PENDING_ACK = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
@@ -9,11 +13,15 @@ const INFRA = 'infrastructure.cluster.x-k8s.io/v1beta2';
 describe('startInPlaceUpdatePatch', () => {
   it('adds UpdateMachine to pending-hooks and drops pending-acknowledge-move in one patch', () => {
     const m = machine('m', { annotations: { [PENDING_ACK]: '', [IN_PROGRESS]: '', keep: 'x' } });
-    expect(startInPlaceUpdatePatch(m)).toEqual({ metadata: { annotations: { [PENDING_HOOKS]: 'UpdateMachine', [PENDING_ACK]: null } } });
+    expect(startInPlaceUpdatePatch(m)).toEqual({
+      metadata: { annotations: { [PENDING_HOOKS]: 'UpdateMachine', [PENDING_ACK]: null } },
+    });
   });
   it('keeps other pending hooks sorted and does not touch update-in-progress', () => {
     const m = machine('m', { annotations: { [IN_PROGRESS]: '', [PENDING_HOOKS]: 'Zeta' } });
-    expect(startInPlaceUpdatePatch(m)).toEqual({ metadata: { annotations: { [PENDING_HOOKS]: 'UpdateMachine,Zeta' } } });
+    expect(startInPlaceUpdatePatch(m)).toEqual({
+      metadata: { annotations: { [PENDING_HOOKS]: 'UpdateMachine,Zeta' } },
+    });
   });
 });
 
@@ -24,7 +32,11 @@ describe('desiredMachineForInPlaceUpdate', () => {
     const current = machine('m', { version: 'v1.30.0' });
     current.spec.failureDomain = 'fd-a';
     const desired = desiredMachineForInPlaceUpdate(ms, current);
-    expect(desired.spec).toMatchObject({ version: 'v1.31.0', failureDomain: 'fd-b', infrastructureRef: current.spec.infrastructureRef });
+    expect(desired.spec).toMatchObject({
+      version: 'v1.31.0',
+      failureDomain: 'fd-b',
+      infrastructureRef: current.spec.infrastructureRef,
+    });
     expect(desired.metadata.uid).toBe('uid-m');
   });
 });
@@ -36,7 +48,16 @@ describe('desiredObjectForInPlaceUpdate', () => {
     metadata: { name: 'tmpl-v2', namespace: 'ns' },
     spec: { template: { metadata: { labels: { from: 'tmpl' }, annotations: { note: 'x' } }, spec: { image: 'v2' } } },
   };
-  const current = { apiVersion: INFRA, kind: 'TestMachine', metadata: { name: 'm', namespace: 'ns', uid: 'uid-infra', ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'old', uid: 'u-old' }] } };
+  const current = {
+    apiVersion: INFRA,
+    kind: 'TestMachine',
+    metadata: {
+      name: 'm',
+      namespace: 'ns',
+      uid: 'uid-infra',
+      ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'old', uid: 'u-old' }],
+    },
+  };
   it('carries the template spec and only the cloned-from annotations plus the marker, no labels, the existing uid', () => {
     const desired = desiredObjectForInPlaceUpdate(machineSet('new'), template, current);
     expect(desired.spec).toEqual({ image: 'v2' });
@@ -53,10 +74,22 @@ describe('desiredObjectForInPlaceUpdate', () => {
     });
   });
   it('sets no ownerReference when a Machine already owns the object', () => {
-    const ownedByMachine = { ...current, metadata: { ...current.metadata, ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'm', uid: 'u-m', controller: true }] } };
-    expect(desiredObjectForInPlaceUpdate(machineSet('new'), template, ownedByMachine).metadata.ownerReferences).toBeUndefined();
+    const ownedByMachine = {
+      ...current,
+      metadata: {
+        ...current.metadata,
+        ownerReferences: [
+          { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'm', uid: 'u-m', controller: true },
+        ],
+      },
+    };
+    expect(
+      desiredObjectForInPlaceUpdate(machineSet('new'), template, ownedByMachine).metadata.ownerReferences,
+    ).toBeUndefined();
   });
   it('refuses a template of another kind', () => {
-    expect(() => desiredObjectForInPlaceUpdate(machineSet('new'), { ...template, kind: 'OtherMachineTemplate' }, current)).toThrow('cannot update TestMachine m in place');
+    expect(() =>
+      desiredObjectForInPlaceUpdate(machineSet('new'), { ...template, kind: 'OtherMachineTemplate' }, current),
+    ).toThrow('cannot update TestMachine m in place');
   });
 });

@@ -31,7 +31,9 @@ export interface InPlaceStartDeps {
   events: EventRecorder;
 }
 
-const ownedByMachine = (obj: KubeObject) => obj.metadata.ownerReferences?.some((r) => r.kind === 'Machine' && r.apiVersion.startsWith('cluster.x-k8s.io/')) ?? false;
+const ownedByMachine = (obj: KubeObject) =>
+  obj.metadata.ownerReferences?.some((r) => r.kind === 'Machine' && r.apiVersion.startsWith('cluster.x-k8s.io/')) ??
+  false;
 
 /**
  * The InfraMachine / BootstrapConfig the MS wants for an existing object: spec from the MS template; metadata only
@@ -48,7 +50,9 @@ export function desiredObjectForInPlaceUpdate(ms: MachineSet, template: KubeObje
     ownerRef: machineSetOwnerRef(ms, false),
   });
   if (desired.kind !== current.kind) {
-    throw new TemplateError(`cannot update ${current.kind} ${current.metadata.name} in place from template kind ${template.kind}`);
+    throw new TemplateError(
+      `cannot update ${current.kind} ${current.metadata.name} in place from template kind ${template.kind}`,
+    );
   }
   const annotations = desired.metadata.annotations ?? {};
   return {
@@ -82,18 +86,32 @@ export function desiredMachineForInPlaceUpdate(ms: MachineSet, machine: Machine)
  * The one merge patch that hands the Machine to the Machine controller: UpdateMachine added to pending-hooks and
  * pending-acknowledge-move removed. Undefined when there is nothing to change.
  */
-export function startInPlaceUpdatePatch(machine: Machine): { metadata: { annotations: Record<string, string | null> } } | undefined {
+export function startInPlaceUpdatePatch(
+  machine: Machine,
+): { metadata: { annotations: Record<string, string | null> } } | undefined {
   const { annotations } = markAsPendingAnnotations(machine.metadata.annotations, 'UpdateMachine');
   delete annotations[PENDING_ACKNOWLEDGE_MOVE_ANNOTATION];
   return annotationsMergePatch(machine.metadata.annotations, annotations);
 }
 
-async function applyDesiredFromTemplate(deps: InPlaceStartDeps, ms: MachineSet, machine: Machine, templateRef: VersionedRef, currentRef: VersionedRef, what: string): Promise<void> {
+async function applyDesiredFromTemplate(
+  deps: InPlaceStartDeps,
+  ms: MachineSet,
+  machine: Machine,
+  templateRef: VersionedRef,
+  currentRef: VersionedRef,
+  what: string,
+): Promise<void> {
   const namespace = ms.metadata.namespace;
   const current = await getReferenced(deps.client, deps.resolver, currentRef, namespace);
-  if (!current) throw new TemplateError(`failed to get ${what} ${namespace}/${currentRef.name} of Machine ${machine.metadata.name}: not found`, `${what}NotFound`);
+  if (!current)
+    throw new TemplateError(
+      `failed to get ${what} ${namespace}/${currentRef.name} of Machine ${machine.metadata.name}: not found`,
+      `${what}NotFound`,
+    );
   const template = await getReferenced(deps.client, deps.resolver, templateRef, namespace);
-  if (!template) throw new TemplateError(`${templateRef.kind} ${namespace}/${templateRef.name} not found`, 'TemplateNotFound');
+  if (!template)
+    throw new TemplateError(`${templateRef.kind} ${namespace}/${templateRef.name} not found`, 'TemplateNotFound');
   const desired = desiredObjectForInPlaceUpdate(ms, template, current);
   // Labels and annotations were applied by this manager at creation; give their ownership up first (upstream hands
   // them to capi-machineset-metadata), or this apply, which carries none of them, would remove them.
@@ -107,19 +125,36 @@ async function applyDesiredFromTemplate(deps: InPlaceStartDeps, ms: MachineSet, 
  */
 export async function startInPlaceUpdate(deps: InPlaceStartDeps, ms: MachineSet, machine: Machine): Promise<Machine> {
   // InfraMachine first: it is the write most likely to fail.
-  await applyDesiredFromTemplate(deps, ms, machine, ms.spec.template.spec.infrastructureRef, machine.spec.infrastructureRef, 'InfraMachine');
+  await applyDesiredFromTemplate(
+    deps,
+    ms,
+    machine,
+    ms.spec.template.spec.infrastructureRef,
+    machine.spec.infrastructureRef,
+    'InfraMachine',
+  );
   const bootstrapCurrent = machine.spec.bootstrap?.configRef;
   if (bootstrapCurrent) {
     const bootstrapTemplate = ms.spec.template.spec.bootstrap?.configRef;
-    if (!bootstrapTemplate) throw new TemplateError(`Machine ${machine.metadata.name} has a BootstrapConfig but MachineSet ${ms.metadata.name} has no bootstrap template`);
+    if (!bootstrapTemplate)
+      throw new TemplateError(
+        `Machine ${machine.metadata.name} has a BootstrapConfig but MachineSet ${ms.metadata.name} has no bootstrap template`,
+      );
     await applyDesiredFromTemplate(deps, ms, machine, bootstrapTemplate, bootstrapCurrent, 'BootstrapConfig');
   }
   // No original, so the cache is not consulted, but it is filled: syncMachines' next intent for this Machine is the same
   // one and finds it in place instead of re-applying it.
-  await deps.applier.patch(deps.client, desiredMachineForInPlaceUpdate(ms, machine), { fieldOwner: MACHINESET_FIELD_MANAGER });
+  await deps.applier.patch(deps.client, desiredMachineForInPlaceUpdate(ms, machine), {
+    fieldOwner: MACHINESET_FIELD_MANAGER,
+  });
 
   const patch = startInPlaceUpdatePatch(machine);
   const started = patch ? await deps.client.patch<Machine>(refOf(machine), 'merge', patch) : machine;
-  await deps.events.event({ ...started, apiVersion: CLUSTER_API_VERSION, kind: 'Machine' }, 'Normal', SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON, START_IN_PLACE_UPDATE_MESSAGE);
+  await deps.events.event(
+    { ...started, apiVersion: CLUSTER_API_VERSION, kind: 'Machine' },
+    'Normal',
+    SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON,
+    START_IN_PLACE_UPDATE_MESSAGE,
+  );
   return started;
 }

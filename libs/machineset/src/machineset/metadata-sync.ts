@@ -5,7 +5,11 @@
 import type { Machine, MachineSet } from '@capi/api';
 import type { Client, InformerCache, KubeObject } from '@capi/controller-runtime';
 import type { ContractVersionResolver } from '@capi/machine';
-import { removeManagedFieldsForLabelsAndAnnotations, syncLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
+import {
+  removeManagedFieldsForLabelsAndAnnotations,
+  syncLabelsAndAnnotations,
+  type ServerSideApplier,
+} from '@capi/ssa';
 import { machineLabels } from './desired';
 import { MACHINESET_FIELD_MANAGER } from './inplace-start';
 
@@ -41,12 +45,18 @@ export function infraAndBootstrapMetadata(ms: MachineSet, inputs: string): Infra
  * (a request-cache no-op when they are in place). An object not in the cache yet (just created) or gone is skipped, as
  * KCP's syncMachines does: the next reconcile gets it.
  */
-export async function syncInfraAndBootstrapMetadata(deps: MetadataSyncDeps, metadata: InfraAndBootstrapMetadata, machine: Machine): Promise<void> {
+export async function syncInfraAndBootstrapMetadata(
+  deps: MetadataSyncDeps,
+  metadata: InfraAndBootstrapMetadata,
+  machine: Machine,
+): Promise<void> {
   const namespace = machine.metadata.namespace;
   const refs = [machine.spec.infrastructureRef, machine.spec.bootstrap?.configRef].filter((r) => !!r?.name);
   for (const ref of refs) {
     const objectRef = await deps.resolver.objectRef(ref!, namespace);
-    const current = deps.cache ? await deps.cache.tryGet(objectRef, { readOnly: true }) : await deps.client.tryGet(objectRef);
+    const current = deps.cache
+      ? await deps.cache.tryGet(objectRef, { readOnly: true })
+      : await deps.client.tryGet(objectRef);
     if (!current) continue;
     await syncLabelsAndAnnotations(deps.applier, deps.client, current, {
       fieldManager: MACHINESET_FIELD_MANAGER,

@@ -1,4 +1,12 @@
-import { checkMoveHandshake, machinesToStartInPlaceUpdate, movePatch, planDeletions, planMoves, replicaDelta, shouldStartInPlaceUpdate } from './moves';
+import {
+  checkMoveHandshake,
+  machinesToStartInPlaceUpdate,
+  movePatch,
+  planDeletions,
+  planMoves,
+  replicaDelta,
+  shouldStartInPlaceUpdate,
+} from './moves';
 import { deletePriorityFunc } from './deletion-order';
 import { machine, machineSet, NOW } from '../testing/fixtures';
 
@@ -9,9 +17,16 @@ const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-fro
 const ACK = 'in-place-updates.internal.cluster.x-k8s.io/acknowledged-move';
 const PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks';
 const names = (ms: { metadata: { name?: string } }[]) => ms.map((m) => m.metadata.name);
-const moved = (name: string, extra: Record<string, string> = {}) => machine(name, { annotations: { [PENDING_ACK]: '', [IN_PROGRESS]: '', ...extra } });
+const moved = (name: string, extra: Record<string, string> = {}) =>
+  machine(name, { annotations: { [PENDING_ACK]: '', [IN_PROGRESS]: '', ...extra } });
 const unhealthyRemediated = (name: string, extra: Parameters<typeof machine>[1] = {}) =>
-  machine(name, { ...extra, conditions: [{ type: 'HealthCheckSucceeded', status: 'False' }, { type: 'OwnerRemediated', status: 'False' }] });
+  machine(name, {
+    ...extra,
+    conditions: [
+      { type: 'HealthCheckSucceeded', status: 'False' },
+      { type: 'OwnerRemediated', status: 'False' },
+    ],
+  });
 
 describe('shouldStartInPlaceUpdate', () => {
   it('waits for the acknowledgement while the MS receives Machines, then starts', () => {
@@ -25,20 +40,38 @@ describe('shouldStartInPlaceUpdate', () => {
     expect(shouldStartInPlaceUpdate(machineSet('new', { annotations }), moved('m'))).toBe(true);
   });
   it('starts an update-in-progress Machine without pending acknowledgement (a start interrupted before its last patch)', () => {
-    expect(shouldStartInPlaceUpdate(machineSet('new', { annotations: { [RECEIVE]: 'old' } }), machine('m', { annotations: { [IN_PROGRESS]: '' } }))).toBe(true);
+    expect(
+      shouldStartInPlaceUpdate(
+        machineSet('new', { annotations: { [RECEIVE]: 'old' } }),
+        machine('m', { annotations: { [IN_PROGRESS]: '' } }),
+      ),
+    ).toBe(true);
   });
   it('does nothing for Machines not marked, or already handed to the Machine controller', () => {
     const ms = machineSet('new');
     expect(shouldStartInPlaceUpdate(ms, machine('plain'))).toBe(false);
-    expect(shouldStartInPlaceUpdate(ms, machine('started', { annotations: { [IN_PROGRESS]: '', [PENDING_HOOKS]: 'UpdateMachine' } }))).toBe(false);
-    expect(shouldStartInPlaceUpdate(ms, machine('pending-only', { annotations: { [PENDING_HOOKS]: 'UpdateMachine' } }))).toBe(false);
+    expect(
+      shouldStartInPlaceUpdate(
+        ms,
+        machine('started', { annotations: { [IN_PROGRESS]: '', [PENDING_HOOKS]: 'UpdateMachine' } }),
+      ),
+    ).toBe(false);
+    expect(
+      shouldStartInPlaceUpdate(ms, machine('pending-only', { annotations: { [PENDING_HOOKS]: 'UpdateMachine' } })),
+    ).toBe(false);
   });
 });
 
 describe('replicaDelta', () => {
   it('creates for missing replicas counting every Machine, moved ones pending acknowledgement too', () => {
     expect(replicaDelta(machineSet('ms', { replicas: 3 }), [machine('a')])).toBe(2);
-    expect(replicaDelta(machineSet('ms', { replicas: 3, annotations: { [RECEIVE]: 'old' } }), [machine('a'), moved('b'), moved('c')])).toBe(0);
+    expect(
+      replicaDelta(machineSet('ms', { replicas: 3, annotations: { [RECEIVE]: 'old' } }), [
+        machine('a'),
+        moved('b'),
+        moved('c'),
+      ]),
+    ).toBe(0);
   });
   it('does not remove Machines for moved ones a receiving MS has not had acknowledged', () => {
     const ms = machineSet('ms', { replicas: 1, annotations: { [RECEIVE]: 'old' } });
@@ -60,10 +93,20 @@ describe('checkMoveHandshake', () => {
   const deletingTarget = machineSet('new', { annotations: { [RECEIVE]: 'old' } });
   deletingTarget.metadata.deletionTimestamp = NOW.toISOString();
   it.each([
-    ['no annotation on the old MS', machineSet('old'), machineSet('new', { annotations: { [RECEIVE]: 'old' } }), 'no move-machines-to-machineset'],
+    [
+      'no annotation on the old MS',
+      machineSet('old'),
+      machineSet('new', { annotations: { [RECEIVE]: 'old' } }),
+      'no move-machines-to-machineset',
+    ],
     ['target missing', oldMS, undefined, 'does not exist'],
     ['target deleting', oldMS, deletingTarget, 'is being deleted'],
-    ['target does not accept', oldMS, machineSet('new', { annotations: { [RECEIVE]: 'other' } }), 'new only accepts Machines from other'],
+    [
+      'target does not accept',
+      oldMS,
+      machineSet('new', { annotations: { [RECEIVE]: 'other' } }),
+      'new only accepts Machines from other',
+    ],
   ])('fails when %s', (_label, from, target, message) => {
     const r = checkMoveHandshake(from, target);
     expect(r.ok).toBe(false);
@@ -93,7 +136,15 @@ describe('planMoves', () => {
     expect(plan.toDelete).toEqual([]);
   });
   it('moves fewer than asked, never deleting, when the only candidates are updating in place', () => {
-    const plan = planMoves([machine('u1', { annotations: { [IN_PROGRESS]: '' } }), machine('u2', { annotations: { [PENDING_HOOKS]: 'UpdateMachine' } }), machine('ok')], 3, priority);
+    const plan = planMoves(
+      [
+        machine('u1', { annotations: { [IN_PROGRESS]: '' } }),
+        machine('u2', { annotations: { [PENDING_HOOKS]: 'UpdateMachine' } }),
+        machine('ok'),
+      ],
+      3,
+      priority,
+    );
     expect(names(plan.toMove)).toEqual(['ok']);
     expect(plan.toDelete).toEqual([]);
   });
@@ -102,7 +153,9 @@ describe('planMoves', () => {
 describe('planDeletions', () => {
   it('takes the first Machines in deletion order and waits for those already deleting', () => {
     const priority = deletePriorityFunc('Random', () => NOW);
-    expect(names(planDeletions([machine('b'), machine('a'), machine('gone', { deleting: true })], 2, priority))).toEqual(['a']);
+    expect(
+      names(planDeletions([machine('b'), machine('a'), machine('gone', { deleting: true })], 2, priority)),
+    ).toEqual(['a']);
   });
 });
 
@@ -111,14 +164,24 @@ describe('movePatch', () => {
     const UPDATERS = 'in-place-updates.capi-inplace.io/updaters';
     const newMS = machineSet('md-new', { hash: 'new' });
     const withUpdaters = machineSet('md-old', { hash: 'old', annotations: { [UPDATERS]: 'a-updater,b-updater' } });
-    expect(movePatch(machine('m1', { owner: 'md-old' }), withUpdaters, newMS).metadata.annotations[UPDATERS]).toBe('a-updater,b-updater');
+    expect(movePatch(machine('m1', { owner: 'md-old' }), withUpdaters, newMS).metadata.annotations[UPDATERS]).toBe(
+      'a-updater,b-updater',
+    );
     const stale = machine('m2', { owner: 'md-old', annotations: { [UPDATERS]: 'old-one' } });
     expect(movePatch(stale, machineSet('md-old', { hash: 'old' }), newMS).metadata.annotations[UPDATERS]).toBeNull();
   });
   it('swaps selector labels, the controller owner and adds both markers in one patch', () => {
     const oldMS = machineSet('md-old', { hash: 'old' });
     const newMS = machineSet('md-new', { hash: 'new' });
-    const m = machine('m1', { owner: 'md-old', labels: { 'cluster.x-k8s.io/deployment-name': 'md', 'machine-template-hash': 'old', 'cluster.x-k8s.io/set-name': 'md-old', keep: 'me' } });
+    const m = machine('m1', {
+      owner: 'md-old',
+      labels: {
+        'cluster.x-k8s.io/deployment-name': 'md',
+        'machine-template-hash': 'old',
+        'cluster.x-k8s.io/set-name': 'md-old',
+        keep: 'me',
+      },
+    });
     m.metadata.ownerReferences!.push({ apiVersion: 'v1', kind: 'Other', name: 'x', uid: 'u' });
     m.metadata.resourceVersion = '42';
     const p = movePatch(m, oldMS, newMS);
@@ -126,7 +189,14 @@ describe('movePatch', () => {
     expect(p.metadata.annotations).toEqual({ [PENDING_ACK]: '', [IN_PROGRESS]: '' });
     expect(p.metadata.ownerReferences).toEqual([
       { apiVersion: 'v1', kind: 'Other', name: 'x', uid: 'u' },
-      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: 'md-new', uid: 'uid-md-new', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineSet',
+        name: 'md-new',
+        uid: 'uid-md-new',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
     expect(p.metadata.resourceVersion).toBe('42');
   });

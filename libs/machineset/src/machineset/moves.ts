@@ -21,12 +21,14 @@ import { machinesToDeletePrioritized, sortByDeletePriority, type DeletePriorityF
 import { formatLabelValue, machineSetOwnerRef } from './desired';
 import { isUnhealthyAndOwnerRemediated } from './remediation';
 
-const hasAnnotation = (obj: { metadata: { annotations?: Record<string, string> } }, key: string) => obj.metadata.annotations?.[key] !== undefined;
+const hasAnnotation = (obj: { metadata: { annotations?: Record<string, string> } }, key: string) =>
+  obj.metadata.annotations?.[key] !== undefined;
 
 export const isPendingAcknowledgeMove = (m: Machine): boolean => hasAnnotation(m, PENDING_ACKNOWLEDGE_MOVE_ANNOTATION);
 
 /** The MS still accepts Machines moved from other MachineSets (a non-empty receive-machines-from-machinesets). */
-export const isReceivingMachines = (ms: MachineSet): boolean => !!ms.metadata.annotations?.[RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION];
+export const isReceivingMachines = (ms: MachineSet): boolean =>
+  !!ms.metadata.annotations?.[RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION];
 
 /**
  * Whether this MS starts the in-place update of a Machine now. Only Machines marked update-in-progress without a
@@ -78,11 +80,16 @@ export function checkMoveHandshake(oldMS: MachineSet, target: MachineSet | undef
   const targetName = oldMS.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION];
   if (!targetName) return { ok: false, reason: 'MachineSet has no move-machines-to-machineset annotation' };
   if (oldMS.metadata.deletionTimestamp) return { ok: false, reason: 'MachineSet is being deleted' };
-  if (!target || target.metadata.name !== targetName) return { ok: false, reason: `target MachineSet ${targetName} does not exist` };
-  if (target.metadata.deletionTimestamp) return { ok: false, reason: `target MachineSet ${targetName} is being deleted` };
+  if (!target || target.metadata.name !== targetName)
+    return { ok: false, reason: `target MachineSet ${targetName} does not exist` };
+  if (target.metadata.deletionTimestamp)
+    return { ok: false, reason: `target MachineSet ${targetName} is being deleted` };
   const accepted = parseCommaList(target.metadata.annotations?.[RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION]);
   if (!accepted.includes(oldMS.metadata.name ?? '')) {
-    return { ok: false, reason: `MachineSet ${oldMS.metadata.name} is set to move replicas to ${targetName}, but ${targetName} only accepts Machines from ${accepted.join(',')}` };
+    return {
+      ok: false,
+      reason: `MachineSet ${oldMS.metadata.name} is set to move replicas to ${targetName}, but ${targetName} only accepts Machines from ${accepted.join(',')}`,
+    };
   }
   return { ok: true, target };
 }
@@ -152,11 +159,15 @@ export function movePatch(machine: Machine, oldMS: MachineSet, newMS: MachineSet
   for (const [k, v] of Object.entries(next)) if (current[k] !== v) labels[k] = v;
   const ownerReferences = (machine.metadata.ownerReferences ?? []).filter((r) => !r.controller);
   ownerReferences.push(machineSetOwnerRef(newMS, true));
-  const annotations: Record<string, string | null> = { [PENDING_ACKNOWLEDGE_MOVE_ANNOTATION]: '', [UPDATE_IN_PROGRESS_ANNOTATION]: '' };
+  const annotations: Record<string, string | null> = {
+    [PENDING_ACKNOWLEDGE_MOVE_ANNOTATION]: '',
+    [UPDATE_IN_PROGRESS_ANNOTATION]: '',
+  };
   // The updaters that accepted the change travel with the Machine (composed updaters; see @capi/inplace updaters).
   const updaters = oldMS.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION];
   if (updaters) annotations[IN_PLACE_UPDATERS_ANNOTATION] = updaters;
-  else if (machine.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION] !== undefined) annotations[IN_PLACE_UPDATERS_ANNOTATION] = null;
+  else if (machine.metadata.annotations?.[IN_PLACE_UPDATERS_ANNOTATION] !== undefined)
+    annotations[IN_PLACE_UPDATERS_ANNOTATION] = null;
   return {
     metadata: {
       ...(machine.metadata.resourceVersion ? { resourceVersion: machine.metadata.resourceVersion } : {}),

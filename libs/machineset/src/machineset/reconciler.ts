@@ -38,12 +38,36 @@ import {
 import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver, patchStatus } from '@capi/machine';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
-import { byName, deleteIgnoreNotFound, getReferenced, jsonEqual, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import {
+  byName,
+  deleteIgnoreNotFound,
+  getReferenced,
+  jsonEqual,
+  refOf,
+  SECONDARY_EVENT_COALESCING,
+  waitForCache,
+} from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
-import { computeDesiredMachine, desiredMachineInputsKey, generateName, machineSetOwnerRef, objectFromTemplate, selectorProblem, TemplateError } from './desired';
+import {
+  computeDesiredMachine,
+  desiredMachineInputsKey,
+  generateName,
+  machineSetOwnerRef,
+  objectFromTemplate,
+  selectorProblem,
+  TemplateError,
+} from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
 import { giveUpLabelsAndAnnotations, infraAndBootstrapMetadata, syncInfraAndBootstrapMetadata } from './metadata-sync';
-import { checkMoveHandshake, machinesToStartInPlaceUpdate, MoveError, movePatch, planDeletions, planMoves, replicaDelta } from './moves';
+import {
+  checkMoveHandshake,
+  machinesToStartInPlaceUpdate,
+  MoveError,
+  movePatch,
+  planDeletions,
+  planMoves,
+  replicaDelta,
+} from './moves';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus } from './status';
 import {
@@ -70,7 +94,12 @@ const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r)
   watches: [
     { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', map: machineSetRequestsForMachineDeployment },
     { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', map: machineSetRequestsForOrphanMachine },
-    { apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', map: machineSetRequestsForCluster, predicates: [clusterPausedTransitions] },
+    {
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Cluster',
+      map: machineSetRequestsForCluster,
+      predicates: [clusterPausedTransitions],
+    },
   ],
   maxConcurrentReconciles: 4,
   // Each reconcile reads every Machine of the owner: coalesce their events so large sets do not spin (see the bench).
@@ -123,11 +152,14 @@ export class MachineSetReconciler implements Reconciler {
     } catch (e) {
       remediationError = e as Error; // reported on Remediating; syncing and scaling still go on
     }
-    let current = machines.flatMap((m) => (remediated.has(m.metadata.name ?? '') ? remediated.get(m.metadata.name ?? '') ?? [] : [m]));
+    let current = machines.flatMap((m) =>
+      remediated.has(m.metadata.name ?? '') ? (remediated.get(m.metadata.name ?? '') ?? []) : [m],
+    );
 
     await this.syncMachines(ms, current);
     let startError: Error | undefined;
-    if (this.gates.enabled('InPlaceUpdates')) ({ machines: current, error: startError } = await this.triggerInPlaceUpdates(ms, current));
+    if (this.gates.enabled('InPlaceUpdates'))
+      ({ machines: current, error: startError } = await this.triggerInPlaceUpdates(ms, current));
 
     let scaleError: Error | undefined;
     try {
@@ -142,7 +174,12 @@ export class MachineSetReconciler implements Reconciler {
   private async owningMachineDeployment(ms: MachineSet): Promise<MachineDeployment | undefined> {
     const ref = controllerOf(ms);
     if (!ref || ref.kind !== 'MachineDeployment') return undefined;
-    return this.client.tryGet<MachineDeployment>({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ms.metadata.namespace, name: ref.name });
+    return this.client.tryGet<MachineDeployment>({
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'MachineDeployment',
+      namespace: ms.metadata.namespace,
+      name: ref.name,
+    });
   }
 
   /**
@@ -150,9 +187,18 @@ export class MachineSetReconciler implements Reconciler {
    * writing OwnerRemediated on each, so a failed delete is retried with the condition already in place. Returns the
    * Machines deleted, by name, as read after the delete (undefined when already gone).
    */
-  private async reconcileUnhealthyMachines(ms: MachineSet, md: MachineDeployment | undefined, machines: Machine[]): Promise<Map<string, Machine | undefined>> {
+  private async reconcileUnhealthyMachines(
+    ms: MachineSet,
+    md: MachineDeployment | undefined,
+    machines: Machine[],
+  ): Promise<Map<string, Machine | undefined>> {
     const cluster = ms.spec.clusterName
-      ? await this.client.tryGet<Cluster>({ apiVersion: CLUSTER_API_VERSION, kind: 'Cluster', namespace: ms.metadata.namespace, name: ms.spec.clusterName })
+      ? await this.client.tryGet<Cluster>({
+          apiVersion: CLUSTER_API_VERSION,
+          kind: 'Cluster',
+          namespace: ms.metadata.namespace,
+          name: ms.spec.clusterName,
+        })
       : undefined;
     const plan = planRemediation({ ms, md, cluster, machines });
     const deleted = new Map<string, Machine | undefined>();
@@ -165,7 +211,9 @@ export class MachineSetReconciler implements Reconciler {
       const after = await this.directClient.tryGet<Machine>(refOf(m));
       if (after) await waitForCache(this.cache, after);
       deleted.set(m.metadata.name ?? '', after);
-      this.log.log(`deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (remediating unhealthy Machine, maxInFlight ${plan.maxInFlight})`);
+      this.log.log(
+        `deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (remediating unhealthy Machine, maxInFlight ${plan.maxInFlight})`,
+      );
     }
     return deleted;
   }
@@ -174,15 +222,32 @@ export class MachineSetReconciler implements Reconciler {
    * OwnerRemediated=False with the update's reason/message (SSA on status with our own field manager, forced: the MS
    * takes the entry over from MHC); `undefined` gives our entry up. No request when nothing changes.
    */
-  private async writeOwnerRemediated(m: Machine, update: Pick<OwnerRemediatedUpdate, 'reason' | 'message'> | undefined): Promise<void> {
+  private async writeOwnerRemediated(
+    m: Machine,
+    update: Pick<OwnerRemediatedUpdate, 'reason' | 'message'> | undefined,
+  ): Promise<void> {
     const existing = getCondition(m, OWNER_REMEDIATED_CONDITION);
     let conditions: ReturnType<typeof setCondition> = [];
     if (update) {
-      if (existing?.status === 'False' && existing.reason === update.reason && (existing.message ?? '') === update.message) return;
-      conditions = setCondition(existing ? [existing] : [], { type: OWNER_REMEDIATED_CONDITION, status: 'False', ...update, observedGeneration: m.metadata.generation }, this.clock);
+      if (
+        existing?.status === 'False' &&
+        existing.reason === update.reason &&
+        (existing.message ?? '') === update.message
+      )
+        return;
+      conditions = setCondition(
+        existing ? [existing] : [],
+        { type: OWNER_REMEDIATED_CONDITION, status: 'False', ...update, observedGeneration: m.metadata.generation },
+        this.clock,
+      );
     } else if (!existing) return;
     const written = await this.client.apply<Machine>(
-      { apiVersion: m.apiVersion, kind: m.kind, metadata: { name: m.metadata.name, namespace: m.metadata.namespace, uid: m.metadata.uid }, status: { conditions } },
+      {
+        apiVersion: m.apiVersion,
+        kind: m.kind,
+        metadata: { name: m.metadata.name, namespace: m.metadata.namespace, uid: m.metadata.uid },
+        status: { conditions },
+      },
       { fieldManager: MACHINESET_REMEDIATION_FIELD_MANAGER, force: true, subresource: 'status' },
     );
     await waitForCache(this.cache, written);
@@ -197,14 +262,23 @@ export class MachineSetReconciler implements Reconciler {
     if (problem) throw new TemplateError(problem, 'InvalidSelector');
     const isOurs = (m: Machine) => {
       const owner = controllerOf(m);
-      return owner?.kind === 'MachineSet' && owner.name === ms.metadata.name && (!owner.uid || owner.uid === ms.metadata.uid);
+      return (
+        owner?.kind === 'MachineSet' && owner.name === ms.metadata.name && (!owner.uid || owner.uid === ms.metadata.uid)
+      );
     };
     // Ours, or orphans we may adopt, from the controller-owner index; Machines of other owners are never looked at.
     // Read only (the cache's frozen objects, not copies): the reconcile reads its Machines and writes patches.
     const ns = ms.metadata.namespace;
     const [controlled, orphans] = await Promise.all([
-      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''), readOnly: true }),
-      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, { namespace: ns, matchingFields: { [OWNER_CONTROLLER_FIELD]: NO_CONTROLLER_OWNER }, readOnly: true }),
+      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, {
+        ...controlledBy(ns, 'MachineSet', ms.metadata.name ?? ''),
+        readOnly: true,
+      }),
+      this.client.list<Machine>(MACHINE.apiVersion, MACHINE.kind, {
+        namespace: ns,
+        matchingFields: { [OWNER_CONTROLLER_FIELD]: NO_CONTROLLER_OWNER },
+        readOnly: true,
+      }),
     ]);
     const all = [...controlled.items.filter(isOurs), ...orphans.items].sort(byName);
     const out: Machine[] = [];
@@ -245,7 +319,11 @@ export class MachineSetReconciler implements Reconciler {
       if (!this.applier.knownNoop(MACHINESET_FIELD_MANAGER, memo)) {
         // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
         await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
-        await this.applier.patch(this.client, computeDesiredMachine(ms, m), { fieldOwner: MACHINESET_FIELD_MANAGER, original: m, memo });
+        await this.applier.patch(this.client, computeDesiredMachine(ms, m), {
+          fieldOwner: MACHINESET_FIELD_MANAGER,
+          original: m,
+          memo,
+        });
       }
       await syncInfraAndBootstrapMetadata(metadataDeps, metadata, m);
     }
@@ -256,12 +334,19 @@ export class MachineSetReconciler implements Reconciler {
    * here while this MS no longer receives Machines). A failure does not stop the others; the Machines come back with
    * the started ones as written, and the failures as one error.
    */
-  private async triggerInPlaceUpdates(ms: MachineSet, machines: Machine[]): Promise<{ machines: Machine[]; error?: Error }> {
+  private async triggerInPlaceUpdates(
+    ms: MachineSet,
+    machines: Machine[],
+  ): Promise<{ machines: Machine[]; error?: Error }> {
     const started = new Map<string, Machine>();
     const errors: string[] = [];
     for (const m of machinesToStartInPlaceUpdate(ms, machines)) {
       try {
-        const done = await startInPlaceUpdate({ client: this.client, applier: this.applier, resolver: this.resolver, events: this.events }, ms, m);
+        const done = await startInPlaceUpdate(
+          { client: this.client, applier: this.applier, resolver: this.resolver, events: this.events },
+          ms,
+          m,
+        );
         await waitForCache(this.cache, done);
         started.set(m.metadata.name ?? '', done);
         this.log.log(`started in-place update of Machine ${m.metadata.name} of MachineSet ${ms.metadata.name}`);
@@ -281,7 +366,8 @@ export class MachineSetReconciler implements Reconciler {
    * so this reconcile's status still counts them (the next one no longer lists them).
    */
   private async syncReplicas(ms: MachineSet, machines: Machine[]): Promise<Machine[]> {
-    if (ms.spec.replicas === undefined) throw new TemplateError(`spec.replicas of MachineSet ${ms.metadata.name} is not set`, 'InvalidReplicas');
+    if (ms.spec.replicas === undefined)
+      throw new TemplateError(`spec.replicas of MachineSet ${ms.metadata.name} is not set`, 'InvalidReplicas');
     const delta = replicaDelta(ms, machines);
     if (delta > 0) {
       if (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true') return machines;
@@ -299,16 +385,24 @@ export class MachineSetReconciler implements Reconciler {
     // A failed handshake means the MachineDeployment has not written both sides yet (or changed its mind): wait.
     const target = await this.client.tryGet<MachineSet>({ ...MS, namespace: ms.metadata.namespace, name: targetName });
     const handshake = checkMoveHandshake(ms, target);
-    if (!handshake.ok) throw new MoveError(`cannot move Machines of MachineSet ${ms.metadata.name}: ${handshake.reason}`, 'MoveHandshakeFailed');
+    if (!handshake.ok)
+      throw new MoveError(
+        `cannot move Machines of MachineSet ${ms.metadata.name}: ${handshake.reason}`,
+        'MoveHandshakeFailed',
+      );
     const plan = planMoves(machines, -delta, priority);
     const written = new Map<string, Machine>();
     const errors: string[] = [];
     for (const m of plan.toDelete) {
       try {
         await deleteIgnoreNotFound(this.client, refOf(m));
-        this.log.log(`deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} instead of moving it to ${targetName}: it is marked for remediation`);
+        this.log.log(
+          `deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} instead of moving it to ${targetName}: it is marked for remediation`,
+        );
       } catch (e) {
-        errors.push(`failed to delete Machine ${m.metadata.name} (marked for remediation, not moved to ${targetName}): ${(e as Error).message}`);
+        errors.push(
+          `failed to delete Machine ${m.metadata.name} (marked for remediation, not moved to ${targetName}): ${(e as Error).message}`,
+        );
       }
     }
     for (const m of plan.toMove) {
@@ -338,7 +432,10 @@ export class MachineSetReconciler implements Reconciler {
         await this.applier.patch(this.client, config, opts);
         created.push(config);
         await giveUpLabelsAndAnnotations(this.directClient, config);
-        machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { apiGroup: bootstrapRef.apiGroup, kind: config.kind, name } };
+        machine.spec.bootstrap = {
+          ...machine.spec.bootstrap,
+          configRef: { apiGroup: bootstrapRef.apiGroup, kind: config.kind, name },
+        };
       }
       const infraRef = ms.spec.template.spec.infrastructureRef;
       const infra = await this.cloneTemplate(ms, infraRef, name, machine);
@@ -356,9 +453,18 @@ export class MachineSetReconciler implements Reconciler {
     this.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
   }
 
-  private async cloneTemplate(ms: MachineSet, ref: { apiGroup: string; kind: string; name: string }, name: string, machine: Machine): Promise<KubeObject> {
+  private async cloneTemplate(
+    ms: MachineSet,
+    ref: { apiGroup: string; kind: string; name: string },
+    name: string,
+    machine: Machine,
+  ): Promise<KubeObject> {
     const template = await getReferenced(this.client, this.resolver, ref, ms.metadata.namespace);
-    if (!template) throw new TemplateError(`failed to clone ${ref.kind} ${ms.metadata.namespace}/${ref.name}: not found`, 'TemplateNotFound');
+    if (!template)
+      throw new TemplateError(
+        `failed to clone ${ref.kind} ${ms.metadata.namespace}/${ref.name}: not found`,
+        'TemplateNotFound',
+      );
     return objectFromTemplate({
       template,
       name,
@@ -372,26 +478,55 @@ export class MachineSetReconciler implements Reconciler {
 
   /** Shows an input error on the MS (ScalingUp False with the error's reason) without touching the counters. */
   private async reportError(ms: MachineSet, e: TemplateError): Promise<void> {
-    const conditions = setCondition(ms.status?.conditions, { type: 'ScalingUp', status: 'False', reason: e.reason, message: e.message, observedGeneration: ms.metadata.generation }, this.clock);
+    const conditions = setCondition(
+      ms.status?.conditions,
+      {
+        type: 'ScalingUp',
+        status: 'False',
+        reason: e.reason,
+        message: e.message,
+        observedGeneration: ms.metadata.generation,
+      },
+      this.clock,
+    );
     if (jsonEqual(conditions, ms.status?.conditions ?? [])) return;
     await patchStatus(this.client, refOf(ms), ms.status, { ...(ms.status ?? {}), conditions });
   }
 
-  private async updateStatus(ms: MachineSet, machines: Machine[], scaleError: Error | undefined, remediationError?: Error): Promise<void> {
+  private async updateStatus(
+    ms: MachineSet,
+    machines: Machine[],
+    scaleError: Error | undefined,
+    remediationError?: Error,
+  ): Promise<void> {
     const status = computeMachineSetStatus(ms, machines, this.clock);
     if (remediationError) {
       const reason = (remediationError as { reason?: string }).reason ?? 'InternalError';
-      status.conditions = setCondition(status.conditions, { type: REMEDIATING_CONDITION, status: 'Unknown', reason, message: remediationError.message, observedGeneration: ms.metadata.generation }, this.clock);
+      status.conditions = setCondition(
+        status.conditions,
+        {
+          type: REMEDIATING_CONDITION,
+          status: 'Unknown',
+          reason,
+          message: remediationError.message,
+          observedGeneration: ms.metadata.generation,
+        },
+        this.clock,
+      );
     }
     if (scaleError) {
       const reason = (scaleError as { reason?: string }).reason ?? 'InternalError';
-      status.conditions = setCondition(status.conditions, {
-        type: (ms.spec.replicas ?? 0) >= machines.length ? 'ScalingUp' : 'ScalingDown',
-        status: 'False',
-        reason,
-        message: scaleError.message,
-        observedGeneration: ms.metadata.generation,
-      }, this.clock);
+      status.conditions = setCondition(
+        status.conditions,
+        {
+          type: (ms.spec.replicas ?? 0) >= machines.length ? 'ScalingUp' : 'ScalingDown',
+          status: 'False',
+          reason,
+          message: scaleError.message,
+          observedGeneration: ms.metadata.generation,
+        },
+        this.clock,
+      );
     }
     // A merge patch of what changed (upstream's patch helper): only a conditions change carries the resourceVersion, so
     // the MachineDeployment writing the MS meanwhile does not make a replicas update fail.

@@ -33,7 +33,10 @@ export const MACHINESET_OWNER_REMEDIATED_REASONS: ReadonlySet<string> = new Set(
 ]);
 
 // MachineSet Remediating condition reasons.
-export { REMEDIATING_REASON as MACHINESET_REMEDIATING_REASON, NOT_REMEDIATING_REASON as MACHINESET_NOT_REMEDIATING_REASON } from '@capi/api';
+export {
+  REMEDIATING_REASON as MACHINESET_REMEDIATING_REASON,
+  NOT_REMEDIATING_REASON as MACHINESET_NOT_REMEDIATING_REASON,
+} from '@capi/api';
 
 export const MACHINE_DELETING_MESSAGE = 'Machine is deleting';
 export const PENDING_ROLLOUT_MESSAGE = "Machine won't be remediated because it is pending removal due to rollout";
@@ -80,7 +83,11 @@ export const isUnhealthyAndOwnerRemediated = isMachineToBeRemediated;
 /** Deleting because this controller remediated it: still in flight until the Machine is gone. */
 const isRemediationInFlight = (m: Machine): boolean => {
   const c = getCondition(m, OWNER_REMEDIATED_CONDITION);
-  return !!m.metadata.deletionTimestamp && c?.status === 'False' && c.reason === MACHINESET_MACHINE_REMEDIATION_MACHINE_DELETING_REASON;
+  return (
+    !!m.metadata.deletionTimestamp &&
+    c?.status === 'False' &&
+    c.reason === MACHINESET_MACHINE_REMEDIATION_MACHINE_DELETING_REASON
+  );
 };
 
 const needsCleanup = (m: Machine): boolean =>
@@ -92,7 +99,8 @@ const needsCleanup = (m: Machine): boolean =>
 /** Why remediation is skipped (Cluster spec.paused or the paused annotation on the MS), else undefined. */
 export function remediationPausedReason(ms: MachineSet, cluster: Cluster | undefined): string | undefined {
   if (cluster?.spec?.paused) return 'Cluster spec.paused is set to true';
-  if (ms.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined) return `MachineSet has the ${PAUSED_ANNOTATION} annotation`;
+  if (ms.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined)
+    return `MachineSet has the ${PAUSED_ANNOTATION} annotation`;
   return undefined;
 }
 
@@ -107,7 +115,8 @@ export function remediationMaxInFlight(md: MachineDeployment | undefined): numbe
   }
 }
 
-const created = (m: Machine): number => (m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) || 0 : 0);
+const created = (m: Machine): number =>
+  m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) || 0 : 0;
 
 /**
  * Machines with the remediate-machine annotation first, then newest first (a Machine failing to come up likely
@@ -116,7 +125,14 @@ const created = (m: Machine): number => (m.metadata.creationTimestamp ? Date.par
 export function sortMachinesToRemediate(machines: readonly Machine[]): Machine[] {
   const annotated = (m: Machine) => (m.metadata.annotations?.[REMEDIATE_MACHINE_ANNOTATION] !== undefined ? 1 : 0);
   return [...machines].sort(
-    (a, b) => annotated(b) - annotated(a) || created(b) - created(a) || ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : (a.metadata.name ?? '') > (b.metadata.name ?? '') ? 1 : 0),
+    (a, b) =>
+      annotated(b) - annotated(a) ||
+      created(b) - created(a) ||
+      ((a.metadata.name ?? '') < (b.metadata.name ?? '')
+        ? -1
+        : (a.metadata.name ?? '') > (b.metadata.name ?? '')
+          ? 1
+          : 0),
   );
 }
 
@@ -135,12 +151,19 @@ export function planRemediation(input: RemediationInput): RemediationPlan {
   const candidates = machines.filter((m) => isUnhealthyAndOwnerRemediated(m) && !m.metadata.deletionTimestamp);
   if (candidates.length === 0) return plan;
 
-  const withCondition = (list: readonly Machine[], reason: string, message: string) => list.map((machine) => ({ machine, reason, message }));
+  const withCondition = (list: readonly Machine[], reason: string, message: string) =>
+    list.map((machine) => ({ machine, reason, message }));
   // A MachineSet of a MachineDeployment remediates only while it is the current revision: old ones are being
   // rolled out anyway.
   if (ms.metadata.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL] !== undefined) {
-    if ((md?.metadata.annotations?.[REVISION_ANNOTATION] ?? '') !== (ms.metadata.annotations?.[REVISION_ANNOTATION] ?? '')) {
-      plan.conditions = withCondition(candidates, MACHINESET_MACHINE_CANNOT_BE_REMEDIATED_REASON, PENDING_ROLLOUT_MESSAGE);
+    if (
+      (md?.metadata.annotations?.[REVISION_ANNOTATION] ?? '') !== (ms.metadata.annotations?.[REVISION_ANNOTATION] ?? '')
+    ) {
+      plan.conditions = withCondition(
+        candidates,
+        MACHINESET_MACHINE_CANNOT_BE_REMEDIATED_REASON,
+        PENDING_ROLLOUT_MESSAGE,
+      );
       return plan;
     }
     plan.maxInFlight = remediationMaxInFlight(md);

@@ -33,7 +33,9 @@ export function isMachineAvailable(m: Machine): boolean {
 function scalingConditions(ms: MachineSet, machines: readonly Machine[]): ConditionInput[] {
   const desired = ms.spec.replicas ?? 0;
   const current = machines.length;
-  const removable = machines.filter((m) => m.metadata.annotations?.[PENDING_ACKNOWLEDGE_MOVE_ANNOTATION] === undefined).length;
+  const removable = machines.filter(
+    (m) => m.metadata.annotations?.[PENDING_ACKNOWLEDGE_MOVE_ANNOTATION] === undefined,
+  ).length;
   const up: ConditionInput =
     desired > current
       ? {
@@ -42,12 +44,19 @@ function scalingConditions(ms: MachineSet, machines: readonly Machine[]): Condit
           reason: 'ScalingUp',
           message:
             `Scaling up from ${current} to ${desired} replicas` +
-            (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true' ? ' is blocked because the MachineSet has the disable-machine-create annotation' : ''),
+            (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true'
+              ? ' is blocked because the MachineSet has the disable-machine-create annotation'
+              : ''),
         }
       : { type: SCALING_UP_CONDITION, status: 'False', reason: 'NotScalingUp' };
   const down: ConditionInput =
     desired < removable
-      ? { type: SCALING_DOWN_CONDITION, status: 'True', reason: 'ScalingDown', message: `Scaling down from ${removable} to ${desired} replicas` }
+      ? {
+          type: SCALING_DOWN_CONDITION,
+          status: 'True',
+          reason: 'ScalingDown',
+          message: `Scaling down from ${removable} to ${desired} replicas`,
+        }
       : { type: SCALING_DOWN_CONDITION, status: 'False', reason: 'NotScalingDown' };
   return [up, down];
 }
@@ -61,16 +70,25 @@ export function computeMachineSetStatus(ms: MachineSet, counted: readonly Machin
   const noReplicas = { status: 'True' as const, reason: 'NoReplicas' };
   const inputs: ConditionInput[] = [
     aggregate(counted, READY_CONDITION, {
-      targetType: MACHINES_READY_CONDITION, trueReason: 'Ready', falseReason: 'NotReady', unknownReason: 'ReadyUnknown', noObjects: noReplicas,
+      targetType: MACHINES_READY_CONDITION,
+      trueReason: 'Ready',
+      falseReason: 'NotReady',
+      unknownReason: 'ReadyUnknown',
+      noObjects: noReplicas,
     }),
     aggregate(counted, UP_TO_DATE_CONDITION, {
-      targetType: MACHINES_UP_TO_DATE_CONDITION, trueReason: 'UpToDate', falseReason: 'NotUpToDate', unknownReason: 'UpToDateUnknown', noObjects: noReplicas,
+      targetType: MACHINES_UP_TO_DATE_CONDITION,
+      trueReason: 'UpToDate',
+      falseReason: 'NotUpToDate',
+      unknownReason: 'UpToDateUnknown',
+      noObjects: noReplicas,
     }),
     ...scalingConditions(ms, counted),
     remediatingCondition(counted),
   ];
   let conditions: Condition[] | undefined = ms.status?.conditions;
-  for (const input of inputs) conditions = setCondition(conditions, { ...input, observedGeneration: ms.metadata.generation }, clock);
+  for (const input of inputs)
+    conditions = setCondition(conditions, { ...input, observedGeneration: ms.metadata.generation }, clock);
   return {
     ...(ms.status ?? {}),
     conditions,

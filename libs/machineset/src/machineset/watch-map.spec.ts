@@ -1,7 +1,12 @@
 import type { KubeObject } from '@capi/controller-runtime';
 import { clusterPausedTransitions } from './watch-map';
 
-const cluster = (paused?: boolean, rv = '1'): KubeObject => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1', resourceVersion: rv }, spec: paused === undefined ? {} : { paused } });
+const cluster = (paused?: boolean, rv = '1'): KubeObject => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Cluster',
+  metadata: { name: 'c1', resourceVersion: rv },
+  spec: paused === undefined ? {} : { paused },
+});
 
 describe('clusterPausedTransitions', () => {
   it('lets through only updates that flip spec.paused', () => {

@@ -1,6 +1,12 @@
 // MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches. Map functions are synchronous and
 // declared statically (@ReconcilerFor), so they read the MachineSet informer of the cache the reconciler registered.
-import { CLUSTER_API_VERSION, CLUSTER_NAME_FIELD, controlledBy, labelSelectorAsSelector, type MachineSet } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  CLUSTER_NAME_FIELD,
+  controlledBy,
+  labelSelectorAsSelector,
+  type MachineSet,
+} from '@capi/api';
 import type { InformerCache, KubeObject, Predicate, Request } from '@capi/controller-runtime';
 
 let machineSetCache: InformerCache | undefined;
@@ -13,7 +19,11 @@ export function rememberMachineSetCache(cache: InformerCache): void {
 export function machineSetRequestsForMachineDeployment(md: KubeObject): Request[] {
   if (!machineSetCache) return [];
   return machineSetCache
-    .listStored(CLUSTER_API_VERSION, 'MachineSet', controlledBy(md.metadata.namespace, 'MachineDeployment', md.metadata.name ?? ''))
+    .listStored(
+      CLUSTER_API_VERSION,
+      'MachineSet',
+      controlledBy(md.metadata.namespace, 'MachineDeployment', md.metadata.name ?? ''),
+    )
     .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
 }
 
@@ -37,7 +47,10 @@ export function machineSetRequestsForOrphanMachine(machine: KubeObject): Request
 export function machineSetRequestsForCluster(cluster: KubeObject): Request[] {
   if (!machineSetCache) return [];
   return machineSetCache
-    .listStored(CLUSTER_API_VERSION, 'MachineSet', { namespace: cluster.metadata.namespace, matchingFields: { [CLUSTER_NAME_FIELD]: cluster.metadata.name ?? '' } })
+    .listStored(CLUSTER_API_VERSION, 'MachineSet', {
+      namespace: cluster.metadata.namespace,
+      matchingFields: { [CLUSTER_NAME_FIELD]: cluster.metadata.name ?? '' },
+    })
     .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
 }
 

@@ -19,7 +19,8 @@ function expectMatchesGolden(file: string, scenario: RolloutSimulationOptions): 
 
 describe('rollout planner golden logs', () => {
   it('finds the golden directory', () => {
-    if (!fs.existsSync(root)) throw new Error(`golden logs not found at ${root} (expected <repo>/../shared/conformance/rollout)`);
+    if (!fs.existsSync(root))
+      throw new Error(`golden logs not found at ${root} (expected <repo>/../shared/conformance/rollout)`);
   });
 
   it.each(shipped.map((s) => [headerName(s), s] as const))('%s', (_name, scenario) => {
@@ -29,7 +30,9 @@ describe('rollout planner golden logs', () => {
   });
 
   it('covers every golden file present', () => {
-    const present = ['rollingupdate', 'ondelete'].flatMap((d) => fs.readdirSync(`${root}/${d}`).map((f) => `${root}/${d}/${f}`));
+    const present = ['rollingupdate', 'ondelete'].flatMap((d) =>
+      fs.readdirSync(`${root}/${d}`).map((f) => `${root}/${d}/${f}`),
+    );
     const covered = new Set([...shipped, ...heldOut].map((s) => goldenPath(root, s)));
     expect(present.filter((f) => !covered.has(f))).toEqual([]);
   });
@@ -77,14 +80,17 @@ describe('upstream sequence scenarios', () => {
 
   // Upstream also runs every scenario with 100 random controller orders and maxIterations 150 (time-based seeds,
   // no golden file); fixed seeds keep a failure reproducible here.
-  it.each(allScenarios.map((s) => [headerName(s), s] as const))('%s converges for random seeds 1..100', (_name, scenario) => {
-    const failed: string[] = [];
-    for (let seed = 1; seed <= 100; seed++) {
-      const r = runRolloutSimulation({ ...scenario, randomSeed: seed, maxIterations: 150 });
-      if (!r.converged) failed.push(`seed ${seed}: ${r.error}`);
-    }
-    expect(failed).toEqual([]);
-  });
+  it.each(allScenarios.map((s) => [headerName(s), s] as const))(
+    '%s converges for random seeds 1..100',
+    (_name, scenario) => {
+      const failed: string[] = [];
+      for (let seed = 1; seed <= 100; seed++) {
+        const r = runRolloutSimulation({ ...scenario, randomSeed: seed, maxIterations: 150 });
+        if (!r.converged) failed.push(`seed ${seed}: ${r.error}`);
+      }
+      expect(failed).toEqual([]);
+    },
+  );
 });
 
 describe('held-out scenarios (MD scaled or changed mid-rollout)', () => {

@@ -13,7 +13,12 @@ export {
 } from './mdutil';
 export type { UpToDateResult, NewAndOldMachineSets } from './mdutil';
 export { RolloutPlanner, defaultComputeDesiredMachineSet } from './planner';
-export type { CanUpdateMachineSetInPlace, ComputeDesiredMachineSet, RolloutPlannerOptions, MachineSetDiff } from './planner';
+export type {
+  CanUpdateMachineSetInPlace,
+  ComputeDesiredMachineSet,
+  RolloutPlannerOptions,
+  MachineSetDiff,
+} from './planner';
 export { planRollingUpdate, planRollingUpdateSync, planOnDelete } from './plan';
 export type { RolloutSnapshot, RolloutPlan, PlanOptions } from './plan';
 export { isControlledBy, isUpdateInProgress } from './rollingupdate';

@@ -11,15 +11,28 @@ import {
 } from './mdutil';
 import { IntOrString, MachineDeploymentLike, MachineSetLike, RolloutAnnotations as A } from './types';
 
-const md = (replicas: number, maxSurgeV?: IntOrString, maxUnavailableV?: IntOrString, after?: string): MachineDeploymentLike => ({
+const md = (
+  replicas: number,
+  maxSurgeV?: IntOrString,
+  maxUnavailableV?: IntOrString,
+  after?: string,
+): MachineDeploymentLike => ({
   metadata: { name: 'md' },
   spec: {
     replicas,
     template: { spec: { failureDomain: 'v2' } },
-    rollout: { after, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: maxSurgeV, maxUnavailable: maxUnavailableV } } },
+    rollout: {
+      after,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: maxSurgeV, maxUnavailable: maxUnavailableV } },
+    },
   },
 });
-const ms = (name: string, fd: string, replicas: number, extra: Partial<MachineSetLike['metadata']> = {}): MachineSetLike => ({
+const ms = (
+  name: string,
+  fd: string,
+  replicas: number,
+  extra: Partial<MachineSetLike['metadata']> = {},
+): MachineSetLike => ({
   metadata: { name, ...extra },
   spec: { replicas, template: { spec: { failureDomain: fd } } },
   status: { replicas },
@@ -91,12 +104,20 @@ describe('newMSNewReplicas', () => {
 describe('machineTemplateUpToDate', () => {
   it('ignores in-place propagated fields but not version, refs or failure domain', () => {
     const base = { spec: { version: 'v1.30.0', infrastructureRef: { kind: 'DockerMachineTemplate', name: 'a' } } };
-    expect(machineTemplateUpToDate(base, { metadata: { labels: { x: 'y' } }, spec: { ...base.spec, minReadySeconds: 5 } }).upToDate).toBe(true);
+    expect(
+      machineTemplateUpToDate(base, { metadata: { labels: { x: 'y' } }, spec: { ...base.spec, minReadySeconds: 5 } })
+        .upToDate,
+    ).toBe(true);
     const changed = machineTemplateUpToDate(base, { spec: { ...base.spec, version: 'v1.31.0' } });
-    expect(changed).toEqual({ upToDate: false, result: { logMessages: ['spec.version v1.30.0, v1.31.0 required'], eligibleForInPlaceUpdate: true } });
-    expect(machineTemplateUpToDate(base, { spec: { ...base.spec, infrastructureRef: { kind: 'DockerMachineTemplate', name: 'b' } } }).result.logMessages).toEqual([
-      'spec.infrastructureRef DockerMachineTemplate a, DockerMachineTemplate b required',
-    ]);
+    expect(changed).toEqual({
+      upToDate: false,
+      result: { logMessages: ['spec.version v1.30.0, v1.31.0 required'], eligibleForInPlaceUpdate: true },
+    });
+    expect(
+      machineTemplateUpToDate(base, {
+        spec: { ...base.spec, infrastructureRef: { kind: 'DockerMachineTemplate', name: 'b' } },
+      }).result.logMessages,
+    ).toEqual(['spec.infrastructureRef DockerMachineTemplate a, DockerMachineTemplate b required']);
   });
 });
 
@@ -112,7 +133,9 @@ describe('findNewAndOldMachineSets', () => {
   it('explains why a new MS is needed', () => {
     const r = findNewAndOldMachineSets(md(3), [ms('c', 'v1', 3)], new Date());
     expect(r.newMS).toBeUndefined();
-    expect(r.createReason).toBe("couldn't find MachineSet matching MachineDeployment spec template: MachineSet c needs rollout: spec.failureDomain v1, v2 required");
+    expect(r.createReason).toBe(
+      "couldn't find MachineSet matching MachineDeployment spec template: MachineSet c needs rollout: spec.failureDomain v1, v2 required",
+    );
   });
 
   it('requires a MachineSet created after an expired rollout.after', () => {
@@ -120,7 +143,9 @@ describe('findNewAndOldMachineSets', () => {
     const old = ms('a', 'v2', 3, { creationTimestamp: '2026-01-01T00:00:00Z' });
     const r = findNewAndOldMachineSets(d, [old], new Date('2026-02-01T00:00:00Z'));
     expect(r.newMS).toBeUndefined();
-    expect(r.createReason).toBe('spec.rollout.after on MachineDeployment set to 2026-01-02T00:00:00Z, no MachineSet has been created afterwards');
+    expect(r.createReason).toBe(
+      'spec.rollout.after on MachineDeployment set to 2026-01-02T00:00:00Z, no MachineSet has been created afterwards',
+    );
     expect(findNewAndOldMachineSets(d, [old], new Date('2026-01-01T12:00:00Z')).newMS).toBe(old);
   });
 });
@@ -128,12 +153,16 @@ describe('findNewAndOldMachineSets', () => {
 describe('computeRevisionAnnotations', () => {
   it('never decreases the revision of the new MS', () => {
     const cur = ms('n', 'v2', 1, { annotations: { [A.revision]: '7' } });
-    expect(computeRevisionAnnotations(cur, [ms('o', 'v1', 1, { annotations: { [A.revision]: '2' } })]).revision).toBe('7');
+    expect(computeRevisionAnnotations(cur, [ms('o', 'v1', 1, { annotations: { [A.revision]: '2' } })]).revision).toBe(
+      '7',
+    );
   });
 
   it('extends the revision history when the revision changes', () => {
     const cur = ms('n', 'v2', 1, { annotations: { [A.revision]: '1', [A.revisionHistory]: '0' } });
-    expect(computeRevisionAnnotations(cur, [ms('o', 'v1', 1, { annotations: { [A.revision]: '4' } })]).annotations).toEqual({
+    expect(
+      computeRevisionAnnotations(cur, [ms('o', 'v1', 1, { annotations: { [A.revision]: '4' } })]).annotations,
+    ).toEqual({
       [A.revision]: '5',
       [A.revisionHistory]: '0,1',
     });

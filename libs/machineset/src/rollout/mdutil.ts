@@ -39,7 +39,8 @@ export function isRollingUpdate(md: MachineDeploymentLike): boolean {
  */
 export function scaledValueFromIntOrPercent(value: IntOrString, total: number, roundUp: boolean): number {
   if (typeof value === 'number') {
-    if (!Number.isInteger(value)) throw new RolloutPlanError(`invalid value for IntOrString: ${value} is not an integer`);
+    if (!Number.isInteger(value))
+      throw new RolloutPlanError(`invalid value for IntOrString: ${value} is not an integer`);
     return value;
   }
   const match = /^(-?\d+)%$/.exec(value);
@@ -124,7 +125,10 @@ export function newMSNewReplicas(
     const surge = scaledValueFromIntOrPercent(rollingUpdateParams(md).maxSurge ?? DEFAULT_MAX_SURGE, mdReplicas, true);
     const maxTotal = mdReplicas + surge;
     if (current >= maxTotal) {
-      return { replicas: newMSReplicas, note: `${current} current Machines >= ${mdReplicas} MachineDeployment spec.replicas + ${surge} maxSurge` };
+      return {
+        replicas: newMSReplicas,
+        note: `${current} current Machines >= ${mdReplicas} MachineDeployment spec.replicas + ${surge} maxSurge`,
+      };
     }
     const scaleUp = Math.min(maxTotal - current, mdReplicas - newMSReplicas);
     return {
@@ -134,11 +138,20 @@ export function newMSNewReplicas(
   }
   if (strategyType(md) === 'OnDelete') {
     if (current >= mdReplicas) {
-      return { replicas: newMSReplicas, note: `${current} current Machines >= ${mdReplicas} MachineDeployment spec.replicas` };
+      return {
+        replicas: newMSReplicas,
+        note: `${current} current Machines >= ${mdReplicas} MachineDeployment spec.replicas`,
+      };
     }
-    return { replicas: newMSReplicas + mdReplicas - current, note: `${current} current Machines < ${mdReplicas} MachineDeployment spec.replicas` };
+    return {
+      replicas: newMSReplicas + mdReplicas - current,
+      note: `${current} current Machines < ${mdReplicas} MachineDeployment spec.replicas`,
+    };
   }
-  throw new RolloutPlanError(`failed to compute replicas: deployment strategy ${String(strategyType(md))} isn't supported`, 'InvalidStrategy');
+  throw new RolloutPlanError(
+    `failed to compute replicas: deployment strategy ${String(strategyType(md))} isn't supported`,
+    'InvalidStrategy',
+  );
 }
 
 // The template comparison is shared with the Machine controller's UpToDate condition (@capi/api).
@@ -170,9 +183,14 @@ export interface NewAndOldMachineSets {
  * Splits MachineSets into the one matching the MD template (most replicas wins among candidates) and the old ones.
  * Honors spec.rollout.after: once expired, only MachineSets created afterwards can be the new one.
  */
-export function findNewAndOldMachineSets(md: MachineDeploymentLike, msList: MachineSetLike[], now: Date): NewAndOldMachineSets {
+export function findNewAndOldMachineSets(
+  md: MachineDeploymentLike,
+  msList: MachineSetLike[],
+  now: Date,
+): NewAndOldMachineSets {
   const upToDateResults = new Map<string, UpToDateResult>();
-  if (msList.length === 0) return { oldMSs: [], upToDateResults, createReason: 'no MachineSets exist for the MachineDeployment' };
+  if (msList.length === 0)
+    return { oldMSs: [], upToDateResults, createReason: 'no MachineSets exist for the MachineDeployment' };
   const rolloutAfter = md.spec.rollout?.after ? Date.parse(md.spec.rollout.after) : undefined;
   const rolloutAfterExpired = rolloutAfter !== undefined && rolloutAfter < now.getTime();
   const sorted = [...msList].sort(compareByDecreasingReplicas);
@@ -194,7 +212,11 @@ export function findNewAndOldMachineSets(md: MachineDeploymentLike, msList: Mach
     diffs.push(`MachineSet ${nameOf(ms)} needs rollout: ${result.logMessages.join(', ')}`);
   }
   if (candidates.length === 0) {
-    return { oldMSs, upToDateResults, createReason: `couldn't find MachineSet matching MachineDeployment spec template: ${diffs.join('; ')}` };
+    return {
+      oldMSs,
+      upToDateResults,
+      createReason: `couldn't find MachineSet matching MachineDeployment spec template: ${diffs.join('; ')}`,
+    };
   }
   const discard = (ms: MachineSetLike) => {
     oldMSs.push(ms);

@@ -3,7 +3,10 @@ import { planOnDelete, planRollingUpdate } from './plan';
 import { maxSurgeUsedByScaleUp } from './rollingupdate';
 import { MachineDeploymentLike, MachineLike, MachineSetLike, RolloutAnnotations as A } from './types';
 
-function md(replicas: number, opts: { maxSurge?: number | string; maxUnavailable?: number | string; onDelete?: boolean } = {}): MachineDeploymentLike {
+function md(
+  replicas: number,
+  opts: { maxSurge?: number | string; maxUnavailable?: number | string; onDelete?: boolean } = {},
+): MachineDeploymentLike {
   return {
     metadata: { name: 'md', namespace: 'ns' },
     spec: {
@@ -12,13 +15,23 @@ function md(replicas: number, opts: { maxSurge?: number | string; maxUnavailable
       rollout: {
         strategy: opts.onDelete
           ? { type: 'OnDelete' }
-          : { type: 'RollingUpdate', rollingUpdate: { maxSurge: opts.maxSurge ?? 1, maxUnavailable: opts.maxUnavailable ?? 0 } },
+          : {
+              type: 'RollingUpdate',
+              rollingUpdate: { maxSurge: opts.maxSurge ?? 1, maxUnavailable: opts.maxUnavailable ?? 0 },
+            },
       },
     },
   };
 }
 
-function ms(name: string, version: string, spec: number, status = spec, available = status, annotations: Record<string, string> = {}): MachineSetLike {
+function ms(
+  name: string,
+  version: string,
+  spec: number,
+  status = spec,
+  available = status,
+  annotations: Record<string, string> = {},
+): MachineSetLike {
   return {
     metadata: { name, annotations: { ...annotations } },
     spec: { replicas: spec, template: { spec: { failureDomain: version } } },
@@ -32,14 +45,22 @@ function machine(name: string, owner: string, annotations: Record<string, string
 
 // Returns the existing object (like the harness) or a fixed-name new MS, so tests can inspect mutations.
 const sameObject = (_: MachineDeploymentLike, current: MachineSetLike | undefined) =>
-  current ?? { metadata: { name: 'new', annotations: {} }, spec: { replicas: 0, template: { spec: { failureDomain: 'v2' } } }, status: { replicas: 0, availableReplicas: 0 } };
+  current ?? {
+    metadata: { name: 'new', annotations: {} },
+    spec: { replicas: 0, template: { spec: { failureDomain: 'v2' } } },
+    status: { replicas: 0, availableReplicas: 0 },
+  };
 
 describe('RolloutPlanner', () => {
   describe('feature gate and predicate', () => {
     it('never calls the predicate and sets no move annotation when the InPlaceUpdates gate is off', async () => {
       const predicate = jest.fn(() => true);
       const old = ms('old', 'v1', 3);
-      const p = new RolloutPlanner({ inPlaceUpdatesEnabled: false, canUpdateMachineSetInPlace: predicate, computeDesiredMachineSet: sameObject });
+      const p = new RolloutPlanner({
+        inPlaceUpdatesEnabled: false,
+        canUpdateMachineSetInPlace: predicate,
+        computeDesiredMachineSet: sameObject,
+      });
       p.init(md(3), [old], [], true, true);
       await p.planRollingUpdate();
       expect(predicate).not.toHaveBeenCalled();
@@ -50,7 +71,11 @@ describe('RolloutPlanner', () => {
     it('never calls the predicate with OnDelete, even with the gate on', () => {
       const predicate = jest.fn(() => true);
       const old = ms('old', 'v1', 3, 2);
-      const p = new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: predicate, computeDesiredMachineSet: sameObject });
+      const p = new RolloutPlanner({
+        inPlaceUpdatesEnabled: true,
+        canUpdateMachineSetInPlace: predicate,
+        computeDesiredMachineSet: sameObject,
+      });
       p.init(md(3, { onDelete: true }), [old], [], true, true);
       p.planOnDelete();
       expect(predicate).not.toHaveBeenCalled();
@@ -61,8 +86,14 @@ describe('RolloutPlanner', () => {
 
     it('awaits an async predicate and marks old -> new move annotations', async () => {
       const old = ms('old', 'v1', 3);
-      const predicate = jest.fn(async (o: MachineSetLike, n: MachineSetLike) => o.metadata.name === 'old' && n.metadata.name === 'new');
-      const p = new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: predicate, computeDesiredMachineSet: sameObject });
+      const predicate = jest.fn(
+        async (o: MachineSetLike, n: MachineSetLike) => o.metadata.name === 'old' && n.metadata.name === 'new',
+      );
+      const p = new RolloutPlanner({
+        inPlaceUpdatesEnabled: true,
+        canUpdateMachineSetInPlace: predicate,
+        computeDesiredMachineSet: sameObject,
+      });
       p.init(md(3), [old], [], true, true);
       await p.planRollingUpdate();
       expect(predicate).toHaveBeenCalledTimes(1);
@@ -74,7 +105,11 @@ describe('RolloutPlanner', () => {
     });
 
     it('planRollingUpdateSync rejects an async predicate with a clear error', () => {
-      const p = new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: async () => true, computeDesiredMachineSet: sameObject });
+      const p = new RolloutPlanner({
+        inPlaceUpdatesEnabled: true,
+        canUpdateMachineSetInPlace: async () => true,
+        computeDesiredMachineSet: sameObject,
+      });
       p.init(md(3), [ms('old', 'v1', 3)], [], true, true);
       expect(() => p.planRollingUpdateSync()).toThrow(/returned a Promise/);
     });
@@ -93,7 +128,11 @@ describe('RolloutPlanner', () => {
 
     it('does not ask about old MachineSets without replicas', async () => {
       const predicate = jest.fn(() => true);
-      const p = new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: predicate, computeDesiredMachineSet: sameObject });
+      const p = new RolloutPlanner({
+        inPlaceUpdatesEnabled: true,
+        canUpdateMachineSetInPlace: predicate,
+        computeDesiredMachineSet: sameObject,
+      });
       p.init(md(3), [ms('empty', 'v1', 0, 0), ms('new', 'v2', 2)], [], true, true);
       await p.planRollingUpdate();
       expect(predicate).not.toHaveBeenCalled();
@@ -127,7 +166,9 @@ describe('RolloutPlanner', () => {
       p.init(md(2), [ms('new', 'v2', 5, 5, 5, { [A.revision]: '1' })], [], true, true);
       await p.planRollingUpdate();
       expect(p.scaleIntents.get('new')).toBe(2);
-      expect(p.notes.get('new')).toEqual(['scale down to align MachineSet spec.replicas to MachineDeployment spec.replicas']);
+      expect(p.notes.get('new')).toEqual([
+        'scale down to align MachineSet spec.replicas to MachineDeployment spec.replicas',
+      ]);
     });
 
     it('breaks a deadlock caused by unavailable machines on an old MS', async () => {
@@ -137,13 +178,19 @@ describe('RolloutPlanner', () => {
       p.init(md(3, { maxSurge: 1, maxUnavailable: 0 }), [old, ms('new', 'v2', 2, 2, 2)], [], true, true);
       await p.planRollingUpdate();
       expect(p.scaleIntents.get('old')).toBe(1);
-      expect(p.notes.get('new')).toContain('scaling down by 1 to unblock rollout stuck due to unavailable Machine on oldMS');
+      expect(p.notes.get('new')).toContain(
+        'scaling down by 1 to unblock rollout stuck due to unavailable Machine on oldMS',
+      );
     });
 
     it('acknowledges machines moved to the new MS exactly once', async () => {
       const newMS = ms('new', 'v2', 1, 2, 1, { [A.receiveMachinesFromMachineSets]: 'old', [A.revision]: '1' });
       const moved = machine('m1', 'new', { [A.pendingAcknowledgeMove]: '', [A.updateInProgress]: '' });
-      const p = new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: () => true, computeDesiredMachineSet: sameObject });
+      const p = new RolloutPlanner({
+        inPlaceUpdatesEnabled: true,
+        canUpdateMachineSetInPlace: () => true,
+        computeDesiredMachineSet: sameObject,
+      });
       p.init(md(3), [ms('old', 'v1', 2), newMS], [moved, machine('m4', 'new')], true, true);
       await p.planRollingUpdate();
       expect(newMS.spec.replicas).toBe(2);
@@ -151,7 +198,11 @@ describe('RolloutPlanner', () => {
       expect(p.notes.get('new')?.[0]).toBe('acknowledge Machines m1 moved from an old MachineSet');
 
       // Next reconcile: already acknowledged, so replicas are not counted again.
-      const again = new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: () => true, computeDesiredMachineSet: sameObject });
+      const again = new RolloutPlanner({
+        inPlaceUpdatesEnabled: true,
+        canUpdateMachineSetInPlace: () => true,
+        computeDesiredMachineSet: sameObject,
+      });
       again.init(md(3), [ms('old', 'v1', 2), newMS], [moved, machine('m4', 'new')], true, true);
       await again.planRollingUpdate();
       expect(again.acknowledgedMachineNames).toEqual([]);
@@ -160,17 +211,31 @@ describe('RolloutPlanner', () => {
   });
 
   describe('in-place intent: surge is only what exceeds md.spec.replicas', () => {
-    const inPlace = () => new RolloutPlanner({ inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: () => true, computeDesiredMachineSet: sameObject });
+    const inPlace = () =>
+      new RolloutPlanner({
+        inPlaceUpdatesEnabled: true,
+        canUpdateMachineSetInPlace: () => true,
+        computeDesiredMachineSet: sameObject,
+      });
 
     it('keeps the scale up that brings the MachineSets back to md.spec.replicas (MD scaled 4 -> 6 mid-rollout)', async () => {
       const old = ms('old', 'v1', 2);
       const cur = ms('new', 'v2', 2, 2, 2, { [A.revision]: '2' });
       const p = inPlace();
-      p.init(md(6, { maxSurge: 3, maxUnavailable: 0 }), [old, cur], [machine('m1', 'old'), machine('m2', 'old'), machine('m3', 'new'), machine('m4', 'new')], true, true);
+      p.init(
+        md(6, { maxSurge: 3, maxUnavailable: 0 }),
+        [old, cur],
+        [machine('m1', 'old'), machine('m2', 'old'), machine('m3', 'new'), machine('m4', 'new')],
+        true,
+        true,
+      );
       await p.planRollingUpdate();
       // newMSNewReplicas asks for +4 (4 current < 6 + 3); only 2 of them go above 6, so only those are dropped.
       expect(p.scaleIntents.get('new')).toBe(4);
-      expect(p.notes.get('new')).toEqual(['4 current Machines < 6 MachineDeployment spec.replicas + 3 maxSurge', 'surge 2 dropped to prioritize in-place updates']);
+      expect(p.notes.get('new')).toEqual([
+        '4 current Machines < 6 MachineDeployment spec.replicas + 3 maxSurge',
+        'surge 2 dropped to prioritize in-place updates',
+      ]);
       expect(old.metadata.annotations?.[A.moveMachinesToMachineSet]).toBe('new');
     });
 
@@ -178,7 +243,13 @@ describe('RolloutPlanner', () => {
       const old = ms('old', 'v1', 3);
       const p = inPlace();
       // The MD was scaled from 3 to 6 when the rollout started: 3 Machines are missing, 3 more would be surge.
-      p.init(md(6, { maxSurge: 10, maxUnavailable: 0 }), [old], [machine('m1', 'old'), machine('m2', 'old'), machine('m3', 'old')], true, true);
+      p.init(
+        md(6, { maxSurge: 10, maxUnavailable: 0 }),
+        [old],
+        [machine('m1', 'old'), machine('m2', 'old'), machine('m3', 'old')],
+        true,
+        true,
+      );
       await p.planRollingUpdate();
       expect(p.scaleIntents.get('new')).toBe(3);
       expect(p.notes.get('new')).toContain('surge 3 dropped to prioritize in-place updates');
@@ -198,17 +269,27 @@ describe('RolloutPlanner', () => {
     it('rejects nil replicas with a clear error', () => {
       const bad = md(3);
       delete bad.spec.replicas;
-      expect(() => new RolloutPlanner().init(bad, [], [], true, true)).toThrow(/spec.replicas for MachineDeployment md is nil/);
+      expect(() => new RolloutPlanner().init(bad, [], [], true, true)).toThrow(
+        /spec.replicas for MachineDeployment md is nil/,
+      );
       const badMS = ms('x', 'v1', 1);
       delete badMS.spec.replicas;
-      expect(() => new RolloutPlanner().init(md(1), [badMS], [], true, true)).toThrow(/spec.replicas for MachineSet x is nil/);
+      expect(() => new RolloutPlanner().init(md(1), [badMS], [], true, true)).toThrow(
+        /spec.replicas for MachineSet x is nil/,
+      );
       const unnamed = ms('', 'v1', 1);
-      expect(() => new RolloutPlanner().init(md(1), [unnamed], [], true, true)).toThrow('MachineSet without metadata.name');
-      expect(() => new RolloutPlanner().init(md(1), [ms('a', 'v1', 1), ms('a', 'v2', 1)], [], true, true)).toThrow('duplicate MachineSet name a');
+      expect(() => new RolloutPlanner().init(md(1), [unnamed], [], true, true)).toThrow(
+        'MachineSet without metadata.name',
+      );
+      expect(() => new RolloutPlanner().init(md(1), [ms('a', 'v1', 1), ms('a', 'v2', 1)], [], true, true)).toThrow(
+        'duplicate MachineSet name a',
+      );
     });
 
     it('refuses to create a MachineSet when templates do not exist', () => {
-      expect(() => new RolloutPlanner().init(md(1), [], [], true, false)).toThrow('cannot create a MachineSet when templates do not exist');
+      expect(() => new RolloutPlanner().init(md(1), [], [], true, false)).toThrow(
+        'cannot create a MachineSet when templates do not exist',
+      );
     });
 
     it('does not create a new MS when not asked to', () => {
@@ -250,16 +331,25 @@ describe('RolloutPlanner', () => {
     it('planRollingUpdate returns the plan without mutating the inputs', async () => {
       const old = ms('old', 'v1', 3);
       const snapshot = structuredClone(old);
-      const plan = await planRollingUpdate({ md: md(3), machineSets: [old], machines: [] }, { inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: () => true });
+      const plan = await planRollingUpdate(
+        { md: md(3), machineSets: [old], machines: [] },
+        { inPlaceUpdatesEnabled: true, canUpdateMachineSetInPlace: () => true },
+      );
       expect(old).toEqual(snapshot);
       expect(plan.newMS?.metadata.annotations?.[A.receiveMachinesFromMachineSets]).toBe('old');
-      expect(plan.machineSets.find((m) => m.metadata.name === 'old')?.metadata.annotations?.[A.moveMachinesToMachineSet]).toBe(plan.newMS?.metadata.name);
+      expect(
+        plan.machineSets.find((m) => m.metadata.name === 'old')?.metadata.annotations?.[A.moveMachinesToMachineSet],
+      ).toBe(plan.newMS?.metadata.name);
       expect(plan.scaleIntents.get(plan.newMS!.metadata.name!)).toBe(1);
       expect(plan.createdNewMS).toBe(true);
     });
 
     it('planOnDelete returns scale intents and notes', () => {
-      const plan = planOnDelete({ md: md(3, { onDelete: true }), machineSets: [ms('old', 'v1', 2, 2), ms('cur', 'v2', 0, 0, 0, { [A.revision]: '1' })], machines: [] });
+      const plan = planOnDelete({
+        md: md(3, { onDelete: true }),
+        machineSets: [ms('old', 'v1', 2, 2), ms('cur', 'v2', 0, 0, 0, { [A.revision]: '1' })],
+        machines: [],
+      });
       expect(plan.createdNewMS).toBe(false);
       expect(Object.fromEntries(plan.scaleIntents)).toEqual({ cur: 1 });
       expect(plan.notes.get('cur')).toEqual(['2 current Machines < 3 MachineDeployment spec.replicas']);

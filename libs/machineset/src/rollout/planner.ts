@@ -18,7 +18,10 @@ import { rollingUpdateSteps, InPlaceQuery } from './rollingupdate';
 export type CanUpdateMachineSetInPlace = (oldMS: MachineSetLike, newMS: MachineSetLike) => boolean | Promise<boolean>;
 
 /** Returns the desired version of an existing MachineSet, or a brand-new one when currentMS is undefined. */
-export type ComputeDesiredMachineSet = (md: MachineDeploymentLike, currentMS: MachineSetLike | undefined) => MachineSetLike;
+export type ComputeDesiredMachineSet = (
+  md: MachineDeploymentLike,
+  currentMS: MachineSetLike | undefined,
+) => MachineSetLike;
 
 export interface RolloutPlannerOptions {
   /** The InPlaceUpdates feature gate. Off: the predicate is never called and no move annotation is set. */
@@ -54,7 +57,10 @@ const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
  * Default desired-MS computation: a copy of the current MS without the planner-managed move annotations,
  * or a new MS named `<md>-<random suffix>` carrying the MD template with 0 replicas.
  */
-export function defaultComputeDesiredMachineSet(md: MachineDeploymentLike, currentMS: MachineSetLike | undefined): MachineSetLike {
+export function defaultComputeDesiredMachineSet(
+  md: MachineDeploymentLike,
+  currentMS: MachineSetLike | undefined,
+): MachineSetLike {
   if (currentMS) {
     const copy = structuredClone(currentMS);
     const annotations = { ...(copy.metadata.annotations ?? {}) };
@@ -99,7 +105,13 @@ export class RolloutPlanner {
   }
 
   /** Identifies newMS/oldMSs, computes their desired state and creates the newMS when needed and allowed. */
-  init(md: MachineDeploymentLike, msList: MachineSetLike[], machines: MachineLike[], createNewMSIfNotExist: boolean, templateExists: boolean): void {
+  init(
+    md: MachineDeploymentLike,
+    msList: MachineSetLike[],
+    machines: MachineLike[],
+    createNewMSIfNotExist: boolean,
+    templateExists: boolean,
+  ): void {
     if (!md) throw new RolloutPlanError('machineDeployment is nil, this is unexpected');
     if (md.spec?.replicas === undefined || md.spec.replicas === null) {
       throw new RolloutPlanError(`spec.replicas for MachineDeployment ${md.metadata?.name} is nil, this is unexpected`);
@@ -132,7 +144,8 @@ export class RolloutPlanner {
       return;
     }
     if (!createNewMSIfNotExist) return;
-    if (!templateExists) throw new RolloutPlanError('cannot create a MachineSet when templates do not exist', 'TemplateNotFound');
+    if (!templateExists)
+      throw new RolloutPlanError('cannot create a MachineSet when templates do not exist', 'TemplateNotFound');
     this.newMS = this.computeDesiredNewMS(undefined);
     this.createReason = found.createReason;
   }
@@ -181,7 +194,10 @@ export class RolloutPlanner {
     while (!next.done) {
       const answer = this.askInPlace(next.value);
       if (typeof answer !== 'boolean') {
-        throw new RolloutPlanError('canUpdateMachineSetInPlace returned a Promise; use planRollingUpdate() instead', 'AsyncPredicate');
+        throw new RolloutPlanError(
+          'canUpdateMachineSetInPlace returned a Promise; use planRollingUpdate() instead',
+          'AsyncPredicate',
+        );
       }
       next = steps.next(answer);
     }

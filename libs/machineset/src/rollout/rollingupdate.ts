@@ -50,7 +50,8 @@ export function isUpdateInProgress(m: MachineLike): boolean {
 }
 
 function mustNewMS(p: RolloutPlanner): MachineSetLike {
-  if (!p.newMS) throw new RolloutPlanError('rollout planner: init must find or create the new MachineSet before planning');
+  if (!p.newMS)
+    throw new RolloutPlanError('rollout planner: init must find or create the new MachineSet before planning');
   return p.newMS;
 }
 
@@ -61,7 +62,9 @@ function mustNewMS(p: RolloutPlanner): MachineSetLike {
 function reconcileReplicasPendingAcknowledgeMove(p: RolloutPlanner): void {
   if (!p.inPlaceUpdatesEnabled) return;
   const newMS = mustNewMS(p);
-  const alreadyAcknowledged = new Set(splitList(p.originalMSs.get(nameOf(newMS))?.metadata.annotations?.[RolloutAnnotations.acknowledgedMove]));
+  const alreadyAcknowledged = new Set(
+    splitList(p.originalMSs.get(nameOf(newMS))?.metadata.annotations?.[RolloutAnnotations.acknowledgedMove]),
+  );
   const pending = new Set<string>();
   for (const m of p.machines) {
     if (!isControlledBy(m, newMS)) continue;
@@ -197,7 +200,11 @@ function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuer
   const intent = p.scaleIntents.get(nameOf(newMS));
   if (intent === undefined || intent <= specReplicas(newMS)) return;
   const scaleUpCount = intent - specReplicas(newMS);
-  const surgeUsed = maxSurgeUsedByScaleUp(p.md.spec.replicas ?? 0, totalMachineSetsReplicaSum([...p.oldMSs, newMS]), scaleUpCount);
+  const surgeUsed = maxSurgeUsedByScaleUp(
+    p.md.spec.replicas ?? 0,
+    totalMachineSetsReplicaSum([...p.oldMSs, newMS]),
+    scaleUpCount,
+  );
   if (surgeUsed <= 0) return;
   const withoutSurge = scaleUpCount - surgeUsed;
 

@@ -11,7 +11,12 @@ export const CACHE_WAIT_MS = 10_000;
 export const SECONDARY_EVENT_COALESCING = { factor: 10, maxDelayMs: 2000 };
 
 export function refOf(obj: KubeObject): ObjectRef {
-  return { apiVersion: obj.apiVersion, kind: obj.kind, name: obj.metadata.name ?? '', namespace: obj.metadata.namespace };
+  return {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    name: obj.metadata.name ?? '',
+    namespace: obj.metadata.namespace,
+  };
 }
 
 /**
@@ -45,7 +50,12 @@ export interface VersionedRef {
 }
 
 /** Reads an object behind a contract-versioned reference (version from its CRD's contract label); undefined if absent. */
-export async function getReferenced(client: Client, resolver: ContractVersionResolver, ref: VersionedRef, namespace: string | undefined): Promise<KubeObject | undefined> {
+export async function getReferenced(
+  client: Client,
+  resolver: ContractVersionResolver,
+  ref: VersionedRef,
+  namespace: string | undefined,
+): Promise<KubeObject | undefined> {
   return client.tryGet(await resolver.objectRef(ref, namespace));
 }
 

@@ -4,16 +4,19 @@ import { CLUSTER_API_VERSION, type Condition, type Machine, type MachineDeployme
 export const NOW = new Date('2026-01-10T00:00:00Z');
 export const clock = { now: () => NOW };
 
-export function machine(name: string, opts: {
-  created?: string;
-  annotations?: Record<string, string>;
-  labels?: Record<string, string>;
-  deleting?: boolean;
-  nodeRef?: boolean;
-  conditions?: Array<Pick<Condition, 'type' | 'status'> & Partial<Condition>>;
-  owner?: string;
-  version?: string;
-} = {}): Machine {
+export function machine(
+  name: string,
+  opts: {
+    created?: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+    deleting?: boolean;
+    nodeRef?: boolean;
+    conditions?: Array<Pick<Condition, 'type' | 'status'> & Partial<Condition>>;
+    owner?: string;
+    version?: string;
+  } = {},
+): Machine {
   return {
     apiVersion: CLUSTER_API_VERSION,
     kind: 'Machine',
@@ -25,7 +28,19 @@ export function machine(name: string, opts: {
       ...(opts.deleting ? { deletionTimestamp: '2026-01-09T00:00:00Z' } : {}),
       ...(opts.annotations ? { annotations: opts.annotations } : {}),
       labels: opts.labels ?? {},
-      ...(opts.owner ? { ownerReferences: [{ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', name: opts.owner, uid: `uid-${opts.owner}`, controller: true }] } : {}),
+      ...(opts.owner
+        ? {
+            ownerReferences: [
+              {
+                apiVersion: CLUSTER_API_VERSION,
+                kind: 'MachineSet',
+                name: opts.owner,
+                uid: `uid-${opts.owner}`,
+                controller: true,
+              },
+            ],
+          }
+        : {}),
     },
     spec: {
       clusterName: 'c1',
@@ -35,12 +50,26 @@ export function machine(name: string, opts: {
     },
     status: {
       ...(opts.nodeRef === false ? {} : { nodeRef: { name: `node-${name}` } }),
-      conditions: (opts.conditions ?? []).map((c) => ({ lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'R', ...c })) as Condition[],
+      conditions: (opts.conditions ?? []).map((c) => ({
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+        reason: 'R',
+        ...c,
+      })) as Condition[],
     },
   };
 }
 
-export function machineSet(name: string, opts: { replicas?: number; hash?: string; annotations?: Record<string, string>; version?: string; order?: 'Random' | 'Newest' | 'Oldest'; created?: string } = {}): MachineSet {
+export function machineSet(
+  name: string,
+  opts: {
+    replicas?: number;
+    hash?: string;
+    annotations?: Record<string, string>;
+    version?: string;
+    order?: 'Random' | 'Newest' | 'Oldest';
+    created?: string;
+  } = {},
+): MachineSet {
   const hash = opts.hash ?? name;
   return {
     apiVersion: CLUSTER_API_VERSION,
@@ -53,7 +82,9 @@ export function machineSet(name: string, opts: { replicas?: number; hash?: strin
       creationTimestamp: opts.created ?? '2026-01-02T00:00:00Z',
       labels: { 'cluster.x-k8s.io/deployment-name': 'md' },
       annotations: opts.annotations ?? {},
-      ownerReferences: [{ apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', name: 'md', uid: 'uid-md', controller: true }],
+      ownerReferences: [
+        { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', name: 'md', uid: 'uid-md', controller: true },
+      ],
     },
     spec: {
       clusterName: 'c1',
@@ -73,7 +104,9 @@ export function machineSet(name: string, opts: { replicas?: number; hash?: strin
   };
 }
 
-export function machineDeployment(opts: { replicas?: number; version?: string; rolloutAfter?: string; maxSurge?: number; maxUnavailable?: number } = {}): MachineDeployment {
+export function machineDeployment(
+  opts: { replicas?: number; version?: string; rolloutAfter?: string; maxSurge?: number; maxUnavailable?: number } = {},
+): MachineDeployment {
   return {
     apiVersion: CLUSTER_API_VERSION,
     kind: 'MachineDeployment',
@@ -84,7 +117,10 @@ export function machineDeployment(opts: { replicas?: number; version?: string; r
       selector: { matchLabels: { 'cluster.x-k8s.io/deployment-name': 'md' } },
       rollout: {
         ...(opts.rolloutAfter ? { after: opts.rolloutAfter } : {}),
-        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: opts.maxSurge ?? 1, maxUnavailable: opts.maxUnavailable ?? 0 } },
+        strategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxSurge: opts.maxSurge ?? 1, maxUnavailable: opts.maxUnavailable ?? 0 },
+        },
       },
       template: {
         metadata: { labels: { 'cluster.x-k8s.io/deployment-name': 'md' } },

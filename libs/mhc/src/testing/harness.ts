@@ -3,7 +3,14 @@
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Condition } from '@capi/api';
-import { ControllerRuntimeModule, CountingClientMetrics, KubeClient, MANAGER, type KubeObject, type Manager } from '@capi/controller-runtime';
+import {
+  ControllerRuntimeModule,
+  CountingClientMetrics,
+  KubeClient,
+  MANAGER,
+  type KubeObject,
+  type Manager,
+} from '@capi/controller-runtime';
 import { clientFor, kubeConfigFor, ManualClock, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
@@ -27,7 +34,10 @@ export interface Harness {
 
 /** `withMachineController`: also run @capi/machine's controller (same clock, kubeconfig-Secret workload clients). */
 export async function startHarness(opts: { withMachineController?: boolean } = {}): Promise<Harness> {
-  const [mgmt, workload] = await Promise.all([startEnvtest({ crds: [testMachineCrd()] }), startEnvtest({ installProjectCrds: false })]);
+  const [mgmt, workload] = await Promise.all([
+    startEnvtest({ crds: [testMachineCrd()] }),
+    startEnvtest({ installProjectCrds: false }),
+  ]);
   const kc = kubeConfigFor(mgmt);
   const client = new KubeClient(kc);
   const wl = clientFor(workload);
@@ -39,13 +49,21 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
       ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
       SsaModule.forRoot(),
       MachineHealthCheckControllerModule.forRoot({ clock, nodePollIntervalMs: 3_600_000 }),
-      ...(opts.withMachineController ? [MachineControllerModule.forRoot({ clock, nodePollIntervalMs: 3_600_000 })] : []),
+      ...(opts.withMachineController
+        ? [MachineControllerModule.forRoot({ clock, nodePollIntervalMs: 3_600_000 })]
+        : []),
     ],
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   return {
-    mgmt, workload, client, wl, app, clock, counts,
+    mgmt,
+    workload,
+    client,
+    wl,
+    app,
+    clock,
+    counts,
     reconciler: app.get(MachineHealthCheckReconciler),
     manager: app.get<Manager>(MANAGER),
     close: async () => {
@@ -59,10 +77,20 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
 
 export async function createClusterWithWorkload(h: Harness, ns: string, name: string): Promise<void> {
   await h.client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  const created = await h.client.create<KubeObject>({ apiVersion: CAPI, kind: 'Cluster', metadata: { name, namespace: ns }, spec: {} });
-  await h.client.updateStatus({ ...created, status: { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } } });
+  const created = await h.client.create<KubeObject>({
+    apiVersion: CAPI,
+    kind: 'Cluster',
+    metadata: { name, namespace: ns },
+    spec: {},
+  });
+  await h.client.updateStatus({
+    ...created,
+    status: { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } },
+  });
   await h.client.create({
-    apiVersion: 'v1', kind: 'Secret', metadata: { name: `${name}-kubeconfig`, namespace: ns },
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: `${name}-kubeconfig`, namespace: ns },
     data: { value: Buffer.from(h.workload.kubeconfig).toString('base64') },
   });
 }
@@ -74,27 +102,59 @@ export interface MachineOpts {
   conditions?: Condition[];
 }
 
-export async function createMachine(h: Harness, ns: string, cluster: string, name: string, o: MachineOpts = {}): Promise<KubeObject> {
+export async function createMachine(
+  h: Harness,
+  ns: string,
+  cluster: string,
+  name: string,
+  o: MachineOpts = {},
+): Promise<KubeObject> {
   const created = await h.client.create<KubeObject>({
-    apiVersion: CAPI, kind: 'Machine',
-    metadata: { name, namespace: ns, labels: { 'cluster.x-k8s.io/cluster-name': cluster, ...(o.labels ?? {}) }, annotations: o.annotations },
-    spec: { clusterName: cluster, bootstrap: { dataSecretName: `${name}-boot` }, infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name } },
+    apiVersion: CAPI,
+    kind: 'Machine',
+    metadata: {
+      name,
+      namespace: ns,
+      labels: { 'cluster.x-k8s.io/cluster-name': cluster, ...(o.labels ?? {}) },
+      annotations: o.annotations,
+    },
+    spec: {
+      clusterName: cluster,
+      bootstrap: { dataSecretName: `${name}-boot` },
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name },
+    },
   });
-  return h.client.patch<KubeObject>(
-    { apiVersion: CAPI, kind: 'Machine', namespace: ns, name },
-    'merge',
-    { status: { ...(o.nodeName ? { nodeRef: { name: o.nodeName } } : {}), conditions: o.conditions ?? [] } },
-    { subresource: 'status' },
-  ).then((m) => m ?? created);
+  return h.client
+    .patch<KubeObject>(
+      { apiVersion: CAPI, kind: 'Machine', namespace: ns, name },
+      'merge',
+      { status: { ...(o.nodeName ? { nodeRef: { name: o.nodeName } } : {}), conditions: o.conditions ?? [] } },
+      { subresource: 'status' },
+    )
+    .then((m) => m ?? created);
 }
 
-export async function createNode(h: Harness, name: string, conditions: { type: string; status: string; reason?: string; lastTransitionTime: string }[]): Promise<void> {
+export async function createNode(
+  h: Harness,
+  name: string,
+  conditions: { type: string; status: string; reason?: string; lastTransitionTime: string }[],
+): Promise<void> {
   await h.wl.create({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} });
-  await h.wl.patch({ apiVersion: 'v1', kind: 'Node', name }, 'merge', { status: { conditions } }, { subresource: 'status' });
+  await h.wl.patch(
+    { apiVersion: 'v1', kind: 'Node', name },
+    'merge',
+    { status: { conditions } },
+    { subresource: 'status' },
+  );
 }
 
 export const machineRef = (ns: string, name: string) => ({ apiVersion: CAPI, kind: 'Machine', namespace: ns, name });
-export const mhcRef = (ns: string, name: string) => ({ apiVersion: CAPI, kind: 'MachineHealthCheck', namespace: ns, name });
+export const mhcRef = (ns: string, name: string) => ({
+  apiVersion: CAPI,
+  kind: 'MachineHealthCheck',
+  namespace: ns,
+  name,
+});
 
 export const conditionOf = (o: KubeObject | undefined, type: string): Condition | undefined =>
   ((o?.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === type);

@@ -48,7 +48,10 @@ export const IN_PLACE_UPDATER_TOKEN_DESCRIPTION = 'capi.InPlaceUpdater';
  * `providers: [inPlaceUpdater(MyUpdater), inPlaceUpdater({ useValue: other })]`.
  */
 export function inPlaceUpdater(
-  updater: Type<InPlaceUpdater> | { useValue: InPlaceUpdater } | { useFactory: (...args: any[]) => InPlaceUpdater | Promise<InPlaceUpdater>; inject?: any[] },
+  updater:
+    | Type<InPlaceUpdater>
+    | { useValue: InPlaceUpdater }
+    | { useFactory: (...args: any[]) => InPlaceUpdater | Promise<InPlaceUpdater>; inject?: any[] },
 ): Provider {
   const provide = Symbol(IN_PLACE_UPDATER_TOKEN_DESCRIPTION);
   if (typeof updater === 'function') return { provide, useClass: updater };
@@ -57,5 +60,8 @@ export function inPlaceUpdater(
 
 /** True for IN_PLACE_UPDATERS and the tokens made by inPlaceUpdater(). */
 export function isInPlaceUpdaterToken(token: unknown): boolean {
-  return token === IN_PLACE_UPDATERS || (typeof token === 'symbol' && token.description === IN_PLACE_UPDATER_TOKEN_DESCRIPTION);
+  return (
+    token === IN_PLACE_UPDATERS ||
+    (typeof token === 'symbol' && token.description === IN_PLACE_UPDATER_TOKEN_DESCRIPTION)
+  );
 }

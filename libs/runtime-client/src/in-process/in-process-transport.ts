@@ -10,7 +10,9 @@ export class InProcessAwareTransport implements ExtensionTransport {
   ) {}
 
   post(url: URL, body: unknown, opts: PostOptions): Promise<TransportResponse> {
-    return this.updaters.handles(url) ? this.updaters.dispatch(url, body, opts.timeoutMs) : this.inner.post(url, body, opts);
+    return this.updaters.handles(url)
+      ? this.updaters.dispatch(url, body, opts.timeoutMs)
+      : this.inner.post(url, body, opts);
   }
 
   /** Closes the wrapped transport's idle connections (when it has any). */

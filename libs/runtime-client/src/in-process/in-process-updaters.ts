@@ -23,7 +23,11 @@ export const IN_PROCESS_HOST_SUFFIX = '.in-process.invalid';
 
 type UpdaterHook = 'CanUpdateMachine' | 'CanUpdateMachineSet' | 'UpdateMachine';
 /** Hook → (handler name, method). Handler names are the reference updater's discovery names. */
-const HOOKS: ReadonlyArray<{ hook: UpdaterHook; handler: string; method: 'canUpdateMachine' | 'canUpdateMachineSet' | 'updateMachine' }> = [
+const HOOKS: ReadonlyArray<{
+  hook: UpdaterHook;
+  handler: string;
+  method: 'canUpdateMachine' | 'canUpdateMachineSet' | 'updateMachine';
+}> = [
   { hook: 'CanUpdateMachine', handler: 'can-update-machine', method: 'canUpdateMachine' },
   { hook: 'CanUpdateMachineSet', handler: 'can-update-machineset', method: 'canUpdateMachineSet' },
   { hook: 'UpdateMachine', handler: 'update-machine', method: 'updateMachine' },
@@ -55,19 +59,30 @@ export class InProcessUpdaters {
     for (const { updater, source } of entries) {
       const name = (updater as Partial<InPlaceUpdater> | undefined)?.name;
       if (typeof name !== 'string' || name.length > 63 || !DNS1123_LABEL.test(name)) {
-        throw new InPlaceUpdaterRegistrationError(`in-place updater ${source}: name ${JSON.stringify(name)} must be a DNS-1123 label (lower case alphanumerics and '-', at most 63)`);
+        throw new InPlaceUpdaterRegistrationError(
+          `in-place updater ${source}: name ${JSON.stringify(name)} must be a DNS-1123 label (lower case alphanumerics and '-', at most 63)`,
+        );
       }
       const previous = sources.get(name);
-      if (previous) throw new InPlaceUpdaterRegistrationError(`in-place updater ${JSON.stringify(name)} is registered twice: ${previous} and ${source}`);
+      if (previous)
+        throw new InPlaceUpdaterRegistrationError(
+          `in-place updater ${JSON.stringify(name)} is registered twice: ${previous} and ${source}`,
+        );
       if (!HOOKS.some((h) => typeof updater[h.method] === 'function')) {
-        throw new InPlaceUpdaterRegistrationError(`in-place updater ${JSON.stringify(name)} (${source}) implements none of ${HOOKS.map((h) => h.method).join(', ')}`);
+        throw new InPlaceUpdaterRegistrationError(
+          `in-place updater ${JSON.stringify(name)} (${source}) implements none of ${HOOKS.map((h) => h.method).join(', ')}`,
+        );
       }
       const timeout = updater.timeoutSeconds ?? DEFAULT_HANDLER_TIMEOUT_SECONDS;
       if (!Number.isInteger(timeout) || timeout < 1 || timeout > MAX_HANDLER_TIMEOUT_SECONDS) {
-        throw new InPlaceUpdaterRegistrationError(`in-place updater ${JSON.stringify(name)} (${source}): timeoutSeconds ${timeout} must be an integer between 1 and ${MAX_HANDLER_TIMEOUT_SECONDS}`);
+        throw new InPlaceUpdaterRegistrationError(
+          `in-place updater ${JSON.stringify(name)} (${source}): timeoutSeconds ${timeout} must be an integer between 1 and ${MAX_HANDLER_TIMEOUT_SECONDS}`,
+        );
       }
       if (updater.failurePolicy !== undefined && !FAILURE_POLICIES.includes(updater.failurePolicy)) {
-        throw new InPlaceUpdaterRegistrationError(`in-place updater ${JSON.stringify(name)} (${source}): failurePolicy must be one of ${FAILURE_POLICIES.join(', ')}, got ${JSON.stringify(updater.failurePolicy)}`);
+        throw new InPlaceUpdaterRegistrationError(
+          `in-place updater ${JSON.stringify(name)} (${source}): failurePolicy must be one of ${FAILURE_POLICIES.join(', ')}, got ${JSON.stringify(updater.failurePolicy)}`,
+        );
       }
       sources.set(name, source);
       next.set(name, updater);
@@ -115,19 +130,38 @@ export class InProcessUpdaters {
     const h = HOOKS.find((x) => x.handler === handler);
     const method = h && updater?.[h.method];
     if (!h || !updater || typeof method !== 'function') {
-      throw new ExtensionCallError('TransportError', `no in-process updater ${JSON.stringify(name)} with handler ${JSON.stringify(handler)}`);
+      throw new ExtensionCallError(
+        'TransportError',
+        `no in-process updater ${JSON.stringify(name)} with handler ${JSON.stringify(handler)}`,
+      );
     }
     const request = JSON.parse(JSON.stringify(body));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ExtensionCallError('Timeout', `in-process updater ${JSON.stringify(name)} did not answer within ${timeoutMs / 1000}s`)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new ExtensionCallError(
+              'Timeout',
+              `in-process updater ${JSON.stringify(name)} did not answer within ${timeoutMs / 1000}s`,
+            ),
+          ),
+        timeoutMs,
+      );
     });
     let response: unknown;
     try {
-      response = await Promise.race([Promise.resolve().then(() => (method as (r: unknown) => unknown).call(updater, request)), timedOut]);
+      response = await Promise.race([
+        Promise.resolve().then(() => (method as (r: unknown) => unknown).call(updater, request)),
+        timedOut,
+      ]);
     } catch (e) {
       if (e instanceof ExtensionCallError) throw e;
-      throw new ExtensionCallError('TransportError', `in-process updater ${JSON.stringify(name)} threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new ExtensionCallError(
+        'TransportError',
+        `in-process updater ${JSON.stringify(name)} threw: ${e instanceof Error ? e.message : String(e)}`,
+        { cause: e },
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -137,6 +171,7 @@ export class InProcessUpdaters {
 
 /** The response as JSON with the envelope filled in; anything that is not an object is left for the decoder to reject. */
 function serialize(hook: HookName, response: unknown): string {
-  if (response === null || typeof response !== 'object' || Array.isArray(response)) return JSON.stringify(response ?? null);
+  if (response === null || typeof response !== 'object' || Array.isArray(response))
+    return JSON.stringify(response ?? null);
   return JSON.stringify({ apiVersion: HOOKS_API_VERSION, kind: hookResponseKind(hook), ...response });
 }

@@ -29,8 +29,14 @@ export class InProcessUpdaterRegistrar implements OnModuleInit {
     for (const w of this.discovery.getProviders()) {
       if (!isInPlaceUpdaterToken(w.token)) continue;
       if (!w.isDependencyTreeStatic()) throw new Error(`in-place updater ${w.name} must not be request-scoped`);
-      const cls = w.metatype && 'name' in w.metatype && w.metatype.name ? w.metatype.name : (w.instance as { constructor?: { name?: string } })?.constructor?.name;
-      found.push({ updater: w.instance as InPlaceUpdater, source: `${cls || 'provider'} in ${w.host?.name ?? 'an unknown module'}` });
+      const cls =
+        w.metatype && 'name' in w.metatype && w.metatype.name
+          ? w.metatype.name
+          : (w.instance as { constructor?: { name?: string } })?.constructor?.name;
+      found.push({
+        updater: w.instance as InPlaceUpdater,
+        source: `${cls || 'provider'} in ${w.host?.name ?? 'an unknown module'}`,
+      });
     }
     this.updaters.set(found);
     if (found.length && !(this.transport instanceof InProcessAwareTransport)) {
@@ -52,7 +58,8 @@ export function inProcessUpdaterProviders(registryToken: InjectionToken, transpo
     {
       provide: IN_PROCESS_UPDATER_REGISTRAR,
       inject: [DiscoveryService, registryToken, IN_PROCESS_UPDATER_TABLE, transportToken],
-      useFactory: (d: DiscoveryService, r: ExtensionRegistry, u: InProcessUpdaters, t: ExtensionTransport) => new InProcessUpdaterRegistrar(d, r, u, t),
+      useFactory: (d: DiscoveryService, r: ExtensionRegistry, u: InProcessUpdaters, t: ExtensionTransport) =>
+        new InProcessUpdaterRegistrar(d, r, u, t),
     },
   ];
 }

@@ -16,7 +16,12 @@ const machine = (version: string): HookObject => ({
   metadata: { name: 'worker-1', namespace: 'default' },
   spec: { clusterName: 'c', version },
 });
-const infra = (image: string): HookObject => ({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachine', metadata: { name: 'worker-1', namespace: 'default' }, spec: { image } });
+const infra = (image: string): HookObject => ({
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+  kind: 'DevMachine',
+  metadata: { name: 'worker-1', namespace: 'default' },
+  spec: { image },
+});
 const apply = (obj: HookObject, p: { patchType?: 'JSONPatch' | 'JSONMergePatch'; patch?: string } | undefined) =>
   p ? (applyPatch(structuredClone(obj), decodePatch(p).document as Operation[]).newDocument as HookObject) : obj;
 
@@ -51,7 +56,9 @@ describe('docs/writing-an-extension.md example', () => {
 
   it('discovery registers its three handlers', async () => {
     expect(await client.getAllExtensions('UpdateMachine', forObject)).toEqual(['update-machine.version-updater']);
-    expect(await client.getAllExtensions('CanUpdateMachineSet', forObject)).toEqual(['can-update-machineset.version-updater']);
+    expect(await client.getAllExtensions('CanUpdateMachineSet', forObject)).toEqual([
+      'can-update-machineset.version-updater',
+    ]);
   });
 
   it('CanUpdateMachine: the patch covers a version change, and only that', async () => {
@@ -69,8 +76,18 @@ describe('docs/writing-an-extension.md example', () => {
   });
 
   it('CanUpdateMachineSet patches spec.template.spec.version', async () => {
-    const ms = (version: string): HookObject => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', metadata: { name: 'ms', namespace: 'default' }, spec: { template: { spec: { version } } } });
-    const tmpl: HookObject = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', metadata: { name: 't' }, spec: { template: { spec: {} } } };
+    const ms = (version: string): HookObject => ({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineSet',
+      metadata: { name: 'ms', namespace: 'default' },
+      spec: { template: { spec: { version } } },
+    });
+    const tmpl: HookObject = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'DevMachineTemplate',
+      metadata: { name: 't' },
+      spec: { template: { spec: {} } },
+    };
     const res = await client.callExtension('CanUpdateMachineSet', forObject, 'can-update-machineset.version-updater', {
       apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1',
       kind: 'CanUpdateMachineSetRequest',
@@ -87,7 +104,11 @@ describe('docs/writing-an-extension.md example', () => {
         kind: 'UpdateMachineRequest',
         desired: { machine: machine('v1.31.0'), infrastructureMachine: infra('a') },
       });
-    expect(await call()).toMatchObject({ status: 'Success', retryAfterSeconds: 5, message: 'upgrading kubelet to v1.31.0' });
+    expect(await call()).toMatchObject({
+      status: 'Success',
+      retryAfterSeconds: 5,
+      message: 'upgrading kubelet to v1.31.0',
+    });
     expect(await call()).toMatchObject({ status: 'Success', retryAfterSeconds: 0, message: 'running v1.31.0' });
     expect(updater.hostVersions.get('default/worker-1')).toBe('v1.31.0');
     expect(await call()).toMatchObject({ retryAfterSeconds: 0, message: 'running v1.31.0' });
@@ -101,6 +122,9 @@ describe('docs/writing-an-extension.md example', () => {
         kind: 'UpdateMachineRequest',
         desired: { machine: bad, infrastructureMachine: infra('a') },
       }),
-    ).rejects.toMatchObject({ reason: 'Failure', message: expect.stringContaining('desired.machine.spec.version is required') });
+    ).rejects.toMatchObject({
+      reason: 'Failure',
+      message: expect.stringContaining('desired.machine.spec.version is required'),
+    });
   });
 });

@@ -17,7 +17,9 @@ export interface VersionUpdater {
 }
 
 /** Starts the extension. `stepsPerUpdate` = UpdateMachine calls an update takes (the first ones answer "retry"). */
-export async function startVersionUpdater(opts: { tls?: TlsMaterial | 'generate'; stepsPerUpdate?: number } = {}): Promise<VersionUpdater> {
+export async function startVersionUpdater(
+  opts: { tls?: TlsMaterial | 'generate'; stepsPerUpdate?: number } = {},
+): Promise<VersionUpdater> {
   const steps = opts.stepsPerUpdate ?? 2;
   const hostVersions = new Map<string, string>();
   const progress = new Map<string, number>(); // "ns/name@version" -> calls seen
@@ -28,13 +30,20 @@ export async function startVersionUpdater(opts: { tls?: TlsMaterial | 'generate'
         hook: 'CanUpdateMachine',
         name: 'can-update-machine',
         // Only the Machine is patched: any other difference (infra, bootstrap) fails CAPI's coverage check → rollout.
-        handle: (req) => ({ machinePatch: versionPatch(req.current.machine, req.desired.machine, ['spec', 'version']) }),
+        handle: (req) => ({
+          machinePatch: versionPatch(req.current.machine, req.desired.machine, ['spec', 'version']),
+        }),
       },
       {
         hook: 'CanUpdateMachineSet',
         name: 'can-update-machineset',
         handle: (req) => ({
-          machineSetPatch: versionPatch(req.current.machineSet, req.desired.machineSet, ['spec', 'template', 'spec', 'version']),
+          machineSetPatch: versionPatch(req.current.machineSet, req.desired.machineSet, [
+            'spec',
+            'template',
+            'spec',
+            'version',
+          ]),
         }),
       },
       {

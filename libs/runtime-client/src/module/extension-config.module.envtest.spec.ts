@@ -4,14 +4,27 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { encodePatch } from '@capi/api';
 import type { Registry } from 'prom-client';
-import { ControllerRuntimeModule, KUBE_CLIENT, MANAGER, METRICS_REGISTRY, type Client, type KubeObject, type Manager } from '@capi/controller-runtime';
+import {
+  ControllerRuntimeModule,
+  KUBE_CLIENT,
+  MANAGER,
+  METRICS_REGISTRY,
+  type Client,
+  type KubeObject,
+  type Manager,
+} from '@capi/controller-runtime';
 import { settle, startEnvtest, type Envtest } from '@capi/envtest';
 import type { RuntimeClient } from '../client';
 import type { ExtensionConfig } from '../extension-config';
 import type { ExtensionRegistry } from '../registry';
 import { EXTENSION_REGISTRY, RUNTIME_CLIENT } from '../runtime-client.module';
 import { createExtensionServer, type ExtensionServer } from '../testing/extension-server';
-import { EXTENSION_REGISTRY_READY_CHECK, ExtensionConfigController, ExtensionConfigModule, type NamedReadinessCheck } from './extension-config.module';
+import {
+  EXTENSION_REGISTRY_READY_CHECK,
+  ExtensionConfigController,
+  ExtensionConfigModule,
+  type NamedReadinessCheck,
+} from './extension-config.module';
 
 const API = 'runtime.cluster.x-k8s.io/v1beta2';
 const ecRef = (name: string) => ({ apiVersion: API, kind: 'ExtensionConfig', name });
@@ -27,7 +40,8 @@ async function eventually<T>(cond: () => Promise<T | undefined | false>, what: s
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -47,7 +61,11 @@ describe('ExtensionConfigModule (envtest)', () => {
   let client: Client;
   let registry: ExtensionRegistry;
 
-  const extensionConfig = (name: string, clientConfig: ExtensionConfig['spec']['clientConfig'], annotations?: Record<string, string>): ExtensionConfig => ({
+  const extensionConfig = (
+    name: string,
+    clientConfig: ExtensionConfig['spec']['clientConfig'],
+    annotations?: Record<string, string>,
+  ): ExtensionConfig => ({
     apiVersion: API,
     kind: 'ExtensionConfig',
     metadata: { name, ...(annotations ? { annotations } : {}) },
@@ -64,9 +82,16 @@ describe('ExtensionConfigModule (envtest)', () => {
         {
           hook: 'CanUpdateMachine',
           name: 'can-update-machine',
-          handle: () => ({ machinePatch: encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.1' }]) }),
+          handle: () => ({
+            machinePatch: encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.1' }]),
+          }),
         },
-        { hook: 'UpdateMachine', name: 'update-machine', failurePolicy: 'Ignore', handle: () => ({ retryAfterSeconds: 5 }) },
+        {
+          hook: 'UpdateMachine',
+          name: 'update-machine',
+          failurePolicy: 'Ignore',
+          handle: () => ({ retryAfterSeconds: 5 }),
+        },
       ],
     });
     const kubeconfig = () => {
@@ -75,8 +100,12 @@ describe('ExtensionConfigModule (envtest)', () => {
       return kc;
     };
     // Exists before start-up: the warm-up (not a reconcile) must discover it.
-    const bootstrapClient = await Test.createTestingModule({ imports: [ControllerRuntimeModule.forRoot({ kubeconfig, autoStart: false })] }).compile();
-    await bootstrapClient.get<Client>(KUBE_CLIENT).create(extensionConfig('pre-existing', { url: ext.url, caBundle: ext.caBundle }));
+    const bootstrapClient = await Test.createTestingModule({
+      imports: [ControllerRuntimeModule.forRoot({ kubeconfig, autoStart: false })],
+    }).compile();
+    await bootstrapClient
+      .get<Client>(KUBE_CLIENT)
+      .create(extensionConfig('pre-existing', { url: ext.url, caBundle: ext.caBundle }));
     await bootstrapClient.close();
 
     app = await Test.createTestingModule({
@@ -102,9 +131,15 @@ describe('ExtensionConfigModule (envtest)', () => {
     const outcome = await eventually(async () => app.get(ExtensionConfigController).warmUpDone, 'warm-up started');
     expect(await outcome).toMatchObject({ ok: true, extensionErrors: [] });
     expect(registry.isReady()).toBe(true);
-    expect(registry.list().map((r) => r.name)).toEqual(['can-update-machine.pre-existing', 'update-machine.pre-existing']);
+    expect(registry.list().map((r) => r.name)).toEqual([
+      'can-update-machine.pre-existing',
+      'update-machine.pre-existing',
+    ]);
     const ec = await getEc('pre-existing');
-    expect(ec.status?.handlers?.map((h) => h.name)).toEqual(['can-update-machine.pre-existing', 'update-machine.pre-existing']);
+    expect(ec.status?.handlers?.map((h) => h.name)).toEqual([
+      'can-update-machine.pre-existing',
+      'update-machine.pre-existing',
+    ]);
     expect(discovered(ec)).toMatchObject({ status: 'True', reason: 'Discovered' });
     const check = app.get<NamedReadinessCheck>(EXTENSION_REGISTRY_READY_CHECK);
     expect(check.name).toBe('extension-registry-warmed-up');
@@ -114,7 +149,9 @@ describe('ExtensionConfigModule (envtest)', () => {
   it("records Runtime SDK metrics on the app's METRICS_REGISTRY (upstream names)", async () => {
     await eventually(async () => registry.isReady(), 'warm');
     const text = await app.get<Registry>(METRICS_REGISTRY).metrics();
-    expect(text).toMatch(/capi_runtime_sdk_requests_total\{code="200",host="[^"]+",group="hooks.runtime.cluster.x-k8s.io",version="v1alpha1",hook="Discovery",status="Success"\} \d+/);
+    expect(text).toMatch(
+      /capi_runtime_sdk_requests_total\{code="200",host="[^"]+",group="hooks.runtime.cluster.x-k8s.io",version="v1alpha1",hook="Discovery",status="Success"\} \d+/,
+    );
     expect(text).toContain('capi_runtime_sdk_request_duration_seconds_bucket');
   });
 
@@ -125,22 +162,42 @@ describe('ExtensionConfigModule (envtest)', () => {
       return discovered(e)?.status === 'True' ? e : undefined;
     }, 'in-place discovered');
     expect(ec.status?.handlers).toEqual([
-      { name: 'can-update-machine.in-place', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'CanUpdateMachine' }, timeoutSeconds: 10, failurePolicy: 'Fail' },
-      { name: 'update-machine.in-place', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'UpdateMachine' }, timeoutSeconds: 10, failurePolicy: 'Ignore' },
+      {
+        name: 'can-update-machine.in-place',
+        requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'CanUpdateMachine' },
+        timeoutSeconds: 10,
+        failurePolicy: 'Fail',
+      },
+      {
+        name: 'update-machine.in-place',
+        requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'UpdateMachine' },
+        timeoutSeconds: 10,
+        failurePolicy: 'Ignore',
+      },
     ]);
     await eventually(async () => registry.get('update-machine.in-place'), 'registry has in-place handlers');
 
     const runtimeClient = app.get(HookCaller).runtimeClient;
     expect(runtimeClient).toBe(app.get(RUNTIME_CLIENT));
     const forObject = { metadata: { namespace: 'default' } };
-    expect(await runtimeClient.getAllExtensions('CanUpdateMachine', forObject)).toEqual(['can-update-machine.in-place', 'can-update-machine.pre-existing']);
-    const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm', namespace: 'default' }, spec: {} };
+    expect(await runtimeClient.getAllExtensions('CanUpdateMachine', forObject)).toEqual([
+      'can-update-machine.in-place',
+      'can-update-machine.pre-existing',
+    ]);
+    const machine = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      metadata: { name: 'm', namespace: 'default' },
+      spec: {},
+    };
     const res = await runtimeClient.callExtension('CanUpdateMachine', forObject, 'can-update-machine.in-place', {
       current: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } },
       desired: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } },
     } as never);
     expect(res.status).toBe('Success');
-    expect(res.machinePatch).toEqual(encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.1' }]));
+    expect(res.machinePatch).toEqual(
+      encodePatch('JSONPatch', [{ op: 'replace', path: '/spec/version', value: 'v1.31.1' }]),
+    );
     expect(ext.requests.some((r) => r.path.endsWith('/canupdatemachine/can-update-machine'))).toBe(true);
   });
 
@@ -149,24 +206,51 @@ describe('ExtensionConfigModule (envtest)', () => {
     await settle(app.get<Manager>(MANAGER), ['extensionconfig']);
     await env.resetRequests();
     const runtimeClient = app.get(HookCaller).runtimeClient;
-    const machine = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name: 'm', namespace: 'default' }, spec: {} };
-    const request = { current: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } }, desired: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } } };
-    for (let i = 0; i < 10; i++) await runtimeClient.callExtension('CanUpdateMachine', { metadata: { namespace: 'default' } }, 'can-update-machine.in-place', request as never);
+    const machine = {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      metadata: { name: 'm', namespace: 'default' },
+      spec: {},
+    };
+    const request = {
+      current: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } },
+      desired: { machine, infrastructureMachine: { object: {} }, bootstrapConfig: { object: {} } },
+    };
+    for (let i = 0; i < 10; i++)
+      await runtimeClient.callExtension(
+        'CanUpdateMachine',
+        { metadata: { namespace: 'default' } },
+        'can-update-machine.in-place',
+        request as never,
+      );
     const discoveries = ext.requests.filter((r) => r.path.endsWith('/discovery')).length;
     await client.patch(ecRef('in-place'), 'merge', { metadata: { annotations: { 'test/poke': '1' } } });
-    await eventually(async () => ext.requests.filter((r) => r.path.endsWith('/discovery')).length > discoveries, 're-discovery');
+    await eventually(
+      async () => ext.requests.filter((r) => r.path.endsWith('/discovery')).length > discoveries,
+      're-discovery',
+    );
     await settle(app.get<Manager>(MANAGER), ['extensionconfig']);
-    const writes = Object.entries((await env.countRequests()).byVerbResource).filter(([k]) => k.startsWith('patch runtime.cluster.x-k8s.io/extensionconfigs') || k.startsWith('apply runtime.cluster.x-k8s.io/extensionconfigs'));
+    const writes = Object.entries((await env.countRequests()).byVerbResource).filter(
+      ([k]) =>
+        k.startsWith('patch runtime.cluster.x-k8s.io/extensionconfigs') ||
+        k.startsWith('apply runtime.cluster.x-k8s.io/extensionconfigs'),
+    );
     expect(writes).toEqual([['patch runtime.cluster.x-k8s.io/extensionconfigs', 1]]); // our poke only
   });
 
   it('a paused ExtensionConfig gets Paused=True and is not discovered; unpaused: Paused=False NotPaused, then Discovered', async () => {
-    await client.create(extensionConfig('paused', { url: ext.url, caBundle: ext.caBundle }, { 'cluster.x-k8s.io/paused': '' }));
+    await client.create(
+      extensionConfig('paused', { url: ext.url, caBundle: ext.caBundle }, { 'cluster.x-k8s.io/paused': '' }),
+    );
     const paused = await eventually(async () => {
       const c = (await getEc('paused')).status?.conditions?.find((x) => x.type === 'Paused');
       return c?.status === 'True' ? c : undefined;
     }, 'paused Paused=True');
-    expect(paused).toMatchObject({ reason: 'Paused', message: 'ExtensionConfig has the cluster.x-k8s.io/paused annotation', observedGeneration: 1 });
+    expect(paused).toMatchObject({
+      reason: 'Paused',
+      message: 'ExtensionConfig has the cluster.x-k8s.io/paused annotation',
+      observedGeneration: 1,
+    });
     expect(discovered(await getEc('paused'))).toBeUndefined();
     expect(registry.list().some((r) => r.extensionConfigName === 'paused')).toBe(false);
 
@@ -175,14 +259,22 @@ describe('ExtensionConfigModule (envtest)', () => {
       const e = await getEc('paused');
       return discovered(e)?.status === 'True' ? e : undefined;
     }, 'unpaused and discovered');
-    expect(ec.status?.conditions?.find((x) => x.type === 'Paused')).toMatchObject({ status: 'False', reason: 'NotPaused' });
+    expect(ec.status?.conditions?.find((x) => x.type === 'Paused')).toMatchObject({
+      status: 'False',
+      reason: 'NotPaused',
+    });
     await eventually(async () => registry.get('update-machine.paused'), 'unpaused registered');
     await client.delete(ecRef('paused'));
   });
 
   it('serves runtime.cluster.x-k8s.io/v1alpha1 too: an ExtensionConfig created at v1alpha1 is stored once and discovered', async () => {
     const v1alpha1 = { apiVersion: 'runtime.cluster.x-k8s.io/v1alpha1', kind: 'ExtensionConfig', name: 'old-manifest' };
-    await client.create({ apiVersion: v1alpha1.apiVersion, kind: 'ExtensionConfig', metadata: { name: 'old-manifest' }, spec: { clientConfig: { url: ext.url, caBundle: ext.caBundle } } });
+    await client.create({
+      apiVersion: v1alpha1.apiVersion,
+      kind: 'ExtensionConfig',
+      metadata: { name: 'old-manifest' },
+      spec: { clientConfig: { url: ext.url, caBundle: ext.caBundle } },
+    });
     const ec = await eventually(async () => {
       const e = await getEc('old-manifest');
       return discovered(e)?.status === 'True' ? e : undefined;
@@ -202,12 +294,18 @@ describe('ExtensionConfigModule (envtest)', () => {
   it('deleting an ExtensionConfig removes its handlers from the registry', async () => {
     await eventually(async () => registry.get('can-update-machine.in-place'), 'in-place registered');
     await client.delete(ecRef('in-place'));
-    await eventually(async () => registry.list().every((r) => r.extensionConfigName !== 'in-place'), 'in-place handlers removed');
+    await eventually(
+      async () => registry.list().every((r) => r.extensionConfigName !== 'in-place'),
+      'in-place handlers removed',
+    );
     expect(registry.list().map((r) => r.extensionConfigName)).toEqual(['pre-existing', 'pre-existing']);
   });
 
   it('an extension whose certificate the caBundle does not trust gets Discovered=False with reason NotDiscovered', async () => {
-    const other = await createExtensionServer({ tls: 'generate', handlers: [{ hook: 'CanUpdateMachine', name: 'x', handle: () => ({}) }] });
+    const other = await createExtensionServer({
+      tls: 'generate',
+      handlers: [{ hook: 'CanUpdateMachine', name: 'x', handle: () => ({}) }],
+    });
     try {
       // A valid PEM, but of another server's self-signed certificate.
       await client.create(extensionConfig('bad-ca', { url: ext.url, caBundle: other.caBundle }));
@@ -225,7 +323,10 @@ describe('ExtensionConfigModule (envtest)', () => {
   });
 
   it('a handler discovered with timeoutSeconds 0 is stored without timeoutSeconds (omitempty; the CRD minimum is 1)', async () => {
-    const zero = await createExtensionServer({ tls: 'generate', handlers: [{ hook: 'UpdateMachine', name: 'update-machine', timeoutSeconds: 0, handle: () => ({}) }] });
+    const zero = await createExtensionServer({
+      tls: 'generate',
+      handlers: [{ hook: 'UpdateMachine', name: 'update-machine', timeoutSeconds: 0, handle: () => ({}) }],
+    });
     try {
       await client.create(extensionConfig('zero-timeout', { url: zero.url, caBundle: zero.caBundle }));
       const ec = await eventually(async () => {
@@ -234,10 +335,16 @@ describe('ExtensionConfigModule (envtest)', () => {
       }, 'zero-timeout has a Discovered condition');
       expect(discovered(ec)).toMatchObject({ status: 'True', reason: 'Discovered' });
       expect(ec.status?.handlers).toEqual([
-        { name: 'update-machine.zero-timeout', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'UpdateMachine' }, failurePolicy: 'Fail' },
+        {
+          name: 'update-machine.zero-timeout',
+          requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'UpdateMachine' },
+          failurePolicy: 'Fail',
+        },
       ]);
       // The call then uses the default timeout, like a handler that declared none.
-      expect(await eventually(async () => registry.get('update-machine.zero-timeout'), 'zero-timeout registered')).toMatchObject({ timeoutSeconds: 10 });
+      expect(
+        await eventually(async () => registry.get('update-machine.zero-timeout'), 'zero-timeout registered'),
+      ).toMatchObject({ timeoutSeconds: 10 });
     } finally {
       await zero.close();
       await client.delete(ecRef('zero-timeout'));
@@ -246,7 +353,11 @@ describe('ExtensionConfigModule (envtest)', () => {
 
   it('injects the CA from the annotated Secret, and re-discovers when the Secret appears', async () => {
     await client.create(
-      extensionConfig('from-secret', { url: ext.url }, { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': 'default/extension-ca' }),
+      extensionConfig(
+        'from-secret',
+        { url: ext.url },
+        { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': 'default/extension-ca' },
+      ),
     );
     const missing = await eventually(async () => {
       const c = discovered(await getEc('from-secret'));
@@ -255,13 +366,25 @@ describe('ExtensionConfigModule (envtest)', () => {
     expect(missing.reason).toBe('NotDiscovered');
     expect(missing.message).toMatch(/failed to get secret "default\/extension-ca"/);
 
-    await client.create<KubeObject>({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'extension-ca', namespace: 'default' }, data: { 'ca.crt': ext.caBundle } });
-    const ec = await eventually(async () => {
-      const e = await getEc('from-secret');
-      return discovered(e)?.status === 'True' ? e : undefined;
-    }, 'from-secret discovered after the Secret was created', 10_000);
+    await client.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'extension-ca', namespace: 'default' },
+      data: { 'ca.crt': ext.caBundle },
+    });
+    const ec = await eventually(
+      async () => {
+        const e = await getEc('from-secret');
+        return discovered(e)?.status === 'True' ? e : undefined;
+      },
+      'from-secret discovered after the Secret was created',
+      10_000,
+    );
     expect(ec.spec.clientConfig.caBundle).toBe(ext.caBundle);
-    expect(ec.status?.handlers?.map((h) => h.name)).toEqual(['can-update-machine.from-secret', 'update-machine.from-secret']);
+    expect(ec.status?.handlers?.map((h) => h.name)).toEqual([
+      'can-update-machine.from-secret',
+      'update-machine.from-secret',
+    ]);
     await eventually(async () => registry.get('can-update-machine.from-secret'), 'from-secret registered');
   });
 });

@@ -14,7 +14,11 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { KUBE_CLIENT, MANAGER, type Manager } from '@capi/controller-runtime';
-import { extensionConfigControllerOptions, type ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from '../extension-config-reconciler';
+import {
+  extensionConfigControllerOptions,
+  type ExtensionConfigReconciler,
+  type ExtensionConfigReconcilerOptions,
+} from '../extension-config-reconciler';
 import type { ExtensionRegistry } from '../registry';
 import { EXTENSION_CONFIG_RECONCILER, EXTENSION_REGISTRY, RuntimeClientModule } from '../runtime-client.module';
 import type { ClientCertificate, ClientCertificateSource } from '../client-certificate';
@@ -103,7 +107,11 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
   }
 
   readiness(): true | string {
-    return registryReadiness({ registry: this.registry, isLeader: () => this.manager.isLeader(), failure: () => this.failure });
+    return registryReadiness({
+      registry: this.registry,
+      isLeader: () => this.manager.isLeader(),
+      failure: () => this.failure,
+    });
   }
 
   private async warmUp(): Promise<WarmUpOutcome> {
@@ -149,7 +157,10 @@ export class ExtensionConfigModule {
         {
           provide: EXTENSION_REGISTRY_READY_CHECK,
           inject: [ExtensionConfigController],
-          useFactory: (c: ExtensionConfigController): NamedReadinessCheck => ({ name: 'extension-registry-warmed-up', check: () => c.readiness() }),
+          useFactory: (c: ExtensionConfigController): NamedReadinessCheck => ({
+            name: 'extension-registry-warmed-up',
+            check: () => c.readiness(),
+          }),
         },
       ],
       exports: [RuntimeClientModule, ExtensionConfigController, EXTENSION_REGISTRY_READY_CHECK],

@@ -6,13 +6,27 @@ import { startEnvtest, type Envtest } from '@capi/envtest';
 import type { ExtensionConfig } from '../extension-config';
 import type { ExtensionRegistry } from '../registry';
 import { EXTENSION_REGISTRY } from '../runtime-client.module';
-import { createExtensionServer, generateServerTls, type ExtensionServer, type TlsMaterial } from '../testing/extension-server';
-import { EXTENSION_REGISTRY_READY_CHECK, ExtensionConfigController, ExtensionConfigModule, type NamedReadinessCheck } from './extension-config.module';
+import {
+  createExtensionServer,
+  generateServerTls,
+  type ExtensionServer,
+  type TlsMaterial,
+} from '../testing/extension-server';
+import {
+  EXTENSION_REGISTRY_READY_CHECK,
+  ExtensionConfigController,
+  ExtensionConfigModule,
+  type NamedReadinessCheck,
+} from './extension-config.module';
 import { WarmUpTimeoutError, type WarmUpPolicy } from './warm-up';
 
 const API = 'runtime.cluster.x-k8s.io/v1beta2';
 
-async function eventually<T>(cond: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
+async function eventually<T>(
+  cond: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await cond();
@@ -51,7 +65,10 @@ describe('ExtensionConfig registry warm-up (envtest)', () => {
 
   async function startManager(warmUp: WarmUpPolicy): Promise<TestingModule> {
     const app = await Test.createTestingModule({
-      imports: [ControllerRuntimeModule.forRoot({ kubeconfig }), ExtensionConfigModule.forRoot({ reconciler: { notReadyRequeueMs: 100 }, warmUp })],
+      imports: [
+        ControllerRuntimeModule.forRoot({ kubeconfig }),
+        ExtensionConfigModule.forRoot({ reconciler: { notReadyRequeueMs: 100 }, warmUp }),
+      ],
     }).compile();
     apps.push(app);
     await app.init();
@@ -61,7 +78,9 @@ describe('ExtensionConfig registry warm-up (envtest)', () => {
   beforeAll(async () => {
     env = await startEnvtest();
     tls = await generateServerTls();
-    bootstrap = await Test.createTestingModule({ imports: [ControllerRuntimeModule.forRoot({ kubeconfig, autoStart: false })] }).compile();
+    bootstrap = await Test.createTestingModule({
+      imports: [ControllerRuntimeModule.forRoot({ kubeconfig, autoStart: false })],
+    }).compile();
     client = bootstrap.get<Client>(KUBE_CLIENT);
   }, 60_000);
 
@@ -93,7 +112,13 @@ describe('ExtensionConfig registry warm-up (envtest)', () => {
     expect(registry.isReady()).toBe(false);
     expect(check.check()).toBe('ExtensionConfig registry is not warmed up yet');
 
-    servers.push(await createExtensionServer({ tls, port, handlers: [{ hook: 'UpdateMachine', name: 'update-machine', handle: () => ({}) }] }));
+    servers.push(
+      await createExtensionServer({
+        tls,
+        port,
+        handlers: [{ hook: 'UpdateMachine', name: 'update-machine', handle: () => ({}) }],
+      }),
+    );
     await eventually(() => registry.isReady(), 'registry ready');
     expect(registry.list().map((r) => r.name)).toEqual(['update-machine.late-updater']);
     expect(check.check()).toBe(true);
@@ -110,7 +135,9 @@ describe('ExtensionConfig registry warm-up (envtest)', () => {
     const failure = await eventually(() => failures[0], 'warm-up failure reported');
     expect(failure).toBeInstanceOf(WarmUpTimeoutError);
     expect((failure as WarmUpTimeoutError).extensionConfigs).toEqual(['also-down', 'never-up']);
-    expect(failure.message).toMatch(/^ExtensionConfig registry warm-up timed out after 1000ms: discovery failed for 2 ExtensionConfig\(s\) \(also-down, never-up\)/);
+    expect(failure.message).toMatch(
+      /^ExtensionConfig registry warm-up timed out after 1000ms: discovery failed for 2 ExtensionConfig\(s\) \(also-down, never-up\)/,
+    );
     expect(app.get<ExtensionRegistry>(EXTENSION_REGISTRY).isReady()).toBe(false);
     expect(app.get<NamedReadinessCheck>(EXTENSION_REGISTRY_READY_CHECK).check()).toBe(failure.message);
     // A listener added after the failure hears about it too.
@@ -120,7 +147,10 @@ describe('ExtensionConfig registry warm-up (envtest)', () => {
   });
 
   it('allowPartial (off by default) declares the registry ready without the unreachable one', async () => {
-    const up = await createExtensionServer({ tls, handlers: [{ hook: 'UpdateMachine', name: 'update-machine', handle: () => ({}) }] });
+    const up = await createExtensionServer({
+      tls,
+      handlers: [{ hook: 'UpdateMachine', name: 'update-machine', handle: () => ({}) }],
+    });
     servers.push(up);
     await client.create(extensionConfig('up', Number(new URL(up.url).port)));
     await client.create(extensionConfig('down', await freePort()));

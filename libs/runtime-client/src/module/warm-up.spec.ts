@@ -35,7 +35,8 @@ describe('runWarmUp', () => {
     const outcome = await runWarmUp(async () => Promise.reject(new Error('forbidden')), time);
     expect(outcome.ok).toBe(false);
     expect(outcome.attempts).toBe(30);
-    if (!outcome.ok) expect(outcome.error.message).toBe('ExtensionConfig registry warm-up timed out after 60000ms: forbidden');
+    if (!outcome.ok)
+      expect(outcome.error.message).toBe('ExtensionConfig registry warm-up timed out after 60000ms: forbidden');
   });
 
   it('requires every extension to be discovered: a discovery failing for the whole budget is a failure naming them (upstream)', async () => {
@@ -56,7 +57,9 @@ describe('runWarmUp', () => {
     if (!outcome.ok) {
       expect(outcome.error).toBeInstanceOf(WarmUpTimeoutError);
       expect((outcome.error as WarmUpTimeoutError).extensionConfigs).toEqual(['updater-a', 'updater-b']);
-      expect(outcome.error.message).toMatch(/^ExtensionConfig registry warm-up timed out after 10000ms: discovery failed for 2 ExtensionConfig\(s\) \(updater-a, updater-b\): /);
+      expect(outcome.error.message).toMatch(
+        /^ExtensionConfig registry warm-up timed out after 10000ms: discovery failed for 2 ExtensionConfig\(s\) \(updater-a, updater-b\): /,
+      );
     }
   });
 
@@ -111,12 +114,16 @@ describe('registryReadiness', () => {
   });
 
   it('the leader is ready once the registry is warmed up', () => {
-    expect(registryReadiness({ registry: registry(false), isLeader: () => true })).toBe('ExtensionConfig registry is not warmed up yet');
+    expect(registryReadiness({ registry: registry(false), isLeader: () => true })).toBe(
+      'ExtensionConfig registry is not warmed up yet',
+    );
     expect(registryReadiness({ registry: registry(true), isLeader: () => true })).toBe(true);
   });
 
   it('reports why the warm-up gave up', () => {
     const failure = new Error('ExtensionConfig registry warm-up timed out after 60000ms: forbidden');
-    expect(registryReadiness({ registry: registry(false), isLeader: () => true, failure: () => failure })).toBe(failure.message);
+    expect(registryReadiness({ registry: registry(false), isLeader: () => true, failure: () => failure })).toBe(
+      failure.message,
+    );
   });
 });

@@ -21,8 +21,7 @@ export interface WarmUpSleep {
 }
 
 export type WarmUpOutcome =
-  | { ok: true; attempts: number; extensionErrors: Error[] }
-  | { ok: false; attempts: number; error: Error };
+  { ok: true; attempts: number; extensionErrors: Error[] } | { ok: false; attempts: number; error: Error };
 
 /**
  * Runs `attempt` until it resolves, retrying after `retryIntervalMs` while the elapsed time stays under `timeoutMs`
@@ -51,7 +50,8 @@ export async function runWarmUp(
         return { ok: false, attempts, error: new WarmUpTimeoutError(timeout, error) };
       }
       await opts.sleep(interval);
-      if (opts.cancelled?.()) return { ok: false, attempts, error: new Error('ExtensionConfig registry warm-up cancelled') };
+      if (opts.cancelled?.())
+        return { ok: false, attempts, error: new Error('ExtensionConfig registry warm-up cancelled') };
     }
   }
 }
@@ -62,7 +62,9 @@ export class WarmUpDiscoveryError extends Error {
     readonly extensionConfigs: string[],
     readonly causes: Error[],
   ) {
-    super(`discovery failed for ${extensionConfigs.length} ExtensionConfig(s) (${extensionConfigs.join(', ')}): ${causes.map((e) => e.message).join('; ')}`);
+    super(
+      `discovery failed for ${extensionConfigs.length} ExtensionConfig(s) (${extensionConfigs.join(', ')}): ${causes.map((e) => e.message).join('; ')}`,
+    );
     this.name = 'WarmUpDiscoveryError';
   }
 }

@@ -16,7 +16,10 @@ export class ExtensionServerModule {
   static forRoot(opts: ExtensionServerOptions): DynamicModule {
     return {
       module: ExtensionServerModule,
-      providers: [{ provide: EXTENSION_SERVER, useFactory: () => createExtensionServer(opts) }, ExtensionServerLifecycle],
+      providers: [
+        { provide: EXTENSION_SERVER, useFactory: () => createExtensionServer(opts) },
+        ExtensionServerLifecycle,
+      ],
       exports: [EXTENSION_SERVER],
     };
   }

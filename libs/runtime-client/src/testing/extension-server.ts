@@ -133,10 +133,18 @@ export async function createExtensionServer(opts: ExtensionServerOptions): Promi
         .then(() => handler.handle(body as never))
         .then(
           (out) => ({ status: 'Success', ...out, apiVersion: HOOKS_API_VERSION, kind }) as CommonResponse,
-          (e: unknown) => ({ apiVersion: HOOKS_API_VERSION, kind, status: 'Failure', message: e instanceof Error ? e.message : String(e) }),
+          (e: unknown) => ({
+            apiVersion: HOOKS_API_VERSION,
+            kind,
+            status: 'Failure',
+            message: e instanceof Error ? e.message : String(e),
+          }),
         )
         .then((out) => {
-          if (hookDescriptor(handler.hook).retry && (out as { retryAfterSeconds?: number }).retryAfterSeconds === undefined) {
+          if (
+            hookDescriptor(handler.hook).retry &&
+            (out as { retryAfterSeconds?: number }).retryAfterSeconds === undefined
+          ) {
             (out as { retryAfterSeconds?: number }).retryAfterSeconds = 0;
           }
           if (!res.headersSent) json(res, 200, out);

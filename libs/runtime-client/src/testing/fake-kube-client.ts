@@ -4,7 +4,8 @@ import { ApiError, type Client, type KubeObject, type ObjectRef } from '@capi/co
 
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> =
+    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
@@ -12,7 +13,8 @@ function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-const keyOf = (r: { apiVersion: string; kind: string; namespace?: string; name?: string }) => `${r.apiVersion}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
+const keyOf = (r: { apiVersion: string; kind: string; namespace?: string; name?: string }) =>
+  `${r.apiVersion}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
 
 export class FakeKubeClient implements Pick<Client, 'get' | 'tryGet' | 'list' | 'create' | 'patch'> {
   readonly objects = new Map<string, KubeObject>();
@@ -28,17 +30,30 @@ export class FakeKubeClient implements Pick<Client, 'get' | 'tryGet' | 'list' | 
   }
   async get<T extends KubeObject>(ref: ObjectRef): Promise<T> {
     const o = this.objects.get(keyOf(ref));
-    if (!o) throw new ApiError(404, { status: 'Failure', reason: 'NotFound', code: 404, message: `${ref.kind} "${ref.name}" not found` });
+    if (!o)
+      throw new ApiError(404, {
+        status: 'Failure',
+        reason: 'NotFound',
+        code: 404,
+        message: `${ref.kind} "${ref.name}" not found`,
+      });
     return structuredClone(o) as T;
   }
   async tryGet<T extends KubeObject>(ref: ObjectRef): Promise<T | undefined> {
     return this.objects.has(keyOf(ref)) ? this.get<T>(ref) : undefined;
   }
   async list<T extends KubeObject>(apiVersion: string, kind: string) {
-    const items = [...this.objects.values()].filter((o) => o.apiVersion === apiVersion && o.kind === kind).map((o) => structuredClone(o) as T);
+    const items = [...this.objects.values()]
+      .filter((o) => o.apiVersion === apiVersion && o.kind === kind)
+      .map((o) => structuredClone(o) as T);
     return { apiVersion, kind: `${kind}List`, metadata: {}, items };
   }
-  async patch<T extends KubeObject>(ref: ObjectRef, type: string, patch: unknown, opts: { subresource?: 'status' } = {}): Promise<T> {
+  async patch<T extends KubeObject>(
+    ref: ObjectRef,
+    type: string,
+    patch: unknown,
+    opts: { subresource?: 'status' } = {},
+  ): Promise<T> {
     if (type !== 'merge') throw new Error(`FakeKubeClient supports merge patches only, got ${type}`);
     const current = await this.get(ref);
     this.patches.push({ ref, patch, subresource: opts.subresource });
@@ -47,7 +62,10 @@ export class FakeKubeClient implements Pick<Client, 'get' | 'tryGet' | 'list' | 
     const { status, ...rest } = p;
     const relevant = opts.subresource === 'status' ? { status } : rest;
     const next = mergePatch(current, relevant) as KubeObject;
-    if (opts.subresource !== 'status' && JSON.stringify((next as { spec?: unknown }).spec) !== JSON.stringify((current as { spec?: unknown }).spec)) {
+    if (
+      opts.subresource !== 'status' &&
+      JSON.stringify((next as { spec?: unknown }).spec) !== JSON.stringify((current as { spec?: unknown }).spec)
+    ) {
       next.metadata.generation = (current.metadata.generation ?? 1) + 1;
     }
     next.metadata.resourceVersion = String(++this.rv);

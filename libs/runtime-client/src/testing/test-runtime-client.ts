@@ -23,6 +23,10 @@ export function createTestRuntimeClient(client: Client): TestRuntimeClient {
   const runtimeClient = new RuntimeClient(registry, transport, namespaceLabelsFromClient(client));
   @Module({})
   class TestRuntimeClientModule {}
-  const module: DynamicModule = { module: TestRuntimeClientModule, providers: [{ provide: RUNTIME_CLIENT, useValue: runtimeClient }], exports: [RUNTIME_CLIENT] };
+  const module: DynamicModule = {
+    module: TestRuntimeClientModule,
+    providers: [{ provide: RUNTIME_CLIENT, useValue: runtimeClient }],
+    exports: [RUNTIME_CLIENT],
+  };
   return { registry, transport, runtimeClient, module };
 }

@@ -51,9 +51,14 @@ export function reconcileMachineSet(w: World, ms: MachineSetLike, i: number, log
     machines.sort(byMachineNumber);
     log.log(`[MS controller] - ${name} scale up to ${spec}/${spec} replicas (${created.join(',')} created)`);
   } else if (diff > 0) {
-    const pending = receiveFrom !== '' ? machines.filter((m) => hasAnnotation(m, A.pendingAcknowledgeMove)).map((m) => nameOf(m)) : [];
+    const pending =
+      receiveFrom !== ''
+        ? machines.filter((m) => hasAnnotation(m, A.pendingAcknowledgeMove)).map((m) => nameOf(m))
+        : [];
     if (pending.length > 0) {
-      log.log(`[MS controller] - Replicas ${stringSorted(pending)} moved from an old MachineSet still pending acknowledge from machine deployment md`);
+      log.log(
+        `[MS controller] - Replicas ${stringSorted(pending)} moved from an old MachineSet still pending acknowledge from machine deployment md`,
+      );
     }
     const excess = machines.length - pending.length - spec;
     if (excess > 0) {
@@ -75,7 +80,8 @@ export function reconcileMachineSet(w: World, ms: MachineSetLike, i: number, log
 
 function moveMachines(w: World, ms: MachineSetLike, targetName: string, excess: number, log: FileLogger): void {
   const target = findMS(w, targetName);
-  if (!target) throw new SimulationError(`MachineSet ${nameOf(ms)} is moving machines to ${targetName}, which does not exist`);
+  if (!target)
+    throw new SimulationError(`MachineSet ${nameOf(ms)} is moving machines to ${targetName}, which does not exist`);
   if (!splitList(target.metadata.annotations?.[A.receiveMachinesFromMachineSets]).includes(nameOf(ms))) {
     throw new SimulationError(`MachineSet ${targetName} does not accept machines from ${nameOf(ms)}`);
   }
@@ -88,12 +94,20 @@ function moveMachines(w: World, ms: MachineSetLike, targetName: string, excess: 
       kept.push(m);
       continue;
     }
-    m.metadata.ownerReferences = [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: targetName, controller: true }];
-    m.metadata.annotations = { ...(m.metadata.annotations ?? {}), [A.pendingAcknowledgeMove]: '', [A.updateInProgress]: '' };
+    m.metadata.ownerReferences = [
+      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: targetName, controller: true },
+    ];
+    m.metadata.annotations = {
+      ...(m.metadata.annotations ?? {}),
+      [A.pendingAcknowledgeMove]: '',
+      [A.updateInProgress]: '',
+    };
     targetMachines.push(m);
     moved.push(nameOf(m));
   }
-  log.log(`[MS controller] - ${nameOf(ms)} scale down to ${kept.length}/${ms.spec.replicas ?? 0} replicas (${moved.join(',')} moved to ${targetName})`);
+  log.log(
+    `[MS controller] - ${nameOf(ms)} scale down to ${kept.length}/${ms.spec.replicas ?? 0} replicas (${moved.join(',')} moved to ${targetName})`,
+  );
   w.machines.set(nameOf(ms), kept.sort(byMachineNumber));
   w.machines.set(targetName, targetMachines.sort(byMachineNumber));
 }
@@ -108,18 +122,29 @@ function deleteMachines(w: World, ms: MachineSetLike, excess: number, log: FileL
   const rest = ordered.slice(excess).sort(byMachineNumber);
   w.machines.set(nameOf(ms), rest);
   const spec = ms.spec.replicas ?? 0;
-  log.log(`[MS controller] - ${nameOf(ms)} scale down to ${spec}/${spec} replicas (${deleted.map((m) => nameOf(m)).join(',')} deleted)`);
+  log.log(
+    `[MS controller] - ${nameOf(ms)} scale down to ${spec}/${spec} replicas (${deleted.map((m) => nameOf(m)).join(',')} deleted)`,
+  );
   return rest;
 }
 
 /** The OnDelete user: deletes one outdated machine when availability allows it. */
-export function userDeletesMachine(w: World, maxUserUnavailable: number, canDelete: boolean, i: number, log: FileLogger, rng?: GoRand): void {
+export function userDeletesMachine(
+  w: World,
+  maxUserUnavailable: number,
+  canDelete: boolean,
+  i: number,
+  log: FileLogger,
+  rng?: GoRand,
+): void {
   const machines = allMachines(w);
   const inFlight = machines.filter(isDeleting).length;
   const totAvailable = Math.max(machines.length - inFlight, 0);
   const minAvailable = Math.max((w.md.spec.replicas ?? 0) - maxUserUnavailable, 0);
   if (!(totAvailable > minAvailable) || !canDelete) return;
-  const outdated = machines.filter((m) => (m.spec?.failureDomain ?? '') !== (w.md.spec.template.spec.failureDomain ?? ''));
+  const outdated = machines.filter(
+    (m) => (m.spec?.failureDomain ?? '') !== (w.md.spec.template.spec.failureDomain ?? ''),
+  );
   if (outdated.length === 0) return;
   const pick = outdated[rng ? rng.intn(outdated.length) : 0];
   if (isDeleting(pick)) return;
@@ -132,5 +157,8 @@ export function reconcileMachine(w: World, msName: string, m: MachineLike, i: nu
   log.log(`[M controller] Iteration ${i}, Reconcile ${nameOf(m)}`);
   if (!isDeleting(m)) return;
   log.log(`[M controller] - ${nameOf(m)} finalizer removed`);
-  w.machines.set(msName, machinesOf(w, msName).filter((x) => x !== m));
+  w.machines.set(
+    msName,
+    machinesOf(w, msName).filter((x) => x !== m),
+  );
 }

@@ -37,7 +37,11 @@ export function describeFirstDifference(expected: string, actual: string): strin
   const a = actual.split('\n');
   let k = 0;
   while (k < e.length && k < a.length && e[k] === a[k]) k++;
-  const show = (lines: string[]) => lines.slice(Math.max(0, k - 3), k + 3).map((l, j) => `${Math.max(0, k - 3) + j + 1}: ${JSON.stringify(l)}`).join('\n');
+  const show = (lines: string[]) =>
+    lines
+      .slice(Math.max(0, k - 3), k + 3)
+      .map((l, j) => `${Math.max(0, k - 3) + j + 1}: ${JSON.stringify(l)}`)
+      .join('\n');
   return [
     `first difference at line ${k + 1} (expected ${e.length} lines, got ${a.length})`,
     `expected: ${JSON.stringify(e[k] ?? '<end of file>')}`,

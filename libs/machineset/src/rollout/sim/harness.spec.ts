@@ -48,9 +48,13 @@ describe('large rollouts', () => {
   it('fails cleanly, not with a RangeError, when the in-memory log would exceed its bound', () => {
     const r = runRolloutSimulation({ ...large, maxLogChars: 20_000 });
     expect(r.converged).toBe(false);
-    expect(r.error).toBe('rollout log longer than 20000 characters: stream it with the onLog option instead of keeping it in memory');
+    expect(r.error).toBe(
+      'rollout log longer than 20000 characters: stream it with the onLog option instead of keeping it in memory',
+    );
     expect(r.log.length).toBeLessThanOrEqual(20_000);
-    expect(r.log.startsWith('## Regular rollout, 60 Replicas, maxSurge 1, maxUnavailable 0\n\n[Test] Initial state\n')).toBe(true);
+    expect(
+      r.log.startsWith('## Regular rollout, 60 Replicas, maxSurge 1, maxUnavailable 0\n\n[Test] Initial state\n'),
+    ).toBe(true);
   });
 
   it('streams the whole log of a run far larger than the in-memory bound and keeps none of it', () => {
@@ -113,7 +117,9 @@ describe('simulateRollout (unknown scenarios)', () => {
   });
 
   it('converges with a random seed and OnDelete', () => {
-    expect(simulateRollout({ strategy: 'OnDelete', replicas: 4, maxUserUnavailable: 2, randomSeed: 7 })).toContain('[Test] Final state');
+    expect(simulateRollout({ strategy: 'OnDelete', replicas: 4, maxUserUnavailable: 2, randomSeed: 7 })).toContain(
+      '[Test] Final state',
+    );
   });
 
   it('reports non-convergence with the partial log', () => {
@@ -122,7 +128,9 @@ describe('simulateRollout (unknown scenarios)', () => {
     expect(r.converged).toBe(false);
     expect(r.error).toBe('not converged after 3 iterations');
     expect(r.log).toContain('[Test] Desired state');
-    expect(() => simulateRollout({ strategy: 'OnDelete', replicas: 2, maxUserUnavailable: 0, maxIterations: 3 })).toThrow(/rollout simulation failed/);
+    expect(() =>
+      simulateRollout({ strategy: 'OnDelete', replicas: 2, maxUserUnavailable: 0, maxIterations: 3 }),
+    ).toThrow(/rollout simulation failed/);
   });
 
   it('rejects invalid replicas', () => {
@@ -131,7 +139,9 @@ describe('simulateRollout (unknown scenarios)', () => {
 });
 
 describe('rollout limit checks', () => {
-  const scaleUp = heldOutScenarios.find((s) => s.name?.startsWith('Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, scale up to 12'))!;
+  const scaleUp = heldOutScenarios.find((s) =>
+    s.name?.startsWith('Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, scale up to 12'),
+  )!;
 
   it('logs a toleration line when a breach is tolerated', () => {
     const r = runRolloutSimulation(scaleUp);
@@ -142,14 +152,18 @@ describe('rollout limit checks', () => {
   it('counts each MachineSet as max(spec, status) replicas for maxSurge, like upstream TotalMachineSetsReplicaSum', () => {
     // MD scaled 12 -> 6: the first MD step scales ms1 9 -> 2 while its 9 Machines still exist, so
     // max(spec, status) is 9 + 3 = 12 > 6 + 3 although the spec replicas only add up to 5.
-    const scaleDown = heldOutScenarios.find((s) => s.name === 'Regular rollout, 12 Replicas, maxSurge 3, maxUnavailable 1, scale down to 6')!;
+    const scaleDown = heldOutScenarios.find(
+      (s) => s.name === 'Regular rollout, 12 Replicas, maxSurge 3, maxUnavailable 1, scale down to 6',
+    )!;
     const r = runRolloutSimulation({ ...scaleDown, tolerateMaxSurgeBreach: false });
     expect(r.converged).toBe(false);
     expect(r.iterations).toBe(1);
     expect(r.error).toBe('maxSurge breached: 12 replicas > 6 + 3');
     const tolerated = runRolloutSimulation(scaleDown);
     expect(tolerated.converged).toBe(true);
-    expect(tolerated.log).toMatch(/^ {4}ms1: from 9\/9 to 9\/2 replicas.*\n(?: .*\n)*\[Toleration\] tolerate maxSurge breach\n/m);
+    expect(tolerated.log).toMatch(
+      /^ {4}ms1: from 9\/9 to 9\/2 replicas.*\n(?: .*\n)*\[Toleration\] tolerate maxSurge breach\n/m,
+    );
   });
 
   it('fails the run on an untolerated breach', () => {

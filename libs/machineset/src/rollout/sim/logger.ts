@@ -17,7 +17,9 @@ export interface FileLoggerOptions {
 
 export class LogLimitExceededError extends Error {
   constructor(readonly maxChars: number) {
-    super(`rollout log longer than ${maxChars} characters: stream it with the onLog option instead of keeping it in memory`);
+    super(
+      `rollout log longer than ${maxChars} characters: stream it with the onLog option instead of keeping it in memory`,
+    );
     this.name = 'LogLimitExceededError';
   }
 }

@@ -3,7 +3,13 @@ import { RolloutSimulationOptions } from './simulate';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => `m${from + k}`);
 
-function rolling(replicas: number, maxSurge: number, maxUnavailable: number, inPlace: boolean, desired: string[]): RolloutSimulationOptions {
+function rolling(
+  replicas: number,
+  maxSurge: number,
+  maxUnavailable: number,
+  inPlace: boolean,
+  desired: string[],
+): RolloutSimulationOptions {
   return { strategy: 'RollingUpdate', replicas, maxSurge, maxUnavailable, inPlace, desiredMachineNames: desired };
 }
 
@@ -50,37 +56,70 @@ const midRollout = (oldMachines: string[], newMachines: string[]) => [
 export const heldOutScenarios: RolloutSimulationOptions[] = [
   {
     name: 'Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, scale up to 12',
-    strategy: 'RollingUpdate', replicas: 12, maxSurge: 3, maxUnavailable: 1, inPlace: false, tolerateMaxUnavailableBreach: true,
+    strategy: 'RollingUpdate',
+    replicas: 12,
+    maxSurge: 3,
+    maxUnavailable: 1,
+    inPlace: false,
+    tolerateMaxUnavailableBreach: true,
     initialMachineSets: midRollout(range(4, 6), range(7, 9)),
     desiredMachineNames: range(7, 18),
   },
   {
     name: 'Regular rollout, 12 Replicas, maxSurge 3, maxUnavailable 1, scale down to 6',
-    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: false, tolerateMaxSurgeBreach: true,
+    strategy: 'RollingUpdate',
+    replicas: 6,
+    maxSurge: 3,
+    maxUnavailable: 1,
+    inPlace: false,
+    tolerateMaxSurgeBreach: true,
     initialMachineSets: midRollout(range(4, 12), range(13, 15)),
     desiredMachineNames: range(13, 18),
   },
   {
     name: 'Regular rollout, 6 Replicas, maxSurge 3, maxUnavailable 1, change spec',
-    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: false, mdTemplateVersion: 'v3',
+    strategy: 'RollingUpdate',
+    replicas: 6,
+    maxSurge: 3,
+    maxUnavailable: 1,
+    inPlace: false,
+    mdTemplateVersion: 'v3',
     initialMachineSets: midRollout(range(4, 6), range(7, 9)),
     desiredMachineNames: range(10, 15),
   },
   {
     name: 'In-place rollout, 6 Replicas, maxSurge 3, MaxUnavailable 1, scale up to 12',
-    strategy: 'RollingUpdate', replicas: 12, maxSurge: 3, maxUnavailable: 1, inPlace: true, tolerateMaxUnavailableBreach: true, machineUID: 6,
+    strategy: 'RollingUpdate',
+    replicas: 12,
+    maxSurge: 3,
+    maxUnavailable: 1,
+    inPlace: true,
+    tolerateMaxUnavailableBreach: true,
+    machineUID: 6,
     initialMachineSets: midRollout(range(4, 6), range(1, 3)),
     desiredMachineNames: range(1, 12),
   },
   {
     name: 'In-place rollout, 12 Replicas, maxSurge 3, MaxUnavailable 1, scale down to 6',
-    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: true, tolerateMaxSurgeBreach: true, machineUID: 12,
+    strategy: 'RollingUpdate',
+    replicas: 6,
+    maxSurge: 3,
+    maxUnavailable: 1,
+    inPlace: true,
+    tolerateMaxSurgeBreach: true,
+    machineUID: 12,
     initialMachineSets: midRollout(range(4, 12), range(1, 3)),
     desiredMachineNames: range(1, 6),
   },
   {
     name: 'In-place rollout, 6 Replicas, maxSurge 3, MaxUnavailable 1, change spec',
-    strategy: 'RollingUpdate', replicas: 6, maxSurge: 3, maxUnavailable: 1, inPlace: true, mdTemplateVersion: 'v3', machineUID: 6,
+    strategy: 'RollingUpdate',
+    replicas: 6,
+    maxSurge: 3,
+    maxUnavailable: 1,
+    inPlace: true,
+    mdTemplateVersion: 'v3',
+    machineUID: 6,
     initialMachineSets: midRollout(range(4, 6), range(1, 3)),
     desiredMachineNames: range(1, 6),
   },
@@ -100,7 +139,10 @@ export const heldOutScenarios: RolloutSimulationOptions[] = [
     maxUserUnavailable: 1,
     mdTemplateVersion: 'v3',
     machineUID: 9,
-    initialMachineSets: [...midRollout(range(4, 6), range(7, 9)), { name: 'ms3', failureDomain: 'v3', replicas: 0, machines: [] }],
+    initialMachineSets: [
+      ...midRollout(range(4, 6), range(7, 9)),
+      { name: 'ms3', failureDomain: 'v3', replicas: 0, machines: [] },
+    ],
     desiredMachineNames: range(10, 15),
   },
 ];

@@ -1,6 +1,10 @@
 // The rollout simulation: the real RolloutPlanner driven together with the fake MS/Machine controllers (and the
 // OnDelete user), iteration after iteration, writing the upstream golden-log format.
-import { maxSurge as resolveMaxSurge, maxUnavailable as resolveMaxUnavailable, totalMachineSetsReplicaSum } from '../mdutil';
+import {
+  maxSurge as resolveMaxSurge,
+  maxUnavailable as resolveMaxUnavailable,
+  totalMachineSetsReplicaSum,
+} from '../mdutil';
 import { RolloutPlanner } from '../planner';
 import { MachineDeploymentLike, MachineSetLike, RolloutAnnotations, nameOf } from '../types';
 import { reconcileMachine, reconcileMachineSet, SimulationError, userDeletesMachine } from './fakes';
@@ -83,18 +87,29 @@ function initialWorld(o: RolloutSimulationOptions): World {
         strategy:
           strategy === 'OnDelete'
             ? { type: 'OnDelete' }
-            : { type: 'RollingUpdate', rollingUpdate: { maxSurge: o.maxSurge ?? 1, maxUnavailable: o.maxUnavailable ?? 0 } },
+            : {
+                type: 'RollingUpdate',
+                rollingUpdate: { maxSurge: o.maxSurge ?? 1, maxUnavailable: o.maxUnavailable ?? 0 },
+              },
       },
     },
     status: { replicas: o.replicas, availableReplicas: o.replicas },
   };
   const initial = o.initialMachineSets ?? [
-    { name: 'ms1', failureDomain: OLD_TEMPLATE_VERSION, replicas: o.replicas, machines: Array.from({ length: o.replicas }, (_, k) => `m${k + 1}`) },
+    {
+      name: 'ms1',
+      failureDomain: OLD_TEMPLATE_VERSION,
+      replicas: o.replicas,
+      machines: Array.from({ length: o.replicas }, (_, k) => `m${k + 1}`),
+    },
   ];
   const world: World = { md, machineSets: [], machines: new Map(), machineUID: 0 };
   for (const ms of initial) {
     world.machineSets.push(newMachineSet(ms.name, ms.failureDomain, ms.replicas, ms.replicas));
-    world.machines.set(ms.name, ms.machines.map((m) => newMachine(m, ms.name, ms.failureDomain)));
+    world.machines.set(
+      ms.name,
+      ms.machines.map((m) => newMachine(m, ms.name, ms.failureDomain)),
+    );
     for (const m of ms.machines) world.machineUID = Math.max(world.machineUID, Number(m.slice(1)));
   }
   world.machineSets.sort(byMSNumber);
@@ -103,7 +118,8 @@ function initialWorld(o: RolloutSimulationOptions): World {
 }
 
 export function defaultScenarioName(o: RolloutSimulationOptions): string {
-  if ((o.strategy ?? 'RollingUpdate') === 'OnDelete') return `${o.replicas} replicas, maxUserUnavailable ${o.maxUserUnavailable ?? 1}`;
+  if ((o.strategy ?? 'RollingUpdate') === 'OnDelete')
+    return `${o.replicas} replicas, maxUserUnavailable ${o.maxUserUnavailable ?? 1}`;
   return `${o.inPlace ? 'In-place' : 'Regular'} rollout, ${o.replicas} Replicas, maxSurge ${o.maxSurge ?? 1}, ${o.inPlace ? 'MaxUnavailable' : 'maxUnavailable'} ${o.maxUnavailable ?? 0}`;
 }
 
@@ -133,7 +149,10 @@ class Simulation {
     this.world = initialWorld(o);
     this.onDelete = (o.strategy ?? 'RollingUpdate') === 'OnDelete';
     const random = o.randomSeed !== undefined ? `, random(${o.randomSeed})` : '';
-    this.log = new FileLogger(`${o.name ?? defaultScenarioName(o)}${random}`, { sink: o.onLog, maxChars: o.maxLogChars });
+    this.log = new FileLogger(`${o.name ?? defaultScenarioName(o)}${random}`, {
+      sink: o.onLog,
+      maxChars: o.maxLogChars,
+    });
     if (o.randomSeed !== undefined) this.rng = new GoRand(o.randomSeed);
   }
 
@@ -155,7 +174,9 @@ class Simulation {
         const tasks = this.taskList();
         const order = this.rng ? randomTaskOrder(tasks.length, this.rng) : tasks.map((_, k) => k);
         for (const t of order) this.runTask(tasks[t], i);
-        const updating = allMachines(w).some((m) => m.metadata.annotations?.[RolloutAnnotations.updateInProgress] !== undefined);
+        const updating = allMachines(w).some(
+          (m) => m.metadata.annotations?.[RolloutAnnotations.updateInProgress] !== undefined,
+        );
         if (worldEquals(w, desired.world, desired.machineNames !== undefined) && (this.onDelete || !updating)) {
           this.log.log(`[Test] Final state\n${stateSummary(w)}`);
           return this.result(true, i);
@@ -191,7 +212,8 @@ class Simulation {
     const ms = findMS(w, task);
     if (ms) reconcileMachineSet(w, ms, i, this.log);
     if (!this.onDelete) return;
-    if (task === 'delete-machine') userDeletesMachine(w, this.o.maxUserUnavailable ?? 1, this.canDelete, i, this.log, this.rng);
+    if (task === 'delete-machine')
+      userDeletesMachine(w, this.o.maxUserUnavailable ?? 1, this.canDelete, i, this.log, this.rng);
     for (const set of w.machineSets) {
       const m = w.machines.get(nameOf(set))?.find((x) => nameOf(x) === task);
       if (m) reconcileMachine(w, nameOf(set), m, i, this.log);
@@ -219,7 +241,8 @@ class Simulation {
     const status = w.md.status ?? {};
     status.replicas = w.machineSets.reduce((t, ms) => t + (ms.status?.replicas ?? 0), 0);
     status.availableReplicas = w.machineSets.reduce((t, ms) => t + (ms.status?.availableReplicas ?? 0), 0);
-    if (!this.onDelete) status.upToDateReplicas = w.machineSets.reduce((t, ms) => t + (ms.status?.upToDateReplicas ?? 0), 0);
+    if (!this.onDelete)
+      status.upToDateReplicas = w.machineSets.reduce((t, ms) => t + (ms.status?.upToDateReplicas ?? 0), 0);
     w.md.status = status;
 
     this.log.log(`[MD controller] - Result of rollout planner\n${this.resultBlock(planner)}`);
@@ -246,16 +269,22 @@ class Simulation {
       if (!d.hasOriginal) {
         lines.push(`    - MachineSet ${name} created, it is now the current MachineSet`);
         if (d.desiredReplicas > 0) {
-          lines.push(`    - Scaled up current MachineSet ${name} from 0 to ${d.desiredReplicas} replicas (+${d.desiredReplicas})`);
+          lines.push(
+            `    - Scaled up current MachineSet ${name} from 0 to ${d.desiredReplicas} replicas (+${d.desiredReplicas})`,
+          );
           lines.push(`      - Reason: ${d.reason}`);
         }
         continue;
       }
       if (d.desiredReplicas < d.originalReplicas) {
-        lines.push(`    - Scaled down ${d.type} MachineSet ${name} from ${d.originalReplicas} to ${d.desiredReplicas} replicas (-${d.originalReplicas - d.desiredReplicas})`);
+        lines.push(
+          `    - Scaled down ${d.type} MachineSet ${name} from ${d.originalReplicas} to ${d.desiredReplicas} replicas (-${d.originalReplicas - d.desiredReplicas})`,
+        );
         lines.push(`      - Reason: ${d.reason}`);
       } else if (d.desiredReplicas > d.originalReplicas) {
-        lines.push(`    - Scaled up ${d.type} MachineSet ${name} from ${d.originalReplicas} to ${d.desiredReplicas} replicas (+${d.desiredReplicas - d.originalReplicas})`);
+        lines.push(
+          `    - Scaled up ${d.type} MachineSet ${name} from ${d.originalReplicas} to ${d.desiredReplicas} replicas (+${d.desiredReplicas - d.originalReplicas})`,
+        );
         lines.push(`      - Reason: ${d.reason}`);
       } else if (d.otherChanges !== '') {
         lines.push(`    - Updated ${d.type} MachineSet ${name}`);
@@ -271,14 +300,17 @@ class Simulation {
     const minAvailable = replicas - resolveMaxUnavailable(md);
     if ((md.status?.availableReplicas ?? 0) < minAvailable) {
       if (!this.o.tolerateMaxUnavailableBreach) {
-        throw new SimulationError(`maxUnavailable breached: ${md.status?.availableReplicas ?? 0} available < ${minAvailable} minimum`);
+        throw new SimulationError(
+          `maxUnavailable breached: ${md.status?.availableReplicas ?? 0} available < ${minAvailable} minimum`,
+        );
       }
       this.log.log('[Toleration] tolerate maxUnavailable breach');
     }
     // Like upstream's TotalMachineSetsReplicaSum: Machines not yet deleted still count against maxSurge.
     const total = totalMachineSetsReplicaSum(this.world.machineSets);
     if (total > replicas + resolveMaxSurge(md)) {
-      if (!this.o.tolerateMaxSurgeBreach) throw new SimulationError(`maxSurge breached: ${total} replicas > ${replicas} + ${resolveMaxSurge(md)}`);
+      if (!this.o.tolerateMaxSurgeBreach)
+        throw new SimulationError(`maxSurge breached: ${total} replicas > ${replicas} + ${resolveMaxSurge(md)}`);
       this.log.log('[Toleration] tolerate maxSurge breach');
     }
   }
@@ -286,7 +318,8 @@ class Simulation {
 
 /** Runs one simulated rollout and returns its log and outcome. */
 export function runRolloutSimulation(options: RolloutSimulationOptions): RolloutSimulationResult {
-  if (!Number.isInteger(options.replicas) || options.replicas < 0) throw new RangeError(`replicas must be a non-negative integer, got ${options.replicas}`);
+  if (!Number.isInteger(options.replicas) || options.replicas < 0)
+    throw new RangeError(`replicas must be a non-negative integer, got ${options.replicas}`);
   return new Simulation(options).run();
 }
 
@@ -298,4 +331,3 @@ export function simulateRollout(options: RolloutSimulationOptions): string {
   }
   return result.log;
 }
-

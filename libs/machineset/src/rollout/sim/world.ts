@@ -15,16 +15,26 @@ export interface World {
 
 export const numberOf = (name: string, prefix: string): number => Number(name.slice(prefix.length));
 export const byMachineNumber = (a: MachineLike, b: MachineLike) => numberOf(nameOf(a), 'm') - numberOf(nameOf(b), 'm');
-export const byMSNumber = (a: MachineSetLike, b: MachineSetLike) => numberOf(nameOf(a), 'ms') - numberOf(nameOf(b), 'ms');
+export const byMSNumber = (a: MachineSetLike, b: MachineSetLike) =>
+  numberOf(nameOf(a), 'ms') - numberOf(nameOf(b), 'ms');
 
 export function newMachine(name: string, owner: string, failureDomain: string | undefined): MachineLike {
   return {
-    metadata: { name, annotations: {}, ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: owner, controller: true }] },
+    metadata: {
+      name,
+      annotations: {},
+      ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineSet', name: owner, controller: true }],
+    },
     spec: { failureDomain },
   };
 }
 
-export function newMachineSet(name: string, failureDomain: string | undefined, replicas: number, available: number): MachineSetLike {
+export function newMachineSet(
+  name: string,
+  failureDomain: string | undefined,
+  replicas: number,
+  available: number,
+): MachineSetLike {
   return {
     metadata: { name, annotations: {} },
     spec: { replicas, template: { spec: { failureDomain } } },
@@ -73,7 +83,10 @@ export function stateSummary(w: World): string {
  * The state that ends a run: every initial MS scaled to 0, the MS matching the MD template (or a new one)
  * holding md.spec.replicas machines. Without expected machine names only the count is checked.
  */
-export function desiredWorld(initial: World, desiredMachineNames?: string[]): { world: World; machineNames?: string[] } {
+export function desiredWorld(
+  initial: World,
+  desiredMachineNames?: string[],
+): { world: World; machineNames?: string[] } {
   const replicas = initial.md.spec.replicas ?? 0;
   const md = structuredClone(initial.md);
   md.status = { ...md.status, replicas, availableReplicas: replicas };
@@ -93,14 +106,18 @@ export function desiredWorld(initial: World, desiredMachineNames?: string[]): { 
   target.status = { ...target.status, replicas, availableReplicas: replicas };
   const machines = new Map<string, MachineLike[]>();
   const names = desiredMachineNames ?? [];
-  machines.set(nameOf(target), names.map((n) => newMachine(n, nameOf(target), md.spec.template.spec.failureDomain)));
+  machines.set(
+    nameOf(target),
+    names.map((n) => newMachine(n, nameOf(target), md.spec.template.spec.failureDomain)),
+  );
   return { world: { md, machineSets, machines, machineUID: 0 }, machineNames: desiredMachineNames };
 }
 
 export function worldEquals(current: World, desired: World, checkMachineNames: boolean): boolean {
   const a = current.md;
   const b = desired.md;
-  if (!semanticEqual(a.spec.template, b.spec.template) || (a.spec.replicas ?? 0) !== (b.spec.replicas ?? 0)) return false;
+  if (!semanticEqual(a.spec.template, b.spec.template) || (a.spec.replicas ?? 0) !== (b.spec.replicas ?? 0))
+    return false;
   if ((a.status?.replicas ?? 0) !== (b.status?.replicas ?? 0)) return false;
   if ((a.status?.availableReplicas ?? 0) !== (b.status?.availableReplicas ?? 0)) return false;
 
