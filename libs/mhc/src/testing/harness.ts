@@ -1,6 +1,6 @@
 // envtest harness: a management API server running the MHC controller, plus a second in-memory API server acting as
 // the workload cluster (its kubeconfig in the `<cluster>-kubeconfig` Secret, as the real provider reads it).
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Condition } from '@capi/api';
 import {
@@ -24,7 +24,7 @@ export interface Harness {
   workload: Envtest;
   client: KubeClient;
   wl: KubeClient;
-  app: INestApplication;
+  app: INestApplicationContext;
   reconciler: MachineHealthCheckReconciler;
   manager: Manager;
   clock: ManualClock;
@@ -54,7 +54,8 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
         : []),
     ],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  moduleRef.useLogger(false);
+  const app = moduleRef;
   await app.init();
   return {
     mgmt,
