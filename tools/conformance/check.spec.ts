@@ -17,13 +17,13 @@ describe('checkGoldens', () => {
 
   it('reports pass, fail (with the first difference), missing and unknown files', () => {
     const [first, second] = knownScenarios();
-    const shared = goldenRoot(__dirname);
+    const goldens = goldenRoot(__dirname);
     const dir = path.join(tmp, 'rollingupdate');
     fs.mkdirSync(dir, { recursive: true });
-    const name = (s: typeof first) => path.basename(goldenPath(shared, s));
-    fs.copyFileSync(path.join(shared, 'rollingupdate', name(first)), path.join(dir, name(first)));
+    const name = (s: typeof first) => path.basename(goldenPath(goldens, s));
+    fs.copyFileSync(path.join(goldens, 'rollingupdate', name(first)), path.join(dir, name(first)));
     const altered = fs
-      .readFileSync(path.join(shared, 'rollingupdate', name(second)), 'utf8')
+      .readFileSync(path.join(goldens, 'rollingupdate', name(second)), 'utf8')
       .replace('Iteration 2,', 'Iteration 3,');
     fs.writeFileSync(path.join(dir, name(second)), altered);
     fs.writeFileSync(path.join(dir, 'held out.test.log.golden'), 'x');

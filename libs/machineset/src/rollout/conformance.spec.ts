@@ -1,4 +1,4 @@
-// Byte-for-byte conformance of the rollout planner with upstream's golden logs (shared/conformance/rollout).
+// Byte-for-byte conformance of the rollout planner with upstream's golden logs (vendored in ./testdata).
 import * as fs from 'fs';
 import { describeFirstDifference, goldenPath, goldenRoot, headerName } from './sim/goldens';
 import { heldOutScenarios, onDeleteScenarios, rollingUpdateScenarios } from './sim/scenarios';
@@ -20,7 +20,7 @@ function expectMatchesGolden(file: string, scenario: RolloutSimulationOptions): 
 describe('rollout planner golden logs', () => {
   it('finds the golden directory', () => {
     if (!fs.existsSync(root))
-      throw new Error(`golden logs not found at ${root} (expected <repo>/../shared/conformance/rollout)`);
+      throw new Error(`golden logs not found at ${root} (expected libs/machineset/src/rollout/testdata)`);
   });
 
   it.each(shipped.map((s) => [headerName(s), s] as const))('%s', (_name, scenario) => {
@@ -39,7 +39,7 @@ describe('rollout planner golden logs', () => {
 });
 
 // Scenario names of upstream's Test_RollingUpdateSequences and Test_OnDeleteSequences
-// (core/reconcilers/machinedeployment, the version the shared goldens come from).
+// (core/reconcilers/machinedeployment, the version the vendored goldens come from).
 const UPSTREAM_ROLLING_UPDATE_SEQUENCES = [
   'Regular rollout, 3 Replicas, maxSurge 1, maxUnavailable 0',
   'Regular rollout, 3 Replicas, maxSurge 0, maxUnavailable 1',

@@ -14,9 +14,13 @@ export function findRepoRoot(start: string): string {
   }
 }
 
-/** `<repo root>/../shared/conformance/rollout`. */
+/**
+ * `<repo root>/libs/machineset/src/rollout/testdata`: upstream's golden logs, vendored byte for byte from
+ * `core/reconcilers/machinedeployment/testdata` (see the NOTICE there). Found from the repository root so that
+ * tools/conformance resolves the same folder.
+ */
 export function goldenRoot(start: string): string {
-  return path.resolve(findRepoRoot(start), '..', 'shared', 'conformance', 'rollout');
+  return path.join(findRepoRoot(start), 'libs', 'machineset', 'src', 'rollout', 'testdata');
 }
 
 export function headerName(o: RolloutSimulationOptions): string {

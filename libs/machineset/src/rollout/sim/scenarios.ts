@@ -1,4 +1,6 @@
-// The scenarios of the shipped golden logs (see shared/conformance/rollout/README.md §1).
+// The scenarios of the vendored golden logs (../testdata), as upstream's Test_RollingUpdateSequences and
+// Test_OnDeleteSequences define them (core/reconcilers/machinedeployment/
+// machinedeployment_rollout_{rollingupdate,ondelete}_test.go).
 import { RolloutSimulationOptions } from './simulate';
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => `m${from + k}`);
@@ -50,7 +52,7 @@ const midRollout = (oldMachines: string[], newMachines: string[]) => [
 ];
 
 /**
- * Upstream scenarios whose golden files are held out of shared/ (MD scaled or changed in the middle of a rollout).
+ * Upstream scenarios whose golden files are held out of ../testdata (MD scaled or changed in the middle of a rollout).
  * Definitions follow upstream's sequence test; they are compared when their golden file is present.
  */
 export const heldOutScenarios: RolloutSimulationOptions[] = [
