@@ -56,6 +56,14 @@ export const FLAGS: readonly FlagDef[] = [
     default: '.capi',
   },
   {
+    name: 'event-ttl',
+    type: 'string',
+    key: 'eventTtl',
+    usage:
+      "Embedded default only: amount of time to retain events after their last write (kube-apiserver's --event-ttl; duration string, 0 keeps them).",
+    default: '1h',
+  },
+  {
     name: 'embedded-provider',
     type: 'bool',
     key: 'embeddedProvider',

@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { renderKubeconfig } from '@capi/apiserver';
+import { loadManagerConfig } from '../config/config';
+import { JsonLogger, LOGGER } from '../logging/logger';
+import { buildManagerModule } from '../manager.module';
+import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded';
+import { EmbeddedEventTtl, EVENT_TTL_JOB } from './event-ttl';
+
+// Loopback port 1: nothing listens; no controller runs, so nothing calls the API.
+const kubeconfig = renderKubeconfig({ url: 'https://127.0.0.1:1', token: 'fake', name: 'fake' });
+
+class FakeEmbedded implements EmbeddedEnvironment {
+  sweeps = 0;
+  expired = 0;
+  async start() {
+    return { kubeconfig };
+  }
+  async stop() {}
+  expireEvents() {
+    this.sweeps++;
+    return this.expired;
+  }
+}
+
+function logged() {
+  const lines: Record<string, unknown>[] = [];
+  const log = JsonLogger.create({ level: 'debug', destination: { write: (l: string) => lines.push(JSON.parse(l)) } });
+  return { log, lines };
+}
+
+describe('EmbeddedEventTtl', () => {
+  let scheduler: SchedulerRegistry;
+  beforeEach(() => (scheduler = new SchedulerRegistry()));
+  afterEach(() => scheduler.getIntervals().forEach((n) => scheduler.deleteInterval(n)));
+
+  it('registers the sweep as an interval job when Events have a TTL', () => {
+    new EmbeddedEventTtl(new FakeEmbedded(), scheduler, logged().log, 3_600_000).onApplicationBootstrap();
+    expect(scheduler.getIntervals()).toEqual([EVENT_TTL_JOB]);
+  });
+
+  it('registers nothing with a TTL of 0 (Events kept) or an environment that cannot expire Events', () => {
+    new EmbeddedEventTtl(new FakeEmbedded(), scheduler, logged().log, 0).onApplicationBootstrap();
+    const noExpiry: EmbeddedEnvironment = { start: async () => ({ kubeconfig }), stop: async () => {} };
+    new EmbeddedEventTtl(noExpiry, scheduler, logged().log, 3_600_000).onApplicationBootstrap();
+    expect(scheduler.getIntervals()).toEqual([]);
+  });
+
+  it('a sweep deletes through the environment and logs how many; a failure is logged, not thrown', () => {
+    const env = new FakeEmbedded();
+    const { log, lines } = logged();
+    const job = new EmbeddedEventTtl(env, scheduler, log, 3_600_000);
+    expect(job.sweep()).toBe(0);
+    env.expired = 3;
+    expect(job.sweep()).toBe(3);
+    expect(env.sweeps).toBe(2);
+    expect(lines).toEqual([expect.objectContaining({ msg: 'expired Events deleted', count: 3, level: 'debug' })]);
+    env.expireEvents = () => {
+      throw new Error('database is closed');
+    };
+    expect(job.sweep()).toBe(0);
+    expect(lines[1]).toMatchObject({ level: 'error', msg: 'deleting expired Events failed' });
+  });
+});
+
+describe('the manager schedules the Event TTL job', () => {
+  const quietLogger = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
+  const dir = mkdtempSync(join(tmpdir(), 'event-ttl-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function start(...argv: string[]): Promise<INestApplicationContext> {
+    const r = loadManagerConfig([
+      '--metrics-bind-address=0',
+      '--health-probe-bind-address=0',
+      '--data-dir=',
+      '--embedded-provider=false',
+      '--controllers=',
+      ...argv,
+    ]);
+    if (r.help) throw new Error('help');
+    const module = buildManagerModule(r.config, {
+      providers: [quietLogger, { provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+    });
+    const app = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
+    await app.init();
+    return app;
+  }
+
+  it('in the embedded default, and clears it on shutdown', async () => {
+    const app = await start();
+    const scheduler = app.get(SchedulerRegistry);
+    expect(scheduler.getIntervals()).toContain(EVENT_TTL_JOB);
+    await app.close();
+    expect(scheduler.getIntervals()).not.toContain(EVENT_TTL_JOB);
+  });
+
+  it('not with --event-ttl=0, nor against a --kubeconfig API server (it has its own)', async () => {
+    const path = join(dir, 'kubeconfig');
+    writeFileSync(path, kubeconfig);
+    for (const argv of [['--event-ttl=0'], [`--kubeconfig=${path}`]]) {
+      const app = await start(...argv);
+      expect(app.get(SchedulerRegistry).getIntervals()).not.toContain(EVENT_TTL_JOB);
+      await app.close();
+    }
+  });
+});
