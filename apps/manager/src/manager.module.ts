@@ -9,7 +9,7 @@ import {
   type Provider,
   type Type,
 } from '@nestjs/common';
-import { ScheduleModule, SchedulerRegistry } from '@nestjs/schedule';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
@@ -21,6 +21,7 @@ import {
   KUBE_CONFIG,
   MANAGER,
   METRICS_REGISTRY,
+  SCHEDULE_MODULE,
   type Manager,
 } from '@capi/controller-runtime';
 import type { ManagerConfig } from './config/config';
@@ -201,6 +202,7 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     apiWarnings: defaultApiWarnings(),
     userAgent: managerUserAgent(),
     concurrency: config.concurrency,
+    syncPeriodMs: config.syncPeriodMs,
     leaderElection: le.enabled
       ? {
           namespace: leaderElectionNamespace(config),
@@ -279,7 +281,7 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
     module: ManagerCoreModule,
     global: true,
     // Periodic jobs (the embedded API server's Event TTL) run through @nestjs/schedule's SchedulerRegistry.
-    imports: [ScheduleModule.forRoot()],
+    imports: [SCHEDULE_MODULE],
     providers: coreProviders,
     exports: coreProviders.map((p) => tokenOf(p) as string | symbol),
   };

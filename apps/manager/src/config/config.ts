@@ -137,6 +137,7 @@ export class ManagerFlagsDto {
   @IsDuration() leaderElectLeaseDuration = '15s';
   @IsDuration() leaderElectRenewDeadline = '10s';
   @IsDuration() leaderElectRetryPeriod = '2s';
+  @IsDuration() syncPeriod = '10m';
   /** Default depends on the API server mode (see bindDefaults). */
   @IsOptional() @IsBindAddress() metricsBindAddress?: string;
   @IsOptional() @IsBindAddress() healthProbeBindAddress?: string;
@@ -178,6 +179,8 @@ export interface ManagerConfig {
   /** True when --controllers was not given (gated controllers are then skipped instead of rejected). */
   controllersDefaulted: boolean;
   leaderElection: LeaderElectionConfig;
+  /** How often the cache re-delivers every object to its controllers (--sync-period, jittered per informer). */
+  syncPeriodMs: number;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
   /** Client-side rate limit towards the API server; undefined = off (--kube-api-qps=-1). */
@@ -343,6 +346,7 @@ export function loadManagerConfig(
         renewDeadlineMs: parseDuration(dto.leaderElectRenewDeadline)!,
         retryPeriodMs: parseDuration(dto.leaderElectRetryPeriod)!,
       },
+      syncPeriodMs: parseDuration(dto.syncPeriod)!,
       metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
       healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
       kubeApiRateLimit: kubeApiRateLimit(apiServer.mode, qps, burst),

@@ -138,6 +138,13 @@ export const FLAGS: readonly FlagDef[] = [
     default: '2s',
   },
   {
+    name: 'sync-period',
+    type: 'string',
+    key: 'syncPeriod',
+    usage: 'The minimum interval at which watched resources are reconciled (e.g. 15m)',
+    default: '10m',
+  },
+  {
     name: 'metrics-bind-address',
     type: 'string',
     key: 'metricsBindAddress',

@@ -1,18 +1,10 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { renderKubeconfig } from '@capi/apiserver';
-import { loadManagerConfig } from '../config/config';
-import { JsonLogger, LOGGER } from '../logging/logger';
-import { buildManagerModule } from '../manager.module';
-import { EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded';
+import { JsonLogger } from '../logging/logger';
+import type { EmbeddedEnvironment } from './embedded';
 import { EmbeddedEventTtl, EVENT_TTL_JOB } from './event-ttl';
 
-// Loopback port 1: nothing listens; no controller runs, so nothing calls the API.
 const kubeconfig = renderKubeconfig({ url: 'https://127.0.0.1:1', token: 'fake', name: 'fake' });
 
 class FakeEmbedded implements EmbeddedEnvironment {
@@ -65,47 +57,5 @@ describe('EmbeddedEventTtl', () => {
     };
     expect(job.sweep()).toBe(0);
     expect(lines[1]).toMatchObject({ level: 'error', msg: 'deleting expired Events failed' });
-  });
-});
-
-describe('the manager schedules the Event TTL job', () => {
-  const quietLogger = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
-  const dir = mkdtempSync(join(tmpdir(), 'event-ttl-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  async function start(...argv: string[]): Promise<INestApplicationContext> {
-    const r = loadManagerConfig([
-      '--metrics-bind-address=0',
-      '--health-probe-bind-address=0',
-      '--data-dir=',
-      '--embedded-provider=false',
-      '--controllers=',
-      ...argv,
-    ]);
-    if (r.help) throw new Error('help');
-    const module = buildManagerModule(r.config, {
-      providers: [quietLogger, { provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
-    });
-    const app = await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
-    await app.init();
-    return app;
-  }
-
-  it('in the embedded default, and clears it on shutdown', async () => {
-    const app = await start();
-    const scheduler = app.get(SchedulerRegistry);
-    expect(scheduler.getIntervals()).toContain(EVENT_TTL_JOB);
-    await app.close();
-    expect(scheduler.getIntervals()).not.toContain(EVENT_TTL_JOB);
-  });
-
-  it('not with --event-ttl=0, nor against a --kubeconfig API server (it has its own)', async () => {
-    const path = join(dir, 'kubeconfig');
-    writeFileSync(path, kubeconfig);
-    for (const argv of [['--event-ttl=0'], [`--kubeconfig=${path}`]]) {
-      const app = await start(...argv);
-      expect(app.get(SchedulerRegistry).getIntervals()).not.toContain(EVENT_TTL_JOB);
-      await app.close();
-    }
   });
 });
