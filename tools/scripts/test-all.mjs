@@ -2,7 +2,9 @@
 // Runs every project's jest target through nx, on both API server targets, and prints one closing summary line:
 //   1. embedded: every suite, controller envtests on the embedded API server;
 //   2. kube: the envtest suites again on etcd + kube-apiserver (built by `npm run kube:build`, cached).
-// Usage: npm test [-- --target=embedded|kube] [-- <extra nx args, e.g. --projects=api>]
+// --target=unit (npm run test:unit) runs the unit pass alone: the specs that need no API server, binary, port or child
+// process (jest.preset.js says which).
+// Usage: npm test [-- --target=embedded|kube|unit] [-- <extra nx args, e.g. --projects=api>]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +17,8 @@ mkdirSync(resultsDir, { recursive: true });
 
 const targetArg = process.argv.slice(2).find((a) => a.startsWith('--target='));
 const targets = targetArg ? [targetArg.slice('--target='.length)] : ['embedded', 'kube'];
-if (targets.some((t) => t !== 'embedded' && t !== 'kube')) {
-  console.error(`error: ${targetArg}: want --target=embedded or --target=kube`);
+if (targets.some((t) => t !== 'embedded' && t !== 'kube' && t !== 'unit')) {
+  console.error(`error: ${targetArg}: want --target=embedded, --target=kube or --target=unit`);
   process.exit(2);
 }
 const nxArgs = process.argv.slice(2).filter((a) => a !== targetArg);
@@ -39,14 +41,18 @@ for (const target of targets) {
     NX_NO_CLOUD: 'true',
     CAPI_TEST_RESULTS_DIR: resultsDir,
     FORCE_COLOR: '0',
-    ENVTEST_TARGET: target,
+    // The unit pass starts no API server; ENVTEST_TARGET stays a target name for whatever reads it.
+    ENVTEST_TARGET: target === 'unit' ? 'embedded' : target,
+    CAPI_TEST_PASS: target === 'unit' ? 'unit' : '',
   };
   if (assets) env.KUBEBUILDER_ASSETS = assets;
   if (target === 'kube') {
     if (!assets) continue;
     console.log(`test-all: kube target (etcd + kube-apiserver from ${assets})`);
   } else {
-    console.log('test-all: embedded target');
+    console.log(
+      target === 'unit' ? 'test-all: unit pass (no API server, binaries or ports)' : 'test-all: embedded target',
+    );
   }
   const started = Date.now();
   const run = spawnSync('npx', ['nx', 'run-many', '-t', 'test', '--outputStyle=stream', '--skipNxCache', ...nxArgs], {
@@ -54,7 +60,9 @@ for (const target of targets) {
     stdio: 'inherit',
     env,
   });
-  console.log(`test-all: ${target} target done in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(
+    `test-all: ${target} ${target === 'unit' ? 'pass' : 'target'} done in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
   if (run.status !== 0) status = 1;
 }
 

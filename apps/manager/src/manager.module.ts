@@ -9,6 +9,7 @@ import {
   type Provider,
   type Type,
 } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Registry } from 'prom-client';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
@@ -20,6 +21,7 @@ import {
   KUBE_CONFIG,
   MANAGER,
   METRICS_REGISTRY,
+  SCHEDULE_MODULE,
   type Manager,
 } from '@capi/controller-runtime';
 import type { ManagerConfig } from './config/config';
@@ -31,6 +33,7 @@ import {
 } from './controllers/registry';
 import { ApiServerEmbeddedEnvironment, EMBEDDED_ENVIRONMENT, type EmbeddedEnvironment } from './embedded/embedded';
 import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
+import { EmbeddedEventTtl } from './embedded/event-ttl';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
 import { managerUserAgent } from './config/user-agent';
 import { defaultApiWarnings } from './logging/api-warnings';
@@ -127,7 +130,18 @@ function defaultProviders(config: ManagerConfig): Provider[] {
       provide: EMBEDDED_ENVIRONMENT,
       inject: [LOGGER],
       useFactory: (log: JsonLogger) =>
-        new ApiServerEmbeddedEnvironment({ dataDir: config.dataDir, log: (m) => log.log(m, 'embedded-apiserver') }),
+        new ApiServerEmbeddedEnvironment({
+          dataDir: config.dataDir,
+          eventTtlMs: config.eventTtlMs,
+          log: (m) => log.log(m, 'embedded-apiserver'),
+        }),
+    },
+    {
+      // The embedded API server's expired Events are deleted by a periodic job (--event-ttl).
+      provide: EmbeddedEventTtl,
+      inject: [EMBEDDED_ENVIRONMENT, SchedulerRegistry, LOGGER],
+      useFactory: (embedded: EmbeddedEnvironment, scheduler: SchedulerRegistry, log: JsonLogger) =>
+        new EmbeddedEventTtl(embedded, scheduler, log, config.apiServer.mode === 'embedded' ? config.eventTtlMs : 0),
     },
     {
       provide: EMBEDDED_STARTED,
@@ -188,6 +202,7 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     apiWarnings: defaultApiWarnings(),
     userAgent: managerUserAgent(),
     concurrency: config.concurrency,
+    syncPeriodMs: config.syncPeriodMs,
     leaderElection: le.enabled
       ? {
           namespace: leaderElectionNamespace(config),
@@ -242,7 +257,7 @@ function replaceByToken(base: Provider[], replacements: Provider[]): Provider[] 
 
 /**
  * Builds the root module: a global core module (config, gates, logger, health/readiness registries, embedded
- * environment, kubeconfig), controller-runtime's module (client, cache, Manager, metrics registry), the in-memory
+ * environment and its Event TTL job, kubeconfig), controller-runtime's module (client, cache, Manager, metrics registry), the in-memory
  * provider module (by default in embedded mode; --embedded-provider[=false] decides), and the selected controller modules. An override provider replaces the default with the same token wherever it is defined, and every
  * module sees it because both modules are global.
  */
@@ -265,6 +280,8 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
   const core: DynamicModule = {
     module: ManagerCoreModule,
     global: true,
+    // Periodic jobs (the embedded API server's Event TTL) run through @nestjs/schedule's SchedulerRegistry.
+    imports: [SCHEDULE_MODULE],
     providers: coreProviders,
     exports: coreProviders.map((p) => tokenOf(p) as string | symbol),
   };

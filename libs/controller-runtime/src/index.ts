@@ -78,6 +78,7 @@ export {
   ManagerLifecycle,
 } from './nest/controller-runtime.module';
 export { ReconcilerFor, RECONCILER_FOR } from './nest/reconciler-for.decorator';
+export { SCHEDULE_MODULE } from './nest/schedule';
 export * from './nest/nest-compat';
 export * from './nest/tokens';
 export { ApiEventRecorder, type EventRecorder } from './events/recorder';

@@ -5,10 +5,10 @@
 //
 // One tsc program (declarations + decorator metadata) compiles the requested packages and the @capi packages they
 // depend on; `@capi/*` imports stay bare specifiers, resolved as npm dependencies once installed. Each package's
-// committed package.json (libs/<lib>/package.json, apps/manager/package.json) is copied with the compiled files to
-// dist/<dir>/; the build fails when its dependencies do not match what the compiled output requires, or when its
-// version differs from the root package.json (all packages are versioned in lockstep). --pack runs `npm pack` into
-// dist/packages/.
+// committed package.json (libs/<lib>/package.json, apps/manager/package.json) is copied with the compiled files and
+// the run-time assets of src/ (RUNTIME_ASSETS: the .proto schemas) to dist/<dir>/; the build fails when its
+// dependencies do not match what the compiled output requires, or when its version differs from the root package.json
+// (all packages are versioned in lockstep). --pack runs `npm pack` into dist/packages/.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -82,6 +82,8 @@ if (tsc.status !== 0) fail('tsc failed');
 // 2. Assemble dist/<dir> and check each manifest against what the compiled code requires.
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const packageOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+/** Extensions of source files copied into the package as they are (tsc emits only code). */
+const RUNTIME_ASSETS = ['.proto'];
 const walk = (dir) =>
   readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
 const problems = [];
@@ -92,6 +94,10 @@ for (const p of selected) {
   const out = join(root, 'dist', p.dir);
   rmSync(out, { recursive: true, force: true });
   cpSync(join(buildDir, p.dir, 'src'), out, { recursive: true });
+  // Files the code reads at run time sit next to it (@capi/apiserver's protobuf schemas: src/protobuf/proto/**).
+  const src = join(root, p.dir, 'src');
+  for (const f of walk(src).filter((f) => RUNTIME_ASSETS.some((ext) => f.endsWith(ext))))
+    cpSync(f, join(out, relative(src, f)));
   for (const f of ['README.md']) if (existsSync(join(root, p.dir, f))) cpSync(join(root, p.dir, f), join(out, f));
   writeFileSync(
     join(out, 'package.json'),

@@ -61,6 +61,8 @@ describe('parseFlags', () => {
       '--machineset-concurrency',
       '--cluster-concurrency',
       '--heap-growing-percent',
+      '--event-ttl',
+      '--sync-period',
     ])
       expect(u).toContain(f);
     expect(u).toContain('"127.0.0.1:8080" in the embedded default');
@@ -222,6 +224,20 @@ describe('loadManagerConfig', () => {
     expect(load(['--kubeconfig=/k']).heapGrowingPercent).toBe(100);
     expect(load(['--heap-growing-percent=50']).heapGrowingPercent).toBe(50);
     expect(load(['--heap-growing-percent', '0']).heapGrowingPercent).toBe(0);
+  });
+
+  it("reads --event-ttl as kube-apiserver's (Go duration, default 1h; 0 keeps Events)", () => {
+    expect(load([]).eventTtlMs).toBe(3_600_000);
+    expect(load(['--event-ttl=1h30m']).eventTtlMs).toBe(5_400_000);
+    expect(load(['--event-ttl', '0']).eventTtlMs).toBe(0);
+    expect(() => load(['--event-ttl=1d'])).toThrow('invalid --event-ttl: "1d" must be a duration');
+  });
+
+  it("reads --sync-period as upstream's manager (Go duration, default 10m)", () => {
+    expect(load([]).syncPeriodMs).toBe(600_000);
+    expect(load(['--kubeconfig=/k']).syncPeriodMs).toBe(600_000);
+    expect(load(['--sync-period=15m']).syncPeriodMs).toBe(900_000);
+    expect(() => load(['--sync-period=-1m'])).toThrow('invalid --sync-period: "-1m" must be a duration');
   });
 
   it('env seeds gates, flags win', () => {

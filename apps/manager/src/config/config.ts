@@ -123,6 +123,7 @@ export class ManagerFlagsDto {
   @IsOptional() @IsString() kubeconfig?: string;
   @IsIn(API_SERVER_MODES, { message: `must be one of: ${API_SERVER_MODES.join(', ')}` }) apiServer: string = 'auto';
   @IsString() dataDir = DEFAULT_DATA_DIR;
+  @IsDuration() eventTtl = '1h';
   /** Default depends on the API server mode (on in the embedded default only). */
   @IsOptional() @IsBoolean() embeddedProvider?: boolean;
   @IsIn(WORKLOAD_SERVERS_MODES, { message: `must be one of: ${WORKLOAD_SERVERS_MODES.join(', ')}` })
@@ -136,6 +137,7 @@ export class ManagerFlagsDto {
   @IsDuration() leaderElectLeaseDuration = '15s';
   @IsDuration() leaderElectRenewDeadline = '10s';
   @IsDuration() leaderElectRetryPeriod = '2s';
+  @IsDuration() syncPeriod = '10m';
   /** Default depends on the API server mode (see bindDefaults). */
   @IsOptional() @IsBindAddress() metricsBindAddress?: string;
   @IsOptional() @IsBindAddress() healthProbeBindAddress?: string;
@@ -162,6 +164,8 @@ export interface ManagerConfig {
   apiServer: ApiServerSource;
   /** Embedded default: data directory (SQLite, token/CA, kubeconfig); undefined = in-memory storage, nothing written. */
   dataDir?: string;
+  /** Embedded default: how long its API server keeps an Event after its last write (--event-ttl); 0 keeps them. */
+  eventTtlMs: number;
   /**
    * Run the in-memory provider and the reference updater in this process: on by default in the embedded default, and
    * with --embedded-provider against any API server (a management cluster given by --kubeconfig or in-cluster).
@@ -175,6 +179,8 @@ export interface ManagerConfig {
   /** True when --controllers was not given (gated controllers are then skipped instead of rejected). */
   controllersDefaulted: boolean;
   leaderElection: LeaderElectionConfig;
+  /** How often the cache re-delivers every object to its controllers (--sync-period, jittered per informer). */
+  syncPeriodMs: number;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
   /** Client-side rate limit towards the API server; undefined = off (--kube-api-qps=-1). */
@@ -326,6 +332,7 @@ export function loadManagerConfig(
       kubeconfig: dto.kubeconfig,
       apiServer,
       dataDir: dto.dataDir || undefined,
+      eventTtlMs: parseDuration(dto.eventTtl)!,
       embeddedProvider: dto.embeddedProvider ?? apiServer.mode === 'embedded',
       embeddedWorkloadServers: dto.embeddedWorkloadServers as WorkloadServersMode,
       namespace: dto.namespace || undefined,
@@ -339,6 +346,7 @@ export function loadManagerConfig(
         renewDeadlineMs: parseDuration(dto.leaderElectRenewDeadline)!,
         retryPeriodMs: parseDuration(dto.leaderElectRetryPeriod)!,
       },
+      syncPeriodMs: parseDuration(dto.syncPeriod)!,
       metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
       healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
       kubeApiRateLimit: kubeApiRateLimit(apiServer.mode, qps, burst),

@@ -56,6 +56,14 @@ export const FLAGS: readonly FlagDef[] = [
     default: '.capi',
   },
   {
+    name: 'event-ttl',
+    type: 'string',
+    key: 'eventTtl',
+    usage:
+      "Embedded default only: amount of time to retain events after their last write (kube-apiserver's --event-ttl; duration string, 0 keeps them).",
+    default: '1h',
+  },
+  {
     name: 'embedded-provider',
     type: 'bool',
     key: 'embeddedProvider',
@@ -128,6 +136,13 @@ export const FLAGS: readonly FlagDef[] = [
     key: 'leaderElectRetryPeriod',
     usage: 'Duration the LeaderElector clients should wait between tries of actions (duration string).',
     default: '2s',
+  },
+  {
+    name: 'sync-period',
+    type: 'string',
+    key: 'syncPeriod',
+    usage: 'The minimum interval at which watched resources are reconciled (e.g. 15m)',
+    default: '10m',
   },
   {
     name: 'metrics-bind-address',

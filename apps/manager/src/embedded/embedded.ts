@@ -11,6 +11,8 @@ import { registerInMemoryKinds } from '@capi/inmemory';
 export interface EmbeddedEnvironment {
   start(): Promise<{ kubeconfig: string; kubeconfigPath?: string }>;
   stop(): Promise<void>;
+  /** Deletes the Events kept longer than --event-ttl; returns how many (the manager runs it periodically). */
+  expireEvents?(): number;
 }
 
 export const EMBEDDED_ENVIRONMENT = Symbol.for('capi.EmbeddedEnvironment');
@@ -23,6 +25,8 @@ export interface ApiServerEmbeddedOptions {
   dataDir?: string;
   /** Listen port; default: the previous run's port when it is free, else a random one. */
   port?: number;
+  /** How long the API server keeps an Event after its last write (--event-ttl; default 1 h); 0 keeps them. */
+  eventTtlMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -82,6 +86,7 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
       dataDir: paths?.serverState,
       host: '127.0.0.1',
       port,
+      eventTtlMs: this.opts.eventTtlMs,
       logger: log && { info: log, error: log },
     });
     try {
@@ -92,6 +97,10 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
       await server.stop();
       throw e;
     }
+  }
+
+  expireEvents(): number {
+    return this.server?.expireEvents() ?? 0;
   }
 
   async stop(): Promise<void> {

@@ -1,12 +1,11 @@
 // JSON objects (as the server stores them) <-> kube's protobuf wire format, driven by protobufjs reflection over the
-// schemas in *-proto.ts. The mapping follows the Go types: Time/MicroTime are RFC 3339 strings, Quantity a string,
-// FieldsV1 and apiextensions JSON raw JSON, `bytes` base64 strings, JSONSchemaPropsOr* their JSON union; non-pointer
-// Go fields are always on the wire, so their zero values are dropped on decode (as Go's omitempty does in JSON), while
-// pointer fields keep a present zero (e.g. immutable: false).
+// schemas in proto/ (upstream's generated.proto files, trimmed to what this server serves). The mapping follows the Go
+// types: Time/MicroTime are RFC 3339 strings, Quantity a string, FieldsV1 and apiextensions JSON raw JSON, `bytes`
+// base64 strings, JSONSchemaPropsOr* their JSON union; non-pointer Go fields are always on the wire, so their zero
+// values are dropped on decode (as Go's omitempty does in JSON), while pointer fields keep a present zero (e.g.
+// immutable: false).
+import { join } from 'node:path';
 import * as protobuf from 'protobufjs';
-import { META_V1_PROTO, RESOURCE_PROTO, RUNTIME_PROTO } from './meta-proto';
-import { COORDINATION_V1_PROTO, CORE_V1_PROTO, EVENTS_V1_PROTO } from './api-proto';
-import { APIEXTENSIONS_V1_PROTO } from './apiextensions-proto';
 
 /** A protobuf body that cannot be decoded (the server answers 400); `gvk` when its envelope named one. */
 export class ProtobufDecodeError extends Error {
@@ -20,18 +19,26 @@ export class ProtobufDecodeError extends Error {
 /** An object that cannot be written as protobuf (no schema for its kind, or a value of the wrong type). */
 export class ProtobufEncodeError extends Error {}
 
+/**
+ * The schemas, each at its upstream package path under proto/ (next to this file in the sources and in the built
+ * package, which copies them): apimachinery's, then the served kinds' (which import the former).
+ */
+const PROTO_DIR = join(__dirname, 'proto');
+const PROTO_FILES = [
+  'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+  'k8s.io/apimachinery/pkg/runtime/generated.proto',
+  'k8s.io/apimachinery/pkg/api/resource/generated.proto',
+  'k8s.io/api/core/v1/generated.proto',
+  'k8s.io/api/coordination/v1/generated.proto',
+  'k8s.io/api/events/v1/generated.proto',
+  'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',
+];
+
 const root = new protobuf.Root();
-for (const src of [
-  META_V1_PROTO,
-  RUNTIME_PROTO,
-  RESOURCE_PROTO,
-  CORE_V1_PROTO,
-  COORDINATION_V1_PROTO,
-  EVENTS_V1_PROTO,
-  APIEXTENSIONS_V1_PROTO,
-]) {
-  protobuf.parse(src, root, { keepCase: true });
-}
+// Imports name upstream paths ("k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto"), found from proto/ as protoc's
+// --proto_path would; protobufjs would resolve them relative to the importing file.
+root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
+root.loadSync(PROTO_FILES, { keepCase: true });
 root.resolveAll();
 
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import type { KubeObject } from '@capi/controller-runtime';
 import { Store } from '../storage';
 import { GarbageCollector } from '../gc';
+import { DEFAULT_EVENT_TTL_MS, deleteExpired, eventLeases } from './event-ttl';
 import { createHandler } from './http';
 import { MAX_OBJECT_BYTES } from './limits';
 import { renderKubeconfig } from './kubeconfig';
@@ -41,6 +42,13 @@ export interface ApiServerOptions {
   historySize?: number;
   /** JSON text (characters) the parsed-object cache may hold (default DEFAULT_PARSED_CACHE_CHARS, 32 Mi). */
   parsedCacheChars?: number;
+  /**
+   * How long an Event is kept after its last write (kube-apiserver's --event-ttl; default 1 h); 0 keeps Events.
+   * expireEvents() deletes the older ones: whoever hosts the server calls it periodically.
+   */
+  eventTtlMs?: number;
+  /** The clock Event TTLs are measured on, epoch milliseconds (default Date.now; tests move it). */
+  now?: () => number;
 }
 
 export interface StartedServer {
@@ -89,6 +97,7 @@ export class ApiServer {
       historySize: this.opts.historySize,
       maxValueBytes: MAX_OBJECT_BYTES,
       parsedCacheChars: this.opts.parsedCacheChars,
+      leases: eventLeases(this.opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS, this.opts.now),
     });
     this.store = store;
     this.registry = new Registry();
@@ -206,6 +215,14 @@ export class ApiServer {
         fieldManager: 'capi-ts-apiserver',
         force: true,
       });
+  }
+
+  /**
+   * Deletes the Events not written for longer than eventTtlMs, as their etcd lease running out does in kube: watchers
+   * get DELETED as for any delete. Returns how many; 0 when the server is not running.
+   */
+  expireEvents(): number {
+    return this.store ? deleteExpired(this.store) : 0;
   }
 
   /** Waits until background garbage collection has nothing queued (tests). */

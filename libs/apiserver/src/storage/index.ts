@@ -1,1 +1,2 @@
 export * from './store';
+export type { LeaseOptions } from './leases';

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { constants as zlib, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { deepFreeze, shareManagedFieldsTrees, type KubeObject } from '@capi/controller-runtime';
+import { Leases, type LeaseOptions } from './leases';
+import { decodeRow, encodeRow } from './rows';
 
 /** One stored object: `key` is "<group>/<resource>/<namespace>/<name>" (empty segments for core / cluster-scoped). */
 export interface StoredObject {
@@ -54,6 +55,8 @@ export interface StoreOptions {
   parsedCacheSize?: number;
   /** How much JSON text (UTF-16 code units) the parsed objects kept may add up to (default 32 Mi, see below). */
   parsedCacheChars?: number;
+  /** Resources whose objects expire a time after their last write (etcd leases; see expiredKeys), and the clock. */
+  leases?: LeaseOptions;
 }
 
 /**
@@ -64,25 +67,6 @@ export interface StoreOptions {
  * Machine fleet in the heap (~80 KB per Machine).
  */
 export const DEFAULT_PARSED_CACHE_CHARS = 32 * 2 ** 20;
-
-/**
- * Rows of at least this many characters of JSON are stored deflated (raw DEFLATE, fastest level): an object's JSON shrinks
- * 4-6x (repeated keys, managedFields), which is most of the database (the objects and the watch history) and, for a
- * ":memory:" database, of the API server's memory. Smaller rows stay text. Rows are told apart by type (BLOB vs
- * TEXT), so databases written before compression are read as they are.
- */
-const COMPRESS_MIN_CHARS = 512;
-
-/** A row's stored value for the JSON text `json`. */
-function encodeRow(json: string): string | Buffer {
-  if (json.length < COMPRESS_MIN_CHARS) return json;
-  return deflateRawSync(Buffer.from(json, 'utf8'), { level: zlib.Z_BEST_SPEED });
-}
-
-/** The JSON text of a row's stored value (deflated BLOB or plain TEXT). */
-function decodeRow(value: string | Buffer): string {
-  return typeof value === 'string' ? value : inflateRawSync(value).toString('utf8');
-}
 
 /** The JSON text each stored (frozen) object was written as or read from; JSON.stringify(data) gives exactly it. */
 const storedJsonOf = new WeakMap<object, string>();
@@ -108,6 +92,7 @@ export class Store {
   private revision: number;
   private compactedRev: number;
   private readonly stmts: ReturnType<Store['prepare']>;
+  private readonly leases: Leases;
   /**
    * Parsed objects by key, exactly as committed (this Store is the database's only writer, so an entry is current
    * until the next put/delete of its key). Entries are deep-frozen: callers share them and must copy to change.
@@ -141,6 +126,7 @@ export class Store {
     `);
     this.emitter.setMaxListeners(0);
     this.stmts = this.prepare();
+    this.leases = new Leases(this.db, opts.leases);
     this.revision = (this.stmts.getMeta.get('revision') as { v: number } | undefined)?.v ?? 1;
     this.compactedRev = (this.stmts.getMeta.get('compacted') as { v: number } | undefined)?.v ?? 0;
   }
@@ -277,6 +263,7 @@ export class Store {
       if (bytes > this.maxValueBytes) throw new ValueTooLargeError(bytes, this.maxValueBytes);
       const value = encodeRow(json);
       this.stmts.upsert.run(key, resource, namespace, name, rev, value);
+      this.leases.grant(key, resource);
       // The owners index changes only with the owner uids (most writes are status or spec changes).
       const owners = ownerUids(data);
       if (!prev || owners !== ownerUids(prev)) {
@@ -303,6 +290,7 @@ export class Store {
       const data = build(rev, row.data);
       this.stmts.del.run(key);
       this.stmts.delOwners.run(key);
+      this.leases.revoke(key);
       event = { rev, type: 'DELETED', resource: row.resource, namespace: row.namespace, data };
       const json = JSON.stringify(data);
       this.recordEvent(event, json, encodeRow(json));
@@ -358,6 +346,11 @@ export class Store {
   onAny(listener: (ev: StoreEvent) => void): () => void {
     this.emitter.on('event', listener);
     return () => this.emitter.off('event', listener);
+  }
+
+  /** Keys of the objects whose lease has run out (see StoreOptions.leases): theirs to delete, as etcd would. */
+  expiredKeys(): string[] {
+    return this.leases.expired();
   }
 
   oldestResumableRevision(): number {

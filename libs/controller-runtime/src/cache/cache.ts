@@ -47,6 +47,7 @@ export interface CacheListOptions {
  */
 export class InformerCache {
   private readonly informers = new Map<string, SharedInformer>();
+  private readonly informerListeners = new Set<(informer: SharedInformer) => void>();
   /** `apiVersion/kind` → field → extractor of the field indexes registered so far. */
   private readonly fieldIndexes = new Map<string, Map<string, FieldExtractor>>();
   private readonly clock: Clock;
@@ -76,8 +77,20 @@ export class InformerCache {
       });
       this.informers.set(key, inf);
       if (this.started) inf.start();
+      for (const l of [...this.informerListeners]) l(inf);
     }
     return inf as unknown as SharedInformer<T>;
+  }
+
+  /** The informers created so far, one per kind. */
+  informerList(): SharedInformer[] {
+    return [...this.informers.values()];
+  }
+
+  /** Calls `listener` with each informer created from now on (jobs that follow every kind, e.g. the resync). */
+  onInformerCreated(listener: (informer: SharedInformer) => void): () => void {
+    this.informerListeners.add(listener);
+    return () => this.informerListeners.delete(listener);
   }
 
   /** How many objects each informer holds, by `apiVersion/kind` (memory accounting). */

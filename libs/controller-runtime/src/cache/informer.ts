@@ -59,7 +59,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   private readonly abort = new AbortController();
   private currentWatch?: WatchHandle;
   /** Counters for diagnostics and tests. */
-  readonly stats = { lists: 0, watches: 0, relistsAfterGone: 0, errors: 0 };
+  readonly stats = { lists: 0, watches: 0, relistsAfterGone: 0, errors: 0, resyncs: 0 };
 
   constructor(
     private readonly client: Client,
@@ -144,6 +144,20 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
 
   list(): T[] {
     return [...this.store.values()];
+  }
+
+  /**
+   * Re-delivers every stored object to the handlers as an update whose old and new object are the same one, as
+   * client-go's resync does (DeltaFIFO.Resync queues a Sync delta per object, delivered as OnUpdate(old, new)): their
+   * controllers reconcile what the cache holds though nothing changed (controller-runtime's SyncPeriod). Nothing
+   * before the first sync or after stop. Returns how many objects were re-delivered.
+   */
+  resync(): number {
+    if (!this.synced || this.abort.signal.aborted) return 0;
+    this.stats.resyncs++;
+    const objs = [...this.store.values()];
+    for (const obj of objs) this.emit((h) => h.onUpdate?.(obj, obj));
+    return objs.length;
   }
 
   /** The newest resourceVersion observed (list, event or bookmark). */

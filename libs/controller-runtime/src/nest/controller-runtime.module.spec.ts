@@ -1,4 +1,5 @@
 import { Inject, Module } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
 import { Test, TestingModule } from '@nestjs/testing';
 import { Registry } from 'prom-client';
 import { CountingClientMetrics } from '../client/client-metrics';
@@ -108,5 +109,12 @@ describe('ControllerRuntimeModule', () => {
     const text = await moduleRef.get<Registry>(METRICS_REGISTRY).metrics();
     expect(text).toMatch(/controller_runtime_reconcile_total\{controller="widget-status",result="success"\} [1-9]/);
     expect(text).toMatch(/rest_client_requests_total\{code="200",method="update"\} 2/);
+  });
+
+  it("schedules the cache's resync of each watched kind with @nestjs/schedule", () => {
+    expect(moduleRef.get(SchedulerRegistry).getIntervals().sort()).toEqual([
+      'cache-resync:test.capi.io/v1/Gadget',
+      'cache-resync:test.capi.io/v1/Widget',
+    ]);
   });
 });

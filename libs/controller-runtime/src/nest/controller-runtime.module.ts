@@ -19,6 +19,8 @@ import type { ApiWarningHandler } from '../client/warnings';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions } from '../leader/leader-elector';
 import { Manager } from '../manager/manager';
+import { CacheResync } from './cache-resync';
+import { SCHEDULE_MODULE } from './schedule';
 import { RECONCILER_FOR } from './reconciler-for.decorator';
 import {
   CACHE,
@@ -49,6 +51,11 @@ export interface ControllerRuntimeModuleOptions {
   userAgent?: string;
   /** Parallel reconciles per controller name (--*-concurrency), overriding each controller's default. */
   concurrency?: Readonly<Record<string, number>>;
+  /**
+   * How often the cache re-delivers every object to its controllers, jittered ±10 % per kind (controller-runtime's
+   * SyncPeriod: default 10 h; upstream's manager passes --sync-period, 10 m); 0 never. Scheduled by CacheResync.
+   */
+  syncPeriodMs?: number;
   gracefulShutdownTimeoutMs?: number;
   cacheSyncTimeoutMs?: number;
   /** Start the manager on application bootstrap (default true). */
@@ -100,7 +107,8 @@ export class ControllerRuntimeModule {
     return {
       module: ControllerRuntimeModule,
       global: true,
-      imports: [DiscoveryModule],
+      // The cache's resync jobs (CacheResync) are intervals in the SchedulerRegistry.
+      imports: [DiscoveryModule, SCHEDULE_MODULE],
       providers: [
         { provide: CONTROLLER_RUNTIME_OPTIONS, useValue: options },
         {
@@ -138,6 +146,7 @@ export class ControllerRuntimeModule {
         { provide: CACHE, inject: [MANAGER], useFactory: (m: Manager) => m.cache },
         { provide: CACHED_CLIENT, inject: [MANAGER], useFactory: (m: Manager) => m.cachedClient },
         ManagerLifecycle,
+        CacheResync,
       ],
       exports: [KUBE_CONFIG, KUBE_CLIENT, CACHED_CLIENT, CACHE, MANAGER, METRICS_REGISTRY],
     };
