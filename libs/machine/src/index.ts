@@ -43,4 +43,3 @@ export {
   type ContractVersionedRef,
 } from './external';
 export type { MachineObject } from './types';
-export { patchStatus, CONDITIONS_PATCH_ATTEMPTS, type StatusPatchOptions } from './status-patch';

@@ -43,7 +43,7 @@ import {
   observeInfrastructure,
   type ExternalRead,
 } from './machine-external';
-import { createMergePatch, patchStatus } from './status-patch';
+import { createMergePatch, patchStatus } from '@capi/patch';
 import { lookupNode } from './machine-node';
 import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
 import {

@@ -36,7 +36,8 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
-import { ContractVersionResolver, patchStatus } from '@capi/machine';
+import { ContractVersionResolver } from '@capi/machine';
+import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import {
   byName,
