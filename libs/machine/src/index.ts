@@ -36,10 +36,4 @@ export {
   type UpdatingReport,
 } from './inplace-decision';
 export { computeMachineStatus, machinePhase, type StatusInput, type StatusResult, type MachinePhase } from './status';
-export {
-  ContractVersionResolver,
-  contractVersionOf,
-  ContractVersionError,
-  type ContractVersionedRef,
-} from './external';
 export type { MachineObject } from './types';

@@ -33,12 +33,12 @@ import {
 import { HookRetryCache } from '@capi/inplace';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
-import { ContractVersionResolver } from './external';
-import { ExternalObjectTracker } from './external-tracker';
+import { ContractVersionResolver, ExternalObjectTracker } from '@capi/external';
 import { InPlacePhase, type InPlaceResult } from './inplace-phase';
 import { MachineDeletion } from './machine-deletion';
 import {
   desiredExternalMetadataPatch,
+  machineRequestsFor,
   observeBootstrap,
   observeInfrastructure,
   type ExternalRead,
@@ -109,7 +109,7 @@ export class MachineReconciler implements Reconciler {
     this.resolver = new ContractVersionResolver(directClient);
     indexMachines(cache);
     indexByFieldPath(cache, MachineGVK.apiVersion, 'Machine', MACHINE_PROVIDER_ID_FIELD);
-    this.tracker = new ExternalObjectTracker(cache, (req) => this.enqueue(req));
+    this.tracker = new ExternalObjectTracker(cache, machineRequestsFor, (req) => this.enqueue(req));
     this.inPlace = new InPlacePhase(this.client, runtimeClient, new HookRetryCache(this.clock));
     this.deletion = new MachineDeletion(this.client, this.workloadClients);
   }
