@@ -55,11 +55,12 @@ import {
 import { computeMachineStatus, type NodeObservation } from './status';
 import type { MachineObject } from './types';
 import {
+  WORKLOAD_CLUSTER_CACHE,
   WORKLOAD_CLUSTER_CLIENT_PROVIDER,
   type ClusterKey,
+  type WorkloadClusterCache,
   type WorkloadClusterClientProvider,
-} from './workload-cluster';
-import { WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from './workload-cluster-cache';
+} from '@capi/clustercache';
 
 /** Machine field index by spec.providerID (upstream index.MachineProviderIDField): workload Node → Machine. */
 const MACHINE_PROVIDER_ID_FIELD = 'spec.providerID';
