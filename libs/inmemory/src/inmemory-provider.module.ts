@@ -32,7 +32,7 @@ import {
   WORKLOAD_CLUSTER_CLIENT_PROVIDER,
   kubeconfigSecretClientProvider,
   type WorkloadClusterClientProvider,
-} from '@capi/machine';
+} from '@capi/clustercache';
 import { WorkloadNodeHostBackend, type InMemoryHostBackend } from './host/backend';
 import { startInMemoryInPlaceUpdater } from './host/updater';
 import { InMemoryClusterReconciler } from './cluster/inmemory-cluster.reconciler';

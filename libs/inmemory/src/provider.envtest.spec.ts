@@ -18,7 +18,7 @@ import {
   NODE_ROLE_CONTROL_PLANE_LABEL,
   kubeconfigSecretName,
 } from './api/constants';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import { WORKLOAD_CLUSTERS } from './options';
 import type { WorkloadClusters } from './workload/workload-clusters';
 import {

@@ -8,7 +8,7 @@ import {
   type OnApplicationShutdown,
   type Provider,
 } from '@nestjs/common';
-import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache, WorkloadClusterCacheModule } from '@capi/machine';
+import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache, WorkloadClusterCacheModule } from '@capi/clustercache';
 import { KubeadmControlPlaneReconciler } from './kcp.reconciler';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import {

@@ -28,7 +28,7 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
-import { ContractVersionResolver } from '@capi/machine';
+import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { canonicalJson, ServerSideApplier } from '@capi/ssa';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';

@@ -14,7 +14,7 @@ import {
   type Machine,
 } from '@capi/api';
 import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
-import type { ContractVersionResolver } from '@capi/machine';
+import { getReferenced, type ContractVersionResolver } from '@capi/external';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME } from './constants';
 import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from './desired';
@@ -72,13 +72,11 @@ export async function getKubeadmConfig(io: MachineIo, machine: Machine): Promise
 }
 
 export async function getInfraMachine(io: MachineIo, machine: Machine): Promise<KubeObject | undefined> {
-  return io.client.tryGet(await io.resolver.objectRef(machine.spec.infrastructureRef, machine.metadata.namespace));
+  return getReferenced(io.client, io.resolver, machine.spec.infrastructureRef, machine.metadata.namespace);
 }
 
 export async function getInfraTemplate(io: MachineIo, kcp: KubeadmControlPlane): Promise<KubeObject | undefined> {
-  return io.client.tryGet(
-    await io.resolver.objectRef(kcp.spec.machineTemplate.spec.infrastructureRef, kcp.metadata.namespace),
-  );
+  return getReferenced(io.client, io.resolver, kcp.spec.machineTemplate.spec.infrastructureRef, kcp.metadata.namespace);
 }
 
 /** "<kcp>-<5 random chars>", like upstream's default machine naming template. */

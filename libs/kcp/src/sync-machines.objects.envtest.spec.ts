@@ -11,7 +11,7 @@ import type { KubeClient, KubeObject } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
-import { ContractVersionResolver } from '@capi/machine';
+import { ContractVersionResolver } from '@capi/external';
 import { ServerSideApplier } from '@capi/ssa';
 import { KCP_MANAGER_NAME } from './constants';
 import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from './desired';

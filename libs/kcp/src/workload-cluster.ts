@@ -16,7 +16,7 @@ import {
   WorkloadClusterCache,
   type ClusterKey,
   type WorkloadClusterClientProvider,
-} from '@capi/machine';
+} from '@capi/clustercache';
 
 export interface WorkloadNode {
   name: string;

@@ -10,9 +10,14 @@ import {
 } from '@nestjs/common';
 import { MachineReconciler } from './machine.reconciler';
 import { MACHINE_CONTROLLER_OPTIONS, type MachineControllerOptions } from './options';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from './workload-cluster';
-import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCacheModule } from './workload-cluster-cache.module';
-import { WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache } from './workload-cluster-cache';
+import {
+  SHARED_WORKLOAD_CLUSTER_CACHE,
+  WORKLOAD_CLUSTER_CACHE,
+  WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+  WorkloadClusterCache,
+  WorkloadClusterCacheModule,
+  type WorkloadClusterClientProvider,
+} from '@capi/clustercache';
 
 /** Stops the Machine controller's own Node informers (a custom client provider's) with the app. */
 @Injectable()

@@ -3,7 +3,7 @@
 import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { ExternalRead } from './machine-external';
 import type { MachineObject } from './types';
-import type { WorkloadClusterClientProvider } from './workload-cluster';
+import type { WorkloadClusterClientProvider } from '@capi/clustercache';
 
 export interface DeletionStep {
   done: boolean;

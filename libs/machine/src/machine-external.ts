@@ -1,6 +1,6 @@
 // Pure rules for the Machine's bootstrap config and infra machine (upstream machine_controller_phases.go).
-import { CLUSTER_NAME_LABEL, MachineGVK } from '@capi/api';
-import type { KubeObject, ObjectRef, OwnerReference } from '@capi/controller-runtime';
+import { CLUSTER_GROUP, CLUSTER_NAME_LABEL, MachineGVK } from '@capi/api';
+import { groupOf, type KubeObject, type ObjectRef, type OwnerReference, type Request } from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 
 export interface ExternalRead {
@@ -79,4 +79,15 @@ export function desiredExternalMetadataPatch(
   }
   if (!labelOk) metadata.labels = { [CLUSTER_NAME_LABEL]: machine.spec.clusterName };
   return { metadata };
+}
+
+/**
+ * Machines an external object belongs to: every Machine ownerReference (controller or not). The Machine controller's
+ * mapping for its ExternalObjectTracker watches (upstream machine_controller_phases.go: handler.EnqueueRequestForOwner with the Machine type).
+ */
+export function machineRequestsFor(obj: KubeObject): Request[] {
+  const ns = obj.metadata.namespace;
+  return (obj.metadata.ownerReferences ?? [])
+    .filter((r) => r.kind === 'Machine' && groupOf(r.apiVersion) === CLUSTER_GROUP)
+    .map((r) => ({ namespace: ns, name: r.name }));
 }

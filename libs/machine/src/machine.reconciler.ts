@@ -33,17 +33,17 @@ import {
 import { HookRetryCache } from '@capi/inplace';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
-import { ContractVersionResolver } from './external';
-import { ExternalObjectTracker } from './external-tracker';
+import { ContractVersionResolver, ExternalObjectTracker } from '@capi/external';
 import { InPlacePhase, type InPlaceResult } from './inplace-phase';
 import { MachineDeletion } from './machine-deletion';
 import {
   desiredExternalMetadataPatch,
+  machineRequestsFor,
   observeBootstrap,
   observeInfrastructure,
   type ExternalRead,
 } from './machine-external';
-import { createMergePatch, patchStatus } from './status-patch';
+import { createMergePatch, patchStatus } from '@capi/patch';
 import { lookupNode } from './machine-node';
 import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
 import {
@@ -55,11 +55,12 @@ import {
 import { computeMachineStatus, type NodeObservation } from './status';
 import type { MachineObject } from './types';
 import {
+  WORKLOAD_CLUSTER_CACHE,
   WORKLOAD_CLUSTER_CLIENT_PROVIDER,
   type ClusterKey,
+  type WorkloadClusterCache,
   type WorkloadClusterClientProvider,
-} from './workload-cluster';
-import { WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from './workload-cluster-cache';
+} from '@capi/clustercache';
 
 /** Machine field index by spec.providerID (upstream index.MachineProviderIDField): workload Node → Machine. */
 const MACHINE_PROVIDER_ID_FIELD = 'spec.providerID';
@@ -109,7 +110,7 @@ export class MachineReconciler implements Reconciler {
     this.resolver = new ContractVersionResolver(directClient);
     indexMachines(cache);
     indexByFieldPath(cache, MachineGVK.apiVersion, 'Machine', MACHINE_PROVIDER_ID_FIELD);
-    this.tracker = new ExternalObjectTracker(cache, (req) => this.enqueue(req));
+    this.tracker = new ExternalObjectTracker(cache, machineRequestsFor, (req) => this.enqueue(req));
     this.inPlace = new InPlacePhase(this.client, runtimeClient, new HookRetryCache(this.clock));
     this.deletion = new MachineDeletion(this.client, this.workloadClients);
   }

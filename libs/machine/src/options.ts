@@ -1,5 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { WorkloadClusterClientProvider } from './workload-cluster';
+import type { WorkloadClusterClientProvider } from '@capi/clustercache';
 
 export const MACHINE_CONTROLLER_NAME = 'machine';
 /** Field manager of the Machine controller's applies (like upstream). */

@@ -1,7 +1,7 @@
 // NestJS module of the MachineHealthCheck controller. Needs ControllerRuntimeModule (global) in the app; SsaModule is optional.
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
-import { kubeconfigSecretClientProvider, WORKLOAD_CLUSTER_CLIENT_PROVIDER } from '@capi/machine';
+import { kubeconfigSecretClientProvider, WORKLOAD_CLUSTER_CLIENT_PROVIDER } from '@capi/clustercache';
 import { MachineHealthCheckReconciler } from './mhc.reconciler';
 import { MHC_CONTROLLER_OPTIONS, type MachineHealthCheckControllerOptions } from './options';
 

@@ -31,7 +31,7 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import { ServerSideApplier } from '@capi/ssa';
 import { evaluateTarget, isControlPlaneInitialized, type ClusterLike, type TargetHealth } from './evaluate';
 import { decideMachineMarking } from './marking';

@@ -1,5 +1,5 @@
 import type { ModuleMetadata } from '@nestjs/common';
-import type { WorkloadClusterClientProvider } from '@capi/machine';
+import type { WorkloadClusterClientProvider } from '@capi/clustercache';
 
 export const MHC_CONTROLLER_NAME = 'machinehealthcheck';
 /** Field manager of every MHC write (Machine conditions, MHC metadata and status). */

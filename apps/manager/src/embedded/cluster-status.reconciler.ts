@@ -10,7 +10,7 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
-import { ContractVersionResolver, type ContractVersionedRef } from '@capi/machine';
+import { ContractVersionResolver, getReferenced, type ContractVersionedRef } from '@capi/external';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import { KubeadmControlPlaneGVK } from '@capi/api';
 import { decideClusterWrites } from './cluster-status';
@@ -86,7 +86,7 @@ export class ClusterStatusReconciler implements Reconciler {
   ): Promise<KubeObject | undefined> {
     if (!ref) return undefined;
     try {
-      return await this.client.tryGet(await this.versions.objectRef(ref, namespace));
+      return await getReferenced(this.client, this.versions, ref, namespace);
     } catch {
       return undefined; // CRD not installed yet: retried
     }

@@ -34,7 +34,7 @@ import { registerInMemoryKinds } from '../api/register';
 import { INMEMORY_API_VERSION } from '../api/types';
 import { InMemoryProviderModule } from '../inmemory-provider.module';
 import { INMEMORY_INPLACE_UPDATER } from '../options';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import { kubeletVersionOf } from '../host/node';
 import { NS } from '../testing/fixtures';
 

@@ -7,7 +7,7 @@ import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeC
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { INMEMORY_API_VERSION } from '../api/types';
 import { INMEMORY_HOST_BACKEND, INMEMORY_INPLACE_UPDATER } from '../options';
-import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/machine';
+import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import { NS, createCluster, createMachine, infraRef, startProviderEnv, type ProviderEnv } from '../testing/fixtures';
 import { HostUpdateError, WorkloadNodeHostBackend, type InMemoryHostBackend } from './backend';
 import { appliedSpecOf, isNodeReady, kubeletVersionOf } from './node';

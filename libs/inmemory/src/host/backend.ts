@@ -5,7 +5,7 @@ import {
   findNodeByProviderID,
   WorkloadClusterConnectionError,
   type WorkloadClusterClientProvider,
-} from '@capi/machine';
+} from '@capi/clustercache';
 import { INMEMORY_API_VERSION, type InMemoryMachineSpec } from '../api/types';
 import { NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
 import { appliedHostSpec, appliedSpecOf, kubeletVersionOf, nodeNameFor, type HostState } from './node';

@@ -1,4 +1,4 @@
-// Writes simulated Nodes in a workload cluster (finding them: @capi/machine findNodeByProviderID), with the
+// Writes simulated Nodes in a workload cluster (finding them: @capi/clustercache findNodeByProviderID), with the
 // control-plane static Pods and etcd member of control-plane hosts.
 import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
 import { SIMULATED_NAMESPACE } from '@capi/api';

@@ -1,6 +1,6 @@
 import type { Client, KubeObject, ObjectRef } from '@capi/controller-runtime';
 import type { CoverageRuntimeClient } from '@capi/inplace';
-import type { ContractVersionResolver } from '@capi/machine';
+import type { ContractVersionResolver } from '@capi/external';
 import { DEFAULT_CAN_UPDATE_CACHE_TTL_MS, MachineSetInPlaceChecker, TemplateNotFoundError } from './can-update';
 import { machineSet } from '../testing/fixtures';
 

@@ -12,9 +12,8 @@ import {
 } from '@capi/api';
 import type { Client } from '@capi/controller-runtime';
 import { canExtensionsUpdate, type CoverageRuntimeClient } from '@capi/inplace';
-import type { ContractVersionResolver } from '@capi/machine';
+import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';
 import { TtlCache } from '../shared/ttl-cache';
-import { getReferenced, type VersionedRef } from '../shared/writes';
 
 /** Upstream's CanUpdateMachineSet cache TTL: MS names change with their templates, so a pair's answer does not go stale. */
 export const DEFAULT_CAN_UPDATE_CACHE_TTL_MS = 24 * 60 * 60_000;
@@ -94,7 +93,7 @@ export class MachineSetInPlaceChecker {
 
   /** The request, or undefined when a bootstrap template is set on one side only (no in-place then). */
   private async buildRequest(oldMS: MachineSet, newMS: MachineSet): Promise<CanUpdateMachineSetRequest | undefined> {
-    const get = async (ms: MachineSet, ref: VersionedRef, what: string) => {
+    const get = async (ms: MachineSet, ref: ContractVersionedRef, what: string) => {
       const obj = await getReferenced(this.deps.client, this.deps.resolver, ref, ms.metadata.namespace);
       if (!obj)
         throw new TemplateNotFoundError(

@@ -29,7 +29,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import type { CoverageRuntimeClient } from '@capi/inplace';
-import { ContractVersionResolver } from '@capi/machine';
+import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
 import {

@@ -17,8 +17,8 @@ import {
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import type { EventRecorder } from '@capi/controller-runtime';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
-import type { ContractVersionResolver } from '@capi/machine';
-import { getReferenced, refOf, type VersionedRef } from '../shared/writes';
+import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';
+import { refOf } from '../shared/writes';
 import { computeDesiredMachine, machineLabels, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
 
 export const MACHINESET_FIELD_MANAGER = 'capi-machineset';
@@ -98,8 +98,8 @@ async function applyDesiredFromTemplate(
   deps: InPlaceStartDeps,
   ms: MachineSet,
   machine: Machine,
-  templateRef: VersionedRef,
-  currentRef: VersionedRef,
+  templateRef: ContractVersionedRef,
+  currentRef: ContractVersionedRef,
   what: string,
 ): Promise<void> {
   const namespace = ms.metadata.namespace;

@@ -4,7 +4,7 @@
 // so that a label dropped from the template, or the set-name of the MachineSet a Machine moved to, reaches them too.
 import type { Machine, MachineSet } from '@capi/api';
 import type { Client, InformerCache, KubeObject } from '@capi/controller-runtime';
-import type { ContractVersionResolver } from '@capi/machine';
+import type { ContractVersionResolver } from '@capi/external';
 import {
   removeManagedFieldsForLabelsAndAnnotations,
   syncLabelsAndAnnotations,

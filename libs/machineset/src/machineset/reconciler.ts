@@ -36,12 +36,12 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
-import { ContractVersionResolver, patchStatus } from '@capi/machine';
+import { ContractVersionResolver, getReferenced } from '@capi/external';
+import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import {
   byName,
   deleteIgnoreNotFound,
-  getReferenced,
   jsonEqual,
   refOf,
   SECONDARY_EVENT_COALESCING,

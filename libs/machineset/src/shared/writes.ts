@@ -1,5 +1,4 @@
 // Small write helpers shared by the MachineSet and MachineDeployment reconcilers.
-import type { ContractVersionResolver } from '@capi/machine';
 import { canonicalJson } from '@capi/ssa';
 import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
 
@@ -41,22 +40,6 @@ export async function deleteIgnoreNotFound(client: Client, ref: ObjectRef): Prom
 /** Deterministic deep equality for JSON values (key order ignored). */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
-}
-
-export interface VersionedRef {
-  apiGroup: string;
-  kind: string;
-  name: string;
-}
-
-/** Reads an object behind a contract-versioned reference (version from its CRD's contract label); undefined if absent. */
-export async function getReferenced(
-  client: Client,
-  resolver: ContractVersionResolver,
-  ref: VersionedRef,
-  namespace: string | undefined,
-): Promise<KubeObject | undefined> {
-  return client.tryGet(await resolver.objectRef(ref, namespace));
 }
 
 /** Orders objects by name (byte order, as lists are): controller-owner index lists come back per owner. */

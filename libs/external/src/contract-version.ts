@@ -1,5 +1,6 @@
 // Contract-versioned references (apiGroup + kind + name) to provider objects: the version to read them at comes from
-// the CRD's contract label `cluster.x-k8s.io/v1beta2` (upstream internal/contract GetGVKMetadata / UpdateReferenceAPIContract).
+// the CRD's contract label `cluster.x-k8s.io/v1beta2` (upstream internal/contract/version.go GetGKMetadata,
+// GetLatestContractAndAPIVersionFromContract).
 import { CONTRACT_VERSION_LABEL_V1BETA2 } from '@capi/api';
 import type { Client, KubeObject, ObjectRef } from '@capi/controller-runtime';
 

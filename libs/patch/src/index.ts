@@ -1,3 +1,2 @@
 export { patchStatus, CONDITIONS_PATCH_ATTEMPTS, type StatusPatchOptions } from './status-patch';
 export { createMergePatch } from './merge-patch';
-export { changedConditionTypes, rebaseConditions } from './conditions-rebase';

@@ -1,19 +1,11 @@
-import { contractVersionOf, ContractVersionError } from './external';
 import { decideDeletion } from './machine-deletion';
-import { desiredExternalMetadataPatch, observeBootstrap, observeInfrastructure } from './machine-external';
-import { machineRequestsFor } from './external-tracker';
+import {
+  desiredExternalMetadataPatch,
+  machineRequestsFor,
+  observeBootstrap,
+  observeInfrastructure,
+} from './machine-external';
 import type { MachineObject } from './types';
-
-const crd = (labels: Record<string, string> | undefined, versions: string[]) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'testmachines.infrastructure.cluster.x-k8s.io', labels },
-  spec: {
-    group: 'infrastructure.cluster.x-k8s.io',
-    names: { kind: 'TestMachine' },
-    versions: versions.map((name) => ({ name, served: true, storage: name === versions[0] })),
-  },
-});
 
 const machine = (): MachineObject =>
   ({
@@ -26,21 +18,6 @@ const machine = (): MachineObject =>
       infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'i' },
     },
   }) as MachineObject;
-
-describe('contractVersionOf', () => {
-  it('picks the last served version listed in the contract label', () => {
-    expect(contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v1beta1_v1beta2' }, ['v1beta1', 'v1beta2']))).toBe(
-      'v1beta2',
-    );
-    expect(contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v1beta1_v1beta3' }, ['v1beta1']))).toBe('v1beta1');
-  });
-  it('rejects CRDs without the label or without a served contract version', () => {
-    expect(() => contractVersionOf(crd(undefined, ['v1']))).toThrow(ContractVersionError);
-    expect(() => contractVersionOf(crd({ 'cluster.x-k8s.io/v1beta2': 'v9' }, ['v1']))).toThrow(
-      /serves none of the versions/,
-    );
-  });
-});
 
 describe('external object rules', () => {
   it('adds the Machine as controller owner when there is none, plus the cluster-name label', () => {

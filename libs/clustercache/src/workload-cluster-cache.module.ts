@@ -1,8 +1,11 @@
 // One WorkloadClusterCache per manager (upstream: one ClusterCache shared by every controller). The Machine and KCP
 // modules both import this module; Nest instantiates a static module once per app, so both get the same cache and a
-// workload cluster's Nodes are watched and held in memory once, not once per controller.
+// workload cluster's Nodes are watched and held in memory once, not once per controller. Its health probe runs as
+// a @nestjs/schedule interval job (ScheduleModule is imported here; Nest dedupes it with any other import).
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { workloadClusterHealthProbeJob } from './health-probe.job';
 import { kubeconfigSecretClientProvider } from './workload-cluster';
 import { WorkloadClusterCache } from './workload-cluster-cache';
 
@@ -21,6 +24,7 @@ class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
 }
 
 @Module({
+  imports: [ScheduleModule.forRoot()],
   providers: [
     {
       provide: SHARED_WORKLOAD_CLUSTER_CACHE,
@@ -28,6 +32,7 @@ class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
       useFactory: (c: Client) => new WorkloadClusterCache(kubeconfigSecretClientProvider(c)),
     },
     SharedWorkloadClusterCacheLifecycle,
+    workloadClusterHealthProbeJob(SHARED_WORKLOAD_CLUSTER_CACHE),
   ],
   exports: [SHARED_WORKLOAD_CLUSTER_CACHE],
 })

@@ -1,5 +1,6 @@
-// Clients for workload clusters (upstream ClusterCache, minus the caching/health probing): by default read the
-// `<cluster>-kubeconfig` Secret's `value` key and connect with it.
+// Clients for workload clusters (upstream controllers/clustercache/cluster_accessor_client.go, the client part; the
+// Node caches and the health probe are in workload-cluster-cache.ts): by default read the `<cluster>-kubeconfig`
+// Secret's `value` key and connect with it.
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient, type Client } from '@capi/controller-runtime';
 
