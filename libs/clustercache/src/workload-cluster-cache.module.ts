@@ -1,10 +1,9 @@
 // One WorkloadClusterCache per manager (upstream: one ClusterCache shared by every controller). The Machine and KCP
 // modules both import this module; Nest instantiates a static module once per app, so both get the same cache and a
 // workload cluster's Nodes are watched and held in memory once, not once per controller. Its health probe runs as
-// a @nestjs/schedule interval job (ScheduleModule is imported here; Nest dedupes it with any other import).
+// a @nestjs/schedule interval job (the one shared ScheduleModule of @capi/controller-runtime).
 import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { ScheduleModule } from '@nestjs/schedule';
-import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { CACHED_CLIENT, SCHEDULE_MODULE, type Client } from '@capi/controller-runtime';
 import { workloadClusterHealthProbeJob } from './health-probe.job';
 import { kubeconfigSecretClientProvider } from './workload-cluster';
 import { WorkloadClusterCache } from './workload-cluster-cache';
@@ -24,7 +23,7 @@ class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
 }
 
 @Module({
-  imports: [ScheduleModule.forRoot()],
+  imports: [SCHEDULE_MODULE],
   providers: [
     {
       provide: SHARED_WORKLOAD_CLUSTER_CACHE,
