@@ -75,7 +75,6 @@ import {
   machineSetRequestsForCluster,
   machineSetRequestsForMachineDeployment,
   machineSetRequestsForOrphanMachine,
-  rememberMachineSetCache,
 } from './watch-map';
 
 export const MACHINESET_CLOCK = Symbol.for('capi.machineset.Clock');
@@ -127,7 +126,6 @@ export class MachineSetReconciler implements Reconciler {
     if (cache) {
       indexMachines(cache);
       indexMachineSets(cache);
-      rememberMachineSetCache(cache);
     }
   }
 
