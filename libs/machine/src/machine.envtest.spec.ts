@@ -101,8 +101,8 @@ describe('Machine controller lifecycle (envtest)', () => {
     await settle(h.manager, ['machine']);
     const before = h.counts.writes('Machine');
     const beforeAll = h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update');
-    await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
-    await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
+    await h.reconcile({ namespace: ns, name: 'm1' });
+    await h.reconcile({ namespace: ns, name: 'm1' });
     expect(h.counts.writes('Machine')).toBe(before);
     expect(h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update')).toBe(beforeAll);
   });
@@ -112,7 +112,7 @@ describe('Machine controller lifecycle (envtest)', () => {
     const cache = h.app.get<InformerCache>(CACHE);
     const tryGet = jest.spyOn(cache, 'tryGet');
     try {
-      await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
+      await h.reconcile({ namespace: ns, name: 'm1' });
       const reads = tryGet.mock.calls.map(([r, opts]) => `${r.kind} ${opts?.readOnly ? 'read-only' : 'copy'}`);
       // Only the Machine, which the reconcile changes, is copied.
       expect(reads.filter((r) => /^(Cluster|TestMachine|KubeadmConfig) /.test(r)).sort()).toEqual([
@@ -132,7 +132,7 @@ describe('Machine controller lifecycle (envtest)', () => {
     const node = await h.client.get<KubeObject>({ apiVersion: 'v1', kind: 'Node', name: 'node-m1' });
     await h.client.delete({ apiVersion: 'v1', kind: 'Node', name: 'node-m1' });
     const before = h.counts.writes('Machine');
-    await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
+    await h.reconcile({ namespace: ns, name: 'm1' });
     expect(h.counts.writes('Machine')).toBe(before);
     expect(cond(await getMachine('m1'), 'NodeHealthy')?.status).toBe('True');
     // Unpaused: the missing Node is reported.
@@ -173,7 +173,7 @@ describe('Machine controller lifecycle (envtest)', () => {
       return cond(x, 'InfrastructureReady') && x;
     }, 'InfrastructureReady on bad ref');
     expect(cond(m, 'InfrastructureReady')).toMatchObject({ status: 'Unknown', reason: 'InternalError' });
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(
+    await expect(h.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(
       /no CustomResourceDefinition found for NoSuchMachine/,
     );
   });

@@ -11,7 +11,10 @@ import {
   KubeClient,
   MANAGER,
   type Manager,
+  type Request,
+  type Result,
 } from '@capi/controller-runtime';
+import { testReconcileContext } from '@capi/controller-runtime/testing';
 import {
   extensionConfigFor,
   kubeConfigFor,
@@ -39,6 +42,8 @@ export interface Harness {
   client: KubeClient;
   app: INestApplication;
   reconciler: MachineReconciler;
+  /** One reconcile outside the controller's queue, with a fresh test context. */
+  reconcile(req: Request): Promise<Result | void>;
   manager: Manager;
   registry: ExtensionRegistry;
   clock: ManualClock;
@@ -72,6 +77,7 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
   }).compile();
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
+  const reconciler = app.get(MachineReconciler);
   return {
     env,
     client,
@@ -80,7 +86,8 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
     clock,
     counts,
     transport,
-    reconciler: app.get(MachineReconciler),
+    reconciler,
+    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'Machine' })),
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();
