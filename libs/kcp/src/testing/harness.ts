@@ -1,6 +1,6 @@
 // Integration harness: envtest + KCP + Machine controller + in-memory infra/bootstrap provider (workload clusters are
 // embedded API servers with Nodes) + the reference in-place updater wired to the in-memory hosts.
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import {
   CLUSTER_API_VERSION,
@@ -36,7 +36,7 @@ export const KCP_NAME = 'cp';
 export interface KcpHarness {
   env: Envtest;
   client: KubeClient;
-  app: INestApplication;
+  app: INestApplicationContext;
   close(): Promise<void>;
   registerUpdater(): Promise<void>;
 }
@@ -63,9 +63,8 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
     ],
     providers: [ClusterStatusMirror],
   }).compile();
-  const app = moduleRef.createNestApplication({
-    logger: process.env.KCP_TEST_LOGS ? ['error', 'warn', 'log'] : ['error'],
-  });
+  const app = moduleRef;
+  app.useLogger(process.env.KCP_TEST_LOGS ? ['error', 'warn', 'log'] : ['error']);
   await app.init();
 
   return {

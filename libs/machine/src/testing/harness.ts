@@ -1,6 +1,6 @@
 // Test harness: envtest (embedded API server) + the Machine controller in a Nest app + real HTTPS extension servers.
 // The workload cluster is the envtest server itself (Nodes are created there); TestMachine is a tiny infra CRD.
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { LabelSelector } from '@capi/api';
 import {
@@ -40,7 +40,7 @@ import { startFaultyExtension, type ExtensionFault, type FaultyExtension } from 
 export interface Harness {
   env: Envtest;
   client: KubeClient;
-  app: INestApplication;
+  app: INestApplicationContext;
   reconciler: MachineReconciler;
   /** One reconcile outside the controller's queue, with a fresh test context. */
   reconcile(req: Request): Promise<Result | void>;
@@ -75,7 +75,8 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
       }),
     ],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = moduleRef;
+  app.useLogger(false);
   await app.init();
   const reconciler = app.get(MachineReconciler);
   return {

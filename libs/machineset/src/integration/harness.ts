@@ -2,7 +2,7 @@
 // + the reference updater's hook logic (@capi/inplace-updater) behind a real HTTPS extension server.
 // Infra is a tiny test provider (TestMachine/TestMachineTemplate CRDs and a provisioner that marks TestMachines
 // provisioned and creates their Node in envtest, which doubles as the workload cluster).
-import { Inject, Module, type INestApplication } from '@nestjs/common';
+import { Inject, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, CONTRACT_VERSION_LABEL_V1BETA2, type Machine, type MachineDeployment } from '@capi/api';
@@ -105,7 +105,7 @@ class TestInfraModule {}
 export interface Harness {
   env: Envtest;
   client: KubeClient;
-  app: INestApplication;
+  app: INestApplicationContext;
   manager: Manager;
   counts: CountingClientMetrics;
   /** CanUpdateMachineSet / UpdateMachine requests the extension received. */
@@ -215,7 +215,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         : []),
     ],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false });
+  const app = moduleRef;
+  app.useLogger(process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false);
   await app.init();
   return {
     env,

@@ -1,6 +1,6 @@
 // envtest harness: a management API server running the MHC controller, plus a second in-memory API server acting as
 // the workload cluster (its kubeconfig in the `<cluster>-kubeconfig` Secret, as the real provider reads it).
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Condition } from '@capi/api';
 import {
@@ -27,7 +27,7 @@ export interface Harness {
   workload: Envtest;
   client: KubeClient;
   wl: KubeClient;
-  app: INestApplication;
+  app: INestApplicationContext;
   reconciler: MachineHealthCheckReconciler;
   /** One reconcile outside the controller's queue, with a fresh test context. */
   reconcile(req: Request): Promise<Result | void>;
@@ -59,7 +59,8 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
         : []),
     ],
   }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
+  const app = moduleRef;
+  app.useLogger(false);
   await app.init();
   const reconciler = app.get(MachineHealthCheckReconciler);
   return {
