@@ -63,6 +63,7 @@ import {
 export const INVALID_SELECTOR_REASON = 'InvalidSelector';
 /** Not upstream: spec.remediation.templateRef (external remediation) is not implemented here. */
 export const EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON = 'ExternalRemediationNotSupported';
+/** Node re-check period while a target has a Node (upstream watches workload Nodes through ClusterCache; not here). */
 const DEFAULT_NODE_POLL_MS = 30_000;
 
 type ClusterObject = KubeObject & ClusterLike & { spec?: { paused?: boolean } };
