@@ -15,6 +15,7 @@ import {
   provisionInfra,
   ref,
 } from './testing/fixtures';
+import { testReconcileContext, type LoggedLine } from '@capi/controller-runtime/testing';
 import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
 import { startHarness, type Harness } from './testing/harness';
 
@@ -176,6 +177,29 @@ describe('Machine controller lifecycle (envtest)', () => {
     await expect(h.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(
       /no CustomResourceDefinition found for NoSuchMachine/,
     );
+  });
+
+  it("logs per-object lines through the reconcile's context, bound to the Machine and the reconcileID", async () => {
+    await h.client.create({
+      apiVersion: MACHINE_API,
+      kind: 'Machine',
+      metadata: { name: 'badref-logged', namespace: ns },
+      spec: {
+        clusterName: 'c1',
+        bootstrap: { dataSecretName: 'x' },
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'NoSuchMachine', name: 'x' },
+      },
+    });
+    const req = { namespace: ns, name: 'badref-logged' };
+    await eventually(async () => (await getMachine(req.name)).metadata.finalizers?.length, 'first reconcile done');
+    const lines: LoggedLine[] = [];
+    const ctx = testReconcileContext(req, { kind: 'Machine', lines });
+    await expect(h.reconciler.reconcile(req, ctx)).rejects.toThrow(/no CustomResourceDefinition found/);
+    expect(lines).toContainEqual({
+      level: 'error',
+      message: expect.stringMatching(/^reading NoSuchMachine x: .*no CustomResourceDefinition found for NoSuchMachine/),
+      fields: expect.objectContaining({ Machine: req, namespace: ns, name: req.name, reconcileID: ctx.reconcileID }),
+    });
   });
 
   it('a Node whose kubelet stopped posting status: NodeHealthy says so once (Node.AllConditions), Ready lists it indented', async () => {
