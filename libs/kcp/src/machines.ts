@@ -32,11 +32,13 @@ export interface MachineIo {
   applier: ServerSideApplier;
   resolver: ContractVersionResolver;
   cache?: InformerCache;
+  /** The reconcile's signal: cache waits end early when the controller stops. */
+  signal?: AbortSignal;
 }
 
 export async function waitForCache(io: MachineIo, obj: KubeObject): Promise<void> {
   const rv = obj.metadata.resourceVersion;
-  if (io.cache && rv) await io.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
+  if (io.cache && rv) await io.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, io.signal);
 }
 
 /** Control-plane Machines of the cluster controlled by this KCP (from the controller-owner index, not the cluster's workers). */

@@ -1,6 +1,6 @@
 // MachineHealthCheck reconciler: read the MHC, its Cluster, Machines and Nodes; let evaluate/marking/
 // remediation-allowed decide; apply Machine conditions and the MHC status with the capi-machinehealthcheck manager.
-import { Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import {
   jsonEqual,
   CLUSTER_NAME_LABEL,
@@ -27,6 +27,8 @@ import {
   type InformerCache,
   type KubeObject,
   type Manager,
+  type ReconcileContext,
+  type ReconcileLogger,
   type Reconciler,
   type Request,
   type Result,
@@ -61,6 +63,7 @@ import {
 export const INVALID_SELECTOR_REASON = 'InvalidSelector';
 /** Not upstream: spec.remediation.templateRef (external remediation) is not implemented here. */
 export const EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON = 'ExternalRemediationNotSupported';
+/** Node re-check period while a target has a Node (upstream watches workload Nodes through ClusterCache; not here). */
 const DEFAULT_NODE_POLL_MS = 30_000;
 
 type ClusterObject = KubeObject & ClusterLike & { spec?: { paused?: boolean } };
@@ -80,7 +83,6 @@ interface StatusIntent {
   maxConcurrentReconciles: 5,
 })
 export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, OnModuleDestroy {
-  private readonly log = new Logger('MachineHealthCheckReconciler');
   private readonly clock: Clock;
   private readonly ssa: ServerSideApplier;
 
@@ -147,7 +149,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     }
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const mhc = await this.client.tryGet<MachineHealthCheckObject>({
       apiVersion: MachineHealthCheckGVK.apiVersion,
       kind: 'MachineHealthCheck',
@@ -233,7 +235,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
             },
       );
       if (!decision.allowed && healths.some((h) => h.state === 'Unhealthy'))
-        this.log.warn(`${req.namespace}/${req.name}: ${decision.message}`);
+        ctx.log.warn(decision.message ?? 'remediation not allowed');
     } catch (e) {
       if (!(e instanceof RemediationTriggerError)) throw e;
       status.remediationsAllowed = 0;
@@ -245,7 +247,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
       });
     }
 
-    const errors = await this.markMachines(targets, healths, allowed);
+    const errors = await this.markMachines(ctx.log, targets, healths, allowed);
     await this.applyStatus(mhc, { ...status, observed: errors.length === 0 });
     if (errors.length) throw new Error(errors.join('; '));
     return this.requeue(targets, healths);
@@ -266,6 +268,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
   }
 
   private async markMachines(
+    log: ReconcileLogger,
     targets: Target[],
     healths: TargetHealth[],
     remediationAllowed: boolean,
@@ -290,7 +293,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
           { fieldManager: MHC_FIELD_MANAGER, force: true, subresource: 'status' },
         );
         if (marking.remediationRequested)
-          this.log.log(
+          log.log(
             `Machine ${machine.metadata.namespace}/${machine.metadata.name} marked unhealthy, waiting for remediation by its owner`,
           );
       } catch (e) {

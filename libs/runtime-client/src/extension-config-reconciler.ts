@@ -20,6 +20,14 @@ import { WarmUpDiscoveryError } from './module/warm-up';
 import type { ExtensionRegistry } from './registry';
 import type { ExtensionTransport } from './transport';
 
+/**
+ * Re-discovery after a successful discovery. Upstream requeues nothing and re-discovers when the manager resyncs its
+ * cache (--sync-period, default 10 min); here the reconcile asks for it after the same time.
+ */
+const DEFAULT_REDISCOVERY_INTERVAL_MS = 10 * 60_000;
+/** Requeue while the registry is not warmed up: upstream's RequeueAfter 10 s (extensionconfig_controller.go Reconcile). */
+const DEFAULT_NOT_READY_REQUEUE_MS = 10_000;
+
 export interface ExtensionConfigReconcilerOptions {
   /** Re-discovery period after a successful discovery. Default 10 minutes. */
   rediscoveryIntervalMs?: number;
@@ -66,8 +74,8 @@ export class ExtensionConfigReconciler {
     private readonly transport: ExtensionTransport,
     opts: ExtensionConfigReconcilerOptions = {},
   ) {
-    this.rediscoveryIntervalMs = opts.rediscoveryIntervalMs ?? 10 * 60_000;
-    this.notReadyRequeueMs = opts.notReadyRequeueMs ?? 10_000;
+    this.rediscoveryIntervalMs = opts.rediscoveryIntervalMs ?? DEFAULT_REDISCOVERY_INTERVAL_MS;
+    this.notReadyRequeueMs = opts.notReadyRequeueMs ?? DEFAULT_NOT_READY_REQUEUE_MS;
     this.now = opts.now ?? (() => new Date());
     this.metrics = opts.metrics;
   }

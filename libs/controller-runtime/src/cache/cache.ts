@@ -263,23 +263,33 @@ export class InformerCache {
 
   /**
    * Resolves true once the cache has observed `resourceVersion` for the object (its cached copy is at least that new,
-   * or the informer has seen a later resourceVersion, e.g. the object was deleted since); false after timeoutMs.
+   * or the informer has seen a later resourceVersion, e.g. the object was deleted since); false after timeoutMs, or
+   * at once when `signal` aborts (a reconcile's context: the controller is stopping).
    */
-  async waitForResourceVersion(ref: ObjectRef, resourceVersion: string, timeoutMs: number): Promise<boolean> {
+  async waitForResourceVersion(
+    ref: ObjectRef,
+    resourceVersion: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const inf = await this.synced(ref.apiVersion, ref.kind);
     const observed = () => {
       const cached = inf.get(ref.namespace, ref.name)?.metadata.resourceVersion;
       return isAtLeast(cached, resourceVersion) || isAtLeast(inf.lastResourceVersion(), resourceVersion);
     };
     if (observed()) return true;
+    if (signal?.aborted) return false;
     return new Promise((resolve) => {
       const finish = (v: boolean) => {
         unsubscribe();
         this.clock.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(v);
       };
+      const onAbort = () => finish(observed());
       const unsubscribe = inf.onResourceVersion(() => observed() && finish(true));
       const timer = this.clock.setTimeout(() => finish(observed()), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -43,6 +43,7 @@ import { addFinalizer, removeFinalizer } from '../util/finalizers';
 import { sameJson } from '../util/same-json';
 
 const KIND = 'InMemoryCluster';
+/** Requeue while the Cluster is missing or paused, or the workload API server failed to start. */
 const RETRY_MS = 10_000;
 
 /** The Cluster an InMemoryCluster belongs to: its Cluster ownerReference, else the cluster-name label. */

@@ -11,7 +11,10 @@ import {
   KubeClient,
   MANAGER,
   type Manager,
+  type Request,
+  type Result,
 } from '@capi/controller-runtime';
+import { testReconcileContext } from '@capi/controller-runtime/testing';
 import {
   extensionConfigFor,
   kubeConfigFor,
@@ -39,6 +42,8 @@ export interface Harness {
   client: KubeClient;
   app: INestApplicationContext;
   reconciler: MachineReconciler;
+  /** One reconcile outside the controller's queue, with a fresh test context. */
+  reconcile(req: Request): Promise<Result | void>;
   manager: Manager;
   registry: ExtensionRegistry;
   clock: ManualClock;
@@ -70,9 +75,10 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
       }),
     ],
   }).compile();
-  moduleRef.useLogger(false);
   const app = moduleRef;
+  app.useLogger(false);
   await app.init();
+  const reconciler = app.get(MachineReconciler);
   return {
     env,
     client,
@@ -81,7 +87,8 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
     clock,
     counts,
     transport,
-    reconciler: app.get(MachineReconciler),
+    reconciler,
+    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'Machine' })),
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();

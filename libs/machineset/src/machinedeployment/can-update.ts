@@ -10,7 +10,7 @@ import {
   type HookObject,
   type MachineSet,
 } from '@capi/api';
-import type { Client } from '@capi/controller-runtime';
+import type { Client, ReconcileLogger } from '@capi/controller-runtime';
 import { canExtensionsUpdate, type CoverageRuntimeClient } from '@capi/inplace';
 import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';
 import { TtlCache } from '../shared/ttl-cache';
@@ -50,15 +50,20 @@ export class MachineSetInPlaceChecker {
 
   /**
    * True when the extensions cover every change from oldMS to newMS. A missing template and extension errors are
-   * thrown (reconcile error); a bootstrap template on one side only, or no extension, is "no".
+   * thrown (reconcile error); a bootstrap template on one side only, or no extension, is "no". Logs to `log` (the
+   * MachineDeployment reconcile's) when given.
    */
-  async canUpdate(oldMS: MachineSet, newMS: MachineSet): Promise<boolean> {
+  async canUpdate(
+    oldMS: MachineSet,
+    newMS: MachineSet,
+    log: Pick<ReconcileLogger, 'log'> = this.log,
+  ): Promise<boolean> {
     const key = canUpdateCacheKey(oldMS, newMS);
     const request = await this.buildRequest(oldMS, newMS);
     if (!request) return false;
     const runtimeClient = this.deps.runtimeClient;
     if (!runtimeClient) {
-      this.log.log(`${key}: no runtime client, cannot update in place`);
+      log.log(`${key}: no runtime client, cannot update in place`);
       return false;
     }
     // Listed before the cache is read, like upstream: with no extension registered (any more), nothing is in place.
@@ -77,7 +82,7 @@ export class MachineSetInPlaceChecker {
       forObject: oldMS,
       request,
     });
-    if (!result.canUpdate) this.log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
+    if (!result.canUpdate) log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
     this.cache.set(key, { canUpdate: result.canUpdate, updaters: result.contributors });
     return result.canUpdate;
   }

@@ -20,12 +20,17 @@ export function refOf(obj: KubeObject): ObjectRef {
 
 /**
  * Waits until the cache has seen `obj` at its resourceVersion, so the next reconcile does not act on stale data
- * (e.g. create Machines again). Returns false on timeout; callers then rely on the requeue.
+ * (e.g. create Machines again). Returns false on timeout or when `signal` (the reconcile's) aborts; callers then rely
+ * on the requeue.
  */
-export async function waitForCache(cache: InformerCache | undefined, obj: KubeObject): Promise<boolean> {
+export async function waitForCache(
+  cache: InformerCache | undefined,
+  obj: KubeObject,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const rv = obj.metadata.resourceVersion;
   if (!cache || !rv) return true;
-  return cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
+  return cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, signal);
 }
 
 /** Deletes an object; already gone is fine. */

@@ -10,7 +10,10 @@ import {
   MANAGER,
   type KubeObject,
   type Manager,
+  type Request,
+  type Result,
 } from '@capi/controller-runtime';
+import { testReconcileContext } from '@capi/controller-runtime/testing';
 import { clientFor, kubeConfigFor, ManualClock, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
@@ -26,6 +29,8 @@ export interface Harness {
   wl: KubeClient;
   app: INestApplicationContext;
   reconciler: MachineHealthCheckReconciler;
+  /** One reconcile outside the controller's queue, with a fresh test context. */
+  reconcile(req: Request): Promise<Result | void>;
   manager: Manager;
   clock: ManualClock;
   counts: CountingClientMetrics;
@@ -54,9 +59,10 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
         : []),
     ],
   }).compile();
-  moduleRef.useLogger(false);
   const app = moduleRef;
+  app.useLogger(false);
   await app.init();
+  const reconciler = app.get(MachineHealthCheckReconciler);
   return {
     mgmt,
     workload,
@@ -65,7 +71,8 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
     app,
     clock,
     counts,
-    reconciler: app.get(MachineHealthCheckReconciler),
+    reconciler,
+    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'MachineHealthCheck' })),
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();
