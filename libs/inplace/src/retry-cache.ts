@@ -1,6 +1,6 @@
 // UpdateMachine retry cache (spec §8.2 step 9.2): while an extension said "call me again in N seconds", reconciles
 // before that time return the remaining delay and the last message without calling the extension.
-import type { NowClock } from '@capi/ssa';
+import { realClock, type PassiveClock } from '@capi/apimachinery';
 
 export interface HookRetryEntry {
   /** Milliseconds until the extension should be called again (> 0). */
@@ -15,7 +15,7 @@ interface MachineIdentity {
 export class HookRetryCache {
   private readonly entries = new Map<string, { retryAt: number; message: string }>();
 
-  constructor(private readonly clock: NowClock = { now: () => Date.now() }) {}
+  constructor(private readonly clock: PassiveClock = realClock) {}
 
   /** Keyed by uid when known (a recreated Machine with the same name must not inherit the entry), else ns/name. */
   static key(machine: MachineIdentity, hook: string): string {

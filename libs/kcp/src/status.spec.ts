@@ -1,7 +1,7 @@
 import { computeKcpStatus, lowestVersion, machineUpToDateCondition } from './status';
 import { CLUSTER, kcp, machine } from './testing/fixtures';
 
-const clock = { now: () => new Date('2026-06-01T00:00:00Z') };
+const clock = { now: () => Date.parse('2026-06-01T00:00:00Z') };
 const withConditions = (name: string, conds: Record<string, 'True' | 'False'>, version?: string) => {
   const m = machine(name, { version });
   m.status = {

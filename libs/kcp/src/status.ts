@@ -1,4 +1,5 @@
 // KubeadmControlPlane status and the UpToDate condition KCP writes on its Machines (pure).
+import type { PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
   CLUSTER_NAME_LABEL,
@@ -19,7 +20,6 @@ import {
   isTrue,
   isUpdateInProgress,
   setCondition,
-  type Clock,
   type Condition,
   type ConditionInput,
   type KubeadmControlPlane,
@@ -106,7 +106,7 @@ export interface KcpStatusInput {
    * workload clusters need none), so the reconciler reports them as available.
    */
   certificatesAvailable?: boolean;
-  clock: Clock;
+  clock: PassiveClock;
 }
 
 export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStatus {
@@ -163,7 +163,7 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
     kcp.status?.initialization?.controlPlaneInitialized === true ||
     input.controlPlaneNodeReady === true ||
     machines.some((m) => !!m.status?.nodeRef);
-  const now = clock.now();
+  const now = new Date(clock.now());
   const healthy = machines.map((m) => withHealth(m, input.machineHealth?.get(m.metadata.name ?? '') ?? [], now));
   inputs.push(
     availableCondition({

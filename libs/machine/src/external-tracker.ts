@@ -1,6 +1,7 @@
 // Dynamic watches on provider kinds (upstream controller-runtime external.ObjectTracker): infra machines and bootstrap
 // configs can be any kind, so their informers are started the first time a Machine references them.
-import { groupOf, type InformerCache, type KubeObject, type Request } from '@capi/controller-runtime';
+import { groupOf } from '@capi/apimachinery';
+import { type InformerCache, type KubeObject, type Request } from '@capi/controller-runtime';
 import { CLUSTER_GROUP } from '@capi/api';
 
 /** Machines an external object belongs to: every Machine ownerReference (controller or not). */

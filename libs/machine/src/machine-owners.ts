@@ -1,7 +1,7 @@
 // The MachineSet and MachineDeployment that own a worker Machine (read for its UpToDate condition), and the watches
 // that re-reconcile Machines when their owners change (e.g. a new MD template makes them NotUpToDate).
+import { jsonEqual } from '@capi/apimachinery';
 import {
-  jsonEqual,
   CLUSTER_GROUP,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   MachineGVK,

@@ -2,7 +2,7 @@
 // the app. RUNTIME_CLIENT (RuntimeClientModule, passed through `imports`) and FEATURE_GATES are optional: without
 // them nothing is updated in place. SsaModule is imported here so the controllers share the process SSA caches.
 import { Module, type DynamicModule, type ModuleMetadata, type Provider } from '@nestjs/common';
-import type { Clock } from '@capi/api';
+import type { PassiveClock } from '@capi/apimachinery';
 import { SsaModule } from '@capi/ssa';
 import {
   MACHINEDEPLOYMENT_CLOCK,
@@ -15,7 +15,7 @@ export interface MachineSetControllersOptions {
   /** Modules providing RUNTIME_CLIENT (e.g. RuntimeClientModule.forRoot) or other injected tokens. */
   imports?: ModuleMetadata['imports'];
   /** Time source for conditions, rolloutAfter and the CanUpdateMachineSet cache. */
-  clock?: Clock;
+  clock?: PassiveClock;
   /** TTL of the CanUpdateMachineSet answers (default 24 h, as upstream). */
   canUpdateCacheTtlMs?: number;
 }

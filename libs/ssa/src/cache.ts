@@ -1,5 +1,6 @@
 // SSA request cache (spec §10.2): remembers "applying this intent to this object at this resourceVersion is a
 // no-op". TTL-based like upstream, plus an LRU size bound so a busy controller cannot grow it without limit.
+import { realClock, type PassiveClock } from '@capi/apimachinery';
 import { Counter, Registry } from 'prom-client';
 
 /** Upstream ttl: a multiple of the default sync period so entries get refreshed a few times before expiring. */
@@ -12,19 +13,12 @@ export const DEFAULT_SSA_CACHE_TTL_MS = 30 * 60 * 1000;
  */
 export const DEFAULT_SSA_CACHE_MAX_ENTRIES = 250_000;
 
-/** Only `now()` is needed; structurally compatible with controller-runtime's Clock. */
-export interface NowClock {
-  now(): number;
-}
-
-const wallClock: NowClock = { now: () => Date.now() };
-
 export interface SsaCacheOptions {
   /** Label value of the hit/miss metrics, e.g. "machineset". */
   controllerName: string;
   ttlMs?: number;
   maxEntries?: number;
-  clock?: NowClock;
+  clock?: PassiveClock;
   /** Registry for capi_ssa_cache_{hits,misses}_total; metrics are not exported without one. */
   registry?: Registry;
 }
@@ -49,7 +43,7 @@ export class SsaCache {
   readonly controllerName: string;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
-  private readonly clock: NowClock;
+  private readonly clock: PassiveClock;
   private readonly metrics?: SsaCacheMetrics;
   /** key → expiry time. Map iteration order is insertion order, so the first key is the least recently used. */
   private readonly entries = new Map<string, number>();
@@ -62,7 +56,7 @@ export class SsaCache {
     if (!(this.ttlMs > 0)) throw new Error(`SsaCache: ttlMs must be > 0, got ${this.ttlMs}`);
     if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1)
       throw new Error(`SsaCache: maxEntries must be a positive integer, got ${this.maxEntries}`);
-    this.clock = opts.clock ?? wallClock;
+    this.clock = opts.clock ?? realClock;
     this.metrics = opts.registry ? ssaCacheMetrics(opts.registry) : undefined;
   }
 

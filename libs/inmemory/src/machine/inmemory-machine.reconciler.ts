@@ -34,7 +34,7 @@ import {
   providerIdOf,
 } from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
-import { sameJson } from '../util/same-json';
+import { jsonEqual } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 const KIND = 'InMemoryMachine';
@@ -124,7 +124,7 @@ export class InMemoryMachineReconciler implements Reconciler {
       await this.ensureProviderID(infra, providerIdOf(machine));
       this.bootStartedAt.delete(infra.metadata.uid!);
     }
-    await this.writeStatus(infra, desiredMachineStatus(infra, machine, phase, { now: () => new Date(this.now()) }));
+    await this.writeStatus(infra, desiredMachineStatus(infra, machine, phase, { now: this.now }));
     if (phase.phase === 'Booting') return { requeueAfterMs: phase.remainingMs };
   }
 
@@ -171,7 +171,7 @@ export class InMemoryMachineReconciler implements Reconciler {
   }
 
   private async writeStatus(infra: InMemoryMachine, status: NonNullable<InMemoryMachine['status']>): Promise<void> {
-    if (sameJson(infra.status ?? {}, status)) return;
+    if (jsonEqual(infra.status ?? {}, status)) return;
     const written = await this.client.apply(
       {
         apiVersion: INMEMORY_API_VERSION,

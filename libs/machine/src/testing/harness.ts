@@ -12,14 +12,8 @@ import {
   MANAGER,
   type Manager,
 } from '@capi/controller-runtime';
-import {
-  extensionConfigFor,
-  kubeConfigFor,
-  ManualClock,
-  startEnvtest,
-  testMachineCrd,
-  type Envtest,
-} from '@capi/envtest';
+import { FakeClock } from '@capi/apimachinery/testing';
+import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import {
   createExtensionServer,
   discoverExtension,
@@ -41,7 +35,7 @@ export interface Harness {
   reconciler: MachineReconciler;
   manager: Manager;
   registry: ExtensionRegistry;
-  clock: ManualClock;
+  clock: FakeClock;
   counts: CountingClientMetrics;
   transport: HttpsExtensionTransport;
   close(): Promise<void>;
@@ -52,7 +46,7 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
-  const clock = new ManualClock();
+  const clock = new FakeClock();
   const counts = new CountingClientMetrics();
 
   const moduleRef = await Test.createTestingModule({

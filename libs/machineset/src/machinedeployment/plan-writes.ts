@@ -6,7 +6,7 @@ import {
 } from '@capi/api';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import type { RolloutPlan } from '../rollout';
-import { jsonEqual } from '../shared/writes';
+import { jsonEqual } from '@capi/apimachinery';
 import { machineSetApplyIntent } from './desired-ms';
 
 export interface MachineSetWrite {

@@ -1,12 +1,7 @@
 // MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches. Map functions are synchronous and
 // declared statically (@ReconcilerFor), so they read the MachineSet informer of the cache the reconciler registered.
-import {
-  CLUSTER_API_VERSION,
-  CLUSTER_NAME_FIELD,
-  controlledBy,
-  labelSelectorAsSelector,
-  type MachineSet,
-} from '@capi/api';
+import { labelSelectorAsSelector } from '@capi/apimachinery';
+import { CLUSTER_API_VERSION, CLUSTER_NAME_FIELD, controlledBy, type MachineSet } from '@capi/api';
 import type { InformerCache, KubeObject, Predicate, Request } from '@capi/controller-runtime';
 
 let machineSetCache: InformerCache | undefined;

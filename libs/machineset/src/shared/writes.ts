@@ -1,6 +1,5 @@
 // Small write helpers shared by the MachineSet and MachineDeployment reconcilers.
 import type { ContractVersionResolver } from '@capi/machine';
-import { canonicalJson } from '@capi/ssa';
 import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
 
 /** How long a reconcile waits for its own writes to show up in the informer cache. */
@@ -36,11 +35,6 @@ export async function deleteIgnoreNotFound(client: Client, ref: ObjectRef): Prom
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
-}
-
-/** Deterministic deep equality for JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
 }
 
 export interface VersionedRef {

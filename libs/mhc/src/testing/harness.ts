@@ -11,7 +11,8 @@ import {
   type KubeObject,
   type Manager,
 } from '@capi/controller-runtime';
-import { clientFor, kubeConfigFor, ManualClock, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
+import { FakeClock } from '@capi/apimachinery/testing';
+import { clientFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
 import { MachineHealthCheckControllerModule } from '../mhc-controller.module';
@@ -27,7 +28,7 @@ export interface Harness {
   app: INestApplication;
   reconciler: MachineHealthCheckReconciler;
   manager: Manager;
-  clock: ManualClock;
+  clock: FakeClock;
   counts: CountingClientMetrics;
   close(): Promise<void>;
 }
@@ -42,7 +43,7 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
   const client = new KubeClient(kc);
   const wl = clientFor(workload);
   // Starts at the current real time (whole seconds), near the timestamps the API server itself writes.
-  const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
+  const clock = new FakeClock(Math.floor(Date.now() / 1000) * 1000);
   const counts = new CountingClientMetrics();
   const moduleRef = await Test.createTestingModule({
     imports: [
