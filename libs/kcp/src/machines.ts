@@ -1,6 +1,6 @@
 // Reads and writes of control-plane Machines and their KubeadmConfig / InfraMachine (thin I/O used by the reconciler).
 import { randomBytes } from 'node:crypto';
-import type { PassiveClock } from '@capi/apimachinery';
+import { groupOf, type PassiveClock } from '@capi/apimachinery';
 import {
   BOOTSTRAP_API_VERSION,
   BOOTSTRAP_GROUP,
@@ -125,7 +125,7 @@ export async function createMachine(
       name,
       failureDomain,
       remediationFor,
-      infrastructureRef: { apiGroup: infra.apiVersion.split('/')[0], kind: infra.kind, name },
+      infrastructureRef: { apiGroup: groupOf(infra.apiVersion), kind: infra.kind, name },
       bootstrapConfigRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfig', name },
     });
     await io.applier.patch(io.client, machine, opts);
