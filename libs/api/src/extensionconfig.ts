@@ -1,5 +1,5 @@
 // Semantic validation of ExtensionConfig beyond the schema (upstream ExtensionConfig webhook rules; spec §3.1).
-import { labelSelectorAsSelector, LabelSelectorError } from './labelselector';
+import { labelSelectorAsSelector, LabelSelectorError } from '@capi/apimachinery';
 import type { ExtensionConfig } from './types/extensionconfig';
 
 /** Field-path prefixed messages, empty when valid. Meant for admission / the ExtensionConfig controller. */

@@ -1,7 +1,6 @@
 // The shared fixtures against a real envtest server.
 import { isNotFound, type KubeObject } from '@capi/controller-runtime';
 import { clientFor, kubeConfigFor } from './clients';
-import { ManualClock } from './clock';
 import { startEnvtest, type Envtest } from './envtest';
 import { extensionConfigFor, testMachineCrd, TEST_INFRA_API_VERSION, TEST_MACHINE_KIND } from './fixtures';
 
@@ -68,16 +67,5 @@ describe('extensionConfigFor', () => {
       name: 'x',
       resourceVersion: '1',
     });
-  });
-});
-
-describe('ManualClock', () => {
-  it('moves only when advanced and formats RFC 3339 offsets', () => {
-    const clock = new ManualClock(Date.parse('2026-03-01T10:00:00.500Z'));
-    expect(clock.now()).toBe(Date.parse('2026-03-01T10:00:00.500Z'));
-    clock.advance(1_500);
-    expect(clock.at()).toBe('2026-03-01T10:00:02Z');
-    expect(clock.at(-62)).toBe('2026-03-01T09:59:00Z');
-    expect(new ManualClock().now()).toBe(Date.parse('2026-01-01T00:00:00Z'));
   });
 });

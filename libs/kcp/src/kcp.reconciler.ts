@@ -14,6 +14,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
+import { canonicalJson, groupOf, type PassiveClock } from '@capi/apimachinery';
 import {
   CACHE,
   CACHED_CLIENT,
@@ -21,7 +22,6 @@ import {
   FeatureGates,
   KUBE_CLIENT,
   ReconcilerFor,
-  groupOf,
   type Client,
   type InformerCache,
   type ReconcileContext,
@@ -32,7 +32,7 @@ import {
 } from '@capi/controller-runtime';
 import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
-import { canonicalJson, ServerSideApplier } from '@capi/ssa';
+import { ServerSideApplier } from '@capi/ssa';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import {
   failureDomainForScaleUp,
@@ -129,8 +129,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     this.inPlace = { client, applier, runtimeClient, cache, events };
   }
 
-  private get clock() {
-    return { now: () => new Date(this.now()) };
+  private get clock(): PassiveClock {
+    return { now: this.now };
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {

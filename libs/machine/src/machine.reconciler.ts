@@ -1,5 +1,6 @@
 // Machine reconciler: reads state, lets the pure functions (status.ts, inplace-decision.ts) decide, writes changes.
 import { Inject, Optional } from '@nestjs/common';
+import { createMergePatch, realClock, type PassiveClock } from '@capi/apimachinery';
 import {
   CLUSTER_NAME_FIELD,
   ClusterGVK,
@@ -45,7 +46,7 @@ import {
   observeInfrastructure,
   type ExternalRead,
 } from './machine-external';
-import { createMergePatch, patchStatus } from '@capi/patch';
+import { patchStatus } from '@capi/patch';
 import { lookupNode } from './machine-node';
 import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
 import {
@@ -94,7 +95,7 @@ export class MachineReconciler implements Reconciler {
   private readonly inPlace: InPlacePhase;
   private readonly deletion: MachineDeletion;
   private readonly ssa: ServerSideApplier;
-  private readonly clock: { now(): number };
+  private readonly clock: PassiveClock;
   private readonly gates: FeatureGates;
   private watching = false;
 
@@ -110,7 +111,7 @@ export class MachineReconciler implements Reconciler {
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: RuntimeClient,
     @Optional() ssa?: ServerSideApplier,
   ) {
-    this.clock = options.clock ?? { now: () => Date.now() };
+    this.clock = options.clock ?? realClock;
     this.gates = gates ?? FeatureGates.defaults();
     this.ssa = ssa ?? new ServerSideApplier({ clock: this.clock });
     this.resolver = new ContractVersionResolver(directClient);
@@ -204,7 +205,7 @@ export class MachineReconciler implements Reconciler {
       node,
       updating: inPlace.updating,
       owners: await readUpToDateOwners(this.cache, machine),
-      clock: { now: () => new Date(this.clock.now()) },
+      clock: this.clock,
     });
     await this.writeStatus(ctx, machine, statusBefore, statusResult.status);
     if (inPlace.error) throw inPlace.error;
@@ -238,7 +239,7 @@ export class MachineReconciler implements Reconciler {
       infra: { object: infra.object, notFound: infra.notFound },
       node: { notInspected: step.deleting.reason === 'DeletingNode' ? undefined : 'Machine is deleting' },
       deleting: step.deleting,
-      clock: { now: () => new Date(this.clock.now()) },
+      clock: this.clock,
     });
     await this.writeStatus(ctx, machine, original, status.status);
     if (step.error) throw step.error;

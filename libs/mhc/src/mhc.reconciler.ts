@@ -1,20 +1,17 @@
 // MachineHealthCheck reconciler: read the MHC, its Cluster, Machines and Nodes; let evaluate/marking/
 // remediation-allowed decide; apply Machine conditions and the MHC status with the capi-machinehealthcheck manager.
 import { Inject, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { jsonEqual, LabelSelectorError, matchesLabelSelector, realClock, type PassiveClock } from '@capi/apimachinery';
 import {
-  jsonEqual,
   CLUSTER_NAME_LABEL,
   CLUSTER_NAME_FIELD,
   ClusterGVK,
-  LabelSelectorError,
   MachineGVK,
   MachineHealthCheckGVK,
   indexMachineHealthChecks,
   indexMachines,
   getCondition,
-  matchesLabelSelector,
   setCondition,
-  type Clock,
   type Condition,
   type ConditionInput,
 } from '@capi/api';
@@ -83,7 +80,7 @@ interface StatusIntent {
   maxConcurrentReconciles: 5,
 })
 export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, OnModuleDestroy {
-  private readonly clock: Clock;
+  private readonly clock: PassiveClock;
   private readonly ssa: ServerSideApplier;
 
   constructor(
@@ -94,8 +91,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     @Inject(MHC_CONTROLLER_OPTIONS) private readonly options: MachineHealthCheckControllerOptions,
     @Optional() ssa?: ServerSideApplier,
   ) {
-    const now = options.clock ? () => new Date(options.clock!.now()) : () => new Date();
-    this.clock = { now };
+    this.clock = options.clock ?? realClock;
     this.ssa = ssa ?? new ServerSideApplier();
     indexMachines(cache);
     indexMachineHealthChecks(cache);
@@ -200,7 +196,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
       return;
     }
     const targets = await readTargets(machines, await this.workloadClient(mhc, cluster));
-    const now = this.clock.now();
+    const now = new Date(this.clock.now());
     const healths = targets.map((t) => evaluateTarget({ ...t, cluster, checks: mhc.spec.checks, now }));
     const healthy = healths.filter((h) => h.state === 'Healthy').length;
 

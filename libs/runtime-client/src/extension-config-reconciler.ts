@@ -1,7 +1,7 @@
 // ExtensionConfig reconcile logic (upstream: internal/controllers/extensionconfig): Paused condition, CA injection,
 // discovery, status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
+import { jsonEqual } from '@capi/apimachinery';
 import {
-  jsonEqual,
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
   INJECT_CA_FROM_SECRET_ANNOTATION,
@@ -161,7 +161,7 @@ export class ExtensionConfigReconciler {
         message: paused ? `${EXTENSION_CONFIG_KIND} has the ${PAUSED_ANNOTATION} annotation` : undefined,
         observedGeneration: ec.metadata.generation,
       },
-      { now: this.now },
+      { now: () => this.now().getTime() },
     );
     if (jsonEqual(conditions, ec.status?.conditions ?? [])) return ec;
     return this.client.patch<ExtensionConfig>(
@@ -205,7 +205,7 @@ export class ExtensionConfigReconciler {
     const conditions = setCondition(
       ec.status?.conditions,
       { type: DISCOVERED_CONDITION, status, reason, message, observedGeneration: ec.metadata.generation },
-      { now: this.now },
+      { now: () => this.now().getTime() },
     );
     const patch = { status: { ...(handlers ? { handlers } : {}), conditions } };
     // Re-discovery that finds what status already says writes nothing (no request, no event for other watchers).

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
 import { KubeObject } from '../client/types';
-import { Clock, realClock, sleep } from '../util/clock';
+import { type Clock, realClock, sleep } from '@capi/apimachinery';
 import { counter, gauge, histogram } from '../util/metrics';
 import { WorkQueue } from '../workqueue/workqueue';
 import { controllerLogger, reconcileContext } from './logger';

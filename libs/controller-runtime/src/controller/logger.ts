@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type LoggerService } from '@nestjs/common';
-import { groupOf } from './mapping';
+import { groupOf } from '@capi/apimachinery';
 import type { GroupVersionKind, LogFields, ReconcileContext, ReconcileLogger, Request } from './types';
 
 /**

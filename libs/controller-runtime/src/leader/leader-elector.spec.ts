@@ -1,5 +1,5 @@
 import { KubeClient } from '../client/kube-client';
-import { FakeClock } from '../util/clock';
+import { FakeClock } from '@capi/apimachinery/testing';
 import { eventually } from '../testing/eventually';
 import { FakeApiServer } from '../testing/fake-apiserver';
 import { decideLease, Lease, microTime } from './lease';

@@ -2,7 +2,7 @@ import { hostname } from 'os';
 import { Logger } from '@nestjs/common';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors';
 import { Client } from '../client/types';
-import { Clock, realClock, sleep } from '../util/clock';
+import { type Clock, realClock, sleep } from '@capi/apimachinery';
 import { decideLease, Lease, microTime } from './lease';
 
 // controller-runtime's defaults: defaultLeaseDuration, defaultRenewDeadline, defaultRetryPeriod (pkg/manager/manager.go).

@@ -6,7 +6,7 @@ import { Client } from '../client/types';
 import { Controller, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from '../controller/controller';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions, LeaderElector } from '../leader/leader-elector';
-import { Clock, realClock } from '../util/clock';
+import { type Clock, realClock } from '@capi/apimachinery';
 
 export interface ManagerOptions {
   /** Direct API client (writes, and reads the cache cannot serve). */

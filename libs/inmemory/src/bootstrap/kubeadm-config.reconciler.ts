@@ -25,7 +25,7 @@ import {
   renderCloudInit,
   secretRefsOf,
 } from './cloud-init';
-import { sameJson } from '../util/same-json';
+import { jsonEqual } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 /** Requeue while a referenced Secret is missing (Secrets are not watched). */
@@ -93,8 +93,8 @@ export class KubeadmConfigReconciler implements Reconciler {
       if (!(e instanceof BootstrapDataError)) throw e;
       outcome = { error: e };
     }
-    const status = desiredConfigStatus(config, outcome, { now: () => new Date(this.now()) });
-    if (!sameJson(config.status ?? {}, status)) {
+    const status = desiredConfigStatus(config, outcome, { now: this.now });
+    if (!jsonEqual(config.status ?? {}, status)) {
       const written = await this.client.apply(
         {
           apiVersion: BOOTSTRAP_API_VERSION,

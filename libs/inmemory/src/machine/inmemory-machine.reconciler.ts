@@ -35,7 +35,7 @@ import {
   providerIdOf,
 } from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
-import { sameJson } from '../util/same-json';
+import { jsonEqual } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 const KIND = 'InMemoryMachine';
@@ -128,11 +128,7 @@ export class InMemoryMachineReconciler implements Reconciler {
       await this.ensureProviderID(ctx.signal, infra, providerIdOf(machine));
       this.bootStartedAt.delete(infra.metadata.uid!);
     }
-    await this.writeStatus(
-      ctx.signal,
-      infra,
-      desiredMachineStatus(infra, machine, phase, { now: () => new Date(this.now()) }),
-    );
+    await this.writeStatus(ctx.signal, infra, desiredMachineStatus(infra, machine, phase, { now: this.now }));
     if (phase.phase === 'Booting') return { requeueAfterMs: phase.remainingMs };
   }
 
@@ -184,7 +180,7 @@ export class InMemoryMachineReconciler implements Reconciler {
     infra: InMemoryMachine,
     status: NonNullable<InMemoryMachine['status']>,
   ): Promise<void> {
-    if (sameJson(infra.status ?? {}, status)) return;
+    if (jsonEqual(infra.status ?? {}, status)) return;
     const written = await this.client.apply(
       {
         apiVersion: INMEMORY_API_VERSION,

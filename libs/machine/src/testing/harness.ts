@@ -14,15 +14,9 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
+import { FakeClock } from '@capi/apimachinery/testing';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
-import {
-  extensionConfigFor,
-  kubeConfigFor,
-  ManualClock,
-  startEnvtest,
-  testMachineCrd,
-  type Envtest,
-} from '@capi/envtest';
+import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import {
   createExtensionServer,
   discoverExtension,
@@ -46,7 +40,7 @@ export interface Harness {
   reconcile(req: Request): Promise<Result | void>;
   manager: Manager;
   registry: ExtensionRegistry;
-  clock: ManualClock;
+  clock: FakeClock;
   counts: CountingClientMetrics;
   transport: HttpsExtensionTransport;
   close(): Promise<void>;
@@ -57,7 +51,7 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
-  const clock = new ManualClock();
+  const clock = new FakeClock();
   const counts = new CountingClientMetrics();
 
   const moduleRef = await Test.createTestingModule({

@@ -1,6 +1,7 @@
 // MachineDeployment controller: snapshot → rollout planner → MachineSet applies → status. Decisions live in the
 // planner (../rollout) and the pure helpers next to this file.
 import { Inject, Optional } from '@nestjs/common';
+import { realClock, type PassiveClock, jsonEqual } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   MACHINE_DEPLOYMENT_NAME_LABEL,
@@ -8,8 +9,6 @@ import {
   controlledBy,
   indexMachineSets,
   indexMachines,
-  systemClock,
-  type Clock,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -42,7 +41,7 @@ import {
   type PlanOptions,
   type RolloutPlan,
 } from '../rollout';
-import { byName, deleteIgnoreNotFound, jsonEqual, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
 import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
@@ -75,7 +74,7 @@ const machineDeploymentForLabel = (obj: KubeObject): Request[] => {
   coalesceSecondaryEvents: SECONDARY_EVENT_COALESCING,
 })
 export class MachineDeploymentReconciler implements Reconciler {
-  private readonly clock: Clock;
+  private readonly clock: PassiveClock;
   private readonly gates: FeatureGates;
   /** Exposed for tests and metrics: how MachineSet pairs are checked for in-place updates. */
   readonly inPlaceChecker: MachineSetInPlaceChecker;
@@ -87,11 +86,11 @@ export class MachineDeploymentReconciler implements Reconciler {
     @Optional() @Inject(FEATURE_GATES) gates?: FeatureGates,
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: CoverageRuntimeClient,
     @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
-    @Optional() @Inject(MACHINEDEPLOYMENT_CLOCK) clock?: Clock,
+    @Optional() @Inject(MACHINEDEPLOYMENT_CLOCK) clock?: PassiveClock,
     @Optional() @Inject(MACHINEDEPLOYMENT_OPTIONS) options?: MachineDeploymentControllerOptions,
   ) {
     this.gates = gates ?? FeatureGates.defaults();
-    this.clock = clock ?? systemClock;
+    this.clock = clock ?? realClock;
     if (cache) {
       indexMachineSets(cache);
       indexMachines(cache);
@@ -100,7 +99,7 @@ export class MachineDeploymentReconciler implements Reconciler {
       client,
       resolver: new ContractVersionResolver(directClient),
       runtimeClient,
-      now: () => this.clock.now().getTime(),
+      now: () => this.clock.now(),
       ttlMs: options?.canUpdateCacheTtlMs,
     });
   }
@@ -187,7 +186,7 @@ export class MachineDeploymentReconciler implements Reconciler {
           current as unknown as MachineSet | undefined,
           taken,
         ) as unknown as MachineSetLike,
-      now: () => this.clock.now(),
+      now: () => new Date(this.clock.now()),
     };
     const snapshot = {
       md: md as unknown as MachineDeploymentLike,

@@ -1,5 +1,6 @@
 // MachineSet controller (upstream internal/controllers/machineset): thin I/O around the pure decisions in this folder.
 import { Inject, Optional } from '@nestjs/common';
+import { labelSelectorAsSelector, realClock, type PassiveClock, jsonEqual } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   DISABLE_MACHINE_CREATE_ANNOTATION,
@@ -10,10 +11,7 @@ import {
   getCondition,
   indexMachineSets,
   indexMachines,
-  labelSelectorAsSelector,
   setCondition,
-  systemClock,
-  type Clock,
   type Cluster,
   type Machine,
   type MachineDeployment,
@@ -40,14 +38,7 @@ import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@c
 import { ContractVersionResolver, getReferenced } from '@capi/external';
 import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
-import {
-  byName,
-  deleteIgnoreNotFound,
-  jsonEqual,
-  refOf,
-  SECONDARY_EVENT_COALESCING,
-  waitForCache,
-} from '../shared/writes';
+import { byName, deleteIgnoreNotFound, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import {
   computeDesiredMachine,
@@ -107,7 +98,7 @@ const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r)
 })
 export class MachineSetReconciler implements Reconciler {
   private readonly resolver: ContractVersionResolver;
-  private readonly clock: Clock;
+  private readonly clock: PassiveClock;
   private readonly gates: FeatureGates;
   private readonly events: EventRecorder;
 
@@ -117,12 +108,12 @@ export class MachineSetReconciler implements Reconciler {
     @Optional() @Inject(FEATURE_GATES) gates: FeatureGates | undefined,
     @Inject(ServerSideApplier) private readonly applier: ServerSideApplier,
     @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
-    @Optional() @Inject(MACHINESET_CLOCK) clock?: Clock,
+    @Optional() @Inject(MACHINESET_CLOCK) clock?: PassiveClock,
   ) {
     this.resolver = new ContractVersionResolver(directClient);
-    this.clock = clock ?? systemClock;
+    this.clock = clock ?? realClock;
     this.gates = gates ?? FeatureGates.defaults();
-    this.events = new ApiEventRecorder(directClient, 'machineset-controller', () => this.clock.now());
+    this.events = new ApiEventRecorder(directClient, 'machineset-controller', () => new Date(this.clock.now()));
     if (cache) {
       indexMachines(cache);
       indexMachineSets(cache);
@@ -377,7 +368,7 @@ export class MachineSetReconciler implements Reconciler {
     }
     if (delta === 0) return machines;
 
-    const priority = deletePriorityFunc(ms.spec.deletion?.order, () => this.clock.now());
+    const priority = deletePriorityFunc(ms.spec.deletion?.order, () => new Date(this.clock.now()));
     const targetName = ms.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION];
     if (!targetName || !this.gates.enabled('InPlaceUpdates')) {
       for (const m of planDeletions(machines, -delta, priority)) await deleteIgnoreNotFound(this.client, refOf(m));

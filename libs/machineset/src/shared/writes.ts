@@ -1,5 +1,4 @@
 // Small write helpers shared by the MachineSet and MachineDeployment reconcilers.
-import { canonicalJson } from '@capi/ssa';
 import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
 
 /** How long a reconcile waits for its own writes to show up in the informer cache. */
@@ -40,11 +39,6 @@ export async function deleteIgnoreNotFound(client: Client, ref: ObjectRef): Prom
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
-}
-
-/** Deterministic deep equality for JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** Orders objects by name (byte order, as lists are): controller-owner index lists come back per owner. */

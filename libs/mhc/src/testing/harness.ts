@@ -13,8 +13,9 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
+import { FakeClock } from '@capi/apimachinery/testing';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
-import { clientFor, kubeConfigFor, ManualClock, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
+import { clientFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
 import { MachineHealthCheckControllerModule } from '../mhc-controller.module';
@@ -32,7 +33,7 @@ export interface Harness {
   /** One reconcile outside the controller's queue, with a fresh test context. */
   reconcile(req: Request): Promise<Result | void>;
   manager: Manager;
-  clock: ManualClock;
+  clock: FakeClock;
   counts: CountingClientMetrics;
   close(): Promise<void>;
 }
@@ -47,7 +48,7 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
   const client = new KubeClient(kc);
   const wl = clientFor(workload);
   // Starts at the current real time (whole seconds), near the timestamps the API server itself writes.
-  const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
+  const clock = new FakeClock(Math.floor(Date.now() / 1000) * 1000);
   const counts = new CountingClientMetrics();
   const moduleRef = await Test.createTestingModule({
     imports: [
