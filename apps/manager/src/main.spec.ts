@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@capi/controller-runtime';
 import { get } from './testing/http';
-import { finish, runManager as run, waitForLog } from './testing/manager-process';
+import { finish, runManager as run, waitForLog } from '../test/support/manager-process';
 
 // Each spawn compiles main.ts with swc; allow for two busy shared cores.
 jest.setTimeout(30_000);
