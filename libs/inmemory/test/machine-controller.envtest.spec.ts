@@ -150,7 +150,8 @@ it('Machine + KubeadmConfig + InMemoryMachine reach Running with the workload No
 });
 
 it('an in-place update marked on the Machine is executed by the updater on the host: Node at the new version, markers cleared', async () => {
-  // What KCP / the MachineSet do when they trigger an in-place update (spec §6.4 write order).
+  // What KCP / the MachineSet do when they trigger an in-place update (write order of upstream
+  // controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace_trigger.go).
   await annotate(machineRef, { [UPDATE_IN_PROGRESS_ANNOTATION]: '' });
   await annotate(infraRef, { [UPDATE_IN_PROGRESS_ANNOTATION]: '' }, { resources: { cpu: 6 } });
   await annotate(configRef, { [UPDATE_IN_PROGRESS_ANNOTATION]: '' });

@@ -12,7 +12,10 @@ import {
 import { compare as jsonDiff } from 'fast-json-patch';
 import { canExtensionsUpdate } from '@capi/inplace';
 
-/** Like the reference updater (spec §11): copy the fields this updater handles from desired, answer an RFC 6902 diff. */
+/**
+ * Like the reference updater (upstream test/extension/handlers/inplaceupdate/handlers.go): copy the fields this updater
+ * handles from desired, answer an RFC 6902 diff.
+ */
 const copyFields = (field: 'machine' | 'infrastructureMachine', keys: string[]) => (req: CanUpdateMachineRequest) => {
   const cur = req.current[field] as HookObject;
   const modified = structuredClone(cur);

@@ -15,7 +15,7 @@ const machine = (name: string, annotations?: Record<string, string>): KubeObject
   },
 });
 
-describe('hook tracking with API writes (spec §5.1)', () => {
+describe('hook tracking with API writes', () => {
   let env: Envtest;
   let client: KubeClient;
   let requests: CountingClientMetrics;

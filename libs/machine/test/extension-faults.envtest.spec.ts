@@ -1,4 +1,4 @@
-// Issue 8: the Machine controller's in-place update against a faulty UpdateMachine extension over real HTTPS and the
+// The Machine controller's in-place update against a faulty UpdateMachine extension over real HTTPS and the
 // embedded API server. Per fault: a clear condition, retries bounded by the controller's exponential backoff,
 // another cluster (namespace, own ExtensionConfig picked by namespaceSelector) unaffected, completion once healed.
 import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';

@@ -1,5 +1,6 @@
-// The Machine controller's in-place phase against the embedded API server and real HTTPS extension servers
-// (spec §8.2, §12 items 25–33): markers, preconditions, UpdateMachine calls, retry cache, completion order, errors.
+// The Machine controller's in-place phase against the embedded API server and real HTTPS extension servers (upstream
+// core/reconcilers/machine/machine_controller_inplace_update.go): markers, preconditions, UpdateMachine calls, retry
+// cache, completion order, errors.
 import {
   PENDING_HOOKS_ANNOTATION,
   UPDATE_IN_PROGRESS_ANNOTATION,
@@ -84,7 +85,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
   const trigger = (name: string, parts: Parameters<typeof triggerInPlaceUpdate>[3] = {}) =>
     triggerInPlaceUpdate(h.client, ns, name, parts);
 
-  it('full happy path (items 29, 30): UpdateMachine with reduced desired objects, in progress with retryAfter, then completed', async () => {
+  it('full happy path: UpdateMachine with reduced desired objects, in progress with retryAfter, then completed', async () => {
     await runningMachine('happy');
     let done = false;
     responders.set('happy', () =>
@@ -99,7 +100,8 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       return cond(m, 'Updating')?.message === 'In-place update in progress: Extension is updating Machine' && m;
     }, 'Updating=True InPlaceUpdating');
     expect(cond(updating, 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating' });
-    // Updating is in the Ready summary (negative polarity): not Ready, hence not Available; phase Updating (item 9).
+    // Updating is in the Ready summary (negative polarity): not Ready, hence not Available; phase Updating (upstream
+    // core/reconcilers/machine/machine_controller_status.go).
     expect(cond(updating, 'Ready')).toMatchObject({
       status: 'False',
       reason: 'NotReady',
@@ -197,7 +199,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect((await refusedStatusWrites()) - before).toBe(0);
   });
 
-  it('item 25: update-in-progress without pending hook -> no extension call (waiting for the owner)', async () => {
+  it('update-in-progress without pending hook -> no extension call (waiting for the owner)', async () => {
     await runningMachine('m25');
     responders.set('m25', () => ({ retryAfterSeconds: 0 }));
     await trigger('m25', { pending: false });
@@ -211,7 +213,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('m25')).toHaveLength(1);
   });
 
-  it('item 26: pending hook without update-in-progress -> markers cleaned, hook done, no call', async () => {
+  it('pending hook without update-in-progress -> markers cleaned, hook done, no call', async () => {
     await runningMachine('m26');
     await annotate(h.client, infraRef('m26'), MARKERS_ON);
     await annotate(h.client, bootRef('m26'), MARKERS_ON);
@@ -225,7 +227,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('m26')).toHaveLength(0);
   });
 
-  it('item 27: infra machine lacks update-in-progress -> no call; once marked -> call', async () => {
+  it('infra machine lacks update-in-progress -> no call; once marked -> call', async () => {
     await runningMachine('m27');
     responders.set('m27', () => ({ retryAfterSeconds: 0 }));
     await trigger('m27', { infra: false });
@@ -236,7 +238,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     await eventually(async () => cond(await getMachine('m27'), 'Updating')?.reason === 'NotUpdating', 'completed');
   });
 
-  it('item 28: missing nodeRef -> no call', async () => {
+  it('missing nodeRef -> no call', async () => {
     await runningMachine('m28', { node: false });
     responders.set('m28', () => ({ retryAfterSeconds: 0 }));
     await trigger('m28');
@@ -247,7 +249,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(cond(m, 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating' });
   });
 
-  it('item 29: retryAfterSeconds 10 -> requeue after 10 s, message, no call within 10 s', async () => {
+  it('retryAfterSeconds 10 -> requeue after 10 s, message, no call within 10 s', async () => {
     await runningMachine('m29');
     responders.set('m29', () => ({ retryAfterSeconds: 10, message: 'rebooting' }));
     await trigger('m29');
@@ -266,7 +268,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('m29')).toHaveLength(2);
   });
 
-  it('item 31: Failure response -> reconcile error, InPlaceUpdateFailed, markers retained, retried', async () => {
+  it('Failure response -> reconcile error, InPlaceUpdateFailed, markers retained, retried', async () => {
     await runningMachine('m31');
     responders.set('m31', () => ({ status: 'Failure', message: 'disk full' }));
     await trigger('m31');
@@ -292,7 +294,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     });
   });
 
-  it('item 32: no UpdateMachine extension registered -> error, InPlaceUpdateFailed', async () => {
+  it('no UpdateMachine extension registered -> error, InPlaceUpdateFailed', async () => {
     await runningMachine('m32');
     const saved = h.registry.list().filter((r) => r.extensionConfigName === 'updater-a');
     expect(saved).toHaveLength(1);
@@ -317,7 +319,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     });
   });
 
-  it('item 33: InfraMachine not found -> error, "In-place update not possible: InfraMachine not found"', async () => {
+  it('InfraMachine not found -> error, "In-place update not possible: InfraMachine not found"', async () => {
     await runningMachine('m33');
     responders.set('m33', () => ({ retryAfterSeconds: 0 }));
     await h.client.delete(infraRef('m33'));

@@ -89,7 +89,7 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
     const infraBefore = await infraNames(h.client, ns);
     await machineDeploymentSettled(h.client, ns, 3);
 
-    // maxUnavailable 1, maxSurge 0: updating Machines are unavailable, so at most one updates at a time (spec §12.41).
+    // maxUnavailable 1, maxSurge 0: updating Machines are unavailable, so at most one updates at a time.
     const updating = new Set<string>();
     let maxUpdating = 0;
     const watch = await h.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns }, (ev) => {
@@ -140,7 +140,7 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
         )
       );
     }, 'InfraMachines labelled with the new MachineSet');
-    // The drained old MS is deleted and no move annotation is left on the new one (spec §12.42).
+    // The drained old MS is deleted and no move annotation is left on the new one.
     await eventually(async () => {
       const sets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
       const keys = sets.flatMap((ms) => Object.keys(ms.metadata.annotations ?? {}));

@@ -104,7 +104,7 @@ describe('RuntimeClient', () => {
     await Promise.all(servers.map((s) => s.close()));
   });
 
-  it('calls <base>/hooks.runtime.cluster.x-k8s.io/v1alpha1/<lowercased hook>/<handler>?timeout=10s (§12.4)', async () => {
+  it('calls <base>/hooks.runtime.cluster.x-k8s.io/v1alpha1/<lowercased hook>/<handler>?timeout=10s', async () => {
     await client.callExtension('UpdateMachine', forObject, 'update-machine.good', updateRequest());
     const last = servers[0].requests[servers[0].requests.length - 1];
     expect(last.path).toBe('/hooks.runtime.cluster.x-k8s.io/v1alpha1/updatemachine/update-machine');
@@ -112,7 +112,7 @@ describe('RuntimeClient', () => {
     expect(last.body).toMatchObject({ apiVersion: HOOKS_API_VERSION, kind: 'UpdateMachineRequest' });
   });
 
-  it('merges ExtensionConfig settings, request keys win (§12.5)', async () => {
+  it('merges ExtensionConfig settings, request keys win', async () => {
     const r = await client.callExtension(
       'UpdateMachine',
       forObject,
@@ -123,7 +123,7 @@ describe('RuntimeClient', () => {
     expect(r.retryAfterSeconds).toBe(7);
   });
 
-  it('status Failure -> ExtensionCallError reason Failure with the message (§12.6)', async () => {
+  it('status Failure -> ExtensionCallError reason Failure with the message', async () => {
     const err = await client
       .callExtension('CanUpdateMachine', forObject, 'can-update.good', canUpdateRequest)
       .catch((e) => e);
@@ -174,7 +174,7 @@ describe('RuntimeClient', () => {
   });
 });
 
-describe('failure handling with misbehaving extensions (§12.6)', () => {
+describe('failure handling with misbehaving extensions', () => {
   const transport = new HttpsExtensionTransport();
   const closers: (() => Promise<void>)[] = [];
   afterAll(async () => {
@@ -309,7 +309,7 @@ describe('failure handling with misbehaving extensions (§12.6)', () => {
   });
 });
 
-describe('namespaceSelector and callAll (§12.7, §12.8)', () => {
+describe('namespaceSelector and callAll', () => {
   const transport = new HttpsExtensionTransport();
   const registry = new ExtensionRegistry();
   const namespaceReads: string[] = [];

@@ -46,7 +46,7 @@ describe('catalog', () => {
   });
 });
 
-describe('validateDiscoveryResponse (§12.2)', () => {
+describe('validateDiscoveryResponse', () => {
   it('defaults timeoutSeconds to 10 and failurePolicy to Fail, names get the ExtensionConfig suffix', () => {
     expect(validateDiscoveryResponse('ext', response(handler()))).toEqual([
       { name: 'can-update-machine.ext', requestHook: handler().requestHook, timeoutSeconds: 10, failurePolicy: 'Fail' },
@@ -89,7 +89,7 @@ describe('validateDiscoveryResponse (§12.2)', () => {
   });
 });
 
-describe('clientConfig URL (§12.3)', () => {
+describe('clientConfig URL', () => {
   const gvh = { group: 'hooks.runtime.cluster.x-k8s.io', version: 'v1alpha1', hook: 'UpdateMachine' };
   it('service builds https://name.ns.svc:port/path', () => {
     expect(
@@ -118,7 +118,7 @@ describe('clientConfig URL (§12.3)', () => {
   });
 });
 
-describe('discoverExtension over HTTPS (§12.1)', () => {
+describe('discoverExtension over HTTPS', () => {
   let server: ExtensionServer;
   const transport = new HttpsExtensionTransport();
   beforeAll(async () => {

@@ -232,7 +232,7 @@ describe('ExtensionConfigReconciler', () => {
   });
 });
 
-describe('singleExtension (§12.9)', () => {
+describe('singleExtension', () => {
   it('errors with "only one hook is supported" for two handlers', () => {
     expect(() => singleExtension('UpdateMachine', ['a.x', 'b.y'])).toThrow(
       'found multiple UpdateMachine hooks (a.x,b.y): only one hook is supported',

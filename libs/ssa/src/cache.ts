@@ -1,5 +1,6 @@
-// SSA request cache (spec §10.2): remembers "applying this intent to this object at this resourceVersion is a
-// no-op". TTL-based like upstream, plus an LRU size bound so a busy controller cannot grow it without limit.
+// SSA request cache (upstream internal/util/ssa/cache.go): remembers "applying this intent to this object at this
+// resourceVersion is a no-op". TTL-based like upstream, plus an LRU size bound so a busy controller cannot grow it
+// without limit.
 import { Counter, Registry } from 'prom-client';
 
 /** Upstream ttl: a multiple of the default sync period so entries get refreshed a few times before expiring. */

@@ -80,7 +80,7 @@ describe('ssa.patch against an API server (envtest)', () => {
     return { writes, modified };
   }
 
-  it('second reconcile with no change makes 0 writes; the caller gets the current object (§12.45)', async () => {
+  it('second reconcile with no change makes 0 writes; the caller gets the current object', async () => {
     const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
     const intent = widget('w-nochange', { size: 1 });
     expect((await reconcile(cache, intent)).writes).toBe(1);
@@ -153,7 +153,7 @@ describe('ssa.patch against an API server (envtest)', () => {
     expect(other).toBe(1);
   });
 
-  it('entries expire after the TTL (injectable clock, §12.46)', async () => {
+  it('entries expire after the TTL (injectable clock)', async () => {
     const clock = new ManualClock(0);
     const cache = new SsaCache({ controllerName: 'test', clock });
     const intent = widget('w-ttl', { size: 4 });
@@ -183,7 +183,7 @@ describe('ssa.patch against an API server (envtest)', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('strips status/resourceVersion/managedFields from the intent (§12.48) and writes the response back', async () => {
+  it('strips status/resourceVersion/managedFields from the intent and writes the response back', async () => {
     await patch(client, widget('w-strip', { size: 1 }), { fieldOwner: 'capi-test' });
     const stale = await client.get(ref('w-strip'));
     const modified: KubeObject = { ...structuredClone(stale), spec: { size: 6 }, status: { phase: 'Bogus' } };

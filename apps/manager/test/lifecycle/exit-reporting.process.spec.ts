@@ -1,5 +1,5 @@
 // Every exit of the real manager process explains itself: the last stderr record is "manager exiting" with the exit
-// code and the reason (issue 15: an unexplained exit of the whole process tree was seen once).
+// code and the reason (an unexplained exit of the whole process tree was seen once, with nothing logged).
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { finish, logRecords, repoRoot, runManager, waitForLog } from '../support/manager-process';

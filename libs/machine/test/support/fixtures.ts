@@ -155,7 +155,10 @@ export async function createRunningMachine(
   }, `${ns}/${name} provisioned`);
 }
 
-/** The owner's trigger: update-in-progress on Machine, infra, bootstrap, then pending-hooks on the Machine (spec §8.1). */
+/**
+ * The owner's trigger: update-in-progress on Machine, infra, bootstrap, then pending-hooks on the Machine (upstream
+ * controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace_trigger.go).
+ */
 export async function triggerInPlaceUpdate(
   c: KubeClient,
   ns: string,
