@@ -25,9 +25,15 @@ import {
   type Client,
   type Manager,
 } from '@capi/controller-runtime';
+import { KcpControllerModule } from '@capi/kcp';
+import { MachineControllerModule } from '@capi/machine';
+import { MachineSetModule } from '@capi/machineset';
+import { MachineHealthCheckControllerModule } from '@capi/mhc';
+import { EXTENSION_CONFIG_MODULE_OPTIONS, ExtensionConfigModule } from '@capi/runtime-client';
 import {
   buildManagerModule,
   type CheckRegistry,
+  type ControllerName,
   type ControllerRegistry,
   ControllerSetupError,
   ControllerUnavailableError,
@@ -38,7 +44,6 @@ import {
   JsonLogger,
   KUBECONFIG,
   LEADER_ELECTION_ID,
-  libModule,
   loadManagerConfig,
   LOGGER,
   type ManagerConfig,
@@ -333,30 +338,31 @@ describe('controller selection', () => {
       expect([name, typeof entry.module()]).toEqual([name, expect.stringMatching(/^(object|function)$/)]);
   });
 
-  it('libModule fails clearly for a missing export and uses forRoot() when present', () => {
-    expect(() => libModule('kcp', '@capi/kcp', {}, 'KubeadmControlPlaneModule')()).toThrow(
-      'controller kcp is not available: @capi/kcp does not export KubeadmControlPlaneModule yet',
+  it("each default controller is its lib's module, built by forRoot() (the extensionconfig one from the config)", () => {
+    const built = (name: ControllerName, c?: ManagerConfig) => DEFAULT_CONTROLLERS[name].module(c) as DynamicModule;
+    expect(built('kcp').module).toBe(KcpControllerModule);
+    expect(built('machineset').module).toBe(MachineSetModule);
+    expect(built('machine').module).toBe(MachineControllerModule);
+    expect(built('mhc').module).toBe(MachineHealthCheckControllerModule);
+    const extensionconfig = built(
+      'extensionconfig',
+      config('--runtime-extension-client-cert-file=/c.pem', '--runtime-extension-client-key-file=/k.pem'),
     );
-    expect(() => libModule('kcp', '@capi/kcp', {}, ['A', 'B'])()).toThrow('@capi/kcp does not export A or B yet');
-    expect(libModule('kcp', '@capi/kcp', { B: ProbeModule }, ['A', 'B'])()).toBe(ProbeModule);
-    const dynamic: DynamicModule = { module: ProbeModule };
-    class WithForRoot {
-      static forRoot() {
-        return dynamic;
-      }
-    }
-    expect(
-      libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: WithForRoot }, 'KubeadmControlPlaneModule')(),
-    ).toBe(dynamic);
-    expect(
-      libModule('kcp', '@capi/kcp', { KubeadmControlPlaneModule: ProbeModule }, 'KubeadmControlPlaneModule')(),
-    ).toBe(ProbeModule);
+    expect(extensionconfig.module).toBe(ExtensionConfigModule);
+    expect(extensionconfig.providers).toContainEqual({
+      provide: EXTENSION_CONFIG_MODULE_OPTIONS,
+      useValue: { clientCertificateFiles: { certFile: '/c.pem', keyFile: '/k.pem' } },
+    });
   });
 
-  it('buildManagerModule surfaces a missing lib module instead of running without it', () => {
+  it('buildManagerModule surfaces a controller module that cannot be built instead of running without it', () => {
     const withoutKcp: ControllerRegistry = {
       ...DEFAULT_CONTROLLERS,
-      kcp: { module: libModule('kcp', '@capi/kcp', {}, 'KubeadmControlPlaneModule') },
+      kcp: {
+        module: () => {
+          throw new ControllerUnavailableError('kcp', 'its module failed to build');
+        },
+      },
     };
     expect(() => buildManagerModule(config('--controllers=kcp'), { controllers: withoutKcp })).toThrow(
       ControllerUnavailableError,

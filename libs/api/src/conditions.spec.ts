@@ -8,11 +8,11 @@ import {
   removeCondition,
   setCondition,
   setConditionOn,
-  type Clock,
   type Condition,
 } from './conditions';
+import type { PassiveClock } from '@capi/apimachinery';
 
-const clockAt = (iso: string): Clock => ({ now: () => new Date(iso) });
+const clockAt = (iso: string): PassiveClock => ({ now: () => Date.parse(iso) });
 const t0 = clockAt('2026-01-01T00:00:00.123Z');
 const t1 = clockAt('2026-01-01T01:00:00Z');
 

@@ -1,12 +1,8 @@
 // metav1.Condition helpers (upstream util/conditions v1beta2: get/set/mirror/aggregate), clock injectable.
+import { formatTime, realClock, type PassiveClock } from '@capi/apimachinery';
 import type { Condition, ConditionStatus } from './schema/meta';
 
 export type { Condition, ConditionStatus };
-
-export interface Clock {
-  now(): Date;
-}
-export const systemClock: Clock = { now: () => new Date() };
 
 /** What a caller decides; lastTransitionTime is computed. */
 export interface ConditionInput {
@@ -33,9 +29,6 @@ const conditionsOf = (s: Source): readonly Condition[] =>
       ? (s as readonly Condition[])
       : ((s as ConditionsHolder).status?.conditions ?? []);
 
-/** Metav1 time format: RFC 3339 with second precision. */
-export const formatTime = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 export function getCondition(source: Source, type: string): Condition | undefined {
   return conditionsOf(source).find((c) => c.type === type);
 }
@@ -55,7 +48,7 @@ export const isUnknown = (source: Source, type: string): boolean => {
 export function setCondition(
   conditions: readonly Condition[] | undefined,
   input: ConditionInput,
-  clock: Clock = systemClock,
+  clock: PassiveClock = realClock,
 ): Condition[] {
   const list = [...(conditions ?? [])];
   const i = list.findIndex((c) => c.type === input.type);
@@ -87,7 +80,7 @@ function conditionsEqual(a: Condition, b: Condition): boolean {
 }
 
 /** Sets the condition on an object in place; observedGeneration defaults to metadata.generation. */
-export function setConditionOn(obj: ConditionsHolder, input: ConditionInput, clock: Clock = systemClock): void {
+export function setConditionOn(obj: ConditionsHolder, input: ConditionInput, clock: PassiveClock = realClock): void {
   const observedGeneration = input.observedGeneration ?? obj.metadata.generation;
   obj.status = obj.status ?? {};
   obj.status.conditions = setCondition(obj.status.conditions, { ...input, observedGeneration }, clock);

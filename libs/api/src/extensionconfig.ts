@@ -1,5 +1,5 @@
 // Semantic validation of ExtensionConfig beyond the schema (upstream core/webhooks/admission/extensionconfig.go).
-import { labelSelectorAsSelector, LabelSelectorError } from './labelselector';
+import { labelSelectorAsSelector, LabelSelectorError } from '@capi/apimachinery';
 import type { ExtensionConfig } from './types/extensionconfig';
 
 /** Field-path prefixed messages, empty when valid. Meant for admission / the ExtensionConfig controller. */

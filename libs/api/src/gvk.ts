@@ -33,11 +33,3 @@ export const KubeadmControlPlaneGVK = gvk(CONTROLPLANE_GROUP, 'KubeadmControlPla
 export const KubeadmConfigGVK = gvk(BOOTSTRAP_GROUP, 'KubeadmConfig');
 export const KubeadmConfigTemplateGVK = gvk(BOOTSTRAP_GROUP, 'KubeadmConfigTemplate');
 export const ExtensionConfigGVK = gvk(RUNTIME_GROUP, 'ExtensionConfig');
-
-/** Split "group/version" (or "v1") into its parts. */
-export function parseApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/');
-  return i < 0
-    ? { group: '', version: apiVersion }
-    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}

@@ -14,11 +14,10 @@ export * from './crd';
 export * from './conditions';
 export * from './pendinghooks';
 export * from './inplace';
-export * from './labelselector';
 export * from './extensionconfig';
 export * from './hooks';
 export * from './remediation';
 export * from './summary';
 export * from './machine-template';
 export * from './simulated-control-plane';
-export { jsonEqual } from './json';
+// Only for libs/machine/src/status-patch, which imports it from here until it moves to @capi/apimachinery.

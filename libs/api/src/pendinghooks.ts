@@ -1,5 +1,6 @@
 // Hook tracking through the `runtime.cluster.x-k8s.io/pending-hooks` annotation (upstream internal/hooks/tracking.go).
 // Pure: functions return the new annotations; the API write (merge patch) lives in controllers.
+import { createMergePatch } from '@capi/apimachinery';
 import { PENDING_HOOKS_ANNOTATION } from './constants';
 
 /** Split a comma list: drops empty items, de-duplicates, sorts. */
@@ -78,10 +79,6 @@ export function annotationsMergePatch(
   original: Record<string, string> | undefined,
   modified: Record<string, string> | undefined,
 ): { metadata: { annotations: Record<string, string | null> } } | undefined {
-  const patch: Record<string, string | null> = {};
-  const o = original ?? {};
-  const m = modified ?? {};
-  for (const k of Object.keys(o)) if (!(k in m)) patch[k] = null;
-  for (const [k, v] of Object.entries(m)) if (o[k] !== v) patch[k] = v;
-  return Object.keys(patch).length === 0 ? undefined : { metadata: { annotations: patch } };
+  const patch = createMergePatch(original ?? {}, modified ?? {}) as Record<string, string | null> | undefined;
+  return patch && { metadata: { annotations: patch } };
 }

@@ -279,6 +279,32 @@ describe('bad input', () => {
     expect(s.code).toBe(400);
   });
 
+  it("label selectors: 400 with labels.Parse's message for what kube-apiserver rejects, the rest accepted", async () => {
+    const labelValue =
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    const rejected: [string, string][] = [
+      ['a=(b', "unable to parse requirement: found '(', expected: identifier"],
+      ['a=-b', `unable to parse requirement: values[0][a]: Invalid value: "-b": ${labelValue}`],
+      [
+        'x<a',
+        `unable to parse requirement: values[0]: Invalid value: "a": for 'Gt', 'Lt' operators, the value must be an integer`,
+      ],
+      ['x in (a),', "found '', expected: identifier after ','"],
+    ];
+    for (const [sel, message] of rejected) {
+      const r = await rawRequest(conn, 'GET', `${cms}?labelSelector=${encodeURIComponent(sel)}`);
+      expect([sel, r.code, status(r.text)]).toEqual([
+        sel,
+        400,
+        { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 },
+      ]);
+    }
+    for (const sel of ['a in ()', 'x>1', 'notin=in', '!a,b notin (c,,d)']) {
+      const r = await rawRequest(conn, 'GET', `${cms}?labelSelector=${encodeURIComponent(sel)}`);
+      expect([sel, r.code]).toEqual([sel, 200]);
+    }
+  });
+
   it('invalid CRDs are 422 with causes', async () => {
     const r = await rawRequest(conn, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       apiVersion: 'apiextensions.k8s.io/v1',

@@ -48,24 +48,14 @@ export {
 } from './cache/indexes';
 export { CachedClient } from './cache/cached-client';
 export { TransformFunc, shareManagedFieldsTrees } from './cache/transforms';
-export {
-  LabelSelector,
-  SelectorOperator,
-  SelectorRequirement,
-  SelectorParseError,
-  parseSelector,
-  matchesSelector,
-  labelSelectorToString,
-} from './cache/label-selector';
 
 export { WorkQueue, WorkQueueOptions } from './workqueue/workqueue';
 export { RateLimiter, ItemExponentialFailureRateLimiter, ExponentialBackoffOptions } from './workqueue/rate-limiter';
-export { Clock, FakeClock, RealClock, realClock, TimerHandle } from './util/clock';
 export { cloneJson, deepFreeze } from './util/clone';
 
 export * from './controller/types';
 export { Controller, decideRequeue, ReconcileOutcome } from './controller/controller';
-export { controllerOwnerRequests, requestFor, groupOf } from './controller/mapping';
+export { controllerOwnerRequests, requestFor } from './controller/mapping';
 export * from './controller/predicates';
 
 export { LeaderElector, LeaderElectionOptions, LeaderCallbacks } from './leader/leader-elector';

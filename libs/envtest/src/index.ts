@@ -9,7 +9,6 @@ export {
   type SettleOptions,
 } from './polling';
 export { clientFor, countingClientFor, kubeConfigFor, type KubeconfigSource } from './clients';
-export { ManualClock } from './clock';
 export {
   extensionConfigFor,
   testMachineCrd,

@@ -4,11 +4,21 @@ export type Falsy = undefined | null | false | 0 | '';
 export interface EventuallyOptions {
   /** Names what is awaited; the timeout error reads "timed out waiting for <message>". */
   message: string;
-  /** Give up after this long (default 10 s). */
+  /** Give up after this long (default EVENTUALLY_TIMEOUT_MS, 20 s). */
   timeoutMs?: number;
-  /** Pause between attempts (default 20 ms). */
+  /** Pause between attempts (default EVENTUALLY_INTERVAL_MS, 20 ms). */
   intervalMs?: number;
 }
+
+// Generous default: CI has 2 cores shared by two jest processes, and some steps start servers (TLS keys); a correct
+// controller converges well within it, a broken one only takes longer to report. (Not gomega's Eventually defaults,
+// 1 s / 10 ms: those suit one fast process.)
+const EVENTUALLY_TIMEOUT_MS = 20_000;
+const EVENTUALLY_INTERVAL_MS = 20;
+/** settle(): how long queues must stay idle, how long it may take, and how often they are looked at. */
+const SETTLE_QUIET_MS = 150;
+const SETTLE_TIMEOUT_MS = 10_000;
+const SETTLE_POLL_INTERVAL_MS = 10;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const describeError = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -21,9 +31,11 @@ export async function eventually<T>(
   check: () => T | Falsy | Promise<T | Falsy>,
   opts: EventuallyOptions | string,
 ): Promise<T> {
-  // Generous default: CI has 2 cores shared by two jest processes, and some steps start servers (TLS keys); a
-  // correct controller converges well within it, a broken one only takes longer to report.
-  const { message, timeoutMs = 20_000, intervalMs = 20 } = typeof opts === 'string' ? { message: opts } : opts;
+  const {
+    message,
+    timeoutMs = EVENTUALLY_TIMEOUT_MS,
+    intervalMs = EVENTUALLY_INTERVAL_MS,
+  } = typeof opts === 'string' ? { message: opts } : opts;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -40,9 +52,9 @@ export async function eventually<T>(
 }
 
 export interface SettleOptions {
-  /** How long every queue must stay empty with nothing processing (default 150 ms). */
+  /** How long every queue must stay empty with nothing processing (default SETTLE_QUIET_MS, 150 ms). */
   quietMs?: number;
-  /** Give up after this long (default 10 s). */
+  /** Give up after this long (default SETTLE_TIMEOUT_MS, 10 s). */
   timeoutMs?: number;
 }
 
@@ -60,7 +72,7 @@ export async function settle(
   controllers: string[],
   opts: SettleOptions = {},
 ): Promise<void> {
-  const { quietMs = 150, timeoutMs = 10_000 } = opts;
+  const { quietMs = SETTLE_QUIET_MS, timeoutMs = SETTLE_TIMEOUT_MS } = opts;
   const deadline = Date.now() + timeoutMs;
   let quietSince = Date.now();
   for (;;) {
@@ -72,6 +84,6 @@ export async function settle(
     else if (Date.now() - quietSince >= quietMs) return;
     if (Date.now() > deadline)
       throw new Error(`controller(s) ${controllers.join(', ')} did not settle within ${timeoutMs} ms`);
-    await sleep(10);
+    await sleep(SETTLE_POLL_INTERVAL_MS);
   }
 }

@@ -5,7 +5,6 @@ import {
   type Envtest,
   extensionConfigFor,
   kubeConfigFor,
-  ManualClock,
   startEnvtest,
   TEST_INFRA_API_VERSION,
   TEST_MACHINE_KIND,
@@ -75,16 +74,5 @@ describe('extensionConfigFor', () => {
       name: 'x',
       resourceVersion: '1',
     });
-  });
-});
-
-describe('ManualClock', () => {
-  it('moves only when advanced and formats RFC 3339 offsets', () => {
-    const clock = new ManualClock(Date.parse('2026-03-01T10:00:00.500Z'));
-    expect(clock.now()).toBe(Date.parse('2026-03-01T10:00:00.500Z'));
-    clock.advance(1_500);
-    expect(clock.at()).toBe('2026-03-01T10:00:02Z');
-    expect(clock.at(-62)).toBe('2026-03-01T09:59:00Z');
-    expect(new ManualClock().now()).toBe(Date.parse('2026-01-01T00:00:00Z'));
   });
 });

@@ -8,6 +8,7 @@ import {
   type KubeObject,
   type Manager,
 } from '@capi/controller-runtime';
+import { testReconcileContext } from '@capi/controller-runtime/testing';
 import { clientFor, eventually, settle } from '@capi/envtest';
 import {
   CLUSTER_SECRET_TYPE,
@@ -177,8 +178,9 @@ describe('InMemoryMachine', () => {
     );
     // Any reconcile of a settled object (this direct one, or ones triggered by its last write) is a no-op.
     const before = p.counts.writes('InMemoryMachine');
+    const steady = { namespace: NS, name: 'steady-infra' };
     await expect(
-      p.app.get(InMemoryMachineReconciler).reconcile({ namespace: NS, name: 'steady-infra' }),
+      p.app.get(InMemoryMachineReconciler).reconcile(steady, testReconcileContext(steady)),
     ).resolves.toBeUndefined();
     expect(p.counts.writes('InMemoryMachine') - before).toBe(0);
   });
@@ -378,8 +380,9 @@ describe('KubeadmConfig bootstrap', () => {
       await p.app.get<InformerCache>(CACHE).waitForResourceVersion(ref, created.metadata.resourceVersion!, 5000),
     ).toBe(true);
     // Reconcile directly (deterministic): without a Machine owner nothing is written.
+    const orphan = { namespace: NS, name: 'orphan' };
     await expect(
-      p.app.get(KubeadmConfigReconciler).reconcile({ namespace: NS, name: 'orphan' }),
+      p.app.get(KubeadmConfigReconciler).reconcile(orphan, testReconcileContext(orphan)),
     ).resolves.toBeUndefined();
     expect(await p.client.tryGet(secretRef('orphan'))).toBeUndefined();
     expect((await p.client.get(ref)).status).toBeUndefined();

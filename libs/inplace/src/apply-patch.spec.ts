@@ -1,11 +1,6 @@
 import { encodePatch } from '@capi/api';
-import {
-  applyPatchToObject,
-  jsonMergePatch,
-  MACHINE_PATCH_PATHS,
-  MACHINE_SET_PATCH_PATHS,
-  PatchApplyError,
-} from './apply-patch';
+import { mergePatch as jsonMergePatch } from '@capi/apimachinery';
+import { applyPatchToObject, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS, PatchApplyError } from './apply-patch';
 
 const machine = () => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2',

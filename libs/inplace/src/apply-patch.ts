@@ -1,5 +1,6 @@
 // Applying an extension's patch to a request object, keeping only changes under allowed paths (upstream
 // internal/util/patch/patch.go ApplyPatchToObject). Out-of-path changes are discarded, not rejected.
+import { mergePatch } from '@capi/apimachinery';
 import { decodePatch, isPatchDefined, PatchDecodeError, type Patch } from '@capi/api';
 import { getPath, hasPath, setPath, type FieldPath } from '@capi/ssa';
 import { applyPatch as applyJsonPatch, JsonPatchError, type Operation } from 'fast-json-patch';
@@ -13,17 +14,6 @@ export class PatchApplyError extends Error {
 
 type JsonMap = Record<string, unknown>;
 const isMap = (v: unknown): v is JsonMap => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** RFC 7386 JSON merge patch: null deletes, objects merge recursively, anything else replaces. */
-export function jsonMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isMap(patch)) return structuredClone(patch);
-  const out: JsonMap = isMap(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = jsonMergePatch(out[k], v);
-  }
-  return out;
-}
 
 /** Allowed sub-paths per hook: CanUpdateMachine may only change `spec`, CanUpdateMachineSet `spec.template.spec`. */
 export const MACHINE_PATCH_PATHS: readonly FieldPath[] = [['spec']];
@@ -68,7 +58,7 @@ export function applyPatchToObject<T extends object>(
       throw new PatchApplyError(`failed to apply JSONPatch: ${detail}`);
     }
   } else {
-    patched = jsonMergePatch(original, decoded.document);
+    patched = mergePatch(original, decoded.document);
   }
   if (!isMap(patched)) throw new PatchApplyError('patch result is not a JSON object');
 

@@ -1,4 +1,4 @@
-import { jsonEqual } from '@capi/api';
+import { jsonEqual } from '@capi/apimachinery';
 // Readable structural diff: the leaf paths where two JSON values differ (used in "cannot be updated in-place" reasons).
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

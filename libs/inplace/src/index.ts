@@ -1,10 +1,4 @@
-export {
-  applyPatchToObject,
-  jsonMergePatch,
-  PatchApplyError,
-  MACHINE_PATCH_PATHS,
-  MACHINE_SET_PATCH_PATHS,
-} from './apply-patch';
+export { applyPatchToObject, PatchApplyError, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS } from './apply-patch';
 export {
   canExtensionsUpdate,
   compareForCoverage,

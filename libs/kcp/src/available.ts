@@ -102,7 +102,7 @@ function shouldSurfaceWhenAvailableTrue(m: Machine, types: string[], now: Date):
 /** The Machine with `health` set on it (a condition keeps its lastTransitionTime unless its status changes). */
 export function withHealth(m: Machine, health: readonly ConditionInput[], now: Date): Machine {
   let conditions = m.status?.conditions;
-  for (const h of health) conditions = setCondition(conditions, h, { now: () => now });
+  for (const h of health) conditions = setCondition(conditions, h, { now: () => now.getTime() });
   return { ...m, status: { ...(m.status ?? {}), conditions } } as Machine;
 }
 

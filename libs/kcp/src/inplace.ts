@@ -24,6 +24,7 @@ import {
   type InformerCache,
   type KubeObject,
   type ObjectRef,
+  type ReconcileLogger,
 } from '@capi/controller-runtime';
 import { canExtensionsUpdate, markAsPending, updatersAnnotation, type CoverageRuntimeClient } from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
@@ -38,6 +39,8 @@ export interface InPlaceDeps {
   runtimeClient?: CoverageRuntimeClient;
   cache?: InformerCache;
   events: EventRecorder;
+  /** The reconcile's signal: cache waits end early when the controller stops. */
+  signal?: AbortSignal;
 }
 
 export class InPlaceTriggerError extends Error {
@@ -170,7 +173,7 @@ export async function canUpdateMachine(
 
 async function waitForCache(deps: InPlaceDeps, obj: KubeObject): Promise<void> {
   const rv = obj.metadata.resourceVersion;
-  if (deps.cache && rv) await deps.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
+  if (deps.cache && rv) await deps.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, deps.signal);
 }
 
 /**
@@ -183,7 +186,7 @@ export async function triggerInPlaceUpdate(
   deps: InPlaceDeps,
   machine: Machine,
   r: NotUpToDateResult,
-  log = new Logger('KcpInPlace'),
+  log: Pick<ReconcileLogger, 'log'> = new Logger('KcpInPlace'),
   updaters: string[] = [],
 ): Promise<Machine> {
   const name = key(machine);

@@ -1,6 +1,6 @@
 // KubeadmControlPlane controller (upstream controlplane/kubeadm/internal/controllers): reads state, asks the pure
 // functions in decide.ts / uptodate.ts / status.ts what to do, and writes with SSA.
-import { Inject, Logger, Optional } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
 import {
   CLUSTER_API_VERSION,
   ClusterGVK,
@@ -14,6 +14,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
+import { canonicalJson, groupOf, type PassiveClock } from '@capi/apimachinery';
 import {
   CACHE,
   CACHED_CLIENT,
@@ -21,16 +22,17 @@ import {
   FeatureGates,
   KUBE_CLIENT,
   ReconcilerFor,
-  groupOf,
   type Client,
   type InformerCache,
+  type ReconcileContext,
+  type ReconcileLogger,
   type Reconciler,
   type Request,
   type Result,
 } from '@capi/controller-runtime';
 import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
-import { canonicalJson, ServerSideApplier } from '@capi/ssa';
+import { ServerSideApplier } from '@capi/ssa';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import {
   failureDomainForScaleUp,
@@ -77,6 +79,13 @@ export function kcpRequestsForCluster(cluster: Cluster): Request[] {
   return [{ namespace: cluster.metadata.namespace, name: ref.name }];
 }
 
+/** One reconcile's I/O (the shared handles with its context's signal) and its logger. */
+interface Run {
+  io: MachineIo;
+  inPlace: InPlaceDeps;
+  log: ReconcileLogger;
+}
+
 /** What a step of the reconcile ended with: a requeue and, when waiting, why. */
 interface StepOutcome {
   result?: Result;
@@ -91,7 +100,6 @@ interface StepOutcome {
   maxConcurrentReconciles: 4,
 })
 export class KubeadmControlPlaneReconciler implements Reconciler {
-  private readonly log = new Logger('KubeadmControlPlaneReconciler');
   private readonly io: MachineIo;
   private readonly inPlace: InPlaceDeps;
   private readonly now: () => number;
@@ -121,42 +129,47 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     this.inPlace = { client, applier, runtimeClient, cache, events };
   }
 
-  private get clock() {
-    return { now: () => new Date(this.now()) };
+  private get clock(): PassiveClock {
+    return { now: this.now };
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
+    const run: Run = {
+      io: { ...this.io, signal: ctx.signal },
+      inPlace: { ...this.inPlace, signal: ctx.signal },
+      log: ctx.log,
+    };
     const kcp = await this.client.tryGet<KubeadmControlPlane>({ ...KCP, ...req });
     if (!kcp) return;
     const cluster = await this.owningCluster(kcp);
     if (!cluster) {
-      this.log.log(`${req.namespace}/${req.name}: waiting for the owning Cluster`);
+      run.log.log('waiting for the owning Cluster');
       return;
     }
     if (cluster.spec?.paused || PAUSED_ANNOTATION in (kcp.metadata.annotations ?? {})) return;
-    if (kcp.metadata.deletionTimestamp) return this.reconcileDelete(kcp, cluster);
+    if (kcp.metadata.deletionTimestamp) return this.reconcileDelete(run, kcp, cluster);
     if (!kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
       await this.client.patch(refOf(kcp), 'merge', {
         metadata: { finalizers: [...(kcp.metadata.finalizers ?? []), KUBEADM_CONTROL_PLANE_FINALIZER] },
       });
     }
     if (!cluster.status?.initialization?.infrastructureProvisioned) {
-      this.log.log(`${req.namespace}/${req.name}: waiting for Cluster infrastructure to be provisioned`);
+      run.log.log('waiting for Cluster infrastructure to be provisioned');
       return;
     }
     const clusterName = cluster.metadata.name!;
-    const template = await getInfraTemplate(this.io, kcp);
+    const template = await getInfraTemplate(run.io, kcp);
     if (!template)
       throw new Error(
         `${kcp.spec.machineTemplate.spec.infrastructureRef.kind} ${kcp.metadata.namespace}/${kcp.spec.machineTemplate.spec.infrastructureRef.name} not found`,
       );
 
-    const listed = await listControlPlaneMachines(this.io, kcp, clusterName);
+    const listed = await listControlPlaneMachines(run.io, kcp, clusterName);
     const objects = await Promise.all(
       listed.map(async (machine) => {
         const [kubeadmConfig, infraMachine] = await Promise.all([
-          getKubeadmConfig(this.io, machine),
-          getInfraMachine(this.io, machine),
+          getKubeadmConfig(run.io, machine),
+          getInfraMachine(run.io, machine),
         ]);
         return { machine, kubeadmConfig, infraMachine };
       }),
@@ -166,7 +179,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     let machines = listed;
     let syncError: unknown;
     try {
-      machines = await syncMachines(this.io, kcp, clusterName, objects);
+      machines = await syncMachines(run.io, kcp, clusterName, objects);
     } catch (e) {
       syncError = e;
     }
@@ -192,17 +205,16 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         // A Machine or one of its objects went away: no requeue, the Machine change brings the next reconcile.
         if (!isNotFoundCause(syncError))
           throw new Error(`failed to sync Machines: ${(syncError as Error).message}`, { cause: syncError });
-        this.log.log(
-          `${req.namespace}/${req.name}: ${(syncError as Error).message}; waiting for the updated list of Machines`,
-        );
+        run.log.log(`${(syncError as Error).message}; waiting for the updated list of Machines`);
       } else if (action.type === 'completeInPlaceTrigger') {
         // Before remediation, like upstream: a half-triggered update is finished before anything else.
-        outcome = await this.runAction(action, kcp, clusterName, template, observed, results, cluster);
+        outcome = await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster);
       } else {
         // Remediation next; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
-        const remediation = await this.reconcileUnhealthyMachines(kcp, view);
+        const remediation = await this.reconcileUnhealthyMachines(run, kcp, view);
         outcome =
-          remediation.stop ?? (await this.runAction(action, kcp, clusterName, template, observed, results, cluster));
+          remediation.stop ??
+          (await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster));
         // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
         if (remediation.recheck && !outcome.result)
           outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
@@ -213,7 +225,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     // Workload cluster health is not watched: look again while it is not healthy, so it recovers without an event.
     if (!outcome.result && observed.kcpHealth.some((c) => c.status !== 'True'))
       outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
-    await this.updateStatus(kcp, clusterName, results, observed, outcome.waiting);
+    await this.updateStatus(run, kcp, clusterName, results, observed, outcome.waiting);
     if (stepError) throw stepError;
     return outcome.result;
   }
@@ -232,13 +244,14 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     });
   }
 
-  private waiting(messages: string[]): StepOutcome {
+  private waiting(run: Run, messages: string[]): StepOutcome {
     const waiting = messages.join('; ');
-    this.log.log(`waiting for control plane to pass preflight checks: ${waiting}`);
+    run.log.log(`waiting for control plane to pass preflight checks: ${waiting}`);
     return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting };
   }
 
   private async runAction(
+    run: Run,
     action: KcpAction,
     kcp: KubeadmControlPlane,
     clusterName: string,
@@ -254,64 +267,59 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         return {};
       case 'initialize': {
         const m = await this.createReplacementOrMachine(
+          run,
           kcp,
           clusterName,
           template,
           false,
           this.failureDomain(cluster, []),
         );
-        this.log.log(
-          `${kcp.metadata.namespace}/${kcp.metadata.name}: initialized control plane with Machine ${m.metadata.name}`,
-        );
+        run.log.log(`initialized control plane with Machine ${m.metadata.name}`);
         return {};
       }
       case 'completeInPlaceTrigger':
-        await triggerInPlaceUpdate(this.inPlace, byName(action.machine), results.get(action.machine)!.result, this.log);
+        await triggerInPlaceUpdate(run.inPlace, byName(action.machine), results.get(action.machine)!.result, run.log);
         return {};
       case 'waitForInPlaceUpdate':
         // No requeue: the Machine changes when its update completes, and Machines are watched.
-        for (const name of action.machines)
-          this.log.log(
-            `${kcp.metadata.namespace}/${kcp.metadata.name}: waiting for in-place update of Machine ${name} to complete`,
-          );
+        for (const name of action.machines) run.log.log(`waiting for in-place update of Machine ${name} to complete`);
         return {};
       case 'scaleUp': {
         const pre = preflightChecks(view, undefined, etcdManaged);
-        if (!pre.ok) return this.waiting(pre.messages);
+        if (!pre.ok) return this.waiting(run, pre.messages);
         const machines = view.map((m) => m.machine);
         const m = await this.createReplacementOrMachine(
+          run,
           kcp,
           clusterName,
           template,
           true,
           this.failureDomain(cluster, machines),
         );
-        this.log.log(
-          `${kcp.metadata.namespace}/${kcp.metadata.name}: scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`,
-        );
+        run.log.log(`scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`);
         return {};
       }
       case 'rolloutMachine': {
         const machine = byName(action.machine);
         if (action.tryInPlace) {
           const decision = inPlacePreflightDecision(view, action.machine, etcdManaged);
-          if (decision === 'wait') return this.waiting(preflightChecks(view, undefined, etcdManaged).messages);
+          if (decision === 'wait') return this.waiting(run, preflightChecks(view, undefined, etcdManaged).messages);
           if (decision === 'proceed') {
             const r = results.get(action.machine)!.result;
-            const can = await canUpdateMachine(this.inPlace, r, this.gates.enabled('InPlaceUpdates'));
+            const can = await canUpdateMachine(run.inPlace, r, this.gates.enabled('InPlaceUpdates'));
             if (can.canUpdate) {
-              await triggerInPlaceUpdate(this.inPlace, machine, r, this.log, can.updaters);
+              await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, can.updaters);
               return {};
             }
-            this.log.log(
+            run.log.log(
               `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`,
             );
           }
         }
-        return this.scaleDown(machine, view, etcdManaged);
+        return this.scaleDown(run, machine, view, etcdManaged);
       }
       case 'scaleDown':
-        return this.scaleDown(byName(action.machine), view, etcdManaged);
+        return this.scaleDown(run, byName(action.machine), view, etcdManaged);
     }
   }
 
@@ -320,6 +328,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
    * (remediation-for) and its creation completes the remediation (the KCP annotation is removed).
    */
   private async createReplacementOrMachine(
+    run: Run,
     kcp: KubeadmControlPlane,
     clusterName: string,
     template: Parameters<typeof createMachine>[3],
@@ -327,12 +336,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     failureDomain?: string,
   ): Promise<Machine> {
     const remediationFor = kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION];
-    const m = await createMachine(this.io, kcp, clusterName, template, isJoin, failureDomain, remediationFor);
+    const m = await createMachine(run.io, kcp, clusterName, template, isJoin, failureDomain, remediationFor);
     if (remediationFor !== undefined) {
-      await setRemediationInProgress(this.io, kcp, null);
-      this.log.log(
-        `${kcp.metadata.namespace}/${kcp.metadata.name}: Machine ${m.metadata.name} replaces the remediated Machine`,
-      );
+      await setRemediationInProgress(run.io, kcp, null);
+      run.log.log(`Machine ${m.metadata.name} replaces the remediated Machine`);
     }
     return m;
   }
@@ -343,41 +350,41 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
    * `recheck` when a Machine waits for remediation.
    */
   private async reconcileUnhealthyMachines(
+    run: Run,
     kcp: KubeadmControlPlane,
     view: ControlPlaneMachine[],
   ): Promise<{ stop?: StepOutcome; recheck?: boolean }> {
     const decision = decideRemediation({ kcp, machines: view, now: new Date(this.now()) });
     const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
-    for (const name of decision.cleanup) await removeOwnerRemediated(this.io, byName(name));
-    if (decision.clearStaleAnnotation) await setRemediationInProgress(this.io, kcp, null);
+    for (const name of decision.cleanup) await removeOwnerRemediated(run.io, byName(name));
+    if (decision.clearStaleAnnotation) await setRemediationInProgress(run.io, kcp, null);
     const action = decision.action;
-    const where = `${kcp.metadata.namespace}/${kcp.metadata.name}`;
     switch (action.type) {
       case 'none':
         return {};
       case 'wait':
-        this.log.log(`${where}: Machine ${action.machine} needs remediation, waiting: ${action.why}`);
+        run.log.log(`Machine ${action.machine} needs remediation, waiting: ${action.why}`);
         return { recheck: true };
       case 'block':
-        this.log.log(
-          `${where}: Machine ${action.machine} needs remediation, skipping: ${action.condition.message ?? action.condition.reason}`,
+        run.log.log(
+          `Machine ${action.machine} needs remediation, skipping: ${action.condition.message ?? action.condition.reason}`,
         );
-        await writeOwnerRemediated(this.io, byName(action.machine), action.condition, this.clock);
+        await writeOwnerRemediated(run.io, byName(action.machine), action.condition, this.clock);
         return { recheck: true };
       case 'remediate': {
         const machine = byName(action.machine);
         // Reported before the delete: once deleted the Machine may be gone before a later write.
         await writeOwnerRemediated(
-          this.io,
+          run.io,
           machine,
           { reason: MACHINE_REMEDIATION_MACHINE_DELETING_REASON },
           this.clock,
         );
         try {
-          await deleteMachine(this.io, machine);
+          await deleteMachine(run.io, machine);
         } catch (e) {
           await writeOwnerRemediated(
-            this.io,
+            run.io,
             machine,
             { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: 'Please check controller logs for errors' },
             this.clock,
@@ -387,10 +394,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
             { cause: e },
           );
         }
-        this.log.log(
-          `${where}: remediating unhealthy Machine ${action.machine} (deleted; retry ${action.data.retryCount})`,
-        );
-        await setRemediationInProgress(this.io, kcp, formatRemediationData(action.data));
+        run.log.log(`remediating unhealthy Machine ${action.machine} (deleted; retry ${action.data.retryCount})`);
+        await setRemediationInProgress(run.io, kcp, formatRemediationData(action.data));
         return { stop: { result: { requeueAfterMs: this.preflightRequeueMs } } };
       }
     }
@@ -401,18 +406,23 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     return failureDomainForScaleUp(domains, machines);
   }
 
-  private async scaleDown(machine: Machine, view: ControlPlaneMachine[], etcdManaged: boolean): Promise<StepOutcome> {
+  private async scaleDown(
+    run: Run,
+    machine: Machine,
+    view: ControlPlaneMachine[],
+    etcdManaged: boolean,
+  ): Promise<StepOutcome> {
     const pre = preflightChecks(view, machine.metadata.name, etcdManaged);
-    if (!pre.ok) return this.waiting(pre.messages);
-    await deleteMachine(this.io, machine);
-    this.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);
+    if (!pre.ok) return this.waiting(run, pre.messages);
+    await deleteMachine(run.io, machine);
+    run.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);
     return {};
   }
 
   /** Deletion: delete all Machines, drop the finalizer once they are gone. */
-  private async reconcileDelete(kcp: KubeadmControlPlane, cluster: Cluster): Promise<Result | void> {
-    const machines = await listControlPlaneMachines(this.io, kcp, cluster.metadata.name!);
-    for (const m of machines) if (!m.metadata.deletionTimestamp) await deleteMachine(this.io, m);
+  private async reconcileDelete(run: Run, kcp: KubeadmControlPlane, cluster: Cluster): Promise<Result | void> {
+    const machines = await listControlPlaneMachines(run.io, kcp, cluster.metadata.name!);
+    for (const m of machines) if (!m.metadata.deletionTimestamp) await deleteMachine(run.io, m);
     if (machines.length > 0) return { requeueAfterMs: this.preflightRequeueMs };
     if (kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
       await this.client.patch(refOf(kcp), 'merge', {
@@ -423,13 +433,14 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
 
   /** Machine conditions (UpToDate, health), then KCP status (re-listing, so Machines created/deleted in this reconcile count). */
   private async updateStatus(
+    run: Run,
     kcp: KubeadmControlPlane,
     clusterName: string,
     results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
     observed: ControlPlaneObservation,
     waiting?: string,
   ): Promise<void> {
-    const machines = await listControlPlaneMachines(this.io, kcp, clusterName);
+    const machines = await listControlPlaneMachines(run.io, kcp, clusterName);
     const upToDateNames = new Set<string>();
     for (const m of machines) {
       const r = results.get(m.metadata.name!);
@@ -441,7 +452,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []),
         ...(observed.machineHealth.get(m.metadata.name!) ?? []),
       ];
-      await writeMachineConditions(this.io, m, conditions, this.clock);
+      await writeMachineConditions(run.io, m, conditions, this.clock);
     }
     const status = computeKcpStatus({
       kcp,

@@ -1,5 +1,6 @@
 // Reads and writes of control-plane Machines and their KubeadmConfig / InfraMachine (thin I/O used by the reconciler).
 import { randomBytes } from 'node:crypto';
+import { groupOf, type PassiveClock } from '@capi/apimachinery';
 import {
   BOOTSTRAP_API_VERSION,
   BOOTSTRAP_GROUP,
@@ -7,7 +8,6 @@ import {
   controlledBy,
   setCondition,
   getCondition,
-  type Clock,
   type ConditionInput,
   type KubeadmConfig,
   type KubeadmControlPlane,
@@ -32,11 +32,13 @@ export interface MachineIo {
   applier: ServerSideApplier;
   resolver: ContractVersionResolver;
   cache?: InformerCache;
+  /** The reconcile's signal: cache waits end early when the controller stops. */
+  signal?: AbortSignal;
 }
 
 export async function waitForCache(io: MachineIo, obj: KubeObject): Promise<void> {
   const rv = obj.metadata.resourceVersion;
-  if (io.cache && rv) await io.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
+  if (io.cache && rv) await io.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, io.signal);
 }
 
 /** Control-plane Machines of the cluster controlled by this KCP (from the controller-owner index, not the cluster's workers). */
@@ -123,7 +125,7 @@ export async function createMachine(
       name,
       failureDomain,
       remediationFor,
-      infrastructureRef: { apiGroup: infra.apiVersion.split('/')[0], kind: infra.kind, name },
+      infrastructureRef: { apiGroup: groupOf(infra.apiVersion), kind: infra.kind, name },
       bootstrapConfigRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfig', name },
     });
     await io.applier.patch(io.client, machine, opts);
@@ -151,7 +153,7 @@ export async function writeMachineConditions(
   io: MachineIo,
   machine: Machine,
   inputs: readonly ConditionInput[],
-  clock: Clock,
+  clock: PassiveClock,
 ): Promise<void> {
   const same = inputs.every((input) => {
     const existing = getCondition(machine, input.type);

@@ -1,3 +1,4 @@
+import type { PassiveClock } from '@capi/apimachinery';
 import type { ModuleMetadata } from '@nestjs/common';
 import type { EtcdClientFactory, WorkloadClusterProvider } from './workload-cluster';
 
@@ -14,7 +15,7 @@ export interface KcpControllerOptions {
    */
   etcdClientFactory?: EtcdClientFactory;
   /** Time source (ms since epoch) for conditions and rollout.after / certificate checks. */
-  clock?: { now(): number };
+  clock?: PassiveClock;
   /** Requeue delay while preflight checks fail (waiting for Nodes, deletions, in-place updates); default 5 s. */
   preflightRequeueMs?: number;
   maxConcurrentReconciles?: number;

@@ -1,12 +1,12 @@
 // Writes of the KCP remediation (thin I/O used by the reconciler): OwnerRemediated on Machines and the
 // remediation-in-progress annotation on the KCP.
+import type { PassiveClock } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
   OWNER_REMEDIATED_CONDITION,
   getCondition,
   setCondition,
-  type Clock,
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
@@ -23,7 +23,7 @@ export async function writeOwnerRemediated(
   io: MachineIo,
   machine: Machine,
   input: OwnerRemediatedInput,
-  clock: Clock,
+  clock: PassiveClock,
 ): Promise<void> {
   const existing = getCondition(machine, OWNER_REMEDIATED_CONDITION);
   if (

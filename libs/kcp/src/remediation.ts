@@ -2,12 +2,12 @@
 // controllers/remediation.go), as pure decisions: which Machine, whether it is safe now, and what to report.
 // One Machine at a time: the KCP remediation-in-progress annotation blocks further remediations until the
 // replacement Machine has been created by the regular scale up.
+import { formatTime } from '@capi/apimachinery';
 import {
   HEALTH_CHECK_SUCCEEDED_CONDITION,
   KCP_REMEDIATION_FOR_ANNOTATION,
   KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
   OWNER_REMEDIATED_CONDITION,
-  formatTime,
   isFalse,
   isTrue,
   type ConditionInput,

@@ -1,7 +1,7 @@
 import { computeKcpStatus, lowestVersion, machineUpToDateCondition } from './status';
 import { CLUSTER, kcp, machine } from './testing/fixtures';
 
-const clock = { now: () => new Date('2026-06-01T00:00:00Z') };
+const clock = { now: () => Date.parse('2026-06-01T00:00:00Z') };
 const withConditions = (name: string, conds: Record<string, 'True' | 'False'>, version?: string) => {
   const m = machine(name, { version });
   m.status = {
@@ -155,5 +155,18 @@ describe('computeKcpStatus', () => {
   });
   it('lowestVersion compares numerically', () => {
     expect(lowestVersion([machine('a', { version: 'v1.10.0' }), machine('b', { version: 'v1.9.3' })])).toBe('v1.9.3');
+  });
+  it('lowestVersion orders a pre-release before its release', () => {
+    // The per-component comparison it replaced read both as 1.31.0 and kept the first.
+    expect(lowestVersion([machine('a', { version: 'v1.31.0' }), machine('b', { version: 'v1.31.0-rc.1' })])).toBe(
+      'v1.31.0-rc.1',
+    );
+    expect(
+      lowestVersion([machine('a', { version: 'v1.31.0-rc.2' }), machine('b', { version: 'v1.31.0-alpha.1' })]),
+    ).toBe('v1.31.0-alpha.1');
+    expect(lowestVersion([machine('a', { version: 'v1.31.0-rc.1' }), machine('b', { version: 'v1.30.9' })])).toBe(
+      'v1.30.9',
+    );
+    expect(lowestVersion([])).toBeUndefined();
   });
 });

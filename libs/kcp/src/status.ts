@@ -1,4 +1,5 @@
 // KubeadmControlPlane status and the UpToDate condition KCP writes on its Machines (pure).
+import { compareKubernetesVersions, type PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
   CLUSTER_NAME_LABEL,
@@ -19,7 +20,6 @@ import {
   isTrue,
   isUpdateInProgress,
   setCondition,
-  type Clock,
   type Condition,
   type ConditionInput,
   type KubeadmControlPlane,
@@ -67,20 +67,15 @@ export const isMachineAvailable = (m: Machine): boolean => isTrue(m, AVAILABLE_C
 export const controlPlaneSelector = (clusterName: string): string =>
   `${CLUSTER_NAME_LABEL}=${clusterName},${MACHINE_CONTROL_PLANE_LABEL}`;
 
-/** Lowest Kubernetes version among the Machines ("v1.30.0" < "v1.31.0"; numeric per component). */
+/**
+ * Lowest Kubernetes version among the Machines with one, in semantic version order ("v1.31.0-rc.1" < "v1.31.0"), the
+ * Machine name breaking ties (upstream util/collections/machine_collection.go LowestVersion).
+ */
 export function lowestVersion(machines: readonly Machine[]): string | undefined {
-  const parse = (v: string) =>
-    v
-      .replace(/^v/, '')
-      .split(/[.+-]/)
-      .slice(0, 3)
-      .map((p) => Number.parseInt(p, 10) || 0);
-  const versions = machines.map((m) => m.spec.version).filter((v): v is string => !!v);
-  return versions.sort((a, b) => {
-    const x = parse(a);
-    const y = parse(b);
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  })[0];
+  const withVersion = machines.filter((m) => !!m.spec.version);
+  const byName = (a: Machine, b: Machine) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1);
+  return withVersion.sort((a, b) => compareKubernetesVersions(a.spec.version!, b.spec.version!) || byName(a, b))[0]
+    ?.spec.version;
 }
 
 export interface KcpStatusInput {
@@ -106,7 +101,7 @@ export interface KcpStatusInput {
    * workload clusters need none), so the reconciler reports them as available.
    */
   certificatesAvailable?: boolean;
-  clock: Clock;
+  clock: PassiveClock;
 }
 
 export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStatus {
@@ -163,7 +158,7 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
     kcp.status?.initialization?.controlPlaneInitialized === true ||
     input.controlPlaneNodeReady === true ||
     machines.some((m) => !!m.status?.nodeRef);
-  const now = clock.now();
+  const now = new Date(clock.now());
   const healthy = machines.map((m) => withHealth(m, input.machineHealth?.get(m.metadata.name ?? '') ?? [], now));
   inputs.push(
     availableCondition({

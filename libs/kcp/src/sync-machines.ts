@@ -4,7 +4,8 @@
 // their InfraMachines and KubeadmConfigs, without a rollout. Runs before any rollout / scale decision.
 import type { KubeadmConfig, KubeadmControlPlane, Machine } from '@capi/api';
 import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
-import { canonicalJson, intentMemoKey, syncLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
+import { canonicalJson } from '@capi/apimachinery';
+import { intentMemoKey, syncLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { KCP_MANAGER_NAME, KCP_METADATA_MANAGER_NAME } from './constants';
 import { computeDesiredMachine, controlPlaneMachineAnnotations, controlPlaneMachineLabels } from './desired';
 

@@ -1,5 +1,6 @@
 // KCP remediation on envtest with the Machine controller and the in-memory provider: Machines marked the way MHC
 // marks them are deleted one at a time and replaced by the regular scale up.
+import { realClock } from '@capi/apimachinery';
 import {
   KCP_REMEDIATION_FOR_ANNOTATION,
   KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
@@ -7,7 +8,6 @@ import {
   REMEDIATING_CONDITION,
   UP_TO_DATE_CONDITION,
   getCondition,
-  systemClock,
   type Condition,
   type Machine,
 } from '@capi/api';
@@ -26,7 +26,7 @@ async function markUnhealthyAsMhc(h: KcpHarness, machine: Machine, remediationAl
   const marking = decideMachineMarking(
     machine,
     { state: 'Unhealthy', reason: 'UnhealthyNode', message: 'Node is not ready' },
-    { remediationAllowed, clusterPaused: false, clock: systemClock },
+    { remediationAllowed, clusterPaused: false, clock: realClock },
   );
   expect(marking.remediationRequested).toBe(remediationAllowed);
   await applyAsMhc(h, machine, marking.conditions);
@@ -37,7 +37,7 @@ async function markHealthyAsMhc(h: KcpHarness, machine: Machine): Promise<void> 
   const marking = decideMachineMarking(
     machine,
     { state: 'Healthy' },
-    { remediationAllowed: true, clusterPaused: false, clock: systemClock },
+    { remediationAllowed: true, clusterPaused: false, clock: realClock },
   );
   await applyAsMhc(h, machine, marking.conditions);
 }

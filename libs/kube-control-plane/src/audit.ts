@@ -42,6 +42,10 @@ export interface AuditCounts {
 }
 
 const BARRIER_PREFIX = 'audit-barrier-';
+/** How long kube-apiserver may take to write a request to the audit log. */
+const BARRIER_TIMEOUT_MS = 10_000;
+/** How often the audit log is read again while waiting for the barrier. */
+const BARRIER_POLL_INTERVAL_MS = 20;
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'apply', 'delete', 'deletecollection']);
 
 /**
@@ -153,14 +157,16 @@ export class AuditRequestCounter {
   private async barrier(): Promise<{ events: AuditEvent[]; end: number }> {
     const name = `${BARRIER_PREFIX}${process.hrtime.bigint().toString(36)}`;
     await this.probe(name);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + BARRIER_TIMEOUT_MS;
     for (;;) {
       const read = this.log.eventsSince(this.since);
       const at = read.findIndex((r) => r.event.objectRef?.name === name);
       if (at >= 0) return { events: read.slice(0, at).map((r) => r.event), end: read[at].end };
       if (Date.now() > deadline)
-        throw new Error(`the audit log ${this.log.path} did not record the request for ${name} within 10 s`);
-      await new Promise((r) => setTimeout(r, 20));
+        throw new Error(
+          `the audit log ${this.log.path} did not record the request for ${name} within ${BARRIER_TIMEOUT_MS / 1000} s`,
+        );
+      await new Promise((r) => setTimeout(r, BARRIER_POLL_INTERVAL_MS));
     }
   }
 }

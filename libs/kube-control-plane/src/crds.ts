@@ -4,6 +4,8 @@ import { requestWithToken, type KubeApiServerEndpoint } from './kube-apiserver';
 
 /** How long CRDs may take to be Established and served. */
 export const CRDS_READY_TIMEOUT_MS = 30_000;
+/** How often a CRD's state is read again while waiting. */
+const CRD_POLL_INTERVAL_MS = 100;
 
 interface CrdLike {
   metadata: { name: string };
@@ -16,7 +18,7 @@ async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs: n
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, CRD_POLL_INTERVAL_MS));
   }
 }
 

@@ -7,6 +7,8 @@ import { freePort, ManagedProcess } from './process';
 
 /** How long an etcd member may take to answer /health. */
 export const ETCD_READY_TIMEOUT_MS = 30_000;
+/** Timeout of one request to an etcd member's HTTP endpoints (/health, the gRPC gateway). */
+const ETCD_REQUEST_TIMEOUT_MS = 2000;
 
 export interface EtcdMember {
   name: string;
@@ -18,7 +20,7 @@ export interface EtcdMember {
 
 function getJson(url: string): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { timeout: 2000 }, (res) => {
+    const req = request(url, { timeout: ETCD_REQUEST_TIMEOUT_MS }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => {
@@ -145,7 +147,7 @@ function postJson(url: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', timeout: 2000, headers: { 'content-type': 'application/json' } },
+      { method: 'POST', timeout: ETCD_REQUEST_TIMEOUT_MS, headers: { 'content-type': 'application/json' } },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));

@@ -11,6 +11,8 @@ import { freePort, ManagedProcess } from './process';
 
 /** How long kube-apiserver may take to answer /readyz (post-start hooks, RBAC bootstrap policy). */
 export const KUBE_APISERVER_READY_TIMEOUT_MS = 90_000;
+/** Timeout of one admin request (readiness probes, CRD installs): a hung one is retried by its caller. */
+const ADMIN_REQUEST_TIMEOUT_MS = 5000;
 
 /** The user the admin token authenticates as. */
 export const ADMIN_USER = 'envtest-admin';
@@ -50,7 +52,7 @@ export function requestWithToken(
     };
     const req = request(
       `${ep.url}${path}`,
-      { method, ca: Buffer.from(ep.caData, 'base64'), headers, timeout: 5000 },
+      { method, ca: Buffer.from(ep.caData, 'base64'), headers, timeout: ADMIN_REQUEST_TIMEOUT_MS },
       (res) => {
         let body = '';
         res.on('data', (d) => (body += d));

@@ -7,6 +7,8 @@ import { createServer } from 'node:net';
 
 /** Milliseconds a stopping process gets between SIGTERM and SIGKILL. */
 export const STOP_GRACE_MS = 10_000;
+/** How often a starting process's readiness check is repeated. */
+const READY_POLL_INTERVAL_MS = 100;
 
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
@@ -121,7 +123,7 @@ export class ManagedProcess {
         await this.stop();
         throw new ComponentError(component, logPath, `did not become ready within ${Math.round(timeoutMs / 1000)} s`);
       }
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, READY_POLL_INTERVAL_MS));
     }
   }
 

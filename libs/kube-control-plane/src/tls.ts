@@ -6,9 +6,12 @@ export interface ServingCerts {
   key: string;
 }
 
+/** Validity of the generated certificates: one year, as kubeadm's self-signed ones. */
+const CERT_VALIDITY_MS = 365 * 24 * 3600 * 1000;
+
 /** A throwaway CA and a serving certificate for 127.0.0.1 / localhost signed by it (one year). */
 export async function generateServingCerts(): Promise<ServingCerts> {
-  const notAfterDate = new Date(Date.now() + 365 * 24 * 3600 * 1000);
+  const notAfterDate = new Date(Date.now() + CERT_VALIDITY_MS);
   const base = { keyType: 'ec', curve: 'P-256', notAfterDate, algorithm: 'sha256' } as const;
   const ca = await selfsigned.generate([{ name: 'commonName', value: 'envtest-kube-ca' }], {
     ...base,

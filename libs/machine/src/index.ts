@@ -1,4 +1,4 @@
-export { MachineControllerModule, MachineModule } from './machine-controller.module';
+export { MachineControllerModule } from './machine-controller.module';
 export { MachineReconciler } from './machine.reconciler';
 export {
   MACHINE_CONTROLLER_NAME,

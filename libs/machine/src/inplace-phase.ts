@@ -1,7 +1,6 @@
 // Executes the in-place phase decided by decideInPlaceStep (upstream
 // core/reconcilers/machine/machine_controller_inplace_update.go): calls UpdateMachine on the updaters the change
 // belongs to through the runtime client, honours retryAfterSeconds with the hook retry cache, completes in order.
-import { Logger } from '@nestjs/common';
 import {
   HOOKS_API_VERSION,
   MachineGVK,
@@ -12,7 +11,7 @@ import {
   type HookObject,
   type UpdateMachineRequest,
 } from '@capi/api';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { Client, KubeObject, ReconcileLogger } from '@capi/controller-runtime';
 import { HookRetryCache, IN_PLACE_UPDATERS_ANNOTATION, markAsDone, selectUpdateMachineHandlers } from '@capi/inplace';
 import { aggregateResponses, type RuntimeClient } from '@capi/runtime-client';
 import {
@@ -33,6 +32,8 @@ export interface InPlaceContext {
   infraMachine?: KubeObject;
   bootstrapConfig?: KubeObject;
   gateEnabled: boolean;
+  /** The reconcile's logger (bound to the Machine). */
+  log: ReconcileLogger;
 }
 
 export interface InPlaceResult {
@@ -94,8 +95,6 @@ export async function removeUpdateInProgress(client: Client, obj: KubeObject): P
 }
 
 export class InPlacePhase {
-  private readonly log = new Logger('MachineInPlace');
-
   constructor(
     private readonly client: Client,
     private readonly runtimeClient: RuntimeClient | undefined,
@@ -104,21 +103,20 @@ export class InPlacePhase {
 
   async run(ctx: InPlaceContext): Promise<InPlaceResult> {
     const action = decideInPlaceStep(inPlaceStateOf(ctx, this.retryCache));
-    const key = `${ctx.machine.metadata.namespace}/${ctx.machine.metadata.name}`;
     switch (action.type) {
       case 'Nothing':
         return { action };
       case 'CleanupOrphan':
-        this.log.log(
-          `${key}: UpdateMachine pending without ${UPDATE_IN_PROGRESS_ANNOTATION}: cleaning up orphaned hook and annotations`,
+        ctx.log.log(
+          `UpdateMachine pending without ${UPDATE_IN_PROGRESS_ANNOTATION}: cleaning up orphaned hook and annotations`,
         );
         await this.complete(ctx);
         return { action };
       case 'WaitForOwner':
-        this.log.log(`${key}: waiting for owning controller to mark UpdateMachine hook as pending`);
+        ctx.log.log(`waiting for owning controller to mark UpdateMachine hook as pending`);
         return { action };
       case 'WaitForPreconditions':
-        this.log.debug?.(`${key}: in-place update waits for ${action.missing.join(', ')}`);
+        ctx.log.debug(`in-place update waits for ${action.missing.join(', ')}`);
         return { action };
       case 'FailInfraMachineMissing':
         return {
@@ -127,16 +125,16 @@ export class InPlacePhase {
           error: new Error('in-place update failed: InfraMachine not found'),
         };
       case 'WaitForMarkers':
-        this.log.log(`${key}: waiting for ${action.missing.join(' and ')} to be marked for in-place update`);
+        ctx.log.log(`waiting for ${action.missing.join(' and ')} to be marked for in-place update`);
         return { action };
       case 'WaitForRetry':
         return { action, updating: updatingReportFor(action), requeueAfterMs: action.remainingMs };
       case 'CallUpdateMachine':
-        return this.callUpdateMachine(ctx, action, key);
+        return this.callUpdateMachine(ctx, action);
     }
   }
 
-  private async callUpdateMachine(ctx: InPlaceContext, action: InPlaceAction, key: string): Promise<InPlaceResult> {
+  private async callUpdateMachine(ctx: InPlaceContext, action: InPlaceAction): Promise<InPlaceResult> {
     let outcome: UpdateMachineOutcome;
     try {
       outcome = decideAfterUpdateMachine(await this.invoke(ctx));
@@ -147,7 +145,7 @@ export class InPlacePhase {
     switch (outcome.type) {
       case 'Failed': {
         const msg = (outcome.error as Error)?.message ?? String(outcome.error);
-        this.log.error(`${key}: in-place update failed: ${msg}`);
+        ctx.log.error(`in-place update failed: ${msg}`);
         return { action, outcome, updating, error: new Error(`in-place update failed: ${msg}`) };
       }
       case 'InProgress':
@@ -157,7 +155,7 @@ export class InPlacePhase {
         this.retryCache.delete(ctx.machine, UPDATE_MACHINE_HOOK);
         await this.complete(ctx);
         // Logged once the completion is written: a crash before that means the hook is called again, not completed twice.
-        this.log.log(`${key}: UpdateMachine hook completed${outcome.message ? `: ${outcome.message}` : ''}`);
+        ctx.log.log(`UpdateMachine hook completed${outcome.message ? `: ${outcome.message}` : ''}`);
         return { action, outcome };
     }
   }
@@ -194,7 +192,7 @@ export class InPlacePhase {
     await removeUpdateInProgress(this.client, ctx.machine);
     if (ctx.infraMachine) await removeUpdateInProgress(this.client, ctx.infraMachine);
     else
-      this.log.log(
+      ctx.log.log(
         `InfraMachine of ${ctx.machine.metadata.name} not found during in-place update completion, skipping annotation removal`,
       );
     if (ctx.bootstrapConfig) await removeUpdateInProgress(this.client, ctx.bootstrapConfig);

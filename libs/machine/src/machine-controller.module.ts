@@ -65,6 +65,3 @@ export class MachineControllerModule {
     };
   }
 }
-
-/** Name the manager's controller registry looks up. */
-export const MachineModule = MachineControllerModule;

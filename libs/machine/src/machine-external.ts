@@ -1,6 +1,7 @@
 // Pure rules for the Machine's bootstrap config and infra machine (upstream machine_controller_phases.go).
 import { CLUSTER_GROUP, CLUSTER_NAME_LABEL, MachineGVK } from '@capi/api';
-import { groupOf, type KubeObject, type ObjectRef, type OwnerReference, type Request } from '@capi/controller-runtime';
+import { groupOf } from '@capi/apimachinery';
+import type { KubeObject, ObjectRef, OwnerReference, Request } from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 
 export interface ExternalRead {

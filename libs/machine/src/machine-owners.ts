@@ -1,7 +1,7 @@
 // The MachineSet and MachineDeployment that own a worker Machine (read for its UpToDate condition), and the watches
 // that re-reconcile Machines when their owners change (e.g. a new MD template makes them NotUpToDate).
+import { groupOf, jsonEqual } from '@capi/apimachinery';
 import {
-  jsonEqual,
   CLUSTER_GROUP,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   MachineGVK,
@@ -28,7 +28,7 @@ type Owned = {
 /** Name of the controller owner of `kind` in the cluster.x-k8s.io group. */
 export function controllerOwnerName(obj: Owned, kind: string): string | undefined {
   return obj.metadata.ownerReferences?.find(
-    (r) => r.controller && r.kind === kind && r.apiVersion.split('/')[0] === CLUSTER_GROUP,
+    (r) => r.controller && r.kind === kind && groupOf(r.apiVersion) === CLUSTER_GROUP,
   )?.name;
 }
 

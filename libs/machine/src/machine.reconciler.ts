@@ -1,5 +1,6 @@
 // Machine reconciler: reads state, lets the pure functions (status.ts, inplace-decision.ts) decide, writes changes.
-import { Inject, Logger, Optional } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
+import { createMergePatch, realClock, type PassiveClock } from '@capi/apimachinery';
 import {
   CLUSTER_NAME_FIELD,
   ClusterGVK,
@@ -26,6 +27,8 @@ import {
   type KubeObject,
   type Manager,
   type ObjectRef,
+  type ReconcileContext,
+  type ReconcileLogger,
   type Reconciler,
   type Request,
   type Result,
@@ -43,7 +46,7 @@ import {
   observeInfrastructure,
   type ExternalRead,
 } from './machine-external';
-import { createMergePatch, patchStatus } from '@capi/patch';
+import { patchStatus } from '@capi/patch';
 import { lookupNode } from './machine-node';
 import { readUpToDateOwners, watchMachineOwners } from './machine-owners';
 import {
@@ -61,6 +64,11 @@ import {
   type WorkloadClusterCache,
   type WorkloadClusterClientProvider,
 } from '@capi/clustercache';
+
+/** How long a reconcile waits for the cache to observe its own Machine write before reading on. */
+const CACHE_WAIT_MS = 5000;
+/** Node poll period while the workload cluster's Node informer is down (upstream: no poll; Nodes are always watched). */
+const DEFAULT_NODE_POLL_INTERVAL_MS = 10_000;
 
 /** Machine field index by spec.providerID (upstream index.MachineProviderIDField): workload Node → Machine. */
 const MACHINE_PROVIDER_ID_FIELD = 'spec.providerID';
@@ -82,13 +90,12 @@ const machineRef = (m: { metadata: { name?: string; namespace?: string } }): Obj
   maxConcurrentReconciles: 10,
 })
 export class MachineReconciler implements Reconciler {
-  private readonly log = new Logger('MachineReconciler');
   private readonly resolver: ContractVersionResolver;
   private readonly tracker: ExternalObjectTracker;
   private readonly inPlace: InPlacePhase;
   private readonly deletion: MachineDeletion;
   private readonly ssa: ServerSideApplier;
-  private readonly clock: { now(): number };
+  private readonly clock: PassiveClock;
   private readonly gates: FeatureGates;
   private watching = false;
 
@@ -104,7 +111,7 @@ export class MachineReconciler implements Reconciler {
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: RuntimeClient,
     @Optional() ssa?: ServerSideApplier,
   ) {
-    this.clock = options.clock ?? { now: () => Date.now() };
+    this.clock = options.clock ?? realClock;
     this.gates = gates ?? FeatureGates.defaults();
     this.ssa = ssa ?? new ServerSideApplier({ clock: this.clock });
     this.resolver = new ContractVersionResolver(directClient);
@@ -124,7 +131,7 @@ export class MachineReconciler implements Reconciler {
     this.manager.controller(MACHINE_CONTROLLER_NAME)?.queue.add(req);
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     this.ensureWatches();
     const machine = await this.client.tryGet<MachineObject>({ ...machineRef({ metadata: req }) });
     if (!machine) return;
@@ -142,15 +149,15 @@ export class MachineReconciler implements Reconciler {
       PAUSED_ANNOTATION in (machine.metadata.annotations ?? {}) ||
       (cluster?.spec as { paused?: boolean } | undefined)?.paused
     ) {
-      this.log.debug?.(`${req.namespace}/${req.name}: paused, skipping`);
+      ctx.log.debug('paused, skipping');
       return;
     }
-    const bootstrap = await this.readExternal(machine, machine.spec.bootstrap?.configRef);
-    const infra = await this.readExternal(machine, machine.spec.infrastructureRef);
-    if (machine.metadata.deletionTimestamp) return this.reconcileDelete(machine, cluster, bootstrap, infra);
+    const bootstrap = await this.readExternal(ctx.log, machine, machine.spec.bootstrap?.configRef);
+    const infra = await this.readExternal(ctx.log, machine, machine.spec.infrastructureRef);
+    if (machine.metadata.deletionTimestamp) return this.reconcileDelete(ctx, machine, cluster, bootstrap, infra);
 
     if (!machine.metadata.finalizers?.includes(MACHINE_FINALIZER)) {
-      await this.patchMachine(machine, {
+      await this.patchMachine(ctx, machine, {
         metadata: {
           finalizers: [...(machine.metadata.finalizers ?? []), MACHINE_FINALIZER],
           resourceVersion: machine.metadata.resourceVersion,
@@ -164,7 +171,7 @@ export class MachineReconciler implements Reconciler {
     const statusBefore = cloneJson(machine.status);
     const boot = observeBootstrap(machine, bootstrap);
     const inf = observeInfrastructure(machine, infra);
-    await this.applySpec(machine, { dataSecretName: boot.dataSecretName, providerID: inf.providerID });
+    await this.applySpec(ctx, machine, { dataSecretName: boot.dataSecretName, providerID: inf.providerID });
     const initialization = {
       ...(machine.status?.initialization ?? {}),
       ...(boot.dataSecretCreated ? { bootstrapDataSecretCreated: true } : {}),
@@ -175,7 +182,7 @@ export class MachineReconciler implements Reconciler {
       ...(Object.keys(initialization).length ? { initialization } : {}),
       ...(inf.addresses ? { addresses: inf.addresses } : {}),
     };
-    const node = await this.observeNode(machine, cluster);
+    const node = await this.observeNode(ctx.log, machine, cluster);
 
     let inPlace: InPlaceResult;
     try {
@@ -184,6 +191,7 @@ export class MachineReconciler implements Reconciler {
         infraMachine: infra.object,
         bootstrapConfig: bootstrap.object,
         gateEnabled: this.gates.enabled('InPlaceUpdates'),
+        log: ctx.log,
       });
     } catch (e) {
       // A failed completion write: markers stay (pending-hooks last), the next reconcile repeats the completion.
@@ -197,9 +205,9 @@ export class MachineReconciler implements Reconciler {
       node,
       updating: inPlace.updating,
       owners: await readUpToDateOwners(this.cache, machine),
-      clock: { now: () => new Date(this.clock.now()) },
+      clock: this.clock,
     });
-    await this.writeStatus(machine, statusBefore, statusResult.status);
+    await this.writeStatus(ctx, machine, statusBefore, statusResult.status);
     if (inPlace.error) throw inPlace.error;
     if (bootstrap.error) throw bootstrap.error;
     if (infra.error) throw infra.error;
@@ -207,6 +215,7 @@ export class MachineReconciler implements Reconciler {
   }
 
   private async reconcileDelete(
+    ctx: ReconcileContext,
     machine: MachineObject,
     cluster: KubeObject | undefined,
     bootstrap: ExternalRead,
@@ -216,7 +225,7 @@ export class MachineReconciler implements Reconciler {
     const original = structuredClone(machine.status);
     const step = await this.deletion.run(machine, cluster, bootstrap, infra);
     if (step.done) {
-      await this.patchMachine(machine, {
+      await this.patchMachine(ctx, machine, {
         metadata: {
           finalizers: machine.metadata.finalizers.filter((f) => f !== MACHINE_FINALIZER),
           resourceVersion: machine.metadata.resourceVersion,
@@ -230,9 +239,9 @@ export class MachineReconciler implements Reconciler {
       infra: { object: infra.object, notFound: infra.notFound },
       node: { notInspected: step.deleting.reason === 'DeletingNode' ? undefined : 'Machine is deleting' },
       deleting: step.deleting,
-      clock: { now: () => new Date(this.clock.now()) },
+      clock: this.clock,
     });
-    await this.writeStatus(machine, original, status.status);
+    await this.writeStatus(ctx, machine, original, status.status);
     if (step.error) throw step.error;
     return step.requeueAfterMs ? { requeueAfterMs: step.requeueAfterMs } : undefined;
   }
@@ -248,7 +257,7 @@ export class MachineReconciler implements Reconciler {
     if (!machine.spec.providerID) return undefined;
     if (node.notInspected) return undefined;
     if (this.workloadNodes.isWatching(clusterKeyOf(cluster))) return undefined;
-    return this.options.nodePollIntervalMs ?? 10_000;
+    return this.options.nodePollIntervalMs ?? DEFAULT_NODE_POLL_INTERVAL_MS;
   }
 
   private ensureWatches(): void {
@@ -289,6 +298,7 @@ export class MachineReconciler implements Reconciler {
   }
 
   private async readExternal(
+    log: ReconcileLogger,
     machine: MachineObject,
     ref: { apiGroup: string; kind: string; name: string } | undefined,
   ): Promise<ExternalRead> {
@@ -303,9 +313,7 @@ export class MachineReconciler implements Reconciler {
       return { object, notFound: !object, ref: objectRef };
     } catch (e) {
       if (isNotFound(e)) return { notFound: true };
-      this.log.error(
-        `${machine.metadata.namespace}/${machine.metadata.name}: reading ${ref.kind} ${ref.name}: ${(e as Error).message}`,
-      );
+      log.error(`reading ${ref.kind} ${ref.name}: ${(e as Error).message}`);
       return { notFound: false, error: e as Error };
     }
   }
@@ -327,6 +335,7 @@ export class MachineReconciler implements Reconciler {
    * manager stops sending, so the intent always carries every field this controller owns).
    */
   private async applySpec(
+    ctx: ReconcileContext,
     machine: MachineObject,
     want: { dataSecretName?: string; providerID?: string },
   ): Promise<void> {
@@ -349,15 +358,20 @@ export class MachineReconciler implements Reconciler {
     });
     const status = machine.status;
     Object.assign(machine, intent, { status });
-    await this.cache.waitForResourceVersion(machineRef(machine), machine.metadata.resourceVersion!, 5000);
+    await this.waitForCache(ctx, machine.metadata.resourceVersion!, machine);
   }
 
-  private async patchMachine(machine: MachineObject, patch: unknown): Promise<void> {
+  private async patchMachine(ctx: ReconcileContext, machine: MachineObject, patch: unknown): Promise<void> {
     const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', patch);
     Object.assign(machine, { metadata: updated.metadata, spec: updated.spec });
     if (!updated.metadata.deletionTimestamp || updated.metadata.finalizers?.length) {
-      await this.cache.waitForResourceVersion(machineRef(machine), updated.metadata.resourceVersion!, 5000);
+      await this.waitForCache(ctx, updated.metadata.resourceVersion!, machine);
     }
+  }
+
+  /** Until the cache has this reconcile's own write (or the controller stops). */
+  private async waitForCache(ctx: ReconcileContext, resourceVersion: string, machine: MachineObject): Promise<void> {
+    await this.cache.waitForResourceVersion(machineRef(machine), resourceVersion, CACHE_WAIT_MS, ctx.signal);
   }
 
   /**
@@ -366,6 +380,7 @@ export class MachineReconciler implements Reconciler {
    * retried on the then latest copy (upstream's patch helper) rather than failing the reconcile.
    */
   private async writeStatus(
+    ctx: ReconcileContext,
     machine: MachineObject,
     before: MachineObject['status'],
     after: MachineObject['status'],
@@ -373,15 +388,19 @@ export class MachineReconciler implements Reconciler {
     if (createMergePatch(before ?? {}, after ?? {}) === undefined) return;
     // The rebase reads the cache: let it catch up with this reconcile's own writes first (the in-place completion's
     // marker patches and markAsDone), or the guarded patch carries an older resourceVersion and is refused.
-    await this.cache.waitForResourceVersion(machineRef(machine), machine.metadata.resourceVersion!, 5000);
+    await this.waitForCache(ctx, machine.metadata.resourceVersion!, machine);
     const updated = await patchStatus<MachineObject>(this.client, machineRef(machine), before, after);
     if (!updated) return;
     machine.status = updated.status;
     machine.metadata.resourceVersion = updated.metadata.resourceVersion;
-    await this.cache.waitForResourceVersion(machineRef(machine), updated.metadata.resourceVersion!, 5000);
+    await this.waitForCache(ctx, updated.metadata.resourceVersion!, machine);
   }
 
-  private async observeNode(machine: MachineObject, cluster: KubeObject): Promise<NodeObservation> {
+  private async observeNode(
+    log: ReconcileLogger,
+    machine: MachineObject,
+    cluster: KubeObject,
+  ): Promise<NodeObservation> {
     const cs = (cluster.status ?? {}) as {
       initialization?: { infrastructureProvisioned?: boolean; controlPlaneInitialized?: boolean };
       conditions?: Condition[];
@@ -398,7 +417,7 @@ export class MachineReconciler implements Reconciler {
       machine.spec.providerID,
     );
     if (found.error) {
-      this.log.error(`${machine.metadata.namespace}/${machine.metadata.name}: reading Node: ${found.error}`);
+      log.error(`reading Node: ${found.error}`);
       return { error: found.error };
     }
     if (found.node) {

@@ -1,3 +1,4 @@
+import type { PassiveClock } from '@capi/apimachinery';
 import type { ModuleMetadata } from '@nestjs/common';
 import type { WorkloadClusterClientProvider } from '@capi/clustercache';
 
@@ -12,7 +13,7 @@ export interface MachineControllerOptions {
   /** Replaces the default (kubeconfig Secret based) workload cluster client provider. */
   workloadClusterClientProvider?: WorkloadClusterClientProvider;
   /** Time source (ms since epoch) for conditions, minReadySeconds and the hook retry cache. */
-  clock?: { now(): number };
+  clock?: PassiveClock;
   /** While a Machine waits for its Node (or runs), re-check the workload cluster this often; default 10 s. */
   nodePollIntervalMs?: number;
   maxConcurrentReconciles?: number;

@@ -4,7 +4,7 @@ import { availableCondition, computeMachineStatus, machinePhase, nodeConditions 
 import type { MachineObject } from './types';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
-const clockAt = (ms: number) => ({ now: () => new Date(ms) });
+const clockAt = (ms: number) => ({ now: () => ms });
 
 function machine(over: Partial<MachineObject> = {}): MachineObject {
   return {

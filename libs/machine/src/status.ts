@@ -1,6 +1,7 @@
 // Machine status as a pure function of what the reconciler observed (upstream machine_controller_status.go):
 // BootstrapConfigReady, InfrastructureReady, NodeReady/NodeHealthy, Updating, UpToDate (workers), Deleting, Ready
 // (ready.ts), Available, phase.
+import { formatTime, type PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
   BOOTSTRAP_CONFIG_READY_CONDITION,
@@ -13,11 +14,9 @@ import {
   NOT_UPDATING_REASON,
   READY_CONDITION,
   UPDATING_CONDITION,
-  formatTime,
   getCondition,
   isUpdateInProgress,
   setCondition,
-  type Clock,
   type Condition,
   type ConditionInput,
   type ConditionStatus,
@@ -51,7 +50,7 @@ export interface StatusInput {
   deleting?: { reason: string; message?: string };
   /** The owning MachineSet and its MachineDeployment, for UpToDate (none: the condition is left alone). */
   owners?: UpToDateOwners;
-  clock: Clock;
+  clock: PassiveClock;
 }
 
 export interface StatusResult {
@@ -274,10 +273,12 @@ export function computeMachineStatus(input: StatusInput): StatusResult {
     set({ type: DELETING_CONDITION, status: 'False', reason: NOT_DELETING_REASON });
   else if (input.deleting)
     set({ type: DELETING_CONDITION, status: 'True', reason: input.deleting.reason, message: input.deleting.message });
-  const upToDate = input.owners ? upToDateCondition(machine, conditions, input.owners, clock.now()) : undefined;
+  const upToDate = input.owners
+    ? upToDateCondition(machine, conditions, input.owners, new Date(clock.now()))
+    : undefined;
   if (upToDate) set(upToDate);
-  set(readyCondition(machine, conditions, clock.now().getTime()));
-  const available = availableCondition(machine, getCondition(conditions, READY_CONDITION), clock.now().getTime());
+  set(readyCondition(machine, conditions, clock.now()));
+  const available = availableCondition(machine, getCondition(conditions, READY_CONDITION), clock.now());
   set(available.condition);
   status.conditions = conditions;
   const phase = machinePhase(machine, conditions);

@@ -149,7 +149,7 @@ describe('Machine in-place update against a faulty UpdateMachine extension (envt
       expect(await updatingReason(ns, bad)).toBe('InPlaceUpdateFailed');
 
       // The cause, naming the hook's handler, is in the reconcile error (and the controller's error log).
-      await expect(h.reconciler.reconcile({ namespace: ns, name: bad })).rejects.toThrow(cause(extName));
+      await expect(h.reconcile({ namespace: ns, name: bad })).rejects.toThrow(cause(extName));
 
       // 4. Once the extension answers correctly, the next retry completes the update.
       faulty.heal();

@@ -141,7 +141,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     // Within the retry window: reconciles do not call the extension and ask for a requeue after the remainder.
     await settle(h.manager, ['machine']);
     h.clock.advance(3000);
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'happy' })).resolves.toEqual({ requeueAfterMs: 2000 });
+    await expect(h.reconcile({ namespace: ns, name: 'happy' })).resolves.toEqual({ requeueAfterMs: 2000 });
     expect(callsFor('happy')).toHaveLength(1);
 
     // After the retry time the extension is called again and reports completion.
@@ -259,12 +259,12 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     }, 'in progress');
     expect(cond(m, 'Updating')).toMatchObject({ status: 'True', reason: 'InPlaceUpdating' });
     await settle(h.manager, ['machine']);
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 10_000 });
+    await expect(h.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 10_000 });
     h.clock.advance(9_999);
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 1 });
+    await expect(h.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 1 });
     expect(callsFor('m29')).toHaveLength(1);
     h.clock.advance(1);
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 10_000 });
+    await expect(h.reconcile({ namespace: ns, name: 'm29' })).resolves.toEqual({ requeueAfterMs: 10_000 });
     expect(callsFor('m29')).toHaveLength(2);
   });
 
@@ -283,7 +283,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(annotationsOf(m)).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
     expect(annotationsOf(await h.client.get(infraRef('m31')))).toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     await eventually(() => callsFor('m31').length >= 2, 'rate-limited retry');
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm31' })).rejects.toThrow(
+    await expect(h.reconcile({ namespace: ns, name: 'm31' })).rejects.toThrow(
       /got failure response with message: disk full/,
     );
     // Once the extension recovers, the retried update completes.
@@ -306,7 +306,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
         'InPlaceUpdateFailed',
       );
       await settle(h.manager, ['machine'], { quietMs: 50 }).catch(() => undefined); // it keeps retrying with backoff
-      await expect(h.reconciler.reconcile({ namespace: ns, name: 'm32' })).rejects.toThrow(
+      await expect(h.reconcile({ namespace: ns, name: 'm32' })).rejects.toThrow(
         'no extensions registered for UpdateMachine hook',
       );
     } finally {
@@ -329,7 +329,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       return cond(x, 'Updating')?.reason === 'InPlaceUpdateFailed' && x;
     }, 'InPlaceUpdateFailed');
     expect(cond(m, 'Updating')?.message).toBe('In-place update not possible: InfraMachine not found');
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'm33' })).rejects.toThrow(
+    await expect(h.reconcile({ namespace: ns, name: 'm33' })).rejects.toThrow(
       'in-place update failed: InfraMachine not found',
     );
     expect(callsFor('m33')).toHaveLength(0);
@@ -356,7 +356,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       expect(cond(m, 'Updating')?.message).toBe('UpdateMachine hook failed: please check controller logs for errors');
       await eventually(() => raw.attempts() >= 2, { message: 'retried', timeoutMs: 20_000 });
       expect(annotationsOf(await getMachine(name))).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });
-      await expect(h.reconciler.reconcile({ namespace: ns, name })).rejects.toThrow(errorPattern);
+      await expect(h.reconcile({ namespace: ns, name })).rejects.toThrow(errorPattern);
     } finally {
       await raw.close();
       await registerUpdaterA();
@@ -395,7 +395,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       expect(cond(m, 'Updating')?.message).toBe('In-place update in progress: a working, b working');
       expect(seen).toEqual(['a', 'b']);
       await settle(h.manager, ['machine']);
-      await expect(h.reconciler.reconcile({ namespace: ns, name: 'multi' })).resolves.toEqual({ requeueAfterMs: 7000 });
+      await expect(h.reconcile({ namespace: ns, name: 'multi' })).resolves.toEqual({ requeueAfterMs: 7000 });
     } finally {
       h.registry.remove('updater-b');
       await b.close();
@@ -442,7 +442,7 @@ describe('Machine controller in-place phase with InPlaceUpdates off (envtest)', 
     await annotate(h.client, ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), MARKERS_ON);
     await annotate(h.client, ref(BOOTSTRAP_API, 'KubeadmConfig', ns, objs.bootstrap!), MARKERS_ON);
     await settle(h.manager, ['machine']);
-    await h.reconciler.reconcile({ namespace: ns, name: 'g1' });
+    await h.reconcile({ namespace: ns, name: 'g1' });
     expect(calls).toBe(0);
     const m = await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, 'g1'));
     expect(annotationsOf(m)).toMatchObject({ ...MARKERS_ON, ...PENDING_UPDATE_MACHINE });

@@ -15,6 +15,7 @@ import {
   provisionInfra,
   ref,
 } from './support/fixtures';
+import { testReconcileContext, type LoggedLine } from '@capi/controller-runtime/testing';
 import { eventually, settle, TEST_INFRA_API_VERSION } from '@capi/envtest';
 import { startHarness, type Harness } from './support/harness';
 
@@ -101,8 +102,8 @@ describe('Machine controller lifecycle (envtest)', () => {
     await settle(h.manager, ['machine']);
     const before = h.counts.writes('Machine');
     const beforeAll = h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update');
-    await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
-    await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
+    await h.reconcile({ namespace: ns, name: 'm1' });
+    await h.reconcile({ namespace: ns, name: 'm1' });
     expect(h.counts.writes('Machine')).toBe(before);
     expect(h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update')).toBe(beforeAll);
   });
@@ -112,7 +113,7 @@ describe('Machine controller lifecycle (envtest)', () => {
     const cache = h.app.get<InformerCache>(CACHE);
     const tryGet = jest.spyOn(cache, 'tryGet');
     try {
-      await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
+      await h.reconcile({ namespace: ns, name: 'm1' });
       const reads = tryGet.mock.calls.map(([r, opts]) => `${r.kind} ${opts?.readOnly ? 'read-only' : 'copy'}`);
       // Only the Machine, which the reconcile changes, is copied.
       expect(reads.filter((r) => /^(Cluster|TestMachine|KubeadmConfig) /.test(r)).sort()).toEqual([
@@ -132,7 +133,7 @@ describe('Machine controller lifecycle (envtest)', () => {
     const node = await h.client.get<KubeObject>({ apiVersion: 'v1', kind: 'Node', name: 'node-m1' });
     await h.client.delete({ apiVersion: 'v1', kind: 'Node', name: 'node-m1' });
     const before = h.counts.writes('Machine');
-    await h.reconciler.reconcile({ namespace: ns, name: 'm1' });
+    await h.reconcile({ namespace: ns, name: 'm1' });
     expect(h.counts.writes('Machine')).toBe(before);
     expect(cond(await getMachine('m1'), 'NodeHealthy')?.status).toBe('True');
     // Unpaused: the missing Node is reported.
@@ -173,9 +174,32 @@ describe('Machine controller lifecycle (envtest)', () => {
       return cond(x, 'InfrastructureReady') && x;
     }, 'InfrastructureReady on bad ref');
     expect(cond(m, 'InfrastructureReady')).toMatchObject({ status: 'Unknown', reason: 'InternalError' });
-    await expect(h.reconciler.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(
+    await expect(h.reconcile({ namespace: ns, name: 'badref' })).rejects.toThrow(
       /no CustomResourceDefinition found for NoSuchMachine/,
     );
+  });
+
+  it("logs per-object lines through the reconcile's context, bound to the Machine and the reconcileID", async () => {
+    await h.client.create({
+      apiVersion: MACHINE_API,
+      kind: 'Machine',
+      metadata: { name: 'badref-logged', namespace: ns },
+      spec: {
+        clusterName: 'c1',
+        bootstrap: { dataSecretName: 'x' },
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'NoSuchMachine', name: 'x' },
+      },
+    });
+    const req = { namespace: ns, name: 'badref-logged' };
+    await eventually(async () => (await getMachine(req.name)).metadata.finalizers?.length, 'first reconcile done');
+    const lines: LoggedLine[] = [];
+    const ctx = testReconcileContext(req, { kind: 'Machine', lines });
+    await expect(h.reconciler.reconcile(req, ctx)).rejects.toThrow(/no CustomResourceDefinition found/);
+    expect(lines).toContainEqual({
+      level: 'error',
+      message: expect.stringMatching(/^reading NoSuchMachine x: .*no CustomResourceDefinition found for NoSuchMachine/),
+      fields: expect.objectContaining({ Machine: req, namespace: ns, name: req.name, reconcileID: ctx.reconcileID }),
+    });
   });
 
   it('a Node whose kubelet stopped posting status: NodeHealthy says so once (Node.AllConditions), Ready lists it indented', async () => {

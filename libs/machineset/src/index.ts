@@ -2,12 +2,10 @@
 export * from './rollout';
 
 // MachineSet / MachineDeployment controllers (NestJS modules) and their pure decisions.
-export {
-  MachineSetControllerModule,
-  MachineDeploymentControllerModule,
-  MachineSetModule,
-  type MachineSetControllersOptions,
-} from './module';
+export { MachineSetModule } from './module';
+export { MachineSetControllerModule } from './machineset/machineset.module';
+export { MachineDeploymentControllerModule } from './machinedeployment/machinedeployment.module';
+export type { MachineSetControllersOptions } from './options';
 export { MachineSetReconciler, MACHINESET_CLOCK, MACHINESET_REMEDIATION_FIELD_MANAGER } from './machineset/reconciler';
 export {
   planRemediation,

@@ -17,8 +17,8 @@ describe('MachineSetModule', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [ControllerRuntimeModule.forRoot({ kubeconfig: kc, autoStart: false }), MachineSetModule.forRoot()],
     }).compile();
-    moduleRef.useLogger(false);
     const app = moduleRef;
+    app.useLogger(false);
     await app.init();
     try {
       expect(app.get(MachineSetReconciler)).toBeInstanceOf(MachineSetReconciler);

@@ -1,4 +1,4 @@
-export { MachineHealthCheckControllerModule, MachineHealthCheckModule } from './mhc-controller.module';
+export { MachineHealthCheckControllerModule } from './mhc-controller.module';
 export {
   MachineHealthCheckReconciler,
   INVALID_SELECTOR_REASON,

@@ -2,7 +2,7 @@ import type { Condition } from '@capi/api';
 import { decideMachineMarking, type MarkingContext } from './marking';
 
 const NOW = new Date('2026-01-01T01:00:00Z');
-const ctx: MarkingContext = { remediationAllowed: true, clusterPaused: false, clock: { now: () => NOW } };
+const ctx: MarkingContext = { remediationAllowed: true, clusterPaused: false, clock: { now: () => NOW.getTime() } };
 const machine = (conditions: Condition[] = [], deleting = false) => ({
   metadata: { name: 'm1', generation: 3, ...(deleting ? { deletionTimestamp: '2026-01-01T00:59:00Z' } : {}) },
   status: { conditions },
@@ -65,7 +65,7 @@ describe('decideMachineMarking', () => {
 
   it('an unchanged marking needs no write and keeps lastTransitionTime; pending keeps the last report', () => {
     const first = decideMachineMarking(machine(), unhealthy, ctx);
-    const later = { ...ctx, clock: { now: () => new Date('2026-01-01T02:00:00Z') } };
+    const later = { ...ctx, clock: { now: () => Date.parse('2026-01-01T02:00:00Z') } };
     const again = decideMachineMarking(machine(first.conditions), unhealthy, later);
     expect(again.changed).toBe(false);
     expect(again.conditions).toEqual(first.conditions);

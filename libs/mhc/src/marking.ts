@@ -1,6 +1,7 @@
 // What MHC asserts on a target Machine's status.conditions (upstream patchHealthyTargets / patchUnhealthyTargets).
 // The conditions are server-side applied by MHC's field manager, so every apply carries each condition MHC still
 // stands behind: leaving one out would make the API server remove it.
+import type { PassiveClock } from '@capi/apimachinery';
 import {
   HEALTH_CHECK_SUCCEEDED_CONDITION,
   HEALTH_CHECK_SUCCEEDED_REASON,
@@ -8,7 +9,6 @@ import {
   WAITING_FOR_REMEDIATION_REASON,
   getCondition,
   setCondition,
-  type Clock,
   type Condition,
   type Machine,
 } from '@capi/api';
@@ -21,7 +21,7 @@ export interface MarkingContext {
   remediationAllowed: boolean;
   /** The Cluster is paused: mark, but don't ask for remediation. */
   clusterPaused: boolean;
-  clock: Clock;
+  clock: PassiveClock;
 }
 
 export interface MachineMarking {

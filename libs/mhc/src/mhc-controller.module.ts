@@ -27,6 +27,3 @@ export class MachineHealthCheckControllerModule {
     };
   }
 }
-
-/** Name the manager's controller registry looks up. */
-export const MachineHealthCheckModule = MachineHealthCheckControllerModule;

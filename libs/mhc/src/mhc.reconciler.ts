@@ -1,20 +1,17 @@
 // MachineHealthCheck reconciler: read the MHC, its Cluster, Machines and Nodes; let evaluate/marking/
 // remediation-allowed decide; apply Machine conditions and the MHC status with the capi-machinehealthcheck manager.
-import { Inject, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { jsonEqual, LabelSelectorError, matchesLabelSelector, realClock, type PassiveClock } from '@capi/apimachinery';
 import {
-  jsonEqual,
   CLUSTER_NAME_LABEL,
   CLUSTER_NAME_FIELD,
   ClusterGVK,
-  LabelSelectorError,
   MachineGVK,
   MachineHealthCheckGVK,
   indexMachineHealthChecks,
   indexMachines,
   getCondition,
-  matchesLabelSelector,
   setCondition,
-  type Clock,
   type Condition,
   type ConditionInput,
 } from '@capi/api';
@@ -27,6 +24,8 @@ import {
   type InformerCache,
   type KubeObject,
   type Manager,
+  type ReconcileContext,
+  type ReconcileLogger,
   type Reconciler,
   type Request,
   type Result,
@@ -61,6 +60,7 @@ import {
 export const INVALID_SELECTOR_REASON = 'InvalidSelector';
 /** Not upstream: spec.remediation.templateRef (external remediation) is not implemented here. */
 export const EXTERNAL_REMEDIATION_NOT_SUPPORTED_REASON = 'ExternalRemediationNotSupported';
+/** Node re-check period while a target has a Node (upstream watches workload Nodes through ClusterCache; not here). */
 const DEFAULT_NODE_POLL_MS = 30_000;
 
 type ClusterObject = KubeObject & ClusterLike & { spec?: { paused?: boolean } };
@@ -80,8 +80,7 @@ interface StatusIntent {
   maxConcurrentReconciles: 5,
 })
 export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, OnModuleDestroy {
-  private readonly log = new Logger('MachineHealthCheckReconciler');
-  private readonly clock: Clock;
+  private readonly clock: PassiveClock;
   private readonly ssa: ServerSideApplier;
 
   constructor(
@@ -92,8 +91,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     @Inject(MHC_CONTROLLER_OPTIONS) private readonly options: MachineHealthCheckControllerOptions,
     @Optional() ssa?: ServerSideApplier,
   ) {
-    const now = options.clock ? () => new Date(options.clock!.now()) : () => new Date();
-    this.clock = { now };
+    this.clock = options.clock ?? realClock;
     this.ssa = ssa ?? new ServerSideApplier();
     indexMachines(cache);
     indexMachineHealthChecks(cache);
@@ -147,7 +145,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
     }
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const mhc = await this.client.tryGet<MachineHealthCheckObject>({
       apiVersion: MachineHealthCheckGVK.apiVersion,
       kind: 'MachineHealthCheck',
@@ -198,7 +196,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
       return;
     }
     const targets = await readTargets(machines, await this.workloadClient(mhc, cluster));
-    const now = this.clock.now();
+    const now = new Date(this.clock.now());
     const healths = targets.map((t) => evaluateTarget({ ...t, cluster, checks: mhc.spec.checks, now }));
     const healthy = healths.filter((h) => h.state === 'Healthy').length;
 
@@ -233,7 +231,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
             },
       );
       if (!decision.allowed && healths.some((h) => h.state === 'Unhealthy'))
-        this.log.warn(`${req.namespace}/${req.name}: ${decision.message}`);
+        ctx.log.warn(decision.message ?? 'remediation not allowed');
     } catch (e) {
       if (!(e instanceof RemediationTriggerError)) throw e;
       status.remediationsAllowed = 0;
@@ -245,7 +243,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
       });
     }
 
-    const errors = await this.markMachines(targets, healths, allowed);
+    const errors = await this.markMachines(ctx.log, targets, healths, allowed);
     await this.applyStatus(mhc, { ...status, observed: errors.length === 0 });
     if (errors.length) throw new Error(errors.join('; '));
     return this.requeue(targets, healths);
@@ -266,6 +264,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
   }
 
   private async markMachines(
+    log: ReconcileLogger,
     targets: Target[],
     healths: TargetHealth[],
     remediationAllowed: boolean,
@@ -290,7 +289,7 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
           { fieldManager: MHC_FIELD_MANAGER, force: true, subresource: 'status' },
         );
         if (marking.remediationRequested)
-          this.log.log(
+          log.log(
             `Machine ${machine.metadata.namespace}/${machine.metadata.name} marked unhealthy, waiting for remediation by its owner`,
           );
       } catch (e) {

@@ -1,3 +1,4 @@
+import type { PassiveClock } from '@capi/apimachinery';
 import type { ModuleMetadata } from '@nestjs/common';
 import type { WorkloadClusterClientProvider } from '@capi/clustercache';
 
@@ -11,7 +12,7 @@ export interface MachineHealthCheckControllerOptions {
   /** Replaces the default (kubeconfig Secret based) workload cluster client provider. */
   workloadClusterClientProvider?: WorkloadClusterClientProvider;
   /** Time source (ms since epoch) for timeouts and lastTransitionTime. */
-  clock?: { now(): number };
+  clock?: PassiveClock;
   /**
    * Workload cluster Nodes are not watched: while targets have Nodes, re-check this often (default 30 s). Timeouts
    * are requeued for exactly, independently of this.

@@ -1,9 +1,9 @@
 // Reading the targets of a MachineHealthCheck: its Machines (selector + cluster-name label) and their Nodes.
+import { formatLabelSelector } from '@capi/apimachinery';
 import {
   CLUSTER_NAME_LABEL,
   MACHINE_SKIP_REMEDIATION_ANNOTATION,
   PAUSED_ANNOTATION,
-  formatLabelSelector,
   type Machine,
   type MachineHealthCheck,
 } from '@capi/api';

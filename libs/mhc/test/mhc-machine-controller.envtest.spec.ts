@@ -85,7 +85,7 @@ describe('MachineHealthCheck with the Machine controller (envtest)', () => {
       },
       { message: 'Machine running and updating', timeoutMs: 20_000 },
     );
-    expect(await h.reconciler.reconcile({ namespace: ns, name: 'pool-w' })).toEqual({ requeueAfterMs: 1801_000 });
+    expect(await h.reconcile({ namespace: ns, name: 'pool-w' })).toEqual({ requeueAfterMs: 1801_000 });
     const mhc = await h.client.get<KubeObject>({
       apiVersion: CAPI,
       kind: 'MachineHealthCheck',
@@ -108,7 +108,7 @@ describe('MachineHealthCheck with the Machine controller (envtest)', () => {
       },
       { subresource: 'status' },
     );
-    await h.reconciler.reconcile({ namespace: ns, name: 'pool-w' });
+    await h.reconcile({ namespace: ns, name: 'pool-w' });
     await settle(h.manager, BOTH, { quietMs: 300, timeoutMs: 10_000 });
     const m = await eventually(async () => {
       const x = await getMachine();

@@ -136,7 +136,7 @@ describe('MachineHealthCheck controller (envtest)', () => {
   it('a reconcile with nothing new writes nothing', async () => {
     await settle(h.manager, ['machinehealthcheck']);
     const before = h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update');
-    await h.reconciler.reconcile({ namespace: ns, name: 'pool-a' });
+    await h.reconcile({ namespace: ns, name: 'pool-a' });
     expect(h.counts.count('patch') + h.counts.count('apply') + h.counts.count('update')).toBe(before);
   });
 
@@ -196,10 +196,10 @@ describe('MachineHealthCheck controller (envtest)', () => {
     await settle(h.manager, ['machinehealthcheck']);
     expect(conditionOf(await getMachine('u2'), 'OwnerRemediated')).toBeUndefined();
     // The next check is due when Updating=True reaches its 30 min timeout (+1 s).
-    expect(await h.reconciler.reconcile({ namespace: ns, name: 'pool-u2' })).toEqual({ requeueAfterMs: 1741_000 });
+    expect(await h.reconcile({ namespace: ns, name: 'pool-u2' })).toEqual({ requeueAfterMs: 1741_000 });
 
     h.clock.advance(1741_000);
-    await h.reconciler.reconcile({ namespace: ns, name: 'pool-u2' });
+    await h.reconcile({ namespace: ns, name: 'pool-u2' });
     const u2 = await getMachine('u2');
     expect(conditionOf(u2, 'HealthCheckSucceeded')).toMatchObject({
       status: 'False',
@@ -255,9 +255,9 @@ describe('MachineHealthCheck controller (envtest)', () => {
       { status: { conditions: notReady(0) } },
       { subresource: 'status' },
     );
-    expect(await h.reconciler.reconcile({ namespace: ns, name: 'pool-c' })).toEqual({ requeueAfterMs: 301_000 });
+    expect(await h.reconcile({ namespace: ns, name: 'pool-c' })).toEqual({ requeueAfterMs: 301_000 });
     h.clock.advance(301_000);
-    await h.reconciler.reconcile({ namespace: ns, name: 'pool-c' });
+    await h.reconcile({ namespace: ns, name: 'pool-c' });
     const m = await getMachine('c1m');
     expect(conditionOf(m, 'HealthCheckSucceeded')).toMatchObject({ status: 'False', reason: 'UnhealthyNode' });
     expect(conditionOf(m, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });

@@ -1,4 +1,5 @@
-import { jsonEqual, type Condition } from '@capi/api';
+import type { Condition } from '@capi/api';
+import { jsonEqual } from '@capi/apimachinery';
 
 // Several controllers own conditions on a Machine (the owner writes UpToDate, MHC writes HealthCheckSucceeded and
 // OwnerRemediated). A status merge patch replaces the whole list, so the Machine controller rebases the conditions it

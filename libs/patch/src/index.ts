@@ -1,2 +1,1 @@
 export { patchStatus, CONDITIONS_PATCH_ATTEMPTS, type StatusPatchOptions } from './status-patch';
-export { createMergePatch } from './merge-patch';

@@ -6,7 +6,7 @@
 import { isConflict, type Client, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
 import type { Condition } from '@capi/api';
 import { changedConditionTypes, rebaseConditions } from './conditions-rebase';
-import { createMergePatch } from './merge-patch';
+import { createMergePatch } from '@capi/apimachinery';
 
 type Status = { conditions?: Condition[] } & Record<string, unknown>;
 

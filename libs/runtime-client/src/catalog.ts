@@ -49,16 +49,6 @@ export function isKnownHook(gvh: GroupVersionHook): boolean {
   return !!d && d.hook !== 'Discovery' && d.gvh.group === gvh.group && d.gvh.version === gvh.version;
 }
 
-/** "<group>/<version>" -> {group, version}; throws on anything else. */
-export function parseGroupVersion(apiVersion: string): { group: string; version: string } {
-  const parts = apiVersion.split('/');
-  if (parts.length === 1 && parts[0] !== '') return { group: '', version: parts[0] };
-  if (parts.length !== 2 || parts[0] === '' || parts[1] === '') {
-    throw new Error(`unexpected GroupVersion string: ${JSON.stringify(apiVersion)}`);
-  }
-  return { group: parts[0], version: parts[1] };
-}
-
 export const gvhString = (gvh: GroupVersionHook): string => `${gvh.group}/${gvh.version}, Hook=${gvh.hook}`;
 
 export const sameGvh = (a: GroupVersionHook, b: GroupVersionHook): boolean =>

@@ -41,6 +41,12 @@ function load(certFile: string, keyFile: string): ClientCertificate {
   return { cert, key };
 }
 
+/**
+ * How often the certificate files are checked. Not upstream's: controller-runtime's certwatcher reacts to fsnotify
+ * events and re-reads every 10 s; polling mtimes this often costs a stat per file.
+ */
+const DEFAULT_POLL_INTERVAL_MS = 2_000;
+
 export interface ClientCertificateFilesOptions {
   /** How often the files' mtime is checked. Default 2 s. */
   pollIntervalMs?: number;
@@ -84,7 +90,7 @@ export class ClientCertificateFiles implements ClientCertificateSource {
 
   start(): void {
     if (this.watchers.length) return;
-    const interval = this.opts.pollIntervalMs ?? 2_000;
+    const interval = this.opts.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     // Polling (not fs.watch): survives the symlink swaps Kubernetes does when it updates a mounted Secret.
     for (const file of [this.certFile, this.keyFile]) {
       const w = watchFile(file, { interval, persistent: false }, () => this.reload());

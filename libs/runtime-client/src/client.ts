@@ -1,7 +1,7 @@
 // The runtime client: find handlers for a hook and call them (upstream: internal/runtime/client/client.go).
+import { matchesLabelSelector } from '@capi/apimachinery';
 import {
   DEFAULT_HANDLER_TIMEOUT_SECONDS,
-  matchesLabelSelector,
   type CommonResponse,
   type CommonRetryResponse,
   type HookName,

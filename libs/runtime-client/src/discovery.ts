@@ -8,7 +8,8 @@ import {
   type DiscoveryResponse,
   type FailurePolicy,
 } from '@capi/api';
-import { hookDescriptor, isKnownHook, parseGroupVersion } from './catalog';
+import { parseGroupVersion } from '@capi/apimachinery';
+import { hookDescriptor, isKnownHook } from './catalog';
 import { DiscoveryError } from './errors';
 import type { ExtensionConfig, ExtensionHandlerStatus } from './extension-config';
 import { invokeHandler } from './invoke';

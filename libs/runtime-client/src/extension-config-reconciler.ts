@@ -1,7 +1,7 @@
 // ExtensionConfig reconcile logic (upstream: internal/controllers/extensionconfig): Paused condition, CA injection,
 // discovery, status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
+import { jsonEqual } from '@capi/apimachinery';
 import {
-  jsonEqual,
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
   INJECT_CA_FROM_SECRET_ANNOTATION,
@@ -19,6 +19,14 @@ import type { RuntimeSdkMetrics } from './metrics';
 import { WarmUpDiscoveryError } from './module/warm-up';
 import type { ExtensionRegistry } from './registry';
 import type { ExtensionTransport } from './transport';
+
+/**
+ * Re-discovery after a successful discovery. Upstream requeues nothing and re-discovers when the manager resyncs its
+ * cache (--sync-period, default 10 min); here the reconcile asks for it after the same time.
+ */
+const DEFAULT_REDISCOVERY_INTERVAL_MS = 10 * 60_000;
+/** Requeue while the registry is not warmed up: upstream's RequeueAfter 10 s (extensionconfig_controller.go Reconcile). */
+const DEFAULT_NOT_READY_REQUEUE_MS = 10_000;
 
 export interface ExtensionConfigReconcilerOptions {
   /** Re-discovery period after a successful discovery. Default 10 minutes. */
@@ -66,8 +74,8 @@ export class ExtensionConfigReconciler {
     private readonly transport: ExtensionTransport,
     opts: ExtensionConfigReconcilerOptions = {},
   ) {
-    this.rediscoveryIntervalMs = opts.rediscoveryIntervalMs ?? 10 * 60_000;
-    this.notReadyRequeueMs = opts.notReadyRequeueMs ?? 10_000;
+    this.rediscoveryIntervalMs = opts.rediscoveryIntervalMs ?? DEFAULT_REDISCOVERY_INTERVAL_MS;
+    this.notReadyRequeueMs = opts.notReadyRequeueMs ?? DEFAULT_NOT_READY_REQUEUE_MS;
     this.now = opts.now ?? (() => new Date());
     this.metrics = opts.metrics;
   }
@@ -153,7 +161,7 @@ export class ExtensionConfigReconciler {
         message: paused ? `${EXTENSION_CONFIG_KIND} has the ${PAUSED_ANNOTATION} annotation` : undefined,
         observedGeneration: ec.metadata.generation,
       },
-      { now: this.now },
+      { now: () => this.now().getTime() },
     );
     if (jsonEqual(conditions, ec.status?.conditions ?? [])) return ec;
     return this.client.patch<ExtensionConfig>(
@@ -197,7 +205,7 @@ export class ExtensionConfigReconciler {
     const conditions = setCondition(
       ec.status?.conditions,
       { type: DISCOVERED_CONDITION, status, reason, message, observedGeneration: ec.metadata.generation },
-      { now: this.now },
+      { now: () => this.now().getTime() },
     );
     const patch = { status: { ...(handlers ? { handlers } : {}), conditions } };
     // Re-discovery that finds what status already says writes nothing (no request, no event for other watchers).

@@ -1,7 +1,8 @@
 // In-memory registry of discovered handlers, keyed "<handler>.<extensionConfigName>" (upstream: internal/runtime/registry).
 // Writers swap in a new immutable map, so readers that hold a snapshot across awaits never see a half-applied update.
-import { DEFAULT_HANDLER_TIMEOUT_SECONDS, labelSelectorAsSelector, type FailurePolicy } from '@capi/api';
-import { parseGroupVersion, type GroupVersionHook } from './catalog';
+import { labelSelectorAsSelector, parseGroupVersion } from '@capi/apimachinery';
+import { DEFAULT_HANDLER_TIMEOUT_SECONDS, type FailurePolicy } from '@capi/api';
+import type { GroupVersionHook } from './catalog';
 import type { ClientConfig, ExtensionConfig, LabelSelector } from './extension-config';
 
 export interface ExtensionRegistration {

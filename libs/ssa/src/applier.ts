@@ -1,15 +1,16 @@
 // NestJS-injectable SSA: one request cache per controller name, shared by everything in the process.
 import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestjs/common';
+import type { PassiveClock } from '@capi/apimachinery';
 import { METRICS_REGISTRY, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
-import { DEFAULT_SSA_CACHE_MAX_ENTRIES, SsaCache, type NowClock } from './cache';
+import { DEFAULT_SSA_CACHE_MAX_ENTRIES, SsaCache } from './cache';
 import { IntentMemo, type IntentMemoKey } from './intent-memo';
 import { patch, type SsaPatchResult } from './patch';
 
 export interface SsaModuleOptions {
   ttlMs?: number;
   maxEntries?: number;
-  clock?: NowClock;
+  clock?: PassiveClock;
   /** Where capi_ssa_cache_{hits,misses}_total are registered. */
   registry?: Registry;
 }

@@ -1,31 +1,31 @@
-import { ManualClock } from '@capi/envtest';
+import { FakeClock } from '@capi/apimachinery/testing';
 import { Registry } from 'prom-client';
 import { DEFAULT_SSA_CACHE_TTL_MS, SsaCache } from './cache';
 
 describe('SsaCache', () => {
   it('expires entries after 30 minutes by default', () => {
-    const clock = new ManualClock(1_000);
+    const clock = new FakeClock(1_000);
     const cache = new SsaCache({ controllerName: 'machineset', clock });
     cache.add('k');
-    clock.t += DEFAULT_SSA_CACHE_TTL_MS - 1;
+    clock.advance(DEFAULT_SSA_CACHE_TTL_MS - 1);
     expect(cache.has('k', 'Machine')).toBe(true);
-    clock.t += 1;
+    clock.advance(1);
     expect(cache.has('k', 'Machine')).toBe(false);
     expect(cache.size).toBe(0);
   });
 
   it('add() refreshes the TTL', () => {
-    const clock = new ManualClock(1_000);
+    const clock = new FakeClock(1_000);
     const cache = new SsaCache({ controllerName: 'c', clock, ttlMs: 100 });
     cache.add('k');
-    clock.t += 90;
+    clock.advance(90);
     cache.add('k');
-    clock.t += 90;
+    clock.advance(90);
     expect(cache.peek('k')).toBe(true);
   });
 
   it('is bounded: the least recently used entry is evicted first', () => {
-    const cache = new SsaCache({ controllerName: 'c', clock: new ManualClock(1_000), maxEntries: 2 });
+    const cache = new SsaCache({ controllerName: 'c', clock: new FakeClock(1_000), maxEntries: 2 });
     cache.add('a');
     cache.add('b');
     cache.add('a'); // a becomes most recent
@@ -37,12 +37,12 @@ describe('SsaCache', () => {
   });
 
   it('evicts expired entries before live ones when full', () => {
-    const clock = new ManualClock(1_000);
+    const clock = new FakeClock(1_000);
     const cache = new SsaCache({ controllerName: 'c', clock, maxEntries: 2, ttlMs: 100 });
     cache.add('old');
-    clock.t += 50;
+    clock.advance(50);
     cache.add('live');
-    clock.t += 60; // old expired, live not
+    clock.advance(60); // old expired, live not
     cache.add('new');
     expect(cache.peek('live')).toBe(true);
     expect(cache.peek('new')).toBe(true);
@@ -51,8 +51,8 @@ describe('SsaCache', () => {
 
   it('counts hits and misses by kind and controller', async () => {
     const registry = new Registry();
-    const a = new SsaCache({ controllerName: 'machineset', registry, clock: new ManualClock(1_000) });
-    const b = new SsaCache({ controllerName: 'machine', registry, clock: new ManualClock(1_000) });
+    const a = new SsaCache({ controllerName: 'machineset', registry, clock: new FakeClock(1_000) });
+    const b = new SsaCache({ controllerName: 'machine', registry, clock: new FakeClock(1_000) });
     a.add('x');
     a.has('x', 'Machine');
     a.has('y', 'Machine');

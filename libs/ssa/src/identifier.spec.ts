@@ -1,4 +1,5 @@
-import { canonicalJson, computeRequestIdentifier, fnv32a, gvkString, hashObject } from './identifier';
+import { canonicalJson } from '@capi/apimachinery';
+import { computeRequestIdentifier, fnv32a, gvkString, hashObject } from './identifier';
 import { prepareModified, InvalidApplyIntentError } from './prepare';
 
 const machine = () => ({

@@ -1,13 +1,6 @@
 // Request identifier for the SSA cache (upstream internal/util/ssa/cache.go ComputeRequestIdentifier).
+import { canonicalJson, parseApiVersion } from '@capi/apimachinery';
 import type { KubeObject } from '@capi/controller-runtime';
-
-/** Splits "group/version" (or "v1" for the core group). */
-export function parseApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/');
-  return i < 0
-    ? { group: '', version: apiVersion }
-    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
-}
 
 /** GVK printed like Go's schema.GroupVersionKind.String(): "cluster.x-k8s.io/v1beta2, Kind=Machine" ("/v1, Kind=Pod" for core). */
 export function gvkString(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): string {
@@ -19,20 +12,6 @@ export function gvkString(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): string 
 export function objectKeyString(obj: Pick<KubeObject, 'metadata'>): string {
   const { namespace, name } = obj.metadata;
   return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
-}
-
-/** Replacer giving every plain object its keys in sorted order (native stringify does the rest, fast). */
-function sortKeys(_key: string, value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const k of Object.keys(value as Record<string, unknown>).sort())
-    sorted[k] = (value as Record<string, unknown>)[k];
-  return sorted;
-}
-
-/** JSON with object keys sorted at every level, so equal content always hashes equally. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, sortKeys) ?? 'null';
 }
 
 /** 32-bit FNV-1a over the UTF-8 bytes of `text` (upstream hashes with FNV-32a too), as an unsigned integer. */

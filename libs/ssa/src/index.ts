@@ -7,9 +7,7 @@ export {
   gvkString,
   objectKeyString,
   hashObject,
-  canonicalJson,
   fnv32a,
-  parseApiVersion,
 } from './identifier';
 export {
   SsaCache,
@@ -18,7 +16,6 @@ export {
   DEFAULT_SSA_CACHE_MAX_ENTRIES,
   type SsaCacheOptions,
   type SsaCacheMetrics,
-  type NowClock,
 } from './cache';
 export {
   ServerSideApplier,

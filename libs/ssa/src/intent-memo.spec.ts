@@ -1,4 +1,4 @@
-import { ManualClock } from '@capi/envtest';
+import { FakeClock } from '@capi/apimachinery/testing';
 import type { Client, KubeObject } from '@capi/controller-runtime';
 import { ServerSideApplier } from './applier';
 import { IntentMemo, intentMemoKey } from './intent-memo';
@@ -49,7 +49,7 @@ describe('ServerSideApplier.knownNoop', () => {
   }
 
   it('is true after a cache hit recorded under the same key, false for other inputs', async () => {
-    const applier = new ServerSideApplier({ clock: new ManualClock(1_000) });
+    const applier = new ServerSideApplier({ clock: new FakeClock(1_000) });
     const client = fakeClient();
     await hitOnce(applier, client, 'rv11/a');
     expect(applier.knownNoop('capi-machineset', key('rv11/a'))).toBe(true);
@@ -60,15 +60,15 @@ describe('ServerSideApplier.knownNoop', () => {
   });
 
   it('is false once the request-cache entry expired (the request cache decides, as for patch)', async () => {
-    const clock = new ManualClock(1_000);
+    const clock = new FakeClock(1_000);
     const applier = new ServerSideApplier({ clock, ttlMs: 100 });
     await hitOnce(applier, fakeClient(), 'rv11/a');
-    clock.t += 101;
+    clock.advance(101);
     expect(applier.knownNoop('capi-machineset', key('rv11/a'))).toBe(false);
   });
 
   it('a patch with the key that was not a hit forgets it', async () => {
-    const applier = new ServerSideApplier({ clock: new ManualClock(1_000) });
+    const applier = new ServerSideApplier({ clock: new FakeClock(1_000) });
     const client = fakeClient();
     const applied = await hitOnce(applier, client, 'rv11/a');
     const changed = await applier.patch(client, intent({ a: '2' }), {

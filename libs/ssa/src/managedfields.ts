@@ -4,6 +4,7 @@
 // MachineSet/KCP create BootstrapConfig/InfraMachine with their apply field manager owning everything, then hand
 // labels/annotations over to a metadata field manager. Without dropping the first manager's ownership, a later SSA
 // by the metadata manager could not remove a label (it would stay co-owned).
+import { formatTime } from '@capi/apimachinery';
 import { isConflict, type Client, type KubeObject, type ManagedFieldsEntry } from '@capi/controller-runtime';
 
 export type FieldsV1 = Record<string, unknown>;
@@ -86,7 +87,7 @@ function seedEntry(manager: string, apiVersion: string, fieldsV1: FieldsV1, now:
     manager,
     operation: 'Apply',
     apiVersion,
-    time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    time: formatTime(now),
     fieldsType: 'FieldsV1',
     fieldsV1: structuredClone(fieldsV1),
   };

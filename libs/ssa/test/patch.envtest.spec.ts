@@ -1,5 +1,6 @@
 // ssa.patch against an API server over HTTPS (envtest, either target), counting the requests the client sends.
-import { countingClientFor, ManualClock, startEnvtest, type Envtest } from '@capi/envtest';
+import { FakeClock } from '@capi/apimachinery/testing';
+import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import {
   isApiError,
   isInvalid,
@@ -81,7 +82,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   }
 
   it('second reconcile with no change makes 0 writes; the caller gets the current object', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const intent = widget('w-nochange', { size: 1 });
     expect((await reconcile(cache, intent)).writes).toBe(1);
     const second = await reconcile(cache, intent);
@@ -91,7 +92,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   });
 
   it('one change costs exactly one apply, then the next reconcile is served from the cache', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     await reconcile(cache, widget('w-change', { size: 1 }));
     const changed = await reconcile(cache, widget('w-change', { size: 2 }));
     expect(changed.writes).toBe(1);
@@ -101,7 +102,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   });
 
   it("someone else's write to fields we do not own (new resourceVersion) costs no apply: our fields are as we left them", async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const intent = widget('w-other', { size: 3 });
     await reconcile(cache, intent);
     await client.patch(
@@ -117,7 +118,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   });
 
   it('someone else changing a field we own, or a new intent, makes the next reconcile do 1 real apply', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const intent = widget('w-taken', { size: 3 });
     await reconcile(cache, intent);
     await client.patch(ref('w-taken'), 'merge', { spec: { size: 9 } }, { fieldManager: 'someone-else' });
@@ -135,7 +136,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   });
 
   it('a creation intent (no uid yet) answers for the same intent sent later with the uid; another uid is sent', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const created = await reconcile(cache, widget('w-uid', { size: 1 }));
     expect(created.writes).toBe(1);
     const uid = created.modified.metadata.uid!;
@@ -154,20 +155,20 @@ describe('ssa.patch against an API server (envtest)', () => {
   });
 
   it('entries expire after the TTL (injectable clock)', async () => {
-    const clock = new ManualClock(0);
+    const clock = new FakeClock(0);
     const cache = new SsaCache({ controllerName: 'test', clock });
     const intent = widget('w-ttl', { size: 4 });
     await reconcile(cache, intent);
-    clock.t += DEFAULT_SSA_CACHE_TTL_MS - 1;
+    clock.advance(DEFAULT_SSA_CACHE_TTL_MS - 1);
     expect((await reconcile(cache, intent)).writes).toBe(0); // a hit refreshes the entry...
-    clock.t += DEFAULT_SSA_CACHE_TTL_MS - 1;
+    clock.advance(DEFAULT_SSA_CACHE_TTL_MS - 1);
     expect((await reconcile(cache, intent)).writes).toBe(0);
-    clock.t += DEFAULT_SSA_CACHE_TTL_MS; // ...until nobody asks for a whole TTL
+    clock.advance(DEFAULT_SSA_CACHE_TTL_MS); // ...until nobody asks for a whole TTL
     expect((await reconcile(cache, intent)).writes).toBe(1);
   });
 
   it('LRU bound: an evicted entry costs one real apply again', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0), maxEntries: 1 });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0), maxEntries: 1 });
     await reconcile(cache, widget('w-lru-a', { size: 1 }));
     await reconcile(cache, widget('w-lru-b', { size: 1 }));
     expect((await reconcile(cache, widget('w-lru-b', { size: 1 }))).writes).toBe(0);
@@ -175,7 +176,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   });
 
   it('dry-run persists nothing and never fills the cache', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const modified = widget('w-dry', { size: 5 });
     await patch(client, modified, { fieldOwner: 'capi-test', cache, dryRun: true });
     expect(modified.metadata.managedFields?.[0]?.manager).toBe('capi-test'); // the server's answer written back
@@ -197,7 +198,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   });
 
   it('server errors surface as ApiError with the Status and are not cached', async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const intent = { ...widget('w-bad', { size: 1 }), metadata: { name: 'w-bad', namespace: 'no-such-namespace' } };
     const err = await patch(client, intent, { fieldOwner: 'capi-test', cache }).catch((e) => e);
     expect(isApiError(err)).toBe(true);
@@ -212,7 +213,7 @@ describe('ssa.patch against an API server (envtest)', () => {
     const modified = widget('w-default', { size: 1 });
     await patch(client, modified, { fieldOwner: 'capi-test' });
     expect((modified.spec as { color?: string }).color).toBe('blue');
-    const cache = new SsaCache({ controllerName: 'test', clock: new ManualClock(0) });
+    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const err = await patch(client, widget('w-invalid', { size: -1 }), { fieldOwner: 'capi-test', cache }).catch(
       (e) => e,
     );
@@ -223,7 +224,7 @@ describe('ssa.patch against an API server (envtest)', () => {
   it('ServerSideApplier (SsaModule) keeps one cache per controller and exports metrics', async () => {
     const registry = new Registry();
     const mod = await Test.createTestingModule({
-      imports: [SsaModule.forRoot({ registry, clock: new ManualClock(0) })],
+      imports: [SsaModule.forRoot({ registry, clock: new FakeClock(0) })],
     }).compile();
     const applier = mod.get(ServerSideApplier);
     expect(mod.get(SSA_CACHE)).toBe(applier);

@@ -3,12 +3,13 @@
 //
 //   node tools/scripts/packages/build.mjs [--pack] [name...]     (names: api, controller-runtime, ..., manager; default all)
 //
-// One tsc program (declarations + decorator metadata) compiles the requested packages and the @capi packages they
-// depend on; `@capi/*` imports stay bare specifiers, resolved as npm dependencies once installed. Each package's
-// committed package.json (libs/<lib>/package.json, apps/manager/package.json) is copied with the compiled files and
-// the run-time assets of src/ (RUNTIME_ASSETS: the .proto schemas) to dist/<dir>/; the build fails when its
-// dependencies do not match what the compiled output requires, or when its version differs from the root package.json
-// (all packages are versioned in lockstep). --pack runs `npm pack` into dist/packages/.
+// One tsc program (declarations + decorator metadata) compiles the requested packages (src/index.ts, and
+// src/testing/index.ts for the "./testing" entry point when there is one) and the @capi packages they depend on;
+// `@capi/*` imports stay bare specifiers, resolved as npm dependencies once installed. Each package's committed
+// package.json (libs/<lib>/package.json, apps/manager/package.json) is copied with the compiled files and the run-time
+// assets of src/ (RUNTIME_ASSETS: the .proto schemas) to dist/<dir>/; the build fails when its dependencies do not
+// match what the compiled output requires, or when its version differs from the root package.json (all packages are
+// versioned in lockstep). --pack runs `npm pack` into dist/packages/.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -70,7 +71,12 @@ writeFileSync(
       sourceMap: false,
       types: ['node'],
     },
-    files: [...closure.values()].map((p) => `../../${p.dir}/src/index.ts`),
+    // A package's test helpers (src/testing/index.ts, its "./testing" export) compile with it.
+    files: [...closure.values()].flatMap((p) =>
+      ['src/index.ts', 'src/testing/index.ts']
+        .filter((f) => f === 'src/index.ts' || existsSync(join(root, p.dir, f)))
+        .map((f) => `../../${p.dir}/${f}`),
+    ),
   }),
 );
 const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', tsconfig], {
@@ -91,6 +97,8 @@ for (const p of selected) {
   const m = p.manifest;
   if (m.version !== rootVersion)
     problems.push(`${m.name}: version ${m.version} differs from the root package.json's ${rootVersion}`);
+  if (existsSync(join(root, p.dir, 'src/testing/index.ts')) !== Boolean(m.exports?.['./testing']))
+    problems.push(`${m.name}: src/testing/index.ts and a "./testing" entry in package.json exports go together`);
   const out = join(root, 'dist', p.dir);
   rmSync(out, { recursive: true, force: true });
   cpSync(join(buildDir, p.dir, 'src'), out, { recursive: true });

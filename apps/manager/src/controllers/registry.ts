@@ -1,14 +1,14 @@
 import type { DynamicModule, Type } from '@nestjs/common';
-import * as kcpLib from '@capi/kcp';
-import * as machineLib from '@capi/machine';
-import * as machinesetLib from '@capi/machineset';
-import * as mhcLib from '@capi/mhc';
-import * as runtimeClientLib from '@capi/runtime-client';
+import { KcpControllerModule } from '@capi/kcp';
+import { MachineControllerModule } from '@capi/machine';
+import { MachineSetModule } from '@capi/machineset';
+import { MachineHealthCheckControllerModule } from '@capi/mhc';
+import { ExtensionConfigModule } from '@capi/runtime-client';
 import type { ControllerName, ManagerConfig } from '../config/config';
 
 /** How to obtain one controller's Nest module, and which feature gate (if any) it needs. */
 export interface ControllerEntry {
-  /** Builds the module (some read the manager config); throws ControllerUnavailableError when its lib has no module yet. */
+  /** Builds the controller lib's module (some read the manager config). */
   module: (config?: ManagerConfig) => DynamicModule | Type<unknown>;
   /** Gate that must be enabled for this controller (upstream sets the controller up only then). */
   gate?: string;
@@ -36,57 +36,16 @@ export class ControllerUnavailableError extends Error {
   }
 }
 
-/**
- * Resolves `exportName` (the first of several accepted names that exists) from a lib's public API: a Nest module
- * class, used via its static forRoot() when it has one. Missing export → ControllerUnavailableError naming lib and
- * export, so a not-yet-written lib fails loudly.
- */
-export function libModule(
-  controller: string,
-  libName: string,
-  lib: object,
-  exportName: string | readonly string[],
-): () => DynamicModule | Type<unknown> {
-  const names = typeof exportName === 'string' ? [exportName] : exportName;
-  return () => {
-    const exports = lib as Record<string, unknown>;
-    const m = names.map((n) => exports[n]).find((v) => typeof v === 'function');
-    if (typeof m !== 'function')
-      throw new ControllerUnavailableError(controller, `${libName} does not export ${names.join(' or ')} yet`);
-    const forRoot = (m as { forRoot?: () => DynamicModule }).forRoot;
-    return typeof forRoot === 'function' ? forRoot.call(m) : (m as Type<unknown>);
-  };
-}
-
 /** The default controller → lib module mapping. */
 export const DEFAULT_CONTROLLERS: ControllerRegistry = {
-  kcp: {
-    module: libModule('kcp', '@capi/kcp', kcpLib, [
-      'KubeadmControlPlaneModule',
-      'KubeadmControlPlaneControllerModule',
-      'KcpControllerModule',
-      'KcpModule',
-    ]),
-    inPlace: true,
-  },
-  // MachineSet and MachineDeployment controllers live in one lib and one module.
-  machineset: { module: libModule('machineset', '@capi/machineset', machinesetLib, 'MachineSetModule'), inPlace: true },
-  machine: {
-    module: libModule('machine', '@capi/machine', machineLib, ['MachineModule', 'MachineControllerModule']),
-    inPlace: true,
-  },
-  mhc: {
-    module: libModule('mhc', '@capi/mhc', mhcLib, [
-      'MachineHealthCheckModule',
-      'MachineHealthCheckControllerModule',
-      'MhcControllerModule',
-    ]),
-  },
+  kcp: { module: () => KcpControllerModule.forRoot(), inPlace: true },
+  // MachineSet and MachineDeployment controllers live in one lib; its module loads both.
+  machineset: { module: () => MachineSetModule.forRoot(), inPlace: true },
+  machine: { module: () => MachineControllerModule.forRoot(), inPlace: true },
+  mhc: { module: () => MachineHealthCheckControllerModule.forRoot() },
   extensionconfig: {
     module: (config) =>
-      runtimeClientLib.ExtensionConfigModule.forRoot({
-        clientCertificateFiles: config?.runtimeExtensionClientCertificate,
-      }),
+      ExtensionConfigModule.forRoot({ clientCertificateFiles: config?.runtimeExtensionClientCertificate }),
     gate: 'RuntimeSDK',
   },
 };

@@ -16,6 +16,7 @@ import { KubeadmControlPlaneGVK } from '@capi/api';
 import { decideClusterWrites } from './cluster-status';
 
 export const CLUSTER_FIELD_MANAGER = 'capi-cluster';
+/** Requeue until infrastructure is provisioned and the control plane initialized. */
 const RETRY_MS = 5_000;
 
 /** Requests for the Cluster an object belongs to (its Cluster ownerReference). */

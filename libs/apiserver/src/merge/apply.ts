@@ -1,4 +1,5 @@
 // Server-side apply and managedFields tracking for non-apply writes (kube fieldmanager + SMD Updater).
+import { jsonEqual } from '@capi/apimachinery';
 import type { KubeObject, ManagedFieldsEntry } from '@capi/controller-runtime';
 import { FieldPath, FieldSet, MergeError, fieldElement, formatPath } from './fieldset';
 import {
@@ -10,7 +11,7 @@ import {
   managerId,
 } from './managers';
 import { OpenApiSchema, isObject, rootSchema } from './types';
-import { compare, deepEqual, mergeValues, removePath, toFieldSet, valueAt } from './walk';
+import { compare, mergeValues, removePath, toFieldSet, valueAt } from './walk';
 
 export interface Conflict {
   /** The other manager's name. */
@@ -178,7 +179,7 @@ export function applyIntent(a: ApplyArgs): KubeObject {
     if (id === selfId) continue;
     m.set = m.set.difference(stolen.get(id) ?? new FieldSet()).difference(removed);
   }
-  const objectChanged = !deepEqual(live, merged);
+  const objectChanged = !jsonEqual(live, merged);
   self.time = objectChanged || !previous ? a.now : previous.time;
   managers.set(selfId, self);
   return finish(merged, managers);
@@ -281,7 +282,7 @@ function baseManagers(a: UpdateArgs): Map<string, ManagerSet> {
   const requested = a.updated.metadata?.managedFields as ManagedFieldsEntry[] | undefined;
   if (a.subresource === 'status' || requested === undefined || requested === null) return decodeLive(a.live);
   if (isResetRequest(requested)) return new Map();
-  if (a.live && deepEqual(requested, a.live.metadata?.managedFields)) return decodeLive(a.live);
+  if (a.live && jsonEqual(requested, a.live.metadata?.managedFields)) return decodeLive(a.live);
   try {
     const m = decodeManagedFields(requested);
     return m.size > 0 ? m : decodeLive(a.live);

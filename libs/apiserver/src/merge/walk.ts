@@ -1,20 +1,11 @@
 // Schema-driven walks over JSON values: the field set a value sets, the difference between two
 // values, the apply merge, and removal of paths. Semantics follow structured-merge-diff (typed/*).
+import { jsonEqual } from '@capi/apimachinery';
 import { FieldPath, FieldSet, MergeError, fieldElement, formatPath, keyElement, valueElement } from './fieldset';
 import { OpenApiSchema, TypeKind, isObject, lookupField, typeOf } from './types';
 
 type Json = unknown;
 type JsonMap = Record<string, Json>;
-
-export function deepEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && deepEqual(a[k], b[k]));
-  }
-  return false;
-}
 
 function itemKey(item: JsonMap, keys: string[], path: FieldPath): string {
   for (const k of keys) {
@@ -123,7 +114,7 @@ function compareAt(lhs: Json, rhs: Json, schema: OpenApiSchema | undefined, path
   const tl = typeOf(schema, lhs);
   const tr = typeOf(schema, rhs);
   if (!sameKind(tl, tr) || tr.kind === 'scalar' || tr.kind === 'atomic') {
-    if (!deepEqual(lhs, rhs)) c.modified.insert(path);
+    if (!jsonEqual(lhs, rhs)) c.modified.insert(path);
     return;
   }
   switch (tr.kind) {
@@ -225,7 +216,7 @@ export function mergeValues(lhs: Json, rhs: Json, schema: OpenApiSchema | undefi
 function matchesKey(item: Json, keyPe: string): boolean {
   if (!isObject(item)) return false;
   const key = JSON.parse(keyPe.slice(2)) as JsonMap;
-  return Object.keys(key).every((k) => deepEqual(item[k], key[k]));
+  return Object.keys(key).every((k) => jsonEqual(item[k], key[k]));
 }
 
 type Slot = { container: JsonMap; key: string } | { container: Json[]; key: number };

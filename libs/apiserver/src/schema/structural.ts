@@ -4,7 +4,7 @@
 import { FieldError, OpenApiSchema, child, fieldErrors, index, isPlainObject, key } from './types';
 import { validate } from './validate';
 import { pruneValueCopy } from './prune';
-import { deepEqual } from './values';
+import { jsonEqual } from '@capi/apimachinery';
 
 const TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
@@ -263,7 +263,7 @@ function checkDefault(s: OpenApiSchema, path: string, errs: FieldError[]): void 
   const at = child(path, 'default');
   for (const e of validate(s.default, s)) errs.push({ ...e, field: e.field ? `${at}.${e.field}` : at });
   if (typeof s.default === 'object' && s.default !== null && !s['x-kubernetes-embedded-resource']) {
-    if (!deepEqual(pruneValueCopy(s.default, s), s.default)) {
+    if (!jsonEqual(pruneValueCopy(s.default, s), s.default)) {
       errs.push(fieldErrors.invalid(at, s.default, 'must not have unknown fields'));
     }
   }

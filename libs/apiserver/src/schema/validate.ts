@@ -2,7 +2,8 @@
 // wrapped by apiextensions-apiserver (error types and wording). CEL `x-kubernetes-validations` are not evaluated.
 import { satisfiesFormat } from './formats';
 import { FieldError, OpenApiSchema, child, fieldErrors, index, isPlainObject } from './types';
-import { additionalSchemaOf, canonicalJson, deepEqual, jsonTypeOf, propertiesOf } from './values';
+import { canonicalJson, jsonEqual } from '@capi/apimachinery';
+import { additionalSchemaOf, jsonTypeOf, propertiesOf } from './values';
 
 const KNOWN_TYPES = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 const regexCache = new Map<string, RegExp | null>();
@@ -55,7 +56,7 @@ function validateNode(value: unknown, s: OpenApiSchema, path: string, errs: Fiel
     return;
   }
   if (!checkType(value, s, path, errs)) return;
-  if (s.enum !== undefined && Array.isArray(s.enum) && !s.enum.some((e: unknown) => deepEqual(e, value))) {
+  if (s.enum !== undefined && Array.isArray(s.enum) && !s.enum.some((e: unknown) => jsonEqual(e, value))) {
     errs.push(fieldErrors.notSupported(path, value, s.enum));
   }
   if (typeof s.format === 'string' && !satisfiesFormat(s.format, value)) {

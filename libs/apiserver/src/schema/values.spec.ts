@@ -1,4 +1,5 @@
-import { canonicalJson, sortKeysDeep } from './values';
+import { canonicalJson } from '@capi/apimachinery';
+import { sortKeysDeep } from './values';
 
 describe('sortKeysDeep', () => {
   it('sorts the keys of every object, keeps array order, leaves scalars', () => {

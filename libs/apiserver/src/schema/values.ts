@@ -10,18 +10,6 @@ export function jsonTypeOf(v: unknown): string {
   return typeof v; // string, boolean
 }
 
-/** Stable JSON (sorted keys) so that equal values compare equal as strings. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v ?? null);
-}
-
 /** A copy with every object's keys in sorted order, as Go's encoding/json writes a map (arrays keep their order). */
 export function sortKeysDeep<T>(v: T): T {
   if (Array.isArray(v)) return v.map(sortKeysDeep) as T;
@@ -30,8 +18,6 @@ export function sortKeysDeep<T>(v: T): T {
   for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]);
   return out as T;
 }
-
-export const deepEqual = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 /** Schemas from `properties`; tolerant of a missing or malformed map. */
 export function propertiesOf(s: Record<string, any>): Record<string, Record<string, any>> {

@@ -34,7 +34,7 @@ export interface ApiServerOptions {
   dataDir?: string;
   logger?: Logger;
   /**
-   * How often watches with allowWatchBookmarks get a BOOKMARK (default 60 s, kube's bookmarkFrequency). As in kube,
+   * How often watches with allowWatchBookmarks get a BOOKMARK (default DEFAULT_BOOKMARK_INTERVAL_MS). As in kube,
    * such a watch also gets one at the end of its initial events and 2 s before its timeoutSeconds.
    */
   bookmarkIntervalMs?: number;
@@ -57,6 +57,8 @@ export interface StartedServer {
   caData?: string;
 }
 
+/** Watch bookmark period: kube's defaultBookmarkFrequency (1 min) in k8s.io/apiserver/pkg/storage/cacher/cacher.go. */
+const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export class ApiServer {
@@ -142,7 +144,7 @@ export class ApiServer {
       resources,
       token,
       metrics: this.metrics,
-      bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000,
+      bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_INTERVAL_MS,
       version: {
         major: '1',
         minor: '32',

@@ -1,9 +1,9 @@
 // Validation of Events (both groups), after kube's pkg/apis/core/validation/events.go. It runs on the core v1 shape
 // (events.k8s.io Events are stored as core Events) and names fields as kube does: core field names, except
 // reportingController, named after the request's version.
+import { jsonEqual } from '@capi/apimachinery';
 import type { KubeObject } from '@capi/controller-runtime';
 import { qualifiedNameErrors } from '../schema/objectmeta';
-import { jsonEqual } from './objects';
 import type { Cause } from './status';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');

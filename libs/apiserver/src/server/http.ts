@@ -151,6 +151,12 @@ export function parseResourcePath(registry: Registry, path: string): Route | und
 }
 
 type Query = URLSearchParams;
+/**
+ * A watch with allowWatchBookmarks gets a bookmark this many seconds before its timeoutSeconds (kube's cacheWatcher
+ * nextBookmarkTime in k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go: deadline - 2 s).
+ */
+const BOOKMARK_BEFORE_DEADLINE_S = 2;
+
 const flag = (q: Query, k: string) => q.get(k) === 'true' || q.get(k) === '1';
 
 export function createHandler(deps: HttpDeps) {
@@ -291,8 +297,11 @@ export function createHandler(deps: HttpDeps) {
     const timeout = Number(q.get('timeoutSeconds') ?? 0);
     if (flag(q, 'allowWatchBookmarks')) {
       timers.push(setInterval(() => write(resources.bookmark(route.info)), deps.bookmarkIntervalMs));
-      // kube's cacheWatcher also sends one 2 s before the watch's deadline, so the client resumes from a fresh revision.
-      if (timeout > 2) timers.push(setTimeout(() => write(resources.bookmark(route.info)), (timeout - 2) * 1000));
+      // kube's cacheWatcher also sends one just before the watch's deadline: the client resumes from a fresh revision.
+      if (timeout > BOOKMARK_BEFORE_DEADLINE_S)
+        timers.push(
+          setTimeout(() => write(resources.bookmark(route.info)), (timeout - BOOKMARK_BEFORE_DEADLINE_S) * 1000),
+        );
     }
     if (timeout > 0) timers.push(setTimeout(end, timeout * 1000));
     req.on('close', end);

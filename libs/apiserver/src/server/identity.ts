@@ -3,7 +3,7 @@
 // decoding error (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/rest.go transformDecodeError). Custom resources
 // are unstructured: kind and apiVersion are required, and the CRD's validation names a wrong one
 // (apiextensions-apiserver/pkg/registry/customresource/validator.go).
-import { canonicalJson } from '../schema/values';
+import { canonicalJson } from '@capi/apimachinery';
 import { apiVersionOf, type Registry, type ResourceInfo } from './registry';
 import { badRequest, invalid, StatusError } from './status';
 

@@ -1,9 +1,8 @@
 // Pure rules for how the server rewrites objects on writes (metadata ownership, status subresource, generation).
 import { randomBytes } from 'node:crypto';
+import { jsonEqual } from '@capi/apimachinery';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { ResourceInfo } from './registry';
-
-export const rfc3339 = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 export function generateNameSuffix(): string {
@@ -23,18 +22,6 @@ export const tracksGeneration = (info: ResourceInfo): boolean =>
 function specPart(obj: Record<string, any>, info: ResourceInfo): Record<string, any> {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
   return info.statusSubresource ? rest : { ...rest, status: obj.status };
-}
-
-/** Structural JSON equality (prototype-agnostic: structuredClone may hand back objects of another realm). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a))
-    return a.length === (b as unknown[]).length && a.every((v, i) => jsonEqual(v, (b as unknown[])[i]));
-  const ka = Object.keys(a).filter((k) => (a as any)[k] !== undefined);
-  const kb = Object.keys(b).filter((k) => (b as any)[k] !== undefined);
-  return ka.length === kb.length && ka.every((k) => jsonEqual((a as any)[k], (b as any)[k]));
 }
 
 export function specChanged(oldObj: Record<string, any>, newObj: Record<string, any>, info: ResourceInfo): boolean {

@@ -1,4 +1,5 @@
-import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
+import { mergePatch } from '@capi/apimachinery';
+import { jsonPatch, strategicMergePatch } from './patch';
 
 describe('patches', () => {
   it('merge patch sets, replaces lists and deletes with null', () => {

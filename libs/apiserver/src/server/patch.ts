@@ -3,17 +3,6 @@ import { badRequest, StatusError } from './status';
 
 const isMap = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** RFC 7386 JSON merge patch. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isMap(patch)) return patch;
-  const out: Record<string, any> = isMap(target) ? { ...target } : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
-
 /** RFC 6902 JSON patch; failed `test` ops and bad paths are client errors. */
 export function jsonPatch(target: unknown, ops: unknown): unknown {
   if (!Array.isArray(ops)) throw badRequest('json patch must be an array of operations');

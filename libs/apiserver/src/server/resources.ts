@@ -1,17 +1,17 @@
 // The REST semantics of every resource: CRUD, patch, apply, delete with finalizers, list and watch over the Store.
 import { randomUUID } from 'node:crypto';
+import { formatTime, jsonEqual, mergePatch } from '@capi/apimachinery';
 import type { KubeObject, Status } from '@capi/controller-runtime';
 import { CompactedError, objectKey, storedJson, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
 import { rememberJson } from './known-json';
 import { engines } from './engines';
-import { initCreate, mergeUpdate, rfc3339, tidyMeta } from './objects';
-import { jsonPatch, mergePatch, strategicMergePatch } from './patch';
+import { initCreate, mergeUpdate, tidyMeta } from './objects';
+import { jsonPatch, strategicMergePatch } from './patch';
 import { apiVersionOf, storageResource, type Registry, type ResourceInfo } from './registry';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from './selectors';
+import { matchesFields, parseFieldSelector, parseLabelSelector } from './selectors';
 import { alreadyExists, badRequest, conflict, gone, invalid, notFound, StatusError } from './status';
 import { establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
-import { deepEqual } from '../merge/walk';
 import { checkNesting, objectTooLarge } from './limits';
 import { checkKind, StrictDecodingError } from './identity';
 import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
@@ -79,7 +79,7 @@ export class Resources {
   ) {}
 
   private now(): string {
-    return rfc3339(this.clock());
+    return formatTime(this.clock());
   }
 
   private key(info: ResourceInfo, ns: string, name: string): string {
@@ -447,7 +447,7 @@ export class Resources {
     let lastKey = '';
     for (const row of this.store.list(storageResource(info), info.namespaced ? ns : undefined, after)) {
       const obj = this.presentShared(info, row.data);
-      if (!matchesLabels(obj.metadata.labels, labels) || !matchesFields(obj, fields)) continue;
+      if (!labels.matches(obj.metadata.labels) || !matchesFields(obj, fields)) continue;
       if (opts.limit && items.length >= opts.limit) remaining++;
       else {
         items.push(obj);
@@ -471,7 +471,7 @@ export class Resources {
     const fields = parseFieldSelector(opts.fieldSelector);
     const match = (o: KubeObject) =>
       (!info.namespaced || ns === undefined || o.metadata.namespace === ns) &&
-      matchesLabels(o.metadata.labels, labels) &&
+      labels.matches(o.metadata.labels) &&
       matchesFields(o, fields);
     let since: number;
     const legacy = !opts.resourceVersion || opts.resourceVersion === '0';
@@ -548,5 +548,5 @@ const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && i
 
 function sameExceptResourceVersion(a: Record<string, any>, b: Record<string, any>): boolean {
   const strip = (o: Record<string, any>) => ({ ...o, metadata: { ...o.metadata, resourceVersion: undefined } });
-  return deepEqual(strip(a), strip(b));
+  return jsonEqual(strip(a), strip(b));
 }

@@ -1,10 +1,18 @@
+import { LabelSelectorError, parseSelector, type Selector } from '@capi/apimachinery';
 import { badRequest } from './status';
 
-/** One requirement of a label selector (kube syntax: `a=b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`). */
-export type LabelRequirement =
-  | { key: string; op: 'eq' | 'neq'; value: string }
-  | { key: string; op: 'in' | 'notin'; values: string[] }
-  | { key: string; op: 'exists' | 'notexists' };
+/**
+ * The `labelSelector` parameter, parsed by apimachinery's labels.Parse; anything it rejects is a 400 with its message,
+ * as kube-apiserver answers (the parameter decoding in k8s.io/apiserver/pkg/endpoints/handlers/get.go).
+ */
+export function parseLabelSelector(sel: string | undefined): Selector {
+  try {
+    return parseSelector(sel ?? '');
+  } catch (e) {
+    if (e instanceof LabelSelectorError) throw badRequest(e.message);
+    throw e;
+  }
+}
 
 /** Splits on commas that are not inside parentheses. */
 function splitTopLevel(s: string): string[] {
@@ -21,48 +29,6 @@ function splitTopLevel(s: string): string[] {
   }
   parts.push(cur);
   return parts.map((p) => p.trim()).filter((p) => p !== '');
-}
-
-export function parseLabelSelector(sel: string | undefined): LabelRequirement[] {
-  if (!sel) return [];
-  return splitTopLevel(sel).map((part) => {
-    let m = /^([^\s!=()]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(part);
-    if (m)
-      return {
-        key: m[1],
-        op: m[2] as 'in' | 'notin',
-        values: m[3]
-          .split(',')
-          .map((v) => v.trim())
-          .filter(Boolean),
-      };
-    m = /^([^\s!=()]+)\s*(==|=|!=)\s*([^\s!=(),]*)$/.exec(part);
-    if (m) return { key: m[1], op: m[2] === '!=' ? 'neq' : 'eq', value: m[3] };
-    m = /^(!?)([^\s!=(),]+)$/.exec(part);
-    if (m) return { key: m[2], op: m[1] ? 'notexists' : 'exists' };
-    throw badRequest(`unable to parse requirement: invalid label selector "${sel}"`);
-  });
-}
-
-export function matchesLabels(labels: Record<string, string> | undefined, reqs: LabelRequirement[]): boolean {
-  const l = labels ?? {};
-  return reqs.every((r) => {
-    const has = Object.prototype.hasOwnProperty.call(l, r.key);
-    switch (r.op) {
-      case 'eq':
-        return has && l[r.key] === r.value;
-      case 'neq':
-        return !has || l[r.key] !== r.value;
-      case 'in':
-        return has && r.values.includes(l[r.key]);
-      case 'notin':
-        return !has || !r.values.includes(l[r.key]);
-      case 'exists':
-        return has;
-      case 'notexists':
-        return !has;
-    }
-  });
 }
 
 export interface FieldRequirement {

@@ -6,9 +6,12 @@ export interface ServingCerts {
   key: string;
 }
 
+/** Validity of the generated CA and serving certificate (kubeadm's self-signed certificates: one year). */
+const CERT_VALIDITY_MS = 365 * 24 * 3600 * 1000;
+
 /** A throwaway CA and a loopback serving certificate signed by it. */
 export async function generateServingCerts(host: string): Promise<ServingCerts> {
-  const year = new Date(Date.now() + 365 * 24 * 3600 * 1000);
+  const year = new Date(Date.now() + CERT_VALIDITY_MS);
   const ca = await selfsigned.generate([{ name: 'commonName', value: 'capi-ts-apiserver-ca' }], {
     keyType: 'ec',
     curve: 'P-256',

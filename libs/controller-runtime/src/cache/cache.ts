@@ -1,9 +1,15 @@
 import { ApiError } from '../client/errors';
 import { Client, KubeObject, ObjectList, ObjectRef } from '../client/types';
-import { Clock, realClock } from '../util/clock';
+import {
+  everything,
+  LabelSelectorError,
+  parseSelector,
+  realClock,
+  type Clock,
+  type Selector,
+} from '@capi/apimachinery';
 import { cloneJson, deepFreeze } from '../util/clone';
 import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions } from './informer';
-import { matchesSelector, parseSelector, SelectorParseError, SelectorRequirement } from './label-selector';
 import { shareManagedFieldsTrees } from './transforms';
 
 /** Values a field index lists an object under (controller-runtime IndexerFunc). */
@@ -178,11 +184,12 @@ export class InformerCache {
     kind: string,
     opts: CacheListOptions = {},
   ): Promise<ObjectList<T>> {
-    let requirements;
+    let selector: Selector;
     try {
-      requirements = parseSelector(opts.labelSelector ?? '');
+      selector = parseSelector(opts.labelSelector ?? '');
     } catch (e) {
-      if (e instanceof SelectorParseError) {
+      // What the API server would answer for the same selector.
+      if (e instanceof LabelSelectorError) {
         throw new ApiError(400, {
           kind: 'Status',
           apiVersion: 'v1',
@@ -195,7 +202,7 @@ export class InformerCache {
       throw e;
     }
     const inf = await this.synced<T>(apiVersion, kind);
-    const items = this.select(inf, opts, requirements)
+    const items = this.select(inf, opts, selector)
       .map((o) => ({ key: sortKey(o), o }))
       // Byte order of namespace/name, as the API server lists (and much cheaper than localeCompare).
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -213,14 +220,10 @@ export class InformerCache {
     opts: Omit<CacheListOptions, 'labelSelector'> = {},
   ): readonly T[] {
     const inf = this.informerFor<T>(apiVersion, kind);
-    return this.select(inf, opts, []);
+    return this.select(inf, opts, everything());
   }
 
-  private select<T extends KubeObject>(
-    inf: SharedInformer<T>,
-    opts: CacheListOptions,
-    requirements: SelectorRequirement[],
-  ): T[] {
+  private select<T extends KubeObject>(inf: SharedInformer<T>, opts: CacheListOptions, selector: Selector): T[] {
     const fields = this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`);
     const matching = Object.entries(opts.matchingFields ?? {});
     for (const [field] of matching) {
@@ -231,11 +234,11 @@ export class InformerCache {
     }
     // The first field chose the candidates from its index; the others are checked on them.
     const others = matching.slice(1);
-    return this.candidates(inf, opts.namespace, matching, requirements).filter(
+    return this.candidates(inf, opts.namespace, matching, selector).filter(
       (o) =>
         others.every(([field, value]) => fields!.get(field)!(o).includes(value)) &&
         (!opts.namespace || o.metadata.namespace === opts.namespace) &&
-        matchesSelector(requirements, o.metadata.labels) &&
+        selector.matches(o.metadata.labels) &&
         (!opts.filter || opts.filter(o)),
     );
   }
@@ -245,17 +248,14 @@ export class InformerCache {
     inf: SharedInformer<T>,
     namespace: string | undefined,
     matching: [string, string][],
-    requirements: SelectorRequirement[],
+    selector: Selector,
   ): T[] {
     if (matching.length) return inf.byIndex(fieldIndexName(matching[0][0]), indexKey(namespace, matching[0][1]));
-    for (const r of requirements) {
+    for (const r of selector.requirements) {
       const field = labelIndexField(r.key);
-      if (
-        r.operator === 'In' &&
-        r.values.length === 1 &&
-        this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`)?.has(field)
-      ) {
-        return inf.byIndex(fieldIndexName(field), indexKey(namespace, r.values[0]));
+      const value = selector.requiresExactMatch(r.key);
+      if (value !== undefined && this.fieldIndexes.get(`${inf.apiVersion}/${inf.kind}`)?.has(field)) {
+        return inf.byIndex(fieldIndexName(field), indexKey(namespace, value));
       }
     }
     return namespace ? inf.byIndex(NAMESPACE_INDEX, namespace) : inf.list();
@@ -263,23 +263,33 @@ export class InformerCache {
 
   /**
    * Resolves true once the cache has observed `resourceVersion` for the object (its cached copy is at least that new,
-   * or the informer has seen a later resourceVersion, e.g. the object was deleted since); false after timeoutMs.
+   * or the informer has seen a later resourceVersion, e.g. the object was deleted since); false after timeoutMs, or
+   * at once when `signal` aborts (a reconcile's context: the controller is stopping).
    */
-  async waitForResourceVersion(ref: ObjectRef, resourceVersion: string, timeoutMs: number): Promise<boolean> {
+  async waitForResourceVersion(
+    ref: ObjectRef,
+    resourceVersion: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     const inf = await this.synced(ref.apiVersion, ref.kind);
     const observed = () => {
       const cached = inf.get(ref.namespace, ref.name)?.metadata.resourceVersion;
       return isAtLeast(cached, resourceVersion) || isAtLeast(inf.lastResourceVersion(), resourceVersion);
     };
     if (observed()) return true;
+    if (signal?.aborted) return false;
     return new Promise((resolve) => {
       const finish = (v: boolean) => {
         unsubscribe();
         this.clock.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(v);
       };
+      const onAbort = () => finish(observed());
       const unsubscribe = inf.onResourceVersion(() => observed() && finish(true));
       const timer = this.clock.setTimeout(() => finish(observed()), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

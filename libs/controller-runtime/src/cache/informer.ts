@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { isGone } from '../client/errors';
 import { Client, KubeObject, WatchEvent, WatchHandle } from '../client/types';
-import { Clock, realClock, sleep } from '../util/clock';
+import { type Clock, realClock, sleep } from '@capi/apimachinery';
 import { TransformFunc } from './transforms';
 
 export interface InformerEventHandler<T extends KubeObject = KubeObject> {

@@ -21,11 +21,17 @@ import {
   WriteOptions,
 } from './types';
 
+/**
+ * Timeout of a non-watch request (and of discovery). Not upstream's: client-go's rest.Config.Timeout defaults to none;
+ * here a hung request must not hold a reconcile forever.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
 export interface KubeClientOptions {
   metrics?: ClientMetrics;
   /** Default field manager for writes without one. */
   fieldManager?: string;
-  /** Timeout of non-watch requests; default 30 s. */
+  /** Timeout of non-watch requests; default DEFAULT_REQUEST_TIMEOUT_MS. */
   requestTimeoutMs?: number;
   /**
    * Client-side rate limit (upstream --kube-api-qps/--kube-api-burst, client-go's token bucket): each request,
@@ -65,7 +71,7 @@ export class KubeClient implements Client {
     this.mapper = new RestMapper(
       this.transport,
       () => this.observe('discovery', '', undefined, 200),
-      opts.requestTimeoutMs ?? 30_000,
+      opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     );
   }
 
@@ -266,7 +272,10 @@ export class KubeClient implements Client {
 
   private async call<T>(verb: ClientVerb, kind: string, subresource: string | undefined, req: RawRequest): Promise<T> {
     try {
-      const out = await this.transport.json<T>({ ...req, timeoutMs: this.opts.requestTimeoutMs ?? 30_000 });
+      const out = await this.transport.json<T>({
+        ...req,
+        timeoutMs: this.opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      });
       this.observe(verb, kind, subresource, 200);
       return out;
     } catch (e) {

@@ -25,6 +25,9 @@ interface APIResourceList {
   resources: { name: string; kind: string; namespaced: boolean }[];
 }
 
+/** Timeout of a discovery request when the client does not pass its own (KubeClient passes its request timeout). */
+const DISCOVERY_TIMEOUT_MS = 30_000;
+
 /** Discovery-backed kind → resource mapping, cached per group/version and refreshed on a miss (CRDs installed later). */
 export class RestMapper {
   private readonly byGroupVersion = new Map<string, Map<string, ResourceMapping>>();
@@ -33,7 +36,7 @@ export class RestMapper {
   constructor(
     private readonly transport: Transport,
     private readonly onDiscovery: () => void = () => undefined,
-    private readonly timeoutMs = 30_000,
+    private readonly timeoutMs = DISCOVERY_TIMEOUT_MS,
   ) {}
 
   async mapping(apiVersion: string, kind: string): Promise<ResourceMapping> {

@@ -1,4 +1,4 @@
-import { FakeClock } from '../util/clock';
+import { FakeClock } from '@capi/apimachinery/testing';
 import { rateLimiterFor, TokenBucketRateLimiter } from './token-bucket';
 
 /** Starts `n` waits and returns, per wait, whether it has resolved (updated as the fake clock advances). */

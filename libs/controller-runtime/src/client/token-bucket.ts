@@ -2,7 +2,7 @@
 // to `burst` tokens and refills at `qps` per second; every request takes one, waiting its turn when the bucket is
 // empty. Waiters are served in arrival order (each reserves the next token, like x/time/rate's Reserve), so a burst of
 // 100 requests at qps 20 / burst 30 sends 30 at once and the rest at 20 per second.
-import { Clock, realClock, sleep } from '../util/clock';
+import { type Clock, realClock, sleep } from '@capi/apimachinery';
 
 export interface ClientRateLimit {
   /** Sustained requests per second; a value <= 0 means no limit (as client-go with a negative QPS). */

@@ -1,13 +1,13 @@
-import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
 import { KubeObject } from '../client/types';
-import { Clock, realClock, sleep } from '../util/clock';
+import { type Clock, realClock, sleep } from '@capi/apimachinery';
 import { counter, gauge, histogram } from '../util/metrics';
 import { WorkQueue } from '../workqueue/workqueue';
+import { controllerLogger, reconcileContext } from './logger';
 import { controllerOwnerRequests, requestFor } from './mapping';
 import { allowsCreate, allowsDelete, allowsUpdate, statusOnlyUpdate } from './predicates';
-import { ControllerOptions, Predicate, Reconciler, Request, Result } from './types';
+import { ControllerOptions, MapContext, Predicate, ReconcileLogger, Reconciler, Request, Result } from './types';
 
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after';
 
@@ -39,14 +39,19 @@ export interface ControllerDeps {
   clock?: Clock;
 }
 
+/** How long stop() waits for running reconciles (controller-runtime's default GracefulShutdownTimeout, 30 s). */
+export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
+
 const requestKey = (r: Request) => `${r.namespace ?? ''}/${r.name}`;
 
 /** Feeds a work queue from informer events and runs the reconciler on it with bounded concurrency. */
 export class Controller {
   readonly name: string;
   readonly queue: WorkQueue<Request>;
-  private readonly log: Logger;
+  private readonly log: ReconcileLogger;
   private readonly clock: Clock;
+  /** Aborted by stop(): the signal of every reconcile's context. */
+  private readonly stopping = new AbortController();
   private readonly unsubscribe: (() => void)[] = [];
   private workers: Promise<void>[] = [];
   /** Last reconcile duration per request key, for coalesceSecondaryEvents. */
@@ -68,7 +73,7 @@ export class Controller {
       throw new Error(`controller ${options.name}: "for" needs apiVersion and kind`);
     this.name = options.name;
     this.clock = deps.clock ?? realClock;
-    this.log = new Logger(`Controller(${options.name})`);
+    this.log = controllerLogger(options.name, options.for);
     this.queue = new WorkQueue<Request>({
       name: options.name,
       clock: this.clock,
@@ -134,16 +139,21 @@ export class Controller {
         true,
       );
     }
+    const mapContext: MapContext = { cache: this.deps.cache };
     for (const w of o.watches ?? [])
-      this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj), true);
+      this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj, mapContext), true);
     const n = Math.max(1, o.maxConcurrentReconciles ?? 1);
     this.metrics?.maxConcurrent.set({ controller: this.name }, n);
     this.workers = Array.from({ length: n }, () => this.work());
   }
 
-  /** Stops intake and waits up to timeoutMs for running reconciles; returns false if some were still running. */
-  async stop(timeoutMs = 30_000): Promise<boolean> {
+  /**
+   * Stops intake, aborts the running reconciles' signal and waits up to timeoutMs for them; returns false if some were
+   * still running.
+   */
+  async stop(timeoutMs = DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS): Promise<boolean> {
     this.unsubscribe.splice(0).forEach((u) => u());
+    this.stopping.abort(new Error(`controller ${this.name} stopped`));
     const abort = new AbortController();
     const drained = await Promise.race([
       this.queue.shutDownWithDrain().then(() => true),
@@ -204,8 +214,9 @@ export class Controller {
     const started = this.clock.now();
     let result: Result | void = undefined;
     let error: unknown = undefined;
+    const ctx = reconcileContext(this.log, this.options.for.kind, req, this.stopping.signal);
     try {
-      result = await this.reconciler.reconcile({ ...req });
+      result = await this.reconciler.reconcile({ ...req }, ctx);
     } catch (e) {
       error = e ?? new Error('reconcile threw undefined');
     }
@@ -217,7 +228,7 @@ export class Controller {
     switch (decision.outcome) {
       case 'error':
         this.metrics?.errors.inc({ controller: this.name });
-        this.log.error(`reconcile ${requestKey(req)} failed: ${(error as Error)?.message ?? String(error)}`);
+        ctx.log.error(`reconcile ${requestKey(req)} failed: ${(error as Error)?.message ?? String(error)}`);
         this.queue.addRateLimited(req);
         break;
       case 'requeue_after':

@@ -1,7 +1,6 @@
+import { groupOf } from '@capi/apimachinery';
 import { KubeObject } from '../client/types';
 import { GroupVersionKind, Request } from './types';
-
-export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0] : '');
 
 /** The request for an object itself. */
 export function requestFor(obj: KubeObject): Request {

@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '@capi/apimachinery';
 import { KubeObject } from '../client/types';
 import { Predicate } from './types';
 
@@ -19,7 +19,7 @@ export function statusOnlyUpdate(o: KubeObject, n: KubeObject): boolean {
     const { resourceVersion: _rv, managedFields: _mf, ...meta } = metadata;
     return { ...others, metadata: meta };
   };
-  return isDeepStrictEqual(rest(o), rest(n));
+  return jsonEqual(rest(o), rest(n));
 }
 
 /** Lets through updates that changed any annotation. */

@@ -1,3 +1,4 @@
+import type { InformerCache } from '../cache/cache';
 import { KubeObject } from '../client/types';
 import { RateLimiter } from '../workqueue/rate-limiter';
 
@@ -14,9 +15,40 @@ export interface Result {
   requeueAfterMs?: number;
 }
 
+/** Structured fields of a log line (logr's key/value pairs). */
+export type LogFields = Record<string, unknown>;
+
+/**
+ * A logger with fields bound, as logr's `WithValues`. Lines go to the app's Nest logger (the manager's is pino, which
+ * writes the fields as JSON keys).
+ */
+export interface ReconcileLogger {
+  readonly fields: Readonly<LogFields>;
+  log(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  debug(message: string, fields?: LogFields): void;
+  /** A logger with these fields bound on top of this one's. */
+  withValues(fields: LogFields): ReconcileLogger;
+}
+
+/**
+ * What a reconcile gets besides its request: upstream's `ctx` (pkg/internal/controller/controller.go
+ * reconcileHandler puts a logger with the controller, the object and a reconcileID into it, and cancels it when the
+ * manager stops).
+ */
+export interface ReconcileContext {
+  /** Aborted when the controller stops (manager shutdown, lost leadership): long waits should end early. */
+  readonly signal: AbortSignal;
+  /** Bound to controller, controllerGroup, controllerKind, the object (`<Kind>`, namespace, name) and reconcileID. */
+  readonly log: ReconcileLogger;
+  /** Unique per reconcile call. */
+  readonly reconcileID: string;
+}
+
 /** A thrown error means "retry with backoff"; success forgets the item's backoff. */
 export interface Reconciler {
-  reconcile(req: Request): Promise<Result | void>;
+  reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void>;
 }
 
 export interface GroupVersionKind {
@@ -40,9 +72,19 @@ export interface OwnsSpec extends GroupVersionKind {
   predicates?: Predicate[];
 }
 
+/**
+ * What a watch's map function reads: the manager's cache, passed in as upstream's mappers close over the manager's
+ * client (handler.EnqueueRequestsFromMapFunc; e.g. MachineToMachineSets in
+ * internal/controllers/machineset/machineset_controller.go lists MachineSets through it).
+ */
+export interface MapContext {
+  /** Map functions are synchronous: they read stored objects with `listStored` (empty before the kind synced). */
+  readonly cache: Pick<InformerCache, 'listStored'>;
+}
+
 /** Any other kind, mapped to requests by a function. */
 export interface WatchSpec extends GroupVersionKind {
-  map(obj: KubeObject): Request[];
+  map(obj: KubeObject, ctx: MapContext): Request[];
   predicates?: Predicate[];
 }
 

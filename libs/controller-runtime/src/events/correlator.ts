@@ -37,6 +37,7 @@ export interface CorrelatorOptions {
 export const EVENT_CORRELATOR_DEFAULTS = {
   lruSize: 4096,
   aggregateMaxEvents: 10,
+  // client-go tools/record/events_cache.go defaultAggregateIntervalInSeconds (600).
   aggregateIntervalMs: 600_000,
   spamBurst: 25,
   spamQps: 1 / 300,

@@ -2,8 +2,13 @@ import { hostname } from 'os';
 import { Logger } from '@nestjs/common';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/errors';
 import { Client } from '../client/types';
-import { Clock, realClock, sleep } from '../util/clock';
+import { type Clock, realClock, sleep } from '@capi/apimachinery';
 import { decideLease, Lease, microTime } from './lease';
+
+// controller-runtime's defaults: defaultLeaseDuration, defaultRenewDeadline, defaultRetryPeriod (pkg/manager/manager.go).
+const DEFAULT_LEASE_DURATION_MS = 15_000;
+const DEFAULT_RENEW_DEADLINE_MS = 10_000;
+const DEFAULT_RETRY_PERIOD_MS = 2_000;
 
 export interface LeaderElectionOptions {
   namespace: string;
@@ -104,9 +109,9 @@ export class LeaderElector {
 
   private durations() {
     return {
-      lease: this.opts.leaseDurationMs ?? 15_000,
-      renewDeadline: this.opts.renewDeadlineMs ?? 10_000,
-      retry: this.opts.retryPeriodMs ?? 2_000,
+      lease: this.opts.leaseDurationMs ?? DEFAULT_LEASE_DURATION_MS,
+      renewDeadline: this.opts.renewDeadlineMs ?? DEFAULT_RENEW_DEADLINE_MS,
+      retry: this.opts.retryPeriodMs ?? DEFAULT_RETRY_PERIOD_MS,
     };
   }
 

@@ -3,10 +3,10 @@ import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
 import { CachedClient } from '../cache/cached-client';
 import { Client } from '../client/types';
-import { Controller } from '../controller/controller';
+import { Controller, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from '../controller/controller';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions, LeaderElector } from '../leader/leader-elector';
-import { Clock, realClock } from '../util/clock';
+import { type Clock, realClock } from '@capi/apimachinery';
 
 export interface ManagerOptions {
   /** Direct API client (writes, and reads the cache cannot serve). */
@@ -30,6 +30,9 @@ export interface ManagerOptions {
   /** Called when leadership is lost other than by stop(). Controllers are stopped before. */
   onLeadershipLost?: () => void;
 }
+
+/** How long start() waits for the informers' first sync (controller-runtime's default CacheSyncTimeout, 2 min). */
+export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 120_000;
 
 interface ControllerDefinition {
   options: ControllerOptions;
@@ -94,7 +97,7 @@ export class Manager {
     if (this.state !== 'new') throw new Error(`manager cannot start from state ${this.state}`);
     this.state = 'starting';
     this.cache.start();
-    const timeout = this.opts.cacheSyncTimeoutMs ?? 120_000;
+    const timeout = this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
     const synced = await this.cache.waitForSync(timeout);
     if (this.state !== 'starting') return; // stop() was called while waiting
     if (!synced) {
@@ -159,7 +162,7 @@ export class Manager {
   }
 
   private async stopControllers(): Promise<void> {
-    const timeout = this.opts.gracefulShutdownTimeoutMs ?? 30_000;
+    const timeout = this.opts.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS;
     const controllers = this.running.splice(0);
     await Promise.all(controllers.map((c) => c.stop(timeout)));
   }

@@ -13,6 +13,11 @@ export interface ExponentialBackoffOptions {
   maxDelayMs?: number;
 }
 
+// First retry delay and cap of client-go's DefaultTypedControllerRateLimiter (5 ms, 1000 s), in
+// util/workqueue/default_rate_limiters.go.
+const DEFAULT_BASE_DELAY_MS = 5;
+const DEFAULT_MAX_DELAY_MS = 1000_000;
+
 /** Per-item exponential backoff: base * 2^failures, capped (client-go's ItemExponentialFailureRateLimiter). */
 export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
   private readonly failures = new Map<string, number>();
@@ -23,8 +28,8 @@ export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
     opts: ExponentialBackoffOptions = {},
     private readonly keyOf: (item: T) => string = defaultKeyOf,
   ) {
-    this.baseDelayMs = opts.baseDelayMs ?? 5;
-    this.maxDelayMs = opts.maxDelayMs ?? 1000_000;
+    this.baseDelayMs = opts.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
+    this.maxDelayMs = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   }
 
   when(item: T): number {

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { FakeClock } from '../util/clock';
+import { FakeClock } from '@capi/apimachinery/testing';
 import { ItemExponentialFailureRateLimiter } from './rate-limiter';
 import { WorkQueue } from './workqueue';
 

@@ -1,5 +1,5 @@
 import { Registry } from 'prom-client';
-import { Clock, TimerHandle, realClock } from '../util/clock';
+import { type Clock, type TimerHandle, realClock } from '@capi/apimachinery';
 import { counter, gauge, histogram } from '../util/metrics';
 import { ItemExponentialFailureRateLimiter, RateLimiter, defaultKeyOf } from './rate-limiter';
 

@@ -142,6 +142,28 @@ describe('InformerCache and CachedClient', () => {
     await eventually(async () => (await cache.get(ref('g3'))).spec !== undefined, 'replayed event');
   });
 
+  it('waitForResourceVersion gives up when its signal aborts (the reconcile is stopping)', async () => {
+    server.suspendWatchDelivery();
+    try {
+      const patched = await direct.patch(ref('g3'), 'merge', { spec: { n: 3 } });
+      const aborted = new AbortController();
+      aborted.abort();
+      expect(
+        await cache.waitForResourceVersion(ref('g3'), patched.metadata.resourceVersion!, 60_000, aborted.signal),
+      ).toBe(false);
+      const later = new AbortController();
+      const started = Date.now();
+      const waiting = cache.waitForResourceVersion(ref('g3'), patched.metadata.resourceVersion!, 60_000, later.signal);
+      setTimeout(() => later.abort(), 20);
+      expect(await waiting).toBe(false);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      server.suspendWatchDelivery(false);
+    }
+    server.dropWatches();
+    await eventually(async () => ((await cache.get(ref('g3'))).spec as { n?: number }).n === 3, 'replayed event');
+  });
+
   it('orders numeric resource versions', () => {
     expect(isAtLeast('10', '9')).toBe(true);
     expect(isAtLeast('9', '10')).toBe(false);

@@ -9,6 +9,8 @@ import {
   KubeClient,
   KubeObject,
   Manager,
+  MapContext,
+  ReconcileContext,
   Request,
   Result,
   statusOnlyUpdate,
@@ -314,6 +316,68 @@ describe('Controller in a Manager', () => {
     await stopped;
     manager = undefined;
     expect(finishedAfterStop).toBe(true);
+  });
+
+  it('gives each reconcile a context (bound logger, reconcileID, signal aborted on stop) and map functions the cache', async () => {
+    const ns = 'ctl-ctx';
+    const contexts: ReconcileContext[] = [];
+    let mapCache: MapContext['cache'] | undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((r) => (started = r));
+    manager = new Manager({ client, namespace: ns });
+    manager.addController(
+      {
+        reconcile: async (req, ctx) => {
+          contexts.push(ctx);
+          if (req.name === 'long') {
+            started();
+            await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));
+          }
+        },
+      },
+      {
+        name: 'ctx',
+        for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
+        watches: [
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            map: (o, ctx) => {
+              mapCache = ctx.cache;
+              return ctx.cache
+                .listStored('test.capi.io/v1', 'Widget', { namespace: o.metadata.namespace })
+                .map((w) => ({ namespace: w.metadata.namespace, name: w.metadata.name! }));
+            },
+          },
+        ],
+      },
+    );
+    await client.create(widget(ns, 'short'));
+    await manager.start();
+    await eventually(() => contexts.length === 1, 'first reconcile');
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: ns } });
+    await eventually(() => contexts.length === 2, 'reconcile mapped from the ConfigMap through the cache');
+    expect(mapCache).toBe(manager.cache);
+    const [first, second] = contexts;
+    expect(first.log.fields).toEqual({
+      controller: 'ctx',
+      controllerGroup: 'test.capi.io',
+      controllerKind: 'Widget',
+      Widget: { namespace: ns, name: 'short' },
+      namespace: ns,
+      name: 'short',
+      reconcileID: first.reconcileID,
+    });
+    expect(first.reconcileID).not.toEqual(second.reconcileID);
+    expect(first.signal.aborted).toBe(false);
+
+    await client.create(widget(ns, 'long'));
+    await running;
+    const long = contexts[contexts.length - 1];
+    expect(long.signal.aborted).toBe(false);
+    await manager.stop(); // returns only once the long reconcile saw the abort and ended
+    manager = undefined;
+    expect(long.signal.aborted).toBe(true);
   });
 
   it("runs at most the manager's concurrency for a controller (--*-concurrency), overriding its own default", async () => {

@@ -1,4 +1,5 @@
-import { decideLease, FakeClock, KubeClient, LeaderElector, Lease, microTime } from '@capi/controller-runtime';
+import { decideLease, KubeClient, LeaderElector, Lease, microTime } from '@capi/controller-runtime';
+import { FakeClock } from '@capi/apimachinery/testing';
 import { eventually } from '../../src/testing/eventually';
 import { FakeApiServer } from '../support/fake-apiserver';
 

@@ -7,6 +7,7 @@ import { AddressInfo } from 'net';
 import { randomUUID } from 'crypto';
 import { applyPatch, Operation } from 'fast-json-patch';
 import { KubeConfig } from '@kubernetes/client-node';
+import { mergePatch } from '@capi/apimachinery';
 import { KubeObject } from '@capi/controller-runtime';
 
 export interface FakeResource {
@@ -203,7 +204,7 @@ export class FakeApiServer {
       next =
         contentType === 'application/json-patch+json'
           ? (applyPatch(structuredClone(current), body as Operation[], false, false).newDocument as KubeObject)
-          : mergePatch(structuredClone(current), body);
+          : (mergePatch(structuredClone(current), body) as KubeObject);
     } else return this.status(res, 405, 'MethodNotAllowed', method);
     if (query.dryRun === 'All') return this.send(res, 200, next);
     const specChanged = JSON.stringify(stripMeta(next)) !== JSON.stringify(stripMeta(current!));
@@ -373,14 +374,4 @@ function stripMeta(o: KubeObject): unknown {
   void metadata;
   void status;
   return rest;
-}
-
-function mergePatch(target: any, patch: any): any {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out = target && typeof target === 'object' && !Array.isArray(target) ? target : {};
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
 }

@@ -27,7 +27,7 @@ const config = (spec: KubeadmConfig['spec']): KubeadmConfig => ({
   spec,
 });
 const parse = (text: string) => YAML.parse(text.replace(/^## template: jinja\n#cloud-config\n/, ''));
-const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
+const clock = { now: () => Date.parse('2026-01-01T00:00:00Z') };
 
 describe('renderCloudInit', () => {
   it('renders init for a first control plane: files, kubeadm config with the version, commands in order', () => {

@@ -1,6 +1,7 @@
 // Fake cloud-init for KubeadmConfig bootstrap data (pure): what a kubeadm bootstrap provider would hand the VM,
 // minus real certificates and tokens.
 import YAML from 'yaml';
+import type { PassiveClock } from '@capi/apimachinery';
 import {
   BOOTSTRAP_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -8,7 +9,6 @@ import {
   READY_CONDITION,
   READY_REASON,
   setCondition,
-  type Clock,
   type KubeadmConfig,
   type KubeadmConfigSpec,
   type Machine,
@@ -138,7 +138,7 @@ type KubeadmConfigStatus = NonNullable<KubeadmConfig['status']>;
 export function desiredConfigStatus(
   config: KubeadmConfig,
   outcome: { secretName: string } | { error: BootstrapDataError },
-  clock: Clock,
+  clock: PassiveClock,
 ): KubeadmConfigStatus {
   const current = config.status ?? {};
   const generation = config.metadata.generation;

@@ -10,6 +10,7 @@ import {
   ReconcilerFor,
   type Client,
   type InformerCache,
+  type ReconcileContext,
   type Reconciler,
   type Request,
   type Result,
@@ -24,10 +25,13 @@ import {
   renderCloudInit,
   secretRefsOf,
 } from './cloud-init';
-import { sameJson } from '../util/same-json';
+import { jsonEqual } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
+/** Requeue while a referenced Secret is missing (Secrets are not watched). */
 const RETRY_MS = 10_000;
+/** How long a reconcile waits for the cache to observe its own status write. */
+const CACHE_WAIT_MS = 5000;
 
 @ReconcilerFor({
   name: 'kubeadmconfig',
@@ -60,7 +64,7 @@ export class KubeadmConfigReconciler implements Reconciler {
     this.now = options.now ?? Date.now;
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const config = await this.client.tryGet<KubeadmConfig>({
       apiVersion: BOOTSTRAP_API_VERSION,
       kind: KubeadmConfigGVK.kind,
@@ -89,8 +93,8 @@ export class KubeadmConfigReconciler implements Reconciler {
       if (!(e instanceof BootstrapDataError)) throw e;
       outcome = { error: e };
     }
-    const status = desiredConfigStatus(config, outcome, { now: () => new Date(this.now()) });
-    if (!sameJson(config.status ?? {}, status)) {
+    const status = desiredConfigStatus(config, outcome, { now: this.now });
+    if (!jsonEqual(config.status ?? {}, status)) {
       const written = await this.client.apply(
         {
           apiVersion: BOOTSTRAP_API_VERSION,
@@ -108,7 +112,7 @@ export class KubeadmConfigReconciler implements Reconciler {
         namespace: req.namespace,
         name: req.name,
       };
-      await this.cache?.waitForResourceVersion(ref, written.metadata.resourceVersion!, 5000);
+      await this.cache?.waitForResourceVersion(ref, written.metadata.resourceVersion!, CACHE_WAIT_MS, ctx.signal);
     }
     // A missing referenced Secret may appear later; nothing watches it, so poll.
     if ('error' in outcome) return { requeueAfterMs: RETRY_MS };

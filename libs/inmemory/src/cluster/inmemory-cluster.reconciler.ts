@@ -1,6 +1,7 @@
 // InMemoryCluster controller: starts the Cluster's workload API server, publishes `<cluster>-kubeconfig`, reports the
 // control-plane endpoint and provisioned; on deletion stops the server.
 import { Inject, Optional } from '@nestjs/common';
+import { type PassiveClock, groupOf, jsonEqual } from '@capi/apimachinery';
 import {
   CLUSTER_GROUP,
   CLUSTER_NAME_LABEL,
@@ -9,14 +10,12 @@ import {
   READY_CONDITION,
   READY_REASON,
   setCondition,
-  type Clock,
   type Cluster,
 } from '@capi/api';
 import {
   CACHED_CLIENT,
   KUBE_CLIENT,
   ReconcilerFor,
-  groupOf,
   type Client,
   type Reconciler,
   type Request,
@@ -40,9 +39,9 @@ import {
 } from '../workload/workload-clusters';
 import { isPaused } from '../machine/decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
-import { sameJson } from '../util/same-json';
 
 const KIND = 'InMemoryCluster';
+/** Requeue while the Cluster is missing or paused, or the workload API server failed to start. */
 const RETRY_MS = 10_000;
 
 /** The Cluster an InMemoryCluster belongs to: its Cluster ownerReference, else the cluster-name label. */
@@ -60,7 +59,7 @@ export function desiredClusterStatus(
   infra: InMemoryCluster,
   running: RunningWorkloadCluster | undefined,
   error: string | undefined,
-  clock: Clock,
+  clock: PassiveClock,
 ): InMemoryClusterStatus {
   const current = infra.status ?? {};
   const generation = infra.metadata.generation;
@@ -174,8 +173,8 @@ export class InMemoryClusterReconciler implements Reconciler {
       error = `workload API server: ${(e as Error).message}`;
     }
     if (running) await this.ensureEndpoint(infra, running);
-    const status = desiredClusterStatus(infra, running, error, { now: () => new Date(this.now()) });
-    if (!sameJson(infra.status ?? {}, status)) {
+    const status = desiredClusterStatus(infra, running, error, { now: this.now });
+    if (!jsonEqual(infra.status ?? {}, status)) {
       await this.client.apply(
         {
           apiVersion: INMEMORY_API_VERSION,
@@ -191,7 +190,7 @@ export class InMemoryClusterReconciler implements Reconciler {
 
   private async ensureEndpoint(infra: InMemoryCluster, running: RunningWorkloadCluster): Promise<void> {
     const want = { host: running.host, port: running.port };
-    if (sameJson(infra.spec.controlPlaneEndpoint, want)) return;
+    if (jsonEqual(infra.spec.controlPlaneEndpoint, want)) return;
     const intent = {
       apiVersion: INMEMORY_API_VERSION,
       kind: KIND,

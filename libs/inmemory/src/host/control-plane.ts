@@ -13,6 +13,7 @@ import {
   simulatedStaticPodConfigMapName,
   type SimulatedEtcdMember,
 } from '@capi/api';
+import { formatTime } from '@capi/apimachinery';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { HostState } from './node';
 
@@ -29,7 +30,7 @@ export const staticPodNameOf = (component: ControlPlaneComponent, nodeName: stri
 
 /** The mirror Pod of one static Pod: Running, Ready while the host's kubelet is ready. */
 export function staticPod(state: HostState, component: ControlPlaneComponent, now: Date): KubeObject {
-  const time = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const time = formatTime(now);
   const ready = state.ready ? 'True' : 'False';
   const cond = (type: string, status: string) => ({ type, status, lastTransitionTime: time });
   const image =

@@ -1,5 +1,6 @@
 // The simulated host as the workload cluster sees it: a Node rendered from the host's state (pure functions).
 import { createHash } from 'node:crypto';
+import { formatTime } from '@capi/apimachinery';
 import type { KubeObject } from '@capi/controller-runtime';
 import type { InMemoryMachineSpec } from '../api/types';
 import { APPLIED_SPEC_ANNOTATION, HOSTNAME_LABEL, NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
@@ -75,7 +76,7 @@ const conditionsOf = (node: KubeObject | undefined): NodeCondition[] =>
  * status did not change, as the kubelet does.
  */
 export function nodeStatus(state: HostState, now: Date, previous?: KubeObject): KubeObject {
-  const time = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const time = formatTime(now);
   const cond = (type: string, status: string, reason: string, message: string): NodeCondition => {
     const prev = conditionsOf(previous).find((c) => c.type === type);
     return {

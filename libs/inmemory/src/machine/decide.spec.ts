@@ -15,7 +15,7 @@ import {
   provisioningProgress,
 } from './decide';
 
-const clock = (iso: string) => ({ now: () => new Date(iso) });
+const clock = (iso: string) => ({ now: () => Date.parse(iso) });
 
 const machine = (over: Partial<Machine['spec']> = {}, labels: Record<string, string> = {}): Machine => ({
   apiVersion: CLUSTER_API_VERSION,

@@ -1,4 +1,5 @@
 // Pure decisions of the InMemoryMachine controller: what phase a simulated VM is in and what its status says.
+import { type PassiveClock, groupOf } from '@capi/apimachinery';
 import {
   CLUSTER_GROUP,
   MACHINE_CONTROL_PLANE_LABEL,
@@ -7,11 +8,9 @@ import {
   READY_CONDITION,
   READY_REASON,
   setCondition,
-  type Clock,
   type Cluster,
   type Machine,
 } from '@capi/api';
-import { groupOf } from '@capi/controller-runtime';
 import type { InMemoryMachine } from '../api/types';
 import {
   PROVISIONED_REASON,
@@ -73,7 +72,7 @@ export function desiredMachineStatus(
   infra: InMemoryMachine,
   machine: Machine,
   phase: MachinePhase,
-  clock: Clock,
+  clock: PassiveClock,
 ): InMemoryMachineStatus {
   const current = infra.status ?? {};
   const generation = infra.metadata.generation;

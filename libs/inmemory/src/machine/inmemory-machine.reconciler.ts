@@ -9,6 +9,7 @@ import {
   type InformerCache,
   type Client,
   type KubeObject,
+  type ReconcileContext,
   type Reconciler,
   type Request,
   type Result,
@@ -34,11 +35,14 @@ import {
   providerIdOf,
 } from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
-import { sameJson } from '../util/same-json';
+import { jsonEqual } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 const KIND = 'InMemoryMachine';
+/** Requeue while the Cluster is missing or paused (nothing watched here tells when that changes). */
 const RETRY_MS = 10_000;
+/** How long a reconcile waits for the cache to observe its own InMemoryMachine write. */
+const CACHE_WAIT_MS = 5000;
 
 @ReconcilerFor({
   name: INMEMORY_MACHINE_CONTROLLER,
@@ -76,7 +80,7 @@ export class InMemoryMachineReconciler implements Reconciler {
     this.now = options.now ?? Date.now;
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const infra = await this.client.tryGet<InMemoryMachine>({
       apiVersion: INMEMORY_API_VERSION,
       kind: KIND,
@@ -121,10 +125,10 @@ export class InMemoryMachineReconciler implements Reconciler {
 
     if (phase.phase === 'Running') {
       await this.ensureNode(cluster, machine, infra);
-      await this.ensureProviderID(infra, providerIdOf(machine));
+      await this.ensureProviderID(ctx.signal, infra, providerIdOf(machine));
       this.bootStartedAt.delete(infra.metadata.uid!);
     }
-    await this.writeStatus(infra, desiredMachineStatus(infra, machine, phase, { now: () => new Date(this.now()) }));
+    await this.writeStatus(ctx.signal, infra, desiredMachineStatus(infra, machine, phase, { now: this.now }));
     if (phase.phase === 'Booting') return { requeueAfterMs: phase.remainingMs };
   }
 
@@ -140,7 +144,7 @@ export class InMemoryMachineReconciler implements Reconciler {
     await applyNode(running.client, initialHostState(machine, infra), new Date(this.now()));
   }
 
-  private async ensureProviderID(infra: InMemoryMachine, providerID: string): Promise<void> {
+  private async ensureProviderID(signal: AbortSignal, infra: InMemoryMachine, providerID: string): Promise<void> {
     if (infra.spec.providerID === providerID) return;
     const intent: KubeObject = {
       apiVersion: INMEMORY_API_VERSION,
@@ -149,7 +153,7 @@ export class InMemoryMachineReconciler implements Reconciler {
       spec: { providerID },
     };
     await this.applier.patch(this.client, intent, { fieldOwner: INMEMORY_FIELD_MANAGER, original: infra });
-    await this.observe(intent);
+    await this.observe(intent, signal);
     // The apply bumped the generation: the status written next observes it (no extra status write later).
     infra.metadata = {
       ...infra.metadata,
@@ -160,18 +164,23 @@ export class InMemoryMachineReconciler implements Reconciler {
   }
 
   /** Waits until the cache has our write, so the reconcile it triggers does not redo it from a stale read. */
-  private async observe(obj: KubeObject): Promise<void> {
+  private async observe(obj: KubeObject, signal: AbortSignal): Promise<void> {
     const rv = obj.metadata.resourceVersion;
     if (!this.cache || !rv) return;
     await this.cache.waitForResourceVersion(
       { apiVersion: INMEMORY_API_VERSION, kind: KIND, namespace: obj.metadata.namespace, name: obj.metadata.name! },
       rv,
-      5000,
+      CACHE_WAIT_MS,
+      signal,
     );
   }
 
-  private async writeStatus(infra: InMemoryMachine, status: NonNullable<InMemoryMachine['status']>): Promise<void> {
-    if (sameJson(infra.status ?? {}, status)) return;
+  private async writeStatus(
+    signal: AbortSignal,
+    infra: InMemoryMachine,
+    status: NonNullable<InMemoryMachine['status']>,
+  ): Promise<void> {
+    if (jsonEqual(infra.status ?? {}, status)) return;
     const written = await this.client.apply(
       {
         apiVersion: INMEMORY_API_VERSION,
@@ -181,7 +190,7 @@ export class InMemoryMachineReconciler implements Reconciler {
       },
       { fieldManager: INMEMORY_FIELD_MANAGER, subresource: 'status', force: true },
     );
-    await this.observe(written);
+    await this.observe(written, signal);
   }
 
   private async reconcileDelete(infra: InMemoryMachine, machine: Machine | undefined): Promise<void> {

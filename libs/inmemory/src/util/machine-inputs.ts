@@ -2,7 +2,7 @@
 // Machine watches with predicates the same way).
 import { MACHINE_CONTROL_PLANE_LABEL } from '@capi/api';
 import type { KubeObject, Predicate } from '@capi/controller-runtime';
-import { sameJson } from './same-json';
+import { jsonEqual } from '@capi/apimachinery';
 
 /**
  * Lets through Machine updates that change what the KubeadmConfig and InMemoryMachine reconcilers read of it: the
@@ -21,5 +21,5 @@ export function machineInputsChanged(o: KubeObject, n: KubeObject): boolean {
   // The server bumps the generation on every spec change; compare the spec itself only without one.
   if (o.metadata.generation !== undefined || n.metadata.generation !== undefined)
     return o.metadata.generation !== n.metadata.generation;
-  return !sameJson((o as { spec?: unknown }).spec ?? {}, (n as { spec?: unknown }).spec ?? {});
+  return !jsonEqual((o as { spec?: unknown }).spec ?? {}, (n as { spec?: unknown }).spec ?? {});
 }

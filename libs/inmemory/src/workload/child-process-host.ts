@@ -15,6 +15,9 @@ type Op = Exclude<WorkloadServerRequest['op'], 'start'>;
 /** Distributive Omit, so each request variant keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
+/** How long close() waits for the child to exit before killing it. */
+const DEFAULT_EXIT_TIMEOUT_MS = 5000;
+
 export interface ChildProcessWorkloadServerHostOptions {
   logger?: Logger;
   /** How long close() waits for the child to exit before killing it (default 5 s). */
@@ -94,7 +97,7 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
     );
     // The child stops its servers and exits when the channel closes.
     if (proc.connected) proc.disconnect();
-    const timer = setTimeout(() => proc.kill('SIGKILL'), this.opts.exitTimeoutMs ?? 5000);
+    const timer = setTimeout(() => proc.kill('SIGKILL'), this.opts.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS);
     await exited;
     clearTimeout(timer);
   }

@@ -63,8 +63,8 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
     ],
     providers: [ClusterStatusMirror],
   }).compile();
-  moduleRef.useLogger(process.env.KCP_TEST_LOGS ? ['error', 'warn', 'log'] : ['error']);
   const app = moduleRef;
+  app.useLogger(process.env.KCP_TEST_LOGS ? ['error', 'warn', 'log'] : ['error']);
   await app.init();
 
   return {

@@ -11,15 +11,12 @@ import {
   KubeClient,
   MANAGER,
   type Manager,
+  type Request,
+  type Result,
 } from '@capi/controller-runtime';
-import {
-  extensionConfigFor,
-  kubeConfigFor,
-  ManualClock,
-  startEnvtest,
-  testMachineCrd,
-  type Envtest,
-} from '@capi/envtest';
+import { FakeClock } from '@capi/apimachinery/testing';
+import { testReconcileContext } from '@capi/controller-runtime/testing';
+import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import {
   createExtensionServer,
   discoverExtension,
@@ -38,9 +35,11 @@ export interface Harness {
   client: KubeClient;
   app: INestApplicationContext;
   reconciler: MachineReconciler;
+  /** One reconcile outside the controller's queue, with a fresh test context. */
+  reconcile(req: Request): Promise<Result | void>;
   manager: Manager;
   registry: ExtensionRegistry;
-  clock: ManualClock;
+  clock: FakeClock;
   counts: CountingClientMetrics;
   transport: HttpsExtensionTransport;
   close(): Promise<void>;
@@ -51,7 +50,7 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
-  const clock = new ManualClock();
+  const clock = new FakeClock();
   const counts = new CountingClientMetrics();
 
   const moduleRef = await Test.createTestingModule({
@@ -69,9 +68,10 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
       }),
     ],
   }).compile();
-  moduleRef.useLogger(false);
   const app = moduleRef;
+  app.useLogger(false);
   await app.init();
+  const reconciler = app.get(MachineReconciler);
   return {
     env,
     client,
@@ -80,7 +80,8 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
     clock,
     counts,
     transport,
-    reconciler: app.get(MachineReconciler),
+    reconciler,
+    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'Machine' })),
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();

@@ -11,13 +11,15 @@ import {
   type HookObject,
   type MachineSet,
 } from '@capi/api';
-import type { Client } from '@capi/controller-runtime';
+import { LRUExpireCache } from '@capi/apimachinery';
+import type { Client, ReconcileLogger } from '@capi/controller-runtime';
 import { canExtensionsUpdate, type CoverageRuntimeClient } from '@capi/inplace';
 import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';
-import { TtlCache } from '../shared/ttl-cache';
 
 /** Upstream's CanUpdateMachineSet cache TTL: MS names change with their templates, so a pair's answer does not go stale. */
 export const DEFAULT_CAN_UPDATE_CACHE_TTL_MS = 24 * 60 * 60_000;
+/** Answers kept, one per (old, new) MachineSet pair of a rollout; beyond it the oldest is asked for again. */
+const CAN_UPDATE_CACHE_MAX_ENTRIES = 10_000;
 const HOOKS_API_VERSION = 'hooks.runtime.cluster.x-k8s.io/v1alpha1';
 
 export interface MachineSetInPlaceCheckerDeps {
@@ -43,23 +45,30 @@ export const canUpdateCacheKey = (oldMS: MachineSet, newMS: MachineSet): string 
 
 export class MachineSetInPlaceChecker {
   private readonly log = new Logger('MachineSetInPlaceChecker');
-  private readonly cache: TtlCache<{ canUpdate: boolean; updaters: string[] }>;
+  private readonly cache: LRUExpireCache<{ canUpdate: boolean; updaters: string[] }>;
+  private readonly ttlMs: number;
 
   constructor(private readonly deps: MachineSetInPlaceCheckerDeps) {
-    this.cache = new TtlCache(deps.ttlMs ?? DEFAULT_CAN_UPDATE_CACHE_TTL_MS, deps.now ?? Date.now);
+    this.ttlMs = deps.ttlMs ?? DEFAULT_CAN_UPDATE_CACHE_TTL_MS;
+    this.cache = new LRUExpireCache({ max: CAN_UPDATE_CACHE_MAX_ENTRIES, clock: deps.now && { now: deps.now } });
   }
 
   /**
    * True when the extensions cover every change from oldMS to newMS. A missing template and extension errors are
-   * thrown (reconcile error); a bootstrap template on one side only, or no extension, is "no".
+   * thrown (reconcile error); a bootstrap template on one side only, or no extension, is "no". Logs to `log` (the
+   * MachineDeployment reconcile's) when given.
    */
-  async canUpdate(oldMS: MachineSet, newMS: MachineSet): Promise<boolean> {
+  async canUpdate(
+    oldMS: MachineSet,
+    newMS: MachineSet,
+    log: Pick<ReconcileLogger, 'log'> = this.log,
+  ): Promise<boolean> {
     const key = canUpdateCacheKey(oldMS, newMS);
     const request = await this.buildRequest(oldMS, newMS);
     if (!request) return false;
     const runtimeClient = this.deps.runtimeClient;
     if (!runtimeClient) {
-      this.log.log(`${key}: no runtime client, cannot update in place`);
+      log.log(`${key}: no runtime client, cannot update in place`);
       return false;
     }
     // Listed before the cache is read, like upstream: with no extension registered (any more), nothing is in place.
@@ -78,8 +87,8 @@ export class MachineSetInPlaceChecker {
       forObject: oldMS,
       request,
     });
-    if (!result.canUpdate) this.log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
-    this.cache.set(key, { canUpdate: result.canUpdate, updaters: result.contributors });
+    if (!result.canUpdate) log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
+    this.cache.add(key, { canUpdate: result.canUpdate, updaters: result.contributors }, this.ttlMs);
     return result.canUpdate;
   }
 

@@ -4,9 +4,9 @@ import {
   RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
   type MachineSet,
 } from '@capi/api';
+import { jsonEqual } from '@capi/apimachinery';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import type { RolloutPlan } from '../rollout';
-import { jsonEqual } from '../shared/writes';
 import { machineSetApplyIntent } from './desired-ms';
 
 export interface MachineSetWrite {

@@ -1,6 +1,7 @@
 // MachineDeployment controller: snapshot → rollout planner → MachineSet applies → status. Decisions live in the
 // planner (../rollout) and the pure helpers next to this file.
-import { Inject, Logger, Optional } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
+import { realClock, type PassiveClock, jsonEqual } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   MACHINE_DEPLOYMENT_NAME_LABEL,
@@ -8,8 +9,6 @@ import {
   controlledBy,
   indexMachineSets,
   indexMachines,
-  systemClock,
-  type Clock,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -24,6 +23,7 @@ import {
   type Client,
   type InformerCache,
   type KubeObject,
+  type ReconcileContext,
   type Reconciler,
   type Request,
   type Result,
@@ -41,7 +41,7 @@ import {
   type PlanOptions,
   type RolloutPlan,
 } from '../rollout';
-import { byName, deleteIgnoreNotFound, jsonEqual, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
 import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
@@ -74,8 +74,7 @@ const machineDeploymentForLabel = (obj: KubeObject): Request[] => {
   coalesceSecondaryEvents: SECONDARY_EVENT_COALESCING,
 })
 export class MachineDeploymentReconciler implements Reconciler {
-  private readonly log = new Logger('MachineDeploymentReconciler');
-  private readonly clock: Clock;
+  private readonly clock: PassiveClock;
   private readonly gates: FeatureGates;
   /** Exposed for tests and metrics: how MachineSet pairs are checked for in-place updates. */
   readonly inPlaceChecker: MachineSetInPlaceChecker;
@@ -87,11 +86,11 @@ export class MachineDeploymentReconciler implements Reconciler {
     @Optional() @Inject(FEATURE_GATES) gates?: FeatureGates,
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: CoverageRuntimeClient,
     @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
-    @Optional() @Inject(MACHINEDEPLOYMENT_CLOCK) clock?: Clock,
+    @Optional() @Inject(MACHINEDEPLOYMENT_CLOCK) clock?: PassiveClock,
     @Optional() @Inject(MACHINEDEPLOYMENT_OPTIONS) options?: MachineDeploymentControllerOptions,
   ) {
     this.gates = gates ?? FeatureGates.defaults();
-    this.clock = clock ?? systemClock;
+    this.clock = clock ?? realClock;
     if (cache) {
       indexMachineSets(cache);
       indexMachines(cache);
@@ -100,12 +99,12 @@ export class MachineDeploymentReconciler implements Reconciler {
       client,
       resolver: new ContractVersionResolver(directClient),
       runtimeClient,
-      now: () => this.clock.now().getTime(),
+      now: () => this.clock.now(),
       ttlMs: options?.canUpdateCacheTtlMs,
     });
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const md = await this.client.tryGet<MachineDeployment>({ ...MD, ...req });
     if (!md || md.metadata.deletionTimestamp || md.spec.paused) return;
     const { machineSets, machines } = await this.snapshot(md);
@@ -113,9 +112,9 @@ export class MachineDeploymentReconciler implements Reconciler {
     let plan: RolloutPlan | undefined;
     let failure: Error | undefined;
     try {
-      plan = await this.plan(md, machineSets, machines);
-      await this.apply(plan, machineSets);
-      await this.syncRevision(md, plan);
+      plan = await this.plan(ctx, md, machineSets, machines);
+      await this.apply(ctx, plan, machineSets);
+      await this.syncRevision(ctx, md, plan);
       for (const ms of drainedOldMachineSets(plan, machineSets, machines)) {
         await deleteIgnoreNotFound(this.client, {
           apiVersion: CLUSTER_API_VERSION,
@@ -123,7 +122,7 @@ export class MachineDeploymentReconciler implements Reconciler {
           namespace: ms.metadata.namespace,
           name: ms.metadata.name ?? '',
         });
-        this.log.log(`deleted drained old MachineSet ${ms.metadata.name}`);
+        ctx.log.log(`deleted drained old MachineSet ${ms.metadata.name}`);
       }
     } catch (e) {
       failure = e as Error;
@@ -134,7 +133,7 @@ export class MachineDeploymentReconciler implements Reconciler {
     const status = computeMachineDeploymentStatus({ md, machineSets, machines, error }, this.clock);
     if (!jsonEqual(status, md.status ?? {})) {
       const written = await this.client.updateStatus<MachineDeployment>({ ...md, status });
-      await waitForCache(this.cache, written);
+      await waitForCache(this.cache, written, ctx.signal);
     }
     if (failure) throw failure;
   }
@@ -168,6 +167,7 @@ export class MachineDeploymentReconciler implements Reconciler {
   }
 
   private plan(
+    ctx: ReconcileContext,
     md: MachineDeployment,
     machineSets: MachineSet[],
     machines: Machine[],
@@ -178,7 +178,7 @@ export class MachineDeploymentReconciler implements Reconciler {
       inPlaceUpdatesEnabled: inPlace,
       canUpdateMachineSetInPlace: inPlace
         ? (oldMS, newMS) =>
-            this.inPlaceChecker.canUpdate(oldMS as unknown as MachineSet, newMS as unknown as MachineSet)
+            this.inPlaceChecker.canUpdate(oldMS as unknown as MachineSet, newMS as unknown as MachineSet, ctx.log)
         : undefined,
       computeDesiredMachineSet: (d, current) =>
         computeDesiredMachineSet(
@@ -186,7 +186,7 @@ export class MachineDeploymentReconciler implements Reconciler {
           current as unknown as MachineSet | undefined,
           taken,
         ) as unknown as MachineSetLike,
-      now: () => this.clock.now(),
+      now: () => new Date(this.clock.now()),
     };
     const snapshot = {
       md: md as unknown as MachineDeploymentLike,
@@ -202,7 +202,7 @@ export class MachineDeploymentReconciler implements Reconciler {
    * Surfaces the current MachineSet's revision on the MD (upstream createOrUpdateMachineSetsAndSyncMachineDeploymentRevision):
    * the MachineSet controller remediates only on the current revision.
    */
-  private async syncRevision(md: MachineDeployment, plan: RolloutPlan): Promise<void> {
+  private async syncRevision(ctx: ReconcileContext, md: MachineDeployment, plan: RolloutPlan): Promise<void> {
     const revision = plan.newMS?.metadata.annotations?.[REVISION_ANNOTATION];
     if (revision === undefined || md.metadata.annotations?.[REVISION_ANNOTATION] === revision) return;
     const patched = await this.client.patch<MachineDeployment>(
@@ -210,20 +210,20 @@ export class MachineDeploymentReconciler implements Reconciler {
       'merge',
       { metadata: { annotations: { [REVISION_ANNOTATION]: revision } } },
     );
-    await waitForCache(this.cache, patched);
+    await waitForCache(this.cache, patched, ctx.signal);
     // The status write below is an update: it needs the new resourceVersion.
     md.metadata.annotations = patched.metadata.annotations;
     md.metadata.resourceVersion = patched.metadata.resourceVersion;
   }
 
-  private async apply(plan: RolloutPlan, machineSets: MachineSet[]): Promise<void> {
+  private async apply(ctx: ReconcileContext, plan: RolloutPlan, machineSets: MachineSet[]): Promise<void> {
     const current = new Map(machineSets.map((ms) => [ms.metadata.name ?? '', ms]));
     const accepted = (oldMS: MachineSet, newMS: MachineSet) => this.inPlaceChecker.acceptedUpdaters(oldMS, newMS);
     for (const { intent, original } of machineSetWrites(plan, current, accepted)) {
       const diff = plan.diffs.get(intent.metadata.name ?? '');
       await this.applier.patch(this.client, intent, { fieldOwner: MACHINEDEPLOYMENT_FIELD_MANAGER, original });
-      await waitForCache(this.cache, intent);
-      this.log.log(
+      await waitForCache(this.cache, intent, ctx.signal);
+      ctx.log.log(
         `MachineSet ${intent.metadata.name}: ${diff?.summary ?? ''} ${diff?.otherChanges ?? ''} (${diff?.reason ?? ''})`,
       );
     }

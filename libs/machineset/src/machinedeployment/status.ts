@@ -1,4 +1,5 @@
 // MachineDeployment status from its MachineSets and their Machines (upstream machinedeployment_status.go), pure.
+import { formatLabelSelector, type PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
   MACHINES_READY_CONDITION,
@@ -9,9 +10,7 @@ import {
   SCALING_UP_CONDITION,
   UP_TO_DATE_CONDITION,
   aggregate,
-  formatLabelSelector,
   setCondition,
-  type Clock,
   type Condition,
   type ConditionInput,
   type Machine,
@@ -35,7 +34,7 @@ export interface MachineDeploymentStatusInput {
 
 export function computeMachineDeploymentStatus(
   input: MachineDeploymentStatusInput,
-  clock: Clock,
+  clock: PassiveClock,
 ): MachineDeploymentStatus {
   const { md, machineSets, machines } = input;
   const desired = md.spec.replicas ?? 0;

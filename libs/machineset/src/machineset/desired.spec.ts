@@ -1,4 +1,4 @@
-import { labelSelectorAsSelector } from '@capi/api';
+import { labelSelectorAsSelector } from '@capi/apimachinery';
 import {
   computeDesiredMachine,
   desiredMachineInputsKey,

@@ -1,5 +1,6 @@
 // Desired Machine / InfraMachine / BootstrapConfig of a MachineSet (upstream machineset_controller.go
 // computeDesiredMachine and external.CreateFromTemplate), pure so creation and in-place updates share them.
+import { parseApiVersion } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -7,7 +8,6 @@ import {
   MACHINE_SET_NAME_LABEL,
   TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
   TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
-  parseApiVersion,
   type Machine,
   type MachineSet,
 } from '@capi/api';

@@ -1,5 +1,6 @@
 // MachineSet controller (upstream internal/controllers/machineset): thin I/O around the pure decisions in this folder.
-import { Inject, Logger, Optional } from '@nestjs/common';
+import { Inject, Optional } from '@nestjs/common';
+import { labelSelectorAsSelector, realClock, type PassiveClock, jsonEqual } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   DISABLE_MACHINE_CREATE_ANNOTATION,
@@ -10,10 +11,7 @@ import {
   getCondition,
   indexMachineSets,
   indexMachines,
-  labelSelectorAsSelector,
   setCondition,
-  systemClock,
-  type Clock,
   type Cluster,
   type Machine,
   type MachineDeployment,
@@ -31,6 +29,7 @@ import {
   type Client,
   type InformerCache,
   type KubeObject,
+  type ReconcileContext,
   type Reconciler,
   type Request,
   type Result,
@@ -39,14 +38,7 @@ import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@c
 import { ContractVersionResolver, getReferenced } from '@capi/external';
 import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
-import {
-  byName,
-  deleteIgnoreNotFound,
-  jsonEqual,
-  refOf,
-  SECONDARY_EVENT_COALESCING,
-  waitForCache,
-} from '../shared/writes';
+import { byName, deleteIgnoreNotFound, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import {
   computeDesiredMachine,
@@ -75,7 +67,6 @@ import {
   machineSetRequestsForCluster,
   machineSetRequestsForMachineDeployment,
   machineSetRequestsForOrphanMachine,
-  rememberMachineSetCache,
 } from './watch-map';
 
 export const MACHINESET_CLOCK = Symbol.for('capi.machineset.Clock');
@@ -106,9 +97,8 @@ const controllerOf = (obj: KubeObject) => obj.metadata.ownerReferences?.find((r)
   coalesceSecondaryEvents: SECONDARY_EVENT_COALESCING,
 })
 export class MachineSetReconciler implements Reconciler {
-  private readonly log = new Logger('MachineSetReconciler');
   private readonly resolver: ContractVersionResolver;
-  private readonly clock: Clock;
+  private readonly clock: PassiveClock;
   private readonly gates: FeatureGates;
   private readonly events: EventRecorder;
 
@@ -118,26 +108,25 @@ export class MachineSetReconciler implements Reconciler {
     @Optional() @Inject(FEATURE_GATES) gates: FeatureGates | undefined,
     @Inject(ServerSideApplier) private readonly applier: ServerSideApplier,
     @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
-    @Optional() @Inject(MACHINESET_CLOCK) clock?: Clock,
+    @Optional() @Inject(MACHINESET_CLOCK) clock?: PassiveClock,
   ) {
     this.resolver = new ContractVersionResolver(directClient);
-    this.clock = clock ?? systemClock;
+    this.clock = clock ?? realClock;
     this.gates = gates ?? FeatureGates.defaults();
-    this.events = new ApiEventRecorder(directClient, 'machineset-controller', () => this.clock.now());
+    this.events = new ApiEventRecorder(directClient, 'machineset-controller', () => new Date(this.clock.now()));
     if (cache) {
       indexMachines(cache);
       indexMachineSets(cache);
-      rememberMachineSetCache(cache);
     }
   }
 
-  async reconcile(req: Request): Promise<Result | void> {
+  async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const ms = await this.client.tryGet<MachineSet>({ ...MS, ...req });
     if (!ms || ms.metadata.deletionTimestamp) return; // Machines go with the MS through ownerReference garbage collection.
     const md = await this.owningMachineDeployment(ms);
     let machines: Machine[];
     try {
-      machines = await this.getAndAdoptMachines(ms);
+      machines = await this.getAndAdoptMachines(ctx, ms);
     } catch (e) {
       if (e instanceof TemplateError) await this.reportError(ms, e);
       throw e;
@@ -148,7 +137,7 @@ export class MachineSetReconciler implements Reconciler {
     let remediationError: Error | undefined;
     let remediated = new Map<string, Machine | undefined>();
     try {
-      remediated = await this.reconcileUnhealthyMachines(ms, md, machines);
+      remediated = await this.reconcileUnhealthyMachines(ctx, ms, md, machines);
     } catch (e) {
       remediationError = e as Error; // reported on Remediating; syncing and scaling still go on
     }
@@ -159,15 +148,15 @@ export class MachineSetReconciler implements Reconciler {
     await this.syncMachines(ms, current);
     let startError: Error | undefined;
     if (this.gates.enabled('InPlaceUpdates'))
-      ({ machines: current, error: startError } = await this.triggerInPlaceUpdates(ms, current));
+      ({ machines: current, error: startError } = await this.triggerInPlaceUpdates(ctx, ms, current));
 
     let scaleError: Error | undefined;
     try {
-      current = await this.syncReplicas(ms, current);
+      current = await this.syncReplicas(ctx, ms, current);
     } catch (e) {
       scaleError = e as Error;
     }
-    await this.updateStatus(ms, current, scaleError, remediationError);
+    await this.updateStatus(ctx, ms, current, scaleError, remediationError);
     for (const e of [startError, scaleError, remediationError]) if (e) throw e;
   }
 
@@ -188,6 +177,7 @@ export class MachineSetReconciler implements Reconciler {
    * Machines deleted, by name, as read after the delete (undefined when already gone).
    */
   private async reconcileUnhealthyMachines(
+    ctx: ReconcileContext,
     ms: MachineSet,
     md: MachineDeployment | undefined,
     machines: Machine[],
@@ -203,15 +193,15 @@ export class MachineSetReconciler implements Reconciler {
     const plan = planRemediation({ ms, md, cluster, machines });
     const deleted = new Map<string, Machine | undefined>();
     if (plan.skipped) return deleted;
-    for (const m of plan.cleanup) await this.writeOwnerRemediated(m, undefined);
-    for (const update of plan.conditions) await this.writeOwnerRemediated(update.machine, update);
+    for (const m of plan.cleanup) await this.writeOwnerRemediated(ctx, m, undefined);
+    for (const update of plan.conditions) await this.writeOwnerRemediated(ctx, update.machine, update);
     for (const m of plan.toDelete) {
       await deleteIgnoreNotFound(this.client, refOf(m));
       // Wait until the cache shows the deletion, so the next reconcile counts it as in flight against maxInFlight.
       const after = await this.directClient.tryGet<Machine>(refOf(m));
-      if (after) await waitForCache(this.cache, after);
+      if (after) await waitForCache(this.cache, after, ctx.signal);
       deleted.set(m.metadata.name ?? '', after);
-      this.log.log(
+      ctx.log.log(
         `deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (remediating unhealthy Machine, maxInFlight ${plan.maxInFlight})`,
       );
     }
@@ -223,6 +213,7 @@ export class MachineSetReconciler implements Reconciler {
    * takes the entry over from MHC); `undefined` gives our entry up. No request when nothing changes.
    */
   private async writeOwnerRemediated(
+    ctx: ReconcileContext,
     m: Machine,
     update: Pick<OwnerRemediatedUpdate, 'reason' | 'message'> | undefined,
   ): Promise<void> {
@@ -250,11 +241,11 @@ export class MachineSetReconciler implements Reconciler {
       },
       { fieldManager: MACHINESET_REMEDIATION_FIELD_MANAGER, force: true, subresource: 'status' },
     );
-    await waitForCache(this.cache, written);
+    await waitForCache(this.cache, written, ctx.signal);
   }
 
   /** Machines matching the selector that are ours or orphans (adopted); ours that stopped matching are released. */
-  private async getAndAdoptMachines(ms: MachineSet): Promise<Machine[]> {
+  private async getAndAdoptMachines(ctx: ReconcileContext, ms: MachineSet): Promise<Machine[]> {
     const selector = labelSelectorAsSelector(ms.spec.selector);
     // An empty selector would select (or, inverted, release) everything; a selector not matching the template would
     // create Machines forever. Both are refused before any write.
@@ -289,7 +280,7 @@ export class MachineSetReconciler implements Reconciler {
       if (ours && !matches) {
         const ownerReferences = (m.metadata.ownerReferences ?? []).filter((r) => r !== owner);
         await this.client.patch(refOf(m), 'merge', { metadata: { ownerReferences } });
-        this.log.log(`released Machine ${m.metadata.name} from MachineSet ${ms.metadata.name}: labels no longer match`);
+        ctx.log.log(`released Machine ${m.metadata.name} from MachineSet ${ms.metadata.name}: labels no longer match`);
         continue;
       }
       if (!matches || (owner && !ours)) continue;
@@ -297,7 +288,7 @@ export class MachineSetReconciler implements Reconciler {
         if (m.metadata.deletionTimestamp) continue;
         const ownerReferences = [...(m.metadata.ownerReferences ?? []), machineSetOwnerRef(ms, true)];
         const adopted = await this.client.patch<Machine>(refOf(m), 'merge', { metadata: { ownerReferences } });
-        this.log.log(`adopted Machine ${m.metadata.name} into MachineSet ${ms.metadata.name}`);
+        ctx.log.log(`adopted Machine ${m.metadata.name} into MachineSet ${ms.metadata.name}`);
         out.push(adopted);
         continue;
       }
@@ -335,6 +326,7 @@ export class MachineSetReconciler implements Reconciler {
    * the started ones as written, and the failures as one error.
    */
   private async triggerInPlaceUpdates(
+    ctx: ReconcileContext,
     ms: MachineSet,
     machines: Machine[],
   ): Promise<{ machines: Machine[]; error?: Error }> {
@@ -347,9 +339,9 @@ export class MachineSetReconciler implements Reconciler {
           ms,
           m,
         );
-        await waitForCache(this.cache, done);
+        await waitForCache(this.cache, done, ctx.signal);
         started.set(m.metadata.name ?? '', done);
-        this.log.log(`started in-place update of Machine ${m.metadata.name} of MachineSet ${ms.metadata.name}`);
+        ctx.log.log(`started in-place update of Machine ${m.metadata.name} of MachineSet ${ms.metadata.name}`);
       } catch (e) {
         errors.push(`failed to start in-place update of Machine ${m.metadata.name}: ${(e as Error).message}`);
       }
@@ -365,18 +357,18 @@ export class MachineSetReconciler implements Reconciler {
    * spec.replicas. Returns the Machines as they are afterwards; moved ones stay in the list like upstream's scope,
    * so this reconcile's status still counts them (the next one no longer lists them).
    */
-  private async syncReplicas(ms: MachineSet, machines: Machine[]): Promise<Machine[]> {
+  private async syncReplicas(ctx: ReconcileContext, ms: MachineSet, machines: Machine[]): Promise<Machine[]> {
     if (ms.spec.replicas === undefined)
       throw new TemplateError(`spec.replicas of MachineSet ${ms.metadata.name} is not set`, 'InvalidReplicas');
     const delta = replicaDelta(ms, machines);
     if (delta > 0) {
       if (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true') return machines;
-      for (let i = 0; i < delta; i++) await this.createMachine(ms);
+      for (let i = 0; i < delta; i++) await this.createMachine(ctx, ms);
       return machines;
     }
     if (delta === 0) return machines;
 
-    const priority = deletePriorityFunc(ms.spec.deletion?.order, () => this.clock.now());
+    const priority = deletePriorityFunc(ms.spec.deletion?.order, () => new Date(this.clock.now()));
     const targetName = ms.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION];
     if (!targetName || !this.gates.enabled('InPlaceUpdates')) {
       for (const m of planDeletions(machines, -delta, priority)) await deleteIgnoreNotFound(this.client, refOf(m));
@@ -396,7 +388,7 @@ export class MachineSetReconciler implements Reconciler {
     for (const m of plan.toDelete) {
       try {
         await deleteIgnoreNotFound(this.client, refOf(m));
-        this.log.log(
+        ctx.log.log(
           `deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} instead of moving it to ${targetName}: it is marked for remediation`,
         );
       } catch (e) {
@@ -408,9 +400,9 @@ export class MachineSetReconciler implements Reconciler {
     for (const m of plan.toMove) {
       try {
         const moved = await this.client.patch<Machine>(refOf(m), 'merge', movePatch(m, ms, handshake.target));
-        await waitForCache(this.cache, moved);
+        await waitForCache(this.cache, moved, ctx.signal);
         written.set(m.metadata.name ?? '', moved);
-        this.log.log(`moved Machine ${m.metadata.name} from MachineSet ${ms.metadata.name} to ${targetName}`);
+        ctx.log.log(`moved Machine ${m.metadata.name} from MachineSet ${ms.metadata.name} to ${targetName}`);
       } catch (e) {
         errors.push(`failed to move Machine ${m.metadata.name} to MachineSet ${targetName}: ${(e as Error).message}`);
       }
@@ -419,7 +411,7 @@ export class MachineSetReconciler implements Reconciler {
     return machines.map((m) => written.get(m.metadata.name ?? '') ?? m);
   }
 
-  private async createMachine(ms: MachineSet): Promise<void> {
+  private async createMachine(ctx: ReconcileContext, ms: MachineSet): Promise<void> {
     const namespace = ms.metadata.namespace;
     const name = generateName(ms.metadata.name ?? 'machine');
     const machine = computeDesiredMachine(ms, undefined, name);
@@ -444,13 +436,13 @@ export class MachineSetReconciler implements Reconciler {
       await giveUpLabelsAndAnnotations(this.directClient, infra);
       machine.spec.infrastructureRef = { apiGroup: infraRef.apiGroup, kind: infra.kind, name };
       await this.applier.patch(this.client, machine, opts);
-      await waitForCache(this.cache, machine);
+      await waitForCache(this.cache, machine, ctx.signal);
     } catch (e) {
       // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created.
       for (const obj of created) await deleteIgnoreNotFound(this.client, refOf(obj));
       throw e;
     }
-    this.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
+    ctx.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
   }
 
   private async cloneTemplate(
@@ -494,6 +486,7 @@ export class MachineSetReconciler implements Reconciler {
   }
 
   private async updateStatus(
+    ctx: ReconcileContext,
     ms: MachineSet,
     machines: Machine[],
     scaleError: Error | undefined,
@@ -531,6 +524,6 @@ export class MachineSetReconciler implements Reconciler {
     // A merge patch of what changed (upstream's patch helper): only a conditions change carries the resourceVersion, so
     // the MachineDeployment writing the MS meanwhile does not make a replicas update fail.
     const written = await patchStatus<MachineSet>(this.client, refOf(ms), ms.status, status);
-    if (written) await waitForCache(this.cache, written);
+    if (written) await waitForCache(this.cache, written, ctx.signal);
   }
 }

@@ -1,5 +1,6 @@
 // MachineSet status (upstream machineset_controller_status.go), pure. The Machines' UpToDate condition is written by
 // the Machine controller (@capi/machine), as upstream.
+import { formatLabelSelector, type PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
   DISABLE_MACHINE_CREATE_ANNOTATION,
@@ -11,11 +12,9 @@ import {
   SCALING_UP_CONDITION,
   UP_TO_DATE_CONDITION,
   aggregate,
-  formatLabelSelector,
   isTrue,
   isUpdateInProgress,
   setCondition,
-  type Clock,
   type Condition,
   type ConditionInput,
   type Machine,
@@ -65,7 +64,11 @@ function scalingConditions(ms: MachineSet, machines: readonly Machine[]): Condit
  * Status of an MS over every Machine it controls (upstream setReplicas): replicas counts them all, moved ones not yet
  * acknowledged included; a Machine updating in place counts as neither ready, available nor up to date.
  */
-export function computeMachineSetStatus(ms: MachineSet, counted: readonly Machine[], clock: Clock): MachineSetStatus {
+export function computeMachineSetStatus(
+  ms: MachineSet,
+  counted: readonly Machine[],
+  clock: PassiveClock,
+): MachineSetStatus {
   const settled = counted.filter((m) => !isUpdateInProgress(m));
   const noReplicas = { status: 'True' as const, reason: 'NoReplicas' };
   const inputs: ConditionInput[] = [

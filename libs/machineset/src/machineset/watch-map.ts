@@ -1,24 +1,13 @@
-// MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches. Map functions are synchronous and
-// declared statically (@ReconcilerFor), so they read the MachineSet informer of the cache the reconciler registered.
-import {
-  CLUSTER_API_VERSION,
-  CLUSTER_NAME_FIELD,
-  controlledBy,
-  labelSelectorAsSelector,
-  type MachineSet,
-} from '@capi/api';
-import type { InformerCache, KubeObject, Predicate, Request } from '@capi/controller-runtime';
-
-let machineSetCache: InformerCache | undefined;
-
-export function rememberMachineSetCache(cache: InformerCache): void {
-  machineSetCache = cache;
-}
+// MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches.
+// Map functions are synchronous: they read the MachineSets the manager's cache holds (MapContext), as upstream's
+// MachineToMachineSets (internal/controllers/machineset/machineset_controller.go) lists them through the manager's client.
+import { labelSelectorAsSelector } from '@capi/apimachinery';
+import { CLUSTER_API_VERSION, CLUSTER_NAME_FIELD, controlledBy, type MachineSet } from '@capi/api';
+import type { KubeObject, MapContext, Predicate, Request } from '@capi/controller-runtime';
 
 /** The MachineSets whose controller owner is the given MachineDeployment (their Machines' UpToDate depends on it). */
-export function machineSetRequestsForMachineDeployment(md: KubeObject): Request[] {
-  if (!machineSetCache) return [];
-  return machineSetCache
+export function machineSetRequestsForMachineDeployment(md: KubeObject, { cache }: MapContext): Request[] {
+  return cache
     .listStored(
       CLUSTER_API_VERSION,
       'MachineSet',
@@ -28,9 +17,9 @@ export function machineSetRequestsForMachineDeployment(md: KubeObject): Request[
 }
 
 /** MachineSets whose selector matches a Machine without controller owner (so orphans get adopted promptly). */
-export function machineSetRequestsForOrphanMachine(machine: KubeObject): Request[] {
-  if (!machineSetCache || machine.metadata.ownerReferences?.some((r) => r.controller === true)) return [];
-  return machineSetCache
+export function machineSetRequestsForOrphanMachine(machine: KubeObject, { cache }: MapContext): Request[] {
+  if (machine.metadata.ownerReferences?.some((r) => r.controller === true)) return [];
+  return cache
     .listStored(CLUSTER_API_VERSION, 'MachineSet', { namespace: machine.metadata.namespace })
     .filter((ms) => {
       try {
@@ -44,9 +33,8 @@ export function machineSetRequestsForOrphanMachine(machine: KubeObject): Request
 }
 
 /** The MachineSets of a Cluster (spec.clusterName): unpausing it must resume their remediation. */
-export function machineSetRequestsForCluster(cluster: KubeObject): Request[] {
-  if (!machineSetCache) return [];
-  return machineSetCache
+export function machineSetRequestsForCluster(cluster: KubeObject, { cache }: MapContext): Request[] {
+  return cache
     .listStored(CLUSTER_API_VERSION, 'MachineSet', {
       namespace: cluster.metadata.namespace,
       matchingFields: { [CLUSTER_NAME_FIELD]: cluster.metadata.name ?? '' },

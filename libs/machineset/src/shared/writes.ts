@@ -1,5 +1,4 @@
 // Small write helpers shared by the MachineSet and MachineDeployment reconcilers.
-import { canonicalJson } from '@capi/ssa';
 import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
 
 /** How long a reconcile waits for its own writes to show up in the informer cache. */
@@ -20,12 +19,17 @@ export function refOf(obj: KubeObject): ObjectRef {
 
 /**
  * Waits until the cache has seen `obj` at its resourceVersion, so the next reconcile does not act on stale data
- * (e.g. create Machines again). Returns false on timeout; callers then rely on the requeue.
+ * (e.g. create Machines again). Returns false on timeout or when `signal` (the reconcile's) aborts; callers then rely
+ * on the requeue.
  */
-export async function waitForCache(cache: InformerCache | undefined, obj: KubeObject): Promise<boolean> {
+export async function waitForCache(
+  cache: InformerCache | undefined,
+  obj: KubeObject,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const rv = obj.metadata.resourceVersion;
   if (!cache || !rv) return true;
-  return cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS);
+  return cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, signal);
 }
 
 /** Deletes an object; already gone is fine. */
@@ -35,11 +39,6 @@ export async function deleteIgnoreNotFound(client: Client, ref: ObjectRef): Prom
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
-}
-
-/** Deterministic deep equality for JSON values (key order ignored). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** Orders objects by name (byte order, as lists are): controller-owner index lists come back per owner. */

@@ -2,7 +2,7 @@
 import { CLUSTER_API_VERSION, type Condition, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
 
 export const NOW = new Date('2026-01-10T00:00:00Z');
-export const clock = { now: () => NOW };
+export const clock = { now: () => NOW.getTime() };
 
 export function machine(
   name: string,

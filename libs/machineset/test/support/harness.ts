@@ -215,8 +215,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         : []),
     ],
   }).compile();
-  moduleRef.useLogger(process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false);
   const app = moduleRef;
+  app.useLogger(process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false);
   await app.init();
   return {
     env,

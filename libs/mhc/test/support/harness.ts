@@ -10,8 +10,12 @@ import {
   MANAGER,
   type KubeObject,
   type Manager,
+  type Request,
+  type Result,
 } from '@capi/controller-runtime';
-import { clientFor, kubeConfigFor, ManualClock, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
+import { FakeClock } from '@capi/apimachinery/testing';
+import { testReconcileContext } from '@capi/controller-runtime/testing';
+import { clientFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
 import { MachineHealthCheckControllerModule, MachineHealthCheckReconciler } from '@capi/mhc';
@@ -25,8 +29,10 @@ export interface Harness {
   wl: KubeClient;
   app: INestApplicationContext;
   reconciler: MachineHealthCheckReconciler;
+  /** One reconcile outside the controller's queue, with a fresh test context. */
+  reconcile(req: Request): Promise<Result | void>;
   manager: Manager;
-  clock: ManualClock;
+  clock: FakeClock;
   counts: CountingClientMetrics;
   close(): Promise<void>;
 }
@@ -41,7 +47,7 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
   const client = new KubeClient(kc);
   const wl = clientFor(workload);
   // Starts at the current real time (whole seconds), near the timestamps the API server itself writes.
-  const clock = new ManualClock(Math.floor(Date.now() / 1000) * 1000);
+  const clock = new FakeClock(Math.floor(Date.now() / 1000) * 1000);
   const counts = new CountingClientMetrics();
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -53,9 +59,10 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
         : []),
     ],
   }).compile();
-  moduleRef.useLogger(false);
   const app = moduleRef;
+  app.useLogger(false);
   await app.init();
+  const reconciler = app.get(MachineHealthCheckReconciler);
   return {
     mgmt,
     workload,
@@ -64,7 +71,8 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
     app,
     clock,
     counts,
-    reconciler: app.get(MachineHealthCheckReconciler),
+    reconciler,
+    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'MachineHealthCheck' })),
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();

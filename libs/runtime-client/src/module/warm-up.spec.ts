@@ -92,6 +92,23 @@ describe('runWarmUp', () => {
     expect(partials).toEqual([false, false, false, false, true]);
   });
 
+  it('allowPartial still settles when a slow attempt used up the time budget', async () => {
+    const time = fakeTime();
+    const partials: boolean[] = [];
+    const err = new Error('discovery of x failed');
+    const outcome = await runWarmUp(
+      async (partial) => {
+        partials.push(partial);
+        await time.sleep(9_000); // the first attempt alone takes most of the 10 s budget
+        if (!partial) throw err;
+        return { errors: [err] };
+      },
+      { ...time, retryIntervalMs: 2_000, timeoutMs: 10_000, allowPartial: true },
+    );
+    expect(outcome).toEqual({ ok: true, attempts: 2, extensionErrors: [err] });
+    expect(partials).toEqual([false, true]);
+  });
+
   it('stops retrying once cancelled', async () => {
     const time = fakeTime();
     let cancelled = false;

@@ -1,17 +1,7 @@
 // Test-only in-memory Client: enough of the contract (get/tryGet/list/create/patch merge incl. status) for
 // reconciler unit tests. Not exported from the lib's index.
+import { mergePatch } from '@capi/apimachinery';
 import { ApiError, type Client, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
-
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return structuredClone(patch);
-  const out: Record<string, unknown> =
-    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
-  for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
-    if (v === null) delete out[k];
-    else out[k] = mergePatch(out[k], v);
-  }
-  return out;
-}
 
 const keyOf = (r: { apiVersion: string; kind: string; namespace?: string; name?: string }) =>
   `${r.apiVersion}|${r.kind}|${r.namespace ?? ''}|${r.name}`;

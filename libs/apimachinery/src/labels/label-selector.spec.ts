@@ -1,9 +1,5 @@
-import {
-  formatLabelSelector,
-  labelSelectorAsSelector,
-  LabelSelectorError,
-  matchesLabelSelector,
-} from './labelselector';
+import { LabelSelectorError } from './requirement';
+import { formatLabelSelector, labelSelectorAsSelector, matchesLabelSelector } from './selector';
 
 describe('label selectors', () => {
   const sel = {

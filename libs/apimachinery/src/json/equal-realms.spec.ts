@@ -1,5 +1,5 @@
 import { runInNewContext } from 'node:vm';
-import { sameJson } from './same-json';
+import { jsonEqual as sameJson } from './equal';
 
 describe('sameJson', () => {
   it('ignores key order and realms, not content', () => {

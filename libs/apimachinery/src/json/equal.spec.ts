@@ -1,4 +1,4 @@
-import { jsonEqual } from './json';
+import { canonicalJson, jsonEqual } from './equal';
 
 describe('jsonEqual', () => {
   it('ignores key order at every depth, as kube-apiserver sorts the keys of custom resources', () => {
@@ -17,5 +17,13 @@ describe('jsonEqual', () => {
     expect(jsonEqual({ a: 1 }, [1])).toBe(false);
     expect(jsonEqual(null, {})).toBe(false);
     expect(jsonEqual('1', 1)).toBe(false);
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth, keeps array order and leaves undefined members out', () => {
+    expect(canonicalJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: undefined } })).toBe('{"a":{"d":[{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson([2, 1])).not.toBe(canonicalJson([1, 2]));
+    expect(canonicalJson(undefined)).toBe('null');
   });
 });
