@@ -19,55 +19,17 @@ for (const [alias, [target]] of Object.entries(tsconfig.compilerOptions.paths)) 
 // - ENVTEST_TARGET=kube: on etcd + kube-apiserver, the suites that start an API server through @capi/envtest
 //   (*.envtest.spec.ts) and the kube target's own (*.kube.spec.ts);
 // - CAPI_TEST_PASS=unit (npm run test:unit): the unit specs, those that need no API server, binary, port or child
-//   process. Left out: the specs named for what they start (envtest, kube, e2e, process, fuzz) and SERVER_SPECS;
-//   tools/jest/unit-pass-guard.js fails any other spec that starts a server or a process.
+//   process. In libs and apps that is a place: the specs under src/ (integration specs live in test/, see
+//   docs/architecture.md); tools/ has no src/test split, so there the specs named for what they start (envtest, kube,
+//   e2e, process, fuzz) are left out. tools/jest/unit-pass-guard.js fails any spec in the pass that starts a server or
+//   a process.
 const kubePass = process.env.ENVTEST_TARGET === 'kube';
 const unitPass = process.env.CAPI_TEST_PASS === 'unit';
 
-/**
- * Specs (or folders of them) whose names do not say that they start a server (an API server, a fake one, an extension
- * server, an endpoint) or a process, from the repository root; the unit pass leaves them out.
- */
-const SERVER_SPECS = [
-  'apps/manager/src/embedded/embedded-provider.spec.ts',
-  'apps/manager/src/embedded/embedded.spec.ts',
-  'apps/manager/src/health/health.spec.ts',
-  'apps/manager/src/lifecycle/heap.spec.ts',
-  'apps/manager/src/main.spec.ts',
-  'apps/manager/src/manager.module.spec.ts',
-  'libs/apiserver/test/',
-  'libs/controller-runtime/src/cache/cache.spec.ts',
-  'libs/controller-runtime/src/cache/informer.spec.ts',
-  'libs/controller-runtime/src/client/kube-client.fake-server.spec.ts',
-  'libs/controller-runtime/src/client/kube-client.rate-limit.spec.ts',
-  'libs/controller-runtime/src/client/kube-client.spec.ts',
-  'libs/controller-runtime/src/client/transport.spec.ts',
-  'libs/controller-runtime/src/client/warnings.spec.ts',
-  'libs/controller-runtime/src/controller/controller.spec.ts',
-  'libs/controller-runtime/src/events/recorder.spec.ts',
-  'libs/controller-runtime/src/leader/leader-elector.spec.ts',
-  'libs/controller-runtime/src/manager/manager.spec.ts',
-  'libs/controller-runtime/src/nest/controller-runtime.module.spec.ts',
-  'libs/envtest/src/envtest.spec.ts',
-  'libs/inplace-updater/src/server.spec.ts',
-  'libs/inplace/src/coverage.extensions.spec.ts',
-  'libs/runtime-client/src/client-certificate.spec.ts',
-  'libs/runtime-client/src/client.spec.ts',
-  'libs/runtime-client/src/discovery.spec.ts',
-  'libs/runtime-client/src/extension-config-reconciler.spec.ts',
-  'libs/runtime-client/src/in-process/in-process-updaters.spec.ts',
-  'libs/runtime-client/src/metrics.spec.ts',
-  'libs/runtime-client/src/module/docs-example.spec.ts',
-  'libs/runtime-client/src/testing/extension-server.spec.ts',
-  'tools/kube/build.spec.ts',
-  'tools/kube/up.spec.ts',
-];
-
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const NOT_UNIT = [
-  '\\.(envtest|kube|e2e|fuzz)\\.spec\\.ts$',
-  '\\.process[^/]*\\.spec\\.ts$',
-  '/tools/fuzz/',
-  ...SERVER_SPECS.map((f) => `/${f.replace(/\./g, '\\.')}${f.endsWith('/') ? '' : '$'}`),
+  `^${escapeRegExp(root)}/(libs|apps)/[^/]+/(?!src/)`,
+  `^${escapeRegExp(root)}/tools/.*\\.(envtest|kube|e2e|fuzz|process)\\.([^/]*\\.)?spec\\.ts$`,
 ];
 
 // ESM-only packages reached through @kubernetes/client-node.

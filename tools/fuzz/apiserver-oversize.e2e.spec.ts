@@ -1,4 +1,4 @@
-// Issue 15 item 5: "an unexplained exit of the whole process tree was seen once after large objects were stored".
+// Guards against an unexplained exit of the whole process tree, seen once after large objects were stored.
 // The embedded manager runs as a child process (its own process tree); oversize, deeply nested and huge-annotation
 // objects are sent to it (each refused with kube's Status), objects just inside the limits are stored, then the demo
 // runs (three control plane Machines, as with one KCP always surges like upstream, and one worker) and must succeed

@@ -3,7 +3,7 @@
 //   1. embedded: every suite, controller envtests on the embedded API server;
 //   2. kube: the envtest suites again on etcd + kube-apiserver (built by `npm run kube:build`, cached).
 // --target=unit (npm run test:unit) runs the unit pass alone: the specs that need no API server, binary, port or child
-// process (jest.preset.js says which).
+// process, i.e. those under src/ in libs and apps (jest.preset.js has the rule, and the one for tools/).
 // Usage: npm test [-- --target=embedded|kube|unit] [-- <extra nx args, e.g. --projects=api>]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';

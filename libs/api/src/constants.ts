@@ -1,4 +1,5 @@
-// Annotation/label keys, finalizers, condition types and reasons (exact upstream strings; spec §5).
+// Annotation/label keys, finalizers, condition types and reasons (exact upstream strings:
+// api/core/v1beta2/common_types.go, machine_types.go, api/runtime/v1beta2/extensionconfig_types.go).
 
 // ---- Labels ----
 export const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
@@ -34,7 +35,7 @@ export const KUBEADM_CLUSTER_CONFIGURATION_ANNOTATION = 'controlplane.cluster.x-
 export const KCP_REMEDIATION_IN_PROGRESS_ANNOTATION = 'controlplane.cluster.x-k8s.io/remediation-in-progress';
 export const KCP_REMEDIATION_FOR_ANNOTATION = 'controlplane.cluster.x-k8s.io/remediation-for';
 
-// In-place update markers (spec §5.1).
+// In-place update markers (upstream api/core/v1beta2/machine_types.go, api/runtime/v1beta2/extensionconfig_types.go).
 export const UPDATE_IN_PROGRESS_ANNOTATION = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
 export const PENDING_HOOKS_ANNOTATION = 'runtime.cluster.x-k8s.io/pending-hooks';
 export const OK_TO_DELETE_ANNOTATION = 'runtime.cluster.x-k8s.io/ok-to-delete';
@@ -79,7 +80,7 @@ export const NODE_READY_CONDITION = 'NodeReady';
 export const DISCOVERED_CONDITION = 'Discovered';
 
 // ---- Condition reasons ----
-// Machine Updating (spec §5.2).
+// Machine Updating (upstream api/core/v1beta2/machine_types.go).
 export const NOT_UPDATING_REASON = 'NotUpdating';
 export const IN_PLACE_UPDATING_REASON = 'InPlaceUpdating';
 export const IN_PLACE_UPDATE_FAILED_REASON = 'InPlaceUpdateFailed';

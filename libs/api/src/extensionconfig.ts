@@ -1,4 +1,4 @@
-// Semantic validation of ExtensionConfig beyond the schema (upstream ExtensionConfig webhook rules; spec §3.1).
+// Semantic validation of ExtensionConfig beyond the schema (upstream core/webhooks/admission/extensionconfig.go).
 import { labelSelectorAsSelector, LabelSelectorError } from '@capi/apimachinery';
 import type { ExtensionConfig } from './types/extensionconfig';
 

@@ -1,4 +1,4 @@
-// In-place update predicates and diff normalisation (upstream internal/util/inplace; spec §4.5, §4.6, §5.1).
+// In-place update predicates and diff normalisation (upstream internal/util/inplace/inplace.go).
 import { UPDATE_IN_PROGRESS_ANNOTATION } from './constants';
 import { isPending } from './pendinghooks';
 import type { MachineSpec } from './types/machine';
@@ -14,8 +14,8 @@ export function isUpdateInProgress(machine: AnnotatedObject): boolean {
 }
 
 /**
- * Deep copy of a Machine spec without the fields that legitimately differ between current and desired or that
- * CAPI propagates in place itself (spec §4.6). Emptied structs are dropped, as Go's omitzero would.
+ * Deep copy of a Machine spec without the fields that legitimately differ between current and desired or that CAPI
+ * propagates in place itself (upstream CleanupMachineSpecForDiff). Emptied structs are dropped, as Go's omitzero would.
  */
 export function cleanupMachineSpecForDiff<T extends Partial<MachineSpec>>(spec: T): Partial<MachineSpec> {
   const out = structuredClone(spec) as Partial<MachineSpec>;
@@ -35,7 +35,10 @@ export function cleanupMachineSpecForDiff<T extends Partial<MachineSpec>>(spec: 
   return out;
 }
 
-/** The object shape sent to extensions (spec §4.5). */
+/**
+ * The object shape sent to extensions (upstream cleanupMachine / cleanupUnstructured in
+ * controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace_canupdatemachine.go).
+ */
 export interface ReducedObject {
   apiVersion: string;
   kind: string;

@@ -5,7 +5,10 @@
 export type AcceptedChange = string | { path: string; onlyIfBothHave: string };
 export type AcceptedChanges = Record<string, AcceptedChange[]>;
 
-/** The documented set (spec §11). Infra kinds are added through the `acceptedChanges` option. */
+/**
+ * The documented set (as upstream test/extension/handlers/inplaceupdate/handlers.go canUpdateMachineSpec & co). Infra
+ * kinds are added through the `acceptedChanges` option.
+ */
 export const DEFAULT_ACCEPTED_CHANGES: AcceptedChanges = {
   Machine: ['spec.version', 'spec.failureDomain'],
   MachineSet: ['spec.template.spec.version', 'spec.template.spec.failureDomain'],

@@ -52,7 +52,7 @@ describe('reference updater CanUpdateMachine', () => {
     bootstrapConfig: kubeadmConfig({ files: [{ path: '/a' }] }),
   };
 
-  it('covers a Machine version + KubeadmConfig files change with JSON patches (§12.50)', () => {
+  it('covers a Machine version + KubeadmConfig files change with JSON patches', () => {
     const des = {
       ...cur,
       machine: machine({ version: 'v1.31.0', failureDomain: 'a' }),
@@ -66,7 +66,7 @@ describe('reference updater CanUpdateMachine', () => {
     expect(decodePatch(resp.infrastructureMachinePatch!).document).toEqual([]);
   });
 
-  it('does not cover other KubeadmConfig fields, e.g. joinConfiguration.nodeRegistration (§12.50)', () => {
+  it('does not cover other KubeadmConfig fields, e.g. joinConfiguration.nodeRegistration', () => {
     const des = {
       ...cur,
       bootstrapConfig: kubeadmConfig({
@@ -78,7 +78,7 @@ describe('reference updater CanUpdateMachine', () => {
     expect(applied(cur.bootstrapConfig, resp.bootstrapConfigPatch).spec).not.toEqual(des.bootstrapConfig.spec);
   });
 
-  it('with disableInPlaceUpdates=true answers Success without patches (§12.49)', () => {
+  it('with disableInPlaceUpdates=true answers Success without patches', () => {
     const des = { ...cur, machine: machine({ version: 'v1.31.0', failureDomain: 'a' }) };
     const resp = h.canUpdateMachine(request(cur, des, { disableInPlaceUpdates: 'true' }));
     expect(resp).toEqual({ status: 'Success' });
@@ -167,7 +167,7 @@ describe('applyAcceptedChanges', () => {
   });
 });
 
-describe('reference updater UpdateMachine (§12.51)', () => {
+describe('reference updater UpdateMachine', () => {
   const req = (version = 'v1.31.0', settings?: Record<string, string>) => ({
     apiVersion: HOOKS_API_VERSION,
     kind: 'UpdateMachineRequest' as const,
@@ -203,7 +203,7 @@ describe('reference updater UpdateMachine (§12.51)', () => {
     expect(h.updateMachine(req())).toMatchObject({ retryAfterSeconds: 0 });
   });
 
-  it('answers Failure when in-place updates are disabled (§12.49)', () => {
+  it('answers Failure when in-place updates are disabled', () => {
     expect(new InPlaceUpdaterHandlers().updateMachine(req('v1', { disableInPlaceUpdates: 'true' }))).toEqual({
       status: 'Failure',
       message: UNEXPECTED_UPDATE_MESSAGE,

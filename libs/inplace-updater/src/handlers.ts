@@ -1,4 +1,4 @@
-// The reference updater's hook logic (spec §11, upstream test/extension/handlers/inplaceupdate), as pure-ish
+// The reference updater's hook logic (upstream test/extension/handlers/inplaceupdate/handlers.go), as pure-ish
 // functions over an injectable clock, so tests drive "in progress" -> "done" deterministically.
 import { createHash } from 'node:crypto';
 import { compare } from 'fast-json-patch';

@@ -58,7 +58,7 @@ const setVersion = (v: string) => () => ({
 });
 
 describe('canExtensionsUpdate: CanUpdateMachine', () => {
-  it('no patches and a differing version → cannot update, with a readable diff (§12.10)', async () => {
+  it('no patches and a differing version → cannot update, with a readable diff', async () => {
     const { client } = scripted({ 'h.ext': () => ({}) });
     const r = await canExtensionsUpdate({
       hook: 'CanUpdateMachine',
@@ -74,7 +74,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
     });
   });
 
-  it('a JSONPatch (§12.11) or a JSONMergePatch (§12.12) setting the version covers the change; current is patched', async () => {
+  it('a JSONPatch or a JSONMergePatch setting the version covers the change; current is patched', async () => {
     const req = machineReq({ version: 'v1.30.0' }, { version: 'v1.31.0' });
     const json = await canExtensionsUpdate({
       hook: 'CanUpdateMachine',
@@ -95,7 +95,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
     expect(merge).toEqual({ canUpdate: true, reasons: [], extensions: ['h.ext'], contributors: ['ext'] });
   });
 
-  it('patches touching only metadata/status do not count (§12.13); metadata differences are ignored', async () => {
+  it('patches touching only metadata/status do not count; metadata differences are ignored', async () => {
     const req = machineReq({ version: 'v1.30.0' }, { version: 'v1.31.0' });
     req.desired.machine.metadata.labels = { other: 'labels' };
     const { client } = scripted({
@@ -111,7 +111,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
     expect(req.current.machine.metadata.labels).toBeUndefined();
   });
 
-  it('differences only in fields cleaned for diff need no coverage (§12.14)', async () => {
+  it('differences only in fields cleaned for diff need no coverage', async () => {
     const cur = {
       clusterName: 'a',
       bootstrap: { dataSecretName: 's1' },
@@ -271,7 +271,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
   });
 });
 
-describe('canExtensionsUpdate: CanUpdateMachineSet (§12.15)', () => {
+describe('canExtensionsUpdate: CanUpdateMachineSet', () => {
   const ms = (templateSpec: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     obj('MachineSet', { replicas: 3, template: { metadata: { labels: { a: '1' } }, spec: templateSpec }, ...extra });
   const tmpl = (kind: string, spec: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

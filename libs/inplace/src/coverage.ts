@@ -1,4 +1,7 @@
-// Coverage check (spec §4.4): apply the extensions' patches to `current` and check it then equals `desired`.
+// Coverage check (upstream canExtensionsUpdateMachine in
+// controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace_canupdatemachine.go and canExtensionsUpdateMachineSet in
+// core/reconcilers/machinedeployment/machinedeployment_canupdatemachineset.go): apply the extensions' patches to
+// `current` and check it then equals `desired`.
 // One implementation for CanUpdateMachine (KCP) and CanUpdateMachineSet (MachineDeployment planner).
 // Beyond upstream's "only one updater": several are composed in ExtensionConfig name order, each seeing `current`
 // already patched by the previous ones; the first point where patched current == desired wins.
@@ -111,7 +114,10 @@ export type CoverageComparator = (
   desired: Record<string, HookObject | undefined>,
 ) => string[];
 
-/** The spec §4.4 comparison: Machine spec after cleanup / spec.template.spec; infra and bootstrap spec only. */
+/**
+ * The comparison of upstream matchesMachineSpec / matchesUnstructuredSpec: Machine spec after cleanup /
+ * spec.template.spec; infra and bootstrap spec only.
+ */
 export const compareForCoverage: CoverageComparator = (hook, current, desired) => {
   const reasons: string[] = [];
   for (const slot of SLOTS[hook]) {

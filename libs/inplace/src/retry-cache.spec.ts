@@ -8,7 +8,7 @@ class ManualClock {
 }
 const machine = { metadata: { uid: 'u1', name: 'm1', namespace: 'ns' } };
 
-describe('HookRetryCache (spec §8.2 step 9.2)', () => {
+describe('HookRetryCache', () => {
   it('returns the remaining delay and message until the retry time, then nothing', () => {
     const clock = new ManualClock();
     const cache = new HookRetryCache(clock);

@@ -1,4 +1,5 @@
-// UpdateMachine retry cache (spec §8.2 step 9.2): while an extension said "call me again in N seconds", reconciles
+// UpdateMachine retry cache (upstream hookCache in core/reconcilers/machine/machine_controller_inplace_update.go,
+// util/cache/cache.go HookEntry): while an extension said "call me again in N seconds", reconciles
 // before that time return the remaining delay and the last message without calling the extension.
 import { LRUExpireCache, realClock, type PassiveClock } from '@capi/apimachinery';
 

@@ -1,4 +1,4 @@
-// Hook tracking with API writes (spec §5.1; upstream internal/hooks/tracking.go): the pending-hooks annotation is
+// Hook tracking with API writes (upstream internal/hooks/tracking.go): the pending-hooks annotation is
 // changed with a JSON merge patch, and only when it actually changes.
 import { annotationsMergePatch, markAsDoneAnnotations, markAsPendingAnnotations } from '@capi/api';
 import type { Client, KubeObject } from '@capi/controller-runtime';

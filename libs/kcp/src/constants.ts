@@ -9,7 +9,10 @@ export const KCP_MANAGER_NAME = 'capi-kubeadmcontrolplane';
 export const KCP_METADATA_MANAGER_NAME = 'capi-kubeadmcontrolplane-metadata';
 /** Controller name (queue/metrics label). */
 export const KCP_CONTROLLER_NAME = 'kubeadmcontrolplane';
-/** Event reason/message after triggering an in-place update (spec §5.2). */
+/**
+ * Event reason/message after triggering an in-place update (upstream
+ * controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace_trigger.go).
+ */
 export const SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE = 'Machine starting in-place update';
 /** Events KCP emits for scale operations (upstream names). */
 export const SUCCESSFUL_SCALE_UP_EVENT_REASON = 'SuccessfulScaleUp';

@@ -28,7 +28,10 @@ export interface ControlPlaneMachine {
 export type KcpAction =
   /** No Machines yet: create the first one (initConfiguration). */
   | { type: 'initialize' }
-  /** A Machine carries update-in-progress but not the pending UpdateMachine hook: finish the trigger (spec §6.4). */
+  /**
+   * A Machine carries update-in-progress but not the pending UpdateMachine hook: finish the trigger (upstream
+   * inplace_trigger.go: a repeated triggerInPlaceUpdate completes it).
+   */
   | { type: 'completeInPlaceTrigger'; machine: string }
   /** Machines are being updated in place: one in-place update at a time, nothing else until they are done. */
   | { type: 'waitForInPlaceUpdate'; machines: string[] }
@@ -143,8 +146,9 @@ export function preflightChecks(
 export type InPlacePreflightDecision = 'proceed' | 'fallbackToScaleDown' | 'wait';
 
 /**
- * Spec §6.3 step 1: preflight for the whole control plane; if that fails but passes without the candidate, the
- * candidate itself is the problem (e.g. unhealthy) and is replaced instead of updated in place.
+ * Upstream tryInPlaceUpdate (controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace.go): preflight for the whole
+ * control plane; if that fails but passes without the candidate, the candidate itself is the problem (e.g. unhealthy)
+ * and is replaced instead of updated in place.
  */
 export function inPlacePreflightDecision(
   machines: readonly ControlPlaneMachine[],

@@ -1,5 +1,6 @@
-// KCP in-place update: CanUpdateMachine against the registered updaters (spec §4.7, §6.3) and the race-free trigger
-// write order (spec §6.4). Decisions about *whether* to try are in decide.ts; this file does the I/O.
+// KCP in-place update: CanUpdateMachine against the registered updaters (upstream
+// controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace_canupdatemachine.go) and the race-free trigger write
+// order (inplace_trigger.go). Decisions about *whether* to try are in decide.ts; this file does the I/O.
 import { Logger } from '@nestjs/common';
 import {
   BOOTSTRAP_API_VERSION,
@@ -72,8 +73,9 @@ async function dryRunApply<T extends KubeObject>(deps: InPlaceDeps, obj: T): Pro
 }
 
 /**
- * Builds the CanUpdateMachine request (spec §4.7). Returns reasons instead when the InfraMachine dry-run is rejected
- * as Invalid/Forbidden (not an error: the change simply can't be done in place).
+ * Builds the CanUpdateMachine request (upstream createRequest in inplace_canupdatemachine.go). Returns reasons instead
+ * when the InfraMachine dry-run is rejected as Invalid/Forbidden (not an error: the change simply can't be done in
+ * place).
  */
 export async function buildCanUpdateMachineRequest(
   deps: InPlaceDeps,
@@ -129,8 +131,9 @@ export async function buildCanUpdateMachineRequest(
 }
 
 /**
- * Spec §6.3 step 2: gate off, missing objects or no CanUpdateMachine extension → false; otherwise the composed
- * coverage check of @capi/inplace. Errors are wrapped "failed to determine if Machine <name> can be updated in-place".
+ * Upstream canUpdateMachine (inplace_canupdatemachine.go): gate off, missing objects or no CanUpdateMachine extension →
+ * false; otherwise the composed coverage check of @capi/inplace. Errors are wrapped "failed to determine if Machine
+ * <name> can be updated in-place".
  */
 export async function canUpdateMachine(
   deps: InPlaceDeps,
@@ -174,10 +177,10 @@ async function waitForCache(deps: InPlaceDeps, obj: KubeObject): Promise<void> {
 }
 
 /**
- * Spec §6.4, in this order: Machine update-in-progress (merge patch; then wait for the cache) → InfraMachine SSA
- * (annotations exactly cloned-from-*, update-in-progress; no labels) → KubeadmConfig SSA (update-in-progress) →
- * initConfiguration removal if still there → Machine SSA (desired spec) → pending-hooks UpdateMachine (merge patch;
- * wait for the cache) → event. Re-entrant: a repeat skips step 1 and re-applies the rest.
+ * Upstream triggerInPlaceUpdate (inplace_trigger.go), in this order: Machine update-in-progress (merge patch; then wait
+ * for the cache) → InfraMachine SSA (annotations exactly cloned-from-*, update-in-progress; no labels) → KubeadmConfig
+ * SSA (update-in-progress) → initConfiguration removal if still there → Machine SSA (desired spec) → pending-hooks
+ * UpdateMachine (merge patch; wait for the cache) → event. Re-entrant: a repeat skips step 1 and re-applies the rest.
  */
 export async function triggerInPlaceUpdate(
   deps: InPlaceDeps,

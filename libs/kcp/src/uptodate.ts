@@ -164,7 +164,7 @@ export function upToDate(input: UpToDateInput): UpToDateResult {
     currentMachine: machine,
     desiredMachine,
     currentKubeadmConfig: kubeadmConfig,
-    // After an in-place update every Machine is a joined Machine (spec §6.4 step 5).
+    // After an in-place update every Machine is a joined Machine (upstream inplace_trigger.go removeInitConfiguration).
     desiredKubeadmConfig: kubeadmConfig
       ? computeDesiredKubeadmConfig(kcp, clusterName, true, kubeadmConfig.metadata.name ?? name, kubeadmConfig)
       : undefined,

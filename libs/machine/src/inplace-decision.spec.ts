@@ -33,13 +33,13 @@ describe('decideInPlaceStep', () => {
       why: 'NotUpdating',
     });
   });
-  it('cleans up an orphaned pending hook (item 26)', () => {
+  it('cleans up an orphaned pending hook', () => {
     expect(decideInPlaceStep({ ...ready, inProgress: false })).toEqual({ type: 'CleanupOrphan' });
   });
-  it('waits for the owner when the hook is not pending yet (item 25)', () => {
+  it('waits for the owner when the hook is not pending yet', () => {
     expect(decideInPlaceStep({ ...ready, pending: false })).toEqual({ type: 'WaitForOwner' });
   });
-  it('waits silently for every precondition (item 28)', () => {
+  it('waits silently for every precondition', () => {
     expect(
       decideInPlaceStep({
         ...ready,
@@ -65,12 +65,12 @@ describe('decideInPlaceStep', () => {
       'WaitForPreconditions',
     );
   });
-  it('fails when the infra machine is missing (item 33)', () => {
+  it('fails when the infra machine is missing', () => {
     expect(decideInPlaceStep({ ...ready, infraMachineFound: false, infraMachineMarked: false })).toEqual({
       type: 'FailInfraMachineMissing',
     });
   });
-  it('waits for markers on infra machine and bootstrap config (item 27)', () => {
+  it('waits for markers on infra machine and bootstrap config', () => {
     expect(decideInPlaceStep({ ...ready, infraMachineMarked: false })).toEqual({
       type: 'WaitForMarkers',
       missing: ['InfraMachine'],
@@ -85,7 +85,7 @@ describe('decideInPlaceStep', () => {
       type: 'CallUpdateMachine',
     });
   });
-  it('honours the retry cache: no call before the retry time (item 29)', () => {
+  it('honours the retry cache: no call before the retry time', () => {
     expect(decideInPlaceStep({ ...ready, retry: { remainingMs: 4000, message: 'busy' } })).toEqual({
       type: 'WaitForRetry',
       remainingMs: 4000,
@@ -98,19 +98,19 @@ describe('decideInPlaceStep', () => {
 });
 
 describe('decideAfterUpdateMachine / updatingReportFor', () => {
-  it('retryAfterSeconds > 0 is in progress with the extension message (item 29)', () => {
+  it('retryAfterSeconds > 0 is in progress with the extension message', () => {
     const o = decideAfterUpdateMachine({ retryAfterSeconds: 10, message: 'step 1' });
     expect(o).toEqual({ type: 'InProgress', retryAfterSeconds: 10, message: 'step 1' });
     expect(updatingReportFor(o)).toEqual({ reason: 'InPlaceUpdating', message: 'In-place update in progress: step 1' });
   });
-  it('retryAfterSeconds 0 is completed (item 30)', () => {
+  it('retryAfterSeconds 0 is completed', () => {
     expect(decideAfterUpdateMachine({ retryAfterSeconds: 0, message: 'done' })).toEqual({
       type: 'Completed',
       message: 'done',
     });
     expect(updatingReportFor({ type: 'Completed', message: '' })).toBeUndefined();
   });
-  it('an error is InPlaceUpdateFailed with the upstream message (items 31, 32)', () => {
+  it('an error is InPlaceUpdateFailed with the upstream message', () => {
     const o = decideAfterUpdateMachine({ error: new Error('boom') });
     expect(o.type).toBe('Failed');
     expect(updatingReportFor(o)).toEqual({
@@ -118,7 +118,7 @@ describe('decideAfterUpdateMachine / updatingReportFor', () => {
       message: 'UpdateMachine hook failed: please check controller logs for errors',
     });
   });
-  it('infra machine missing has its own message (item 33)', () => {
+  it('infra machine missing has its own message', () => {
     expect(updatingReportFor({ type: 'FailInfraMachineMissing' })).toEqual({
       reason: 'InPlaceUpdateFailed',
       message: 'In-place update not possible: InfraMachine not found',

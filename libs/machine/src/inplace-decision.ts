@@ -1,4 +1,5 @@
-// The Machine controller's in-place phase as pure decisions (spec §8.2; upstream reconcileInPlaceUpdate).
+// The Machine controller's in-place phase as pure decisions (upstream reconcileInPlaceUpdate in
+// core/reconcilers/machine/machine_controller_inplace_update.go).
 // The reconciler gathers InPlaceState, asks decideInPlaceStep what to do, executes it, then maps the outcome of an
 // UpdateMachine call with decideAfterUpdateMachine. Nothing here does I/O.
 import { IN_PLACE_UPDATE_FAILED_REASON, IN_PLACE_UPDATING_REASON } from '@capi/api';
@@ -33,7 +34,9 @@ export type InPlaceAction =
   | { type: 'WaitForRetry'; remainingMs: number; message: string }
   | { type: 'CallUpdateMachine' };
 
-/** What to do next in the in-place phase (spec §8.2 steps 1–9.2). */
+/**
+ * What to do next in the in-place phase (the branches of upstream reconcileInPlaceUpdate and callUpdateMachineHook).
+ */
 export function decideInPlaceStep(s: InPlaceState): InPlaceAction {
   if (!s.gateEnabled) return { type: 'Nothing', why: 'GateDisabled' };
   if (!s.inProgress) return s.pending ? { type: 'CleanupOrphan' } : { type: 'Nothing', why: 'NotUpdating' };

@@ -1,4 +1,5 @@
-// Executes the in-place phase decided by decideInPlaceStep (spec §8.2): calls UpdateMachine on the updaters the change
+// Executes the in-place phase decided by decideInPlaceStep (upstream
+// core/reconcilers/machine/machine_controller_inplace_update.go): calls UpdateMachine on the updaters the change
 // belongs to through the runtime client, honours retryAfterSeconds with the hook retry cache, completes in order.
 import {
   HOOKS_API_VERSION,
@@ -63,7 +64,7 @@ export function inPlaceStateOf(ctx: InPlaceContext, retry: HookRetryCache): Para
   };
 }
 
-/** The UpdateMachine request: desired = the objects as stored now, reduced (spec §4.3, §4.5). */
+/** The UpdateMachine request: desired = the objects as stored now, reduced (upstream callUpdateMachineHook). */
 export function buildUpdateMachineRequest(ctx: InPlaceContext): UpdateMachineRequest {
   if (!ctx.infraMachine) throw new Error('buildUpdateMachineRequest: InfraMachine is required');
   const desired: UpdateMachineRequest['desired'] = {
@@ -183,7 +184,10 @@ export class InPlacePhase {
     return aggregateResponses('UpdateMachine', responses);
   }
 
-  /** Completion order matters (spec §8.2 step 12): Machine, InfraMachine, BootstrapConfig markers, then markAsDone last. */
+  /**
+   * Completion order matters (upstream completeInPlaceUpdate): Machine, InfraMachine, BootstrapConfig markers, then
+   * markAsDone last.
+   */
   private async complete(ctx: InPlaceContext): Promise<void> {
     await removeUpdateInProgress(this.client, ctx.machine);
     if (ctx.infraMachine) await removeUpdateInProgress(this.client, ctx.infraMachine);

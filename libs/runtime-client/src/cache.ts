@@ -1,4 +1,5 @@
-// Optional response cache for callExtension (§3.3 step 5), entries expire after a TTL on an injectable clock.
+// Optional response cache for callExtension (upstream CallExtension's Cache option, internal/runtime/client/client.go),
+// entries expire after a TTL on an injectable clock.
 import type { CommonResponse } from '@capi/api';
 import { LRUExpireCache } from '@capi/apimachinery';
 

@@ -33,7 +33,10 @@ export interface CallExtensionOptions {
   caching?: { cache: ResponseCache; cacheKey?: CacheKeyFunc };
 }
 
-/** Aggregates responses of several handlers (§3.3): Success, lowest non-zero retryAfterSeconds, messages joined by ", ". */
+/**
+ * Aggregates responses of several handlers (upstream aggregateSuccessfulResponses): Success, lowest non-zero
+ * retryAfterSeconds, messages joined by ", ".
+ */
 export function aggregateResponses(hook: HookName, responses: CommonResponse[]): CommonResponse {
   const d = hookDescriptor(hook);
   const messages = responses.map((r) => r.message ?? '').filter((m) => m !== '');
@@ -51,8 +54,8 @@ export function aggregateResponses(hook: HookName, responses: CommonResponse[]):
 }
 
 /**
- * The in-place callers support exactly one handler per hook (§3.4). Returns that name, undefined for none,
- * and throws "found multiple <Hook> hooks (a,b): only one hook is supported" for more.
+ * The in-place callers support exactly one handler per hook (upstream: "only one hook is supported"). Returns that
+ * name, undefined for none, and throws "found multiple <Hook> hooks (a,b): only one hook is supported" for more.
  */
 export function singleExtension(hook: HookName, names: string[]): string | undefined {
   if (names.length > 1) {
@@ -88,7 +91,10 @@ export class RuntimeClient {
     return names;
   }
 
-  /** Calls one handler. See §3.3 for the failure policy and Failure handling. */
+  /**
+   * Calls one handler, with upstream CallExtension's failure policy and Failure handling
+   * (internal/runtime/client/client.go).
+   */
   async callExtension<H extends HookName>(
     hook: H,
     forObject: ForObject,

@@ -19,7 +19,8 @@ import type { ExtensionTransport } from './transport';
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**
- * Applies defaults and the validation rules of §3.2 to a discovery response.
+ * Applies defaults and the validation rules of upstream defaultAndValidateDiscoveryResponse
+ * (internal/runtime/client/client.go) to a discovery response.
  * Returns handlers with registered names "<handler>.<extensionConfigName>"; throws DiscoveryError listing every problem.
  */
 export function validateDiscoveryResponse(

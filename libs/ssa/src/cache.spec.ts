@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { DEFAULT_SSA_CACHE_TTL_MS, SsaCache } from './cache';
 
 describe('SsaCache', () => {
-  it('expires entries after 30 minutes by default (spec §12.46)', () => {
+  it('expires entries after 30 minutes by default', () => {
     const clock = new FakeClock(1_000);
     const cache = new SsaCache({ controllerName: 'machineset', clock });
     cache.add('k');

@@ -1,5 +1,5 @@
-// SSA request cache (spec §10.2; upstream internal/util/ssa/cache.go): remembers "applying this intent to this object
-// at this resourceVersion is a no-op". TTL-based like upstream, plus a size bound so a busy controller cannot grow it
+// SSA request cache (upstream internal/util/ssa/cache.go): remembers "applying this intent to this object at this
+// resourceVersion is a no-op". TTL-based like upstream, plus a size bound so a busy controller cannot grow it
 // without limit.
 import { LRUExpireCache, type PassiveClock } from '@capi/apimachinery';
 import { Counter, Registry } from 'prom-client';

@@ -9,7 +9,7 @@ const machine = () => ({
   spec: { clusterName: 'c', version: 'v1.31.0' },
 });
 
-describe('request identifier (spec §10.2, §12.47)', () => {
+describe('request identifier', () => {
   it('has the upstream shape <GVK>.<ns/name>.<rv>.<hash>', () => {
     const id = computeRequestIdentifier('42', machine());
     expect(id).toMatch(/^cluster\.x-k8s\.io\/v1beta2, Kind=Machine\.ns\/m1\.42\.\d+$/);
@@ -61,7 +61,7 @@ describe('request identifier (spec §10.2, §12.47)', () => {
   });
 });
 
-describe('prepareModified (spec §10.1, §12.48)', () => {
+describe('prepareModified', () => {
   it('keeps only apiVersion, kind, name, namespace, uid, labels, annotations, finalizers, ownerReferences and spec', () => {
     const full = {
       apiVersion: 'cluster.x-k8s.io/v1beta2',

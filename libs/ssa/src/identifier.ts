@@ -1,4 +1,4 @@
-// Request identifier for the SSA cache (spec §10.2; upstream internal/util/ssa/cache.go ComputeRequestIdentifier).
+// Request identifier for the SSA cache (upstream internal/util/ssa/cache.go ComputeRequestIdentifier).
 import { canonicalJson, parseApiVersion } from '@capi/apimachinery';
 import type { KubeObject } from '@capi/controller-runtime';
 

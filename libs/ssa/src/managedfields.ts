@@ -1,4 +1,4 @@
-// managedFields helpers used around in-place updates (spec §10.4; learned from upstream
+// managedFields helpers used around in-place updates (learned from upstream
 // internal/util/ssa/managedfields.go and managedfieldsmitigation.go).
 //
 // MachineSet/KCP create BootstrapConfig/InfraMachine with their apply field manager owning everything, then hand

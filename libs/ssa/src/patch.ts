@@ -1,7 +1,8 @@
-// Server-side apply with a request cache (spec §10.1). Beyond upstream: the cache entry for the resourceVersion the
-// apply produced is written straight from the apply response, so one effective change costs exactly one apply. Also
-// beyond upstream: a second entry keyed by what our field manager owns (fields and values, see owned-values.ts), so
-// writes by other managers (a new resourceVersion) do not make us re-apply an intent that is already in place.
+// Server-side apply with a request cache (upstream internal/util/ssa/patch.go Patch). Beyond upstream: the cache entry
+// for the resourceVersion the apply produced is written straight from the apply response, so one effective change costs
+// exactly one apply. Also beyond upstream: a second entry keyed by what our field manager owns (fields and values, see
+// owned-values.ts), so writes by other managers (a new resourceVersion) do not make us re-apply an intent that is
+// already in place.
 import { cloneJson, type Client, type KubeObject } from '@capi/controller-runtime';
 import type { SsaCache } from './cache';
 import { hashObject, requestIdentifier } from './identifier';

@@ -1,4 +1,5 @@
-// PrepareModified (spec §10.1 step 1): the apply intent keeps only the fields controllers have opinions on.
+// PrepareModified (upstream internal/util/ssa/patch.go): the apply intent keeps only the fields controllers have
+// opinions on.
 import type { KubeObject } from '@capi/controller-runtime';
 import { pickPaths, type FieldPath } from './paths';
 

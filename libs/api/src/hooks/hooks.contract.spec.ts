@@ -79,7 +79,7 @@ describe('hook wire contract', () => {
     }
   });
 
-  it('requests carry no status, managedFields, uid or resourceVersion (§12.18)', () => {
+  it('requests carry no status, managedFields, uid or resourceVersion', () => {
     for (const name of ['canupdatemachine-request', 'canupdatemachineset-request', 'updatemachine-request']) {
       const text = JSON.stringify(fixture(name));
       for (const key of ['"status"', '"managedFields"', '"uid"', '"resourceVersion"']) expect(text).not.toContain(key);
@@ -122,7 +122,7 @@ describe('decodeHookResponse rejects bad bodies with a message', () => {
   });
 });
 
-describe('Patch helpers (§12.16: patch bytes are base64 on the wire)', () => {
+describe('Patch helpers (patch bytes are base64 on the wire)', () => {
   it('encodePatch base64-encodes the JSON document', () => {
     const p = encodePatch('JSONPatch', [{ op: 'add', path: '/spec/x', value: 1 }]);
     expect(p.patch).toBe(Buffer.from('[{"op":"add","path":"/spec/x","value":1}]').toString('base64'));

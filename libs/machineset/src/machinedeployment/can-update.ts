@@ -1,7 +1,8 @@
-// canUpdateMachineSetInPlace behind the rollout planner (spec §7.3 and Errata; upstream
-// machinedeployment_canupdatemachineset.go): fetch both MachineSets' templates (a missing one is an error), list the
-// CanUpdateMachineSet extensions, then consult the answer remembered per "<oldMS ns/name> => <newMS ns/name>" (24 h)
-// before asking the extensions through the coverage check, so each pair costs one extension call.
+// canUpdateMachineSetInPlace behind the rollout planner (upstream
+// core/reconcilers/machinedeployment/machinedeployment_canupdatemachineset.go): fetch both MachineSets' templates (a
+// missing one is an error), list the CanUpdateMachineSet extensions, then consult the answer remembered per "<oldMS
+// ns/name> => <newMS ns/name>" (24 h) before asking the extensions through the coverage check, so each pair costs one
+// extension call.
 import { Logger } from '@nestjs/common';
 import {
   CLUSTER_API_VERSION,

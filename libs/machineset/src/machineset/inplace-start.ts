@@ -1,7 +1,8 @@
-// Receiving side of an in-place move (spec §7.4 step 5; upstream machineset_controller.go triggerInPlaceUpdate and
-// completeMoveMachine): apply the desired InfraMachine/BootstrapConfig (marked update-in-progress) and the desired
-// Machine, then, in one patch, mark UpdateMachine pending and drop pending-acknowledge-move. The Machine controller
-// starts only once pending-hooks is written, so it never sees a half-written desired state.
+// Receiving side of an in-place move (upstream core/reconcilers/machineset/machineset_controller.go
+// triggerInPlaceUpdate and completeMoveMachine): apply the desired InfraMachine/BootstrapConfig (marked
+// update-in-progress) and the desired Machine, then, in one patch, mark UpdateMachine pending and drop
+// pending-acknowledge-move. The Machine controller starts only once pending-hooks is written, so it never sees a
+// half-written desired state.
 import {
   CLUSTER_API_VERSION,
   PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,

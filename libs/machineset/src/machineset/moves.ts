@@ -1,7 +1,7 @@
-// In-place moves between MachineSets (spec §7.4; upstream machineset_controller.go triggerInPlaceUpdate, syncReplicas,
-// startMoveMachines), as pure decisions: which moved Machines start their update, how many Machines a MachineSet
-// creates or removes, whether an old MS may move Machines to the new one, which Machines it moves or deletes, and the
-// one-write move patch.
+// In-place moves between MachineSets (upstream core/reconcilers/machineset/machineset_controller.go
+// triggerInPlaceUpdate, syncReplicas, startMoveMachines), as pure decisions: which moved Machines start their update,
+// how many Machines a MachineSet creates or removes, whether an old MS may move Machines to the new one, which Machines
+// it moves or deletes, and the one-write move patch.
 import {
   ACKNOWLEDGED_MOVE_ANNOTATION,
   MACHINE_SET_NAME_LABEL,

@@ -1,0 +1,108 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import YAML from 'yaml';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '@capi/controller-runtime';
+import { ApiServerEmbeddedEnvironment, embeddedPaths } from '@capi/manager';
+
+// Generates TLS material and opens SQLite; allow for busy shared cores.
+jest.setTimeout(30_000);
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+function clientFor(kubeconfig: string): KubeClient {
+  const kc = new KubeConfig();
+  kc.loadFromString(kubeconfig);
+  return new KubeClient(kc);
+}
+
+describe('ApiServerEmbeddedEnvironment', () => {
+  it('keeps objects, token, CA and port in the data dir across restarts and writes a 0600 kubeconfig', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    dirs.push(dataDir);
+    const first = new ApiServerEmbeddedEnvironment({ dataDir });
+    const started = await first.start();
+    expect(started.kubeconfigPath).toBe(embeddedPaths(dataDir).kubeconfig);
+    expect(statSync(started.kubeconfigPath!).mode & 0o777).toBe(0o600);
+    expect(readFileSync(started.kubeconfigPath!, 'utf8')).toBe(started.kubeconfig);
+    let client = clientFor(started.kubeconfig);
+    try {
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'survives', namespace: 'default' },
+        data: { a: '1' },
+      });
+      // The project's CRDs, the in-memory provider's included, are served.
+      const crds = await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition');
+      expect(crds.items.map((c) => c.metadata.name)).toEqual(
+        expect.arrayContaining([
+          'machines.cluster.x-k8s.io',
+          'kubeadmcontrolplanes.controlplane.cluster.x-k8s.io',
+          'extensionconfigs.runtime.cluster.x-k8s.io',
+          'inmemorymachines.infrastructure.cluster.x-k8s.io',
+        ]),
+      );
+    } finally {
+      client.close();
+      await first.stop();
+    }
+
+    const second = new ApiServerEmbeddedEnvironment({ dataDir });
+    const again = await second.start();
+    try {
+      const a = YAML.parse(started.kubeconfig);
+      const b = YAML.parse(again.kubeconfig);
+      expect(b.users[0].user.token).toBe(a.users[0].user.token);
+      expect(b.clusters[0].cluster['certificate-authority-data']).toBe(
+        a.clusters[0].cluster['certificate-authority-data'],
+      );
+      expect(b.clusters[0].cluster.server).toBe(a.clusters[0].cluster.server); // the previous port was free again
+      client = clientFor(again.kubeconfig);
+      const cm = await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'survives' });
+      expect(cm.data).toEqual({ a: '1' });
+      client.close();
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('falls back to a random port when the previous one is taken', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    dirs.push(dataDir);
+    const first = new ApiServerEmbeddedEnvironment({ dataDir });
+    const a = await first.start();
+    // Keep the first one running on "its" port; another data dir remembering that port must pick another.
+    const otherDir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    dirs.push(otherDir);
+    const port = new URL(YAML.parse(a.kubeconfig).clusters[0].cluster.server).port;
+    mkdirSync(embeddedPaths(otherDir).serverState, { recursive: true });
+    writeFileSync(embeddedPaths(otherDir).port, port);
+    const second = new ApiServerEmbeddedEnvironment({ dataDir: otherDir });
+    try {
+      const b = await second.start();
+      expect(new URL(YAML.parse(b.kubeconfig).clusters[0].cluster.server).port).not.toBe(port);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
+  it('without a data dir keeps nothing (in-memory storage, no kubeconfig file)', async () => {
+    const env = new ApiServerEmbeddedEnvironment();
+    const started = await env.start();
+    try {
+      expect(started.kubeconfigPath).toBeUndefined();
+      const client = clientFor(started.kubeconfig);
+      const crds = await client.list('apiextensions.k8s.io/v1', 'CustomResourceDefinition');
+      expect(crds.items.length).toBeGreaterThan(5);
+      client.close();
+    } finally {
+      await env.stop();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+// Spawns the real entry point the way `npm start` does (node -r @swc-node/register apps/manager/src/main.ts).
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeClient } from '@capi/controller-runtime';
+import { get } from './support/http';
+import { finish, runManager as run, waitForLog } from './support/manager-process';
+
+// Each spawn compiles main.ts with swc; allow for two busy shared cores.
+jest.setTimeout(30_000);
+
+describe('manager process', () => {
+  it('--feature-gates=Bogus=true exits 2 with one clear line naming the flag', async () => {
+    const r = await finish(run(['--feature-gates=Bogus=true']));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^error: invalid --feature-gates: unrecognized feature gate: Bogus \(known: .*InPlaceUpdates.*\)$/,
+    );
+  });
+
+  it('InPlaceUpdates without RuntimeSDK exits 1 at start-up with one line naming the controllers (upstream setup fails)', async () => {
+    const r = await finish(run(['--kubeconfig=/nonexistent/kubeconfig', '--feature-gates=InPlaceUpdates=true']));
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    // One line for people, then the exit record (lifecycle/exit-reporting) with the code and the cause.
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^error: unable to create controller\(s\) kcp, machineset, machine: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: the RuntimeSDK feature gate is disabled/,
+    );
+    expect(JSON.parse(lines[1])).toMatchObject({
+      level: 'error',
+      msg: 'manager exiting',
+      code: 1,
+      reason: expect.stringMatching(/^start-up failed: unable to create controller\(s\)/),
+    });
+  });
+
+  it('--help prints usage and exits 0', async () => {
+    const r = await finish(run(['--help']));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--feature-gates');
+  });
+
+  it('starts (embedded default), serves /readyz and /metrics, and stops on SIGTERM', async () => {
+    const child = run([
+      '--controllers=',
+      '--data-dir=',
+      '--embedded-provider=false',
+      '--metrics-bind-address=127.0.0.1:0',
+      '--health-probe-bind-address=127.0.0.1:0',
+      '--feature-gates=InPlaceUpdates=true',
+    ]);
+    const done = finish(child);
+    const metrics = waitForLog(child, 'serving metrics');
+    const health = waitForLog(child, 'serving health probes');
+    await waitForLog(child, 'manager started');
+    const port = (rec: Record<string, unknown>) => Number(String(rec.address).split(':').pop());
+    expect(await get(port(await health), '/readyz')).toMatchObject({ status: 200, body: 'ok' });
+    expect((await get(port(await metrics), '/metrics')).body).toContain(
+      '# TYPE controller_runtime_reconcile_total counter',
+    );
+    child.kill('SIGTERM');
+    const r = await done;
+    expect(r.code).toBe(0); // graceful shutdown, as upstream's manager returning from mgr.Start
+    expect(r.stderr).toContain('"InPlaceUpdates":true');
+  });
+
+  it('the embedded default (all controllers, provider, updater) prints its kubeconfig, serves the CRDs and stops on SIGINT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'manager-embedded-'));
+    const child = run([
+      `--data-dir=${dataDir}`,
+      '--metrics-bind-address=127.0.0.1:0',
+      '--health-probe-bind-address=127.0.0.1:0',
+    ]);
+    const done = finish(child);
+    try {
+      await waitForLog(child, 'manager started');
+      const kubeconfigPath = join(dataDir, 'kubeconfig');
+      expect(statSync(kubeconfigPath).mode & 0o777).toBe(0o600);
+      const kc = new KubeConfig();
+      kc.loadFromFile(kubeconfigPath);
+      const client = new KubeClient(kc);
+      try {
+        expect((await client.list('cluster.x-k8s.io/v1beta2', 'Machine')).items).toEqual([]);
+        const ec = await client.get({
+          apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+          kind: 'ExtensionConfig',
+          name: 'inmemory-inplace-updater',
+        });
+        expect((ec.spec as { clientConfig: { url: string } }).clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      } finally {
+        client.close();
+      }
+      child.kill('SIGINT');
+      const r = await done;
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`kubeconfig: ${kubeconfigPath}`);
+      expect(r.stdout).toContain(`kubectl --kubeconfig ${kubeconfigPath} get machines -A`);
+      expect(r.stderr).toContain('"InPlaceUpdates":true');
+      expect(r.stderr).not.toContain('controller skipped');
+      expect(existsSync(join(dataDir, 'apiserver.sqlite'))).toBe(true);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embeddedBanner', () => {
+  it('prints the kubeconfig path, a kubectl hint and the demo command (with --kubeconfig only for a non-default data dir)', () => {
+    const { embeddedBanner } = jest.requireActual<typeof import('../src/main')>('../src/main');
+    const dflt = embeddedBanner('/repo/.capi/kubeconfig', '/repo');
+    expect(dflt).toContain('kubeconfig: /repo/.capi/kubeconfig');
+    expect(dflt).toContain('kubectl --kubeconfig /repo/.capi/kubeconfig get machines -A');
+    expect(dflt).toMatch(/npm run demo +#/);
+    expect(embeddedBanner('/tmp/d/kubeconfig', '/repo')).toContain('npm run demo -- --kubeconfig /tmp/d/kubeconfig');
+  });
+});

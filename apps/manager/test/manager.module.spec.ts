@@ -1,0 +1,433 @@
+import 'reflect-metadata';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type INestApplicationContext,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Counter, Registry } from 'prom-client';
+import YAML from 'yaml';
+import { renderKubeconfig } from '@capi/apiserver';
+import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
+import {
+  FEATURE_GATES,
+  FeatureGates,
+  KUBE_CLIENT,
+  MANAGER,
+  METRICS_REGISTRY,
+  type Client,
+  type Manager,
+} from '@capi/controller-runtime';
+import { KcpControllerModule } from '@capi/kcp';
+import { MachineControllerModule } from '@capi/machine';
+import { MachineSetModule } from '@capi/machineset';
+import { MachineHealthCheckControllerModule } from '@capi/mhc';
+import { EXTENSION_CONFIG_MODULE_OPTIONS, ExtensionConfigModule } from '@capi/runtime-client';
+import {
+  buildManagerModule,
+  type CheckRegistry,
+  type ControllerName,
+  type ControllerRegistry,
+  ControllerSetupError,
+  ControllerUnavailableError,
+  DEFAULT_CONTROLLERS,
+  EMBEDDED_ENVIRONMENT,
+  type EmbeddedEnvironment,
+  EmbeddedProviderModule,
+  JsonLogger,
+  KUBECONFIG,
+  LEADER_ELECTION_ID,
+  loadManagerConfig,
+  LOGGER,
+  type ManagerConfig,
+  ManagerEndpoints,
+  type ManagerOverrides,
+  READINESS_CHECKS,
+  selectControllers,
+} from '@capi/manager';
+import { get } from './support/http';
+
+function config(...argv: string[]): ManagerConfig {
+  // Nothing kept on disk and no in-memory provider: these tests are about the manager's own wiring.
+  const r = loadManagerConfig([
+    '--metrics-bind-address=0',
+    '--health-probe-bind-address=0',
+    '--data-dir=',
+    '--embedded-provider=false',
+    ...argv,
+  ]);
+  if (r.help) throw new Error('help');
+  return r.config;
+}
+
+// Start-up includes TLS cert generation for the embedded API server; allow for busy shared cores.
+jest.setTimeout(20_000);
+
+const quietLogger = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
+
+/** A stand-in for a controller lib's module: reads the injected gates and kubeconfig like a real controller would. */
+@Injectable()
+class ProbeController {
+  constructor(
+    @Inject(FEATURE_GATES) readonly gates: FeatureGates,
+    @Inject(KUBECONFIG) readonly kubeconfig: string,
+    @Inject(METRICS_REGISTRY) readonly registry: Registry,
+  ) {}
+}
+@Module({ providers: [ProbeController] })
+class ProbeModule {}
+
+// Loopback port 1: nothing listens, and no test here needs the API (no controller watches anything).
+const fakeKubeconfig = renderKubeconfig({ url: 'https://127.0.0.1:1', token: 'fake', name: 'fake' });
+class FakeEmbedded implements EmbeddedEnvironment {
+  starts = 0;
+  stops = 0;
+  async start() {
+    this.starts++;
+    return { kubeconfig: fakeKubeconfig };
+  }
+  async stop() {
+    this.stops++;
+  }
+}
+
+const probeRegistry: ControllerRegistry = { ...DEFAULT_CONTROLLERS, kcp: { module: () => ProbeModule } };
+
+const apps: INestApplicationContext[] = [];
+async function start(c: ManagerConfig, overrides: ManagerOverrides = {}): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(
+    buildManagerModule(c, {
+      controllers: probeRegistry,
+      ...overrides,
+      providers: [quietLogger, ...(overrides.providers ?? [])],
+    }),
+    { logger: false, abortOnError: false },
+  );
+  apps.push(app);
+  await app.init();
+  return app;
+}
+afterAll(async () => {
+  for (const app of apps) await app.close();
+});
+
+describe('buildManagerModule: feature gate injection', () => {
+  it.each([
+    [['--feature-gates=InPlaceUpdates=true'], true],
+    [['--feature-gates=InPlaceUpdates=false'], false],
+    [[], true], // the embedded default (no --kubeconfig) turns InPlaceUpdates on
+  ])('a controller module sees the gates it was given (%j → %s)', async (flags, expected) => {
+    const fake = new FakeEmbedded();
+    const app = await start(config('--controllers=kcp', ...flags), {
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }],
+    });
+    expect(app.get(ProbeController).gates.enabled('InPlaceUpdates')).toBe(expected);
+  });
+});
+
+describe('buildManagerModule: the in-memory provider', () => {
+  const imports = (c: ManagerConfig) => (buildManagerModule(c).imports ?? []).map((m) => (m as DynamicModule).module);
+  it('runs with --embedded-provider against a --kubeconfig API server too, not by default', () => {
+    const kubeconfig = ['--kubeconfig=/k', '--metrics-bind-address=0', '--health-probe-bind-address=0'];
+    const of = (...argv: string[]) => {
+      const r = loadManagerConfig(argv);
+      if (r.help) throw new Error('help');
+      return r.config;
+    };
+    expect(imports(of(...kubeconfig))).not.toContain(EmbeddedProviderModule);
+    expect(imports(of(...kubeconfig, '--embedded-provider'))).toContain(EmbeddedProviderModule);
+    expect(imports(of('--data-dir='))).toContain(EmbeddedProviderModule);
+  });
+});
+
+describe('buildManagerModule: downstream provider override', () => {
+  it('replaces the embedded environment by token, for every module, and starts it before controllers', async () => {
+    const fake = new FakeEmbedded();
+    const app = await start(config('--controllers=kcp'), {
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: fake }],
+    });
+    expect(fake.starts).toBe(1);
+    expect(app.get(ProbeController).kubeconfig).toBe(fakeKubeconfig);
+    expect(app.get(EMBEDDED_ENVIRONMENT)).toBe(fake);
+    await app.close();
+    expect(fake.stops).toBe(1);
+  });
+
+  it('replaces the feature gates by token; the FeatureGates class token follows', async () => {
+    const gates = FeatureGates.parse('InPlaceUpdates=true,RuntimeSDK=true');
+    const app = await start(config('--controllers=kcp'), {
+      providers: [
+        { provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() },
+        { provide: FEATURE_GATES, useValue: gates },
+      ],
+    });
+    expect(app.get(ProbeController).gates).toBe(gates);
+    expect(app.get(FeatureGates)).toBe(gates);
+  });
+
+  it("imports a downstream provider's own modules, which see the global core and controller-runtime tokens", async () => {
+    @Injectable()
+    class ProviderController {
+      constructor(
+        @Inject(KUBECONFIG) readonly kubeconfig: string,
+        @Inject(KUBE_CLIENT) readonly client: Client,
+      ) {}
+    }
+    @Module({ providers: [ProviderController] })
+    class ProviderModule {}
+    const app = await start(config('--controllers=kcp'), {
+      modules: [ProviderModule],
+      providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+    });
+    expect(app.get(ProviderController).kubeconfig).toBe(fakeKubeconfig);
+    expect(app.get(ProviderController).client).toBe(app.get(KUBE_CLIENT));
+  });
+
+  it('a --kubeconfig without a current cluster fails start-up naming the flag', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'manager-')), 'kubeconfig');
+    writeFileSync(file, 'apiVersion: v1\nkind: Config\nclusters: []\n');
+    const c = config('--controllers=kcp', `--kubeconfig=${file}`);
+    await expect(
+      start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] }),
+    ).rejects.toThrow('invalid --kubeconfig: no current cluster');
+  });
+
+  it('a --kubeconfig that cannot be read fails start-up naming the flag', async () => {
+    const c = config('--controllers=kcp', '--kubeconfig=/nonexistent/kubeconfig');
+    await expect(
+      start(c, { providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }] }),
+    ).rejects.toThrow('invalid --kubeconfig: cannot read /nonexistent/kubeconfig: ENOENT');
+  });
+});
+
+describe('buildManagerModule: metrics and health endpoints', () => {
+  let app: INestApplicationContext;
+  let endpoints: ManagerEndpoints;
+  let cacheSynced = false;
+
+  @Injectable()
+  class CacheReadiness implements OnModuleInit {
+    constructor(@Inject(READINESS_CHECKS) private readonly checks: CheckRegistry) {}
+    onModuleInit() {
+      this.checks.add('runtime-client-warm', () => cacheSynced || 'runtime client not warmed up');
+    }
+  }
+  @Module({ providers: [CacheReadiness, ProbeController] })
+  class ControllerWithReadiness {}
+
+  beforeAll(async () => {
+    app = await start(
+      config('--controllers=kcp', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'),
+      {
+        controllers: { ...probeRegistry, kcp: { module: () => ControllerWithReadiness } },
+        providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+      },
+    );
+    endpoints = app.get(ManagerEndpoints);
+  });
+
+  it('serves controller-runtime metrics from the injected registry', async () => {
+    const registry = app.get<Registry>(METRICS_REGISTRY);
+    (registry.getSingleMetric('controller_runtime_reconcile_total') as Counter<string>).inc({
+      controller: 'kcp',
+      result: 'success',
+    });
+    const res = await get(endpoints.metrics!.port, '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.type).toContain('text/plain');
+    expect(res.body).toContain('controller_runtime_reconcile_total{controller="kcp",result="success"} 1');
+    for (const name of [
+      'controller_runtime_reconcile_errors_total',
+      'controller_runtime_reconcile_time_seconds',
+      'workqueue_depth',
+      'process_cpu_user_seconds_total',
+    ]) {
+      expect(res.body).toContain(`# TYPE ${name}`);
+    }
+  });
+
+  it('/readyz runs checks registered by modules; /healthz stays ok', async () => {
+    const port = endpoints.health!.port;
+    expect((await get(port, '/healthz')).status).toBe(200);
+    const notReady = await get(port, '/readyz');
+    expect(notReady.status).toBe(500);
+    expect(notReady.body).toContain('[-]runtime-client-warm failed: runtime client not warmed up');
+    expect(notReady.body).toContain('[+]manager-started ok');
+    expect(notReady.body).toContain('[+]informers-synced ok');
+    cacheSynced = true;
+    expect(await get(port, '/readyz')).toEqual(expect.objectContaining({ status: 200, body: 'ok' }));
+  });
+});
+
+describe('controller selection', () => {
+  it('skips a gated controller when defaulted, rejects it when asked for', () => {
+    const registry: ControllerRegistry = Object.fromEntries(
+      Object.keys(DEFAULT_CONTROLLERS).map((k) => [
+        k,
+        { module: () => ProbeModule, gate: k === 'extensionconfig' ? 'RuntimeSDK' : undefined },
+      ]),
+    ) as ControllerRegistry;
+    const defaulted = selectControllers(config('--feature-gates=RuntimeSDK=false'), registry);
+    expect(defaulted.enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
+    expect(defaulted.skipped).toEqual([{ name: 'extensionconfig', reason: 'feature gate RuntimeSDK is disabled' }]);
+    const on = selectControllers(config(), registry);
+    expect(on.enabled).toContain('extensionconfig');
+    const asked = {
+      ...config('--controllers=kcp', '--feature-gates=RuntimeSDK=false'),
+      controllers: ['extensionconfig' as const],
+    };
+    expect(() => selectControllers(asked, registry)).toThrow(ControllerUnavailableError);
+  });
+
+  it('InPlaceUpdates without a runtime client is a setup error naming the in-place controllers (upstream SetupWithManager)', () => {
+    const registry: ControllerRegistry = Object.fromEntries(
+      Object.entries(DEFAULT_CONTROLLERS).map(([k, e]) => [
+        k,
+        { module: () => ProbeModule, gate: e.gate, inPlace: e.inPlace },
+      ]),
+    ) as ControllerRegistry;
+    // The embedded default turns InPlaceUpdates on; RuntimeSDK off skips extensionconfig -> nothing provides RUNTIME_CLIENT.
+    expect(() => selectControllers(config('--feature-gates=RuntimeSDK=false'), registry)).toThrow(
+      new ControllerSetupError(
+        'unable to create controller(s) kcp, machineset, machine: RuntimeClient must not be nil when InPlaceUpdates feature gate is enabled: the RuntimeSDK feature gate is disabled (set --feature-gates=RuntimeSDK=true,InPlaceUpdates=true, or InPlaceUpdates=false)',
+      ),
+    );
+    expect(() => selectControllers(config('--controllers=machine,mhc'), registry)).toThrow(
+      /controller\(s\) machine: .*extensionconfig controller, which provides it, is not in --controllers/,
+    );
+    // Fine: both gates, in-place off, or no in-place controller selected.
+    expect(selectControllers(config(), registry).enabled).toEqual([
+      'kcp',
+      'machineset',
+      'machine',
+      'mhc',
+      'extensionconfig',
+    ]);
+    expect(
+      selectControllers(config('--feature-gates=RuntimeSDK=false,InPlaceUpdates=false'), registry).enabled,
+    ).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
+    expect(
+      selectControllers(config('--controllers=mhc', '--feature-gates=RuntimeSDK=false'), registry).enabled,
+    ).toEqual(['mhc']);
+  });
+
+  it('the extensionconfig controller gets the runtime extension client certificate files; an unreadable one fails start-up', async () => {
+    const c = config(
+      '--controllers=extensionconfig',
+      '--feature-gates=RuntimeSDK=true',
+      '--runtime-extension-client-cert-file=/nonexistent/tls.crt',
+      '--runtime-extension-client-key-file=/nonexistent/tls.key',
+    );
+    await expect(
+      start(c, {
+        controllers: DEFAULT_CONTROLLERS,
+        providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+      }),
+    ).rejects.toThrow(/failed to read runtime extension client certificate: ENOENT.*\/nonexistent\/tls\.crt/);
+  });
+
+  it('every default controller resolves to its lib module', () => {
+    for (const [name, entry] of Object.entries(DEFAULT_CONTROLLERS))
+      expect([name, typeof entry.module()]).toEqual([name, expect.stringMatching(/^(object|function)$/)]);
+  });
+
+  it("each default controller is its lib's module, built by forRoot() (the extensionconfig one from the config)", () => {
+    const built = (name: ControllerName, c?: ManagerConfig) => DEFAULT_CONTROLLERS[name].module(c) as DynamicModule;
+    expect(built('kcp').module).toBe(KcpControllerModule);
+    expect(built('machineset').module).toBe(MachineSetModule);
+    expect(built('machine').module).toBe(MachineControllerModule);
+    expect(built('mhc').module).toBe(MachineHealthCheckControllerModule);
+    const extensionconfig = built(
+      'extensionconfig',
+      config('--runtime-extension-client-cert-file=/c.pem', '--runtime-extension-client-key-file=/k.pem'),
+    );
+    expect(extensionconfig.module).toBe(ExtensionConfigModule);
+    expect(extensionconfig.providers).toContainEqual({
+      provide: EXTENSION_CONFIG_MODULE_OPTIONS,
+      useValue: { clientCertificateFiles: { certFile: '/c.pem', keyFile: '/k.pem' } },
+    });
+  });
+
+  it('buildManagerModule surfaces a controller module that cannot be built instead of running without it', () => {
+    const withoutKcp: ControllerRegistry = {
+      ...DEFAULT_CONTROLLERS,
+      kcp: {
+        module: () => {
+          throw new ControllerUnavailableError('kcp', 'its module failed to build');
+        },
+      },
+    };
+    expect(() => buildManagerModule(config('--controllers=kcp'), { controllers: withoutKcp })).toThrow(
+      ControllerUnavailableError,
+    );
+  });
+});
+
+describe('embedded default (ApiServer)', () => {
+  it('without --kubeconfig the manager starts the embedded API server and yields a working kubeconfig', async () => {
+    const app = await start(config('--controllers='));
+    const kc = YAML.parse(app.get<string>(KUBECONFIG));
+    const cluster = kc.clusters[0].cluster;
+    const user = kc.users[0].user;
+    expect(cluster.server).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(
+        `${cluster.server}/api/v1/namespaces/default`,
+        {
+          ca: Buffer.from(cluster['certificate-authority-data'], 'base64'),
+          headers: { authorization: `Bearer ${user.token}` },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+    await app.close();
+  });
+
+  it('--embedded-workload-servers=child-process: the in-memory provider starts workload clusters in a child process that exits with the manager', async () => {
+    const c = loadManagerConfig([
+      '--metrics-bind-address=0',
+      '--health-probe-bind-address=0',
+      '--data-dir=',
+      '--controllers=',
+      '--embedded-workload-servers=child-process',
+    ]);
+    if (c.help) throw new Error('help');
+    const app = await start(c.config);
+    const workloads = app.get<WorkloadClusters>(WORKLOAD_CLUSTERS, { strict: false });
+    const running = await workloads.ensure({ namespace: 'default', name: 'w', uid: 'uid-w' });
+    const pid = workloads.serversPid()!;
+    expect(pid).not.toBe(process.pid);
+    expect(running.server.alive).toBe(true);
+    await app.close();
+    expect(() => process.kill(pid, 0)).toThrow(); // gone with the manager
+  });
+
+  it('--leader-elect makes the controller-runtime Manager take the upstream lease', async () => {
+    const app = await start(config('--controllers=', '--leader-elect', '--leader-elect-retry-period=100ms'));
+    const manager = app.get<Manager>(MANAGER);
+    await manager.elected();
+    expect(manager.isLeader()).toBe(true);
+    const client = app.get<Client>(KUBE_CLIENT);
+    const lease = await client.get({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: 'default',
+      name: LEADER_ELECTION_ID,
+    });
+    expect((lease as { spec?: { holderIdentity?: string } }).spec?.holderIdentity).toBeTruthy();
+    await app.close();
+  });
+});

@@ -1,0 +1,104 @@
+import { FakeApiServer } from '../support/fake-apiserver';
+import { KubeClient, type KubeObject, type RequestRateLimiter, type WatchEvent } from '@capi/controller-runtime';
+
+/** Counts the requests that asked for a token; tokens are handed out by the test. */
+class GatedLimiter implements RequestRateLimiter {
+  waits = 0;
+  private open = true;
+  private readonly parked: Array<() => void> = [];
+
+  close(): void {
+    this.open = false;
+  }
+
+  release(): void {
+    this.open = true;
+    this.parked.splice(0).forEach((r) => r());
+  }
+
+  async wait(): Promise<number> {
+    this.waits++;
+    if (!this.open) await new Promise<void>((r) => this.parked.push(r));
+    return 0;
+  }
+}
+
+// client-go applies the rest client's rate limiter to every request (discovery, the list and the watch request
+// included); events on an open watch stream are not requests and are not throttled.
+describe('KubeClient client-side rate limit', () => {
+  let server: FakeApiServer;
+  beforeAll(async () => {
+    server = await new FakeApiServer().start();
+  });
+  afterAll(() => server.stop());
+
+  const cm = (name: string): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: 'default' },
+    data: {},
+  });
+
+  it('every request waits for a token, a watch only for its opening request', async () => {
+    const limiter = new GatedLimiter();
+    const client = new KubeClient(server.kubeConfig(), { rateLimit: limiter });
+    const writer = new KubeClient(server.kubeConfig());
+    try {
+      await client.create(cm('a'));
+      const afterFirst = limiter.waits; // discovery of v1 and the create
+      expect(afterFirst).toBeGreaterThanOrEqual(2);
+      await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'a' });
+      await client.list('v1', 'ConfigMap', { namespace: 'default' });
+      expect(limiter.waits).toBe(afterFirst + 2);
+
+      const events: WatchEvent[] = [];
+      const watch = await client.watch('v1', 'ConfigMap', { namespace: 'default' }, (e) => events.push(e));
+      expect(limiter.waits).toBe(afterFirst + 3);
+      // With no token left, events still stream on the open watch.
+      limiter.close();
+      for (const n of ['b', 'c', 'd']) await writer.create(cm(n));
+      await waitFor(
+        () =>
+          events.filter((e) => e.type === 'ADDED' && ['b', 'c', 'd'].includes(e.object.metadata.name!)).length === 3,
+      );
+      expect(limiter.waits).toBe(afterFirst + 3);
+      // ...while a request waits for its token.
+      let got = false;
+      const pending = client
+        .get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'b' })
+        .then(() => (got = true));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(got).toBe(false);
+      limiter.release();
+      await pending;
+      expect(got).toBe(true);
+      watch.stop();
+    } finally {
+      client.close();
+      writer.close();
+    }
+  });
+
+  it('a qps/burst limit is a token bucket: past the burst a request waits for the refill', async () => {
+    const client = new KubeClient(server.kubeConfig(), { rateLimit: { qps: 0.01, burst: 2 } });
+    try {
+      await client.create(cm('limited')); // discovery + create: the burst
+      const next = client
+        .get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'limited' })
+        .then(() => 'answered');
+      next.catch(() => undefined);
+      const outcome = await Promise.race([next, new Promise((r) => setTimeout(() => r('still waiting'), 200))]);
+      expect(outcome).toBe('still waiting'); // the next token comes in 100 s
+    } finally {
+      client.close();
+    }
+  });
+});
+
+async function waitFor(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('condition not met');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,152 @@
+import { decideLease, KubeClient, LeaderElector, Lease, microTime } from '@capi/controller-runtime';
+import { FakeClock } from '@capi/apimachinery/testing';
+import { eventually } from '../../src/testing/eventually';
+import { FakeApiServer } from '../support/fake-apiserver';
+
+describe('decideLease', () => {
+  const lease = (holder: string, transitions = 0): Lease => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'l', namespace: 'ns', resourceVersion: '5' },
+    spec: {
+      holderIdentity: holder,
+      leaseDurationSeconds: 15,
+      renewTime: microTime(0),
+      acquireTime: microTime(0),
+      leaseTransitions: transitions,
+    },
+  });
+
+  it('creates a missing lease and renews its own', () => {
+    expect(
+      decideLease({ lease: undefined, identity: 'a', now: 1000, leaseDurationSeconds: 15, observedAt: 1000 }).action,
+    ).toBe('create');
+    const renew = decideLease({
+      lease: lease('a', 2),
+      identity: 'a',
+      now: 5000,
+      leaseDurationSeconds: 15,
+      observedAt: 0,
+    });
+    expect(renew).toEqual({
+      action: 'update',
+      spec: expect.objectContaining({
+        holderIdentity: 'a',
+        renewTime: microTime(5000),
+        leaseTransitions: 2,
+        acquireTime: microTime(0),
+      }),
+    });
+  });
+
+  it('waits while another holder is within its duration, measured from local observation', () => {
+    expect(
+      decideLease({ lease: lease('b'), identity: 'a', now: 14_999, leaseDurationSeconds: 15, observedAt: 0 }),
+    ).toEqual({ action: 'wait', holder: 'b' });
+    const takeover = decideLease({
+      lease: lease('b', 3),
+      identity: 'a',
+      now: 15_000,
+      leaseDurationSeconds: 15,
+      observedAt: 0,
+    });
+    expect(takeover).toEqual({
+      action: 'update',
+      spec: expect.objectContaining({ holderIdentity: 'a', leaseTransitions: 4, acquireTime: microTime(15_000) }),
+    });
+  });
+
+  it('takes a released lease at once without counting a transition from nobody', () => {
+    const d = decideLease({ lease: lease('', 1), identity: 'a', now: 1, leaseDurationSeconds: 15, observedAt: 1 });
+    expect(d).toEqual({
+      action: 'update',
+      spec: expect.objectContaining({ holderIdentity: 'a', leaseTransitions: 1 }),
+    });
+  });
+
+  it('formats MicroTime with microseconds', () => {
+    expect(microTime(Date.UTC(2026, 0, 2, 3, 4, 5, 678))).toBe('2026-01-02T03:04:05.678000Z');
+  });
+});
+
+describe('LeaderElector against a Lease', () => {
+  let server: FakeApiServer;
+  let client: KubeClient;
+  beforeAll(async () => {
+    server = await new FakeApiServer().start();
+    client = new KubeClient(server.kubeConfig());
+  });
+  afterAll(async () => {
+    client.close();
+    await server.stop();
+  });
+  const noop = { onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
+
+  it('lets one candidate hold the lease; the other takes over only after it expires', async () => {
+    const clock = new FakeClock(1_000_000);
+    const opts = {
+      namespace: 'le1',
+      name: 'lock',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    };
+    const a = new LeaderElector(client, { ...opts, identity: 'a' }, noop, clock);
+    const b = new LeaderElector(client, { ...opts, identity: 'b' }, noop, clock);
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    expect(await b.tryAcquireOrRenew()).toBe(false);
+    clock.advance(14_000);
+    expect(await b.tryAcquireOrRenew()).toBe(false);
+    clock.advance(2_000); // b first saw a's record 16 s ago
+    expect(await b.tryAcquireOrRenew()).toBe(true);
+    const lease = await client.get<Lease>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: 'le1',
+      name: 'lock',
+    });
+    expect(lease.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1, leaseDurationSeconds: 15 });
+    // a's stale view loses on the resourceVersion precondition
+    expect(await a.tryAcquireOrRenew()).toBe(false);
+  });
+
+  it('runs callbacks, renews, and releases on stop so the next candidate leads at once', async () => {
+    const events: string[] = [];
+    const opts = { namespace: 'le2', name: 'lock', leaseDurationMs: 60_000, renewDeadlineMs: 5_000, retryPeriodMs: 20 };
+    const a = new LeaderElector(
+      client,
+      { ...opts, identity: 'a' },
+      {
+        onStartedLeading: () => void events.push('a started'),
+        onStoppedLeading: () => void events.push('a stopped'),
+      },
+    );
+    const b = new LeaderElector(
+      client,
+      { ...opts, identity: 'b' },
+      {
+        onStartedLeading: () => void events.push('b started'),
+        onStoppedLeading: () => void events.push('b stopped'),
+      },
+    );
+    a.start();
+    await eventually(() => a.isLeader(), 'a leads');
+    b.start();
+    const ref = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', namespace: 'le2', name: 'lock' };
+    const first = (await client.get<Lease>(ref)).spec!.renewTime;
+    await eventually(async () => (await client.get<Lease>(ref)).spec!.renewTime !== first, 'renewal');
+    expect(b.isLeader()).toBe(false);
+    await a.stop();
+    await eventually(() => b.isLeader(), 'b takes over after release'); // well before the 60 s lease duration
+    await b.stop();
+    expect(events).toEqual(['a started', 'a stopped', 'b started', 'b stopped']);
+    expect((await client.get<Lease>(ref)).spec!.holderIdentity).toBe('');
+  });
+
+  it('rejects inconsistent durations', () => {
+    expect(
+      () =>
+        new LeaderElector(client, { namespace: 'x', name: 'y', leaseDurationMs: 1000, renewDeadlineMs: 2000 }, noop),
+    ).toThrow(/leaseDuration/);
+  });
+});

@@ -1,0 +1,269 @@
+// KCP control-plane health on envtest with the Machine controller, the in-memory provider (its workload clusters
+// publish static Pods and etcd members) and the reference updater: Machine/KCP health conditions, and preflight
+// checks that make a rollout wait (another Machine unhealthy) or replace the candidate (only it unhealthy).
+import {
+  getCondition,
+  isUpdateInProgress,
+  SIMULATED_NAMESPACE,
+  simulatedEtcdMemberConfigMapName,
+  simulatedStaticPodConfigMapName,
+  UP_TO_DATE_CONDITION,
+  type Machine,
+} from '@capi/api';
+import type { KubeClient, KubeObject, WatchHandle } from '@capi/controller-runtime';
+import { eventually } from '@capi/envtest';
+import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
+import { selectMachineForScaleDown } from '@capi/kcp';
+import {
+  createControlPlane,
+  getKcp,
+  KCP_POLL,
+  listMachines,
+  startKcpHarness,
+  CLUSTER,
+  NS,
+  type KcpHarness,
+} from './support/harness';
+
+jest.setTimeout(150_000);
+
+const KCP_REF = {
+  apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+  kind: 'KubeadmControlPlane',
+  namespace: NS,
+  name: 'cp',
+};
+const HEALTH = [
+  'APIServerPodHealthy',
+  'ControllerManagerPodHealthy',
+  'SchedulerPodHealthy',
+  'EtcdPodHealthy',
+  'EtcdMemberHealthy',
+];
+const POLL = { ...KCP_POLL, timeoutMs: 80_000 };
+
+async function stable(h: KcpHarness, version: string): Promise<Machine[]> {
+  return eventually(
+    async () => {
+      const ms = await listMachines(h.client);
+      const ok =
+        ms.length === 3 &&
+        ms.every(
+          (m) =>
+            m.spec.version === version &&
+            !m.metadata.deletionTimestamp &&
+            !isUpdateInProgress(m) &&
+            getCondition(m, UP_TO_DATE_CONDITION)?.status === 'True' &&
+            HEALTH.every((c) => getCondition(m, c)?.status === 'True'),
+        );
+      return ok ? ms : undefined;
+    },
+    { ...POLL, message: `3 healthy up-to-date Machines at ${version}` },
+  );
+}
+
+/** Names of the Machines that were ever marked for an in-place update. */
+async function inPlaceMarked(h: KcpHarness): Promise<{ seen: Set<string>; stop: () => void }> {
+  const seen = new Set<string>();
+  const handle: WatchHandle = await h.client.watch<Machine>(
+    'cluster.x-k8s.io/v1beta2',
+    'Machine',
+    { namespace: NS },
+    (ev) => {
+      if (ev.type !== 'BOOKMARK' && ev.type !== 'ERROR' && isUpdateInProgress(ev.object))
+        seen.add(ev.object.metadata.name!);
+    },
+  );
+  return { seen, stop: () => handle.stop() };
+}
+
+/** Rewrites a ConfigMap's JSON payload the way a kubelet / etcd change would show up. */
+async function editPublished<T>(client: KubeClient, name: string, key: string, edit: (v: T) => void): Promise<void> {
+  const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: SIMULATED_NAMESPACE, name };
+  const cm = await client.get<KubeObject>(ref);
+  const value = JSON.parse((cm.data as Record<string, string>)[key]) as T;
+  edit(value);
+  await client.patch(ref, 'merge', { data: { [key]: JSON.stringify(value) } });
+}
+
+type PodJson = { status: { conditions: { type: string; status: string }[] } };
+const setPodReady = (ready: boolean) => (pod: PodJson) => {
+  for (const c of pod.status.conditions)
+    if (c.type === 'Ready' || c.type === 'ContainersReady') c.status = ready ? 'True' : 'False';
+};
+
+describe('KCP control-plane health and preflight checks', () => {
+  let h: KcpHarness;
+  let workload: KubeClient;
+  beforeAll(async () => {
+    h = await startKcpHarness({ inPlaceUpdates: true });
+    await createControlPlane(h.client, { replicas: 3, maxSurge: 0 });
+    await h.registerUpdater();
+  });
+  afterAll(async () => h?.close());
+
+  it('reports the static Pod and etcd member conditions on every Machine and aggregates them on the KCP', async () => {
+    const machines = await stable(h, 'v1.30.0');
+    for (const m of machines) {
+      expect(getCondition(m, 'APIServerPodHealthy')).toMatchObject({ status: 'True', reason: 'Running' });
+      expect(getCondition(m, 'EtcdMemberHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
+    }
+    const kcp = await eventually(
+      async () => {
+        const k = await getKcp(h.client);
+        return getCondition(k, 'ControlPlaneComponentsHealthy')?.status === 'True' &&
+          getCondition(k, 'EtcdClusterHealthy')?.status === 'True'
+          ? k
+          : undefined;
+      },
+      { ...POLL, message: 'KCP health conditions True' },
+    );
+    expect(getCondition(kcp, 'ControlPlaneComponentsHealthy')?.reason).toBe('Healthy');
+    workload = h.app.get<WorkloadClusters>(WORKLOAD_CLUSTERS).get({ namespace: NS, name: CLUSTER })!.client;
+  });
+
+  it('health that recovers without any other change is reported healthy again (KCP looks again while unhealthy)', async () => {
+    const [m] = await stable(h, 'v1.30.0');
+    const cm = simulatedStaticPodConfigMapName(`kube-controller-manager-${m.status!.nodeRef!.name}`);
+    await editPublished(workload, cm, 'pod', setPodReady(false));
+    // Nothing watches the workload cluster's objects: poke the KCP once so it reads the unhealthy state.
+    await h.client.patch(KCP_REF, 'merge', { metadata: { annotations: { poke: '1' } } });
+    await eventually(
+      async () => getCondition(await getKcp(h.client), 'ControlPlaneComponentsHealthy')?.status === 'False',
+      { ...POLL, message: 'ControlPlaneComponentsHealthy False' },
+    );
+    await editPublished(workload, cm, 'pod', setPodReady(true));
+    await eventually(
+      async () => getCondition(await getKcp(h.client), 'ControlPlaneComponentsHealthy')?.status === 'True',
+      { ...POLL, timeoutMs: 20_000, message: 'ControlPlaneComponentsHealthy True again' },
+    );
+    expect(
+      getCondition(
+        (await listMachines(h.client)).find((x) => x.metadata.name === m.metadata.name)!,
+        'ControllerManagerPodHealthy',
+      )?.status,
+    ).toBe('True');
+  });
+
+  it('a Pod not ready on another Machine makes the rollout wait, nothing written; once ready, in place proceeds', async () => {
+    const before = await stable(h, 'v1.30.0');
+    const candidate = selectMachineForScaleDown(before, before)!;
+    const sick = before.find((m) => m.metadata.name !== candidate.metadata.name)!;
+    const sickNode = sick.status!.nodeRef!.name;
+    await editPublished(
+      workload,
+      simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
+      'pod',
+      setPodReady(false),
+    );
+    const tracker = await inPlaceMarked(h);
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.31.0' } });
+
+    // The reconcile reached preflight and waits, reporting why.
+    const kcp = await eventually(
+      async () => {
+        const k = await getKcp(h.client);
+        return getCondition(k, 'RollingOut')?.message?.includes(
+          `Machine ${sick.metadata.name} reports SchedulerPodHealthy condition is false`,
+        )
+          ? k
+          : undefined;
+      },
+      { ...POLL, message: 'RollingOut reports the preflight failure' },
+    );
+    expect(getCondition(kcp, 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'False', reason: 'NotHealthy' });
+    expect(getCondition(kcp, 'ControlPlaneComponentsHealthy')?.message).toContain(
+      `* Machine ${sick.metadata.name}:\n  * SchedulerPodHealthy: `,
+    );
+    const waiting = await listMachines(h.client);
+    expect(
+      getCondition(
+        waiting.find((m) => m.metadata.name === sick.metadata.name)!,
+        'SchedulerPodHealthy',
+      ),
+    ).toMatchObject({ status: 'False', reason: 'Provisioning' });
+    expect(tracker.seen.size).toBe(0);
+    expect(waiting.map((m) => `${m.metadata.name}/${m.metadata.uid}/${m.spec.version}`).sort()).toEqual(
+      before.map((m) => `${m.metadata.name}/${m.metadata.uid}/v1.30.0`).sort(),
+    );
+
+    await editPublished(
+      workload,
+      simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
+      'pod',
+      setPodReady(true),
+    );
+    const after = await stable(h, 'v1.31.0');
+    tracker.stop();
+    expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
+    expect(tracker.seen.size).toBe(3);
+  });
+
+  it('an etcd alarm only on the candidate Machine: it is replaced instead of updated in place', async () => {
+    const before = await stable(h, 'v1.31.0');
+    const candidate = selectMachineForScaleDown(before, before)!;
+    await editPublished<{ alarms?: string[] }>(
+      workload,
+      simulatedEtcdMemberConfigMapName(candidate.status!.nodeRef!.name),
+      'member',
+      (m) => {
+        m.alarms = ['NOSPACE'];
+      },
+    );
+    const tracker = await inPlaceMarked(h);
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.32.0' } });
+    const after = await eventually(
+      async () => {
+        const ms = await stable(h, 'v1.32.0');
+        return ms.some((m) => m.metadata.name === candidate.metadata.name) ? undefined : ms;
+      },
+      { ...POLL, message: 'the candidate replaced, the others updated in place' },
+    );
+    tracker.stop();
+    expect(tracker.seen.has(candidate.metadata.name!)).toBe(false);
+    const kept = before.filter((m) => m.metadata.name !== candidate.metadata.name);
+    expect(kept.every((m) => after.some((a) => a.metadata.uid === m.metadata.uid))).toBe(true);
+    expect([...tracker.seen].sort()).toEqual(kept.map((m) => m.metadata.name).sort());
+    // The replaced host took its etcd member with it: no member without a Machine is left behind.
+    await eventually(async () => getCondition(await getKcp(h.client), 'EtcdClusterHealthy')?.status === 'True', {
+      ...POLL,
+      message: 'EtcdClusterHealthy True again',
+    });
+    const members = await workload.list<KubeObject>('v1', 'ConfigMap', {
+      namespace: SIMULATED_NAMESPACE,
+      labelSelector: 'simulated.cluster.x-k8s.io/etcd-member',
+    });
+    expect(members.items.map((cm) => cm.metadata.labels?.['simulated.cluster.x-k8s.io/etcd-member']).sort()).toEqual(
+      after.map((m) => m.status!.nodeRef!.name).sort(),
+    );
+  });
+
+  it('a Pod not ready blocks a scale up until it is ready again', async () => {
+    const before = await stable(h, 'v1.32.0');
+    const sickNode = before[0].status!.nodeRef!.name;
+    await editPublished(
+      workload,
+      simulatedStaticPodConfigMapName(`kube-apiserver-${sickNode}`),
+      'pod',
+      setPodReady(false),
+    );
+    await h.client.patch(KCP_REF, 'merge', { spec: { replicas: 5 } });
+    await eventually(
+      async () => {
+        const k = await getKcp(h.client);
+        return getCondition(k, 'ScalingUp')?.message?.includes(
+          `Machine ${before[0].metadata.name} reports APIServerPodHealthy condition is false`,
+        );
+      },
+      { ...POLL, message: 'ScalingUp reports the preflight failure' },
+    );
+    expect(await listMachines(h.client)).toHaveLength(3);
+    await editPublished(
+      workload,
+      simulatedStaticPodConfigMapName(`kube-apiserver-${sickNode}`),
+      'pod',
+      setPodReady(true),
+    );
+    await eventually(async () => (await listMachines(h.client)).length === 5, { ...POLL, message: 'scaled up to 5' });
+  });
+});

@@ -1,0 +1,125 @@
+// Test harness: envtest (embedded API server) + the Machine controller in a Nest app + real HTTPS extension servers.
+// The workload cluster is the envtest server itself (Nodes are created there); TestMachine is a tiny infra CRD.
+import type { INestApplicationContext } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { LabelSelector } from '@capi/api';
+import {
+  ControllerRuntimeModule,
+  CountingClientMetrics,
+  FeatureGates,
+  FeatureGatesModule,
+  KubeClient,
+  MANAGER,
+  type Manager,
+  type Request,
+  type Result,
+} from '@capi/controller-runtime';
+import { FakeClock } from '@capi/apimachinery/testing';
+import { testReconcileContext } from '@capi/controller-runtime/testing';
+import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
+import {
+  createExtensionServer,
+  discoverExtension,
+  ExtensionRegistry,
+  HttpsExtensionTransport,
+  createTestRuntimeClient,
+  type AnyExtensionHandler,
+  type ExtensionServer,
+} from '@capi/runtime-client';
+import { SsaModule } from '@capi/ssa';
+import { MachineControllerModule, MachineReconciler } from '@capi/machine';
+import { startFaultyExtension, type ExtensionFault, type FaultyExtension } from './faulty-extension';
+
+export interface Harness {
+  env: Envtest;
+  client: KubeClient;
+  app: INestApplicationContext;
+  reconciler: MachineReconciler;
+  /** One reconcile outside the controller's queue, with a fresh test context. */
+  reconcile(req: Request): Promise<Result | void>;
+  manager: Manager;
+  registry: ExtensionRegistry;
+  clock: FakeClock;
+  counts: CountingClientMetrics;
+  transport: HttpsExtensionTransport;
+  close(): Promise<void>;
+}
+
+export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollIntervalMs?: number }): Promise<Harness> {
+  const env = await startEnvtest({ crds: [testMachineCrd()] });
+  const kc = kubeConfigFor(env);
+  const client = new KubeClient(kc);
+  const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
+  const clock = new FakeClock();
+  const counts = new CountingClientMetrics();
+
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
+      FeatureGatesModule.forRoot(
+        new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
+      ),
+      SsaModule.forRoot(),
+      MachineControllerModule.forRoot({
+        imports: [runtimeClientModule],
+        workloadClusterClientProvider: async () => client,
+        clock,
+        nodePollIntervalMs: opts.nodePollIntervalMs ?? 60_000,
+      }),
+    ],
+  }).compile();
+  const app = moduleRef;
+  app.useLogger(false);
+  await app.init();
+  const reconciler = app.get(MachineReconciler);
+  return {
+    env,
+    client,
+    app,
+    registry,
+    clock,
+    counts,
+    transport,
+    reconciler,
+    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'Machine' })),
+    manager: app.get<Manager>(MANAGER),
+    close: async () => {
+      await app.close();
+      transport.close();
+      client.close();
+      await env.stop();
+    },
+  };
+}
+
+/** Registers an extension server (discovery over HTTPS) under ExtensionConfig `name`. */
+export async function registerExtension(
+  h: Harness,
+  name: string,
+  handlers: AnyExtensionHandler[],
+): Promise<ExtensionServer> {
+  const server = await createExtensionServer({ tls: 'generate', handlers });
+  h.registry.add(await discoverExtension(extensionConfigFor(name, server, { resourceVersion: '1' }), h.transport));
+  return server;
+}
+
+/** A faulty UpdateMachine extension (see faulty-extension.ts) registered without discovery; close() also unregisters it. */
+export async function registerFaultyExtension(
+  h: Harness,
+  name: string,
+  fault: ExtensionFault | undefined,
+  opts: { namespaceSelector?: LabelSelector } = {},
+): Promise<FaultyExtension> {
+  const ext = await startFaultyExtension(name, { fault, ...opts });
+  h.registry.add(ext.extensionConfig);
+  return {
+    ...ext,
+    get fault() {
+      return ext.fault;
+    },
+    close: async () => {
+      h.registry.remove(name);
+      await ext.close();
+    },
+  };
+}
