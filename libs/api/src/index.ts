@@ -1,6 +1,5 @@
 export * from './gvk';
 export * from './constants';
-export * from './indexes';
 export * from './schema/k8s';
 export * from './schema/meta';
 export * from './schema/kind';

@@ -27,6 +27,7 @@ export {
   InformerEventHandler,
   IndexFunc,
   NAMESPACE_INDEX,
+  TransformFunc,
   objectKey,
 } from './cache/informer';
 export {
@@ -47,11 +48,9 @@ export {
   indexByLabel,
 } from './cache/indexes';
 export { CachedClient } from './cache/cached-client';
-export { TransformFunc, shareManagedFieldsTrees } from './cache/transforms';
 
 export { WorkQueue, WorkQueueOptions } from './workqueue/workqueue';
 export { RateLimiter, ItemExponentialFailureRateLimiter, ExponentialBackoffOptions } from './workqueue/rate-limiter';
-export { cloneJson, deepFreeze } from './util/clone';
 
 export * from './controller/types';
 export { Controller, decideRequeue, ReconcileOutcome } from './controller/controller';

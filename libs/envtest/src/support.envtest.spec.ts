@@ -1,5 +1,6 @@
 // The shared fixtures against a real envtest server.
-import { isNotFound, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isNotFound } from '@capi/controller-runtime';
 import { clientFor, kubeConfigFor } from './clients';
 import { startEnvtest, type Envtest } from './envtest';
 import { extensionConfigFor, testMachineCrd, TEST_INFRA_API_VERSION, TEST_MACHINE_KIND } from './fixtures';

@@ -1,13 +1,7 @@
 // The provider's controllers against the embedded API server (envtest) and real workload API servers.
 import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, SIMULATED_STATIC_POD_KEY, type KubeadmConfig } from '@capi/api';
-import {
-  CACHE,
-  MANAGER,
-  type InformerCache,
-  type KubeClient,
-  type KubeObject,
-  type Manager,
-} from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { CACHE, MANAGER, type InformerCache, type KubeClient, type Manager } from '@capi/controller-runtime';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
 import { clientFor, eventually, settle } from '@capi/envtest';
 import { KubeadmConfigReconciler } from './bootstrap/kubeadm-config.reconciler';

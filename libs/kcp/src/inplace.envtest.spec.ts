@@ -1,6 +1,7 @@
 // canUpdateMachine / triggerInPlaceUpdate against the embedded API server: request contents, fallbacks, write order.
 import { encodePatch, type CanUpdateMachineRequest, type KubeadmConfig, type Machine } from '@capi/api';
-import type { KubeClient, Client, KubeObject, ObjectRef, PatchType } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient, Client, ObjectRef, PatchType } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import type { CoverageRuntimeClient } from '@capi/inplace';

@@ -10,7 +10,8 @@ import {
   UP_TO_DATE_CONDITION,
   type Machine,
 } from '@capi/api';
-import type { KubeClient, KubeObject, WatchHandle } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient, WatchHandle } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import { selectMachineForScaleDown } from './decide';

@@ -7,7 +7,8 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import type { KubeClient, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';

@@ -10,7 +10,8 @@ import {
   SIMULATED_STATIC_POD_LABEL,
   type SimulatedEtcdMember,
 } from '@capi/api';
-import { NoKindMatchError, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { NoKindMatchError, type Client } from '@capi/controller-runtime';
 import {
   kubeconfigSecretClientProvider,
   WorkloadClusterCache,

@@ -2,7 +2,8 @@
 // indexes (controller owner, deployment-name label), and owner updates that change nothing a Machine reads (status
 // writes, which every MachineSet / MachineDeployment reconcile makes) do not re-enqueue the owner's Machines.
 import { MACHINE_DEPLOYMENT_NAME_LABEL } from '@capi/api';
-import type { KubeObject, OwnerReference, Request } from '@capi/controller-runtime';
+import type { KubeObject, OwnerReference } from '@capi/apimachinery';
+import type { Request } from '@capi/controller-runtime';
 import { watchMachineOwners } from './machine-owners';
 import { MACHINE_API, createNamespace, ref } from './testing/fixtures';
 import { startHarness, type Harness } from './testing/harness';

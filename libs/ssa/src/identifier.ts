@@ -1,6 +1,5 @@
 // Request identifier for the SSA cache (spec §10.2; upstream internal/util/ssa/cache.go ComputeRequestIdentifier).
-import { canonicalJson, parseApiVersion } from '@capi/apimachinery';
-import type { KubeObject } from '@capi/controller-runtime';
+import { canonicalJson, parseApiVersion, type KubeObject } from '@capi/apimachinery';
 
 /** GVK printed like Go's schema.GroupVersionKind.String(): "cluster.x-k8s.io/v1beta2, Kind=Machine" ("/v1, Kind=Pod" for core). */
 export function gvkString(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): string {

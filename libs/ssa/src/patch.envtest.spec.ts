@@ -1,13 +1,13 @@
 // ssa.patch against an API server over HTTPS (envtest, either target), counting the requests the client sends.
 import { FakeClock } from '@capi/apimachinery/testing';
 import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   isApiError,
   isInvalid,
   isNotFound,
   type CountingClientMetrics,
   type KubeClient,
-  type KubeObject,
 } from '@capi/controller-runtime';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';

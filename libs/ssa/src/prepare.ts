@@ -1,5 +1,5 @@
 // PrepareModified (spec §10.1 step 1): the apply intent keeps only the fields controllers have opinions on.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { pickPaths, type FieldPath } from './paths';
 
 /** Paths kept in an SSA intent; status, resourceVersion, managedFields, creationTimestamp... are dropped. */

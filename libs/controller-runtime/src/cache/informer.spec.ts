@@ -1,5 +1,5 @@
 import { KubeClient } from '../client/kube-client';
-import { KubeObject } from '../client/types';
+import { KubeObject } from '@capi/apimachinery';
 import { eventually } from '../testing/eventually';
 import { FakeApiServer } from '../testing/fake-apiserver';
 import { NAMESPACE_INDEX, SharedInformer } from './informer';

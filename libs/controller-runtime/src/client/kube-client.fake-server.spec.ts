@@ -6,7 +6,8 @@ import { CountingClientMetrics } from './client-metrics';
 import { isAlreadyExists, isConflict, isNotFound, ApiError } from './errors';
 import { KubeClient } from './kube-client';
 import { NoKindMatchError } from './rest-mapper';
-import { KubeObject, WatchEvent } from './types';
+import { KubeObject } from '@capi/apimachinery';
+import { WatchEvent } from './types';
 
 describe('KubeClient against a list/watch test server', () => {
   let server: FakeApiServer;

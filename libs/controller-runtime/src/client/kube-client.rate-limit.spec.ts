@@ -1,7 +1,8 @@
 import { FakeApiServer } from '../testing/fake-apiserver';
 import { KubeClient } from './kube-client';
 import type { RequestRateLimiter } from './token-bucket';
-import type { KubeObject, WatchEvent } from './types';
+import type { KubeObject } from '@capi/apimachinery';
+import type { WatchEvent } from './types';
 
 /** Counts the requests that asked for a token; tokens are handed out by the test. */
 class GatedLimiter implements RequestRateLimiter {

@@ -8,7 +8,7 @@ import { CountingClientMetrics } from './client-metrics';
 import { ApiError, isAlreadyExists, isConflict, isInvalid, isNotFound } from './errors';
 import { KubeClient } from './kube-client';
 import { NoKindMatchError } from './rest-mapper';
-import { KubeObject } from './types';
+import { KubeObject } from '@capi/apimachinery';
 
 // The client against the project's embedded API server (HTTPS with its own CA, bearer token).
 // Fault injection (dropped watches, compaction) is tested against the scriptable server in ../testing.

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { KubeClient } from '../client/kube-client';
-import { KubeObject } from '../client/types';
+import { KubeObject } from '@capi/apimachinery';
 import { Manager } from '../manager/manager';
 import { eventually } from '../testing/eventually';
 import { FakeApiServer } from '../testing/fake-apiserver';

@@ -1,7 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer, RequestMetrics } from '@capi/apiserver';
 import { KubeClient } from '../client/kube-client';
-import type { KubeObject } from '../client/types';
+import type { KubeObject } from '@capi/apimachinery';
 import { ApiEventRecorder } from './recorder';
 
 // The recorder against the embedded API server: what it writes, counted at the server.

@@ -11,13 +11,13 @@ import {
   UPDATE_IN_PROGRESS_ANNOTATION,
   type Machine,
 } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   FeatureGates,
   FeatureGatesModule,
   KUBE_CLIENT,
   type Client,
-  type KubeObject,
 } from '@capi/controller-runtime';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import {

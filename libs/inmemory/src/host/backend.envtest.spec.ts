@@ -1,7 +1,8 @@
 // In-place update on the simulated host: the reference updater (wired by the provider module) calls the backend,
 // which changes the Node in the workload cluster.
 import { HOOKS_API_VERSION, decodePatch, type UpdateMachineRequest } from '@capi/api';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 import { eventually, extensionConfigFor } from '@capi/envtest';
 import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeClient } from '@capi/runtime-client';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';

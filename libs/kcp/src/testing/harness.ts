@@ -13,13 +13,8 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import {
-  ControllerRuntimeModule,
-  FeatureGates,
-  FeatureGatesModule,
-  KubeClient,
-  type KubeObject,
-} from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient } from '@capi/controller-runtime';
 import { eventually, extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';

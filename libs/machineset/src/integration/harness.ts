@@ -6,6 +6,7 @@ import { Inject, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, CONTRACT_VERSION_LABEL_V1BETA2, type Machine, type MachineDeployment } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   CountingClientMetrics,
@@ -16,7 +17,6 @@ import {
   MANAGER,
   ReconcilerFor,
   type Client,
-  type KubeObject,
   type Manager,
   type Request,
 } from '@capi/controller-runtime';

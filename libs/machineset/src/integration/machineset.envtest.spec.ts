@@ -1,7 +1,8 @@
 // The MachineSet controller alone on envtest (no Machine controller): creation from templates, adoption, deletion
 // order and disable-machine-create (moves: moves.envtest.spec.ts).
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
-import { isConflict, isNotFound, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isConflict, isNotFound } from '@capi/controller-runtime';
 import { settle } from '@capi/envtest';
 import { ServerSideApplier, syncLabelsAndAnnotations } from '@capi/ssa';
 import { computeDesiredMachine } from '../machineset/desired';

@@ -7,7 +7,8 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import { CACHE, type InformerCache, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { CACHE, type InformerCache } from '@capi/controller-runtime';
 import { createDeployment, describeNamespace, eventually, machinesOf, startHarness, type Harness } from './harness';
 
 jest.setTimeout(60_000);

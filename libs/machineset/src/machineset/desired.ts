@@ -1,6 +1,6 @@
 // Desired Machine / InfraMachine / BootstrapConfig of a MachineSet (upstream machineset_controller.go
 // computeDesiredMachine and external.CreateFromTemplate), pure so creation and in-place updates share them.
-import { parseApiVersion } from '@capi/apimachinery';
+import { parseApiVersion, type KubeObject, type OwnerReference } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -11,7 +11,6 @@ import {
   type Machine,
   type MachineSet,
 } from '@capi/api';
-import type { KubeObject, OwnerReference } from '@capi/controller-runtime';
 import { fnv32a } from '@capi/ssa';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

@@ -3,12 +3,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Condition } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   CountingClientMetrics,
   KubeClient,
   MANAGER,
-  type KubeObject,
   type Manager,
   type Request,
   type Result,

@@ -4,13 +4,13 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { encodePatch } from '@capi/api';
 import type { Registry } from 'prom-client';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   KUBE_CLIENT,
   MANAGER,
   METRICS_REGISTRY,
   type Client,
-  type KubeObject,
   type Manager,
 } from '@capi/controller-runtime';
 import { settle, startEnvtest, type Envtest } from '@capi/envtest';
