@@ -58,7 +58,7 @@ const SERVER_SPECS = [
   'libs/runtime-client/src/in-process/in-process-updaters.spec.ts',
   'libs/runtime-client/src/metrics.spec.ts',
   'libs/runtime-client/src/module/docs-example.spec.ts',
-  'libs/runtime-client/src/testing/extension-server.spec.ts',
+  'libs/runtime-client/src/extension-server/extension-server.spec.ts',
   'tools/kube/build.spec.ts',
   'tools/kube/up.spec.ts',
 ];

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
 import { ClientCertificateError, ClientCertificateFiles } from './client-certificate';
-import { generateServerTls } from './testing/extension-server';
+import { generateServerTls } from './extension-server/extension-server';
 import { HttpsExtensionTransport } from './transport';
 
 async function clientPair(cn: string): Promise<{ cert: string; key: string }> {

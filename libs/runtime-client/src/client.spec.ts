@@ -13,7 +13,7 @@ import {
   generateServerTls,
   type AnyExtensionHandler,
   type ExtensionServer,
-} from './testing/extension-server';
+} from './extension-server/extension-server';
 import { HttpsExtensionTransport } from './transport';
 
 const machine = {

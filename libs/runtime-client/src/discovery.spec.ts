@@ -2,7 +2,7 @@ import { HOOKS_API_VERSION, type DiscoveryResponse, type ExtensionHandler } from
 import { gvhToPath, isKnownHook } from './catalog';
 import { discoverExtension, validateDiscoveryResponse } from './discovery';
 import { extensionUrl, formatDurationSeconds } from './invoke';
-import { createExtensionServer, type ExtensionServer } from './testing/extension-server';
+import { createExtensionServer, type ExtensionServer } from './extension-server/extension-server';
 import { HttpsExtensionTransport } from './transport';
 import type { ExtensionConfig } from './extension-config';
 

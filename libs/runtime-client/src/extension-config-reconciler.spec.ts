@@ -2,7 +2,7 @@ import type { Client } from '@capi/controller-runtime';
 import { ExtensionConfigReconciler, extensionConfigControllerOptions } from './extension-config-reconciler';
 import type { ExtensionConfig } from './extension-config';
 import { ExtensionRegistry } from './registry';
-import { createExtensionServer, type ExtensionServer } from './testing/extension-server';
+import { createExtensionServer, type ExtensionServer } from './extension-server/extension-server';
 import { FakeKubeClient } from './testing/fake-kube-client';
 import { HttpsExtensionTransport } from './transport';
 import { singleExtension } from './client';

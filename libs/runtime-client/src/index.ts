@@ -9,7 +9,7 @@ export * from './discovery';
 export * from './cache';
 export * from './metrics';
 export * from './client';
-export * from './testing/extension-server';
+export * from './extension-server/extension-server';
 export * from './runtime-client.module';
 export {
   ExtensionConfigReconciler,
@@ -19,7 +19,7 @@ export {
   type ReconcileRequest,
   type ReconcileResult,
 } from './extension-config-reconciler';
-export * from './testing/extension-server.module';
+export * from './extension-server/extension-server.module';
 export * from './module/extension-config.module';
 export {
   registryReadiness,
@@ -30,5 +30,4 @@ export {
   type WarmUpOutcome,
   type RegistryReadinessState,
 } from './module/warm-up';
-export * from './testing/test-runtime-client';
 export * from './in-process';

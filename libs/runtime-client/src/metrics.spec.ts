@@ -8,7 +8,7 @@ import { discoverExtension } from './discovery';
 import type { ExtensionConfig } from './extension-config';
 import { RuntimeSdkMetrics } from './metrics';
 import { ExtensionRegistry } from './registry';
-import { createExtensionServer, generateServerTls, type ExtensionServer } from './testing/extension-server';
+import { createExtensionServer, generateServerTls, type ExtensionServer } from './extension-server/extension-server';
 import { HttpsExtensionTransport } from './transport';
 
 const machine = {

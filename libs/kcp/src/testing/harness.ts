@@ -19,7 +19,8 @@ import { eventually, extensionConfigFor, kubeConfigFor, startEnvtest, type Envte
 import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
-import { createTestRuntimeClient, discoverExtension } from '@capi/runtime-client';
+import { createTestRuntimeClient } from '@capi/runtime-client/testing';
+import { discoverExtension } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { KcpControllerModule } from '../kcp-controller.module';
 import { ClusterStatusMirror } from './cluster-status.reconciler';

@@ -17,12 +17,12 @@ import {
 import { FakeClock } from '@capi/apimachinery/testing';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
 import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
+import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import {
   createExtensionServer,
   discoverExtension,
   ExtensionRegistry,
   HttpsExtensionTransport,
-  createTestRuntimeClient,
   type AnyExtensionHandler,
   type ExtensionServer,
 } from '@capi/runtime-client';

@@ -23,12 +23,8 @@ import {
 import { startEnvtest, type Envtest } from '@capi/envtest';
 import { InPlaceUpdaterHandlers, HANDLER_NAMES } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
-import {
-  createExtensionServer,
-  discoverExtension,
-  createTestRuntimeClient,
-  type ExtensionServer,
-} from '@capi/runtime-client';
+import { createTestRuntimeClient } from '@capi/runtime-client/testing';
+import { createExtensionServer, discoverExtension, type ExtensionServer } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { MachineSetModule } from '../module';
 

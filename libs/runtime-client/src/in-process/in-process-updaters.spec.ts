@@ -5,7 +5,7 @@ import { RuntimeClient } from '../client';
 import { discoverExtension } from '../discovery';
 import { ExtensionCallError } from '../errors';
 import { ExtensionRegistry } from '../registry';
-import { createExtensionServer, type ExtensionServer } from '../testing/extension-server';
+import { createExtensionServer, type ExtensionServer } from '../extension-server/extension-server';
 import { HttpsExtensionTransport } from '../transport';
 import type { InPlaceUpdater } from './in-place-updater';
 import { InProcessAwareTransport } from './in-process-transport';

@@ -13,7 +13,7 @@ import { eventually, kubeConfigFor, startEnvtest, type Envtest } from '@capi/env
 import type { RuntimeClient } from '../client';
 import { ExtensionConfigController, ExtensionConfigModule } from '../module/extension-config.module';
 import { EXTENSION_TRANSPORT, RUNTIME_CLIENT } from '../runtime-client.module';
-import { createExtensionServer, type ExtensionServer } from '../testing/extension-server';
+import { createExtensionServer, type ExtensionServer } from '../extension-server/extension-server';
 import { IN_PLACE_UPDATERS, inPlaceUpdater, type InPlaceUpdater, type InProcessResponse } from './in-place-updater';
 
 const forObject = { metadata: { namespace: 'default' } };

@@ -18,7 +18,7 @@ import type { RuntimeClient } from '../client';
 import type { ExtensionConfig } from '../extension-config';
 import type { ExtensionRegistry } from '../registry';
 import { EXTENSION_REGISTRY, RUNTIME_CLIENT } from '../runtime-client.module';
-import { createExtensionServer, type ExtensionServer } from '../testing/extension-server';
+import { createExtensionServer, type ExtensionServer } from '../extension-server/extension-server';
 import {
   EXTENSION_REGISTRY_READY_CHECK,
   ExtensionConfigController,

@@ -11,7 +11,7 @@ import {
   generateServerTls,
   type ExtensionServer,
   type TlsMaterial,
-} from '../testing/extension-server';
+} from '../extension-server/extension-server';
 import {
   EXTENSION_REGISTRY_READY_CHECK,
   ExtensionConfigController,
