@@ -10,7 +10,7 @@ import {
 import type { KubeObject } from '@capi/apimachinery';
 import type { KubeClient } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
-import { INMEMORY_API_VERSION } from '@capi/inmemory';
+import { INMEMORY_API_VERSION, inMemoryCrds } from '@capi/inmemory';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import { ContractVersionResolver } from '@capi/external';
 import { ServerSideApplier } from '@capi/ssa';
@@ -34,7 +34,7 @@ describe('syncMachines on envtest', () => {
   const template = { ...infraTemplate('tmpl-a'), apiVersion: INMEMORY_API_VERSION };
 
   beforeAll(async () => {
-    env = await startEnvtest();
+    env = await startEnvtest({ crds: inMemoryCrds() });
     kube = clientFor(env);
     io = { client: kube, applier: new ServerSideApplier(), resolver: new ContractVersionResolver(kube) };
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }).catch(() => undefined);

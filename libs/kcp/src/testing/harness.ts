@@ -16,7 +16,12 @@ import {
 import type { KubeObject } from '@capi/apimachinery';
 import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient } from '@capi/controller-runtime';
 import { eventually, extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
-import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
+import {
+  INMEMORY_API_VERSION,
+  INMEMORY_INPLACE_UPDATER,
+  InMemoryProviderModule,
+  registerInMemoryKinds,
+} from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
 import { createTestRuntimeClient } from '@capi/runtime-client/testing';
@@ -38,6 +43,7 @@ export interface KcpHarness {
 }
 
 export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promise<KcpHarness> {
+  registerInMemoryKinds(); // before the envtest installs the registered CRDs
   const env = await startEnvtest();
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
