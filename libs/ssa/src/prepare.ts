@@ -1,6 +1,6 @@
 // PrepareModified (spec §10.1 step 1): the apply intent keeps only the fields controllers have opinions on.
 import type { KubeObject } from '@capi/apimachinery';
-import { pickPaths, type FieldPath } from './paths';
+import { pickPaths, type FieldPath } from '@capi/apimachinery';
 
 /** Paths kept in an SSA intent; status, resourceVersion, managedFields, creationTimestamp... are dropped. */
 export const SSA_ALLOWED_PATHS: readonly FieldPath[] = [

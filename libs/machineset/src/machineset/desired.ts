@@ -1,6 +1,6 @@
 // Desired Machine / InfraMachine / BootstrapConfig of a MachineSet (upstream machineset_controller.go
 // computeDesiredMachine and external.CreateFromTemplate), pure so creation and in-place updates share them.
-import { parseApiVersion, type KubeObject, type OwnerReference } from '@capi/apimachinery';
+import { parseApiVersion, type KubeObject, type OwnerReference, fnv32a } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -11,7 +11,6 @@ import {
   type Machine,
   type MachineSet,
 } from '@capi/api';
-import { fnv32a } from '@capi/ssa';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_NAME_LENGTH = 63;
