@@ -3,7 +3,7 @@ import { encodePatch, type CanUpdateMachineRequest, type KubeadmConfig, type Mac
 import type { KubeObject } from '@capi/apimachinery';
 import type { KubeClient, Client, ObjectRef, PatchType } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
-import { INMEMORY_API_VERSION } from '@capi/inmemory';
+import { INMEMORY_API_VERSION, inMemoryCrds } from '@capi/inmemory';
 import type { CoverageRuntimeClient } from '@capi/inplace';
 import { ServerSideApplier } from '@capi/ssa';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
@@ -66,7 +66,7 @@ describe('KCP in-place on envtest', () => {
   const applier = new ServerSideApplier();
   const events = { event: jest.fn(async () => undefined) };
   beforeAll(async () => {
-    env = await startEnvtest();
+    env = await startEnvtest({ crds: inMemoryCrds() });
     kube = clientFor(env);
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }).catch(() => undefined);
     // A real owner: objects owned by a made-up uid would be garbage collected, and applies pinning their uids refused.
