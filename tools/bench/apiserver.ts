@@ -1,6 +1,7 @@
 // Benchmark: embedded API server throughput per verb over HTTP (create, get, list, merge patch, status patch, apply)
 // with W watchers open on the kind, so every write also pays the watch fan-out.
-import { KubeClient, type KubeObject, type WatchHandle } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { KubeClient, type WatchHandle } from '@capi/controller-runtime';
 import { startEnvtest } from '@capi/envtest';
 import { KubeConfig } from '@kubernetes/client-node';
 import { renderTable, type Cell } from './table';

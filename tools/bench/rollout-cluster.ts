@@ -1,7 +1,8 @@
 // The rollout bench's cluster (the demo's objects, one control plane Machine and a MachineDeployment of N) and its
 // settle checks; also used by the manager chaos test.
 import { CLUSTER_API_VERSION, MACHINE_DEPLOYMENT_NAME_LABEL, type Machine } from '@capi/api';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 import { ownerProblems } from '../demo/flow';
 import { createDemoCluster, DEFAULT_DEMO, names, type DemoSpec } from '../demo/objects';
 import { machineProblems } from '../demo/progress';

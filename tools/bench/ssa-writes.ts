@@ -1,6 +1,7 @@
 // Benchmark 2: API writes per effective change and per no-op reconcile through @capi/ssa patch, counted at the server.
 import { RequestMetrics } from '@capi/apiserver';
-import { InformerCache, KubeClient, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { InformerCache, KubeClient, type ObjectRef } from '@capi/controller-runtime';
 import { embeddedServer, startEnvtest, type Envtest } from '@capi/envtest';
 import { patch, SsaCache } from '@capi/ssa';
 import { KubeConfig } from '@kubernetes/client-node';

@@ -2,7 +2,8 @@
 // in-memory provider), wait until every Machine is Running and Ready, change the version (in place), then the VM
 // image (a rollout), printing each Machine's progress from a watch, and report what happened to every Machine.
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, type Machine } from '@capi/api';
-import { isAlreadyExists, isGone, type Client, type KubeObject, type WatchHandle } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isAlreadyExists, isGone, type Client, type WatchHandle } from '@capi/controller-runtime';
 import {
   DEFAULT_DEMO,
   createDemoCluster,

@@ -14,7 +14,7 @@ import {
   type KubeadmControlPlane,
   type MachineDeployment,
 } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachineTemplate } from '@capi/inmemory';
 
 export interface DemoSpec {

@@ -15,7 +15,8 @@ import {
   type Cluster,
   type Machine,
 } from '@capi/api';
-import { KubeClient, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { KubeClient } from '@capi/controller-runtime';
 import { EXAMPLE_API_VERSION } from './api';
 
 const ns = 'default';

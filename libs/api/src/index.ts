@@ -1,23 +1,255 @@
-export * from './gvk';
-export * from './constants';
-export * from './indexes';
-export * from './schema/k8s';
-export * from './schema/meta';
-export * from './schema/kind';
-export * from './types/machine';
-export * from './types/machineset';
-export * from './types/mhc';
-export * from './types/cluster';
-export * from './types/kubeadm';
-export * from './types/extensionconfig';
-export * from './crd';
-export * from './conditions';
-export * from './pendinghooks';
-export * from './inplace';
-export * from './extensionconfig';
-export * from './hooks';
-export * from './remediation';
-export * from './summary';
-export * from './machine-template';
-export * from './simulated-control-plane';
-// Only for libs/machine/src/status-patch, which imports it from here until it moves to @capi/apimachinery.
+export {
+  BOOTSTRAP_API_VERSION,
+  BOOTSTRAP_GROUP,
+  CLUSTER_API_VERSION,
+  CLUSTER_GROUP,
+  ClusterGVK,
+  CONTROLPLANE_API_VERSION,
+  CONTROLPLANE_GROUP,
+  ExtensionConfigGVK,
+  INFRASTRUCTURE_GROUP,
+  KubeadmConfigGVK,
+  KubeadmControlPlaneGVK,
+  MachineDeploymentGVK,
+  MachineGVK,
+  MachineHealthCheckGVK,
+  MachineSetGVK,
+  RUNTIME_API_VERSION,
+} from './gvk';
+export {
+  ACKNOWLEDGED_MOVE_ANNOTATION,
+  AVAILABLE_CONDITION,
+  AVAILABLE_REASON,
+  BOOTSTRAP_CONFIG_READY_CONDITION,
+  CLUSTER_NAME_LABEL,
+  CONTRACT_VERSION_LABEL_V1BETA2,
+  DELETE_MACHINE_ANNOTATION,
+  DELETING_CONDITION,
+  DELETING_REASON,
+  DISABLE_MACHINE_CREATE_ANNOTATION,
+  DISCOVERED_CONDITION,
+  DISCOVERED_REASON,
+  HEALTH_CHECK_SUCCEEDED_CONDITION,
+  HEALTH_CHECK_SUCCEEDED_REASON,
+  IN_PLACE_UPDATE_FAILED_REASON,
+  IN_PLACE_UPDATING_REASON,
+  INFRASTRUCTURE_READY_CONDITION,
+  INJECT_CA_FROM_SECRET_ANNOTATION,
+  KCP_REMEDIATION_FOR_ANNOTATION,
+  KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
+  KUBEADM_CONTROL_PLANE_FINALIZER,
+  MACHINE_CONTROL_PLANE_LABEL,
+  MACHINE_CONTROL_PLANE_NAME_LABEL,
+  MACHINE_DEPLOYMENT_NAME_LABEL,
+  MACHINE_FINALIZER,
+  MACHINE_SET_NAME_LABEL,
+  MACHINE_SKIP_REMEDIATION_ANNOTATION,
+  MACHINE_TEMPLATE_HASH_LABEL,
+  MACHINE_UP_TO_DATE_UPDATING_REASON,
+  MACHINES_READY_CONDITION,
+  MACHINES_UP_TO_DATE_CONDITION,
+  MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
+  NODE_DELETED_REASON,
+  NODE_HEALTHY_CONDITION,
+  NODE_READY_CONDITION,
+  NODE_STARTUP_TIMEOUT_REASON,
+  NOT_AVAILABLE_REASON,
+  NOT_DELETING_REASON,
+  NOT_PAUSED_REASON,
+  NOT_READY_REASON,
+  NOT_UP_TO_DATE_REASON,
+  NOT_UPDATING_REASON,
+  OWNER_REMEDIATED_CONDITION,
+  PAUSED_ANNOTATION,
+  PAUSED_CONDITION,
+  PAUSED_REASON,
+  PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,
+  PENDING_HOOKS_ANNOTATION,
+  READY_CONDITION,
+  READY_REASON,
+  RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
+  REMEDIATE_MACHINE_ANNOTATION,
+  REMEDIATING_CONDITION,
+  REVISION_ANNOTATION,
+  ROLLING_OUT_CONDITION,
+  SCALING_DOWN_CONDITION,
+  SCALING_UP_CONDITION,
+  SUCCESSFUL_START_IN_PLACE_UPDATE_EVENT_REASON,
+  TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
+  TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
+  UNHEALTHY_MACHINE_REASON,
+  UNHEALTHY_NODE_REASON,
+  UP_TO_DATE_CONDITION,
+  UP_TO_DATE_REASON,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  UPDATING_CONDITION,
+  WAITING_FOR_REMEDIATION_REASON,
+} from './constants';
+export { AtomicList, Obj, OptBool, OptInt32, OptString } from './schema/k8s';
+export {
+  type Condition,
+  ConditionSchema,
+  ConditionsSchema,
+  type ConditionStatus,
+  type LabelSelector,
+  LabelSelectorSchema,
+  TemplateObjectMetaSchema,
+} from './schema/meta';
+export {
+  defineKind,
+  type KindDefinition,
+  type KindInput,
+  type KindObject,
+  type PrinterColumn,
+  type ServedVersion,
+} from './schema/kind';
+export {
+  type Machine,
+  MachineAddressSchema,
+  MachineDefinition,
+  type MachineSpec,
+  MachineSpecSchema,
+  type MachineTemplateSpec,
+  MachineTemplateSpecSchema,
+} from './types/machine';
+export {
+  type MachineDeployment,
+  MachineDeploymentDefinition,
+  type MachineDeploymentStatus,
+  MachineDeploymentStatusSchema,
+  type MachineSet,
+  MachineSetDefinition,
+  type MachineSetDeletionOrder,
+  MachineSetDeletionOrderSchema,
+  type MachineSetStatus,
+  MachineSetStatusSchema,
+} from './types/machineset';
+export {
+  type MachineHealthCheck,
+  MachineHealthCheckDefinition,
+  type MachineHealthCheckSpec,
+  MachineHealthCheckSpecSchema,
+} from './types/mhc';
+export { type Cluster, ClusterDefinition } from './types/cluster';
+export {
+  type KubeadmConfig,
+  KubeadmConfigDefinition,
+  type KubeadmConfigSpec,
+  KubeadmConfigSpecSchema,
+  type KubeadmConfigTemplate,
+  KubeadmConfigTemplateDefinition,
+  type KubeadmControlPlane,
+  KubeadmControlPlaneDefinition,
+  type KubeadmControlPlaneStatus,
+  KubeadmControlPlaneStatusSchema,
+} from './types/kubeadm';
+export {
+  type ExtensionClientConfig,
+  ExtensionClientConfigSchema,
+  type ExtensionConfig,
+  ExtensionConfigDefinition,
+  type ExtensionConfigHandler,
+  ExtensionConfigHandlerSchema,
+} from './types/extensionconfig';
+export {
+  buildCrd,
+  capiCrdDefinitions,
+  crdRegistry,
+  CrdRegistry,
+  type CustomResourceDefinition,
+  type JSONSchemaProps,
+  structuralErrors,
+} from './crd';
+export {
+  aggregate,
+  type AggregateOptions,
+  type ConditionInput,
+  type ConditionsHolder,
+  getCondition,
+  isFalse,
+  isTrue,
+  setCondition,
+} from './conditions';
+export {
+  annotationsMergePatch,
+  type AnnotationsResult,
+  isPending,
+  markAsDoneAnnotations,
+  markAsPendingAnnotations,
+  parseCommaList,
+} from './pendinghooks';
+export {
+  type AnnotatedObject,
+  cleanupMachineSpecForDiff,
+  isUpdateInProgress,
+  type ReducedObject,
+  reduceObjectForHook,
+  type ReducibleObject,
+} from './inplace';
+export {
+  type CanUpdateMachineObjects,
+  type CanUpdateMachineRequest,
+  type CanUpdateMachineResponse,
+  type CanUpdateMachineSetObjects,
+  type CanUpdateMachineSetRequest,
+  type CanUpdateMachineSetResponse,
+  type CommonRequest,
+  type CommonResponse,
+  type CommonRetryResponse,
+  decodeHookResponse,
+  decodePatch,
+  type DecodeResult,
+  DEFAULT_HANDLER_TIMEOUT_SECONDS,
+  type DiscoveryRequest,
+  type DiscoveryResponse,
+  encodePatch,
+  type ExtensionHandler,
+  FAILURE_POLICIES,
+  type FailurePolicy,
+  type GroupVersionHookRef,
+  HOOK_NAMES,
+  type HookName,
+  type HookObject,
+  type HookRequest,
+  hookRequestKind,
+  type HookResponse,
+  hookResponseKind,
+  HOOKS_API_VERSION,
+  HOOKS_GROUP,
+  HOOKS_VERSION,
+  type HookTypes,
+  isPatchDefined,
+  MAX_HANDLER_TIMEOUT_SECONDS,
+  type Patch,
+  PatchDecodeError,
+  type PatchType,
+  RESPONSE_STATUSES,
+  type ResponseStatus,
+  RETRY_HOOKS,
+  type UpdateMachineRequest,
+  type UpdateMachineResponse,
+} from './hooks';
+export {
+  isMachineToBeRemediated,
+  isMachineUnhealthy,
+  NOT_REMEDIATING_REASON,
+  ownerRemediatingCondition,
+  REMEDIATING_REASON,
+} from './remediation';
+export { type MergePriority, summarize, type SummaryOptions } from './summary';
+export {
+  compareMachineTemplates,
+  type MachineTemplateComparison,
+  type MachineTemplateLike,
+  semanticEqual,
+} from './machine-template';
+export {
+  SIMULATED_ETCD_MEMBER_KEY,
+  SIMULATED_ETCD_MEMBER_LABEL,
+  SIMULATED_NAMESPACE,
+  SIMULATED_STATIC_POD_KEY,
+  SIMULATED_STATIC_POD_LABEL,
+  type SimulatedEtcdMember,
+  simulatedEtcdMemberConfigMapName,
+  simulatedStaticPodConfigMapName,
+} from './simulated-control-plane';

@@ -1,10 +1,37 @@
 // @capi/apimachinery: the pieces of k8s.io/apimachinery and k8s.io/utils the other libs share. Test helpers are in
 // '@capi/apimachinery/testing'.
-export * from './labels';
-export { jsonEqual, canonicalJson } from './json/equal';
-export { mergePatch, createMergePatch } from './json/merge-patch';
-export { groupOf, parseApiVersion, parseGroupVersion, type GroupVersion } from './schema/group-version';
-export { RealClock, realClock, sleep, type Clock, type PassiveClock, type TimerHandle } from './clock/clock';
+export type {
+  KubeObject,
+  ListMeta,
+  ManagedFieldsEntry,
+  ObjectList,
+  ObjectMeta,
+  OwnerReference,
+  Status,
+} from './meta/types';
+export { shareManagedFieldsTrees } from './meta/managed-fields';
+export {
+  everything,
+  formatLabelSelector,
+  type Labels,
+  type LabelSelector,
+  labelSelectorAsSelector,
+  LabelSelectorError,
+  type LabelSelectorRequirement,
+  matchesLabelSelector,
+  nothing,
+  type Operator,
+  parseSelector,
+  type Requirement,
+  type Selector,
+} from './labels';
+export { canonicalJson, jsonEqual } from './json/equal';
+export { cloneJson, deepFreeze } from './json/clone';
+export { type FieldPath, getPath, hasPath, pickPaths, setPath } from './json/field-path';
+export { fnv32a } from './hash/fnv';
+export { createMergePatch, mergePatch } from './json/merge-patch';
+export { groupOf, type GroupVersion, parseApiVersion, parseGroupVersion } from './schema/group-version';
+export { type Clock, type PassiveClock, realClock, RealClock, sleep, type TimerHandle } from './clock/clock';
 export { formatTime } from './time';
 export { LRUExpireCache, type LRUExpireCacheOptions } from './cache/lru-expire-cache';
 export { compareKubernetesVersions, parseKubernetesVersion } from './version/version';

@@ -1,3 +1,3 @@
-export { ApiServer, type ApiServerOptions, type StartedServer, type Logger } from './server/apiserver';
-export { RequestMetrics, type RequestCounts } from './server/metrics';
-export { renderKubeconfig, type KubeconfigArgs } from './server/kubeconfig';
+export { ApiServer, type ApiServerOptions, type Logger, type StartedServer } from './server/apiserver';
+export { type RequestCounts, RequestMetrics } from './server/metrics';
+export { type KubeconfigArgs, renderKubeconfig } from './server/kubeconfig';

@@ -1,5 +1,5 @@
 // Semantic suite (CRUD, patch, apply, selectors, paging), run through raw HTTPS and @kubernetes/client-node.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { configMap, widget } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
 import { HttpError, refOf, type TestClient } from './support/test-client';

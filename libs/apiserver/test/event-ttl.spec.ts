@@ -1,7 +1,7 @@
 // Events expire through the API as kube-apiserver's --event-ttl expires them: an Event not written for the TTL (default
 // 1 h) is deleted by the sweep (ApiServer.expireEvents, which the manager's embedded default runs periodically); a fresh
 // Event, or one updated since, stays. Embedded server only: its clock is the test's, so no waiting.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { embedded, startTestServer, type TestServer } from './support/server';
 import type { Ev, TestClient } from './support/test-client';
 

@@ -1,6 +1,6 @@
 // metadata.generation per served kind, as kube's registry strategies set it: custom resources and CRDs start at 1 and
 // bump on spec changes; the other built-ins never carry one (kube's BeforeUpdate also keeps clients from changing it).
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { builtinResources } from '../src/server/registry';
 import { startTestServer, type TestServer } from './support/server';
 import type { TestClient } from './support/test-client';

@@ -2,7 +2,7 @@
 // The kube target runs kube-apiserver alone, as controller-runtime's envtest: no kube-controller-manager, so no
 // garbage collector or namespace controller. What kube-apiserver itself does on a delete (finalizers, deletionTimestamp)
 // runs on both targets; what the controllers do afterwards, on the embedded server (which runs its own) only.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { configMap, waitFor, widget } from './support/fixtures';
 import { compactHistory, embedded, itEmbedded, startTestServer, type TestServer } from './support/server';
 import { HttpError, refOf, type Ev, type TestClient } from './support/test-client';

@@ -1,18 +1,18 @@
 export {
-  WORKLOAD_CLUSTER_CLIENT_PROVIDER,
-  kubeconfigSecretClientProvider,
-  WorkloadClusterConnectionError,
-  type WorkloadClusterClientProvider,
   type ClusterKey,
+  kubeconfigSecretClientProvider,
+  WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+  type WorkloadClusterClientProvider,
+  WorkloadClusterConnectionError,
 } from './workload-cluster';
 export {
-  WORKLOAD_CLUSTER_CACHE,
-  WorkloadClusterCache,
-  NODE_PROVIDER_ID_FIELD,
-  type WorkloadClusterCacheOptions,
   type ClusterHealth,
+  NODE_PROVIDER_ID_FIELD,
   type NodeEventHandler,
   type NodeEventType,
+  WORKLOAD_CLUSTER_CACHE,
+  WorkloadClusterCache,
+  type WorkloadClusterCacheOptions,
 } from './workload-cluster-cache';
 export { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCacheModule } from './workload-cluster-cache.module';
 export type { HealthProbeOptions } from './health-probe';

@@ -1,6 +1,7 @@
 // Finding a workload cluster's Node by spec.providerID over a client, for callers without a Node cache (the
 // in-memory provider's host backend); the Machine controller reads Nodes through WorkloadClusterCache instead.
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 
 const providerIdOf = (n: KubeObject) => (n.spec as { providerID?: string } | undefined)?.providerID;
 

@@ -7,7 +7,8 @@
 // answering is disconnected after the failure threshold and connected again, probe first, no sooner than the
 // connection-creation retry interval; until then reads fail at once instead of waiting on a dead server.
 import { Logger } from '@nestjs/common';
-import { InformerCache, isApiError, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { InformerCache, isApiError, type Client } from '@capi/controller-runtime';
 import {
   connectionRetryWaitMs,
   decideAfterConnect,

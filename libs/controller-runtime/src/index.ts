@@ -1,74 +1,123 @@
-export * from './client/types';
-export * from './client/errors';
-export * from './features';
-export { KubeClient, KubeClientOptions } from './client/kube-client';
-export * from './client/in-cluster';
-export { ClientRateLimit, RequestRateLimiter, TokenBucketRateLimiter, rateLimiterFor } from './client/token-bucket';
+export type {
+  ApplyOptions,
+  Client,
+  DeleteOptions,
+  ListOptions,
+  ObjectRef,
+  PatchOptions,
+  PatchType,
+  WatchEvent,
+  WatchEventType,
+  WatchHandle,
+  WatchOptions,
+  WriteOptions,
+} from './client/types';
 export {
-  ApiWarningHandler,
-  parseWarningHeader,
-  type ApiWarning,
-  type ApiWarningHandlerOptions,
-} from './client/warnings';
-export { RestMapper, ResourceMapping, NoKindMatchError } from './client/rest-mapper';
+  ApiError,
+  isAlreadyExists,
+  isApiError,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInvalid,
+  isNotFound,
+} from './client/errors';
 export {
-  ClientMetrics,
-  ClientRequestInfo,
-  ClientVerb,
+  FEATURE_GATES,
+  FeatureGateError,
+  FeatureGates,
+  featureGatesFromEnv,
+  FeatureGatesModule,
+  type FeatureSpec,
+  type FeatureStage,
+  KNOWN_FEATURE_GATES,
+  type KnownFeature,
+  parseFeatureGateSpec,
+} from './features';
+export { KubeClient, type KubeClientOptions } from './client/kube-client';
+export {
+  inClusterKubeconfig,
+  inClusterNamespace,
+  type InClusterOptions,
+  inClusterUnavailableReason,
+} from './client/in-cluster';
+export type { ClientRateLimit, RequestRateLimiter } from './client/token-bucket';
+export { ApiWarningHandler, type ApiWarningHandlerOptions } from './client/warnings';
+export { NoKindMatchError, type ResourceMapping, RestMapper } from './client/rest-mapper';
+export {
+  type ClientMetrics,
+  type ClientRequestInfo,
+  type ClientVerb,
   CountingClientMetrics,
-  PromClientMetrics,
-  WRITE_VERBS,
-  combineClientMetrics,
 } from './client/client-metrics';
-
 export {
+  type IndexFunc,
+  type InformerEventHandler,
   SharedInformer,
-  SharedInformerOptions,
-  InformerEventHandler,
-  IndexFunc,
-  NAMESPACE_INDEX,
-  objectKey,
+  type SharedInformerOptions,
+  type TransformFunc,
 } from './cache/informer';
 export {
+  type CacheListOptions,
+  type CacheOptions,
+  type FieldExtractor,
   InformerCache,
-  CacheOptions,
-  CacheListOptions,
-  FieldExtractor,
-  fieldIndexName,
   labelIndexField,
-  isAtLeast,
 } from './cache/cache';
 export {
-  OWNER_CONTROLLER_FIELD,
-  NO_CONTROLLER_OWNER,
   controllerOwnerKey,
   indexByControllerOwner,
   indexByFieldPath,
   indexByLabel,
+  NO_CONTROLLER_OWNER,
+  OWNER_CONTROLLER_FIELD,
 } from './cache/indexes';
 export { CachedClient } from './cache/cached-client';
-export { TransformFunc, shareManagedFieldsTrees } from './cache/transforms';
-
-export { WorkQueue, WorkQueueOptions } from './workqueue/workqueue';
-export { RateLimiter, ItemExponentialFailureRateLimiter, ExponentialBackoffOptions } from './workqueue/rate-limiter';
-export { cloneJson, deepFreeze } from './util/clone';
-
-export * from './controller/types';
-export { Controller, decideRequeue, ReconcileOutcome } from './controller/controller';
-export { controllerOwnerRequests, requestFor } from './controller/mapping';
-export * from './controller/predicates';
-
-export { LeaderElector, LeaderElectionOptions, LeaderCallbacks } from './leader/leader-elector';
-export { Lease, decideLease, microTime } from './leader/lease';
-export { Manager, ManagerOptions } from './manager/manager';
-
+export { WorkQueue, type WorkQueueOptions } from './workqueue/workqueue';
 export {
-  ControllerRuntimeModule,
-  ControllerRuntimeModuleOptions,
-  ManagerLifecycle,
-} from './nest/controller-runtime.module';
-export { ReconcilerFor, RECONCILER_FOR } from './nest/reconciler-for.decorator';
+  type ExponentialBackoffOptions,
+  ItemExponentialFailureRateLimiter,
+  type RateLimiter,
+} from './workqueue/rate-limiter';
+export type {
+  ControllerOptions,
+  ForSpec,
+  GroupVersionKind,
+  LogFields,
+  MapContext,
+  OwnsSpec,
+  Predicate,
+  ReconcileContext,
+  ReconcileLogger,
+  Reconciler,
+  Request,
+  Result,
+  WatchSpec,
+} from './controller/types';
+export { Controller } from './controller/controller';
+export {
+  allOf,
+  annotationChangedPredicate,
+  anyOf,
+  generationChangedPredicate,
+  hasAnnotationPredicate,
+  labelChangedPredicate,
+  resourceVersionChangedPredicate,
+} from './controller/predicates';
+export { type LeaderCallbacks, type LeaderElectionOptions, LeaderElector } from './leader/leader-elector';
+export type { Lease } from './leader/lease';
+export { Manager, type ManagerOptions } from './manager/manager';
+export { ControllerRuntimeModule, type ControllerRuntimeModuleOptions } from './nest/controller-runtime.module';
+export { RECONCILER_FOR, ReconcilerFor } from './nest/reconciler-for.decorator';
 export { SCHEDULE_MODULE } from './nest/schedule';
-export * from './nest/nest-compat';
-export * from './nest/tokens';
+export { assertNestCompatible } from './nest/nest-compat';
+export {
+  CACHE,
+  CACHED_CLIENT,
+  CONTROLLER_RUNTIME_OPTIONS,
+  KUBE_CLIENT,
+  KUBE_CONFIG,
+  MANAGER,
+  METRICS_REGISTRY,
+} from './nest/tokens';
 export { ApiEventRecorder, type EventRecorder } from './events/recorder';

@@ -1,19 +1,18 @@
-export { startEnvtest, embeddedServer, type Envtest, type EnvtestOptions } from './envtest';
-export { envtestTarget, type EnvtestTarget } from '@capi/kube-control-plane';
+export { embeddedServer, type Envtest, type EnvtestOptions, startEnvtest } from './envtest';
+export type { EnvtestTarget } from '@capi/kube-control-plane';
 export {
-  eventually,
-  settle,
   type ControllerQueues,
+  eventually,
   type EventuallyOptions,
   type Falsy,
+  settle,
   type SettleOptions,
 } from './polling';
 export { clientFor, countingClientFor, kubeConfigFor, type KubeconfigSource } from './clients';
 export {
   extensionConfigFor,
-  testMachineCrd,
-  TEST_INFRA_API_VERSION,
-  TEST_INFRA_GROUP,
-  TEST_MACHINE_KIND,
   type ExtensionEndpoint,
+  TEST_INFRA_API_VERSION,
+  TEST_MACHINE_KIND,
+  testMachineCrd,
 } from './fixtures';

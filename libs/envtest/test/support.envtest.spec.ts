@@ -1,5 +1,5 @@
 // The shared fixtures against a real envtest server.
-import { isNotFound, type KubeObject } from '@capi/controller-runtime';
+import { isNotFound } from '@capi/controller-runtime';
 import {
   clientFor,
   type Envtest,
@@ -10,6 +10,7 @@ import {
   TEST_MACHINE_KIND,
   testMachineCrd,
 } from '@capi/envtest';
+import { type KubeObject } from '@capi/apimachinery';
 
 let env: Envtest;
 beforeAll(async () => {

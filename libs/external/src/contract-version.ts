@@ -2,7 +2,8 @@
 // the CRD's contract label `cluster.x-k8s.io/v1beta2` (upstream internal/contract/version.go GetGKMetadata,
 // GetLatestContractAndAPIVersionFromContract).
 import { CONTRACT_VERSION_LABEL_V1BETA2 } from '@capi/api';
-import type { Client, KubeObject, ObjectRef } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client, ObjectRef } from '@capi/controller-runtime';
 
 export interface ContractVersionedRef {
   apiGroup: string;

@@ -1,8 +1,8 @@
 export {
-  ContractVersionResolver,
-  contractVersionOf,
-  ContractVersionError,
   type ContractVersionedRef,
+  ContractVersionError,
+  contractVersionOf,
+  ContractVersionResolver,
 } from './contract-version';
 export { getReferenced } from './util';
 export { ExternalObjectTracker } from './tracker';

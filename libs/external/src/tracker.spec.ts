@@ -1,4 +1,5 @@
-import type { InformerCache, InformerEventHandler, KubeObject, Request } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { InformerCache, InformerEventHandler, Request } from '@capi/controller-runtime';
 import { ExternalObjectTracker } from './tracker';
 
 /** An InformerCache stand-in that records the informers asked for and lets the test fire their events. */

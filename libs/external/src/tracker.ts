@@ -1,7 +1,8 @@
 // Dynamic watches on provider kinds (upstream controllers/external/tracker.go ObjectTracker): infra machines and
 // bootstrap configs can be any kind, so a controller starts their informers the first time one of its objects
 // references them.
-import type { InformerCache, KubeObject, Request } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { InformerCache, Request } from '@capi/controller-runtime';
 
 export class ExternalObjectTracker {
   private readonly watched = new Set<string>();

@@ -11,13 +11,13 @@ import {
   UPDATE_IN_PROGRESS_ANNOTATION,
   type Machine,
 } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   FeatureGates,
   FeatureGatesModule,
   KUBE_CLIENT,
   type Client,
-  type KubeObject,
 } from '@capi/controller-runtime';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import {
@@ -34,11 +34,11 @@ import {
   INMEMORY_API_VERSION,
   INMEMORY_INPLACE_UPDATER,
   InMemoryProviderModule,
-  kubeletVersionOf,
   registerInMemoryKinds,
 } from '@capi/inmemory';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import { NS } from './support/fixtures';
+import { kubeletVersionOf } from '../src/host/node';
 
 jest.setTimeout(60_000);
 

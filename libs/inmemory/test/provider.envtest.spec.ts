@@ -1,25 +1,13 @@
 // The provider's controllers against the embedded API server (envtest) and real workload API servers.
 import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, SIMULATED_STATIC_POD_KEY, type KubeadmConfig } from '@capi/api';
-import {
-  CACHE,
-  MANAGER,
-  type InformerCache,
-  type KubeClient,
-  type KubeObject,
-  type Manager,
-} from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { CACHE, MANAGER, type InformerCache, type KubeClient, type Manager } from '@capi/controller-runtime';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
 import { clientFor, eventually, settle } from '@capi/envtest';
 import {
-  CLUSTER_SECRET_TYPE,
   INMEMORY_API_VERSION,
-  INMEMORY_MACHINE_FINALIZER,
   type InMemoryCluster,
   type InMemoryMachine,
-  InMemoryMachineReconciler,
-  KubeadmConfigReconciler,
-  kubeconfigSecretName,
-  NODE_ROLE_CONTROL_PLANE_LABEL,
   WORKLOAD_CLUSTERS,
   type WorkloadClusters,
 } from '@capi/inmemory';
@@ -33,6 +21,14 @@ import {
   startProviderEnv,
   type ProviderEnv,
 } from './support/fixtures';
+import {
+  CLUSTER_SECRET_TYPE,
+  INMEMORY_MACHINE_FINALIZER,
+  kubeconfigSecretName,
+  NODE_ROLE_CONTROL_PLANE_LABEL,
+} from '../src/api/constants';
+import { InMemoryMachineReconciler } from '../src/machine/inmemory-machine.reconciler';
+import { KubeadmConfigReconciler } from '../src/bootstrap/kubeadm-config.reconciler';
 
 jest.setTimeout(30_000);
 

@@ -1,8 +1,7 @@
 // Applying an extension's patch to a request object, keeping only changes under allowed paths (upstream
 // internal/util/patch/patch.go ApplyPatchToObject). Out-of-path changes are discarded, not rejected.
-import { mergePatch } from '@capi/apimachinery';
+import { mergePatch, getPath, hasPath, setPath, type FieldPath } from '@capi/apimachinery';
 import { decodePatch, isPatchDefined, PatchDecodeError, type Patch } from '@capi/api';
-import { getPath, hasPath, setPath, type FieldPath } from '@capi/ssa';
 import { applyPatch as applyJsonPatch, JsonPatchError, type Operation } from 'fast-json-patch';
 
 export class PatchApplyError extends Error {

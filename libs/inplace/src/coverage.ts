@@ -13,7 +13,7 @@ import {
   type MachineSpec,
   type Patch,
 } from '@capi/api';
-import { getPath, type FieldPath } from '@capi/ssa';
+import { getPath, type FieldPath } from '@capi/apimachinery';
 import { applyPatchToObject, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS } from './apply-patch';
 import { formatDiff } from './diff';
 import { extensionConfigOfHandler, orderExtensions } from './updaters';

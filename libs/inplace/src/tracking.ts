@@ -1,7 +1,8 @@
 // Hook tracking with API writes (upstream internal/hooks/tracking.go): the pending-hooks annotation is
 // changed with a JSON merge patch, and only when it actually changes.
 import { annotationsMergePatch, markAsDoneAnnotations, markAsPendingAnnotations } from '@capi/api';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 
 async function patchAnnotations(client: Client, obj: KubeObject, next: Record<string, string>): Promise<void> {
   const mergePatch = annotationsMergePatch(obj.metadata.annotations, next);

@@ -2,7 +2,7 @@
 // Composition is this project's extension (upstream supports one updater): the Can* hooks are called in
 // ExtensionConfig name order (then handler name), and the owner records on the Machine which ExtensionConfigs
 // contributed patches to the accepted change; UpdateMachine is then called, in the same order, on those only.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 
 /** Comma-separated ExtensionConfig names whose Can* patches made up the accepted in-place change. */
 export const IN_PLACE_UPDATERS_ANNOTATION = 'in-place-updates.capi-inplace.io/updaters';

@@ -1,6 +1,7 @@
 // markAsPending / markAsDone against envtest (either target, the project's CRDs), counting the client's writes.
 import { PENDING_HOOKS_ANNOTATION } from '@capi/api';
-import type { CountingClientMetrics, KubeClient, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { CountingClientMetrics, KubeClient } from '@capi/controller-runtime';
 import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { markAsDone, markAsPending } from '@capi/inplace';
 

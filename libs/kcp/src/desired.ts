@@ -15,7 +15,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import type { KubeObject, OwnerReference } from '@capi/controller-runtime';
+import type { KubeObject, OwnerReference } from '@capi/apimachinery';
 
 export class DesiredStateError extends Error {
   constructor(message: string) {

@@ -17,12 +17,12 @@ import {
   type KubeadmConfigSpec,
   type Machine,
 } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   isForbidden,
   isInvalid,
   type Client,
   type InformerCache,
-  type KubeObject,
   type ObjectRef,
   type ReconcileLogger,
 } from '@capi/controller-runtime';

@@ -1,6 +1,7 @@
 // KubeadmControlPlane controller (upstream controlplane/kubeadm/internal/controllers): reads state, asks the pure
 // functions in decide.ts / uptodate.ts / status.ts what to do, and writes with SSA.
 import { Inject, Optional } from '@nestjs/common';
+import { indexMachines } from '@capi/index';
 import {
   CLUSTER_API_VERSION,
   ClusterGVK,
@@ -9,7 +10,6 @@ import {
   KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
   KUBEADM_CONTROL_PLANE_FINALIZER,
   PAUSED_ANNOTATION,
-  indexMachines,
   type Cluster,
   type KubeadmControlPlane,
   type Machine,

@@ -1,11 +1,11 @@
 // Reads and writes of control-plane Machines and their KubeadmConfig / InfraMachine (thin I/O used by the reconciler).
 import { randomBytes } from 'node:crypto';
-import { groupOf, type PassiveClock } from '@capi/apimachinery';
+import { groupOf, type PassiveClock, type KubeObject } from '@capi/apimachinery';
+import { controlledBy } from '@capi/index';
 import {
   BOOTSTRAP_API_VERSION,
   BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
-  controlledBy,
   setCondition,
   getCondition,
   type ConditionInput,
@@ -13,7 +13,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import { isNotFound, type Client, type InformerCache, type ObjectRef } from '@capi/controller-runtime';
 import { getReferenced, type ContractVersionResolver } from '@capi/external';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME } from './constants';

@@ -3,8 +3,8 @@
 // annotations, deletion timeouts, taints, readiness gates) reach its EXISTING Machines, and the labels and annotations
 // their InfraMachines and KubeadmConfigs, without a rollout. Runs before any rollout / scale decision.
 import type { KubeadmConfig, KubeadmControlPlane, Machine } from '@capi/api';
-import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
-import { canonicalJson } from '@capi/apimachinery';
+import { isNotFound, type Client } from '@capi/controller-runtime';
+import { canonicalJson, type KubeObject } from '@capi/apimachinery';
 import { intentMemoKey, syncLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { KCP_MANAGER_NAME, KCP_METADATA_MANAGER_NAME } from './constants';
 import { computeDesiredMachine, controlPlaneMachineAnnotations, controlPlaneMachineLabels } from './desired';

@@ -11,7 +11,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { formatDiff } from '@capi/inplace';
 import { isInitConfig, prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
 import {

@@ -10,7 +10,8 @@ import {
   SIMULATED_STATIC_POD_LABEL,
   type SimulatedEtcdMember,
 } from '@capi/api';
-import { NoKindMatchError, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { NoKindMatchError, type Client } from '@capi/controller-runtime';
 import {
   kubeconfigSecretClientProvider,
   WorkloadClusterCache,
@@ -258,59 +259,5 @@ export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvide
     // Informers first (their watches use the clients), then the clients.
     await this.nodeCache.closeAll();
     (this.clients as { closeAll?: () => void }).closeAll?.();
-  }
-}
-
-/** In-memory workload clusters for tests: Nodes set by hand; every control-plane Node healthy unless overridden. */
-export class InMemoryWorkloadClusterProvider implements WorkloadClusterProvider {
-  private readonly byCluster = new Map<
-    string,
-    { nodes: Map<string, WorkloadNode>; pods: Map<string, StaticPod>; members?: EtcdMember[] }
-  >();
-
-  private entry(cluster: ClusterKey) {
-    const k = `${cluster.namespace}/${cluster.name}`;
-    if (!this.byCluster.has(k)) this.byCluster.set(k, { nodes: new Map(), pods: new Map() });
-    return this.byCluster.get(k)!;
-  }
-
-  setNode(cluster: ClusterKey, node: WorkloadNode): void {
-    this.entry(cluster).nodes.set(node.name, { ...node });
-  }
-
-  /** Overrides one static Pod (by default every control-plane Node runs Ready ones). */
-  setPod(cluster: ClusterKey, pod: StaticPod): void {
-    this.entry(cluster).pods.set(pod.name, structuredClone(pod));
-  }
-
-  /** Overrides the etcd member list (by default one healthy member per control-plane Node). */
-  setEtcdMembers(cluster: ClusterKey, members: EtcdMember[]): void {
-    this.entry(cluster).members = structuredClone(members);
-  }
-
-  async forCluster(cluster: ClusterKey): Promise<WorkloadCluster> {
-    const e = this.entry(cluster);
-    const cp = () => [...e.nodes.values()].filter((n) => n.controlPlane);
-    const ready = (name: string): StaticPod => ({
-      name,
-      phase: 'Running',
-      conditions: [{ type: 'Ready', status: 'True' }],
-      containers: [],
-    });
-    return {
-      nodes: async (names = []) =>
-        [...e.nodes.values()].filter((n) => n.controlPlane || names.includes(n.name)).map((n) => ({ ...n })),
-      staticPods: async () => {
-        const pods = new Map<string, StaticPod>();
-        for (const n of cp())
-          for (const c of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'etcd'])
-            pods.set(`${c}-${n.name}`, ready(`${c}-${n.name}`));
-        for (const [name, p] of e.pods) pods.set(name, structuredClone(p));
-        return pods;
-      },
-      etcd: () => ({
-        members: async () => structuredClone(e.members ?? cp().map((n) => ({ id: n.name, name: n.name, alarms: [] }))),
-      }),
-    };
   }
 }

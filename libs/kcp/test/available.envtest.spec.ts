@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { getCondition, SIMULATED_NAMESPACE, simulatedEtcdMemberConfigMapName, type Machine } from '@capi/api';
-import type { KubeClient, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import {

@@ -1,18 +1,11 @@
 // canUpdateMachine / triggerInPlaceUpdate against the embedded API server: request contents, fallbacks, write order.
 import { encodePatch, type CanUpdateMachineRequest, type KubeadmConfig, type Machine } from '@capi/api';
-import type { KubeClient, Client, KubeObject, ObjectRef, PatchType } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient, Client, ObjectRef, PatchType } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
-import { INMEMORY_API_VERSION } from '@capi/inmemory';
+import { INMEMORY_API_VERSION, inMemoryCrds } from '@capi/inmemory';
 import type { CoverageRuntimeClient } from '@capi/inplace';
 import { ServerSideApplier } from '@capi/ssa';
-import {
-  canUpdateMachine,
-  computeDesiredInfraMachine,
-  type InPlaceDeps,
-  type NotUpToDateResult,
-  triggerInPlaceUpdate,
-  upToDate,
-} from '@capi/kcp';
 import {
   CLUSTER,
   infraTemplate,
@@ -21,6 +14,9 @@ import {
   machine as machineFixture,
   NS,
 } from '../src/testing/fixtures';
+import { canUpdateMachine, type InPlaceDeps, triggerInPlaceUpdate } from '../src/inplace';
+import { computeDesiredInfraMachine } from '../src/desired';
+import { type NotUpToDateResult, upToDate } from '../src/uptodate';
 
 jest.setTimeout(30_000);
 
@@ -70,7 +66,7 @@ describe('KCP in-place on envtest', () => {
   const applier = new ServerSideApplier();
   const events = { event: jest.fn(async () => undefined) };
   beforeAll(async () => {
-    env = await startEnvtest();
+    env = await startEnvtest({ crds: inMemoryCrds() });
     kube = clientFor(env);
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }).catch(() => undefined);
     // A real owner: objects owned by a made-up uid would be garbage collected, and applies pinning their uids refused.

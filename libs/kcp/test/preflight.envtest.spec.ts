@@ -10,10 +10,10 @@ import {
   UP_TO_DATE_CONDITION,
   type Machine,
 } from '@capi/api';
-import type { KubeClient, KubeObject, WatchHandle } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient, WatchHandle } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
-import { selectMachineForScaleDown } from '@capi/kcp';
 import {
   createControlPlane,
   getKcp,
@@ -24,6 +24,7 @@ import {
   NS,
   type KcpHarness,
 } from './support/harness';
+import { selectMachineForScaleDown } from '../src/decide';
 
 jest.setTimeout(150_000);
 

@@ -14,8 +14,8 @@ import {
 import type { WatchHandle } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { decideMachineMarking, MHC_FIELD_MANAGER } from '@capi/mhc';
-import { parseRemediationData } from '@capi/kcp';
 import { createControlPlane, getKcp, listMachines, startKcpHarness, NS, type KcpHarness } from './support/harness';
+import { parseRemediationData } from '../src/remediation';
 
 jest.setTimeout(90_000);
 

@@ -1,7 +1,7 @@
 // syncMachines end to end: a change of the KCP's machineTemplate labels, annotations and deletion timeouts reaches the
 // EXISTING control-plane Machines, their InfraMachines and KubeadmConfigs, without a rollout.
 import { BOOTSTRAP_API_VERSION, CONTROLPLANE_API_VERSION, type Machine } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { eventually } from '@capi/envtest';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import {

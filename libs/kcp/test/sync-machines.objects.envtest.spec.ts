@@ -7,24 +7,20 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import type { KubeClient, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
-import { INMEMORY_API_VERSION } from '@capi/inmemory';
+import { INMEMORY_API_VERSION, inMemoryCrds } from '@capi/inmemory';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import { ContractVersionResolver } from '@capi/external';
 import { ServerSideApplier } from '@capi/ssa';
-import {
-  computeDesiredInfraMachine,
-  computeDesiredKubeadmConfig,
-  computeDesiredMachine,
-  type ControlPlaneMachineObjects,
-  KCP_MANAGER_NAME,
-  syncMachines,
-  triggerInPlaceUpdate,
-  upToDate,
-} from '@capi/kcp';
 import { createMachine, type MachineIo } from '../src/machines';
 import { CLUSTER, infraTemplate, kcp as kcpFixture, NS } from '../src/testing/fixtures';
+import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from '../src/desired';
+import { type ControlPlaneMachineObjects, syncMachines } from '../src/sync-machines';
+import { KCP_MANAGER_NAME } from '../src/constants';
+import { triggerInPlaceUpdate } from '../src/inplace';
+import { upToDate } from '../src/uptodate';
 
 jest.setTimeout(30_000);
 
@@ -38,7 +34,7 @@ describe('syncMachines on envtest', () => {
   const template = { ...infraTemplate('tmpl-a'), apiVersion: INMEMORY_API_VERSION };
 
   beforeAll(async () => {
-    env = await startEnvtest();
+    env = await startEnvtest({ crds: inMemoryCrds() });
     kube = clientFor(env);
     io = { client: kube, applier: new ServerSideApplier(), resolver: new ContractVersionResolver(kube) };
     await kube.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } }).catch(() => undefined);

@@ -2,7 +2,7 @@
 // Machine's Node by name) and from a Node informer: reconciles do not list every workload Node over HTTP.
 import type { KubeClient } from '@capi/controller-runtime';
 import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
-import { CONTROL_PLANE_NODE_ROLE_LABEL, KubeconfigWorkloadClusterProvider } from '@capi/kcp';
+import { CONTROL_PLANE_NODE_ROLE_LABEL, KubeconfigWorkloadClusterProvider } from '../src/workload-cluster';
 
 jest.setTimeout(30_000);
 

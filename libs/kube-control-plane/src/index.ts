@@ -1,28 +1,17 @@
 export {
-  startKubeControlPlane,
   kubeAssetsDir,
-  KUBEBUILDER_ASSETS,
   type KubeControlPlane,
   type KubeControlPlaneOptions,
+  startKubeControlPlane,
 } from './control-plane';
-export { EtcdCluster, type EtcdMember, type EtcdClusterOptions } from './etcd';
+export { EtcdCluster, type EtcdClusterOptions, type EtcdMember } from './etcd';
 export { envtestTarget, type EnvtestTarget } from './target';
-export { installCrds, CRDS_READY_TIMEOUT_MS } from './crds';
 export {
-  ADMIN_USER,
-  KubeApiServer,
   getWithToken,
-  requestWithToken,
+  KubeApiServer,
   type KubeApiServerEndpoint,
   type KubeApiServerOptions,
+  requestWithToken,
 } from './kube-apiserver';
-export { ComponentError, ManagedProcess, freePort } from './process';
-export { generateServingCerts, type ServingCerts } from './tls';
-export {
-  AuditLog,
-  AuditRequestCounter,
-  countAuditEvents,
-  AUDIT_POLICY,
-  type AuditCounts,
-  type AuditEvent,
-} from './audit';
+export { freePort, ManagedProcess } from './process';
+export { type AuditCounts, type AuditEvent, AuditLog } from './audit';

@@ -11,7 +11,8 @@ import {
   type HookObject,
   type UpdateMachineRequest,
 } from '@capi/api';
-import type { Client, KubeObject, ReconcileLogger } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client, ReconcileLogger } from '@capi/controller-runtime';
 import { HookRetryCache, IN_PLACE_UPDATERS_ANNOTATION, markAsDone, selectUpdateMachineHandlers } from '@capi/inplace';
 import { aggregateResponses, type RuntimeClient } from '@capi/runtime-client';
 import {

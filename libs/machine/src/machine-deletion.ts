@@ -1,6 +1,7 @@
 // Machine deletion (upstream reconcileDelete, without drain / volume detach / pre-terminate hooks): delete the
 // bootstrap config and infra machine, wait until they are gone, delete the Node, then the finalizer may go.
-import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isNotFound, type Client } from '@capi/controller-runtime';
 import type { ExternalRead } from './machine-external';
 import type { MachineObject } from './types';
 import type { WorkloadClusterClientProvider } from '@capi/clustercache';

@@ -1,7 +1,7 @@
 // Pure rules for the Machine's bootstrap config and infra machine (upstream machine_controller_phases.go).
 import { CLUSTER_GROUP, CLUSTER_NAME_LABEL, MachineGVK } from '@capi/api';
-import { groupOf } from '@capi/apimachinery';
-import type { KubeObject, ObjectRef, OwnerReference, Request } from '@capi/controller-runtime';
+import { groupOf, type KubeObject, type OwnerReference } from '@capi/apimachinery';
+import type { ObjectRef, Request } from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 
 export interface ExternalRead {

@@ -1,5 +1,5 @@
 import type { WorkloadClusterCache } from '@capi/clustercache';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { lookupNode } from './machine-node';
 
 const cluster = { namespace: 'ns', name: 'c1' };

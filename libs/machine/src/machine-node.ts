@@ -1,5 +1,5 @@
 // Finding a Machine's Node in its workload cluster by spec.providerID, from the workload cluster cache.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import type { ClusterKey, WorkloadClusterCache } from '@capi/clustercache';
 
 /**

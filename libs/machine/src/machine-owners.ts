@@ -1,23 +1,17 @@
 // The MachineSet and MachineDeployment that own a worker Machine (read for its UpToDate condition), and the watches
 // that re-reconcile Machines when their owners change (e.g. a new MD template makes them NotUpToDate).
-import { groupOf, jsonEqual } from '@capi/apimachinery';
+import { groupOf, jsonEqual, type KubeObject } from '@capi/apimachinery';
+import { controlledBy } from '@capi/index';
 import {
   CLUSTER_GROUP,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   MachineGVK,
-  controlledBy,
   MachineDeploymentGVK,
   MachineSetGVK,
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import {
-  labelIndexField,
-  type InformerCache,
-  type KubeObject,
-  type ListOptions,
-  type Request,
-} from '@capi/controller-runtime';
+import { labelIndexField, type InformerCache, type ListOptions, type Request } from '@capi/controller-runtime';
 import type { MachineObject } from './types';
 import type { UpToDateOwners } from './uptodate';
 

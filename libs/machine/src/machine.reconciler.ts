@@ -1,16 +1,8 @@
 // Machine reconciler: reads state, lets the pure functions (status.ts, inplace-decision.ts) decide, writes changes.
 import { Inject, Optional } from '@nestjs/common';
-import { createMergePatch, realClock, type PassiveClock } from '@capi/apimachinery';
-import {
-  CLUSTER_NAME_FIELD,
-  ClusterGVK,
-  MACHINE_FINALIZER,
-  MachineGVK,
-  PAUSED_ANNOTATION,
-  indexMachines,
-  isTrue,
-  type Condition,
-} from '@capi/api';
+import { createMergePatch, realClock, type PassiveClock, cloneJson, type KubeObject } from '@capi/apimachinery';
+import { CLUSTER_NAME_FIELD, indexMachines } from '@capi/index';
+import { ClusterGVK, MACHINE_FINALIZER, MachineGVK, PAUSED_ANNOTATION, isTrue, type Condition } from '@capi/api';
 import {
   CACHE,
   CACHED_CLIENT,
@@ -19,12 +11,10 @@ import {
   KUBE_CLIENT,
   MANAGER,
   ReconcilerFor,
-  cloneJson,
   indexByFieldPath,
   isNotFound,
   type Client,
   type InformerCache,
-  type KubeObject,
   type Manager,
   type ObjectRef,
   type ReconcileContext,

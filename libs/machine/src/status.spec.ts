@@ -1,4 +1,4 @@
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { readyCondition } from './ready';
 import { availableCondition, computeMachineStatus, machinePhase, nodeConditions } from './status';
 import type { MachineObject } from './types';

@@ -1,7 +1,7 @@
 // Machine status as a pure function of what the reconciler observed (upstream machine_controller_status.go):
 // BootstrapConfigReady, InfrastructureReady, NodeReady/NodeHealthy, Updating, UpToDate (workers), Deleting, Ready
 // (ready.ts), Available, phase.
-import { formatTime, type PassiveClock } from '@capi/apimachinery';
+import { formatTime, type PassiveClock, type KubeObject } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
   BOOTSTRAP_CONFIG_READY_CONDITION,
@@ -21,7 +21,6 @@ import {
   type ConditionInput,
   type ConditionStatus,
 } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
 import type { UpdatingReport } from './inplace-decision';
 import { readyCondition } from './ready';
 import { upToDateCondition, type UpToDateOwners } from './uptodate';

@@ -2,10 +2,10 @@
 // embedded API server. Per fault: a clear condition, retries bounded by the controller's exponential backoff,
 // another cluster (namespace, own ExtensionConfig picked by namespaceSelector) unaffected, completion once healed.
 import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';
-import { ItemExponentialFailureRateLimiter, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { ItemExponentialFailureRateLimiter } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { UPDATE_MACHINE_FAILED_MESSAGE } from '../src/inplace-decision';
-import { MACHINE_CONTROLLER_NAME } from '@capi/machine';
 import { FAILURE_MESSAGE, type ExtensionFault, type FaultyExtension } from './support/faulty-extension';
 import {
   conditionOf,
@@ -19,6 +19,7 @@ import {
   triggerInPlaceUpdate,
 } from './support/fixtures';
 import { registerFaultyExtension, startHarness, type Harness } from './support/harness';
+import { MACHINE_CONTROLLER_NAME } from '../src/options';
 
 jest.setTimeout(60_000);
 

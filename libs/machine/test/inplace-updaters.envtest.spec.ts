@@ -1,7 +1,7 @@
 // Composed updaters (this project's extension): the Machine controller calls UpdateMachine in the Can* order
 // (ExtensionConfig name, then handler) and only on the updaters recorded on the Machine as having contributed.
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import type { ExtensionServer } from '@capi/runtime-client';
 import { eventually } from '@capi/envtest';
 import {

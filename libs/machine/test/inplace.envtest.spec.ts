@@ -7,7 +7,7 @@ import {
   type UpdateMachineRequest,
   type UpdateMachineResponse,
 } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import type { ExtensionServer } from '@capi/runtime-client';
 import {
   BOOTSTRAP_API,

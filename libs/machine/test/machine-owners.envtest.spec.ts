@@ -2,10 +2,11 @@
 // indexes (controller owner, deployment-name label), and owner updates that change nothing a Machine reads (status
 // writes, which every MachineSet / MachineDeployment reconcile makes) do not re-enqueue the owner's Machines.
 import { MACHINE_DEPLOYMENT_NAME_LABEL } from '@capi/api';
-import type { KubeObject, OwnerReference, Request } from '@capi/controller-runtime';
+import type { Request } from '@capi/controller-runtime';
 import { watchMachineOwners } from '../src/machine-owners';
 import { MACHINE_API, createNamespace, ref } from './support/fixtures';
 import { startHarness, type Harness } from './support/harness';
+import { type KubeObject, type OwnerReference } from '@capi/apimachinery';
 
 jest.setTimeout(60_000);
 

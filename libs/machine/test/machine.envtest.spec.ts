@@ -1,7 +1,8 @@
 // Machine lifecycle against the embedded API server: finalizer, owner references, bootstrap/infra mirroring, Node
 // lookup, phases and conditions, paused, deletion, and "no-op reconcile writes nothing".
 import { MACHINE_FINALIZER, PAUSED_ANNOTATION, type Condition } from '@capi/api';
-import { CACHE, type InformerCache, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { CACHE, type InformerCache } from '@capi/controller-runtime';
 import {
   BOOTSTRAP_API,
   MACHINE_API,

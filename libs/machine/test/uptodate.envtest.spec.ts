@@ -2,7 +2,7 @@
 // MachineSet template vs MachineDeployment template, then Updating, then the kubelet version; re-evaluated when the
 // owners change (MachineSet / MachineDeployment watches). Stand-alone Machines get no UpToDate.
 import { MACHINE_DEPLOYMENT_NAME_LABEL } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { eventually, settle } from '@capi/envtest';
 import {
   MACHINE_API,

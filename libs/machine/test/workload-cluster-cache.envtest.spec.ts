@@ -1,6 +1,6 @@
 // The Machine controller reads workload Nodes through the workload cluster cache: one Node list per cluster (the
 // informer's), not one per new Machine, and a Node appearing later reaches its Machine by a watch event, not a poll.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { eventually } from '@capi/envtest';
 import {
   createNamespace,

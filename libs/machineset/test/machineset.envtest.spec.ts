@@ -1,12 +1,14 @@
 // The MachineSet controller alone on envtest (no Machine controller): creation from templates, adoption, deletion
 // order and disable-machine-create (moves: moves.envtest.spec.ts).
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
-import { isConflict, isNotFound, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isConflict, isNotFound } from '@capi/controller-runtime';
 import { settle } from '@capi/envtest';
 import { ServerSideApplier, syncLabelsAndAnnotations } from '@capi/ssa';
-import { computeDesiredMachine, MACHINESET_FIELD_MANAGER } from '@capi/machineset';
 import { MACHINESET_METADATA_FIELD_MANAGER } from '../src/machineset/metadata-sync';
 import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './support/harness';
+import { computeDesiredMachine } from '../src/machineset/desired';
+import { MACHINESET_FIELD_MANAGER } from '../src/machineset/inplace-start';
 
 jest.setTimeout(60_000);
 

@@ -2,7 +2,7 @@
 // of an in-place move (upstream machineset_controller.go startMoveMachines / triggerInPlaceUpdate), scale-down while
 // Machines move, and what syncMachines may change on existing Machines.
 import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { settle } from '@capi/envtest';
 import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './support/harness';
 

@@ -7,7 +7,7 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import { CACHE, type InformerCache, type KubeObject } from '@capi/controller-runtime';
+import { CACHE, type InformerCache } from '@capi/controller-runtime';
 import {
   createDeployment,
   describeNamespace,
@@ -16,6 +16,7 @@ import {
   startHarness,
   type Harness,
 } from './support/harness';
+import { type KubeObject } from '@capi/apimachinery';
 
 jest.setTimeout(60_000);
 

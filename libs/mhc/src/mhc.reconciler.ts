@@ -1,15 +1,20 @@
 // MachineHealthCheck reconciler: read the MHC, its Cluster, Machines and Nodes; let evaluate/marking/
 // remediation-allowed decide; apply Machine conditions and the MHC status with the capi-machinehealthcheck manager.
 import { Inject, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { jsonEqual, LabelSelectorError, matchesLabelSelector, realClock, type PassiveClock } from '@capi/apimachinery';
+import {
+  jsonEqual,
+  LabelSelectorError,
+  matchesLabelSelector,
+  realClock,
+  type PassiveClock,
+  type KubeObject,
+} from '@capi/apimachinery';
+import { CLUSTER_NAME_FIELD, indexMachineHealthChecks, indexMachines } from '@capi/index';
 import {
   CLUSTER_NAME_LABEL,
-  CLUSTER_NAME_FIELD,
   ClusterGVK,
   MachineGVK,
   MachineHealthCheckGVK,
-  indexMachineHealthChecks,
-  indexMachines,
   getCondition,
   setCondition,
   type Condition,
@@ -22,7 +27,6 @@ import {
   ReconcilerFor,
   type Client,
   type InformerCache,
-  type KubeObject,
   type Manager,
   type ReconcileContext,
   type ReconcileLogger,

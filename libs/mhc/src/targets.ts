@@ -1,5 +1,5 @@
 // Reading the targets of a MachineHealthCheck: its Machines (selector + cluster-name label) and their Nodes.
-import { formatLabelSelector } from '@capi/apimachinery';
+import { formatLabelSelector, type KubeObject } from '@capi/apimachinery';
 import {
   CLUSTER_NAME_LABEL,
   MACHINE_SKIP_REMEDIATION_ANNOTATION,
@@ -7,7 +7,7 @@ import {
   type Machine,
   type MachineHealthCheck,
 } from '@capi/api';
-import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
+import { isNotFound, type Client } from '@capi/controller-runtime';
 import type { NodeLike } from './evaluate';
 
 export type MachineObject = Machine & KubeObject;

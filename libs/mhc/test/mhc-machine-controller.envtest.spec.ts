@@ -2,7 +2,7 @@
 // in-place update; MHC has no in-place special case (as upstream), so a Node NotReady past its timeout during the
 // update is remediated; the two controllers' status writes keep each other's conditions.
 import { UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { eventually, settle } from '@capi/envtest';
 import {
   CAPI,

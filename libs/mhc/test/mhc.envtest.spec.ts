@@ -1,6 +1,6 @@
 // MachineHealthCheck controller against the embedded API server (management) and a second one (workload cluster).
 import { UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { eventually, settle } from '@capi/envtest';
 import {
   CAPI,

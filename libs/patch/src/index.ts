@@ -1,1 +1,1 @@
-export { patchStatus, CONDITIONS_PATCH_ATTEMPTS, type StatusPatchOptions } from './status-patch';
+export { CONDITIONS_PATCH_ATTEMPTS, patchStatus, type StatusPatchOptions } from './status-patch';

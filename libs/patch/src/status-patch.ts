@@ -3,10 +3,10 @@
 // list), and a conflict re-applies the same change onto the latest object after a short backoff instead of failing the
 // reconcile (upstream: 5 tries, 100 ms with jitter 1.0). A change without conditions is never guarded, so a concurrent
 // metadata/spec write cannot make it fail.
-import { isConflict, type Client, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import { isConflict, type Client, type ObjectRef } from '@capi/controller-runtime';
 import type { Condition } from '@capi/api';
 import { changedConditionTypes, rebaseConditions } from './conditions-rebase';
-import { createMergePatch } from '@capi/apimachinery';
+import { createMergePatch, type KubeObject } from '@capi/apimachinery';
 
 type Status = { conditions?: Condition[] } & Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 // patchStatus against a real API server (envtest, either target): what is guarded by a resourceVersion, and how a conflict is resolved
 // (upstream util/patch patchStatusConditions). The "lagging" client serves a stale copy as a late informer cache would.
 import type { Condition } from '@capi/api';
-import { KubeClient, type Client, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { KubeClient, type Client, type ObjectRef } from '@capi/controller-runtime';
 import {
   kubeConfigFor,
   startEnvtest,

@@ -1,6 +1,6 @@
 // ExtensionConfig reconcile logic (upstream: internal/controllers/extensionconfig): Paused condition, CA injection,
 // discovery, status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
-import { jsonEqual } from '@capi/apimachinery';
+import { jsonEqual, type KubeObject } from '@capi/apimachinery';
 import {
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
@@ -12,7 +12,7 @@ import {
   RUNTIME_API_VERSION,
   setCondition,
 } from '@capi/api';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { Client } from '@capi/controller-runtime';
 import { discoverExtension } from './discovery';
 import { CA_SECRET_KEY, EXTENSION_CONFIG_KIND, NOT_DISCOVERED_REASON, type ExtensionConfig } from './extension-config';
 import type { RuntimeSdkMetrics } from './metrics';

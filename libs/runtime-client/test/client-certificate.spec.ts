@@ -6,12 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
-import {
-  ClientCertificateError,
-  ClientCertificateFiles,
-  generateServerTls,
-  HttpsExtensionTransport,
-} from '@capi/runtime-client';
+import { ClientCertificateFiles, generateServerTls, HttpsExtensionTransport } from '@capi/runtime-client';
+import { ClientCertificateError } from '../src/client-certificate';
 
 async function clientPair(cn: string): Promise<{ cert: string; key: string }> {
   const pems = await generate([{ name: 'commonName', value: cn }], { keyType: 'ec', days: 1 } as never);

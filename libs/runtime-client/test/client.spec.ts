@@ -12,11 +12,11 @@ import {
   type ExtensionServer,
   generateServerTls,
   HttpsExtensionTransport,
-  isExtensionCallError,
   type LabelSelector,
   RuntimeClient,
-  TtlResponseCache,
 } from '@capi/runtime-client';
+import { isExtensionCallError } from '../src/errors';
+import { TtlResponseCache } from '../src/cache';
 
 const machine = {
   apiVersion: 'cluster.x-k8s.io/v1beta2',

@@ -4,13 +4,12 @@ import {
   discoverExtension,
   type ExtensionConfig,
   type ExtensionServer,
-  extensionUrl,
-  formatDurationSeconds,
   gvhToPath,
   HttpsExtensionTransport,
-  isKnownHook,
-  validateDiscoveryResponse,
 } from '@capi/runtime-client';
+import { extensionUrl, formatDurationSeconds } from '../src/invoke';
+import { isKnownHook } from '../src/catalog';
+import { validateDiscoveryResponse } from '../src/discovery';
 
 const handler = (over: Partial<ExtensionHandler> = {}): ExtensionHandler => ({
   name: 'can-update-machine',

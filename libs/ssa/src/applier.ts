@@ -1,7 +1,7 @@
 // NestJS-injectable SSA: one request cache per controller name, shared by everything in the process.
 import { Inject, Injectable, Module, Optional, type DynamicModule } from '@nestjs/common';
-import type { PassiveClock } from '@capi/apimachinery';
-import { METRICS_REGISTRY, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { PassiveClock, KubeObject } from '@capi/apimachinery';
+import { METRICS_REGISTRY, type Client } from '@capi/controller-runtime';
 import type { Registry } from 'prom-client';
 import { DEFAULT_SSA_CACHE_MAX_ENTRIES, SsaCache } from './cache';
 import { IntentMemo, type IntentMemoKey } from './intent-memo';

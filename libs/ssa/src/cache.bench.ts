@@ -2,8 +2,8 @@
 // Prints the cost of the cache-hit path (prepare + identifier + lookup) for small and large intents; no assertions
 // on time. A cache hit must stay far cheaper than an apply round trip (~ms).
 import { SsaCache } from './cache';
-import { canonicalJson } from '@capi/apimachinery';
-import { computeRequestIdentifier, fnv32a } from './identifier';
+import { canonicalJson, fnv32a } from '@capi/apimachinery';
+import { computeRequestIdentifier } from './identifier';
 import { prepareModified } from './prepare';
 
 function intent(n: number) {

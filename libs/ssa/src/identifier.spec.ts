@@ -1,5 +1,5 @@
-import { canonicalJson } from '@capi/apimachinery';
-import { computeRequestIdentifier, fnv32a, gvkString, hashObject } from './identifier';
+import { canonicalJson, fnv32a } from '@capi/apimachinery';
+import { computeRequestIdentifier, gvkString, hashObject } from './identifier';
 import { prepareModified, InvalidApplyIntentError } from './prepare';
 
 const machine = () => ({

@@ -1,6 +1,5 @@
 // Request identifier for the SSA cache (upstream internal/util/ssa/cache.go ComputeRequestIdentifier).
-import { canonicalJson, parseApiVersion } from '@capi/apimachinery';
-import type { KubeObject } from '@capi/controller-runtime';
+import { canonicalJson, fnv32a, parseApiVersion, type KubeObject } from '@capi/apimachinery';
 
 /** GVK printed like Go's schema.GroupVersionKind.String(): "cluster.x-k8s.io/v1beta2, Kind=Machine" ("/v1, Kind=Pod" for core). */
 export function gvkString(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): string {
@@ -12,18 +11,6 @@ export function gvkString(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): string 
 export function objectKeyString(obj: Pick<KubeObject, 'metadata'>): string {
   const { namespace, name } = obj.metadata;
   return namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
-}
-
-/** 32-bit FNV-1a over the UTF-8 bytes of `text` (upstream hashes with FNV-32a too), as an unsigned integer. */
-export function fnv32a(text: string): number {
-  let h = 0x811c9dc5;
-  if (Buffer.byteLength(text, 'utf8') === text.length) {
-    // ASCII (almost all Kubernetes content): char codes are the UTF-8 bytes, no encoding needed.
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  } else {
-    for (const byte of Buffer.from(text, 'utf8')) h = Math.imul(h ^ byte, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** Deterministic hash of an object's content (key order does not matter). */

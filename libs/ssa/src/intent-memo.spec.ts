@@ -1,5 +1,6 @@
 import { FakeClock } from '@capi/apimachinery/testing';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 import { ServerSideApplier } from './applier';
 import { IntentMemo, intentMemoKey } from './intent-memo';
 

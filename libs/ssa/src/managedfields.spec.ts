@@ -1,4 +1,4 @@
-import type { ManagedFieldsEntry } from '@capi/controller-runtime';
+import type { ManagedFieldsEntry } from '@capi/apimachinery';
 import {
   BEFORE_FIRST_APPLY_MANAGER,
   dropLabelsAndAnnotationsOwnership,

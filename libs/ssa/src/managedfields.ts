@@ -4,8 +4,8 @@
 // MachineSet/KCP create BootstrapConfig/InfraMachine with their apply field manager owning everything, then hand
 // labels/annotations over to a metadata field manager. Without dropping the first manager's ownership, a later SSA
 // by the metadata manager could not remove a label (it would stay co-owned).
-import { formatTime } from '@capi/apimachinery';
-import { isConflict, type Client, type KubeObject, type ManagedFieldsEntry } from '@capi/controller-runtime';
+import { formatTime, type KubeObject, type ManagedFieldsEntry } from '@capi/apimachinery';
+import { isConflict, type Client } from '@capi/controller-runtime';
 
 export type FieldsV1 = Record<string, unknown>;
 

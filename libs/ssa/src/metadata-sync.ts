@@ -2,7 +2,8 @@
 // metadata field manager of their own (upstream MachineSet updateLabelsAndAnnotations, KCP updateExternalObject):
 // the controller's apply manager creates the object, gives labels and annotations up, and the metadata manager then
 // applies exactly the labels and annotations the owner wants, so a label removed from the template is removed too.
-import { cloneJson, type Client, type KubeObject } from '@capi/controller-runtime';
+import { cloneJson, type KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 import type { ServerSideApplier } from './applier';
 import { intentMemoKey } from './intent-memo';
 import { migrateManagedFields, needsManagedFieldsMigration } from './managedfields';

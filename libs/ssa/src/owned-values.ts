@@ -3,8 +3,7 @@
 // changes nothing, however often other managers wrote the object meanwhile (which is all a resourceVersion-keyed cache
 // can see).
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '@capi/apimachinery';
-import type { KubeObject, ManagedFieldsEntry } from '@capi/controller-runtime';
+import { canonicalJson, type KubeObject, type ManagedFieldsEntry } from '@capi/apimachinery';
 
 const isMap = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 

@@ -3,7 +3,8 @@
 // exactly one apply. Also beyond upstream: a second entry keyed by what our field manager owns (fields and values, see
 // owned-values.ts), so writes by other managers (a new resourceVersion) do not make us re-apply an intent that is
 // already in place.
-import { cloneJson, type Client, type KubeObject } from '@capi/controller-runtime';
+import { cloneJson, type KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 import type { SsaCache } from './cache';
 import { hashObject, requestIdentifier } from './identifier';
 import { ownedValuesDigest } from './owned-values';

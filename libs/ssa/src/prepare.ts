@@ -1,7 +1,7 @@
 // PrepareModified (upstream internal/util/ssa/patch.go): the apply intent keeps only the fields controllers have
 // opinions on.
-import type { KubeObject } from '@capi/controller-runtime';
-import { pickPaths, type FieldPath } from './paths';
+import type { KubeObject } from '@capi/apimachinery';
+import { pickPaths, type FieldPath } from '@capi/apimachinery';
 
 /** Paths kept in an SSA intent; status, resourceVersion, managedFields, creationTimestamp... are dropped. */
 export const SSA_ALLOWED_PATHS: readonly FieldPath[] = [

@@ -1,6 +1,7 @@
 // managedFields helpers against a real API server (envtest, either target): the in-place metadata hand-over scenario.
 import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
-import type { CountingClientMetrics, KubeClient, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { CountingClientMetrics, KubeClient } from '@capi/controller-runtime';
 import {
   migrateManagedFields,
   mitigateManagedFieldsIssue,

@@ -1,17 +1,18 @@
 // ssa.patch against an API server over HTTPS (envtest, either target), counting the requests the client sends.
 import { FakeClock } from '@capi/apimachinery/testing';
 import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   isApiError,
   isInvalid,
   isNotFound,
   type CountingClientMetrics,
   type KubeClient,
-  type KubeObject,
 } from '@capi/controller-runtime';
 import { Test } from '@nestjs/testing';
 import { Registry } from 'prom-client';
-import { DEFAULT_SSA_CACHE_TTL_MS, patch, ServerSideApplier, SSA_CACHE, SsaCache, SsaModule } from '@capi/ssa';
+import { patch, ServerSideApplier, SSA_CACHE, SsaCache, SsaModule } from '@capi/ssa';
+import { DEFAULT_SSA_CACHE_TTL_MS } from '../src/cache';
 
 const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',

@@ -1,5 +1,6 @@
 // A realistic reconcile loop: a Machine read from the informer cache, applied through the SSA cache (project CRDs).
-import { InformerCache, type CountingClientMetrics, type KubeClient, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { InformerCache, type CountingClientMetrics, type KubeClient } from '@capi/controller-runtime';
 import { countingClientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { patch, SsaCache } from '@capi/ssa';
 

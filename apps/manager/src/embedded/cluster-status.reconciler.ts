@@ -1,11 +1,11 @@
 // Minimal Cluster controller for the embedded default (see cluster-status.ts for what it does and why).
 import { Inject } from '@nestjs/common';
 import { ClusterGVK, type Cluster } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   CACHED_CLIENT,
   ReconcilerFor,
   type Client,
-  type KubeObject,
   type Reconciler,
   type Request,
   type Result,

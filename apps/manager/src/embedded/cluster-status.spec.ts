@@ -1,5 +1,5 @@
 import type { Cluster } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { decideClusterWrites } from './cluster-status';
 
 const cluster = (spec: Partial<Cluster['spec']> = {}, initialization?: Record<string, boolean>): Cluster =>

@@ -2,7 +2,7 @@
 // yet): copy the infrastructure cluster's control-plane endpoint into Cluster.spec and mirror the infrastructure
 // and control-plane initialization into Cluster.status.initialization, which the Machine and KCP controllers wait for.
 import type { Cluster } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 
 export interface ClusterInputs {
   cluster: Cluster;

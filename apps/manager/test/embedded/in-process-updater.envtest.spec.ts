@@ -20,7 +20,8 @@ import {
   type Machine,
   type UpdateMachineRequest,
 } from '@capi/api';
-import { KUBE_CLIENT, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { KUBE_CLIENT, type Client } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { INMEMORY_API_VERSION } from '@capi/inmemory';
 import { inPlaceUpdater, type InPlaceUpdater } from '@capi/runtime-client';

@@ -10,7 +10,7 @@ import {
 } from '@sinclair/typebox';
 import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { ObjectMeta } from '@capi/controller-runtime';
+import type { ObjectMeta } from '@capi/apimachinery';
 import { ObjectMetaSchema } from './meta';
 
 export interface PrinterColumn {

@@ -1,6 +1,6 @@
 // Shared types from apimachinery and api/core/v1beta2/common_types.go.
 import { Type, type Static } from '@sinclair/typebox';
-import type { ObjectMeta } from '@capi/controller-runtime';
+import type { ObjectMeta } from '@capi/apimachinery';
 import { Enum, MapList, Name, Obj, OptInt32, OptString, StringMap, Time } from './k8s';
 
 /** metav1.Condition. */

@@ -1,5 +1,5 @@
 // The typed views must be usable wherever the client contract expects a KubeObject.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import type { Cluster } from './cluster';
 import type { ExtensionConfig } from './extensionconfig';
 import type { KubeadmConfig, KubeadmConfigTemplate, KubeadmControlPlane } from './kubeadm';

@@ -1,7 +1,7 @@
 // Garbage collection of ownerReferences (background / foreground / orphan) and namespace termination, driven by store
 // events: what kube-controller-manager's garbage collector and namespace controller do after kube-apiserver marked an
 // object as being deleted.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import type { Store, StoreEvent, StoredObject } from '../storage';
 import type { Registry, ResourceInfo } from '../server/registry';
 import { storageResource } from '../server/registry';

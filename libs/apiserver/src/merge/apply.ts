@@ -1,6 +1,5 @@
 // Server-side apply and managedFields tracking for non-apply writes (kube fieldmanager + SMD Updater).
-import { jsonEqual } from '@capi/apimachinery';
-import type { KubeObject, ManagedFieldsEntry } from '@capi/controller-runtime';
+import { jsonEqual, type KubeObject, type ManagedFieldsEntry } from '@capi/apimachinery';
 import { FieldPath, FieldSet, MergeError, fieldElement, formatPath } from './fieldset';
 import {
   ManagedFieldsDecodeError,

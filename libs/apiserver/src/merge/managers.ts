@@ -1,5 +1,5 @@
 // managedFields entries <-> per-manager field sets, keyed the way kube's fieldmanager keys them.
-import type { ManagedFieldsEntry } from '@capi/controller-runtime';
+import type { ManagedFieldsEntry } from '@capi/apimachinery';
 import { FieldSet } from './fieldset';
 
 export interface ManagerSet {

@@ -1,5 +1,5 @@
 // Shared fixtures for the merge specs (not exported from the lib).
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import type { OpenApiSchema } from './types';
 
 export const widgetSchema: OpenApiSchema = {

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { applyIntent, trackUpdate } from './apply';
 import { MergeError } from './fieldset';
 import { T0, T1, T2, fieldsOf, managersOf, widget, widgetSchema } from './test-fixtures';

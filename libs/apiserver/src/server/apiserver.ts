@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { Store } from '../storage';
 import { GarbageCollector } from '../gc';
 import { DEFAULT_EVENT_TTL_MS, deleteExpired, eventLeases } from './event-ttl';

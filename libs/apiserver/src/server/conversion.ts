@@ -1,5 +1,5 @@
 // Versions that share storage with another: events.k8s.io/v1 Event is stored as core v1 Event (as in kube).
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import type { ResourceInfo } from './registry';
 import { dropEventsV1EmptyStrings, withGoZeroFields } from '../schema/go-zero';
 import { sortKeysDeep } from '../schema/values';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { defaultCrdSpec } from './crds';
 
 const crd = (spec: Record<string, unknown>): KubeObject => ({

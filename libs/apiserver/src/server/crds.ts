@@ -1,5 +1,5 @@
 // CustomResourceDefinition admission and status (Established / NamesAccepted).
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { engines } from './engines';
 import type { Cause } from './status';
 

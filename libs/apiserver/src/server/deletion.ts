@@ -1,7 +1,7 @@
 // What kube-apiserver's registry store does on DELETE, as pure rules: preconditions, the garbage collector's
 // finalizers for the propagation policy, marking an object as being deleted, and the Status of an immediate delete
 // (staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go and ../rest/delete.go).
-import type { KubeObject, Status } from '@capi/controller-runtime';
+import type { KubeObject, Status } from '@capi/apimachinery';
 import type { ResourceInfo } from './registry';
 import { conflict, invalid, StatusError, successStatus, type Cause } from './status';
 

@@ -1,6 +1,6 @@
 // Seam between the server and the schema (../schema) and merge (../merge) engines: the server talks to this one
 // object, so the engines' error types are translated in one place.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import * as merge from '../merge';
 import * as schema from '../schema';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { eventCreateCauses, eventUpdateCauses } from './events';
 
 const core = (extra: Record<string, unknown>): KubeObject => ({

@@ -1,8 +1,7 @@
 // Validation of Events (both groups), after kube's pkg/apis/core/validation/events.go. It runs on the core v1 shape
 // (events.k8s.io Events are stored as core Events) and names fields as kube does: core field names, except
 // reportingController, named after the request's version.
-import { jsonEqual } from '@capi/apimachinery';
-import type { KubeObject } from '@capi/controller-runtime';
+import { jsonEqual, type KubeObject } from '@capi/apimachinery';
 import { qualifiedNameErrors } from '../schema/objectmeta';
 import type { Cause } from './status';
 

@@ -1,7 +1,6 @@
 // Pure rules for how the server rewrites objects on writes (metadata ownership, status subresource, generation).
 import { randomBytes } from 'node:crypto';
-import { jsonEqual } from '@capi/apimachinery';
-import type { KubeObject } from '@capi/controller-runtime';
+import { jsonEqual, type KubeObject } from '@capi/apimachinery';
 import type { ResourceInfo } from './registry';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';

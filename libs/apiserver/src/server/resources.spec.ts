@@ -1,5 +1,5 @@
 // Resources over an in-memory Store: watches as kube's cacher sends them, apply's typed conversion.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { Store } from '../storage';
 import { Registry, resourcesFromCrd } from './registry';
 import { StatusError } from './status';

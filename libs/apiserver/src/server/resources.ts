@@ -1,7 +1,6 @@
 // The REST semantics of every resource: CRUD, patch, apply, delete with finalizers, list and watch over the Store.
 import { randomUUID } from 'node:crypto';
-import { formatTime, jsonEqual, mergePatch } from '@capi/apimachinery';
-import type { KubeObject, Status } from '@capi/controller-runtime';
+import { formatTime, jsonEqual, mergePatch, type KubeObject, type Status } from '@capi/apimachinery';
 import { CompactedError, objectKey, storedJson, ValueTooLargeError, type Store, type StoreEvent } from '../storage';
 import { rememberJson } from './known-json';
 import { engines } from './engines';

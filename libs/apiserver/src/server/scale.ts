@@ -1,8 +1,7 @@
 // The /scale subresource of custom resources (apiextensions-apiserver's ScaleREST): an autoscaling/v1 Scale read
 // from and written to the paths the CRD's `subresources.scale` names. Writes go through the parent's update/apply
 // with subresource "scale", so resourceVersion preconditions, field ownership and watch events are the parent's.
-import { mergePatch } from '@capi/apimachinery';
-import type { KubeObject } from '@capi/controller-runtime';
+import { mergePatch, type KubeObject } from '@capi/apimachinery';
 import { jsonPatch, strategicMergePatch } from './patch';
 import { apiVersionOf, type ResourceInfo, type ScalePaths } from './registry';
 import type { ApplyOpts, PatchKind, Resources, WriteOpts } from './resources';

@@ -1,4 +1,4 @@
-import type { Status } from '@capi/controller-runtime';
+import type { Status } from '@capi/apimachinery';
 
 const REASONS: Record<number, string> = {
   400: 'BadRequest',

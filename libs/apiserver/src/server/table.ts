@@ -4,7 +4,7 @@ import { toStorage } from './conversion';
 import { timestampSince } from './duration';
 import { builtinPrinter, NAME_COLUMN, type Printer, type TableColumn } from './printers';
 import type { ResourceInfo } from './registry';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 
 const TOKEN = /\[\?\(@\.[^)]*\)\]|\[\d+\]|\['(?:[^'\\]|\\.)*'\]|\["(?:[^"\\]|\\.)*"\]|\.[^.[]+/g;
 

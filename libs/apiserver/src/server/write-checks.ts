@@ -1,6 +1,6 @@
 // What kube-apiserver does to a write before storing it: admission (prune, default, validate), apply intents its
 // typed conversion rejects, and ObjectMeta updates ValidateObjectMetaUpdate forbids.
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { engines } from './engines';
 import { droppedPaths } from './objects';
 import { apiVersionOf, type ResourceInfo } from './registry';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import { deepFreeze, shareManagedFieldsTrees, type KubeObject } from '@capi/controller-runtime';
+import { deepFreeze, shareManagedFieldsTrees, type KubeObject } from '@capi/apimachinery';
 import { Leases, type LeaseOptions } from './leases';
 import { decodeRow, encodeRow } from './rows';
 

@@ -1,6 +1,6 @@
 import * as https from 'node:https';
 import * as k8s from '@kubernetes/client-node';
-import type { KubeObject, ObjectList } from '@capi/controller-runtime';
+import type { KubeObject, ObjectList } from '@capi/apimachinery';
 import { Conn, Ev, HttpError, ListQuery, PathResolver, qs, Ref, TestClient, WatchQuery } from './test-client';
 
 /** client-node errors → HttpError carrying the server's Status. */

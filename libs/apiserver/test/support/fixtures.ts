@@ -1,4 +1,4 @@
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 
 export const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',

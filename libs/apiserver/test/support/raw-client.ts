@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectList } from '@capi/controller-runtime';
+import type { KubeObject, ObjectList } from '@capi/apimachinery';
 import {
   Conn,
   Ev,

@@ -1,7 +1,7 @@
 // One client interface for the semantic suite, implemented over raw HTTPS and over @kubernetes/client-node.
 import * as https from 'node:https';
 import * as http from 'node:http';
-import type { KubeObject, ObjectList, Status } from '@capi/controller-runtime';
+import type { KubeObject, ObjectList, Status } from '@capi/apimachinery';
 
 export interface Ref {
   apiVersion: string;

@@ -1,16 +1,19 @@
 import { ApiError } from '../client/errors';
-import { Client, KubeObject, ObjectList, ObjectRef } from '../client/types';
+import { Client, ObjectRef } from '../client/types';
 import {
+  cloneJson,
+  deepFreeze,
   everything,
   LabelSelectorError,
   parseSelector,
   realClock,
+  shareManagedFieldsTrees,
   type Clock,
   type Selector,
+  KubeObject,
+  ObjectList,
 } from '@capi/apimachinery';
-import { cloneJson, deepFreeze } from '../util/clone';
 import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions } from './informer';
-import { shareManagedFieldsTrees } from './transforms';
 
 /** Values a field index lists an object under (controller-runtime IndexerFunc). */
 export type FieldExtractor = (obj: KubeObject) => string[];

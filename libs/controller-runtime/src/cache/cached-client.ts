@@ -1,10 +1,9 @@
+import { KubeObject, ObjectList } from '@capi/apimachinery';
 import {
   ApplyOptions,
   Client,
   DeleteOptions,
-  KubeObject,
   ListOptions,
-  ObjectList,
   ObjectRef,
   PatchOptions,
   PatchType,

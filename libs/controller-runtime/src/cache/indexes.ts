@@ -1,7 +1,7 @@
 // Field indexes controllers share (controller-runtime IndexField / upstream cluster-api's index package): each helper
 // registers a well-known field with one extractor per field name, so several controllers asking for the same index
 // register it once (InformerCache.indexField treats the same extractor as a no-op).
-import type { KubeObject } from '../client/types';
+import type { KubeObject } from '@capi/apimachinery';
 import { FieldExtractor, InformerCache, labelIndexField } from './cache';
 
 /** Index field of the controlling ownerReference: values `Kind/name` (see controllerOwnerKey), NO_CONTROLLER_OWNER without one. */

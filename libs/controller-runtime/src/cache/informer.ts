@@ -1,14 +1,16 @@
 import { Logger } from '@nestjs/common';
 import { isGone } from '../client/errors';
-import { Client, KubeObject, WatchEvent, WatchHandle } from '../client/types';
-import { type Clock, realClock, sleep } from '@capi/apimachinery';
-import { TransformFunc } from './transforms';
+import { Client, WatchEvent, WatchHandle } from '../client/types';
+import { type Clock, realClock, sleep, KubeObject } from '@capi/apimachinery';
 
 export interface InformerEventHandler<T extends KubeObject = KubeObject> {
   onAdd?(obj: T): void;
   onUpdate?(oldObj: T, newObj: T): void;
   onDelete?(obj: T): void;
 }
+
+/** Applied to each listed or watched object before the informer stores it and hands it to its handlers. */
+export type TransformFunc = (obj: KubeObject) => KubeObject;
 
 export interface SharedInformerOptions {
   namespace?: string;

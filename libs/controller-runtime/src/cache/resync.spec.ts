@@ -1,4 +1,4 @@
-import type { KubeObject } from '../client/types';
+import type { KubeObject } from '@capi/apimachinery';
 import { Controller } from '../controller/controller';
 import type { Request } from '../controller/types';
 import { eventually } from '../testing/eventually';

@@ -1,20 +1,4 @@
-/** metav1.Status as returned by the API server on errors. */
-export interface Status {
-  apiVersion?: 'v1';
-  kind?: 'Status';
-  status?: 'Success' | 'Failure';
-  message?: string;
-  reason?: string;
-  code?: number;
-  details?: {
-    name?: string;
-    group?: string;
-    kind?: string;
-    uid?: string;
-    causes?: { reason?: string; message?: string; field?: string }[];
-    retryAfterSeconds?: number;
-  };
-}
+import type { Status } from '@capi/apimachinery';
 
 /** An HTTP error from the API server, with its Status body. */
 export class ApiError extends Error {

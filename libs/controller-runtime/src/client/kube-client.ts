@@ -5,13 +5,12 @@ import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
 import { ClientRateLimit, RequestRateLimiter, rateLimiterFor } from './token-bucket';
 import { RawRequest, Transport, readBody, toApiError } from './transport';
 import type { ApiWarningHandler } from './warnings';
+import { KubeObject, ObjectList } from '@capi/apimachinery';
 import {
   ApplyOptions,
   Client,
   DeleteOptions,
-  KubeObject,
   ListOptions,
-  ObjectList,
   ObjectRef,
   PatchOptions,
   PatchType,

@@ -1,7 +1,8 @@
 import * as http from 'http';
 import * as https from 'https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ApiError, Status } from './errors';
+import { Status } from '@capi/apimachinery';
+import { ApiError } from './errors';
 import type { RequestRateLimiter } from './token-bucket';
 import { ApiWarningHandler } from './warnings';
 

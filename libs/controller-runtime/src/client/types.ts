@@ -1,49 +1,7 @@
 // The client contract every controller, the SSA helper and the tests code against.
-// Objects are plain JSON (as on the wire): typed views live in @capi/api.
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ManagedFieldsEntry {
-  manager?: string;
-  operation?: 'Apply' | 'Update';
-  apiVersion?: string;
-  time?: string;
-  fieldsType?: 'FieldsV1';
-  fieldsV1?: Record<string, unknown>;
-  subresource?: string;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: ManagedFieldsEntry[];
-}
-
-/** Any Kubernetes object as JSON. */
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata: ObjectMeta;
-  [field: string]: unknown;
-}
+// Objects are plain JSON (as on the wire; their metadata types are @capi/apimachinery's): typed views live in
+// @capi/api.
+import type { KubeObject, ObjectList } from '@capi/apimachinery';
 
 /** Identifies one object. `apiVersion` is "group/version" or "v1" for the core group. */
 export interface ObjectRef {
@@ -72,13 +30,6 @@ export interface ListOptions {
   limit?: number;
   continue?: string;
   resourceVersion?: string;
-}
-
-export interface ObjectList<T extends KubeObject = KubeObject> {
-  apiVersion: string;
-  kind: string;
-  metadata: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-  items: T[];
 }
 
 export interface WriteOptions {

@@ -1,7 +1,6 @@
 import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
-import { KubeObject } from '../client/types';
-import { type Clock, realClock, sleep } from '@capi/apimachinery';
+import { type Clock, realClock, sleep, KubeObject } from '@capi/apimachinery';
 import { counter, gauge, histogram } from '../util/metrics';
 import { WorkQueue } from '../workqueue/workqueue';
 import { controllerLogger, reconcileContext } from './logger';

@@ -1,5 +1,4 @@
-import { groupOf } from '@capi/apimachinery';
-import { KubeObject } from '../client/types';
+import { groupOf, KubeObject } from '@capi/apimachinery';
 import { GroupVersionKind, Request } from './types';
 
 /** The request for an object itself. */

@@ -1,5 +1,4 @@
-import { jsonEqual } from '@capi/apimachinery';
-import { KubeObject } from '../client/types';
+import { jsonEqual, KubeObject } from '@capi/apimachinery';
 import { Predicate } from './types';
 
 /** Lets every event through except updates that did not change metadata.generation (status-only writes). */

@@ -1,5 +1,5 @@
 import type { InformerCache } from '../cache/cache';
-import { KubeObject } from '../client/types';
+import { KubeObject } from '@capi/apimachinery';
 import { RateLimiter } from '../workqueue/rate-limiter';
 
 /** What a reconcile is about: one object of the controller's `for` kind. */

@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { isNotFound } from '../client/errors';
-import type { Client, KubeObject } from '../client/types';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '../client/types';
 import { EventCorrelator, formatEventTime, type CoreEvent, type CorrelatorOptions } from './correlator';
 
 export interface EventRecorder {

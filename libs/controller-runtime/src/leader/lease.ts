@@ -1,4 +1,4 @@
-import { KubeObject } from '../client/types';
+import { KubeObject } from '@capi/apimachinery';
 
 /** coordination.k8s.io/v1 Lease as JSON. */
 export interface Lease extends KubeObject {

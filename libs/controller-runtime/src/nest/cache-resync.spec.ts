@@ -1,6 +1,6 @@
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InformerCache } from '../cache/cache';
-import type { KubeObject } from '../client/types';
+import type { KubeObject } from '@capi/apimachinery';
 import type { Manager } from '../manager/manager';
 import { listOnlyClient } from '../testing/list-only-client';
 import { CacheResync, resyncJobName } from './cache-resync';

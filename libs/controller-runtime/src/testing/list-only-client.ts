@@ -1,4 +1,5 @@
-import type { Client, KubeObject, WatchHandle } from '../client/types';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client, WatchHandle } from '../client/types';
 
 /**
  * A Client for informers without a server: lists `items` (copies, resourceVersion "10") and then watches quietly until

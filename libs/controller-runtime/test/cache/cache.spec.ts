@@ -7,7 +7,6 @@ import {
   indexByFieldPath,
   indexByLabel,
   InformerCache,
-  isAtLeast,
   isNotFound,
   KubeClient,
   NO_CONTROLLER_OWNER,
@@ -15,6 +14,7 @@ import {
 } from '@capi/controller-runtime';
 import { FakeApiServer } from '../support/fake-apiserver';
 import { eventually } from '../../src/testing/eventually';
+import { isAtLeast } from '../../src/cache/cache';
 
 describe('InformerCache and CachedClient', () => {
   let server: FakeApiServer;

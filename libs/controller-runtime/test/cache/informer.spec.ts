@@ -1,6 +1,8 @@
-import { KubeClient, KubeObject, NAMESPACE_INDEX, SharedInformer } from '@capi/controller-runtime';
+import { KubeClient, SharedInformer } from '@capi/controller-runtime';
 import { eventually } from '../../src/testing/eventually';
 import { FakeApiServer } from '../support/fake-apiserver';
+import { KubeObject } from '@capi/apimachinery';
+import { NAMESPACE_INDEX } from '../../src/cache/informer';
 
 describe('SharedInformer', () => {
   let server: FakeApiServer;

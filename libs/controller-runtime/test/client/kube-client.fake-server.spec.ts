@@ -9,10 +9,10 @@ import {
   isConflict,
   isNotFound,
   KubeClient,
-  KubeObject,
   NoKindMatchError,
   WatchEvent,
 } from '@capi/controller-runtime';
+import { KubeObject } from '@capi/apimachinery';
 
 describe('KubeClient against a list/watch test server', () => {
   let server: FakeApiServer;

@@ -1,5 +1,6 @@
 import { FakeApiServer } from '../support/fake-apiserver';
-import { KubeClient, type KubeObject, type RequestRateLimiter, type WatchEvent } from '@capi/controller-runtime';
+import { KubeClient, type RequestRateLimiter, type WatchEvent } from '@capi/controller-runtime';
+import { type KubeObject } from '@capi/apimachinery';
 
 /** Counts the requests that asked for a token; tokens are handed out by the test. */
 class GatedLimiter implements RequestRateLimiter {

@@ -8,13 +8,13 @@ import {
   isInvalid,
   isNotFound,
   KubeClient,
-  KubeObject,
   LeaderElector,
   NoKindMatchError,
   SharedInformer,
 } from '@capi/controller-runtime';
 import { testCrd } from '../support/crds';
 import { eventually } from '../../src/testing/eventually';
+import { KubeObject } from '@capi/apimachinery';
 
 // The client against the project's embedded API server (HTTPS with its own CA, bearer token).
 // Fault injection (dropped watches, compaction) is tested against the scriptable server in ../testing.

@@ -1,7 +1,8 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ApiWarningHandler, KubeClient, parseWarningHeader } from '@capi/controller-runtime';
+import { ApiWarningHandler, KubeClient } from '@capi/controller-runtime';
+import { parseWarningHeader } from '../../src/client/warnings';
 
 describe('API warnings', () => {
   it("parses kube-apiserver's Warning header values", () => {

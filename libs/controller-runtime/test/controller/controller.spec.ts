@@ -2,22 +2,21 @@ import { Registry } from 'prom-client';
 import {
   annotationChangedPredicate,
   anyOf,
-  controllerOwnerRequests,
-  decideRequeue,
   generationChangedPredicate,
   ItemExponentialFailureRateLimiter,
   KubeClient,
-  KubeObject,
   Manager,
   MapContext,
   ReconcileContext,
   Request,
   Result,
-  statusOnlyUpdate,
 } from '@capi/controller-runtime';
 import { eventually } from '../../src/testing/eventually';
 import { FakeApiServer } from '../support/fake-apiserver';
-import { coalesceDelayMs } from '../../src/controller/controller';
+import { coalesceDelayMs, decideRequeue } from '../../src/controller/controller';
+import { controllerOwnerRequests } from '../../src/controller/mapping';
+import { KubeObject } from '@capi/apimachinery';
+import { statusOnlyUpdate } from '../../src/controller/predicates';
 
 const meta = (over: Partial<KubeObject['metadata']>): KubeObject => ({
   apiVersion: 'v1',

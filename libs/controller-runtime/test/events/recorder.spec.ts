@@ -1,6 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer, RequestMetrics } from '@capi/apiserver';
-import { ApiEventRecorder, KubeClient, type KubeObject } from '@capi/controller-runtime';
+import { ApiEventRecorder, KubeClient } from '@capi/controller-runtime';
+import { type KubeObject } from '@capi/apimachinery';
 
 // The recorder against the embedded API server: what it writes, counted at the server.
 describe('ApiEventRecorder against @capi/apiserver', () => {

@@ -1,7 +1,8 @@
-import { decideLease, KubeClient, LeaderElector, Lease, microTime } from '@capi/controller-runtime';
+import { KubeClient, LeaderElector, Lease } from '@capi/controller-runtime';
 import { FakeClock } from '@capi/apimachinery/testing';
 import { eventually } from '../../src/testing/eventually';
 import { FakeApiServer } from '../support/fake-apiserver';
+import { decideLease, microTime } from '../../src/leader/lease';
 
 describe('decideLease', () => {
   const lease = (holder: string, transitions = 0): Lease => ({

@@ -8,7 +8,6 @@ import {
   ControllerRuntimeModule,
   CountingClientMetrics,
   KUBE_CLIENT,
-  KubeObject,
   Manager,
   MANAGER,
   METRICS_REGISTRY,
@@ -19,6 +18,7 @@ import { eventually } from '../../src/testing/eventually';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer } from '@capi/apiserver';
 import { testCrd } from '../support/crds';
+import { KubeObject } from '@capi/apimachinery';
 
 const reconciled: string[] = [];
 

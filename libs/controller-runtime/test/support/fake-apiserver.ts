@@ -7,8 +7,7 @@ import { AddressInfo } from 'net';
 import { randomUUID } from 'crypto';
 import { applyPatch, Operation } from 'fast-json-patch';
 import { KubeConfig } from '@kubernetes/client-node';
-import { mergePatch } from '@capi/apimachinery';
-import { KubeObject } from '@capi/controller-runtime';
+import { mergePatch, KubeObject } from '@capi/apimachinery';
 
 export interface FakeResource {
   apiVersion: string;

@@ -1,7 +1,7 @@
 // Fake cloud-init for KubeadmConfig bootstrap data (pure): what a kubeadm bootstrap provider would hand the VM,
 // minus real certificates and tokens.
 import YAML from 'yaml';
-import type { PassiveClock } from '@capi/apimachinery';
+import type { PassiveClock, KubeObject } from '@capi/apimachinery';
 import {
   BOOTSTRAP_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -13,7 +13,6 @@ import {
   type KubeadmConfigSpec,
   type Machine,
 } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
 import {
   AVAILABLE_REASON,
   CLUSTER_SECRET_TYPE,

@@ -1,6 +1,6 @@
 // The "host" side of an in-place update: what actually changes on the simulated VM when an updater runs.
 import type { CanUpdateMachineObjects, HookObject } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   findNodeByProviderID,
   WorkloadClusterConnectionError,

@@ -13,8 +13,7 @@ import {
   simulatedStaticPodConfigMapName,
   type SimulatedEtcdMember,
 } from '@capi/api';
-import { formatTime } from '@capi/apimachinery';
-import type { KubeObject } from '@capi/controller-runtime';
+import { formatTime, type KubeObject } from '@capi/apimachinery';
 import type { HostState } from './node';
 
 export const CONTROL_PLANE_COMPONENTS = [

@@ -1,7 +1,6 @@
 // The simulated host as the workload cluster sees it: a Node rendered from the host's state (pure functions).
 import { createHash } from 'node:crypto';
-import { formatTime } from '@capi/apimachinery';
-import type { KubeObject } from '@capi/controller-runtime';
+import { formatTime, type KubeObject } from '@capi/apimachinery';
 import type { InMemoryMachineSpec } from '../api/types';
 import { APPLIED_SPEC_ANNOTATION, HOSTNAME_LABEL, NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
 

@@ -1,6 +1,7 @@
 // Writes simulated Nodes in a workload cluster (finding them: @capi/clustercache findNodeByProviderID), with the
 // control-plane static Pods and etcd member of control-plane hosts.
-import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isNotFound, type Client } from '@capi/controller-runtime';
 import { SIMULATED_NAMESPACE } from '@capi/api';
 import { INMEMORY_FIELD_MANAGER } from '../api/constants';
 import { controlPlaneObjectNames, controlPlaneObjects } from './control-plane';

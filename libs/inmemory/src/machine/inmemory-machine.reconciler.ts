@@ -8,7 +8,6 @@ import {
   ReconcilerFor,
   type InformerCache,
   type Client,
-  type KubeObject,
   type ReconcileContext,
   type Reconciler,
   type Request,
@@ -35,7 +34,7 @@ import {
   providerIdOf,
 } from './decide';
 import { addFinalizer, removeFinalizer } from '../util/finalizers';
-import { jsonEqual } from '@capi/apimachinery';
+import { jsonEqual, type KubeObject } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 const KIND = 'InMemoryMachine';

@@ -1,5 +1,6 @@
 // Finalizer add/remove as merge patches guarded by resourceVersion (a conflict means "reconcile again").
-import { isNotFound, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isNotFound, type Client } from '@capi/controller-runtime';
 
 const refOf = (obj: KubeObject) => ({
   apiVersion: obj.apiVersion,

@@ -1,5 +1,5 @@
 import { MACHINE_CONTROL_PLANE_LABEL } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { machineInputsChanged } from './machine-inputs';
 
 const machine = (

@@ -1,8 +1,8 @@
 // What the in-memory provider's controllers read of a Machine, as a watch predicate (upstream providers narrow their
 // Machine watches with predicates the same way).
 import { MACHINE_CONTROL_PLANE_LABEL } from '@capi/api';
-import type { KubeObject, Predicate } from '@capi/controller-runtime';
-import { jsonEqual } from '@capi/apimachinery';
+import type { Predicate } from '@capi/controller-runtime';
+import { jsonEqual, type KubeObject } from '@capi/apimachinery';
 
 /**
  * Lets through Machine updates that change what the KubeadmConfig and InMemoryMachine reconcilers read of it: the

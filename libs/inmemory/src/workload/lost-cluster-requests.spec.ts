@@ -1,5 +1,6 @@
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL } from '@capi/api';
-import type { InformerCache, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { InformerCache } from '@capi/controller-runtime';
 import { INMEMORY_API_VERSION } from '../api/types';
 import { lostClusterRequests } from './lost-cluster-requests';
 

@@ -5,7 +5,8 @@
 import { renderKubeconfig, type Logger } from '@capi/apiserver';
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL } from '@capi/api';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, type Client, type KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { KubeClient, type Client } from '@capi/controller-runtime';
 import { CLUSTER_SECRET_TYPE, INMEMORY_FIELD_MANAGER, SECRET_VALUE_KEY, kubeconfigSecretName } from '../api/constants';
 import { InProcessWorkloadServerHost, type WorkloadServer, type WorkloadServerHost } from './server-host';
 

@@ -1,23 +1,22 @@
 // In-place update on the simulated host: the reference updater (wired by the provider module) calls the backend,
 // which changes the Node in the workload cluster.
 import { HOOKS_API_VERSION, decodePatch, type UpdateMachineRequest } from '@capi/api';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 import { eventually, extensionConfigFor } from '@capi/envtest';
 import { discoverExtension, ExtensionRegistry, HttpsExtensionTransport, RuntimeClient } from '@capi/runtime-client';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import {
-  appliedSpecOf,
-  HostUpdateError,
   INMEMORY_API_VERSION,
   INMEMORY_HOST_BACKEND,
   INMEMORY_INPLACE_UPDATER,
   type InMemoryHostBackend,
-  isNodeReady,
-  kubeletVersionOf,
   WorkloadNodeHostBackend,
 } from '@capi/inmemory';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import { NS, createCluster, createMachine, infraRef, startProviderEnv, type ProviderEnv } from '../support/fixtures';
+import { appliedSpecOf, isNodeReady, kubeletVersionOf } from '../../src/host/node';
+import { HostUpdateError } from '../../src/host/backend';
 
 jest.setTimeout(60_000);
 

@@ -9,13 +9,8 @@ import {
   type Cluster,
   type Machine,
 } from '@capi/api';
-import {
-  ControllerRuntimeModule,
-  CountingClientMetrics,
-  KUBE_CLIENT,
-  type Client,
-  type KubeObject,
-} from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { ControllerRuntimeModule, CountingClientMetrics, KUBE_CLIENT, type Client } from '@capi/controller-runtime';
 import { kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { SsaModule } from '@capi/ssa';
 import {

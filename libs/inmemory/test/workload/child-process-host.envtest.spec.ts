@@ -2,7 +2,8 @@
 import { renderKubeconfig } from '@capi/apiserver';
 import type { KubeClient } from '@capi/controller-runtime';
 import { clientFor, eventually } from '@capi/envtest';
-import { ChildProcessWorkloadServerHost, type WorkloadServer } from '@capi/inmemory';
+import { type WorkloadServer } from '@capi/inmemory';
+import { ChildProcessWorkloadServerHost } from '../../src/workload/child-process-host';
 
 // Forking a child that compiles TypeScript on the fly takes a few seconds on a busy 2-core machine.
 jest.setTimeout(60_000);

@@ -1,14 +1,14 @@
 // The provider with its workload servers in a child process that dies: the lost cluster comes back without any
 // change in the management cluster (new server, new kubeconfig Secret, Nodes registered again).
-import { MANAGER, type KubeObject, type Manager } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { MANAGER, type Manager } from '@capi/controller-runtime';
 import { clientFor, eventually, settle } from '@capi/envtest';
+import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import {
   INMEMORY_CLUSTER_CONTROLLER,
   INMEMORY_MACHINE_CONTROLLER,
   kubeconfigSecretName,
-  WORKLOAD_CLUSTERS,
-  type WorkloadClusters,
-} from '@capi/inmemory';
+} from '../../src/api/constants';
 import { NS, createCluster, createMachine, startProviderEnv, type ProviderEnv } from '../support/fixtures';
 
 jest.setTimeout(60_000);

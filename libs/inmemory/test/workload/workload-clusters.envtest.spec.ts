@@ -3,13 +3,9 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Client, KubeClient } from '@capi/controller-runtime';
 import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
-import {
-  ChildProcessWorkloadServerHost,
-  kubeconfigSecret,
-  kubeconfigSecretUpToDate,
-  WorkloadClusters,
-  type WorkloadServerHost,
-} from '@capi/inmemory';
+import { WorkloadClusters, type WorkloadServerHost } from '@capi/inmemory';
+import { ChildProcessWorkloadServerHost } from '../../src/workload/child-process-host';
+import { kubeconfigSecret, kubeconfigSecretUpToDate } from '../../src/workload/workload-clusters';
 
 jest.setTimeout(30_000);
 

@@ -7,7 +7,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import type { KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 
 export const NS = 'default';
 export const CLUSTER = 'c1';

@@ -13,18 +13,19 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import {
-  ControllerRuntimeModule,
-  FeatureGates,
-  FeatureGatesModule,
-  KubeClient,
-  type KubeObject,
-} from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient } from '@capi/controller-runtime';
 import { eventually, extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
-import { INMEMORY_API_VERSION, INMEMORY_INPLACE_UPDATER, InMemoryProviderModule } from '@capi/inmemory';
+import {
+  INMEMORY_API_VERSION,
+  INMEMORY_INPLACE_UPDATER,
+  InMemoryProviderModule,
+  registerInMemoryKinds,
+} from '@capi/inmemory';
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
-import { createTestRuntimeClient, discoverExtension } from '@capi/runtime-client';
+import { createTestRuntimeClient } from '@capi/runtime-client/testing';
+import { discoverExtension } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { KcpControllerModule } from '@capi/kcp';
 import { ClusterStatusMirror } from './cluster-status.reconciler';
@@ -42,6 +43,7 @@ export interface KcpHarness {
 }
 
 export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promise<KcpHarness> {
+  registerInMemoryKinds(); // before the envtest installs the registered CRDs
   const env = await startEnvtest();
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);

@@ -1,6 +1,7 @@
 // Objects for Machine controller tests: a Cluster, a KubeadmConfig, a TestMachine, a Machine, a Node, built to be ready.
 import { UPDATE_IN_PROGRESS_ANNOTATION, PENDING_HOOKS_ANNOTATION, type Condition } from '@capi/api';
-import type { KubeClient, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { KubeClient } from '@capi/controller-runtime';
 import { eventually, TEST_INFRA_API_VERSION } from '@capi/envtest';
 
 export const MACHINE_API = 'cluster.x-k8s.io/v1beta2';

@@ -17,18 +17,19 @@ import {
 import { FakeClock } from '@capi/apimachinery/testing';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
 import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
+import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import {
   createExtensionServer,
   discoverExtension,
   ExtensionRegistry,
   HttpsExtensionTransport,
-  createTestRuntimeClient,
   type AnyExtensionHandler,
   type ExtensionServer,
 } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
-import { MachineControllerModule, MachineReconciler } from '@capi/machine';
+import { MachineControllerModule } from '@capi/machine';
 import { startFaultyExtension, type ExtensionFault, type FaultyExtension } from './faulty-extension';
+import { MachineReconciler } from '../../src/machine.reconciler';
 
 export interface Harness {
   env: Envtest;

@@ -1,4 +1,5 @@
-import type { Client, KubeObject, ObjectRef } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client, ObjectRef } from '@capi/controller-runtime';
 import type { CoverageRuntimeClient } from '@capi/inplace';
 import type { ContractVersionResolver } from '@capi/external';
 import { DEFAULT_CAN_UPDATE_CACHE_TTL_MS, MachineSetInPlaceChecker, TemplateNotFoundError } from './can-update';

@@ -12,8 +12,7 @@ import {
   type MachineTemplateSpec,
 } from '@capi/api';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
-import { canonicalJson } from '@capi/apimachinery';
-import { fnv32a } from '@capi/ssa';
+import { canonicalJson, fnv32a } from '@capi/apimachinery';
 
 // Same alphabet as k8s.io/apimachinery rand.SafeEncodeString: no vowels, no ambiguous characters.
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';

@@ -1,14 +1,12 @@
 // MachineDeployment controller: snapshot → rollout planner → MachineSet applies → status. Decisions live in the
 // planner (../rollout) and the pure helpers next to this file.
 import { Inject, Optional } from '@nestjs/common';
-import { realClock, type PassiveClock, jsonEqual } from '@capi/apimachinery';
+import { realClock, type PassiveClock, jsonEqual, type KubeObject } from '@capi/apimachinery';
+import { controlledBy, indexMachineSets, indexMachines } from '@capi/index';
 import {
   CLUSTER_API_VERSION,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   REVISION_ANNOTATION,
-  controlledBy,
-  indexMachineSets,
-  indexMachines,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -22,7 +20,6 @@ import {
   ReconcilerFor,
   type Client,
   type InformerCache,
-  type KubeObject,
   type ReconcileContext,
   type Reconciler,
   type Request,

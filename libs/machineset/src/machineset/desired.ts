@@ -1,6 +1,6 @@
 // Desired Machine / InfraMachine / BootstrapConfig of a MachineSet (upstream machineset_controller.go
 // computeDesiredMachine and external.CreateFromTemplate), pure so creation and in-place updates share them.
-import { parseApiVersion } from '@capi/apimachinery';
+import { parseApiVersion, type KubeObject, type OwnerReference, fnv32a } from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -11,8 +11,6 @@ import {
   type Machine,
   type MachineSet,
 } from '@capi/api';
-import type { KubeObject, OwnerReference } from '@capi/controller-runtime';
-import { fnv32a } from '@capi/ssa';
 
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_NAME_LENGTH = 63;

@@ -15,7 +15,8 @@ import {
   type Machine,
   type MachineSet,
 } from '@capi/api';
-import type { Client, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client } from '@capi/controller-runtime';
 import type { EventRecorder } from '@capi/controller-runtime';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';

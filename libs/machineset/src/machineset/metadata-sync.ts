@@ -3,7 +3,8 @@
 // capi-machineset-metadata. capi-machineset creates them with everything and gives labels and annotations up at once,
 // so that a label dropped from the template, or the set-name of the MachineSet a Machine moved to, reaches them too.
 import type { Machine, MachineSet } from '@capi/api';
-import type { Client, InformerCache, KubeObject } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import type { Client, InformerCache } from '@capi/controller-runtime';
 import type { ContractVersionResolver } from '@capi/external';
 import {
   removeManagedFieldsForLabelsAndAnnotations,

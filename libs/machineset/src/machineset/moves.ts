@@ -15,7 +15,7 @@ import {
   type Machine,
   type MachineSet,
 } from '@capi/api';
-import type { OwnerReference } from '@capi/controller-runtime';
+import type { OwnerReference } from '@capi/apimachinery';
 import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import { machinesToDeletePrioritized, sortByDeletePriority, type DeletePriorityFunc } from './deletion-order';
 import { formatLabelValue, machineSetOwnerRef } from './desired';

@@ -1,16 +1,14 @@
 // MachineSet controller (upstream internal/controllers/machineset): thin I/O around the pure decisions in this folder.
 import { Inject, Optional } from '@nestjs/common';
-import { labelSelectorAsSelector, realClock, type PassiveClock, jsonEqual } from '@capi/apimachinery';
+import { labelSelectorAsSelector, realClock, type PassiveClock, jsonEqual, type KubeObject } from '@capi/apimachinery';
+import { controlledBy, indexMachineSets, indexMachines } from '@capi/index';
 import {
   CLUSTER_API_VERSION,
   DISABLE_MACHINE_CREATE_ANNOTATION,
   OWNER_REMEDIATED_CONDITION,
   REMEDIATING_CONDITION,
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
-  controlledBy,
   getCondition,
-  indexMachineSets,
-  indexMachines,
   setCondition,
   type Cluster,
   type Machine,
@@ -28,7 +26,6 @@ import {
   ReconcilerFor,
   type Client,
   type InformerCache,
-  type KubeObject,
   type ReconcileContext,
   type Reconciler,
   type Request,

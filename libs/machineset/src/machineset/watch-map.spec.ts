@@ -1,5 +1,7 @@
-import { CLUSTER_API_VERSION, CLUSTER_NAME_FIELD, controlledBy } from '@capi/api';
-import type { KubeObject, MapContext } from '@capi/controller-runtime';
+import { CLUSTER_NAME_FIELD, controlledBy } from '@capi/index';
+import { CLUSTER_API_VERSION } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
+import type { MapContext } from '@capi/controller-runtime';
 import {
   clusterPausedTransitions,
   machineSetRequestsForCluster,

@@ -1,9 +1,10 @@
 // MachineDeployment → MachineSet and orphan Machine → MachineSet requests for the MachineSet controller's watches.
 // Map functions are synchronous: they read the MachineSets the manager's cache holds (MapContext), as upstream's
 // MachineToMachineSets (internal/controllers/machineset/machineset_controller.go) lists them through the manager's client.
-import { labelSelectorAsSelector } from '@capi/apimachinery';
-import { CLUSTER_API_VERSION, CLUSTER_NAME_FIELD, controlledBy, type MachineSet } from '@capi/api';
-import type { KubeObject, MapContext, Predicate, Request } from '@capi/controller-runtime';
+import { labelSelectorAsSelector, type KubeObject } from '@capi/apimachinery';
+import { CLUSTER_NAME_FIELD, controlledBy } from '@capi/index';
+import { CLUSTER_API_VERSION, type MachineSet } from '@capi/api';
+import type { MapContext, Predicate, Request } from '@capi/controller-runtime';
 
 /** The MachineSets whose controller owner is the given MachineDeployment (their Machines' UpToDate depends on it). */
 export function machineSetRequestsForMachineDeployment(md: KubeObject, { cache }: MapContext): Request[] {

@@ -1,5 +1,6 @@
 // Small write helpers shared by the MachineSet and MachineDeployment reconcilers.
-import { isNotFound, type Client, type InformerCache, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
+import { isNotFound, type Client, type InformerCache, type ObjectRef } from '@capi/controller-runtime';
 
 /** How long a reconcile waits for its own writes to show up in the informer cache. */
 export const CACHE_WAIT_MS = 10_000;

@@ -6,6 +6,7 @@ import { Inject, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, CONTRACT_VERSION_LABEL_V1BETA2, type Machine, type MachineDeployment } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   CountingClientMetrics,
@@ -16,19 +17,14 @@ import {
   MANAGER,
   ReconcilerFor,
   type Client,
-  type KubeObject,
   type Manager,
   type Request,
 } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
 import { InPlaceUpdaterHandlers, HANDLER_NAMES } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
-import {
-  createExtensionServer,
-  discoverExtension,
-  createTestRuntimeClient,
-  type ExtensionServer,
-} from '@capi/runtime-client';
+import { createTestRuntimeClient } from '@capi/runtime-client/testing';
+import { createExtensionServer, discoverExtension, type ExtensionServer } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { MachineSetModule } from '@capi/machineset';
 

@@ -3,12 +3,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Condition } from '@capi/api';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   CountingClientMetrics,
   KubeClient,
   MANAGER,
-  type KubeObject,
   type Manager,
   type Request,
   type Result,
@@ -18,7 +18,8 @@ import { testReconcileContext } from '@capi/controller-runtime/testing';
 import { clientFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
-import { MachineHealthCheckControllerModule, MachineHealthCheckReconciler } from '@capi/mhc';
+import { MachineHealthCheckControllerModule } from '@capi/mhc';
+import { MachineHealthCheckReconciler } from '../../src/mhc.reconciler';
 
 export const CAPI = 'cluster.x-k8s.io/v1beta2';
 

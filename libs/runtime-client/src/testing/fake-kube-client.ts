@@ -1,7 +1,7 @@
 // Test-only in-memory Client: enough of the contract (get/tryGet/list/create/patch merge incl. status) for
 // reconciler unit tests. Not exported from the lib's index.
-import { mergePatch } from '@capi/apimachinery';
-import { ApiError, type Client, type KubeObject, type ObjectRef } from '@capi/controller-runtime';
+import { mergePatch, type KubeObject } from '@capi/apimachinery';
+import { ApiError, type Client, type ObjectRef } from '@capi/controller-runtime';
 
 const keyOf = (r: { apiVersion: string; kind: string; namespace?: string; name?: string }) =>
   `${r.apiVersion}|${r.kind}|${r.namespace ?? ''}|${r.name}`;

@@ -9,11 +9,11 @@ import {
   type ExtensionServer,
   HttpsExtensionTransport,
   type InPlaceUpdater,
-  InPlaceUpdaterRegistrationError,
   InProcessAwareTransport,
   InProcessUpdaters,
   RuntimeClient,
 } from '@capi/runtime-client';
+import { InPlaceUpdaterRegistrationError } from '../../src/in-process/in-process-updaters';
 
 const forObject = { metadata: { namespace: 'default' } };
 const machine = {

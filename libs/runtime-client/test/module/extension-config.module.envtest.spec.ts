@@ -4,13 +4,13 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import { encodePatch } from '@capi/api';
 import type { Registry } from 'prom-client';
+import type { KubeObject } from '@capi/apimachinery';
 import {
   ControllerRuntimeModule,
   KUBE_CLIENT,
   MANAGER,
   METRICS_REGISTRY,
   type Client,
-  type KubeObject,
   type Manager,
 } from '@capi/controller-runtime';
 import { settle, startEnvtest, type Envtest } from '@capi/envtest';
@@ -23,10 +23,10 @@ import {
   ExtensionConfigModule,
   type ExtensionRegistry,
   type ExtensionServer,
-  type NamedReadinessCheck,
   RUNTIME_CLIENT,
   type RuntimeClient,
 } from '@capi/runtime-client';
+import { type NamedReadinessCheck } from '../../src/module/extension-config.module';
 
 const API = 'runtime.cluster.x-k8s.io/v1beta2';
 const ecRef = (name: string) => ({ apiVersion: API, kind: 'ExtensionConfig', name });

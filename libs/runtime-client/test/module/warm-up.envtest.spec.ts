@@ -13,11 +13,11 @@ import {
   type ExtensionRegistry,
   type ExtensionServer,
   generateServerTls,
-  type NamedReadinessCheck,
   type TlsMaterial,
   type WarmUpPolicy,
   WarmUpTimeoutError,
 } from '@capi/runtime-client';
+import { type NamedReadinessCheck } from '../../src/module/extension-config.module';
 
 const API = 'runtime.cluster.x-k8s.io/v1beta2';
 

@@ -1,9 +1,7 @@
-// Transforms an informer applies to every object before storing it (controller-runtime's cache TransformFunc).
-import { KubeObject } from '../client/types';
-import { deepFreeze } from '../util/clone';
-
-/** Applied to each listed or watched object before the informer stores it and hands it to its handlers. */
-export type TransformFunc = (obj: KubeObject) => KubeObject;
+// Sharing of equal managedFields trees between stored objects: the informer cache of @capi/controller-runtime applies
+// it as a transform (controller-runtime's cache TransformFunc), @capi/apiserver's store to every object it keeps.
+import { deepFreeze } from '../json/clone';
+import type { KubeObject } from './types';
 
 /**
  * Makes cached objects share equal managedFields `fieldsV1` trees (deep-frozen). managedFields are about half of an
@@ -12,7 +10,7 @@ export type TransformFunc = (obj: KubeObject) => KubeObject;
  * invisible to readers. Bounded: beyond `maxTrees` distinct trees the table starts again (objects stored before keep
  * the trees they share; sharing only saves memory).
  */
-export function shareManagedFieldsTrees(maxTrees = 4096): TransformFunc {
+export function shareManagedFieldsTrees(maxTrees = 4096): (obj: KubeObject) => KubeObject {
   const trees = new Map<string, unknown>();
   return (obj) => {
     const entries = obj.metadata?.managedFields;

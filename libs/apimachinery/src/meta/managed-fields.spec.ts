@@ -1,5 +1,5 @@
-import { KubeObject } from '../client/types';
-import { shareManagedFieldsTrees } from './transforms';
+import { shareManagedFieldsTrees } from './managed-fields';
+import type { KubeObject } from './types';
 
 const tree = (owner: string) => ({
   'f:metadata': { 'f:labels': { 'f:role': {} }, 'f:ownerReferences': { [`k:{"uid":"${owner}"}`]: {} } },

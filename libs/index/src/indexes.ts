@@ -11,8 +11,7 @@ import {
   type InformerCache,
   type ListOptions,
 } from '@capi/controller-runtime';
-import { CLUSTER_NAME_LABEL, MACHINE_DEPLOYMENT_NAME_LABEL } from './constants';
-import { CLUSTER_API_VERSION } from './gvk';
+import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, MACHINE_DEPLOYMENT_NAME_LABEL } from '@capi/api';
 
 /** Field of spec.clusterName (Machines, MachineSets, MachineHealthChecks). */
 export const CLUSTER_NAME_FIELD = 'spec.clusterName';

@@ -1,4 +1,5 @@
-// Field-path helpers on plain JSON objects (paths are lists of map keys, like upstream contract.Path).
+// Field-path helpers on plain JSON objects (paths are lists of map keys, like upstream contract.Path; the nested field
+// helpers of k8s.io/apimachinery pkg/apis/meta/v1/unstructured/helpers.go).
 
 export type FieldPath = readonly string[];
 
