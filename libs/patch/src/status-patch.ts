@@ -18,7 +18,10 @@ export interface StatusPatchOptions {
 }
 
 export const CONDITIONS_PATCH_ATTEMPTS = 5;
-const defaultBackoff = () => new Promise<void>((resolve) => setTimeout(resolve, 100 * (1 + Math.random())));
+/** upstream's retry Duration (100 ms), with Jitter 1.0. */
+const CONDITIONS_PATCH_BACKOFF_MS = 100;
+const defaultBackoff = () =>
+  new Promise<void>((resolve) => setTimeout(resolve, CONDITIONS_PATCH_BACKOFF_MS * (1 + Math.random())));
 
 /**
  * Writes `after` over `before` on the status subresource of `ref`; no request when nothing changed. `client.get` gives

@@ -15,6 +15,9 @@ import {
 } from '@capi/apimachinery';
 import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions } from './informer';
 
+/** How long starting an informer may wait for its first list (controller-runtime CacheSyncTimeout is 2 min). */
+const DEFAULT_SYNC_TIMEOUT_MS = 30_000;
+
 /** Values a field index lists an object under (controller-runtime IndexerFunc). */
 export type FieldExtractor = (obj: KubeObject) => string[];
 
@@ -300,7 +303,7 @@ export class InformerCache {
     const inf = this.informerFor<T>(apiVersion, kind);
     if (!inf.hasSynced()) {
       inf.start();
-      if (!(await inf.waitForSync(this.opts.syncTimeoutMs ?? 30_000))) {
+      if (!(await inf.waitForSync(this.opts.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS))) {
         throw new ApiError(503, {
           kind: 'Status',
           apiVersion: 'v1',

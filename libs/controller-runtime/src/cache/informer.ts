@@ -3,6 +3,15 @@ import { isGone } from '../client/errors';
 import { Client, WatchEvent, WatchHandle } from '../client/types';
 import { type Clock, realClock, sleep, KubeObject } from '@capi/apimachinery';
 
+/** First wait after a watch the server ended at once without events; doubles up to DEFAULT_MAX_BACKOFF_MS. */
+const DEFAULT_INITIAL_BACKOFF_MS = 200;
+/** client-go reflector's backoff cap (30 s). */
+const DEFAULT_MAX_BACKOFF_MS = 30_000;
+/** A watch that ends sooner than this without an event counts as ended at once. */
+const EMPTY_WATCH_MS = 1000;
+/** client-go reflector's minWatchTimeout (5 min); each watch asks for a random timeout between it and twice it. */
+const MIN_WATCH_TIMEOUT_SECONDS = 300;
+
 export interface InformerEventHandler<T extends KubeObject = KubeObject> {
   onAdd?(obj: T): void;
   onUpdate?(oldObj: T, newObj: T): void;
@@ -174,8 +183,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   }
 
   private async run(): Promise<void> {
-    const initial = this.opts.initialBackoffMs ?? 200;
-    const max = this.opts.maxBackoffMs ?? 30_000;
+    const initial = this.opts.initialBackoffMs ?? DEFAULT_INITIAL_BACKOFF_MS;
+    const max = this.opts.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS;
     let backoff = initial;
     let needList = true;
     while (!this.abort.signal.aborted) {
@@ -186,7 +195,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
         }
         const started = this.clock.now();
         const events = await this.watchOnce();
-        if (events === 0 && this.clock.now() - started < 1000) {
+        if (events === 0 && this.clock.now() - started < EMPTY_WATCH_MS) {
           // A watch the server ends at once without events: do not spin.
           await sleep(this.clock, backoff, this.abort.signal);
           backoff = Math.min(backoff * 2, max);
@@ -258,7 +267,9 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     let received = 0;
     let expired = false;
     let failure: Error | undefined;
-    const timeout = this.opts.watchTimeoutSeconds ?? 300 + Math.floor(Math.random() * 300);
+    const timeout =
+      this.opts.watchTimeoutSeconds ??
+      MIN_WATCH_TIMEOUT_SECONDS + Math.floor(Math.random() * MIN_WATCH_TIMEOUT_SECONDS);
     // Events may arrive before client.watch() resolves, so the handle is looked up lazily.
     const opened: { handle?: WatchHandle } = {};
     let stopWhenOpen = false;
