@@ -264,6 +264,12 @@ describe('Machine controller lifecycle (envtest)', () => {
     await h.client.patch(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra), 'merge', {
       metadata: { finalizers: ['test/hold'] },
     });
+    // The infra machine's events reach the Machine through its owner reference, which the controller sets only while
+    // the Machine is not deleting (upstream reconcileExternal); this patch can make that write conflict, so wait for it.
+    await eventually(async () => {
+      const infra = await h.client.tryGet(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, objs.infra));
+      return infra?.metadata.ownerReferences?.some((o) => o.kind === 'Machine' && o.name === 'm2');
+    }, 'TestMachine owned by m2');
     await h.client.delete(ref(MACHINE_API, 'Machine', ns, 'm2'));
     const deleting = await eventually(async () => {
       const m = await getMachine('m2');
