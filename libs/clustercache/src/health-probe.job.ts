@@ -4,6 +4,7 @@
 // shutdown closes the informers).
 import { Logger, type OnModuleDestroy, type OnModuleInit, type Provider } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { addIntervalJob } from '@capi/controller-runtime';
 import type { WorkloadClusterCache } from './workload-cluster-cache';
 
 let jobs = 0;
@@ -20,9 +21,7 @@ export class WorkloadClusterHealthProbeJob implements OnModuleInit, OnModuleDest
   ) {}
 
   onModuleInit(): void {
-    const timer = setInterval(() => void this.tick(), this.cache.healthProbe.intervalMs);
-    timer.unref();
-    this.registry.addInterval(this.name, timer);
+    addIntervalJob(this.registry, this.name, this.cache.healthProbe.intervalMs, () => void this.tick());
   }
 
   onModuleDestroy(): void {

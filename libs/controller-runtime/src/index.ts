@@ -109,7 +109,7 @@ export type { Lease } from './leader/lease';
 export { Manager, type ManagerOptions } from './manager/manager';
 export { ControllerRuntimeModule, type ControllerRuntimeModuleOptions } from './nest/controller-runtime.module';
 export { RECONCILER_FOR, ReconcilerFor } from './nest/reconciler-for.decorator';
-export { SCHEDULE_MODULE } from './nest/schedule';
+export { SCHEDULE_MODULE, addIntervalJob } from './nest/schedule';
 export { assertNestCompatible } from './nest/nest-compat';
 export {
   CACHE,

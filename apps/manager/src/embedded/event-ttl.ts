@@ -3,6 +3,7 @@
 // this job asks, through @nestjs/schedule so the interval is listed in the SchedulerRegistry and cleared on shutdown.
 import type { OnApplicationBootstrap } from '@nestjs/common';
 import type { SchedulerRegistry } from '@nestjs/schedule';
+import { addIntervalJob } from '@capi/controller-runtime';
 import type { JsonLogger } from '../logging/logger';
 import type { EmbeddedEnvironment } from './embedded';
 
@@ -27,9 +28,7 @@ export class EmbeddedEventTtl implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!(this.ttlMs > 0) || !this.embedded.expireEvents) return;
-    const timer = setInterval(() => this.sweep(), Math.min(EVENT_SWEEP_INTERVAL_MS, this.ttlMs));
-    timer.unref();
-    this.scheduler.addInterval(EVENT_TTL_JOB, timer);
+    addIntervalJob(this.scheduler, EVENT_TTL_JOB, Math.min(EVENT_SWEEP_INTERVAL_MS, this.ttlMs), () => this.sweep());
   }
 
   /** One sweep, what the job runs: the number of Events deleted (a failure is logged, never thrown). */

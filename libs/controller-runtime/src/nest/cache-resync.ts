@@ -6,10 +6,8 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { DEFAULT_SYNC_PERIOD_MS, jitteredResyncPeriod } from '../cache/resync';
 import type { SharedInformer } from '../cache/informer';
 import type { Manager } from '../manager/manager';
+import { addIntervalJob } from './schedule';
 import { CONTROLLER_RUNTIME_OPTIONS, MANAGER } from './tokens';
-
-/** Node timers wait at most 2^31-1 ms (~24.8 days); a longer period would fire at once, so it is capped there. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** The SchedulerRegistry name of a kind's resync job. */
 export const resyncJobName = (apiVersion: string, kind: string): string => `cache-resync:${apiVersion}/${kind}`;
@@ -43,9 +41,7 @@ export class CacheResync implements OnApplicationBootstrap, OnApplicationShutdow
   private schedule(informer: SharedInformer, period: number): void {
     const name = resyncJobName(informer.apiVersion, informer.kind);
     if (this.jobs.has(name)) return;
-    const timer = setInterval(() => informer.resync(), Math.min(MAX_TIMER_MS, jitteredResyncPeriod(period)));
-    timer.unref();
-    this.scheduler.addInterval(name, timer);
+    addIntervalJob(this.scheduler, name, jitteredResyncPeriod(period), () => informer.resync());
     this.jobs.add(name);
   }
 }
