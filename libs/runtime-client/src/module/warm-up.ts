@@ -40,17 +40,19 @@ export async function runWarmUp(
   const interval = opts.retryIntervalMs ?? DEFAULT_RETRY_INTERVAL_MS;
   const timeout = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const start = opts.now();
+  /** No time left for another interval: the attempt starting now is the last one. */
+  const lastChance = () => opts.now() - start + interval >= timeout;
   let attempts = 0;
   for (;;) {
     attempts++;
     // Only with allowPartial may the last attempt the time budget allows settle for what it can.
-    const partial = opts.allowPartial === true && opts.now() - start + interval >= timeout;
+    const partial = opts.allowPartial === true && lastChance();
     try {
       const { errors } = await attempt(partial);
       return { ok: true, attempts, extensionErrors: errors };
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
-      const outOfTime = opts.now() - start + interval >= timeout;
+      const outOfTime = lastChance();
       // A slow attempt can use up the budget it started with: allowPartial still gets its settling attempt.
       if (outOfTime && !partial && opts.allowPartial === true && !opts.cancelled?.()) continue;
       if (opts.cancelled?.() || outOfTime) {
