@@ -12,6 +12,7 @@ export type {
   WatchOptions,
   WriteOptions,
 } from './client/types';
+export { refOf } from './client/types';
 export {
   ApiError,
   isAlreadyExists,

@@ -22,14 +22,14 @@ import {
   isForbidden,
   isInvalid,
   type Client,
+  refOf,
+  type EventRecorder,
   type InformerCache,
-  type ObjectRef,
   type ReconcileLogger,
 } from '@capi/controller-runtime';
 import { canExtensionsUpdate, markAsPending, updatersAnnotation, type CoverageRuntimeClient } from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
-import type { EventRecorder } from '@capi/controller-runtime';
 import { prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
 import type { NotUpToDateResult } from './uptodate';
 
@@ -57,12 +57,6 @@ export interface CanUpdateResult {
   updaters?: string[];
 }
 
-const refOf = (o: KubeObject): ObjectRef => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  name: o.metadata.name ?? '',
-  namespace: o.metadata.namespace,
-});
 const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
 
 /** SSA dry-run (server defaults and merges with what other managers own); returns the server's view. */

@@ -43,7 +43,7 @@ import {
   type KcpAction,
 } from './decide';
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
-import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
+import { ApiEventRecorder, refOf, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
 import {
   createMachine,
@@ -52,7 +52,6 @@ import {
   getInfraTemplate,
   getKubeadmConfig,
   listControlPlaneMachines,
-  refOf,
   writeMachineConditions,
   type MachineIo,
 } from './machines';

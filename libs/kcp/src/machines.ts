@@ -13,19 +13,12 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { isNotFound, type Client, type InformerCache, type ObjectRef } from '@capi/controller-runtime';
+import { isNotFound, refOf, type Client, type InformerCache } from '@capi/controller-runtime';
 import { getReferenced, type ContractVersionResolver } from '@capi/external';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME } from './constants';
 import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from './desired';
 import { controlPlaneSelector } from './status';
-
-export const refOf = (o: KubeObject): ObjectRef => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  name: o.metadata.name ?? '',
-  namespace: o.metadata.namespace,
-});
 
 export interface MachineIo {
   client: Client;

@@ -10,9 +10,9 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { isInvalid, isNotFound } from '@capi/controller-runtime';
+import { isInvalid, isNotFound, refOf } from '@capi/controller-runtime';
 import { KCP_REMEDIATION_MANAGER_NAME } from './constants';
-import { refOf, waitForCache, type MachineIo } from './machines';
+import { waitForCache, type MachineIo } from './machines';
 import type { OwnerRemediatedInput } from './remediation';
 
 /**

@@ -5,7 +5,7 @@
 // labels/annotations over to a metadata field manager. Without dropping the first manager's ownership, a later SSA
 // by the metadata manager could not remove a label (it would stay co-owned).
 import { formatTime, type KubeObject, type ManagedFieldsEntry } from '@capi/apimachinery';
-import { isConflict, type Client } from '@capi/controller-runtime';
+import { isConflict, refOf, type Client } from '@capi/controller-runtime';
 
 export type FieldsV1 = Record<string, unknown>;
 
@@ -130,13 +130,6 @@ export function mitigatedManagedFields(
   if (!out.some((e) => e.manager === fieldManager)) out.push(seedEntry(fieldManager, apiVersion, seedFields, now));
   return out;
 }
-
-const refOf = (obj: KubeObject) => ({
-  apiVersion: obj.apiVersion,
-  kind: obj.kind,
-  name: obj.metadata.name!,
-  namespace: obj.metadata.namespace,
-});
 
 /** Writes managedFields with optimistic locking (resourceVersion in the patch) and copies the result into `obj`. */
 async function writeManagedFields(client: Client, obj: KubeObject, managedFields: ManagedFieldsEntry[]): Promise<void> {

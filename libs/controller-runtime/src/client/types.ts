@@ -11,6 +11,16 @@ export interface ObjectRef {
   namespace?: string;
 }
 
+/** The reference of an object (controller-runtime's client.ObjectKeyFromObject, with its apiVersion and kind). */
+export function refOf(obj: KubeObject): ObjectRef {
+  return {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    name: obj.metadata.name ?? '',
+    namespace: obj.metadata.namespace,
+  };
+}
+
 export interface ListOptions {
   namespace?: string;
   labelSelector?: string;

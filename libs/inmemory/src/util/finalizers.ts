@@ -1,13 +1,6 @@
 // Finalizer add/remove as merge patches guarded by resourceVersion (a conflict means "reconcile again").
 import type { KubeObject } from '@capi/apimachinery';
-import { isNotFound, type Client } from '@capi/controller-runtime';
-
-const refOf = (obj: KubeObject) => ({
-  apiVersion: obj.apiVersion,
-  kind: obj.kind,
-  namespace: obj.metadata.namespace,
-  name: obj.metadata.name!,
-});
+import { isNotFound, refOf, type Client } from '@capi/controller-runtime';
 
 /** Adds `finalizer`; updates `obj` with the server's answer. */
 export async function addFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {

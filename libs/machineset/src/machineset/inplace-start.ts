@@ -16,11 +16,10 @@ import {
   type MachineSet,
 } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
-import type { Client } from '@capi/controller-runtime';
+import { refOf, type Client } from '@capi/controller-runtime';
 import type { EventRecorder } from '@capi/controller-runtime';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';
-import { refOf } from '../shared/writes';
 import { computeDesiredMachine, machineLabels, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
 
 export const MACHINESET_FIELD_MANAGER = 'capi-machineset';

@@ -24,6 +24,7 @@ import {
   NO_CONTROLLER_OWNER,
   OWNER_CONTROLLER_FIELD,
   ReconcilerFor,
+  refOf,
   type Client,
   type InformerCache,
   type ReconcileContext,
@@ -35,7 +36,7 @@ import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@c
 import { ContractVersionResolver, getReferenced } from '@capi/external';
 import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
-import { byName, deleteIgnoreNotFound, refOf, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
 import {
   computeDesiredMachine,
