@@ -10,6 +10,7 @@ import {
   SIMULATED_STATIC_POD_LABEL,
   type SimulatedEtcdMember,
 } from '@capi/api';
+import type { Machine } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { NoKindMatchError, type Client } from '@capi/controller-runtime';
 import {
@@ -62,6 +63,13 @@ export interface WorkloadCluster {
   /** kube-system static Pods of the control-plane components, by name (`<component>-<node>`). */
   staticPods(): Promise<Map<string, StaticPod>>;
   etcd(): EtcdClient;
+  /**
+   * Moves etcd leadership off the member of `machine` to the member of `leaderCandidate` when `machine`'s member leads
+   * (upstream internal/workload_cluster_etcd.go ForwardEtcdLeadership).
+   */
+  forwardEtcdLeadership(machine: Machine, leaderCandidate: Machine | undefined): Promise<void>;
+  /** Removes the etcd member of `machine`'s Node (upstream RemoveEtcdMemberForMachine); no member is not an error. */
+  removeEtcdMemberForMachine(machine: Machine): Promise<void>;
 }
 
 export const CONTROL_PLANE_NODE_ROLE_LABEL = 'node-role.kubernetes.io/control-plane';
@@ -219,6 +227,15 @@ export class ClientWorkloadCluster implements WorkloadCluster {
 
   etcd(): EtcdClient {
     return this.etcdClient;
+  }
+
+  // Placeholder until the real etcd client replaces SimulatedEtcdClient: the simulated members cannot be changed.
+  forwardEtcdLeadership(): Promise<void> {
+    return Promise.reject(new Error('etcd leadership cannot be moved: no etcd client for this workload cluster'));
+  }
+
+  removeEtcdMemberForMachine(): Promise<void> {
+    return Promise.reject(new Error('etcd members cannot be removed: no etcd client for this workload cluster'));
   }
 }
 
