@@ -33,24 +33,20 @@ export function targetEtcdClusterHealthy(input: {
 }): TargetAssessment {
   const healthy: string[] = [];
   const unhealthy: string[] = [];
-  let total = 0;
   let learners = 0;
   let voting = 0;
   if (input.addMember) {
-    total = 1;
     voting = 1;
     if (input.members.length > 1) unhealthy.push('1 new member (worst case)');
     else healthy.push('1 new member (best case)');
   }
   for (const member of input.members) {
     if (member.name === '') {
-      total++;
       learners++;
       unhealthy.push('1 member starting (worst case)');
       continue;
     }
     if (member.name === input.toBeDeleted) continue;
-    total++;
     if (isLearner(member)) learners++;
     else voting++;
     const machine = input.machines.find((m) => m.status?.nodeRef?.name === member.name);
