@@ -17,6 +17,7 @@ import { deleteMachine, type MachineIo } from './machines';
 import {
   DELETE_REQUEUE_AFTER_MS,
   hasKcpPreTerminateHook,
+  type EtcdLeader,
   type PreTerminateDecision,
   type PreTerminateInput,
 } from './pre-terminate';
@@ -44,24 +45,32 @@ export async function removePreTerminateHook(client: Client, machine: Machine, l
 }
 
 /**
- * Upstream forwardEtcdLeadership: tries the candidates in order until one takes the leadership. Whether the deleting
- * Machine's member leads is checked by `WorkloadCluster.forwardEtcdLeadership` (it does nothing otherwise); with no
- * candidate it is asked with none, and fails only when the member leads (nowhere to move the leadership to).
+ * Upstream forwardEtcdLeadership: when the deleting Machine's member leads, tries the candidates in order until one
+ * takes the leadership. With the leader known (`leader`), a follower is left alone and no candidate is an error, as
+ * upstream; without it (undefined: not read), `WorkloadCluster.forwardEtcdLeadership` tells whether the member leads
+ * (it does nothing otherwise), and with no candidate it is asked with none: it must refuse only when the member leads.
  */
 export async function forwardEtcdLeadership(
   wc: WorkloadCluster,
   deleting: Machine,
   candidates: readonly Machine[],
   log: ReconcileLogger,
+  leader?: EtcdLeader | null,
 ): Promise<void> {
+  if (leader === null) throw new Error('unable to move etcd leadership, failed to detect etcd leader');
   // Not provisioned: the etcd member name (the Node name) is not known.
-  if (!deleting.status?.nodeRef?.name) return;
+  const member = deleting.status?.nodeRef?.name;
+  if (!member) return;
+  // kubeadm names the member after the Node.
+  if (leader && leader.name !== member) return;
   if (candidates.length === 0) {
+    const none = 'unable to move etcd leadership, no candidate machines for etcd leadership found';
+    if (leader) throw new Error(none);
     try {
       await wc.forwardEtcdLeadership(deleting, undefined);
       return;
     } catch (e) {
-      throw new Error('unable to move etcd leadership, no candidate machines for etcd leadership found', { cause: e });
+      throw new Error(none, { cause: e });
     }
   }
   for (const candidate of candidates) {
@@ -113,7 +122,7 @@ export async function reconcilePreTerminateHook(
       }
       // In a scale down or remediation the leadership should have moved already; again in case the Machine became
       // leader since, or was deleted another way (e.g. kubectl delete machine).
-      await forwardEtcdLeadership(wc, machine, decision.candidates, deps.log);
+      await forwardEtcdLeadership(wc, machine, decision.candidates, deps.log, decision.etcdLeader);
       // Removing the member shuts down etcd and the kube-apiserver on the Machine.
       if (decision.member) {
         try {
@@ -178,5 +187,7 @@ export function preTerminateInput(kcp: KubeadmControlPlane, observed: ControlPla
     etcdManaged: observed.etcdManaged,
     nodesError: observed.nodesError,
     etcdMembers: observed.etcdMembers,
+    // The observation does not read the etcd leader yet: WorkloadCluster.forwardEtcdLeadership checks leadership.
+    etcdLeader: undefined,
   };
 }

@@ -108,6 +108,7 @@ describe('reconcilePreTerminateHook (upstream TestKubeadmControlPlaneReconciler_
     name: string;
     kcp?: KubeadmControlPlane;
     machines: Machine[];
+    /** upstream ControlPlane.EtcdLeader: the Node whose member leads (the fake refuses to move others'). */
     leader?: string;
     wantRequeue?: boolean;
     wantError?: string;
@@ -205,9 +206,6 @@ describe('reconcilePreTerminateHook (upstream TestKubeadmControlPlaneReconciler_
       ],
       leader: 'deleting-machine-with-kcp-pre-terminate-hook-node',
       wantError: 'unable to move etcd leadership, no candidate machines for etcd leadership found',
-      // Upstream detects the leader itself and calls nothing; here the workload cluster is asked with no candidate and
-      // refuses because the member leads.
-      wantForward: 1,
     },
     {
       name: 'Skip forward etcd leadership, skip remove member and remove pre-terminate hook if 1 CP Machine && Etcd is managed',
@@ -248,6 +246,7 @@ describe('reconcilePreTerminateHook (upstream TestKubeadmControlPlaneReconciler_
       machines: c.machines,
       etcdManaged: isEtcdManaged(k),
       etcdMembers: etcdMembers(c.machines),
+      etcdLeader: c.leader ? { name: c.leader } : undefined,
     });
     const fake = fakeWorkloadCluster(c.leader);
     const run = reconcilePreTerminateHook(
@@ -264,6 +263,25 @@ describe('reconcilePreTerminateHook (upstream TestKubeadmControlPlaneReconciler_
       if (c.wantHookRemoved?.includes(x.metadata.name!)) delete want[HOOK];
       expect(x.metadata.annotations ?? {}).toEqual(want);
     }
+  });
+
+  it('leader not read: with no candidate the workload cluster is asked with none and refuses for its leader', async () => {
+    const machines = cases.find((x) => x.name.startsWith('Fails if no candidate'))!.machines;
+    const decision = decidePreTerminateHook({
+      kcp: kcp(),
+      machines,
+      etcdManaged: true,
+      etcdMembers: etcdMembers(machines),
+    });
+    const fake = fakeWorkloadCluster('deleting-machine-with-kcp-pre-terminate-hook-node');
+    await expect(
+      reconcilePreTerminateHook(
+        { client: recordingClient(machines), workloads: fake.provider, log },
+        clusterObj as never,
+        decision,
+      ),
+    ).rejects.toThrow('unable to move etcd leadership, no candidate machines for etcd leadership found');
+    expect(fake.calls).toEqual({ forward: [undefined], remove: [] });
   });
 
   it('an invalid KCP version is an error once a deleting Machine carries the hook', () => {
@@ -369,12 +387,30 @@ describe('forwardEtcdLeadership (upstream TestKubeadmControlPlaneReconciler_forw
   });
   const oldest = m('m-oldest', { node: 'm-oldest', created: NOW - 3_600_000, conditions: c(true, true, true) });
 
-  const run = async (machines: Machine[], deleting: Machine, moveError?: Error) => {
+  // Leader known (upstream's case: ControlPlane.EtcdLeader is the member of Machine m) unless `leader` says otherwise.
+  const run = async (
+    machines: Machine[],
+    deleting: Machine,
+    moveError?: Error,
+    leader: { name: string } | null | undefined = { name: 'm' },
+  ) => {
     const fake = fakeWorkloadCluster('m', moveError);
     const candidates = getCandidatesForEtcdLeadership(machines, deleting);
-    const result = forwardEtcdLeadership(fake.wc, deleting, candidates, log);
+    const result = forwardEtcdLeadership(fake.wc, deleting, candidates, log, leader);
     return { result, calls: fake.calls };
   };
+
+  it('fails to forward leadership if etcd leader is not set', async () => {
+    const { result, calls } = await run([leader, newest], leader, undefined, null);
+    await expect(result).rejects.toThrow('unable to move etcd leadership, failed to detect etcd leader');
+    expect(calls.forward).toEqual([]);
+  });
+
+  it('no op if deleting machine is not the current leader', async () => {
+    const { result, calls } = await run([leader, newest, oldest], newest);
+    await expect(result).resolves.toBeUndefined();
+    expect(calls.forward).toEqual([]);
+  });
 
   it('no op if deleting machine does not have a node', async () => {
     const { result, calls } = await run([leader, withoutNode], withoutNode);
@@ -383,10 +419,32 @@ describe('forwardEtcdLeadership (upstream TestKubeadmControlPlaneReconciler_forw
   });
 
   it('fails if no candidate nodes are found', async () => {
-    const { result } = await run([leader, withoutNode, withDeletionTimestamp], leader);
+    const { result, calls } = await run([leader, withoutNode, withDeletionTimestamp], leader);
     await expect(result).rejects.toThrow(
       'unable to move etcd leadership, no candidate machines for etcd leadership found',
     );
+    expect(calls.forward).toEqual([]);
+  });
+
+  describe('leader not read: the workload cluster tells whether the member leads', () => {
+    it('a follower without candidates is left alone', async () => {
+      const { result, calls } = await run([newest, withDeletionTimestamp], newest, undefined, undefined);
+      await expect(result).resolves.toBeUndefined();
+      expect(calls.forward).toEqual([undefined]);
+    });
+
+    it('the leader without candidates cannot be moved', async () => {
+      const { result } = await run([leader, withDeletionTimestamp], leader, undefined, undefined);
+      await expect(result).rejects.toThrow(
+        'unable to move etcd leadership, no candidate machines for etcd leadership found',
+      );
+    });
+
+    it('candidates are tried in order', async () => {
+      const { result, calls } = await run([leader, newest, oldest], leader, undefined, undefined);
+      await expect(result).resolves.toBeUndefined();
+      expect(calls.forward).toEqual(['m-newest']);
+    });
   });
 
   it('tries candidate machines in the expected order', async () => {

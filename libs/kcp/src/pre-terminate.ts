@@ -82,7 +82,15 @@ export interface PreTerminateInput {
   nodesError?: string;
   /** The etcd members as read this reconcile; undefined when they could not be read. */
   etcdMembers?: readonly EtcdMember[];
+  /**
+   * The etcd leader read with the members (upstream ControlPlane.EtcdLeader): null when none was detected (moving the
+   * leadership then fails, as upstream); undefined when the observation does not read it, and
+   * WorkloadCluster.forwardEtcdLeadership alone tells whether the Machine's member leads.
+   */
+  etcdLeader?: EtcdLeader | null;
 }
+
+export type EtcdLeader = Pick<EtcdMember, 'name'>;
 
 export type PreTerminateDecision =
   /** No deleting Machine: the reconcile goes on. */
@@ -95,7 +103,13 @@ export type PreTerminateDecision =
    * Move etcd leadership off the Machine's member (to the first candidate that takes it), remove the member when it
    * is listed, remove the hook, then look again after DELETE_REQUEUE_AFTER_MS.
    */
-  | { type: 'removeEtcdMember'; machine: Machine; member?: EtcdMember; candidates: Machine[] }
+  | {
+      type: 'removeEtcdMember';
+      machine: Machine;
+      member?: EtcdMember;
+      candidates: Machine[];
+      etcdLeader?: EtcdLeader | null;
+    }
   | { type: 'error'; message: string };
 
 /** Upstream reconcilePreTerminateHook's decisions, one deleting Machine (the oldest) at a time. */
@@ -168,5 +182,6 @@ export function decidePreTerminateHook(input: PreTerminateInput): PreTerminateDe
     machine,
     member: input.etcdMembers.find((m) => m.name === memberName),
     candidates: getCandidatesForEtcdLeadership(input.machines, machine),
+    etcdLeader: input.etcdLeader,
   };
 }
