@@ -18,6 +18,8 @@ jest.setTimeout(60_000);
 const MS = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet' };
 const MACHINE = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine' };
 const HOLD = 'test.cluster.x-k8s.io/hold';
+const MOVE = 'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';
+const RECEIVE = 'in-place-updates.internal.cluster.x-k8s.io/receive-machines-from-machinesets';
 
 function machineSet(ns: string, name: string, replicas: number, machineNaming?: string): MachineSet {
   return {
@@ -122,6 +124,73 @@ describe('MachineSet controller with one bad Machine', () => {
       const m = await h.client.get<Machine>({ ...MACHINE, namespace: ns, name: s0.metadata.name! });
       return m.metadata.labels?.team === 'b';
     }, 'the bad Machine synced once its apply works');
+  });
+
+  // Upstream TestMachineSetReconciler_createMachines "should stop creating machines when there are failures and rollback
+  // partial changes".
+  it('removes the cloned InfraMachine when the Machine cannot be created, and shows it on ScalingUp', async () => {
+    faults.fail('apply', 'Machine', 'rollback-*');
+    await h.client.create(machineSet(ns, 'rollback', 2));
+    const ms = await eventually(async () => {
+      const got = await getMS('rollback');
+      return condition(got, 'ScalingUp')?.reason === 'MachineCreationFailed' && got;
+    }, 'ScalingUp MachineCreationFailed');
+    expect(condition(ms, 'ScalingUp')?.message).toMatch(
+      /failed to create Machine robust\/rollback-\w{5}: injected failure/,
+    );
+    const infraOf = async () =>
+      (await h.client.list(INFRA_API_VERSION, 'TestMachine', { namespace: ns })).items.filter((o) =>
+        o.metadata.name?.startsWith('rollback-'),
+      );
+    await eventually(async () => (await infraOf()).length === 0, 'no TestMachine left behind');
+    expect(await owned('rollback')).toEqual([]);
+
+    faults.clear();
+    await ownedCount('rollback', 2);
+    expect(await infraOf()).toHaveLength(2);
+  });
+
+  // Upstream TestMachineSetReconciler_startMoveMachines "should keep moving machines when one move fails".
+  it('moves the other Machines when moving one fails, and shows it on ScalingDown', async () => {
+    await h.client.create({
+      ...machineSet(ns, 'mv-to', 0),
+      metadata: {
+        name: 'mv-to',
+        namespace: ns,
+        labels: { 'machine-template-hash': 'mv-to' },
+        annotations: { [RECEIVE]: 'mv-from' },
+      },
+    });
+    await h.client.create(machineSet(ns, 'mv-from', 3));
+    const [f0, f1, f2] = await ownedCount('mv-from', 3);
+    for (const m of [f0, f1, f2]) {
+      const ref = { ...MACHINE, namespace: ns, name: m.metadata.name! };
+      // No Machine controller here: give the Machines the Node a move requires; f0 and f1 go first.
+      await eventually(async () => {
+        const cur = await h.client.get<Machine>(ref);
+        await h.client.updateStatus({
+          ...cur,
+          status: { ...cur.status, nodeRef: { name: `node-${m.metadata.name}` } },
+        });
+        return true;
+      }, `nodeRef on ${m.metadata.name}`);
+      if (m !== f2)
+        await h.client.patch(ref, 'merge', { metadata: { annotations: { 'cluster.x-k8s.io/delete-machine': '' } } });
+    }
+    faults.fail('patch', 'Machine', f0.metadata.name!);
+    await patchMS('mv-from', { metadata: { annotations: { [MOVE]: 'mv-to' } }, spec: { replicas: 1 } });
+
+    const movedIn = await ownedCount('mv-to', 1);
+    expect(movedIn.map((m) => m.metadata.name)).toEqual([f1.metadata.name]);
+    const ms = await eventually(async () => {
+      const got = await getMS('mv-from');
+      return condition(got, 'ScalingDown')?.reason === 'MoveFailed' && got;
+    }, 'ScalingDown MoveFailed');
+    expect(condition(ms, 'ScalingDown')?.message).toContain(`injected failure: patch Machine ${f0.metadata.name}`);
+    expect((await owned('mv-from')).map((m) => m.metadata.name)).toEqual([f0, f2].map((m) => m.metadata.name));
+
+    faults.clear();
+    await ownedCount('mv-to', 2);
   });
 
   // Upstream TestMachineSetReconciler_syncMachines: a deleting Machine still gets the fields that matter for its teardown.

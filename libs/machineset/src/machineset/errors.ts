@@ -10,6 +10,17 @@ export class ScaleDownError extends Error {
   }
 }
 
+/** A Machine, or the InfraMachine/BootstrapConfig cloned for it, that could not be created (upstream's reasons). */
+export class MachineCreationError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'MachineCreationFailed' | 'InfrastructureTemplateCloningFailed' | 'BootstrapTemplateCloningFailed',
+  ) {
+    super(message);
+    this.name = 'MachineCreationError';
+  }
+}
+
 /** Per-Machine failures of syncMachines, together (the other Machines were synced). */
 export class MachineSyncError extends Error {
   readonly reason = 'MachineSyncFailed';

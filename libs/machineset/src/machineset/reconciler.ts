@@ -38,7 +38,7 @@ import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
-import { aggregateErrors, ScaleDownError } from './errors';
+import { aggregateErrors, MachineCreationError, ScaleDownError } from './errors';
 import {
   computeDesiredMachine,
   generateMachineName,
@@ -420,6 +420,7 @@ export class MachineSetReconciler implements Reconciler {
     const machine = computeDesiredMachine(ms, undefined, name);
     const opts = { fieldOwner: MACHINESET_FIELD_MANAGER };
     const created: KubeObject[] = [];
+    let stage: MachineCreationError['reason'] = 'BootstrapTemplateCloningFailed';
     try {
       const bootstrapRef = ms.spec.template.spec.bootstrap?.configRef;
       if (bootstrapRef) {
@@ -432,18 +433,28 @@ export class MachineSetReconciler implements Reconciler {
           configRef: { apiGroup: bootstrapRef.apiGroup, kind: config.kind, name },
         };
       }
+      stage = 'InfrastructureTemplateCloningFailed';
       const infraRef = ms.spec.template.spec.infrastructureRef;
       const infra = await this.cloneTemplate(ms, infraRef, name, machine);
       await this.applier.patch(this.client, infra, opts);
       created.push(infra);
       await giveUpLabelsAndAnnotations(this.directClient, infra);
       machine.spec.infrastructureRef = { apiGroup: infraRef.apiGroup, kind: infra.kind, name };
+      stage = 'MachineCreationFailed';
       await this.applier.patch(this.client, machine, opts);
       await waitForCache(this.cache, machine, ctx.signal);
     } catch (e) {
-      // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created.
-      for (const obj of created) await deleteIgnoreNotFound(this.client, refOf(obj));
-      throw e;
+      // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created (upstream createMachines).
+      const messages = [(e as Error).message];
+      for (const obj of created) {
+        try {
+          await deleteIgnoreNotFound(this.client, refOf(obj));
+        } catch (cleanup) {
+          messages.push(`failed to clean up ${obj.kind} ${namespace}/${name}: ${(cleanup as Error).message}`);
+        }
+      }
+      if (e instanceof TemplateError) throw messages.length > 1 ? new TemplateError(messages.join('; '), e.reason) : e;
+      throw new MachineCreationError(`failed to create Machine ${namespace}/${name}: ${messages.join('; ')}`, stage);
     }
     ctx.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
   }

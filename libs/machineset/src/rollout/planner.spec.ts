@@ -301,6 +301,55 @@ describe('RolloutPlanner', () => {
     });
   });
 
+  // Upstream TestComputeDesiredNewMS / TestComputeDesiredOldMS (machinedeployment_rollout_planner_test.go), through init:
+  // the annotations the planner itself sets on top of computeDesiredMachineSet's.
+  describe('desired new and old MachineSets (revision, disable-machine-create)', () => {
+    const HISTORY = 'machinedeployment.clusters.x-k8s.io/revision-history';
+    const plannerAnnotations = (machineSets: MachineSetLike[], deployment = md(3)) => {
+      const p = new RolloutPlanner({ computeDesiredMachineSet: sameObject });
+      p.init(deployment, machineSets, [], true, true);
+      return { newMS: p.newMS?.metadata.annotations, oldMSs: p.oldMSs.map((o) => o.metadata.annotations) };
+    };
+
+    it('should compute Revision annotations for newMS, no oldMS', () => {
+      expect(plannerAnnotations([]).newMS).toEqual({ [A.revision]: '1', [A.disableMachineCreate]: 'false' });
+    });
+
+    it('should update Revision annotations for newMS when required', () => {
+      const current = ms('cur', 'v2', 3, 3, 3, { [A.revision]: '1' });
+      const old = ms('old', 'v1', 0, 0, 0, { [A.revision]: '2' });
+      expect(plannerAnnotations([current, old]).newMS).toEqual({
+        [A.revision]: '3',
+        [HISTORY]: '1',
+        [A.disableMachineCreate]: 'false',
+      });
+    });
+
+    it('should preserve Revision annotations for newMS when already up to date', () => {
+      const current = ms('cur', 'v2', 3, 3, 3, { [A.revision]: '3', [HISTORY]: '1' });
+      const old = ms('old', 'v1', 0, 0, 0, { [A.revision]: '2' });
+      expect(plannerAnnotations([current, old]).newMS).toEqual({
+        [A.revision]: '3',
+        [HISTORY]: '1',
+        [A.disableMachineCreate]: 'false',
+      });
+    });
+
+    it('should carry over Revision annotations from oldMS', () => {
+      const old = ms('old', 'v1', 3, 3, 3, { [A.revision]: '4', [HISTORY]: '1,3' });
+      expect(plannerAnnotations([old]).oldMSs).toEqual([
+        { [A.revision]: '4', [HISTORY]: '1,3', [A.disableMachineCreate]: 'false' },
+      ]);
+    });
+
+    it('should disable creation of machines on oldMS when rollout strategy is OnDelete', () => {
+      const old = ms('old', 'v1', 3, 3, 3, { [A.revision]: '4', [HISTORY]: '1,3' });
+      expect(plannerAnnotations([old], md(3, { onDelete: true })).oldMSs).toEqual([
+        { [A.revision]: '4', [HISTORY]: '1,3', [A.disableMachineCreate]: 'true' },
+      ]);
+    });
+  });
+
   describe('init', () => {
     it('rejects nil replicas with a clear error', () => {
       const bad = md(3);

@@ -17,7 +17,7 @@ export class ClientFaults {
   /** Failed requests, as `<verb> <kind>/<name>`. */
   readonly failed: string[] = [];
 
-  /** Fails every `verb` request on the object `kind`/`name` until cleared. */
+  /** Fails every `verb` request on the object `kind`/`name` (`prefix*`: every name starting with it) until cleared. */
   fail(verb: FaultVerb, kind: string, name: string): void {
     this.faults.push({ verb, kind, name });
   }
@@ -27,7 +27,9 @@ export class ClientFaults {
   }
 
   private check(verb: FaultVerb, kind: string | undefined, name: string | undefined): void {
-    if (!this.faults.some((f) => f.verb === verb && f.kind === kind && f.name === name)) return;
+    const matches = (f: Fault) =>
+      f.name.endsWith('*') ? (name ?? '').startsWith(f.name.slice(0, -1)) : f.name === name;
+    if (!this.faults.some((f) => f.verb === verb && f.kind === kind && matches(f))) return;
     this.failed.push(`${verb} ${kind}/${name}`);
     throw new Error(`injected failure: ${verb} ${kind} ${name}`);
   }
