@@ -76,6 +76,32 @@ describe("kube-apiserver's checks before the upgrade", () => {
     expect(status(lost.text).message).toBe('pods "gone-node" not found');
   });
 
+  it('discovery lists pods/portforward (legacy and aggregated)', async () => {
+    const legacy = JSON.parse((await get('/api/v1')).text);
+    expect(legacy.resources.find((r: { name: string }) => r.name === 'pods/portforward')).toEqual({
+      name: 'pods/portforward',
+      singularName: '',
+      namespaced: true,
+      kind: 'PodPortForwardOptions',
+      verbs: ['create', 'get'],
+    });
+    const agg = await rawRequest(ts.conn, 'GET', '/api', undefined, undefined, {
+      Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    });
+    const pods = JSON.parse(agg.text).items[0].versions[0].resources.find(
+      (r: { resource: string }) => r.resource === 'pods',
+    );
+    expect(pods.subresources).toEqual(
+      expect.arrayContaining([
+        {
+          subresource: 'portforward',
+          responseKind: { group: '', version: '', kind: 'PodPortForwardOptions' },
+          verbs: ['create', 'get'],
+        },
+      ]),
+    );
+  });
+
   it('PUT is 405', async () => {
     const r = await get(forwardPath('kube-system', 'etcd-pf-node', '2379'), 'PUT');
     expect(r.code).toBe(405);
