@@ -2,7 +2,7 @@
 // port-forward protocol through the embedded server to a backend (embedded only: the kube target runs no kubelet).
 import { createHash, randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { once, PassThrough } from 'node:stream';
+import { Duplex, once, PassThrough } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
 import { ApiServer, type PortForwardBackend, type PortForwardTarget } from '../src';
 import { forwardPath, openForward, Refused, startEchoServer, type EchoServer } from './support/portforward';
@@ -15,10 +15,36 @@ const targets: PortForwardTarget[] = [];
 const ECHO = 2379;
 const REJECTED = 13;
 const REFUSED = 9;
+const SINK = 5001; // a Pod side that never finishes a write
+const SOURCE = 5002; // a Pod side with endless data
+const sinks: Duplex[] = [];
+const sources: { produced: number }[] = [];
+const CHUNK = Buffer.alloc(64 * 1024, 7);
 
 const backend: PortForwardBackend = async (target) => {
   targets.push(target);
   if (target.port === REJECTED) throw new Error(`nothing listens on port ${target.port}`);
+  if (target.port === SINK) {
+    const sink = new Duplex({ read() {}, write() {} }); // the write callback never runs: writes only queue
+    sinks.push(sink);
+    return sink;
+  }
+  if (target.port === SOURCE) {
+    const state = { produced: 0 };
+    sources.push(state);
+    return new Duplex({
+      read() {
+        // Asynchronously, as a socket delivers data.
+        setImmediate(() => {
+          state.produced += CHUNK.length;
+          this.push(CHUNK);
+        });
+      },
+      write(_c, _e, cb) {
+        cb();
+      },
+    });
+  }
   // A port nothing listens on: the socket fails after the backend resolved.
   const s: Socket = connect(target.port === REFUSED ? 1 : echo.port, '127.0.0.1');
   if (target.port !== REFUSED) await once(s, 'connect');
@@ -213,6 +239,34 @@ describe('the WebSocket protocol (v4.channel.k8s.io)', () => {
     },
     120_000,
   );
+
+  itEmbedded('backpressure: a Pod side that does not read stops the WebSocket being read', async () => {
+    const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', String(SINK)));
+    const chunk = randomBytes(256 * 1024);
+    for (let i = 0; i < 128; i++) c.send(0, chunk); // 32 MiB
+    await new Promise((r) => setTimeout(r, 1000));
+    const queued = sinks.at(-1)!.writableLength;
+    expect(queued).toBeGreaterThan(0);
+    expect(queued).toBeLessThan(8 * 1024 * 1024);
+    expect(c.ws.bufferedAmount).toBeGreaterThan(16 * 1024 * 1024); // the rest waits at the client
+    c.ws.terminate();
+  });
+
+  itEmbedded('backpressure: a client that does not read stops the Pod side being read', async () => {
+    const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', String(SOURCE)));
+    const socket = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socket.pause();
+    await new Promise((r) => setTimeout(r, 1000));
+    const state = sources.at(-1)!;
+    const stalled = state.produced;
+    expect(stalled).toBeLessThan(32 * 1024 * 1024);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(state.produced).toBe(stalled);
+    socket.resume();
+    await c.waitFor(0, stalled + 1024 * 1024);
+    expect(state.produced).toBeGreaterThan(stalled);
+    c.ws.terminate();
+  });
 
   itEmbedded('closing the WebSocket closes the Pod side', async () => {
     const before = echo.sockets.length;
