@@ -209,6 +209,20 @@ describe('the WebSocket protocol (v4.channel.k8s.io)', () => {
     await c.closed;
   });
 
+  itEmbedded('several ports: a data and an error channel each (2i, 2i+1), one backend stream per port', async () => {
+    targets.length = 0;
+    const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', `${ECHO},2380`));
+    c.send(2, Buffer.from('second'));
+    c.send(0, Buffer.from('first'));
+    expect((await c.waitFor(2, 6)).toString()).toBe('second');
+    expect((await c.waitFor(0, 5)).toString()).toBe('first');
+    expect(c.received.get(2)![0]).toEqual(Buffer.from([2380 & 0xff, 2380 >> 8]));
+    expect(c.received.get(3)).toEqual([Buffer.from([2380 & 0xff, 2380 >> 8])]);
+    expect(targets.map((t) => t.port).sort()).toEqual([2379, 2380]);
+    c.ws.close();
+    await c.closed;
+  });
+
   itEmbedded('the base64 variant (v4.base64.channel.k8s.io) carries the same bytes as text', async () => {
     const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', String(ECHO)), {
       protocols: ['v4.base64.channel.k8s.io'],
