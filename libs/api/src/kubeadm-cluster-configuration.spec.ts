@@ -115,7 +115,7 @@ describe('kubeadm ClusterConfiguration (upstream bootstrap/kubeadm/pkg/types uti
             mountPath: /foo/bar
             name: mount2
         apiVersion: kubeadm.k8s.io/v1beta4
-        certificateValidityPeriodDays: 100
+        certificateValidityPeriod: 2400h0m0s
         controllerManager: {}
         dns: {}
         etcd: {}

@@ -88,6 +88,15 @@ export function unmarshalClusterConfiguration(yaml: string): {
     ...(typeof net.serviceSubnet === 'string' && net.serviceSubnet ? { serviceSubnet: net.serviceSubnet } : {}),
     ...(typeof net.podSubnet === 'string' && net.podSubnet ? { podSubnet: net.podSubnet } : {}),
   };
+  if (apiVersion === KUBEADM_V1BETA4) {
+    // v1beta4 durations ↔ Cluster API's days (upstreamv1beta4 conversion.go convertToDays).
+    for (const [period, days] of VALIDITY_PERIODS) {
+      if (!(period in config)) continue;
+      const seconds = parseDurationSeconds(config[period]);
+      delete config[period];
+      if (seconds) config[days] = Math.floor(seconds / 86400);
+    }
+  }
   if (apiVersion === KUBEADM_V1BETA3) {
     for (const path of ARG_PATHS) {
       const c = at(config, path);
@@ -116,6 +125,12 @@ function sortKeys(v: unknown): unknown {
       .map((k) => [k, sortKeys(v[k])]),
   );
 }
+
+// Cluster API's days and kubeadm v1beta4's durations.
+const VALIDITY_PERIODS = [
+  ['certificateValidityPeriod', 'certificateValidityPeriodDays'],
+  ['caCertificateValidityPeriod', 'caCertificateValidityPeriodDays'],
+] as const;
 
 // v1beta4 fields v1beta3 has not (dropped when writing v1beta3, as the generated conversion drops them).
 const V1BETA4_ONLY = ['certificateValidityPeriodDays', 'caCertificateValidityPeriodDays', 'encryptionAlgorithm'];
@@ -154,7 +169,14 @@ export function marshalClusterConfigurationForVersion(
     }
     if (data.controlPlaneComponentHealthCheckSeconds !== undefined)
       out.apiServer.timeoutForControlPlane = formatDurationSeconds(data.controlPlaneComponentHealthCheckSeconds);
-  } else if (!isObj(out.proxy)) out.proxy = {};
+  } else {
+    if (!isObj(out.proxy)) out.proxy = {};
+    for (const [period, days] of VALIDITY_PERIODS) {
+      const d = out[days];
+      delete out[days];
+      if (typeof d === 'number' && d > 0) out[period] = formatDurationSeconds(d * 86400);
+    }
+  }
   out.apiVersion = apiVersion;
   out.kind = 'ClusterConfiguration';
   return YAML.stringify(sortKeys(out), { indentSeq: false, lineWidth: 0 });
