@@ -155,13 +155,16 @@ export class WorkloadUpkeep {
 
   private async coreDnsInfo(clusterConfig: Record<string, any>): Promise<CoreDnsInfo | undefined> {
     const key = `${KUBE_SYSTEM}/${COREDNS}`;
-    let configMap, deployment;
+    let configMap: KubeObject, deployment: KubeObject;
     try {
       configMap = await this.client.get(configMapRef(COREDNS));
     } catch (e) {
       if (isNotFound(e)) return undefined;
       throw wrap(`error getting ${key} config map from target cluster`, e);
     }
+    // Upstream reads the Corefile before the Deployment: a ConfigMap without one is an error even then.
+    if ((configMap.data as Record<string, string> | undefined)?.[COREFILE_KEY] === undefined)
+      throw new Error('unable to find the CoreDNS Corefile data');
     try {
       deployment = await this.client.get(ref('apps/v1', 'Deployment', COREDNS, KUBE_SYSTEM));
     } catch (e) {
