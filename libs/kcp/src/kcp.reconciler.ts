@@ -263,10 +263,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     const { view, etcdManaged } = observed;
     const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
     if ((action.type === 'scaleUp' && action.rollout) || action.type === 'rolloutMachine')
-      await upkeepBeforeRollout(this.workloads, cluster, kcp, etcdManaged);
+      await upkeepBeforeRollout(this.workloads, cluster, kcp, etcdManaged, run.log);
     switch (action.type) {
       case 'none':
-        await upkeepStableControlPlane(this.workloads, cluster, kcp);
+        await upkeepStableControlPlane(this.workloads, cluster, kcp, run.log);
         return {};
       case 'initialize': {
         const m = await this.createReplacementOrMachine(

@@ -224,10 +224,19 @@ export class WorkloadUpkeep {
 const withImage = (containers: Record<string, any>[], name: string, image: string) =>
   containers.map((c) => (c.name === name ? { ...c, image } : c));
 
-async function upkeepFor(workloads: WorkloadClusterProvider, cluster: Cluster): Promise<WorkloadUpkeep> {
+/**
+ * The upkeep of the Cluster's workload cluster; undefined (logged) when its WorkloadCluster offers no API client (a
+ * provider implementing only the health reads, e.g. a test double): there is nothing to keep in line through.
+ */
+async function upkeepFor(
+  workloads: WorkloadClusterProvider,
+  cluster: Cluster,
+  log: { log(message: string): void },
+): Promise<WorkloadUpkeep | undefined> {
   const wc = await workloads.forCluster({ namespace: cluster.metadata.namespace!, name: cluster.metadata.name! });
-  if (!wc.kubeClient) throw new Error('the workload cluster provider gives no API client for the workload cluster');
-  return new WorkloadUpkeep(wc.kubeClient());
+  if (wc.kubeClient) return new WorkloadUpkeep(wc.kubeClient());
+  log.log('the workload cluster offers no API client: its kubeadm objects are not kept in line');
+  return undefined;
 }
 
 /**
@@ -239,13 +248,15 @@ export async function upkeepBeforeRollout(
   cluster: Cluster,
   kcp: KubeadmControlPlane,
   etcdManaged: boolean,
+  log: { log(message: string): void },
 ): Promise<void> {
-  let upkeep: WorkloadUpkeep;
+  let upkeep: WorkloadUpkeep | undefined;
   try {
-    upkeep = await upkeepFor(workloads, cluster);
+    upkeep = await upkeepFor(workloads, cluster, log);
   } catch (e) {
     throw wrap('failed to update control plane', e);
   }
+  if (!upkeep) return;
   let version: string;
   try {
     version = parsedKcpVersion(kcp);
@@ -269,8 +280,10 @@ export async function upkeepStableControlPlane(
   workloads: WorkloadClusterProvider,
   cluster: Cluster,
   kcp: KubeadmControlPlane,
+  log: { log(message: string): void },
 ): Promise<void> {
-  const upkeep = await upkeepFor(workloads, cluster);
+  const upkeep = await upkeepFor(workloads, cluster, log);
+  if (!upkeep) return;
   await upkeep.updateKubeProxyImageInfo(kcp);
   try {
     await upkeep.updateCoreDNS(kcp);

@@ -6,6 +6,7 @@ import {
   clusterConfigurationMutators,
   desiredKubeProxyImage,
   kubeadmPermissions,
+  parsedKcpVersion,
   replaceField,
   SKIP_KUBE_PROXY_ANNOTATION,
   updatedClusterConfiguration,
@@ -453,5 +454,23 @@ describe('TestEnsureKubeadmPermissions (which objects, by version)', () => {
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:kubelet-api-admin' },
         subjects: [{ kind: 'User', name: 'kube-apiserver-kubelet-client' }],
       });
+  });
+});
+
+describe('version and equality details', () => {
+  it('the kubeadm-config kubernetesVersion keeps build metadata, as semver String() does', () => {
+    expect(parsedKcpVersion(kcpWith({ version: 'v1.31.0+build1' }))).toBe('1.31.0+build1');
+    expect(() => parsedKcpVersion(kcpWith({ version: 'latest' }))).toThrow(
+      /failed to parse Kubernetes version "latest"/,
+    );
+  });
+  it('a feature gate set to false is a change (a map entry, not a zero value)', () => {
+    const cm = configMap(
+      'apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.36.0\n',
+    );
+    const out = updatedClusterConfiguration(cm, '1.36.0', [
+      updateFeatureGates({ featureGates: { SomeGate: false } }, '1.36.0'),
+    ]);
+    expect(YAML.parse(out!).featureGates).toEqual({ SomeGate: false });
   });
 });

@@ -22,7 +22,10 @@ export const CONTROL_PLANE_KUBELET_LOCAL_MODE = 'ControlPlaneKubeletLocalMode';
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Go zero values (empty strings/maps/lists, 0, false) dropped everywhere: what reflect.DeepEqual sees as equal. */
+/**
+ * Go zero values (empty strings/maps/lists, 0) dropped everywhere: what reflect.DeepEqual sees as equal. `false` is
+ * kept: in a map (featureGates) it differs from absent.
+ */
 export function pruneZero(v: unknown): unknown {
   if (Array.isArray(v)) return v.length ? v.map(pruneZero) : undefined;
   if (isObj(v)) {
@@ -33,7 +36,7 @@ export function pruneZero(v: unknown): unknown {
     }
     return Object.keys(out).length ? out : undefined;
   }
-  return v === '' || v === 0 || v === false || v === null ? undefined : v;
+  return v === '' || v === 0 || v === null ? undefined : v;
 }
 
 /** ClusterConfiguration.IsDefined: anything but the zero value. */
@@ -46,7 +49,8 @@ export const kcpClusterConfiguration = (kcp: KubeadmControlPlane): Obj =>
 export function parsedKcpVersion(kcp: KubeadmControlPlane): string {
   const v = parseKubernetesVersion(kcp.spec.version ?? '');
   if (!v) throw new Error(`failed to parse Kubernetes version "${kcp.spec.version}"`);
-  return v.version;
+  // semver.Version.String() keeps build metadata ("1.16.3+build1").
+  return v.build.length ? `${v.version}+${v.build.join('.')}` : v.version;
 }
 
 const withoutPreRelease = (version: string) => {
