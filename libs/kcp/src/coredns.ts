@@ -37,7 +37,7 @@ export interface CoreDnsInfo {
 /** version.ParseTolerantImageTag: "_" stands for "+" in image tags. */
 function parseImageTag(tag: string): { major: number; minor: number; patch: number; version: string } {
   const v = parseKubernetesVersion(tag.replace(/_/g, '+'));
-  if (!v) throw new Error(`error parsing semver from "${tag}"`);
+  if (!v) throw new Error(`error parsing semver from ${JSON.stringify(tag)}`);
   return { major: v.major, minor: v.minor, patch: v.patch, version: v.version };
 }
 const majorMinorPatch = (v: { major: number; minor: number; patch: number }) => `${v.major}.${v.minor}.${v.patch}`;

