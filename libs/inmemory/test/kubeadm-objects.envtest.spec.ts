@@ -5,14 +5,7 @@ import type { KubeObject } from '@capi/apimachinery';
 import { eventually } from '@capi/envtest';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import YAML from 'yaml';
-import {
-  NS,
-  bootstrapConfigOwnedBy,
-  createCluster,
-  createMachine,
-  startProviderEnv,
-  type ProviderEnv,
-} from './support/fixtures';
+import { NS, createCluster, createMachine, startProviderEnv, type ProviderEnv } from './support/fixtures';
 
 jest.setTimeout(30_000);
 
