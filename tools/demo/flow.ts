@@ -4,6 +4,7 @@
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, CONTROLPLANE_API_VERSION, type Machine } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { isAlreadyExists, isGone, type Client, type WatchHandle } from '@capi/controller-runtime';
+import { kubeconfigSecretClientProvider } from '@capi/clustercache';
 import {
   DEFAULT_DEMO,
   createDemoCluster,
@@ -22,6 +23,7 @@ import {
   stepOutcome,
   type OutcomeRow,
 } from './progress';
+import { readWorkloadKubeadmState, workloadLine, workloadProblems, type WorkloadKubeadmState } from './workload';
 
 export interface DemoOptions {
   client: Client;
@@ -83,6 +85,7 @@ export class DemoRun {
   private readonly tracker = new ProgressTracker();
   private watch?: WatchHandle;
   private stopped = false;
+  private workloadClients?: ReturnType<typeof kubeconfigSecretClientProvider>;
 
   constructor(private readonly opts: DemoOptions) {
     const given = Object.entries(opts.spec ?? {}).filter(([, v]) => v !== undefined);
@@ -181,6 +184,18 @@ export class DemoRun {
   stop(): void {
     this.stopped = true;
     this.watch?.stop();
+    this.workloadClients?.closeAll();
+  }
+
+  /** The workload cluster's kube-system objects KCP keeps in line (through the cluster's kubeconfig Secret). */
+  private async workloadState(): Promise<WorkloadKubeadmState> {
+    this.workloadClients ??= kubeconfigSecretClientProvider(this.client);
+    try {
+      const workload = await this.workloadClients({ namespace: this.spec.namespace, name: this.spec.cluster });
+      return await readWorkloadKubeadmState(workload);
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
   }
 
   private selector(): string {
@@ -280,10 +295,14 @@ export class DemoRun {
         ...(machines.length === want ? [] : [`${machines.length} Machines (want ${want})`]),
         ...machines.flatMap((m) => machineProblems(m, version)),
       ];
+      // Once the Machines are, the workload cluster's kubeadm objects follow the version (KCP's upkeep).
+      const workload = problems.length === 0 ? await this.workloadState() : undefined;
+      if (workload) problems.push(...workloadProblems(workload, version));
       if (problems.length === 0) {
         this.out(
           `-- ${phase}: settled after ${((Date.now() - started) / 1000).toFixed(1)} s; control plane ${health.line}`,
         );
+        this.out(`   ${workloadLine(workload!)}`);
         return;
       }
       await sleep(this.pollMs);

@@ -257,6 +257,15 @@ export {
 } from './remediation';
 export { type MergePriority, summarize, type SummaryOptions } from './summary';
 export {
+  type ClusterConfiguration,
+  KUBEADM_V1BETA3,
+  KUBEADM_V1BETA4,
+  type KubeadmAdditionalData,
+  kubeadmApiVersionFor,
+  marshalClusterConfigurationForVersion,
+  unmarshalClusterConfiguration,
+} from './kubeadm-cluster-configuration';
+export {
   compareMachineTemplates,
   type MachineTemplateComparison,
   type MachineTemplateLike,

@@ -76,12 +76,48 @@ const WITHOUT_GENERATION: [string, KubeObject, Record<string, unknown>][] = [
     },
     { spec: { holderIdentity: 'b' } },
   ],
+  ...(['Role', 'ClusterRole'] as const).map((kind): [string, KubeObject, Record<string, unknown>] => [
+    kind,
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind,
+      metadata: { name: `gen-${kind.toLowerCase()}`, ...(kind === 'Role' ? { namespace: 'default' } : {}) },
+      rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get'] }],
+    } as KubeObject,
+    { rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }] },
+  ]),
+  ...(['RoleBinding', 'ClusterRoleBinding'] as const).map((kind): [string, KubeObject, Record<string, unknown>] => [
+    kind,
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind,
+      metadata: { name: `gen-${kind.toLowerCase()}`, ...(kind === 'RoleBinding' ? { namespace: 'default' } : {}) },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ kind: 'User', name: 'a' }],
+    } as KubeObject,
+    { subjects: [{ kind: 'User', name: 'b' }] },
+  ]),
 ];
+
+/** apps/v1 kinds: 1 on create, bumped by spec changes (kube's deployment/daemonset strategies). */
+const WITH_GENERATION: KubeObject[] = (['Deployment', 'DaemonSet'] as const).map(
+  (kind) =>
+    ({
+      apiVersion: 'apps/v1',
+      kind,
+      metadata: { name: `gen-${kind.toLowerCase()}`, namespace: 'default', generation: 5 },
+      spec: {
+        selector: { matchLabels: { app: 'gen' } },
+        template: { metadata: { labels: { app: 'gen' } }, spec: { containers: [{ name: 'c', image: 'busybox:1' }] } },
+      },
+    }) as KubeObject,
+);
 
 describe('metadata.generation', () => {
   it('covers every served built-in kind', () => {
     const tested = [
       ...WITHOUT_GENERATION.map(([, o]) => `${o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind}`),
+      ...WITH_GENERATION.map((o) => `apps/${o.kind}`),
       'apiextensions.k8s.io/CustomResourceDefinition',
       '/Pod',
     ];
@@ -132,6 +168,24 @@ describe('metadata.generation', () => {
     const image = await c.patch(ref(pod), 'merge', { spec: { activeDeadlineSeconds: 30 } });
     expect(image.metadata.generation).toBe(2);
   });
+
+  it.each(WITH_GENERATION.map((o) => [o.kind, o] as const))(
+    '%s: 1 on create even when the client sends another, bumped by spec changes only; a zero status on create',
+    async (_kind, obj) => {
+      const created = await c.create(obj);
+      expect(created.metadata.generation).toBe(1);
+      // The zero status as kube serialises it (DaemonSetStatus has four counters without omitempty).
+      expect(created.status).toEqual(
+        obj.kind === 'DaemonSet'
+          ? { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
+          : {},
+      );
+      const labelled = await c.patch(ref(created), 'merge', { metadata: { labels: { l: 'v' } } });
+      expect(labelled.metadata.generation).toBe(1);
+      const changed = await c.patch(ref(created), 'merge', { spec: { minReadySeconds: 5 } });
+      expect(changed.metadata.generation).toBe(2);
+    },
+  );
 
   it('CustomResourceDefinition: 1 on create, bumped by spec changes only', async () => {
     const crd = await c.create({

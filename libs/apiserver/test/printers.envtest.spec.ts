@@ -27,8 +27,15 @@ describe('kubectl get of built-in kinds', () => {
       '/Pod',
       '/Secret',
       'apiextensions.k8s.io/CustomResourceDefinition',
+      // apps and rbac: workloads-printers.envtest.spec.ts
+      'apps/DaemonSet',
+      'apps/Deployment',
       'coordination.k8s.io/Lease',
       'events.k8s.io/Event',
+      'rbac.authorization.k8s.io/ClusterRole',
+      'rbac.authorization.k8s.io/ClusterRoleBinding',
+      'rbac.authorization.k8s.io/Role',
+      'rbac.authorization.k8s.io/RoleBinding',
     ]);
   });
 

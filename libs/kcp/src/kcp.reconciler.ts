@@ -71,6 +71,7 @@ import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from '.
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
+import { upkeepBeforeRollout, upkeepStableControlPlane } from './workload-upkeep-io';
 
 const KCP = { apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane' };
 
@@ -289,8 +290,11 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
   ): Promise<StepOutcome> {
     const { view, etcdManaged } = observed;
     const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
+    if ((action.type === 'scaleUp' && action.rollout) || action.type === 'rolloutMachine')
+      await upkeepBeforeRollout(this.workloads, cluster, kcp, etcdManaged, run.log);
     switch (action.type) {
       case 'none':
+        await upkeepStableControlPlane(this.workloads, cluster, kcp, run.log);
         return {};
       case 'initialize': {
         const m = await this.createReplacementOrMachine(

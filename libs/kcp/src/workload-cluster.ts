@@ -70,6 +70,8 @@ export interface WorkloadCluster {
   forwardEtcdLeadership(machine: Machine, leaderCandidate: Machine | undefined): Promise<void>;
   /** Removes the etcd member of `machine`'s Node (upstream RemoveEtcdMemberForMachine); no member is not an error. */
   removeEtcdMemberForMachine(machine: Machine): Promise<void>;
+  /** The workload cluster's API client (upstream Workload.Client), for the kubeadm objects KCP keeps in line. */
+  kubeClient?(): Client;
 }
 
 export const CONTROL_PLANE_NODE_ROLE_LABEL = 'node-role.kubernetes.io/control-plane';
@@ -227,6 +229,10 @@ export class ClientWorkloadCluster implements WorkloadCluster {
 
   etcd(): EtcdClient {
     return this.etcdClient;
+  }
+
+  kubeClient(): Client {
+    return this.client;
   }
 
   // Placeholder until the real etcd client replaces SimulatedEtcdClient: the simulated members cannot be changed.

@@ -21,6 +21,17 @@ export function itChecksTheDemoOutcome(demo: () => FinishedDemo): void {
     expect(result.ok).toBe(true);
   });
 
+  it("shows the workload cluster's kube-system following the version (KCP's kubeadm-config and kube-proxy upkeep)", () => {
+    const shown = demo().lines.filter((l) => l.includes('workload kube-system:'));
+    expect(shown).toHaveLength(3);
+    expect(shown[0]).toMatch(
+      /kubeadm-config v1\.31\.0 \(kubeadm\.k8s\.io\/v1beta4\), kube-proxy \S+\/kube-proxy:v1\.31\.0,/,
+    );
+    expect(shown[1]).toMatch(
+      /kubeadm-config v1\.31\.1 \(kubeadm\.k8s\.io\/v1beta4\), kube-proxy \S+\/kube-proxy:v1\.31\.1,/,
+    );
+  });
+
   it('keeps every Machine (same UID) through the in-place version change', () => {
     const inPlace = demo().result.rows.filter((r) => r.step === 'in-place');
     expect(inPlace).toHaveLength(6);

@@ -185,6 +185,85 @@ const crd = resource({
   status: loose({ properties: { conditions } }),
 });
 
+// apps/v1 DaemonSet / Deployment and rbac.authorization.k8s.io/v1 (what kubeadm creates in kube-system and KCP keeps
+// in line): the list-map keys of k8s.io/api's +listType/+listMapKey markers; PolicyRule and Subject lists are atomic.
+const containerSchema = {
+  env: listMap(['name'], { value: str }),
+  volumeMounts: listMap(['mountPath'], { name: str }),
+  volumeDevices: listMap(['devicePath'], { name: str }),
+};
+const containers = listMap(['name'], { image: str, ...containerSchema });
+const podTemplate = loose({
+  properties: {
+    metadata: loose({ properties: { labels: stringMap, annotations: stringMap } }),
+    spec: loose({
+      properties: {
+        containers,
+        initContainers: containers,
+        ephemeralContainers: containers,
+        volumes: listMap(['name']),
+        imagePullSecrets: listMap(['name']),
+        schedulingGates: listMap(['name']),
+        resourceClaims: listMap(['name']),
+        nodeSelector: stringMap,
+      },
+    }),
+  },
+});
+const labelSelector = loose({ 'x-kubernetes-map-type': 'atomic', properties: { matchLabels: stringMap } });
+const workloadStatus = (counts: string[]) =>
+  loose({
+    properties: {
+      observedGeneration: { type: 'integer', format: 'int64' },
+      collisionCount: int32,
+      conditions,
+      ...Object.fromEntries(counts.map((c) => [c, int32])),
+    },
+  });
+const deployment = resource({
+  spec: loose({
+    properties: {
+      replicas: int32,
+      selector: labelSelector,
+      template: podTemplate,
+      minReadySeconds: int32,
+      revisionHistoryLimit: int32,
+      progressDeadlineSeconds: int32,
+      paused: { type: 'boolean' },
+    },
+  }),
+  status: workloadStatus(['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']),
+});
+const daemonSet = resource({
+  spec: loose({
+    properties: { selector: labelSelector, template: podTemplate, minReadySeconds: int32, revisionHistoryLimit: int32 },
+  }),
+  status: workloadStatus([
+    'currentNumberScheduled',
+    'numberMisscheduled',
+    'desiredNumberScheduled',
+    'numberReady',
+    'updatedNumberScheduled',
+    'numberAvailable',
+    'numberUnavailable',
+  ]),
+});
+const policyRules = { type: 'array', 'x-kubernetes-list-type': 'atomic', items: loose() } as OpenApiSchema;
+const role = resource({ rules: policyRules });
+const clusterRole = resource({ rules: policyRules, aggregationRule: loose() });
+const roleBinding = resource({
+  subjects: { type: 'array', 'x-kubernetes-list-type': 'atomic', items: loose() },
+  roleRef: loose({ 'x-kubernetes-map-type': 'atomic', properties: { apiGroup: str, kind: str, name: str } }),
+});
+const WORKLOAD_SCHEMAS: Record<string, OpenApiSchema> = {
+  'apps/v1/Deployment': deployment,
+  'apps/v1/DaemonSet': daemonSet,
+  'rbac.authorization.k8s.io/v1/Role': role,
+  'rbac.authorization.k8s.io/v1/ClusterRole': clusterRole,
+  'rbac.authorization.k8s.io/v1/RoleBinding': roleBinding,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': roleBinding,
+};
+
 const SCHEMAS: Record<string, OpenApiSchema> = {
   'v1/Namespace': namespace,
   'v1/Secret': secret,
@@ -195,6 +274,7 @@ const SCHEMAS: Record<string, OpenApiSchema> = {
   'v1/Node': node,
   'v1/Pod': pod,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': crd,
+  ...WORKLOAD_SCHEMAS,
 };
 
 /** The schema of a built-in kind, or undefined for kinds this server does not describe. Returns a copy. */

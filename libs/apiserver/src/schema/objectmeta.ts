@@ -154,6 +154,12 @@ function validateOwnerReferences(refs: unknown, errs: FieldError[]): void {
     errs.push(fieldErrors.invalid(field, refs, 'Only one reference can have Controller set to true'));
 }
 
+/** path.ValidatePathSegmentName: the names of RBAC objects (e.g. "kubeadm:get-nodes"). */
+export function pathSegmentNameErrors(v: string): string[] {
+  if (v === '.' || v === '..') return [`may not be '${v}'`];
+  return ['/', '%'].filter((c) => v.includes(c)).map((c) => `may not contain '${c}'`);
+}
+
 function validateName(
   v: unknown,
   field: string,
@@ -172,18 +178,23 @@ function validateName(
 }
 
 /**
- * Validates ObjectMeta: name and generateName (DNS-1123 subdomain), namespace (DNS-1123 label; required when
+ * Validates ObjectMeta: name and generateName (DNS-1123 subdomain, or a path segment for RBAC kinds), namespace (DNS-1123 label; required when
  * namespaced, forbidden otherwise), label keys/values, annotation keys and total size, finalizers, ownerReferences.
  * A missing name is not reported here (the server decides between name and generateName).
  */
-export function validateObjectMeta(meta: unknown, namespaced: boolean): FieldError[] {
+export function validateObjectMeta(
+  meta: unknown,
+  namespaced: boolean,
+  names: 'dns1123Subdomain' | 'pathSegment' = 'dns1123Subdomain',
+): FieldError[] {
   const errs: FieldError[] = [];
   if (!isPlainObject(meta)) {
     errs.push(fieldErrors.typeInvalid('metadata', meta ?? null, 'must be an object'));
     return errs;
   }
-  validateName(meta.name, 'metadata.name', dns1123SubdomainErrors, errs);
-  validateName(meta.generateName, 'metadata.generateName', dns1123SubdomainErrors, errs, true);
+  const nameCheck = names === 'pathSegment' ? pathSegmentNameErrors : dns1123SubdomainErrors;
+  validateName(meta.name, 'metadata.name', nameCheck, errs);
+  validateName(meta.generateName, 'metadata.generateName', nameCheck, errs, true);
   const ns = meta.namespace;
   if (namespaced) {
     if (ns === undefined || ns === null || ns === '') errs.push(fieldErrors.required('metadata.namespace'));

@@ -19,7 +19,7 @@ export interface Engines {
   validate(obj: unknown, schema: OpenApiSchema): FieldError[];
   validateCrdSchema(schema: OpenApiSchema): FieldError[];
   builtinSchema(apiVersion: string, kind: string): OpenApiSchema | undefined;
-  validateObjectMeta(meta: unknown, namespaced: boolean): FieldError[];
+  validateObjectMeta(meta: unknown, namespaced: boolean, names?: 'dns1123Subdomain' | 'pathSegment'): FieldError[];
   applyIntent(a: ApplyArgs): KubeObject;
   trackUpdate(a: UpdateArgs): KubeObject;
   /** The conflicts of the merge engine's conflict error, undefined for other errors. */

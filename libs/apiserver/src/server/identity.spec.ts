@@ -32,8 +32,12 @@ describe('checkKind (kube decoders)', () => {
       message:
         'Secret in version "v1" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion',
     });
+    expect(failure(configMaps, { apiVersion: 'batch/v1', kind: 'Job' })?.message).toBe(
+      'Job in version "v1" cannot be handled as a ConfigMap: no kind "Job" is registered for version "batch/v1" in scheme "pkg/runtime/scheme.go:111"',
+    );
+    // A kind the server serves (apps/v1 Deployment) has no conversion to another.
     expect(failure(configMaps, { apiVersion: 'apps/v1', kind: 'Deployment' })?.message).toBe(
-      'Deployment in version "v1" cannot be handled as a ConfigMap: no kind "Deployment" is registered for version "apps/v1" in scheme "pkg/runtime/scheme.go:111"',
+      'Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion',
     );
   });
 

@@ -11,11 +11,29 @@ export function generateNameSuffix(): string {
 
 /**
  * Kinds whose registry strategy manages metadata.generation. In kube that is each kind's PrepareForCreate /
- * PrepareForUpdate: custom resources, CustomResourceDefinitions and Pods (since kube 1.33, podStrategy) set 1 and bump
- * it on spec changes; the other built-ins served here (Namespace, Secret, ConfigMap, Event, Node, Lease) never touch
- * it, so they carry none.
+ * PrepareForUpdate: custom resources, CustomResourceDefinitions, Pods (since kube 1.33, podStrategy) and apps/v1
+ * Deployments and DaemonSets set 1 and bump it on spec changes; the other built-ins served here (Namespace, Secret,
+ * ConfigMap, Event, Node, Lease, RBAC) never touch it, so they carry none.
  */
-const BUILTINS_WITH_GENERATION = new Set(['apiextensions.k8s.io/CustomResourceDefinition', '/Pod']);
+const BUILTINS_WITH_GENERATION = new Set([
+  'apiextensions.k8s.io/CustomResourceDefinition',
+  'apps/Deployment',
+  'apps/DaemonSet',
+  '/Pod',
+]);
+/**
+ * Built-ins whose strategy resets the status on create (kube's deployment/daemonset PrepareForCreate), as the zero
+ * status serialises: DaemonSetStatus has four counters without omitempty.
+ */
+const ZERO_STATUS_ON_CREATE: Record<string, () => Record<string, number>> = {
+  'apps/Deployment': () => ({}),
+  'apps/DaemonSet': () => ({
+    currentNumberScheduled: 0,
+    numberMisscheduled: 0,
+    desiredNumberScheduled: 0,
+    numberReady: 0,
+  }),
+};
 export const tracksGeneration = (info: ResourceInfo): boolean =>
   info.custom || BUILTINS_WITH_GENERATION.has(`${info.group}/${info.kind}`);
 
@@ -50,6 +68,8 @@ export function initCreate(
   const out: KubeObject = { ...obj, metadata: meta };
   // Custom resources with a status subresource start without status (it is written through /status).
   if (info.custom && info.statusSubresource) delete out.status;
+  const zeroStatus = ZERO_STATUS_ON_CREATE[`${info.group}/${info.kind}`];
+  if (zeroStatus) out.status = zeroStatus();
   if (isCore(info, 'Namespace')) {
     // kube's namespace strategy: a new Namespace is Active (`kubectl get ns` STATUS), whatever status was sent, and
     // carries the "kubernetes" spec finalizer (appended to any the client sent).

@@ -202,6 +202,127 @@ const podPrinter: Printer = {
   cells: podCells,
 };
 
+// apps/v1 and rbac.authorization.k8s.io/v1 (kube's printDeployment, printDaemonSet, printRole, printRoleBinding).
+const CONTAINERS = wide('Containers', 'Names of each container in the template.');
+const IMAGES = wide('Images', 'Images referenced by each container in the template.');
+const SELECTOR = wide('Selector', 'A label query over pods that are managed by the daemon set.');
+const int = (name: string, description: string) => col(name, description, { type: 'integer' });
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+/** kube's layoutContainerCells: names and images, comma-separated. */
+function containerCells(o: Record<string, any>): string[] {
+  const containers: any[] = o.spec?.template?.spec?.containers ?? [];
+  return [containers.map((c) => str(c?.name)).join(','), containers.map((c) => str(c?.image)).join(',')];
+}
+/** metav1.LabelSelectorAsSelector(...).String() for the common matchLabels form ("<none>" when empty, as kube). */
+function selectorCell(selector: Record<string, any> | undefined): string {
+  if (!selector) return '<none>';
+  const parts = Object.entries(selector.matchLabels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .concat(
+      (selector.matchExpressions ?? []).map(
+        (e: any) => `${e.key} ${String(e.operator).toLowerCase()} (${(e.values ?? []).join(',')})`,
+      ),
+    );
+  return parts.sort().join(',') || '<none>';
+}
+const labelsCell = (m: Record<string, string> | undefined) =>
+  Object.entries(m ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',') || '<none>';
+const subjectsOf = (o: Record<string, any>, kind: string): string =>
+  ((o.subjects ?? []) as any[])
+    .filter((s) => s?.kind === kind)
+    .map((s) => (kind === 'ServiceAccount' ? `${str(s.namespace)}/${str(s.name)}` : str(s.name)))
+    .join(', ');
+const roleBindingPrinter = simple(
+  [
+    NAME,
+    col('Role', 'Role of the RoleBinding.'),
+    AGE,
+    wide('Users', 'Users in the RoleBinding.'),
+    wide('Groups', 'Groups in the RoleBinding.'),
+    wide('ServiceAccounts', 'ServiceAccounts in the RoleBinding.'),
+  ],
+  (o, now) => [
+    o.metadata?.name,
+    `${str(o.roleRef?.kind)}/${str(o.roleRef?.name)}`,
+    age(o, now),
+    subjectsOf(o, 'User'),
+    subjectsOf(o, 'Group'),
+    subjectsOf(o, 'ServiceAccount'),
+  ],
+);
+const WORKLOAD_PRINTERS: Record<string, Printer> = {
+  'apps/Deployment': simple(
+    [
+      NAME,
+      col('Ready', 'Number of the pod with ready state'),
+      int(
+        'Up-to-date',
+        'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+      ),
+      int(
+        'Available',
+        'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+      ),
+      AGE,
+      CONTAINERS,
+      IMAGES,
+      wide('Selector', 'Label selector for pods.'),
+    ],
+    (o, now) => [
+      o.metadata?.name,
+      `${num(o.status?.readyReplicas)}/${typeof o.spec?.replicas === 'number' ? o.spec.replicas : 1}`,
+      num(o.status?.updatedReplicas),
+      num(o.status?.availableReplicas),
+      age(o, now),
+      ...containerCells(o),
+      selectorCell(o.spec?.selector),
+    ],
+  ),
+  'apps/DaemonSet': simple(
+    [
+      NAME,
+      int('Desired', 'The total number of nodes that should be running the daemon pod.'),
+      int(
+        'Current',
+        'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.',
+      ),
+      int(
+        'Ready',
+        'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.',
+      ),
+      int('Up-to-date', 'The total number of nodes that are running updated daemon pod'),
+      int(
+        'Available',
+        'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available.',
+      ),
+      col('Node Selector', 'NodeSelector is a selector which must be true for the pod to fit on a node.'),
+      AGE,
+      CONTAINERS,
+      IMAGES,
+      SELECTOR,
+    ],
+    (o, now) => [
+      o.metadata?.name,
+      num(o.status?.desiredNumberScheduled),
+      num(o.status?.currentNumberScheduled),
+      num(o.status?.numberReady),
+      num(o.status?.updatedNumberScheduled),
+      num(o.status?.numberAvailable),
+      labelsCell(o.spec?.template?.spec?.nodeSelector),
+      age(o, now),
+      ...containerCells(o),
+      selectorCell(o.spec?.selector),
+    ],
+  ),
+  'rbac.authorization.k8s.io/Role': defaultPrinter,
+  'rbac.authorization.k8s.io/ClusterRole': defaultPrinter,
+  'rbac.authorization.k8s.io/RoleBinding': roleBindingPrinter,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': roleBindingPrinter,
+};
+
 const PRINTERS: Record<string, Printer> = {
   '/Pod': podPrinter,
   '/Node': nodePrinter,
@@ -230,6 +351,7 @@ const PRINTERS: Record<string, Printer> = {
     [NAME, col('Holder', 'holderIdentity contains the identity of the holder of a current lease.'), AGE],
     (o, now) => [o.metadata?.name, str(o.spec?.holderIdentity), age(o, now)],
   ),
+  ...WORKLOAD_PRINTERS,
 };
 
 /** The printer kube uses for a built-in kind (the default table convertor when it has none). */

@@ -30,6 +30,8 @@ export interface ResourceInfo {
   custom: boolean;
   /** Connect subresources (pods/portforward): served outside the object store, listed by discovery. */
   connect?: { subresource: string; kind: string; verbs: string[] }[];
+  /** Names validated as path segments (kube's RBAC kinds), not as DNS-1123 subdomains. */
+  pathSegmentNames?: boolean;
   /** Storage shared with another resource (events.k8s.io Events are core Events). */
   storedAs?: { group: string; plural: string };
 }
@@ -106,6 +108,28 @@ export function builtinResources(): ResourceInfo[] {
     builtin('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, {
       shortNames: ['crd', 'crds'],
       statusSubresource: true,
+    }),
+    // kubeadm's kube-system workloads and RBAC (kube's apps/v1 and rbac.authorization.k8s.io/v1 registries).
+    builtin('apps', 'v1', 'Deployment', 'deployments', true, {
+      shortNames: ['deploy'],
+      categories: ['all'],
+      statusSubresource: true,
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.spec.selector',
+      },
+    }),
+    builtin('apps', 'v1', 'DaemonSet', 'daemonsets', true, {
+      shortNames: ['ds'],
+      categories: ['all'],
+      statusSubresource: true,
+    }),
+    builtin('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true, { pathSegmentNames: true }),
+    builtin('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true, { pathSegmentNames: true }),
+    builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false, { pathSegmentNames: true }),
+    builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false, {
+      pathSegmentNames: true,
     }),
   ];
 }

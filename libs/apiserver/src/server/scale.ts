@@ -1,7 +1,7 @@
 // The /scale subresource of custom resources (apiextensions-apiserver's ScaleREST): an autoscaling/v1 Scale read
 // from and written to the paths the CRD's `subresources.scale` names. Writes go through the parent's update/apply
 // with subresource "scale", so resourceVersion preconditions, field ownership and watch events are the parent's.
-import { mergePatch, type KubeObject } from '@capi/apimachinery';
+import { formatLabelSelector, mergePatch, type KubeObject, type LabelSelector } from '@capi/apimachinery';
 import { jsonPatch, strategicMergePatch } from './patch';
 import { apiVersionOf, type ResourceInfo, type ScalePaths } from './registry';
 import type { ApplyOpts, PatchKind, Resources, WriteOpts } from './resources';
@@ -44,6 +44,15 @@ const integerAt = (obj: unknown, path: string) => {
   return typeof v === 'number' && Number.isInteger(v) ? v : 0;
 };
 
+/** metav1.FormatLabelSelector: "<error>" for a selector that does not convert. */
+function selectorString(selector: LabelSelector): string {
+  try {
+    return formatLabelSelector(selector);
+  } catch {
+    return '<error>';
+  }
+}
+
 /** kube's scaleFromCustomResource: absent replicas read as 0, the selector only when the CRD names its path. */
 export function scaleOf(paths: ScalePaths, obj: KubeObject): Scale {
   const m = obj.metadata;
@@ -61,7 +70,12 @@ export function scaleOf(paths: ScalePaths, obj: KubeObject): Scale {
     spec: { replicas: integerAt(obj, paths.specReplicasPath) },
     status: {
       replicas: integerAt(obj, paths.statusReplicasPath),
-      ...(typeof selector === 'string' ? { selector } : {}),
+      // A built-in's selector is a LabelSelector (apps/v1 Deployment): kube's scale REST formats it as a string.
+      ...(typeof selector === 'string'
+        ? { selector }
+        : selector && typeof selector === 'object'
+          ? { selector: selectorString(selector as LabelSelector) }
+          : {}),
     },
   };
 }

@@ -87,7 +87,9 @@ export function admit(
     out = engines.applyDefaultsInPlace(out, info.schema) as KubeObject; // `out` is prune's fresh copy
   }
   if (isCrd(info)) out = defaultCrdSpec(out);
-  const causes: Cause[] = [...engines.validateObjectMeta(out.metadata, info.namespaced)];
+  const causes: Cause[] = [
+    ...engines.validateObjectMeta(out.metadata, info.namespaced, info.pathSegmentNames ? 'pathSegment' : undefined),
+  ];
   if (!out.metadata.name)
     causes.push({
       type: 'FieldValueRequired',

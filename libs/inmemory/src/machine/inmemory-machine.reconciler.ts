@@ -24,6 +24,7 @@ import {
 } from '../options';
 import type { WorkloadClusters } from '../workload/workload-clusters';
 import { applyNode, removeNode } from '../host/nodes';
+import { ensureKubeadmObjects, kubeadmInitInputs } from '../host/kubeadm-objects';
 import {
   desiredMachineStatus,
   initialHostState,
@@ -140,7 +141,11 @@ export class InMemoryMachineReconciler implements Reconciler {
     const existing = await running.client.tryGet({ apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! });
     // A deleting Machine's Node is being removed on purpose: never re-register it.
     if (existing || machine.metadata.deletionTimestamp) return;
-    await applyNode(running.client, initialHostState(machine, infra), new Date(this.now()));
+    const host = initialHostState(machine, infra);
+    // Before the Node: a failure is retried, since the Node's existence ends this step.
+    if (host.controlPlane)
+      await ensureKubeadmObjects(running.client, await kubeadmInitInputs(this.client, cluster, machine));
+    await applyNode(running.client, host, new Date(this.now()));
   }
 
   private async ensureProviderID(signal: AbortSignal, infra: InMemoryMachine, providerID: string): Promise<void> {

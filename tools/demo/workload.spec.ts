@@ -1,0 +1,28 @@
+import { workloadLine, workloadProblems } from './workload';
+
+describe('demo: workload kube-system', () => {
+  const settled = {
+    kubeadmConfig: { kubernetesVersion: 'v1.31.1', apiVersion: 'kubeadm.k8s.io/v1beta4' },
+    kubeProxyImage: 'registry.k8s.io/kube-proxy:v1.31.1',
+    corednsImage: 'registry.k8s.io/coredns/coredns:v1.11.3',
+  };
+  it('settled when kubeadm-config and kube-proxy carry the version', () => {
+    expect(workloadProblems(settled, 'v1.31.1')).toEqual([]);
+    expect(workloadLine(settled)).toBe(
+      'workload kube-system: kubeadm-config v1.31.1 (kubeadm.k8s.io/v1beta4), kube-proxy registry.k8s.io/kube-proxy:v1.31.1, coredns registry.k8s.io/coredns/coredns:v1.11.3',
+    );
+  });
+  it('names what lags, what is missing and what cannot be read', () => {
+    expect(workloadProblems(settled, 'v1.31.2')).toEqual([
+      'workload kubeadm-config kubernetesVersion=v1.31.1 (want v1.31.2)',
+      'workload kube-proxy image registry.k8s.io/kube-proxy:v1.31.1 (want tag v1.31.2)',
+    ]);
+    expect(workloadProblems({}, 'v1.31.2')).toEqual([
+      'workload kubeadm-config kubernetesVersion=missing (want v1.31.2)',
+      'workload kube-proxy image missing (want tag v1.31.2)',
+    ]);
+    expect(workloadProblems({ error: 'connection refused' }, 'v1.31.2')).toEqual([
+      'workload cluster kube-system not readable: connection refused',
+    ]);
+  });
+});
