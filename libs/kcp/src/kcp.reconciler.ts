@@ -66,6 +66,7 @@ import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated }
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
+import { machineNamingTemplateErrors } from './machine-naming';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
 
 const KCP = { apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane' };
@@ -249,6 +250,14 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting };
   }
 
+  /** Upstream's webhook rejects a bad spec.machineNaming.template; here it blocks creating Machines (ScalingUp says why). */
+  private invalidMachineNaming(run: Run, kcp: KubeadmControlPlane): StepOutcome | undefined {
+    const errors = machineNamingTemplateErrors(kcp);
+    if (errors.length === 0) return undefined;
+    run.log.log(`cannot create Machines: ${errors.join('; ')}`);
+    return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting: errors.join('; ') };
+  }
+
   private async runAction(
     run: Run,
     action: KcpAction,
@@ -265,6 +274,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'none':
         return {};
       case 'initialize': {
+        const naming = this.invalidMachineNaming(run, kcp);
+        if (naming) return naming;
         const m = await this.createReplacementOrMachine(
           run,
           kcp,
@@ -284,6 +295,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         for (const name of action.machines) run.log.log(`waiting for in-place update of Machine ${name} to complete`);
         return {};
       case 'scaleUp': {
+        const naming = this.invalidMachineNaming(run, kcp);
+        if (naming) return naming;
         const pre = preflightChecks(view, undefined, etcdManaged);
         if (!pre.ok) return this.waiting(run, pre.messages);
         const machines = view.map((m) => m.machine);

@@ -16,9 +16,9 @@ const joinSpec = (over: Record<string, unknown> = {}): KubeadmConfigSpec => ({
 });
 
 describe('isJoinConfig', () => {
-  it('join: discovery set or controlPlane present; a joinConfiguration with only timeouts is an init config', () => {
+  it('join: controlPlane present (upstream isKubeadmConfigForJoin); discovery or timeouts alone do not make a join config', () => {
     expect(isJoinConfig(joinSpec())).toBe(true);
-    expect(isJoinConfig({ joinConfiguration: { discovery: { bootstrapToken: { token: 't' } } } })).toBe(true);
+    expect(isJoinConfig({ joinConfiguration: { discovery: { bootstrapToken: { token: 't' } } } })).toBe(false);
     expect(isJoinConfig(initSpec())).toBe(false);
     expect(
       isJoinConfig({

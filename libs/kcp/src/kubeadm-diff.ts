@@ -44,14 +44,13 @@ function assign(obj: Json, key: string, value: unknown): void {
 }
 
 /**
- * A KubeadmConfig of a joining Machine (upstream isKubeadmConfigForJoin): its joinConfiguration.discovery is set
- * (CABPK fills it in for joining Machines), or it has joinConfiguration.controlPlane (KCP sets it on every join config
- * it creates; our bootstrap provider does not fill discovery in). A joinConfiguration with only e.g. timeouts, as
- * conversion from v1beta1 produces for init configs, is not enough.
+ * A KubeadmConfig of a joining Machine (upstream isKubeadmConfigForJoin): joinConfiguration.controlPlane is set (KCP
+ * sets it on every join config it creates and empties the whole joinConfiguration of the first Machine's). Neither
+ * discovery nor e.g. timeouts count: conversion from v1beta1 puts timeouts into init configs' joinConfiguration too.
  */
 export function isJoinConfig(spec: KubeadmConfigSpec | undefined): boolean {
   const join = spec?.joinConfiguration;
-  return isMap(join) && (isDefined(join.discovery) || isMap(join.controlPlane));
+  return isMap(join) && isMap(join.controlPlane);
 }
 
 /** The first control-plane Machine's KubeadmConfig (kubeadm init). */

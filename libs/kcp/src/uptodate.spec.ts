@@ -31,12 +31,26 @@ describe('upToDate', () => {
   });
 
   it('detects a version change, eligible for in-place, with desired Machine at the KCP version', () => {
-    const r = upToDate(input({ kcp: kcp({ version: 'v1.31.0' }) }));
+    const r = upToDate(input({ kcp: kcp({ version: 'v1.30.1' }) }));
     expect(r.upToDate).toBe(false);
-    expect(r.result.conditionMessages).toEqual(['Version v1.30.0, v1.31.0 required']);
-    expect(r.result.logMessages[0]).toBe('Machine version "v1.30.0" is not equal to KCP version "v1.31.0"');
+    expect(r.result.conditionMessages).toEqual(['Version v1.30.0, v1.30.1 required']);
+    expect(r.result.logMessages[0]).toBe('Machine version "v1.30.0" is not equal to KCP version "v1.30.1"');
     expect(r.result.eligibleForInPlaceUpdate).toBe(true);
-    expect(r.result.desiredMachine.spec.version).toBe('v1.31.0');
+    expect(r.result.desiredMachine.spec.version).toBe('v1.30.1');
+    expect(r.result.desiredMachine.metadata.name).toBe('m1');
+    expect(r.result.currentMachine.spec.version).toBe('v1.30.0');
+  });
+
+  it('an upgrade to 1.31 also changes the KubeadmConfig: KCP defaults ControlPlaneKubeletLocalMode (upstream DefaultFeatureGates)', () => {
+    const r = upToDate(input({ kcp: kcp({ version: 'v1.31.0' }) }));
+    expect(r.result.conditionMessages).toEqual([
+      'Version v1.30.0, v1.31.0 required',
+      'KubeadmConfig is not up-to-date',
+    ]);
+    expect(r.result.logMessages[1]).toContain('ControlPlaneKubeletLocalMode');
+    expect(
+      (r.result.desiredKubeadmConfig?.spec.clusterConfiguration as { featureGates?: object }).featureGates,
+    ).toEqual({ ControlPlaneKubeletLocalMode: true });
     expect(r.result.desiredMachine.metadata.name).toBe('m1');
     expect(r.result.desiredMachine.spec.infrastructureRef.name).toBe('m1');
     expect(r.result.currentMachine.spec.version).toBe('v1.30.0');
@@ -243,11 +257,11 @@ describe('upToDate', () => {
   });
 
   it('certificates expiring within rollout.before: not eligible for in-place even with a version change too', () => {
-    const k = kcp({ version: 'v1.31.0', rollout: { before: { certificatesExpiryDays: 30 } } });
+    const k = kcp({ version: 'v1.30.1', rollout: { before: { certificatesExpiryDays: 30 } } });
     const m = machine('m1');
     m.status = { ...m.status, certificatesExpiryDate: '2026-06-10T00:00:00Z' };
     const r = upToDate(input({ kcp: k, machine: m }));
-    expect(r.result.conditionMessages).toEqual(['Certificates will expire soon', 'Version v1.30.0, v1.31.0 required']);
+    expect(r.result.conditionMessages).toEqual(['Certificates will expire soon', 'Version v1.30.0, v1.30.1 required']);
     expect(r.result.eligibleForInPlaceUpdate).toBe(false);
     m.status.certificatesExpiryDate = '2026-12-01T00:00:00Z';
     expect(
