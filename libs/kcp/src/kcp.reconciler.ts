@@ -66,6 +66,7 @@ import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated }
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
+import { controlPlaneFailureDomains } from './failure-domains';
 import { machineNamingTemplateErrors } from './machine-naming';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
 
@@ -200,7 +201,12 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     let outcome: StepOutcome = {};
     let stepError: unknown;
     try {
-      const action = planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates'));
+      const action = planReconcile(
+        kcp,
+        view,
+        this.gates.enabled('InPlaceUpdates'),
+        controlPlaneFailureDomains(cluster),
+      );
       if (syncError) {
         // A Machine or one of its objects went away: no requeue, the Machine change brings the next reconcile.
         if (!isNotFoundCause(syncError))
@@ -299,14 +305,13 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         if (naming) return naming;
         const pre = preflightChecks(view, undefined, etcdManaged);
         if (!pre.ok) return this.waiting(run, pre.messages);
-        const machines = view.map((m) => m.machine);
         const m = await this.createReplacementOrMachine(
           run,
           kcp,
           clusterName,
           template,
           true,
-          this.failureDomain(cluster, machines),
+          this.failureDomain(cluster, view),
         );
         run.log.log(`scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`);
         return {};
@@ -413,9 +418,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     }
   }
 
-  private failureDomain(cluster: Cluster, machines: Machine[]): string | undefined {
-    const domains = (cluster.status?.failureDomains ?? []).filter((d) => d.controlPlane !== false).map((d) => d.name);
-    return failureDomainForScaleUp(domains, machines);
+  private failureDomain(cluster: Cluster, machines: ControlPlaneMachine[]): string | undefined {
+    return failureDomainForScaleUp(controlPlaneFailureDomains(cluster), machines);
   }
 
   private async scaleDown(

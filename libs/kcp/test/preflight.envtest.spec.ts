@@ -158,7 +158,7 @@ describe('KCP control-plane health and preflight checks', () => {
       setPodReady(false),
     );
     const tracker = await inPlaceMarked(h);
-    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.31.0' } });
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.1' } });
 
     // The reconcile reached preflight and waits, reporting why.
     const kcp = await eventually(
@@ -194,14 +194,14 @@ describe('KCP control-plane health and preflight checks', () => {
       'pod',
       setPodReady(true),
     );
-    const after = await stable(h, 'v1.31.0');
+    const after = await stable(h, 'v1.30.1');
     tracker.stop();
     expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
     expect(tracker.seen.size).toBe(3);
   });
 
   it('an etcd alarm only on the candidate Machine: it is replaced instead of updated in place', async () => {
-    const before = await stable(h, 'v1.31.0');
+    const before = await stable(h, 'v1.30.1');
     const candidate = selectMachineForScaleDown(before, before)!;
     await editPublished<{ alarms?: string[] }>(
       workload,
@@ -212,10 +212,10 @@ describe('KCP control-plane health and preflight checks', () => {
       },
     );
     const tracker = await inPlaceMarked(h);
-    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.32.0' } });
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.2' } });
     const after = await eventually(
       async () => {
-        const ms = await stable(h, 'v1.32.0');
+        const ms = await stable(h, 'v1.30.2');
         return ms.some((m) => m.metadata.name === candidate.metadata.name) ? undefined : ms;
       },
       { ...POLL, message: 'the candidate replaced, the others updated in place' },
@@ -240,7 +240,7 @@ describe('KCP control-plane health and preflight checks', () => {
   });
 
   it('a Pod not ready blocks a scale up until it is ready again', async () => {
-    const before = await stable(h, 'v1.32.0');
+    const before = await stable(h, 'v1.30.2');
     const sickNode = before[0].status!.nodeRef!.name;
     await editPublished(
       workload,
