@@ -3,6 +3,7 @@ import {
   hasUnhealthyControlPlaneComponents,
   inPlacePreflightDecision,
   maxSurge,
+  needsTriggerCompletion,
   planReconcile,
   preflightChecks,
   selectMachineForScaleDown,
@@ -278,7 +279,40 @@ describe('planReconcile', () => {
       planReconcile(one, [cpm('a', { upToDate: false }), cpm('b', { created: '2026-02-01T00:00:00Z' })], true),
     ).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
   });
-  it('completes an interrupted in-place trigger first (gate on only)', () => {
+  // Upstream control_plane_test.go TestMachinesToCompleteTriggerInPlaceUpdate (every case) and controller.go reconcile:
+  // every such Machine is completed, whatever the feature gate (the marker proves a trigger started) and even deleting.
+  it.each([
+    ['machineWithoutAnnotations => false', {}, false],
+    [
+      'machineWithUpdateInProgressAnnotation => true',
+      { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' },
+      true,
+    ],
+    [
+      'machineWithPendingHooksAnnotation => false',
+      { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' },
+      false,
+    ],
+    [
+      'machineWithBothAnnotations => false',
+      {
+        'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+        'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
+      },
+      false,
+    ],
+  ])('needsTriggerCompletion: %s', (_, annotations, want) => {
+    expect(needsTriggerCompletion(machine('m', { annotations }))).toBe(want);
+    expect(needsTriggerCompletion(machine('m', { annotations, deleting: true }))).toBe(want);
+  });
+
+  it('completes every interrupted in-place trigger first, with the gate off too', () => {
+    const marker = { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' };
+    const two = [cpm('a', { upToDate: false, annotations: marker }), cpm('b', { annotations: marker }), cpm('c')];
+    expect(planReconcile(surge0, two, false)).toEqual({ type: 'completeInPlaceTrigger', machines: ['a', 'b'] });
+  });
+
+  it('completes an interrupted in-place trigger first', () => {
     const m = [
       cpm('a', {
         upToDate: false,
@@ -287,7 +321,7 @@ describe('planReconcile', () => {
       cpm('b'),
       cpm('c'),
     ];
-    expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machine: 'a' });
+    expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machines: ['a'] });
     const both = [
       cpm('a', {
         annotations: {

@@ -30,10 +30,10 @@ export type KcpAction =
   /** No Machines yet: create the first one (initConfiguration). */
   | { type: 'initialize' }
   /**
-   * A Machine carries update-in-progress but not the pending UpdateMachine hook: finish the trigger (upstream
-   * inplace_trigger.go: a repeated triggerInPlaceUpdate completes it).
+   * Machines carry update-in-progress but not the pending UpdateMachine hook: finish their triggers (upstream
+   * controller.go reconcile with MachinesToCompleteTriggerInPlaceUpdate; a repeated triggerInPlaceUpdate completes one).
    */
-  | { type: 'completeInPlaceTrigger'; machine: string }
+  | { type: 'completeInPlaceTrigger'; machines: string[] }
   /** Machines are being updated in place: one in-place update at a time, nothing else until they are done. */
   | { type: 'waitForInPlaceUpdate'; machines: string[] }
   | { type: 'scaleUp'; rollout: boolean }
@@ -178,11 +178,12 @@ export function inPlacePreflightDecision(
   return preflightChecks(machines, candidate, etcdManaged).ok ? 'fallbackToScaleDown' : 'wait';
 }
 
-/** update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete. */
+/**
+ * update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete (upstream
+ * MachinesToCompleteTriggerInPlaceUpdate: deleting Machines included).
+ */
 export const needsTriggerCompletion = (m: Machine): boolean =>
-  UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}) &&
-  !isPending('UpdateMachine', m) &&
-  !m.metadata.deletionTimestamp;
+  UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}) && !isPending('UpdateMachine', m);
 
 /**
  * What the reconcile does next. Deleting Machines are part of `machines` (they block through preflight).
@@ -198,9 +199,10 @@ export function planReconcile(
   failureDomains: readonly string[] = [],
 ): KcpAction {
   if (machines.length === 0) return { type: 'initialize' };
-  const incomplete = machines.find((m) => needsTriggerCompletion(m.machine));
-  if (incomplete && inPlaceEnabled)
-    return { type: 'completeInPlaceTrigger', machine: incomplete.machine.metadata.name ?? '' };
+  // Whatever the gate says now: the marker proves a trigger started, and only completing it lets the update finish.
+  const incomplete = machines.filter((m) => needsTriggerCompletion(m.machine));
+  if (incomplete.length > 0)
+    return { type: 'completeInPlaceTrigger', machines: incomplete.map((m) => m.machine.metadata.name ?? '') };
   const updating = machines.filter((m) => isUpdateInProgress(m.machine));
   if (updating.length > 0)
     return { type: 'waitForInPlaceUpdate', machines: updating.map((m) => m.machine.metadata.name ?? '') };

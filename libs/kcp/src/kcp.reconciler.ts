@@ -294,7 +294,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         return {};
       }
       case 'completeInPlaceTrigger':
-        await triggerInPlaceUpdate(run.inPlace, byName(action.machine), results.get(action.machine)!.result, run.log);
+        for (const name of action.machines)
+          await triggerInPlaceUpdate(run.inPlace, byName(name), results.get(name)!.result, run.log);
         return {};
       case 'waitForInPlaceUpdate':
         // No requeue: the Machine changes when its update completes, and Machines are watched.
@@ -462,12 +463,11 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       const r = results.get(m.metadata.name!);
       // Machines created in this reconcile are up-to-date by construction (and get their health next time).
       const specUpToDate = r ? r.upToDate : true;
-      if (specUpToDate && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
+      const upToDate = machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []);
+      // Counted from the condition, as upstream setReplicas (a lagging kubelet is not up-to-date).
+      if (upToDate.status === 'True' && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
       if (m.metadata.deletionTimestamp) continue;
-      const conditions = [
-        machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []),
-        ...(observed.machineHealth.get(m.metadata.name!) ?? []),
-      ];
+      const conditions = [upToDate, ...(observed.machineHealth.get(m.metadata.name!) ?? [])];
       await writeMachineConditions(run.io, m, conditions, this.clock);
     }
     const status = computeKcpStatus({

@@ -17,6 +17,26 @@ const withConditions = (name: string, conds: Record<string, 'True' | 'False'>, v
 };
 
 describe('machineUpToDateCondition', () => {
+  // Upstream kubeadmcontrolplane_controller_test.go TestKubeadmControlPlaneReconciler_reconcileMachineUpToDateCondition:
+  // a Machine whose kubelet still reports the old version is Updating, not up-to-date.
+  it('False/Updating while Node.status.nodeInfo.kubeletVersion lags spec.version', () => {
+    const lagging = machine('a', { version: 'v1.31.0' });
+    lagging.status = { ...lagging.status, nodeInfo: { kubeletVersion: 'v1.30.0' } };
+    expect(machineUpToDateCondition(lagging, true, [])).toEqual({
+      type: 'UpToDate',
+      status: 'False',
+      reason: 'Updating',
+      message: '* Node.status.nodeInfo.kubeletVersion v1.30.0, v1.31.0 required',
+    });
+    lagging.status.nodeInfo = { kubeletVersion: 'v1.31.0' };
+    expect(machineUpToDateCondition(lagging, true, []).status).toBe('True');
+    lagging.status.nodeInfo = {};
+    expect(machineUpToDateCondition(lagging, true, []).status).toBe('True');
+    // Not up-to-date wins over the kubelet lag.
+    lagging.status.nodeInfo = { kubeletVersion: 'v1.30.0' };
+    expect(machineUpToDateCondition(lagging, false, ['Version v1.31.0, v1.32.0 required']).reason).toBe('NotUpToDate');
+  });
+
   it('True when up-to-date, False/NotUpToDate with bullet messages, False/Updating while updating in place', () => {
     expect(machineUpToDateCondition(machine('a'), true, [])).toEqual({
       type: 'UpToDate',
