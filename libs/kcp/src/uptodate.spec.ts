@@ -279,3 +279,219 @@ describe('upToDate', () => {
     expect(r.result.desiredKubeadmConfig?.metadata.uid).toBe('m1-kc-uid');
   });
 });
+
+// Upstream controlplane/kubeadm/pkg/filters_test.go TestMatchesKubeadmConfig (every case but the labels/annotations
+// one, ported below): the KubeadmConfig part of upToDate().
+describe('TestMatchesKubeadmConfig', () => {
+  type Spec = Record<string, unknown>;
+  const kcpWith = (spec: Spec, version = 'v1.30.0') => kcp({ version, kubeadmConfigSpec: spec as never });
+  const run = (kcpSpec: Spec, machineSpec: Spec | undefined, version = 'v1.30.0') => {
+    const k = kcpWith(kcpSpec, version);
+    const m = machine('machine', { version });
+    const config = machineSpec && { ...kubeadmConfig('machine', k), spec: machineSpec as never };
+    return upToDate({ kcp: k, clusterName: CLUSTER, machine: m, kubeadmConfig: config, now: NOW });
+  };
+  const kcOutdated = (r: ReturnType<typeof run>) =>
+    r.result.conditionMessages.includes('KubeadmConfig is not up-to-date');
+  const reason = (r: ReturnType<typeof run>) => r.result.logMessages.join('\n');
+  const nr = (name: string, extra: Spec = {}) => ({ nodeRegistration: { name, ...extra } });
+
+  it('returns true if Machine configRef is not defined', () => {
+    const k = kcp();
+    const m = machine('machine');
+    m.spec.bootstrap = {};
+    const r = upToDate({
+      kcp: k,
+      clusterName: CLUSTER,
+      machine: m,
+      kubeadmConfig: kubeadmConfig('x', kcpWith({ files: [{ path: '/x' }] })),
+      now: NOW,
+    });
+    expect(kcOutdated(r)).toBe(false);
+  });
+  it('returns true if Machine KubeadmConfig is not found', () => {
+    const r = run({ clusterConfiguration: { certificatesDir: 'foo' } }, undefined);
+    expect(r.upToDate).toBe(true);
+    expect(r.result.desiredKubeadmConfig).toBeUndefined();
+  });
+  const equalCases: [string, Spec, Spec, string?][] = [
+    [
+      'returns true if ClusterConfiguration is equal',
+      { clusterConfiguration: { certificatesDir: 'foo' } },
+      { clusterConfiguration: { certificatesDir: 'foo' } },
+    ],
+    [
+      'returns true if ClusterConfiguration is equal (empty)',
+      { clusterConfiguration: {} },
+      { clusterConfiguration: {} },
+    ],
+    [
+      'returns true if ClusterConfiguration is equal apart from defaulted FeatureGates field',
+      { clusterConfiguration: {} },
+      { clusterConfiguration: { featureGates: { ControlPlaneKubeletLocalMode: true } } },
+      'v1.31.0',
+    ],
+    [
+      'returns true if ClusterConfiguration is equal apart from ControlPlaneEndpoint and DNS fields',
+      { clusterConfiguration: { dns: { imageTag: 'v1.10.1', imageRepository: 'gcr.io/capi-test' } } },
+      {
+        clusterConfiguration: {
+          controlPlaneEndpoint: '1.2.3.4:6443',
+          dns: { imageTag: 'v1.9.3', imageRepository: 'gcr.io/capi-test' },
+        },
+      },
+    ],
+    [
+      'returns true if InitConfiguration is equal after conversion to JoinConfiguration',
+      {
+        clusterConfiguration: {},
+        joinConfiguration: {
+          timeouts: { controlPlaneComponentHealthCheckSeconds: 5, kubernetesAPICallSeconds: 7 },
+          patches: { directory: '/test/patches' },
+          skipPhases: ['skip-phase'],
+          ...nr('name', { kubeletExtraArgs: [{ name: 'v', value: '8' }] }),
+          controlPlane: { localAPIEndpoint: { advertiseAddress: '1.2.3.4', bindPort: 6443 } },
+          caCertPath: '/tmp/cacert',
+        },
+      },
+      {
+        initConfiguration: {
+          timeouts: { controlPlaneComponentHealthCheckSeconds: 1, kubernetesAPICallSeconds: 7 },
+          patches: { directory: '/test/patches' },
+          skipPhases: ['skip-phase'],
+          ...nr('name', { kubeletExtraArgs: [{ name: 'v', value: '8' }] }),
+          localAPIEndpoint: { advertiseAddress: '1.2.3.4', bindPort: 6443 },
+        },
+      },
+    ],
+    [
+      'returns true if JoinConfiguration is not equal, but InitConfiguration is',
+      { clusterConfiguration: {}, initConfiguration: nr('name'), joinConfiguration: nr('Different name') },
+      { initConfiguration: nr('name') },
+    ],
+    [
+      'returns true if JoinConfiguration is equal',
+      { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: nr('A new name') },
+      { joinConfiguration: { controlPlane: {}, ...nr('A new name') } },
+    ],
+    [
+      'returns true if JoinConfiguration is equal apart from Discovery and Timeouts',
+      {
+        clusterConfiguration: {},
+        initConfiguration: {},
+        joinConfiguration: {
+          ...nr('A new name'),
+          discovery: { tlsBootstrapToken: 'aaa' },
+          timeouts: { controlPlaneComponentHealthCheckSeconds: 1 },
+        },
+      },
+      {
+        joinConfiguration: {
+          controlPlane: {},
+          ...nr('A new name'),
+          discovery: { tlsBootstrapToken: 'bbb' },
+          timeouts: { controlPlaneComponentHealthCheckSeconds: 11 },
+        },
+      },
+    ],
+    [
+      'returns true if JoinConfiguration is equal apart from JoinControlPlane',
+      { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: nr('A new name') },
+      { joinConfiguration: { ...nr('A new name'), controlPlane: {} } },
+    ],
+    [
+      'returns true if only omittable configurations are not equal',
+      {
+        clusterConfiguration: { featureGates: {} },
+        initConfiguration: nr('name', { kubeletExtraArgs: [] }),
+        joinConfiguration: nr('name', { kubeletExtraArgs: [] }),
+        files: [],
+      },
+      { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: { controlPlane: {}, ...nr('name') } },
+    ],
+    [
+      'returns true if KubeadmConfig is equal apart from defaulted format field',
+      { format: 'cloud-config', joinConfiguration: nr('name') },
+      { format: '', joinConfiguration: { controlPlane: {}, ...nr('name') } },
+    ],
+  ];
+  for (const [name, kcpSpec, machineSpec, version] of equalCases)
+    it(name, () => {
+      const r = run(kcpSpec, machineSpec, version);
+      expect(reason(r)).toBe('');
+      expect(kcOutdated(r)).toBe(false);
+      // The desired KubeadmConfig is always the join one (what an in-place update writes).
+      expect(r.result.desiredKubeadmConfig?.spec.joinConfiguration).toHaveProperty('controlPlane');
+    });
+
+  it.each<[string, Spec, Spec, string[]]>([
+    [
+      'returns false if ClusterConfiguration is NOT equal',
+      { clusterConfiguration: { certificatesDir: 'foo' } },
+      { clusterConfiguration: { certificatesDir: 'bar' } },
+      ['certificatesDir', 'bar', 'foo'],
+    ],
+    [
+      'returns false if InitConfiguration is NOT equal',
+      { clusterConfiguration: {}, initConfiguration: nr('A new name'), joinConfiguration: nr('A new name') },
+      { initConfiguration: nr('An old name') },
+      ['An old name', 'A new name'],
+    ],
+    [
+      'returns false if JoinConfiguration is not equal, and InitConfiguration is also not equal',
+      { clusterConfiguration: {}, initConfiguration: nr('Different name'), joinConfiguration: nr('Different name') },
+      { initConfiguration: nr('name') },
+      ['"name"', 'Different name'],
+    ],
+    [
+      'returns false if JoinConfiguration has other differences in ControlPlane',
+      { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: nr('name') },
+      {
+        joinConfiguration: {
+          ...nr('name'),
+          controlPlane: { localAPIEndpoint: { advertiseAddress: '1.2.3.4', bindPort: 6443 } },
+        },
+      },
+      ['localAPIEndpoint', '1.2.3.4'],
+    ],
+    [
+      'returns false if JoinConfiguration is NOT equal',
+      { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: nr('A new name') },
+      { joinConfiguration: { controlPlane: {}, ...nr('An old name') } },
+      ['An old name', 'A new name'],
+    ],
+    [
+      'returns false if JoinConfiguration is NOT equal (JoinConfiguration not set anymore)',
+      { clusterConfiguration: {}, initConfiguration: {} },
+      { joinConfiguration: { controlPlane: {}, ...nr('An old name') } },
+      ['An old name'],
+    ],
+    [
+      'returns false if KubeadmConfig is not equal (other configurations)',
+      { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: nr('name'), files: [{ path: '/tmp/foo' }] },
+      { joinConfiguration: { controlPlane: {}, ...nr('name') } },
+      ['files', '/tmp/foo'],
+    ],
+  ])('%s', (_, kcpSpec, machineSpec, inReason) => {
+    const r = run(kcpSpec, machineSpec);
+    expect(kcOutdated(r)).toBe(true);
+    expect(reason(r)).toMatch(/^Machine KubeadmConfig is outdated: diff: /);
+    for (const s of inReason) expect(reason(r)).toContain(s);
+  });
+
+  it('should match on labels and annotations: they never make a KubeadmConfig outdated', () => {
+    const k = kcpWith({ joinConfiguration: nr('name') });
+    k.spec.machineTemplate.metadata = { labels: { test: 'label' }, annotations: { test: 'annotation' } };
+    for (const meta of [{}, { labels: { test: 'label' } }, { annotations: { test: 'annotation' } }]) {
+      const config = { ...kubeadmConfig('machine', k), metadata: { name: 'machine', namespace: 'default', ...meta } };
+      const r = upToDate({
+        kcp: k,
+        clusterName: CLUSTER,
+        machine: machine('machine'),
+        kubeadmConfig: config,
+        now: NOW,
+      });
+      expect(kcOutdated(r)).toBe(false);
+    }
+  });
+});
