@@ -495,3 +495,223 @@ describe('TestMatchesKubeadmConfig', () => {
     }
   });
 });
+
+// Upstream filters_test.go TestMatchesInfraMachine (every case) and TestUpToDate (every case).
+describe('TestMatchesInfraMachine', () => {
+  const k = () => {
+    const x = kcp();
+    x.spec.machineTemplate.spec.infrastructureRef = {
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'TestInfrastructureMachineTemplate',
+      name: 'infra-machine-template1',
+    };
+    return x;
+  };
+  const infra = (annotations?: Record<string, string>) => ({
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'TestInfrastructureMachine',
+    metadata: { name: 'infra-config1', namespace: 'default', annotations },
+    spec: {},
+  });
+  const run = (infraMachine?: ReturnType<typeof infra>, kcpObj = k()) =>
+    upToDate({ kcp: kcpObj, clusterName: CLUSTER, machine: machine('m1'), infraMachine, now: NOW });
+  const GK = 'TestInfrastructureMachineTemplate.infrastructure.cluster.x-k8s.io';
+
+  it('returns true if machine not found', () => expect(run(undefined).upToDate).toBe(true));
+  it('by returning true if annotations do not exist', () => expect(run(infra()).upToDate).toBe(true));
+  it.each([
+    [
+      'by returning false if neither Name nor GroupKind matches',
+      'different-infra-machine-template1',
+      `Different${GK}`,
+      `Infrastructure template on KCP rotated from Different${GK} different-infra-machine-template1 to ${GK} infra-machine-template1`,
+    ],
+    [
+      'by returning false if only GroupKind matches',
+      'different-infra-machine-template1',
+      GK,
+      `Infrastructure template on KCP rotated from ${GK} different-infra-machine-template1 to ${GK} infra-machine-template1`,
+    ],
+    [
+      'by returning false if only Name matches',
+      'infra-machine-template1',
+      `Different${GK}`,
+      `Infrastructure template on KCP rotated from Different${GK} infra-machine-template1 to ${GK} infra-machine-template1`,
+    ],
+    ['by returning true if both Name and GroupKind match', 'infra-machine-template1', GK, ''],
+  ])('%s', (_, name, groupKind, want) => {
+    const r = run(
+      infra({ 'cluster.x-k8s.io/cloned-from-name': name, 'cluster.x-k8s.io/cloned-from-groupkind': groupKind }),
+    );
+    expect(r.result.logMessages.join('')).toBe(want);
+    expect(r.upToDate).toBe(want === '');
+    // Named after the Machine's infrastructureRef kind (the fixture's InMemoryMachine).
+    if (want) expect(r.result.conditionMessages).toEqual(['InMemoryMachine is not up-to-date']);
+  });
+  it('does not fail when KCP is deleting and infra template is not found', () => {
+    const deleting = k();
+    deleting.metadata.deletionTimestamp = '2026-05-01T00:00:00Z';
+    const r = run(
+      infra({
+        'cluster.x-k8s.io/cloned-from-name': 'infra-machine-template1',
+        'cluster.x-k8s.io/cloned-from-groupkind': GK,
+      }),
+      deleting,
+    );
+    expect(r.upToDate).toBe(true);
+  });
+});
+
+describe('TestUpToDate', () => {
+  const DAY = 24 * 3_600_000;
+  const at = (days: number) => new Date(NOW.getTime() + days * DAY).toISOString();
+  const defaultKcp = () => {
+    const x = kcp({
+      version: 'v1.30.0',
+      kubeadmConfigSpec: { clusterConfiguration: { certificatesDir: 'foo' } } as never,
+      rollout: { before: { certificatesExpiryDays: 60 }, after: at(10) },
+    });
+    x.spec.machineTemplate.spec.infrastructureRef = {
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'TestInfrastructureMachineTemplate',
+      name: 'infra-machine-template1',
+    };
+    return x;
+  };
+  const defaultMachine = () => {
+    const m = machine('m1', { version: 'v1.30.0', created: at(-2) });
+    m.spec.infrastructureRef = {
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'TestInfrastructureMachine',
+      name: 'infra-machine1',
+    };
+    m.status = { ...m.status, certificatesExpiryDate: at(100) };
+    return m;
+  };
+  const infraConfig = {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'TestInfrastructureMachine',
+    metadata: {
+      name: 'infra-machine1',
+      namespace: 'default',
+      annotations: {
+        'cluster.x-k8s.io/cloned-from-name': 'infra-machine-template1',
+        'cluster.x-k8s.io/cloned-from-groupkind': 'TestInfrastructureMachineTemplate.infrastructure.cluster.x-k8s.io',
+      },
+    },
+    spec: {},
+  };
+  const template = (name: string) => ({
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'TestInfrastructureMachineTemplate',
+    metadata: { name, namespace: 'default' },
+  });
+  const machineConfig = {
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmConfig',
+    metadata: { name: 'm1', namespace: 'default' },
+    spec: { clusterConfiguration: { certificatesDir: 'foo' } }, // first control plane (init)
+  };
+  const version = (v: string) => (x: ReturnType<typeof defaultKcp>) => void (x.spec.version = v);
+  type Case = {
+    name: string;
+    kcp?: (x: ReturnType<typeof defaultKcp>) => void;
+    machine?: (m: ReturnType<typeof defaultMachine>) => void;
+    upToDate: boolean;
+    eligible: boolean;
+    log: string[];
+    condition: string[];
+  };
+  const VERSION_LOG = 'Machine version "v1.30.0" is not equal to KCP version "v1.30.2"';
+  const cases: Case[] = [
+    { name: 'machine up-to-date', upToDate: true, eligible: false, log: [], condition: [] },
+    {
+      name: 'certificate are expiring soon',
+      kcp: (x) => void (x.spec.rollout!.before = { certificatesExpiryDays: 150 }),
+      upToDate: false,
+      eligible: false,
+      log: ['certificates will expire soon, rolloutBefore expired'],
+      condition: ['Certificates will expire soon'],
+    },
+    {
+      name: 'rollout after expired',
+      kcp: (x) => void (x.spec.rollout!.after = at(-1)),
+      upToDate: false,
+      eligible: false,
+      log: ['rolloutAfter expired'],
+      condition: ['KubeadmControlPlane spec.rolloutAfter expired'],
+    },
+    {
+      name: 'kubernetes version does not match',
+      kcp: version('v1.30.2'),
+      upToDate: false,
+      eligible: true,
+      log: [VERSION_LOG],
+      condition: ['Version v1.30.0, v1.30.2 required'],
+    },
+    {
+      name: 'kubernetes version does not match + delete annotation',
+      kcp: version('v1.30.2'),
+      machine: (m) => void (m.metadata.annotations = { 'cluster.x-k8s.io/delete-machine': '' }),
+      upToDate: false,
+      eligible: false,
+      log: [VERSION_LOG],
+      condition: ['Version v1.30.0, v1.30.2 required'],
+    },
+    {
+      name: 'kubernetes version does not match + remediate annotation',
+      kcp: version('v1.30.2'),
+      machine: (m) => void (m.metadata.annotations = { 'cluster.x-k8s.io/remediate-machine': '' }),
+      upToDate: false,
+      eligible: false,
+      log: [VERSION_LOG],
+      condition: ['Version v1.30.0, v1.30.2 required'],
+    },
+    {
+      name: 'KubeadmConfig is not up-to-date',
+      kcp: (x) =>
+        void ((x.spec.kubeadmConfigSpec!.clusterConfiguration as Record<string, unknown>).certificatesDir = 'bar'),
+      upToDate: false,
+      eligible: true,
+      log: ['Machine KubeadmConfig is outdated: diff: '],
+      condition: ['KubeadmConfig is not up-to-date'],
+    },
+    {
+      name: 'InfraMachine is not up-to-date',
+      kcp: (x) => void (x.spec.machineTemplate.spec.infrastructureRef.name = 'infra-machine-template2'),
+      upToDate: false,
+      eligible: true,
+      log: [
+        'Infrastructure template on KCP rotated from TestInfrastructureMachineTemplate.infrastructure.cluster.x-k8s.io infra-machine-template1 to TestInfrastructureMachineTemplate.infrastructure.cluster.x-k8s.io infra-machine-template2',
+      ],
+      condition: ['TestInfrastructureMachine is not up-to-date'],
+    },
+  ];
+  for (const c of cases)
+    it(c.name, () => {
+      const k = defaultKcp();
+      c.kcp?.(k);
+      const m = defaultMachine();
+      c.machine?.(m);
+      const r = upToDate({
+        kcp: k,
+        clusterName: CLUSTER,
+        machine: m,
+        kubeadmConfig: structuredClone(machineConfig) as never,
+        infraMachine: structuredClone(infraConfig),
+        infraTemplate: template(k.spec.machineTemplate.spec.infrastructureRef.name),
+        now: NOW,
+      });
+      expect(r.upToDate).toBe(c.upToDate);
+      expect(r.result.eligibleForInPlaceUpdate).toBe(c.eligible);
+      expect(r.result.desiredMachine.spec.version).toBe(k.spec.version);
+      expect(r.result.currentInfraMachine).toBeDefined();
+      expect(r.result.desiredInfraMachine).toBeDefined();
+      expect(r.result.currentKubeadmConfig).toBeDefined();
+      expect(r.result.desiredKubeadmConfig).toBeDefined();
+      expect(r.result.conditionMessages).toEqual(c.condition);
+      expect(r.result.logMessages).toHaveLength(c.log.length);
+      c.log.forEach((l, i) => expect(r.result.logMessages[i].startsWith(l)).toBe(true));
+      if (c.name === 'KubeadmConfig is not up-to-date') expect(r.result.logMessages[0]).toContain('certificatesDir');
+    });
+});
