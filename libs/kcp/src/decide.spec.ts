@@ -1,7 +1,6 @@
 import {
   failureDomainForScaleUp,
   hasUnhealthyControlPlaneComponents,
-  inPlacePreflightDecision,
   maxSurge,
   needsTriggerCompletion,
   planReconcile,
@@ -221,11 +220,58 @@ describe('preflightChecks', () => {
   });
 });
 
-describe('inPlacePreflightDecision', () => {
-  it('proceeds when healthy, falls back when only the candidate is unhealthy, waits otherwise', () => {
-    expect(inPlacePreflightDecision([cpm('a'), cpm('b')], 'a')).toBe('proceed');
-    expect(inPlacePreflightDecision([cpm('a', { healthy: false }), cpm('b')], 'a')).toBe('fallbackToScaleDown');
-    expect(inPlacePreflightDecision([cpm('a'), cpm('b', { healthy: false })], 'a')).toBe('wait');
+// Upstream reconcilers/kubeadmcontrolplane/preflight_test.go TestPreflightChecks (the cases that apply: see the
+// README for the topology, certificate and remediation-in-progress ones) and TestPreflightCheckCondition (every case).
+describe('TestPreflightChecks', () => {
+  const etcdFalse = (name: string) => {
+    const x = cpm(name);
+    x.health = x.health!.map((c) =>
+      c.type === 'EtcdMemberHealthy' ? { ...c, status: 'False' as const, reason: 'NotHealthy', message: '' } : c,
+    );
+    return x;
+  };
+  it('control plane without machines (not initialized) should pass', () => {
+    expect(preflightChecks([])).toEqual({ ok: true, messages: [] });
+  });
+  it('control plane with a deleting machine should requeue', () => {
+    expect(preflightChecks([cpm('a', { deleting: true })])).toEqual({ ok: false, messages: ['Machine a is deleting'] });
+  });
+  it('control plane without certificates should pass if not scale up (certificates are not checked here)', () => {
+    expect(preflightChecks([cpm('a')]).ok).toBe(true);
+  });
+  it('control plane without a nodeRef should requeue', () => {
+    expect(preflightChecks([cpm('a', { nodeRef: false })]).messages).toEqual([
+      'Machine a does not have a corresponding Node yet (Machine.status.nodeRef not set)',
+    ]);
+  });
+  it('control plane with an unhealthy machine condition should requeue (control plane component)', () => {
+    expect(preflightChecks([cpm('a', { healthy: false })]).messages).toEqual([
+      'Machine a reports APIServerPodHealthy condition is false (Waiting to be ready)',
+    ]);
+  });
+  it('control plane with an unhealthy machine condition should requeue (etcd member)', () => {
+    expect(preflightChecks([etcdFalse('a')]).messages).toEqual([
+      'Machine a reports EtcdMemberHealthy condition is false ()',
+    ]);
+    expect(preflightChecks([etcdFalse('a')], undefined, false).ok).toBe(true);
+  });
+  it('control plane with an healthy machine and an healthy kcp condition should pass', () => {
+    expect(preflightChecks([cpm('a'), cpm('b')]).ok).toBe(true);
+  });
+  it.each([
+    ['missing condition should return error', undefined, 'Machine a does not have APIServerPodHealthy condition'],
+    ['false condition should return error', 'False', 'Machine a reports APIServerPodHealthy condition is false (m)'],
+    [
+      'unknown condition should return error',
+      'Unknown',
+      'Machine a reports APIServerPodHealthy condition is unknown (m)',
+    ],
+    ['true condition should not return error', 'True', undefined],
+  ] as const)('TestPreflightCheckCondition: %s', (_, status, message) => {
+    const x = cpm('a');
+    x.health = x.health!.filter((c) => c.type !== 'APIServerPodHealthy');
+    if (status) x.health.push({ type: 'APIServerPodHealthy', status, reason: 'r', message: 'm' });
+    expect(preflightChecks([x]).messages).toEqual(message ? [message] : []);
   });
 });
 

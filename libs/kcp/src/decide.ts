@@ -162,22 +162,6 @@ export function preflightChecks(
   return { ok: messages.length === 0, messages };
 }
 
-export type InPlacePreflightDecision = 'proceed' | 'fallbackToScaleDown' | 'wait';
-
-/**
- * Upstream tryInPlaceUpdate (controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace.go): preflight for the whole
- * control plane; if that fails but passes without the candidate, the candidate itself is the problem (e.g. unhealthy)
- * and is replaced instead of updated in place.
- */
-export function inPlacePreflightDecision(
-  machines: readonly ControlPlaneMachine[],
-  candidate: string,
-  etcdManaged = true,
-): InPlacePreflightDecision {
-  if (preflightChecks(machines, undefined, etcdManaged).ok) return 'proceed';
-  return preflightChecks(machines, candidate, etcdManaged).ok ? 'fallbackToScaleDown' : 'wait';
-}
-
 /**
  * update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete (upstream
  * MachinesToCompleteTriggerInPlaceUpdate: deleting Machines included).

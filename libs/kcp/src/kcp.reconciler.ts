@@ -36,7 +36,6 @@ import { ServerSideApplier } from '@capi/ssa';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import {
   failureDomainForScaleUp,
-  inPlacePreflightDecision,
   planReconcile,
   preflightChecks,
   type ControlPlaneMachine,
@@ -45,6 +44,7 @@ import {
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
 import { ApiEventRecorder, refOf, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
+import { tryInPlaceUpdate } from './try-inplace';
 import {
   createMachine,
   deleteMachine,
@@ -320,19 +320,18 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'rolloutMachine': {
         const machine = byName(action.machine);
         if (action.tryInPlace) {
-          const decision = inPlacePreflightDecision(view, action.machine, etcdManaged);
-          if (decision === 'wait') return this.waiting(run, preflightChecks(view, undefined, etcdManaged).messages);
-          if (decision === 'proceed') {
-            const r = results.get(action.machine)!.result;
-            const can = await canUpdateMachine(run.inPlace, r, this.gates.enabled('InPlaceUpdates'));
-            if (can.canUpdate) {
-              await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, can.updaters);
-              return {};
-            }
+          const r = results.get(action.machine)!.result;
+          const outcome = await tryInPlaceUpdate(view, action.machine, etcdManaged, {
+            canUpdateMachine: () => canUpdateMachine(run.inPlace, r, this.gates.enabled('InPlaceUpdates')),
+            triggerInPlaceUpdate: async (updaters) =>
+              void (await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, updaters)),
+          });
+          if (outcome.type === 'triggered') return {};
+          if (outcome.type === 'wait') return this.waiting(run, outcome.messages);
+          if (outcome.reasons)
             run.log.log(
-              `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`,
+              `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${outcome.reasons.join(',')}`,
             );
-          }
         }
         return this.scaleDown(run, machine, view, etcdManaged);
       }
