@@ -2,7 +2,9 @@
 // controlplane/kubeadm/pkg/desiredstate/desired_state.go DefaultFeatureGates). Machines created by upstream carry them,
 // so leaving them out would make those Machines look outdated.
 import type { KubeadmConfigSpec } from '@capi/api';
-import type { SemVer } from 'semver';
+import type { parseKubernetesVersion } from '@capi/apimachinery';
+
+type SemVer = NonNullable<ReturnType<typeof parseKubernetesVersion>>;
 
 /** Kubelets talk to their local API server only; needed from 1.31 (kubelet/apiserver skew), GA in 1.36. */
 export const CONTROL_PLANE_KUBELET_LOCAL_MODE = 'ControlPlaneKubeletLocalMode';
