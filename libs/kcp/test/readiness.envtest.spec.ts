@@ -59,7 +59,9 @@ describe('KCP Machine readiness gates', () => {
       async () => {
         const ms = await listMachines(h.client);
         return ms.every(
-          (m) => JSON.stringify(m.spec.readinessGates?.map((g) => g.conditionType)) === JSON.stringify(GATES),
+          (m) =>
+            JSON.stringify(m.spec.readinessGates?.map((g) => g.conditionType)) === JSON.stringify(GATES) &&
+            getCondition(m, 'NodeKubeadmLabelsAndTaintsSet')?.status === 'True',
         )
           ? ms
           : undefined;
