@@ -6,3 +6,4 @@ export {
 } from './contract-version';
 export { getReferenced } from './util';
 export { ExternalObjectTracker } from './tracker';
+export { generateTemplate, groupKindString, type GenerateTemplateInput } from './template';

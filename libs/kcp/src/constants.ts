@@ -28,6 +28,8 @@ export const PREFLIGHT_REQUEUE_MS = 5_000;
 export const KCP_REMEDIATION_MANAGER_NAME = 'capi-kubeadmcontrolplane-remediation';
 
 /** Conditions KCP sets on its Machines from the workload cluster (upstream v1beta2 KubeadmControlPlaneMachine*). */
+/** The Node has kubeadm's control-plane label and (when kubeadm would set it) taint. */
+export const MACHINE_NODE_KUBEADM_LABELS_AND_TAINTS_SET_CONDITION = 'NodeKubeadmLabelsAndTaintsSet';
 export const MACHINE_API_SERVER_POD_HEALTHY_CONDITION = 'APIServerPodHealthy';
 export const MACHINE_CONTROLLER_MANAGER_POD_HEALTHY_CONDITION = 'ControllerManagerPodHealthy';
 export const MACHINE_SCHEDULER_POD_HEALTHY_CONDITION = 'SchedulerPodHealthy';

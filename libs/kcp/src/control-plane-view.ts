@@ -55,7 +55,10 @@ export async function observeControlPlane(
       if (etcdManaged) etcdMembers = await observe(() => wc.value.etcd().members());
     }
   }
-  const health = computeControlPlaneHealth({ machines, nodes, pods, etcdMembers, etcdManaged });
+  const kubeadmConfigs = new Map(
+    [...results].flatMap(([name, r]) => (r.result.currentKubeadmConfig ? [[name, r.result.currentKubeadmConfig]] : [])),
+  );
+  const health = computeControlPlaneHealth({ machines, nodes, pods, etcdMembers, etcdManaged, kubeadmConfigs });
   const readiness = 'value' in nodes ? new Map(nodes.value.map((n) => [n.name, n.ready])) : undefined;
   const view = machines.map((machine): ControlPlaneMachine => {
     const r = results.get(machine.metadata.name!)!;

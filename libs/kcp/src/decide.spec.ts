@@ -1,7 +1,8 @@
 import {
   failureDomainForScaleUp,
-  inPlacePreflightDecision,
+  hasUnhealthyControlPlaneComponents,
   maxSurge,
+  needsTriggerCompletion,
   planReconcile,
   preflightChecks,
   selectMachineForScaleDown,
@@ -66,23 +67,110 @@ describe('selectMachineForScaleDown', () => {
     expect(selectMachineForScaleDown([b, a], [])?.metadata.name).toBe('a');
     expect(selectMachineForScaleDown([], [])).toBeUndefined();
   });
-  it('takes the failure domain with most candidates first', () => {
+
+  // Upstream reconcilers/kubeadmcontrolplane/scale_test.go TestSelectMachineForInPlaceUpdateOrScaleDown (every case).
+  describe('TestSelectMachineForInPlaceUpdateOrScaleDown', () => {
+    const start = Date.parse('2000-01-01T01:00:00Z');
+    const HOUR = 3_600_000;
+    const m = (n: number, fd: string, hours: number, opts: { marked?: boolean; unhealthy?: boolean } = {}) => {
+      const x = machine(`machine-${n}`, {
+        created: new Date(start + hours * HOUR).toISOString(),
+        annotations: opts.marked ? { 'cluster.x-k8s.io/delete-machine': '' } : undefined,
+      });
+      x.spec.failureDomain = fd;
+      return x;
+    };
+    const m1 = m(1, 'one', 1);
+    const m2 = m(2, 'one', -3);
+    const m3 = m(3, 'one', -4);
+    const m4 = m(4, 'two', -1);
+    const m5 = m(5, 'two', -2);
+    const m6 = m(6, 'two', -7);
+    const m7 = m(7, 'two', -5, { marked: true });
+    const m8 = m(8, 'two', -6, { marked: true });
+    const m9 = m(9, 'two', -5);
+    const m10 = m(10, 'two', -4); // APIServerPodHealthy False
+    const m11 = m(11, 'two', -3); // EtcdMemberHealthy False
+    const unhealthyNames = new Set(['machine-10', 'machine-11']);
+    const mc3 = [m1, m2, m3, m4, m5];
+    const mc6 = [m6, m7, m8];
+    const mc9 = [m9, m10, m11];
+    const upToDateCP = mc3.filter((x) => x.metadata.name !== 'machine-5');
+    const opts = { failureDomains: ['one', 'two'], unhealthy: (x: typeof m1) => unhealthyNames.has(x.metadata.name!) };
+    it.each([
+      [
+        'machines needing upgrade: the oldest in the failure domain with the most needing upgrade',
+        mc3,
+        [m5],
+        'machine-5',
+      ],
+      ['no outdated machines: the oldest in the largest failure domain', upToDateCP, [], 'machine-3'],
+      ['a single machine marked with the delete annotation: that machine', mc6, [m6, m7], 'machine-7'],
+      ['machines marked with the delete annotation: the oldest marked machine first', mc6, [m7, m8], 'machine-8'],
+      ['annotated machines not in outdatedMachines: the oldest marked machine first', mc6, [], 'machine-8'],
+      ['an outdated marked machine wins over outdated ones', mc3, [m7, m3], 'machine-7'],
+      [
+        'an up to date machine with delete annotation, while outdated machines exist: the oldest marked machine first',
+        upToDateCP,
+        [m5, m3, m8, m7, m6, m1, m2],
+        'machine-8',
+      ],
+      ['the single unhealthy machine with APIServerPodHealthy False', mc9, [m9, m10], 'machine-10'],
+      ['the oldest unhealthy machine (EtcdMemberHealthy False too)', mc9, [m9, m10, m11], 'machine-10'],
+    ])('%s', (_, machines, outdated, want) => {
+      expect(selectMachineForScaleDown(machines, outdated, opts)?.metadata.name).toBe(want);
+    });
+  });
+
+  it('without failure domains in the Cluster, every Machine is "outside" them: the oldest candidate', () => {
     const x = machine('x', { created: '2026-01-01T00:00:00Z' });
     x.spec.failureDomain = 'fd1';
     const y = machine('y', { created: '2026-01-05T00:00:00Z' });
     y.spec.failureDomain = 'fd2';
     const z = machine('z', { created: '2026-01-06T00:00:00Z' });
     z.spec.failureDomain = 'fd2';
-    expect(selectMachineForScaleDown([x, y, z], [])?.metadata.name).toBe('y');
+    expect(selectMachineForScaleDown([x, y, z], [])?.metadata.name).toBe('x');
+    expect(selectMachineForScaleDown([x, y, z], [], { failureDomains: ['fd1', 'fd2'] })?.metadata.name).toBe('y');
+  });
+});
+
+describe('hasUnhealthyControlPlaneComponents', () => {
+  it('is true only for a False component condition (Unknown or missing is transient)', () => {
+    expect(hasUnhealthyControlPlaneComponents(cpm('a', { healthy: false }), true)).toBe(true);
+    expect(hasUnhealthyControlPlaneComponents(cpm('a'), true)).toBe(false);
+    const unknown = cpm('a');
+    unknown.health = [{ type: 'APIServerPodHealthy', status: 'Unknown', reason: 'InspectionFailed' }];
+    expect(hasUnhealthyControlPlaneComponents(unknown, true)).toBe(false);
+    const etcd = cpm('a');
+    etcd.health = [{ type: 'EtcdMemberHealthy', status: 'False', reason: 'NotHealthy' }];
+    expect(hasUnhealthyControlPlaneComponents(etcd, true)).toBe(true);
+    expect(hasUnhealthyControlPlaneComponents(etcd, false)).toBe(false);
   });
 });
 
 describe('failureDomainForScaleUp', () => {
   it('picks the domain with fewest Machines', () => {
-    const m = machine('m');
-    m.spec.failureDomain = 'fd1';
+    const m = cpm('m');
+    m.machine.spec.failureDomain = 'fd1';
     expect(failureDomainForScaleUp(['fd1', 'fd2'], [m])).toBe('fd2');
     expect(failureDomainForScaleUp([], [m])).toBeUndefined();
+  });
+
+  // Upstream control_plane_test.go TestControlPlane "MachinesUpToDate": deleting up-to-date Machines do not count.
+  it('picks the domain with fewest up-to-date, not deleting Machines (TestControlPlane MachinesUpToDate)', () => {
+    const at = (name: string, fd: string, upToDate: boolean, deleting = false) => {
+      const x = cpm(name, { upToDate, deleting });
+      x.machine.spec.failureDomain = fd;
+      return x;
+    };
+    const machines = [
+      at('m1', 'one', true),
+      at('m2', 'two', false),
+      at('m3', 'three', false, true),
+      at('m4', 'two', true, true),
+      at('m5', 'three', true),
+    ];
+    expect(failureDomainForScaleUp(['one', 'two', 'three'], machines)).toBe('two');
   });
 });
 
@@ -132,11 +220,58 @@ describe('preflightChecks', () => {
   });
 });
 
-describe('inPlacePreflightDecision', () => {
-  it('proceeds when healthy, falls back when only the candidate is unhealthy, waits otherwise', () => {
-    expect(inPlacePreflightDecision([cpm('a'), cpm('b')], 'a')).toBe('proceed');
-    expect(inPlacePreflightDecision([cpm('a', { healthy: false }), cpm('b')], 'a')).toBe('fallbackToScaleDown');
-    expect(inPlacePreflightDecision([cpm('a'), cpm('b', { healthy: false })], 'a')).toBe('wait');
+// Upstream reconcilers/kubeadmcontrolplane/preflight_test.go TestPreflightChecks (the cases that apply: see the
+// README for the topology, certificate and remediation-in-progress ones) and TestPreflightCheckCondition (every case).
+describe('TestPreflightChecks', () => {
+  const etcdFalse = (name: string) => {
+    const x = cpm(name);
+    x.health = x.health!.map((c) =>
+      c.type === 'EtcdMemberHealthy' ? { ...c, status: 'False' as const, reason: 'NotHealthy', message: '' } : c,
+    );
+    return x;
+  };
+  it('control plane without machines (not initialized) should pass', () => {
+    expect(preflightChecks([])).toEqual({ ok: true, messages: [] });
+  });
+  it('control plane with a deleting machine should requeue', () => {
+    expect(preflightChecks([cpm('a', { deleting: true })])).toEqual({ ok: false, messages: ['Machine a is deleting'] });
+  });
+  it('control plane without certificates should pass if not scale up (certificates are not checked here)', () => {
+    expect(preflightChecks([cpm('a')]).ok).toBe(true);
+  });
+  it('control plane without a nodeRef should requeue', () => {
+    expect(preflightChecks([cpm('a', { nodeRef: false })]).messages).toEqual([
+      'Machine a does not have a corresponding Node yet (Machine.status.nodeRef not set)',
+    ]);
+  });
+  it('control plane with an unhealthy machine condition should requeue (control plane component)', () => {
+    expect(preflightChecks([cpm('a', { healthy: false })]).messages).toEqual([
+      'Machine a reports APIServerPodHealthy condition is false (Waiting to be ready)',
+    ]);
+  });
+  it('control plane with an unhealthy machine condition should requeue (etcd member)', () => {
+    expect(preflightChecks([etcdFalse('a')]).messages).toEqual([
+      'Machine a reports EtcdMemberHealthy condition is false ()',
+    ]);
+    expect(preflightChecks([etcdFalse('a')], undefined, false).ok).toBe(true);
+  });
+  it('control plane with an healthy machine and an healthy kcp condition should pass', () => {
+    expect(preflightChecks([cpm('a'), cpm('b')]).ok).toBe(true);
+  });
+  it.each([
+    ['missing condition should return error', undefined, 'Machine a does not have APIServerPodHealthy condition'],
+    ['false condition should return error', 'False', 'Machine a reports APIServerPodHealthy condition is false (m)'],
+    [
+      'unknown condition should return error',
+      'Unknown',
+      'Machine a reports APIServerPodHealthy condition is unknown (m)',
+    ],
+    ['true condition should not return error', 'True', undefined],
+  ] as const)('TestPreflightCheckCondition: %s', (_, status, message) => {
+    const x = cpm('a');
+    x.health = x.health!.filter((c) => c.type !== 'APIServerPodHealthy');
+    if (status) x.health.push({ type: 'APIServerPodHealthy', status, reason: 'r', message: 'm' });
+    expect(preflightChecks([x]).messages).toEqual(message ? [message] : []);
   });
 });
 
@@ -190,7 +325,40 @@ describe('planReconcile', () => {
       planReconcile(one, [cpm('a', { upToDate: false }), cpm('b', { created: '2026-02-01T00:00:00Z' })], true),
     ).toEqual({ type: 'rolloutMachine', machine: 'a', tryInPlace: false });
   });
-  it('completes an interrupted in-place trigger first (gate on only)', () => {
+  // Upstream control_plane_test.go TestMachinesToCompleteTriggerInPlaceUpdate (every case) and controller.go reconcile:
+  // every such Machine is completed, whatever the feature gate (the marker proves a trigger started) and even deleting.
+  it.each([
+    ['machineWithoutAnnotations => false', {}, false],
+    [
+      'machineWithUpdateInProgressAnnotation => true',
+      { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' },
+      true,
+    ],
+    [
+      'machineWithPendingHooksAnnotation => false',
+      { 'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine' },
+      false,
+    ],
+    [
+      'machineWithBothAnnotations => false',
+      {
+        'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+        'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
+      },
+      false,
+    ],
+  ])('needsTriggerCompletion: %s', (_, annotations, want) => {
+    expect(needsTriggerCompletion(machine('m', { annotations }))).toBe(want);
+    expect(needsTriggerCompletion(machine('m', { annotations, deleting: true }))).toBe(want);
+  });
+
+  it('completes every interrupted in-place trigger first, with the gate off too', () => {
+    const marker = { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' };
+    const two = [cpm('a', { upToDate: false, annotations: marker }), cpm('b', { annotations: marker }), cpm('c')];
+    expect(planReconcile(surge0, two, false)).toEqual({ type: 'completeInPlaceTrigger', machines: ['a', 'b'] });
+  });
+
+  it('completes an interrupted in-place trigger first', () => {
     const m = [
       cpm('a', {
         upToDate: false,
@@ -199,7 +367,7 @@ describe('planReconcile', () => {
       cpm('b'),
       cpm('c'),
     ];
-    expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machine: 'a' });
+    expect(planReconcile(surge0, m, true)).toEqual({ type: 'completeInPlaceTrigger', machines: ['a'] });
     const both = [
       cpm('a', {
         annotations: {

@@ -11,7 +11,8 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { requiredHealthConditions } from './health';
+import { machineInFailureDomainWithMostMachines, nextFailureDomainForScaleUp } from './failure-domains';
+import { isEtcdManaged, requiredHealthConditions } from './health';
 
 /** One control-plane Machine as the decisions see it. */
 export interface ControlPlaneMachine {
@@ -29,10 +30,10 @@ export type KcpAction =
   /** No Machines yet: create the first one (initConfiguration). */
   | { type: 'initialize' }
   /**
-   * A Machine carries update-in-progress but not the pending UpdateMachine hook: finish the trigger (upstream
-   * inplace_trigger.go: a repeated triggerInPlaceUpdate completes it).
+   * Machines carry update-in-progress but not the pending UpdateMachine hook: finish their triggers (upstream
+   * controller.go reconcile with MachinesToCompleteTriggerInPlaceUpdate; a repeated triggerInPlaceUpdate completes one).
    */
-  | { type: 'completeInPlaceTrigger'; machine: string }
+  | { type: 'completeInPlaceTrigger'; machines: string[] }
   /** Machines are being updated in place: one in-place update at a time, nothing else until they are done. */
   | { type: 'waitForInPlaceUpdate'; machines: string[] }
   | { type: 'scaleUp'; rollout: boolean }
@@ -67,38 +68,56 @@ export function maxSurge(kcp: KubeadmControlPlane): number {
   return n;
 }
 
-const created = (m: Machine): number => (m.metadata.creationTimestamp ? Date.parse(m.metadata.creationTimestamp) : 0);
-const byAge = (a: Machine, b: Machine): number =>
-  created(a) - created(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? '');
+/**
+ * A control-plane component or etcd condition computed this reconcile is False (upstream
+ * collections.HasUnhealthyControlPlaneComponents; Unknown or missing is transient, not unhealthy).
+ */
+export function hasUnhealthyControlPlaneComponents(m: ControlPlaneMachine, etcdManaged: boolean): boolean {
+  const types = requiredHealthConditions(etcdManaged);
+  return (m.health ?? []).some((c) => types.includes(c.type) && c.status === 'False');
+}
+
+export interface ScaleDownSelectionOptions {
+  /** The Cluster's control-plane failure domains (failure-domains.ts controlPlaneFailureDomains). */
+  failureDomains?: readonly string[];
+  /** Outdated Machines with unhealthy control-plane components (hasUnhealthyControlPlaneComponents). */
+  unhealthy?: (m: Machine) => boolean;
+}
 
 /**
- * The Machine to update in place or delete (upstream selectMachineForInPlaceUpdateOrScaleDown): outdated Machines with
- * the delete-machine annotation, else any Machine with it, else outdated Machines, else all; then the failure
- * domain with most of those candidates; then the oldest.
+ * The Machine to update in place or delete (upstream scale.go selectMachineForInPlaceUpdateOrScaleDown): outdated
+ * Machines with the delete-machine annotation, else any Machine with it, else outdated Machines with unhealthy
+ * control-plane components (so one broken outdated Machine does not stall the rollout), else outdated Machines, else
+ * all; then the oldest in the failure domain with most of them (failure-domains.ts).
  */
 export function selectMachineForScaleDown(
   machines: readonly Machine[],
   outdated: readonly Machine[],
+  opts: ScaleDownSelectionOptions = {},
 ): Machine | undefined {
   const marked = (ms: readonly Machine[]) =>
     ms.filter((m) => DELETE_MACHINE_ANNOTATION in (m.metadata.annotations ?? {}));
+  const unhealthy = opts.unhealthy ? outdated.filter(opts.unhealthy) : [];
   let candidates: readonly Machine[] = machines;
   if (marked(outdated).length > 0) candidates = marked(outdated);
   else if (marked(machines).length > 0) candidates = marked(machines);
+  else if (unhealthy.length > 0) candidates = unhealthy;
   else if (outdated.length > 0) candidates = outdated;
   if (candidates.length === 0) return undefined;
-  const byDomain = new Map<string, Machine[]>();
-  for (const m of candidates)
-    byDomain.set(m.spec.failureDomain ?? '', [...(byDomain.get(m.spec.failureDomain ?? '') ?? []), m]);
-  const [, inDomain] = [...byDomain.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))[0];
-  return [...inDomain].sort(byAge)[0];
+  return machineInFailureDomainWithMostMachines(opts.failureDomains ?? [], machines, candidates);
 }
 
-/** Failure domain for a new Machine: the one (of the Cluster's) with the fewest Machines; undefined without domains. */
-export function failureDomainForScaleUp(domains: readonly string[], machines: readonly Machine[]): string | undefined {
-  if (domains.length === 0) return undefined;
-  const count = (d: string) => machines.filter((m) => m.spec.failureDomain === d).length;
-  return [...domains].sort((a, b) => count(a) - count(b) || a.localeCompare(b))[0];
+/** Failure domain for a new Machine: see failure-domains.ts nextFailureDomainForScaleUp. */
+export function failureDomainForScaleUp(
+  domains: readonly string[],
+  machines: readonly ControlPlaneMachine[],
+): string | undefined {
+  const upToDate = machines.filter((m) => m.upToDate && !m.machine.metadata.deletionTimestamp).map((m) => m.machine);
+  return nextFailureDomainForScaleUp(
+    domains,
+    machines.map((m) => m.machine),
+    upToDate,
+  );
 }
 
 export interface PreflightResult {
@@ -143,27 +162,12 @@ export function preflightChecks(
   return { ok: messages.length === 0, messages };
 }
 
-export type InPlacePreflightDecision = 'proceed' | 'fallbackToScaleDown' | 'wait';
-
 /**
- * Upstream tryInPlaceUpdate (controlplane/kubeadm/reconcilers/kubeadmcontrolplane/inplace.go): preflight for the whole
- * control plane; if that fails but passes without the candidate, the candidate itself is the problem (e.g. unhealthy)
- * and is replaced instead of updated in place.
+ * update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete (upstream
+ * MachinesToCompleteTriggerInPlaceUpdate: deleting Machines included).
  */
-export function inPlacePreflightDecision(
-  machines: readonly ControlPlaneMachine[],
-  candidate: string,
-  etcdManaged = true,
-): InPlacePreflightDecision {
-  if (preflightChecks(machines, undefined, etcdManaged).ok) return 'proceed';
-  return preflightChecks(machines, candidate, etcdManaged).ok ? 'fallbackToScaleDown' : 'wait';
-}
-
-/** update-in-progress set but UpdateMachine not pending yet: a trigger that did not complete. */
 export const needsTriggerCompletion = (m: Machine): boolean =>
-  UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}) &&
-  !isPending('UpdateMachine', m) &&
-  !m.metadata.deletionTimestamp;
+  UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}) && !isPending('UpdateMachine', m);
 
 /**
  * What the reconcile does next. Deleting Machines are part of `machines` (they block through preflight).
@@ -176,11 +180,13 @@ export function planReconcile(
   kcp: KubeadmControlPlane,
   machines: readonly ControlPlaneMachine[],
   inPlaceEnabled: boolean,
+  failureDomains: readonly string[] = [],
 ): KcpAction {
   if (machines.length === 0) return { type: 'initialize' };
-  const incomplete = machines.find((m) => needsTriggerCompletion(m.machine));
-  if (incomplete && inPlaceEnabled)
-    return { type: 'completeInPlaceTrigger', machine: incomplete.machine.metadata.name ?? '' };
+  // Whatever the gate says now: the marker proves a trigger started, and only completing it lets the update finish.
+  const incomplete = machines.filter((m) => needsTriggerCompletion(m.machine));
+  if (incomplete.length > 0)
+    return { type: 'completeInPlaceTrigger', machines: incomplete.map((m) => m.machine.metadata.name ?? '') };
   const updating = machines.filter((m) => isUpdateInProgress(m.machine));
   if (updating.length > 0)
     return { type: 'waitForInPlaceUpdate', machines: updating.map((m) => m.machine.metadata.name ?? '') };
@@ -193,9 +199,14 @@ export function planReconcile(
     const live = all.filter((m) => !m.metadata.deletionTimestamp).length;
     const surge = live <= 1 ? Math.max(1, maxSurge(kcp)) : maxSurge(kcp);
     if (machines.length < replicas + surge) return { type: 'scaleUp', rollout: true };
+    const etcdManaged = isEtcdManaged(kcp);
+    const unhealthy = new Set(
+      outdated.filter((m) => hasUnhealthyControlPlaneComponents(m, etcdManaged)).map((m) => m.machine),
+    );
     const selected = selectMachineForScaleDown(
       all.filter((m) => !m.metadata.deletionTimestamp),
       outdated.map((m) => m.machine),
+      { failureDomains, unhealthy: (m) => unhealthy.has(m) },
     );
     if (!selected) return { type: 'none' };
     const info = outdated.find((m) => m.machine === selected);
@@ -207,7 +218,7 @@ export function planReconcile(
   if (machines.length > replicas) {
     const live = all.filter((m) => !m.metadata.deletionTimestamp);
     if (live.length <= replicas) return { type: 'none' }; // the surplus is already being deleted
-    const selected = selectMachineForScaleDown(live, []);
+    const selected = selectMachineForScaleDown(live, [], { failureDomains });
     return selected ? { type: 'scaleDown', machine: selected.metadata.name ?? '' } : { type: 'none' };
   }
   return { type: 'none' };

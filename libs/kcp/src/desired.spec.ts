@@ -1,5 +1,16 @@
-import { KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION, KCP_REMEDIATION_FOR_ANNOTATION } from '@capi/api';
-import { computeDesiredMachine, controlPlaneMachineAnnotations, controlPlaneMachineLabels } from './desired';
+import {
+  KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION,
+  KCP_REMEDIATION_FOR_ANNOTATION,
+  type KubeadmConfigSpec,
+} from '@capi/api';
+import {
+  computeDesiredInfraMachine,
+  computeDesiredKubeadmConfig,
+  computeDesiredMachine,
+  controlPlaneMachineAnnotations,
+  controlPlaneMachineLabels,
+} from './desired';
+import { defaultKubeadmConfigFeatureGates } from './kubeadm-feature-gates';
 import { CLUSTER, kcp, machine } from './testing/fixtures';
 
 /** A KCP whose machineTemplate carries metadata, timeouts, taints and readiness gates, at `version`. */
@@ -74,7 +85,15 @@ describe('computeDesiredMachine for an existing Machine (what syncMachines appli
     });
     expect(desired.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 60, nodeDeletionTimeoutSeconds: 5 });
     expect(desired.spec.taints).toEqual([{ key: 'k', effect: 'NoSchedule', propagation: 'Always' }]);
-    expect(desired.spec.readinessGates).toEqual([{ conditionType: 'Ready2' }]);
+    expect(desired.spec.readinessGates?.map((g) => g.conditionType)).toEqual([
+      'NodeKubeadmLabelsAndTaintsSet',
+      'APIServerPodHealthy',
+      'ControllerManagerPodHealthy',
+      'SchedulerPodHealthy',
+      'EtcdPodHealthy',
+      'EtcdMemberHealthy',
+      'Ready2',
+    ]);
     expect(desired.metadata.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'KubeadmControlPlane', name: 'cp', controller: true }),
     ]);
@@ -108,5 +127,244 @@ describe('KCP pre-terminate hook (upstream desired_state_test.go: every desired 
         KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION
       ],
     ).toBe('');
+  });
+});
+
+// Upstream controlplane/kubeadm/pkg/desiredstate/desired_state_test.go.
+describe('desired state as upstream desiredstate', () => {
+  const MANDATORY = [
+    { conditionType: 'NodeKubeadmLabelsAndTaintsSet' },
+    { conditionType: 'APIServerPodHealthy' },
+    { conditionType: 'ControllerManagerPodHealthy' },
+    { conditionType: 'SchedulerPodHealthy' },
+  ];
+  const ETCD = [{ conditionType: 'EtcdPodHealthy' }, { conditionType: 'EtcdMemberHealthy' }];
+  const newMachine = (k: ReturnType<typeof kcp>) =>
+    computeDesiredMachine({
+      kcp: k,
+      clusterName: CLUSTER,
+      name: 'm-new',
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', name: 'm-new' },
+      bootstrapConfigRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'm-new' },
+      failureDomain: 'fd-1',
+    });
+
+  describe('Test_ComputeDesiredMachine', () => {
+    it('should return the correct Machine object when creating a new Machine (mandatory gates, then the KCP ones)', () => {
+      const k = templated('v1.16.6');
+      k.spec.machineTemplate.spec.readinessGates = [{ conditionType: 'Foo' }];
+      const m = newMachine(k);
+      expect(m.spec.readinessGates).toEqual([...MANDATORY, ...ETCD, { conditionType: 'Foo' }]);
+      expect(m.spec.version).toBe('v1.16.6');
+      expect(m.spec.failureDomain).toBe('fd-1');
+      expect(m.metadata.labels).toEqual({
+        tier: 'gold',
+        'cluster.x-k8s.io/cluster-name': CLUSTER,
+        'cluster.x-k8s.io/control-plane': '',
+        'cluster.x-k8s.io/control-plane-name': 'cp',
+      });
+    });
+
+    it('should return the correct Machine object when creating a new Machine with additional kcp readinessGates', () => {
+      const k = templated('v1.16.6');
+      k.spec.machineTemplate.spec.readinessGates = [{ conditionType: 'Bar' }];
+      expect(newMachine(k).spec.readinessGates).toEqual([...MANDATORY, ...ETCD, { conditionType: 'Bar' }]);
+    });
+
+    it('drops KCP gates that repeat a mandatory one (first wins) and leaves out the etcd gates for external etcd', () => {
+      const k = templated('v1.16.6');
+      k.spec.machineTemplate.spec.readinessGates = [
+        { conditionType: 'APIServerPodHealthy', polarity: 'Negative' },
+        { conditionType: 'Foo' },
+        { conditionType: 'Foo', polarity: 'Negative' },
+      ];
+      (k.spec.kubeadmConfigSpec!.clusterConfiguration as Record<string, unknown>).etcd = {
+        external: { endpoints: ['https://etcd:2379'] },
+      };
+      expect(newMachine(k).spec.readinessGates).toEqual([...MANDATORY, { conditionType: 'Foo' }]);
+    });
+
+    it('should return the correct Machine object when creating a new Machine with taints', () => {
+      const k = templated('v1.16.6');
+      k.spec.machineTemplate.spec.taints = [
+        { key: 'foo', effect: 'NoSchedule', propagation: 'Always' },
+        { key: 'bar', effect: 'NoExecute', propagation: 'OnInitialization' },
+      ];
+      expect(newMachine(k).spec.taints).toEqual(k.spec.machineTemplate.spec.taints);
+    });
+
+    it('should return the correct Machine object when updating an existing Machine (gates included)', () => {
+      const k = templated('v1.16.6');
+      k.spec.machineTemplate.spec.readinessGates = [{ conditionType: 'Foo' }];
+      const existing = machine('existing-machine', { version: 'v1.25.3' });
+      existing.spec.readinessGates = [{ conditionType: 'Foo' }];
+      const m = computeDesiredMachine({ kcp: k, clusterName: CLUSTER, existing });
+      expect(m.spec.version).toBe('v1.25.3');
+      expect(m.spec.readinessGates).toEqual([...MANDATORY, ...ETCD, { conditionType: 'Foo' }]);
+    });
+
+    it('formats a control-plane-name label value longer than 63 characters (MustFormatValue)', () => {
+      const k = templated();
+      k.metadata.name = 'k'.repeat(70);
+      expect(controlPlaneMachineLabels(k, CLUSTER)['cluster.x-k8s.io/control-plane-name']).toMatch(/^hash_.{6}_z$/);
+    });
+  });
+
+  describe('Test_ComputeDesiredKubeadmConfig', () => {
+    const base = () => {
+      const k = kcp({ version: 'v1.31.0' });
+      k.spec.kubeadmConfigSpec = {
+        initConfiguration: { nodeRegistration: { kubeletExtraArgs: [{ name: 'v', value: '4' }] } },
+        joinConfiguration: { nodeRegistration: { kubeletExtraArgs: [{ name: 'v', value: '8' }] } },
+      } as never;
+      return k;
+    };
+    it.each([true, false])(
+      'isJoin=%s: the defaulted feature gates, the KCP owner until a Machine owns it',
+      (isJoin) => {
+        const k = base();
+        const config = computeDesiredKubeadmConfig(k, CLUSTER, isJoin, 'machine-1');
+        const spec = config.spec as Record<string, unknown>;
+        expect(spec.clusterConfiguration).toEqual({ featureGates: { ControlPlaneKubeletLocalMode: true } });
+        if (isJoin) {
+          expect(spec.initConfiguration).toBeUndefined();
+          expect(spec.joinConfiguration).toEqual({
+            nodeRegistration: { kubeletExtraArgs: [{ name: 'v', value: '8' }] },
+            controlPlane: {},
+          });
+        } else {
+          expect(spec.initConfiguration).toEqual({
+            nodeRegistration: { kubeletExtraArgs: [{ name: 'v', value: '4' }] },
+          });
+          expect(spec.joinConfiguration).toBeUndefined();
+        }
+        expect(config.metadata.ownerReferences).toEqual([
+          {
+            apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+            kind: 'KubeadmControlPlane',
+            name: 'cp',
+            uid: 'kcp-uid',
+          },
+        ]);
+        const owned = computeDesiredKubeadmConfig(k, CLUSTER, isJoin, 'machine-1', {
+          ...config,
+          metadata: {
+            ...config.metadata,
+            ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'machine-1', uid: '' }],
+          },
+        });
+        expect(owned.metadata.ownerReferences).toBeUndefined();
+        // The KCP is not modified.
+        expect(k.spec.kubeadmConfigSpec).toEqual(base().spec.kubeadmConfigSpec);
+      },
+    );
+
+    it('fails with a clear error when the KCP version cannot be parsed', () => {
+      expect(() => computeDesiredKubeadmConfig(kcp({ version: 'vx' }), CLUSTER, true, 'm')).toThrow(
+        'failed to compute desired KubeadmConfig: failed to parse Kubernetes version "vx"',
+      );
+    });
+  });
+
+  describe('Test_ComputeDesiredInfraMachine', () => {
+    const template = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'GenericInfrastructureMachineTemplate',
+      metadata: { name: 'infra-machine-template-1', namespace: 'default' },
+      spec: { template: { spec: { hello: 'world' } } },
+    };
+    const k = () => {
+      const x = kcp();
+      x.spec.machineTemplate.spec.infrastructureRef = {
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'GenericInfrastructureMachineTemplate',
+        name: 'infra-machine-template-1',
+      };
+      return x;
+    };
+    const expected = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'GenericInfrastructureMachine',
+      metadata: {
+        name: 'machine-1',
+        namespace: 'default',
+        labels: {
+          'cluster.x-k8s.io/cluster-name': CLUSTER,
+          'cluster.x-k8s.io/control-plane': '',
+          'cluster.x-k8s.io/control-plane-name': 'cp',
+        },
+        annotations: {
+          'cluster.x-k8s.io/cloned-from-name': 'infra-machine-template-1',
+          'cluster.x-k8s.io/cloned-from-groupkind':
+            'GenericInfrastructureMachineTemplate.infrastructure.cluster.x-k8s.io',
+        },
+      },
+      spec: { hello: 'world' },
+    };
+    it('a new InfraMachine has the KCP owner; one a Machine owns gets none', () => {
+      const infra = computeDesiredInfraMachine(k(), CLUSTER, template, 'machine-1');
+      expect(infra).toEqual({
+        ...expected,
+        metadata: {
+          ...expected.metadata,
+          ownerReferences: [
+            {
+              apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+              kind: 'KubeadmControlPlane',
+              name: 'cp',
+              uid: 'kcp-uid',
+            },
+          ],
+        },
+      });
+      const owned = computeDesiredInfraMachine(k(), CLUSTER, template, 'machine-1', {
+        ...expected,
+        metadata: {
+          ...expected.metadata,
+          ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', name: 'machine-1', uid: '' }],
+        },
+      });
+      expect(owned).toEqual(expected);
+    });
+
+    it('tolerates a template without spec.template (upstream external.GenerateTemplate)', () => {
+      const infra = computeDesiredInfraMachine(k(), CLUSTER, { ...template, spec: {} }, 'machine-1');
+      expect(infra.kind).toBe('GenericInfrastructureMachine');
+      expect(infra.spec).toBeUndefined();
+      expect(infra.metadata.annotations).toEqual(expected.metadata.annotations);
+    });
+  });
+
+  describe('TestDefaultFeatureGates', () => {
+    const gate = 'ControlPlaneKubeletLocalMode';
+    it.each([
+      [
+        "don't default ControlPlaneKubeletLocalMode for 1.30",
+        'v1.30.99',
+        { EtcdLearnerMode: true },
+        { EtcdLearnerMode: true },
+      ],
+      ['default ControlPlaneKubeletLocalMode for 1.31 (no feature gates)', 'v1.31.0', undefined, { [gate]: true }],
+      ['default ControlPlaneKubeletLocalMode for 1.31 (empty feature gates)', 'v1.31.0', {}, { [gate]: true }],
+      [
+        'default ControlPlaneKubeletLocalMode for 1.31 (other feature gates)',
+        'v1.31.0',
+        { EtcdLearnerMode: true },
+        { [gate]: true, EtcdLearnerMode: true },
+      ],
+      [
+        "don't default ControlPlaneKubeletLocalMode for 1.31 if already set to false",
+        'v1.31.0',
+        { [gate]: false },
+        { [gate]: false },
+      ],
+      ['default ControlPlaneKubeletLocalMode for a 1.35 pre-release', 'v1.35.0-rc.1', undefined, { [gate]: true }],
+      ["don't default ControlPlaneKubeletLocalMode from 1.36 (GA)", 'v1.36.0', undefined, undefined],
+      ["don't default ControlPlaneKubeletLocalMode for a 1.36 pre-release", 'v1.36.0-alpha.0', undefined, undefined],
+    ])('%s', (_, version, featureGates, want) => {
+      const spec: KubeadmConfigSpec = { clusterConfiguration: featureGates ? { featureGates } : {} };
+      defaultKubeadmConfigFeatureGates(spec, version);
+      expect((spec.clusterConfiguration as { featureGates?: unknown }).featureGates).toEqual(want);
+    });
   });
 });

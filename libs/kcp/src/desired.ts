@@ -9,14 +9,15 @@ import {
   KCP_REMEDIATION_FOR_ANNOTATION,
   MACHINE_CONTROL_PLANE_LABEL,
   MACHINE_CONTROL_PLANE_NAME_LABEL,
-  TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
-  TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
   type KubeadmConfig,
   type KubeadmConfigSpec,
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import type { KubeObject, OwnerReference } from '@capi/apimachinery';
+import { mustFormatLabelValue, parseKubernetesVersion, type KubeObject, type OwnerReference } from '@capi/apimachinery';
+import { generateTemplate } from '@capi/external';
+import { defaultKubeadmConfigFeatureGates } from './kubeadm-feature-gates';
+import { desiredReadinessGates } from './readiness-gates';
 
 export class DesiredStateError extends Error {
   constructor(message: string) {
@@ -31,7 +32,8 @@ export function controlPlaneMachineLabels(kcp: KubeadmControlPlane, clusterName:
     ...(kcp.spec.machineTemplate.metadata?.labels ?? {}),
     [CLUSTER_NAME_LABEL]: clusterName,
     [MACHINE_CONTROL_PLANE_LABEL]: '',
-    [MACHINE_CONTROL_PLANE_NAME_LABEL]: kcp.metadata.name ?? '',
+    // A KCP name longer than 63 characters becomes a hash (upstream format.MustFormatValue).
+    [MACHINE_CONTROL_PLANE_NAME_LABEL]: mustFormatLabelValue(kcp.metadata.name ?? ''),
   };
 }
 
@@ -109,7 +111,7 @@ export function computeDesiredMachine(input: DesiredMachineInput): Machine {
   if (failureDomain) machine.spec.failureDomain = failureDomain;
   if (tmpl.deletion && Object.keys(tmpl.deletion).length > 0) machine.spec.deletion = { ...tmpl.deletion };
   if (tmpl.taints?.length) machine.spec.taints = structuredClone(tmpl.taints);
-  if (tmpl.readinessGates?.length) machine.spec.readinessGates = structuredClone(tmpl.readinessGates);
+  machine.spec.readinessGates = desiredReadinessGates(kcp);
   return machine;
 }
 
@@ -133,6 +135,11 @@ export function computeDesiredKubeadmConfig(
   } else {
     delete spec.joinConfiguration;
   }
+  if (!parseKubernetesVersion(kcp.spec.version))
+    throw new DesiredStateError(
+      `failed to compute desired KubeadmConfig: failed to parse Kubernetes version ${JSON.stringify(kcp.spec.version)}`,
+    );
+  defaultKubeadmConfigFeatureGates(spec, kcp.spec.version);
   const config: KubeadmConfig = {
     apiVersion: BOOTSTRAP_API_VERSION,
     kind: 'KubeadmConfig',
@@ -151,11 +158,12 @@ export function computeDesiredKubeadmConfig(
 }
 
 /** Group/kind string as Go prints it: "Kind.group". */
-export const groupKindString = (apiGroup: string, kind: string): string => (apiGroup ? `${kind}.${apiGroup}` : kind);
+export { groupKindString } from '@capi/external';
 
 /**
- * The desired InfraMachine, cloned from the KCP's infrastructure template (given as read from the API):
- * template.spec.template.spec, template metadata plus control-plane labels, and the cloned-from annotations.
+ * The desired InfraMachine, cloned from the KCP's infrastructure template (given as read from the API) like upstream
+ * external.GenerateTemplate: template.spec.template (a template without it gives an empty object), control-plane
+ * labels and annotations, the cloned-from annotations.
  */
 export function computeDesiredInfraMachine(
   kcp: KubeadmControlPlane,
@@ -165,39 +173,17 @@ export function computeDesiredInfraMachine(
   existing?: KubeObject,
 ): KubeObject {
   const ref = kcp.spec.machineTemplate.spec.infrastructureRef;
-  const tmpl = (
-    template.spec as
-      | {
-          template?: {
-            metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-            spec?: unknown;
-          };
-        }
-      | undefined
-  )?.template;
-  if (!tmpl)
-    throw new DesiredStateError(
-      `failed to compute desired InfraMachine: ${template.kind} ${template.metadata.name} has no spec.template`,
-    );
-  if (!template.kind.endsWith('Template'))
-    throw new DesiredStateError(`failed to compute desired InfraMachine: ${template.kind} is not a template kind`);
-  const infra: KubeObject = {
-    apiVersion: template.apiVersion,
-    kind: template.kind.slice(0, -'Template'.length),
-    metadata: {
-      name: existing?.metadata.name ?? name,
-      namespace: kcp.metadata.namespace,
-      labels: { ...(tmpl.metadata?.labels ?? {}), ...controlPlaneMachineLabels(kcp, clusterName) },
-      annotations: {
-        ...(tmpl.metadata?.annotations ?? {}),
-        ...controlPlaneMachineAnnotations(kcp),
-        [TEMPLATE_CLONED_FROM_NAME_ANNOTATION]: ref.name,
-        [TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION]: groupKindString(ref.apiGroup, ref.kind),
-      },
-    },
-    spec: structuredClone(tmpl.spec ?? {}),
-  };
-  if (!hasMachineOwner(existing)) infra.metadata.ownerReferences = [kcpOwnerReference(kcp, false)];
+  const infra = generateTemplate({
+    template,
+    templateRef: { name: ref.name, kind: ref.kind, apiGroup: ref.apiGroup },
+    namespace: kcp.metadata.namespace,
+    name: existing?.metadata.name ?? name,
+    clusterName,
+    labels: controlPlaneMachineLabels(kcp, clusterName),
+    annotations: controlPlaneMachineAnnotations(kcp),
+    // Until the Machine controller takes ownership, KCP owns the object (so it is garbage collected with the KCP).
+    ownerRef: hasMachineOwner(existing) ? undefined : kcpOwnerReference(kcp, false),
+  });
   if (existing?.metadata.uid) infra.metadata.uid = existing.metadata.uid;
   return infra;
 }

@@ -96,6 +96,7 @@ describe('computeControlPlaneHealth', () => {
   it('all healthy: every Machine condition True, KCP conditions Healthy', () => {
     const h = computeControlPlaneHealth(input());
     expect(h.machines.get('a')?.map((c) => `${c.type}=${c.status}`)).toEqual([
+      'NodeKubeadmLabelsAndTaintsSet=True',
       'APIServerPodHealthy=True',
       'ControllerManagerPodHealthy=True',
       'SchedulerPodHealthy=True',
@@ -215,6 +216,7 @@ describe('computeControlPlaneHealth', () => {
   it('external etcd: no etcd conditions', () => {
     const h = computeControlPlaneHealth(input({ etcdManaged: false }));
     expect(h.machines.get('a')?.map((c) => c.type)).toEqual([
+      'NodeKubeadmLabelsAndTaintsSet',
       'APIServerPodHealthy',
       'ControllerManagerPodHealthy',
       'SchedulerPodHealthy',
@@ -226,6 +228,144 @@ describe('computeControlPlaneHealth', () => {
         kcp({ kubeadmConfigSpec: { clusterConfiguration: { etcd: { external: { endpoints: ['https://e:2379'] } } } } }),
       ),
     ).toBe(false);
+  });
+});
+
+// Upstream workload_cluster_conditions_test.go TestUpdateStaticPodConditions: the NodeKubeadmLabelsAndTaintsSet
+// condition next to the static Pod conditions (the KCP condition aggregates the Pod conditions only).
+describe('computeControlPlaneHealth: NodeKubeadmLabelsAndTaintsSet (TestUpdateStaticPodConditions)', () => {
+  const nodeCond = (h: ReturnType<typeof computeControlPlaneHealth>, m: string) =>
+    cond(h, m, 'NodeKubeadmLabelsAndTaintsSet');
+  const defaultConfig = (name: string) =>
+    new Map([
+      [name, { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', metadata: { name }, spec: {} }],
+    ]) as never;
+  const single = (over: Partial<ControlPlaneHealthInput>) =>
+    computeControlPlaneHealth(input({ machines: [withProvider(machine('m1', {}))], ...over }));
+  const m1Node = (over: Partial<WorkloadNode> = {}) => ({ ...node('m1'), ...over });
+
+  it('if list nodes return an error, it should report all the conditions Unknown', () => {
+    const h = single({ nodes: { error: 'failed to list Nodes' } });
+    expect(h.machines.get('m1')).toEqual([
+      {
+        type: 'NodeKubeadmLabelsAndTaintsSet',
+        status: 'Unknown',
+        reason: 'InspectionFailed',
+        message: 'Failed to get the Node',
+      },
+      ...['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy', 'EtcdPodHealthy'].map(
+        (type) => ({
+          type,
+          status: 'Unknown',
+          reason: 'InspectionFailed',
+          message: 'Failed to get the Node hosting the Pod: failed to list Nodes',
+        }),
+      ),
+      expect.objectContaining({ type: 'EtcdMemberHealthy' }),
+    ]);
+  });
+
+  it('a provisioning machine without providerID / without node: Unknown with the waiting message', () => {
+    const h = computeControlPlaneHealth(input({ machines: [machine('m1', { nodeRef: false })], nodes: { value: [] } }));
+    expect(nodeCond(h, 'm1')).toEqual({
+      type: 'NodeKubeadmLabelsAndTaintsSet',
+      status: 'Unknown',
+      reason: 'InspectionFailed',
+      message: 'Waiting for InMemoryMachine to report spec.providerID',
+    });
+    const withId = computeControlPlaneHealth(
+      input({ machines: [withProvider(machine('m1', { nodeRef: false }))], nodes: { value: [] } }),
+    );
+    expect(nodeCond(withId, 'm1')?.message).toBe('Waiting for a Node with spec.providerID in-memory://c1/m1 to exist');
+  });
+
+  it('a node with unreachable taint should report all the conditions Unknown', () => {
+    const h = single({ nodes: { value: [m1Node({ unreachable: true })] } });
+    expect(nodeCond(h, 'm1')).toMatchObject({
+      status: 'Unknown',
+      reason: 'InspectionFailed',
+      message: 'Node m1 is unreachable',
+    });
+  });
+
+  it('a provisioned machine without node should report all the conditions unknown', () => {
+    const h = single({ nodes: { value: [] } });
+    expect(nodeCond(h, 'm1')).toMatchObject({ status: 'Unknown', message: 'Node m1 does not exist' });
+    expect(cond(h, 'm1', 'APIServerPodHealthy')).toMatchObject({
+      status: 'Unknown',
+      message: 'Node m1 does not exist',
+    });
+  });
+
+  it('a provisioned machine with a node without the control plane label should report control plane components status', () => {
+    const pods = podsFor('m1');
+    pods.set(
+      'kube-controller-manager-m1',
+      pod('kube-controller-manager-m1', { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False' }] }),
+    );
+    pods.set('kube-scheduler-m1', pod('kube-scheduler-m1', { phase: 'Failed', conditions: [] }));
+    pods.set('etcd-m1', pod('etcd-m1', { phase: 'Succeeded', conditions: [] }));
+    const h = single({ nodes: { value: [m1Node({ controlPlane: false })] }, pods: { value: pods } });
+    expect(nodeCond(h, 'm1')).toEqual({
+      type: 'NodeKubeadmLabelsAndTaintsSet',
+      status: 'False',
+      reason: 'NotSet',
+      message: 'Node m1 does not have the node-role.kubernetes.io/control-plane label',
+    });
+    expect(cond(h, 'm1', 'APIServerPodHealthy')).toEqual({
+      type: 'APIServerPodHealthy',
+      status: 'True',
+      reason: 'Running',
+    });
+    expect(cond(h, 'm1', 'ControllerManagerPodHealthy')).toMatchObject({
+      status: 'False',
+      message: 'Waiting to be scheduled',
+    });
+    expect(h.kcp[0]).toEqual({
+      type: 'ControlPlaneComponentsHealthy',
+      status: 'False',
+      reason: 'NotHealthy',
+      message:
+        '* Machine m1:\n' +
+        '  * ControllerManagerPodHealthy: Waiting to be scheduled\n' +
+        '  * SchedulerPodHealthy: All the containers have been terminated\n' +
+        '  * EtcdPodHealthy: All the containers have been terminated',
+    });
+  });
+
+  it('missing control plane label and taint should surface (a default KubeadmConfig requires the taint)', () => {
+    const h = single({ nodes: { value: [m1Node({ controlPlane: false })] }, kubeadmConfigs: defaultConfig('m1') });
+    expect(nodeCond(h, 'm1')?.message).toBe(
+      'Node m1 does not have the node-role.kubernetes.io/control-plane label and the node-role.kubernetes.io/control-plane:NoSchedule taint',
+    );
+  });
+
+  it('should surface control plane nodes without the default control plane taint; with it the condition is Set', () => {
+    const h = single({ nodes: { value: [m1Node()] }, kubeadmConfigs: defaultConfig('m1') });
+    expect(nodeCond(h, 'm1')).toMatchObject({
+      status: 'False',
+      reason: 'NotSet',
+      message: 'Node m1 does not have the node-role.kubernetes.io/control-plane:NoSchedule taint',
+    });
+    const tainted = single({
+      nodes: { value: [m1Node({ taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] })] },
+      kubeadmConfigs: defaultConfig('m1'),
+    });
+    expect(nodeCond(tainted, 'm1')).toEqual({ type: 'NodeKubeadmLabelsAndTaintsSet', status: 'True', reason: 'Set' });
+  });
+
+  it('a deleting machine: the Node condition is still computed when the Node exists, else Deleting', () => {
+    const deleting = withProvider(machine('m1', { deleting: true }));
+    const withNode = computeControlPlaneHealth(input({ machines: [deleting], nodes: { value: [m1Node()] } }));
+    expect(nodeCond(withNode, 'm1')).toMatchObject({ status: 'True', reason: 'Set' });
+    const gone = computeControlPlaneHealth(input({ machines: [deleting], nodes: { value: [] } }));
+    expect(nodeCond(gone, 'm1')).toEqual({
+      type: 'NodeKubeadmLabelsAndTaintsSet',
+      status: 'False',
+      reason: 'Deleting',
+      message: 'Machine is deleting',
+    });
+    expect(cond(gone, 'm1', 'APIServerPodHealthy')).toMatchObject({ status: 'False', reason: 'Deleting' });
   });
 });
 

@@ -1,7 +1,7 @@
 // Control-plane component and etcd health of a KCP's Machines, from what the workload cluster reports (upstream
 // workload_cluster_conditions.go UpdateStaticPodConditions / UpdateEtcdConditions, v1beta2 conditions). Pure: the
 // reconciler reads Nodes, static Pods and etcd members and passes them in.
-import type { ConditionInput, KubeadmControlPlane, Machine } from '@capi/api';
+import type { ConditionInput, KubeadmConfig, KubeadmControlPlane, Machine } from '@capi/api';
 import {
   CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION,
   ETCD_CLUSTER_HEALTHY_CONDITION,
@@ -9,8 +9,10 @@ import {
   MACHINE_CONTROLLER_MANAGER_POD_HEALTHY_CONDITION,
   MACHINE_ETCD_MEMBER_HEALTHY_CONDITION,
   MACHINE_ETCD_POD_HEALTHY_CONDITION,
+  MACHINE_NODE_KUBEADM_LABELS_AND_TAINTS_SET_CONDITION,
   MACHINE_SCHEDULER_POD_HEALTHY_CONDITION,
 } from './constants';
+import { nodeKubeadmLabelsAndTaintsCondition } from './node-kubeadm-condition';
 import type { EtcdMember, StaticPod, WorkloadNode } from './workload-cluster';
 
 /** A read that may have failed: the value, or why it could not be read. */
@@ -24,6 +26,8 @@ export interface ControlPlaneHealthInput {
   pods: Observed<ReadonlyMap<string, StaticPod>>;
   etcdMembers: Observed<EtcdMember[]>;
   etcdManaged: boolean;
+  /** Per Machine name: its KubeadmConfig, when read (decides whether the Node must carry kubeadm's taint). */
+  kubeadmConfigs?: ReadonlyMap<string, KubeadmConfig>;
 }
 
 export interface ControlPlaneHealth {
@@ -127,60 +131,68 @@ export function staticPodCondition(type: string, pod: StaticPod | undefined): Co
   }
 }
 
+/**
+ * Per Machine the static Pod conditions and NodeKubeadmLabelsAndTaintsSet (upstream UpdateStaticPodConditions). A
+ * Machine's Node counts whether or not it carries the control-plane label (that is what the Node condition reports).
+ */
 function podConditions(
   input: ControlPlaneHealthInput,
   nodes: WorkloadNode[],
   pods: Observed<ReadonlyMap<string, StaticPod>>,
-): { machines: Map<string, ConditionInput[]>; kcpErrors: string[] } {
+): { machines: Map<string, ConditionInput[]>; nodeConditions: Map<string, ConditionInput>; kcpErrors: string[] } {
   const types = podConditionTypes(input.etcdManaged);
   const out = new Map<string, ConditionInput[]>();
+  const nodeConditions = new Map<string, ConditionInput>();
+  const nodeType = MACHINE_NODE_KUBEADM_LABELS_AND_TAINTS_SET_CONDITION;
   const cpNodes = nodes.filter((n) => n.controlPlane);
   for (const m of input.machines) {
     const name = m.metadata.name ?? '';
     const nodeName = m.status?.nodeRef?.name;
-    const node = cpNodes.find((n) => n.name === nodeName);
-    if (m.metadata.deletionTimestamp && node)
-      out.set(
-        name,
-        types.map((type) => ({ type, status: 'False', reason: 'Deleting', message: 'Machine is deleting' })),
-      );
-    else if (!nodeName)
-      out.set(
-        name,
-        types.map((type) => unknown(type, waitingForNode(m))),
-      );
-    else if (!node) {
-      const message = nodes.some((n) => n.name === nodeName)
-        ? `Node ${nodeName} does not have the node-role.kubernetes.io/control-plane label`
-        : `Node ${nodeName} does not exist`;
+    const node = nodeName ? nodes.find((n) => n.name === nodeName) : undefined;
+    const kubeadmConfig = input.kubeadmConfigs?.get(name);
+    const all = (message: string) => {
+      nodeConditions.set(name, unknown(nodeType, message));
       out.set(
         name,
         types.map((type) => unknown(type, message)),
       );
-    } else if (node.unreachable)
+    };
+    if (m.metadata.deletionTimestamp) {
+      nodeConditions.set(
+        name,
+        node
+          ? nodeKubeadmLabelsAndTaintsCondition(m, node, kubeadmConfig)
+          : { type: nodeType, status: 'False', reason: 'Deleting', message: 'Machine is deleting' },
+      );
       out.set(
         name,
-        types.map((type) => unknown(type, `Node ${node.name} is unreachable`)),
+        types.map((type) => ({ type, status: 'False', reason: 'Deleting', message: 'Machine is deleting' })),
       );
-    else if (node.readyStatus === 'Unknown')
-      out.set(
-        name,
-        types.map((type) => unknown(type, 'Node Ready condition is Unknown, Pod data might be stale')),
-      );
-    else if ('error' in pods)
-      out.set(
-        name,
-        types.map((type) => unknown(type, 'Please check controller logs for errors')),
-      );
-    else
-      out.set(
-        name,
-        podComponents(input.etcdManaged).map(([component, type]) =>
-          staticPodCondition(type, pods.value.get(staticPodName(component, node.name))),
-        ),
-      );
+    } else if (!nodeName) all(waitingForNode(m));
+    else if (!node) all(`Node ${nodeName} does not exist`);
+    else if (node.unreachable) all(`Node ${node.name} is unreachable`);
+    else {
+      nodeConditions.set(name, nodeKubeadmLabelsAndTaintsCondition(m, node, kubeadmConfig));
+      if (node.readyStatus === 'Unknown')
+        out.set(
+          name,
+          types.map((type) => unknown(type, 'Node Ready condition is Unknown, Pod data might be stale')),
+        );
+      else if ('error' in pods)
+        out.set(
+          name,
+          types.map((type) => unknown(type, 'Please check controller logs for errors')),
+        );
+      else
+        out.set(
+          name,
+          podComponents(input.etcdManaged).map(([component, type]) =>
+            staticPodCondition(type, pods.value.get(staticPodName(component, node.name))),
+          ),
+        );
+    }
   }
-  return { machines: out, kcpErrors: nodesWithoutMachine(input.machines, cpNodes) };
+  return { machines: out, nodeConditions, kcpErrors: nodesWithoutMachine(input.machines, cpNodes) };
 }
 
 /** Control-plane Nodes no Machine points at; not an error while a Machine still waits for its Node. */
@@ -308,7 +320,10 @@ export function computeControlPlaneHealth(input: ControlPlaneHealthInput): Contr
   if ('error' in nodes) {
     const podTypes = podConditionTypes(input.etcdManaged);
     for (const m of input.machines) {
-      const conds = podTypes.map((type) => unknown(type, `Failed to get the Node hosting the Pod: ${nodes.error}`));
+      const conds = [
+        unknown(MACHINE_NODE_KUBEADM_LABELS_AND_TAINTS_SET_CONDITION, 'Failed to get the Node'),
+        ...podTypes.map((type) => unknown(type, `Failed to get the Node hosting the Pod: ${nodes.error}`)),
+      ];
       if (input.etcdManaged)
         conds.push(unknown(MACHINE_ETCD_MEMBER_HEALTHY_CONDITION, 'Failed to get the Node hosting the etcd member'));
       machines.set(m.metadata.name ?? '', conds);
@@ -324,7 +339,7 @@ export function computeControlPlaneHealth(input: ControlPlaneHealthInput): Contr
     return { machines, kcp };
   }
   const pods = podConditions(input, nodes.value, input.pods);
-  for (const [name, conds] of pods.machines) machines.set(name, [...conds]);
+  for (const [name, conds] of pods.machines) machines.set(name, [pods.nodeConditions.get(name)!, ...conds]);
   const kcp = [
     aggregateToKcp(
       input.machines,

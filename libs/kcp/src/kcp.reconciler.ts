@@ -38,7 +38,6 @@ import { reconcileClusterCertificates, withCondition } from './certificates';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import {
   failureDomainForScaleUp,
-  inPlacePreflightDecision,
   planReconcile,
   preflightChecks,
   type ControlPlaneMachine,
@@ -47,6 +46,7 @@ import {
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
 import { ApiEventRecorder, refOf, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
+import { tryInPlaceUpdate } from './try-inplace';
 import {
   createMachine,
   deleteMachine,
@@ -70,6 +70,8 @@ import { deleteControlPlaneMachines, preTerminateInput, reconcilePreTerminateHoo
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
+import { controlPlaneFailureDomains } from './failure-domains';
+import { machineNamingTemplateErrors } from './machine-naming';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
 import { upkeepBeforeRollout, upkeepStableControlPlane } from './workload-upkeep-io';
 
@@ -211,7 +213,12 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     let stepError: unknown;
     let preTerminate: Result | undefined;
     try {
-      const action = planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates'));
+      const action = planReconcile(
+        kcp,
+        view,
+        this.gates.enabled('InPlaceUpdates'),
+        controlPlaneFailureDomains(cluster),
+      );
       if (syncError) {
         // A Machine or one of its objects went away: no requeue, the Machine change brings the next reconcile.
         if (!isNotFoundCause(syncError))
@@ -278,6 +285,14 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting };
   }
 
+  /** Upstream's webhook rejects a bad spec.machineNaming.template; here it blocks creating Machines (ScalingUp says why). */
+  private invalidMachineNaming(run: Run, kcp: KubeadmControlPlane): StepOutcome | undefined {
+    const errors = machineNamingTemplateErrors(kcp);
+    if (errors.length === 0) return undefined;
+    run.log.log(`cannot create Machines: ${errors.join('; ')}`);
+    return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting: errors.join('; ') };
+  }
+
   private async runAction(
     run: Run,
     action: KcpAction,
@@ -297,6 +312,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         await upkeepStableControlPlane(this.workloads, cluster, kcp, run.log);
         return {};
       case 'initialize': {
+        const naming = this.invalidMachineNaming(run, kcp);
+        if (naming) return naming;
         const m = await this.createReplacementOrMachine(
           run,
           kcp,
@@ -309,23 +326,25 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         return {};
       }
       case 'completeInPlaceTrigger':
-        await triggerInPlaceUpdate(run.inPlace, byName(action.machine), results.get(action.machine)!.result, run.log);
+        for (const name of action.machines)
+          await triggerInPlaceUpdate(run.inPlace, byName(name), results.get(name)!.result, run.log);
         return {};
       case 'waitForInPlaceUpdate':
         // No requeue: the Machine changes when its update completes, and Machines are watched.
         for (const name of action.machines) run.log.log(`waiting for in-place update of Machine ${name} to complete`);
         return {};
       case 'scaleUp': {
+        const naming = this.invalidMachineNaming(run, kcp);
+        if (naming) return naming;
         const pre = preflightChecks(view, undefined, etcdManaged);
         if (!pre.ok) return this.waiting(run, pre.messages);
-        const machines = view.map((m) => m.machine);
         const m = await this.createReplacementOrMachine(
           run,
           kcp,
           clusterName,
           template,
           true,
-          this.failureDomain(cluster, machines),
+          this.failureDomain(cluster, view),
         );
         run.log.log(`scaled up with Machine ${m.metadata.name}${action.rollout ? ' (rollout)' : ''}`);
         return {};
@@ -333,19 +352,18 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'rolloutMachine': {
         const machine = byName(action.machine);
         if (action.tryInPlace) {
-          const decision = inPlacePreflightDecision(view, action.machine, etcdManaged);
-          if (decision === 'wait') return this.waiting(run, preflightChecks(view, undefined, etcdManaged).messages);
-          if (decision === 'proceed') {
-            const r = results.get(action.machine)!.result;
-            const can = await canUpdateMachine(run.inPlace, r, this.gates.enabled('InPlaceUpdates'));
-            if (can.canUpdate) {
-              await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, can.updaters);
-              return {};
-            }
+          const r = results.get(action.machine)!.result;
+          const outcome = await tryInPlaceUpdate(view, action.machine, etcdManaged, {
+            canUpdateMachine: () => canUpdateMachine(run.inPlace, r, this.gates.enabled('InPlaceUpdates')),
+            triggerInPlaceUpdate: async (updaters) =>
+              void (await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, updaters)),
+          });
+          if (outcome.type === 'triggered') return {};
+          if (outcome.type === 'wait') return this.waiting(run, outcome.messages);
+          if (outcome.reasons)
             run.log.log(
-              `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${can.reasons.join(',')}`,
+              `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${outcome.reasons.join(',')}`,
             );
-          }
         }
         return this.scaleDown(run, machine, view, etcdManaged);
       }
@@ -432,9 +450,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     }
   }
 
-  private failureDomain(cluster: Cluster, machines: Machine[]): string | undefined {
-    const domains = (cluster.status?.failureDomains ?? []).filter((d) => d.controlPlane !== false).map((d) => d.name);
-    return failureDomainForScaleUp(domains, machines);
+  private failureDomain(cluster: Cluster, machines: ControlPlaneMachine[]): string | undefined {
+    return failureDomainForScaleUp(controlPlaneFailureDomains(cluster), machines);
   }
 
   private async scaleDown(
@@ -478,12 +495,11 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       const r = results.get(m.metadata.name!);
       // Machines created in this reconcile are up-to-date by construction (and get their health next time).
       const specUpToDate = r ? r.upToDate : true;
-      if (specUpToDate && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
+      const upToDate = machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []);
+      // Counted from the condition, as upstream setReplicas (a lagging kubelet is not up-to-date).
+      if (upToDate.status === 'True' && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
       if (m.metadata.deletionTimestamp) continue;
-      const conditions = [
-        machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []),
-        ...(observed.machineHealth.get(m.metadata.name!) ?? []),
-      ];
+      const conditions = [upToDate, ...(observed.machineHealth.get(m.metadata.name!) ?? [])];
       await writeMachineConditions(run.io, m, conditions, this.clock);
     }
     const status = computeKcpStatus({

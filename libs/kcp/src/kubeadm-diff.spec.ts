@@ -16,9 +16,9 @@ const joinSpec = (over: Record<string, unknown> = {}): KubeadmConfigSpec => ({
 });
 
 describe('isJoinConfig', () => {
-  it('join: discovery set or controlPlane present; a joinConfiguration with only timeouts is an init config', () => {
+  it('join: controlPlane present (upstream isKubeadmConfigForJoin); discovery or timeouts alone do not make a join config', () => {
     expect(isJoinConfig(joinSpec())).toBe(true);
-    expect(isJoinConfig({ joinConfiguration: { discovery: { bootstrapToken: { token: 't' } } } })).toBe(true);
+    expect(isJoinConfig({ joinConfiguration: { discovery: { bootstrapToken: { token: 't' } } } })).toBe(false);
     expect(isJoinConfig(initSpec())).toBe(false);
     expect(
       isJoinConfig({
@@ -41,12 +41,14 @@ describe('prepareKubeadmConfigSpecsForDiff', () => {
     });
     const { current: c, desired: d } = prepareKubeadmConfigSpecsForDiff(desired, current, true);
     expect(c.joinConfiguration).toEqual({
+      controlPlane: {},
       nodeRegistration: { name: 'h', imagePullPolicy: 'IfNotPresent' },
       patches: { directory: '/p' },
       skipPhases: ['addon/kube-proxy'],
       timeouts: { kubeletHealthCheckSeconds: 40 },
     });
     expect(d.joinConfiguration).toEqual({
+      controlPlane: {},
       nodeRegistration: { name: 'h', imagePullPolicy: 'IfNotPresent', kubeletExtraArgs: [{ name: 'v', value: '4' }] },
     });
     // The desired join change stays visible to the extension.
@@ -112,6 +114,19 @@ describe('prepareKubeadmConfigSpecsForDiff', () => {
     const current = joinSpec({ nodeRegistration: nodeRegistration('h', { taints: [] }) });
     const { current: c, desired: d } = prepareKubeadmConfigSpecsForDiff(joinSpec(), current, true);
     expect(c).not.toEqual(d);
+  });
+
+  // Upstream inplace_canupdatemachine_test.go Test_canExtensionsUpdateMachine: the KubeadmConfig in the request keeps
+  // joinConfiguration.controlPlane: {} (a set pointer) and the previous defaults.
+  it('keeps joinConfiguration.controlPlane: {} on both sides, as the CanUpdateMachine request upstream does', () => {
+    const { current: c, desired: d } = prepareKubeadmConfigSpecsForDiff(joinSpec(), initSpec(), true);
+    expect(d.joinConfiguration).toEqual({
+      controlPlane: {},
+      nodeRegistration: { name: 'h', imagePullPolicy: 'IfNotPresent' },
+    });
+    expect(d.initConfiguration).toEqual({ nodeRegistration: { imagePullPolicy: 'IfNotPresent' } });
+    expect(d.format).toBe('cloud-config');
+    expect(c).toEqual(d);
   });
 
   it('drops an empty joinConfiguration.controlPlane when the desired has none', () => {

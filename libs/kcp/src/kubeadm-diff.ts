@@ -6,8 +6,11 @@ import type { KubeadmConfigSpec } from '@capi/api';
 type Json = Record<string, unknown>;
 const isMap = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Keys where "unset" and "empty" mean different things to kubeadm (not set = defaults, empty = none). */
-const EMPTY_IS_MEANINGFUL = new Set(['taints']);
+/**
+ * Keys where "unset" and "empty" differ: taints (not set = kubeadm defaults, empty = none) and
+ * joinConfiguration.controlPlane (a Go pointer: set, even empty, marks a control-plane join and is serialised as {}).
+ */
+const EMPTY_IS_MEANINGFUL = new Set(['taints', 'controlPlane']);
 
 /**
  * Drops empty arrays, empty maps and maps left empty, recursively: rendered to kubeadm / cloud-init files they are
@@ -44,14 +47,13 @@ function assign(obj: Json, key: string, value: unknown): void {
 }
 
 /**
- * A KubeadmConfig of a joining Machine (upstream isKubeadmConfigForJoin): its joinConfiguration.discovery is set
- * (CABPK fills it in for joining Machines), or it has joinConfiguration.controlPlane (KCP sets it on every join config
- * it creates; our bootstrap provider does not fill discovery in). A joinConfiguration with only e.g. timeouts, as
- * conversion from v1beta1 produces for init configs, is not enough.
+ * A KubeadmConfig of a joining Machine (upstream isKubeadmConfigForJoin): joinConfiguration.controlPlane is set (KCP
+ * sets it on every join config it creates and empties the whole joinConfiguration of the first Machine's). Neither
+ * discovery nor e.g. timeouts count: conversion from v1beta1 puts timeouts into init configs' joinConfiguration too.
  */
 export function isJoinConfig(spec: KubeadmConfigSpec | undefined): boolean {
   const join = spec?.joinConfiguration;
-  return isMap(join) && (isDefined(join.discovery) || isMap(join.controlPlane));
+  return isMap(join) && isMap(join.controlPlane);
 }
 
 /** The first control-plane Machine's KubeadmConfig (kubeadm init). */
@@ -84,8 +86,9 @@ function convertInitToJoin(current: Json, desired: Json): void {
   const init = child(current, 'initConfiguration');
   const join = child(current, 'joinConfiguration');
   for (const key of ['timeouts', 'patches', 'skipPhases', 'nodeRegistration']) assign(join, key, init[key]);
-  if (isDefined(init.localAPIEndpoint))
-    join.controlPlane = { localAPIEndpoint: structuredClone(init.localAPIEndpoint) };
+  join.controlPlane = isDefined(init.localAPIEndpoint)
+    ? { localAPIEndpoint: structuredClone(init.localAPIEndpoint) }
+    : {};
   current.initConfiguration = {};
   assign(join, 'caCertPath', isMap(desired.joinConfiguration) ? desired.joinConfiguration.caCertPath : undefined);
 }

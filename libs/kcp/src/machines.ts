@@ -1,5 +1,4 @@
 // Reads and writes of control-plane Machines and their KubeadmConfig / InfraMachine (thin I/O used by the reconciler).
-import { randomBytes } from 'node:crypto';
 import { groupOf, type PassiveClock, type KubeObject } from '@capi/apimachinery';
 import { controlledBy } from '@capi/index';
 import {
@@ -18,6 +17,7 @@ import { getReferenced, type ContractVersionResolver } from '@capi/external';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME } from './constants';
 import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from './desired';
+import { newMachineName } from './machine-naming';
 import { controlPlaneSelector } from './status';
 
 export interface MachineIo {
@@ -74,10 +74,6 @@ export async function getInfraTemplate(io: MachineIo, kcp: KubeadmControlPlane):
   return getReferenced(io.client, io.resolver, kcp.spec.machineTemplate.spec.infrastructureRef, kcp.metadata.namespace);
 }
 
-/** "<kcp>-<5 random chars>", like upstream's default machine naming template. */
-export const newMachineName = (kcp: KubeadmControlPlane): string =>
-  `${kcp.metadata.name}-${randomBytes(4).toString('hex').slice(0, 5)}`;
-
 async function deleteQuietly(client: Client, obj: KubeObject): Promise<void> {
   try {
     await client.delete(refOf(obj));
@@ -100,7 +96,8 @@ export async function createMachine(
   failureDomain?: string,
   remediationFor?: string,
 ): Promise<Machine> {
-  const name = newMachineName(kcp);
+  // spec.machineNaming.template (DesiredStateError when it cannot give a name: nothing is created).
+  const name = newMachineName(kcp, clusterName);
   const opts = { fieldOwner: KCP_MANAGER_NAME };
   const created: KubeObject[] = [];
   try {

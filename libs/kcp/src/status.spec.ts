@@ -17,6 +17,64 @@ const withConditions = (name: string, conds: Record<string, 'True' | 'False'>, v
 };
 
 describe('machineUpToDateCondition', () => {
+  // Upstream kubeadmcontrolplane_controller_test.go TestKubeadmControlPlaneReconciler_reconcileControlPlaneAndMachinesConditions:
+  // the Machine UpToDate conditions of its cases (the workload-cluster connection cases are not about UpToDate).
+  it.each([
+    ['Machines up to date', {}, true, [], { status: 'True', reason: 'UpToDate' }],
+    [
+      'Machines in place updating, machine not up-to-date date',
+      { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } },
+      true,
+      [],
+      { status: 'False', reason: 'Updating', message: '* In-place update in progress' },
+    ],
+    [
+      'Machines.spec.version out of sync with kubeletVersion, machine not up-to-date date',
+      { kubelet: 'v1.30.0' },
+      true,
+      [],
+      {
+        status: 'False',
+        reason: 'Updating',
+        message: '* Node.status.nodeInfo.kubeletVersion v1.30.0, v1.31.0 required',
+      },
+    ],
+    [
+      'Machines not up to date',
+      {},
+      false,
+      ['Version v1.30.0, v1.31.0 required'],
+      { status: 'False', reason: 'NotUpToDate', message: '* Version v1.30.0, v1.31.0 required' },
+    ],
+  ] as const)('%s', (_, opts, specUpToDate, messages, want) => {
+    const m = machine('machine1-test', {
+      version: 'v1.31.0',
+      annotations: 'annotations' in opts ? { ...opts.annotations } : undefined,
+    });
+    if ('kubelet' in opts) m.status = { ...m.status, nodeInfo: { kubeletVersion: opts.kubelet } };
+    expect(machineUpToDateCondition(m, specUpToDate, messages)).toEqual({ type: 'UpToDate', ...want });
+  });
+
+  // Upstream kubeadmcontrolplane_controller_test.go TestKubeadmControlPlaneReconciler_reconcileMachineUpToDateCondition:
+  // a Machine whose kubelet still reports the old version is Updating, not up-to-date.
+  it('False/Updating while Node.status.nodeInfo.kubeletVersion lags spec.version', () => {
+    const lagging = machine('a', { version: 'v1.31.0' });
+    lagging.status = { ...lagging.status, nodeInfo: { kubeletVersion: 'v1.30.0' } };
+    expect(machineUpToDateCondition(lagging, true, [])).toEqual({
+      type: 'UpToDate',
+      status: 'False',
+      reason: 'Updating',
+      message: '* Node.status.nodeInfo.kubeletVersion v1.30.0, v1.31.0 required',
+    });
+    lagging.status.nodeInfo = { kubeletVersion: 'v1.31.0' };
+    expect(machineUpToDateCondition(lagging, true, []).status).toBe('True');
+    lagging.status.nodeInfo = {};
+    expect(machineUpToDateCondition(lagging, true, []).status).toBe('True');
+    // Not up-to-date wins over the kubelet lag.
+    lagging.status.nodeInfo = { kubeletVersion: 'v1.30.0' };
+    expect(machineUpToDateCondition(lagging, false, ['Version v1.31.0, v1.32.0 required']).reason).toBe('NotUpToDate');
+  });
+
   it('True when up-to-date, False/NotUpToDate with bullet messages, False/Updating while updating in place', () => {
     expect(machineUpToDateCondition(machine('a'), true, [])).toEqual({
       type: 'UpToDate',

@@ -36,7 +36,8 @@ export { isUpdatingInPlace };
 
 /**
  * UpToDate on a Machine, in upstream's order (reconcileMachineUpToDateCondition): not up-to-date first, then an
- * in-place update in progress (the message mirrors the Updating condition's), then up-to-date.
+ * in-place update in progress (the message mirrors the Updating condition's), then a kubelet version lagging
+ * spec.version (Updating), then up-to-date.
  */
 export function machineUpToDateCondition(
   machine: Machine,
@@ -56,6 +57,16 @@ export function machineUpToDateCondition(
     const message =
       updating?.status === 'True' && updating.message ? `* ${updating.message}` : '* In-place update in progress';
     return { type: UP_TO_DATE_CONDITION, status: 'False', reason: MACHINE_UP_TO_DATE_UPDATING_REASON, message };
+  }
+  // The spec is up-to-date but the kubelet still runs another version (e.g. an upgrade in progress on the host).
+  const kubeletVersion = (machine.status?.nodeInfo as { kubeletVersion?: string } | undefined)?.kubeletVersion;
+  if (kubeletVersion && kubeletVersion !== machine.spec.version) {
+    return {
+      type: UP_TO_DATE_CONDITION,
+      status: 'False',
+      reason: MACHINE_UP_TO_DATE_UPDATING_REASON,
+      message: `* Node.status.nodeInfo.kubeletVersion ${kubeletVersion}, ${machine.spec.version ?? ''} required`,
+    };
   }
   return { type: UP_TO_DATE_CONDITION, status: 'True', reason: UP_TO_DATE_REASON };
 }

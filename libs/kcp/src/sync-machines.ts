@@ -7,6 +7,7 @@ import { isNotFound, type Client } from '@capi/controller-runtime';
 import { canonicalJson, type KubeObject } from '@capi/apimachinery';
 import { intentMemoKey, syncLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
 import { KCP_MANAGER_NAME, KCP_METADATA_MANAGER_NAME } from './constants';
+import { isEtcdManaged } from './health';
 import { computeDesiredMachine, controlPlaneMachineAnnotations, controlPlaneMachineLabels } from './desired';
 
 /** A control-plane Machine with the objects it references, as read (either may be missing, e.g. not cached yet). */
@@ -60,6 +61,8 @@ export function machineSyncInputs(kcp: KubeadmControlPlane, clusterName: string)
     deletion: template.spec.deletion ?? {},
     taints: template.spec.taints ?? [],
     readinessGates: template.spec.readinessGates ?? [],
+    // The etcd readiness gates depend on it.
+    etcdManaged: isEtcdManaged(kcp),
   });
 }
 

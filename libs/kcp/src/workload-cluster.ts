@@ -29,6 +29,8 @@ export interface WorkloadNode {
   controlPlane: boolean;
   /** Tainted node.kubernetes.io/unreachable:NoExecute by the node lifecycle controller. */
   unreachable?: boolean;
+  /** spec.taints (key and effect; the NodeKubeadmLabelsAndTaintsSet condition looks for kubeadm's control-plane taint). */
+  taints?: { key: string; effect?: string }[];
   /** metadata.creationTimestamp (a new Node gets time to show up as an etcd member). */
   creationTimestamp?: string;
 }
@@ -110,6 +112,7 @@ export function workloadNodeOf(n: NodeObject): WorkloadNode {
     readyStatus: status === 'True' || status === 'False' || status === 'Unknown' ? status : undefined,
     controlPlane: CONTROL_PLANE_NODE_ROLE_LABEL in (n.metadata.labels ?? {}),
     unreachable: n.spec?.taints?.some((t) => t.key === UNREACHABLE_TAINT && t.effect === 'NoExecute') === true,
+    taints: (n.spec?.taints ?? []).map((t) => ({ key: t.key, effect: t.effect })),
     creationTimestamp: n.metadata.creationTimestamp,
   };
 }

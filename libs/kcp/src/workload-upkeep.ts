@@ -10,6 +10,7 @@ import {
 } from '@capi/api';
 import { canonicalJson, compareKubernetesVersions, parseKubernetesVersion, type KubeObject } from '@capi/apimachinery';
 import { modifyImageRepository, modifyImageTag } from './container-image';
+import { defaultFeatureGates, withoutPreRelease } from './kubeadm-feature-gates';
 
 export const KUBEADM_CONFIG_MAP = 'kubeadm-config';
 export const CLUSTER_CONFIGURATION_KEY = 'ClusterConfiguration';
@@ -17,7 +18,6 @@ export const KUBE_PROXY = 'kube-proxy';
 /** Annotations on the KCP turning the kube-proxy / CoreDNS upkeep off (upstream controlplanev1). */
 export const SKIP_KUBE_PROXY_ANNOTATION = 'controlplane.cluster.x-k8s.io/skip-kube-proxy';
 export const SKIP_COREDNS_ANNOTATION = 'controlplane.cluster.x-k8s.io/skip-coredns';
-export const CONTROL_PLANE_KUBELET_LOCAL_MODE = 'ControlPlaneKubeletLocalMode';
 
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -51,27 +51,6 @@ export function parsedKcpVersion(kcp: KubeadmControlPlane): string {
   if (!v) throw new Error(`failed to parse Kubernetes version "${kcp.spec.version}"`);
   // semver.Version.String() keeps build metadata ("1.16.3+build1").
   return v.build.length ? `${v.version}+${v.build.join('.')}` : v.version;
-}
-
-const withoutPreRelease = (version: string) => {
-  const v = parseKubernetesVersion(version);
-  return v ? `${v.major}.${v.minor}.${v.patch}` : version;
-};
-
-/**
- * DefaultFeatureGates: ControlPlaneKubeletLocalMode=true unless set, for 1.31 <= version < 1.36 (before 1.31 the gate
- * does not exist, from 1.36 it is GA and gone). Returns the feature gates to use (undefined when none).
- */
-export function defaultFeatureGates(
-  featureGates: Record<string, boolean> | undefined,
-  version: string,
-): Record<string, boolean> | undefined {
-  const v = withoutPreRelease(version);
-  if (compareKubernetesVersions(v, '1.31.0') < 0 || compareKubernetesVersions(v, '1.36.0') >= 0) return featureGates;
-  return {
-    ...featureGates,
-    [CONTROL_PLANE_KUBELET_LOCAL_MODE]: featureGates?.[CONTROL_PLANE_KUBELET_LOCAL_MODE] ?? true,
-  };
 }
 
 export type ClusterConfigurationMutator = (c: Obj) => void;

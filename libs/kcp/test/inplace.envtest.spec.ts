@@ -120,7 +120,7 @@ describe('KCP in-place on envtest', () => {
 
   it('gate off: cannot update, no extension call', async () => {
     const rc = fakeRuntimeClient();
-    const r = await setup(kcpFixture({ version: 'v1.31.0' }));
+    const r = await setup(kcpFixture({ version: 'v1.30.1' }));
     expect(await canUpdateMachine(deps(kube, rc), r, false)).toEqual({
       canUpdate: false,
       reasons: ['InPlaceUpdates feature gate is disabled'],
@@ -129,11 +129,11 @@ describe('KCP in-place on envtest', () => {
   });
 
   it('no patches for a version change: cannot update; a JSONPatch setting spec.version: can update', async () => {
-    const r = await setup(kcpFixture({ version: 'v1.31.0' }));
+    const r = await setup(kcpFixture({ version: 'v1.30.1' }));
     const none = fakeRuntimeClient();
     const res = await canUpdateMachine(deps(kube, none), r, true);
     expect(res.canUpdate).toBe(false);
-    expect(res.reasons[0]).toContain('Machine cannot be updated in-place: version: "v1.30.0" → "v1.31.0"');
+    expect(res.reasons[0]).toContain('Machine cannot be updated in-place: version: "v1.30.0" → "v1.30.1"');
     const req = none.requests[0];
     // Reduced objects only, at the latest typed versions; the first Machine's init config compared as join.
     for (const o of [
@@ -151,7 +151,7 @@ describe('KCP in-place on envtest', () => {
     expect(req.current.bootstrapConfig?.spec).toEqual(req.desired.bootstrapConfig?.spec);
     expect(req.current.infrastructureMachine.spec).toEqual(req.desired.infrastructureMachine.spec);
 
-    const covering = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]);
+    const covering = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.30.1' }]);
     // The covering updater ("can-update-machine.updater") is the one the change belongs to.
     expect(await canUpdateMachine(deps(kube, covering), r, true)).toEqual({
       canUpdate: true,
@@ -167,12 +167,12 @@ describe('KCP in-place on envtest', () => {
     };
     const r = await setup(
       kcpFixture({
-        version: 'v1.31.0',
+        version: 'v1.30.1',
         kubeadmConfigSpec: { ...base.spec.kubeadmConfigSpec, joinConfiguration: join },
       }),
     );
     // Only the version is covered: the join change must make the update impossible.
-    const versionOnly = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.31.0' }]);
+    const versionOnly = fakeRuntimeClient([{ op: 'replace', path: '/spec/version', value: 'v1.30.1' }]);
     const res = await canUpdateMachine(deps(kube, versionOnly), r, true);
     expect(res.canUpdate).toBe(false);
     expect(res.reasons.join(' ')).toContain(
@@ -189,7 +189,7 @@ describe('KCP in-place on envtest', () => {
   });
 
   it('dry-run of the desired InfraMachine rejected as Invalid: cannot update, no extension call, no error', async () => {
-    const target = kcpFixture({ version: 'v1.31.0' });
+    const target = kcpFixture({ version: 'v1.30.1' });
     const r = await setup(target);
     // cpu 0 violates the InMemoryMachine schema (minimum 1).
     r.desiredInfraMachine = { ...r.desiredInfraMachine!, spec: { image: 'ubuntu-22.04', resources: { cpu: 0 } } };
@@ -201,14 +201,14 @@ describe('KCP in-place on envtest', () => {
   });
 
   it('no extension registered: cannot update', async () => {
-    const r = await setup(kcpFixture({ version: 'v1.31.0' }));
+    const r = await setup(kcpFixture({ version: 'v1.30.1' }));
     const rc = fakeRuntimeClient();
     rc.names.length = 0;
     expect((await canUpdateMachine(deps(kube, rc), r, true)).canUpdate).toBe(false);
   });
 
   it('trigger writes in the spec order and is re-entrant after a failure', async () => {
-    const r = await setup(kcpFixture({ version: 'v1.31.0' }));
+    const r = await setup(kcpFixture({ version: 'v1.30.1' }));
     const { client, writes } = recording(kube);
     await triggerInPlaceUpdate(deps(client), r.currentMachine, r);
     const real = writes.filter((w) => !w.dryRun).map((w) => `${w.verb} ${w.kind}`);
@@ -245,7 +245,7 @@ describe('KCP in-place on envtest', () => {
       namespace: NS,
       name: r.currentMachine.metadata.name!,
     });
-    expect(m.spec.version).toBe('v1.31.0');
+    expect(m.spec.version).toBe('v1.30.1');
     expect(m.metadata.annotations).toMatchObject({
       'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
       'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
@@ -266,7 +266,7 @@ describe('KCP in-place on envtest', () => {
     );
 
     // Re-entrancy: a Machine already marked (a failed earlier attempt) is not marked again.
-    const r2 = await setup(kcpFixture({ version: 'v1.31.0' }));
+    const r2 = await setup(kcpFixture({ version: 'v1.30.1' }));
     const failing = recording(kube);
     const origApply = failing.client.apply;
     failing.client.apply = (async (obj: KubeObject, opts: never) => {
@@ -296,7 +296,7 @@ describe('KCP in-place on envtest', () => {
   });
 
   it('trigger records the contributing updaters on the Machine with the update-in-progress marker', async () => {
-    const r = await setup(kcpFixture({ version: 'v1.31.0' }));
+    const r = await setup(kcpFixture({ version: 'v1.30.1' }));
     const { client, writes } = recording(kube);
     await triggerInPlaceUpdate(deps(client), r.currentMachine, r, undefined, ['a-updater', 'b-updater']);
     expect(writes[0].body).toEqual({

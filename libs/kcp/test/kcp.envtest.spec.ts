@@ -118,9 +118,9 @@ describe('KubeadmControlPlane with InPlaceUpdates on', () => {
     await h.client.patch(
       { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' },
       'merge',
-      { spec: { version: 'v1.31.0' } },
+      { spec: { version: 'v1.30.1' } },
     );
-    const after = await waitForStableControlPlane(h, 3, 'v1.31.0');
+    const after = await waitForStableControlPlane(h, 3, 'v1.30.1');
     tracker.stop();
     expect(identity(after)).toEqual(identity(before));
     expect(tracker.seen.size).toBe(3);
@@ -153,7 +153,7 @@ describe('KubeadmControlPlane with InPlaceUpdates on', () => {
   });
 
   it('a change the updater does not cover (infra image) rolls the Machines out by replacement', async () => {
-    const before = await waitForStableControlPlane(h, 3, 'v1.31.0');
+    const before = await waitForStableControlPlane(h, 3, 'v1.30.1');
     await h.client.create(infraTemplate('tmpl-b', { image: 'ubuntu-24.04', resources: { cpu: 2, memoryMiB: 2048 } }));
     await h.client.patch(
       { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' },
@@ -175,7 +175,7 @@ describe('KubeadmControlPlane with InPlaceUpdates on', () => {
     const tracker = await trackUpdating(h);
     const after = await eventually(
       async () => {
-        const ms = await waitForStableControlPlane(h, 3, 'v1.31.0');
+        const ms = await waitForStableControlPlane(h, 3, 'v1.30.1');
         return ms.every((m) => !before.some((b) => b.metadata.name === m.metadata.name)) ? ms : undefined;
       },
       { ...KCP_POLL, message: '3 Machines replaced', timeoutMs: 80_000 },
@@ -210,14 +210,14 @@ describe('KubeadmControlPlane with InPlaceUpdates off', () => {
     await h.client.patch(
       { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' },
       'merge',
-      { spec: { version: 'v1.31.0' } },
+      { spec: { version: 'v1.30.1' } },
     );
     let maxMachines = 0;
     const after = await eventually(
       async () => {
         const all = await listMachines(h.client);
         maxMachines = Math.max(maxMachines, all.length);
-        const ms = await waitForStableControlPlane(h, 1, 'v1.31.0');
+        const ms = await waitForStableControlPlane(h, 1, 'v1.30.1');
         return ms.every((m) => !before.some((b) => b.metadata.name === m.metadata.name)) ? ms : undefined;
       },
       { ...KCP_POLL, message: 'the Machine replaced', timeoutMs: 80_000 },

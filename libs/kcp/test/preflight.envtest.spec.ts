@@ -93,6 +93,11 @@ const setPodReady = (ready: boolean) => (pod: PodJson) => {
     if (c.type === 'Ready' || c.type === 'ContainersReady') c.status = ready ? 'True' : 'False';
 };
 
+type PodPhaseJson = { status: { phase?: string } };
+const setPodPhase = (phase: string) => (pod: PodPhaseJson) => {
+  pod.status.phase = phase;
+};
+
 describe('KCP control-plane health and preflight checks', () => {
   let h: KcpHarness;
   let workload: KubeClient;
@@ -146,33 +151,38 @@ describe('KCP control-plane health and preflight checks', () => {
     ).toBe('True');
   });
 
-  it('a Pod not ready on another Machine makes the rollout wait, nothing written; once ready, in place proceeds', async () => {
+  it('a Pod in Unknown state on another Machine makes the rollout wait, nothing written; once known, in place proceeds', async () => {
     const before = await stable(h, 'v1.30.0');
     const candidate = selectMachineForScaleDown(before, before)!;
     const sick = before.find((m) => m.metadata.name !== candidate.metadata.name)!;
     const sickNode = sick.status!.nodeRef!.name;
+    // Unknown is transient, not unhealthy (upstream HasUnhealthyControlPlaneComponents): the oldest Machine stays the
+    // candidate and preflight waits for the other one.
     await editPublished(
       workload,
       simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
       'pod',
-      setPodReady(false),
+      setPodPhase('Unknown'),
     );
     const tracker = await inPlaceMarked(h);
-    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.31.0' } });
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.1' } });
 
     // The reconcile reached preflight and waits, reporting why.
     const kcp = await eventually(
       async () => {
         const k = await getKcp(h.client);
         return getCondition(k, 'RollingOut')?.message?.includes(
-          `Machine ${sick.metadata.name} reports SchedulerPodHealthy condition is false`,
+          `Machine ${sick.metadata.name} reports SchedulerPodHealthy condition is unknown`,
         )
           ? k
           : undefined;
       },
       { ...POLL, message: 'RollingOut reports the preflight failure' },
     );
-    expect(getCondition(kcp, 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'False', reason: 'NotHealthy' });
+    expect(getCondition(kcp, 'ControlPlaneComponentsHealthy')).toMatchObject({
+      status: 'Unknown',
+      reason: 'HealthUnknown',
+    });
     expect(getCondition(kcp, 'ControlPlaneComponentsHealthy')?.message).toContain(
       `* Machine ${sick.metadata.name}:\n  * SchedulerPodHealthy: `,
     );
@@ -182,7 +192,7 @@ describe('KCP control-plane health and preflight checks', () => {
         waiting.find((m) => m.metadata.name === sick.metadata.name)!,
         'SchedulerPodHealthy',
       ),
-    ).toMatchObject({ status: 'False', reason: 'Provisioning' });
+    ).toMatchObject({ status: 'Unknown', reason: 'InspectionFailed' });
     expect(tracker.seen.size).toBe(0);
     expect(waiting.map((m) => `${m.metadata.name}/${m.metadata.uid}/${m.spec.version}`).sort()).toEqual(
       before.map((m) => `${m.metadata.name}/${m.metadata.uid}/v1.30.0`).sort(),
@@ -192,16 +202,47 @@ describe('KCP control-plane health and preflight checks', () => {
       workload,
       simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
       'pod',
-      setPodReady(true),
+      setPodPhase('Running'),
     );
-    const after = await stable(h, 'v1.31.0');
+    const after = await stable(h, 'v1.30.1');
     tracker.stop();
     expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
     expect(tracker.seen.size).toBe(3);
   });
 
+  it('a Pod not ready on an outdated Machine that is not the oldest: that Machine is replaced first, the rollout does not stall', async () => {
+    const before = await stable(h, 'v1.30.1');
+    const oldest = selectMachineForScaleDown(before, before)!;
+    const sick = before.find((m) => m.metadata.name !== oldest.metadata.name)!;
+    const sickNode = sick.status!.nodeRef!.name;
+    await editPublished(
+      workload,
+      simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
+      'pod',
+      setPodReady(false),
+    );
+    const tracker = await inPlaceMarked(h);
+    // maxSurge 0: with a surge, the scale up first waits for the unhealthy Machine (upstream rollingUpdate too).
+    await h.client.patch(KCP_REF, 'merge', {
+      spec: { version: 'v1.30.2', rollout: { strategy: { rollingUpdate: { maxSurge: 0 } } } },
+    });
+    // Upstream selectMachineForInPlaceUpdateOrScaleDown prefers outdated Machines with unhealthy components; preflight
+    // passes without it, so it is scaled down instead of updated in place; the others are updated in place.
+    const after = await eventually(
+      async () => {
+        const ms = await stable(h, 'v1.30.2');
+        return ms.some((m) => m.metadata.name === sick.metadata.name) ? undefined : ms;
+      },
+      { ...POLL, message: 'the unhealthy Machine replaced, the others updated in place' },
+    );
+    tracker.stop();
+    expect(tracker.seen.has(sick.metadata.name!)).toBe(false);
+    const kept = before.filter((m) => m.metadata.name !== sick.metadata.name);
+    expect(kept.every((m) => after.some((a) => a.metadata.uid === m.metadata.uid))).toBe(true);
+  });
+
   it('an etcd alarm only on the candidate Machine: it is replaced instead of updated in place', async () => {
-    const before = await stable(h, 'v1.31.0');
+    const before = await stable(h, 'v1.30.2');
     const candidate = selectMachineForScaleDown(before, before)!;
     await editPublished<{ alarms?: string[] }>(
       workload,
@@ -212,10 +253,10 @@ describe('KCP control-plane health and preflight checks', () => {
       },
     );
     const tracker = await inPlaceMarked(h);
-    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.32.0' } });
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.3' } });
     const after = await eventually(
       async () => {
-        const ms = await stable(h, 'v1.32.0');
+        const ms = await stable(h, 'v1.30.3');
         return ms.some((m) => m.metadata.name === candidate.metadata.name) ? undefined : ms;
       },
       { ...POLL, message: 'the candidate replaced, the others updated in place' },
@@ -240,7 +281,7 @@ describe('KCP control-plane health and preflight checks', () => {
   });
 
   it('a Pod not ready blocks a scale up until it is ready again', async () => {
-    const before = await stable(h, 'v1.32.0');
+    const before = await stable(h, 'v1.30.3');
     const sickNode = before[0].status!.nodeRef!.name;
     await editPublished(
       workload,

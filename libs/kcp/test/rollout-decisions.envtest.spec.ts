@@ -85,10 +85,10 @@ describe('KCP rollout: in place vs replacement', () => {
       { metadata: { annotations: { [DELETE_MACHINE_ANNOTATION]: '' } } },
     );
     const tracker = await inPlaceMarked(h);
-    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.31.0' } });
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.1' } });
     const after = await eventually(
       async () => {
-        const ms = await stable(h, 2, 'v1.31.0');
+        const ms = await stable(h, 2, 'v1.30.1');
         return ms.some((m) => m.metadata.name === marked.metadata.name) ? undefined : ms;
       },
       { ...KCP_POLL, timeoutMs: 80_000, message: 'the marked Machine replaced' },
@@ -102,12 +102,12 @@ describe('KCP rollout: in place vs replacement', () => {
     await h.client.patch(KCP_REF, 'merge', {
       spec: { replicas: 1, rollout: { strategy: { rollingUpdate: { maxSurge: 1 } } } },
     });
-    const [before] = await stable(h, 1, 'v1.31.0');
+    const [before] = await stable(h, 1, 'v1.30.1');
     const tracker = await inPlaceMarked(h);
-    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.32.0' } });
+    await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.2' } });
     const [after] = await eventually(
       async () => {
-        const ms = await stable(h, 1, 'v1.32.0');
+        const ms = await stable(h, 1, 'v1.30.2');
         return ms[0].metadata.name === before.metadata.name ? undefined : ms;
       },
       { ...KCP_POLL, timeoutMs: 80_000, message: 'the Machine replaced' },

@@ -23,7 +23,12 @@ const state: HostState = {
 describe('nodeObject', () => {
   it('carries providerID, hostname and control-plane labels and the applied spec', () => {
     const n = nodeObject(state);
-    expect(n.spec).toEqual({ providerID: 'in-memory://c/n1' });
+    // kubeadm registers control-plane Nodes with its control-plane taint (upstream in-memory backend does the same).
+    expect(n.spec).toEqual({
+      providerID: 'in-memory://c/n1',
+      taints: [{ key: NODE_ROLE_CONTROL_PLANE_LABEL, effect: 'NoSchedule' }],
+    });
+    expect(nodeObject({ ...state, controlPlane: false }).spec).toEqual({ providerID: 'in-memory://c/n1' });
     expect(n.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': 'n1', [NODE_ROLE_CONTROL_PLANE_LABEL]: '' });
     expect(appliedSpecOf(n)).toEqual({ resources: { cpu: 4, memoryMiB: 2048 } });
     expect(

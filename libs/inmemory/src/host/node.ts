@@ -54,7 +54,13 @@ export function nodeObject(state: HostState): KubeObject {
       },
       annotations: { [APPLIED_SPEC_ANNOTATION]: JSON.stringify(state.spec) },
     },
-    spec: { providerID: state.providerID },
+    // kubeadm init/join registers a control-plane Node with its NoSchedule taint (upstream
+    // test/infrastructure/docker/reconcilers/backends/inmemory/inmemorymachine_backend.go does too): KCP's
+    // NodeKubeadmLabelsAndTaintsSet condition checks for it.
+    spec: {
+      providerID: state.providerID,
+      ...(state.controlPlane ? { taints: [{ key: NODE_ROLE_CONTROL_PLANE_LABEL, effect: 'NoSchedule' }] } : {}),
+    },
   };
 }
 

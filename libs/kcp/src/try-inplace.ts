@@ -1,0 +1,36 @@
+// One rollout step in place (upstream reconcilers/kubeadmcontrolplane/inplace.go tryInPlaceUpdate): preflight for the
+// whole control plane; if it fails only because of the candidate, fall back to scaling the candidate down; otherwise
+// ask the extensions (CanUpdateMachine) and trigger the update, or fall back to scale down when they cannot.
+import type { ControlPlaneMachine, PreflightResult } from './decide';
+import { preflightChecks } from './decide';
+import type { CanUpdateResult } from './inplace';
+
+export interface TryInPlaceDeps {
+  /** Upstream preflightChecks(controlPlane, excludeFor...). Defaults to decide.ts preflightChecks over `machines`. */
+  preflight?: (ignore?: string) => PreflightResult;
+  canUpdateMachine: () => Promise<CanUpdateResult>;
+  triggerInPlaceUpdate: (updaters: string[] | undefined) => Promise<void>;
+}
+
+export type TryInPlaceOutcome =
+  { type: 'triggered' } | { type: 'fallbackToScaleDown'; reasons?: string[] } | { type: 'wait'; messages: string[] };
+
+export async function tryInPlaceUpdate(
+  machines: readonly ControlPlaneMachine[],
+  candidate: string,
+  etcdManaged: boolean,
+  deps: TryInPlaceDeps,
+): Promise<TryInPlaceOutcome> {
+  const preflight = deps.preflight ?? ((ignore?: string) => preflightChecks(machines, ignore, etcdManaged));
+  const all = preflight();
+  if (!all.ok) {
+    // The candidate itself is the problem (e.g. unhealthy): a new Machine replaces it instead.
+    if (preflight(candidate).ok) return { type: 'fallbackToScaleDown' };
+    return { type: 'wait', messages: all.messages };
+  }
+  // Errors carry "failed to determine if Machine <name> can be updated in-place" (inplace.ts canUpdateMachine).
+  const can = await deps.canUpdateMachine();
+  if (!can.canUpdate) return { type: 'fallbackToScaleDown', reasons: can.reasons };
+  await deps.triggerInPlaceUpdate(can.updaters);
+  return { type: 'triggered' };
+}
