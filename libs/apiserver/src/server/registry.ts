@@ -90,6 +90,7 @@ export function builtinResources(): ResourceInfo[] {
     builtin('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
     builtin('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
     builtin('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'], statusSubresource: true }),
+    builtin('', 'v1', 'Pod', 'pods', true, { shortNames: ['po'], statusSubresource: true, categories: ['all'] }),
     builtin('events.k8s.io', 'v1', 'Event', 'events', true, {
       shortNames: ['ev'],
       storedAs: { group: '', plural: 'events' },
