@@ -3,7 +3,11 @@
 // not in the manager's process, and measuring the manager's memory and CPU at fleet scale (tools/bench) means keeping
 // the simulated ones out of it. WorkloadClusters reaches a server only through its URL, token and CA (kubeconfig), so
 // both behave the same.
-import { ApiServer, type Logger, type RequestCounts, type StartedServer } from '@capi/apiserver';
+import { ApiServer, renderKubeconfig, type Logger, type RequestCounts, type StartedServer } from '@capi/apiserver';
+import type { KeyPair } from '@capi/certs';
+import { KubeClient } from '@capi/controller-runtime';
+import { KubeConfig } from '@kubernetes/client-node';
+import { EtcdBackend } from '../etcd/etcd-backend';
 
 export type StorageUsage = ReturnType<ApiServer['storageUsage']>;
 
@@ -28,6 +32,11 @@ export interface WorkloadServer extends StartedServer {
   countRequests(): Promise<RequestCounts>;
   resetRequests(): Promise<void>;
   storageUsage(): Promise<StorageUsage>;
+  /**
+   * Hands the cluster's etcd CA to the server's etcd members (their serving certificates, client verification): a
+   * port-forward to an etcd Pod reaches its member only once they have it.
+   */
+  setEtcdCA(ca: KeyPair): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,13 +49,28 @@ export interface WorkloadServerHost {
   close(): Promise<void>;
 }
 
-/** An ApiServer in this process, started on `preferredPort` when it is free, else on a random port. */
-async function startLocal(
-  host: string,
-  preferredPort: number | undefined,
-  logger?: Logger,
-): Promise<{ server: ApiServer; started: StartedServer }> {
-  const listen = async (port: number) => {
+interface LocalServer {
+  server: ApiServer;
+  started: StartedServer;
+  /** The etcd members behind the server's port-forwards, with the client they keep their state through. */
+  etcd: EtcdBackend;
+  client: KubeClient;
+}
+
+/** A client of a server in this process (the etcd members read and write the cluster's etcd state through it). */
+function clientOf(started: StartedServer): KubeClient {
+  const kc = new KubeConfig();
+  kc.loadFromString(renderKubeconfig({ ...started, name: 'workload' }));
+  return new KubeClient(kc);
+}
+
+/**
+ * An ApiServer in this process, started on `preferredPort` when it is free, else on a random port; port-forwards to
+ * its etcd Pods reach the simulated etcd members (EtcdBackend), in this process too.
+ */
+async function startLocal(host: string, preferredPort: number | undefined, logger?: Logger): Promise<LocalServer> {
+  const listen = async (port: number): Promise<LocalServer> => {
+    let etcd: EtcdBackend | undefined;
     // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
     const server = new ApiServer({
       storage: { type: 'memory' },
@@ -55,9 +79,14 @@ async function startLocal(
       tls: true,
       logger,
       parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS,
+      portForward: (target) =>
+        etcd ? etcd.portForward(target) : Promise.reject(new Error('the workload API server is starting')),
     });
     try {
-      return { server, started: await server.start() };
+      const started = await server.start();
+      const client = clientOf(started);
+      etcd = new EtcdBackend(client);
+      return { server, started, etcd, client };
     } catch (e) {
       await server.stop();
       throw e;
@@ -77,7 +106,7 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
   constructor(private readonly logger?: Logger) {}
 
   async start(host: string, preferredPort?: number): Promise<WorkloadServer> {
-    const { server, started } = await startLocal(host, preferredPort, this.logger);
+    const { server, started, etcd, client } = await startLocal(host, preferredPort, this.logger);
     const servers = this.servers;
     let alive = true;
     const handle: WorkloadServer = {
@@ -90,10 +119,13 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
       countRequests: async () => server.countRequests(),
       resetRequests: async () => server.resetRequests(),
       storageUsage: async () => server.storageUsage(),
+      setEtcdCA: async (ca) => etcd.setCA(ca),
       async stop() {
         alive = false;
         servers.delete(handle);
+        await etcd.close();
         await server.stop();
+        client.close();
       },
     };
     servers.add(handle);
