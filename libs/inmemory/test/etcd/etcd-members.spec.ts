@@ -8,6 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { Etcd3 } from 'etcd3';
 import { applyNode, removeNode } from '../../src/host/nodes';
 import type { HostState } from '../../src/host/node';
+import { ETCD_CLUSTER_ID_ANNOTATION, ETCD_MEMBER_ID_ANNOTATION } from '../../src/host/control-plane';
 import {
   InProcessWorkloadServerHost,
   type WorkloadServer,
@@ -103,6 +104,12 @@ describe('etcd members behind port-forward (in-process workload server)', () => 
       expect(status.header.member_id).toBe(ids[name]);
       expect(status.header.cluster_id).toBe(list.header.cluster_id);
       expect(status.leader).toBe(ids['cp-1']);
+      // upstream TestReconcileNormalEtcd "takes care of the etcd cluster annotations": same cluster, own member ID.
+      const pod = await w.client.get({ apiVersion: 'v1', kind: 'Pod', namespace: 'kube-system', name: `etcd-${name}` });
+      expect(pod.metadata.annotations).toMatchObject({
+        [ETCD_CLUSTER_ID_ANNOTATION]: list.header.cluster_id,
+        [ETCD_MEMBER_ID_ANNOTATION]: ids[name],
+      });
     }
   });
 
