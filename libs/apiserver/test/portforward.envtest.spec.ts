@@ -2,7 +2,7 @@
 // port-forward protocol through the embedded server to a backend (embedded only: the kube target runs no kubelet).
 import { createHash, randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { once, PassThrough } from 'node:stream';
+import { Duplex, once, PassThrough } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
 import { ApiServer, type PortForwardBackend, type PortForwardTarget } from '../src';
 import { forwardPath, openForward, Refused, startEchoServer, type EchoServer } from './support/portforward';
@@ -15,10 +15,36 @@ const targets: PortForwardTarget[] = [];
 const ECHO = 2379;
 const REJECTED = 13;
 const REFUSED = 9;
+const SINK = 5001; // a Pod side that never finishes a write
+const SOURCE = 5002; // a Pod side with endless data
+const sinks: Duplex[] = [];
+const sources: { produced: number }[] = [];
+const CHUNK = Buffer.alloc(64 * 1024, 7);
 
 const backend: PortForwardBackend = async (target) => {
   targets.push(target);
   if (target.port === REJECTED) throw new Error(`nothing listens on port ${target.port}`);
+  if (target.port === SINK) {
+    const sink = new Duplex({ read() {}, write() {} }); // the write callback never runs: writes only queue
+    sinks.push(sink);
+    return sink;
+  }
+  if (target.port === SOURCE) {
+    const state = { produced: 0 };
+    sources.push(state);
+    return new Duplex({
+      read() {
+        // Asynchronously, as a socket delivers data.
+        setImmediate(() => {
+          state.produced += CHUNK.length;
+          this.push(CHUNK);
+        });
+      },
+      write(_c, _e, cb) {
+        cb();
+      },
+    });
+  }
   // A port nothing listens on: the socket fails after the backend resolved.
   const s: Socket = connect(target.port === REFUSED ? 1 : echo.port, '127.0.0.1');
   if (target.port !== REFUSED) await once(s, 'connect');
@@ -74,6 +100,32 @@ describe("kube-apiserver's checks before the upgrade", () => {
     const lost = await get(forwardPath('kube-system', 'lost', '2379'));
     expect(lost.code).toBe(404);
     expect(status(lost.text).message).toBe('pods "gone-node" not found');
+  });
+
+  it('discovery lists pods/portforward (legacy and aggregated)', async () => {
+    const legacy = JSON.parse((await get('/api/v1')).text);
+    expect(legacy.resources.find((r: { name: string }) => r.name === 'pods/portforward')).toEqual({
+      name: 'pods/portforward',
+      singularName: '',
+      namespaced: true,
+      kind: 'PodPortForwardOptions',
+      verbs: ['create', 'get'],
+    });
+    const agg = await rawRequest(ts.conn, 'GET', '/api', undefined, undefined, {
+      Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    });
+    const pods = JSON.parse(agg.text).items[0].versions[0].resources.find(
+      (r: { resource: string }) => r.resource === 'pods',
+    );
+    expect(pods.subresources).toEqual(
+      expect.arrayContaining([
+        {
+          subresource: 'portforward',
+          responseKind: { group: '', version: '', kind: 'PodPortForwardOptions' },
+          verbs: ['create', 'get'],
+        },
+      ]),
+    );
   });
 
   it('PUT is 405', async () => {
@@ -157,6 +209,20 @@ describe('the WebSocket protocol (v4.channel.k8s.io)', () => {
     await c.closed;
   });
 
+  itEmbedded('several ports: a data and an error channel each (2i, 2i+1), one backend stream per port', async () => {
+    targets.length = 0;
+    const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', `${ECHO},2380`));
+    c.send(2, Buffer.from('second'));
+    c.send(0, Buffer.from('first'));
+    expect((await c.waitFor(2, 6)).toString()).toBe('second');
+    expect((await c.waitFor(0, 5)).toString()).toBe('first');
+    expect(c.received.get(2)![0]).toEqual(Buffer.from([2380 & 0xff, 2380 >> 8]));
+    expect(c.received.get(3)).toEqual([Buffer.from([2380 & 0xff, 2380 >> 8])]);
+    expect(targets.map((t) => t.port).sort()).toEqual([2379, 2380]);
+    c.ws.close();
+    await c.closed;
+  });
+
   itEmbedded('the base64 variant (v4.base64.channel.k8s.io) carries the same bytes as text', async () => {
     const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', String(ECHO)), {
       protocols: ['v4.base64.channel.k8s.io'],
@@ -187,6 +253,34 @@ describe('the WebSocket protocol (v4.channel.k8s.io)', () => {
     },
     120_000,
   );
+
+  itEmbedded('backpressure: a Pod side that does not read stops the WebSocket being read', async () => {
+    const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', String(SINK)));
+    const chunk = randomBytes(256 * 1024);
+    for (let i = 0; i < 128; i++) c.send(0, chunk); // 32 MiB
+    await new Promise((r) => setTimeout(r, 1000));
+    const queued = sinks.at(-1)!.writableLength;
+    expect(queued).toBeGreaterThan(0);
+    expect(queued).toBeLessThan(8 * 1024 * 1024);
+    expect(c.ws.bufferedAmount).toBeGreaterThan(16 * 1024 * 1024); // the rest waits at the client
+    c.ws.terminate();
+  });
+
+  itEmbedded('backpressure: a client that does not read stops the Pod side being read', async () => {
+    const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', String(SOURCE)));
+    const socket = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    socket.pause();
+    await new Promise((r) => setTimeout(r, 1000));
+    const state = sources.at(-1)!;
+    const stalled = state.produced;
+    expect(stalled).toBeLessThan(32 * 1024 * 1024);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(state.produced).toBe(stalled);
+    socket.resume();
+    await c.waitFor(0, stalled + 1024 * 1024);
+    expect(state.produced).toBeGreaterThan(stalled);
+    c.ws.terminate();
+  });
 
   itEmbedded('closing the WebSocket closes the Pod side', async () => {
     const before = echo.sockets.length;

@@ -139,7 +139,10 @@ export class PortForwardSessions {
       closed = true;
       for (const s of streams) {
         if (!s || s.destroyed) continue;
+        // Nothing more goes to the client; what the client sent is flushed to the Pod side before it is destroyed.
+        s.pause();
         s.end();
+        s.once('finish', () => s.destroy());
         setTimeout(() => s.destroy(), END_GRACE_MS).unref();
       }
       // A paused WebSocket would never read the client's answer to the close frame.
