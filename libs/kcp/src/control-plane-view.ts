@@ -19,6 +19,8 @@ export interface ControlPlaneObservation {
   /** Workload cluster Nodes and etcd members; undefined when not read (no Machines) or the read failed. */
   nodes?: WorkloadNode[];
   etcdMembers?: EtcdMember[];
+  /** Why the Nodes could not be read (upstream NodeListError). */
+  nodesError?: string;
 }
 
 async function observe<T>(read: () => Promise<T>): Promise<Observed<T>> {
@@ -74,5 +76,6 @@ export async function observeControlPlane(
     etcdManaged,
     nodes: 'value' in nodes ? nodes.value : undefined,
     etcdMembers: 'value' in etcdMembers ? etcdMembers.value : undefined,
+    nodesError: 'error' in nodes && machines.length > 0 ? nodes.error : undefined,
   };
 }
