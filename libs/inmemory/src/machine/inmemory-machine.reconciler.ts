@@ -28,6 +28,7 @@ import {
   INMEMORY_MACHINE_CONTROLLER,
   INMEMORY_MACHINE_FINALIZER,
   INTERNAL_ERROR_REASON,
+  WAITING_FOR_VM_PROVISIONED_REASON,
 } from '../api/constants';
 import {
   DEFAULT_PROVISIONING_DELAY_MS,
@@ -139,7 +140,10 @@ export class InMemoryMachineReconciler implements Reconciler {
     }
     const phase = provisioned ? ({ phase: 'Running' } as const) : machinePhase(machine, progress);
     const controlPlane = isControlPlane(machine);
-    let etcd: EtcdProvisioning | undefined = controlPlane ? { ok: false, reason: '', message: '' } : undefined;
+    // Only a running VM's etcd member can have the CA (decide: WaitingForVMProvisioned until then).
+    let etcd: EtcdProvisioning | undefined = controlPlane
+      ? { ok: false, reason: WAITING_FOR_VM_PROVISIONED_REASON, message: '' }
+      : undefined;
 
     if (phase.phase === 'Running') {
       const running = await this.ensureNode(cluster, machine, infra);
