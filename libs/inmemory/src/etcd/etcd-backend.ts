@@ -5,8 +5,9 @@
 // ApiServerOptions.portForward); each forwarded stream is handed to the member's gRPC server as a connection.
 import { duplexPair, type Duplex } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
-import type { PortForwardTarget } from '@capi/apiserver';
-import type { Client } from '@capi/controller-runtime';
+import { renderKubeconfig, type PortForwardTarget, type StartedServer } from '@capi/apiserver';
+import { KubeClient, type Client } from '@capi/controller-runtime';
+import { KubeConfig } from '@kubernetes/client-node';
 import { signCertificate, type KeyPair } from '@capi/certs';
 import { etcdMemberServer } from './grpc-member';
 import { EtcdClusterStore } from './store';
@@ -39,8 +40,19 @@ export class EtcdBackend {
   private closed = false;
 
   /** `client` reaches the API server this backend serves (where the cluster's etcd state lives). */
-  constructor(client: Client) {
+  constructor(
+    client: Client,
+    private readonly onClose?: () => void,
+  ) {
     this.store = new EtcdClusterStore(client);
+  }
+
+  /** The backend of a server in this process, with its own client of it (closed with the backend). */
+  static forServer(server: StartedServer): EtcdBackend {
+    const kc = new KubeConfig();
+    kc.loadFromString(renderKubeconfig({ ...server, name: 'workload' }));
+    const client = new KubeClient(kc);
+    return new EtcdBackend(client, () => client.close());
   }
 
   /**
@@ -74,6 +86,7 @@ export class EtcdBackend {
   async close(): Promise<void> {
     this.closed = true;
     this.dropMembers();
+    this.onClose?.();
   }
 
   private member(name: string, pod: string): Promise<Member> {

@@ -3,11 +3,9 @@
 // not in the manager's process, and measuring the manager's memory and CPU at fleet scale (tools/bench) means keeping
 // the simulated ones out of it. WorkloadClusters reaches a server only through its URL, token and CA (kubeconfig), so
 // both behave the same.
-import { ApiServer, renderKubeconfig, type Logger, type RequestCounts, type StartedServer } from '@capi/apiserver';
+import { ApiServer, type Logger, type RequestCounts, type StartedServer } from '@capi/apiserver';
 import type { KeyPair } from '@capi/certs';
-import { KubeClient } from '@capi/controller-runtime';
-import { KubeConfig } from '@kubernetes/client-node';
-import { EtcdBackend } from '../etcd/etcd-backend';
+import type { EtcdBackend } from '../etcd/etcd-backend';
 
 export type StorageUsage = ReturnType<ApiServer['storageUsage']>;
 
@@ -52,16 +50,27 @@ export interface WorkloadServerHost {
 interface LocalServer {
   server: ApiServer;
   started: StartedServer;
-  /** The etcd members behind the server's port-forwards, with the client they keep their state through. */
-  etcd: EtcdBackend;
-  client: KubeClient;
+  /** The etcd members behind the server's port-forwards. */
+  etcd: LazyEtcd;
 }
 
-/** A client of a server in this process (the etcd members read and write the cluster's etcd state through it). */
-function clientOf(started: StartedServer): KubeClient {
-  const kc = new KubeConfig();
-  kc.loadFromString(renderKubeconfig({ ...started, name: 'workload' }));
-  return new KubeClient(kc);
+/**
+ * A server's etcd members, loaded on first use (a CA handed over, a port-forward): their modules (gRPC, a Kubernetes
+ * client) stay out of a process whose clusters have no control plane yet, e.g. the child process while it starts.
+ */
+class LazyEtcd {
+  private backend?: Promise<EtcdBackend>;
+
+  constructor(private readonly started: StartedServer) {}
+
+  get(): Promise<EtcdBackend> {
+    this.backend ??= import('../etcd/etcd-backend').then((m) => m.EtcdBackend.forServer(this.started));
+    return this.backend;
+  }
+
+  async close(): Promise<void> {
+    await (await this.backend?.catch(() => undefined))?.close();
+  }
 }
 
 /**
@@ -70,7 +79,7 @@ function clientOf(started: StartedServer): KubeClient {
  */
 async function startLocal(host: string, preferredPort: number | undefined, logger?: Logger): Promise<LocalServer> {
   const listen = async (port: number): Promise<LocalServer> => {
-    let etcd: EtcdBackend | undefined;
+    let etcd: LazyEtcd | undefined;
     // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
     const server = new ApiServer({
       storage: { type: 'memory' },
@@ -79,14 +88,15 @@ async function startLocal(host: string, preferredPort: number | undefined, logge
       tls: true,
       logger,
       parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS,
-      portForward: (target) =>
-        etcd ? etcd.portForward(target) : Promise.reject(new Error('the workload API server is starting')),
+      portForward: async (target) => {
+        if (!etcd) throw new Error('the workload API server is starting');
+        return (await etcd.get()).portForward(target);
+      },
     });
     try {
       const started = await server.start();
-      const client = clientOf(started);
-      etcd = new EtcdBackend(client);
-      return { server, started, etcd, client };
+      etcd = new LazyEtcd(started);
+      return { server, started, etcd };
     } catch (e) {
       await server.stop();
       throw e;
@@ -106,7 +116,7 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
   constructor(private readonly logger?: Logger) {}
 
   async start(host: string, preferredPort?: number): Promise<WorkloadServer> {
-    const { server, started, etcd, client } = await startLocal(host, preferredPort, this.logger);
+    const { server, started, etcd } = await startLocal(host, preferredPort, this.logger);
     const servers = this.servers;
     let alive = true;
     const handle: WorkloadServer = {
@@ -119,13 +129,12 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
       countRequests: async () => server.countRequests(),
       resetRequests: async () => server.resetRequests(),
       storageUsage: async () => server.storageUsage(),
-      setEtcdCA: async (ca) => etcd.setCA(ca),
+      setEtcdCA: async (ca) => (await etcd.get()).setCA(ca),
       async stop() {
         alive = false;
         servers.delete(handle);
         await etcd.close();
         await server.stop();
-        client.close();
       },
     };
     servers.add(handle);
