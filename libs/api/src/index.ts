@@ -275,9 +275,6 @@ export {
   SIMULATED_ETCD_MEMBER_KEY,
   SIMULATED_ETCD_MEMBER_LABEL,
   SIMULATED_NAMESPACE,
-  SIMULATED_STATIC_POD_KEY,
-  SIMULATED_STATIC_POD_LABEL,
   type SimulatedEtcdMember,
   simulatedEtcdMemberConfigMapName,
-  simulatedStaticPodConfigMapName,
 } from './simulated-control-plane';

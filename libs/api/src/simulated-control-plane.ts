@@ -1,14 +1,11 @@
-// How a simulated workload cluster (the in-memory provider's) publishes what a real one exposes through kubelet mirror
-// Pods and the etcd API, in objects the embedded API server serves: one ConfigMap per control-plane static Pod (the
-// Pod object in `data.pod`) and one per etcd member (`data.member`), in kube-system. The in-memory hosts write them,
-// KCP reads them when the workload cluster does not serve v1 Pods / has no etcd client.
+// How a simulated workload cluster published its etcd members as ConfigMaps (one per member, `data.member`, in
+// kube-system) before its etcd answered etcd's gRPC API. Nothing publishes them any more: the in-memory provider runs
+// etcd members reachable by port-forward to the etcd Pods. Kept only while KCP's SimulatedEtcdClient reads them; this
+// file goes with it.
 
 export const SIMULATED_NAMESPACE = 'kube-system';
-/** Label on the ConfigMaps carrying a static Pod (value: the component, e.g. kube-apiserver). */
-export const SIMULATED_STATIC_POD_LABEL = 'simulated.cluster.x-k8s.io/static-pod';
 /** Label on the ConfigMaps carrying an etcd member (value: the member name = Node name). */
 export const SIMULATED_ETCD_MEMBER_LABEL = 'simulated.cluster.x-k8s.io/etcd-member';
-export const SIMULATED_STATIC_POD_KEY = 'pod';
 export const SIMULATED_ETCD_MEMBER_KEY = 'member';
 
 /** An etcd member as `etcdctl member list` + `alarm list` report it. */
@@ -21,5 +18,4 @@ export interface SimulatedEtcdMember {
   alarms?: string[];
 }
 
-export const simulatedStaticPodConfigMapName = (podName: string): string => `static-pod-${podName}`;
 export const simulatedEtcdMemberConfigMapName = (memberName: string): string => `etcd-member-${memberName}`;

@@ -1,5 +1,5 @@
 // The provider's controllers against the embedded API server (envtest) and real workload API servers.
-import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, SIMULATED_STATIC_POD_KEY, type KubeadmConfig } from '@capi/api';
+import { BOOTSTRAP_API_VERSION, CLUSTER_NAME_LABEL, type KubeadmConfig } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { CACHE, MANAGER, type InformerCache, type KubeClient, type Manager } from '@capi/controller-runtime';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
@@ -29,6 +29,9 @@ import {
 } from '../src/api/constants';
 import { InMemoryMachineReconciler } from '../src/machine/inmemory-machine.reconciler';
 import { KubeadmConfigReconciler } from '../src/bootstrap/kubeadm-config.reconciler';
+import { leaderOf } from '../src/etcd/cluster-state';
+import { EtcdClusterStore } from '../src/etcd/store';
+import { ETCD_CLUSTER_ID_ANNOTATION, ETCD_MEMBER_ID_ANNOTATION } from '../src/host/control-plane';
 
 jest.setTimeout(30_000);
 
@@ -207,7 +210,7 @@ describe('InMemoryMachine', () => {
     expect(await workload.tryGet(nodeRef)).toBeUndefined();
   });
 
-  it('a control-plane host publishes its static Pods and etcd member in kube-system, and deletion removes them', async () => {
+  it('a control-plane host runs its mirror Pods and an etcd member; deletion removes the Pods, the member stays', async () => {
     const { machine } = await createMachine(p.client, 'c2', 'cp-pub', {
       controlPlane: true,
       dataSecretName: 'cp-pub-data',
@@ -216,44 +219,68 @@ describe('InMemoryMachine', () => {
     await createMachine(p.client, 'c2', 'worker-pub', { dataSecretName: 'worker-pub-data' });
     const clients = p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER);
     const workload = await eventually(() => clients({ namespace: NS, name: 'c2' }), 'workload client');
-    const published = async (prefix: string) =>
-      (await workload.list<KubeObject>('v1', 'ConfigMap', { namespace: 'kube-system' })).items
-        .map((cm) => cm.metadata.name!)
-        .filter((n) => n.endsWith(prefix))
+    const pods = async (suffix: string) =>
+      (
+        await workload.list<KubeObject>('v1', 'Pod', { namespace: 'kube-system', labelSelector: 'tier=control-plane' })
+      ).items
+        .map((pod) => pod.metadata.name!)
+        .filter((n) => n.endsWith(suffix))
         .sort();
     const names = await eventually(async () => {
-      const n = await published('-cp-pub');
-      return n.length === 5 ? n : undefined;
-    }, 'static Pods and etcd member published');
+      const n = await pods('-cp-pub');
+      return n.length === 4 ? n : undefined;
+    }, 'mirror Pods');
     expect(names).toEqual([
-      'etcd-member-cp-pub',
-      'static-pod-etcd-cp-pub',
-      'static-pod-kube-apiserver-cp-pub',
-      'static-pod-kube-controller-manager-cp-pub',
-      'static-pod-kube-scheduler-cp-pub',
+      'etcd-cp-pub',
+      'kube-apiserver-cp-pub',
+      'kube-controller-manager-cp-pub',
+      'kube-scheduler-cp-pub',
     ]);
-    const apiserver = await workload.get<KubeObject>({
+    const node = await workload.get<KubeObject>({ apiVersion: 'v1', kind: 'Node', name: 'cp-pub' });
+    const apiserver = await workload.get<KubeObject & { status: { phase: string; conditions: unknown[] } }>({
       apiVersion: 'v1',
-      kind: 'ConfigMap',
+      kind: 'Pod',
       namespace: 'kube-system',
-      name: 'static-pod-kube-apiserver-cp-pub',
+      name: 'kube-apiserver-cp-pub',
     });
-    const pod = JSON.parse((apiserver.data as Record<string, string>)[SIMULATED_STATIC_POD_KEY]);
-    expect(pod).toMatchObject({
-      metadata: { name: 'kube-apiserver-cp-pub', namespace: 'kube-system' },
+    expect(apiserver).toMatchObject({
+      metadata: {
+        labels: { component: 'kube-apiserver', tier: 'control-plane' },
+        ownerReferences: [{ kind: 'Node', name: 'cp-pub', uid: node.metadata.uid, controller: true }],
+      },
       spec: { nodeName: machine.metadata.name },
       status: { phase: 'Running' },
     });
-    expect(pod.status.conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+    expect(apiserver.status.conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+    // The cluster's first control-plane host (an earlier test's) created the etcd cluster and leads it; this one
+    // joined. Its IDs are on its etcd Pod, as upstream's.
+    const state = (await new EtcdClusterStore(workload).read())!;
+    const member = state.members.find((m) => m.name === 'cp-pub')!;
+    expect(state.members.at(-1)).toBe(member);
+    expect(leaderOf(state)).toBe(state.members[0].id);
+    const etcdPod = await workload.get<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      namespace: 'kube-system',
+      name: 'etcd-cp-pub',
+    });
+    expect(etcdPod.metadata.annotations).toMatchObject({
+      [ETCD_CLUSTER_ID_ANNOTATION]: state.clusterID,
+      [ETCD_MEMBER_ID_ANNOTATION]: member.id,
+    });
     await eventually(
       async () => (await workload.tryGet({ apiVersion: 'v1', kind: 'Node', name: 'worker-pub' })) !== undefined,
       'worker Node',
     );
-    expect(await published('-worker-pub')).toEqual([]);
+    expect(await pods('-worker-pub')).toEqual([]);
 
     await p.client.delete(infraRef('cp-pub-infra'));
     await eventually(async () => !(await p.client.tryGet(infraRef('cp-pub-infra'))), 'InMemoryMachine gone');
-    expect(await published('-cp-pub')).toEqual([]);
+    expect(await pods('-cp-pub')).toEqual([]);
+    // A member stays until someone removes it (KCP does): down, its host gone.
+    expect((await new EtcdClusterStore(workload).read())?.members).toContainEqual(
+      expect.objectContaining({ name: 'cp-pub', id: member.id, down: true }),
+    );
   });
 
   it("re-registers a provisioned VM's Node that disappeared while nothing is being deleted (kubelet re-registration)", async () => {

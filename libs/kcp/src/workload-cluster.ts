@@ -6,8 +6,6 @@ import {
   SIMULATED_ETCD_MEMBER_KEY,
   SIMULATED_ETCD_MEMBER_LABEL,
   SIMULATED_NAMESPACE,
-  SIMULATED_STATIC_POD_KEY,
-  SIMULATED_STATIC_POD_LABEL,
   type SimulatedEtcdMember,
 } from '@capi/api';
 import type { Machine } from '@capi/api';
@@ -197,35 +195,20 @@ export class ClientWorkloadCluster implements WorkloadCluster {
     return [...controlPlane, ...unlabelled].map(workloadNodeOf);
   }
 
-  /**
-   * The simulated static Pods when the cluster publishes them, else the kubelet mirror Pods (kubeadm labels them
-   * tier=control-plane). A server that does not serve Pods at all has none.
-   */
+  /** The kubelet mirror Pods of the static Pods (kubeadm labels them tier=control-plane). */
   async staticPods(): Promise<Map<string, StaticPod>> {
-    const simulated = await this.client.list<KubeObject>('v1', 'ConfigMap', {
-      namespace: SIMULATED_NAMESPACE,
-      labelSelector: SIMULATED_STATIC_POD_LABEL,
-    });
     let pods: PodObject[];
-    if (simulated.items.length > 0) {
-      pods = simulated.items.map((cm) =>
-        parseJson<PodObject>(
-          (cm.data as Record<string, unknown> | undefined)?.[SIMULATED_STATIC_POD_KEY],
-          `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`,
-        ),
-      );
-    } else {
-      try {
-        pods = (
-          await this.client.list<PodObject>('v1', 'Pod', {
-            namespace: 'kube-system',
-            labelSelector: 'tier=control-plane',
-          })
-        ).items;
-      } catch (e) {
-        if (e instanceof NoKindMatchError) pods = [];
-        else throw e;
-      }
+    try {
+      pods = (
+        await this.client.list<PodObject>('v1', 'Pod', {
+          namespace: 'kube-system',
+          labelSelector: 'tier=control-plane',
+        })
+      ).items;
+    } catch (e) {
+      // A server that does not serve Pods at all has none.
+      if (e instanceof NoKindMatchError) pods = [];
+      else throw e;
     }
     return new Map(pods.map((p) => [p.metadata.name ?? '', staticPodOf(p)]));
   }

@@ -6,7 +6,6 @@ import {
   isUpdateInProgress,
   SIMULATED_NAMESPACE,
   simulatedEtcdMemberConfigMapName,
-  simulatedStaticPodConfigMapName,
   UP_TO_DATE_CONDITION,
   type Machine,
 } from '@capi/api';
@@ -87,16 +86,26 @@ async function editPublished<T>(client: KubeClient, name: string, key: string, e
   await client.patch(ref, 'merge', { data: { [key]: JSON.stringify(value) } });
 }
 
-type PodJson = { status: { conditions: { type: string; status: string }[] } };
-const setPodReady = (ready: boolean) => (pod: PodJson) => {
+type PodJson = KubeObject & { status: { conditions: { type: string; status: string }[] } };
+/** Sets a mirror Pod's readiness the way its kubelet would (the Pod's status). */
+async function setPodReady(client: KubeClient, name: string, ready: boolean): Promise<void> {
+  const pod = await client.get<PodJson>({ apiVersion: 'v1', kind: 'Pod', namespace: 'kube-system', name });
   for (const c of pod.status.conditions)
     if (c.type === 'Ready' || c.type === 'ContainersReady') c.status = ready ? 'True' : 'False';
-};
+  await client.updateStatus(pod);
+}
 
-type PodPhaseJson = { status: { phase?: string } };
-const setPodPhase = (phase: string) => (pod: PodPhaseJson) => {
+/** Sets a mirror Pod's phase the way its kubelet (or a lost one: Unknown) would. */
+async function setPodPhase(client: KubeClient, name: string, phase: string): Promise<void> {
+  const pod = await client.get<PodJson & { status: { phase?: string } }>({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    namespace: 'kube-system',
+    name,
+  });
   pod.status.phase = phase;
-};
+  await client.updateStatus(pod);
+}
 
 describe('KCP control-plane health and preflight checks', () => {
   let h: KcpHarness;
@@ -130,15 +139,15 @@ describe('KCP control-plane health and preflight checks', () => {
 
   it('health that recovers without any other change is reported healthy again (KCP looks again while unhealthy)', async () => {
     const [m] = await stable(h, 'v1.30.0');
-    const cm = simulatedStaticPodConfigMapName(`kube-controller-manager-${m.status!.nodeRef!.name}`);
-    await editPublished(workload, cm, 'pod', setPodReady(false));
+    const pod = `kube-controller-manager-${m.status!.nodeRef!.name}`;
+    await setPodReady(workload, pod, false);
     // Nothing watches the workload cluster's objects: poke the KCP once so it reads the unhealthy state.
     await h.client.patch(KCP_REF, 'merge', { metadata: { annotations: { poke: '1' } } });
     await eventually(
       async () => getCondition(await getKcp(h.client), 'ControlPlaneComponentsHealthy')?.status === 'False',
       { ...POLL, message: 'ControlPlaneComponentsHealthy False' },
     );
-    await editPublished(workload, cm, 'pod', setPodReady(true));
+    await setPodReady(workload, pod, true);
     await eventually(
       async () => getCondition(await getKcp(h.client), 'ControlPlaneComponentsHealthy')?.status === 'True',
       { ...POLL, timeoutMs: 20_000, message: 'ControlPlaneComponentsHealthy True again' },
@@ -158,12 +167,7 @@ describe('KCP control-plane health and preflight checks', () => {
     const sickNode = sick.status!.nodeRef!.name;
     // Unknown is transient, not unhealthy (upstream HasUnhealthyControlPlaneComponents): the oldest Machine stays the
     // candidate and preflight waits for the other one.
-    await editPublished(
-      workload,
-      simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
-      'pod',
-      setPodPhase('Unknown'),
-    );
+    await setPodPhase(workload, `kube-scheduler-${sickNode}`, 'Unknown');
     const tracker = await inPlaceMarked(h);
     await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.1' } });
 
@@ -198,12 +202,7 @@ describe('KCP control-plane health and preflight checks', () => {
       before.map((m) => `${m.metadata.name}/${m.metadata.uid}/v1.30.0`).sort(),
     );
 
-    await editPublished(
-      workload,
-      simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
-      'pod',
-      setPodPhase('Running'),
-    );
+    await setPodPhase(workload, `kube-scheduler-${sickNode}`, 'Running');
     const after = await stable(h, 'v1.30.1');
     tracker.stop();
     expect(after.map((m) => m.metadata.uid).sort()).toEqual(before.map((m) => m.metadata.uid).sort());
@@ -215,12 +214,7 @@ describe('KCP control-plane health and preflight checks', () => {
     const oldest = selectMachineForScaleDown(before, before)!;
     const sick = before.find((m) => m.metadata.name !== oldest.metadata.name)!;
     const sickNode = sick.status!.nodeRef!.name;
-    await editPublished(
-      workload,
-      simulatedStaticPodConfigMapName(`kube-scheduler-${sickNode}`),
-      'pod',
-      setPodReady(false),
-    );
+    await setPodReady(workload, `kube-scheduler-${sickNode}`, false);
     const tracker = await inPlaceMarked(h);
     // maxSurge 0: with a surge, the scale up first waits for the unhealthy Machine (upstream rollingUpdate too).
     await h.client.patch(KCP_REF, 'merge', {
@@ -283,12 +277,7 @@ describe('KCP control-plane health and preflight checks', () => {
   it('a Pod not ready blocks a scale up until it is ready again', async () => {
     const before = await stable(h, 'v1.30.3');
     const sickNode = before[0].status!.nodeRef!.name;
-    await editPublished(
-      workload,
-      simulatedStaticPodConfigMapName(`kube-apiserver-${sickNode}`),
-      'pod',
-      setPodReady(false),
-    );
+    await setPodReady(workload, `kube-apiserver-${sickNode}`, false);
     await h.client.patch(KCP_REF, 'merge', { spec: { replicas: 5 } });
     await eventually(
       async () => {
@@ -300,12 +289,7 @@ describe('KCP control-plane health and preflight checks', () => {
       { ...POLL, message: 'ScalingUp reports the preflight failure' },
     );
     expect(await listMachines(h.client)).toHaveLength(3);
-    await editPublished(
-      workload,
-      simulatedStaticPodConfigMapName(`kube-apiserver-${sickNode}`),
-      'pod',
-      setPodReady(true),
-    );
+    await setPodReady(workload, `kube-apiserver-${sickNode}`, true);
     await eventually(async () => (await listMachines(h.client)).length === 5, { ...POLL, message: 'scaled up to 5' });
   });
 });

@@ -24,6 +24,8 @@ export const providerIdFor = (clusterName: string, machineName: string): string 
 // Condition types on the provider's objects (v1beta2 metav1.Condition).
 export const VM_PROVISIONED_CONDITION = 'VMProvisioned';
 export const NODE_PROVISIONED_CONDITION = 'NodeProvisioned';
+/** Control-plane hosts: the etcd member serves TLS (upstream DevMachineInMemoryEtcdProvisionedCondition). */
+export const ETCD_PROVISIONED_CONDITION = 'EtcdProvisioned';
 export const WORKLOAD_API_SERVER_AVAILABLE_CONDITION = 'WorkloadAPIServerAvailable';
 export const DATA_SECRET_AVAILABLE_CONDITION = 'DataSecretAvailable';
 
@@ -33,6 +35,8 @@ export const PROVISIONING_REASON = 'Provisioning';
 export const WAITING_FOR_BOOTSTRAP_DATA_REASON = 'WaitingForBootstrapData';
 export const WAITING_FOR_MACHINE_REASON = 'WaitingForMachine';
 export const WAITING_FOR_VM_REASON = 'WaitingForVM';
+export const WAITING_FOR_VM_PROVISIONED_REASON = 'WaitingForVMProvisioned';
+export const INTERNAL_ERROR_REASON = 'InternalError';
 export const NODE_CREATION_FAILED_REASON = 'NodeCreationFailed';
 export const AVAILABLE_REASON = 'Available';
 export const NOT_AVAILABLE_REASON = 'NotAvailable';

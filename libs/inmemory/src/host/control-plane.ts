@@ -1,20 +1,16 @@
 // The control-plane side of a simulated host (pure): the kubeadm static Pods (kube-apiserver, kube-controller-manager,
-// kube-scheduler, etcd) the kubelet would mirror into kube-system, and the host's etcd member. The embedded API
-// server does not serve Pods and there is no etcd to ask, so both are published as ConfigMaps (@capi/api
-// simulated-control-plane), which KCP reads for its health conditions and preflight checks.
+// kube-scheduler, etcd) as the kubelet mirrors them into kube-system (upstream's in-memory backend creates the same
+// Pods: reconcileNormalETCD / reconcileNormalAPIServer in
+// test/infrastructure/docker/reconcilers/backends/inmemory/inmemorymachine_backend.go). KCP reads them for its health
+// conditions and preflight checks; the etcd Pod is where a port-forward reaches the host's etcd member.
 import { createHash } from 'node:crypto';
-import {
-  SIMULATED_ETCD_MEMBER_KEY,
-  SIMULATED_ETCD_MEMBER_LABEL,
-  SIMULATED_NAMESPACE,
-  SIMULATED_STATIC_POD_KEY,
-  SIMULATED_STATIC_POD_LABEL,
-  simulatedEtcdMemberConfigMapName,
-  simulatedStaticPodConfigMapName,
-  type SimulatedEtcdMember,
-} from '@capi/api';
 import { formatTime, type KubeObject } from '@capi/apimachinery';
 import type { HostState } from './node';
+
+export const KUBE_SYSTEM = 'kube-system';
+/** Annotations upstream's in-memory etcd puts on an etcd Pod (pkg/cloud/api/v1alpha1/etcdcluster_annotations.go). */
+export const ETCD_CLUSTER_ID_ANNOTATION = 'etcd.inmemory.infrastructure.cluster.x-k8s.io/cluster-id';
+export const ETCD_MEMBER_ID_ANNOTATION = 'etcd.inmemory.infrastructure.cluster.x-k8s.io/member-id';
 
 export const CONTROL_PLANE_COMPONENTS = [
   'kube-apiserver',
@@ -27,8 +23,22 @@ export type ControlPlaneComponent = (typeof CONTROL_PLANE_COMPONENTS)[number];
 export const staticPodNameOf = (component: ControlPlaneComponent, nodeName: string): string =>
   `${component}-${nodeName}`;
 
-/** The mirror Pod of one static Pod: Running, Ready while the host's kubelet is ready. */
-export function staticPod(state: HostState, component: ControlPlaneComponent, now: Date): KubeObject {
+/** The etcd member a host's etcd Pod serves (its IDs go on the Pod as upstream's annotations). */
+export interface EtcdMemberIds {
+  clusterID: string;
+  memberID: string;
+}
+
+/**
+ * The mirror Pod of one static Pod: Running, Ready while the host's kubelet is ready; owned by its Node, as the
+ * kubelet writes mirror Pods.
+ */
+export function staticPod(
+  state: HostState,
+  component: ControlPlaneComponent,
+  now: Date,
+  opts: { nodeUid?: string; etcd?: EtcdMemberIds } = {},
+): KubeObject {
   const time = formatTime(now);
   const ready = state.ready ? 'True' : 'False';
   const cond = (type: string, status: string) => ({ type, status, lastTransitionTime: time });
@@ -41,9 +51,22 @@ export function staticPod(state: HostState, component: ControlPlaneComponent, no
     kind: 'Pod',
     metadata: {
       name: staticPodNameOf(component, state.nodeName),
-      namespace: SIMULATED_NAMESPACE,
+      namespace: KUBE_SYSTEM,
       labels: { component, tier: 'control-plane' },
-      annotations: { 'kubernetes.io/config.source': 'file' },
+      annotations: {
+        'kubernetes.io/config.source': 'file',
+        'kubernetes.io/config.mirror': configHash(state.nodeName, component, image),
+        ...(component === 'etcd' && opts.etcd
+          ? { [ETCD_CLUSTER_ID_ANNOTATION]: opts.etcd.clusterID, [ETCD_MEMBER_ID_ANNOTATION]: opts.etcd.memberID }
+          : {}),
+      },
+      ...(opts.nodeUid
+        ? {
+            ownerReferences: [
+              { apiVersion: 'v1', kind: 'Node', name: state.nodeName, uid: opts.nodeUid, controller: true },
+            ],
+          }
+        : {}),
     },
     spec: { nodeName: state.nodeName, containers: [{ name: component, image }] },
     status: {
@@ -69,55 +92,20 @@ export function staticPod(state: HostState, component: ControlPlaneComponent, no
   };
 }
 
-/** The etcd member kubeadm creates for a control-plane host: named after the Node, a stable ID. */
-export function etcdMemberOf(state: HostState): SimulatedEtcdMember {
-  return {
-    id: createHash('sha256').update(state.nodeName).digest('hex').slice(0, 16),
-    name: state.nodeName,
-    alarms: [],
-  };
-}
+/** The static Pod manifest's hash the kubelet records on the mirror Pod (kubernetes.io/config.mirror). */
+const configHash = (node: string, component: string, image: string): string =>
+  createHash('sha256').update(`${node}/${component}/${image}`).digest('hex').slice(0, 32);
 
-export function staticPodConfigMap(pod: KubeObject): KubeObject {
-  const component = (pod.metadata.labels ?? {}).component ?? '';
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: {
-      name: simulatedStaticPodConfigMapName(pod.metadata.name ?? ''),
-      namespace: SIMULATED_NAMESPACE,
-      labels: { [SIMULATED_STATIC_POD_LABEL]: component },
-    },
-    data: { [SIMULATED_STATIC_POD_KEY]: JSON.stringify(pod) },
-  };
-}
-
-export function etcdMemberConfigMap(member: SimulatedEtcdMember): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: {
-      name: simulatedEtcdMemberConfigMapName(member.name),
-      namespace: SIMULATED_NAMESPACE,
-      labels: { [SIMULATED_ETCD_MEMBER_LABEL]: member.name },
-    },
-    data: { [SIMULATED_ETCD_MEMBER_KEY]: JSON.stringify(member) },
-  };
-}
-
-/** Everything a control-plane host publishes (nothing for a worker). */
-export function controlPlaneObjects(state: HostState, now: Date): KubeObject[] {
+/** The mirror Pods of a control-plane host (none for a worker). */
+export function mirrorPods(
+  state: HostState,
+  now: Date,
+  opts: { nodeUid?: string; etcd?: EtcdMemberIds } = {},
+): KubeObject[] {
   if (!state.controlPlane) return [];
-  return [
-    ...CONTROL_PLANE_COMPONENTS.map((c) => staticPodConfigMap(staticPod(state, c, now))),
-    etcdMemberConfigMap(etcdMemberOf(state)),
-  ];
+  return CONTROL_PLANE_COMPONENTS.map((c) => staticPod(state, c, now, opts));
 }
 
-/** Names of the ConfigMaps a control-plane host named `nodeName` publishes (to remove them with the host). */
-export function controlPlaneObjectNames(nodeName: string): string[] {
-  return [
-    ...CONTROL_PLANE_COMPONENTS.map((c) => simulatedStaticPodConfigMapName(staticPodNameOf(c, nodeName))),
-    simulatedEtcdMemberConfigMapName(nodeName),
-  ];
-}
+/** Names of the mirror Pods of a control-plane host named `nodeName` (to remove them with the host). */
+export const mirrorPodNames = (nodeName: string): string[] =>
+  CONTROL_PLANE_COMPONENTS.map((c) => staticPodNameOf(c, nodeName));

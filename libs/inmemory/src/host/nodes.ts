@@ -1,38 +1,60 @@
 // Writes simulated Nodes in a workload cluster (finding them: @capi/clustercache findNodeByProviderID), with the
-// control-plane static Pods and etcd member of control-plane hosts.
+// control-plane mirror Pods and etcd member of control-plane hosts.
 import type { KubeObject } from '@capi/apimachinery';
 import { isNotFound, type Client } from '@capi/controller-runtime';
-import { SIMULATED_NAMESPACE } from '@capi/api';
 import { INMEMORY_FIELD_MANAGER } from '../api/constants';
-import { controlPlaneObjectNames, controlPlaneObjects } from './control-plane';
-import { nodeObject, nodeStatus, type HostState } from './node';
+import { hostGone, joinMember, randomUint64 } from '../etcd/cluster-state';
+import { EtcdClusterStore } from '../etcd/store';
+import { KUBE_SYSTEM, mirrorPodNames, mirrorPods, type EtcdMemberIds } from './control-plane';
+import { internalIpFor, nodeObject, nodeStatus, type HostState } from './node';
 
-/** Server-side applies the Node (metadata/spec, then status) as the provider's field manager, then its control-plane objects. */
+const apply = { fieldManager: INMEMORY_FIELD_MANAGER, force: true };
+
+/**
+ * Server-side applies the Node (metadata/spec, then status) as the provider's field manager; a control-plane host
+ * then starts its etcd member (the first one creates the cluster, later ones join; an existing member is kept as it
+ * is) and its mirror Pods appear.
+ */
 export async function applyNode(
   client: Client,
   state: HostState,
   now: Date,
   previous?: KubeObject,
 ): Promise<KubeObject> {
-  await client.apply(nodeObject(state), { fieldManager: INMEMORY_FIELD_MANAGER, force: true });
-  const node = await client.apply(nodeStatus(state, now, previous), {
-    fieldManager: INMEMORY_FIELD_MANAGER,
-    force: true,
-    subresource: 'status',
-  });
-  for (const obj of controlPlaneObjects(state, now))
-    await client.apply(obj, { fieldManager: INMEMORY_FIELD_MANAGER, force: true });
+  await client.apply(nodeObject(state), apply);
+  const node = await client.apply(nodeStatus(state, now, previous), { ...apply, subresource: 'status' });
+  if (!state.controlPlane) return node;
+  const etcd = await joinEtcd(client, state, now);
+  for (const pod of mirrorPods(state, now, { nodeUid: node.metadata.uid, etcd })) {
+    const { status, ...withoutStatus } = pod;
+    await client.apply(withoutStatus, apply);
+    const ref = { apiVersion: 'v1', kind: 'Pod', metadata: { name: pod.metadata.name, namespace: KUBE_SYSTEM } };
+    await client.apply({ ...ref, status }, { ...apply, subresource: 'status' });
+  }
   return node;
 }
 
-/** Removes a host from its workload cluster: the Node, and (control plane) its static Pods and etcd member. */
-export async function removeNode(client: Client, nodeName: string): Promise<void> {
+async function joinEtcd(client: Client, state: HostState, now: Date): Promise<EtcdMemberIds> {
+  return new EtcdClusterStore(client).update((s) => {
+    const host = { name: state.nodeName, ip: internalIpFor(state.providerID) };
+    const joined = joinMember(s, host, randomUint64, now.getTime());
+    const ids = { clusterID: joined.state.clusterID, memberID: joined.member.id };
+    return { state: joined.state, result: ids, changed: joined.changed };
+  });
+}
+
+/**
+ * Removes a host from its workload cluster: the Node and (control plane) its mirror Pods. Its etcd member stays a
+ * member, down, until someone removes it (a member removed already goes with the host). `controlPlane` false (a
+ * worker, known from its Machine) skips the control-plane part; when unknown, pass nothing.
+ */
+export async function removeNode(client: Client, nodeName: string, controlPlane = true): Promise<void> {
   const refs = [
     { apiVersion: 'v1', kind: 'Node', name: nodeName },
-    ...controlPlaneObjectNames(nodeName).map((name) => ({
+    ...(controlPlane ? mirrorPodNames(nodeName) : []).map((name) => ({
       apiVersion: 'v1',
-      kind: 'ConfigMap',
-      namespace: SIMULATED_NAMESPACE,
+      kind: 'Pod',
+      namespace: KUBE_SYSTEM,
       name,
     })),
   ];
@@ -43,4 +65,10 @@ export async function removeNode(client: Client, nodeName: string): Promise<void
       if (!isNotFound(e)) throw e;
     }
   }
+  if (!controlPlane) return;
+  const store = new EtcdClusterStore(client);
+  await store.update((s) => {
+    const next = s ? hostGone(s, nodeName) : undefined;
+    return { state: next!, result: undefined, changed: next !== undefined && next !== s };
+  });
 }

@@ -133,6 +133,26 @@ describe('desiredMachineStatus', () => {
     ]);
   });
 
+  it('control-plane hosts report EtcdProvisioned as upstream: waiting for the VM, the CA (with why), provisioned', () => {
+    const t = clock('2026-01-01T00:00:00Z');
+    const etcdOf = (s: ReturnType<typeof desiredMachineStatus>) =>
+      s.conditions?.find((c) => c.type === 'EtcdProvisioned');
+    const missing = { ok: false, reason: 'InternalError', message: 'failed to get etcd CA: Secret d/c-etcd not found' };
+    expect(
+      etcdOf(desiredMachineStatus(infra(), machine(), { phase: 'Booting', remainingMs: 5 }, t, missing)),
+    ).toMatchObject({ status: 'False', reason: 'WaitingForVMProvisioned' });
+    expect(etcdOf(desiredMachineStatus(infra(), machine(), { phase: 'Running' }, t, missing))).toMatchObject({
+      status: 'False',
+      reason: 'InternalError',
+      message: missing.message,
+    });
+    const ok = desiredMachineStatus(infra(), machine(), { phase: 'Running' }, t, { ok: true });
+    expect(etcdOf(ok)).toMatchObject({ status: 'True', reason: 'Provisioned', observedGeneration: 3 });
+    // The member's CA does not gate the VM's readiness; workers have no such condition.
+    expect(ok.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(etcdOf(desiredMachineStatus(infra(), machine(), { phase: 'Running' }, t))).toBeUndefined();
+  });
+
   it('is stable: recomputing an unchanged status keeps lastTransitionTime (no write needed)', () => {
     const first = desiredMachineStatus(infra(), machine(), { phase: 'Running' }, clock('2026-01-01T00:00:00Z'));
     const again = desiredMachineStatus(infra(first), machine(), { phase: 'Running' }, clock('2026-01-01T01:00:00Z'));

@@ -13,7 +13,9 @@ import {
 } from '@capi/api';
 import type { InMemoryMachine } from '../api/types';
 import {
+  ETCD_PROVISIONED_CONDITION,
   PROVISIONED_REASON,
+  WAITING_FOR_VM_PROVISIONED_REASON,
   PROVISIONING_REASON,
   VM_PROVISIONED_CONDITION,
   WAITING_FOR_BOOTSTRAP_DATA_REASON,
@@ -67,12 +69,16 @@ export function initialHostState(machine: Machine, infra: InMemoryMachine): Host
 
 type InMemoryMachineStatus = NonNullable<InMemoryMachine['status']>;
 
+/** How far a control-plane host's etcd member is (undefined: not a control-plane host, no EtcdProvisioned). */
+export type EtcdProvisioning = { ok: true } | { ok: false; reason: string; message: string };
+
 /** The status for a phase; unchanged conditions keep their lastTransitionTime (and identity). */
 export function desiredMachineStatus(
   infra: InMemoryMachine,
   machine: Machine,
   phase: MachinePhase,
   clock: PassiveClock,
+  etcd?: EtcdProvisioning,
 ): InMemoryMachineStatus {
   const current = infra.status ?? {};
   const generation = infra.metadata.generation;
@@ -105,6 +111,19 @@ export function desiredMachineStatus(
         },
     clock,
   );
+  if (etcd) {
+    // upstream reconcileNormalETCD: waits for the VM, then for the etcd CA its member serves TLS with.
+    const c = !running
+      ? { status: 'False' as const, reason: WAITING_FOR_VM_PROVISIONED_REASON }
+      : etcd.ok
+        ? { status: 'True' as const, reason: PROVISIONED_REASON }
+        : { status: 'False' as const, reason: etcd.reason, message: etcd.message };
+    conditions = setCondition(
+      conditions,
+      { type: ETCD_PROVISIONED_CONDITION, ...c, observedGeneration: generation },
+      clock,
+    );
+  }
   const out: InMemoryMachineStatus = { ...current, conditions };
   if (running) {
     out.initialization = { provisioned: true };

@@ -1,7 +1,15 @@
 // InMemoryMachine controller: boots a simulated VM (after a delay), registers its Node in the workload cluster,
 // reports provisioned/providerID/addresses; on deletion removes the Node and the finalizer.
 import { Inject, Optional } from '@nestjs/common';
-import { CLUSTER_NAME_LABEL, ClusterGVK, MachineGVK, type Cluster, type Machine } from '@capi/api';
+import {
+  CLUSTER_NAME_LABEL,
+  ClusterGVK,
+  MACHINE_CONTROL_PLANE_LABEL,
+  MachineGVK,
+  type Cluster,
+  type Machine,
+} from '@capi/api';
+import { ETCD_CA, clusterSecretName, keyPairFromSecret } from '@capi/certs';
 import {
   CACHE,
   CACHED_CLIENT,
@@ -15,18 +23,25 @@ import {
 } from '@capi/controller-runtime';
 import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryMachine } from '../api/types';
-import { INMEMORY_FIELD_MANAGER, INMEMORY_MACHINE_CONTROLLER, INMEMORY_MACHINE_FINALIZER } from '../api/constants';
+import {
+  INMEMORY_FIELD_MANAGER,
+  INMEMORY_MACHINE_CONTROLLER,
+  INMEMORY_MACHINE_FINALIZER,
+  INTERNAL_ERROR_REASON,
+  WAITING_FOR_VM_PROVISIONED_REASON,
+} from '../api/constants';
 import {
   DEFAULT_PROVISIONING_DELAY_MS,
   INMEMORY_OPTIONS,
   WORKLOAD_CLUSTERS,
   type InMemoryProviderOptions,
 } from '../options';
-import type { WorkloadClusters } from '../workload/workload-clusters';
+import type { RunningWorkloadCluster, WorkloadClusters } from '../workload/workload-clusters';
 import { applyNode, removeNode } from '../host/nodes';
 import { ensureKubeadmObjects, kubeadmInitInputs } from '../host/kubeadm-objects';
 import {
   desiredMachineStatus,
+  type EtcdProvisioning,
   initialHostState,
   isPaused,
   machinePhase,
@@ -39,8 +54,11 @@ import { jsonEqual, type KubeObject } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
 const KIND = 'InMemoryMachine';
+const isControlPlane = (machine: Machine) => machine.metadata.labels?.[MACHINE_CONTROL_PLANE_LABEL] !== undefined;
 /** Requeue while the Cluster is missing or paused (nothing watched here tells when that changes). */
 const RETRY_MS = 10_000;
+/** Requeue while the etcd CA Secret is missing or invalid (upstream returns an error: retried with backoff). */
+const ETCD_CA_RETRY_MS = 2000;
 /** How long a reconcile waits for the cache to observe its own InMemoryMachine write. */
 const CACHE_WAIT_MS = 5000;
 
@@ -122,30 +140,74 @@ export class InMemoryMachineReconciler implements Reconciler {
       progress = provisioningProgress(this.bootStartedAt.get(uid)!, this.now(), this.delayMs);
     }
     const phase = provisioned ? ({ phase: 'Running' } as const) : machinePhase(machine, progress);
+    const controlPlane = isControlPlane(machine);
+    // Only a running VM's etcd member can have the CA (decide: WaitingForVMProvisioned until then).
+    let etcd: EtcdProvisioning | undefined = controlPlane
+      ? { ok: false, reason: WAITING_FOR_VM_PROVISIONED_REASON, message: '' }
+      : undefined;
 
     if (phase.phase === 'Running') {
-      await this.ensureNode(cluster, machine, infra);
+      const running = await this.ensureNode(cluster, machine, infra);
+      if (controlPlane) etcd = await this.ensureEtcdCA(cluster, running);
       await this.ensureProviderID(ctx.signal, infra, providerIdOf(machine));
       this.bootStartedAt.delete(infra.metadata.uid!);
     }
-    await this.writeStatus(ctx.signal, infra, desiredMachineStatus(infra, machine, phase, { now: this.now }));
+    const status = desiredMachineStatus(infra, machine, phase, { now: this.now }, etcd);
+    await this.writeStatus(ctx.signal, infra, status);
     if (phase.phase === 'Booting') return { requeueAfterMs: phase.remainingMs };
+    // Nothing watched tells when the etcd CA Secret appears (upstream returns an error and is retried).
+    if (phase.phase === 'Running' && etcd && !etcd.ok) return { requeueAfterMs: ETCD_CA_RETRY_MS };
+  }
+
+  /**
+   * Hands the cluster's etcd CA (the `<cluster>-etcd` Secret, written by the control plane provider) to the workload
+   * API server, whose etcd members serve TLS with certificates it signs and verify clients against it (upstream
+   * reconcileNormalETCD: AddEtcdMember with the CA from secret.Get(..., secret.EtcdCA)).
+   */
+  private async ensureEtcdCA(cluster: Cluster, running: RunningWorkloadCluster): Promise<EtcdProvisioning> {
+    const name = clusterSecretName(cluster.metadata.name!, ETCD_CA);
+    const ref = `${cluster.metadata.namespace}/${name}`;
+    const secret = await this.client.tryGet({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      namespace: cluster.metadata.namespace,
+      name,
+    });
+    if (!secret)
+      return { ok: false, reason: INTERNAL_ERROR_REASON, message: `failed to get etcd CA: Secret ${ref} not found` };
+    let ca;
+    try {
+      ca = keyPairFromSecret(secret);
+    } catch (e) {
+      return {
+        ok: false,
+        reason: INTERNAL_ERROR_REASON,
+        message: `invalid etcd CA in Secret ${ref}: ${(e as Error).message}`,
+      };
+    }
+    await running.server.setEtcdCA(ca);
+    return { ok: true };
   }
 
   /** Registers the Node unless it exists: after boot, or again after a restart lost the workload server's data. */
-  private async ensureNode(cluster: Cluster, machine: Machine, infra: InMemoryMachine): Promise<void> {
+  private async ensureNode(
+    cluster: Cluster,
+    machine: Machine,
+    infra: InMemoryMachine,
+  ): Promise<RunningWorkloadCluster> {
     const running = await this.workloads.ensure(
       { namespace: cluster.metadata.namespace!, name: cluster.metadata.name!, uid: cluster.metadata.uid! },
       cluster.spec.controlPlaneEndpoint?.port,
     );
     const existing = await running.client.tryGet({ apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! });
     // A deleting Machine's Node is being removed on purpose: never re-register it.
-    if (existing || machine.metadata.deletionTimestamp) return;
+    if (existing || machine.metadata.deletionTimestamp) return running;
     const host = initialHostState(machine, infra);
     // Before the Node: a failure is retried, since the Node's existence ends this step.
     if (host.controlPlane)
       await ensureKubeadmObjects(running.client, await kubeadmInitInputs(this.client, cluster, machine));
     await applyNode(running.client, host, new Date(this.now()));
+    return running;
   }
 
   private async ensureProviderID(signal: AbortSignal, infra: InMemoryMachine, providerID: string): Promise<void> {
@@ -206,7 +268,7 @@ export class InMemoryMachineReconciler implements Reconciler {
       : undefined;
     // No running workload server: the simulated host is gone with it, nothing left to clean up.
     const nodeName = machine?.metadata.name ?? ownerMachineName(infra);
-    if (running && nodeName) await removeNode(running.client, nodeName);
+    if (running && nodeName) await removeNode(running.client, nodeName, machine ? isControlPlane(machine) : undefined);
     await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
   }
 }

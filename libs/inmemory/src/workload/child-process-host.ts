@@ -5,12 +5,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { extname, join, resolve } from 'node:path';
 import type { Logger, RequestCounts } from '@capi/apiserver';
+import type { KeyPair } from '@capi/certs';
 import type { StorageUsage, WorkloadServer, WorkloadServerHost } from './server-host';
 import type { WorkloadServerReply, WorkloadServerRequest } from './server-process';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type Started = { id: number; url: string; token: string; caData?: string };
-type Op = Exclude<WorkloadServerRequest['op'], 'start'>;
+type Op = Exclude<WorkloadServerRequest['op'], 'start' | 'setEtcdCA'>;
 
 /** Distributive Omit, so each request variant keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -58,6 +59,7 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
     const child = this.ensureChild();
     const started = (await this.request(child, { op: 'start', host, preferredPort })) as Started;
     const state: ServerState = { alive: child.proc.connected, lost: [] };
+    let etcdCA: KeyPair | undefined;
     child.servers.add(state);
     const call = async (op: Op) =>
       state.alive
@@ -75,6 +77,13 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
       countRequests: async () => (await call('countRequests')) as RequestCounts,
       resetRequests: async () => void (await call('resetRequests')),
       storageUsage: async () => (await call('storageUsage')) as StorageUsage,
+      // The CA goes to the child once per server (a lost child's new server gets it again from the controller).
+      setEtcdCA: async (ca) => {
+        if (etcdCA?.cert === ca.cert && etcdCA.key === ca.key) return;
+        if (!state.alive) throw new Error(`workload server ${started.url} is gone`);
+        await this.request(child, { op: 'setEtcdCA', server: started.id, ca });
+        etcdCA = ca;
+      },
       stop: async () => {
         if (!state.alive) return;
         state.alive = false;

@@ -4,6 +4,8 @@
 // the simulated ones out of it. WorkloadClusters reaches a server only through its URL, token and CA (kubeconfig), so
 // both behave the same.
 import { ApiServer, type Logger, type RequestCounts, type StartedServer } from '@capi/apiserver';
+import type { KeyPair } from '@capi/certs';
+import type { EtcdBackend } from '../etcd/etcd-backend';
 
 export type StorageUsage = ReturnType<ApiServer['storageUsage']>;
 
@@ -28,6 +30,11 @@ export interface WorkloadServer extends StartedServer {
   countRequests(): Promise<RequestCounts>;
   resetRequests(): Promise<void>;
   storageUsage(): Promise<StorageUsage>;
+  /**
+   * Hands the cluster's etcd CA to the server's etcd members (their serving certificates, client verification): a
+   * port-forward to an etcd Pod reaches its member only once they have it.
+   */
+  setEtcdCA(ca: KeyPair): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,13 +47,39 @@ export interface WorkloadServerHost {
   close(): Promise<void>;
 }
 
-/** An ApiServer in this process, started on `preferredPort` when it is free, else on a random port. */
-async function startLocal(
-  host: string,
-  preferredPort: number | undefined,
-  logger?: Logger,
-): Promise<{ server: ApiServer; started: StartedServer }> {
-  const listen = async (port: number) => {
+interface LocalServer {
+  server: ApiServer;
+  started: StartedServer;
+  /** The etcd members behind the server's port-forwards. */
+  etcd: LazyEtcd;
+}
+
+/**
+ * A server's etcd members, loaded on first use (a CA handed over, a port-forward): their modules (gRPC, a Kubernetes
+ * client) stay out of a process whose clusters have no control plane yet, e.g. the child process while it starts.
+ */
+class LazyEtcd {
+  private backend?: Promise<EtcdBackend>;
+
+  constructor(private readonly started: StartedServer) {}
+
+  get(): Promise<EtcdBackend> {
+    this.backend ??= import('../etcd/etcd-backend').then((m) => m.EtcdBackend.forServer(this.started));
+    return this.backend;
+  }
+
+  async close(): Promise<void> {
+    await (await this.backend?.catch(() => undefined))?.close();
+  }
+}
+
+/**
+ * An ApiServer in this process, started on `preferredPort` when it is free, else on a random port; port-forwards to
+ * its etcd Pods reach the simulated etcd members (EtcdBackend), in this process too.
+ */
+async function startLocal(host: string, preferredPort: number | undefined, logger?: Logger): Promise<LocalServer> {
+  const listen = async (port: number): Promise<LocalServer> => {
+    let etcd: LazyEtcd | undefined;
     // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
     const server = new ApiServer({
       storage: { type: 'memory' },
@@ -55,9 +88,15 @@ async function startLocal(
       tls: true,
       logger,
       parsedCacheChars: WORKLOAD_PARSED_CACHE_CHARS,
+      portForward: async (target) => {
+        if (!etcd) throw new Error('the workload API server is starting');
+        return (await etcd.get()).portForward(target);
+      },
     });
     try {
-      return { server, started: await server.start() };
+      const started = await server.start();
+      etcd = new LazyEtcd(started);
+      return { server, started, etcd };
     } catch (e) {
       await server.stop();
       throw e;
@@ -77,7 +116,7 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
   constructor(private readonly logger?: Logger) {}
 
   async start(host: string, preferredPort?: number): Promise<WorkloadServer> {
-    const { server, started } = await startLocal(host, preferredPort, this.logger);
+    const { server, started, etcd } = await startLocal(host, preferredPort, this.logger);
     const servers = this.servers;
     let alive = true;
     const handle: WorkloadServer = {
@@ -90,9 +129,11 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
       countRequests: async () => server.countRequests(),
       resetRequests: async () => server.resetRequests(),
       storageUsage: async () => server.storageUsage(),
+      setEtcdCA: async (ca) => (await etcd.get()).setCA(ca),
       async stop() {
         alive = false;
         servers.delete(handle);
+        await etcd.close();
         await server.stop();
       },
     };

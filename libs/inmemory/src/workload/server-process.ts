@@ -1,12 +1,14 @@
 // The child side of ChildProcessWorkloadServerHost: runs workload API servers in this process and answers the
 // parent's requests over the IPC channel. It exits when the parent disconnects (closes the host, exits or is killed),
 // so no server outlives the manager.
+import type { KeyPair } from '@capi/certs';
 import { InProcessWorkloadServerHost, type WorkloadServer } from './server-host';
 
 /** parent → child */
 export type WorkloadServerRequest =
   | { id: number; op: 'start'; host: string; preferredPort?: number }
-  | { id: number; op: 'stop' | 'countRequests' | 'resetRequests' | 'storageUsage'; server: number };
+  | { id: number; op: 'stop' | 'countRequests' | 'resetRequests' | 'storageUsage'; server: number }
+  | { id: number; op: 'setEtcdCA'; server: number; ca: KeyPair };
 
 /** child → parent: a reply to request `id`, or a log line of a server. */
 export type WorkloadServerReply =
@@ -34,6 +36,7 @@ export function serveWorkloadServers(): void {
     }
     const server = servers.get(req.server);
     if (!server) throw new Error(`no workload server ${req.server} in process ${process.pid}`);
+    if (req.op === 'setEtcdCA') return server.setEtcdCA(req.ca);
     if (req.op === 'stop') servers.delete(req.server);
     return server[req.op]();
   };

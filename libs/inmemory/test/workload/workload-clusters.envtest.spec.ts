@@ -117,6 +117,7 @@ describe('WorkloadClusters', () => {
         countRequests: async () => ({}) as never,
         resetRequests: async () => undefined,
         storageUsage: async () => ({}) as never,
+        setEtcdCA: async () => undefined,
         stop: async () => undefined,
       }),
       pid: () => undefined,
