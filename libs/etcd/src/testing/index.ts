@@ -1,0 +1,1 @@
+export { FakeEtcdApi, fakeEtcdClient, type FakeEtcdOptions } from './fake-etcd';
