@@ -11,6 +11,7 @@ import {
   KUBEADM_CONTROL_PLANE_FINALIZER,
   PAUSED_ANNOTATION,
   type Cluster,
+  type ConditionInput,
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
@@ -33,6 +34,7 @@ import {
 import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
+import { reconcileClusterCertificates, withCondition } from './certificates';
 import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import {
   failureDomainForScaleUp,
@@ -156,6 +158,12 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       run.log.log('waiting for Cluster infrastructure to be provisioned');
       return;
     }
+    const certificates = await reconcileClusterCertificates(this.client, kcp, cluster);
+    if (certificates.error) {
+      const conditions = withCondition(kcp, certificates.condition, this.clock);
+      await this.client.patch(refOf(kcp), 'merge', { status: { conditions } }, { subresource: 'status' });
+      throw certificates.error;
+    }
     const clusterName = cluster.metadata.name!;
     const template = await getInfraTemplate(run.io, kcp);
     if (!template)
@@ -224,7 +232,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     // Workload cluster health is not watched: look again while it is not healthy, so it recovers without an event.
     if (!outcome.result && observed.kcpHealth.some((c) => c.status !== 'True'))
       outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
-    await this.updateStatus(run, kcp, clusterName, results, observed, outcome.waiting);
+    await this.updateStatus(run, kcp, clusterName, results, observed, certificates.condition, outcome.waiting);
     if (stepError) throw stepError;
     return outcome.result;
   }
@@ -437,6 +445,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     clusterName: string,
     results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
     observed: ControlPlaneObservation,
+    certificatesCondition: ConditionInput,
     waiting?: string,
   ): Promise<void> {
     const machines = await listControlPlaneMachines(run.io, kcp, clusterName);
@@ -465,7 +474,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       machineHealth: observed.machineHealth,
       nodes: observed.nodes,
       etcdMembers: observed.etcdMembers,
-      certificatesAvailable: true,
+      certificatesCondition,
     });
     if (canonicalJson(status) === canonicalJson(kcp.status ?? {})) return;
     await this.client.patch(refOf(kcp), 'merge', { status }, { subresource: 'status' });

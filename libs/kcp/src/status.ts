@@ -96,11 +96,8 @@ export interface KcpStatusInput {
   /** Workload cluster Nodes and etcd members (undefined: not read). */
   nodes?: readonly WorkloadNode[];
   etcdMembers?: readonly EtcdMember[];
-  /**
-   * Upstream's Available needs CertificatesAvailable; this KCP generates no cluster certificates (the in-memory
-   * workload clusters need none), so the reconciler reports them as available.
-   */
-  certificatesAvailable?: boolean;
+  /** CertificatesAvailable as this reconcile's certificates step set it (certificates.ts); Available needs it True. */
+  certificatesCondition?: ConditionInput;
   clock: PassiveClock;
 }
 
@@ -160,6 +157,7 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
     machines.some((m) => !!m.status?.nodeRef);
   const now = new Date(clock.now());
   const healthy = machines.map((m) => withHealth(m, input.machineHealth?.get(m.metadata.name ?? '') ?? [], now));
+  if (input.certificatesCondition) inputs.push(input.certificatesCondition);
   inputs.push(
     availableCondition({
       kcp,
@@ -169,7 +167,7 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
       machines: healthy,
       now,
       etcdMembersAndMachinesAreMatching: etcdMembersMatchMachines(machines, input.nodes, input.etcdMembers, now),
-      certificatesAvailable: input.certificatesAvailable ?? false,
+      certificatesAvailable: input.certificatesCondition?.status === 'True',
     }),
   );
   let conditions: Condition[] | undefined = kcp.status?.conditions;

@@ -1,0 +1,28 @@
+export {
+  generateCA,
+  generateServiceAccountKeys,
+  signCertificate,
+  type CertificateRequest,
+  type CertificateUsage,
+  type KeyPair,
+} from './keypair';
+export {
+  APISERVER_ETCD_CLIENT,
+  CLUSTER_CA,
+  CLUSTER_SECRET_TYPE,
+  ETCD_CA,
+  FRONT_PROXY_CA,
+  SERVICE_ACCOUNT,
+  TLS_CRT_KEY,
+  TLS_KEY_KEY,
+  certificateSecret,
+  certificatesForInitialControlPlane,
+  clusterSecretName,
+  ensureAllExist,
+  keyPairFromSecret,
+  lookup,
+  lookupOrGenerate,
+  type ClusterCertificate,
+  type ClusterKey,
+  type Purpose,
+} from './cluster-certificates';
