@@ -2,7 +2,7 @@
 // member reached through the test port-forward server as KCP reaches etcd-<node> through the API server.
 import { ALARM_TYPE_NAME, AlarmType, EtcdClientGenerator, type EtcdClient } from '@capi/etcd';
 import { AlarmAction, AlarmType as EtcdAlarmType, Etcd3 } from 'etcd3';
-import { generateCA, signCertificate } from './support/certs';
+import { generateCA, signCertificate } from '@capi/certs';
 import { startPortForwardServer, type PortForwardServer } from './support/portforward-server';
 import { startTlsEtcd, type TlsEtcd } from './support/tls-etcd';
 

@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { generateCA, signCertificate } from './certs';
+import { generateCA, signCertificate } from '@capi/certs';
 
 const PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/portforward$/;
 

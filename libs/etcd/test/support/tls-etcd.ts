@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EtcdCluster, kubeAssetsDir } from '@capi/kube-control-plane';
-import type { EtcdTls } from '../../src/grpc-api';
-import { generateCA, signCertificate, type KeyPair } from './certs';
+import { generateEtcdClientCert, type EtcdTls } from '@capi/etcd';
+import { generateCA, signCertificate, type KeyPair } from '@capi/certs';
 
 export interface TlsEtcd {
   cluster: EtcdCluster;
@@ -18,8 +18,10 @@ export interface TlsEtcd {
 export async function startTlsEtcd(members: number): Promise<TlsEtcd> {
   const dir = mkdtempSync(join(tmpdir(), 'capi-etcd-'));
   const ca = await generateCA('etcd-ca');
-  const server = await signCertificate(ca, { commonName: 'etcd', usage: 'server', ipAddresses: ['127.0.0.1'] });
-  const client = await signCertificate(ca, { commonName: 'cluster-api.x-k8s.io', usage: 'client' });
+  // kubeadm's etcd serving certificate is for clients too (etcd's gateway dials the member with it).
+  const server = await signCertificate(ca, { commonName: 'etcd', usage: 'client-server', ipAddresses: ['127.0.0.1'] });
+  // The certificate KCP makes for itself.
+  const client = await generateEtcdClientCert(ca);
   const cluster = new EtcdCluster({
     binary: join(kubeAssetsDir(), 'etcd'),
     dir,
