@@ -23,7 +23,7 @@ export {
 export { type EtcdTls, grpcEtcdApi } from './grpc-api';
 export { PortForwardDialer, PORT_FORWARD_PROTOCOL, type PortForwardProxy } from './portforward-dialer';
 export { LoopbackBridge } from './loopback-bridge';
-export { aggregateErrors, rootCause, wrapError } from './errors';
+export { aggregateErrors, errorMessage, rootCause, wrapError } from './errors';
 export {
   CLIENT_CERT_CACHE_TTL_MS,
   ETCD_CLIENT_COMMON_NAME,

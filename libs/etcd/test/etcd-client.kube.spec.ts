@@ -3,8 +3,8 @@
 import { ALARM_TYPE_NAME, AlarmType, EtcdClientGenerator, type EtcdClient } from '@capi/etcd';
 import { AlarmAction, AlarmType as EtcdAlarmType, Etcd3 } from 'etcd3';
 import { generateCA, signCertificate } from '@capi/certs';
-import { startPortForwardServer, type PortForwardServer } from './support/portforward-server';
-import { startTlsEtcd, type TlsEtcd } from './support/tls-etcd';
+import { startPortForwardServer, type PortForwardServer } from '@capi/etcd/testing';
+import { startTlsEtcd, type TlsEtcd } from '@capi/etcd/testing';
 
 jest.setTimeout(120_000);
 

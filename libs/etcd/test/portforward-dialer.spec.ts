@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { LoopbackBridge, PortForwardDialer } from '@capi/etcd';
 import { connect } from 'node:net';
-import { startPortForwardServer, type PortForwardServer } from './support/portforward-server';
+import { startPortForwardServer, type PortForwardServer } from '@capi/etcd/testing';
 
 function read(stream: Duplex, bytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

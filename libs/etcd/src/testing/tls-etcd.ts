@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EtcdCluster, kubeAssetsDir } from '@capi/kube-control-plane';
-import { generateEtcdClientCert, type EtcdTls } from '@capi/etcd';
+import { generateEtcdClientCert } from '../client-cert';
+import type { EtcdTls } from '../grpc-api';
 import { generateCA, signCertificate, type KeyPair } from '@capi/certs';
 
 export interface TlsEtcd {
