@@ -35,3 +35,13 @@ export { type Clock, type PassiveClock, realClock, RealClock, sleep, type TimerH
 export { formatTime } from './time';
 export { LRUExpireCache, type LRUExpireCacheOptions } from './cache/lru-expire-cache';
 export { compareKubernetesVersions, parseKubernetesVersion } from './version/version';
+export { mustEqualLabelValue, mustFormatLabelValue } from './labels/format';
+export {
+  generateNameFromTemplate,
+  MAX_NAME_LENGTH,
+  NameTemplateError,
+  RANDOM_LENGTH,
+  randomString,
+  renderNameTemplate,
+} from './names/template';
+export { isDNS1123Subdomain } from './validation/content';

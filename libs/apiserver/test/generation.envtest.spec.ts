@@ -83,6 +83,7 @@ describe('metadata.generation', () => {
     const tested = [
       ...WITHOUT_GENERATION.map(([, o]) => `${o.apiVersion.includes('/') ? o.apiVersion.split('/')[0] : ''}/${o.kind}`),
       'apiextensions.k8s.io/CustomResourceDefinition',
+      '/Pod',
     ];
     expect(tested.sort()).toEqual(
       builtinResources()
@@ -115,6 +116,22 @@ describe('metadata.generation', () => {
       expect(applied.metadata.generation).toBeUndefined();
     },
   );
+
+  it('Pod: 1 on create, bumped by spec changes, not by metadata or status', async () => {
+    const pod = await c.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'gen-pod', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'busybox:1' }] },
+    } as KubeObject);
+    expect(pod.metadata.generation).toBe(1);
+    const labelled = await c.patch(ref(pod), 'merge', { metadata: { labels: { l: 'v' } } });
+    expect(labelled.metadata.generation).toBe(1);
+    const status = await c.patch(ref(pod), 'merge', { status: { phase: 'Running' } }, { subresource: 'status' });
+    expect(status.metadata.generation).toBe(1);
+    const image = await c.patch(ref(pod), 'merge', { spec: { activeDeadlineSeconds: 30 } });
+    expect(image.metadata.generation).toBe(2);
+  });
 
   it('CustomResourceDefinition: 1 on create, bumped by spec changes only', async () => {
     const crd = await c.create({

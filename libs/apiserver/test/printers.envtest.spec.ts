@@ -24,6 +24,7 @@ describe('kubectl get of built-in kinds', () => {
       '/Event',
       '/Namespace',
       '/Node',
+      '/Pod',
       '/Secret',
       'apiextensions.k8s.io/CustomResourceDefinition',
       'coordination.k8s.io/Lease',
@@ -43,6 +44,23 @@ describe('kubectl get of built-in kinds', () => {
     expect(rows[0]).toEqual(['NAME', 'DATA', 'AGE']);
     expect(rows[1]).toEqual(['cm1', '3', expect.stringMatching(/^\d+s$/)]);
     expect((await get(['cm', 'cm1', '-o', 'wide']))[0]).toEqual(['NAME', 'DATA', 'AGE']);
+  });
+
+  it('pods: NAME READY STATUS RESTARTS AGE; wide IP NODE NOMINATED NODE READINESS GATES', async () => {
+    await apply({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'po1', namespace: 'default' },
+      spec: { nodeName: 'n1', containers: [{ name: 'a', image: 'busybox' }], readinessGates: [{ conditionType: 'G' }] },
+    });
+    expect(await get(['po', 'po1'])).toEqual([
+      ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE'],
+      ['po1', '0/1', 'Pending', '0', expect.stringMatching(/^\d+s$/)],
+    ]);
+    expect(await get(['pods', 'po1', '-o', 'wide'])).toEqual([
+      ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES'],
+      ['po1', '0/1', 'Pending', '0', expect.stringMatching(/^\d+s$/), '<none>', 'n1', '<none>', '0/1'],
+    ]);
   });
 
   it('secrets: NAME TYPE DATA AGE', async () => {

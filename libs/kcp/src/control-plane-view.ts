@@ -24,8 +24,8 @@ export interface ControlPlaneObservation {
   /** The etcd leader and alarms read with the members (upstream ControlPlane.EtcdLeader / EtcdMembersAlarms). */
   etcdLeader?: EtcdMember;
   etcdAlarms?: MemberAlarm[];
-  /** Why the Nodes could not be read (etcd cannot be reached then either). */
-  nodeListError?: string;
+  /** Why the Nodes could not be read (upstream NodeListError; etcd cannot be reached then either). */
+  nodesError?: string;
   /** The workload cluster read from, for the etcd operations of this reconcile; undefined if it was not reachable. */
   workload?: WorkloadCluster;
 }
@@ -89,7 +89,7 @@ export async function observeControlPlane(
     etcdMembers: etcdRead?.members,
     etcdLeader: etcdRead?.leader,
     etcdAlarms: etcdRead?.alarms,
-    nodeListError: 'error' in nodes ? nodes.error : undefined,
+    nodesError: 'error' in nodes && machines.length > 0 ? nodes.error : undefined,
     workload,
   };
 }

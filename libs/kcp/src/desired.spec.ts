@@ -1,4 +1,4 @@
-import { KCP_REMEDIATION_FOR_ANNOTATION } from '@capi/api';
+import { KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION, KCP_REMEDIATION_FOR_ANNOTATION } from '@capi/api';
 import { computeDesiredMachine, controlPlaneMachineAnnotations, controlPlaneMachineLabels } from './desired';
 import { CLUSTER, kcp, machine } from './testing/fixtures';
 
@@ -67,7 +67,11 @@ describe('computeDesiredMachine for an existing Machine (what syncMachines appli
     const desired = computeDesiredMachine({ kcp: templated(), clusterName: CLUSTER, existing: existing() });
     expect(desired.metadata.labels).toEqual(controlPlaneMachineLabels(templated(), CLUSTER));
     // Annotations other writers put on the Machine are not part of the intent (the apply leaves them alone).
-    expect(desired.metadata.annotations).toEqual({ note: 'a', [KCP_REMEDIATION_FOR_ANNOTATION]: '{"machine":"m0"}' });
+    expect(desired.metadata.annotations).toEqual({
+      note: 'a',
+      [KCP_REMEDIATION_FOR_ANNOTATION]: '{"machine":"m0"}',
+      [KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION]: '',
+    });
     expect(desired.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 60, nodeDeletionTimeoutSeconds: 5 });
     expect(desired.spec.taints).toEqual([{ key: 'k', effect: 'NoSchedule', propagation: 'Always' }]);
     expect(desired.spec.readinessGates).toEqual([{ conditionType: 'Ready2' }]);
@@ -81,6 +85,28 @@ describe('computeDesiredMachine for an existing Machine (what syncMachines appli
     expect(desired.spec.deletion).toBeUndefined();
     expect(desired.spec.taints).toBeUndefined();
     expect(desired.metadata.labels?.stale).toBeUndefined();
-    expect(desired.metadata.annotations).toEqual({ [KCP_REMEDIATION_FOR_ANNOTATION]: '{"machine":"m0"}' });
+    expect(desired.metadata.annotations).toEqual({
+      [KCP_REMEDIATION_FOR_ANNOTATION]: '{"machine":"m0"}',
+      [KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION]: '',
+    });
+  });
+});
+
+describe('KCP pre-terminate hook (upstream desired_state_test.go: every desired Machine carries it)', () => {
+  it('a new Machine and an existing Machine both carry pre-terminate.delete.hook.machine.cluster.x-k8s.io/kcp-cleanup', () => {
+    const created = computeDesiredMachine({
+      kcp: templated(),
+      clusterName: CLUSTER,
+      name: 'new',
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachine', name: 'new' },
+    });
+    expect(created.metadata.annotations).toEqual({ note: 'a', [KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION]: '' });
+    // An existing Machine that lost it (e.g. created before) gets it back with the next apply.
+    const existing = machine('old', { annotations: {} });
+    expect(
+      computeDesiredMachine({ kcp: templated(), clusterName: CLUSTER, existing }).metadata.annotations?.[
+        KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION
+      ],
+    ).toBe('');
   });
 });

@@ -5,6 +5,7 @@ import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
   CONTROLPLANE_API_VERSION,
+  KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION,
   KCP_REMEDIATION_FOR_ANNOTATION,
   MACHINE_CONTROL_PLANE_LABEL,
   MACHINE_CONTROL_PLANE_NAME_LABEL,
@@ -102,6 +103,8 @@ export function computeDesiredMachine(input: DesiredMachineInput): Machine {
     ? existing.metadata.annotations?.[KCP_REMEDIATION_FOR_ANNOTATION]
     : input.remediationFor;
   if (remediationFor !== undefined) machine.metadata.annotations![KCP_REMEDIATION_FOR_ANNOTATION] = remediationFor;
+  // KCP's pre-terminate hook, on new and existing Machines: the etcd member goes right before the InfraMachine does.
+  machine.metadata.annotations![KCP_PRE_TERMINATE_HOOK_CLEANUP_ANNOTATION] = '';
   const failureDomain = existing ? existing.spec.failureDomain : input.failureDomain;
   if (failureDomain) machine.spec.failureDomain = failureDomain;
   if (tmpl.deletion && Object.keys(tmpl.deletion).length > 0) machine.spec.deletion = { ...tmpl.deletion };

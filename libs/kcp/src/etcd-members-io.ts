@@ -19,7 +19,7 @@ export async function reconcileEtcdMembers(
     machineHealth: observed.machineHealth,
     members: observed.etcdMembers,
     alarms: observed.etcdAlarms,
-    nodeListError: observed.nodeListError,
+    nodeListError: observed.nodesError,
     etcdClusterHealthy: observed.kcpHealth.some(
       (c) => c.type === ETCD_CLUSTER_HEALTHY_CONDITION && c.status === 'True',
     ),

@@ -5,7 +5,7 @@ import type { Condition, Machine } from '@capi/api';
 import { AlarmType, type MemberAlarm } from '@capi/etcd';
 import { testReconcileContext } from '@capi/controller-runtime/testing';
 import type { ControlPlaneObservation } from './control-plane-view';
-import { decideEtcdMembers, targetEtcdClusterHealthy } from './etcd-members';
+import { decideEtcdMembers } from './etcd-members';
 import { reconcileEtcdMembers } from './etcd-members-io';
 import { machine as fixtureMachine } from './testing/fixtures';
 import type { EtcdMember, WorkloadCluster } from './workload-cluster';
@@ -191,32 +191,21 @@ describe('reconcileEtcdMembers (upstream TestKubeadmControlPlaneReconciler_recon
   });
 });
 
-describe('targetEtcdClusterHealthy (upstream remediation.go)', () => {
-  const ms = [
-    m1('a', { nodeRef: 'a', etcd: 'True' }),
-    m1('b', { nodeRef: 'b', etcd: 'True' }),
-    m1('c', { nodeRef: 'c', etcd: 'False' }),
-  ];
-  const members = ['a', 'b', 'c'].map((name, i) => ({ id: String(i + 1), name }));
-  it('3 members: removing the unhealthy one keeps quorum, removing a healthy one does not', () => {
-    expect(targetEtcdClusterHealthy({ machines: ms, members }, false, 'c')).toBe(true);
-    expect(targetEtcdClusterHealthy({ machines: ms, members }, false, 'a')).toBe(false);
-  });
-  it('adding a member assumes it unhealthy beyond one member; learners block', () => {
-    expect(targetEtcdClusterHealthy({ machines: ms.slice(0, 1), members: members.slice(0, 1) }, true, '')).toBe(true);
-    expect(targetEtcdClusterHealthy({ machines: ms.slice(0, 2), members: members.slice(0, 2) }, true, '')).toBe(true);
-    // 2 members, one unhealthy, plus the new one assumed unhealthy: 1 of 3 healthy.
-    expect(targetEtcdClusterHealthy({ machines: ms, members: [members[0], members[2]] }, true, '')).toBe(false);
-    expect(
-      targetEtcdClusterHealthy(
-        { machines: ms, members: [...members, { id: '9', name: 'l', isLearner: true }] },
-        false,
-        'c',
-      ),
-    ).toBe(false);
-  });
-  it("the conditions computed this reconcile win over the Machines' own", () => {
-    const machineHealth = new Map([['c', [{ type: 'EtcdMemberHealthy', status: 'True' as const, reason: 'Healthy' }]]]);
-    expect(targetEtcdClusterHealthy({ machines: ms, members, machineHealth }, false, 'a')).toBe(true);
+describe('decideEtcdMembers quorum guard', () => {
+  it("the EtcdMemberHealthy computed this reconcile wins over the Machine's own", () => {
+    const input = {
+      etcdManaged: true,
+      etcdClusterHealthy: false,
+      machines: [m1('m1', { etcd: 'False' })],
+      members: [
+        { id: '0', name: 'm1-node' },
+        { id: '5', name: 'foo' },
+      ],
+    };
+    expect(decideEtcdMembers(input).type).toBe('error');
+    const machineHealth = new Map([
+      ['m1', [{ type: 'EtcdMemberHealthy', status: 'True' as const, reason: 'Healthy' }]],
+    ]);
+    expect(decideEtcdMembers({ ...input, machineHealth }).type).toBe('remove');
   });
 });

@@ -1,10 +1,10 @@
 // Etcd members without a Machine are removed (upstream controlplane/kubeadm/reconcilers/kubeadmcontrolplane/
-// kubeadmcontrolplane_controller.go reconcileEtcdMembers, with remediation.go targetEtcdClusterHealthy as its quorum
-// guard): a safeguard for a member removal that did not happen during a Machine's deletion, and against members KCP
+// kubeadmcontrolplane_controller.go reconcileEtcdMembers, with remediation.go targetEtcdClusterHealthy, target-health.ts,
+// as its quorum guard): a safeguard for a member removal that did not happen during a Machine's deletion, and against members KCP
 // does not manage. Pure: the reconciler passes what it observed this reconcile.
-import { getCondition, type ConditionInput, type Machine } from '@capi/api';
-import { AlarmType, type MemberAlarm } from '@capi/etcd';
-import { MACHINE_ETCD_MEMBER_HEALTHY_CONDITION } from './constants';
+import type { ConditionInput, Machine } from '@capi/api';
+import type { MemberAlarm } from '@capi/etcd';
+import { targetEtcdClusterHealthy } from './target-health';
 import type { EtcdMember } from './workload-cluster';
 
 export interface EtcdMembersInput {
@@ -28,50 +28,19 @@ export type EtcdMembersDecision =
 
 const NAME_NOT_ASSIGNED = '(Name not yet assigned)';
 
-function etcdMemberHealthy(input: Pick<EtcdMembersInput, 'machineHealth'>, machine: Machine): boolean {
-  const computed = input.machineHealth
-    ?.get(machine.metadata.name ?? '')
-    ?.find((c) => c.type === MACHINE_ETCD_MEMBER_HEALTHY_CONDITION);
-  return (computed ?? getCondition(machine, MACHINE_ETCD_MEMBER_HEALTHY_CONDITION))?.status === 'True';
-}
-
-/**
- * Upstream targetEtcdClusterHealthy: whether etcd keeps quorum once `memberToBeDeleted` is gone (and one member added
- * when `addEtcdMember`, assumed unhealthy unless the cluster has at most one member). Members without a name count
- * as starting learners; any learner makes the answer false. A member without a Machine is healthy unless it has an
- * alarm.
- */
-export function targetEtcdClusterHealthy(
-  input: Pick<EtcdMembersInput, 'machines' | 'machineHealth' | 'alarms'> & { members: readonly EtcdMember[] },
-  addEtcdMember: boolean,
-  memberToBeDeleted: string,
-): boolean {
-  let unhealthy = 0;
-  let learners = 0;
-  let voting = 0;
-  if (addEtcdMember) {
-    voting = 1;
-    if (input.members.length > 1) unhealthy++;
-  }
-  for (const member of input.members) {
-    if (member.name === '') {
-      learners++;
-      unhealthy++;
-      continue;
-    }
-    if (member.name === memberToBeDeleted) continue;
-    if (member.isLearner) learners++;
-    else voting++;
-    const machine = input.machines.find((m) => m.status?.nodeRef?.name === member.name);
-    if (!machine) {
-      const hasAlarms = (input.alarms ?? []).some((a) => a.type !== AlarmType.None && a.memberId === member.id);
-      if (hasAlarms) unhealthy++;
-      continue;
-    }
-    if (!etcdMemberHealthy(input, machine)) unhealthy++;
-  }
-  const quorum = Math.floor(voting / 2) + 1;
-  return learners === 0 && voting - unhealthy >= quorum;
+/** The Machines carrying this reconcile's EtcdMemberHealthy (upstream sets the conditions in memory first). */
+function withComputedHealth(input: Pick<EtcdMembersInput, 'machines' | 'machineHealth'>): Machine[] {
+  return input.machines.map((m) => {
+    const computed = input.machineHealth?.get(m.metadata.name ?? '') ?? [];
+    if (computed.length === 0) return m;
+    const types = new Set(computed.map((c) => c.type));
+    const kept = (m.status?.conditions ?? []).filter((c) => !types.has(c.type));
+    const now = new Date(0).toISOString();
+    return {
+      ...m,
+      status: { ...m.status, conditions: [...kept, ...computed.map((c) => ({ ...c, lastTransitionTime: now }))] },
+    } as Machine;
+  });
 }
 
 /** Upstream reconcileEtcdMembers: at most one member to remove per reconcile, with its guards. */
@@ -99,7 +68,16 @@ export function decideEtcdMembers(input: EtcdMembersInput): EtcdMembersDecision 
   const memberLabel = member.name || NAME_NOT_ASSIGNED;
   // A member without a name has not started (or is a learner) and will never be promoted without a Machine: no
   // quorum check, which would fail on learners anyway.
-  if (member.name !== '' && !targetEtcdClusterHealthy({ ...input, members }, false, member.name))
+  if (
+    member.name !== '' &&
+    !targetEtcdClusterHealthy({
+      members,
+      machines: withComputedHealth(input),
+      alarms: input.alarms,
+      addMember: false,
+      toBeDeleted: member.name,
+    }).ok
+  )
     return {
       type: 'error',
       message: `etcd member ${memberLabel} does not have a corresponding Machine, it must be removed from the cluster but this operation can lead to quorum loss. Please check the etcd status`,

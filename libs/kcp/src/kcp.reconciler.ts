@@ -66,6 +66,8 @@ import {
   formatRemediationData,
 } from './remediation';
 import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
+import { decidePreTerminateHook } from './pre-terminate';
+import { deleteControlPlaneMachines, preTerminateInput, reconcilePreTerminateHook } from './pre-terminate-io';
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
@@ -207,6 +209,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
 
     let outcome: StepOutcome = {};
     let stepError: unknown;
+    let preTerminate: Result | undefined;
     try {
       const action = planReconcile(kcp, view, this.gates.enabled('InPlaceUpdates'));
       // Upstream order: etcd members without a Machine go before anything else is done.
@@ -217,7 +220,9 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
           throw new Error(`failed to sync Machines: ${(syncError as Error).message}`, { cause: syncError });
         run.log.log(`${(syncError as Error).message}; waiting for the updated list of Machines`);
       } else if (etcdStep) outcome = { result: etcdStep };
-      else if (action.type === 'completeInPlaceTrigger') {
+      else if ((preTerminate = await this.reconcilePreTerminateHook(run, kcp, cluster, observed))) {
+        outcome = { result: preTerminate };
+      } else if (action.type === 'completeInPlaceTrigger') {
         // Before remediation, like upstream: a half-triggered update is finished before anything else.
         outcome = await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster);
       } else {
@@ -253,6 +258,21 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       namespace: kcp.metadata.namespace,
       name,
     });
+  }
+
+  /** Deleting Machines first (upstream reconcilePreTerminateHook): etcd member removal, then KCP's hook goes. */
+  private reconcilePreTerminateHook(
+    run: Run,
+    kcp: KubeadmControlPlane,
+    cluster: Cluster,
+    observed: ControlPlaneObservation,
+  ): Promise<Result | undefined> {
+    const decision = decidePreTerminateHook(preTerminateInput(kcp, observed));
+    return reconcilePreTerminateHook(
+      { client: this.client, workloads: this.workloads, log: run.log },
+      cluster,
+      decision,
+    );
   }
 
   private waiting(run: Run, messages: string[]): StepOutcome {
@@ -433,7 +453,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
   /** Deletion: delete all Machines, drop the finalizer once they are gone. */
   private async reconcileDelete(run: Run, kcp: KubeadmControlPlane, cluster: Cluster): Promise<Result | void> {
     const machines = await listControlPlaneMachines(run.io, kcp, cluster.metadata.name!);
-    for (const m of machines) if (!m.metadata.deletionTimestamp) await deleteMachine(run.io, m);
+    await deleteControlPlaneMachines(run.io, machines);
     if (machines.length > 0) return { requeueAfterMs: this.preflightRequeueMs };
     if (kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
       await this.client.patch(refOf(kcp), 'merge', {

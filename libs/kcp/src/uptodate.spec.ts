@@ -167,7 +167,11 @@ describe('upToDate', () => {
       'cluster.x-k8s.io/control-plane': '',
       'cluster.x-k8s.io/control-plane-name': 'cp',
     });
-    expect(r.result.desiredMachine.metadata.annotations).toEqual({ note: 'x' });
+    // Desired annotations: the template's, plus KCP's pre-terminate hook (upstream ComputeDesiredMachine).
+    expect(r.result.desiredMachine.metadata.annotations).toEqual({
+      note: 'x',
+      'pre-terminate.delete.hook.machine.cluster.x-k8s.io/kcp-cleanup': '',
+    });
   });
 
   it('detects an infrastructure template rotation and computes the desired InfraMachine from the new template', () => {

@@ -1,4 +1,3 @@
-import { decideDeletion } from './machine-deletion';
 import {
   desiredExternalMetadataPatch,
   machineRequestsFor,
@@ -111,20 +110,5 @@ describe('external object rules', () => {
         },
       }),
     ).toEqual([{ namespace: 'ns', name: 'a' }]);
-  });
-});
-
-describe('decideDeletion', () => {
-  it('deletes externals first, then the Node, then is done', () => {
-    expect(decideDeletion({ infraExists: true, bootstrapExists: false, hasNodeRef: true })).toEqual({
-      type: 'DeleteExternals',
-    });
-    expect(decideDeletion({ infraExists: false, bootstrapExists: true, hasNodeRef: true })).toEqual({
-      type: 'DeleteExternals',
-    });
-    expect(decideDeletion({ infraExists: false, bootstrapExists: false, hasNodeRef: true })).toEqual({
-      type: 'DeleteNode',
-    });
-    expect(decideDeletion({ infraExists: false, bootstrapExists: false, hasNodeRef: false })).toEqual({ type: 'Done' });
   });
 });

@@ -4,6 +4,7 @@ import { createMergePatch, realClock, type PassiveClock, cloneJson, type KubeObj
 import { CLUSTER_NAME_FIELD, indexMachines } from '@capi/index';
 import { ClusterGVK, MACHINE_FINALIZER, MachineGVK, PAUSED_ANNOTATION, isTrue, type Condition } from '@capi/api';
 import {
+  ApiEventRecorder,
   CACHE,
   CACHED_CLIENT,
   FEATURE_GATES,
@@ -109,7 +110,16 @@ export class MachineReconciler implements Reconciler {
     indexByFieldPath(cache, MachineGVK.apiVersion, 'Machine', MACHINE_PROVIDER_ID_FIELD);
     this.tracker = new ExternalObjectTracker(cache, machineRequestsFor, (req) => this.enqueue(req));
     this.inPlace = new InPlacePhase(this.client, runtimeClient, new HookRetryCache(this.clock));
-    this.deletion = new MachineDeletion(this.client, this.workloadClients);
+    this.deletion = new MachineDeletion({
+      client: this.client,
+      cache,
+      resolver: this.resolver,
+      workloadClients: this.workloadClients,
+      workloadNodes: this.workloadNodes,
+      events: new ApiEventRecorder(this.client, 'machine-controller', () => new Date(this.clock.now())),
+      clock: this.clock,
+      nodeDeletionRetryTimeoutMs: options.nodeDeletionRetryTimeoutMs,
+    });
   }
 
   /** The hook retry cache (exposed for tests and diagnostics). */
@@ -213,7 +223,7 @@ export class MachineReconciler implements Reconciler {
   ): Promise<Result | void> {
     if (!machine.metadata.finalizers?.includes(MACHINE_FINALIZER)) return;
     const original = structuredClone(machine.status);
-    const step = await this.deletion.run(machine, cluster, bootstrap, infra);
+    const step = await this.deletion.run({ machine, cluster, bootstrap, infra, log: ctx.log, signal: ctx.signal });
     if (step.done) {
       await this.patchMachine(ctx, machine, {
         metadata: {

@@ -17,4 +17,6 @@ export interface MachineControllerOptions {
   /** While a Machine waits for its Node (or runs), re-check the workload cluster this often; default 10 s. */
   nodePollIntervalMs?: number;
   maxConcurrentReconciles?: number;
+  /** How long one reconcile retries a failed Node deletion of a deleting Machine; default 10 s (upstream). */
+  nodeDeletionRetryTimeoutMs?: number;
 }

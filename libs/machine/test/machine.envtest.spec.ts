@@ -7,6 +7,7 @@ import {
   BOOTSTRAP_API,
   MACHINE_API,
   annotate,
+  createControlPlaneMachine,
   createMachineObjects,
   createNamespace,
   createNode,
@@ -248,6 +249,8 @@ describe('Machine controller lifecycle (envtest)', () => {
   });
 
   it('deletion deletes infra machine and bootstrap config, waits for them, deletes the Node, removes the finalizer', async () => {
+    // The Node goes only while the Cluster keeps an active control-plane Machine (upstream isDeleteNodeAllowed).
+    await createControlPlaneMachine(h.client, ns, 'cp');
     await h.client.delete(ref(MACHINE_API, 'Machine', ns, 'm1'));
     await eventually(async () => !(await h.client.tryGet(ref(MACHINE_API, 'Machine', ns, 'm1'))), 'Machine gone');
     expect(await h.client.tryGet(ref(TEST_INFRA_API_VERSION, 'TestMachine', ns, 'm1-infra'))).toBeUndefined();

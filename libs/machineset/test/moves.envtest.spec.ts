@@ -22,11 +22,12 @@ const MS_REF = (ns: string, name: string) => ({
   name,
 });
 
+/** A MachineSet as a MachineDeployment makes them: with the machine-template-hash label moves require on a target. */
 function machineSet(ns: string, name: string, replicas: number, annotations: Record<string, string> = {}): MachineSet {
   return {
     apiVersion: CLUSTER_API_VERSION,
     kind: 'MachineSet',
-    metadata: { name, namespace: ns, annotations },
+    metadata: { name, namespace: ns, annotations, labels: { 'machine-template-hash': name } },
     spec: {
       clusterName: 'c1',
       replicas,
@@ -446,6 +447,34 @@ describe('MachineSet moves', () => {
     expect(
       before.every((b) => all.some((m) => m.metadata.uid === b.metadata.uid && !m.metadata.deletionTimestamp)),
     ).toBe(true);
+  });
+
+  // Upstream TestMachineSetReconciler_startMoveMachines "should fail when target MS doesn't have a unique label".
+  it('refuses, moving nothing, a target without the machine-template-hash label', async () => {
+    const unlabelled = machineSet(ns, 'unlabelled', 0, { [RECEIVE]: 'towards-unlabelled' });
+    delete unlabelled.metadata.labels;
+    await h.client.create(unlabelled);
+    await h.client.create(machineSet(ns, 'towards-unlabelled', 2));
+    await machinesWithNodes('towards-unlabelled', 2);
+    await h.client.patch(MS_REF(ns, 'towards-unlabelled'), 'merge', {
+      metadata: { annotations: { [MOVE]: 'unlabelled' } },
+      spec: { replicas: 1 },
+    });
+    const condition = await eventually(async () => {
+      const c = await scalingDown('towards-unlabelled');
+      return c?.reason === 'MoveFailed' && c;
+    }, 'ScalingDown reports the target without label');
+    expect(condition.message).toContain('MachineSet unlabelled does not have the machine-template-hash label');
+    await staysTrue(
+      async () =>
+        (await owned('towards-unlabelled')).filter((m) => !m.metadata.deletionTimestamp).length === 2 &&
+        (await owned('unlabelled')).length === 0,
+      'both Machines kept, none moved',
+    );
+    await h.client.patch(MS_REF(ns, 'unlabelled'), 'merge', {
+      metadata: { labels: { 'machine-template-hash': 'unlabelled' } },
+    });
+    await eventually(async () => (await owned('unlabelled')).length === 1, 'one Machine moved once the label is there');
   });
 
   it('neither moves nor deletes a Machine updating in place when the spec changes again mid-rollout', async () => {

@@ -51,7 +51,12 @@ export const MachineStatusSchema = Obj({
   certificatesExpiryDate: Type.Optional(Time()),
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64', minimum: 1 })),
   deletion: Type.Optional(
-    Obj({ nodeDrainStartTime: Type.Optional(Time()), waitForNodeVolumeDetachStartTime: Type.Optional(Time()) }),
+    Obj({
+      nodeDrainStartTime: Type.Optional(Time()),
+      waitForNodeVolumeDetachStartTime: Type.Optional(Time()),
+      waitForPreDrainHookStartTime: Type.Optional(Time()),
+      waitForPreTerminateHookStartTime: Type.Optional(Time()),
+    }),
   ),
   deprecated: Type.Optional(
     Obj({

@@ -11,6 +11,7 @@ const KINDS: [string, string][] = [
   ['events.k8s.io/v1', 'Event'],
   ['coordination.k8s.io/v1', 'Lease'],
   ['v1', 'Node'],
+  ['v1', 'Pod'],
   ['apiextensions.k8s.io/v1', 'CustomResourceDefinition'],
 ];
 
@@ -22,7 +23,7 @@ describe('builtinSchema', () => {
   });
 
   it('is undefined for unknown kinds', () => {
-    expect(builtinSchema('v1', 'Pod')).toBeUndefined();
+    expect(builtinSchema('v1', 'Service')).toBeUndefined();
     expect(builtinSchema('v2', 'Secret')).toBeUndefined();
   });
 

@@ -123,6 +123,42 @@ const node = resource({
   }),
 });
 
+// core/v1 Pod: the list-map keys of k8s.io/api/core/v1 types.go (containers, env, volumes by name; conditions by
+// type; podIPs by ip); containerStatuses and tolerations are atomic there.
+const atomicList: OpenApiSchema = { type: 'array', items: loose(), 'x-kubernetes-list-type': 'atomic' };
+const container = { env: listMap(['name']), image: str };
+const pod = resource({
+  spec: loose({
+    properties: {
+      containers: listMap(['name'], container),
+      initContainers: listMap(['name'], container),
+      ephemeralContainers: listMap(['name'], container),
+      volumes: listMap(['name']),
+      tolerations: atomicList,
+      nodeName: str,
+      readinessGates: atomicList,
+    },
+  }),
+  status: loose({
+    properties: {
+      phase: str,
+      conditions: listMap(['type'], {
+        status: str,
+        reason: str,
+        message: str,
+        lastProbeTime: nullableTime,
+        lastTransitionTime: nullableTime,
+      }),
+      podIPs: listMap(['ip']),
+      hostIPs: atomicList,
+      initContainerStatuses: atomicList,
+      containerStatuses: atomicList,
+      ephemeralContainerStatuses: atomicList,
+      startTime: nullableTime,
+    },
+  }),
+});
+
 const crd = resource({
   spec: loose({
     properties: {
@@ -157,6 +193,7 @@ const SCHEMAS: Record<string, OpenApiSchema> = {
   'events.k8s.io/v1/Event': eventsEvent,
   'coordination.k8s.io/v1/Lease': lease,
   'v1/Node': node,
+  'v1/Pod': pod,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': crd,
 };
 

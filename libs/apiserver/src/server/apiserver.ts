@@ -10,11 +10,13 @@ import { GarbageCollector } from '../gc';
 import { DEFAULT_EVENT_TTL_MS, deleteExpired, eventLeases } from './event-ttl';
 import { createHandler } from './http';
 import { MAX_OBJECT_BYTES } from './limits';
+import { PortForwardSessions, type PortForwardBackend } from './portforward';
 import { renderKubeconfig } from './kubeconfig';
 import { RequestMetrics, type RequestCounts } from './metrics';
 import { CRD_RESOURCE, Registry, storageResource } from './registry';
 import { Resources } from './resources';
 import { generateServingCerts, type ServingCerts } from './tls';
+import { createUpgradeHandler } from './upgrade';
 
 export interface Logger {
   info(msg: string): void;
@@ -49,6 +51,11 @@ export interface ApiServerOptions {
   eventTtlMs?: number;
   /** The clock Event TTLs are measured on, epoch milliseconds (default Date.now; tests move it). */
   now?: () => number;
+  /**
+   * Serves pods/portforward (kubelet's WebSocket protocol, v4.channel.k8s.io): the stream to a port inside a Pod, as
+   * the container runtime gives kubelet one. Without it every forward is answered on the error channel.
+   */
+  portForward?: PortForwardBackend;
 }
 
 export interface StartedServer {
@@ -69,6 +76,7 @@ export class ApiServer {
   private registry = new Registry();
   private started?: StartedServer;
   private unsubscribe?: () => void;
+  private portForwards?: PortForwardSessions;
 
   constructor(private readonly opts: ApiServerOptions) {}
 
@@ -162,6 +170,21 @@ export class ApiServer {
     if (tls) certs = await this.certs(host);
     const server = certs ? createHttpsServer({ cert: certs.cert, key: certs.key }, handler) : createHttpServer(handler);
     this.http = server;
+    const sessions = new PortForwardSessions(this.opts.portForward, (e) =>
+      log?.error(`port-forward failed: ${(e as Error)?.stack ?? String(e)}`),
+    );
+    this.portForwards = sessions;
+    server.on(
+      'upgrade',
+      createUpgradeHandler({
+        registry: this.registry,
+        resources,
+        token,
+        metrics: this.metrics,
+        sessions,
+        onError: (e) => log?.error(`upgrade failed: ${(e as Error)?.stack ?? String(e)}`),
+      }),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.opts.port ?? 0, host, () => resolve());
@@ -235,6 +258,9 @@ export class ApiServer {
   async stop(): Promise<void> {
     const server = this.http;
     this.http = undefined;
+    // Upgraded sockets are no longer the HTTP server's connections: closeAllConnections() does not reach them.
+    this.portForwards?.close();
+    this.portForwards = undefined;
     if (server) {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -28,6 +28,14 @@ export function resourceList(registry: Registry, group: string, version: string)
         kind: r.kind,
         verbs: ['get', 'patch', 'update'],
       });
+    for (const c of r.connect ?? [])
+      resources.push({
+        name: `${r.plural}/${c.subresource}`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: c.kind,
+        verbs: c.verbs,
+      });
     if (r.scale)
       resources.push({
         name: `${r.plural}/scale`,
@@ -55,6 +63,11 @@ function subresources(r: ResourceInfo) {
       ? [{ subresource: 'status', responseKind: { group: r.group, version: r.version, kind: r.kind }, verbs }]
       : []),
     ...(r.scale ? [{ subresource: 'scale', responseKind: SCALE_KIND, verbs }] : []),
+    ...(r.connect ?? []).map((c) => ({
+      subresource: c.subresource,
+      responseKind: { group: '', version: '', kind: c.kind },
+      verbs: c.verbs,
+    })),
   ];
   return out.length ? { subresources: out } : {};
 }

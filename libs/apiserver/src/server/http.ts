@@ -21,6 +21,7 @@ import {
   type ResponseFormat,
 } from './wire';
 import { ScaleSubresource, scaleTable } from './scale';
+import { isPortForward, portForwardPreflight, webSocketRequired } from './portforward';
 import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
 
 export interface HttpDeps {
@@ -97,7 +98,7 @@ function parseApplyBody(text: string): unknown {
   return body;
 }
 
-function authorized(req: IncomingMessage, token: string): boolean {
+export function authorized(req: IncomingMessage, token: string): boolean {
   const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
   if (!m) return false;
   const a = Buffer.from(m[1].trim());
@@ -320,6 +321,11 @@ export function createHandler(deps: HttpDeps) {
     const reply = (code: number, body: unknown, warnings: string[] = []) =>
       send(res, code, body, undefined, warnings, format);
     const ns = route.namespace ?? '';
+    // pods/portforward without a WebSocket upgrade (SPDY clients upgrade too, but reach the upgrade handler).
+    if (name && isPortForward(info, subresource)) {
+      portForwardPreflight(registry, resources, info, ns, name, req.method ?? '', q);
+      throw webSocketRequired();
+    }
     const served = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale);
     // kube's crdHandler answers any other subresource of a custom resource as its object not found.
     if (subresource && !served)

@@ -1,6 +1,7 @@
 // Pure rules for how the server rewrites objects on writes (metadata ownership, status subresource, generation).
 import { randomBytes } from 'node:crypto';
 import { jsonEqual, type KubeObject } from '@capi/apimachinery';
+import { podOnCreate } from './pods';
 import type { ResourceInfo } from './registry';
 
 const NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -10,10 +11,11 @@ export function generateNameSuffix(): string {
 
 /**
  * Kinds whose registry strategy manages metadata.generation. In kube that is each kind's PrepareForCreate /
- * PrepareForUpdate: custom resources and CustomResourceDefinitions set 1 and bump it on spec changes; the other
- * built-ins served here (Namespace, Secret, ConfigMap, Event, Node, Lease) never touch it, so they carry none.
+ * PrepareForUpdate: custom resources, CustomResourceDefinitions and Pods (since kube 1.33, podStrategy) set 1 and bump
+ * it on spec changes; the other built-ins served here (Namespace, Secret, ConfigMap, Event, Node, Lease) never touch
+ * it, so they carry none.
  */
-const BUILTINS_WITH_GENERATION = new Set(['apiextensions.k8s.io/CustomResourceDefinition']);
+const BUILTINS_WITH_GENERATION = new Set(['apiextensions.k8s.io/CustomResourceDefinition', '/Pod']);
 export const tracksGeneration = (info: ResourceInfo): boolean =>
   info.custom || BUILTINS_WITH_GENERATION.has(`${info.group}/${info.kind}`);
 
@@ -57,6 +59,7 @@ export function initCreate(
     out.spec = { ...spec, finalizers: finalizers.includes('kubernetes') ? finalizers : [...finalizers, 'kubernetes'] };
   }
   if (isCore(info, 'Node')) out.spec = withNotReadyTaint(specOf(out));
+  if (isCore(info, 'Pod')) return podOnCreate(out);
   return defaultNamespaceLabel(defaultSecretType(out, info), info);
 }
 

@@ -2,6 +2,7 @@
 // (kubernetes pkg/printers/internalversion/printers.go; CRDs: apiserver's default table convertor). The server always
 // generates the wide cells; kubectl hides columns with priority > 0 unless -o wide.
 import { timestampSince } from './duration';
+import { podCells } from './printers-pod';
 
 export interface TableColumn {
   name: string;
@@ -174,7 +175,35 @@ export const defaultPrinter: Printer = simple([NAME, col('Created At', CREATION_
   ];
 });
 
+const podPrinter: Printer = {
+  columns: [
+    NAME,
+    col('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
+    col('Status', 'The aggregate status of the containers in this pod.'),
+    col(
+      'Restarts',
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    ),
+    AGE,
+    wide('IP', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.'),
+    wide(
+      'Node',
+      'NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename',
+    ),
+    wide(
+      'Nominated Node',
+      'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.',
+    ),
+    wide(
+      'Readiness Gates',
+      'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates',
+    ),
+  ],
+  cells: podCells,
+};
+
 const PRINTERS: Record<string, Printer> = {
+  '/Pod': podPrinter,
   '/Node': nodePrinter,
   '/Event': eventPrinter,
   'events.k8s.io/Event': eventPrinter,

@@ -28,6 +28,8 @@ export interface ResourceInfo {
   }[];
   /** True for CRD-defined resources (strategic merge patch is rejected for them). */
   custom: boolean;
+  /** Connect subresources (pods/portforward): served outside the object store, listed by discovery. */
+  connect?: { subresource: string; kind: string; verbs: string[] }[];
   /** Storage shared with another resource (events.k8s.io Events are core Events). */
   storedAs?: { group: string; plural: string };
 }
@@ -90,6 +92,12 @@ export function builtinResources(): ResourceInfo[] {
     builtin('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
     builtin('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
     builtin('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'], statusSubresource: true }),
+    builtin('', 'v1', 'Pod', 'pods', true, {
+      shortNames: ['po'],
+      statusSubresource: true,
+      categories: ['all'],
+      connect: [{ subresource: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] }],
+    }),
     builtin('events.k8s.io', 'v1', 'Event', 'events', true, {
       shortNames: ['ev'],
       storedAs: { group: '', plural: 'events' },

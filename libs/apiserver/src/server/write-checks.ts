@@ -10,6 +10,7 @@ import { admitCrd, defaultCrdSpec } from './crds';
 import { eventCreateCauses, eventUpdateCauses } from './events';
 import { StrictDecodingError } from './identity';
 import { dataSizeCauses } from './limits';
+import { podCauses } from './pods';
 import { scaleCauses } from './scale';
 import type { WriteOpts } from './resources';
 
@@ -97,6 +98,7 @@ export function admit(
   causes.push(...dataSizeCauses(info, out));
   if (info.custom && info.scale) causes.push(...scaleCauses(info.scale, out, opts.subresource === 'status'));
   if (isCrd(info)) causes.push(...admitCrd(out));
+  if (!info.group && info.kind === 'Pod') causes.push(...podCauses(out, live, opts.subresource));
   if (info.kind === 'Event' && !info.custom) {
     const eventsV1 = info.group === 'events.k8s.io';
     const core = toStorage(info, out);

@@ -27,8 +27,11 @@ import { MachineControllerModule } from '@capi/machine';
 import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import { discoverExtension } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
-import { KcpControllerModule } from '@capi/kcp';
+import { KCP_WORKLOAD_CLUSTER_PROVIDER, KcpControllerModule } from '@capi/kcp';
+import { SHARED_WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from '@capi/clustercache';
+import { KubeconfigWorkloadClusterProvider } from '../../src/workload-cluster';
 import { ClusterStatusMirror } from './cluster-status.reconciler';
+import { RecordingEtcdWorkloadClusterProvider } from './recording-etcd';
 
 export const NS = 'kcp-it';
 export const CLUSTER = 'c1';
@@ -40,6 +43,8 @@ export interface KcpHarness {
   app: INestApplicationContext;
   close(): Promise<void>;
   registerUpdater(): Promise<void>;
+  /** The etcd operations KCP asked the workload cluster for (recorded, not performed). */
+  etcd: RecordingEtcdWorkloadClusterProvider;
 }
 
 export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promise<KcpHarness> {
@@ -64,7 +69,14 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
       KcpControllerModule.forRoot({ imports: [runtimeClientModule], preflightRequeueMs: 300 }),
     ],
     providers: [ClusterStatusMirror],
-  }).compile();
+  })
+    .overrideProvider(KCP_WORKLOAD_CLUSTER_PROVIDER)
+    .useFactory({
+      inject: [SHARED_WORKLOAD_CLUSTER_CACHE],
+      factory: (nodes: WorkloadClusterCache) =>
+        new RecordingEtcdWorkloadClusterProvider(new KubeconfigWorkloadClusterProvider(nodes)),
+    })
+    .compile();
   const app = moduleRef;
   app.useLogger(process.env.KCP_TEST_LOGS ? ['error', 'warn', 'log'] : ['error']);
   await app.init();
@@ -73,6 +85,7 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
     env,
     client,
     app,
+    etcd: app.get(KCP_WORKLOAD_CLUSTER_PROVIDER),
     registerUpdater: async () => {
       const updater = app.get<RunningInPlaceUpdater>(INMEMORY_INPLACE_UPDATER);
       registry.add(

@@ -1,5 +1,10 @@
 // Objects for Machine controller tests: a Cluster, a KubeadmConfig, a TestMachine, a Machine, a Node, built to be ready.
-import { UPDATE_IN_PROGRESS_ANNOTATION, PENDING_HOOKS_ANNOTATION, type Condition } from '@capi/api';
+import {
+  MACHINE_CONTROL_PLANE_LABEL,
+  PENDING_HOOKS_ANNOTATION,
+  UPDATE_IN_PROGRESS_ANNOTATION,
+  type Condition,
+} from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import type { KubeClient } from '@capi/controller-runtime';
 import { eventually, TEST_INFRA_API_VERSION } from '@capi/envtest';
@@ -43,6 +48,7 @@ export interface CreateOptions {
   cluster?: string;
   withBootstrapConfig?: boolean;
   machineAnnotations?: Record<string, string>;
+  machineLabels?: Record<string, string>;
   minReadySeconds?: number;
 }
 
@@ -67,7 +73,12 @@ export async function createMachineObjects(c: KubeClient, ns: string, o: CreateO
   await c.create({
     apiVersion: MACHINE_API,
     kind: 'Machine',
-    metadata: { name: o.name, namespace: ns, ...(o.machineAnnotations ? { annotations: o.machineAnnotations } : {}) },
+    metadata: {
+      name: o.name,
+      namespace: ns,
+      ...(o.machineAnnotations ? { annotations: o.machineAnnotations } : {}),
+      ...(o.machineLabels ? { labels: o.machineLabels } : {}),
+    },
     spec: {
       clusterName: cluster,
       version: 'v1.31.0',
@@ -129,6 +140,24 @@ export async function annotate(
   annotations: Record<string, string | null>,
 ): Promise<KubeObject> {
   return c.patch<KubeObject>(r, 'merge', { metadata: { annotations } });
+}
+
+/**
+ * A Machine with the control-plane label in the Cluster (not provisioned): while one is active, deleting another
+ * Machine deletes its Node (upstream isDeleteNodeAllowed keeps the Node when no control-plane Machine remains).
+ */
+export async function createControlPlaneMachine(
+  c: KubeClient,
+  ns: string,
+  name: string,
+  cluster = 'c1',
+): Promise<void> {
+  await createMachineObjects(c, ns, { name, cluster, machineLabels: { [MACHINE_CONTROL_PLANE_LABEL]: '' } });
+  // Reconciled once (finalizer): the controller's cache holds it.
+  await eventually(
+    async () => (await c.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, name))).metadata.finalizers?.length,
+    `${ns}/${name} reconciled`,
+  );
 }
 
 export const MARKERS_ON = { [UPDATE_IN_PROGRESS_ANNOTATION]: '' };

@@ -13,7 +13,7 @@ const template = (name: string, image: string): KubeObject => ({
   spec: { template: { spec: { image } } },
 });
 
-function setup(opts: { templates?: KubeObject[]; extensions?: string[] } = {}) {
+function setup(opts: { templates?: KubeObject[]; extensions?: string[]; patch?: object | null } = {}) {
   const objects = new Map(
     (opts.templates ?? [template('tmpl', 'v1'), template('tmpl-v2', 'v2')]).map((t) => [t.metadata.name, t]),
   );
@@ -33,12 +33,17 @@ function setup(opts: { templates?: KubeObject[]; extensions?: string[] } = {}) {
     getAllExtensions: async () => (calls.getAll++, extensions),
     callExtension: (async () => {
       calls.call++;
+      const patch = opts.patch === undefined ? { spec: { template: { spec: { image: 'v2' } } } } : opts.patch;
       return {
         status: 'Success',
-        infrastructureMachineTemplatePatch: {
-          patchType: 'JSONMergePatch',
-          patch: Buffer.from(JSON.stringify({ spec: { template: { spec: { image: 'v2' } } } })).toString('base64'),
-        },
+        ...(patch
+          ? {
+              infrastructureMachineTemplatePatch: {
+                patchType: 'JSONMergePatch',
+                patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+              },
+            }
+          : {}),
       };
     }) as unknown as CoverageRuntimeClient['callExtension'],
   };
@@ -113,5 +118,26 @@ describe('MachineSetInPlaceChecker', () => {
     });
     expect(await s2.checker.canUpdate(s2.oldMS, withBootstrap)).toBe(false);
     expect(s2.calls).toEqual({ getAll: 0, call: 0 });
+  });
+});
+
+// Upstream matchesUnstructuredSpec (core/reconcilers/machinedeployment/machinedeployment_canupdatemachineset.go): a
+// template without spec.template.spec compares as an empty object instead of failing the MachineDeployment reconcile.
+describe('MachineSetInPlaceChecker: templates without spec.template.spec', () => {
+  const bare = (name: string, spec: Record<string, unknown> = {}): KubeObject => ({
+    ...template(name, 'x'),
+    spec,
+  });
+  it('two templates without spec.template.spec are equal', async () => {
+    const s = setup({ templates: [bare('tmpl'), bare('tmpl-v2', { template: {} })], patch: null });
+    expect(await s.checker.canUpdate(s.oldMS, s.newMS)).toBe(true);
+  });
+  it('an extension may add spec.template.spec to a template that has none', async () => {
+    const s = setup({ templates: [bare('tmpl'), template('tmpl-v2', 'v2')] });
+    expect(await s.checker.canUpdate(s.oldMS, s.newMS)).toBe(true);
+  });
+  it('a spec.template.spec on one side only is a difference, not an error', async () => {
+    const s = setup({ templates: [template('tmpl', 'v1'), bare('tmpl-v2')], patch: null });
+    expect(await s.checker.canUpdate(s.oldMS, s.newMS)).toBe(false);
   });
 });

@@ -1,18 +1,16 @@
 // Desired MachineSets of a MachineDeployment (upstream machinedeployment_sync.go computeDesiredMachineSet), pure.
 import {
-  ACKNOWLEDGED_MOVE_ANNOTATION,
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   MACHINE_TEMPLATE_HASH_LABEL,
-  MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
-  RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
+  REVISION_ANNOTATION,
   type MachineDeployment,
   type MachineSet,
   type MachineTemplateSpec,
 } from '@capi/api';
-import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/inplace';
 import { canonicalJson, fnv32a } from '@capi/apimachinery';
+import { maxSurge, RolloutAnnotations } from '../rollout';
 
 // Same alphabet as k8s.io/apimachinery rand.SafeEncodeString: no vowels, no ambiguous characters.
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -29,13 +27,37 @@ export function computeTemplateHash(template: MachineTemplateSpec, collisionCoun
   return safeEncode(String(fnv32a(text)));
 }
 
-/** Annotations the planner recomputes on every reconcile and never carries over from the current MS. */
-const PLANNER_MANAGED_ANNOTATIONS = [
-  MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
-  RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
-  ACKNOWLEDGED_MOVE_ANNOTATION,
-  IN_PLACE_UPDATERS_ANNOTATION,
-];
+// Upstream api/core/v1beta2 DesiredReplicasAnnotation / MaxReplicasAnnotation.
+const DESIRED_REPLICAS_ANNOTATION = 'machinedeployment.clusters.x-k8s.io/desired-replicas';
+const MAX_REPLICAS_ANNOTATION = 'machinedeployment.clusters.x-k8s.io/max-replicas';
+
+/**
+ * MachineDeployment annotations never copied to its MachineSets (upstream mdutil annotationsToSkip): the revision ones
+ * are the planner's, the replica ones are recomputed, the conversion data would loop between the two objects.
+ */
+const ANNOTATIONS_NOT_COPIED = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  REVISION_ANNOTATION,
+  RolloutAnnotations.revisionHistory,
+  DESIRED_REPLICAS_ANNOTATION,
+  MAX_REPLICAS_ANNOTATION,
+  'cluster.x-k8s.io/conversion-data',
+]);
+
+/**
+ * The annotations of every MachineSet of the MD (upstream mdutil.MachineSetAnnotationsFromMachineDeployment): the MD's
+ * own (minus ANNOTATIONS_NOT_COPIED), desired-replicas and max-replicas (spec.replicas + maxSurge). The planner adds the
+ * revision, disable-machine-create and move annotations on top.
+ */
+export function machineSetAnnotationsFromMachineDeployment(md: MachineDeployment): Record<string, string> {
+  const annotations: Record<string, string> = {};
+  for (const [k, v] of Object.entries(md.metadata.annotations ?? {}))
+    if (!ANNOTATIONS_NOT_COPIED.has(k)) annotations[k] = v;
+  const replicas = md.spec.replicas ?? 0;
+  annotations[DESIRED_REPLICAS_ANNOTATION] = String(replicas);
+  annotations[MAX_REPLICAS_ANNOTATION] = String(replicas + maxSurge(md));
+  return annotations;
+}
 
 function mdOwnerRef(md: MachineDeployment) {
   return {
@@ -62,7 +84,9 @@ function templateWithHash(md: MachineDeployment, hash: string): MachineTemplateS
 /**
  * Desired state of one MachineSet. New: `<md>-<hash>` (collision-free among `takenNames`) with the MD template, selector
  * and labels plus the hash, 0 replicas. Existing: a copy whose in-place mutable fields follow the MD (template metadata,
- * timeouts, readiness gates, minReadySeconds, taints, deletion order); its machine-template-hash stays.
+ * timeouts, readiness gates, minReadySeconds, taints, deletion order, machineNaming); its machine-template-hash stays.
+ * Both carry only the labels and annotations computed from the MD, as upstream computeDesiredMS
+ * (machinedeployment_rollout_planner.go): the planner adds its own, SSA leaves others' alone.
  */
 export function computeDesiredMachineSet(
   md: MachineDeployment,
@@ -70,14 +94,15 @@ export function computeDesiredMachineSet(
   takenNames: ReadonlySet<string> = new Set(),
 ): MachineSet {
   if (current) {
+    // Name, uid, finalizers, replicas, selector and template spec stay the current MS's; what follows is the MD's.
     const ms = structuredClone(current);
-    const annotations = { ...(ms.metadata.annotations ?? {}) };
-    for (const key of PLANNER_MANAGED_ANNOTATIONS) delete annotations[key];
-    ms.metadata.annotations = annotations;
     const hash =
+      ms.metadata.labels?.[MACHINE_TEMPLATE_HASH_LABEL] ??
       ms.spec.template.metadata?.labels?.[MACHINE_TEMPLATE_HASH_LABEL] ??
       ms.spec.selector.matchLabels?.[MACHINE_TEMPLATE_HASH_LABEL];
     const t = md.spec.template;
+    ms.metadata.labels = machineSetLabels(md, hash);
+    ms.metadata.annotations = machineSetAnnotationsFromMachineDeployment(md);
     ms.spec.template.metadata = {
       labels: { ...(t.metadata?.labels ?? {}), ...(hash ? { [MACHINE_TEMPLATE_HASH_LABEL]: hash } : {}) },
       ...(t.metadata?.annotations ? { annotations: { ...t.metadata.annotations } } : {}),
@@ -87,7 +112,7 @@ export function computeDesiredMachineSet(
       if (t.spec[field] === undefined) delete spec[field];
       else (spec as Record<string, unknown>)[field] = structuredClone(t.spec[field]);
     }
-    if (md.spec.deletion?.order) ms.spec.deletion = { order: md.spec.deletion.order };
+    setFromMachineDeployment(ms, md);
     return ms;
   }
   let collision = 0;
@@ -96,19 +121,14 @@ export function computeDesiredMachineSet(
   const name = `${md.metadata.name}-${hash}`;
   const selector = structuredClone(md.spec.selector);
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [MACHINE_TEMPLATE_HASH_LABEL]: hash };
-  return {
+  const ms: MachineSet = {
     apiVersion: CLUSTER_API_VERSION,
     kind: 'MachineSet',
     metadata: {
       name,
       namespace: md.metadata.namespace,
-      labels: {
-        ...(md.spec.template.metadata?.labels ?? {}),
-        [MACHINE_TEMPLATE_HASH_LABEL]: hash,
-        [MACHINE_DEPLOYMENT_NAME_LABEL]: md.metadata.name ?? '',
-        [CLUSTER_NAME_LABEL]: md.spec.clusterName,
-      },
-      annotations: {},
+      labels: machineSetLabels(md, hash),
+      annotations: machineSetAnnotationsFromMachineDeployment(md),
       ownerReferences: [mdOwnerRef(md)],
     },
     spec: {
@@ -116,11 +136,29 @@ export function computeDesiredMachineSet(
       replicas: 0,
       selector,
       template: templateWithHash(md, hash),
-      ...(md.spec.deletion?.order ? { deletion: { order: md.spec.deletion.order } } : {}),
-      ...(md.spec.machineNaming ? { machineNaming: structuredClone(md.spec.machineNaming) } : {}),
     },
     status: { replicas: 0, availableReplicas: 0 },
   };
+  setFromMachineDeployment(ms, md);
+  return ms;
+}
+
+/** MS labels (upstream): the MD template's, the machine-template-hash, deployment-name and cluster-name. */
+function machineSetLabels(md: MachineDeployment, hash: string | undefined): Record<string, string> {
+  return {
+    ...(md.spec.template.metadata?.labels ?? {}),
+    ...(hash ? { [MACHINE_TEMPLATE_HASH_LABEL]: hash } : {}),
+    [MACHINE_DEPLOYMENT_NAME_LABEL]: md.metadata.name ?? '',
+    [CLUSTER_NAME_LABEL]: md.spec.clusterName,
+  };
+}
+
+/** spec.deletion.order and spec.machineNaming follow the MD, unset included. */
+function setFromMachineDeployment(ms: MachineSet, md: MachineDeployment): void {
+  if (md.spec.deletion?.order) ms.spec.deletion = { order: md.spec.deletion.order };
+  else delete ms.spec.deletion;
+  if (md.spec.machineNaming) ms.spec.machineNaming = structuredClone(md.spec.machineNaming);
+  else delete ms.spec.machineNaming;
 }
 
 /** The SSA intent for a planned MachineSet: its desired metadata and spec with the planned replicas. */

@@ -80,6 +80,7 @@ describe('machineSetWrites', () => {
     const current = computeDesiredMachineSet(md, undefined);
     current.spec.replicas = 3;
     current.metadata.annotations = {
+      ...current.metadata.annotations,
       'machinedeployment.clusters.x-k8s.io/revision': '1',
       'cluster.x-k8s.io/disable-machine-create': 'false',
     };

@@ -4,7 +4,7 @@ import {
   desiredMachineInputsKey,
   selectorProblem,
   formatLabelValue,
-  generateName,
+  generateMachineName,
   kindFromTemplateKind,
   objectFromTemplate,
   TemplateError,
@@ -195,15 +195,49 @@ describe('objectFromTemplate', () => {
 });
 
 describe('names', () => {
-  it('generateName appends 5 safe characters and keeps 63 characters', () => {
-    expect(generateName('ms', () => 0)).toBe('ms-bbbbb');
-    expect(generateName('x'.repeat(80)).length).toBe(63);
-  });
-  it('formatLabelValue hashes values longer than 63 characters', () => {
+  it('formatLabelValue hashes values that are not label values as upstream format.MustFormatValue', () => {
     expect(formatLabelValue('short')).toBe('short');
     const long = formatLabelValue('y'.repeat(70));
-    expect(long).toMatch(/^hash_[0-9a-z]+_z$/);
+    expect(long).toMatch(/^hash_[A-Za-z0-9_-]+_z$/);
     expect(long.length).toBeLessThanOrEqual(63);
+  });
+});
+
+// Upstream TestComputeDesiredMachine (core/reconcilers/machineset/machineset_controller_test.go), the naming cases.
+describe('generateMachineName (spec.machineNaming.template)', () => {
+  const withTemplate = (template?: string) => {
+    const ms = machineSet('ms1');
+    if (template !== undefined) ms.spec.machineNaming = { template };
+    return ms;
+  };
+  it('uses the template: "{{ .machineSet.name }}test-{{ .random }}"', () => {
+    const name = generateMachineName(withTemplate('{{ .machineSet.name }}test-{{ .random }}'));
+    expect(name).toMatch(/^ms1test-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  });
+  it('refuses a template without {{ .random }}', () => {
+    expect(() => generateMachineName(withTemplate('{{ .machineSet.name }}test'))).toThrow(
+      new TemplateError('cannot generate Machine name: {{ .random }} is missing in machineNaming.template'),
+    );
+  });
+  it('cuts a generated name over 63 characters to 58 and appends 5 random characters', () => {
+    const name = generateMachineName(withTemplate('{{ .random }}' + '0'.repeat(59)));
+    expect(name).toHaveLength(63);
+    expect(name).toContain('0'.repeat(53));
+    expect(name.endsWith('00000')).toBe(false);
+  });
+  it('refuses a template naming data that does not exist, with the reason MachineCreationFailed', () => {
+    const ms = withTemplate('some-hardcoded-name-{{ .doesnotexistindata }}-{{ .random }}');
+    expect(() => generateMachineName(ms)).toThrow(/failed to generate Machine name: .*doesnotexistindata/);
+    try {
+      generateMachineName(ms);
+    } catch (e) {
+      expect((e as TemplateError).reason).toBe('MachineCreationFailed');
+    }
+  });
+  it('defaults to "{{ .machineSet.name }}-{{ .random }}", long MachineSet names cut to 63 characters', () => {
+    expect(generateMachineName(withTemplate(), () => 0)).toBe('ms1-bbbbb');
+    const long = machineSet('x'.repeat(80));
+    expect(generateMachineName(long)).toHaveLength(63);
   });
 });
 

@@ -1,6 +1,13 @@
 // Desired Machine / InfraMachine / BootstrapConfig of a MachineSet (upstream machineset_controller.go
 // computeDesiredMachine and external.CreateFromTemplate), pure so creation and in-place updates share them.
-import { parseApiVersion, type KubeObject, type OwnerReference, fnv32a } from '@capi/apimachinery';
+import {
+  fnv32a,
+  generateNameFromTemplate,
+  mustFormatLabelValue,
+  parseApiVersion,
+  type KubeObject,
+  type OwnerReference,
+} from '@capi/apimachinery';
 import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -12,23 +19,30 @@ import {
   type MachineSet,
 } from '@capi/api';
 
-const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-const MAX_NAME_LENGTH = 63;
-const RANDOM_LENGTH = 5;
+const DEFAULT_MACHINE_NAME_TEMPLATE = '{{ .machineSet.name }}-{{ .random }}';
 
-/** `<base>-<5 random chars>` like the apiserver's generateName (base truncated to keep 63 characters). */
-export function generateName(base: string, random: () => number = Math.random): string {
-  const prefix = `${base}-`.slice(0, MAX_NAME_LENGTH - RANDOM_LENGTH);
-  let suffix = '';
-  for (let i = 0; i < RANDOM_LENGTH; i++) suffix += NAME_ALPHABET[Math.floor(random() * NAME_ALPHABET.length)];
-  return prefix + suffix;
+/**
+ * The name of a new Machine from spec.machineNaming.template, by default `<ms name>-<5 random characters>`
+ * (upstream computeDesiredMachine with topology/names MachineSetMachineNameGenerator). A template without
+ * `{{ .random }}` or one that does not render is a TemplateError with reason MachineCreationFailed.
+ */
+export function generateMachineName(ms: MachineSet, random: () => number = Math.random): string {
+  const template = ms.spec.machineNaming?.template || DEFAULT_MACHINE_NAME_TEMPLATE;
+  // Admission refuses such templates upstream; a MachineSet written around it must not create unnamed Machines.
+  if (!template.includes('{{ .random }}'))
+    throw new TemplateError(
+      'cannot generate Machine name: {{ .random }} is missing in machineNaming.template',
+      'MachineCreationFailed',
+    );
+  try {
+    return generateNameFromTemplate(template, ms.spec.clusterName, { machineSet: { name: ms.metadata.name } }, random);
+  } catch (e) {
+    throw new TemplateError(`failed to generate Machine name: ${(e as Error).message}`, 'MachineCreationFailed');
+  }
 }
 
-/** A label value for a name: the name itself when it fits, otherwise a stable hash (upstream format.MustFormatValue). */
-export function formatLabelValue(value: string): string {
-  if (value.length <= MAX_NAME_LENGTH) return value;
-  return `hash_${fnv32a(value).toString(36)}_z`;
-}
+/** A label value for a name: the name itself when it is a valid label value, otherwise upstream's stable hash. */
+export const formatLabelValue = (value: string): string => mustFormatLabelValue(value);
 
 export function machineSetOwnerRef(ms: MachineSet, controller: boolean): OwnerReference {
   return {

@@ -2,6 +2,7 @@ import {
   checkMoveHandshake,
   machinesToStartInPlaceUpdate,
   movePatch,
+  moveTargetProblem,
   planDeletions,
   planMoves,
   replicaDelta,
@@ -111,6 +112,16 @@ describe('checkMoveHandshake', () => {
     const r = checkMoveHandshake(from, target);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.reason).toContain(message);
+  });
+});
+
+// Upstream TestMachineSetReconciler_startMoveMachines "should fail when target MS doesn't have a unique label".
+describe('moveTargetProblem', () => {
+  it('refuses a target MachineSet without the machine-template-hash label', () => {
+    const target = machineSet('ms2', { annotations: { [RECEIVE]: 'ms1,ms3' } });
+    expect(moveTargetProblem(target)).toBe('MachineSet ms2 does not have the machine-template-hash label');
+    target.metadata.labels = { ...target.metadata.labels, 'machine-template-hash': '456' };
+    expect(moveTargetProblem(target)).toBeUndefined();
   });
 });
 

@@ -5,6 +5,7 @@
 import {
   ACKNOWLEDGED_MOVE_ANNOTATION,
   MACHINE_SET_NAME_LABEL,
+  MACHINE_TEMPLATE_HASH_LABEL,
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
   PENDING_ACKNOWLEDGE_MOVE_ANNOTATION,
   RECEIVE_MACHINES_FROM_MACHINESETS_ANNOTATION,
@@ -92,6 +93,15 @@ export function checkMoveHandshake(oldMS: MachineSet, target: MachineSet | undef
     };
   }
   return { ok: true, target };
+}
+
+/**
+ * Why Machines cannot be moved to `target` although the handshake holds: upstream startMoveMachines gives moved Machines
+ * the target's machine-template-hash label and refuses a target without one (not created by a MachineDeployment).
+ */
+export function moveTargetProblem(target: MachineSet): string | undefined {
+  if (target.metadata.labels?.[MACHINE_TEMPLATE_HASH_LABEL] !== undefined) return undefined;
+  return `MachineSet ${target.metadata.name} does not have the ${MACHINE_TEMPLATE_HASH_LABEL} label`;
 }
 
 export interface MovePlan {

@@ -32,28 +32,30 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
-import { intentMemoKey, mitigateManagedFieldsIssue, ServerSideApplier } from '@capi/ssa';
+import { ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver, getReferenced } from '@capi/external';
 import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
+import { aggregateErrors, MachineCreationError, ScaleDownError } from './errors';
 import {
   computeDesiredMachine,
-  desiredMachineInputsKey,
-  generateName,
+  generateMachineName,
   machineSetOwnerRef,
   objectFromTemplate,
   selectorProblem,
   TemplateError,
 } from './desired';
 import { MACHINESET_FIELD_MANAGER, startInPlaceUpdate } from './inplace-start';
-import { giveUpLabelsAndAnnotations, infraAndBootstrapMetadata, syncInfraAndBootstrapMetadata } from './metadata-sync';
+import { giveUpLabelsAndAnnotations } from './metadata-sync';
+import { syncMachines } from './sync-machines';
 import {
   checkMoveHandshake,
   machinesToStartInPlaceUpdate,
   MoveError,
   movePatch,
+  moveTargetProblem,
   planDeletions,
   planMoves,
   replicaDelta,
@@ -143,7 +145,13 @@ export class MachineSetReconciler implements Reconciler {
       remediated.has(m.metadata.name ?? '') ? (remediated.get(m.metadata.name ?? '') ?? []) : [m],
     );
 
-    await this.syncMachines(ms, current);
+    // Like upstream doReconcile, a failing phase does not skip the later ones: one bad Machine must not stop the
+    // others' moves, in-place starts, scaling or status. The errors are returned together at the end.
+    const syncError = await syncMachines(
+      { client: this.client, cache: this.cache, resolver: this.resolver, applier: this.applier },
+      ms,
+      current,
+    );
     let startError: Error | undefined;
     if (this.gates.enabled('InPlaceUpdates'))
       ({ machines: current, error: startError } = await this.triggerInPlaceUpdates(ctx, ms, current));
@@ -154,8 +162,14 @@ export class MachineSetReconciler implements Reconciler {
     } catch (e) {
       scaleError = e as Error;
     }
-    await this.updateStatus(ctx, ms, current, scaleError, remediationError);
-    for (const e of [startError, scaleError, remediationError]) if (e) throw e;
+    let statusError: Error | undefined;
+    try {
+      await this.updateStatus(ctx, ms, current, scaleError, remediationError);
+    } catch (e) {
+      statusError = new Error(`failed to update status: ${(e as Error).message}`);
+    }
+    const error = aggregateErrors([remediationError, syncError, startError, scaleError, statusError]);
+    if (error) throw error;
   }
 
   private async owningMachineDeployment(ms: MachineSet): Promise<MachineDeployment | undefined> {
@@ -295,29 +309,6 @@ export class MachineSetReconciler implements Reconciler {
     return out;
   }
 
-  /** In-place mutable fields propagated to the Machines with SSA (their UpToDate condition is the Machine controller's). */
-  private async syncMachines(ms: MachineSet, machines: Machine[]): Promise<void> {
-    const inputs = desiredMachineInputsKey(ms);
-    const metadata = infraAndBootstrapMetadata(ms, inputs);
-    const metadataDeps = { client: this.client, cache: this.cache, resolver: this.resolver, applier: this.applier };
-    for (const m of machines) {
-      if (m.metadata.deletionTimestamp) continue;
-      // Same Machine (resourceVersion) and same MS inputs as a previous no-op: still a no-op while its request-cache
-      // entry lives. Every reconcile of a large MS comes here for each Machine, and most did not change since the last.
-      const memo = intentMemoKey(m, inputs);
-      if (!this.applier.knownNoop(MACHINESET_FIELD_MANAGER, memo)) {
-        // Objects whose managedFields were wiped would otherwise lose fields other managers set on our first apply.
-        await mitigateManagedFieldsIssue(this.client, m, MACHINESET_FIELD_MANAGER);
-        await this.applier.patch(this.client, computeDesiredMachine(ms, m), {
-          fieldOwner: MACHINESET_FIELD_MANAGER,
-          original: m,
-          memo,
-        });
-      }
-      await syncInfraAndBootstrapMetadata(metadataDeps, metadata, m);
-    }
-  }
-
   /**
    * Starts the in-place update of the Machines shouldStartInPlaceUpdate picks (moved here and acknowledged, or moved
    * here while this MS no longer receives Machines). A failure does not stop the others; the Machines come back with
@@ -369,7 +360,17 @@ export class MachineSetReconciler implements Reconciler {
     const priority = deletePriorityFunc(ms.spec.deletion?.order, () => new Date(this.clock.now()));
     const targetName = ms.metadata.annotations?.[MOVE_MACHINES_TO_MACHINESET_ANNOTATION];
     if (!targetName || !this.gates.enabled('InPlaceUpdates')) {
-      for (const m of planDeletions(machines, -delta, priority)) await deleteIgnoreNotFound(this.client, refOf(m));
+      // A Machine that cannot be deleted does not keep the others (upstream deleteMachines).
+      const errors: string[] = [];
+      for (const m of planDeletions(machines, -delta, priority)) {
+        try {
+          await deleteIgnoreNotFound(this.client, refOf(m));
+          ctx.log.log(`deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (scale down)`);
+        } catch (e) {
+          errors.push(`failed to delete Machine ${m.metadata.name}: ${(e as Error).message}`);
+        }
+      }
+      if (errors.length > 0) throw new ScaleDownError(errors.join('; '));
       return machines;
     }
     // A failed handshake means the MachineDeployment has not written both sides yet (or changed its mind): wait.
@@ -395,7 +396,11 @@ export class MachineSetReconciler implements Reconciler {
         );
       }
     }
-    for (const m of plan.toMove) {
+    // Moved Machines take the target's machine-template-hash label: a target without one is refused (the Machines
+    // chosen for deletion above are deleted all the same).
+    const targetProblem = plan.toMove.length > 0 ? moveTargetProblem(handshake.target) : undefined;
+    if (targetProblem) errors.push(`cannot move Machines to MachineSet ${targetName}: ${targetProblem}`);
+    for (const m of targetProblem ? [] : plan.toMove) {
       try {
         const moved = await this.client.patch<Machine>(refOf(m), 'merge', movePatch(m, ms, handshake.target));
         await waitForCache(this.cache, moved, ctx.signal);
@@ -411,10 +416,11 @@ export class MachineSetReconciler implements Reconciler {
 
   private async createMachine(ctx: ReconcileContext, ms: MachineSet): Promise<void> {
     const namespace = ms.metadata.namespace;
-    const name = generateName(ms.metadata.name ?? 'machine');
+    const name = generateMachineName(ms);
     const machine = computeDesiredMachine(ms, undefined, name);
     const opts = { fieldOwner: MACHINESET_FIELD_MANAGER };
     const created: KubeObject[] = [];
+    let stage: MachineCreationError['reason'] = 'BootstrapTemplateCloningFailed';
     try {
       const bootstrapRef = ms.spec.template.spec.bootstrap?.configRef;
       if (bootstrapRef) {
@@ -427,18 +433,28 @@ export class MachineSetReconciler implements Reconciler {
           configRef: { apiGroup: bootstrapRef.apiGroup, kind: config.kind, name },
         };
       }
+      stage = 'InfrastructureTemplateCloningFailed';
       const infraRef = ms.spec.template.spec.infrastructureRef;
       const infra = await this.cloneTemplate(ms, infraRef, name, machine);
       await this.applier.patch(this.client, infra, opts);
       created.push(infra);
       await giveUpLabelsAndAnnotations(this.directClient, infra);
       machine.spec.infrastructureRef = { apiGroup: infraRef.apiGroup, kind: infra.kind, name };
+      stage = 'MachineCreationFailed';
       await this.applier.patch(this.client, machine, opts);
       await waitForCache(this.cache, machine, ctx.signal);
     } catch (e) {
-      // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created.
-      for (const obj of created) await deleteIgnoreNotFound(this.client, refOf(obj));
-      throw e;
+      // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created (upstream createMachines).
+      const messages = [(e as Error).message];
+      for (const obj of created) {
+        try {
+          await deleteIgnoreNotFound(this.client, refOf(obj));
+        } catch (cleanup) {
+          messages.push(`failed to clean up ${obj.kind} ${namespace}/${name}: ${(cleanup as Error).message}`);
+        }
+      }
+      if (e instanceof TemplateError) throw messages.length > 1 ? new TemplateError(messages.join('; '), e.reason) : e;
+      throw new MachineCreationError(`failed to create Machine ${namespace}/${name}: ${messages.join('; ')}`, stage);
     }
     ctx.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
   }

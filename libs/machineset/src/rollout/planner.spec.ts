@@ -1,6 +1,6 @@
 import { RolloutPlanner, defaultComputeDesiredMachineSet } from './planner';
 import { planOnDelete, planRollingUpdate } from './plan';
-import { maxSurgeUsedByScaleUp } from './rollingupdate';
+import { maxSurgeUsedByScaleUp, totalReplicasWithIntents } from './rollingupdate';
 import { MachineDeploymentLike, MachineLike, MachineSetLike, RolloutAnnotations as A } from './types';
 
 function md(
@@ -255,13 +255,98 @@ describe('RolloutPlanner', () => {
       expect(p.notes.get('new')).toContain('surge 3 dropped to prioritize in-place updates');
     });
 
-    it('maxSurgeUsedByScaleUp counts max(spec, status) replicas and never exceeds the scale up', () => {
-      expect(maxSurgeUsedByScaleUp(6, 4, 4)).toBe(2);
-      expect(maxSurgeUsedByScaleUp(6, 3, 6)).toBe(3);
-      expect(maxSurgeUsedByScaleUp(3, 3, 1)).toBe(1); // at spec.replicas: the whole scale up is surge
-      expect(maxSurgeUsedByScaleUp(12, 6, 4)).toBe(0); // still below spec.replicas afterwards: no surge
-      expect(maxSurgeUsedByScaleUp(3, 4, 2)).toBe(2); // an old MS still scaling down counts with its status
+    it('maxSurgeUsedByScaleUp: the part of the scale up above md.spec.replicas, never more than the scale up', () => {
+      expect(maxSurgeUsedByScaleUp(6, 8, 4)).toBe(2);
+      expect(maxSurgeUsedByScaleUp(6, 9, 6)).toBe(3);
+      expect(maxSurgeUsedByScaleUp(3, 4, 1)).toBe(1); // at spec.replicas: the whole scale up is surge
+      expect(maxSurgeUsedByScaleUp(12, 10, 4)).toBe(0); // still below spec.replicas afterwards: no surge
+      expect(maxSurgeUsedByScaleUp(3, 6, 2)).toBe(2);
       expect(maxSurgeUsedByScaleUp(3, 3, 0)).toBe(0);
+    });
+
+    // Upstream reconcileInPlaceUpdateIntent (machinedeployment_rollout_rollingupdate.go): each MachineSet counts as
+    // max(scale intent or spec.replicas, status.replicas).
+    it('totalReplicasWithIntents counts each MachineSet as max(intent or spec.replicas, status.replicas)', () => {
+      const mss = [ms('a', 'v1', 3, 2), ms('b', 'v1', 1, 3), ms('c', 'v2', 0, 0)];
+      expect(totalReplicasWithIntents(mss, new Map())).toBe(3 + 3 + 0);
+      expect(
+        totalReplicasWithIntents(
+          mss,
+          new Map([
+            ['a', 2],
+            ['b', 0],
+            ['c', 2],
+          ]),
+        ),
+      ).toBe(2 + 3 + 2);
+    });
+
+    it('counts an old MachineSet scaling down with its intent: a scale up back to md.spec.replicas is no surge', async () => {
+      // One Machine of the old MS is gone (status 2 of spec 3) and maxUnavailable 1 lets it scale down to 2: with the
+      // new MS at 1 the MachineSets hold md.spec.replicas, so the new Machine is not surge and is not dropped.
+      const old = ms('old', 'v1', 3, 2, 2);
+      const p = inPlace();
+      p.init(
+        md(3, { maxSurge: 1, maxUnavailable: 1 }),
+        [old],
+        [machine('m1', 'old'), machine('m2', 'old')],
+        true,
+        true,
+      );
+      await p.planRollingUpdate();
+      expect(p.scaleIntents.get('old')).toBe(2);
+      expect(old.metadata.annotations?.[A.moveMachinesToMachineSet]).toBe('new');
+      expect(p.scaleIntents.get('new')).toBe(1);
+      expect(p.notes.get('new')).toEqual(['3 current Machines < 3 MachineDeployment spec.replicas + 1 maxSurge']);
+    });
+  });
+
+  // Upstream TestComputeDesiredNewMS / TestComputeDesiredOldMS (machinedeployment_rollout_planner_test.go), through init:
+  // the annotations the planner itself sets on top of computeDesiredMachineSet's.
+  describe('desired new and old MachineSets (revision, disable-machine-create)', () => {
+    const HISTORY = 'machinedeployment.clusters.x-k8s.io/revision-history';
+    const plannerAnnotations = (machineSets: MachineSetLike[], deployment = md(3)) => {
+      const p = new RolloutPlanner({ computeDesiredMachineSet: sameObject });
+      p.init(deployment, machineSets, [], true, true);
+      return { newMS: p.newMS?.metadata.annotations, oldMSs: p.oldMSs.map((o) => o.metadata.annotations) };
+    };
+
+    it('should compute Revision annotations for newMS, no oldMS', () => {
+      expect(plannerAnnotations([]).newMS).toEqual({ [A.revision]: '1', [A.disableMachineCreate]: 'false' });
+    });
+
+    it('should update Revision annotations for newMS when required', () => {
+      const current = ms('cur', 'v2', 3, 3, 3, { [A.revision]: '1' });
+      const old = ms('old', 'v1', 0, 0, 0, { [A.revision]: '2' });
+      expect(plannerAnnotations([current, old]).newMS).toEqual({
+        [A.revision]: '3',
+        [HISTORY]: '1',
+        [A.disableMachineCreate]: 'false',
+      });
+    });
+
+    it('should preserve Revision annotations for newMS when already up to date', () => {
+      const current = ms('cur', 'v2', 3, 3, 3, { [A.revision]: '3', [HISTORY]: '1' });
+      const old = ms('old', 'v1', 0, 0, 0, { [A.revision]: '2' });
+      expect(plannerAnnotations([current, old]).newMS).toEqual({
+        [A.revision]: '3',
+        [HISTORY]: '1',
+        [A.disableMachineCreate]: 'false',
+      });
+    });
+
+    it('should carry over Revision annotations from oldMS', () => {
+      const old = ms('old', 'v1', 3, 3, 3, { [A.revision]: '4', [HISTORY]: '1,3' });
+      expect(plannerAnnotations([old]).oldMSs).toEqual([
+        { [A.revision]: '4', [HISTORY]: '1,3', [A.disableMachineCreate]: 'false' },
+      ]);
+    });
+
+    it('should disable creation of machines on oldMS when rollout strategy is OnDelete', () => {
+      const old = ms('old', 'v1', 3, 3, 3, { [A.revision]: '4', [HISTORY]: '1,3' });
+      expect(plannerAnnotations([old], md(3, { onDelete: true })).oldMSs).toEqual([
+        { [A.revision]: '4', [HISTORY]: '1,3', [A.disableMachineCreate]: 'true' },
+      ]);
     });
   });
 

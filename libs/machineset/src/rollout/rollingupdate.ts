@@ -12,7 +12,6 @@ import {
   statusReplicas,
   totalAvailableReplicas,
   totalSpecReplicas,
-  totalMachineSetsReplicaSum,
   totalStatusReplicas,
   upToDateReplicas,
 } from './mdutil';
@@ -202,7 +201,7 @@ function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuer
   const scaleUpCount = intent - specReplicas(newMS);
   const surgeUsed = maxSurgeUsedByScaleUp(
     p.md.spec.replicas ?? 0,
-    totalMachineSetsReplicaSum([...p.oldMSs, newMS]),
+    totalReplicasWithIntents([...p.oldMSs, newMS], p.scaleIntents),
     scaleUpCount,
   );
   if (surgeUsed <= 0) return;
@@ -220,13 +219,23 @@ function* reconcileInPlaceUpdateIntent(p: RolloutPlanner): Generator<InPlaceQuer
 }
 
 /**
- * The part of a newMS scale up that takes the MachineSets above md.spec.replicas, i.e. the surge it really uses.
- * Counting it as min(scaleUp, maxSurge) would also drop replicas that only bring the MD back to spec.replicas
- * (total below spec.replicas, e.g. after a scale up of the MD during an in-place rollout).
- * currentReplicas is the sum of max(spec, status) over all MachineSets, as newMSNewReplicas counts them.
+ * The target number of replicas of the MachineSets: each counts as max(its scale intent, or spec.replicas without one,
+ * status.replicas), as upstream reconcileInPlaceUpdateIntent (mimicking TotalMachineSetsReplicaSum with the intents):
+ * an old MS scaling down counts with its intent unless it still has more Machines.
  */
-export function maxSurgeUsedByScaleUp(mdReplicas: number, currentReplicas: number, scaleUpCount: number): number {
-  const exceedingReplicas = Math.max(currentReplicas + scaleUpCount - mdReplicas, 0);
+export function totalReplicasWithIntents(machineSets: MachineSetLike[], intents: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const ms of machineSets) total += Math.max(intents.get(nameOf(ms)) ?? specReplicas(ms), statusReplicas(ms));
+  return total;
+}
+
+/**
+ * The part of a newMS scale up that takes the MachineSets above md.spec.replicas, i.e. the surge it really uses
+ * (targetReplicas from totalReplicasWithIntents, the scale up included). Counting it as min(scaleUp, maxSurge) would
+ * also drop replicas that only bring the MD back to spec.replicas (e.g. after a scale up of the MD mid-rollout).
+ */
+export function maxSurgeUsedByScaleUp(mdReplicas: number, targetReplicas: number, scaleUpCount: number): number {
+  const exceedingReplicas = Math.max(targetReplicas - mdReplicas, 0);
   return Math.max(Math.min(scaleUpCount, exceedingReplicas), 0);
 }
 

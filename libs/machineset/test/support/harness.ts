@@ -8,6 +8,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { CLUSTER_API_VERSION, CONTRACT_VERSION_LABEL_V1BETA2, type Machine, type MachineDeployment } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import {
+  CACHED_CLIENT,
   ControllerRuntimeModule,
   CountingClientMetrics,
   FeatureGates,
@@ -27,6 +28,7 @@ import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import { createExtensionServer, discoverExtension, type ExtensionServer } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { MachineSetModule } from '@capi/machineset';
+import type { ClientFaults } from './client-faults';
 
 export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
 export const INFRA_API_VERSION = `${INFRA_GROUP}/v1beta2`;
@@ -122,6 +124,8 @@ export interface HarnessOptions {
    * answers Success without patches (it contributes nothing) and its UpdateMachine calls are counted.
    */
   noopUpdater?: boolean;
+  /** Write failures injected into the controllers' cached client (their writes go through it). */
+  faults?: ClientFaults;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -191,7 +195,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   registry.add(await discoverExtension(extensionConfig('in-place', server), transport));
   if (noopServer) registry.add(await discoverExtension(extensionConfig('zz-noop', noopServer), transport));
 
-  const moduleRef = await Test.createTestingModule({
+  const builder = Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
       FeatureGatesModule.forRoot(
@@ -210,8 +214,13 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
           ]
         : []),
     ],
-  }).compile();
-  const app = moduleRef;
+  });
+  const faults = opts.faults;
+  if (faults)
+    builder
+      .overrideProvider(CACHED_CLIENT)
+      .useFactory({ inject: [MANAGER], factory: (m: Manager) => faults.wrap(m.cachedClient) });
+  const app = await builder.compile();
   app.useLogger(process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false);
   await app.init();
   return {
