@@ -1,5 +1,7 @@
 export {
   type ClusterKey,
+  kubeConfigFromSecret,
+  type KubeconfigSecret,
   kubeconfigSecretClientProvider,
   WORKLOAD_CLUSTER_CLIENT_PROVIDER,
   type WorkloadClusterClientProvider,

@@ -21,6 +21,42 @@ export class WorkloadClusterConnectionError extends Error {
   }
 }
 
+/** A workload cluster's kubeconfig as read from its `<name>-kubeconfig` Secret (key `value`). */
+export interface KubeconfigSecret {
+  kubeConfig: KubeConfig;
+  /** The Secret's resourceVersion: a change means new credentials. */
+  resourceVersion: string;
+}
+
+/** Reads and parses `<name>-kubeconfig` through `client`; a missing or unusable Secret is a connection error. */
+export async function kubeConfigFromSecret(client: Client, cluster: ClusterKey): Promise<KubeconfigSecret> {
+  const name = `${cluster.name}-kubeconfig`;
+  const secret = await client.tryGet<{
+    apiVersion: string;
+    kind: string;
+    metadata: { resourceVersion?: string };
+    data?: Record<string, string>;
+  }>({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    namespace: cluster.namespace,
+    name,
+  });
+  if (!secret) throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} not found`);
+  const value = secret.data?.value;
+  if (!value)
+    throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} has no "value" key`);
+  const kubeConfig = new KubeConfig();
+  try {
+    kubeConfig.loadFromString(Buffer.from(value, 'base64').toString('utf8'));
+  } catch (e) {
+    throw new WorkloadClusterConnectionError(
+      `kubeconfig Secret ${cluster.namespace}/${name} is not a valid kubeconfig: ${(e as Error).message}`,
+    );
+  }
+  return { kubeConfig, resourceVersion: secret.metadata.resourceVersion ?? '' };
+}
+
 /**
  * Provider reading `<name>-kubeconfig` (key `value`) through `client`. A KubeClient is kept per cluster and rebuilt
  * when the Secret's resourceVersion changes.
@@ -29,33 +65,10 @@ export function kubeconfigSecretClientProvider(client: Client): WorkloadClusterC
   const clients = new Map<string, { rv: string; client: KubeClient }>();
   const provider = async (cluster: ClusterKey): Promise<Client> => {
     const name = `${cluster.name}-kubeconfig`;
-    const secret = await client.tryGet<{
-      apiVersion: string;
-      kind: string;
-      metadata: { resourceVersion?: string };
-      data?: Record<string, string>;
-    }>({
-      apiVersion: 'v1',
-      kind: 'Secret',
-      namespace: cluster.namespace,
-      name,
-    });
-    if (!secret) throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} not found`);
+    const { kubeConfig: kc, resourceVersion: rv } = await kubeConfigFromSecret(client, cluster);
     const key = `${cluster.namespace}/${cluster.name}`;
-    const rv = secret.metadata.resourceVersion ?? '';
     const cached = clients.get(key);
     if (cached && cached.rv === rv) return cached.client;
-    const value = secret.data?.value;
-    if (!value)
-      throw new WorkloadClusterConnectionError(`kubeconfig Secret ${cluster.namespace}/${name} has no "value" key`);
-    const kc = new KubeConfig();
-    try {
-      kc.loadFromString(Buffer.from(value, 'base64').toString('utf8'));
-    } catch (e) {
-      throw new WorkloadClusterConnectionError(
-        `kubeconfig Secret ${cluster.namespace}/${name} is not a valid kubeconfig: ${(e as Error).message}`,
-      );
-    }
     let kube: KubeClient;
     try {
       kube = new KubeClient(kc);

@@ -155,13 +155,14 @@ export function availableCondition(input: AvailableInput): ConditionInput {
   if (etcdManaged) {
     let provisioning = machines.filter((m) => !m.status?.nodeRef);
     for (const member of members) {
-      // A member without a name is a learner about to join: it does not count for quorum and is taken as healthy.
+      // A learner, or a member without a name yet (about to join), does not count for quorum.
+      if (member.isLearner || member.name === '') learners++;
+      else voting++;
+      // Without a name there is no Machine to match: a transient state taken as healthy.
       if (member.name === '') {
-        learners++;
         etcdHealthy++;
         continue;
       }
-      voting++;
       let machine = machines.find((m) => m.status?.nodeRef?.name === member.name);
       if (!machine) {
         // KCP creates one Machine at a time: a single provisioning Machine is the one hosting this member.

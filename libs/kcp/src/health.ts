@@ -1,7 +1,14 @@
 // Control-plane component and etcd health of a KCP's Machines, from what the workload cluster reports (upstream
-// workload_cluster_conditions.go UpdateStaticPodConditions / UpdateEtcdConditions, v1beta2 conditions). Pure: the
-// reconciler reads Nodes, static Pods and etcd members and passes them in.
-import type { ConditionInput, KubeadmConfig, KubeadmControlPlane, Machine } from '@capi/api';
+// controlplane/kubeadm/pkg/workload_cluster_conditions.go UpdateStaticPodConditions / UpdateEtcdConditions, v1beta2
+// conditions). Pure: the reconciler reads Nodes, static Pods, etcd members and alarms and passes them in.
+import {
+  getCondition,
+  type ConditionInput,
+  type KubeadmConfig,
+  type KubeadmControlPlane,
+  type Machine,
+} from '@capi/api';
+import { ALARM_TYPE_NAME, AlarmType, memberNames } from '@capi/etcd';
 import {
   CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION,
   ETCD_CLUSTER_HEALTHY_CONDITION,
@@ -13,7 +20,8 @@ import {
   MACHINE_SCHEDULER_POD_HEALTHY_CONDITION,
 } from './constants';
 import { nodeKubeadmLabelsAndTaintsCondition } from './node-kubeadm-condition';
-import type { EtcdMember, StaticPod, WorkloadNode } from './workload-cluster';
+import type { StaticPod, WorkloadNode } from './workload-cluster';
+import type { EtcdMembersAndAlarms } from './workload-etcd';
 
 /** A read that may have failed: the value, or why it could not be read. */
 export type Observed<T> = { value: T } | { error: string };
@@ -24,7 +32,11 @@ export interface ControlPlaneHealthInput {
   nodes: Observed<WorkloadNode[]>;
   /** kube-system static Pods by name (`<component>-<node>`). */
   pods: Observed<ReadonlyMap<string, StaticPod>>;
-  etcdMembers: Observed<EtcdMember[]>;
+  /**
+   * The etcd members, leader and alarms read through a member of the Machines' Nodes, or why not; undefined when no
+   * Node was there to ask.
+   */
+  etcd?: EtcdMembersAndAlarms;
   etcdManaged: boolean;
   /** Per Machine name: its KubeadmConfig, when read (decides whether the Node must carry kubeadm's taint). */
   kubeadmConfigs?: ReadonlyMap<string, KubeadmConfig>;
@@ -203,54 +215,73 @@ function nodesWithoutMachine(machines: readonly Machine[], cpNodes: WorkloadNode
     .map((n) => `Control plane Node ${n.name} does not have a corresponding Machine`);
 }
 
-function etcdConditions(
-  input: ControlPlaneHealthInput,
-  nodes: WorkloadNode[],
-): { machines: Map<string, ConditionInput[]>; kcpErrors: string[] } {
+/** Go's %s of a []string: "[a b]". */
+const goList = (items: readonly string[]): string => `[${items.join(' ')}]`;
+
+/**
+ * Upstream updateManagedEtcdConditions (v1beta2): provisioning and deleting Machines first, then the others from the
+ * members and alarms read through one member, then compareMachinesAndMembers (a Machine's Node without a member
+ * overrides its condition; a member without a Machine is a KCP error).
+ */
+function etcdConditions(input: ControlPlaneHealthInput): {
+  machines: Map<string, ConditionInput[]>;
+  kcpErrors: string[];
+} {
   const type = MACHINE_ETCD_MEMBER_HEALTHY_CONDITION;
   const out = new Map<string, ConditionInput[]>();
-  const members = input.etcdMembers;
-  const names =
-    'value' in members
-      ? `[${members.value
-          .map((x) => x.name)
-          .sort()
-          .join(', ')}]`
-      : '';
-  for (const m of input.machines) {
-    const name = m.metadata.name ?? '';
-    const nodeName = m.status?.nodeRef?.name;
-    if (!nodeName) out.set(name, [unknown(type, waitingForNode(m))]);
-    else if (m.metadata.deletionTimestamp)
-      out.set(name, [{ type, status: 'False', reason: 'Deleting', message: 'Machine is deleting' }]);
-    else if ('error' in members) out.set(name, [unknown(type, `Failed to connect to etcd: ${members.error}`)]);
-    else {
-      const member = members.value.find((x) => x.name === nodeName);
-      const alarms = member?.alarms ?? [];
+  const set = (m: Machine, c: Omit<ConditionInput, 'type'>) => out.set(m.metadata.name ?? '', [{ type, ...c }]);
+  for (const m of input.machines) if (!m.status?.nodeRef?.name) set(m, unknown(type, waitingForNode(m)));
+  for (const m of input.machines)
+    if (m.metadata.deletionTimestamp) set(m, { status: 'False', reason: 'Deleting', message: 'Machine is deleting' });
+  const active = input.machines.filter((m) => m.status?.nodeRef?.name && !m.metadata.deletionTimestamp);
+  const read = input.etcd;
+  // No Node to ask (read undefined) leaves the members unknown, as upstream's nil list.
+  const members = read && 'members' in read ? read.members : undefined;
+  if (!read || 'members' in read) {
+    for (const m of active) {
+      const nodeName = m.status!.nodeRef!.name;
+      const member = members?.find((x) => x.name === nodeName);
       if (!member)
-        out.set(name, [
-          {
-            type,
-            status: 'False',
-            reason: 'NotHealthy',
-            message: `Etcd reports the cluster is composed by ${names}, but the etcd member hosted on Machine ${name} (${nodeName}) is not included`,
-          },
-        ]);
-      else if (alarms.length > 0)
-        out.set(name, [
-          { type, status: 'False', reason: 'NotHealthy', message: `Etcd reports alarms: ${alarms.join(', ')}` },
-        ]);
-      else out.set(name, [{ type, status: 'True', reason: 'Healthy' }]);
+        set(m, {
+          status: 'False',
+          reason: 'NotHealthy',
+          message: `Etcd reports the cluster is composed by ${goList(memberNames(members ?? []))}, but the etcd member hosted on Machine ${m.metadata.name} (${nodeName}) is not included`,
+        });
+      else if (member.isLearner)
+        set(m, { status: 'False', reason: 'NotHealthy', message: 'Waiting for learner etcd member to be promoted' });
+      else {
+        const alarms = (read?.alarms ?? [])
+          .filter((a) => a.memberId === member.id && a.type !== AlarmType.None)
+          .map((a) => ALARM_TYPE_NAME[a.type] ?? String(a.type));
+        if (alarms.length > 0)
+          set(m, { status: 'False', reason: 'NotHealthy', message: `Etcd reports alarms: ${alarms.join(', ')}` });
+        else set(m, { status: 'True', reason: 'Healthy' });
+      }
+    }
+  } else {
+    for (const m of active) {
+      // Without a message (the leader was not among the members) the conditions stay as they were.
+      const previous = getCondition(m, type);
+      if (read.machineMessage) set(m, unknown(type, read.machineMessage));
+      else if (previous)
+        set(m, { status: previous.status, reason: previous.reason ?? '', message: previous.message || undefined });
     }
   }
-  const kcpErrors = nodesWithoutMachine(
-    input.machines,
-    nodes.filter((n) => n.controlPlane),
-  );
-  if ('value' in members && !input.machines.some((m) => !m.status?.nodeRef)) {
-    for (const member of members.value) {
-      if (!input.machines.some((m) => m.status?.nodeRef?.name === member.name))
-        kcpErrors.push(`Etcd member ${member.name} does not have a corresponding Machine`);
+  const kcpErrors: string[] = [];
+  if (members) {
+    for (const m of input.machines) {
+      const nodeName = m.status?.nodeRef?.name;
+      if (nodeName && !members.some((x) => x.name === nodeName))
+        set(m, {
+          status: 'False',
+          reason: 'NotHealthy',
+          message: `Etcd doesn't have an etcd member for Node ${nodeName}`,
+        });
+    }
+    for (const member of members) {
+      if (input.machines.some((m) => m.status?.nodeRef?.name && m.status.nodeRef.name === member.name)) continue;
+      const name = member.name === '' ? `${member.id} (Name not yet assigned)` : member.name;
+      kcpErrors.push(`Etcd member ${name} does not have a corresponding Machine`);
     }
   }
   return { machines: out, kcpErrors };
@@ -350,7 +381,7 @@ export function computeControlPlaneHealth(input: ControlPlaneHealthInput): Contr
     ),
   ];
   if (input.etcdManaged) {
-    const etcd = etcdConditions(input, nodes.value);
+    const etcd = etcdConditions(input);
     for (const [name, conds] of etcd.machines) machines.set(name, [...(machines.get(name) ?? []), ...conds]);
     kcp.push(
       aggregateToKcp(input.machines, etcd.machines, etcd.kcpErrors, ETCD_CLUSTER_HEALTHY_CONDITION, 'etcd member'),

@@ -1,6 +1,4 @@
 export {
-  type EtcdClient,
-  type EtcdClientFactory,
   type EtcdMember,
   KCP_WORKLOAD_CLUSTER_PROVIDER,
   type StaticPod,
@@ -10,3 +8,5 @@ export {
 } from './workload-cluster';
 export type { KcpControllerOptions } from './options';
 export { KcpControllerModule } from './kcp-controller.module';
+export type { EtcdClientGeneratorFactory, EtcdAccessOptions } from './etcd-access';
+export type { EtcdClientFor, EtcdMembersAndAlarms } from './workload-etcd';

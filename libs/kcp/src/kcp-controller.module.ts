@@ -9,6 +9,8 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache, WorkloadClusterCacheModule } from '@capi/clustercache';
+import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { etcdClientGeneratorFactory } from './etcd-access';
 import { KubeadmControlPlaneReconciler } from './kcp.reconciler';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import {
@@ -36,9 +38,16 @@ export class KcpControllerModule {
         : // Nodes through the manager's shared cache (the Machine controller's too): one informer per workload cluster.
           {
             provide: KCP_WORKLOAD_CLUSTER_PROVIDER,
-            inject: [SHARED_WORKLOAD_CLUSTER_CACHE],
-            useFactory: (c: WorkloadClusterCache) =>
-              new KubeconfigWorkloadClusterProvider(c, options.etcdClientFactory),
+            inject: [SHARED_WORKLOAD_CLUSTER_CACHE, CACHED_CLIENT],
+            useFactory: (c: WorkloadClusterCache, management: Client) =>
+              new KubeconfigWorkloadClusterProvider(
+                c,
+                options.etcdClientGeneratorFactory ??
+                  etcdClientGeneratorFactory(management, {
+                    dialTimeoutMs: options.etcdDialTimeoutMs,
+                    callTimeoutMs: options.etcdCallTimeoutMs,
+                  }),
+              ),
           },
       WorkloadClusterProviderLifecycle,
       KubeadmControlPlaneReconciler,

@@ -44,6 +44,7 @@ import {
   type KcpAction,
 } from './decide';
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
+import { reconcileEtcdMembers } from './etcd-members-io';
 import { ApiEventRecorder, refOf, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
 import { tryInPlaceUpdate } from './try-inplace';
@@ -219,12 +220,15 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         this.gates.enabled('InPlaceUpdates'),
         controlPlaneFailureDomains(cluster),
       );
+      // Upstream order: etcd members without a Machine go before anything else is done.
+      const etcdStep = syncError ? undefined : await reconcileEtcdMembers(observed, run.log);
       if (syncError) {
         // A Machine or one of its objects went away: no requeue, the Machine change brings the next reconcile.
         if (!isNotFoundCause(syncError))
           throw new Error(`failed to sync Machines: ${(syncError as Error).message}`, { cause: syncError });
         run.log.log(`${(syncError as Error).message}; waiting for the updated list of Machines`);
-      } else if ((preTerminate = await this.reconcilePreTerminateHook(run, kcp, cluster, observed))) {
+      } else if (etcdStep) outcome = { result: etcdStep };
+      else if ((preTerminate = await this.reconcilePreTerminateHook(run, kcp, cluster, observed))) {
         outcome = { result: preTerminate };
       } else if (action.type === 'completeInPlaceTrigger') {
         // Before remediation, like upstream: a half-triggered update is finished before anything else.

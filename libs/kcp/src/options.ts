@@ -1,6 +1,7 @@
 import type { PassiveClock } from '@capi/apimachinery';
 import type { ModuleMetadata } from '@nestjs/common';
-import type { EtcdClientFactory, WorkloadClusterProvider } from './workload-cluster';
+import type { EtcdClientGeneratorFactory } from './etcd-access';
+import type { WorkloadClusterProvider } from './workload-cluster';
 
 export const KCP_CONTROLLER_OPTIONS = Symbol.for('capi.kcp.ControllerOptions');
 
@@ -10,10 +11,14 @@ export interface KcpControllerOptions {
   /** Replaces the default (kubeconfig Secret based) workload cluster provider. */
   workloadClusterProvider?: WorkloadClusterProvider;
   /**
-   * etcd access of the default provider (e.g. a real etcd client through the workload cluster); default: the etcd
-   * members a simulated workload cluster publishes (see @capi/api simulated-control-plane).
+   * etcd access of the default provider; default: each member through the workload API server's port-forward with a
+   * client certificate of the cluster's etcd CA (etcd-access.ts).
    */
-  etcdClientFactory?: EtcdClientFactory;
+  etcdClientGeneratorFactory?: EtcdClientGeneratorFactory;
+  /** Port-forward establishment timeout to an etcd member (upstream --etcd-dial-timeout-duration, default 10 s). */
+  etcdDialTimeoutMs?: number;
+  /** Timeout of each etcd call (upstream --etcd-call-timeout-duration, default 15 s). */
+  etcdCallTimeoutMs?: number;
   /** Time source (ms since epoch) for conditions and rollout.after / certificate checks. */
   clock?: PassiveClock;
   /** Requeue delay while preflight checks fail (waiting for Nodes, deletions, in-place updates); default 5 s. */

@@ -187,7 +187,8 @@ export function preTerminateInput(kcp: KubeadmControlPlane, observed: ControlPla
     etcdManaged: observed.etcdManaged,
     nodesError: observed.nodesError,
     etcdMembers: observed.etcdMembers,
-    // The observation does not read the etcd leader yet: WorkloadCluster.forwardEtcdLeadership checks leadership.
-    etcdLeader: undefined,
+    etcdAlarms: observed.etcdAlarms,
+    // Read with the members (so known whenever they are); undefined when etcd could not be read.
+    etcdLeader: observed.etcdLeader,
   };
 }

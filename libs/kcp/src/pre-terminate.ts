@@ -19,6 +19,7 @@ import {
 import { parseKubernetesVersion } from '@capi/apimachinery';
 import { MACHINE_ETCD_MEMBER_HEALTHY_CONDITION } from './constants';
 import { targetEtcdClusterHealthy, targetKubernetesControlPlaneComponentsHealthy } from './target-health';
+import type { MemberAlarm } from '@capi/etcd';
 import type { EtcdMember } from './workload-cluster';
 
 /** Upstream deleteRequeueAfter: how often KCP looks again at Machines being deleted. */
@@ -88,6 +89,8 @@ export interface PreTerminateInput {
    * WorkloadCluster.forwardEtcdLeadership alone tells whether the Machine's member leads.
    */
   etcdLeader?: EtcdLeader | null;
+  /** The alarms read with the members (upstream ControlPlane.EtcdMembersAlarms). */
+  etcdAlarms?: readonly MemberAlarm[];
 }
 
 export type EtcdLeader = Pick<EtcdMember, 'name'>;
@@ -169,6 +172,7 @@ export function decidePreTerminateHook(input: PreTerminateInput): PreTerminateDe
   const etcd = targetEtcdClusterHealthy({
     members: input.etcdMembers,
     machines: input.machines,
+    alarms: input.etcdAlarms,
     addMember: false,
     toBeDeleted: memberName,
   });

@@ -1,3 +1,4 @@
+import { AlarmType } from '@capi/etcd';
 // Every case of upstream controlplane/kubeadm/reconcilers/kubeadmcontrolplane/remediation_test.go
 // TestTargetEtcdClusterHealthy and TestTargetK8sControlPlaneHealthy.
 import type { Condition, Machine } from '@capi/api';
@@ -292,10 +293,11 @@ describe('targetEtcdClusterHealthy (upstream TestTargetEtcdClusterHealthy)', () 
   it('Consider alarms from members not being removed when computing target etcd cluster status', () => {
     const ms: EtcdMember[] = [
       { id: '1', name: 'node-m1-mhc-unhealthy' },
-      { id: '2', name: 'foo', alarms: ['NOSPACE'] },
+      { id: '2', name: 'foo' },
     ];
     const r = targetEtcdClusterHealthy({
       members: ms,
+      alarms: [{ memberId: '2', type: AlarmType.NoSpace }],
       machines: [m1, m2],
       addMember: false,
       toBeDeleted: 'node-m1-mhc-unhealthy',
@@ -321,10 +323,11 @@ describe('targetEtcdClusterHealthy (upstream TestTargetEtcdClusterHealthy)', () 
     const healthyM1 = getMachine('m1-mhc-unhealthy', [cond('EtcdMemberHealthy', 'True')]);
     const ms: EtcdMember[] = [
       { id: '1', name: 'node-m1-mhc-unhealthy' },
-      { id: '2', name: 'bar', alarms: ['CORRUPT'] },
+      { id: '2', name: 'bar' },
     ];
     const r = targetEtcdClusterHealthy({
       members: ms,
+      alarms: [{ memberId: '2', type: AlarmType.Corrupt }],
       machines: [healthyM1, m2],
       addMember: false,
       toBeDeleted: 'bar',

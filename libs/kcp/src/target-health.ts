@@ -2,6 +2,7 @@
 // remediation.go targetEtcdClusterHealthy / targetKubernetesControlPlaneComponentsHealthy: the target state (current
 // members / Machines minus the one going away) is assessed from the Machines' health conditions of this reconcile.
 import { isTrue, type Machine } from '@capi/api';
+import { AlarmType, type MemberAlarm } from '@capi/etcd';
 import {
   MACHINE_API_SERVER_POD_HEALTHY_CONDITION,
   MACHINE_CONTROLLER_MANAGER_POD_HEALTHY_CONDITION,
@@ -18,7 +19,7 @@ export interface TargetAssessment {
 }
 
 /** A learner (upstream etcd.Member.IsLearner) when the member says so; a member without a name is one too. */
-const isLearner = (m: EtcdMember): boolean => (m as EtcdMember & { isLearner?: boolean }).isLearner === true;
+const isLearner = (m: EtcdMember): boolean => m.isLearner === true;
 
 /**
  * Upstream targetEtcdClusterHealthy: after removing the member `toBeDeleted` (and adding one, assumed unhealthy unless
@@ -28,6 +29,8 @@ const isLearner = (m: EtcdMember): boolean => (m as EtcdMember & { isLearner?: b
 export function targetEtcdClusterHealthy(input: {
   members: readonly EtcdMember[];
   machines: readonly Machine[];
+  /** The alarms read with the members (upstream ControlPlane.EtcdMembersAlarms). */
+  alarms?: readonly MemberAlarm[];
   addMember: boolean;
   toBeDeleted: string;
 }): TargetAssessment {
@@ -52,7 +55,8 @@ export function targetEtcdClusterHealthy(input: {
     const machine = input.machines.find((m) => m.status?.nodeRef?.name === member.name);
     if (!machine) {
       // No Machine, no EtcdMemberHealthy: the member's alarms are all there is to go by.
-      (member.alarms?.length ? unhealthy : healthy).push(`${member.name} (no machine)`);
+      const alarmed = (input.alarms ?? []).some((a) => a.type !== AlarmType.None && a.memberId === member.id);
+      (alarmed ? unhealthy : healthy).push(`${member.name} (no machine)`);
       continue;
     }
     (isTrue(machine, MACHINE_ETCD_MEMBER_HEALTHY_CONDITION) ? healthy : unhealthy).push(

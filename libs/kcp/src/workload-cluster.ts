@@ -1,14 +1,10 @@
-// What KCP reads from a workload cluster (upstream internal.WorkloadCluster, reduced to what the health conditions and
-// preflight checks need): Nodes, the kube-system static Pods of the control-plane components and the etcd members.
-// The default implementation reads through a client built from the `<cluster>-kubeconfig` Secret; etcd is reached
-// through an EtcdClient (swappable: KcpControllerOptions.etcdClientFactory).
-import {
-  SIMULATED_ETCD_MEMBER_KEY,
-  SIMULATED_ETCD_MEMBER_LABEL,
-  SIMULATED_NAMESPACE,
-  type SimulatedEtcdMember,
-} from '@capi/api';
+// What KCP reads from and does to a workload cluster (upstream controlplane/kubeadm/pkg/workload_cluster.go, reduced
+// to what the health conditions, preflight checks and etcd membership need): Nodes, the kube-system static Pods of
+// the control-plane components, and etcd. The default implementation reads through a client built from the
+// `<cluster>-kubeconfig` Secret and reaches etcd with @capi/etcd (etcd-access.ts; swappable:
+// KcpControllerOptions.etcdClientGeneratorFactory).
 import type { Machine } from '@capi/api';
+import type { EtcdMember as EtcdMemberInfo } from '@capi/etcd';
 import type { KubeObject } from '@capi/apimachinery';
 import { NoKindMatchError, type Client } from '@capi/controller-runtime';
 import {
@@ -17,6 +13,14 @@ import {
   type ClusterKey,
   type WorkloadClusterClientProvider,
 } from '@capi/clustercache';
+import { etcdClientGeneratorFactory, type EtcdClientGeneratorFactory } from './etcd-access';
+import {
+  forwardEtcdLeadership,
+  readEtcdMembersAndAlarms,
+  removeEtcdMember,
+  type EtcdClientFor,
+  type EtcdMembersAndAlarms,
+} from './workload-etcd';
 
 export interface WorkloadNode {
   name: string;
@@ -41,17 +45,8 @@ export interface StaticPod {
   containers: { name: string; waitingReason?: string; waitingMessage?: string }[];
 }
 
-/** An etcd member with its active alarms (etcd MemberList + AlarmList). */
-export interface EtcdMember {
-  id: string;
-  name: string;
-  alarms?: string[];
-}
-
-/** The etcd API KCP uses; a real implementation talks to an etcd Pod, the default reads the simulated members. */
-export interface EtcdClient {
-  members(): Promise<EtcdMember[]>;
-}
+/** An etcd member as the decisions need it (@capi/etcd's EtcdMember; id and name at least). */
+export type EtcdMember = Pick<EtcdMemberInfo, 'id' | 'name'> & Partial<EtcdMemberInfo>;
 
 export interface WorkloadCluster {
   /**
@@ -62,16 +57,25 @@ export interface WorkloadCluster {
   nodes(machineNodeNames?: readonly string[]): Promise<WorkloadNode[]>;
   /** kube-system static Pods of the control-plane components, by name (`<component>-<node>`). */
   staticPods(): Promise<Map<string, StaticPod>>;
-  etcd(): EtcdClient;
+  /**
+   * The etcd members, leader and alarms, read through the first member of `nodeNames` that answers (upstream
+   * getCurrentEtcdMembersAndAlarms); failures are returned, not thrown.
+   */
+  etcdMembersAndAlarms(nodeNames: readonly string[]): Promise<EtcdMembersAndAlarms>;
   /**
    * Moves etcd leadership off the member of `machine` to the member of `leaderCandidate` when `machine`'s member leads
-   * (upstream internal/workload_cluster_etcd.go ForwardEtcdLeadership).
+   * (upstream workload_cluster_etcd.go ForwardEtcdLeadership); a Machine without a Node has no member: nothing to do.
    */
   forwardEtcdLeadership(machine: Machine, leaderCandidate: Machine | undefined): Promise<void>;
-  /** Removes the etcd member of `machine`'s Node (upstream RemoveEtcdMemberForMachine); no member is not an error. */
+  /**
+   * Removes the etcd member of `machine`'s Node through a member on another control-plane Node (upstream
+   * RemoveEtcdMember); no Node or no member is not an error, the last member is never removed.
+   */
   removeEtcdMemberForMachine(machine: Machine): Promise<void>;
   /** The workload cluster's API client (upstream Workload.Client), for the kubeadm objects KCP keeps in line. */
   kubeClient?(): Client;
+  /** Removes `member` through a member on another control-plane Node (upstream RemoveEtcdMember). */
+  removeEtcdMember(member: EtcdMember): Promise<void>;
 }
 
 export const CONTROL_PLANE_NODE_ROLE_LABEL = 'node-role.kubernetes.io/control-plane';
@@ -128,36 +132,6 @@ export function staticPodOf(p: PodObject): StaticPod {
   };
 }
 
-function parseJson<T>(raw: unknown, what: string): T {
-  if (typeof raw !== 'string') throw new Error(`${what} has no data`);
-  try {
-    return JSON.parse(raw) as T;
-  } catch (e) {
-    throw new Error(`${what} is not valid JSON: ${(e as Error).message}`);
-  }
-}
-
-/** Etcd members published by a simulated workload cluster (see @capi/api simulated-control-plane). */
-export class SimulatedEtcdClient implements EtcdClient {
-  constructor(private readonly client: Client) {}
-
-  async members(): Promise<EtcdMember[]> {
-    const list = await this.client.list<KubeObject>('v1', 'ConfigMap', {
-      namespace: SIMULATED_NAMESPACE,
-      labelSelector: SIMULATED_ETCD_MEMBER_LABEL,
-    });
-    return list.items.map((cm) => {
-      const m = parseJson<SimulatedEtcdMember>(
-        (cm.data as Record<string, unknown> | undefined)?.[SIMULATED_ETCD_MEMBER_KEY],
-        `ConfigMap ${SIMULATED_NAMESPACE}/${cm.metadata.name}`,
-      );
-      return { id: String(m.id), name: String(m.name), alarms: Array.isArray(m.alarms) ? m.alarms.map(String) : [] };
-    });
-  }
-}
-
-export type EtcdClientFactory = (cluster: ClusterKey, workloadClient: Client) => EtcdClient;
-
 /** Where a ClientWorkloadCluster reads Nodes: the client itself by default, or a Node cache. */
 export interface NodeSource {
   list(labelSelector: string): Promise<readonly NodeObject[]>;
@@ -171,16 +145,28 @@ const clientNodeSource = (client: Client): NodeSource => ({
 
 /** A workload cluster behind a Client (any Kubernetes-compatible API server, e.g. the in-memory provider's). */
 export class ClientWorkloadCluster implements WorkloadCluster {
-  private readonly etcdClient: EtcdClient;
   private readonly nodeSource: NodeSource;
+  private etcdAccess?: Promise<EtcdClientFor>;
 
   constructor(
     private readonly client: Client,
-    etcdClient?: EtcdClient,
+    /** etcd clients for this cluster, made on first use (a missing etcd CA fails the etcd calls only). */
+    private readonly etcdClientFor: () => Promise<EtcdClientFor> = () =>
+      Promise.reject(new Error('no etcd access configured for this workload cluster')),
     nodeSource?: NodeSource,
   ) {
-    this.etcdClient = etcdClient ?? new SimulatedEtcdClient(client);
     this.nodeSource = nodeSource ?? clientNodeSource(client);
+  }
+
+  private etcd(): Promise<EtcdClientFor> {
+    this.etcdAccess ??= this.etcdClientFor();
+    // A failure is not kept: the next call tries again (e.g. once the etcd CA Secret exists).
+    this.etcdAccess.catch(() => (this.etcdAccess = undefined));
+    return this.etcdAccess;
+  }
+
+  private async controlPlaneNodeNames(): Promise<string[]> {
+    return (await this.nodeSource.list(CONTROL_PLANE_NODE_ROLE_LABEL)).map((n) => n.metadata.name ?? '');
   }
 
   async nodes(machineNodeNames: readonly string[] = []): Promise<WorkloadNode[]> {
@@ -213,21 +199,38 @@ export class ClientWorkloadCluster implements WorkloadCluster {
     return new Map(pods.map((p) => [p.metadata.name ?? '', staticPodOf(p)]));
   }
 
-  etcd(): EtcdClient {
-    return this.etcdClient;
+  async etcdMembersAndAlarms(nodeNames: readonly string[]): Promise<EtcdMembersAndAlarms> {
+    let etcd: EtcdClientFor;
+    try {
+      etcd = await this.etcd();
+    } catch (e) {
+      const message = (e as Error).message;
+      return { error: message, machineMessage: `Failed to connect to etcd: ${message}` };
+    }
+    return readEtcdMembersAndAlarms(etcd, nodeNames);
   }
 
   kubeClient(): Client {
     return this.client;
   }
 
-  // Placeholder until the real etcd client replaces SimulatedEtcdClient: the simulated members cannot be changed.
-  forwardEtcdLeadership(): Promise<void> {
-    return Promise.reject(new Error('etcd leadership cannot be moved: no etcd client for this workload cluster'));
+  async forwardEtcdLeadership(machine: Machine, leaderCandidate: Machine | undefined): Promise<void> {
+    const from = machine.status?.nodeRef?.name;
+    if (!from) return;
+    const to = leaderCandidate?.status?.nodeRef?.name;
+    if (!leaderCandidate) throw new Error('leader candidate cannot be nil');
+    if (!to) throw new Error(`leader candidate Machine ${leaderCandidate.metadata.name} has no node reference`);
+    await forwardEtcdLeadership(await this.etcd(), from, to);
   }
 
-  removeEtcdMemberForMachine(): Promise<void> {
-    return Promise.reject(new Error('etcd members cannot be removed: no etcd client for this workload cluster'));
+  async removeEtcdMemberForMachine(machine: Machine): Promise<void> {
+    const nodeName = machine.status?.nodeRef?.name;
+    if (!nodeName) return;
+    await removeEtcdMember(await this.etcd(), { name: nodeName }, await this.controlPlaneNodeNames());
+  }
+
+  async removeEtcdMember(member: EtcdMember): Promise<void> {
+    await removeEtcdMember(await this.etcd(), member, await this.controlPlaneNodeNames());
   }
 }
 
@@ -241,11 +244,15 @@ export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvide
   /** Whether close() stops the Node cache and clients (not when they are the manager's shared ones). */
   private readonly owned: boolean;
 
+  private readonly etcd?: EtcdClientGeneratorFactory;
+
   constructor(
     /** The management cluster's client (own clients and Node cache), or a shared Node cache and its clients. */
     source: Client | WorkloadClusterCache,
-    private readonly etcdClientFactory?: EtcdClientFactory,
+    /** etcd clients per cluster; default (with a management client as `source`): through the API server. */
+    etcd?: EtcdClientGeneratorFactory,
   ) {
+    this.etcd = etcd ?? (source instanceof WorkloadClusterCache ? undefined : etcdClientGeneratorFactory(source));
     this.owned = !(source instanceof WorkloadClusterCache);
     this.nodeCache =
       source instanceof WorkloadClusterCache
@@ -260,7 +267,8 @@ export class KubeconfigWorkloadClusterProvider implements WorkloadClusterProvide
       list: (labelSelector) => this.nodeCache.listNodes(cluster, { labelSelector }),
       get: (name) => this.nodeCache.node(cluster, name),
     };
-    return new ClientWorkloadCluster(client, this.etcdClientFactory?.(cluster, client), nodes);
+    const etcd = this.etcd;
+    return new ClientWorkloadCluster(client, etcd ? () => etcd(cluster) : undefined, nodes);
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,8 @@
 // etcd on loopback: one member for tests (as controller-runtime's envtest), or several for fault-injection, each a
 // ManagedProcess with its own data folder so a killed member restarts on its data.
-import { mkdirSync } from 'node:fs';
-import { request } from 'node:http';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { freePort, ManagedProcess } from './process';
 
@@ -18,9 +19,28 @@ export interface EtcdMember {
   process: ManagedProcess;
 }
 
-function getJson(url: string): Promise<{ status: number; body: unknown }> {
+/** TLS for the members' client URLs, as kubeadm runs etcd: a serving certificate and client certificates required. */
+export interface EtcdTlsOptions {
+  /** The CA (PEM) clients must present a certificate of (--client-cert-auth, --trusted-ca-file). */
+  caCert: string;
+  /** The members' serving certificate (valid for 127.0.0.1) and key, PEM. */
+  serverCert: string;
+  serverKey: string;
+  /** A client certificate of the CA (and key) for the cluster's own probes (/health, leader()). */
+  clientCert: string;
+  clientKey: string;
+}
+
+/** Client-side TLS of a probe request (none for http:// members). */
+type ProbeTls = Pick<RequestOptions & { ca?: string; cert?: string; key?: string }, 'ca' | 'cert' | 'key'>;
+
+function request(url: string, opts: RequestOptions & ProbeTls, cb: Parameters<typeof httpRequest>[2]) {
+  return url.startsWith('https:') ? httpsRequest(url, opts, cb) : httpRequest(url, opts, cb);
+}
+
+function getJson(url: string, tls: ProbeTls = {}): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { timeout: ETCD_REQUEST_TIMEOUT_MS }, (res) => {
+    const req = request(url, { timeout: ETCD_REQUEST_TIMEOUT_MS, ...tls }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => {
@@ -38,8 +58,8 @@ function getJson(url: string): Promise<{ status: number; body: unknown }> {
 }
 
 /** etcd's /health answers {"health":"true"} once the member has a leader and serves reads. */
-async function healthy(clientUrl: string): Promise<boolean> {
-  const { status, body } = await getJson(`${clientUrl}/health`);
+async function healthy(clientUrl: string, tls?: ProbeTls): Promise<boolean> {
+  const { status, body } = await getJson(`${clientUrl}/health`, tls);
   return status === 200 && (body as { health?: string }).health === 'true';
 }
 
@@ -51,12 +71,20 @@ export interface EtcdClusterOptions {
   members?: number;
   /** How long each member may take to become healthy (default ETCD_READY_TIMEOUT_MS). */
   readyTimeoutMs?: number;
+  /** Serve clients over TLS with client-certificate authentication (default: plain http). */
+  tls?: EtcdTlsOptions;
 }
 
 export class EtcdCluster {
   readonly members: EtcdMember[] = [];
 
   constructor(private readonly opts: EtcdClusterOptions) {}
+
+  /** What the probes present to TLS members. */
+  private get probeTls(): ProbeTls {
+    const tls = this.opts.tls;
+    return tls ? { ca: tls.caCert, cert: tls.clientCert, key: tls.clientKey } : {};
+  }
 
   private get readyTimeoutMs(): number {
     return this.opts.readyTimeoutMs ?? ETCD_READY_TIMEOUT_MS;
@@ -69,6 +97,22 @@ export class EtcdCluster {
 
   async start(): Promise<void> {
     const n = this.opts.members ?? 1;
+    const scheme = this.opts.tls ? 'https' : 'http';
+    const tlsArgs: string[] = [];
+    if (this.opts.tls) {
+      const dir = join(this.opts.dir, 'tls');
+      mkdirSync(dir, { recursive: true });
+      const file = (name: string, pem: string) => {
+        writeFileSync(join(dir, name), pem, { mode: 0o600 });
+        return join(dir, name);
+      };
+      tlsArgs.push(
+        `--cert-file=${file('server.crt', this.opts.tls.serverCert)}`,
+        `--key-file=${file('server.key', this.opts.tls.serverKey)}`,
+        `--trusted-ca-file=${file('ca.crt', this.opts.tls.caCert)}`,
+        '--client-cert-auth=true',
+      );
+    }
     for (let i = 0; i < n; i++) {
       const name = `etcd-${i}`;
       const dataDir = join(this.opts.dir, name);
@@ -77,7 +121,7 @@ export class EtcdCluster {
       this.members.push({
         name,
         dataDir,
-        clientUrl: `http://127.0.0.1:${client}`,
+        clientUrl: `${scheme}://127.0.0.1:${client}`,
         peerUrl: `http://127.0.0.1:${peer}`,
         process: undefined!,
       });
@@ -102,11 +146,14 @@ export class EtcdCluster {
           '--unsafe-no-fsync=true',
           '--log-level=warn',
           '--listen-metrics-urls=',
+          ...tlsArgs,
         ],
       });
     }
     // Members of a new cluster wait for each other's peers, so all are started before any is awaited.
-    const started = this.members.map((m) => m.process.start(() => healthy(m.clientUrl), this.readyTimeoutMs));
+    const started = this.members.map((m) =>
+      m.process.start(() => healthy(m.clientUrl, this.probeTls), this.readyTimeoutMs),
+    );
     const results = await Promise.allSettled(started);
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
@@ -117,20 +164,20 @@ export class EtcdCluster {
 
   /** Restarts a stopped or killed member on its data (it rejoins the cluster it left). */
   async restart(member: EtcdMember): Promise<void> {
-    await member.process.start(() => healthy(member.clientUrl), this.readyTimeoutMs);
+    await member.process.start(() => healthy(member.clientUrl, this.probeTls), this.readyTimeoutMs);
   }
 
   /** Whether a member is up and answers /health with a leader (false when down, unreachable or leaderless). */
   async healthy(member: EtcdMember): Promise<boolean> {
     if (!member.process.alive) return false;
-    return healthy(member.clientUrl).catch(() => false);
+    return healthy(member.clientUrl, this.probeTls).catch(() => false);
   }
 
   /** The member that is the Raft leader now, from each live member's /v3/maintenance/status. */
   async leader(): Promise<EtcdMember | undefined> {
     for (const m of this.members) {
       if (!m.process.alive) continue;
-      const status = await postJson(`${m.clientUrl}/v3/maintenance/status`).catch(() => undefined);
+      const status = await postJson(`${m.clientUrl}/v3/maintenance/status`, this.probeTls).catch(() => undefined);
       const header = status as { header?: { member_id?: string }; leader?: string } | undefined;
       if (header?.leader && header.header?.member_id === header.leader) return m;
     }
@@ -143,11 +190,11 @@ export class EtcdCluster {
 }
 
 /** POST {} to etcd's gRPC gateway (JSON); 64-bit ids come back as decimal strings. */
-function postJson(url: string): Promise<unknown> {
+function postJson(url: string, tls: ProbeTls = {}): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', timeout: ETCD_REQUEST_TIMEOUT_MS, headers: { 'content-type': 'application/json' } },
+      { method: 'POST', timeout: ETCD_REQUEST_TIMEOUT_MS, headers: { 'content-type': 'application/json' }, ...tls },
       (res) => {
         let text = '';
         res.on('data', (d) => (text += d));

@@ -4,7 +4,7 @@ export {
   type KubeControlPlaneOptions,
   startKubeControlPlane,
 } from './control-plane';
-export { EtcdCluster, type EtcdClusterOptions, type EtcdMember } from './etcd';
+export { EtcdCluster, type EtcdClusterOptions, type EtcdMember, type EtcdTlsOptions } from './etcd';
 export { envtestTarget, type EnvtestTarget } from './target';
 export {
   getWithToken,

@@ -1,8 +1,7 @@
 // A WorkloadClusterProvider for the KCP envtests: reads Nodes, static Pods and etcd members through the default
 // provider, and records the etcd operations of a control-plane Machine's deletion (forwardEtcdLeadership,
-// removeEtcdMemberForMachine) instead of performing them — the default provider has no etcd client that can change
-// members (its forwardEtcdLeadership / removeEtcdMemberForMachine reject). Bound to KCP_WORKLOAD_CLUSTER_PROVIDER by
-// the harness.
+// removeEtcdMemberForMachine) instead of performing them, so the deletion hooks can be tested without an etcd behind
+// the in-memory workload clusters. Bound to KCP_WORKLOAD_CLUSTER_PROVIDER by the harness.
 import type { Machine } from '@capi/api';
 import type { ClusterKey } from '@capi/clustercache';
 import type { WorkloadCluster, WorkloadClusterProvider } from '@capi/kcp';
@@ -28,7 +27,8 @@ export class RecordingEtcdWorkloadClusterProvider implements WorkloadClusterProv
     return {
       nodes: (names) => wc.nodes(names),
       staticPods: () => wc.staticPods(),
-      etcd: () => wc.etcd(),
+      etcdMembersAndAlarms: (names) => wc.etcdMembersAndAlarms(names),
+      removeEtcdMember: (member) => wc.removeEtcdMember(member),
       forwardEtcdLeadership: (machine: Machine, candidate: Machine | undefined) =>
         this.record({
           op: 'forwardEtcdLeadership',
