@@ -271,10 +271,3 @@ export {
   type MachineTemplateLike,
   semanticEqual,
 } from './machine-template';
-export {
-  SIMULATED_ETCD_MEMBER_KEY,
-  SIMULATED_ETCD_MEMBER_LABEL,
-  SIMULATED_NAMESPACE,
-  type SimulatedEtcdMember,
-  simulatedEtcdMemberConfigMapName,
-} from './simulated-control-plane';

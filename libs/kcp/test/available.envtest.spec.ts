@@ -1,16 +1,13 @@
 // The KCP Available condition on envtest with the Machine controller and the in-memory provider (its workload clusters
-// publish static Pods and etcd members): a healthy control plane becomes Available and `kubectl get kcp` shows it; losing
+// run mirror Pods and answer etcd's API): a healthy control plane becomes Available and `kubectl get kcp` shows it; losing
 // etcd quorum makes it NotAvailable with upstream's message.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { getCondition, SIMULATED_NAMESPACE, simulatedEtcdMemberConfigMapName, type Machine } from '@capi/api';
-import type { KubeObject } from '@capi/apimachinery';
-import type { KubeClient } from '@capi/controller-runtime';
+import { getCondition, type Machine } from '@capi/api';
 import { eventually } from '@capi/envtest';
-import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import {
   createControlPlane,
   getKcp,
@@ -21,6 +18,7 @@ import {
   NS,
   type KcpHarness,
 } from './support/harness';
+import { setEtcdAlarm } from './support/etcd-alarms';
 
 jest.setTimeout(120_000);
 
@@ -31,19 +29,6 @@ const KCP_REF = {
   name: 'cp',
 };
 const POLL = { ...KCP_POLL, timeoutMs: 80_000 };
-
-async function setAlarms(workload: KubeClient, member: string, alarms: string[]): Promise<void> {
-  const ref = {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    namespace: SIMULATED_NAMESPACE,
-    name: simulatedEtcdMemberConfigMapName(member),
-  };
-  const cm = await workload.get<KubeObject>(ref);
-  const value = JSON.parse((cm.data as Record<string, string>).member) as { alarms?: string[] };
-  value.alarms = alarms;
-  await workload.patch(ref, 'merge', { data: { member: JSON.stringify(value) } });
-}
 
 describe('KCP Available', () => {
   let h: KcpHarness;
@@ -90,10 +75,9 @@ describe('KCP Available', () => {
 
   it('etcd alarms on two of three members: NotAvailable, no etcd quorum', async () => {
     const machines: Machine[] = await listMachines(h.client);
-    const workload = h.app.get<WorkloadClusters>(WORKLOAD_CLUSTERS).get({ namespace: NS, name: CLUSTER })!.client;
     const [, b, c] = machines.map((m) => m.status!.nodeRef!.name).sort();
-    await setAlarms(workload, b, ['NOSPACE']);
-    await setAlarms(workload, c, ['CORRUPT']);
+    await setEtcdAlarm(h, { namespace: NS, name: CLUSTER }, b, 'Nospace');
+    await setEtcdAlarm(h, { namespace: NS, name: CLUSTER }, c, 'Corrupt');
     // Nothing watches the workload cluster's objects: poke the KCP once so it reads the new state.
     await h.client.patch(KCP_REF, 'merge', { metadata: { annotations: { poke: '1' } } });
     const kcp = await eventually(

@@ -1,14 +1,7 @@
 // KCP control-plane health on envtest with the Machine controller, the in-memory provider (its workload clusters
-// publish static Pods and etcd members) and the reference updater: Machine/KCP health conditions, and preflight
+// run mirror Pods and answer etcd's API) and the reference updater: Machine/KCP health conditions, and preflight
 // checks that make a rollout wait (another Machine unhealthy) or replace the candidate (only it unhealthy).
-import {
-  getCondition,
-  isUpdateInProgress,
-  SIMULATED_NAMESPACE,
-  simulatedEtcdMemberConfigMapName,
-  UP_TO_DATE_CONDITION,
-  type Machine,
-} from '@capi/api';
+import { getCondition, isUpdateInProgress, UP_TO_DATE_CONDITION, type Machine } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import type { KubeClient, WatchHandle } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
@@ -23,6 +16,7 @@ import {
   NS,
   type KcpHarness,
 } from './support/harness';
+import { etcdMemberNames, setEtcdAlarm } from './support/etcd-alarms';
 import { selectMachineForScaleDown } from '../src/decide';
 
 jest.setTimeout(150_000);
@@ -75,15 +69,6 @@ async function inPlaceMarked(h: KcpHarness): Promise<{ seen: Set<string>; stop: 
     },
   );
   return { seen, stop: () => handle.stop() };
-}
-
-/** Rewrites a ConfigMap's JSON payload the way a kubelet / etcd change would show up. */
-async function editPublished<T>(client: KubeClient, name: string, key: string, edit: (v: T) => void): Promise<void> {
-  const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: SIMULATED_NAMESPACE, name };
-  const cm = await client.get<KubeObject>(ref);
-  const value = JSON.parse((cm.data as Record<string, string>)[key]) as T;
-  edit(value);
-  await client.patch(ref, 'merge', { data: { [key]: JSON.stringify(value) } });
 }
 
 type PodJson = KubeObject & { status: { conditions: { type: string; status: string }[] } };
@@ -238,14 +223,7 @@ describe('KCP control-plane health and preflight checks', () => {
   it('an etcd alarm only on the candidate Machine: it is replaced instead of updated in place', async () => {
     const before = await stable(h, 'v1.30.2');
     const candidate = selectMachineForScaleDown(before, before)!;
-    await editPublished<{ alarms?: string[] }>(
-      workload,
-      simulatedEtcdMemberConfigMapName(candidate.status!.nodeRef!.name),
-      'member',
-      (m) => {
-        m.alarms = ['NOSPACE'];
-      },
-    );
+    await setEtcdAlarm(h, { namespace: NS, name: CLUSTER }, candidate.status!.nodeRef!.name, 'Nospace');
     const tracker = await inPlaceMarked(h);
     await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.3' } });
     const after = await eventually(
@@ -260,18 +238,13 @@ describe('KCP control-plane health and preflight checks', () => {
     const kept = before.filter((m) => m.metadata.name !== candidate.metadata.name);
     expect(kept.every((m) => after.some((a) => a.metadata.uid === m.metadata.uid))).toBe(true);
     expect([...tracker.seen].sort()).toEqual(kept.map((m) => m.metadata.name).sort());
-    // The replaced host took its etcd member with it: no member without a Machine is left behind.
     await eventually(async () => getCondition(await getKcp(h.client), 'EtcdClusterHealthy')?.status === 'True', {
       ...POLL,
       message: 'EtcdClusterHealthy True again',
     });
-    const members = await workload.list<KubeObject>('v1', 'ConfigMap', {
-      namespace: SIMULATED_NAMESPACE,
-      labelSelector: 'simulated.cluster.x-k8s.io/etcd-member',
-    });
-    expect(members.items.map((cm) => cm.metadata.labels?.['simulated.cluster.x-k8s.io/etcd-member']).sort()).toEqual(
-      after.map((m) => m.status!.nodeRef!.name).sort(),
-    );
+    // KCP removed the replaced Machine's member (its pre-terminate hook): the members are the remaining Nodes.
+    const members = await etcdMemberNames(h, { namespace: NS, name: CLUSTER }, after[0].status!.nodeRef!.name);
+    expect(members.sort()).toEqual(after.map((m) => m.status!.nodeRef!.name).sort());
   });
 
   it('a Pod not ready blocks a scale up until it is ready again', async () => {

@@ -14,7 +14,14 @@ import {
   type Machine,
 } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
-import { ControllerRuntimeModule, FeatureGates, FeatureGatesModule, KubeClient } from '@capi/controller-runtime';
+import {
+  CACHED_CLIENT,
+  ControllerRuntimeModule,
+  FeatureGates,
+  FeatureGatesModule,
+  KubeClient,
+  type Client,
+} from '@capi/controller-runtime';
 import { eventually, extensionConfigFor, kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import {
   INMEMORY_API_VERSION,
@@ -29,6 +36,7 @@ import { discoverExtension } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, KcpControllerModule } from '@capi/kcp';
 import { SHARED_WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from '@capi/clustercache';
+import { etcdClientGeneratorFactory } from '../../src/etcd-access';
 import { KubeconfigWorkloadClusterProvider } from '../../src/workload-cluster';
 import { ClusterStatusMirror } from './cluster-status.reconciler';
 import { RecordingEtcdWorkloadClusterProvider } from './recording-etcd';
@@ -72,9 +80,12 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
   })
     .overrideProvider(KCP_WORKLOAD_CLUSTER_PROVIDER)
     .useFactory({
-      inject: [SHARED_WORKLOAD_CLUSTER_CACHE],
-      factory: (nodes: WorkloadClusterCache) =>
-        new RecordingEtcdWorkloadClusterProvider(new KubeconfigWorkloadClusterProvider(nodes)),
+      inject: [SHARED_WORKLOAD_CLUSTER_CACHE, CACHED_CLIENT],
+      // The module's default provider (etcd through the workload API server's port-forward), recording etcd writes.
+      factory: (nodes: WorkloadClusterCache, management: Client) =>
+        new RecordingEtcdWorkloadClusterProvider(
+          new KubeconfigWorkloadClusterProvider(nodes, etcdClientGeneratorFactory(management)),
+        ),
     })
     .compile();
   const app = moduleRef;

@@ -1,7 +1,7 @@
-// A WorkloadClusterProvider for the KCP envtests: reads Nodes, static Pods and etcd members through the default
-// provider, and records the etcd operations of a control-plane Machine's deletion (forwardEtcdLeadership,
-// removeEtcdMemberForMachine) instead of performing them, so the deletion hooks can be tested without an etcd behind
-// the in-memory workload clusters. Bound to KCP_WORKLOAD_CLUSTER_PROVIDER by the harness.
+// A WorkloadClusterProvider for the KCP envtests: the default provider (the in-memory workload clusters' API servers
+// and their etcd members, reached as on a real cluster), recording the etcd operations of a control-plane Machine's
+// deletion (forwardEtcdLeadership, removeEtcdMemberForMachine) as it performs them, so tests can assert their order.
+// Bound to KCP_WORKLOAD_CLUSTER_PROVIDER by the harness.
 import type { Machine } from '@capi/api';
 import type { ClusterKey } from '@capi/clustercache';
 import type { WorkloadCluster, WorkloadClusterProvider } from '@capi/kcp';
@@ -29,18 +29,24 @@ export class RecordingEtcdWorkloadClusterProvider implements WorkloadClusterProv
       staticPods: () => wc.staticPods(),
       etcdMembersAndAlarms: (names) => wc.etcdMembersAndAlarms(names),
       removeEtcdMember: (member) => wc.removeEtcdMember(member),
-      forwardEtcdLeadership: (machine: Machine, candidate: Machine | undefined) =>
-        this.record({
+      ...(wc.kubeClient ? { kubeClient: () => wc.kubeClient!() } : {}),
+      forwardEtcdLeadership: async (machine: Machine, candidate: Machine | undefined) => {
+        await wc.forwardEtcdLeadership(machine, candidate);
+        await this.record({
           op: 'forwardEtcdLeadership',
           cluster: key,
           machine: machine.metadata.name!,
           candidate: candidate?.metadata.name,
-        }),
-      removeEtcdMemberForMachine: (machine: Machine) =>
-        this.record({ op: 'removeEtcdMemberForMachine', cluster: key, machine: machine.metadata.name! }),
+        });
+      },
+      removeEtcdMemberForMachine: async (machine: Machine) => {
+        await wc.removeEtcdMemberForMachine(machine);
+        await this.record({ op: 'removeEtcdMemberForMachine', cluster: key, machine: machine.metadata.name! });
+      },
     };
   }
 
+  /** Records a call that was performed (the onCall hook sees the management cluster right after it). */
   private async record(call: EtcdCall): Promise<void> {
     this.calls.push(call);
     await this.onCall?.(call);
