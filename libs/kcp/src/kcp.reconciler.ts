@@ -7,15 +7,13 @@ import {
   ClusterGVK,
   CONTROLPLANE_API_VERSION,
   CONTROLPLANE_GROUP,
-  KCP_REMEDIATION_IN_PROGRESS_ANNOTATION,
   KUBEADM_CONTROL_PLANE_FINALIZER,
   PAUSED_ANNOTATION,
   type Cluster,
-  type ConditionInput,
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { canonicalJson, groupOf, type PassiveClock } from '@capi/apimachinery';
+import { groupOf, type PassiveClock } from '@capi/apimachinery';
 import {
   CACHE,
   CACHED_CLIENT,
@@ -55,20 +53,13 @@ import {
   getInfraTemplate,
   getKubeadmConfig,
   listControlPlaneMachines,
-  writeMachineConditions,
   type MachineIo,
 } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
-import {
-  decideRemediation,
-  MACHINE_REMEDIATION_INTERNAL_ERROR_REASON,
-  MACHINE_REMEDIATION_MACHINE_DELETING_REASON,
-  formatRemediationData,
-} from './remediation';
-import { removeOwnerRemediated, setRemediationInProgress, writeOwnerRemediated } from './remediation-io';
 import { decidePreTerminateHook } from './pre-terminate';
 import { deleteControlPlaneMachines, preTerminateInput, reconcilePreTerminateHook } from './pre-terminate-io';
-import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
+import { createReplacementOrMachine, reconcileUnhealthyMachines } from './remediation-step';
+import { writeKcpStatus } from './status-io';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { controlPlaneFailureDomains } from './failure-domains';
@@ -235,10 +226,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         outcome = await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster);
       } else {
         // Remediation next; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
-        const remediation = await this.reconcileUnhealthyMachines(run, kcp, view);
-        outcome =
-          remediation.stop ??
-          (await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster));
+        const remediation = await reconcileUnhealthyMachines({ ...run, clock: this.clock }, kcp, view);
+        outcome = remediation.deleted
+          ? { result: { requeueAfterMs: this.preflightRequeueMs } }
+          : await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster);
         // A waiting remediation is looked at again even when nothing else changes (Node readiness is not watched).
         if (remediation.recheck && !outcome.result)
           outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
@@ -249,7 +240,14 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     // Workload cluster health is not watched: look again while it is not healthy, so it recovers without an event.
     if (!outcome.result && observed.kcpHealth.some((c) => c.status !== 'True'))
       outcome = { ...outcome, result: { requeueAfterMs: this.preflightRequeueMs } };
-    await this.updateStatus(run, kcp, clusterName, results, observed, certificates.condition, outcome.waiting);
+    await writeKcpStatus(run.io, this.clock, {
+      kcp,
+      clusterName,
+      results,
+      observed,
+      certificatesCondition: certificates.condition,
+      waiting: outcome.waiting,
+    });
     if (stepError) throw stepError;
     return outcome.result;
   }
@@ -318,7 +316,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'initialize': {
         const naming = this.invalidMachineNaming(run, kcp);
         if (naming) return naming;
-        const m = await this.createReplacementOrMachine(
+        const m = await createReplacementOrMachine(
           run,
           kcp,
           clusterName,
@@ -342,7 +340,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         if (naming) return naming;
         const pre = preflightChecks(view, undefined, etcdManaged);
         if (!pre.ok) return this.waiting(run, pre.messages);
-        const m = await this.createReplacementOrMachine(
+        const m = await createReplacementOrMachine(
           run,
           kcp,
           clusterName,
@@ -376,84 +374,6 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     }
   }
 
-  /**
-   * Creates a Machine; while a remediation is in progress it is the replacement: it carries the retry data
-   * (remediation-for) and its creation completes the remediation (the KCP annotation is removed).
-   */
-  private async createReplacementOrMachine(
-    run: Run,
-    kcp: KubeadmControlPlane,
-    clusterName: string,
-    template: Parameters<typeof createMachine>[3],
-    isJoin: boolean,
-    failureDomain?: string,
-  ): Promise<Machine> {
-    const remediationFor = kcp.metadata.annotations?.[KCP_REMEDIATION_IN_PROGRESS_ANNOTATION];
-    const m = await createMachine(run.io, kcp, clusterName, template, isJoin, failureDomain, remediationFor);
-    if (remediationFor !== undefined) {
-      await setRemediationInProgress(run.io, kcp, null);
-      run.log.log(`Machine ${m.metadata.name} replaces the remediated Machine`);
-    }
-    return m;
-  }
-
-  /**
-   * Remediation of Machines MHC marked (upstream reconcileUnhealthyMachines): cleans up OwnerRemediated on Machines
-   * healthy again, then remediates at most one Machine. `stop` when it deleted one (the reconcile ends there);
-   * `recheck` when a Machine waits for remediation.
-   */
-  private async reconcileUnhealthyMachines(
-    run: Run,
-    kcp: KubeadmControlPlane,
-    view: ControlPlaneMachine[],
-  ): Promise<{ stop?: StepOutcome; recheck?: boolean }> {
-    const decision = decideRemediation({ kcp, machines: view, now: new Date(this.now()) });
-    const byName = (n: string) => view.find((m) => m.machine.metadata.name === n)!.machine;
-    for (const name of decision.cleanup) await removeOwnerRemediated(run.io, byName(name));
-    if (decision.clearStaleAnnotation) await setRemediationInProgress(run.io, kcp, null);
-    const action = decision.action;
-    switch (action.type) {
-      case 'none':
-        return {};
-      case 'wait':
-        run.log.log(`Machine ${action.machine} needs remediation, waiting: ${action.why}`);
-        return { recheck: true };
-      case 'block':
-        run.log.log(
-          `Machine ${action.machine} needs remediation, skipping: ${action.condition.message ?? action.condition.reason}`,
-        );
-        await writeOwnerRemediated(run.io, byName(action.machine), action.condition, this.clock);
-        return { recheck: true };
-      case 'remediate': {
-        const machine = byName(action.machine);
-        // Reported before the delete: once deleted the Machine may be gone before a later write.
-        await writeOwnerRemediated(
-          run.io,
-          machine,
-          { reason: MACHINE_REMEDIATION_MACHINE_DELETING_REASON },
-          this.clock,
-        );
-        try {
-          await deleteMachine(run.io, machine);
-        } catch (e) {
-          await writeOwnerRemediated(
-            run.io,
-            machine,
-            { reason: MACHINE_REMEDIATION_INTERNAL_ERROR_REASON, message: 'Please check controller logs for errors' },
-            this.clock,
-          ).catch(() => undefined);
-          throw new Error(
-            `failed to delete unhealthy Machine ${machine.metadata.namespace}/${machine.metadata.name}: ${(e as Error).message}`,
-            { cause: e },
-          );
-        }
-        run.log.log(`remediating unhealthy Machine ${action.machine} (deleted; retry ${action.data.retryCount})`);
-        await setRemediationInProgress(run.io, kcp, formatRemediationData(action.data));
-        return { stop: { result: { requeueAfterMs: this.preflightRequeueMs } } };
-      }
-    }
-  }
-
   private failureDomain(cluster: Cluster, machines: ControlPlaneMachine[]): string | undefined {
     return failureDomainForScaleUp(controlPlaneFailureDomains(cluster), machines);
   }
@@ -481,46 +401,5 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         metadata: { finalizers: kcp.metadata.finalizers.filter((f) => f !== KUBEADM_CONTROL_PLANE_FINALIZER) },
       });
     }
-  }
-
-  /** Machine conditions (UpToDate, health), then KCP status (re-listing, so Machines created/deleted in this reconcile count). */
-  private async updateStatus(
-    run: Run,
-    kcp: KubeadmControlPlane,
-    clusterName: string,
-    results: Map<string, { upToDate: boolean; result: NotUpToDateResult }>,
-    observed: ControlPlaneObservation,
-    certificatesCondition: ConditionInput,
-    waiting?: string,
-  ): Promise<void> {
-    const machines = await listControlPlaneMachines(run.io, kcp, clusterName);
-    const upToDateNames = new Set<string>();
-    for (const m of machines) {
-      const r = results.get(m.metadata.name!);
-      // Machines created in this reconcile are up-to-date by construction (and get their health next time).
-      const specUpToDate = r ? r.upToDate : true;
-      const upToDate = machineUpToDateCondition(m, specUpToDate, r?.result.conditionMessages ?? []);
-      // Counted from the condition, as upstream setReplicas (a lagging kubelet is not up-to-date).
-      if (upToDate.status === 'True' && !isUpdatingInPlace(m)) upToDateNames.add(m.metadata.name!);
-      if (m.metadata.deletionTimestamp) continue;
-      const conditions = [upToDate, ...(observed.machineHealth.get(m.metadata.name!) ?? [])];
-      await writeMachineConditions(run.io, m, conditions, this.clock);
-    }
-    const status = computeKcpStatus({
-      kcp,
-      clusterName,
-      machines,
-      upToDateNames,
-      controlPlaneNodeReady: observed.controlPlaneNodeReady,
-      healthConditions: observed.kcpHealth,
-      waitingMessage: waiting,
-      clock: this.clock,
-      machineHealth: observed.machineHealth,
-      nodes: observed.nodes,
-      etcdMembers: observed.etcdMembers,
-      certificatesCondition,
-    });
-    if (canonicalJson(status) === canonicalJson(kcp.status ?? {})) return;
-    await this.client.patch(refOf(kcp), 'merge', { status }, { subresource: 'status' });
   }
 }
