@@ -57,8 +57,11 @@ describe('Machine controller events (envtest)', () => {
       const found = await eventsAbout('m1', 'SuccessfulSetNodeRef');
       return found.length > 0 && found;
     }, 'SuccessfulSetNodeRef event');
-    const machine = await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, 'm1'));
-    expect((machine.status as { nodeRef?: { name: string } }).nodeRef).toEqual({ name: 'events-node-m1' });
+    // Recorded before the status write, as upstream: the nodeRef follows.
+    const machine = await eventually(async () => {
+      const m = await h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, 'm1'));
+      return (m.status as { nodeRef?: { name: string } }).nodeRef?.name === 'events-node-m1' && m;
+    }, 'nodeRef set');
     expect(event).toMatchObject({
       type: 'Normal',
       message: 'events-node-m1',
