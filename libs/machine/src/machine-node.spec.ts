@@ -1,4 +1,4 @@
-import type { WorkloadClusterCache } from '@capi/clustercache';
+import { WorkloadClusterConnectionError, type WorkloadClusterCache } from '@capi/clustercache';
 import type { KubeObject } from '@capi/apimachinery';
 import { lookupNode } from './machine-node';
 
@@ -22,6 +22,20 @@ describe('lookupNode', () => {
     } as unknown as WorkloadClusterCache;
     expect(await lookupNode(cache, cluster, 'p://1')).toEqual({
       error: 'informer v1 Node did not sync within 1000 ms',
+    });
+  });
+});
+
+describe('lookupNode connection errors', () => {
+  it('marks a workload cluster it cannot connect to apart from a failed read', async () => {
+    const cache = {
+      nodeByProviderID: async () => {
+        throw new WorkloadClusterConnectionError('kubeconfig Secret ns/c1-kubeconfig not found');
+      },
+    } as unknown as WorkloadClusterCache;
+    expect(await lookupNode(cache, cluster, 'p://1')).toEqual({
+      error: 'kubeconfig Secret ns/c1-kubeconfig not found',
+      connectionError: true,
     });
   });
 });

@@ -1,19 +1,23 @@
 // Finding a Machine's Node in its workload cluster by spec.providerID, from the workload cluster cache.
 import type { KubeObject } from '@capi/apimachinery';
-import type { ClusterKey, WorkloadClusterCache } from '@capi/clustercache';
+import { WorkloadClusterConnectionError, type ClusterKey, type WorkloadClusterCache } from '@capi/clustercache';
 
 /**
  * The Machine's Node from the workload cluster's Node cache (providerID index): no request per lookup once the
- * cluster's informer has synced. Connection and read errors are returned, not thrown.
+ * cluster's informer has synced. Connection and read errors are returned, not thrown; `connectionError` tells the
+ * first (upstream's ClusterCache.GetClient failing) from the second (getNode failing).
  */
 export async function lookupNode(
   cache: WorkloadClusterCache,
   cluster: ClusterKey,
   providerID: string,
-): Promise<{ node?: KubeObject; error?: string }> {
+): Promise<{ node?: KubeObject; error?: string; connectionError?: boolean }> {
   try {
     return { node: await cache.nodeByProviderID(cluster, providerID) };
   } catch (e) {
-    return { error: (e as Error).message ?? String(e) };
+    return {
+      error: (e as Error).message ?? String(e),
+      ...(e instanceof WorkloadClusterConnectionError ? { connectionError: true } : {}),
+    };
   }
 }

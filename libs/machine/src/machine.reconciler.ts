@@ -5,6 +5,7 @@ import { CLUSTER_NAME_FIELD, indexMachines } from '@capi/index';
 import { ClusterGVK, MACHINE_FINALIZER, MachineGVK, PAUSED_ANNOTATION, isTrue, type Condition } from '@capi/api';
 import {
   ApiEventRecorder,
+  type EventRecorder,
   CACHE,
   CACHED_CLIENT,
   FEATURE_GATES,
@@ -63,6 +64,8 @@ const DEFAULT_NODE_POLL_INTERVAL_MS = 10_000;
 
 /** Machine field index by spec.providerID (upstream index.MachineProviderIDField): workload Node → Machine. */
 const MACHINE_PROVIDER_ID_FIELD = 'spec.providerID';
+/** Upstream's reason, spaces included (core/reconcilers/machine/machine_controller_noderef.go). */
+const NODE_READ_FAILED_EVENT = 'Failed to retrieve Node by ProviderID';
 /** Annotation upstream's Machine controller sets on a Node: the name of its Machine (in the Cluster's namespace). */
 const NODE_MACHINE_ANNOTATION = 'cluster.x-k8s.io/machine';
 
@@ -89,6 +92,7 @@ export class MachineReconciler implements Reconciler {
   private readonly clock: PassiveClock;
   private readonly gates: FeatureGates;
   private watching = false;
+  private readonly events: EventRecorder;
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
@@ -106,6 +110,7 @@ export class MachineReconciler implements Reconciler {
     this.gates = gates ?? FeatureGates.defaults();
     this.ssa = ssa ?? new ServerSideApplier({ clock: this.clock });
     this.resolver = new ContractVersionResolver(directClient);
+    this.events = new ApiEventRecorder(this.client, 'machine-controller', () => new Date(this.clock.now()));
     indexMachines(cache);
     indexByFieldPath(cache, MachineGVK.apiVersion, 'Machine', MACHINE_PROVIDER_ID_FIELD);
     this.tracker = new ExternalObjectTracker(cache, machineRequestsFor, (req) => this.enqueue(req));
@@ -116,7 +121,7 @@ export class MachineReconciler implements Reconciler {
       resolver: this.resolver,
       workloadClients: this.workloadClients,
       workloadNodes: this.workloadNodes,
-      events: new ApiEventRecorder(this.client, 'machine-controller', () => new Date(this.clock.now())),
+      events: this.events,
       clock: this.clock,
       nodeDeletionRetryTimeoutMs: options.nodeDeletionRetryTimeoutMs,
     });
@@ -418,10 +423,14 @@ export class MachineReconciler implements Reconciler {
     );
     if (found.error) {
       log.error(`reading Node: ${found.error}`);
+      // Upstream records this for a failed Node read, not for a cluster it cannot connect to (machine_controller_noderef.go).
+      if (!found.connectionError) await this.events.event(machine, 'Warning', NODE_READ_FAILED_EVENT, found.error);
       return { error: found.error };
     }
     if (found.node) {
-      machine.status = { ...(machine.status ?? {}), nodeRef: { name: found.node.metadata.name! } };
+      const nodeName = found.node.metadata.name!;
+      if (!machine.status?.nodeRef?.name) await this.events.event(machine, 'Normal', 'SuccessfulSetNodeRef', nodeName);
+      machine.status = { ...(machine.status ?? {}), nodeRef: { name: nodeName } };
       const nodeInfo = (found.node.status as { nodeInfo?: unknown } | undefined)?.nodeInfo;
       // The cached Node is read-only; the Machine's status is ours to change.
       if (nodeInfo) machine.status.nodeInfo = cloneJson(nodeInfo) as never;

@@ -12,13 +12,17 @@ import {
   type MachineSet,
 } from '@capi/api';
 import {
+  ApiEventRecorder,
   CACHE,
   CACHED_CLIENT,
   FEATURE_GATES,
   FeatureGates,
   KUBE_CLIENT,
   ReconcilerFor,
+  isConflict,
+  isNotFound,
   type Client,
+  type EventRecorder,
   type InformerCache,
   type ReconcileContext,
   type Reconciler,
@@ -41,6 +45,12 @@ import {
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
+import {
+  machineSetApplyFailedEvent,
+  machineSetAppliedEvent,
+  machineSetDeletedEvent,
+  type MachineDeploymentEvent,
+} from './events';
 import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
 import { computeMachineDeploymentStatus } from './status';
 
@@ -75,6 +85,7 @@ export class MachineDeploymentReconciler implements Reconciler {
   private readonly gates: FeatureGates;
   /** Exposed for tests and metrics: how MachineSet pairs are checked for in-place updates. */
   readonly inPlaceChecker: MachineSetInPlaceChecker;
+  private readonly events: EventRecorder;
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
@@ -88,6 +99,7 @@ export class MachineDeploymentReconciler implements Reconciler {
   ) {
     this.gates = gates ?? FeatureGates.defaults();
     this.clock = clock ?? realClock;
+    this.events = new ApiEventRecorder(directClient, 'machinedeployment-controller', () => new Date(this.clock.now()));
     if (cache) {
       indexMachineSets(cache);
       indexMachines(cache);
@@ -110,16 +122,22 @@ export class MachineDeploymentReconciler implements Reconciler {
     let failure: Error | undefined;
     try {
       plan = await this.plan(ctx, md, machineSets, machines);
-      await this.apply(ctx, plan, machineSets);
+      await this.apply(ctx, md, plan, machineSets);
       await this.syncRevision(ctx, md, plan);
       for (const ms of drainedOldMachineSets(plan, machineSets, machines)) {
-        await deleteIgnoreNotFound(this.client, {
-          apiVersion: CLUSTER_API_VERSION,
-          kind: 'MachineSet',
-          namespace: ms.metadata.namespace,
-          name: ms.metadata.name ?? '',
-        });
+        try {
+          await deleteIgnoreNotFound(this.client, {
+            apiVersion: CLUSTER_API_VERSION,
+            kind: 'MachineSet',
+            namespace: ms.metadata.namespace,
+            name: ms.metadata.name ?? '',
+          });
+        } catch (e) {
+          await this.record(md, machineSetDeletedEvent(ms, e as Error));
+          throw e;
+        }
         ctx.log.log(`deleted drained old MachineSet ${ms.metadata.name}`);
+        await this.record(md, machineSetDeletedEvent(ms));
       }
     } catch (e) {
       failure = e as Error;
@@ -213,16 +231,33 @@ export class MachineDeploymentReconciler implements Reconciler {
     md.metadata.resourceVersion = patched.metadata.resourceVersion;
   }
 
-  private async apply(ctx: ReconcileContext, plan: RolloutPlan, machineSets: MachineSet[]): Promise<void> {
+  private async apply(
+    ctx: ReconcileContext,
+    md: MachineDeployment,
+    plan: RolloutPlan,
+    machineSets: MachineSet[],
+  ): Promise<void> {
     const current = new Map(machineSets.map((ms) => [ms.metadata.name ?? '', ms]));
     const accepted = (oldMS: MachineSet, newMS: MachineSet) => this.inPlaceChecker.acceptedUpdaters(oldMS, newMS);
     for (const { intent, original } of machineSetWrites(plan, current, accepted)) {
       const diff = plan.diffs.get(intent.metadata.name ?? '');
-      await this.applier.patch(this.client, intent, { fieldOwner: MACHINEDEPLOYMENT_FIELD_MANAGER, original });
+      try {
+        await this.applier.patch(this.client, intent, { fieldOwner: MACHINEDEPLOYMENT_FIELD_MANAGER, original });
+      } catch (e) {
+        // Upstream stays silent when the MachineSet it updates is being deleted (the apply then conflicts or 404s).
+        const gone = original?.metadata.deletionTimestamp && (isConflict(e) || isNotFound(e));
+        if (!gone) await this.record(md, machineSetApplyFailedEvent(intent, !original, e as Error));
+        throw e;
+      }
       await waitForCache(this.cache, intent, ctx.signal);
       ctx.log.log(
         `MachineSet ${intent.metadata.name}: ${diff?.summary ?? ''} ${diff?.otherChanges ?? ''} (${diff?.reason ?? ''})`,
       );
+      if (diff) await this.record(md, machineSetAppliedEvent(intent, !original, diff));
     }
+  }
+
+  private async record(md: MachineDeployment, e: MachineDeploymentEvent | undefined): Promise<void> {
+    if (e) await this.events.event(md, e.type, e.reason, e.message);
   }
 }

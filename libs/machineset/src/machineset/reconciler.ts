@@ -38,6 +38,7 @@ import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { deletePriorityFunc } from './deletion-order';
+import { machineEvents } from './events';
 import { aggregateErrors, MachineCreationError, ScaleDownError } from './errors';
 import {
   computeDesiredMachine,
@@ -299,8 +300,15 @@ export class MachineSetReconciler implements Reconciler {
       if (!owner) {
         if (m.metadata.deletionTimestamp) continue;
         const ownerReferences = [...(m.metadata.ownerReferences ?? []), machineSetOwnerRef(ms, true)];
-        const adopted = await this.client.patch<Machine>(refOf(m), 'merge', { metadata: { ownerReferences } });
+        let adopted: Machine;
+        try {
+          adopted = await this.client.patch<Machine>(refOf(m), 'merge', { metadata: { ownerReferences } });
+        } catch (e) {
+          await this.events.event(ms, 'Warning', 'FailedAdopt', machineEvents.failedAdopt(m, e as Error));
+          throw e;
+        }
         ctx.log.log(`adopted Machine ${m.metadata.name} into MachineSet ${ms.metadata.name}`);
+        await this.events.event(ms, 'Normal', 'SuccessfulAdopt', machineEvents.adopted(m));
         out.push(adopted);
         continue;
       }
@@ -366,6 +374,7 @@ export class MachineSetReconciler implements Reconciler {
         try {
           await deleteIgnoreNotFound(this.client, refOf(m));
           ctx.log.log(`deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (scale down)`);
+          await this.events.event(ms, 'Normal', 'SuccessfulDelete', machineEvents.deleted(m)); // not deleting yet
         } catch (e) {
           errors.push(`failed to delete Machine ${m.metadata.name}: ${(e as Error).message}`);
         }
@@ -390,6 +399,7 @@ export class MachineSetReconciler implements Reconciler {
         ctx.log.log(
           `deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} instead of moving it to ${targetName}: it is marked for remediation`,
         );
+        await this.events.event(ms, 'Normal', 'SuccessfulDelete', machineEvents.deleted(m));
       } catch (e) {
         errors.push(
           `failed to delete Machine ${m.metadata.name} (marked for remediation, not moved to ${targetName}): ${(e as Error).message}`,
@@ -457,6 +467,7 @@ export class MachineSetReconciler implements Reconciler {
       throw new MachineCreationError(`failed to create Machine ${namespace}/${name}: ${messages.join('; ')}`, stage);
     }
     ctx.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
+    await this.events.event(ms, 'Normal', 'SuccessfulCreate', machineEvents.created(machine));
   }
 
   private async cloneTemplate(

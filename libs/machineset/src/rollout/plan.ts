@@ -45,7 +45,14 @@ function result(p: RolloutPlanner): RolloutPlan {
     machineSets,
     scaleIntents: p.scaleIntents,
     notes: p.notes,
-    diffs: new Map(machineSets.map((ms) => [nameOf(ms), p.getMachineSetDiff(ms)])),
+    // Against the replicas the apply writes (upstream sets spec.replicas from the scale intent before getMachineSetDiff).
+    diffs: new Map(
+      machineSets.map((ms) => {
+        const intent = p.scaleIntents.get(nameOf(ms));
+        const planned = intent === undefined ? ms : { ...ms, spec: { ...ms.spec, replicas: intent } };
+        return [nameOf(ms), p.getMachineSetDiff(planned)];
+      }),
+    ),
   };
 }
 
