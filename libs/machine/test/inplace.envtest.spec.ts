@@ -335,6 +335,24 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('m33')).toHaveLength(0);
   });
 
+  it('BootstrapConfig referenced but gone -> UpdateMachine called without it, update completed (upstream)', async () => {
+    await runningMachine('m34');
+    responders.set('m34', () => ({ retryAfterSeconds: 0 }));
+    await h.client.delete(bootRef('m34'));
+    await trigger('m34', { bootstrap: false });
+    await eventually(() => callsFor('m34').length === 1, 'UpdateMachine called');
+    expect(Object.keys(callsFor('m34')[0].request.desired).sort()).toEqual(['infrastructureMachine', 'machine']);
+    const m = await eventually(async () => {
+      const x = await getMachine('m34');
+      return cond(x, 'Updating')?.reason === 'NotUpdating' && x;
+    }, 'completed');
+    expect(annotationsOf(m)).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
+    expect(annotationsOf(m)).not.toHaveProperty([PENDING_HOOKS_ANNOTATION]);
+    expect(annotationsOf(await h.client.get(infraRef('m34')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
+    await settle(h.manager, ['machine']);
+    expect(callsFor('m34')).toHaveLength(1);
+  });
+
   it.each([
     ['times out', 'slow' as const, /timed out/],
     ['returns 500', 'http500' as const, /got HTTP status 500/],
