@@ -72,3 +72,33 @@ describe('inPlaceStateOf: the BootstrapConfig marker', () => {
     expect(step(ctx({ machine: m, bootstrapConfig: undefined }))).toEqual({ type: 'CallUpdateMachine' });
   });
 });
+
+// Upstream TestCleanupMachine / TestCleanupUnstructured, through the request the phase sends (the reduction itself is
+// @capi/api reduceObjectForHook, tested there).
+describe('buildUpdateMachineRequest (upstream cleanupMachine / cleanupUnstructured)', () => {
+  it('desired Machine: Machine GVK, name, namespace, labels, annotations and spec; no status', () => {
+    const m = machine();
+    m.metadata.labels = { key: 'value' };
+    m.status = { ...m.status, phase: 'Running' };
+    const { desired } = buildUpdateMachineRequest(ctx({ machine: m }));
+    expect(desired.machine).toEqual({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      metadata: { name: 'm', namespace: 'ns', labels: { key: 'value' }, annotations: m.metadata.annotations },
+      spec: m.spec,
+    });
+  });
+
+  it('desired InfraMachine / BootstrapConfig: their own GVK and spec; no status', () => {
+    const infra = { ...obj('TestMachine', 'm-infra'), status: { state: 'ready' } };
+    const { desired } = buildUpdateMachineRequest(ctx({ infraMachine: infra }));
+    expect(desired.infrastructureMachine).toEqual({
+      apiVersion: 'x.cluster.x-k8s.io/v1beta2',
+      kind: 'TestMachine',
+      metadata: { name: 'm-infra', namespace: 'ns', annotations: { ...MARKER } },
+      spec: { a: 1 },
+    });
+    expect(desired.bootstrapConfig).toMatchObject({ kind: 'KubeadmConfig', spec: { a: 1 } });
+    expect(desired.bootstrapConfig).not.toHaveProperty('status');
+  });
+});

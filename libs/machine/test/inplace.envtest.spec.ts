@@ -227,6 +227,19 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('m26')).toHaveLength(0);
   });
 
+  it('pending hook without update-in-progress and the InfraMachine gone -> cleaned up all the same (upstream)', async () => {
+    await runningMachine('m26b');
+    await annotate(h.client, bootRef('m26b'), MARKERS_ON);
+    await h.client.delete(infraRef('m26b'));
+    await annotate(h.client, machineRef('m26b'), PENDING_UPDATE_MACHINE);
+    await eventually(
+      async () => !(PENDING_HOOKS_ANNOTATION in annotationsOf(await getMachine('m26b'))),
+      'pending-hooks removed',
+    );
+    expect(annotationsOf(await h.client.get(bootRef('m26b')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
+    expect(callsFor('m26b')).toHaveLength(0);
+  });
+
   it('infra machine lacks update-in-progress -> no call; once marked -> call', async () => {
     await runningMachine('m27');
     responders.set('m27', () => ({ retryAfterSeconds: 0 }));
