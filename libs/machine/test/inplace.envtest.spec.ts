@@ -355,12 +355,13 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     await trigger('m34', { bootstrap: false });
     await eventually(() => callsFor('m34').length === 1, 'UpdateMachine called');
     expect(Object.keys(callsFor('m34')[0].request.desired).sort()).toEqual(['infrastructureMachine', 'machine']);
+    // Completed: markers gone (markAsDone last). Updating may never have been written True (one reconcile did it all).
     const m = await eventually(async () => {
       const x = await getMachine('m34');
-      return cond(x, 'Updating')?.reason === 'NotUpdating' && x;
+      return !(PENDING_HOOKS_ANNOTATION in annotationsOf(x)) && x;
     }, 'completed');
     expect(annotationsOf(m)).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
-    expect(annotationsOf(m)).not.toHaveProperty([PENDING_HOOKS_ANNOTATION]);
+    await eventually(async () => cond(await getMachine('m34'), 'Updating')?.reason === 'NotUpdating', 'NotUpdating');
     expect(annotationsOf(await h.client.get(infraRef('m34')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
     await settle(h.manager, ['machine']);
     expect(callsFor('m34')).toHaveLength(1);
