@@ -16,7 +16,10 @@ export interface InPlaceState {
   hasNodeRef: boolean;
   infraMachineFound: boolean;
   infraMachineMarked: boolean;
-  /** The Machine references a bootstrap config object (spec.bootstrap.configRef). */
+  /**
+   * The Machine has a bootstrap config object (upstream s.bootstrapConfig != nil): referenced and found, or referenced
+   * and unreadable. A referenced one that is not found counts as none, as upstream.
+   */
   hasBootstrapConfig: boolean;
   bootstrapConfigMarked: boolean;
   /** A pending "call again later" from the hook retry cache. */

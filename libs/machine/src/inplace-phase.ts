@@ -31,7 +31,10 @@ export interface InPlaceContext {
   machine: MachineObject;
   /** undefined when not found. */
   infraMachine?: KubeObject;
+  /** undefined when not referenced or not found. */
   bootstrapConfig?: KubeObject;
+  /** Reading the referenced BootstrapConfig failed (other than NotFound): whether it exists is unknown. */
+  bootstrapConfigUnreadable?: boolean;
   gateEnabled: boolean;
   /** The reconcile's logger (bound to the Machine). */
   log: ReconcileLogger;
@@ -59,7 +62,10 @@ export function inPlaceStateOf(ctx: InPlaceContext, retry: HookRetryCache): Para
     hasNodeRef: !!m.status?.nodeRef?.name,
     infraMachineFound: !!ctx.infraMachine,
     infraMachineMarked: marked(ctx.infraMachine),
-    hasBootstrapConfig: !!m.spec.bootstrap?.configRef,
+    // Upstream isBootstrapConfigReadyForUpdate looks at the object, not the reference: a referenced BootstrapConfig
+    // that is gone has nothing to mark, and the update goes on without it (as the request and the completion do).
+    // One that could not be read is waited for: the update must not run on a desired state missing a part.
+    hasBootstrapConfig: !!ctx.bootstrapConfig || !!ctx.bootstrapConfigUnreadable,
     bootstrapConfigMarked: marked(ctx.bootstrapConfig),
     retry: retry.get(m, UPDATE_MACHINE_HOOK),
   };

@@ -195,6 +195,7 @@ export class MachineReconciler implements Reconciler {
         machine,
         infraMachine: infra.object,
         bootstrapConfig: bootstrap.object,
+        bootstrapConfigUnreadable: !!bootstrap.error,
         gateEnabled: this.gates.enabled('InPlaceUpdates'),
         log: ctx.log,
       });

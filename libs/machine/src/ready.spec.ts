@@ -157,6 +157,22 @@ describe('readyCondition (upstream TestSetReadyCondition cases)', () => {
     });
   });
 
+  it('Updating comes right after Deleting in the summary (upstream defaultReadinessGates order)', () => {
+    const conds = replace(
+      base(),
+      c('NodeHealthy', 'False', 'NodeNotHealthy', 'kubelet down'),
+      c('HealthCheckSucceeded', 'False', 'Unhealthy', 'remediate'),
+      c('Updating', 'True', 'InPlaceUpdating', 'In-place update in progress'),
+    );
+    expect(readyCondition(machine(), conds, T0)).toEqual({
+      type: 'Ready',
+      status: 'False',
+      reason: 'NotReady',
+      message:
+        '* Updating: In-place update in progress\n* NodeHealthy: kubelet down\n* HealthCheckSucceeded: remediate',
+    });
+  });
+
   it('a True summary shows info conditions that carry a message', () => {
     const conds = replace(base(), c('InfrastructureReady', 'True', 'Ready', 'provisioned in zone a'));
     expect(readyCondition(machine(), conds, T0)).toEqual({

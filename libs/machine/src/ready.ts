@@ -99,7 +99,7 @@ export function groupControlPlaneComponentMessages(lines: string[]): string[] {
 }
 
 /**
- * Ready summary over Deleting and Updating (negative polarity), BootstrapConfigReady, InfrastructureReady,
+ * Ready summary over Deleting, Updating (both negative polarity), BootstrapConfigReady, InfrastructureReady,
  * NodeHealthy, HealthCheckSucceeded (when reported) and the readiness gates. `conditions` must already hold this
  * reconcile's Deleting and Updating conditions.
  */
@@ -108,13 +108,14 @@ export function readyCondition(
   conditions: readonly Condition[],
   nowMs: number,
 ): ConditionInput {
+  // Upstream setReadyCondition's defaultReadinessGates, in its order (the order of the summary's messages).
   const types = [
     DELETING_CONDITION,
+    UPDATING_CONDITION,
     BOOTSTRAP_CONFIG_READY_CONDITION,
     INFRASTRUCTURE_READY_CONDITION,
     NODE_HEALTHY_CONDITION,
     HEALTH_CHECK_SUCCEEDED_CONDITION,
-    UPDATING_CONDITION,
   ];
   const negativePolarity = [DELETING_CONDITION, UPDATING_CONDITION];
   for (const gate of machine.spec.readinessGates ?? []) {

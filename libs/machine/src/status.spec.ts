@@ -1,6 +1,7 @@
+import { PENDING_HOOKS_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { readyCondition } from './ready';
-import { availableCondition, computeMachineStatus, machinePhase, nodeConditions } from './status';
+import { availableCondition, computeMachineStatus, machinePhase, nodeConditions, updatingCondition } from './status';
 import type { MachineObject } from './types';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -301,5 +302,39 @@ describe('conditions', () => {
     m.status = first.status;
     const second = computeMachineStatus({ machine: m, ...inputs, clock: clockAt(T0 + 5000) });
     expect(second.status).toEqual(first.status);
+  });
+});
+
+// Upstream core/reconcilers/machine/machine_controller_status_test.go TestSetUpdatingCondition: the in-place phase's
+// reason/message ("foo"/"bar") while the Machine IsUpdateInProgress (either marker), NotUpdating otherwise.
+describe('updatingCondition (upstream TestSetUpdatingCondition)', () => {
+  const withAnnotations = (annotations?: Record<string, string>) =>
+    machine({ metadata: { name: 'm', namespace: 'ns', ...(annotations ? { annotations } : {}) } });
+  const report = { reason: 'foo', message: 'bar' };
+  const updatingTrue = { type: 'Updating', status: 'True', reason: 'foo', message: 'bar' };
+  it.each([
+    [
+      'A machine not in-place updating is not updating',
+      undefined,
+      { type: 'Updating', status: 'False', reason: 'NotUpdating' },
+    ],
+    ['A machine starting in-place update is updating', { [UPDATE_IN_PROGRESS_ANNOTATION]: '' }, updatingTrue],
+    [
+      'A machine in-place updating is updating',
+      { [UPDATE_IN_PROGRESS_ANNOTATION]: '', [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' },
+      updatingTrue,
+    ],
+    ['A machine stopping in-place updating is updating', { [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' }, updatingTrue],
+  ])('%s', (_name, annotations, want) => {
+    expect(updatingCondition(withAnnotations(annotations), report)).toEqual(want);
+  });
+
+  it('without a report from the in-place phase: InPlaceUpdating, "In-place update in progress" (upstream defaults)', () => {
+    expect(updatingCondition(withAnnotations({ [PENDING_HOOKS_ANNOTATION]: 'UpdateMachine' }), undefined)).toEqual({
+      type: 'Updating',
+      status: 'True',
+      reason: 'InPlaceUpdating',
+      message: 'In-place update in progress',
+    });
   });
 });

@@ -23,8 +23,6 @@ const md = (version: string, rolloutAfter?: string) => ({
     ...(rolloutAfter ? { rollout: { after: rolloutAfter } } : {}),
   },
 });
-const owners = (o: { ms?: ReturnType<typeof ms>; md?: ReturnType<typeof md> }) =>
-  ({ machineSet: o.ms, machineDeployment: o.md }) as UpToDateOwners;
 const machine = (over: { version?: string; kubelet?: string } = {}) =>
   ({
     spec: {
@@ -43,105 +41,160 @@ const updating = (message?: string): Condition[] => [
     ...(message ? { message } : {}),
   },
 ];
+const upToDate = { type: 'UpToDate', status: 'True', reason: 'UpToDate' };
+const notUpToDate = (reason: string, message: string) => ({ type: 'UpToDate', status: 'False', reason, message });
 
-describe('upToDateCondition (upstream TestSetUpToDateCondition cases)', () => {
-  it('no condition for stand-alone Machines and stand-alone MachineSets', () => {
-    expect(upToDateCondition(machine(), [], owners({}), NOW)).toBeUndefined();
-    expect(upToDateCondition(machine(), [], owners({ ms: ms('v1.31.0') }), NOW)).toBeUndefined();
+interface Case {
+  name: string;
+  ms?: ReturnType<typeof ms>;
+  md?: ReturnType<typeof md>;
+  machine?: Pick<MachineObject, 'spec' | 'status'>;
+  conditions?: Condition[];
+  want: object | undefined;
+}
+
+// Upstream core/reconcilers/machine/machine_controller_status_test.go TestSetUpToDateCondition, case by case.
+const upstreamCases: Case[] = [
+  { name: 'no condition returned for stand-alone Machines', want: undefined },
+  { name: 'no condition returned for stand-alone MachineSet', ms: ms('v1.31.0'), want: undefined },
+  { name: 'up-to-date', ms: ms('v1.31.0'), md: md('v1.31.0'), want: upToDate },
+  {
+    name: 'updating',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    conditions: updating(),
+    want: notUpToDate('Updating', '* In-place update in progress'),
+  },
+  {
+    name: 'kubeletVersion out of sync',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    machine: machine({ version: 'v1.31.0', kubelet: 'v1.30.0' }),
+    want: notUpToDate('Updating', '* Node.status.nodeInfo.kubeletVersion v1.30.0, v1.31.0 required'),
+  },
+  {
+    name: 'updating (message from Updating)',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    conditions: updating('In-place update in progress: Extension is updating Machine'),
+    want: notUpToDate('Updating', '* In-place update in progress: Extension is updating Machine'),
+  },
+  {
+    name: 'not up-to-date',
+    ms: ms('v1.30.0'),
+    md: md('v1.31.0'),
+    want: notUpToDate('NotUpToDate', '* Version v1.30.0, v1.31.0 required'),
+  },
+  {
+    name: 'up-to-date, spec.rolloutAfter not expired',
+    ms: ms('v1.31.0', hoursFromNow(-1)),
+    md: md('v1.31.0', hoursFromNow(1)),
+    want: upToDate,
+  },
+  {
+    name: 'up-to-date, rollout After expired and a new MS created at rollout after time',
+    ms: ms('v1.31.0', hoursFromNow(-1)),
+    md: md('v1.31.0', hoursFromNow(-1)),
+    want: upToDate,
+  },
+  {
+    name: 'not up-to-date, rollout After expired',
+    ms: ms('v1.31.0', hoursFromNow(-2)),
+    md: md('v1.31.0', hoursFromNow(-1)),
+    want: notUpToDate('NotUpToDate', '* MachineDeployment spec.rolloutAfter expired'),
+  },
+  {
+    name: 'not up-to-date, rollout After expired and a new MS created',
+    ms: ms('v1.31.0', hoursFromNow(-1)),
+    md: md('v1.31.0', hoursFromNow(-2)),
+    want: upToDate,
+  },
+  {
+    name: 'not up-to-date, version changed, rollout After expired',
+    ms: ms('v1.31.0', hoursFromNow(-2)),
+    md: md('v1.30.0', hoursFromNow(-1)),
+    want: notUpToDate(
+      'NotUpToDate',
+      '* Version v1.31.0, v1.30.0 required\n* MachineDeployment spec.rolloutAfter expired',
+    ),
+  },
+];
+
+// Beyond upstream's table: precedence and edges of the same function.
+const moreCases: Case[] = [
+  {
+    name: 'NotUpToDate wins over Updating',
+    ms: ms('v1.30.0'),
+    md: md('v1.31.0'),
+    conditions: updating('x'),
+    want: notUpToDate('NotUpToDate', '* Version v1.30.0, v1.31.0 required'),
+  },
+  {
+    name: 'Updating wins over the kubelet version',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    machine: machine({ version: 'v1.31.0', kubelet: 'v1.30.0' }),
+    conditions: updating('u'),
+    want: notUpToDate('Updating', '* u'),
+  },
+  {
+    name: 'matching kubelet version: up to date',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    machine: machine({ version: 'v1.31.0', kubelet: 'v1.31.0' }),
+    want: upToDate,
+  },
+  {
+    name: 'no kubelet version reported: up to date',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    machine: machine({ version: 'v1.31.0' }),
+    want: upToDate,
+  },
+  {
+    name: 'a kubelet version reported and no spec.version: compared as upstream (with the empty string)',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    machine: machine({ kubelet: 'v1.30.0' }),
+    want: notUpToDate('Updating', '* Node.status.nodeInfo.kubeletVersion v1.30.0,  required'),
+  },
+  {
+    name: 'an Updating condition that is False is ignored',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0'),
+    conditions: [{ ...updating()[0], status: 'False', reason: 'NotUpdating' }],
+    want: upToDate,
+  },
+  {
+    name: 'rollout.after expired one second after the MS was created: not up to date (strictly before)',
+    ms: ms('v1.31.0', hoursFromNow(-1)),
+    md: md('v1.31.0', new Date(NOW.getTime() - 3_600_000 + 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    want: notUpToDate('NotUpToDate', '* MachineDeployment spec.rolloutAfter expired'),
+  },
+  {
+    name: 'rollout.after exactly now is not expired yet (strictly before now)',
+    ms: ms('v1.31.0', hoursFromNow(-2)),
+    md: md('v1.31.0', hoursFromNow(0)),
+    want: upToDate,
+  },
+  {
+    name: 'rollout.after expired and the MS has no creationTimestamp (zero time, before anything): not up to date',
+    ms: ms('v1.31.0'),
+    md: md('v1.31.0', hoursFromNow(-1)),
+    want: notUpToDate('NotUpToDate', '* MachineDeployment spec.rolloutAfter expired'),
+  },
+];
+
+describe('upToDateCondition (upstream TestSetUpToDateCondition)', () => {
+  it.each(upstreamCases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const owners = { machineSet: c.ms, machineDeployment: c.md } as UpToDateOwners;
+    expect(upToDateCondition(c.machine ?? machine(), c.conditions ?? [], owners, NOW)).toEqual(c.want);
   });
+});
 
-  it('up-to-date', () => {
-    expect(upToDateCondition(machine(), [], owners({ ms: ms('v1.31.0'), md: md('v1.31.0') }), NOW)).toEqual({
-      type: 'UpToDate',
-      status: 'True',
-      reason: 'UpToDate',
-    });
-  });
-
-  it('updating: False/Updating with the Updating condition message (none when it has none)', () => {
-    const o = owners({ ms: ms('v1.31.0'), md: md('v1.31.0') });
-    expect(upToDateCondition(machine(), updating(), o, NOW)).toEqual({
-      type: 'UpToDate',
-      status: 'False',
-      reason: 'Updating',
-      message: undefined,
-    });
-    expect(upToDateCondition(machine(), updating('In-place update in progress: step 2'), o, NOW)).toMatchObject({
-      reason: 'Updating',
-      message: 'In-place update in progress: step 2',
-    });
-  });
-
-  it('not up-to-date: condition messages of the template comparison', () => {
-    expect(upToDateCondition(machine(), [], owners({ ms: ms('v1.30.0'), md: md('v1.31.0') }), NOW)).toEqual({
-      type: 'UpToDate',
-      status: 'False',
-      reason: 'NotUpToDate',
-      message: '* Version v1.30.0, v1.31.0 required',
-    });
-  });
-
-  it('NotUpToDate wins over Updating', () => {
-    expect(
-      upToDateCondition(machine(), updating('x'), owners({ ms: ms('v1.30.0'), md: md('v1.31.0') }), NOW),
-    ).toMatchObject({ reason: 'NotUpToDate' });
-  });
-
-  it('rolloutAfter: not expired → up to date; expired for an MS created before it → not; MS created after → up to date', () => {
-    expect(
-      upToDateCondition(
-        machine(),
-        [],
-        owners({ ms: ms('v1.31.0', hoursFromNow(-1)), md: md('v1.31.0', hoursFromNow(1)) }),
-        NOW,
-      )!.status,
-    ).toBe('True');
-    expect(
-      upToDateCondition(
-        machine(),
-        [],
-        owners({ ms: ms('v1.31.0', hoursFromNow(-2)), md: md('v1.31.0', hoursFromNow(-1)) }),
-        NOW,
-      ),
-    ).toEqual({
-      type: 'UpToDate',
-      status: 'False',
-      reason: 'NotUpToDate',
-      message: '* MachineDeployment spec.rolloutAfter expired',
-    });
-    expect(
-      upToDateCondition(
-        machine(),
-        [],
-        owners({ ms: ms('v1.31.0', hoursFromNow(-1)), md: md('v1.31.0', hoursFromNow(-2)) }),
-        NOW,
-      )!.status,
-    ).toBe('True');
-  });
-
-  it('version changed and rolloutAfter expired: both messages', () => {
-    expect(
-      upToDateCondition(
-        machine(),
-        [],
-        owners({ ms: ms('v1.31.0', hoursFromNow(-2)), md: md('v1.30.0', hoursFromNow(-1)) }),
-        NOW,
-      )!.message,
-    ).toBe('* Version v1.31.0, v1.30.0 required\n* MachineDeployment spec.rolloutAfter expired');
-  });
-
-  it('kubelet version check comes last: only for an otherwise up-to-date, not updating Machine', () => {
-    const o = owners({ ms: ms('v1.31.0'), md: md('v1.31.0') });
-    expect(upToDateCondition(machine({ version: 'v1.31.0', kubelet: 'v1.30.0' }), [], o, NOW)).toEqual({
-      type: 'UpToDate',
-      status: 'False',
-      reason: 'NotUpToDate',
-      message: '* Kubelet version v1.30.0, v1.31.0 required',
-    });
-    expect(upToDateCondition(machine({ version: 'v1.31.0', kubelet: 'v1.30.0' }), updating('u'), o, NOW)).toMatchObject(
-      { reason: 'Updating' },
-    );
-    expect(upToDateCondition(machine({ version: 'v1.31.0', kubelet: 'v1.31.0' }), [], o, NOW)!.status).toBe('True');
-    expect(upToDateCondition(machine({ version: 'v1.31.0' }), [], o, NOW)!.status).toBe('True');
+describe('upToDateCondition (precedence and edges)', () => {
+  it.each(moreCases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const owners = { machineSet: c.ms, machineDeployment: c.md } as UpToDateOwners;
+    expect(upToDateCondition(c.machine ?? machine(), c.conditions ?? [], owners, NOW)).toEqual(c.want);
   });
 });

@@ -227,6 +227,19 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     expect(callsFor('m26')).toHaveLength(0);
   });
 
+  it('pending hook without update-in-progress and the InfraMachine gone -> cleaned up all the same (upstream)', async () => {
+    await runningMachine('m26b');
+    await annotate(h.client, bootRef('m26b'), MARKERS_ON);
+    await h.client.delete(infraRef('m26b'));
+    await annotate(h.client, machineRef('m26b'), PENDING_UPDATE_MACHINE);
+    await eventually(
+      async () => !(PENDING_HOOKS_ANNOTATION in annotationsOf(await getMachine('m26b'))),
+      'pending-hooks removed',
+    );
+    expect(annotationsOf(await h.client.get(bootRef('m26b')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
+    expect(callsFor('m26b')).toHaveLength(0);
+  });
+
   it('infra machine lacks update-in-progress -> no call; once marked -> call', async () => {
     await runningMachine('m27');
     responders.set('m27', () => ({ retryAfterSeconds: 0 }));
@@ -333,6 +346,25 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
       'in-place update failed: InfraMachine not found',
     );
     expect(callsFor('m33')).toHaveLength(0);
+  });
+
+  it('BootstrapConfig referenced but gone -> UpdateMachine called without it, update completed (upstream)', async () => {
+    await runningMachine('m34');
+    responders.set('m34', () => ({ retryAfterSeconds: 0 }));
+    await h.client.delete(bootRef('m34'));
+    await trigger('m34', { bootstrap: false });
+    await eventually(() => callsFor('m34').length === 1, 'UpdateMachine called');
+    expect(Object.keys(callsFor('m34')[0].request.desired).sort()).toEqual(['infrastructureMachine', 'machine']);
+    // Completed: markers gone (markAsDone last). Updating may never have been written True (one reconcile did it all).
+    const m = await eventually(async () => {
+      const x = await getMachine('m34');
+      return !(PENDING_HOOKS_ANNOTATION in annotationsOf(x)) && x;
+    }, 'completed');
+    expect(annotationsOf(m)).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
+    await eventually(async () => cond(await getMachine('m34'), 'Updating')?.reason === 'NotUpdating', 'NotUpdating');
+    expect(annotationsOf(await h.client.get(infraRef('m34')))).not.toHaveProperty([UPDATE_IN_PROGRESS_ANNOTATION]);
+    await settle(h.manager, ['machine']);
+    expect(callsFor('m34')).toHaveLength(1);
   });
 
   it.each([

@@ -104,14 +104,15 @@ describe('Machine controller UpToDate condition for MachineDeployment workers (e
     });
     await waitUpToDate('w1', { status: 'True', reason: 'UpToDate' }, 'UpToDate after the MS change');
 
-    // Being updated in place: False/Updating with the Updating condition's message.
+    // Being updated in place: False/Updating with the Updating condition's message as a bullet point.
     await annotate(h.client, machineRef('w1'), MARKERS_ON);
     const updating = await waitUpToDate('w1', { status: 'False', reason: 'Updating' }, 'UpToDate=False Updating');
     const updatingCondition = conditionOf(await getMachine('w1'), 'Updating');
     expect(updatingCondition).toMatchObject({ status: 'True' });
-    expect(updating.message).toBe(updatingCondition!.message);
+    expect(updatingCondition!.message).toBeTruthy();
+    expect(updating.message).toBe(`* ${updatingCondition!.message}`);
 
-    // Update done, but the Node's kubelet still runs another version than spec.version (v1.31.0).
+    // Update done, but the Node's kubelet still runs another version than spec.version (v1.31.0): still Updating.
     await h.client.patch(
       ref('v1', 'Node', '', 'node-w1'),
       'merge',
@@ -121,7 +122,11 @@ describe('Machine controller UpToDate condition for MachineDeployment workers (e
     await annotate(h.client, machineRef('w1'), { [Object.keys(MARKERS_ON)[0]]: null });
     await waitUpToDate(
       'w1',
-      { status: 'False', reason: 'NotUpToDate', message: '* Kubelet version v1.30.0, v1.31.0 required' },
+      {
+        status: 'False',
+        reason: 'Updating',
+        message: '* Node.status.nodeInfo.kubeletVersion v1.30.0, v1.31.0 required',
+      },
       'kubelet version check',
     );
     await h.client.patch(
@@ -156,6 +161,31 @@ describe('Machine controller UpToDate condition for MachineDeployment workers (e
     } finally {
       reconcile.mockRestore();
     }
+  });
+
+  it('spec.rollout.after: outdated for a MachineSet created before it, up to date for one created exactly at it', async () => {
+    await h.client.patch(ref(MACHINE_API, 'MachineSet', ns, 'md-ms'), 'merge', {
+      spec: { template: { spec: { version: 'v1.33.0' } } },
+    });
+    await waitUpToDate('w1', { status: 'True', reason: 'UpToDate' }, 'UpToDate after the MS caught up');
+    // The server's creationTimestamp (whole seconds); rollout.after one second later must be in the past already (the
+    // Machine controller does not requeue for a future rollout.after: the MachineDeployment acts on it).
+    const created = (await h.client.get<KubeObject>(ref(MACHINE_API, 'MachineSet', ns, 'md-ms'))).metadata
+      .creationTimestamp!;
+    // The controller's clock is the harness's fake clock: move it past rollout.after.
+    h.clock.advance(Math.max(0, Date.parse(created) + 60_000 - h.clock.now()));
+    const rolloutAfter = (after: string) =>
+      h.client.patch(ref(MACHINE_API, 'MachineDeployment', ns, 'md'), 'merge', { spec: { rollout: { after } } });
+    const oneSecondLater = new Date(Date.parse(created) + 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await rolloutAfter(oneSecondLater);
+    await waitUpToDate(
+      'w1',
+      { status: 'False', reason: 'NotUpToDate', message: '* MachineDeployment spec.rolloutAfter expired' },
+      'NotUpToDate once rollout.after passed the MS creation',
+    );
+    // metav1.Time.Before is strict: created == rollout.after is not before it.
+    await rolloutAfter(created);
+    await waitUpToDate('w1', { status: 'True', reason: 'UpToDate' }, 'UpToDate with rollout.after at the MS creation');
   });
 
   it('a stand-alone Machine and a Machine of a stand-alone MachineSet get no UpToDate', async () => {
