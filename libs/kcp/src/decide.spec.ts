@@ -236,8 +236,18 @@ describe('TestPreflightChecks', () => {
   it('control plane with a deleting machine should requeue', () => {
     expect(preflightChecks([cpm('a', { deleting: true })])).toEqual({ ok: false, messages: ['Machine a is deleting'] });
   });
-  it('control plane without certificates should pass if not scale up (certificates are not checked here)', () => {
+  it('control plane without certificates should requeue if scale up', () => {
+    expect(preflightChecks([cpm('a')], undefined, true, { certificatesAvailable: false })).toEqual({
+      ok: false,
+      messages: ['cluster certificates are missing or unknown'],
+    });
+  });
+  it('control plane without certificates should pass if not scale up', () => {
     expect(preflightChecks([cpm('a')]).ok).toBe(true);
+  });
+  it('control plane with certificates passes a scale up; without Machines nothing is checked', () => {
+    expect(preflightChecks([cpm('a')], undefined, true, { certificatesAvailable: true }).ok).toBe(true);
+    expect(preflightChecks([], undefined, true, { certificatesAvailable: false }).ok).toBe(true);
   });
   it('control plane without a nodeRef should requeue', () => {
     expect(preflightChecks([cpm('a', { nodeRef: false })]).messages).toEqual([

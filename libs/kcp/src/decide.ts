@@ -137,8 +137,14 @@ export function preflightChecks(
   machines: readonly ControlPlaneMachine[],
   ignore?: string,
   etcdManaged = true,
+  scaleUp?: { certificatesAvailable: boolean },
 ): PreflightResult {
   const messages: string[] = [];
+  // Without Machines the control plane is not initialized yet: nothing to check (upstream preflightChecks).
+  if (machines.length === 0) return { ok: true, messages };
+  // A joining Machine needs the cluster certificates (upstream: CertificatesAvailable on the KCP).
+  if (scaleUp && !scaleUp.certificatesAvailable)
+    return { ok: false, messages: ['cluster certificates are missing or unknown'] };
   const deleting = machines
     .filter((m) => m.machine.metadata.deletionTimestamp)
     .map((m) => m.machine.metadata.name ?? '');

@@ -82,6 +82,8 @@ interface Run {
   io: MachineIo;
   inPlace: InPlaceDeps;
   log: ReconcileLogger;
+  /** CertificatesAvailable is True this reconcile (a scale up needs it). */
+  certificatesAvailable?: boolean;
 }
 
 /** What a step of the reconcile ended with: a requeue and, when waiting, why. */
@@ -161,6 +163,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       await this.client.patch(refOf(kcp), 'merge', { status: { conditions } }, { subresource: 'status' });
       throw certificates.error;
     }
+    run.certificatesAvailable = certificates.condition.status === 'True';
     const clusterName = cluster.metadata.name!;
     const template = await getInfraTemplate(run.io, kcp);
     if (!template)
@@ -338,7 +341,9 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       case 'scaleUp': {
         const naming = this.invalidMachineNaming(run, kcp);
         if (naming) return naming;
-        const pre = preflightChecks(view, undefined, etcdManaged);
+        const pre = preflightChecks(view, undefined, etcdManaged, {
+          certificatesAvailable: run.certificatesAvailable === true,
+        });
         if (!pre.ok) return this.waiting(run, pre.messages);
         const m = await createReplacementOrMachine(
           run,
