@@ -233,6 +233,17 @@ describe('loadManagerConfig', () => {
     expect(() => load(['--event-ttl=1d'])).toThrow('invalid --event-ttl: "1d" must be a duration');
   });
 
+  it("reads KCP's etcd timeouts as upstream's KCP manager (--etcd-dial/call-timeout-duration, 10s / 15s)", () => {
+    expect(load([])).toMatchObject({ etcdDialTimeoutMs: 10_000, etcdCallTimeoutMs: 15_000 });
+    expect(load(['--etcd-dial-timeout-duration=3s', '--etcd-call-timeout-duration=1m'])).toMatchObject({
+      etcdDialTimeoutMs: 3_000,
+      etcdCallTimeoutMs: 60_000,
+    });
+    expect(() => load(['--etcd-call-timeout-duration=soon'])).toThrow(
+      'invalid --etcd-call-timeout-duration: "soon" must be a duration',
+    );
+  });
+
   it("reads --sync-period as upstream's manager (Go duration, default 10m)", () => {
     expect(load([]).syncPeriodMs).toBe(600_000);
     expect(load(['--kubeconfig=/k']).syncPeriodMs).toBe(600_000);

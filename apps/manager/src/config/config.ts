@@ -138,6 +138,8 @@ export class ManagerFlagsDto {
   @IsDuration() leaderElectRenewDeadline = '10s';
   @IsDuration() leaderElectRetryPeriod = '2s';
   @IsDuration() syncPeriod = '10m';
+  @IsDuration() etcdDialTimeout = '10s';
+  @IsDuration() etcdCallTimeout = '15s';
   /** Default depends on the API server mode (see bindDefaults). */
   @IsOptional() @IsBindAddress() metricsBindAddress?: string;
   @IsOptional() @IsBindAddress() healthProbeBindAddress?: string;
@@ -181,6 +183,9 @@ export interface ManagerConfig {
   leaderElection: LeaderElectionConfig;
   /** How often the cache re-delivers every object to its controllers (--sync-period, jittered per informer). */
   syncPeriodMs: number;
+  /** KCP's etcd client timeouts (--etcd-dial-timeout-duration, --etcd-call-timeout-duration; upstream's KCP flags). */
+  etcdDialTimeoutMs: number;
+  etcdCallTimeoutMs: number;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
   /** Client-side rate limit towards the API server; undefined = off (--kube-api-qps=-1). */
@@ -347,6 +352,8 @@ export function loadManagerConfig(
         retryPeriodMs: parseDuration(dto.leaderElectRetryPeriod)!,
       },
       syncPeriodMs: parseDuration(dto.syncPeriod)!,
+      etcdDialTimeoutMs: parseDuration(dto.etcdDialTimeout)!,
+      etcdCallTimeoutMs: parseDuration(dto.etcdCallTimeout)!,
       metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
       healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
       kubeApiRateLimit: kubeApiRateLimit(apiServer.mode, qps, burst),

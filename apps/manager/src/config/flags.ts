@@ -145,6 +145,20 @@ export const FLAGS: readonly FlagDef[] = [
     default: '10m',
   },
   {
+    name: 'etcd-dial-timeout-duration',
+    type: 'string',
+    key: 'etcdDialTimeout',
+    usage: 'Duration that the etcd client waits at most to establish a connection with etcd (duration string).',
+    default: '10s',
+  },
+  {
+    name: 'etcd-call-timeout-duration',
+    type: 'string',
+    key: 'etcdCallTimeout',
+    usage: 'Duration that the etcd client waits at most for read and write operations to etcd (duration string).',
+    default: '15s',
+  },
+  {
     name: 'metrics-bind-address',
     type: 'string',
     key: 'metricsBindAddress',

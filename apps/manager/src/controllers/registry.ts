@@ -38,7 +38,14 @@ export class ControllerUnavailableError extends Error {
 
 /** The default controller → lib module mapping. */
 export const DEFAULT_CONTROLLERS: ControllerRegistry = {
-  kcp: { module: () => KcpControllerModule.forRoot(), inPlace: true },
+  kcp: {
+    module: (config) =>
+      KcpControllerModule.forRoot({
+        etcdDialTimeoutMs: config?.etcdDialTimeoutMs,
+        etcdCallTimeoutMs: config?.etcdCallTimeoutMs,
+      }),
+    inPlace: true,
+  },
   // MachineSet and MachineDeployment controllers live in one lib; its module loads both.
   machineset: { module: () => MachineSetModule.forRoot(), inPlace: true },
   machine: { module: () => MachineControllerModule.forRoot(), inPlace: true },
