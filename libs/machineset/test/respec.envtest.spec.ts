@@ -83,6 +83,18 @@ describe('second spec change during an in-place rollout', () => {
         ).status?.replicas ?? 0) >= 1,
       `${owner} status counts the updating Machine`,
     );
+    // Likewise every MachineSet's status: the planner reads status.replicas of each old MachineSet, and one lagging
+    // behind its Machines (a busy API server) would be scaled down without the move annotation.
+    await eventually(async () => {
+      const [sets, machines] = await Promise.all([
+        h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns }),
+        machinesOf(h.client, ns),
+      ]);
+      const owned = (ms: MachineSet) =>
+        machines.filter((m) => m.metadata.ownerReferences?.some((r) => r.controller && r.uid === ms.metadata.uid))
+          .length;
+      return sets.items.every((ms) => (ms.status?.replicas ?? 0) === owned(ms));
+    }, 'every MachineSet status counts its Machines');
     await h.client.patch(md, 'merge', { spec: { template: { spec: { version: 'v1.32.0' } } } });
     let after: Machine[];
     try {

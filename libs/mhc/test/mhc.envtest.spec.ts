@@ -168,7 +168,9 @@ describe('MachineHealthCheck controller (envtest)', () => {
         'Health check failed:\n  * Condition Ready on Node is reporting status False with reason KubeletNotReady for more than 5m0s',
     });
     expect(conditionOf(u1, 'OwnerRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
-    expect((await getMhc('pool-u')).status).toMatchObject({ expectedMachines: 1, currentHealthy: 0, targets: ['u1'] });
+    // The MHC's status is written after its Machines' conditions (upstream's reconcile order): wait for it.
+    const status = await eventually(async () => (await getMhc('pool-u')).status, 'pool-u status');
+    expect(status).toMatchObject({ expectedMachines: 1, currentHealthy: 0, targets: ['u1'] });
   });
 
   it('an updating Machine with a Ready Node: Updating=True beyond its timeout is remediated', async () => {
