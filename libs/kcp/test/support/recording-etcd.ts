@@ -46,10 +46,13 @@ export class RecordingEtcdWorkloadClusterProvider implements WorkloadClusterProv
     };
   }
 
-  /** Records a call that was performed (the onCall hook sees the management cluster right after it). */
+  /**
+   * Records a call that was performed. The onCall hook sees the management cluster right after it, and runs before the
+   * call shows in `calls`: a test that waits for the call then sees what its hook saw.
+   */
   private async record(call: EtcdCall): Promise<void> {
-    this.calls.push(call);
     await this.onCall?.(call);
+    this.calls.push(call);
   }
 
   close(): void | Promise<void> {
