@@ -6,14 +6,13 @@ import {
   CLUSTER_API_VERSION,
   ClusterGVK,
   CONTROLPLANE_API_VERSION,
-  CONTROLPLANE_GROUP,
   KUBEADM_CONTROL_PLANE_FINALIZER,
   PAUSED_ANNOTATION,
   type Cluster,
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { groupOf, type PassiveClock } from '@capi/apimachinery';
+import type { PassiveClock } from '@capi/apimachinery';
 import {
   CACHE,
   CACHED_CLIENT,
@@ -57,25 +56,23 @@ import {
 } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { decidePreTerminateHook } from './pre-terminate';
-import { deleteControlPlaneMachines, preTerminateInput, reconcilePreTerminateHook } from './pre-terminate-io';
+import {
+  deleteControlPlaneMachines,
+  forwardEtcdLeadershipBeforeDelete,
+  preTerminateInput,
+  reconcilePreTerminateHook,
+} from './pre-terminate-io';
 import { createReplacementOrMachine, reconcileUnhealthyMachines } from './remediation-step';
 import { writeKcpStatus } from './status-io';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { controlPlaneFailureDomains } from './failure-domains';
 import { machineNamingTemplateErrors } from './machine-naming';
+import { getOwningCluster, kcpRequestsForCluster } from './owning-cluster';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
 import { upkeepBeforeRollout, upkeepStableControlPlane } from './workload-upkeep-io';
 
 const KCP = { apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane' };
-
-/** Cluster → its KubeadmControlPlane (spec.controlPlaneRef). */
-export function kcpRequestsForCluster(cluster: Cluster): Request[] {
-  const ref = cluster.spec?.controlPlaneRef;
-  if (!ref || ref.kind !== 'KubeadmControlPlane' || ref.apiGroup !== CONTROLPLANE_GROUP || !cluster.metadata.namespace)
-    return [];
-  return [{ namespace: cluster.metadata.namespace, name: ref.name }];
-}
 
 /** One reconcile's I/O (the shared handles with its context's signal) and its logger. */
 interface Run {
@@ -141,7 +138,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     };
     const kcp = await this.client.tryGet<KubeadmControlPlane>({ ...KCP, ...req });
     if (!kcp) return;
-    const cluster = await this.owningCluster(kcp);
+    const cluster = await getOwningCluster(this.client, kcp);
     if (!cluster) {
       run.log.log('waiting for the owning Cluster');
       return;
@@ -229,7 +226,15 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         outcome = await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster);
       } else {
         // Remediation next; when it deleted a Machine, the replacement comes from a later reconcile's scale up.
-        const remediation = await reconcileUnhealthyMachines({ ...run, clock: this.clock }, kcp, view);
+        const remediation = await reconcileUnhealthyMachines(
+          {
+            ...run,
+            clock: this.clock,
+            forwardEtcdLeadership: (m) => forwardEtcdLeadershipBeforeDelete(kcp, observed, m, run.log),
+          },
+          kcp,
+          view,
+        );
         outcome = remediation.deleted
           ? { result: { requeueAfterMs: this.preflightRequeueMs } }
           : await this.runAction(run, action, kcp, clusterName, template, observed, results, cluster);
@@ -253,20 +258,6 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     });
     if (stepError) throw stepError;
     return outcome.result;
-  }
-
-  private async owningCluster(kcp: KubeadmControlPlane): Promise<Cluster | undefined> {
-    const ref = kcp.metadata.ownerReferences?.find(
-      (r) => r.kind === 'Cluster' && groupOf(r.apiVersion) === 'cluster.x-k8s.io',
-    );
-    const name = ref?.name ?? kcp.metadata.labels?.['cluster.x-k8s.io/cluster-name'];
-    if (!name) return undefined;
-    return this.client.tryGet<Cluster>({
-      apiVersion: ClusterGVK.apiVersion,
-      kind: 'Cluster',
-      namespace: kcp.metadata.namespace,
-      name,
-    });
   }
 
   /** Deleting Machines first (upstream reconcilePreTerminateHook): etcd member removal, then KCP's hook goes. */
@@ -372,10 +363,10 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
               `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${outcome.reasons.join(',')}`,
             );
         }
-        return this.scaleDown(run, machine, view, etcdManaged);
+        return this.scaleDown(run, kcp, machine, observed);
       }
       case 'scaleDown':
-        return this.scaleDown(run, byName(action.machine), view, etcdManaged);
+        return this.scaleDown(run, kcp, byName(action.machine), observed);
     }
   }
 
@@ -383,14 +374,16 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     return failureDomainForScaleUp(controlPlaneFailureDomains(cluster), machines);
   }
 
+  /** Upstream scale.go scaleDownControlPlane: preflight, etcd leadership away from the Machine, delete it. */
   private async scaleDown(
     run: Run,
+    kcp: KubeadmControlPlane,
     machine: Machine,
-    view: ControlPlaneMachine[],
-    etcdManaged: boolean,
+    observed: ControlPlaneObservation,
   ): Promise<StepOutcome> {
-    const pre = preflightChecks(view, machine.metadata.name, etcdManaged);
+    const pre = preflightChecks(observed.view, machine.metadata.name, observed.etcdManaged);
     if (!pre.ok) return this.waiting(run, pre.messages);
+    await forwardEtcdLeadershipBeforeDelete(kcp, observed, machine, run.log);
     await deleteMachine(run.io, machine);
     run.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);
     return {};

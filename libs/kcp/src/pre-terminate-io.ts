@@ -16,6 +16,7 @@ import { isUpdatingInPlace } from './decide';
 import { deleteMachine, type MachineIo } from './machines';
 import {
   DELETE_REQUEUE_AFTER_MS,
+  getCandidatesForEtcdLeadership,
   hasKcpPreTerminateHook,
   type EtcdLeader,
   type PreTerminateDecision,
@@ -191,4 +192,23 @@ export function preTerminateInput(kcp: KubeadmControlPlane, observed: ControlPla
     // Read with the members (so known whenever they are); undefined when etcd could not be read.
     etcdLeader: observed.etcdLeader,
   };
+}
+
+/**
+ * Before KCP deletes a control-plane Machine (upstream scale.go scaleDownControlPlane, remediation.go): with etcd
+ * managed by KCP, its member hands the leadership over first, so that removing it later (the kcp-cleanup hook) does
+ * not cost an election. Fails without the Nodes, the workload cluster or the etcd leader, as upstream.
+ */
+export async function forwardEtcdLeadershipBeforeDelete(
+  kcp: KubeadmControlPlane,
+  observed: ControlPlaneObservation,
+  machine: Machine,
+  log: ReconcileLogger,
+): Promise<void> {
+  if (!observed.etcdManaged) return;
+  if (observed.nodesError !== undefined) throw new Error(`unable to forward etcd leadership: ${observed.nodesError}`);
+  if (!observed.workload) throw new Error('failed to create client to workload cluster');
+  const { machines } = preTerminateInput(kcp, observed);
+  const candidates = getCandidatesForEtcdLeadership(machines, machine);
+  await forwardEtcdLeadership(observed.workload, machine, candidates, log, observed.etcdLeader ?? null);
 }

@@ -8,6 +8,7 @@ import { createMachine, deleteMachine, type MachineIo } from './machines';
 import {
   decideRemediation,
   formatRemediationData,
+  MACHINE_CANNOT_BE_REMEDIATED_REASON,
   MACHINE_REMEDIATION_INTERNAL_ERROR_REASON,
   MACHINE_REMEDIATION_MACHINE_DELETING_REASON,
 } from './remediation';
@@ -17,6 +18,8 @@ export interface RemediationStep {
   io: MachineIo;
   log: ReconcileLogger;
   clock: PassiveClock;
+  /** Moves etcd leadership away from the Machine before it is deleted (upstream remediation.go); throws if it cannot. */
+  forwardEtcdLeadership?: (machine: Machine) => Promise<void>;
 }
 
 /**
@@ -49,6 +52,17 @@ export async function reconcileUnhealthyMachines(
       return { recheck: true };
     case 'remediate': {
       const machine = byName(action.machine);
+      try {
+        await step.forwardEtcdLeadership?.(machine);
+      } catch (e) {
+        await writeOwnerRemediated(
+          io,
+          machine,
+          { reason: MACHINE_CANNOT_BE_REMEDIATED_REASON, message: (e as Error).message },
+          clock,
+        ).catch(() => undefined);
+        throw e;
+      }
       // Reported before the delete: once deleted the Machine may be gone before a later write.
       await writeOwnerRemediated(io, machine, { reason: MACHINE_REMEDIATION_MACHINE_DELETING_REASON }, clock);
       try {

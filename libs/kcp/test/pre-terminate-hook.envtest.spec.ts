@@ -39,15 +39,15 @@ describe('KCP pre-terminate hook (envtest)', () => {
     const before = await listMachines(h.client);
     // Seen at the moment KCP removes the member: the deleting Machine and its InfraMachine.
     const atRemoval: { machine?: Machine; infraExists?: boolean; infraDeleting?: boolean } = {};
+    let deletingAtForward: boolean | undefined;
     h.etcd.onCall = async (call: EtcdCall) => {
-      if (call.op !== 'removeEtcdMemberForMachine') return;
       const m = before.find((x) => x.metadata.name === call.machine)!;
-      atRemoval.machine = await h.client.tryGet<Machine>({
-        apiVersion: m.apiVersion,
-        kind: 'Machine',
-        namespace: NS,
-        name: call.machine,
-      });
+      const ref = { apiVersion: m.apiVersion, kind: 'Machine', namespace: NS, name: call.machine };
+      if (call.op === 'forwardEtcdLeadership') {
+        deletingAtForward ??= !!(await h.client.tryGet<Machine>(ref))?.metadata.deletionTimestamp;
+        return;
+      }
+      atRemoval.machine = await h.client.tryGet<Machine>(ref);
       const infra = await h.client.tryGet({
         apiVersion: INMEMORY_API_VERSION,
         kind: m.spec.infrastructureRef.kind,
@@ -70,6 +70,8 @@ describe('KCP pre-terminate hook (envtest)', () => {
     expect(forward!.candidate).toBeDefined();
     expect(forward!.candidate).not.toBe(deleted);
     expect(h.etcd.calls.indexOf(forward!)).toBeLessThan(h.etcd.calls.indexOf(removal));
+    // The scale down moved it before deleting the Machine (upstream scale.go scaleDownControlPlane).
+    expect(deletingAtForward).toBe(false);
 
     // The Machine controller was waiting on the hook: the InfraMachine was still there, not even deleting.
     expect(atRemoval.machine?.metadata.deletionTimestamp).toBeDefined();
