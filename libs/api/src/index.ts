@@ -271,3 +271,4 @@ export {
   type MachineTemplateLike,
   semanticEqual,
 } from './machine-template';
+export { drainDelayReasons, isStaleDeletion } from './stale-deletion';

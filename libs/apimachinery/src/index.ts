@@ -45,3 +45,4 @@ export {
   renderNameTemplate,
 } from './names/template';
 export { isDNS1123Subdomain } from './validation/content';
+export { listToString } from './names/list';

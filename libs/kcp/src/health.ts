@@ -8,6 +8,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
+import { listToString } from '@capi/apimachinery';
 import { ALARM_TYPE_NAME, AlarmType, memberNames } from '@capi/etcd';
 import {
   CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION,
@@ -287,9 +288,8 @@ function etcdConditions(input: ControlPlaneHealthInput): {
   return { machines: out, kcpErrors };
 }
 
-/** "a, b, c, ... (2 more)" like upstream's ListToString with a limit of 3. */
-const listNames = (names: string[]): string =>
-  names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')}, ... (${names.length - 3} more)`;
+/** "a, b, c, ... (2 more)": upstream's ListToString with a limit of 3. */
+const listNames = (names: string[]): string => listToString(names, 3);
 
 /** Upstream aggregateConditionsFromMachinesToKCP: issues and unknowns surface, grouped by identical message. */
 export function aggregateToKcp(

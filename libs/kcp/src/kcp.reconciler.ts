@@ -56,12 +56,7 @@ import {
 } from './machines';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { decidePreTerminateHook } from './pre-terminate';
-import {
-  deleteControlPlaneMachines,
-  forwardEtcdLeadershipBeforeDelete,
-  preTerminateInput,
-  reconcilePreTerminateHook,
-} from './pre-terminate-io';
+import { forwardEtcdLeadershipBeforeDelete, preTerminateInput, reconcilePreTerminateHook } from './pre-terminate-io';
 import { createReplacementOrMachine, reconcileUnhealthyMachines } from './remediation-step';
 import { writeKcpStatus } from './status-io';
 import { isNotFoundCause, syncMachines } from './sync-machines';
@@ -69,6 +64,7 @@ import { upToDate, type NotUpToDateResult } from './uptodate';
 import { controlPlaneFailureDomains } from './failure-domains';
 import { machineNamingTemplateErrors } from './machine-naming';
 import { getOwningCluster, kcpRequestsForCluster } from './owning-cluster';
+import { reconcileKcpDelete } from './deletion-io';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
 import { upkeepBeforeRollout, upkeepStableControlPlane } from './workload-upkeep-io';
 
@@ -144,7 +140,12 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       return;
     }
     if (cluster.spec?.paused || PAUSED_ANNOTATION in (kcp.metadata.annotations ?? {})) return;
-    if (kcp.metadata.deletionTimestamp) return this.reconcileDelete(run, kcp, cluster);
+    if (kcp.metadata.deletionTimestamp)
+      return reconcileKcpDelete(
+        { ...run, clock: this.clock, events: this.inPlace.events, requeueAfterMs: this.preflightRequeueMs },
+        kcp,
+        cluster,
+      );
     if (!kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
       await this.client.patch(refOf(kcp), 'merge', {
         metadata: { finalizers: [...(kcp.metadata.finalizers ?? []), KUBEADM_CONTROL_PLANE_FINALIZER] },
@@ -387,17 +388,5 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     await deleteMachine(run.io, machine);
     run.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);
     return {};
-  }
-
-  /** Deletion: delete all Machines, drop the finalizer once they are gone. */
-  private async reconcileDelete(run: Run, kcp: KubeadmControlPlane, cluster: Cluster): Promise<Result | void> {
-    const machines = await listControlPlaneMachines(run.io, kcp, cluster.metadata.name!);
-    await deleteControlPlaneMachines(run.io, machines);
-    if (machines.length > 0) return { requeueAfterMs: this.preflightRequeueMs };
-    if (kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
-      await this.client.patch(refOf(kcp), 'merge', {
-        metadata: { finalizers: kcp.metadata.finalizers.filter((f) => f !== KUBEADM_CONTROL_PLANE_FINALIZER) },
-      });
-    }
   }
 }

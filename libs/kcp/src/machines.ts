@@ -5,6 +5,7 @@ import {
   BOOTSTRAP_API_VERSION,
   BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
+  CLUSTER_NAME_LABEL,
   setCondition,
   getCondition,
   type ConditionInput,
@@ -53,6 +54,15 @@ export async function listControlPlaneMachines(
         (!r.uid || !kcp.metadata.uid || r.uid === kcp.metadata.uid),
     ),
   );
+}
+
+/** Every Machine of the Cluster, control plane and workers (upstream GetMachinesForCluster: by cluster-name label). */
+export async function listClusterMachines(io: MachineIo, namespace: string, clusterName: string): Promise<Machine[]> {
+  const list = await io.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', {
+    namespace,
+    labelSelector: `${CLUSTER_NAME_LABEL}=${clusterName}`,
+  });
+  return list.items;
 }
 
 export async function getKubeadmConfig(io: MachineIo, machine: Machine): Promise<KubeadmConfig | undefined> {

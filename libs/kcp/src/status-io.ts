@@ -1,10 +1,11 @@
 // The status write of a KCP reconcile: each Machine's UpToDate and health conditions, then the KCP's status from the
 // Machines as listed after this reconcile's writes (created and deleted Machines count).
-import type { ConditionInput, KubeadmControlPlane } from '@capi/api';
+import { setCondition, type ConditionInput, type KubeadmControlPlane } from '@capi/api';
 import { canonicalJson, type PassiveClock } from '@capi/apimachinery';
 import { refOf } from '@capi/controller-runtime';
 import type { ControlPlaneObservation } from './control-plane-view';
 import { listControlPlaneMachines, writeMachineConditions, type MachineIo } from './machines';
+import { kcpDeletingCondition, type KcpDeleting } from './deletion';
 import { computeKcpStatus, isUpdatingInPlace, machineUpToDateCondition } from './status';
 import type { NotUpToDateResult } from './uptodate';
 
@@ -50,4 +51,20 @@ export async function writeKcpStatus(io: MachineIo, clock: PassiveClock, input: 
   });
   if (canonicalJson(status) === canonicalJson(kcp.status ?? {})) return;
   await io.client.patch(refOf(kcp), 'merge', { status }, { subresource: 'status' });
+}
+
+/**
+ * A deleting KCP's status: its Deleting condition (upstream's status update runs on delete too; here only the
+ * condition that deletion changes). No request when nothing changed.
+ */
+export async function writeKcpDeletingStatus(
+  io: MachineIo,
+  clock: PassiveClock,
+  kcp: KubeadmControlPlane,
+  deleting: KcpDeleting,
+): Promise<void> {
+  const condition = { ...kcpDeletingCondition(kcp, deleting), observedGeneration: kcp.metadata.generation };
+  const conditions = setCondition(kcp.status?.conditions, condition, clock);
+  if (canonicalJson(conditions) === canonicalJson(kcp.status?.conditions ?? [])) return;
+  await io.client.patch(refOf(kcp), 'merge', { status: { conditions } }, { subresource: 'status' });
 }

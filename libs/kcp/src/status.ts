@@ -1,4 +1,5 @@
 // KubeadmControlPlane status and the UpToDate condition KCP writes on its Machines (pure).
+import { kcpDeletingCondition, type KcpDeleting } from './deletion';
 import { compareKubernetesVersions, type PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
@@ -109,6 +110,8 @@ export interface KcpStatusInput {
   etcdMembers?: readonly EtcdMember[];
   /** CertificatesAvailable as this reconcile's certificates step set it (certificates.ts); Available needs it True. */
   certificatesCondition?: ConditionInput;
+  /** While the KCP is deleting: the Deleting condition's reason and message (deletion.ts). */
+  deleting?: KcpDeleting;
   clock: PassiveClock;
 }
 
@@ -159,6 +162,7 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
         }
       : { type: ROLLING_OUT_CONDITION, status: 'False', reason: 'NotRollingOut' },
     remediatingCondition(machines),
+    kcpDeletingCondition(kcp, input.deleting),
     ...(input.healthConditions ?? []),
   ];
   // Once initialized, always initialized (like upstream): the first control-plane Node came up, or a Machine got its Node.

@@ -11,7 +11,9 @@ import {
   READY_CONDITION,
   READY_REASON,
   UPDATING_CONDITION,
+  drainDelayReasons,
   getCondition,
+  isStaleDeletion,
   summarize,
   type Condition,
   type ConditionInput,
@@ -20,9 +22,6 @@ import {
 import type { MachineObject } from './types';
 
 export const READY_UNKNOWN_REASON = 'ReadyUnknown';
-export const DELETING_DRAINING_NODE_REASON = 'DrainingNode';
-
-const MINUTE = 60_000;
 
 // Reasons that are expected while a Machine is being deleted: its objects go away one after the other.
 const GONE_WHILE_DELETING: Record<string, readonly string[]> = {
@@ -44,22 +43,10 @@ export function deletingConditionForSummary(
   let message = 'Machine deletion in progress';
   if (deleting) {
     message = `Machine deletion in progress, stage: ${deleting.reason}`;
-    const since = machine.metadata.deletionTimestamp ? Date.parse(machine.metadata.deletionTimestamp) : NaN;
-    if (nowMs - since > 15 * MINUTE) {
+    if (isStaleDeletion(machine.metadata.deletionTimestamp, nowMs)) {
       message = `Machine deletion in progress since more than 15m, stage: ${deleting.reason}`;
-      const drainStart = Date.parse(machine.status?.deletion?.nodeDrainStartTime ?? '');
-      if (deleting.reason === DELETING_DRAINING_NODE_REASON && nowMs - drainStart > 5 * MINUTE) {
-        const text = deleting.message ?? '';
-        const delays = [
-          ["cannot evict pod as it would violate the pod's disruption budget.", 'PodDisruptionBudgets'],
-          ['deletionTimestamp set, but still not removed from the Node', 'Pods not terminating'],
-          ['failed to evict Pod', 'Pod eviction errors'],
-          ['waiting for completion', 'Pods not completed yet'],
-        ]
-          .filter(([needle]) => text.includes(needle))
-          .map(([, label]) => label);
-        if (delays.length) message += `, delay likely due to ${delays.join(', ')}`;
-      }
+      const delays = drainDelayReasons(deleting, machine.status?.deletion?.nodeDrainStartTime, nowMs);
+      if (delays.length) message += `, delay likely due to ${delays.join(', ')}`;
     }
   }
   return {
