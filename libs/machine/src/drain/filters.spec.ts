@@ -1,5 +1,6 @@
 // Upstream drain/filters_test.go TestSkipDeletedFilter, plus the filter order of filterPods (the full table of
 // drain_test.go TestGetPodsForEviction runs against an API server in test/drain.envtest.spec.ts).
+import type { MachineDrainRule } from '@capi/api';
 import {
   DAEMON_SET_ORPHANED_WARNING,
   filterPods,
@@ -77,6 +78,51 @@ describe('filterPods', () => {
     expect(list.errors().map((e) => e.message)).toEqual([
       'Pods with error "Pod Namespace does not exist": x/a, x/b',
       'Pods with error "unexpected error": default/c',
+    ]);
+  });
+
+  // Upstream TestGetPodsForEviction cases an API server cannot hold: the Pod's Namespace is unknown, a rule's behavior
+  // is outside the CRD's enum.
+  it('machineDrainRulesFilter - error: Namespace does not exist', () => {
+    const list = filterPods([pod('pod-1-non-existing-namespace', { namespace: 'non-existing-namespace' })], input());
+    expect(list.errors().map((e) => e.message)).toEqual([
+      'Pods with error "Pod Namespace does not exist": non-existing-namespace/pod-1-non-existing-namespace',
+    ]);
+  });
+
+  it('machineDrainRulesFilter - error: unknown spec.drain.behavior', () => {
+    const ns = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'test-namespace', labels: { 'kubernetes.io/metadata.name': 'test-namespace' } },
+    };
+    const rule = (name: string, behavior: string, app: string): MachineDrainRule => ({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineDrainRule',
+      metadata: { name, namespace: 'test-namespace' },
+      spec: {
+        drain: { behavior: behavior as 'Drain' },
+        pods: [
+          {
+            selector: { matchLabels: { app } },
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'test-namespace' } },
+          },
+        ],
+      },
+    });
+    const list = filterPods(
+      [pod('pod-1-behavior-unknown', { namespace: 'test-namespace', labels: { app: 'behavior-unknown' } })],
+      input({
+        namespaces: new Map([['test-namespace', ns]]),
+        rules: [
+          rule('mdr-behavior-drain', 'Drain', 'behavior-drain'),
+          rule('mdr-behavior-skip', 'Skip', 'behavior-skip'),
+          rule('mdr-behavior-unknown', 'Unknown', 'behavior-unknown'),
+        ],
+      }),
+    );
+    expect(list.errors().map((e) => e.message)).toEqual([
+      'Pods with error "MachineDrainRule \\"mdr-behavior-unknown\\" has unknown spec.drain.behavior: \\"Unknown\\"": test-namespace/pod-1-behavior-unknown',
     ]);
   });
 });
