@@ -21,7 +21,8 @@ export interface PodSpec {
 export function disruptionClient(ts: () => TestServer) {
   const call = async (method: string, path: string, body?: unknown, contentType?: string) => {
     // A length, not chunks: Node's server refuses a chunked DELETE body.
-    const length = body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(JSON.stringify(body))) };
+    const length: Record<string, string> =
+      body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(JSON.stringify(body))) };
     const r = await rawRequest(ts().conn, method, path, body, contentType, length);
     return { code: r.code, body: r.text ? JSON.parse(r.text) : undefined };
   };
