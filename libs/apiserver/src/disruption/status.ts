@@ -62,7 +62,7 @@ export interface PdbStatusResult {
   recheckAt?: number;
 }
 
-const present = (v: unknown) => v !== undefined && v !== null;
+const present = (v: unknown): v is number | string => v !== undefined && v !== null;
 
 /**
  * The status of `pdb` from the Pods its selector matches (`pods`), at `now`. expectedPods: kube takes it from the scale

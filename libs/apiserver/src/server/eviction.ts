@@ -26,7 +26,27 @@ const forbidden = (name: string, why: string) =>
     name,
     group: 'policy',
     kind: 'poddisruptionbudget',
+    causes: [
+      {
+        reason: DISRUPTION_BUDGET_CAUSE,
+        message: `The disruption budget ${name} does not allow evicting pods currently: ${why}`,
+      },
+    ],
   });
+
+/** Why a budget with no disruption left refuses: a failed sync first (its counts are not to be trusted), then the counts. */
+function deniedMessage(name: string, status: Obj): string {
+  const conditions: Obj[] = Array.isArray(status.conditions) ? status.conditions : [];
+  const c = conditions.find((x) => x?.type === 'DisruptionAllowed');
+  const explained = c && c.status === 'False' && typeof c.message === 'string' && c.message.length > 0;
+  if (explained && c.reason === 'SyncFailed')
+    return `The disruption budget ${name} does not allow evicting pods currently because it failed sync: ${c.message}`;
+  if ((status.currentHealthy ?? 0) <= (status.desiredHealthy ?? 0))
+    return `The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`;
+  if (explained)
+    return `The disruption budget ${name} does not allow evicting pods currently (${c.reason}): ${c.message}`;
+  return `The disruption budget ${name} does not allow evicting pods currently`;
+}
 
 /** canIgnorePDB: a terminal, Pending or terminating Pod is deleted without looking at budgets. */
 const canIgnorePdb = (pod: KubeObject) => {
@@ -49,13 +69,12 @@ function deleteOptionsOf(eviction: Obj, queryDryRun: string[]): Obj {
   return options;
 }
 
-/** The PDBs of the Pod's namespace whose selector matches it (a nil, empty or invalid selector matches nothing). */
+/** The PDBs of the Pod's namespace whose selector matches it (policy/v1: an empty selector matches every Pod, a nil or invalid one none). */
 function matchingPdbs(resources: Resources, registry: Registry, pod: KubeObject): KubeObject[] {
   const info = registry.lookup('policy', 'v1', 'poddisruptionbudgets')!;
   const items = resources.list(info, pod.metadata.namespace).items as KubeObject[];
   return items.filter((pdb) => {
     const sel = (pdb.spec as Obj | undefined)?.selector;
-    if (!sel || (!Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions ?? []).length)) return false;
     try {
       return labelSelectorAsSelector(sel).matches(pod.metadata.labels);
     } catch {
@@ -143,11 +162,7 @@ function checkAndDecrement(
   if (allowed < 0) throw forbidden(name, 'pdb disruptions allowed is negative');
   if (Object.keys(status.disruptedPods ?? {}).length > MAX_DISRUPTED_POD_SIZE)
     throw forbidden(name, 'DisruptedPods map too big - too many evictions not confirmed by PDB controller');
-  if (allowed === 0)
-    throw tooManyRequests(
-      0,
-      `The disruption budget ${name} needs ${status.desiredHealthy ?? 0} healthy pods and has ${status.currentHealthy ?? 0} currently`,
-    );
+  if (allowed === 0) throw tooManyRequests(0, deniedMessage(name, status));
   status.disruptionsAllowed = allowed - 1;
   if (status.disruptionsAllowed === 0) status.conditions = disruptionAllowedCondition(status, now);
   if (dryRun) return;
