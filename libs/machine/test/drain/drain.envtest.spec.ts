@@ -7,6 +7,7 @@ import type { KubeObject } from '@capi/apimachinery';
 import { FakeClock } from '@capi/apimachinery/testing';
 import { KubeClient } from '@capi/controller-runtime';
 import { kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
+import { envtestTarget } from '@capi/kube-control-plane';
 import { DrainHelper } from '../../src/drain/drain';
 import { PodDeleteList, type PodDelete, type PodDeleteStatus, type PodObject } from '../../src/drain/filters';
 import { createPdb, createPod, createWorkload } from '../support/workload-pods';
@@ -354,6 +355,31 @@ describe('DrainHelper (envtest)', () => {
 
     it('EvictPods correctly', () => run('a', 5, false));
     it('EvictPods correctly with WaitCompleted pods', () => run('b', -5, true));
+
+    // kube-apiserver only: without kube-controller-manager the Namespace stays terminating with its Pod, and
+    // NamespaceLifecycle refuses the Eviction (403, NamespaceTerminating cause). The embedded server runs a namespace
+    // controller that deletes the Namespace's Pods at once, as kube-controller-manager would.
+    (envtestTarget() === 'kube' ? it : it.skip)(
+      "a Pod in a terminating Namespace: upstream's message (kube-controller-manager should set deletionTimestamp)",
+      async () => {
+        await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'terminating' } });
+        await createPod(c, 'pod-6-to-trigger-eviction-namespace-terminating', {
+          nodeName: node,
+          namespace: 'terminating',
+          controller: deployment,
+          finalizers: ['test.cluster.x-k8s.io/block-deletion'],
+        });
+        await c.delete({ apiVersion: 'v1', kind: 'Namespace', name: 'terminating' });
+        const pod = await c.get<PodObject>(podRef('pod-6-to-trigger-eviction-namespace-terminating', 'terminating'));
+        const result = await helper().evictPods(new PodDeleteList([{ pod, status: drain(0) }]));
+        expect([...result.podsFailedEviction]).toEqual([
+          [
+            'Cannot evict pod from terminating namespace: unable to create eviction (kube-controller-manager should set deletionTimestamp)',
+            [pod],
+          ],
+        ]);
+      },
+    );
 
     it('gives up evicting after the eviction timeout; the rest is retried on the next call', async () => {
       await createPod(c, 'timeout-1', { nodeName: 'node-timeout', controller: deployment });
