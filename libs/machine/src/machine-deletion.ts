@@ -1,6 +1,7 @@
 // Machine deletion, in upstream reconcileDelete's order (core/reconcilers/machine/machine_controller.go): is deleting
-// the Node allowed → pre-drain hooks → [drain, wait for volume detach: not implemented] → pre-terminate hooks →
-// delete the InfraMachine and wait → delete the BootstrapConfig and wait → delete the Node → the finalizer may go.
+// the Node allowed → pre-drain hooks → drain (drain-node.ts) → [wait for volume detach: not implemented] →
+// pre-terminate hooks → delete the InfraMachine and wait → delete the BootstrapConfig and wait → delete the Node → the
+// finalizer may go.
 // Decisions are in deletion-decision.ts; this file reads and writes.
 import { setTimeout as sleep } from 'timers/promises';
 import {
@@ -33,6 +34,7 @@ import {
   type DeleteNodeNotAllowed,
   type HookWait,
 } from './deletion-decision';
+import { drainNodeStep } from './drain-node';
 import type { ExternalRead } from './machine-external';
 import { lookupNode } from './machine-node';
 import type { MachineObject } from './types';
@@ -97,8 +99,9 @@ export class MachineDeletion {
     } else {
       const preDrain = preDrainHookWait(machine);
       if (preDrain) return this.waitForHooks(machine, preDrain, log, 'pre-drain');
-      // Upstream drains the Node here (isNodeDrainAllowed) and then waits for its volumes to be detached
-      // (isNodeVolumeDetachingAllowed): neither is implemented yet, both steps are skipped.
+      const drain = await drainNodeStep(this.deps, { machine, cluster: cluster!, infraMachine: infra.object, log });
+      if (drain) return drain;
+      // Upstream then waits for the Node's volumes to be detached (isNodeVolumeDetachingAllowed): not implemented yet.
     }
 
     const preTerminate = preTerminateHookWait(machine);

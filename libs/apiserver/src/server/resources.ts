@@ -13,6 +13,8 @@ import { establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { checkNesting, objectTooLarge } from './limits';
 import { checkKind, StrictDecodingError } from './identity';
+import { defaultService, serviceCauses } from './services';
+import { podBeforeDelete } from './pod-deletion';
 import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
 import {
   checkDeletePreconditions,
@@ -42,6 +44,8 @@ export interface ApplyOpts extends WriteOpts {
 }
 export interface DeleteOpts extends DeletePolicy {
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** DeleteOptions.gracePeriodSeconds: only Pods delete gracefully (see pod-deletion.ts). */
+  gracePeriodSeconds?: number;
   dryRun?: boolean;
 }
 export interface ListOpts {
@@ -150,7 +154,7 @@ export class Resources {
         },
       ]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
-    let admitted = admit(info, obj, opts);
+    let admitted = admit(info, this.serviceDefaults(info, obj), opts);
     admitted = this.track(info, {
       live: undefined,
       updated: admitted,
@@ -235,7 +239,7 @@ export class Resources {
   ): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
     checkNoNewFinalizers(info, live, next);
-    next = admit(info, next, opts, live);
+    next = admit(info, this.serviceDefaults(info, next, live), opts, live);
     next = this.track(info, {
       live,
       updated: next,
@@ -248,8 +252,10 @@ export class Resources {
   }
 
   private finishWrite(info: ResourceInfo, ns: string, next: KubeObject, dryRun?: boolean): KubeObject {
+    // kube's ShouldDeleteDuringUpdate: the last finalizer gone removes an object whose grace period is over (0).
     if (
       next.metadata.deletionTimestamp &&
+      !next.metadata.deletionGracePeriodSeconds &&
       !(next.metadata.finalizers ?? []).length &&
       !pendingSpecFinalizers(info, next)
     ) {
@@ -352,13 +358,28 @@ export class Resources {
       });
     }
     if (!live) {
-      const created = admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts);
-      return this.persist(info, ns, created, opts.dryRun);
+      const obj = this.serviceDefaults(info, initCreate(merged, info, this.now(), randomUUID(), ns));
+      return this.persist(info, ns, admit(info, obj, opts), opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
     checkNoNewFinalizers(info, live, next);
-    next = admit(info, next, opts, live);
+    next = admit(info, this.serviceDefaults(info, next, live), opts, live);
     return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  /** A Service's defaults and ClusterIP (kube's Service REST allocates it); other kinds unchanged. */
+  private serviceDefaults(info: ResourceInfo, obj: KubeObject, live?: KubeObject): KubeObject {
+    if (info.group !== '' || info.kind !== 'Service') return obj;
+    const used = new Set<string>();
+    for (const row of this.store.list(storageResource(info), undefined)) {
+      const spec = row.data.spec ?? {};
+      if (row.data.metadata?.uid !== live?.metadata.uid)
+        for (const ip of spec.clusterIPs ?? [spec.clusterIP]) used.add(ip);
+    }
+    const out = defaultService(obj, live, used);
+    const causes = serviceCauses(out, live, used);
+    if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
+    return out;
   }
 
   /** Field ownership for non-apply writes; the merge engine's bad-input errors become 422. */
@@ -393,10 +414,24 @@ export class Resources {
     validateDeletePolicy(opts);
     const live = this.get(info, ns, name);
     checkDeletePreconditions(info, live, opts.preconditions);
+    const pod = isPod(info);
+    // Pods answer with the object itself, deleted or not (their registry's ReturnDeletedObject).
+    const answer = (o: KubeObject) => (pod ? o : deletedStatus(info, o));
+    if (pod) {
+      const d = podBeforeDelete(live, opts.gracePeriodSeconds, this.clock());
+      if (d.kind === 'pending') return { object: live, gone: false };
+      if (d.kind === 'graceful') {
+        d.obj.metadata.finalizers = gcFinalizers(live.metadata.finalizers ?? [], opts);
+        if (d.grace > 0 || d.obj.metadata.finalizers.length)
+          return { object: this.persist(info, ns, tidyMeta(d.obj), opts.dryRun), gone: false };
+        if (!opts.dryRun) this.remove(info, ns, name);
+        return { object: tidyMeta(d.obj), gone: true };
+      }
+    }
     const finalizers = gcFinalizers(live.metadata.finalizers ?? [], opts);
     if (finalizers.length === 0 && !pendingSpecFinalizers(info, live)) {
       if (!opts.dryRun) this.remove(info, ns, name);
-      return { object: deletedStatus(info, live), gone: true };
+      return { object: answer(live), gone: true };
     }
     if (live.metadata.deletionTimestamp && finalizers === live.metadata.finalizers)
       return { object: live, gone: false };
@@ -543,6 +578,7 @@ export class Resources {
   }
 }
 
+const isPod = (info: ResourceInfo) => info.group === '' && info.kind === 'Pod';
 const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
 
 function sameExceptResourceVersion(a: Record<string, any>, b: Record<string, any>): boolean {
