@@ -1,5 +1,5 @@
 // Machine deletion, in upstream reconcileDelete's order (core/reconcilers/machine/machine_controller.go): is deleting
-// the Node allowed → pre-drain hooks → [drain, wait for volume detach: not implemented] → pre-terminate hooks →
+// the Node allowed → pre-drain hooks → [drain: not implemented] → wait for volume detach → pre-terminate hooks →
 // delete the InfraMachine and wait → delete the BootstrapConfig and wait → delete the Node → the finalizer may go.
 // Decisions are in deletion-decision.ts; this file reads and writes.
 import { setTimeout as sleep } from 'timers/promises';
@@ -36,6 +36,7 @@ import {
 import type { ExternalRead } from './machine-external';
 import { lookupNode } from './machine-node';
 import type { MachineObject } from './types';
+import { NodeVolumeDetachWait, type DrainSkippedPods } from './volume-detach/node-volume-detach';
 
 export interface DeletionStep {
   done: boolean;
@@ -54,6 +55,10 @@ export interface MachineDeletionDeps {
   clock: PassiveClock;
   /** How long one reconcile retries a failed Node deletion (upstream nodeDeletionRetryTimeout, 10 s; every 2 s). */
   nodeDeletionRetryTimeoutMs?: number;
+  /** MachineWaitForVolumeDetachConsiderVolumeAttachments feature gate; default on. */
+  considerVolumeAttachments?: boolean;
+  /** The Pods the drain skips, whose PersistentVolumeClaims are not waited for (see DrainSkippedPods). */
+  drainSkippedPods?: DrainSkippedPods;
 }
 
 const NODE_DELETION_RETRY_TIMEOUT_MS = 10_000;
@@ -72,7 +77,14 @@ export interface DeletionInput {
 type ContractRef = { apiGroup: string; kind: string; name: string };
 
 export class MachineDeletion {
-  constructor(private readonly deps: MachineDeletionDeps) {}
+  private readonly volumeDetach: NodeVolumeDetachWait;
+
+  constructor(private readonly deps: MachineDeletionDeps) {
+    this.volumeDetach = new NodeVolumeDetachWait({
+      ...deps,
+      considerVolumeAttachments: deps.considerVolumeAttachments ?? true,
+    });
+  }
 
   async run(input: DeletionInput): Promise<DeletionStep> {
     const { machine, cluster, bootstrap, infra, log } = input;
@@ -97,8 +109,9 @@ export class MachineDeletion {
     } else {
       const preDrain = preDrainHookWait(machine);
       if (preDrain) return this.waitForHooks(machine, preDrain, log, 'pre-drain');
-      // Upstream drains the Node here (isNodeDrainAllowed) and then waits for its volumes to be detached
-      // (isNodeVolumeDetachingAllowed): neither is implemented yet, both steps are skipped.
+      // Upstream drains the Node here (isNodeDrainAllowed): not implemented yet, the step is skipped.
+      const volumes = await this.volumeDetach.run({ machine, cluster: cluster!, infraMachine: infra.object, log });
+      if (volumes) return volumes;
     }
 
     const preTerminate = preTerminateHookWait(machine);
