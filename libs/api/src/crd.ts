@@ -5,6 +5,7 @@ import { ClusterDefinition } from './types/cluster';
 import { MachineDefinition } from './types/machine';
 import { MachineDeploymentDefinition, MachineSetDefinition } from './types/machineset';
 import { MachineHealthCheckDefinition } from './types/mhc';
+import { MachineDrainRuleDefinition } from './types/machinedrainrule';
 import {
   KubeadmConfigDefinition,
   KubeadmConfigTemplateDefinition,
@@ -190,6 +191,7 @@ export const capiCrdDefinitions: readonly KindDefinition[] = [
   MachineSetDefinition,
   MachineDeploymentDefinition,
   MachineHealthCheckDefinition,
+  MachineDrainRuleDefinition,
   KubeadmConfigDefinition,
   KubeadmConfigTemplateDefinition,
   KubeadmControlPlaneDefinition,

@@ -29,6 +29,7 @@ export const MachineGVK = gvk(CLUSTER_GROUP, 'Machine');
 export const MachineSetGVK = gvk(CLUSTER_GROUP, 'MachineSet');
 export const MachineDeploymentGVK = gvk(CLUSTER_GROUP, 'MachineDeployment');
 export const MachineHealthCheckGVK = gvk(CLUSTER_GROUP, 'MachineHealthCheck');
+export const MachineDrainRuleGVK = gvk(CLUSTER_GROUP, 'MachineDrainRule');
 export const KubeadmControlPlaneGVK = gvk(CONTROLPLANE_GROUP, 'KubeadmControlPlane');
 export const KubeadmConfigGVK = gvk(BOOTSTRAP_GROUP, 'KubeadmConfig');
 export const KubeadmConfigTemplateGVK = gvk(BOOTSTRAP_GROUP, 'KubeadmConfigTemplate');

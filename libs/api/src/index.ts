@@ -11,6 +11,7 @@ export {
   KubeadmConfigGVK,
   KubeadmControlPlaneGVK,
   MachineDeploymentGVK,
+  MachineDrainRuleGVK,
   MachineGVK,
   MachineHealthCheckGVK,
   MachineSetGVK,
@@ -133,6 +134,23 @@ export {
   MachineHealthCheckSpecSchema,
 } from './types/mhc';
 export { type Cluster, ClusterDefinition } from './types/cluster';
+export {
+  MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_DRAIN,
+  MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_SKIP,
+  MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_WAIT_COMPLETED,
+  type MachineDrainRule,
+  type MachineDrainRuleDrainBehavior,
+  MachineDrainRuleDefinition,
+  type MachineDrainRuleMachineSelector,
+  type MachineDrainRulePodSelector,
+  type MachineDrainRuleSpec,
+  POD_DRAIN_LABEL,
+} from './types/machinedrainrule';
+export {
+  formatSelectorError,
+  type MachineDrainRuleSelectorError,
+  validateMachineDrainRuleSelectors,
+} from './machinedrainrule-validation';
 export {
   type KubeadmConfig,
   KubeadmConfigDefinition,

@@ -79,7 +79,7 @@ function nodeStepAllowed(machine: MachineObject, infraMachine: KubeObject | unde
   return !!infraMachine && !infraMachine.metadata?.deletionTimestamp;
 }
 
-/** Upstream isNodeDrainAllowed (drain itself is not implemented: this decides where it would run). */
+/** Upstream isNodeDrainAllowed: the drain runs (drain-node.ts) unless excluded, too late, or timed out. */
 export function isNodeDrainAllowed(
   machine: MachineObject,
   infraMachine: KubeObject | undefined,

@@ -1,6 +1,7 @@
 // Machine deletion, in upstream reconcileDelete's order (core/reconcilers/machine/machine_controller.go): is deleting
-// the Node allowed → pre-drain hooks → [drain: not implemented] → wait for volume detach → pre-terminate hooks →
-// delete the InfraMachine and wait → delete the BootstrapConfig and wait → delete the Node → the finalizer may go.
+// the Node allowed → pre-drain hooks → drain (drain-node.ts) → wait for volume detach (volume-detach/) →
+// pre-terminate hooks → delete the InfraMachine and wait → delete the BootstrapConfig and wait → delete the Node → the
+// finalizer may go.
 // Decisions are in deletion-decision.ts; this file reads and writes.
 import { setTimeout as sleep } from 'timers/promises';
 import {
@@ -33,10 +34,11 @@ import {
   type DeleteNodeNotAllowed,
   type HookWait,
 } from './deletion-decision';
+import { drainNodeStep } from './drain-node';
 import type { ExternalRead } from './machine-external';
 import { lookupNode } from './machine-node';
 import type { MachineObject } from './types';
-import { NodeVolumeDetachWait, type DrainSkippedPods } from './volume-detach/node-volume-detach';
+import { NodeVolumeDetachWait } from './volume-detach/node-volume-detach';
 
 export interface DeletionStep {
   done: boolean;
@@ -57,8 +59,6 @@ export interface MachineDeletionDeps {
   nodeDeletionRetryTimeoutMs?: number;
   /** MachineWaitForVolumeDetachConsiderVolumeAttachments feature gate; default on. */
   considerVolumeAttachments?: boolean;
-  /** The Pods the drain skips, whose PersistentVolumeClaims are not waited for (see DrainSkippedPods). */
-  drainSkippedPods?: DrainSkippedPods;
 }
 
 const NODE_DELETION_RETRY_TIMEOUT_MS = 10_000;
@@ -109,7 +109,8 @@ export class MachineDeletion {
     } else {
       const preDrain = preDrainHookWait(machine);
       if (preDrain) return this.waitForHooks(machine, preDrain, log, 'pre-drain');
-      // Upstream drains the Node here (isNodeDrainAllowed): not implemented yet, the step is skipped.
+      const drain = await drainNodeStep(this.deps, { machine, cluster: cluster!, infraMachine: infra.object, log });
+      if (drain) return drain;
       const volumes = await this.volumeDetach.run({ machine, cluster: cluster!, infraMachine: infra.object, log });
       if (volumes) return volumes;
     }

@@ -210,4 +210,40 @@ describe('Machine deletion waits for Node volumes to be detached (envtest)', () 
     await annotate(h.client, machineRef('w5'), { 'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach': '' });
     await gone('w5');
   });
+  it('the volumes of Pods the drain skips (a DaemonSet Pod) are not waited for', async () => {
+    await createRunningMachine(h.client, ns, 'w6');
+    const labels = { app: 'ds-w6' };
+    const container = { name: 'c', image: 'busybox' };
+    const ds = await h.client.create<KubeObject>({
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'ds-w6', namespace: ns },
+      spec: {
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [container] } },
+      },
+    });
+    await h.client.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: 'ds-w6-pod',
+        namespace: ns,
+        labels,
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ds-w6', uid: ds.metadata.uid!, controller: true },
+        ],
+      },
+      spec: {
+        nodeName: 'node-w6',
+        containers: [container],
+        volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data-w6' } }],
+      },
+    });
+    await attachVolume('pv-w6', 'node-w6', 'data-w6');
+    await h.client.delete(machineRef('w6'));
+    await gone('w6');
+    expect((await h.client.get<KubeObject>(vaRef('va-pv-w6'))).status).toEqual({ attached: true });
+    expect(await eventsAbout('w6', 'NodeVolumesDetached')).toHaveLength(1);
+  });
 });

@@ -77,6 +77,15 @@ export class CachedClient implements Client {
     return this.direct.delete(ref, opts);
   }
 
+  createSubresource<T = KubeObject>(
+    ref: ObjectRef,
+    subresource: string,
+    body: KubeObject,
+    opts?: WriteOptions,
+  ): Promise<T> {
+    return this.direct.createSubresource<T>(ref, subresource, body, opts);
+  }
+
   watch<T extends KubeObject = KubeObject>(
     apiVersion: string,
     kind: string,

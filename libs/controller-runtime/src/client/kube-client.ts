@@ -169,10 +169,27 @@ export class KubeClient implements Client {
     const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
     if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
     if (opts.preconditions) body.preconditions = opts.preconditions;
+    if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
     if (opts.dryRun) body.dryRun = ['All'];
     await this.call('delete', ref.kind, undefined, {
       method: 'DELETE',
       path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+      body,
+    });
+  }
+
+  async createSubresource<T = KubeObject>(
+    ref: ObjectRef,
+    subresource: string,
+    body: KubeObject,
+    opts: WriteOptions = {},
+  ): Promise<T> {
+    if (!subresource) throw badRequest('a subresource name is required');
+    const m = await this.mapping(ref.apiVersion, ref.kind);
+    return this.call('create', ref.kind, subresource, {
+      method: 'POST',
+      path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name, subresource),
+      query: this.writeQuery(opts),
       body,
     });
   }

@@ -61,6 +61,12 @@ export interface PatchOptions extends WriteOptions {
 
 export interface DeleteOptions {
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  /**
+   * Seconds before the object is deleted (metav1.DeleteOptions.gracePeriodSeconds): for Pods, 0 deletes at once (what
+   * a kubelet sends once the containers are gone); unset uses the object's default (a Pod's
+   * terminationGracePeriodSeconds).
+   */
+  gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
 }
@@ -110,6 +116,16 @@ export interface Client {
   /** Server-side apply (application/apply-patch+yaml with a JSON body). */
   apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T>;
   delete(ref: ObjectRef, opts?: DeleteOptions): Promise<void>;
+  /**
+   * POST of `body` to a subresource of the object `ref` (controller-runtime's `SubResource(name).Create`), e.g. a
+   * policy/v1 Eviction to `pods/<name>/eviction`. Returns the server's response (an object or a Status).
+   */
+  createSubresource<T = KubeObject>(
+    ref: ObjectRef,
+    subresource: string,
+    body: KubeObject,
+    opts?: WriteOptions,
+  ): Promise<T>;
   watch<T extends KubeObject = KubeObject>(
     apiVersion: string,
     kind: string,

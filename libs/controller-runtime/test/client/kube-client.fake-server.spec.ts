@@ -101,6 +101,34 @@ describe('KubeClient against a list/watch test server', () => {
     expect(server.requests.pop()!.query.dryRun).toBe('All');
   });
 
+  it('creates at a subresource (as SubResource("eviction").Create) and sends gracePeriodSeconds on delete', async () => {
+    await client.create(cm('evictme'));
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'evictme' };
+    const eviction = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: 'evictme', namespace: 'default' },
+      deleteOptions: { gracePeriodSeconds: 1 },
+    };
+    const out = await client.createSubresource<{ status: string }>(ref, 'eviction', eviction, { dryRun: true });
+    expect(out.status).toBe('Success');
+    const post = server.requests.filter((r) => r.method === 'POST').pop()!;
+    expect(post.path).toBe('/api/v1/namespaces/default/configmaps/evictme/eviction');
+    expect(post.query.dryRun).toBe('All');
+    expect(post.body).toEqual(eviction);
+    expect(metrics.count('create', 'ConfigMap')).toBe(2);
+    await expect(client.createSubresource({ ...ref, name: 'missing' }, 'eviction', eviction)).rejects.toMatchObject({
+      code: 404,
+    });
+    await expect(client.createSubresource(ref, '', eviction)).rejects.toMatchObject({ code: 400 });
+
+    await client.delete(ref, { gracePeriodSeconds: 0 });
+    expect(server.requests.filter((r) => r.method === 'DELETE').pop()!.body).toMatchObject({ gracePeriodSeconds: 0 });
+    await client.create(cm('evictme'));
+    await client.delete(ref);
+    expect(server.requests.filter((r) => r.method === 'DELETE').pop()!.body).not.toHaveProperty('gracePeriodSeconds');
+  });
+
   it('maps server errors to ApiError with the Status (404, 409 AlreadyExists, 409 Conflict)', async () => {
     await expect(
       client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'missing' }),

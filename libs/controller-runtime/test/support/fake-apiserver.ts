@@ -34,6 +34,8 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   userAgent?: string;
+  /** The JSON body, when there was one. */
+  body?: unknown;
 }
 
 const DEFAULT_RESOURCES: FakeResource[] = [
@@ -123,18 +125,20 @@ export class FakeApiServer {
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x');
     const query = Object.fromEntries(url.searchParams);
-    this.requests.push({
+    const recorded: RecordedRequest = {
       method: req.method ?? 'GET',
       path: url.pathname,
       query,
       userAgent: req.headers['user-agent'],
-    });
+    };
+    this.requests.push(recorded);
     if (req.headers.authorization !== `Bearer ${this.token}`) return this.status(res, 401, 'Unauthorized', 'bad token');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       try {
         const text = Buffer.concat(chunks).toString('utf8');
+        if (text) recorded.body = JSON.parse(text);
         this.route(
           req.method ?? 'GET',
           url.pathname,
@@ -180,6 +184,12 @@ export class FakeApiServer {
     const key = `${plural}/${namespace ?? ''}/${name}`;
     const current = this.objects.get(key);
     if (method === 'GET') return current ? this.send(res, 200, current) : this.notFound(res, r, name);
+    // A POST to any other subresource (e.g. pods/eviction) of an existing object succeeds with a Status, as kube's
+    // eviction does.
+    if (method === 'POST' && sub && sub !== 'status') {
+      if (!current) return this.notFound(res, r, name);
+      return this.send(res, 201, { kind: 'Status', apiVersion: 'v1', status: 'Success', code: 201 });
+    }
     if (method === 'DELETE') {
       if (!current) return this.notFound(res, r, name);
       const pre = body?.preconditions;

@@ -7,6 +7,7 @@ import { formatTime, type KubeObject, type PassiveClock } from '@capi/apimachine
 import type { Client, EventRecorder, ReconcileLogger } from '@capi/controller-runtime';
 import type { WorkloadClusterClientProvider } from '@capi/clustercache';
 import { isNodeVolumeDetachingAllowed } from '../deletion-decision';
+import { DrainHelper } from '../drain';
 import type { DeletionStep } from '../machine-deletion';
 import type { MachineObject } from '../types';
 import {
@@ -19,7 +20,6 @@ import {
   type AttachedVolumeInformation,
   type NodeObject,
   type PersistentVolumeObject,
-  type PodObject,
   type VolumeAttachmentObject,
 } from './attached-volumes';
 
@@ -27,25 +27,14 @@ import {
 export const WAIT_FOR_VOLUME_DETACH_RETRY_INTERVAL_MS = 20_000;
 const LIST_PAGE_SIZE = 100;
 
-/**
- * The Pods on the Node that the drain skips (upstream drain.Helper GetPodsForEviction(...).SkippedPods()): the
- * PersistentVolumeClaims they use stay attached and are not waited for.
- */
-export type DrainSkippedPods = (input: {
-  cluster: KubeObject;
-  machine: MachineObject;
-  nodeName: string;
-  workloadClient: Client;
-}) => Promise<PodObject[]>;
-
 export interface NodeVolumeDetachDeps {
+  /** The management cluster (the drain's MachineDrainRules). */
+  client: Client;
   workloadClients: WorkloadClusterClientProvider;
   events: EventRecorder;
   clock: PassiveClock;
   /** MachineWaitForVolumeDetachConsiderVolumeAttachments feature gate (on by default, GA upstream). */
   considerVolumeAttachments: boolean;
-  /** Not wired to the drain yet: undefined ignores no PersistentVolumeClaim (see DrainSkippedPods). */
-  drainSkippedPods?: DrainSkippedPods;
 }
 
 export interface NodeVolumeDetachInput {
@@ -148,13 +137,16 @@ export class NodeVolumeDetachWait {
       attachedPersistentVolumeNames(volumeAttachments ?? [], nodeName).size === 0
     )
       return undefined;
-    const drainSkippedPods = this.deps.drainSkippedPods
-      ? await this.deps.drainSkippedPods({ cluster, machine, nodeName, workloadClient: wc }).catch((e: Error) => {
-          throw new Error(`failed to find PersistentVolumeClaims from Pods ignored during drain: ${e.message}`, {
-            cause: e,
-          });
-        })
-      : [];
+    // The Pods the drain skips keep their volumes attached (upstream getPersistentVolumeClaimsToIgnore).
+    const drain = new DrainHelper({ client: this.deps.client, remoteClient: wc, clock: this.deps.clock });
+    const drainSkippedPods = await drain
+      .getPodsForEviction(cluster, machine, nodeName)
+      .then((pods) => pods.skippedPods())
+      .catch((e: Error) => {
+        throw new Error(`failed to find PersistentVolumeClaims from Pods ignored during drain: ${e.message}`, {
+          cause: e,
+        });
+      });
     const persistentVolumes = await listAll<PersistentVolumeObject>(wc, 'v1', 'PersistentVolume').catch((e: Error) => {
       throw new Error(`failed to list PersistentVolumes: ${e.message}`, { cause: e });
     });
