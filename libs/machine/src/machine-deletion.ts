@@ -1,5 +1,5 @@
 // Machine deletion, in upstream reconcileDelete's order (core/reconcilers/machine/machine_controller.go): is deleting
-// the Node allowed → pre-drain hooks → drain (drain-node.ts) → [wait for volume detach: not implemented] →
+// the Node allowed → pre-drain hooks → drain (drain-node.ts) → wait for volume detach (volume-detach/) →
 // pre-terminate hooks → delete the InfraMachine and wait → delete the BootstrapConfig and wait → delete the Node → the
 // finalizer may go.
 // Decisions are in deletion-decision.ts; this file reads and writes.
@@ -38,6 +38,7 @@ import { drainNodeStep } from './drain-node';
 import type { ExternalRead } from './machine-external';
 import { lookupNode } from './machine-node';
 import type { MachineObject } from './types';
+import { NodeVolumeDetachWait } from './volume-detach/node-volume-detach';
 
 export interface DeletionStep {
   done: boolean;
@@ -56,6 +57,8 @@ export interface MachineDeletionDeps {
   clock: PassiveClock;
   /** How long one reconcile retries a failed Node deletion (upstream nodeDeletionRetryTimeout, 10 s; every 2 s). */
   nodeDeletionRetryTimeoutMs?: number;
+  /** MachineWaitForVolumeDetachConsiderVolumeAttachments feature gate; default on. */
+  considerVolumeAttachments?: boolean;
 }
 
 const NODE_DELETION_RETRY_TIMEOUT_MS = 10_000;
@@ -74,7 +77,14 @@ export interface DeletionInput {
 type ContractRef = { apiGroup: string; kind: string; name: string };
 
 export class MachineDeletion {
-  constructor(private readonly deps: MachineDeletionDeps) {}
+  private readonly volumeDetach: NodeVolumeDetachWait;
+
+  constructor(private readonly deps: MachineDeletionDeps) {
+    this.volumeDetach = new NodeVolumeDetachWait({
+      ...deps,
+      considerVolumeAttachments: deps.considerVolumeAttachments ?? true,
+    });
+  }
 
   async run(input: DeletionInput): Promise<DeletionStep> {
     const { machine, cluster, bootstrap, infra, log } = input;
@@ -101,7 +111,8 @@ export class MachineDeletion {
       if (preDrain) return this.waitForHooks(machine, preDrain, log, 'pre-drain');
       const drain = await drainNodeStep(this.deps, { machine, cluster: cluster!, infraMachine: infra.object, log });
       if (drain) return drain;
-      // Upstream then waits for the Node's volumes to be detached (isNodeVolumeDetachingAllowed): not implemented yet.
+      const volumes = await this.volumeDetach.run({ machine, cluster: cluster!, infraMachine: infra.object, log });
+      if (volumes) return volumes;
     }
 
     const preTerminate = preTerminateHookWait(machine);

@@ -124,6 +124,7 @@ export class MachineReconciler implements Reconciler {
       events: this.events,
       clock: this.clock,
       nodeDeletionRetryTimeoutMs: options.nodeDeletionRetryTimeoutMs,
+      considerVolumeAttachments: this.gates.enabled('MachineWaitForVolumeDetachConsiderVolumeAttachments'),
     });
   }
 

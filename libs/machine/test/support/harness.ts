@@ -4,6 +4,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { LabelSelector } from '@capi/api';
 import {
+  type Client,
   ControllerRuntimeModule,
   CountingClientMetrics,
   FeatureGates,
@@ -46,13 +47,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollIntervalMs?: number }): Promise<Harness> {
+export interface HarnessOptions {
+  inPlaceUpdates: boolean;
+  nodePollIntervalMs?: number;
+  /** Wraps the workload cluster client (the envtest server's), e.g. to make calls fail. */
+  wrapWorkloadClient?: (client: KubeClient) => Client;
+  nodeDeletionRetryTimeoutMs?: number;
+}
+
+export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const env = await startEnvtest({ crds: [testMachineCrd()] });
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
   const clock = new FakeClock();
   const counts = new CountingClientMetrics();
+  const workloadClient = opts.wrapWorkloadClient?.(client) ?? client;
 
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -63,9 +73,10 @@ export async function startHarness(opts: { inPlaceUpdates: boolean; nodePollInte
       SsaModule.forRoot(),
       MachineControllerModule.forRoot({
         imports: [runtimeClientModule],
-        workloadClusterClientProvider: async () => client,
+        workloadClusterClientProvider: async () => workloadClient,
         clock,
         nodePollIntervalMs: opts.nodePollIntervalMs ?? 60_000,
+        nodeDeletionRetryTimeoutMs: opts.nodeDeletionRetryTimeoutMs,
       }),
     ],
   }).compile();
