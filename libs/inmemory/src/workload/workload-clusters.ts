@@ -9,6 +9,7 @@ import type { KubeObject } from '@capi/apimachinery';
 import { KubeClient, type Client } from '@capi/controller-runtime';
 import { CLUSTER_SECRET_TYPE, INMEMORY_FIELD_MANAGER, SECRET_VALUE_KEY, kubeconfigSecretName } from '../api/constants';
 import { InProcessWorkloadServerHost, type WorkloadServer, type WorkloadServerHost } from './server-host';
+import type { WorkloadPodsOptions } from '../pods/simulator';
 
 export interface ClusterKey {
   namespace: string;
@@ -41,6 +42,8 @@ export interface WorkloadClustersOptions {
   logger?: Logger;
   /** Where the servers run (default: in this process, with `logger`). */
   servers?: WorkloadServerHost;
+  /** Simulate each cluster's Pods beside its server (default: no Pods but the control plane's mirror Pods). */
+  pods?: WorkloadPodsOptions;
 }
 
 const keyOf = (k: ClusterKey) => `${k.namespace}/${k.name}`;
@@ -150,7 +153,7 @@ export class WorkloadClusters {
 
   private async start(cluster: ClusterIdentity, preferredPort?: number): Promise<RunningWorkloadCluster> {
     const host = this.opts.host ?? '127.0.0.1';
-    const server = await this.servers.start(host, preferredPort);
+    const server = await this.servers.start(host, preferredPort, this.opts.pods ? { pods: this.opts.pods } : undefined);
     const { url, token, caData, port } = server;
     const kubeconfig = renderKubeconfig({ url, token, caData, name: cluster.name });
     const kc = new KubeConfig();
