@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { KubeObject } from '@capi/apimachinery';
 import { node, pod, snapshot } from './test-fixtures';
 import type { SimAction } from './types';
@@ -46,7 +47,7 @@ const volumeName = uniqueVolumeName(csi);
 describe('volume attachment names (kube csi_attacher.go / csi_plugin.go)', () => {
   it('csi-<sha256(handle+driver+node)> and kubernetes.io/csi/<driver>^<handle>', () => {
     expect(volumeAttachmentName({ driver: 'd', volumeHandle: 'h' }, 'n')).toBe(
-      'csi-' + require('node:crypto').createHash('sha256').update('hdn').digest('hex'),
+      'csi-' + createHash('sha256').update('hdn').digest('hex'),
     );
     expect(volumeName).toBe(`kubernetes.io/csi/${INMEMORY_CSI_DRIVER}^vol`);
   });
