@@ -255,6 +255,123 @@ const roleBinding = resource({
   subjects: { type: 'array', 'x-kubernetes-list-type': 'atomic', items: loose() },
   roleRef: loose({ 'x-kubernetes-map-type': 'atomic', properties: { apiGroup: str, kind: str, name: str } }),
 });
+// policy/v1, storage.k8s.io/v1 and the core storage and service kinds (k8s.io/api's +listType/+listMapKey markers):
+// what Machine deletion reads and writes (drain, volume detach). IntOrString fields carry kube's int-or-string schema.
+const intOrString: OpenApiSchema = {
+  'x-kubernetes-int-or-string': true,
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+};
+const pdb = resource({
+  spec: loose({
+    properties: {
+      minAvailable: intOrString,
+      maxUnavailable: intOrString,
+      selector: labelSelector,
+      unhealthyPodEvictionPolicy: str,
+    },
+  }),
+  status: loose({
+    properties: {
+      observedGeneration: { type: 'integer', format: 'int64' },
+      disruptedPods: { type: 'object', additionalProperties: time },
+      disruptionsAllowed: int32,
+      currentHealthy: int32,
+      desiredHealthy: int32,
+      expectedPods: int32,
+      conditions: listMap(['type'], {
+        status: str,
+        reason: str,
+        message: str,
+        observedGeneration: { type: 'integer', format: 'int64' },
+        lastTransitionTime: nullableTime,
+      }),
+    },
+  }),
+});
+const volumeAttachment = resource({
+  spec: loose({
+    properties: {
+      attacher: str,
+      nodeName: str,
+      source: loose({ properties: { persistentVolumeName: str, inlineVolumeSpec: loose() } }),
+    },
+  }),
+  status: loose({
+    properties: {
+      attached: { type: 'boolean' },
+      attachmentMetadata: stringMap,
+      attachError: loose(),
+      detachError: loose(),
+    },
+  }),
+});
+const strings: OpenApiSchema = { type: 'array', items: str, 'x-kubernetes-list-type': 'atomic' };
+const accessModes = strings;
+const persistentVolume = resource({
+  spec: loose({
+    properties: {
+      capacity: loose(),
+      accessModes,
+      claimRef: loose({ 'x-kubernetes-map-type': 'granular' }),
+      persistentVolumeReclaimPolicy: str,
+      storageClassName: str,
+      volumeMode: str,
+      mountOptions: strings,
+      nodeAffinity: loose(),
+    },
+  }),
+  status: loose({ properties: { phase: str, message: str, reason: str, lastPhaseTransitionTime: nullableTime } }),
+});
+const persistentVolumeClaim = resource({
+  spec: loose({
+    properties: {
+      accessModes,
+      selector: labelSelector,
+      resources: loose(),
+      volumeName: str,
+      storageClassName: str,
+      volumeMode: str,
+    },
+  }),
+  status: loose({
+    properties: {
+      phase: str,
+      accessModes,
+      capacity: loose(),
+      conditions: listMap(['type'], {
+        status: str,
+        reason: str,
+        message: str,
+        lastProbeTime: nullableTime,
+        lastTransitionTime: nullableTime,
+      }),
+    },
+  }),
+});
+// ServicePort lists are keyed by port and protocol (types.go: +listMapKey=port, +listMapKey=protocol).
+const service = resource({
+  spec: loose({
+    properties: {
+      ports: {
+        type: 'array',
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['port', 'protocol'],
+        items: loose({
+          required: ['port'],
+          properties: { name: str, protocol: str, port: int32, targetPort: intOrString, nodePort: int32 },
+        }),
+      },
+      selector: { ...stringMap, 'x-kubernetes-map-type': 'atomic' },
+      clusterIP: str,
+      clusterIPs: { type: 'array', items: str, 'x-kubernetes-list-type': 'atomic' },
+      type: str,
+      externalIPs: strings,
+      ipFamilies: strings,
+    },
+  }),
+  status: loose({ properties: { loadBalancer: loose(), conditions } }),
+});
+
 const WORKLOAD_SCHEMAS: Record<string, OpenApiSchema> = {
   'apps/v1/Deployment': deployment,
   'apps/v1/DaemonSet': daemonSet,
@@ -275,6 +392,11 @@ const SCHEMAS: Record<string, OpenApiSchema> = {
   'v1/Pod': pod,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': crd,
   ...WORKLOAD_SCHEMAS,
+  'policy/v1/PodDisruptionBudget': pdb,
+  'storage.k8s.io/v1/VolumeAttachment': volumeAttachment,
+  'v1/PersistentVolume': persistentVolume,
+  'v1/PersistentVolumeClaim': persistentVolumeClaim,
+  'v1/Service': service,
 };
 
 /** The schema of a built-in kind, or undefined for kinds this server does not describe. Returns a copy. */

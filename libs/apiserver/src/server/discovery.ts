@@ -33,6 +33,7 @@ export function resourceList(registry: Registry, group: string, version: string)
         name: `${r.plural}/${c.subresource}`,
         singularName: '',
         namespaced: r.namespaced,
+        ...(c.group ? { group: c.group, version: c.version } : {}),
         kind: c.kind,
         verbs: c.verbs,
       });
@@ -65,7 +66,7 @@ function subresources(r: ResourceInfo) {
     ...(r.scale ? [{ subresource: 'scale', responseKind: SCALE_KIND, verbs }] : []),
     ...(r.connect ?? []).map((c) => ({
       subresource: c.subresource,
-      responseKind: { group: '', version: '', kind: c.kind },
+      responseKind: { group: c.group ?? '', version: c.version ?? '', kind: c.kind },
       verbs: c.verbs,
     })),
   ];

@@ -20,12 +20,13 @@ const BUILTINS_WITH_GENERATION = new Set([
   'apps/Deployment',
   'apps/DaemonSet',
   '/Pod',
+  'policy/PodDisruptionBudget',
 ]);
 /**
  * Built-ins whose strategy resets the status on create (kube's deployment/daemonset PrepareForCreate), as the zero
  * status serialises: DaemonSetStatus has four counters without omitempty.
  */
-const ZERO_STATUS_ON_CREATE: Record<string, () => Record<string, number>> = {
+const ZERO_STATUS_ON_CREATE: Record<string, () => Record<string, unknown>> = {
   'apps/Deployment': () => ({}),
   'apps/DaemonSet': () => ({
     currentNumberScheduled: 0,
@@ -33,6 +34,16 @@ const ZERO_STATUS_ON_CREATE: Record<string, () => Record<string, number>> = {
     desiredNumberScheduled: 0,
     numberReady: 0,
   }),
+  // PodDisruptionBudgetStatus' four counters and VolumeAttachmentStatus.attached have no omitempty.
+  'policy/PodDisruptionBudget': () => ({
+    disruptionsAllowed: 0,
+    currentHealthy: 0,
+    desiredHealthy: 0,
+    expectedPods: 0,
+  }),
+  'storage.k8s.io/VolumeAttachment': () => ({ attached: false }),
+  '/PersistentVolumeClaim': () => ({}),
+  '/Service': () => ({ loadBalancer: {} }),
 };
 export const tracksGeneration = (info: ResourceInfo): boolean =>
   info.custom || BUILTINS_WITH_GENERATION.has(`${info.group}/${info.kind}`);
@@ -70,6 +81,8 @@ export function initCreate(
   if (info.custom && info.statusSubresource) delete out.status;
   const zeroStatus = ZERO_STATUS_ON_CREATE[`${info.group}/${info.kind}`];
   if (zeroStatus) out.status = zeroStatus();
+  // kube's persistentvolume strategy: a new PV is Pending since now (lastPhaseTransitionTime).
+  if (isCore(info, 'PersistentVolume')) out.status = { phase: 'Pending', lastPhaseTransitionTime: now };
   if (isCore(info, 'Namespace')) {
     // kube's namespace strategy: a new Namespace is Active (`kubectl get ns` STATUS), whatever status was sent, and
     // carries the "kubernetes" spec finalizer (appended to any the client sent).

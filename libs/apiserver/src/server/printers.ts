@@ -3,6 +3,7 @@
 // generates the wide cells; kubectl hides columns with priority > 0 unless -o wide.
 import { timestampSince } from './duration';
 import { podCells } from './printers-pod';
+import { storagePrinters } from './printers-storage';
 
 export interface TableColumn {
   name: string;
@@ -352,6 +353,7 @@ const PRINTERS: Record<string, Printer> = {
     (o, now) => [o.metadata?.name, str(o.spec?.holderIdentity), age(o, now)],
   ),
   ...WORKLOAD_PRINTERS,
+  ...storagePrinters(NAME, AGE),
 };
 
 /** The printer kube uses for a built-in kind (the default table convertor when it has none). */

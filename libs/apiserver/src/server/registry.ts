@@ -29,7 +29,7 @@ export interface ResourceInfo {
   /** True for CRD-defined resources (strategic merge patch is rejected for them). */
   custom: boolean;
   /** Connect subresources (pods/portforward): served outside the object store, listed by discovery. */
-  connect?: { subresource: string; kind: string; verbs: string[] }[];
+  connect?: { subresource: string; kind: string; verbs: string[]; group?: string; version?: string }[];
   /** Names validated as path segments (kube's RBAC kinds), not as DNS-1123 subdomains. */
   pathSegmentNames?: boolean;
   /** Storage shared with another resource (events.k8s.io Events are core Events). */
@@ -98,8 +98,28 @@ export function builtinResources(): ResourceInfo[] {
       shortNames: ['po'],
       statusSubresource: true,
       categories: ['all'],
-      connect: [{ subresource: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] }],
+      connect: [
+        // pods/eviction answers a policy/v1 Eviction (pkg/registry/core/pod/storage/eviction.go).
+        { subresource: 'eviction', kind: 'Eviction', group: 'policy', version: 'v1', verbs: ['create'] },
+        { subresource: 'portforward', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
+      ],
     }),
+    builtin('', 'v1', 'Service', 'services', true, {
+      shortNames: ['svc'],
+      categories: ['all'],
+      statusSubresource: true,
+    }),
+    builtin('', 'v1', 'PersistentVolume', 'persistentvolumes', false, { shortNames: ['pv'], statusSubresource: true }),
+    builtin('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, {
+      shortNames: ['pvc'],
+      statusSubresource: true,
+    }),
+    // What drain and volume detach read (kube's policy/v1 and storage.k8s.io/v1 registries).
+    builtin('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, {
+      shortNames: ['pdb'],
+      statusSubresource: true,
+    }),
+    builtin('storage.k8s.io', 'v1', 'VolumeAttachment', 'volumeattachments', false, { statusSubresource: true }),
     builtin('events.k8s.io', 'v1', 'Event', 'events', true, {
       shortNames: ['ev'],
       storedAs: { group: '', plural: 'events' },

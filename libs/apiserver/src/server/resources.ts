@@ -13,6 +13,7 @@ import { establishedStatus } from './crds';
 import { fromStorage, toStorage } from './conversion';
 import { checkNesting, objectTooLarge } from './limits';
 import { checkKind, StrictDecodingError } from './identity';
+import { defaultService, serviceCauses } from './services';
 import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
 import {
   checkDeletePreconditions,
@@ -150,7 +151,7 @@ export class Resources {
         },
       ]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
-    let admitted = admit(info, obj, opts);
+    let admitted = admit(info, this.serviceDefaults(info, obj), opts);
     admitted = this.track(info, {
       live: undefined,
       updated: admitted,
@@ -235,7 +236,7 @@ export class Resources {
   ): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
     checkNoNewFinalizers(info, live, next);
-    next = admit(info, next, opts, live);
+    next = admit(info, this.serviceDefaults(info, next, live), opts, live);
     next = this.track(info, {
       live,
       updated: next,
@@ -352,13 +353,28 @@ export class Resources {
       });
     }
     if (!live) {
-      const created = admit(info, initCreate(merged, info, this.now(), randomUUID(), ns), opts);
-      return this.persist(info, ns, created, opts.dryRun);
+      const obj = this.serviceDefaults(info, initCreate(merged, info, this.now(), randomUUID(), ns));
+      return this.persist(info, ns, admit(info, obj, opts), opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
     checkNoNewFinalizers(info, live, next);
-    next = admit(info, next, opts, live);
+    next = admit(info, this.serviceDefaults(info, next, live), opts, live);
     return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  /** A Service's defaults and ClusterIP (kube's Service REST allocates it); other kinds unchanged. */
+  private serviceDefaults(info: ResourceInfo, obj: KubeObject, live?: KubeObject): KubeObject {
+    if (info.group !== '' || info.kind !== 'Service') return obj;
+    const used = new Set<string>();
+    for (const row of this.store.list(storageResource(info), undefined)) {
+      const spec = row.data.spec ?? {};
+      if (row.data.metadata?.uid !== live?.metadata.uid)
+        for (const ip of spec.clusterIPs ?? [spec.clusterIP]) used.add(ip);
+    }
+    const out = defaultService(obj, live, used);
+    const causes = serviceCauses(out, live, used);
+    if (causes.length) throw invalid(info.group, info.kind, obj.metadata.name ?? '', causes);
+    return out;
   }
 
   /** Field ownership for non-apply writes; the merge engine's bad-input errors become 422. */

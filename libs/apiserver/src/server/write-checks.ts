@@ -11,6 +11,7 @@ import { eventCreateCauses, eventUpdateCauses } from './events';
 import { StrictDecodingError } from './identity';
 import { dataSizeCauses } from './limits';
 import { podCauses } from './pods';
+import { pdbCauses } from './policy';
 import { scaleCauses } from './scale';
 import type { WriteOpts } from './resources';
 
@@ -101,6 +102,7 @@ export function admit(
   if (info.custom && info.scale) causes.push(...scaleCauses(info.scale, out, opts.subresource === 'status'));
   if (isCrd(info)) causes.push(...admitCrd(out));
   if (!info.group && info.kind === 'Pod') causes.push(...podCauses(out, live, opts.subresource));
+  if (info.group === 'policy' && info.kind === 'PodDisruptionBudget') causes.push(...pdbCauses(out));
   if (info.kind === 'Event' && !info.custom) {
     const eventsV1 = info.group === 'events.k8s.io';
     const core = toStorage(info, out);
