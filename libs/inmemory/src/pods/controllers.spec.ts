@@ -96,9 +96,11 @@ describe('planReplicaSets', () => {
       pod('p3', 'c', { owner: rs }),
     ];
     const nodes = [node('a'), node('b', { unschedulable: true }), node('c'), node('d')];
-    expect(created(planReplicaSets(snapshot({ replicaSets: [rs], nodes, pods }))).map((p) => p.spec?.nodeName)).toEqual(
-      ['d'],
-    );
+    expect(
+      created(planReplicaSets(snapshot({ replicaSets: [rs], nodes, pods }))).map(
+        (p) => (p.spec as { nodeName?: string }).nodeName,
+      ),
+    ).toEqual(['d']);
   });
 
   it('creates nothing while no Node fits', () =>
@@ -124,9 +126,9 @@ describe('planDaemonSets', () => {
   it('one Pod on every Node it fits, cordoned ones included, with the daemon tolerations', () => {
     const nodes = [node('a'), node('b', { unschedulable: true }), node('cp', { controlPlane: true })];
     const pods = created(planDaemonSets(snapshot({ daemonSets: [daemonSet()], nodes })));
-    expect(pods.map((p) => p.spec?.nodeName)).toEqual(['a', 'b']);
+    expect(pods.map((p) => (p.spec as { nodeName?: string }).nodeName)).toEqual(['a', 'b']);
     expect(pods[0].metadata.labels).toEqual({ app: 'x', [CONTROLLER_REVISION_HASH_LABEL]: hash });
-    expect(pods[0].spec?.tolerations).toContainEqual({
+    expect((pods[0].spec as { tolerations?: unknown[] }).tolerations).toContainEqual({
       key: 'node.kubernetes.io/unschedulable',
       operator: 'Exists',
       effect: 'NoSchedule',

@@ -16,9 +16,9 @@ import {
   type ObjectRef,
 } from '@capi/controller-runtime';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { INMEMORY_FIELD_MANAGER } from '../api/constants';
 import { planDaemonSets, planDeployments, planReplicaSets } from './controllers';
 import { planKubelets } from './kubelet';
+import { planNodeTaints } from './node-lifecycle';
 import { DEFAULT_SAMPLE_REPLICAS, sampleWorkloadObjects } from './sample-workload';
 import type { ClusterSnapshot, SimAction } from './types';
 import { planVolumeBinding, planVolumes } from './volumes';
@@ -38,6 +38,8 @@ export interface WorkloadPodsOptions {
 
 export const DEFAULT_POD_SHUTDOWN_MS = 1000;
 export const DEFAULT_VOLUME_DETACH_DELAY_MS = 1000;
+/** The field manager of the simulated kubelets and controllers (apart from the provider's host writes). */
+export const WORKLOAD_SIMULATOR_FIELD_MANAGER = 'capi-inmemory-workload';
 /** Coalesces a burst of watch events into one pass. */
 const DEBOUNCE_MS = 20;
 /** Retry after a failed pass (the server is busy or restarting). */
@@ -93,7 +95,7 @@ export class WorkloadSimulator {
   static forServer(server: StartedServer, opts: WorkloadPodsOptions, logger?: Logger): WorkloadSimulator {
     const kc = new KubeConfig();
     kc.loadFromString(renderKubeconfig({ ...server, name: 'workload' }));
-    const client = new KubeClient(kc, { fieldManager: INMEMORY_FIELD_MANAGER });
+    const client = new KubeClient(kc, { fieldManager: WORKLOAD_SIMULATOR_FIELD_MANAGER });
     const core = kc.makeApiClient(CoreV1Api);
     const forceDelete: ForceDeletePod = async (ref, uid) => {
       try {
@@ -174,6 +176,7 @@ export class WorkloadSimulator {
     const volumes = planVolumes(snapshot, now, this.unneededSince, this.detachDelayMs);
     this.unneededSince = volumes.unneededSince;
     const actions = [
+      ...planNodeTaints(snapshot),
       ...planDeployments(snapshot),
       ...planReplicaSets(snapshot),
       ...planDaemonSets(snapshot),

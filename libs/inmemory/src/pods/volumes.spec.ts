@@ -36,7 +36,7 @@ const nodeWith = (name: string, volumes: string[]) => {
   return {
     ...n,
     status: {
-      ...n.status,
+      ...(n.status as object),
       volumesAttached: volumes.map((v) => ({ name: v, devicePath: '' })),
       volumesInUse: volumes,
     },
@@ -156,7 +156,7 @@ describe('planVolumeBinding', () => {
       { op: 'status', ref: expect.objectContaining({ name: 'pv1' }), status: { phase: 'Bound' } },
     ]));
   it('not to a PV claimed by another PVC', () => {
-    const other = { ...pv, spec: { ...pv.spec, claimRef: { namespace: 'default', name: 'other' } } };
+    const other = { ...pv, spec: { ...(pv.spec as object), claimRef: { namespace: 'default', name: 'other' } } };
     expect(planVolumeBinding(snapshot({ persistentVolumes: [other], persistentVolumeClaims: [pvc] }))).toEqual([]);
   });
 });
