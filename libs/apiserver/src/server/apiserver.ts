@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import type { KubeObject } from '@capi/apimachinery';
 import { Store } from '../storage';
 import { GarbageCollector } from '../gc';
+import { DisruptionController } from '../disruption';
 import { DEFAULT_EVENT_TTL_MS, deleteExpired, eventLeases } from './event-ttl';
 import { createHandler } from './http';
 import { MAX_OBJECT_BYTES } from './limits';
@@ -73,6 +74,7 @@ export class ApiServer {
   private store?: Store;
   private http?: Server;
   private gc?: GarbageCollector;
+  private disruption?: DisruptionController;
   private registry = new Registry();
   private started?: StartedServer;
   private unsubscribe?: () => void;
@@ -143,6 +145,9 @@ export class ApiServer {
         );
     }
     this.gc = new GarbageCollector(store, this.registry, resources, (e) => log?.error(`gc: ${String(e)}`));
+    this.disruption = new DisruptionController(store, this.registry, resources, this.opts.now, (e) =>
+      log?.error(`disruption: ${String(e)}`),
+    );
 
     const token = this.opts.token ?? this.persisted('token', () => randomBytes(24).toString('hex'));
     const tls = this.opts.tls !== false;
@@ -255,6 +260,11 @@ export class ApiServer {
     await this.gc?.idle();
   }
 
+  /** Waits until the disruption controller has synced every PodDisruptionBudget it was told about (tests). */
+  async disruptionIdle(): Promise<void> {
+    await this.disruption?.idle();
+  }
+
   async stop(): Promise<void> {
     const server = this.http;
     this.http = undefined;
@@ -268,6 +278,7 @@ export class ApiServer {
       });
     }
     this.gc?.stop();
+    this.disruption?.stop();
     this.unsubscribe?.();
     this.store?.close();
     this.store = undefined;

@@ -2,7 +2,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import YAML from 'yaml';
+import type { Status } from '@capi/apimachinery';
 import * as discovery from './discovery';
+import { evict } from './eviction';
 import { groupVersionDocument, openapiIndex } from './openapi';
 import type { Registry, ResourceInfo } from './registry';
 import type { FieldValidation, PatchKind, Resources } from './resources';
@@ -55,7 +57,15 @@ function send(
   contentType = encoded.contentType ?? contentType;
   // kube's warning headers: code 299, agent "-", quoted text (kubectl prints each as "Warning: <text>").
   const warning = warnings.length ? { Warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {};
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(data), ...warning });
+  // An error Status asking the client to come back later says when in Retry-After, as kube's responsewriters do.
+  const retry = (body as Status | undefined)?.details?.retryAfterSeconds;
+  const retryAfter = typeof retry === 'number' && retry > 0 ? { 'Retry-After': String(retry) } : {};
+  res.writeHead(code, {
+    'Content-Type': contentType,
+    'Content-Length': Buffer.byteLength(data),
+    ...warning,
+    ...retryAfter,
+  });
   res.end(data);
 }
 
@@ -326,6 +336,24 @@ export function createHandler(deps: HttpDeps) {
       portForwardPreflight(registry, resources, info, ns, name, req.method ?? '', q);
       throw webSocketRequired();
     }
+    if (name && subresource === 'eviction' && !info.custom && info.group === '' && info.kind === 'Pod') {
+      if (req.method !== 'POST')
+        throw new StatusError(
+          405,
+          'the server does not allow this method on the requested resource',
+          'MethodNotAllowed',
+        );
+      const { body } = await decodeWrite(req, info);
+      deps.metrics.record('create', '/pods/eviction');
+      const status = evict(resources, registry, {
+        namespace: ns,
+        name,
+        body,
+        dryRun: q.getAll('dryRun'),
+        now: new Date(),
+      });
+      return reply(201, status);
+    }
     const served = (subresource === 'status' && info.statusSubresource) || (subresource === 'scale' && info.scale);
     // kube's crdHandler answers any other subresource of a custom resource as its object not found.
     if (subresource && !served)
@@ -474,7 +502,11 @@ export function createHandler(deps: HttpDeps) {
             : typeof opts.orphanDependents === 'boolean'
               ? opts.orphanDependents
               : undefined;
+        const grace = q.get('gracePeriodSeconds') ?? opts.gracePeriodSeconds;
+        if (grace !== undefined && grace !== null && !Number.isInteger(Number(grace)))
+          throw new StatusError(400, `invalid gracePeriodSeconds ${JSON.stringify(grace)}`, 'BadRequest');
         const delOpts = {
+          gracePeriodSeconds: grace === undefined || grace === null ? undefined : Number(grace),
           propagationPolicy: q.get('propagationPolicy') ?? opts.propagationPolicy,
           orphanDependents,
           preconditions: opts.preconditions,

@@ -14,6 +14,7 @@ import { fromStorage, toStorage } from './conversion';
 import { checkNesting, objectTooLarge } from './limits';
 import { checkKind, StrictDecodingError } from './identity';
 import { defaultService, serviceCauses } from './services';
+import { podBeforeDelete } from './pod-deletion';
 import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
 import {
   checkDeletePreconditions,
@@ -43,6 +44,8 @@ export interface ApplyOpts extends WriteOpts {
 }
 export interface DeleteOpts extends DeletePolicy {
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** DeleteOptions.gracePeriodSeconds: only Pods delete gracefully (see pod-deletion.ts). */
+  gracePeriodSeconds?: number;
   dryRun?: boolean;
 }
 export interface ListOpts {
@@ -249,8 +252,10 @@ export class Resources {
   }
 
   private finishWrite(info: ResourceInfo, ns: string, next: KubeObject, dryRun?: boolean): KubeObject {
+    // kube's ShouldDeleteDuringUpdate: the last finalizer gone removes an object whose grace period is over (0).
     if (
       next.metadata.deletionTimestamp &&
+      !next.metadata.deletionGracePeriodSeconds &&
       !(next.metadata.finalizers ?? []).length &&
       !pendingSpecFinalizers(info, next)
     ) {
@@ -409,10 +414,24 @@ export class Resources {
     validateDeletePolicy(opts);
     const live = this.get(info, ns, name);
     checkDeletePreconditions(info, live, opts.preconditions);
+    const pod = isPod(info);
+    // Pods answer with the object itself, deleted or not (their registry's ReturnDeletedObject).
+    const answer = (o: KubeObject) => (pod ? o : deletedStatus(info, o));
+    if (pod) {
+      const d = podBeforeDelete(live, opts.gracePeriodSeconds, this.clock());
+      if (d.kind === 'pending') return { object: live, gone: false };
+      if (d.kind === 'graceful') {
+        d.obj.metadata.finalizers = gcFinalizers(live.metadata.finalizers ?? [], opts);
+        if (d.grace > 0 || d.obj.metadata.finalizers.length)
+          return { object: this.persist(info, ns, tidyMeta(d.obj), opts.dryRun), gone: false };
+        if (!opts.dryRun) this.remove(info, ns, name);
+        return { object: tidyMeta(d.obj), gone: true };
+      }
+    }
     const finalizers = gcFinalizers(live.metadata.finalizers ?? [], opts);
     if (finalizers.length === 0 && !pendingSpecFinalizers(info, live)) {
       if (!opts.dryRun) this.remove(info, ns, name);
-      return { object: deletedStatus(info, live), gone: true };
+      return { object: answer(live), gone: true };
     }
     if (live.metadata.deletionTimestamp && finalizers === live.metadata.finalizers)
       return { object: live, gone: false };
@@ -559,6 +578,7 @@ export class Resources {
   }
 }
 
+const isPod = (info: ResourceInfo) => info.group === '' && info.kind === 'Pod';
 const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
 
 function sameExceptResourceVersion(a: Record<string, any>, b: Record<string, any>): boolean {

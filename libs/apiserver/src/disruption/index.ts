@@ -1,0 +1,2 @@
+export * from './controller';
+export * from './status';
