@@ -22,17 +22,16 @@ import {
 /** kube's default terminationGracePeriodSeconds. */
 const DEFAULT_GRACE_SECONDS = 30;
 
-/** When a terminating Pod's simulated shutdown ends: its deletion request plus min(shutdown, its grace period). */
-export function shutdownEndsAt(pod: KubeObject, shutdownMs: number): number | undefined {
-  const ts = pod.metadata.deletionTimestamp;
-  if (!ts) return undefined;
+/**
+ * When a terminating Pod's simulated shutdown ends: `seenAt` (when its kubelet first saw it terminating; the
+ * deletionTimestamp has only seconds) plus min(shutdown, its grace period).
+ */
+export function shutdownEndsAt(pod: KubeObject, seenAt: number, shutdownMs: number): number {
   const grace =
     pod.metadata.deletionGracePeriodSeconds ??
     (pod.spec as { terminationGracePeriodSeconds?: number } | undefined)?.terminationGracePeriodSeconds ??
     DEFAULT_GRACE_SECONDS;
-  // deletionTimestamp = request time + grace (kube's BeforeDelete).
-  const requestedAt = Date.parse(ts) - grace * 1000;
-  return requestedAt + Math.min(shutdownMs, grace * 1000);
+  return seenAt + Math.min(shutdownMs, grace * 1000);
 }
 
 const hashOf = (s: string) => createHash('sha256').update(s).digest();
@@ -91,9 +90,20 @@ export function runningPodStatus(pod: KubeObject, node: KubeObject, now: Date): 
   };
 }
 
-export function planKubelets(s: ClusterSnapshot, now: number, shutdownMs: number): SimPlan {
+export interface KubeletPlan extends SimPlan {
+  /** Pod uid → when a kubelet first saw it terminating (carried to the next pass). */
+  terminatingSince: Map<string, number>;
+}
+
+export function planKubelets(
+  s: ClusterSnapshot,
+  now: number,
+  terminatingSince: ReadonlyMap<string, number>,
+  shutdownMs: number,
+): KubeletPlan {
   const nodes = new Map(s.nodes.map((n) => [n.metadata.name!, n]));
   const actions: SimAction[] = [];
+  const seen = new Map<string, number>();
   let wakeAt: number | undefined;
   for (const pod of s.pods) {
     const nodeName = nodeNameOf(pod);
@@ -107,9 +117,13 @@ export function planKubelets(s: ClusterSnapshot, now: number, shutdownMs: number
     if (pod.metadata.deletionTimestamp) {
       // A mirror Pod's deletion is the host's (host/nodes.ts); the kubelet would recreate it.
       if (isMirrorPod(pod)) continue;
-      const end = shutdownEndsAt(pod, shutdownMs)!;
+      const since = terminatingSince.get(pod.metadata.uid!) ?? now;
+      const end = shutdownEndsAt(pod, since, shutdownMs);
       if (now >= end) actions.push({ op: 'delete', ref: podRef(pod), uid: pod.metadata.uid, force: true });
-      else wakeAt = Math.min(wakeAt ?? end, end);
+      else {
+        seen.set(pod.metadata.uid!, since);
+        wakeAt = Math.min(wakeAt ?? end, end);
+      }
       continue;
     }
     if (isMirrorPod(pod) || isTerminal(pod)) continue;
@@ -117,5 +131,5 @@ export function planKubelets(s: ClusterSnapshot, now: number, shutdownMs: number
     if (running && isPodReady(pod) === isReadyNode(node)) continue;
     actions.push({ op: 'status', ref: podRef(pod), status: runningPodStatus(pod, node, new Date(now)) });
   }
-  return { actions, wakeAt };
+  return { actions, wakeAt, terminatingSince: seen };
 }

@@ -15,7 +15,8 @@ import {
   type Client,
   type ObjectRef,
 } from '@capi/controller-runtime';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from '@kubernetes/client-node';
+import { podForceDeleter, type ForceDeletePod } from './force-delete';
 import { planDaemonSets, planDeployments, planReplicaSets } from './controllers';
 import { planKubelets } from './kubelet';
 import { planNodeTaints } from './node-lifecycle';
@@ -62,9 +63,6 @@ const TRIGGERS: [string, string][] = [
   ['apps/v1', 'DaemonSet'],
 ];
 
-/** Deletes a Pod at once (gracePeriodSeconds=0), if it is still the one with `uid`. */
-export type ForceDeletePod = (ref: ObjectRef, uid?: string) => Promise<void>;
-
 const notServed = (e: unknown) => e instanceof NoKindMatchError || isNotFound(e);
 
 export class WorkloadSimulator {
@@ -76,6 +74,7 @@ export class WorkloadSimulator {
   private stopped = false;
   private sampleCreated = false;
   private unneededSince = new Map<string, number>();
+  private terminatingSince = new Map<string, number>();
   private readonly shutdownMs: number;
   private readonly detachDelayMs: number;
 
@@ -93,24 +92,11 @@ export class WorkloadSimulator {
 
   /** The simulator of a server in this process, with its own clients of it (closed with the simulator). */
   static forServer(server: StartedServer, opts: WorkloadPodsOptions, logger?: Logger): WorkloadSimulator {
+    const kubeconfig = renderKubeconfig({ ...server, name: 'workload' });
     const kc = new KubeConfig();
-    kc.loadFromString(renderKubeconfig({ ...server, name: 'workload' }));
+    kc.loadFromString(kubeconfig);
     const client = new KubeClient(kc, { fieldManager: WORKLOAD_SIMULATOR_FIELD_MANAGER });
-    const core = kc.makeApiClient(CoreV1Api);
-    const forceDelete: ForceDeletePod = async (ref, uid) => {
-      try {
-        await core.deleteNamespacedPod({
-          name: ref.name,
-          namespace: ref.namespace ?? 'default',
-          gracePeriodSeconds: 0,
-          body: { gracePeriodSeconds: 0, ...(uid ? { preconditions: { uid } } : {}) },
-        });
-      } catch (e) {
-        const code = (e as { code?: number }).code;
-        // Gone already, or replaced by a Pod of the same name.
-        if (code !== 404 && code !== 409) throw e;
-      }
-    };
+    const forceDelete = podForceDeleter(kubeconfig);
     return new WorkloadSimulator(client, forceDelete, opts, logger, Date.now, () => client.close());
   }
 
@@ -172,7 +158,8 @@ export class WorkloadSimulator {
     if (!this.sampleCreated) await this.createSample();
     const snapshot = await this.snapshot();
     const now = this.now();
-    const kubelets = planKubelets(snapshot, now, this.shutdownMs);
+    const kubelets = planKubelets(snapshot, now, this.terminatingSince, this.shutdownMs);
+    this.terminatingSince = kubelets.terminatingSince;
     const volumes = planVolumes(snapshot, now, this.unneededSince, this.detachDelayMs);
     this.unneededSince = volumes.unneededSince;
     const actions = [

@@ -10,6 +10,7 @@ import { KubeClient, type Client } from '@capi/controller-runtime';
 import { CLUSTER_SECRET_TYPE, INMEMORY_FIELD_MANAGER, SECRET_VALUE_KEY, kubeconfigSecretName } from '../api/constants';
 import { InProcessWorkloadServerHost, type WorkloadServer, type WorkloadServerHost } from './server-host';
 import type { WorkloadPodsOptions } from '../pods/simulator';
+import { podForceDeleter, type ForceDeletePod } from '../pods/force-delete';
 
 export interface ClusterKey {
   namespace: string;
@@ -34,6 +35,8 @@ export interface RunningWorkloadCluster {
   kubeconfig: string;
   /** The provider's own client for the server (the simulated hosts register their Nodes through it). */
   client: KubeClient;
+  /** Deletes a Pod with grace 0 (a host that goes takes its mirror Pods: no kubelet is left to finish them). */
+  forceDeletePod: ForceDeletePod;
 }
 
 export interface WorkloadClustersOptions {
@@ -166,6 +169,7 @@ export class WorkloadClusters {
       port,
       kubeconfig,
       client,
+      forceDeletePod: podForceDeleter(kubeconfig),
       url,
       token,
       caData,

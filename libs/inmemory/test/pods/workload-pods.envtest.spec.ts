@@ -6,6 +6,8 @@ import type { KubeObject } from '@capi/apimachinery';
 import type { Client } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
+import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createCluster, createMachine, infraRef, NS, startProviderEnv, type ProviderEnv } from '../support/fixtures';
 
 jest.setTimeout(60_000);
@@ -57,6 +59,19 @@ const nodeVolumes = async (name: string) => {
   };
   return { attached: (status.volumesAttached ?? []).map((v) => v.name), inUse: status.volumesInUse ?? [] };
 };
+
+const podRef = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace: 'default', name });
+const cordon = (name: string, unschedulable: boolean) =>
+  workload.patch({ apiVersion: 'v1', kind: 'Node', name }, 'merge', { spec: { unschedulable: unschedulable || null } });
+const pdbStatus = async () =>
+  (
+    await workload.get<KubeObject>({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      namespace: 'default',
+      name: 'sample',
+    })
+  ).status as { disruptionsAllowed?: number; currentHealthy?: number } | undefined;
 
 describe('simulated Pods', () => {
   it('runs kube-proxy on every Node, CoreDNS and the sample spread over the workers, all Ready', async () => {
@@ -116,14 +131,13 @@ describe('simulated Pods', () => {
   });
 
   it('a deleted Pod of a cordoned Node is finished by its kubelet and replaced on another Node; its volume detaches', async () => {
-    await workload.patch({ apiVersion: 'v1', kind: 'Node', name: 'w-1' }, 'merge', { spec: { unschedulable: true } });
+    await cordon('w-1', true);
     const [victim] = (await listPods('default', 'app=sample')).filter((pod) => nodeOf(pod) === 'w-1');
-    await workload.delete({ apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: victim.metadata.name! });
-    await eventually(
-      async () =>
-        !(await workload.tryGet({ apiVersion: 'v1', kind: 'Pod', namespace: 'default', name: victim.metadata.name! })),
-      'the deleted Pod gone',
-    );
+    await workload.delete(podRef(victim.metadata.name!));
+    // A bound Pod terminates gracefully: its kubelet shuts it down (300 ms here), then deletes it for good.
+    const terminating = await workload.get<KubeObject>(podRef(victim.metadata.name!));
+    expect(terminating.metadata.deletionTimestamp).toBeDefined();
+    await eventually(async () => !(await workload.tryGet(podRef(victim.metadata.name!))), 'the deleted Pod gone');
     const pods = await sampleReady(3, 'three Ready sample Pods again');
     expect(pods.filter((pod) => nodeOf(pod) === 'w-1')).toEqual([]);
     await eventually(async () => {
@@ -133,7 +147,7 @@ describe('simulated Pods', () => {
     }, 'the volume detached from w-1');
     // kube-proxy stays on the cordoned Node (DaemonSet Pods tolerate unschedulable Nodes).
     expect((await listPods('kube-system', 'k8s-app=kube-proxy')).map(nodeOf)).toContain('w-1');
-    await workload.patch({ apiVersion: 'v1', kind: 'Node', name: 'w-1' }, 'merge', { spec: { unschedulable: null } });
+    await cordon('w-1', false);
   });
 
   it('a Node that goes takes its Pods with it; the sample is back to three on the other Nodes', async () => {
@@ -152,5 +166,32 @@ describe('simulated Pods', () => {
       async () => (await volumeAttachments()).every((va) => (va.spec as { nodeName: string }).nodeName !== 'w-3'),
       'no VolumeAttachment for w-3',
     );
+  });
+
+  it("eviction respects the sample's PodDisruptionBudget: the next Pod only once the evicted one is replaced", async () => {
+    const running = p.app.get<WorkloadClusters>(WORKLOAD_CLUSTERS).get({ namespace: NS, name: CLUSTER })!;
+    const kc = new KubeConfig();
+    kc.loadFromString(running.kubeconfig);
+    const core = kc.makeApiClient(CoreV1Api);
+    const evict = (name: string) =>
+      core.createNamespacedPodEviction({
+        name,
+        namespace: 'default',
+        body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } },
+      });
+    const [first, second] = await sampleReady(3, 'three Ready sample Pods');
+    await eventually(async () => (await pdbStatus())?.disruptionsAllowed === 1, 'the PDB allows one disruption');
+    // No Node takes a replacement while all are cordoned.
+    const nodes = (await workload.list<KubeObject>('v1', 'Node')).items.map((n) => n.metadata.name!);
+    for (const n of nodes) await cordon(n, true);
+    await evict(first.metadata.name!);
+    await eventually(async () => !(await workload.tryGet(podRef(first.metadata.name!))), 'the evicted Pod gone');
+    await expect(evict(second.metadata.name!)).rejects.toMatchObject({ code: 429 });
+    expect(await workload.tryGet(podRef(second.metadata.name!))).toBeDefined();
+    for (const n of nodes) await cordon(n, false);
+    await sampleReady(3, 'the evicted Pod replaced');
+    await eventually(async () => (await pdbStatus())?.disruptionsAllowed === 1, 'the PDB allows one disruption again');
+    await evict(second.metadata.name!);
+    await eventually(async () => !(await workload.tryGet(podRef(second.metadata.name!))), 'the second Pod evicted');
   });
 });
