@@ -152,7 +152,7 @@ export function builtinResources(): ResourceInfo[] {
       scale: {
         specReplicasPath: '.spec.replicas',
         statusReplicasPath: '.status.replicas',
-        labelSelectorPath: '.status.selector',
+        labelSelectorPath: '.spec.selector',
       },
     }),
     builtin('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true, { pathSegmentNames: true }),
