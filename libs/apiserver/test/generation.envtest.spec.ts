@@ -100,7 +100,7 @@ const WITHOUT_GENERATION: [string, KubeObject, Record<string, unknown>][] = [
 ];
 
 /** apps/v1 kinds: 1 on create, bumped by spec changes (kube's deployment/daemonset strategies). */
-const WITH_GENERATION: KubeObject[] = (['Deployment', 'DaemonSet'] as const).map(
+const WITH_GENERATION: KubeObject[] = (['Deployment', 'DaemonSet', 'ReplicaSet'] as const).map(
   (kind) =>
     ({
       apiVersion: 'apps/v1',
@@ -178,7 +178,9 @@ describe('metadata.generation', () => {
       expect(created.status).toEqual(
         obj.kind === 'DaemonSet'
           ? { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }
-          : {},
+          : obj.kind === 'ReplicaSet'
+            ? { replicas: 0 }
+            : {},
       );
       const labelled = await c.patch(ref(created), 'merge', { metadata: { labels: { l: 'v' } } });
       expect(labelled.metadata.generation).toBe(1);

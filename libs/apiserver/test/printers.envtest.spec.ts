@@ -30,6 +30,7 @@ describe('kubectl get of built-in kinds', () => {
       // apps and rbac: workloads-printers.envtest.spec.ts
       'apps/DaemonSet',
       'apps/Deployment',
+      'apps/ReplicaSet',
       'coordination.k8s.io/Lease',
       'events.k8s.io/Event',
       'rbac.authorization.k8s.io/ClusterRole',

@@ -1,4 +1,4 @@
-// apps/v1 DaemonSet / Deployment and rbac.authorization.k8s.io/v1 through kubectl: server-side apply (list-map keys),
+// apps/v1 DaemonSet / Deployment / ReplicaSet and rbac.authorization.k8s.io/v1 through kubectl: server-side apply (list-map keys),
 // status and scale subresources, and `kubectl get` tables as kube's printers print them.
 import YAML from 'yaml';
 import { kubectlSuite, tableRows } from './support/kubectl';
@@ -79,6 +79,39 @@ describe('apps/v1 and rbac.authorization.k8s.io/v1', () => {
     await ok(['scale', 'deployment', 'coredns', '--replicas=3']);
     const scale = JSON.parse(await ok(['get', 'deploy', 'coredns', '--subresource=scale', '-o', 'json']));
     expect(scale).toMatchObject({ kind: 'Scale', spec: { replicas: 3 }, status: { selector: 'k8s-app=kube-dns' } });
+  });
+
+  it('replicasets: NAME DESIRED CURRENT READY AGE (+ wide); status and scale subresources', async () => {
+    await apply({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'coredns-abc', namespace: 'default' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { 'k8s-app': 'kube-dns', 'pod-template-hash': 'abc' } },
+        template: podTemplate({ 'k8s-app': 'kube-dns', 'pod-template-hash': 'abc' }, [
+          { name: 'coredns', image: 'registry.k8s.io/coredns/coredns:v1.11.3' },
+        ]),
+      },
+    });
+    const status = { replicas: 2, fullyLabeledReplicas: 2, readyReplicas: 1, availableReplicas: 1 };
+    await ok(['patch', 'rs', 'coredns-abc', '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })]);
+    expect(await get(['rs', 'coredns-abc'])).toEqual([
+      ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
+      ['coredns-abc', '2', '2', '1', AGE],
+    ]);
+    const wide = await get(['replicasets', 'coredns-abc', '-o', 'wide']);
+    expect(wide[0].slice(-3)).toEqual(['CONTAINERS', 'IMAGES', 'SELECTOR']);
+    expect(wide[1].slice(-3)).toEqual([
+      'coredns',
+      'registry.k8s.io/coredns/coredns:v1.11.3',
+      'k8s-app=kube-dns,pod-template-hash=abc',
+    ]);
+    await ok(['scale', 'rs', 'coredns-abc', '--replicas=3']);
+    expect(await get(['rs', 'coredns-abc'])).toEqual([
+      ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE'],
+      ['coredns-abc', '3', '2', '1', AGE],
+    ]);
   });
 
   it('clusterroles / roles: NAME CREATED AT; bindings: NAME ROLE AGE (+ USERS GROUPS SERVICEACCOUNTS)', async () => {

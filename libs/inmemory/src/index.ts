@@ -36,3 +36,10 @@ export {
   type StartInMemoryInPlaceUpdaterOptions,
 } from './host/updater';
 export { InMemoryProviderModule } from './inmemory-provider.module';
+export {
+  DEFAULT_POD_SHUTDOWN_MS,
+  DEFAULT_VOLUME_DETACH_DELAY_MS,
+  WORKLOAD_SIMULATOR_FIELD_MANAGER,
+  type WorkloadPodsOptions,
+} from './pods/simulator';
+export { INMEMORY_CSI_DRIVER } from './pods/volumes';

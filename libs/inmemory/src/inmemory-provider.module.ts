@@ -25,6 +25,7 @@ import {
   INMEMORY_OPTIONS,
   WORKLOAD_CLUSTERS,
   type InMemoryProviderOptions,
+  workloadPodsOptions,
 } from './options';
 import { WorkloadClusters } from './workload/workload-clusters';
 import { ChildProcessWorkloadServerHost } from './workload/child-process-host';
@@ -92,6 +93,7 @@ export class InMemoryProviderModule {
             const logger = { info: (m: string) => log.log(m), error: (m: string) => log.error(m) };
             return new WorkloadClusters(client, {
               logger,
+              pods: workloadPodsOptions(options),
               servers:
                 options.workloadServers === 'child-process'
                   ? new ChildProcessWorkloadServerHost({ logger })

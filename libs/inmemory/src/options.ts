@@ -1,5 +1,6 @@
 // Module options and injection tokens of the in-memory provider.
 import type { StartInPlaceUpdaterOptions } from '@capi/inplace-updater';
+import type { WorkloadPodsOptions } from './pods/simulator';
 
 export interface InMemoryProviderOptions {
   /** How long a VM takes to "boot" before its Node appears (default 1500 ms; 0 for benchmarks). */
@@ -17,7 +18,18 @@ export interface InMemoryProviderOptions {
    * not the manager's; see WorkloadServerHost).
    */
   workloadServers?: WorkloadServersMode;
+  /**
+   * Simulate the workload clusters' Pods: kube-proxy on every Node, CoreDNS, a sample Deployment with a
+   * PodDisruptionBudget and a volume; kubelets finishing terminating Pods; replacements after a drain; volume
+   * attach/detach. Off by default (`false`): the clusters then have only the control plane's mirror Pods, so
+   * deleting a Machine drains nothing and suites that create many clusters pay nothing for it. `true` = `{}`.
+   */
+  workloadPods?: boolean | WorkloadPodsOptions;
 }
+
+/** The Pod simulation options `workloadPods` asks for, or undefined when off. */
+export const workloadPodsOptions = (o: InMemoryProviderOptions): WorkloadPodsOptions | undefined =>
+  o.workloadPods === true ? {} : o.workloadPods || undefined;
 
 /** Where the workload clusters' API servers run (InMemoryProviderOptions.workloadServers). */
 export const WORKLOAD_SERVERS_MODES = ['in-process', 'child-process'] as const;

@@ -1,7 +1,7 @@
 // What the embedded default runs besides the controllers: the in-memory infrastructure/bootstrap provider with the
 // reference in-place updater on its host backend (registered by an ExtensionConfig), and a minimal Cluster controller.
 import { Module, type DynamicModule } from '@nestjs/common';
-import { InMemoryProviderModule, type WorkloadServersMode } from '@capi/inmemory';
+import { InMemoryProviderModule, type InMemoryProviderOptions, type WorkloadServersMode } from '@capi/inmemory';
 import { SsaModule } from '@capi/ssa';
 import { ClusterStatusReconciler } from './cluster-status.reconciler';
 import { UpdaterRegistration } from './updater-registration';
@@ -16,6 +16,11 @@ export interface EmbeddedProviderOptions {
   updater?: false | { updateDurationSeconds?: number; updateJitterSeconds?: number; retryAfterSeconds?: number };
   /** Where the simulated workload clusters' API servers run (default: in this process). */
   workloadServers?: WorkloadServersMode;
+  /**
+   * The workload clusters' simulated Pods (kube-proxy, CoreDNS, a sample Deployment with a PodDisruptionBudget and a
+   * volume), so deleting a Machine drains a real Node (default: on here; the provider's own default is off).
+   */
+  workloadPods?: InMemoryProviderOptions['workloadPods'];
 }
 
 @Module({})
@@ -28,6 +33,7 @@ export class EmbeddedProviderModule {
         InMemoryProviderModule.forRoot({
           provisioningDelayMs: options.provisioningDelayMs,
           workloadServers: options.workloadServers,
+          workloadPods: options.workloadPods ?? true,
           inPlaceUpdater: options.updater === false ? false : { host: '127.0.0.1', ...options.updater },
         }),
       ],

@@ -234,6 +234,13 @@ const deployment = resource({
   }),
   status: workloadStatus(['replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']),
 });
+// The ReplicaSets a Deployment owns (kube's apps/v1 ReplicaSet; the in-memory provider's simulated controllers).
+const replicaSet = resource({
+  spec: loose({
+    properties: { replicas: int32, selector: labelSelector, template: podTemplate, minReadySeconds: int32 },
+  }),
+  status: workloadStatus(['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']),
+});
 const daemonSet = resource({
   spec: loose({
     properties: { selector: labelSelector, template: podTemplate, minReadySeconds: int32, revisionHistoryLimit: int32 },
@@ -375,6 +382,7 @@ const service = resource({
 const WORKLOAD_SCHEMAS: Record<string, OpenApiSchema> = {
   'apps/v1/Deployment': deployment,
   'apps/v1/DaemonSet': daemonSet,
+  'apps/v1/ReplicaSet': replicaSet,
   'rbac.authorization.k8s.io/v1/Role': role,
   'rbac.authorization.k8s.io/v1/ClusterRole': clusterRole,
   'rbac.authorization.k8s.io/v1/RoleBinding': roleBinding,

@@ -12,13 +12,14 @@ export function generateNameSuffix(): string {
 /**
  * Kinds whose registry strategy manages metadata.generation. In kube that is each kind's PrepareForCreate /
  * PrepareForUpdate: custom resources, CustomResourceDefinitions, Pods (since kube 1.33, podStrategy) and apps/v1
- * Deployments and DaemonSets set 1 and bump it on spec changes; the other built-ins served here (Namespace, Secret,
+ * Deployments, ReplicaSets and DaemonSets set 1 and bump it on spec changes; the other built-ins served here (Namespace, Secret,
  * ConfigMap, Event, Node, Lease, RBAC) never touch it, so they carry none.
  */
 const BUILTINS_WITH_GENERATION = new Set([
   'apiextensions.k8s.io/CustomResourceDefinition',
   'apps/Deployment',
   'apps/DaemonSet',
+  'apps/ReplicaSet',
   '/Pod',
   'policy/PodDisruptionBudget',
 ]);
@@ -28,6 +29,8 @@ const BUILTINS_WITH_GENERATION = new Set([
  */
 const ZERO_STATUS_ON_CREATE: Record<string, () => Record<string, unknown>> = {
   'apps/Deployment': () => ({}),
+  // ReplicaSetStatus.replicas has no omitempty.
+  'apps/ReplicaSet': () => ({ replicas: 0 }),
   'apps/DaemonSet': () => ({
     currentNumberScheduled: 0,
     numberMisscheduled: 0,

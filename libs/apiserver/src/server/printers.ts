@@ -282,6 +282,28 @@ const WORKLOAD_PRINTERS: Record<string, Printer> = {
       selectorCell(o.spec?.selector),
     ],
   ),
+  // kube's printReplicaSet.
+  'apps/ReplicaSet': simple(
+    [
+      NAME,
+      int('Desired', 'Number of desired pods.'),
+      int('Current', 'Number of actual pods.'),
+      int('Ready', 'Number of ready pods.'),
+      AGE,
+      CONTAINERS,
+      IMAGES,
+      wide('Selector', 'Label selector for pods.'),
+    ],
+    (o, now) => [
+      o.metadata?.name,
+      typeof o.spec?.replicas === 'number' ? o.spec.replicas : 1,
+      num(o.status?.replicas),
+      num(o.status?.readyReplicas),
+      age(o, now),
+      ...containerCells(o),
+      selectorCell(o.spec?.selector),
+    ],
+  ),
   'apps/DaemonSet': simple(
     [
       NAME,

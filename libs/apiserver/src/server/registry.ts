@@ -145,6 +145,16 @@ export function builtinResources(): ResourceInfo[] {
       categories: ['all'],
       statusSubresource: true,
     }),
+    builtin('apps', 'v1', 'ReplicaSet', 'replicasets', true, {
+      shortNames: ['rs'],
+      categories: ['all'],
+      statusSubresource: true,
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.spec.selector',
+      },
+    }),
     builtin('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true, { pathSegmentNames: true }),
     builtin('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true, { pathSegmentNames: true }),
     builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false, { pathSegmentNames: true }),

@@ -173,6 +173,8 @@ export function kubeadmInitObjects(input: KubeadmInitInput): KubeObject[] {
           spec: {
             containers: [{ name: 'kube-proxy', image: `${registry}/kube-proxy:${ociTag(version)}` }],
             nodeSelector: { 'kubernetes.io/os': 'linux' },
+            // kubeadm's kube-proxy runs on every Node, tainted or not.
+            tolerations: [{ operator: 'Exists' }],
             serviceAccountName: 'kube-proxy',
             volumes: [{ name: 'kube-proxy', configMap: { name: 'kube-proxy' } }],
           },
@@ -199,6 +201,11 @@ export function kubeadmInitObjects(input: KubeadmInitInput): KubeObject[] {
             ],
             volumes: [
               { name: 'config-volume', configMap: { name: 'coredns', items: [{ key: 'Corefile', path: 'Corefile' }] } },
+            ],
+            // kubeadm's CoreDNS may run on control-plane Nodes (addons/dns manifests.go).
+            tolerations: [
+              { key: 'CriticalAddonsOnly', operator: 'Exists' },
+              { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' },
             ],
           },
         },

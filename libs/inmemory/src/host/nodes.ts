@@ -7,6 +7,7 @@ import { hostGone, joinMember, randomUint64 } from '../etcd/cluster-state';
 import { EtcdClusterStore } from '../etcd/store';
 import { KUBE_SYSTEM, mirrorPodNames, mirrorPods, type EtcdMemberIds } from './control-plane';
 import { internalIpFor, nodeObject, nodeStatus, type HostState } from './node';
+import type { ForceDeletePod } from '../pods/force-delete';
 
 const apply = { fieldManager: INMEMORY_FIELD_MANAGER, force: true };
 
@@ -46,24 +47,22 @@ async function joinEtcd(client: Client, state: HostState, now: Date): Promise<Et
 /**
  * Removes a host from its workload cluster: the Node and (control plane) its mirror Pods. Its etcd member stays a
  * member, down, until someone removes it (a member removed already goes with the host). `controlPlane` false (a
- * worker, known from its Machine) skips the control-plane part; when unknown, pass nothing.
+ * worker, known from its Machine) skips the control-plane part; when unknown, pass nothing. The mirror Pods go with
+ * `deletePodNow` (grace 0: no kubelet is left to finish them; a plain delete of a bound Pod only starts terminating).
  */
-export async function removeNode(client: Client, nodeName: string, controlPlane = true): Promise<void> {
-  const refs = [
-    { apiVersion: 'v1', kind: 'Node', name: nodeName },
-    ...(controlPlane ? mirrorPodNames(nodeName) : []).map((name) => ({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      namespace: KUBE_SYSTEM,
-      name,
-    })),
-  ];
-  for (const ref of refs) {
-    try {
-      await client.delete(ref);
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
+export async function removeNode(
+  client: Client,
+  nodeName: string,
+  controlPlane = true,
+  deletePodNow?: ForceDeletePod,
+): Promise<void> {
+  const ignoreNotFound = (e: unknown) => {
+    if (!isNotFound(e)) throw e;
+  };
+  await client.delete({ apiVersion: 'v1', kind: 'Node', name: nodeName }).catch(ignoreNotFound);
+  for (const name of controlPlane ? mirrorPodNames(nodeName) : []) {
+    const ref = { apiVersion: 'v1', kind: 'Pod', namespace: KUBE_SYSTEM, name };
+    await (deletePodNow ? deletePodNow(ref) : client.delete(ref)).catch(ignoreNotFound);
   }
   if (!controlPlane) return;
   const store = new EtcdClusterStore(client);

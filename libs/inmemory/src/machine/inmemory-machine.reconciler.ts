@@ -268,7 +268,8 @@ export class InMemoryMachineReconciler implements Reconciler {
       : undefined;
     // No running workload server: the simulated host is gone with it, nothing left to clean up.
     const nodeName = machine?.metadata.name ?? ownerMachineName(infra);
-    if (running && nodeName) await removeNode(running.client, nodeName, machine ? isControlPlane(machine) : undefined);
+    if (running && nodeName)
+      await removeNode(running.client, nodeName, machine ? isControlPlane(machine) : undefined, running.forceDeletePod);
     await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
   }
 }

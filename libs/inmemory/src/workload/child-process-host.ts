@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { extname, join, resolve } from 'node:path';
 import type { Logger, RequestCounts } from '@capi/apiserver';
 import type { KeyPair } from '@capi/certs';
-import type { StorageUsage, WorkloadServer, WorkloadServerHost } from './server-host';
+import type { StorageUsage, WorkloadServer, WorkloadServerHost, WorkloadServerStartOptions } from './server-host';
 import type { WorkloadServerReply, WorkloadServerRequest } from './server-process';
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
@@ -55,9 +55,9 @@ export class ChildProcessWorkloadServerHost implements WorkloadServerHost {
     return this.child?.proc.pid;
   }
 
-  async start(host: string, preferredPort?: number): Promise<WorkloadServer> {
+  async start(host: string, preferredPort?: number, opts?: WorkloadServerStartOptions): Promise<WorkloadServer> {
     const child = this.ensureChild();
-    const started = (await this.request(child, { op: 'start', host, preferredPort })) as Started;
+    const started = (await this.request(child, { op: 'start', host, preferredPort, opts })) as Started;
     const state: ServerState = { alive: child.proc.connected, lost: [] };
     let etcdCA: KeyPair | undefined;
     child.servers.add(state);

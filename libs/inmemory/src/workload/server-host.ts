@@ -6,6 +6,7 @@
 import { ApiServer, type Logger, type RequestCounts, type StartedServer } from '@capi/apiserver';
 import type { KeyPair } from '@capi/certs';
 import type { EtcdBackend } from '../etcd/etcd-backend';
+import type { WorkloadPodsOptions, WorkloadSimulator } from '../pods/simulator';
 
 export type StorageUsage = ReturnType<ApiServer['storageUsage']>;
 
@@ -38,9 +39,15 @@ export interface WorkloadServer extends StartedServer {
   stop(): Promise<void>;
 }
 
+/** What runs beside a workload API server. */
+export interface WorkloadServerStartOptions {
+  /** Simulate the cluster's Pods (kubelets, scheduler, workload controllers, volumes: pods/simulator.ts). */
+  pods?: WorkloadPodsOptions;
+}
+
 export interface WorkloadServerHost {
   /** Starts a server on `host`, on `preferredPort` when it is free, else on a random port. */
-  start(host: string, preferredPort?: number): Promise<WorkloadServer>;
+  start(host: string, preferredPort?: number, opts?: WorkloadServerStartOptions): Promise<WorkloadServer>;
   /** The process the servers run in (bench: its RSS); undefined while none runs. */
   pid(): number | undefined;
   /** Stops the servers still running and releases the host (a child process exits). */
@@ -52,6 +59,8 @@ interface LocalServer {
   started: StartedServer;
   /** The etcd members behind the server's port-forwards. */
   etcd: LazyEtcd;
+  /** The simulated kubelets and controllers, when the cluster's Pods are simulated. */
+  simulator?: WorkloadSimulator;
 }
 
 /**
@@ -77,7 +86,12 @@ class LazyEtcd {
  * An ApiServer in this process, started on `preferredPort` when it is free, else on a random port; port-forwards to
  * its etcd Pods reach the simulated etcd members (EtcdBackend), in this process too.
  */
-async function startLocal(host: string, preferredPort: number | undefined, logger?: Logger): Promise<LocalServer> {
+async function startLocal(
+  host: string,
+  preferredPort: number | undefined,
+  logger?: Logger,
+  opts: WorkloadServerStartOptions = {},
+): Promise<LocalServer> {
   const listen = async (port: number): Promise<LocalServer> => {
     let etcd: LazyEtcd | undefined;
     // Always HTTPS: @kubernetes/client-node refuses plain-http kubeconfigs without skip-verify.
@@ -96,7 +110,12 @@ async function startLocal(host: string, preferredPort: number | undefined, logge
     try {
       const started = await server.start();
       etcd = new LazyEtcd(started);
-      return { server, started, etcd };
+      // Loaded only when used, as the etcd members are (LazyEtcd).
+      const simulator = opts.pods
+        ? (await import('../pods/simulator')).WorkloadSimulator.forServer(started, opts.pods, logger)
+        : undefined;
+      simulator?.start();
+      return { server, started, etcd, simulator };
     } catch (e) {
       await server.stop();
       throw e;
@@ -115,8 +134,8 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
 
   constructor(private readonly logger?: Logger) {}
 
-  async start(host: string, preferredPort?: number): Promise<WorkloadServer> {
-    const { server, started, etcd } = await startLocal(host, preferredPort, this.logger);
+  async start(host: string, preferredPort?: number, opts?: WorkloadServerStartOptions): Promise<WorkloadServer> {
+    const { server, started, etcd, simulator } = await startLocal(host, preferredPort, this.logger, opts);
     const servers = this.servers;
     let alive = true;
     const handle: WorkloadServer = {
@@ -133,6 +152,7 @@ export class InProcessWorkloadServerHost implements WorkloadServerHost {
       async stop() {
         alive = false;
         servers.delete(handle);
+        await simulator?.stop();
         await etcd.close();
         await server.stop();
       },

@@ -2,11 +2,11 @@
 // parent's requests over the IPC channel. It exits when the parent disconnects (closes the host, exits or is killed),
 // so no server outlives the manager.
 import type { KeyPair } from '@capi/certs';
-import { InProcessWorkloadServerHost, type WorkloadServer } from './server-host';
+import { InProcessWorkloadServerHost, type WorkloadServer, type WorkloadServerStartOptions } from './server-host';
 
 /** parent → child */
 export type WorkloadServerRequest =
-  | { id: number; op: 'start'; host: string; preferredPort?: number }
+  | { id: number; op: 'start'; host: string; preferredPort?: number; opts?: WorkloadServerStartOptions }
   | { id: number; op: 'stop' | 'countRequests' | 'resetRequests' | 'storageUsage'; server: number }
   | { id: number; op: 'setEtcdCA'; server: number; ca: KeyPair };
 
@@ -29,7 +29,7 @@ export function serveWorkloadServers(): void {
   let next = 1;
   const handle = async (req: WorkloadServerRequest): Promise<unknown> => {
     if (req.op === 'start') {
-      const server = await host.start(req.host, req.preferredPort);
+      const server = await host.start(req.host, req.preferredPort, req.opts);
       const id = next++;
       servers.set(id, server);
       return { id, url: server.url, token: server.token, caData: server.caData };

@@ -9,6 +9,8 @@ import type { KubeObject } from '@capi/apimachinery';
 import { KubeClient, type Client } from '@capi/controller-runtime';
 import { CLUSTER_SECRET_TYPE, INMEMORY_FIELD_MANAGER, SECRET_VALUE_KEY, kubeconfigSecretName } from '../api/constants';
 import { InProcessWorkloadServerHost, type WorkloadServer, type WorkloadServerHost } from './server-host';
+import type { WorkloadPodsOptions } from '../pods/simulator';
+import { podForceDeleter, type ForceDeletePod } from '../pods/force-delete';
 
 export interface ClusterKey {
   namespace: string;
@@ -33,6 +35,8 @@ export interface RunningWorkloadCluster {
   kubeconfig: string;
   /** The provider's own client for the server (the simulated hosts register their Nodes through it). */
   client: KubeClient;
+  /** Deletes a Pod with grace 0 (a host that goes takes its mirror Pods: no kubelet is left to finish them). */
+  forceDeletePod: ForceDeletePod;
 }
 
 export interface WorkloadClustersOptions {
@@ -41,6 +45,8 @@ export interface WorkloadClustersOptions {
   logger?: Logger;
   /** Where the servers run (default: in this process, with `logger`). */
   servers?: WorkloadServerHost;
+  /** Simulate each cluster's Pods beside its server (default: no Pods but the control plane's mirror Pods). */
+  pods?: WorkloadPodsOptions;
 }
 
 const keyOf = (k: ClusterKey) => `${k.namespace}/${k.name}`;
@@ -150,7 +156,7 @@ export class WorkloadClusters {
 
   private async start(cluster: ClusterIdentity, preferredPort?: number): Promise<RunningWorkloadCluster> {
     const host = this.opts.host ?? '127.0.0.1';
-    const server = await this.servers.start(host, preferredPort);
+    const server = await this.servers.start(host, preferredPort, this.opts.pods ? { pods: this.opts.pods } : undefined);
     const { url, token, caData, port } = server;
     const kubeconfig = renderKubeconfig({ url, token, caData, name: cluster.name });
     const kc = new KubeConfig();
@@ -163,6 +169,7 @@ export class WorkloadClusters {
       port,
       kubeconfig,
       client,
+      forceDeletePod: podForceDeleter(kubeconfig),
       url,
       token,
       caData,
