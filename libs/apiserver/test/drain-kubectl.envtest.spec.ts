@@ -95,7 +95,7 @@ describe('kubectl and the kinds of Machine deletion', () => {
     expect(out).toMatch(
       /NAME\s+STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+AGE\n/,
     );
-    expect(out).toMatch(/persistentvolumeclaim\/data\s+fast\s+<unset>\s+\d+s\n/);
+    expect(out).toMatch(/persistentvolumeclaim\/data\s+Pending\s+fast\s+<unset>\s+\d+s\n/);
     expect(out).toMatch(/NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\n/);
     expect(out).toContain(`service/web   ClusterIP   ${svc.spec.clusterIP}   <none>        80/TCP    `);
     const cluster = await ok(['get', 'pv/pv-drain', 'volumeattachments/va-drain']);
