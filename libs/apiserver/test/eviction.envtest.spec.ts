@@ -205,6 +205,27 @@ describe('pods/eviction (eviction_test.go TestEviction)', () => {
   });
 });
 
+describe('PodDisruptionBudget validation (ValidatePodDisruptionBudgetSpec)', () => {
+  it.each([
+    [
+      { minAvailable: 1, maxUnavailable: 1 },
+      'spec: Invalid value: {"MinAvailable":1,"Selector":{"matchLabels":{"app":"web"}},"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":null}: minAvailable and maxUnavailable cannot be both set',
+    ],
+    [{ minAvailable: -1 }, 'spec.minAvailable: Invalid value: -1: must be greater than or equal to 0'],
+    [{ maxUnavailable: '150%' }, 'spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%'],
+  ])('%j is refused', async (spec, message) => {
+    const n = await ns();
+    const r = await c.call('POST', c.pdbPath(n), {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'bad' },
+      spec: { ...spec, selector: { matchLabels: app } },
+    });
+    expect(r.code).toBe(422);
+    expect(r.body.message).toBe(`PodDisruptionBudget.policy "bad" is invalid: ${message}`);
+  });
+});
+
 describe('graceful Pod deletion (rest.BeforeDelete, pod strategy CheckGracefulDelete)', () => {
   it('a bound, running Pod gets deletionTimestamp = now + grace and stays until a delete with grace 0', async () => {
     const n = await ns();
