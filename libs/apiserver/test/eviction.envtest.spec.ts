@@ -229,7 +229,7 @@ describe('the disruption controller', () => {
     const d = await workload(n, 'Deployment', 3);
     await c.pod(n, 'p1', { ...running, ownerReferences: ownedBy(d) });
     await c.pdb(n, 'pdb', { maxUnavailable: 1, selector: { matchLabels: app } });
-    const pdb = await c.settle(n, 'pdb', {
+    const pdb: any = await c.settle(n, 'pdb', {
       disruptionsAllowed: 0,
       currentHealthy: 1,
       desiredHealthy: 2,
