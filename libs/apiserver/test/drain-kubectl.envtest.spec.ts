@@ -26,7 +26,12 @@ beforeAll(() => {
 });
 afterAll(() => clearInterval(kubelet));
 
-const stripColour = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+const ESC = String.fromCharCode(27);
+const stripColour = (s: string) =>
+  s
+    .split(ESC)
+    .map((part, i) => (i ? part.replace(/^\[[0-9;]*m/, '') : part))
+    .join('');
 const node = (name: string) =>
   c.must('POST', '/api/v1/nodes', {
     apiVersion: 'v1',
