@@ -3,7 +3,7 @@
 // TestEvictionPDBStatus) that apply, and rest.BeforeDelete / the pod strategy's CheckGracefulDelete. kube-apiserver
 // runs no disruption controller here (no kube-controller-manager): there the test writes a budget's status itself,
 // on the embedded server the controller must have computed the same.
-import { startTestServer, testTarget, type TestServer } from './support/server';
+import { itEmbedded, startTestServer, testTarget, type TestServer } from './support/server';
 import { disruptionClient, namespace } from './support/disruption';
 
 jest.setTimeout(30000);
@@ -16,7 +16,9 @@ afterAll(async () => ts?.stop());
 const c = disruptionClient(() => ts);
 
 const app = { app: 'web' };
-const running = { labels: app, nodeName: 'n1', phase: 'Running' as const, ready: true };
+// Pods of a controller (a ReplicaSet, a kind this server does not serve: each counts as one expected Pod).
+const owner = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-uid', controller: true }];
+const running = { labels: app, nodeName: 'n1', phase: 'Running' as const, ready: true, ownerReferences: owner };
 let seq = 0;
 const ns = () => namespace(ts, `evict-${++seq}`);
 
@@ -202,6 +204,99 @@ describe('pods/eviction (eviction_test.go TestEviction)', () => {
     expect((await c.evict(n, 'p1', { deleteOptions: { dryRun: ['All'] } })).code).toBe(201);
     expect((await c.getPod(n, 'p1')).body.metadata.deletionTimestamp).toBeUndefined();
     expect((await c.getPdb(n, 'pdb')).status).toEqual(before.status);
+  });
+});
+
+// kube-controller-manager's disruption controller is not part of the kube target: these read the embedded one.
+describe('the disruption controller', () => {
+  const workload = async (n: string, kind: 'Deployment' | 'DaemonSet', replicas?: number) =>
+    c.must('POST', `/apis/apps/v1/namespaces/${n}/${kind.toLowerCase()}s`, {
+      apiVersion: 'apps/v1',
+      kind,
+      metadata: { name: 'w' },
+      spec: {
+        ...(replicas !== undefined ? { replicas } : {}),
+        selector: { matchLabels: app },
+        template: { metadata: { labels: app }, spec: { containers: [{ name: 'c', image: 'busybox:1' }] } },
+      },
+    });
+  const ownedBy = (w: any) => [
+    { apiVersion: 'apps/v1', kind: w.kind, name: w.metadata.name, uid: w.metadata.uid, controller: true },
+  ];
+
+  itEmbedded('expects the scale of a Deployment owning the Pods', async () => {
+    const n = await ns();
+    const d = await workload(n, 'Deployment', 3);
+    await c.pod(n, 'p1', { ...running, ownerReferences: ownedBy(d) });
+    await c.pdb(n, 'pdb', { maxUnavailable: 1, selector: { matchLabels: app } });
+    const pdb: any = await c.settle(n, 'pdb', {
+      disruptionsAllowed: 0,
+      currentHealthy: 1,
+      desiredHealthy: 2,
+      expectedPods: 3,
+    });
+    expect(pdb.status.observedGeneration).toBe(1);
+    expect(pdb.status.conditions).toEqual([
+      expect.objectContaining({ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '' }),
+    ]);
+    // Scaled down to the one Pod: the budget allows one disruption.
+    await c.must(
+      'PATCH',
+      `/apis/apps/v1/namespaces/${n}/deployments/w`,
+      { spec: { replicas: 1 } },
+      'application/merge-patch+json',
+    );
+    await c.must(
+      'PATCH',
+      c.podPath(n, 'p1'),
+      { metadata: { labels: { ...app, touched: 'yes' } } },
+      'application/merge-patch+json',
+    );
+    await c.settle(n, 'pdb', { disruptionsAllowed: 1, currentHealthy: 1, desiredHealthy: 0, expectedPods: 1 });
+  });
+
+  itEmbedded('a DaemonSet has no scale: no disruption, SyncFailed', async () => {
+    const n = await ns();
+    const ds = await workload(n, 'DaemonSet');
+    await c.pod(n, 'p1', { ...running, ownerReferences: ownedBy(ds) });
+    await c.pdb(n, 'pdb', { maxUnavailable: 1, selector: { matchLabels: app } });
+    const pdb: any = await c.settle(n, 'pdb', { disruptionsAllowed: 0 });
+    await c.settle(n, 'pdb', {
+      conditions: [
+        {
+          type: 'DisruptionAllowed',
+          status: 'False',
+          lastTransitionTime: pdb.status.conditions[0].lastTransitionTime,
+          reason: 'SyncFailed',
+          message: 'daemonsets.apps does not implement the scale subresource',
+        },
+      ],
+    });
+    // failSafe leaves observedGeneration as it was (never observed): the eviction says the budget is being processed.
+    const r = await c.evict(n, 'p1');
+    expect(r.code).toBe(429);
+    expect(r.body.details.causes[0].message).toBe('The disruption budget pdb is still being processed by the server.');
+  });
+});
+
+describe('PodDisruptionBudget validation (ValidatePodDisruptionBudgetSpec)', () => {
+  it.each([
+    [
+      { minAvailable: 1, maxUnavailable: 1 },
+      'spec: Invalid value: {"MinAvailable":1,"Selector":{"matchLabels":{"app":"web"}},"MaxUnavailable":1,"UnhealthyPodEvictionPolicy":null}: minAvailable and maxUnavailable cannot be both set',
+    ],
+    [{ minAvailable: -1 }, 'spec.minAvailable: Invalid value: -1: must be greater than or equal to 0'],
+    [{ maxUnavailable: '150%' }, 'spec.maxUnavailable: Invalid value: "150%": must not be greater than 100%'],
+  ])('%j is refused', async (spec, message) => {
+    const n = await ns();
+    const r = await c.call('POST', c.pdbPath(n), {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'bad' },
+      spec: { ...spec, selector: { matchLabels: app } },
+    });
+    expect(r.code).toBe(422);
+    expect(r.body.message).toBe(`PodDisruptionBudget.policy "bad" is invalid: ${message}`);
   });
 });
 

@@ -76,6 +76,46 @@ const WITHOUT_GENERATION: [string, KubeObject, Record<string, unknown>][] = [
     },
     { spec: { holderIdentity: 'b' } },
   ],
+  [
+    'PersistentVolume',
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolume',
+      metadata: { name: 'gen-pv' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/gen' } },
+    },
+    { spec: { capacity: { storage: '2Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/gen' } } },
+  ],
+  [
+    'PersistentVolumeClaim', // spec is immutable once created (kube's ValidatePersistentVolumeClaimUpdate)
+    {
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'gen-pvc', namespace: 'default' },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    },
+    {},
+  ],
+  [
+    'Service',
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'gen-svc', namespace: 'default' },
+      spec: { ports: [{ port: 80 }] },
+    },
+    { spec: { ports: [{ port: 81 }] } },
+  ],
+  [
+    'VolumeAttachment', // spec is immutable (kube's ValidateVolumeAttachmentUpdate)
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: { name: 'gen-va' },
+      spec: { attacher: 'csi.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv' } },
+    },
+    {},
+  ],
   ...(['Role', 'ClusterRole'] as const).map((kind): [string, KubeObject, Record<string, unknown>] => [
     kind,
     {
@@ -120,6 +160,7 @@ describe('metadata.generation', () => {
       ...WITH_GENERATION.map((o) => `apps/${o.kind}`),
       'apiextensions.k8s.io/CustomResourceDefinition',
       '/Pod',
+      'policy/PodDisruptionBudget',
     ];
     expect(tested.sort()).toEqual(
       builtinResources()
@@ -188,6 +229,23 @@ describe('metadata.generation', () => {
       expect(changed.metadata.generation).toBe(2);
     },
   );
+
+  it('PodDisruptionBudget: 1 on create, bumped by spec changes only; a zero status on create', async () => {
+    const created = await c.create({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'gen-pdb', namespace: 'default', generation: 5 },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'gen-pdb' } } },
+      status: { disruptionsAllowed: 9 },
+    } as KubeObject);
+    expect(created.metadata.generation).toBe(1);
+    // PodDisruptionBudgetStatus' counters have no omitempty.
+    expect(created.status).toEqual({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
+    const labelled = await c.patch(ref(created), 'merge', { metadata: { labels: { l: 'v' } } });
+    expect(labelled.metadata.generation).toBe(1);
+    const changed = await c.patch(ref(created), 'merge', { spec: { minAvailable: 2 } });
+    expect(changed.metadata.generation).toBe(2);
+  });
 
   it('CustomResourceDefinition: 1 on create, bumped by spec changes only', async () => {
     const crd = await c.create({

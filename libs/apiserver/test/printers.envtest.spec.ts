@@ -24,8 +24,12 @@ describe('kubectl get of built-in kinds', () => {
       '/Event',
       '/Namespace',
       '/Node',
+      // PersistentVolume(Claim), Service, PodDisruptionBudget, VolumeAttachment: drain-kubectl.envtest.spec.ts
+      '/PersistentVolume',
+      '/PersistentVolumeClaim',
       '/Pod',
       '/Secret',
+      '/Service',
       'apiextensions.k8s.io/CustomResourceDefinition',
       // apps and rbac: workloads-printers.envtest.spec.ts
       'apps/DaemonSet',
@@ -33,10 +37,12 @@ describe('kubectl get of built-in kinds', () => {
       'apps/ReplicaSet',
       'coordination.k8s.io/Lease',
       'events.k8s.io/Event',
+      'policy/PodDisruptionBudget',
       'rbac.authorization.k8s.io/ClusterRole',
       'rbac.authorization.k8s.io/ClusterRoleBinding',
       'rbac.authorization.k8s.io/Role',
       'rbac.authorization.k8s.io/RoleBinding',
+      'storage.k8s.io/VolumeAttachment',
     ]);
   });
 

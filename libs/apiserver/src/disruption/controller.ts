@@ -6,7 +6,8 @@ import type { Store, StoreEvent } from '../storage';
 import type { Registry, ResourceInfo } from '../server/registry';
 import type { Resources } from '../server/resources';
 import { StatusError } from '../server/status';
-import { computePdbStatus, failSafeStatus } from './status';
+import { scaleOf } from '../server/scale';
+import { computePdbStatus, failSafeStatus, type ScaleOf } from './status';
 
 const PDB_RESOURCE = 'policy/poddisruptionbudgets';
 const POD_RESOURCE = '/pods';
@@ -23,7 +24,7 @@ export class DisruptionController {
 
   constructor(
     store: Store,
-    registry: Registry,
+    private readonly registry: Registry,
     private readonly resources: Resources,
     private readonly now: () => number = Date.now,
     private readonly onError: (e: unknown) => void = () => {},
@@ -91,6 +92,7 @@ export class DisruptionController {
           pdb,
           pods.filter((p) => selector.matches(p.metadata.labels)),
           now,
+          this.scaleOf,
         );
         status = result.status;
         if (result.recheckAt !== undefined && (recheckAt === undefined || result.recheckAt < recheckAt))
@@ -109,6 +111,19 @@ export class DisruptionController {
     }
     this.scheduleRecheck(ns, recheckAt);
   }
+
+  /** kube's finders: the scale of a served kind with a scale subresource (Deployments, custom resources). */
+  private scaleOf: ScaleOf = (ref, ns) => {
+    const info = this.registry.byKind(ref.apiVersion, ref.kind);
+    if (!info) return undefined;
+    if (!info.scale)
+      throw new Error(
+        `${info.group ? `${info.plural}.${info.group}` : info.plural} does not implement the scale subresource`,
+      );
+    if (!this.resources.exists(info, ns, ref.name)) return null;
+    const owner = this.resources.get(info, ns, ref.name);
+    return owner.metadata.uid === ref.uid ? (scaleOf(info.scale, owner).spec.replicas ?? 0) : null;
+  };
 
   private scheduleRecheck(ns: string, at: number | undefined): void {
     clearTimeout(this.timers.get(ns));

@@ -64,19 +64,62 @@ export interface PdbStatusResult {
 
 const present = (v: unknown): v is number | string => v !== undefined && v !== null;
 
+/** A Pod's controller (metav1.GetControllerOf). */
+export interface ControllerRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+}
 /**
- * The status of `pdb` from the Pods its selector matches (`pods`), at `now`. expectedPods: kube takes it from the scale
- * of the Pods' controllers for maxUnavailable and percentage minAvailable; here it is the number of matching Pods
- * (the value kube uses for an integer minAvailable) — the same whenever every controller has all its Pods.
+ * The scale (spec.replicas) of a Pod's controller: `null` when no such controller exists (another uid, or none),
+ * `undefined` when this server cannot know it (a kind it does not serve); throws when the kind has no scale.
  */
-export function computePdbStatus(pdb: KubeObject, pods: KubeObject[], now: Date): PdbStatusResult {
+export type ScaleOf = (ref: ControllerRef, namespace: string) => number | null | undefined;
+
+export const controllerOf = (pod: KubeObject): ControllerRef | undefined =>
+  (pod.metadata.ownerReferences ?? []).find((r) => r.controller === true) as ControllerRef | undefined;
+
+/**
+ * getExpectedScale: the sum of the scales of the Pods' controllers; Pods without a controller are not counted
+ * (kube's "unmanaged" Pods). A controller of a kind this server does not serve (ReplicaSet, StatefulSet) counts as
+ * many as its matching Pods.
+ */
+export function expectedScale(pods: KubeObject[], scaleOf: ScaleOf): number {
+  const scales = new Map<string, number>();
+  const counted = new Map<string, number>();
+  for (const pod of pods) {
+    const ref = controllerOf(pod);
+    if (!ref) continue;
+    if (scales.has(ref.uid)) continue;
+    const scale = scaleOf(ref, pod.metadata.namespace ?? '');
+    if (scale === null) throw new Error(`found no controllers for pod ${JSON.stringify(pod.metadata.name)}`);
+    if (scale === undefined) counted.set(ref.uid, (counted.get(ref.uid) ?? 0) + 1);
+    else scales.set(ref.uid, scale);
+  }
+  return [...scales.values(), ...counted.values()].reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The status of `pdb` from the Pods its selector matches (`pods`), at `now` (getExpectedPodCount): an integer
+ * minAvailable expects the matching Pods; maxUnavailable and a percentage minAvailable expect the controllers' scale
+ * (expectedScale). Throws when that cannot be known (the caller writes failSafeStatus).
+ */
+export function computePdbStatus(pdb: KubeObject, pods: KubeObject[], now: Date, scaleOf: ScaleOf): PdbStatusResult {
   const spec: Obj = (pdb.spec as Obj) ?? {};
   const old: Obj = (pdb.status as Obj) ?? {};
-  const expectedPods = pods.length;
+  let expectedPods = 0;
   let desiredHealthy = 0;
-  if (present(spec.maxUnavailable))
+  if (present(spec.maxUnavailable)) {
+    expectedPods = expectedScale(pods, scaleOf);
     desiredHealthy = Math.max(0, expectedPods - scaledValue(spec.maxUnavailable, expectedPods));
-  else if (present(spec.minAvailable)) desiredHealthy = scaledValue(spec.minAvailable, expectedPods);
+  } else if (typeof spec.minAvailable === 'number') {
+    expectedPods = pods.length;
+    desiredHealthy = spec.minAvailable;
+  } else if (present(spec.minAvailable)) {
+    expectedPods = expectedScale(pods, scaleOf);
+    desiredHealthy = scaledValue(spec.minAvailable, expectedPods);
+  }
 
   // buildDisruptedPodMap: an eviction stays recorded until its Pod is being deleted or DeletionTimeout passed.
   const recorded: Obj = old.disruptedPods ?? {};

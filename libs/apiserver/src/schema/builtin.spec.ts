@@ -23,7 +23,7 @@ describe('builtinSchema', () => {
   });
 
   it('is undefined for unknown kinds', () => {
-    expect(builtinSchema('v1', 'Service')).toBeUndefined();
+    expect(builtinSchema('v1', 'ReplicationController')).toBeUndefined();
     expect(builtinSchema('v2', 'Secret')).toBeUndefined();
   });
 

@@ -50,7 +50,10 @@ export interface ApiServerOptions {
    * expireEvents() deletes the older ones: whoever hosts the server calls it periodically.
    */
   eventTtlMs?: number;
-  /** The clock Event TTLs are measured on, epoch milliseconds (default Date.now; tests move it). */
+  /**
+   * The clock Event TTLs and the expiry of evictions recorded in PodDisruptionBudgets are measured on, epoch
+   * milliseconds (default Date.now; tests move it).
+   */
   now?: () => number;
   /**
    * Serves pods/portforward (kubelet's WebSocket protocol, v4.channel.k8s.io): the stream to a port inside a Pod, as

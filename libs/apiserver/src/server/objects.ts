@@ -45,7 +45,7 @@ const ZERO_STATUS_ON_CREATE: Record<string, () => Record<string, unknown>> = {
     expectedPods: 0,
   }),
   'storage.k8s.io/VolumeAttachment': () => ({ attached: false }),
-  '/PersistentVolumeClaim': () => ({}),
+  '/PersistentVolumeClaim': () => ({ phase: 'Pending' }),
   '/Service': () => ({ loadBalancer: {} }),
 };
 export const tracksGeneration = (info: ResourceInfo): boolean =>

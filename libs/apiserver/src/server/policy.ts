@@ -10,11 +10,19 @@ const PERCENT_MESSAGE =
 
 const present = (v: unknown) => v !== undefined && v !== null;
 
-/** field.Invalid's rendering of an IntOrString (Go's %#v of the struct: its String() has a pointer receiver). */
-const goIntOrString = (v: number | string) =>
-  typeof v === 'number'
-    ? `intstr.IntOrString{Type:0, IntVal:${v}, StrVal:""}`
-    : `intstr.IntOrString{Type:1, IntVal:0, StrVal:${JSON.stringify(v)}}`;
+/**
+ * field.Invalid's rendering of the internal PodDisruptionBudgetSpec (JSON of a Go struct without json tags: its field
+ * names; the selector is a metav1.LabelSelector with its tags).
+ */
+function goSpec(spec: Obj): string {
+  const selector = spec.selector && typeof spec.selector === 'object' ? spec.selector : null;
+  return JSON.stringify({
+    MinAvailable: spec.minAvailable ?? null,
+    Selector: selector,
+    MaxUnavailable: spec.maxUnavailable ?? null,
+    UnhealthyPodEvictionPolicy: spec.unhealthyPodEvictionPolicy ?? null,
+  });
+}
 
 function intOrPercentCauses(v: unknown, field: string): Cause[] {
   const invalid = (message: string): Cause => ({ type: 'FieldValueInvalid', field, message });
@@ -24,9 +32,9 @@ function intOrPercentCauses(v: unknown, field: string): Cause[] {
   }
   if (typeof v !== 'string')
     return [invalid(`Invalid value: ${JSON.stringify(v)}: must be an integer or percentage (e.g '5%')`)];
-  if (!PERCENT.test(v)) return [invalid(`Invalid value: ${goIntOrString(v)}: ${PERCENT_MESSAGE}`)];
+  if (!PERCENT.test(v)) return [invalid(`Invalid value: ${JSON.stringify(v)}: ${PERCENT_MESSAGE}`)];
   if (Number(v.slice(0, -1)) > 100)
-    return [invalid(`Invalid value: ${goIntOrString(v)}: must not be greater than 100%`)];
+    return [invalid(`Invalid value: ${JSON.stringify(v)}: must not be greater than 100%`)];
   return [];
 }
 
@@ -38,7 +46,7 @@ export function pdbCauses(pdb: KubeObject): Cause[] {
     causes.push({
       type: 'FieldValueInvalid',
       field: 'spec',
-      message: `Invalid value: "object": minAvailable and maxUnavailable cannot be both set`,
+      message: `Invalid value: ${goSpec(spec)}: minAvailable and maxUnavailable cannot be both set`,
     });
   if (present(spec.minAvailable)) causes.push(...intOrPercentCauses(spec.minAvailable, 'spec.minAvailable'));
   if (present(spec.maxUnavailable)) causes.push(...intOrPercentCauses(spec.maxUnavailable, 'spec.maxUnavailable'));

@@ -43,3 +43,21 @@ describe('field selectors', () => {
     expect(matchesFields(obj, parseFieldSelector(sel))).toBe(expected);
   });
 });
+
+describe('field selectors of kubectl drain and describe node', () => {
+  const pod = (nodeName: string, phase: string) => ({ metadata: { name: 'p' }, spec: { nodeName }, status: { phase } });
+  const describeNode = parseFieldSelector('spec.nodeName=n1,status.phase!=Succeeded,status.phase!=Failed');
+  it.each([
+    [pod('n1', 'Running'), true],
+    [pod('n1', 'Pending'), true],
+    [pod('n1', 'Succeeded'), false],
+    [pod('n1', 'Failed'), false],
+    [pod('n2', 'Running'), false],
+  ])('describe node: %j -> %s', (p, expected) => {
+    expect(matchesFields(p, describeNode)).toBe(expected);
+  });
+  it('drain: spec.nodeName', () => {
+    expect(matchesFields(pod('n1', 'Running'), parseFieldSelector('spec.nodeName=n1'))).toBe(true);
+    expect(matchesFields(pod('n2', 'Running'), parseFieldSelector('spec.nodeName=n1'))).toBe(false);
+  });
+});
