@@ -39,13 +39,15 @@ const node = (name: string) =>
     metadata: { name },
     status: { conditions: [{ type: 'Ready', status: 'True' }] },
   });
-const rsOwner = () => [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: randomUUID(), controller: true }];
+const ssOwner = () => [
+  { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: randomUUID(), controller: true },
+];
 const running = (nodeName: string, labels: Record<string, string> = {}) => ({
   nodeName,
   labels,
   phase: 'Running' as const,
   ready: true,
-  ownerReferences: rsOwner(),
+  ownerReferences: ssOwner(),
 });
 
 describe('kubectl and the kinds of Machine deletion', () => {

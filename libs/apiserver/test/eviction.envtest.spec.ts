@@ -16,8 +16,8 @@ afterAll(async () => ts?.stop());
 const c = disruptionClient(() => ts);
 
 const app = { app: 'web' };
-// Pods of a controller (a ReplicaSet, a kind this server does not serve: each counts as one expected Pod).
-const owner = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'rs-uid', controller: true }];
+// Pods of a controller (a StatefulSet, a kind this server does not serve: each counts as one expected Pod).
+const owner = [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: 'ss-uid', controller: true }];
 const running = { labels: app, nodeName: 'n1', phase: 'Running' as const, ready: true, ownerReferences: owner };
 let seq = 0;
 const ns = () => namespace(ts, `evict-${++seq}`);

@@ -5,6 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { Duplex, once, PassThrough } from 'node:stream';
 import * as k8s from '@kubernetes/client-node';
 import { ApiServer, type PortForwardBackend, type PortForwardTarget } from '../src';
+import { waitFor } from './support/fixtures';
 import { forwardPath, openForward, Refused, startEchoServer, type EchoServer } from './support/portforward';
 import { itEmbedded, startTestServer, type TestServer } from './support/server';
 import { rawRequest } from './support/test-client';
@@ -258,6 +259,8 @@ describe('the WebSocket protocol (v4.channel.k8s.io)', () => {
     const c = await openForward(ts.conn, forwardPath('kube-system', 'etcd-pf-node', String(SINK)));
     const chunk = randomBytes(256 * 1024);
     for (let i = 0; i < 128; i++) c.send(0, chunk); // 32 MiB
+    // Until data has reached the Pod side (on a busy machine that can take more than a second), then a little more.
+    await waitFor(() => (sinks.at(-1)?.writableLength ?? 0) > 0, 20_000, 'data queued at the Pod side');
     await new Promise((r) => setTimeout(r, 1000));
     const queued = sinks.at(-1)!.writableLength;
     expect(queued).toBeGreaterThan(0);
