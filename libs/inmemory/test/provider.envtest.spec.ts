@@ -437,7 +437,9 @@ describe('Machine watch', () => {
       'dataSecretCreated',
     );
     const manager = p.app.get<Manager>(MANAGER);
-    await settle(manager, ['inmemorymachine', 'kubeadmconfig']);
+    // The provider's own last writes (providerID, status) come back as events: on a busy kube-apiserver they can take
+    // over a second, and a reconcile they bring must not be counted below.
+    await settle(manager, ['inmemorymachine', 'kubeadmconfig'], { quietMs: 3000 });
     const infraReconcile = jest.spyOn(p.app.get(InMemoryMachineReconciler), 'reconcile');
     const configReconcile = jest.spyOn(p.app.get(KubeadmConfigReconciler), 'reconcile');
     try {
