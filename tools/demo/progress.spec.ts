@@ -215,3 +215,32 @@ describe('controlPlaneHealth', () => {
     ]);
   });
 });
+
+describe('ProgressTracker: drains', () => {
+  const draining = (message: string) =>
+    machine('m', 'u1', {
+      deleting: true,
+      conditions: [...healthy, { type: 'Deleting', status: 'True', reason: 'DrainingNode', message } as never],
+    });
+  const blocked = [
+    'Drain not completed yet (started at 2026-01-01T00:00:00Z):',
+    "* Pod default/sample-7d9f-abcde: cannot evict pod as it would violate the pod's disruption budget. The disruption budget sample needs 2 healthy pods and has 2 currently",
+    '* Pod kube-system/coredns-5f6b-xyz12: deletionTimestamp set, but still not removed from the Node',
+  ].join('\n');
+
+  it('shows the Deleting reason and what holds the drain up, again only when it changes', () => {
+    const t = new ProgressTracker();
+    const lines = t.onEvent('MODIFIED', draining(blocked))!.split('\n');
+    expect(lines[0]).toMatch(/^ADDED .*deleting:DrainingNode$/);
+    expect(lines.slice(1)).toEqual([
+      "         drain m: * Pod default/sample-7d9f-abcde: cannot evict pod as it would violate the pod's disruption budget. Th…",
+      '         drain m: * Pod kube-system/coredns-5f6b-xyz12: deletionTimestamp set, but still not removed from the Node',
+    ]);
+    expect(lines.slice(1).every((l) => l.length <= 120)).toBe(true);
+    expect(t.onEvent('MODIFIED', draining(blocked))).toBeUndefined();
+    const next = blocked.split('\n').slice(0, 2).join('\n');
+    expect(t.onEvent('MODIFIED', draining(next))!.split('\n')).toEqual([
+      "         drain m: * Pod default/sample-7d9f-abcde: cannot evict pod as it would violate the pod's disruption budget. Th…",
+    ]);
+  });
+});

@@ -31,6 +31,9 @@ export interface MachineView {
   updating: string;
   ready: string;
   deleting: boolean;
+  /** The Deleting condition's reason and message while the Machine is being deleted (e.g. DrainingNode). */
+  deletingReason?: string;
+  deletingMessage?: string;
   updateInProgress: boolean;
 }
 
@@ -50,18 +53,27 @@ export function machineView(m: Machine): MachineView {
     updating: status(conditions, UPDATING_CONDITION),
     ready: status(conditions, READY_CONDITION),
     deleting: !!m.metadata.deletionTimestamp,
+    ...(m.metadata.deletionTimestamp ? deletingDetail(conditions) : {}),
     updateInProgress: UPDATE_IN_PROGRESS_ANNOTATION in (m.metadata.annotations ?? {}),
   };
+}
+
+function deletingDetail(conditions: Condition[] | undefined): Pick<MachineView, 'deletingReason' | 'deletingMessage'> {
+  const c = conditions?.find((x) => x.type === DELETING_CONDITION && x.status === 'True');
+  return c ? { deletingReason: c.reason, deletingMessage: c.message } : {};
 }
 
 export const shortUid = (uid: string) => uid.slice(0, 8);
 
 /** What a progress line shows; a change in any of these fields prints a new line. */
 const displayed = (v: MachineView) =>
-  [v.phase, v.version, v.upToDate, v.updating, v.ready, v.deleting, v.updateInProgress].join('|');
+  [v.phase, v.version, v.upToDate, v.updating, v.ready, v.deleting, v.deletingReason, v.updateInProgress].join('|');
 
 export function progressLine(event: string, v: MachineView): string {
-  const flags = [v.deleting ? 'deleting' : '', v.updateInProgress ? 'update-in-progress' : '']
+  const flags = [
+    v.deleting ? `deleting${v.deletingReason ? `:${v.deletingReason}` : ''}` : '',
+    v.updateInProgress ? 'update-in-progress' : '',
+  ]
     .filter(Boolean)
     .join(',');
   return [
@@ -80,21 +92,48 @@ export function progressLine(event: string, v: MachineView): string {
     .trimEnd();
 }
 
-/** Turns watch events into progress lines, printing a Machine again only when a displayed field changed. */
+const LINE_WIDTH = 120;
+const fitLine = (l: string) => (l.length > LINE_WIDTH ? `${l.slice(0, LINE_WIDTH - 1)}…` : l);
+
+/**
+ * While a Machine's Node is drained, what holds the drain up: the bullets of the DrainingNode message (upstream's
+ * "* Pod default/sample-x: cannot evict pod as it would violate the pod's disruption budget. ..."), indented.
+ */
+export function drainLines(v: MachineView): string[] {
+  if (v.deletingReason !== 'DrainingNode' || !v.deletingMessage) return [];
+  return v.deletingMessage
+    .split('\n')
+    .filter((l) => l.startsWith('* ') || l.startsWith('After above Pods'))
+    .map((l) => fitLine(`         drain ${v.name}: ${l}`));
+}
+
+/**
+ * Turns watch events into progress lines, printing a Machine again only when a displayed field changed, and what
+ * holds up the drain of its Node when that changes.
+ */
 export class ProgressTracker {
   private readonly last = new Map<string, string>();
+  private readonly lastDrain = new Map<string, string>();
 
   onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', m: Machine): string | undefined {
     const v = machineView(m);
     if (type === 'DELETED') {
       this.last.delete(v.uid);
+      this.lastDrain.delete(v.uid);
       return progressLine('DELETED', v);
     }
+    const out: string[] = [];
     const key = displayed(v);
-    if (this.last.get(v.uid) === key) return undefined;
-    const event = this.last.has(v.uid) ? 'CHANGED' : 'ADDED';
-    this.last.set(v.uid, key);
-    return progressLine(event, v);
+    if (this.last.get(v.uid) !== key) {
+      out.push(progressLine(this.last.has(v.uid) ? 'CHANGED' : 'ADDED', v));
+      this.last.set(v.uid, key);
+    }
+    const drain = drainLines(v);
+    if (drain.length > 0 && this.lastDrain.get(v.uid) !== drain.join('\n')) {
+      out.push(...drain);
+      this.lastDrain.set(v.uid, drain.join('\n'));
+    }
+    return out.length > 0 ? out.join('\n') : undefined;
   }
 }
 

@@ -26,3 +26,17 @@ describe('demo: workload kube-system', () => {
     ]);
   });
 });
+
+describe('demo: the sample workload', () => {
+  const state = (ready: number) => ({
+    kubeadmConfig: { kubernetesVersion: 'v1.31.1', apiVersion: 'kubeadm.k8s.io/v1beta4' },
+    kubeProxyImage: 'registry.k8s.io/kube-proxy:v1.31.1',
+    corednsImage: 'registry.k8s.io/coredns/coredns:v1.11.3',
+    sample: { replicas: 3, ready, nodes: ['n1', 'n2'] },
+  });
+  it('is settled once every replica is ready again, and shows where it runs', () => {
+    expect(workloadProblems(state(3), 'v1.31.1')).toEqual([]);
+    expect(workloadProblems(state(2), 'v1.31.1')).toEqual(['sample workload 2/3 ready']);
+    expect(workloadLine(state(3)).split('\n')[1]).toBe('   sample workload: 3/3 ready on n1, n2');
+  });
+});

@@ -1,6 +1,7 @@
-// What the demo shows of the workload cluster's kube-system: the objects kubeadm init created there and KCP keeps in
-// line with its version (kubeadm-config ClusterConfiguration, kube-proxy DaemonSet, CoreDNS Deployment), read through
-// the `<cluster>-kubeconfig` Secret as any client of the workload cluster would.
+// What the demo shows of the workload cluster: the objects kubeadm init created in kube-system and KCP keeps in line
+// with its version (kubeadm-config ClusterConfiguration, kube-proxy DaemonSet, CoreDNS Deployment), and the sample
+// workload the in-memory provider runs (Deployment default/sample behind a PodDisruptionBudget), which Machine
+// replacements drain; read through the `<cluster>-kubeconfig` Secret as any client of the workload cluster would.
 import type { Client } from '@capi/controller-runtime';
 import YAML from 'yaml';
 
@@ -9,9 +10,13 @@ export interface WorkloadKubeadmState {
   kubeadmConfig?: { kubernetesVersion?: string; apiVersion?: string };
   kubeProxyImage?: string;
   corednsImage?: string;
+  /** The sample workload (absent when the provider runs none): ready replicas of the Deployment, and its Nodes. */
+  sample?: { replicas: number; ready: number; nodes: string[] };
   /** Why the state could not be read (workload cluster unreachable, objects missing). */
   error?: string;
 }
+
+const SAMPLE = { namespace: 'default', name: 'sample' };
 
 const firstImage = (o: any): string | undefined => o?.spec?.template?.spec?.containers?.[0]?.image;
 
@@ -19,20 +24,40 @@ export async function readWorkloadKubeadmState(workload: Client): Promise<Worklo
   const get = (apiVersion: string, kind: string, name: string) =>
     workload.tryGet<any>({ apiVersion, kind, namespace: 'kube-system', name });
   try {
-    const [cm, ds, deploy] = await Promise.all([
+    const [cm, ds, deploy, sample] = await Promise.all([
       get('v1', 'ConfigMap', 'kubeadm-config'),
       get('apps/v1', 'DaemonSet', 'kube-proxy'),
       get('apps/v1', 'Deployment', 'coredns'),
+      workload.tryGet<any>({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        namespace: SAMPLE.namespace,
+        name: SAMPLE.name,
+      }),
     ]);
     const cc = cm?.data?.ClusterConfiguration ? YAML.parse(cm.data.ClusterConfiguration) : undefined;
     return {
       kubeadmConfig: cc ? { kubernetesVersion: cc.kubernetesVersion, apiVersion: cc.apiVersion } : undefined,
       kubeProxyImage: firstImage(ds),
       corednsImage: firstImage(deploy),
+      sample: sample ? await sampleState(workload, sample) : undefined,
     };
   } catch (e) {
     return { error: (e as Error).message };
   }
+}
+
+async function sampleState(workload: Client, deployment: any): Promise<WorkloadKubeadmState['sample']> {
+  const selector = Object.entries(deployment.spec?.selector?.matchLabels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const pods = await workload.list<any>('v1', 'Pod', { namespace: SAMPLE.namespace, labelSelector: selector });
+  const running = pods.items.filter((p) => !p.metadata.deletionTimestamp && p.spec?.nodeName);
+  return {
+    replicas: deployment.spec?.replicas ?? 0,
+    ready: deployment.status?.readyReplicas ?? 0,
+    nodes: [...new Set(running.map((p) => p.spec.nodeName as string))].sort(),
+  };
 }
 
 /** Settled at `version`: kubeadm-config and the kube-proxy image carry it (KCP's upkeep after a version change). */
@@ -45,8 +70,14 @@ export function workloadProblems(s: WorkloadKubeadmState, version: string): stri
     );
   if (!s.kubeProxyImage?.endsWith(`:${version}`))
     out.push(`workload kube-proxy image ${s.kubeProxyImage ?? 'missing'} (want tag ${version})`);
+  // The Pods drained off replaced Machines run again elsewhere.
+  if (s.sample && s.sample.ready < s.sample.replicas)
+    out.push(`sample workload ${s.sample.ready}/${s.sample.replicas} ready`);
   return out;
 }
 
 export const workloadLine = (s: WorkloadKubeadmState): string =>
-  `workload kube-system: kubeadm-config ${s.kubeadmConfig?.kubernetesVersion} (${s.kubeadmConfig?.apiVersion}), kube-proxy ${s.kubeProxyImage}, coredns ${s.corednsImage}`;
+  `workload kube-system: kubeadm-config ${s.kubeadmConfig?.kubernetesVersion} (${s.kubeadmConfig?.apiVersion}), kube-proxy ${s.kubeProxyImage}, coredns ${s.corednsImage}` +
+  (s.sample
+    ? `\n   sample workload: ${s.sample.ready}/${s.sample.replicas} ready on ${s.sample.nodes.join(', ')}`
+    : '');

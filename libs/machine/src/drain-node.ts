@@ -9,6 +9,7 @@ import { isNodeDrainAllowed } from './deletion-decision';
 import { DrainHelper } from './drain/drain';
 import { conditionMessage, drainCompleted, podListToString } from './drain/eviction-result';
 import type { DeletionStep } from './machine-deletion';
+import { isNodeUnreachable } from './machine-node';
 import type { MachineObject } from './types';
 
 /** Upstream drainRetryInterval: a drain not completed is looked at again after this long. */
@@ -27,12 +28,6 @@ export interface DrainNodeInput {
   cluster: KubeObject;
   infraMachine: KubeObject | undefined;
   log: ReconcileLogger;
-}
-
-/** noderefutil.IsNodeUnreachable: the Node's Ready condition is Unknown (its kubelet stopped reporting). */
-export function isNodeUnreachable(node: KubeObject): boolean {
-  const conditions = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
-  return conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown';
 }
 
 /**

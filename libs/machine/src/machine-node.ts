@@ -21,3 +21,9 @@ export async function lookupNode(
     };
   }
 }
+
+/** Upstream noderefutil.IsNodeUnreachable: the Node's Ready condition is Unknown (the kubelet stopped posting status). */
+export function isNodeUnreachable(node: KubeObject): boolean {
+  const conditions = (node.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+  return conditions?.some((c) => c.type === 'Ready' && c.status === 'Unknown') === true;
+}

@@ -11,18 +11,12 @@ import {
   createReadyCluster,
   createRunningMachine,
   ref,
+  machineEvents,
 } from './support/fixtures';
 import { startHarness, type Harness } from './support/harness';
 import { createPdb, createPod, createWorkload, finishTerminatingPods, podsOnNode } from './support/workload-pods';
 
 jest.setTimeout(120_000);
-
-interface CoreEvent extends KubeObject {
-  reason: string;
-  message: string;
-  type: string;
-  involvedObject: { kind: string; name: string };
-}
 
 describe('Machine deletion drains the Node (envtest)', () => {
   let h: Harness;
@@ -58,10 +52,7 @@ describe('Machine deletion drains the Node (envtest)', () => {
   const machineRef = (name: string) => ref(MACHINE_API, 'Machine', ns, name);
   const podRef = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', namespace: 'default', name });
   const deleting = async (name: string) => conditionOf(await h.client.tryGet(machineRef(name)), 'Deleting');
-  const events = async (name: string, reason: string) =>
-    (await h.client.list<CoreEvent>('v1', 'Event', { namespace: ns })).items.filter(
-      (e) => e.involvedObject.kind === 'Machine' && e.involvedObject.name === name && e.reason === reason,
-    );
+  const events = (name: string, reason: string) => machineEvents(h.client, ns, name, reason);
   const reconcile = (name: string) => h.reconcile({ namespace: ns, name });
 
   /** A DaemonSet Pod, a mirror Pod, a Pod a MachineDrainRule skips, a plain Pod, and `extra`. */

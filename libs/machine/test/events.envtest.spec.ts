@@ -12,19 +12,11 @@ import {
   provisionBootstrap,
   provisionInfra,
   ref,
+  machineEvents,
 } from './support/fixtures';
 import { startHarness, type Harness } from './support/harness';
 
 jest.setTimeout(60_000);
-
-interface CoreEvent extends KubeObject {
-  reason: string;
-  message: string;
-  type: string;
-  count?: number;
-  involvedObject: { kind: string; name: string; uid?: string };
-  source?: { component?: string };
-}
 
 describe('Machine controller events (envtest)', () => {
   let h: Harness;
@@ -36,10 +28,7 @@ describe('Machine controller events (envtest)', () => {
   });
   afterAll(async () => h?.close());
 
-  const eventsAbout = async (name: string, reason: string) =>
-    (await h.client.list<CoreEvent>('v1', 'Event', { namespace: ns })).items.filter(
-      (e) => e.involvedObject.kind === 'Machine' && e.involvedObject.name === name && e.reason === reason,
-    );
+  const eventsAbout = (name: string, reason: string) => machineEvents(h.client, ns, name, reason);
 
   it('records SuccessfulSetNodeRef with the Node name once, when the nodeRef is first set', async () => {
     const objs = await createMachineObjects(h.client, ns, { name: 'm1' });

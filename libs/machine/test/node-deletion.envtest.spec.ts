@@ -14,17 +14,11 @@ import {
   createReadyCluster,
   createRunningMachine,
   ref,
+  machineEvents,
 } from './support/fixtures';
 import { startHarness, type Harness } from './support/harness';
 
 jest.setTimeout(90_000);
-
-interface CoreEvent extends KubeObject {
-  reason: string;
-  message: string;
-  type: string;
-  involvedObject: { kind: string; name: string };
-}
 
 describe('Machine deletion when deleting its Node fails (envtest)', () => {
   let h: Harness;
@@ -57,10 +51,7 @@ describe('Machine deletion when deleting its Node fails (envtest)', () => {
   const nodeRef = (name: string) => ({ apiVersion: 'v1', kind: 'Node', name });
   const gone = (name: string) =>
     eventually(async () => !(await h.client.tryGet(machineRef(name))), `Machine ${name} gone`);
-  const eventsAbout = async (name: string, reason: string) =>
-    (await h.client.list<CoreEvent>('v1', 'Event', { namespace: ns })).items.filter(
-      (e) => e.involvedObject.kind === 'Machine' && e.involvedObject.name === name && e.reason === reason,
-    );
+  const eventsAbout = (name: string, reason: string) => machineEvents(h.client, ns, name, reason);
 
   async function deletingNode(name: string): Promise<KubeObject> {
     return eventually(async () => {

@@ -12,17 +12,11 @@ import {
   createReadyCluster,
   createRunningMachine,
   ref,
+  machineEvents,
 } from './support/fixtures';
 import { startHarness, type Harness } from './support/harness';
 
 jest.setTimeout(90_000);
-
-interface CoreEvent extends KubeObject {
-  reason: string;
-  message: string;
-  type: string;
-  involvedObject: { kind: string; name: string };
-}
 
 describe('Machine deletion waits for Node volumes to be detached (envtest)', () => {
   let h: Harness;
@@ -42,10 +36,7 @@ describe('Machine deletion waits for Node volumes to be detached (envtest)', () 
   const vaRef = (name: string) => ({ apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', name });
   const gone = (name: string) =>
     eventually(async () => !(await h.client.tryGet(machineRef(name))), `Machine ${name} gone`);
-  const eventsAbout = async (name: string, reason: string) =>
-    (await h.client.list<CoreEvent>('v1', 'Event', { namespace: ns })).items.filter(
-      (e) => e.involvedObject.kind === 'Machine' && e.involvedObject.name === name && e.reason === reason,
-    );
+  const eventsAbout = (name: string, reason: string) => machineEvents(h.client, ns, name, reason);
   const waitStart = (m: KubeObject) =>
     (m.status as { deletion?: { waitForNodeVolumeDetachStartTime?: string } }).deletion
       ?.waitForNodeVolumeDetachStartTime;

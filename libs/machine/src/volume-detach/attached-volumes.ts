@@ -2,6 +2,7 @@
 // core/reconcilers/machine/machine_controller.go: getAttachedVolumeInformation, getPersistentVolumeClaimsToIgnore,
 // getVolumeAttachmentForNode's filter, getPersistentVolumesWaitingForDetach, attachedVolumeInformation).
 import { formatTime, type KubeObject } from '@capi/apimachinery';
+import { isNodeUnreachable } from '../machine-node';
 
 export interface NodeObject extends KubeObject {
   status?: {
@@ -24,11 +25,6 @@ export interface PersistentVolumeObject extends KubeObject {
 
 export interface PodObject extends KubeObject {
   spec?: { volumes?: { name?: string; persistentVolumeClaim?: { claimName?: string } }[] };
-}
-
-/** Upstream noderefutil.IsNodeUnreachable: the Node's Ready condition is Unknown (the kubelet stopped posting status). */
-export function isNodeUnreachable(node: NodeObject): boolean {
-  return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'Unknown') === true;
 }
 
 /** The names in node.status.volumesAttached (e.g. `kubernetes.io/csi/<driver>^<volumeHandle>`). */

@@ -9,12 +9,12 @@ import type { WorkloadClusterClientProvider } from '@capi/clustercache';
 import { isNodeVolumeDetachingAllowed } from '../deletion-decision';
 import { DrainHelper } from '../drain';
 import type { DeletionStep } from '../machine-deletion';
+import { isNodeUnreachable } from '../machine-node';
 import type { MachineObject } from '../types';
 import {
   attachedNodeVolumeNames,
   attachedPersistentVolumeNames,
   conditionMessage,
-  isNodeUnreachable,
   logKeys,
   volumesWaitingForDetach,
   type AttachedVolumeInformation,

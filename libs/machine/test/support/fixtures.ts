@@ -201,3 +201,18 @@ export async function triggerInPlaceUpdate(
   if (parts.bootstrap !== false) await annotate(c, ref(BOOTSTRAP_API, 'KubeadmConfig', ns, `${name}-boot`), MARKERS_ON);
   if (parts.pending !== false) await annotate(c, ref(MACHINE_API, 'Machine', ns, name), PENDING_UPDATE_MACHINE);
 }
+
+/** A core/v1 Event as the tests read it. */
+export interface CoreEvent extends KubeObject {
+  reason: string;
+  message: string;
+  type: string;
+  involvedObject: { kind: string; name: string; uid?: string };
+}
+
+/** The core/v1 Events of `reason` recorded about Machine `name` in `ns`. */
+export async function machineEvents(c: KubeClient, ns: string, name: string, reason: string): Promise<CoreEvent[]> {
+  return (await c.list<CoreEvent>('v1', 'Event', { namespace: ns })).items.filter(
+    (e) => e.involvedObject.kind === 'Machine' && e.involvedObject.name === name && e.reason === reason,
+  );
+}
