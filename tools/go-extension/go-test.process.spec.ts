@@ -38,6 +38,7 @@ describe('the Go extension module (upstream Go types) and the TypeScript hook ty
       'TestFixturesDecodeStrictlyIntoUpstreamTypes',
       'TestStrictDecodingRejectsWhatUpstreamDoesNotHave',
       'TestEncodeUpstreamResponses',
+      'TestStrictHandler',
     ])
       expect(result.stdout).toContain(`--- PASS: ${test}`);
   });
