@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +24,18 @@ func TestCanUpdateMachineDeclaresFailureDomainAndDevMachineTimeout(t *testing.T)
 	if resp.Status != runtimehooksv1.ResponseStatusSuccess {
 		t.Fatalf("%s: %s", resp.Status, resp.Message)
 	}
-	if got := string(resp.MachinePatch.Patch); got != `[{"op":"replace","path":"/spec/version","value":"v1.31.0"},{"op":"replace","path":"/spec/failureDomain","value":"fd2"}]` {
-		t.Errorf("machinePatch %s", got)
+	// jsonpatch.CreatePatch walks maps: the order of the operations varies.
+	var ops []map[string]any
+	if err := json.Unmarshal(resp.MachinePatch.Patch, &ops); err != nil {
+		t.Fatal(err)
+	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i]["path"].(string) < ops[j]["path"].(string) })
+	want := []map[string]any{
+		{"op": "replace", "path": "/spec/failureDomain", "value": "fd2"},
+		{"op": "replace", "path": "/spec/version", "value": "v1.31.0"},
+	}
+	if !reflect.DeepEqual(ops, want) {
+		t.Errorf("machinePatch %s", resp.MachinePatch.Patch)
 	}
 	if got := string(resp.InfrastructureMachinePatch.Patch); got != `[{"op":"replace","path":"/spec/backend/docker/bootstrapTimeout","value":"5m"}]` {
 		t.Errorf("infrastructureMachinePatch %s", got)
