@@ -61,7 +61,8 @@ export function findGo() {
   return undefined;
 }
 
-function run(cmd, args, opts) {
+/** Runs a command; rejects with its combined output as the message (and `code`) when it exits non-zero. */
+export function run(cmd, args, opts) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -73,7 +74,7 @@ function run(cmd, args, opts) {
 }
 
 /** The line of go's output that names the cause: not its progress ("go: downloading ..."), the last of the rest. */
-function causeOf(output) {
+export function causeOf(output) {
   const lines = output
     .split('\n')
     .map((l) => l.trim())
