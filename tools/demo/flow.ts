@@ -221,8 +221,9 @@ export class DemoRun {
         (ev) => {
           if (ev.object?.metadata?.resourceVersion) resourceVersion = ev.object.metadata.resourceVersion;
           if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
-          const line = this.tracker.onEvent(ev.type, ev.object);
-          if (line) this.out(`${this.elapsed().padStart(7)} ${line}`);
+          const lines = this.tracker.onEvent(ev.type, ev.object)?.split('\n') ?? [];
+          // The time on progress lines; the drain details under them are indented already.
+          for (const l of lines) this.out(l.startsWith(' ') ? l : `${this.elapsed().padStart(7)} ${l}`);
         },
       );
       this.watch = handle;
