@@ -1,6 +1,6 @@
 // etcd on loopback: one member for tests (as controller-runtime's envtest), or several for fault-injection, each a
 // ManagedProcess with its own data folder so a killed member restarts on its data.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
@@ -8,6 +8,8 @@ import { freePort, ManagedProcess } from './process';
 
 /** How long an etcd member may take to answer /health. */
 export const ETCD_READY_TIMEOUT_MS = 30_000;
+/** How many times a new cluster is started when a port it was given was taken meanwhile. */
+const PORT_ATTEMPTS = 3;
 /** Timeout of one request to an etcd member's HTTP endpoints (/health, the gRPC gateway). */
 const ETCD_REQUEST_TIMEOUT_MS = 2000;
 
@@ -73,6 +75,8 @@ export interface EtcdClusterOptions {
   readyTimeoutMs?: number;
   /** Serve clients over TLS with client-certificate authentication (default: plain http). */
   tls?: EtcdTlsOptions;
+  /** Where the members' ports come from (default: a free port on 127.0.0.1 each). */
+  freePort?: () => Promise<number>;
 }
 
 export class EtcdCluster {
@@ -95,7 +99,23 @@ export class EtcdCluster {
     return this.members.map((m) => m.clientUrl).join(',');
   }
 
+  /**
+   * Starts a new cluster. The ports are picked free but released before etcd binds them, so another process on the
+   * machine (a parallel test suite) can take one in between: etcd then exits with "address already in use", and the
+   * cluster is started again on other ports (a few times).
+   */
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce();
+      } catch (e) {
+        if (attempt >= PORT_ATTEMPTS || !String((e as Error).message).includes('address already in use')) throw e;
+        for (const m of this.members.splice(0)) rmSync(m.dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+
+  private async startOnce(): Promise<void> {
     const n = this.opts.members ?? 1;
     const scheme = this.opts.tls ? 'https' : 'http';
     const tlsArgs: string[] = [];
@@ -117,7 +137,8 @@ export class EtcdCluster {
       const name = `etcd-${i}`;
       const dataDir = join(this.opts.dir, name);
       mkdirSync(dataDir, { recursive: true });
-      const [client, peer] = [await freePort(), await freePort()];
+      const port = this.opts.freePort ?? freePort;
+      const [client, peer] = [await port(), await port()];
       this.members.push({
         name,
         dataDir,

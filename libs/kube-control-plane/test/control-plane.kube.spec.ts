@@ -5,7 +5,15 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getWithToken, kubeAssetsDir, requestWithToken, startKubeControlPlane, type KubeControlPlane } from '../src';
+import {
+  EtcdCluster,
+  freePort,
+  getWithToken,
+  kubeAssetsDir,
+  requestWithToken,
+  startKubeControlPlane,
+  type KubeControlPlane,
+} from '../src';
 
 jest.setTimeout(120_000);
 
@@ -211,3 +219,27 @@ async function eventuallyTrue(check: () => Promise<boolean>, timeoutMs: number):
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+describe('EtcdCluster when a port it was given is taken before etcd binds it', () => {
+  it('starts again on other ports (another process on the machine took the free port meanwhile)', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const taken = (busy.address() as { port: number }).port;
+    // The first port handed out is one another process holds by the time etcd binds it.
+    let handedOut = 0;
+    const ports = async () => (handedOut++ === 0 ? taken : freePort());
+    const dir = mkdtempSync(join(tmpdir(), 'etcd-port-'));
+    const etcd = new EtcdCluster({ binary: join(kubeAssetsDir(), 'etcd'), dir, freePort: ports });
+    try {
+      await etcd.start();
+      expect(etcd.members).toHaveLength(1);
+      expect(etcd.members[0].clientUrl).not.toContain(`:${taken}`);
+      expect(await etcd.healthy(etcd.members[0])).toBe(true);
+      expect(handedOut).toBe(4);
+    } finally {
+      await etcd.stop();
+      busy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
