@@ -1,5 +1,5 @@
 // metav1.Condition helpers (upstream util/conditions v1beta2: get/set/mirror/aggregate), clock injectable.
-import { formatTime, realClock, type PassiveClock } from '@capi/apimachinery';
+import { formatTime, listToString, realClock, type PassiveClock } from '@capi/apimachinery';
 import type { Condition, ConditionStatus } from './schema/meta';
 
 export type { Condition, ConditionStatus };
@@ -160,10 +160,8 @@ export function aggregate(
       .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
       .map(([msg, names]) => {
         const sorted = [...names].sort();
-        const shown = sorted.slice(0, maxNames).join(', ');
-        const more = sorted.length > maxNames ? `, ... (${sorted.length - maxNames} more)` : '';
         const noun = sorted.length === 1 ? kindPlural.replace(/s$/, '') : kindPlural;
-        return `* ${noun} ${shown}${more}: ${msg}`;
+        return `* ${noun} ${listToString(sorted, maxNames)}: ${msg}`;
       });
   if (byStatus.False.size > 0) {
     return {

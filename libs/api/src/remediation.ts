@@ -1,3 +1,4 @@
+import { listToString } from '@capi/apimachinery';
 import { aggregate, isFalse, type ConditionInput } from './conditions';
 import { HEALTH_CHECK_SUCCEEDED_CONDITION, OWNER_REMEDIATED_CONDITION, REMEDIATING_CONDITION } from './constants';
 import type { Machine } from './types/machine';
@@ -26,8 +27,7 @@ export function ownerRemediatingCondition(machines: readonly Machine[], ownerKin
       .filter(isMachineUnhealthy)
       .map((m) => m.metadata.name ?? '')
       .sort();
-    const shown =
-      unhealthy.slice(0, 3).join(', ') + (unhealthy.length > 3 ? `, ... (${unhealthy.length - 3} more)` : '');
+    const shown = listToString(unhealthy, 3);
     const many = unhealthy.length > 1;
     const message =
       unhealthy.length === 0

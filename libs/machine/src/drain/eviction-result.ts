@@ -1,7 +1,7 @@
 // The outcome of one round of evictions and the Deleting condition message made from it (upstream
 // core/reconcilers/machine/drain/drain.go EvictionResult, EvictPods' partitioning, ConditionMessage). Pure.
 import { MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_DRAIN, MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_WAIT_COMPLETED } from '@capi/api';
-import { formatTime, type Status } from '@capi/apimachinery';
+import { formatTime, listToString, type Status } from '@capi/apimachinery';
 import { isApiError } from '@capi/controller-runtime';
 import { podKey, type PodDelete, type PodObject } from './filters';
 
@@ -34,14 +34,8 @@ export const drainCompleted = (r: EvictionResult): boolean =>
   r.podsToWaitCompletedLater.length === 0 &&
   r.podsToWaitCompletedNow.length === 0;
 
-/** util/log ListToString: the first n, then `... (k more)`. */
-export function listToString<T>(list: readonly T[], str: (t: T) => string, n: number): string {
-  const shown = list.slice(0, n).map(str);
-  if (list.length > n) shown.push(`... (${list.length - n} more)`);
-  return shown.join(', ');
-}
-
-export const podListToString = (pods: readonly PodObject[], n: number): string => listToString(pods, podKey, n);
+/** util/log ListToString over Pods: `namespace/name` of the first n, then `... (k more)`. */
+export const podListToString = (pods: readonly PodObject[], n: number): string => listToString(pods.map(podKey), n);
 
 const PDB_VIOLATION = "Cannot evict pod as it would violate the pod's disruption budget.";
 const PDB_VIOLATION_LOWER = "cannot evict pod as it would violate the pod's disruption budget.";

@@ -6,7 +6,6 @@ import {
   conditionMessage,
   logKeys,
   persistentVolumeClaimsToIgnore,
-  stringListToString,
   volumesWaitingForDetach,
   type AttachedVolumeInformation,
   type NodeObject,
@@ -259,11 +258,5 @@ describe('conditionMessage and logKeys (upstream attachedVolumeInformation)', ()
       PersistentVolumesWithoutPVCClaimRef: 'pv-1, pv-2',
       PersistentVolumeNamesWithoutPV: 'pv-x',
     });
-  });
-
-  it('stringListToString as upstream util/log', () => {
-    expect(stringListToString([])).toBe('');
-    expect(stringListToString(['a', 'b', 'c', 'd', 'e'])).toBe('a, b, c, d, e');
-    expect(stringListToString(['a', 'b', 'c', 'd', 'e', 'f'])).toBe('a, b, c, d, e, ... (1 more)');
   });
 });

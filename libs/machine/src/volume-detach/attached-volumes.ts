@@ -1,7 +1,7 @@
 // Pure part of the wait for a deleting Machine's Node volumes to be detached (upstream
 // core/reconcilers/machine/machine_controller.go: getAttachedVolumeInformation, getPersistentVolumeClaimsToIgnore,
 // getVolumeAttachmentForNode's filter, getPersistentVolumesWaitingForDetach, attachedVolumeInformation).
-import { formatTime, type KubeObject } from '@capi/apimachinery';
+import { formatTime, listToString, type KubeObject } from '@capi/apimachinery';
 import { isNodeUnreachable } from '../machine-node';
 
 export interface NodeObject extends KubeObject {
@@ -165,12 +165,8 @@ export function isEmpty(info: AttachedVolumeInformation): boolean {
   );
 }
 
-/** Upstream util/log StringListToString: comma separated, the first five and `... (N more)`. */
-export function stringListToString(list: readonly string[], n = 5): string {
-  const shown = list.slice(0, n);
-  if (list.length > n) shown.push(`... (${list.length - n} more)`);
-  return shown.join(', ');
-}
+/** Upstream util/log StringListToString: listToString of the first five. */
+const stringListToString = (list: readonly string[]): string => listToString(list, 5);
 
 const sorted = (list: readonly string[]): string[] => [...list].sort();
 
