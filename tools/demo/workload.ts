@@ -3,6 +3,7 @@
 // workload the in-memory provider runs (Deployment default/sample behind a PodDisruptionBudget), which Machine
 // replacements drain; read through the `<cluster>-kubeconfig` Secret as any client of the workload cluster would.
 import type { Client } from '@capi/controller-runtime';
+import { SAMPLE_NAME, SAMPLE_NAMESPACE } from '@capi/inmemory';
 import YAML from 'yaml';
 
 export interface WorkloadKubeadmState {
@@ -16,7 +17,7 @@ export interface WorkloadKubeadmState {
   error?: string;
 }
 
-const SAMPLE = { namespace: 'default', name: 'sample' };
+const SAMPLE = { namespace: SAMPLE_NAMESPACE, name: SAMPLE_NAME };
 
 const firstImage = (o: any): string | undefined => o?.spec?.template?.spec?.containers?.[0]?.image;
 

@@ -43,3 +43,4 @@ export {
   type WorkloadPodsOptions,
 } from './pods/simulator';
 export { INMEMORY_CSI_DRIVER } from './pods/volumes';
+export { SAMPLE_NAME, SAMPLE_NAMESPACE } from './pods/sample-workload';
