@@ -1,0 +1,1 @@
+export { type ClusterDescendants, type ClusterScope, emptyDescendants } from './scope';
