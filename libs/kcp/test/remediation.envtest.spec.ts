@@ -195,10 +195,15 @@ describe('KubeadmControlPlane remediation', () => {
       { ...POLL, message: 'OwnerRemediated=False/CannotBeRemediated' },
     );
     expect(blocked.message).toContain('etcd losing quorum');
-    expect(getCondition(await getKcp(h.client), REMEDIATING_CONDITION)).toMatchObject({
-      status: 'True',
-      reason: 'Remediating',
-    });
+    // KCP writes its own status after the Machine's condition, at the end of the same reconcile (as upstream's
+    // deferred patch): wait for it rather than read it once.
+    await eventually(
+      async () => {
+        const c = getCondition(await getKcp(h.client), REMEDIATING_CONDITION);
+        return c?.status === 'True' && c.reason === 'Remediating';
+      },
+      { ...POLL, message: 'KCP Remediating=True/Remediating' },
+    );
 
     const now = await listMachines(h.client);
     // b first: with a healthy again, b would be remediated right away.
