@@ -16,6 +16,16 @@ class SummaryReporter {
     const failedSuites = results.testResults
       .filter((r) => r.testExecError || r.failureMessage)
       .map((r) => r.testFilePath);
+    // The failed tests with the first lines of their failure: a CI log keeps only its tail, and the tail is where
+    // test-all prints this summary.
+    const failedTests = results.testResults.flatMap((r) => {
+      const tests = r.testResults
+        .filter((t) => t.status === 'failed')
+        .map((t) => ({ file: r.testFilePath, name: t.fullName, message: firstLines(t.failureMessages.join('\n')) }));
+      if (tests.length === 0 && r.testExecError)
+        tests.push({ file: r.testFilePath, name: '(suite)', message: firstLines(String(r.testExecError.message)) });
+      return tests;
+    });
     fs.writeFileSync(
       path.join(dir, `${name}.json`),
       JSON.stringify({
@@ -26,8 +36,19 @@ class SummaryReporter {
         failedSuites: results.numFailedTestSuites,
         runtimeErrorSuites: results.numRuntimeErrorTestSuites,
         failedSuitePaths: failedSuites,
+        failedTests,
       }),
     );
   }
+}
+
+/** The first lines of a failure message, colours stripped, enough to tell what failed and where. */
+function firstLines(message, max = 12) {
+  // eslint-disable-next-line no-control-regex
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  return lines
+    .filter((l) => l.trim() !== '')
+    .slice(0, max)
+    .join('\n');
 }
 module.exports = SummaryReporter;

@@ -66,6 +66,11 @@ for (const target of targets) {
   if (run.status !== 0) status = 1;
 }
 
+const indent = (text) =>
+  text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -78,6 +83,7 @@ for (const f of files) {
   skipped += r.skipped;
   brokenSuites += r.runtimeErrorSuites;
   for (const p of r.failedSuitePaths) console.log(`failed suite (${r.project}): ${p}`);
+  for (const t of r.failedTests ?? []) console.log(`failed test (${r.project}): ${t.name}\n${indent(t.message)}`);
 }
 if (brokenSuites > 0) console.log(`${brokenSuites} test suite(s) failed to run`);
 // A suite that cannot even load counts as a failure so the line never hides it.
