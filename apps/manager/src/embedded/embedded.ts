@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crdRegistry } from '@capi/api';
-import { ApiServer, renderKubeconfig } from '@capi/apiserver';
+import { ApiServer, ensurePrivateDir, renderKubeconfig } from '@capi/apiserver';
 import { registerInMemoryKinds } from '@capi/inmemory';
 
 /**
@@ -53,6 +53,9 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   async start(): Promise<{ kubeconfig: string; kubeconfigPath?: string }> {
     const dataDir = this.opts.dataDir && resolve(this.opts.dataDir);
     const paths = dataDir ? embeddedPaths(dataDir) : undefined;
+    // Secrets live in it: private, as etcd's data dir (a wider existing one is narrowed, with a warning).
+    const narrowed = dataDir ? ensurePrivateDir(dataDir) : undefined;
+    if (narrowed) this.opts.log?.(`warning: ${narrowed}`);
     if (paths) mkdirSync(paths.serverState, { recursive: true, mode: 0o700 });
     const previousPort = paths && existsSync(paths.port) ? Number(readFileSync(paths.port, 'utf8')) : undefined;
     const wanted = this.opts.port ?? (Number.isInteger(previousPort) ? previousPort : 0);

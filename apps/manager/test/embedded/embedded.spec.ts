@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -69,6 +69,41 @@ describe('ApiServerEmbeddedEnvironment', () => {
     } finally {
       await second.stop();
     }
+  });
+
+  it('keeps the data dir private: a 0755 one is narrowed to 0700 with a warning, every file in it is 0600', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'embedded-')), 'data');
+    dirs.push(dataDir);
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    const logged: string[] = [];
+    const env = new ApiServerEmbeddedEnvironment({ dataDir, log: (m) => logged.push(m) });
+    const started = await env.start();
+    const client = clientFor(started.kubeconfig);
+    try {
+      await client.create({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'private', namespace: 'default' },
+        stringData: { password: 'x' },
+      });
+    } finally {
+      client.close();
+      await env.stop();
+    }
+    expect(logged).toContain(`warning: data dir ${dataDir} was readable by others (mode 755): changed to 700`);
+    const modes: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        modes.push(`${p.slice(dataDir.length)} ${(statSync(p).mode & 0o777).toString(8)}`);
+        if (e.isDirectory()) walk(p);
+      }
+    };
+    walk(dataDir);
+    expect((statSync(dataDir).mode & 0o777).toString(8)).toBe('700');
+    expect(modes).toContain('/apiserver.sqlite 600');
+    expect(modes.filter((m) => !/ (600|700)$/.test(m))).toEqual([]);
   });
 
   it('falls back to a random port when the previous one is taken', async () => {
