@@ -133,7 +133,11 @@ function defaultProviders(config: ManagerConfig): Provider[] {
         new ApiServerEmbeddedEnvironment({
           dataDir: config.dataDir,
           eventTtlMs: config.eventTtlMs,
-          log: (m) => log.log(m, 'embedded-apiserver'),
+          logger: {
+            info: (m) => log.log(m, 'embedded-apiserver'),
+            warn: (m) => log.warn(m, 'embedded-apiserver'),
+            error: (m) => log.error(m, undefined, 'embedded-apiserver'),
+          },
         }),
     },
     {

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crdRegistry } from '@capi/api';
-import { ApiServer, ensurePrivateDir, renderKubeconfig } from '@capi/apiserver';
+import { ApiServer, ensurePrivateDir, renderKubeconfig, type Logger } from '@capi/apiserver';
 import { registerInMemoryKinds } from '@capi/inmemory';
 
 /**
@@ -27,7 +27,8 @@ export interface ApiServerEmbeddedOptions {
   port?: number;
   /** How long the API server keeps an Event after its last write (--event-ttl; default 1 h); 0 keeps them. */
   eventTtlMs?: number;
-  log?: (msg: string) => void;
+  /** The API server's log lines, by level (failures such as requests answered 500 go to `error`). */
+  logger?: Logger;
 }
 
 /** Files under the data directory. */
@@ -55,7 +56,7 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
     const paths = dataDir ? embeddedPaths(dataDir) : undefined;
     // Secrets live in it: private, as etcd's data dir (a wider existing one is narrowed, with a warning).
     const narrowed = dataDir ? ensurePrivateDir(dataDir) : undefined;
-    if (narrowed) this.opts.log?.(`warning: ${narrowed}`);
+    if (narrowed) (this.opts.logger?.warn ?? this.opts.logger?.info)?.call(this.opts.logger, narrowed);
     if (paths) mkdirSync(paths.serverState, { recursive: true, mode: 0o700 });
     const previousPort = paths && existsSync(paths.port) ? Number(readFileSync(paths.port, 'utf8')) : undefined;
     const wanted = this.opts.port ?? (Number.isInteger(previousPort) ? previousPort : 0);
@@ -83,14 +84,13 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   }
 
   private async listen(paths: ReturnType<typeof embeddedPaths> | undefined, port: number) {
-    const log = this.opts.log;
     const server = new ApiServer({
       storage: paths ? { type: 'sqlite', path: paths.database } : { type: 'memory' },
       dataDir: paths?.serverState,
       host: '127.0.0.1',
       port,
       eventTtlMs: this.opts.eventTtlMs,
-      logger: log && { info: log, error: log },
+      logger: this.opts.logger,
     });
     try {
       const started = await server.start();

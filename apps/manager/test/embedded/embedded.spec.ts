@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import YAML from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@capi/controller-runtime';
@@ -77,7 +78,10 @@ describe('ApiServerEmbeddedEnvironment', () => {
     mkdirSync(dataDir, { mode: 0o755 });
     chmodSync(dataDir, 0o755);
     const logged: string[] = [];
-    const env = new ApiServerEmbeddedEnvironment({ dataDir, log: (m) => logged.push(m) });
+    const env = new ApiServerEmbeddedEnvironment({
+      dataDir,
+      logger: { info: () => undefined, warn: (m) => logged.push(`warn: ${m}`), error: (m) => logged.push(m) },
+    });
     const started = await env.start();
     const client = clientFor(started.kubeconfig);
     try {
@@ -91,7 +95,7 @@ describe('ApiServerEmbeddedEnvironment', () => {
       client.close();
       await env.stop();
     }
-    expect(logged).toContain(`warning: data dir ${dataDir} was readable by others (mode 755): changed to 700`);
+    expect(logged).toEqual([`warn: data dir ${dataDir} was readable by others (mode 755): changed to 700`]);
     const modes: string[] = [];
     const walk = (dir: string) => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -104,6 +108,39 @@ describe('ApiServerEmbeddedEnvironment', () => {
     expect((statSync(dataDir).mode & 0o777).toString(8)).toBe('700');
     expect(modes).toContain('/apiserver.sqlite 600');
     expect(modes.filter((m) => !/ (600|700)$/.test(m))).toEqual([]);
+  });
+
+  it('logs a request it answers 500 (a damaged row in the database) at error level', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    dirs.push(dataDir);
+    const errors: string[] = [];
+    const env = new ApiServerEmbeddedEnvironment({
+      dataDir,
+      logger: { info: () => undefined, error: (m) => errors.push(m) },
+    });
+    const started = await env.start();
+    // Another writer damages the database: a ConfigMap row whose value is not JSON.
+    const db = new Database(embeddedPaths(dataDir).database);
+    db.prepare('INSERT INTO objects (key, resource, namespace, name, rev, data) VALUES (?, ?, ?, ?, ?, ?)').run(
+      '/configmaps/default/damaged',
+      '/configmaps',
+      'default',
+      'damaged',
+      1,
+      '{not json',
+    );
+    db.close();
+    const client = clientFor(started.kubeconfig);
+    try {
+      const err = await client
+        .get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'damaged' })
+        .catch((e: unknown) => e as { code?: number });
+      expect(err).toMatchObject({ code: 500 });
+    } finally {
+      client.close();
+      await env.stop();
+    }
+    expect(errors).toEqual([expect.stringMatching(/^request failed: SyntaxError/)]);
   });
 
   it('falls back to a random port when the previous one is taken', async () => {

@@ -21,6 +21,9 @@ import { createUpgradeHandler } from './upgrade';
 
 export interface Logger {
   info(msg: string): void;
+  /** Something the operator should fix (e.g. a data dir others can read); info when absent. */
+  warn?(msg: string): void;
+  /** A failure: requests answered 500, a failed garbage collection. */
   error(msg: string): void;
 }
 
@@ -105,7 +108,7 @@ export class ApiServer {
     if (this.started) return this.started;
     const log = this.opts.logger;
     const narrowed = this.opts.dataDir ? ensurePrivateDir(this.opts.dataDir) : undefined;
-    if (narrowed) log?.info(`warning: ${narrowed}`);
+    if (narrowed) (log?.warn ?? log?.info)?.call(log, narrowed);
     const path = this.opts.storage.type === 'memory' ? ':memory:' : this.opts.storage.path;
     // A database outside the data dir: its folder is created private, an existing one is the caller's.
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
