@@ -8,8 +8,9 @@ import { ConfigError, usage } from './config/flags';
 import { ControllerSetupError, ControllerUnavailableError } from './controllers/registry';
 import { EXIT_CODES, ExitReporting } from './lifecycle/exit-reporting';
 import { applyHeapGrowingPercent } from './lifecycle/heap';
-import { JsonLogger, LOGGER } from './logging/logger';
+import { JsonLogger, LOGGER, NestStartupLogger } from './logging/logger';
 import { ListenError } from './metrics/http-endpoint';
+import { ApiAccessError } from './config/api-access';
 import { buildManagerModule, EMBEDDED_STARTED, type EmbeddedStarted } from './manager.module';
 import { DeferredManagerExit, MANAGER_EXIT } from './runtime-sdk/warm-up-exit';
 
@@ -45,7 +46,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
 async function start(config: ManagerConfig, reporting: ExitReporting): Promise<void> {
   applyHeapGrowingPercent(config.heapGrowingPercent);
   const root = buildManagerModule(config);
-  const app = await NestFactory.createApplicationContext(root, { bufferLogs: true, abortOnError: false });
+  // Nest logs through the manager's logger from the first line: nothing is buffered while providers start (a start-up
+  // that waits would hide every line), and a start-up failure is reported once, by main.
+  const app = await NestFactory.createApplicationContext(root, {
+    logger: new NestStartupLogger(JsonLogger.create({ level: config.logLevel, format: config.logFormat })),
+    abortOnError: false,
+  });
   const log = app.get<JsonLogger>(LOGGER);
   app.useLogger(log);
   // A signal closes the app (controllers, endpoints, embedded API server) before the process exits.
@@ -73,6 +79,7 @@ async function start(config: ManagerConfig, reporting: ExitReporting): Promise<v
 function isNamedFailure(e: unknown): boolean {
   return (
     e instanceof ListenError ||
+    e instanceof ApiAccessError ||
     e instanceof ControllerUnavailableError ||
     e instanceof ControllerSetupError ||
     (e instanceof Error && e.message.startsWith('invalid --'))

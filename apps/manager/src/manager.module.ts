@@ -18,7 +18,9 @@ import {
   FeatureGatesModule,
   inClusterKubeconfig,
   inClusterNamespace,
+  KUBE_CLIENT,
   KUBE_CONFIG,
+  KubeClient,
   MANAGER,
   METRICS_REGISTRY,
   SCHEDULE_MODULE,
@@ -36,6 +38,7 @@ import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded
 import { EmbeddedEventTtl } from './embedded/event-ttl';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
 import { managerUserAgent } from './config/user-agent';
+import { API_ACCESS_CHECKED, checkApiAccess } from './config/api-access';
 import { defaultApiWarnings } from './logging/api-warnings';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
@@ -219,6 +222,12 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
   });
   const providers = replaceByToken(cr.providers ?? [], [
     { provide: KUBE_CONFIG, inject: [KUBECONFIG], useFactory: loadKubeConfig },
+    {
+      // Resolved with the other providers, before the Manager starts its informers.
+      provide: API_ACCESS_CHECKED,
+      inject: [KUBE_CLIENT, KUBE_CONFIG],
+      useFactory: (client: KubeClient, kc: KubeConfig) => checkApiAccess(client, kc.getCurrentCluster()?.server ?? ''),
+    },
     { provide: METRICS_REGISTRY, useFactory: createMetricsRegistry },
   ]);
   return { ...cr, providers };

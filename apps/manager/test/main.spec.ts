@@ -1,11 +1,13 @@
 // Spawns the real entry point the way `npm start` does (node -r @swc-node/register apps/manager/src/main.ts).
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import YAML from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
+import { ApiServer } from '@capi/apiserver';
 import { KubeClient } from '@capi/controller-runtime';
 import { get } from './support/http';
-import { finish, runManager as run, waitForLog } from './support/manager-process';
+import { finish, logRecords, runManager as run, waitForLog } from './support/manager-process';
 
 // Each spawn compiles main.ts with swc; allow for two busy shared cores.
 jest.setTimeout(30_000);
@@ -37,6 +39,67 @@ describe('manager process', () => {
       code: 1,
       reason: expect.stringMatching(/^start-up failed: unable to create controller\(s\)/),
     });
+  });
+
+  describe('credentials the API server refuses', () => {
+    let server: ApiServer;
+    let dir: string;
+    let url: string;
+    beforeAll(async () => {
+      server = new ApiServer({ storage: { type: 'memory' }, host: '127.0.0.1' });
+      url = (await server.start()).url;
+      dir = mkdtempSync(join(tmpdir(), 'refused-'));
+    });
+    afterAll(async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const kubeconfigWith = (name: string, user: Record<string, string>) => {
+      const path = join(dir, name);
+      writeFileSync(
+        path,
+        YAML.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'c', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
+          users: [{ name: 'u', user }],
+          contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+          'current-context': 'c',
+        }),
+      );
+      return path;
+    };
+
+    it.each([
+      ['a wrong token', () => kubeconfigWith('wrong-token', { token: 'not-the-token' })],
+      [
+        'an empty token file',
+        () => {
+          writeFileSync(join(dir, 'empty-token'), '');
+          return kubeconfigWith('empty-token-file', { tokenFile: join(dir, 'empty-token') });
+        },
+      ],
+    ])(
+      '%s: exits 1 at start-up with one error line naming the server (upstream fails its discovery)',
+      async (_, make) => {
+        const r = await finish(
+          run([
+            `--kubeconfig=${make()}`,
+            '--metrics-bind-address=127.0.0.1:0',
+            '--health-probe-bind-address=127.0.0.1:0',
+          ]),
+        );
+        expect(r.code).toBe(1);
+        const errors = r.stderr.split('\n').filter((l) => !l.startsWith('{') && l.trim() !== '');
+        expect(errors).toEqual([
+          `error: the API server ${url} did not accept the credentials of the kubeconfig (HTTP 401 Unauthorized): ` +
+            'check its token, token file or client certificate',
+        ]);
+        expect(logRecords(r.stderr).filter((l) => l.level === 'error')).toEqual([
+          expect.objectContaining({ msg: 'manager exiting', code: 1 }),
+        ]);
+      },
+    );
   });
 
   it('--help prints usage and exits 0', async () => {
