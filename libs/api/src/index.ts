@@ -133,7 +133,7 @@ export {
   type MachineHealthCheckSpec,
   MachineHealthCheckSpecSchema,
 } from './types/mhc';
-export { type Cluster, ClusterDefinition } from './types/cluster';
+export { type Cluster, ClusterDefinition, type ClusterStatus } from './types/cluster';
 export {
   MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_DRAIN,
   MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_SKIP,
@@ -274,6 +274,22 @@ export {
   REMEDIATING_REASON,
 } from './remediation';
 export { type MergePriority, summarize, type SummaryOptions } from './summary';
+export {
+  type AggregateConditionOptions,
+  type AggregatedCondition,
+  type AggregateSource,
+  aggregateSourceOf,
+  defaultPriorityFor,
+  newAggregateCondition,
+} from './aggregate-condition';
+export {
+  type MirrorFromUnstructuredOptions,
+  mirrorFromUnstructured,
+  NO_REASON_REPORTED,
+  unstructuredGet,
+  unstructuredGetAll,
+} from './unstructured-conditions';
+export { aggregateStatusVersions, type StatusVersion, versionsFromMachines } from './status-versions';
 export {
   type ClusterConfiguration,
   KUBEADM_V1BETA3,
