@@ -4,7 +4,7 @@
 // condition is present, so what they test (its merge priority) is the same.
 import type { Cluster, ConditionInput } from '@capi/api';
 import { availableCondition, deletingCondition } from './conditions-available';
-import { fakeCluster, type C } from './testing-fakes';
+import { fakeCluster, type C } from '../testing/status-fakes';
 
 describe('deletingCondition (upstream TestDeletingCondition)', () => {
   const type = 'Deleting';

@@ -10,7 +10,7 @@ import {
   workerMachinesUpToDateCondition,
   workersAvailableCondition,
 } from './conditions-machines';
-import { fakeMachine, fakeMachineDeployment, type C } from './testing-fakes';
+import { fakeMachine, fakeMachineDeployment, type C } from '../testing/status-fakes';
 
 const LOGS = 'Please check controller logs for errors';
 

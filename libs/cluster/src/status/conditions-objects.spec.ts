@@ -10,7 +10,7 @@ import {
   remoteConnectionProbeCondition,
   type HealthCheckingState,
 } from './conditions-objects';
-import { fakeCluster, fakeControlPlane, fakeInfraCluster, fakeMachine, unstructuredConditions } from './testing-fakes';
+import { fakeCluster, fakeControlPlane, fakeInfraCluster, fakeMachine, unstructuredConditions } from '../testing/status-fakes';
 
 const LOGS = 'Please check controller logs for errors';
 

@@ -12,7 +12,7 @@ import {
   fakeMachineSet,
   unstructuredConditions,
   type C,
-} from './testing-fakes';
+} from '../testing/status-fakes';
 
 const LOGS = 'Please check controller logs for errors';
 

@@ -9,7 +9,7 @@ import {
   fakeMachine,
   fakeMachineDeployment,
   unstructuredConditions,
-} from './testing-fakes';
+} from '../testing/status-fakes';
 
 const now = new Date('2026-03-01T10:00:00Z');
 const inputs = (o: Partial<ClusterStatusInputs> = {}): ClusterStatusInputs => ({

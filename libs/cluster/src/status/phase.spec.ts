@@ -1,7 +1,7 @@
 // Upstream cluster_controller_status_test.go TestSetPhases.
 import type { Cluster } from '@capi/api';
 import { computePhase } from './phase';
-import { fakeCluster } from './testing-fakes';
+import { fakeCluster } from '../testing/status-fakes';
 
 const withEndpoint = (c: Cluster): Cluster => ({
   ...c,
