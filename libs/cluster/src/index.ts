@@ -1,8 +1,2 @@
 export { type ClusterDescendants, type ClusterScope, emptyDescendants } from './scope';
-export {
-  type ClusterPhase,
-  type ClusterStatusInputs,
-  type ClusterStatusResult,
-  computeClusterStatus,
-  type HealthCheckingState,
-} from './status';
+export { type ClusterPhase, type ClusterStatusInputs, type ClusterStatusResult, computeClusterStatus } from './status';

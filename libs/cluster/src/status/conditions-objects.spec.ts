@@ -8,9 +8,15 @@ import {
   controlPlaneInitializedCondition,
   infrastructureReadyCondition,
   remoteConnectionProbeCondition,
-  type HealthCheckingState,
 } from './conditions-objects';
-import { fakeCluster, fakeControlPlane, fakeInfraCluster, fakeMachine, unstructuredConditions } from '../testing/status-fakes';
+import type { HealthCheckingState } from '@capi/clustercache';
+import {
+  fakeCluster,
+  fakeControlPlane,
+  fakeInfraCluster,
+  fakeMachine,
+  unstructuredConditions,
+} from '../testing/status-fakes';
 
 const LOGS = 'Please check controller logs for errors';
 

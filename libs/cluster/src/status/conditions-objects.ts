@@ -32,15 +32,9 @@ import {
   OBJECT_DOES_NOT_EXIST_REASON,
   READY_REASON,
 } from './constants';
+import type { HealthCheckingState } from '@capi/clustercache';
 import { controlPlaneContract, getBool, INFRA_CLUSTER_READY_CONDITION_TYPE } from './contract';
 import { isRefDefined } from './phase';
-
-/** Upstream clustercache HealthCheckingState (libs/clustercache's has this shape); times in ms since the epoch. */
-export interface HealthCheckingState {
-  lastProbeTime?: number;
-  lastProbeSuccessTime?: number;
-  consecutiveFailures: number;
-}
 
 /** Go's time.Format(time.RFC3339) of a UTC instant: seconds, "Z". */
 const rfc3339 = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');

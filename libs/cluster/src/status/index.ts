@@ -18,13 +18,13 @@ import {
   controlPlaneInitializedCondition,
   infrastructureReadyCondition,
   remoteConnectionProbeCondition,
-  type HealthCheckingState,
 } from './conditions-objects';
 import { rollingOutCondition, scalingDownCondition, scalingUpCondition } from './conditions-rollout';
 import { computePhase, type ClusterPhase } from './phase';
 import { controlPlaneReplicas, workersReplicas } from './replicas';
+import type { HealthCheckingState } from '@capi/clustercache';
 
-export type { ClusterPhase, HealthCheckingState };
+export type { ClusterPhase };
 
 export interface ClusterStatusInputs {
   /** The control plane kind's contract version (e.g. 'v1beta2'), from its CRD labels; '' when no control plane. */

@@ -3,7 +3,13 @@
 import type { Machine, MachineDeployment, MachineSet } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { controlPlaneReplicas, workersReplicas } from './replicas';
-import { fakeCluster, fakeControlPlane, fakeMachine, fakeMachineDeployment, fakeMachineSet } from '../testing/status-fakes';
+import {
+  fakeCluster,
+  fakeControlPlane,
+  fakeMachine,
+  fakeMachineDeployment,
+  fakeMachineSet,
+} from '../testing/status-fakes';
 
 const T = 'True' as const;
 const F = 'False' as const;
