@@ -43,7 +43,13 @@ import { defaultApiWarnings } from './logging/api-warnings';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
 import { createMetricsRegistry, serveMetrics } from './metrics/metrics';
-import { DeferredManagerExit, MANAGER_EXIT, RegistryWarmUpExit } from './runtime-sdk/warm-up-exit';
+import {
+  DeferredManagerExit,
+  MANAGER_EXIT,
+  RegistryWarmUpExit,
+  WARM_UP_API_SERVER,
+  type WarmUpApiServer,
+} from './runtime-sdk/warm-up-exit';
 
 /** Token of the validated ManagerConfig. */
 export const MANAGER_CONFIG = Symbol.for('capi.ManagerConfig');
@@ -176,6 +182,14 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     },
     ManagerEndpoints,
     { provide: MANAGER_EXIT, useClass: DeferredManagerExit },
+    {
+      provide: WARM_UP_API_SERVER,
+      inject: [EMBEDDED_STARTED],
+      useFactory: (started: EmbeddedStarted): WarmUpApiServer => ({
+        embedded: config.apiServer.mode === 'embedded',
+        kubeconfigPath: started?.kubeconfigPath,
+      }),
+    },
     RegistryWarmUpExit,
   ];
 }
