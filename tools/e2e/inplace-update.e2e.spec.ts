@@ -9,11 +9,13 @@
 import {
   BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
+  CONTROL_PLANE_MACHINES_UP_TO_DATE_CONDITION,
   CONTROLPLANE_API_VERSION,
   KubeadmConfigGVK,
   PENDING_HOOKS_ANNOTATION,
   UPDATE_IN_PROGRESS_ANNOTATION,
   UP_TO_DATE_CONDITION,
+  WORKER_MACHINES_UP_TO_DATE_CONDITION,
   type Cluster,
   type KubeadmConfig,
   type KubeadmConfigTemplate,
@@ -41,9 +43,10 @@ const spec: DemoSpec = {
 };
 const want = spec.controlPlaneReplicas + spec.workerReplicas;
 const FILE_PATH = '/tmp/test';
-// The Cluster's conditions (upstream api/core/v1beta2 ClusterControlPlaneMachinesUpToDateCondition and
-// ClusterWorkerMachinesUpToDateCondition).
-const CLUSTER_UP_TO_DATE_CONDITIONS = ['ControlPlaneMachinesUpToDate', 'WorkerMachinesUpToDate'];
+const CLUSTER_UP_TO_DATE_CONDITIONS = [
+  CONTROL_PLANE_MACHINES_UP_TO_DATE_CONDITION,
+  WORKER_MACHINES_UP_TO_DATE_CONDITION,
+];
 const CONTENTS = [
   'first in-place update',
   'second in-place update',
