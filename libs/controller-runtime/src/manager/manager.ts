@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
 import { CachedClient } from '../cache/cached-client';
 import { Client } from '../client/types';
+import type { LeadershipFence } from '../leader/fence';
 import { Controller, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from '../controller/controller';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions, LeaderElector } from '../leader/leader-elector';
@@ -29,6 +30,8 @@ export interface ManagerOptions {
   concurrency?: Readonly<Record<string, number>>;
   /** Called when leadership is lost other than by stop(). Controllers are stopped before. */
   onLeadershipLost?: () => void;
+  /** Bound to the LeaderElector (LeaderElector.mayAct) when leader election is on; the client checks it. */
+  fence?: LeadershipFence;
 }
 
 /** How long start() waits for the informers' first sync (controller-runtime's default CacheSyncTimeout, 2 min). */
@@ -116,6 +119,7 @@ export class Manager {
       },
       this.clock,
     );
+    this.opts.fence?.bind(() => this.elector?.mayAct() ?? true);
     this.elector.start();
   }
 
