@@ -38,6 +38,7 @@ import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded
 import { EmbeddedEventTtl } from './embedded/event-ttl';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
 import { managerUserAgent } from './config/user-agent';
+import { LeadershipLostExit } from './lifecycle/leadership-lost-exit';
 import { API_ACCESS_CHECKED, checkApiAccess } from './config/api-access';
 import { defaultApiWarnings } from './logging/api-warnings';
 import { JsonLogger, LOGGER } from './logging/logger';
@@ -191,6 +192,7 @@ function defaultProviders(config: ManagerConfig): Provider[] {
       }),
     },
     RegistryWarmUpExit,
+    LeadershipLostExit,
   ];
 }
 

@@ -56,6 +56,7 @@ export class Manager {
   private state: 'new' | 'starting' | 'started' | 'stopping' | 'stopped' = 'new';
   private leading = false;
   private electedWaiters: (() => void)[] = [];
+  private readonly leadershipLostListeners: (() => void)[] = [];
 
   constructor(private readonly opts: ManagerOptions) {
     this.client = opts.client;
@@ -90,6 +91,11 @@ export class Manager {
   }
 
   /** Resolves once controllers are running (immediately without leader election). */
+  /** Calls `listener` when leadership is lost (not on stop); controller-runtime's Start returns an error then. */
+  onLeadershipLost(listener: () => void): void {
+    this.leadershipLostListeners.push(listener);
+  }
+
   elected(): Promise<void> {
     if (this.leading) return Promise.resolve();
     return new Promise((resolve) => this.electedWaiters.push(resolve));
@@ -152,6 +158,7 @@ export class Manager {
     if (this.state !== 'stopping') {
       this.log.error('leadership lost; controllers stopped');
       this.opts.onLeadershipLost?.();
+      for (const l of this.leadershipLostListeners) l();
     }
   }
 

@@ -31,6 +31,8 @@ describe('Manager', () => {
       },
       onLeadershipLost: () => lost++,
     });
+    let listened = 0;
+    manager.onLeadershipLost(() => listened++);
     manager.addController({ reconcile: async (r) => void reconciled.push(r.name) }, { name: 'w', for: forWidgets });
     await manager.start();
     await manager.elected();
@@ -43,6 +45,7 @@ describe('Manager', () => {
     });
     // A slow renewal under load may already have cost (and regained) the lease once; the thief's lease is final.
     await eventually(() => lost >= 1 && !manager.isLeader(), 'leadership lost');
+    expect(listened).toBe(lost);
     expect(manager.controller('w')).toBeUndefined();
     await client.create({
       apiVersion: 'test.capi.io/v1',
