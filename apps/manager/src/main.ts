@@ -43,8 +43,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   return -1; // keep running until a signal or an exit request
 }
 
+/** Period of the timer that keeps the process alive (it does nothing; the longest a Node timer can wait). */
+const KEEP_ALIVE_INTERVAL_MS = 2 ** 31 - 1;
+
 async function start(config: ManagerConfig, reporting: ExitReporting): Promise<void> {
   applyHeapGrowingPercent(config.heapGrowingPercent);
+  // Runs until a signal or an exit request, as upstream's mgr.Start(ctx): with no endpoint to serve and an API server
+  // it cannot reach (informers retrying on unref'd timers), the event loop would run dry and the process exit 0.
+  const keepAlive = setInterval(() => undefined, KEEP_ALIVE_INTERVAL_MS);
   const root = buildManagerModule(config);
   // Nest logs through the manager's logger from the first line: nothing is buffered while providers start (a start-up
   // that waits would hide every line), and a start-up failure is reported once, by main.
@@ -55,7 +61,10 @@ async function start(config: ManagerConfig, reporting: ExitReporting): Promise<v
   const log = app.get<JsonLogger>(LOGGER);
   app.useLogger(log);
   // A signal closes the app (controllers, endpoints, embedded API server) before the process exits.
-  reporting.setShutdown(() => app.close());
+  reporting.setShutdown(async () => {
+    clearInterval(keepAlive);
+    await app.close();
+  });
   try {
     await app.init();
   } catch (e) {

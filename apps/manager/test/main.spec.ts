@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiServer } from '@capi/apiserver';
+import { eventually } from '@capi/envtest';
 import { KubeClient } from '@capi/controller-runtime';
 import { get } from './support/http';
 import { finish, logRecords, runManager as run, waitForLog } from './support/manager-process';
@@ -100,6 +101,44 @@ describe('manager process', () => {
         ]);
       },
     );
+  });
+
+  it('an API server it cannot reach: logs the failure at once and keeps running (no exit 0) until a signal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unreachable-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    // Port 1 on loopback: nothing listens there.
+    writeFileSync(
+      kubeconfig,
+      YAML.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+        users: [{ name: 'u', user: { token: 't' } }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'c',
+      }),
+    );
+    const started = Date.now();
+    const child = run([`--kubeconfig=${kubeconfig}`, '--metrics-bind-address=0', '--health-probe-bind-address=0']);
+    const done = finish(child);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      await eventually(() => stderr.includes('ECONNREFUSED 127.0.0.1:1'), 'the first list failure logged');
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      const r = await done;
+      expect(r.code).toBe(0);
+      expect(Date.now() - started).toBeGreaterThan(2000);
+      expect(logRecords(r.stderr).find((l) => l.level === 'warn')).toMatchObject({
+        msg: expect.stringMatching(/^list\/watch .* failed, retrying in \d+ms: connect ECONNREFUSED 127\.0\.0\.1:1$/),
+      });
+      expect(logRecords(r.stderr).pop()).toMatchObject({ msg: 'manager exiting', signal: 'SIGTERM' });
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--help prints usage and exits 0', async () => {
