@@ -11,6 +11,7 @@ import { applyHeapGrowingPercent } from './lifecycle/heap';
 import { JsonLogger, LOGGER, NestStartupLogger } from './logging/logger';
 import { ListenError } from './metrics/http-endpoint';
 import { ApiAccessError } from './config/api-access';
+import { DataDirInUseError } from './embedded/data-dir-lock';
 import { buildManagerModule, EMBEDDED_STARTED, type EmbeddedStarted } from './manager.module';
 import { DeferredManagerExit, MANAGER_EXIT } from './runtime-sdk/warm-up-exit';
 
@@ -89,6 +90,7 @@ function isNamedFailure(e: unknown): boolean {
   return (
     e instanceof ListenError ||
     e instanceof ApiAccessError ||
+    e instanceof DataDirInUseError ||
     e instanceof ControllerUnavailableError ||
     e instanceof ControllerSetupError ||
     (e instanceof Error && e.message.startsWith('invalid --'))

@@ -1,5 +1,5 @@
 // Spawns the real entry point the way `npm start` does (node -r @swc-node/register apps/manager/src/main.ts).
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -197,6 +197,17 @@ describe('manager process', () => {
       } finally {
         client.close();
       }
+      // A second manager on the same data dir (other ports) stops at once, naming the first; nothing is rewritten.
+      const kubeconfigBefore = readFileSync(kubeconfigPath, 'utf8');
+      const second = await finish(
+        run([`--data-dir=${dataDir}`, '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0']),
+      );
+      expect(second.code).toBe(1);
+      expect(second.stderr.split('\n').filter((l) => l.startsWith('error: '))).toEqual([
+        `error: data dir ${dataDir} is in use by the manager with PID ${child.pid}: stop it first, or run this one ` +
+          'with another --data-dir (and other --metrics-bind-address / --health-addr)',
+      ]);
+      expect(readFileSync(kubeconfigPath, 'utf8')).toBe(kubeconfigBefore);
       child.kill('SIGINT');
       const r = await done;
       expect(r.code).toBe(0);

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crdRegistry } from '@capi/api';
+import { lockDataDir } from './data-dir-lock';
 import { ApiServer, ensurePrivateDir, renderKubeconfig, type Logger } from '@capi/apiserver';
 import { registerInMemoryKinds } from '@capi/inmemory';
 
@@ -48,15 +49,28 @@ export function embeddedCrds(): object[] {
 /** Embedded default backed by @capi/apiserver's ApiServer (HTTPS on 127.0.0.1) with the project's CRDs installed. */
 export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   private server?: ApiServer;
+  /** Releases the data dir's lock (lockDataDir). */
+  private unlock?: () => void;
 
   constructor(private readonly opts: ApiServerEmbeddedOptions = {}) {}
 
   async start(): Promise<{ kubeconfig: string; kubeconfigPath?: string }> {
+    try {
+      return await this.startLocked();
+    } catch (e) {
+      await this.stop(); // the lock too
+      throw e;
+    }
+  }
+
+  private async startLocked(): Promise<{ kubeconfig: string; kubeconfigPath?: string }> {
     const dataDir = this.opts.dataDir && resolve(this.opts.dataDir);
     const paths = dataDir ? embeddedPaths(dataDir) : undefined;
     // Secrets live in it: private, as etcd's data dir (a wider existing one is narrowed, with a warning).
     const narrowed = dataDir ? ensurePrivateDir(dataDir) : undefined;
     if (narrowed) (this.opts.logger?.warn ?? this.opts.logger?.info)?.call(this.opts.logger, narrowed);
+    // Before anything in it is read or written: another manager may be serving from it.
+    if (dataDir) this.unlock = lockDataDir(dataDir);
     if (paths) mkdirSync(paths.serverState, { recursive: true, mode: 0o700 });
     const previousPort = paths && existsSync(paths.port) ? Number(readFileSync(paths.port, 'utf8')) : undefined;
     const wanted = this.opts.port ?? (Number.isInteger(previousPort) ? previousPort : 0);
@@ -109,5 +123,7 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   async stop(): Promise<void> {
     await this.server?.stop();
     this.server = undefined;
+    this.unlock?.();
+    this.unlock = undefined;
   }
 }

@@ -1,11 +1,22 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import YAML from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@capi/controller-runtime';
-import { ApiServerEmbeddedEnvironment, embeddedPaths } from '@capi/manager';
+import { ApiServerEmbeddedEnvironment, DataDirInUseError, embeddedPaths, LOCK_FILE } from '@capi/manager';
+import { spawnSync } from 'node:child_process';
 
 // Generates TLS material and opens SQLite; allow for busy shared cores.
 jest.setTimeout(30_000);
@@ -141,6 +152,35 @@ describe('ApiServerEmbeddedEnvironment', () => {
       await env.stop();
     }
     expect(errors).toEqual([expect.stringMatching(/^request failed: SyntaxError/)]);
+  });
+
+  it('one manager per data dir: a second start is refused naming the holder, writes nothing, and may start after', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    dirs.push(dataDir);
+    const first = new ApiServerEmbeddedEnvironment({ dataDir });
+    await first.start();
+    const kubeconfig = readFileSync(embeddedPaths(dataDir).kubeconfig, 'utf8');
+    const second = new ApiServerEmbeddedEnvironment({ dataDir, port: 0 });
+    try {
+      await expect(second.start()).rejects.toThrow(new DataDirInUseError(dataDir, process.pid).message);
+      expect(readFileSync(embeddedPaths(dataDir).kubeconfig, 'utf8')).toBe(kubeconfig);
+    } finally {
+      await first.stop();
+    }
+    await second.start(); // released by stop()
+    await second.stop();
+  });
+
+  it('a lock left by a process that is gone (kill -9) is taken over', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    dirs.push(dataDir);
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+    writeFileSync(join(dataDir, LOCK_FILE), `${gone.stdout.toString()}\n`);
+    const env = new ApiServerEmbeddedEnvironment({ dataDir });
+    await env.start();
+    expect(readFileSync(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+    await env.stop();
+    expect(existsSync(join(dataDir, LOCK_FILE))).toBe(false);
   });
 
   it('falls back to a random port when the previous one is taken', async () => {
