@@ -176,7 +176,7 @@ describe('failureDomainForScaleUp', () => {
 
 describe('preflightChecks', () => {
   it('passes for healthy Machines with Nodes', () => {
-    expect(preflightChecks([cpm('a'), cpm('b')])).toEqual({ ok: true, messages: [] });
+    expect(preflightChecks([cpm('a'), cpm('b')])).toEqual({ ok: true, messages: [], results: {} });
   });
   it('waits for deleting Machines first, even the ignored one (upstream HasDeletingMachine)', () => {
     expect(preflightChecks([cpm('a', { deleting: true }), cpm('b', { healthy: false })]).messages).toEqual([
@@ -231,15 +231,20 @@ describe('TestPreflightChecks', () => {
     return x;
   };
   it('control plane without machines (not initialized) should pass', () => {
-    expect(preflightChecks([])).toEqual({ ok: true, messages: [] });
+    expect(preflightChecks([])).toEqual({ ok: true, messages: [], results: {} });
   });
   it('control plane with a deleting machine should requeue', () => {
-    expect(preflightChecks([cpm('a', { deleting: true })])).toEqual({ ok: false, messages: ['Machine a is deleting'] });
+    expect(preflightChecks([cpm('a', { deleting: true })])).toEqual({
+      ok: false,
+      messages: ['Machine a is deleting'],
+      results: { hasDeletingMachine: true },
+    });
   });
   it('control plane without certificates should requeue if scale up', () => {
     expect(preflightChecks([cpm('a')], undefined, true, { certificatesAvailable: false })).toEqual({
       ok: false,
       messages: ['cluster certificates are missing or unknown'],
+      results: { certificateMissing: true },
     });
   });
   it('control plane without certificates should pass if not scale up', () => {
@@ -250,23 +255,23 @@ describe('TestPreflightChecks', () => {
     expect(preflightChecks([], undefined, true, { certificatesAvailable: false }).ok).toBe(true);
   });
   it('control plane without a nodeRef should requeue', () => {
-    expect(preflightChecks([cpm('a', { nodeRef: false })]).messages).toEqual([
-      'Machine a does not have a corresponding Node yet (Machine.status.nodeRef not set)',
-    ]);
+    const r = preflightChecks([cpm('a', { nodeRef: false })]);
+    expect(r.messages).toEqual(['Machine a does not have a corresponding Node yet (Machine.status.nodeRef not set)']);
+    expect(r.results).toEqual({ controlPlaneComponentsNotHealthy: true, etcdClusterNotHealthy: true });
   });
   it('control plane with an unhealthy machine condition should requeue (control plane component)', () => {
-    expect(preflightChecks([cpm('a', { healthy: false })]).messages).toEqual([
-      'Machine a reports APIServerPodHealthy condition is false (Waiting to be ready)',
-    ]);
+    const r = preflightChecks([cpm('a', { healthy: false })]);
+    expect(r.messages).toEqual(['Machine a reports APIServerPodHealthy condition is false (Waiting to be ready)']);
+    expect(r.results).toEqual({ controlPlaneComponentsNotHealthy: true });
   });
   it('control plane with an unhealthy machine condition should requeue (etcd member)', () => {
-    expect(preflightChecks([etcdFalse('a')]).messages).toEqual([
-      'Machine a reports EtcdMemberHealthy condition is false ()',
-    ]);
+    const r = preflightChecks([etcdFalse('a')]);
+    expect(r.messages).toEqual(['Machine a reports EtcdMemberHealthy condition is false ()']);
+    expect(r.results).toEqual({ etcdClusterNotHealthy: true });
     expect(preflightChecks([etcdFalse('a')], undefined, false).ok).toBe(true);
   });
   it('control plane with an healthy machine and an healthy kcp condition should pass', () => {
-    expect(preflightChecks([cpm('a'), cpm('b')]).ok).toBe(true);
+    expect(preflightChecks([cpm('a'), cpm('b')])).toEqual({ ok: true, messages: [], results: {} });
   });
   it.each([
     ['missing condition should return error', undefined, 'Machine a does not have APIServerPodHealthy condition'],

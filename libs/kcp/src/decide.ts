@@ -12,6 +12,7 @@ import {
   type Machine,
 } from '@capi/api';
 import { machineInFailureDomainWithMostMachines, nextFailureDomainForScaleUp } from './failure-domains';
+import { MACHINE_ETCD_MEMBER_HEALTHY_CONDITION } from './constants';
 import { isEtcdManaged, requiredHealthConditions } from './health';
 
 /** One control-plane Machine as the decisions see it. */
@@ -120,10 +121,21 @@ export function failureDomainForScaleUp(
   );
 }
 
+/** What a preflight check found blocking (upstream pkg.PreflightCheckResults), for the ScalingUp/Down messages. */
+export interface PreflightCheckResults {
+  /** Always false here: no ClusterClass topology check (see README Known limits). */
+  topologyVersionMismatch?: boolean;
+  hasDeletingMachine?: boolean;
+  certificateMissing?: boolean;
+  controlPlaneComponentsNotHealthy?: boolean;
+  etcdClusterNotHealthy?: boolean;
+}
+
 export interface PreflightResult {
   ok: boolean;
   /** Why not, for logs and the requeue message. */
   messages: string[];
+  results: PreflightCheckResults;
 }
 
 /**
@@ -140,32 +152,49 @@ export function preflightChecks(
   scaleUp?: { certificatesAvailable: boolean },
 ): PreflightResult {
   const messages: string[] = [];
+  const results: PreflightCheckResults = {};
   // Without Machines the control plane is not initialized yet: nothing to check (upstream preflightChecks).
-  if (machines.length === 0) return { ok: true, messages };
+  if (machines.length === 0) return { ok: true, messages, results };
   // A joining Machine needs the cluster certificates (upstream: CertificatesAvailable on the KCP).
   if (scaleUp && !scaleUp.certificatesAvailable)
-    return { ok: false, messages: ['cluster certificates are missing or unknown'] };
+    return {
+      ok: false,
+      messages: ['cluster certificates are missing or unknown'],
+      results: { certificateMissing: true },
+    };
   const deleting = machines
     .filter((m) => m.machine.metadata.deletionTimestamp)
     .map((m) => m.machine.metadata.name ?? '');
-  if (deleting.length > 0) return { ok: false, messages: deleting.map((name) => `Machine ${name} is deleting`) };
+  if (deleting.length > 0)
+    return {
+      ok: false,
+      messages: deleting.map((name) => `Machine ${name} is deleting`),
+      results: { hasDeletingMachine: true },
+    };
   for (const { machine, health } of machines) {
     const name = machine.metadata.name ?? '';
     if (name === ignore) continue;
     if (!machine.status?.nodeRef) {
       messages.push(`Machine ${name} does not have a corresponding Node yet (Machine.status.nodeRef not set)`);
+      results.controlPlaneComponentsNotHealthy = true;
+      if (etcdManaged) results.etcdClusterNotHealthy = true;
       continue;
     }
     for (const type of requiredHealthConditions(etcdManaged)) {
       const c = health?.find((h) => h.type === type);
+      const before = messages.length;
       if (!c) messages.push(`Machine ${name} does not have ${type} condition`);
       else if (c.status === 'False')
         messages.push(`Machine ${name} reports ${type} condition is false (${c.message ?? ''})`);
       else if (c.status === 'Unknown')
         messages.push(`Machine ${name} reports ${type} condition is unknown (${c.message ?? ''})`);
+      if (messages.length === before) continue;
+      // Upstream checkHealthiness: only EtcdMemberHealthy is about the etcd cluster (EtcdPodHealthy is a component).
+      if (type === MACHINE_ETCD_MEMBER_HEALTHY_CONDITION) results.etcdClusterNotHealthy = true;
+      else results.controlPlaneComponentsNotHealthy = true;
     }
   }
-  return { ok: messages.length === 0, messages };
+  return { ok: messages.length === 0, messages, results };
 }
 
 /**

@@ -39,6 +39,7 @@ import {
   preflightChecks,
   type ControlPlaneMachine,
   type KcpAction,
+  type PreflightCheckResults,
 } from './decide';
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
 import { reconcileEtcdMembers } from './etcd-members-io';
@@ -58,7 +59,7 @@ import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { decidePreTerminateHook } from './pre-terminate';
 import { forwardEtcdLeadershipBeforeDelete, preTerminateInput, reconcilePreTerminateHook } from './pre-terminate-io';
 import { createReplacementOrMachine, reconcileUnhealthyMachines } from './remediation-step';
-import { writeKcpStatus } from './status-io';
+import { writeKcpStatus, writeKcpStatusInfraTemplateNotFound } from './status-io';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { controlPlaneFailureDomains } from './failure-domains';
@@ -79,10 +80,11 @@ interface Run {
   certificatesAvailable?: boolean;
 }
 
-/** What a step of the reconcile ended with: a requeue and, when waiting, why. */
+/** What a step of the reconcile ended with: a requeue and, when waiting, why (for ScalingUp/ScalingDown). */
 interface StepOutcome {
   result?: Result;
-  waiting?: string;
+  preflight?: PreflightCheckResults;
+  scalingUpBlockers?: string[];
 }
 
 @ReconcilerFor({
@@ -164,10 +166,13 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     run.certificatesAvailable = certificates.condition.status === 'True';
     const clusterName = cluster.metadata.name!;
     const template = await getInfraTemplate(run.io, kcp);
-    if (!template)
+    if (!template) {
+      const status = { kcp, clusterName, cluster, certificatesCondition: certificates.condition };
+      await writeKcpStatusInfraTemplateNotFound(run.io, this.clock, status);
       throw new Error(
         `${kcp.spec.machineTemplate.spec.infrastructureRef.kind} ${kcp.metadata.namespace}/${kcp.spec.machineTemplate.spec.infrastructureRef.name} not found`,
       );
+    }
 
     const listed = await listControlPlaneMachines(run.io, kcp, clusterName);
     const objects = await Promise.all(
@@ -255,7 +260,9 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       results,
       observed,
       certificatesCondition: certificates.condition,
-      waiting: outcome.waiting,
+      cluster,
+      preflight: outcome.preflight,
+      scalingUpBlockers: outcome.scalingUpBlockers,
     });
     if (stepError) throw stepError;
     return outcome.result;
@@ -276,10 +283,9 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     );
   }
 
-  private waiting(run: Run, messages: string[]): StepOutcome {
-    const waiting = messages.join('; ');
-    run.log.log(`waiting for control plane to pass preflight checks: ${waiting}`);
-    return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting };
+  private waiting(run: Run, messages: string[], preflight: PreflightCheckResults): StepOutcome {
+    run.log.log(`waiting for control plane to pass preflight checks: ${messages.join('; ')}`);
+    return { result: { requeueAfterMs: this.preflightRequeueMs }, preflight };
   }
 
   /** Upstream's webhook rejects a bad spec.machineNaming.template; here it blocks creating Machines (ScalingUp says why). */
@@ -287,7 +293,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     const errors = machineNamingTemplateErrors(kcp);
     if (errors.length === 0) return undefined;
     run.log.log(`cannot create Machines: ${errors.join('; ')}`);
-    return { result: { requeueAfterMs: this.preflightRequeueMs }, waiting: errors.join('; ') };
+    return { result: { requeueAfterMs: this.preflightRequeueMs }, scalingUpBlockers: errors };
   }
 
   private async runAction(
@@ -336,7 +342,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         const pre = preflightChecks(view, undefined, etcdManaged, {
           certificatesAvailable: run.certificatesAvailable === true,
         });
-        if (!pre.ok) return this.waiting(run, pre.messages);
+        if (!pre.ok) return this.waiting(run, pre.messages, pre.results);
         const m = await createReplacementOrMachine(
           run,
           kcp,
@@ -358,7 +364,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
               void (await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, updaters)),
           });
           if (outcome.type === 'triggered') return {};
-          if (outcome.type === 'wait') return this.waiting(run, outcome.messages);
+          if (outcome.type === 'wait') return this.waiting(run, outcome.messages, outcome.results);
           if (outcome.reasons)
             run.log.log(
               `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${outcome.reasons.join(',')}`,
@@ -383,7 +389,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     observed: ControlPlaneObservation,
   ): Promise<StepOutcome> {
     const pre = preflightChecks(observed.view, machine.metadata.name, observed.etcdManaged);
-    if (!pre.ok) return this.waiting(run, pre.messages);
+    if (!pre.ok) return this.waiting(run, pre.messages, pre.results);
     await forwardEtcdLeadershipBeforeDelete(kcp, observed, machine, run.log);
     await deleteMachine(run.io, machine);
     run.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);

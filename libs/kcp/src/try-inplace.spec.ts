@@ -3,8 +3,12 @@ import type { PreflightResult } from './decide';
 import { tryInPlaceUpdate, type TryInPlaceDeps } from './try-inplace';
 
 const CANDIDATE = 'machine-to-in-place-update';
-const ok: PreflightResult = { ok: true, messages: [] };
-const failing: PreflightResult = { ok: false, messages: ['Machine x reports APIServerPodHealthy condition is false'] };
+const ok: PreflightResult = { ok: true, messages: [], results: {} };
+const failing: PreflightResult = {
+  ok: false,
+  messages: ['Machine x reports APIServerPodHealthy condition is false'],
+  results: { controlPlaneComponentsNotHealthy: true },
+};
 
 /** Fakes recording how often CanUpdateMachine and the trigger were called (upstream's override funcs). */
 function deps(over: Partial<TryInPlaceDeps>) {
@@ -28,7 +32,11 @@ function deps(over: Partial<TryInPlaceDeps>) {
 describe('Test_tryInPlaceUpdate', () => {
   it('Requeue if preflight checks for all Machines failed', async () => {
     const { d, calls } = deps({ preflight: () => failing });
-    expect(await tryInPlaceUpdate([], CANDIDATE, true, d)).toEqual({ type: 'wait', messages: failing.messages });
+    expect(await tryInPlaceUpdate([], CANDIDATE, true, d)).toEqual({
+      type: 'wait',
+      messages: failing.messages,
+      results: failing.results,
+    });
     expect(calls).toEqual({ canUpdate: 0, trigger: 0 });
   });
 

@@ -1,7 +1,7 @@
 // One rollout step in place (upstream reconcilers/kubeadmcontrolplane/inplace.go tryInPlaceUpdate): preflight for the
 // whole control plane; if it fails only because of the candidate, fall back to scaling the candidate down; otherwise
 // ask the extensions (CanUpdateMachine) and trigger the update, or fall back to scale down when they cannot.
-import type { ControlPlaneMachine, PreflightResult } from './decide';
+import type { ControlPlaneMachine, PreflightCheckResults, PreflightResult } from './decide';
 import { preflightChecks } from './decide';
 import type { CanUpdateResult } from './inplace';
 
@@ -13,7 +13,9 @@ export interface TryInPlaceDeps {
 }
 
 export type TryInPlaceOutcome =
-  { type: 'triggered' } | { type: 'fallbackToScaleDown'; reasons?: string[] } | { type: 'wait'; messages: string[] };
+  | { type: 'triggered' }
+  | { type: 'fallbackToScaleDown'; reasons?: string[] }
+  | { type: 'wait'; messages: string[]; results: PreflightCheckResults };
 
 export async function tryInPlaceUpdate(
   machines: readonly ControlPlaneMachine[],
@@ -25,8 +27,10 @@ export async function tryInPlaceUpdate(
   const all = preflight();
   if (!all.ok) {
     // The candidate itself is the problem (e.g. unhealthy): a new Machine replaces it instead.
-    if (preflight(candidate).ok) return { type: 'fallbackToScaleDown' };
-    return { type: 'wait', messages: all.messages };
+    const withoutCandidate = preflight(candidate);
+    if (withoutCandidate.ok) return { type: 'fallbackToScaleDown' };
+    // As upstream, the status shows the last check's findings (the one without the candidate).
+    return { type: 'wait', messages: all.messages, results: withoutCandidate.results };
   }
   // Errors carry "failed to determine if Machine <name> can be updated in-place" (inplace.ts canUpdateMachine).
   const can = await deps.canUpdateMachine();

@@ -156,17 +156,21 @@ describe('KCP control-plane health and preflight checks', () => {
     const tracker = await inPlaceMarked(h);
     await h.client.patch(KCP_REF, 'merge', { spec: { version: 'v1.30.1' } });
 
-    // The reconcile reached preflight and waits, reporting why.
+    // A reconcile saw the new version with the unhealthy component (its status is written after its rollout step,
+    // which waited on preflight). As upstream, RollingOut lists the rollout reasons, not what blocks it.
     const kcp = await eventually(
       async () => {
         const k = await getKcp(h.client);
-        return getCondition(k, 'RollingOut')?.message?.includes(
-          `Machine ${sick.metadata.name} reports SchedulerPodHealthy condition is unknown`,
-        )
+        const rollingOut = getCondition(k, 'RollingOut')?.message ?? '';
+        return rollingOut.includes('* Version v1.30.0, v1.30.1 required') &&
+          getCondition(k, 'ControlPlaneComponentsHealthy')?.status === 'Unknown'
           ? k
           : undefined;
       },
-      { ...POLL, message: 'RollingOut reports the preflight failure' },
+      { ...POLL, message: 'RollingOut True while ControlPlaneComponentsHealthy is Unknown' },
+    );
+    expect(getCondition(kcp, 'RollingOut')?.message).toBe(
+      'Rolling out 3 not up-to-date replicas\n* Version v1.30.0, v1.30.1 required',
     );
     expect(getCondition(kcp, 'ControlPlaneComponentsHealthy')).toMatchObject({
       status: 'Unknown',
@@ -255,8 +259,9 @@ describe('KCP control-plane health and preflight checks', () => {
     await eventually(
       async () => {
         const k = await getKcp(h.client);
-        return getCondition(k, 'ScalingUp')?.message?.includes(
-          `Machine ${before[0].metadata.name} reports APIServerPodHealthy condition is false`,
+        return (
+          getCondition(k, 'ScalingUp')?.message ===
+          'Scaling up from 3 to 5 replicas is blocked because:\n* waiting for control plane components to become healthy'
         );
       },
       { ...POLL, message: 'ScalingUp reports the preflight failure' },

@@ -1,7 +1,6 @@
-import { computeKcpStatus, lowestVersion, machineUpToDateCondition } from './status';
-import { CLUSTER, kcp, machine } from './testing/fixtures';
+import { machineUpToDateCondition } from './machine-uptodate';
+import { machine } from '../testing/fixtures';
 
-const clock = { now: () => Date.parse('2026-06-01T00:00:00Z') };
 const withConditions = (name: string, conds: Record<string, 'True' | 'False'>, version?: string) => {
   const m = machine(name, { version });
   m.status = {
@@ -125,106 +124,5 @@ describe('machineUpToDateCondition', () => {
       status: 'True',
       reason: 'UpToDate',
     });
-  });
-});
-
-describe('computeKcpStatus', () => {
-  it('counts replicas, ready, available (updating Machines are unavailable) and up-to-date; lowest version', () => {
-    const a = withConditions('a', { Ready: 'True', Available: 'True', UpToDate: 'True' }, 'v1.31.0');
-    const b = withConditions('b', { Ready: 'True', Available: 'True', UpToDate: 'False' }, 'v1.30.0');
-    b.metadata.annotations = { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' };
-    const c = withConditions('c', { Ready: 'False', Available: 'False', UpToDate: 'False' }, 'v1.30.0');
-    const s = computeKcpStatus({
-      kcp: kcp({ version: 'v1.31.0' }),
-      clusterName: CLUSTER,
-      machines: [a, b, c],
-      upToDateNames: new Set(['a']),
-      clock,
-    });
-    expect(s).toMatchObject({
-      replicas: 3,
-      readyReplicas: 2,
-      availableReplicas: 1,
-      upToDateReplicas: 1,
-      version: 'v1.30.0',
-      selector: `cluster.x-k8s.io/cluster-name=${CLUSTER},cluster.x-k8s.io/control-plane`,
-    });
-    expect(s.initialization?.controlPlaneInitialized).toBe(true);
-    const upToDate = s.conditions?.find((x) => x.type === 'MachinesUpToDate');
-    expect(upToDate).toMatchObject({ status: 'False', reason: 'NotUpToDate' });
-    expect(s.conditions?.find((x) => x.type === 'RollingOut')).toMatchObject({
-      status: 'True',
-      message: 'Rolling out 2 not up-to-date replicas',
-    });
-  });
-  it('reports scaling and NoReplicas', () => {
-    const s = computeKcpStatus({
-      kcp: kcp(),
-      clusterName: CLUSTER,
-      machines: [],
-      upToDateNames: new Set(),
-      waitingMessage: 'Machine a is deleting',
-      clock,
-    });
-    expect(s.replicas).toBe(0);
-    expect(s.version).toBeUndefined();
-    expect(s.initialization?.controlPlaneInitialized).toBe(false);
-    expect(s.conditions?.find((x) => x.type === 'MachinesUpToDate')).toMatchObject({
-      status: 'True',
-      reason: 'NoReplicas',
-    });
-    expect(s.conditions?.find((x) => x.type === 'ScalingUp')).toMatchObject({
-      status: 'True',
-      message: 'Scaling up from 0 to 3 replicas (waiting: Machine a is deleting)',
-    });
-  });
-  it('reports Remediating and lastRemediation', () => {
-    const marked = withConditions('a', { HealthCheckSucceeded: 'False', OwnerRemediated: 'False' });
-    const k = kcp();
-    k.metadata.annotations = {
-      'controlplane.cluster.x-k8s.io/remediation-in-progress':
-        '{"machine":"z","timestamp":"2026-05-01T00:00:00Z","retryCount":2}',
-    };
-    const s = computeKcpStatus({
-      kcp: k,
-      clusterName: CLUSTER,
-      machines: [marked, machine('b')],
-      upToDateNames: new Set(['a', 'b']),
-      clock,
-    });
-    expect(s.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({
-      status: 'True',
-      reason: 'Remediating',
-      message: '* Machine a: OwnerRemediated',
-    });
-    expect(s.lastRemediation).toEqual({ machine: 'z', time: '2026-05-01T00:00:00Z', retryCount: 2 });
-    const none = computeKcpStatus({
-      kcp: kcp(),
-      clusterName: CLUSTER,
-      machines: [machine('b')],
-      upToDateNames: new Set(['b']),
-      clock,
-    });
-    expect(none.conditions?.find((x) => x.type === 'Remediating')).toMatchObject({
-      status: 'False',
-      reason: 'NotRemediating',
-    });
-    expect(none.lastRemediation).toBeUndefined();
-  });
-  it('lowestVersion compares numerically', () => {
-    expect(lowestVersion([machine('a', { version: 'v1.10.0' }), machine('b', { version: 'v1.9.3' })])).toBe('v1.9.3');
-  });
-  it('lowestVersion orders a pre-release before its release', () => {
-    // The per-component comparison it replaced read both as 1.31.0 and kept the first.
-    expect(lowestVersion([machine('a', { version: 'v1.31.0' }), machine('b', { version: 'v1.31.0-rc.1' })])).toBe(
-      'v1.31.0-rc.1',
-    );
-    expect(
-      lowestVersion([machine('a', { version: 'v1.31.0-rc.2' }), machine('b', { version: 'v1.31.0-alpha.1' })]),
-    ).toBe('v1.31.0-alpha.1');
-    expect(lowestVersion([machine('a', { version: 'v1.31.0-rc.1' }), machine('b', { version: 'v1.30.9' })])).toBe(
-      'v1.30.9',
-    );
-    expect(lowestVersion([])).toBeUndefined();
   });
 });
