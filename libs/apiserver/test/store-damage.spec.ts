@@ -136,8 +136,8 @@ it('refuses a database with 256 flipped bytes in the middle, naming the file', a
   const dir = await usedDataDir('flipped', 300);
   const db = join(dir, 'state.db');
   const bytes = readFileSync(db);
-  // The middle page's start: its b-tree header and cell pointers (where on the page does not matter to integrity_check
-  // for structure, but a flip inside a row's text is invisible to SQLite, so the test damages what it can see).
+  // From the start of the middle page: its b-tree header and cell pointers. 256 bytes flipped inside a row's text
+  // alone would be invisible to SQLite (its pages carry no checksum); that row answers 500 when read.
   const pageSize = bytes.readUInt16BE(16);
   const at = Math.floor(bytes.length / pageSize / 2) * pageSize;
   for (let i = at; i < at + 256; i++) bytes[i] ^= 0xff;
