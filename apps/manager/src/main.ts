@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { resolve } from 'node:path';
+import { StorageDamagedError } from '@capi/apiserver';
 import { DEFAULT_DATA_DIR, loadManagerConfig, type ManagerConfig } from './config/config';
 import { ConfigError, usage } from './config/flags';
 import { ControllerSetupError, ControllerUnavailableError } from './controllers/registry';
@@ -93,6 +94,7 @@ function isNamedFailure(e: unknown): boolean {
     e instanceof DataDirInUseError ||
     e instanceof ControllerUnavailableError ||
     e instanceof ControllerSetupError ||
+    e instanceof StorageDamagedError ||
     (e instanceof Error && e.message.startsWith('invalid --'))
   );
 }

@@ -1,6 +1,14 @@
 // Standalone API server: node -r @swc-node/register libs/apiserver/src/main.ts --data-dir DIR [--port N] [--kubeconfig-out PATH]
+// Snapshots of its data dir: ... main.ts snapshot save|restore <file> [--data-dir DIR]
 import { join, resolve } from 'node:path';
 import { ApiServer } from './server/apiserver';
+import { snapshotCommand } from './snapshot-command';
+import { SnapshotError, StorageDamagedError } from './storage';
+
+const INVOCATION = 'node -r @swc-node/register libs/apiserver/src/main.ts snapshot';
+
+/** The standalone server's data dir: the database, token and CA side by side. */
+export const standaloneLayout = (dataDir: string) => ({ database: join(dataDir, 'state.db'), credentialsDir: dataDir });
 
 export interface MainArgs {
   dataDir: string;
@@ -58,13 +66,24 @@ export function parseArgs(argv: string[]): MainArgs {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'snapshot') {
+    const report = snapshotCommand(argv.slice(1), {
+      layout: standaloneLayout,
+      defaultDataDir: '.apiserver',
+      invocation: INVOCATION,
+    });
+    process.stdout.write(`${report}\n`);
+    return;
+  }
+  const args = parseArgs(argv);
   const server = new ApiServer({
-    storage: args.memory ? { type: 'memory' } : { type: 'sqlite', path: join(args.dataDir, 'state.db') },
+    storage: args.memory ? { type: 'memory' } : { type: 'sqlite', path: standaloneLayout(args.dataDir).database },
     dataDir: args.dataDir,
     port: args.port,
     host: args.host,
     tls: args.tls,
+    recoveryHint: `restore a snapshot with \`${INVOCATION} restore <file> --data-dir ${args.dataDir}\``,
     logger: { info: (m) => process.stderr.write(`${m}\n`), error: (m) => process.stderr.write(`ERROR ${m}\n`) },
   });
   const started = await server.start();
@@ -77,7 +96,9 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((e) => {
-    process.stderr.write(`${(e as Error).stack ?? e}\n`);
+    // A refusal (damaged database, snapshot errors) says it all in one line; anything else gets its stack.
+    const named = e instanceof StorageDamagedError || e instanceof SnapshotError || !(e as Error)?.stack;
+    process.stderr.write(`error: ${named ? (e as Error).message : (e as Error).stack}\n`);
     process.exit(1);
   });
 }

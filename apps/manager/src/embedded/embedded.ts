@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { crdRegistry } from '@capi/api';
 import { lockDataDir } from './data-dir-lock';
 import { ApiServer, ensurePrivateDir, renderKubeconfig, type Logger } from '@capi/apiserver';
@@ -39,6 +39,9 @@ export const embeddedPaths = (dataDir: string) => ({
   port: join(dataDir, 'apiserver', 'port'),
   kubeconfig: join(dataDir, 'kubeconfig'),
 });
+
+/** The manager data dir's snapshot restore command (`npm run snapshot`: apps/manager/src/snapshot.ts). */
+export const snapshotRestoreCommand = (dataDir: string) => `npm run snapshot -- restore <file> --data-dir ${dataDir}`;
 
 /** The CRDs the embedded API server serves: every registered kind, the in-memory provider's included. */
 export function embeddedCrds(): object[] {
@@ -105,6 +108,7 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
       port,
       eventTtlMs: this.opts.eventTtlMs,
       logger: this.opts.logger,
+      ...(paths && { recoveryHint: `restore a snapshot with \`${snapshotRestoreCommand(dirname(paths.database))}\`` }),
     });
     try {
       const started = await server.start();

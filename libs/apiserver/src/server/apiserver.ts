@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KubeObject } from '@capi/apimachinery';
-import { ensurePrivateDir, PRIVATE_DIR_MODE, Store } from '../storage';
+import { checkDatabase, CREDENTIAL_FILES, ensurePrivateDir, PRIVATE_DIR_MODE, Store } from '../storage';
 import { GarbageCollector } from '../gc';
 import { DisruptionController } from '../disruption';
 import { DEFAULT_EVENT_TTL_MS, deleteExpired, eventLeases } from './event-ttl';
@@ -63,6 +63,11 @@ export interface ApiServerOptions {
    * the container runtime gives kubelet one. Without it every forward is answered on the error channel.
    */
   portForward?: PortForwardBackend;
+  /**
+   * How the operator restores the database, said when start() refuses a damaged one, or an empty or missing one whose
+   * dataDir holds a previous run's token or CA (e.g. "restore a snapshot: npm run snapshot -- restore FILE").
+   */
+  recoveryHint?: string;
 }
 
 export interface StartedServer {
@@ -111,13 +116,18 @@ export class ApiServer {
     if (narrowed) (log?.warn ?? log?.info)?.call(log, narrowed);
     const path = this.opts.storage.type === 'memory' ? ':memory:' : this.opts.storage.path;
     // A database outside the data dir: its folder is created private, an existing one is the caller's.
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+    if (path !== ':memory:') {
+      mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+      const previousRun = this.opts.dataDir ? CREDENTIAL_FILES.map((f) => join(this.opts.dataDir!, f)) : [];
+      checkDatabase(path, previousRun, this.opts.recoveryHint ?? 'restore it from a snapshot (snapshot restore)');
+    }
     const store = new Store({
       path,
       historySize: this.opts.historySize,
       maxValueBytes: MAX_OBJECT_BYTES,
       parsedCacheChars: this.opts.parsedCacheChars,
       leases: eventLeases(this.opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS, this.opts.now),
+      onCompactionError: (e) => log?.error(`storage: compacting the watch history failed (kept serving): ${String(e)}`),
     });
     this.store = store;
     this.registry = new Registry();

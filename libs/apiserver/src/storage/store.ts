@@ -58,6 +58,11 @@ export interface StoreOptions {
   parsedCacheChars?: number;
   /** Resources whose objects expire a time after their last write (etcd leases; see expiredKeys), and the clock. */
   leases?: LeaseOptions;
+  /**
+   * Told when compacting the watch history fails (a damaged page of it): the write that triggered it is committed and
+   * the Store keeps serving with the longer history; the compaction is retried after another tenth of historySize.
+   */
+  onCompactionError?: (e: unknown) => void;
 }
 
 /**
@@ -92,6 +97,9 @@ export class Store {
   private readonly maxValueBytes: number;
   private revision: number;
   private compactedRev: number;
+  /** The revision after which the next compaction runs (later after a failed one). */
+  private compactAfter: number;
+  private readonly onCompactionError: (e: unknown) => void;
   private readonly stmts: ReturnType<Store['prepare']>;
   private readonly leases: Leases;
   /**
@@ -132,6 +140,8 @@ export class Store {
     this.leases = new Leases(this.db, opts.leases);
     this.revision = (this.stmts.getMeta.get('revision') as { v: number } | undefined)?.v ?? 1;
     this.compactedRev = (this.stmts.getMeta.get('compacted') as { v: number } | undefined)?.v ?? 0;
+    this.compactAfter = this.compactedRev + this.historySize * 1.1;
+    this.onCompactionError = opts.onCompactionError ?? (() => undefined);
   }
 
   private prepare() {
@@ -280,6 +290,7 @@ export class Store {
     // Cached only once committed: a write that threw (too large, a failed statement) left the old row in place.
     const stored = this.remember({ key, resource, namespace, name, rev: event!.rev, data: event!.data }, chars);
     this.emitter.emit('event', event!);
+    this.compactIfDue();
     return stored;
   }
 
@@ -302,6 +313,7 @@ export class Store {
       this.forget(key);
       deepFreeze(event.data);
       this.emitter.emit('event', event);
+      this.compactIfDue();
     }
     return event;
   }
@@ -312,10 +324,26 @@ export class Store {
     this.stmts.addEvent.run(ev.rev, ev.type, ev.resource, ev.namespace, value);
     this.revision = ev.rev;
     this.stmts.setMeta.run('revision', ev.rev);
-    if (ev.rev - this.compactedRev > this.historySize * 1.1) {
-      this.compactedRev = ev.rev - this.historySize;
-      this.stmts.compact.run(this.compactedRev);
-      this.stmts.setMeta.run('compacted', this.compactedRev);
+  }
+
+  /**
+   * Drops the history beyond historySize once it has grown 10% past it, in its own transaction after the write that
+   * made it due committed: a failing compaction (a damaged history page) is reported and retried later, never fails
+   * that write or the start-up writing its namespaces, and leaves the history (and compactedRev) as it was.
+   */
+  private compactIfDue(): void {
+    if (this.revision <= this.compactAfter) return;
+    const upTo = this.revision - this.historySize;
+    try {
+      this.db.transaction(() => {
+        this.stmts.compact.run(upTo);
+        this.stmts.setMeta.run('compacted', upTo);
+      })();
+      this.compactedRev = upTo;
+      this.compactAfter = upTo + this.historySize * 1.1;
+    } catch (e) {
+      this.compactAfter = this.revision + this.historySize * 0.1;
+      this.onCompactionError(e);
     }
   }
 
