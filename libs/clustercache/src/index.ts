@@ -17,5 +17,5 @@ export {
   type WorkloadClusterCacheOptions,
 } from './workload-cluster-cache';
 export { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCacheModule } from './workload-cluster-cache.module';
-export type { HealthProbeOptions } from './health-probe';
+export type { HealthCheckingState, HealthProbeOptions } from './health-probe';
 export { findNodeByProviderID } from './nodes';
