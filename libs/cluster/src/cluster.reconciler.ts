@@ -25,6 +25,7 @@ import {
   KUBE_CLIENT,
   MANAGER,
   ReconcilerFor,
+  isNotFound,
   type Client,
   type EventRecorder,
   type InformerCache,
@@ -245,23 +246,32 @@ export class ClusterReconciler implements Reconciler {
     });
     if (phaseChanged)
       void this.events.event(cluster, 'Normal', status.phase!, `Cluster ${cluster.metadata.name} is ${status.phase}`);
-    if (succeeded && cluster.metadata.generation) status.observedGeneration = cluster.metadata.generation;
     const ref = clusterRef(cluster.metadata.namespace, cluster.metadata.name!);
     const specPatch = createMergePatch(original.spec ?? {}, cluster.spec ?? {});
     const finalizers = cluster.metadata.finalizers ?? [];
     const finalizersChanged = finalizers.length !== (original.metadata.finalizers ?? []).length;
-    // Status first: once the finalizer goes the Cluster may be gone.
-    await patchStatus(this.client, ref, original.status, status);
-    if (specPatch !== undefined || finalizersChanged)
-      await this.client.patch(
+    let generation = cluster.metadata.generation;
+    // As upstream's patch helper: metadata and spec first (a merge patch of what changed, not guarded by
+    // resourceVersion), then the status, observing the generation the spec write produced.
+    if (specPatch !== undefined || finalizersChanged) {
+      const written = await this.client.patch<Cluster>(
         ref,
         'merge',
         {
-          // As upstream's patch helper: a merge patch of the changed metadata and spec, not guarded by resourceVersion.
           ...(finalizersChanged ? { metadata: { finalizers } } : {}),
           ...(specPatch !== undefined ? { spec: specPatch } : {}),
         },
         { fieldManager: this.fieldManager },
       );
+      // The last finalizer gone: the Cluster is deleted, there is no status to write.
+      if (finalizersChanged && !written) return;
+      generation = written?.metadata.generation ?? generation;
+    }
+    if (succeeded && generation) status.observedGeneration = generation;
+    try {
+      await patchStatus(this.client, ref, original.status, status);
+    } catch (e) {
+      if (!(finalizersChanged && isNotFound(e))) throw e;
+    }
   }
 }
