@@ -3,8 +3,6 @@ export { ConfigError, FLAGS, parseFlags, parseDuration, usage, type FlagDef, typ
 export * from './controllers/registry';
 export * from './embedded/embedded';
 export { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
-export { decideClusterWrites, type ClusterInputs, type ClusterWrites } from './embedded/cluster-status';
-export { ClusterStatusReconciler, CLUSTER_FIELD_MANAGER } from './embedded/cluster-status.reconciler';
 export {
   UpdaterRegistration,
   updaterExtensionConfig,
