@@ -4,6 +4,7 @@
 import { CLUSTER_API_VERSION, type Cluster } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { eventually } from '@capi/envtest';
+import { getTable } from './support/table';
 import {
   clusterRef,
   createCluster,
@@ -74,6 +75,10 @@ describe('Cluster controller', () => {
       return reasons.includes('InfrastructureReady') && reasons.includes('Provisioned') && reasons;
     }, 'InfrastructureReady and phase events');
     expect(events).toContain('Provisioning');
+
+    // kubectl get clusters -o wide: PHASE filled. AVAILABLE, CP DESIRED and W DESIRED come from the full status port.
+    const rows = await getTable(h.env.kubeconfig, '/apis/cluster.x-k8s.io/v1beta2/namespaces/c1/clusters');
+    expect(rows).toEqual([expect.objectContaining({ Name: 'demo', Phase: 'Provisioned' })]);
   });
 
   it('re-applies the finalizer if removed', async () => {
