@@ -1,4 +1,4 @@
-import { leftoverLine, TEARDOWN_KINDS } from './teardown';
+import { cut, leftoverLine, TEARDOWN_KINDS } from './teardown';
 
 describe('leftoverLine', () => {
   it('names the kinds with objects left, in order, and is empty when nothing is', () => {
@@ -14,5 +14,12 @@ describe('leftoverLine', () => {
 
   it('waits for the Cluster itself last', () => {
     expect(TEARDOWN_KINDS[TEARDOWN_KINDS.length - 1][1]).toBe('Cluster');
+  });
+});
+
+describe('cut', () => {
+  it('keeps lines within 120 columns, marking a cut with an ellipsis', () => {
+    expect(cut('x'.repeat(120))).toBe('x'.repeat(120));
+    expect(cut('x'.repeat(130))).toBe(`${'x'.repeat(119)}…`);
   });
 });

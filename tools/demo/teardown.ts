@@ -30,6 +30,9 @@ export class TeardownError extends Error {
   }
 }
 
+/** Demo lines stay within 120 columns. */
+export const cut = (line: string): string => (line.length > 120 ? `${line.slice(0, 119)}…` : line);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -71,7 +74,7 @@ export async function deleteClusterAndWait(opts: {
       opts.out(`-- deletion: everything gone after ${((Date.now() - started) / 1000).toFixed(1)} s`);
       return;
     }
-    if (line !== last) opts.out(`${opts.elapsed().padStart(7)} deleting: left ${line}`.slice(0, 120));
+    if (line !== last) opts.out(cut(`${opts.elapsed().padStart(7)} deleting: left ${line}`));
     last = line;
     if (Date.now() > deadline)
       throw new TeardownError(
