@@ -73,6 +73,10 @@ export async function createCluster(
 ): Promise<Cluster> {
   const labels = { [CLUSTER_NAME_LABEL]: name };
   await client.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  // The infrastructure cluster first: a Cluster that finds none waits 30 s before looking again (upstream
+  // externalReadyWait; the new object is not the Cluster's yet, so its creation does not bring a reconcile).
+  if (o.infraCluster !== false)
+    await client.create({ ...inMemoryClusterRef(ns, name), metadata: { name, namespace: ns, labels }, spec: {} });
   const cluster = await client.create<Cluster>({
     apiVersion: CLUSTER_API_VERSION,
     kind: 'Cluster',
@@ -82,7 +86,5 @@ export async function createCluster(
       infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster', name },
     },
   });
-  if (o.infraCluster !== false)
-    await client.create({ ...inMemoryClusterRef(ns, name), metadata: { name, namespace: ns, labels }, spec: {} });
   return cluster;
 }
