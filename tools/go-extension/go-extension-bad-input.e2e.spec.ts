@@ -13,12 +13,11 @@ import {
   MACHINE_CONTROL_PLANE_LABEL,
   UPDATE_IN_PROGRESS_ANNOTATION,
   UPDATING_CONDITION,
-  type Condition,
   type ExtensionConfig,
   type Machine,
 } from '@capi/api';
-import type { KubeObject } from '@capi/apimachinery';
 import { eventually } from '@capi/envtest';
+import { conditionOf, createNamespace, listMachines } from '../e2e/support';
 import { startEmbeddedManager, type EmbeddedManager } from '../demo/embedded';
 import { createDemoCluster, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { buildGoExtension, goExtensionConfig, startGoExtension, type GoExtension } from './go-extension';
@@ -47,11 +46,7 @@ beforeAll(async () => {
   binary = await buildGoExtension((l) => process.stderr.write(`${l}\n`));
   dir = mkdtempSync(join(tmpdir(), 'go-extension-bad-'));
   manager = await startEmbeddedManager({ provider: { provisioningDelayMs: 0, updater: false } });
-  await manager.client.create({
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: { name: spec.namespace, labels: NAMESPACE_LABEL },
-  } as KubeObject);
+  await createNamespace(manager.client, spec.namespace, NAMESPACE_LABEL);
 });
 
 afterAll(async () => {
@@ -66,14 +61,12 @@ async function start(name: string, args: string[], reuse?: GoExtension): Promise
   return ext;
 }
 
-const conditionOf = (o: { status?: { conditions?: unknown } } | undefined, type: string) =>
-  ((o?.status?.conditions ?? []) as Condition[]).find((c) => c.type === type);
-
 const getExtensionConfig = (name: string) => manager!.client.tryGet<ExtensionConfig>({ ...ExtensionConfigGVK, name });
 
 async function worker(): Promise<Machine | undefined> {
-  const list = await manager!.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: spec.namespace });
-  const workers = list.items.filter((m) => !(MACHINE_CONTROL_PLANE_LABEL in (m.metadata.labels ?? {})));
+  const workers = (await listMachines(manager!.client, spec.namespace)).filter(
+    (m) => !(MACHINE_CONTROL_PLANE_LABEL in (m.metadata.labels ?? {})),
+  );
   return workers.length === 1 ? workers[0] : undefined;
 }
 

@@ -16,15 +16,14 @@ import {
   READY_CONDITION,
   UPDATE_IN_PROGRESS_ANNOTATION,
   UP_TO_DATE_CONDITION,
-  type Condition,
   type ExtensionConfig,
   type Machine,
 } from '@capi/api';
-import type { KubeObject } from '@capi/apimachinery';
 import { startEmbeddedManager, type EmbeddedManager } from '../demo/embedded';
 import { createDemoCluster, names, versionPatch, type DemoSpec } from '../demo/objects';
 import { buildGoExtension, goExtensionConfig, startGoExtension, type GoExtension } from './go-extension';
 import { eventually } from '@capi/envtest';
+import { conditionOf, createNamespace, listMachines, untilNoProblems } from '../e2e/support';
 
 // The first build of the extension on a machine takes minutes (cached by version afterwards).
 jest.setTimeout(900_000);
@@ -63,13 +62,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const conditionOf = (o: { status?: { conditions?: unknown } } | undefined, type: string) =>
-  ((o?.status?.conditions ?? []) as Condition[]).find((c) => c.type === type);
-
-async function machines(): Promise<Machine[]> {
-  const list = await manager!.client.list<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: spec.namespace });
-  return list.items;
-}
+const machines = (): Promise<Machine[]> => listMachines(manager!.client, spec.namespace);
 
 /** Why the Machines are not all settled at `version` (empty when they are). */
 function notSettled(all: Machine[], version: string): string[] {
@@ -86,28 +79,22 @@ function notSettled(all: Machine[], version: string): string[] {
 }
 
 /** Polls until every Machine is settled at `version`; on timeout the error lists what was not. */
-async function settledAt(version: string, timeoutMs: number): Promise<Machine[]> {
-  const deadline = Date.now() + timeoutMs;
-  let problems: string[] = [];
-  while (Date.now() < deadline) {
-    const all = await machines();
-    problems = notSettled(all, version);
-    if (problems.length === 0) return all;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`Machines not settled at ${version} within ${timeoutMs / 1000} s:\n  ${problems.join('\n  ')}`);
-}
+const settledAt = (version: string, timeoutMs: number): Promise<Machine[]> =>
+  untilNoProblems(
+    async () => {
+      const all = await machines();
+      return { problems: notSettled(all, version), value: all };
+    },
+    `Machines settled at ${version}`,
+    timeoutMs,
+  );
 
 describe('a Go extension on upstream SDK as the only updater of the embedded manager', () => {
   let before: Map<string, string>;
 
   it('is discovered through its ExtensionConfig (caBundle, namespaceSelector); no reference updater is registered', async () => {
     const client = manager!.client;
-    await client.create({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: spec.namespace, labels: NAMESPACE_LABEL },
-    } as KubeObject);
+    await createNamespace(client, spec.namespace, NAMESPACE_LABEL);
     await client.create(goExtensionConfig('go-extension', ext!, NAMESPACE_LABEL));
     const ec = await eventually(
       async () => {

@@ -42,12 +42,12 @@ class SummaryReporter {
   }
 }
 
-/** The first lines of a failure message, colours stripped, enough to tell what failed and where. */
+/** The first lines of a failure message, colours and jest's own stack frames stripped: what failed and where. */
 function firstLines(message, max = 12) {
   // eslint-disable-next-line no-control-regex
   const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
   return lines
-    .filter((l) => l.trim() !== '')
+    .filter((l) => l.trim() !== '' && !l.includes('/node_modules/') && !l.includes('(<anonymous>)'))
     .slice(0, max)
     .join('\n');
 }

@@ -2,6 +2,7 @@ export * from './config/config';
 export { ConfigError, FLAGS, parseFlags, parseDuration, usage, type FlagDef, type RawFlags } from './config/flags';
 export * from './controllers/registry';
 export * from './embedded/embedded';
+export { DataDirInUseError, LOCK_FILE } from './embedded/data-dir-lock';
 export { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
 export {
   UpdaterRegistration,

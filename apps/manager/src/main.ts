@@ -8,8 +8,10 @@ import { ConfigError, usage } from './config/flags';
 import { ControllerSetupError, ControllerUnavailableError } from './controllers/registry';
 import { EXIT_CODES, ExitReporting } from './lifecycle/exit-reporting';
 import { applyHeapGrowingPercent } from './lifecycle/heap';
-import { JsonLogger, LOGGER } from './logging/logger';
+import { JsonLogger, LOGGER, NestStartupLogger } from './logging/logger';
 import { ListenError } from './metrics/http-endpoint';
+import { ApiAccessError } from './config/api-access';
+import { DataDirInUseError } from './embedded/data-dir-lock';
 import { buildManagerModule, EMBEDDED_STARTED, type EmbeddedStarted } from './manager.module';
 import { DeferredManagerExit, MANAGER_EXIT } from './runtime-sdk/warm-up-exit';
 
@@ -42,14 +44,28 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   return -1; // keep running until a signal or an exit request
 }
 
+/** Period of the timer that keeps the process alive (it does nothing; the longest a Node timer can wait). */
+const KEEP_ALIVE_INTERVAL_MS = 2 ** 31 - 1;
+
 async function start(config: ManagerConfig, reporting: ExitReporting): Promise<void> {
   applyHeapGrowingPercent(config.heapGrowingPercent);
+  // Runs until a signal or an exit request, as upstream's mgr.Start(ctx): with no endpoint to serve and an API server
+  // it cannot reach (informers retrying on unref'd timers), the event loop would run dry and the process exit 0.
+  const keepAlive = setInterval(() => undefined, KEEP_ALIVE_INTERVAL_MS);
   const root = buildManagerModule(config);
-  const app = await NestFactory.createApplicationContext(root, { bufferLogs: true, abortOnError: false });
+  // Nest logs through the manager's logger from the first line: nothing is buffered while providers start (a start-up
+  // that waits would hide every line), and a start-up failure is reported once, by main.
+  const app = await NestFactory.createApplicationContext(root, {
+    logger: new NestStartupLogger(JsonLogger.create({ level: config.logLevel, format: config.logFormat })),
+    abortOnError: false,
+  });
   const log = app.get<JsonLogger>(LOGGER);
   app.useLogger(log);
   // A signal closes the app (controllers, endpoints, embedded API server) before the process exits.
-  reporting.setShutdown(() => app.close());
+  reporting.setShutdown(async () => {
+    clearInterval(keepAlive);
+    await app.close();
+  });
   try {
     await app.init();
   } catch (e) {
@@ -73,6 +89,8 @@ async function start(config: ManagerConfig, reporting: ExitReporting): Promise<v
 function isNamedFailure(e: unknown): boolean {
   return (
     e instanceof ListenError ||
+    e instanceof ApiAccessError ||
+    e instanceof DataDirInUseError ||
     e instanceof ControllerUnavailableError ||
     e instanceof ControllerSetupError ||
     (e instanceof Error && e.message.startsWith('invalid --'))

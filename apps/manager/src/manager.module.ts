@@ -18,7 +18,9 @@ import {
   FeatureGatesModule,
   inClusterKubeconfig,
   inClusterNamespace,
+  KUBE_CLIENT,
   KUBE_CONFIG,
+  KubeClient,
   MANAGER,
   METRICS_REGISTRY,
   SCHEDULE_MODULE,
@@ -36,11 +38,19 @@ import { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded
 import { EmbeddedEventTtl } from './embedded/event-ttl';
 import { CheckRegistry, HEALTH_CHECKS, READINESS_CHECKS, serveHealth } from './health/health';
 import { managerUserAgent } from './config/user-agent';
+import { LeadershipLostExit } from './lifecycle/leadership-lost-exit';
+import { API_ACCESS_CHECKED, checkApiAccess } from './config/api-access';
 import { defaultApiWarnings } from './logging/api-warnings';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
 import { createMetricsRegistry, serveMetrics } from './metrics/metrics';
-import { DeferredManagerExit, MANAGER_EXIT, RegistryWarmUpExit } from './runtime-sdk/warm-up-exit';
+import {
+  DeferredManagerExit,
+  MANAGER_EXIT,
+  RegistryWarmUpExit,
+  WARM_UP_API_SERVER,
+  type WarmUpApiServer,
+} from './runtime-sdk/warm-up-exit';
 
 /** Token of the validated ManagerConfig. */
 export const MANAGER_CONFIG = Symbol.for('capi.ManagerConfig');
@@ -133,7 +143,11 @@ function defaultProviders(config: ManagerConfig): Provider[] {
         new ApiServerEmbeddedEnvironment({
           dataDir: config.dataDir,
           eventTtlMs: config.eventTtlMs,
-          log: (m) => log.log(m, 'embedded-apiserver'),
+          logger: {
+            info: (m) => log.log(m, 'embedded-apiserver'),
+            warn: (m) => log.warn(m, 'embedded-apiserver'),
+            error: (m) => log.error(m, undefined, 'embedded-apiserver'),
+          },
         }),
     },
     {
@@ -169,7 +183,16 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     },
     ManagerEndpoints,
     { provide: MANAGER_EXIT, useClass: DeferredManagerExit },
+    {
+      provide: WARM_UP_API_SERVER,
+      inject: [EMBEDDED_STARTED],
+      useFactory: (started: EmbeddedStarted): WarmUpApiServer => ({
+        embedded: config.apiServer.mode === 'embedded',
+        kubeconfigPath: started?.kubeconfigPath,
+      }),
+    },
     RegistryWarmUpExit,
+    LeadershipLostExit,
   ];
 }
 
@@ -215,6 +238,12 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
   });
   const providers = replaceByToken(cr.providers ?? [], [
     { provide: KUBE_CONFIG, inject: [KUBECONFIG], useFactory: loadKubeConfig },
+    {
+      // Resolved with the other providers, before the Manager starts its informers.
+      provide: API_ACCESS_CHECKED,
+      inject: [KUBE_CLIENT, KUBE_CONFIG],
+      useFactory: (client: KubeClient, kc: KubeConfig) => checkApiAccess(client, kc.getCurrentCluster()?.server ?? ''),
+    },
     { provide: METRICS_REGISTRY, useFactory: createMetricsRegistry },
   ]);
   return { ...cr, providers };

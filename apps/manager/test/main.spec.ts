@@ -1,11 +1,14 @@
 // Spawns the real entry point the way `npm start` does (node -r @swc-node/register apps/manager/src/main.ts).
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import YAML from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
+import { ApiServer } from '@capi/apiserver';
+import { eventually } from '@capi/envtest';
 import { KubeClient } from '@capi/controller-runtime';
 import { get } from './support/http';
-import { finish, runManager as run, waitForLog } from './support/manager-process';
+import { finish, logRecords, runManager as run, waitForLog } from './support/manager-process';
 
 // Each spawn compiles main.ts with swc; allow for two busy shared cores.
 jest.setTimeout(30_000);
@@ -37,6 +40,105 @@ describe('manager process', () => {
       code: 1,
       reason: expect.stringMatching(/^start-up failed: unable to create controller\(s\)/),
     });
+  });
+
+  describe('credentials the API server refuses', () => {
+    let server: ApiServer;
+    let dir: string;
+    let url: string;
+    beforeAll(async () => {
+      server = new ApiServer({ storage: { type: 'memory' }, host: '127.0.0.1' });
+      url = (await server.start()).url;
+      dir = mkdtempSync(join(tmpdir(), 'refused-'));
+    });
+    afterAll(async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const kubeconfigWith = (name: string, user: Record<string, string>) => {
+      const path = join(dir, name);
+      writeFileSync(
+        path,
+        YAML.stringify({
+          apiVersion: 'v1',
+          kind: 'Config',
+          clusters: [{ name: 'c', cluster: { server: url, 'insecure-skip-tls-verify': true } }],
+          users: [{ name: 'u', user }],
+          contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+          'current-context': 'c',
+        }),
+      );
+      return path;
+    };
+
+    it.each([
+      ['a wrong token', () => kubeconfigWith('wrong-token', { token: 'not-the-token' })],
+      [
+        'an empty token file',
+        () => {
+          writeFileSync(join(dir, 'empty-token'), '');
+          return kubeconfigWith('empty-token-file', { tokenFile: join(dir, 'empty-token') });
+        },
+      ],
+    ])(
+      '%s: exits 1 at start-up with one error line naming the server (upstream fails its discovery)',
+      async (_, make) => {
+        const r = await finish(
+          run([
+            `--kubeconfig=${make()}`,
+            '--metrics-bind-address=127.0.0.1:0',
+            '--health-probe-bind-address=127.0.0.1:0',
+          ]),
+        );
+        expect(r.code).toBe(1);
+        const errors = r.stderr.split('\n').filter((l) => !l.startsWith('{') && l.trim() !== '');
+        expect(errors).toEqual([
+          `error: the API server ${url} did not accept the credentials of the kubeconfig (HTTP 401 Unauthorized): ` +
+            'check its token, token file or client certificate',
+        ]);
+        expect(logRecords(r.stderr).filter((l) => l.level === 'error')).toEqual([
+          expect.objectContaining({ msg: 'manager exiting', code: 1 }),
+        ]);
+      },
+    );
+  });
+
+  it('an API server it cannot reach: logs the failure at once and keeps running (no exit 0) until a signal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'unreachable-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    // Port 1 on loopback: nothing listens there.
+    writeFileSync(
+      kubeconfig,
+      YAML.stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:1' } }],
+        users: [{ name: 'u', user: { token: 't' } }],
+        contexts: [{ name: 'c', context: { cluster: 'c', user: 'u' } }],
+        'current-context': 'c',
+      }),
+    );
+    const started = Date.now();
+    const child = run([`--kubeconfig=${kubeconfig}`, '--metrics-bind-address=0', '--health-probe-bind-address=0']);
+    const done = finish(child);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      await eventually(() => stderr.includes('ECONNREFUSED 127.0.0.1:1'), 'the first list failure logged');
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      const r = await done;
+      expect(r.code).toBe(0);
+      expect(Date.now() - started).toBeGreaterThan(2000);
+      expect(logRecords(r.stderr).find((l) => l.level === 'warn')).toMatchObject({
+        msg: expect.stringMatching(/^list\/watch .* failed, retrying in \d+ms: connect ECONNREFUSED 127\.0\.0\.1:1$/),
+      });
+      expect(logRecords(r.stderr).pop()).toMatchObject({ msg: 'manager exiting', signal: 'SIGTERM' });
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--help prints usage and exits 0', async () => {
@@ -95,6 +197,17 @@ describe('manager process', () => {
       } finally {
         client.close();
       }
+      // A second manager on the same data dir (other ports) stops at once, naming the first; nothing is rewritten.
+      const kubeconfigBefore = readFileSync(kubeconfigPath, 'utf8');
+      const second = await finish(
+        run([`--data-dir=${dataDir}`, '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0']),
+      );
+      expect(second.code).toBe(1);
+      expect(second.stderr.split('\n').filter((l) => l.startsWith('error: '))).toEqual([
+        `error: data dir ${dataDir} is in use by the manager with PID ${child.pid}: stop it first, or run this one ` +
+          'with another --data-dir (and other --metrics-bind-address / --health-addr)',
+      ]);
+      expect(readFileSync(kubeconfigPath, 'utf8')).toBe(kubeconfigBefore);
       child.kill('SIGINT');
       const r = await done;
       expect(r.code).toBe(0);

@@ -84,6 +84,8 @@ export {
   UNHEALTHY_MACHINE_REASON,
   UNHEALTHY_NODE_REASON,
   UP_TO_DATE_CONDITION,
+  CONTROL_PLANE_MACHINES_UP_TO_DATE_CONDITION,
+  WORKER_MACHINES_UP_TO_DATE_CONDITION,
   UP_TO_DATE_REASON,
   UPDATE_IN_PROGRESS_ANNOTATION,
   UPDATING_CONDITION,
@@ -134,7 +136,7 @@ export {
   type MachineHealthCheckSpec,
   MachineHealthCheckSpecSchema,
 } from './types/mhc';
-export { type Cluster, ClusterDefinition } from './types/cluster';
+export { type Cluster, ClusterDefinition, type ClusterStatus } from './types/cluster';
 export {
   MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_DRAIN,
   MACHINE_DRAIN_RULE_DRAIN_BEHAVIOR_SKIP,
@@ -275,6 +277,22 @@ export {
   REMEDIATING_REASON,
 } from './remediation';
 export { type MergePriority, summarize, type SummaryOptions } from './summary';
+export {
+  type AggregateConditionOptions,
+  type AggregatedCondition,
+  type AggregateSource,
+  aggregateSourceOf,
+  defaultPriorityFor,
+  newAggregateCondition,
+} from './aggregate-condition';
+export {
+  type MirrorFromUnstructuredOptions,
+  mirrorFromUnstructured,
+  NO_REASON_REPORTED,
+  unstructuredGet,
+  unstructuredGetAll,
+} from './unstructured-conditions';
+export { aggregateStatusVersions, type StatusVersion, versionsFromMachines } from './status-versions';
 export {
   type ClusterConfiguration,
   KUBEADM_V1BETA3,

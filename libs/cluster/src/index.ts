@@ -1,4 +1,5 @@
 export { type ClusterDescendants, type ClusterScope, emptyDescendants } from './scope';
+export { type ClusterPhase, type ClusterStatusInputs, type ClusterStatusResult, computeClusterStatus } from './status';
 export { ClusterControllerModule } from './cluster-controller.module';
 export { ClusterReconciler } from './cluster.reconciler';
 export {

@@ -106,6 +106,7 @@ export {
   resourceVersionChangedPredicate,
 } from './controller/predicates';
 export { type LeaderCallbacks, type LeaderElectionOptions, LeaderElector } from './leader/leader-elector';
+export { LeadershipFence, LeadershipLostError } from './leader/fence';
 export type { Lease } from './leader/lease';
 export { Manager, type ManagerOptions } from './manager/manager';
 export { ControllerRuntimeModule, type ControllerRuntimeModuleOptions } from './nest/controller-runtime.module';
@@ -118,6 +119,7 @@ export {
   CONTROLLER_RUNTIME_OPTIONS,
   KUBE_CLIENT,
   KUBE_CONFIG,
+  LEADERSHIP_FENCE,
   MANAGER,
   METRICS_REGISTRY,
 } from './nest/tokens';

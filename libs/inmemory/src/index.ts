@@ -44,3 +44,5 @@ export {
 } from './pods/simulator';
 export { INMEMORY_CSI_DRIVER } from './pods/volumes';
 export { SAMPLE_NAME, SAMPLE_NAMESPACE } from './pods/sample-workload';
+export { HOST_FILES_ANNOTATION } from './api/constants';
+export { fileDigest, hostFilesOf, type HostFiles } from './host/files';

@@ -109,10 +109,12 @@ export class InMemoryProviderModule {
         },
         {
           provide: INMEMORY_HOST_BACKEND,
-          inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER],
-          useFactory: (clients: WorkloadClusterClientProvider) =>
+          inject: [WORKLOAD_CLUSTER_CLIENT_PROVIDER, KUBE_CLIENT],
+          // Secrets are read directly (not cached), as the bootstrap controller reads them.
+          useFactory: (clients: WorkloadClusterClientProvider, direct: Client) =>
             new WorkloadNodeHostBackend(clients, {
               nodeNotReadyDuringUpdate: updaterOptions?.nodeNotReadyDuringUpdate,
+              secrets: direct,
               now: options.now && (() => new Date(options.now!())),
             }),
         },

@@ -4,12 +4,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { freePort, ManagedProcess } from './process';
+import { freePort, ManagedProcess, startRetryingTakenPorts } from './process';
 
 /** How long an etcd member may take to answer /health. */
 export const ETCD_READY_TIMEOUT_MS = 30_000;
 /** How many times a new cluster is started when a port it was given was taken meanwhile. */
-const PORT_ATTEMPTS = 3;
 /** Timeout of one request to an etcd member's HTTP endpoints (/health, the gRPC gateway). */
 const ETCD_REQUEST_TIMEOUT_MS = 2000;
 
@@ -99,20 +98,14 @@ export class EtcdCluster {
     return this.members.map((m) => m.clientUrl).join(',');
   }
 
-  /**
-   * Starts a new cluster. The ports are picked free but released before etcd binds them, so another process on the
-   * machine (a parallel test suite) can take one in between: etcd then exits with "address already in use", and the
-   * cluster is started again on other ports (a few times).
-   */
+  /** Starts a new cluster; on ports another process took meanwhile, again on other ports (startRetryingTakenPorts). */
   async start(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.startOnce();
-      } catch (e) {
-        if (attempt >= PORT_ATTEMPTS || !String((e as Error).message).includes('address already in use')) throw e;
+    await startRetryingTakenPorts(
+      () => this.startOnce(),
+      () => {
         for (const m of this.members.splice(0)) rmSync(m.dataDir, { recursive: true, force: true });
-      }
-    }
+      },
+    );
   }
 
   private async startOnce(): Promise<void> {

@@ -7,7 +7,7 @@ import { request } from 'node:https';
 import { join } from 'node:path';
 import { generateServingCerts } from './tls';
 import { AUDIT_POLICY, AuditLog } from './audit';
-import { freePort, ManagedProcess } from './process';
+import { freePort, ManagedProcess, startRetryingTakenPorts } from './process';
 
 /** How long kube-apiserver may take to answer /readyz (post-start hooks, RBAC bootstrap policy). */
 export const KUBE_APISERVER_READY_TIMEOUT_MS = 90_000;
@@ -24,6 +24,8 @@ export interface KubeApiServerOptions {
   etcdServers: string;
   /** Secure port; 0 or omitted picks a free one. */
   port?: number;
+  /** Where free ports come from (default freePort); a test hands out a taken one. */
+  freePort?: () => Promise<number>;
   /** Extra flags, `--name=value`, appended last (so they win). */
   extraArgs?: string[];
   /** How long it may take to become ready (default KUBE_APISERVER_READY_TIMEOUT_MS). */
@@ -78,7 +80,16 @@ export class KubeApiServer {
     this.auditLog = new AuditLog(join(opts.dir, 'audit.log'));
   }
 
+  /** Starts the server; on a free port another process took meanwhile, again on another (startRetryingTakenPorts). */
   async start(): Promise<KubeApiServerEndpoint> {
+    if (this.opts.port) return this.startOnce(); // a port asked for: its bind error is the answer
+    return startRetryingTakenPorts(
+      () => this.startOnce(),
+      () => undefined,
+    );
+  }
+
+  private async startOnce(): Promise<KubeApiServerEndpoint> {
     const { dir } = this.opts;
     const certs = await generateServingCerts();
     writeFileSync(join(dir, 'apiserver.crt'), certs.cert);
@@ -90,7 +101,7 @@ export class KubeApiServer {
     const token = randomBytes(24).toString('hex');
     writeFileSync(join(dir, 'tokens.csv'), `${token},${ADMIN_USER},${ADMIN_USER},system:masters\n`, { mode: 0o600 });
     writeFileSync(join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
-    const port = this.opts.port || (await freePort());
+    const port = this.opts.port || (await (this.opts.freePort ?? freePort)());
     const url = `https://127.0.0.1:${port}`;
     const endpoint = { url, token, caData: Buffer.from(certs.caCert).toString('base64') };
     this.process = new ManagedProcess({

@@ -34,6 +34,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How many times a component is started on new free ports when the one it was given was taken meanwhile. */
+export const PORT_ATTEMPTS = 3;
+
+/**
+ * Runs `startOnce` again (up to PORT_ATTEMPTS times) while it fails because a component could not bind its port. The
+ * ports are picked free but released before the component binds them, so another process on the machine (a parallel
+ * test suite) can take one in between; the component then exits with "address already in use". `cleanup` runs
+ * before each new attempt.
+ */
+export async function startRetryingTakenPorts<T>(startOnce: () => Promise<T>, cleanup: () => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce();
+    } catch (e) {
+      if (attempt >= PORT_ATTEMPTS || !portWasTaken(e)) throw e;
+      cleanup();
+    }
+  }
+}
+
+const portWasTaken = (e: unknown): boolean =>
+  String((e as Error).message).includes('address already in use') ||
+  (e instanceof ComponentError && tailOf(e.logPath, 20).includes('address already in use'));
+
 /** The last `n` non-empty lines of a log file ('' when it cannot be read). */
 export function tailOf(path: string, n = 5): string {
   try {

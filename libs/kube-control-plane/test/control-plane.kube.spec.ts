@@ -9,6 +9,7 @@ import {
   EtcdCluster,
   freePort,
   getWithToken,
+  KubeApiServer,
   kubeAssetsDir,
   requestWithToken,
   startKubeControlPlane,
@@ -237,6 +238,36 @@ describe('EtcdCluster when a port it was given is taken before etcd binds it', (
       expect(await etcd.healthy(etcd.members[0])).toBe(true);
       expect(handedOut).toBe(4);
     } finally {
+      await etcd.stop();
+      busy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('KubeApiServer when the free port it was given is taken before it binds it', () => {
+  it('starts again on another port', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const taken = (busy.address() as { port: number }).port;
+    let handedOut = 0;
+    const ports = async () => (handedOut++ === 0 ? taken : freePort());
+    const dir = mkdtempSync(join(tmpdir(), 'apiserver-port-'));
+    const etcd = new EtcdCluster({ binary: join(kubeAssetsDir(), 'etcd'), dir: join(dir, 'etcd') });
+    await etcd.start();
+    const server = new KubeApiServer({
+      binary: join(kubeAssetsDir(), 'kube-apiserver'),
+      dir,
+      etcdServers: etcd.clientUrls,
+      freePort: ports,
+    });
+    try {
+      const endpoint = await server.start();
+      expect(endpoint.url).not.toContain(`:${taken}`);
+      expect(handedOut).toBe(2);
+      expect((await getWithToken(endpoint, '/readyz')).status).toBe(200);
+    } finally {
+      await server.stop();
       await etcd.stop();
       busy.close();
       rmSync(dir, { recursive: true, force: true });

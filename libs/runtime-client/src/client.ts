@@ -1,4 +1,5 @@
 // The runtime client: find handlers for a hook and call them (upstream: internal/runtime/client/client.go).
+import type { LeadershipFence } from '@capi/controller-runtime';
 import { matchesLabelSelector } from '@capi/apimachinery';
 import {
   DEFAULT_HANDLER_TIMEOUT_SECONDS,
@@ -74,6 +75,8 @@ export class RuntimeClient {
     private readonly transport: ExtensionTransport,
     private readonly namespaceLabels: NamespaceLabelsReader,
     private readonly metrics?: RuntimeSdkMetrics,
+    /** Refuses hook calls of a deposed leader (controller-runtime's LeadershipFence). */
+    private readonly fence?: LeadershipFence,
   ) {}
 
   isReady(): boolean {
@@ -147,6 +150,8 @@ export class RuntimeClient {
       if (hit) return hit as HookResponse<H>;
     }
 
+    // An extension acts on what it is asked (UpdateMachine changes a host): a deposed leader asks nothing.
+    this.fence?.check(`calling ${hook} extension ${name}`);
     let response: HookResponse<H>;
     try {
       response = await invokeHandler(

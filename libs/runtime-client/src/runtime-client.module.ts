@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Registry } from 'prom-client';
-import { METRICS_REGISTRY, type Client } from '@capi/controller-runtime';
+import { LEADERSHIP_FENCE, METRICS_REGISTRY, type Client, type LeadershipFence } from '@capi/controller-runtime';
 import { RuntimeClient, type NamespaceLabelsReader } from './client';
 import { ExtensionConfigReconciler, type ExtensionConfigReconcilerOptions } from './extension-config-reconciler';
 import { InProcessAwareTransport } from './in-process/in-process-transport';
@@ -102,9 +102,20 @@ export class RuntimeClientModule {
       },
       {
         provide: RUNTIME_CLIENT,
-        useFactory: (r: ExtensionRegistry, t: ExtensionTransport, ns: NamespaceLabelsReader, m: RuntimeSdkMetrics) =>
-          new RuntimeClient(r, t, ns, m),
-        inject: [EXTENSION_REGISTRY, EXTENSION_TRANSPORT, NAMESPACE_LABELS_READER, RUNTIME_SDK_METRICS],
+        useFactory: (
+          r: ExtensionRegistry,
+          t: ExtensionTransport,
+          ns: NamespaceLabelsReader,
+          m: RuntimeSdkMetrics,
+          fence?: LeadershipFence,
+        ) => new RuntimeClient(r, t, ns, m, fence),
+        inject: [
+          EXTENSION_REGISTRY,
+          EXTENSION_TRANSPORT,
+          NAMESPACE_LABELS_READER,
+          RUNTIME_SDK_METRICS,
+          { token: LEADERSHIP_FENCE, optional: true },
+        ],
       },
       {
         provide: EXTENSION_CONFIG_RECONCILER,

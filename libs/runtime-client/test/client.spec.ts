@@ -1,4 +1,5 @@
 // RuntimeClient against real HTTPS extension servers on 127.0.0.1.
+import { LeadershipFence, LeadershipLostError } from '@capi/controller-runtime';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { HOOKS_API_VERSION, type CanUpdateMachineRequest, type UpdateMachineRequest } from '@capi/api';
@@ -110,6 +111,18 @@ describe('RuntimeClient', () => {
     expect(last.path).toBe('/hooks.runtime.cluster.x-k8s.io/v1alpha1/updatemachine/update-machine');
     expect(last.search).toBe('?timeout=10s');
     expect(last.body).toMatchObject({ apiVersion: HOOKS_API_VERSION, kind: 'UpdateMachineRequest' });
+  });
+
+  it('a deposed leader (its LeadershipFence refuses) calls no extension', async () => {
+    const fence = new LeadershipFence();
+    const fenced = new RuntimeClient(registry, transport, async (ns) => namespaces[ns] ?? {}, undefined, fence);
+    await fenced.callExtension('UpdateMachine', forObject, 'update-machine.good', updateRequest());
+    const before = calls;
+    fence.bind(() => false);
+    await expect(
+      fenced.callExtension('UpdateMachine', forObject, 'update-machine.good', updateRequest()),
+    ).rejects.toThrow(new LeadershipLostError('calling UpdateMachine extension update-machine.good').message);
+    expect(calls).toBe(before);
   });
 
   it('merges ExtensionConfig settings, request keys win', async () => {

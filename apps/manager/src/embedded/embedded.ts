@@ -1,7 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { crdRegistry } from '@capi/api';
-import { ApiServer, renderKubeconfig } from '@capi/apiserver';
+import { lockDataDir } from './data-dir-lock';
+import { ApiServer, ensurePrivateDir, renderKubeconfig, type Logger } from '@capi/apiserver';
 import { registerInMemoryKinds } from '@capi/inmemory';
 
 /**
@@ -27,7 +28,8 @@ export interface ApiServerEmbeddedOptions {
   port?: number;
   /** How long the API server keeps an Event after its last write (--event-ttl; default 1 h); 0 keeps them. */
   eventTtlMs?: number;
-  log?: (msg: string) => void;
+  /** The API server's log lines, by level (failures such as requests answered 500 go to `error`). */
+  logger?: Logger;
 }
 
 /** Files under the data directory. */
@@ -47,12 +49,28 @@ export function embeddedCrds(): object[] {
 /** Embedded default backed by @capi/apiserver's ApiServer (HTTPS on 127.0.0.1) with the project's CRDs installed. */
 export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   private server?: ApiServer;
+  /** Releases the data dir's lock (lockDataDir). */
+  private unlock?: () => void;
 
   constructor(private readonly opts: ApiServerEmbeddedOptions = {}) {}
 
   async start(): Promise<{ kubeconfig: string; kubeconfigPath?: string }> {
+    try {
+      return await this.startLocked();
+    } catch (e) {
+      await this.stop(); // the lock too
+      throw e;
+    }
+  }
+
+  private async startLocked(): Promise<{ kubeconfig: string; kubeconfigPath?: string }> {
     const dataDir = this.opts.dataDir && resolve(this.opts.dataDir);
     const paths = dataDir ? embeddedPaths(dataDir) : undefined;
+    // Secrets live in it: private, as etcd's data dir (a wider existing one is narrowed, with a warning).
+    const narrowed = dataDir ? ensurePrivateDir(dataDir) : undefined;
+    if (narrowed) (this.opts.logger?.warn ?? this.opts.logger?.info)?.call(this.opts.logger, narrowed);
+    // Before anything in it is read or written: another manager may be serving from it.
+    if (dataDir) this.unlock = lockDataDir(dataDir);
     if (paths) mkdirSync(paths.serverState, { recursive: true, mode: 0o700 });
     const previousPort = paths && existsSync(paths.port) ? Number(readFileSync(paths.port, 'utf8')) : undefined;
     const wanted = this.opts.port ?? (Number.isInteger(previousPort) ? previousPort : 0);
@@ -80,14 +98,13 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   }
 
   private async listen(paths: ReturnType<typeof embeddedPaths> | undefined, port: number) {
-    const log = this.opts.log;
     const server = new ApiServer({
       storage: paths ? { type: 'sqlite', path: paths.database } : { type: 'memory' },
       dataDir: paths?.serverState,
       host: '127.0.0.1',
       port,
       eventTtlMs: this.opts.eventTtlMs,
-      logger: log && { info: log, error: log },
+      logger: this.opts.logger,
     });
     try {
       const started = await server.start();
@@ -106,5 +123,7 @@ export class ApiServerEmbeddedEnvironment implements EmbeddedEnvironment {
   async stop(): Promise<void> {
     await this.server?.stop();
     this.server = undefined;
+    this.unlock?.();
+    this.unlock = undefined;
   }
 }

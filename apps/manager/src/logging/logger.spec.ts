@@ -1,4 +1,4 @@
-import { JsonLogger } from './logger';
+import { JsonLogger, NestStartupLogger } from './logger';
 
 function collect(format: 'json' | 'text' = 'json', level: 'info' | 'debug' | 'trace' = 'info') {
   const lines: string[] = [];
@@ -61,5 +61,22 @@ describe('JsonLogger', () => {
     const { logger, lines } = collect('text');
     logger.child({ controller: 'kcp' }).log('scaled up', 'KCP');
     expect(lines[0]).toMatch(/^\S+ INFO \[KCP\] scaled up controller="kcp"\n$/);
+  });
+});
+
+describe('NestStartupLogger', () => {
+  it("puts Nest's start-up lines and its ExceptionHandler line at debug; everything else keeps its level", () => {
+    const { logger, records } = collect('json', 'debug');
+    const nest = new NestStartupLogger(logger);
+    nest.log('KcpControllerModule dependencies initialized', 'InstanceLoader');
+    nest.error('ApiAccessError: refused', 'stack', 'ExceptionHandler');
+    nest.warn('list/watch failed', 'SharedInformer(Machine)');
+    nest.error('reconcile failed', 'Controller(machine)');
+    expect(records().map((r) => [r.level, r.logger])).toEqual([
+      ['debug', 'InstanceLoader'],
+      ['debug', 'ExceptionHandler'],
+      ['warn', 'SharedInformer(Machine)'],
+      ['error', 'Controller(machine)'],
+    ]);
   });
 });

@@ -115,3 +115,40 @@ function textStream(dest: DestinationStream): DestinationStream {
     },
   };
 }
+
+/** Nest's own start-up contexts: their lines ("X dependencies initialized") are debug detail for an operator. */
+const NEST_STARTUP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'NestApplicationContext']);
+
+/**
+ * The logger Nest uses while the application context is created, before the LOGGER provider exists. Nest's start-up
+ * lines go to debug; its ExceptionHandler line for a failing provider too, because main reports that failure as one
+ * `error:` line and the exit record.
+ */
+export class NestStartupLogger implements LoggerService {
+  constructor(private readonly out: JsonLogger) {}
+
+  private demoted(rest: unknown[]): boolean {
+    const context = rest[rest.length - 1];
+    return typeof context === 'string' && (NEST_STARTUP_CONTEXTS.has(context) || context === 'ExceptionHandler');
+  }
+  log(message: unknown, ...rest: unknown[]): void {
+    if (this.demoted(rest)) this.out.debug(message, ...rest);
+    else this.out.log(message, ...rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    if (this.demoted(rest)) this.out.debug(message, ...rest);
+    else this.out.error(message, ...rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.out.warn(message, ...rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.out.debug(message, ...rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.out.verbose(message, ...rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.out.fatal(message, ...rest);
+  }
+}

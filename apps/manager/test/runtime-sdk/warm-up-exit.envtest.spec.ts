@@ -1,5 +1,9 @@
-// The manager exits (non-zero, one log line naming the ExtensionConfigs) when the registry warm-up gives up, as upstream.
+// The manager exits (non-zero, one log line naming the ExtensionConfigs) when the registry warm-up gives up, as upstream;
+// the embedded default keeps its API server up instead and says how to fix the ExtensionConfig.
 import 'reflect-metadata';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -40,18 +44,14 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
   let client: KubeClient;
   const apps: INestApplicationContext[] = [];
 
+  let dir: string;
+
   beforeAll(async () => {
     env = await startEnvtest();
     const kc = new KubeConfig();
     kc.loadFromString(env.kubeconfig);
     client = new KubeClient(kc);
-  });
-  afterAll(async () => {
-    for (const app of apps) await app.close();
-    await env?.stop();
-  });
-
-  it('requests exit code 1 and logs one error line naming the ExtensionConfigs it could not discover', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'warm-up-'));
     // Nothing listens on the port of a closed server.
     const tls = await generateServerTls();
     const gone = await createExtensionServer({ tls, handlers: [] });
@@ -62,13 +62,21 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
       metadata: { name: 'unreachable-updater' },
       spec: { clientConfig: { url: gone.url, caBundle: Buffer.from(tls.cert).toString('base64') } },
     });
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await env?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
+  /** Starts the manager's extensionconfig controller (short warm-up budget) on `argv`; its log lines and exit requests. */
+  async function startManager(argv: string[], started: { kubeconfigPath?: string } = {}) {
     const lines: Record<string, unknown>[] = [];
     const logger = JsonLogger.create({ destination: { write: (l: string) => void lines.push(JSON.parse(l)) } });
     const requests: Array<{ code: number; reason: string }> = [];
     const exit: ManagerExit = { request: (code, reason) => void requests.push({ code, reason }) };
     const embedded: EmbeddedEnvironment = {
-      start: async () => ({ kubeconfig: env.kubeconfig }),
+      start: async () => ({ kubeconfig: env.kubeconfig, ...started }),
       stop: async () => undefined,
     } as EmbeddedEnvironment;
     // The real ExtensionConfigModule with a short warm-up budget (upstream's is 60 s).
@@ -80,7 +88,7 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
       },
     };
     const root = buildManagerModule(
-      config('--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true,InPlaceUpdates=false'),
+      config('--controllers=extensionconfig', '--feature-gates=RuntimeSDK=true,InPlaceUpdates=false', ...argv),
       {
         controllers,
         providers: [
@@ -93,9 +101,16 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
     const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
     apps.push(app);
     await app.init();
-
+    const warmUpLines = () => lines.filter((l) => String(l.msg).startsWith('ExtensionConfig registry warm-up failed'));
     const deadline = Date.now() + 30_000;
-    while (requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    while (warmUpLines().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    return { requests, warmUpLines };
+  }
+
+  it('an external API server: requests exit code 1 and logs one error line naming the ExtensionConfigs it could not discover', async () => {
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, env.kubeconfig);
+    const { requests, warmUpLines } = await startManager([`--kubeconfig=${kubeconfig}`, '--namespace=default']);
     expect(requests).toEqual([
       {
         code: 1,
@@ -103,8 +118,7 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
           'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; exiting',
       },
     ]);
-    const exitLines = lines.filter((l) => String(l.msg).startsWith('ExtensionConfig registry warm-up failed'));
-    expect(exitLines).toEqual([
+    expect(warmUpLines()).toEqual([
       expect.objectContaining({
         level: 'error',
         logger: 'manager',
@@ -112,6 +126,24 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
         error: expect.stringContaining('timed out after 600ms'),
       }),
     ]);
+  });
+
+  it('the embedded API server: keeps running (it would die with the process) and says how to fix or delete it', async () => {
+    const { requests, warmUpLines } = await startManager([], { kubeconfigPath: '/data/kubeconfig' });
+    expect(warmUpLines()).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        extensionConfigs: ['unreachable-updater'],
+        msg:
+          'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; the ' +
+          'embedded API server keeps running and hooks that need them fail until then: fix their spec.clientConfig ' +
+          '(kubectl --kubeconfig /data/kubeconfig edit extensionconfig/unreachable-updater) or delete them ' +
+          '(kubectl --kubeconfig /data/kubeconfig delete extensionconfig/unreachable-updater)',
+      }),
+    ]);
+    // Past the warm-up budget, still no exit.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(requests).toEqual([]);
   });
 
   it('DeferredManagerExit keeps the first request for a handler that subscribes later', () => {

@@ -1,7 +1,12 @@
 // cluster.x-k8s.io/v1beta2 Cluster (upstream cluster_types.go). `topology` is kept opaque.
 import { Type, type Static } from '@sinclair/typebox';
 import { MapList, Obj, OptBool, OptInt32, OptString, Opaque, StringMap, AtomicList, Enum } from '../schema/k8s';
-import { ConditionsSchema, ContractVersionedObjectReferenceSchema, ReplicaCountersSchema } from '../schema/meta';
+import {
+  ConditionsSchema,
+  ContractVersionedObjectReferenceSchema,
+  ReplicaCountersSchema,
+  StatusVersionsSchema,
+} from '../schema/meta';
 import { defineKind, type KindObject } from '../schema/kind';
 import { CLUSTER_GROUP, V1BETA2 } from '../gvk';
 
@@ -38,7 +43,11 @@ export const ClusterSpecSchema = Obj({
 });
 export type ClusterSpec = Static<typeof ClusterSpecSchema>;
 
-const ReplicaSummarySchema = Obj({ desiredReplicas: OptInt32(), ...ReplicaCountersSchema });
+const ReplicaSummarySchema = Obj({
+  desiredReplicas: OptInt32(),
+  ...ReplicaCountersSchema,
+  versions: StatusVersionsSchema(),
+});
 
 export const ClusterStatusSchema = Obj({
   conditions: ConditionsSchema(),

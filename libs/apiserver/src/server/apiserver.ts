@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KubeObject } from '@capi/apimachinery';
-import { Store } from '../storage';
+import { ensurePrivateDir, PRIVATE_DIR_MODE, Store } from '../storage';
 import { GarbageCollector } from '../gc';
 import { DisruptionController } from '../disruption';
 import { DEFAULT_EVENT_TTL_MS, deleteExpired, eventLeases } from './event-ttl';
@@ -21,6 +21,9 @@ import { createUpgradeHandler } from './upgrade';
 
 export interface Logger {
   info(msg: string): void;
+  /** Something the operator should fix (e.g. a data dir others can read); info when absent. */
+  warn?(msg: string): void;
+  /** A failure: requests answered 500, a failed garbage collection. */
   error(msg: string): void;
 }
 
@@ -104,9 +107,11 @@ export class ApiServer {
   async start(): Promise<StartedServer> {
     if (this.started) return this.started;
     const log = this.opts.logger;
-    if (this.opts.dataDir) mkdirSync(this.opts.dataDir, { recursive: true });
+    const narrowed = this.opts.dataDir ? ensurePrivateDir(this.opts.dataDir) : undefined;
+    if (narrowed) (log?.warn ?? log?.info)?.call(log, narrowed);
     const path = this.opts.storage.type === 'memory' ? ':memory:' : this.opts.storage.path;
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    // A database outside the data dir: its folder is created private, an existing one is the caller's.
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
     const store = new Store({
       path,
       historySize: this.opts.historySize,

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { deepFreeze, shareManagedFieldsTrees, type KubeObject } from '@capi/apimachinery';
 import { Leases, type LeaseOptions } from './leases';
 import { decodeRow, encodeRow } from './rows';
+import { ensurePrivateDatabaseFiles } from './file-modes';
 
 /** One stored object: `key` is "<group>/<resource>/<namespace>/<name>" (empty segments for core / cluster-scoped). */
 export interface StoredObject {
@@ -105,6 +106,7 @@ export class Store {
   private readonly shareTrees = shareManagedFieldsTrees();
 
   constructor(opts: StoreOptions) {
+    if (opts.path !== ':memory:') ensurePrivateDatabaseFiles(opts.path);
     this.db = new Database(opts.path);
     this.historySize = opts.historySize ?? 10000;
     this.maxValueBytes = opts.maxValueBytes ?? Infinity;
@@ -113,6 +115,7 @@ export class Store {
     if (opts.path !== ':memory:') {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = FULL');
+      ensurePrivateDatabaseFiles(opts.path);
     }
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS objects (key TEXT PRIMARY KEY, resource TEXT NOT NULL, namespace TEXT NOT NULL,

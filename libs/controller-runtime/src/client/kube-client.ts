@@ -1,6 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, isNotFound } from './errors';
-import { ClientMetrics, ClientVerb } from './client-metrics';
+import { ClientMetrics, ClientVerb, WRITE_VERBS } from './client-metrics';
+import type { LeadershipFence } from '../leader/fence';
 import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
 import { ClientRateLimit, RequestRateLimiter, rateLimiterFor } from './token-bucket';
 import { RawRequest, Transport, readBody, toApiError } from './transport';
@@ -27,6 +28,8 @@ import {
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface KubeClientOptions {
+  /** Refuses writes of a deposed leader (the Manager binds it when leader election is on). */
+  fence?: LeadershipFence;
   metrics?: ClientMetrics;
   /** Default field manager for writes without one. */
   fieldManager?: string;
@@ -287,6 +290,9 @@ export class KubeClient implements Client {
   }
 
   private async call<T>(verb: ClientVerb, kind: string, subresource: string | undefined, req: RawRequest): Promise<T> {
+    // A deposed leader writes nothing (LeadershipFence); the lease itself and Events are not the work it guards.
+    if (WRITE_VERBS.includes(verb) && kind !== 'Lease' && kind !== 'Event')
+      this.opts.fence?.check(`${verb} ${kind}${subresource ? `/${subresource}` : ''}`);
     try {
       const out = await this.transport.json<T>({
         ...req,

@@ -39,6 +39,10 @@ export class LeaderElector {
   private running?: Promise<void>;
   private observed?: { holder: string; renewTime?: string; at: number };
   private lastLease?: Lease;
+  /** When this candidate last acquired or renewed the lease (clock ms); undefined before it ever did. */
+  private lastRenewAt?: number;
+  /** Stepped down because renewals failed (not stopped): refuse work until the lease is acquired again. */
+  private lost = false;
 
   constructor(
     private readonly client: Client,
@@ -52,6 +56,17 @@ export class LeaderElector {
     if (!(d.lease > d.renewDeadline && d.renewDeadline > d.retry)) {
       throw new Error('leader election needs leaseDuration > renewDeadline > retryPeriod');
     }
+  }
+
+  /**
+   * False once this candidate led and its last successful acquire/renew is older than the renew deadline (see
+   * LeadershipFence), even before the renew loop noticed, and after it stepped down for failed renewals; true before
+   * it ever led.
+   */
+  mayAct(): boolean {
+    if (this.lastRenewAt === undefined) return true;
+    if (this.lost) return false;
+    return this.clock.now() - this.lastRenewAt < this.durations().renewDeadline;
   }
 
   isLeader(): boolean {
@@ -104,6 +119,7 @@ export class LeaderElector {
       throw e;
     }
     this.observe(this.lastLease, now);
+    this.lastRenewAt = now;
     return true;
   }
 
@@ -141,6 +157,7 @@ export class LeaderElector {
       while (!signal.aborted && !(await this.attempt())) await sleep(this.clock, d.retry, signal);
       if (signal.aborted) break;
       this.leading = true;
+      this.lost = false;
       this.log.log(`${this.identity} became leader of ${this.opts.namespace}/${this.opts.name}`);
       await this.callbacks.onStartedLeading();
       // Renew every retry period; step down if no renewal succeeds within the renew deadline.
@@ -152,7 +169,10 @@ export class LeaderElector {
         else if (this.clock.now() - lastRenew >= d.renewDeadline) break;
       }
       this.leading = false;
-      if (!signal.aborted) this.log.warn(`${this.identity} lost the lease ${this.opts.namespace}/${this.opts.name}`);
+      if (!signal.aborted) {
+        this.lost = true;
+        this.log.warn(`${this.identity} lost the lease ${this.opts.namespace}/${this.opts.name}`);
+      }
       await this.callbacks.onStoppedLeading();
     }
     if (this.opts.releaseOnCancel !== false) await this.release();

@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
 import { CachedClient } from '../cache/cached-client';
 import { Client } from '../client/types';
+import type { LeadershipFence } from '../leader/fence';
 import { Controller, DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS } from '../controller/controller';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeaderElectionOptions, LeaderElector } from '../leader/leader-elector';
@@ -29,6 +30,8 @@ export interface ManagerOptions {
   concurrency?: Readonly<Record<string, number>>;
   /** Called when leadership is lost other than by stop(). Controllers are stopped before. */
   onLeadershipLost?: () => void;
+  /** Bound to the LeaderElector (LeaderElector.mayAct) when leader election is on; the client checks it. */
+  fence?: LeadershipFence;
 }
 
 /** How long start() waits for the informers' first sync (controller-runtime's default CacheSyncTimeout, 2 min). */
@@ -53,6 +56,7 @@ export class Manager {
   private state: 'new' | 'starting' | 'started' | 'stopping' | 'stopped' = 'new';
   private leading = false;
   private electedWaiters: (() => void)[] = [];
+  private readonly leadershipLostListeners: (() => void)[] = [];
 
   constructor(private readonly opts: ManagerOptions) {
     this.client = opts.client;
@@ -87,6 +91,11 @@ export class Manager {
   }
 
   /** Resolves once controllers are running (immediately without leader election). */
+  /** Calls `listener` when leadership is lost (not on stop); controller-runtime's Start returns an error then. */
+  onLeadershipLost(listener: () => void): void {
+    this.leadershipLostListeners.push(listener);
+  }
+
   elected(): Promise<void> {
     if (this.leading) return Promise.resolve();
     return new Promise((resolve) => this.electedWaiters.push(resolve));
@@ -116,6 +125,7 @@ export class Manager {
       },
       this.clock,
     );
+    this.opts.fence?.bind(() => this.elector?.mayAct() ?? true);
     this.elector.start();
   }
 
@@ -148,6 +158,7 @@ export class Manager {
     if (this.state !== 'stopping') {
       this.log.error('leadership lost; controllers stopped');
       this.opts.onLeadershipLost?.();
+      for (const l of this.leadershipLostListeners) l();
     }
   }
 

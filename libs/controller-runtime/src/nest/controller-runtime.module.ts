@@ -17,6 +17,7 @@ import { KubeClient } from '../client/kube-client';
 import type { ClientRateLimit } from '../client/token-bucket';
 import type { ApiWarningHandler } from '../client/warnings';
 import { ControllerOptions, Reconciler } from '../controller/types';
+import { LeadershipFence } from '../leader/fence';
 import { LeaderElectionOptions } from '../leader/leader-elector';
 import { Manager } from '../manager/manager';
 import { CacheResync } from './cache-resync';
@@ -28,6 +29,7 @@ import {
   CONTROLLER_RUNTIME_OPTIONS,
   KUBE_CLIENT,
   KUBE_CONFIG,
+  LEADERSHIP_FENCE,
   MANAGER,
   METRICS_REGISTRY,
 } from './tokens';
@@ -117,11 +119,13 @@ export class ControllerRuntimeModule {
             typeof options.kubeconfig === 'function' ? await options.kubeconfig() : options.kubeconfig,
         },
         { provide: METRICS_REGISTRY, useFactory: () => options.registry ?? new Registry() },
+        { provide: LEADERSHIP_FENCE, useFactory: () => new LeadershipFence() },
         {
           provide: KUBE_CLIENT,
-          inject: [KUBE_CONFIG, METRICS_REGISTRY],
-          useFactory: (kc: KubeConfig, registry: Registry) =>
+          inject: [KUBE_CONFIG, METRICS_REGISTRY, LEADERSHIP_FENCE],
+          useFactory: (kc: KubeConfig, registry: Registry, fence: LeadershipFence) =>
             new KubeClient(kc, {
+              fence,
               metrics: combineClientMetrics(new PromClientMetrics(registry), options.clientMetrics),
               fieldManager: options.fieldManager,
               rateLimit: options.clientRateLimit,
@@ -131,10 +135,11 @@ export class ControllerRuntimeModule {
         },
         {
           provide: MANAGER,
-          inject: [KUBE_CLIENT, METRICS_REGISTRY],
-          useFactory: (client: KubeClient, registry: Registry) =>
+          inject: [KUBE_CLIENT, METRICS_REGISTRY, LEADERSHIP_FENCE],
+          useFactory: (client: KubeClient, registry: Registry, fence: LeadershipFence) =>
             new Manager({
               client,
+              fence,
               registry,
               namespace: options.namespace,
               leaderElection: options.leaderElection,

@@ -11,3 +11,5 @@ export const MANAGER = Symbol('MANAGER');
 /** prom-client Registry with controller/workqueue/client metrics. */
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 export const CONTROLLER_RUNTIME_OPTIONS = Symbol('CONTROLLER_RUNTIME_OPTIONS');
+/** The LeadershipFence the client and the Runtime SDK client check before writes and hook calls. */
+export const LEADERSHIP_FENCE = Symbol('LEADERSHIP_FENCE');

@@ -144,6 +144,20 @@ describe('LeaderElector against a Lease', () => {
     expect((await client.get<Lease>(ref)).spec!.holderIdentity).toBe('');
   });
 
+  it('mayAct: true before leading; false once the last renewal is older than the renew deadline', async () => {
+    const clock = new FakeClock(2_000_000);
+    const opts = { namespace: 'le3', name: 'lock', leaseDurationMs: 15_000, renewDeadlineMs: 10_000 };
+    const a = new LeaderElector(client, { ...opts, identity: 'a' }, noop, clock);
+    expect(a.mayAct()).toBe(true);
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    clock.advance(9_999);
+    expect(a.mayAct()).toBe(true);
+    clock.advance(1);
+    expect(a.mayAct()).toBe(false); // 5 s before another candidate may take the lease over
+    expect(await a.tryAcquireOrRenew()).toBe(true);
+    expect(a.mayAct()).toBe(true);
+  });
+
   it('rejects inconsistent durations', () => {
     expect(
       () =>

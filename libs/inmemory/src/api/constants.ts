@@ -33,6 +33,8 @@ export const DATA_SECRET_AVAILABLE_CONDITION = 'DataSecretAvailable';
 export const PROVISIONED_REASON = 'Provisioned';
 export const PROVISIONING_REASON = 'Provisioning';
 export const WAITING_FOR_BOOTSTRAP_DATA_REASON = 'WaitingForBootstrapData';
+/** The VM's bootstrap data could not be run (upstream DevMachine's BootstrapFailed, docker backend). */
+export const BOOTSTRAP_FAILED_REASON = 'BootstrapFailed';
 export const WAITING_FOR_MACHINE_REASON = 'WaitingForMachine';
 export const WAITING_FOR_VM_REASON = 'WaitingForVM';
 export const WAITING_FOR_VM_PROVISIONED_REASON = 'WaitingForVMProvisioned';
@@ -49,3 +51,8 @@ export const NODE_ROLE_CONTROL_PLANE_LABEL = 'node-role.kubernetes.io/control-pl
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 /** Node annotation with the InMemoryMachine spec fields the host has applied (JSON), updated by in-place updates. */
 export const APPLIED_SPEC_ANNOTATION = 'infrastructure.cluster.x-k8s.io/in-memory-applied-spec';
+/**
+ * Node annotation with the files on the simulated host (JSON, path → `sha256:<hex>` of the content): what bootstrap
+ * (cloud-init write_files) and in-place updates (the KubeadmConfig's spec.files) wrote.
+ */
+export const HOST_FILES_ANNOTATION = 'infrastructure.cluster.x-k8s.io/in-memory-host-files';

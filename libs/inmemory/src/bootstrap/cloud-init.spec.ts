@@ -5,9 +5,11 @@ import {
   bootstrapDataSecret,
   desiredConfigStatus,
   isInit,
+  KUBEADM_CONFIG_PATH,
   renderCloudInit,
   secretRefsOf,
 } from './cloud-init';
+import { cloudInitFiles, fileDigest } from '../host/files';
 
 const machine: Machine = {
   apiVersion: CLUSTER_API_VERSION,
@@ -127,5 +129,21 @@ describe('desiredConfigStatus', () => {
       reason: 'SecretContentNotFound',
       message: 'file /b: missing',
     });
+  });
+});
+
+describe('the bootstrap data on the simulated host', () => {
+  it("writes the KubeadmConfig's files (Secret contents resolved) and kubeadm's config, as cloud-init would", () => {
+    const spec = {
+      joinConfiguration: {},
+      files: [
+        { path: '/a', content: 'A' },
+        { path: '/b', contentFrom: { secret: { name: 's', key: 'k' } } },
+        { path: '/c', encoding: 'base64' as const, content: Buffer.from('C').toString('base64') },
+      ],
+    };
+    const files = cloudInitFiles(renderCloudInit(config(spec), machine, { '/b': 'B' }));
+    expect(Object.keys(files).sort()).toEqual(['/a', '/b', '/c', KUBEADM_CONFIG_PATH]);
+    expect(files).toMatchObject({ '/a': fileDigest('A'), '/b': fileDigest('B'), '/c': fileDigest('C') });
   });
 });

@@ -39,6 +39,28 @@ export class BootstrapDataError extends Error {
   }
 }
 
+/**
+ * A KubeadmConfig file as a cloud-init `write_files` entry; `resolved` maps paths to the content of their `contentFrom`
+ * Secrets (a missing one is a BootstrapDataError). Used for bootstrap data and by in-place updates of `spec.files`.
+ */
+export function writeFileEntry(f: KubeadmFile, resolved: Record<string, string>) {
+  const content = f.contentFrom ? resolved[f.path] : f.content;
+  if (content === undefined && f.contentFrom) {
+    throw new BootstrapDataError(
+      'SecretContentNotFound',
+      `file ${f.path}: key "${f.contentFrom.secret.key}" of Secret "${f.contentFrom.secret.name}" not found`,
+    );
+  }
+  return {
+    path: f.path,
+    ...(f.owner ? { owner: f.owner } : {}),
+    ...(f.permissions ? { permissions: f.permissions } : {}),
+    ...(f.encoding ? { encoding: f.encoding } : {}),
+    ...(f.append ? { append: true } : {}),
+    content: content ?? '',
+  };
+}
+
 /** Whether the Machine runs `kubeadm init` (first control plane) rather than `kubeadm join`. */
 export const isInit = (spec: KubeadmConfigSpec): boolean =>
   spec.initConfiguration !== undefined && spec.joinConfiguration === undefined;
@@ -55,23 +77,6 @@ export function renderCloudInit(config: KubeadmConfig, machine: Machine, resolve
       'the in-memory bootstrap provider only renders cloud-config, not ignition',
     );
   const init = isInit(spec);
-  const file = (f: KubeadmFile) => {
-    const content = f.contentFrom ? resolved[f.path] : f.content;
-    if (content === undefined && f.contentFrom) {
-      throw new BootstrapDataError(
-        'SecretContentNotFound',
-        `file ${f.path}: key "${f.contentFrom.secret.key}" of Secret "${f.contentFrom.secret.name}" not found`,
-      );
-    }
-    return {
-      path: f.path,
-      ...(f.owner ? { owner: f.owner } : {}),
-      ...(f.permissions ? { permissions: f.permissions } : {}),
-      ...(f.encoding ? { encoding: f.encoding } : {}),
-      ...(f.append ? { append: true } : {}),
-      content: content ?? '',
-    };
-  };
   const kubeadm = {
     apiVersion: 'kubeadm.k8s.io/v1beta4',
     kind: init ? 'InitConfiguration' : 'JoinConfiguration',
@@ -82,7 +87,7 @@ export function renderCloudInit(config: KubeadmConfig, machine: Machine, resolve
   };
   const doc = {
     write_files: [
-      ...(spec.files ?? []).map(file),
+      ...(spec.files ?? []).map((f) => writeFileEntry(f, resolved)),
       { path: KUBEADM_CONFIG_PATH, owner: 'root:root', permissions: '0640', content: YAML.stringify(kubeadm) },
     ],
     runcmd: [

@@ -18,13 +18,8 @@ import {
 import { KUBEADM_BOOTSTRAP_FIELD_MANAGER } from '../api/constants';
 import { INMEMORY_OPTIONS, type InMemoryProviderOptions } from '../options';
 import { ownerMachineName } from '../machine/decide';
-import {
-  BootstrapDataError,
-  bootstrapDataSecret,
-  desiredConfigStatus,
-  renderCloudInit,
-  secretRefsOf,
-} from './cloud-init';
+import { BootstrapDataError, bootstrapDataSecret, desiredConfigStatus, renderCloudInit } from './cloud-init';
+import { resolveSecretFiles } from './secret-files';
 import { jsonEqual } from '@capi/apimachinery';
 import { machineInputsChangedPredicate } from '../util/machine-inputs';
 
@@ -85,7 +80,11 @@ export class KubeadmConfigReconciler implements Reconciler {
 
     let outcome: { secretName: string } | { error: BootstrapDataError };
     try {
-      const cloudInit = renderCloudInit(config, machine, await this.resolveFiles(config));
+      const cloudInit = renderCloudInit(
+        config,
+        machine,
+        await resolveSecretFiles(this.direct, config.metadata.namespace!, config.spec),
+      );
       const secret = bootstrapDataSecret(config, machine.spec.clusterName, cloudInit);
       await this.direct.apply(secret, { fieldManager: KUBEADM_BOOTSTRAP_FIELD_MANAGER, force: true });
       outcome = { secretName: secret.metadata.name! };
@@ -116,21 +115,5 @@ export class KubeadmConfigReconciler implements Reconciler {
     }
     // A missing referenced Secret may appear later; nothing watches it, so poll.
     if ('error' in outcome) return { requeueAfterMs: RETRY_MS };
-  }
-
-  /** Content of `files[].contentFrom` Secrets by file path (absent entries: Secret or key missing). */
-  private async resolveFiles(config: KubeadmConfig): Promise<Record<string, string>> {
-    const out: Record<string, string> = {};
-    for (const ref of secretRefsOf(config.spec)) {
-      const secret = await this.direct.tryGet({
-        apiVersion: 'v1',
-        kind: 'Secret',
-        namespace: config.metadata.namespace,
-        name: ref.name,
-      });
-      const value = (secret?.data as Record<string, string> | undefined)?.[ref.key];
-      if (value !== undefined) out[ref.path] = Buffer.from(value, 'base64').toString('utf8');
-    }
-    return out;
   }
 }

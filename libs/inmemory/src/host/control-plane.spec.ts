@@ -12,6 +12,7 @@ const state: HostState = {
   providerID: 'in-memory://c/cp-1',
   controlPlane: true,
   kubeletVersion: 'v1.31.0',
+  files: {},
   spec: {},
   ready: true,
 };

@@ -9,13 +9,16 @@ import {
   nodeStatus,
   type HostState,
 } from './node';
-import { hostStateAfterUpdate } from './backend';
+import { HostUpdateError, hostStateAfterUpdate } from './backend';
+import { fileDigest, hostFilesOf } from './files';
+import { INMEMORY_API_VERSION } from '../api/types';
 
 const state: HostState = {
   nodeName: 'n1',
   providerID: 'in-memory://c/n1',
   controlPlane: true,
   kubeletVersion: 'v1.31.0',
+  files: {},
   spec: { resources: { cpu: 4, memoryMiB: 2048 } },
   ready: true,
 };
@@ -113,8 +116,61 @@ describe('hostStateAfterUpdate', () => {
       controlPlane: true,
       kubeletVersion: 'v1.32.0',
       spec: { resources: { cpu: 8 } },
+      files: {},
       ready: true,
     });
+  });
+
+  const kubeadmConfig = (files: unknown[]) => ({
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmConfig',
+    metadata: {},
+    spec: { joinConfiguration: {}, files },
+  });
+  const infra = { apiVersion: INMEMORY_API_VERSION, kind: 'InMemoryMachine', metadata: {}, spec: {} };
+  const booted = nodeObject({ ...state, files: { '/etc/boot': fileDigest('b'), '/tmp/test': fileDigest('old') } });
+
+  it("writes the desired KubeadmConfig's files over the host's, keeping the others", () => {
+    const desired = {
+      machine,
+      infrastructureMachine: infra,
+      bootstrapConfig: kubeadmConfig([
+        { path: '/tmp/test', content: 'new' },
+        { path: '/etc/b64', encoding: 'base64', content: Buffer.from('bin').toString('base64') },
+        { path: '/etc/secret', contentFrom: { secret: { name: 's', key: 'k' } } },
+      ]),
+    };
+    const after = hostStateAfterUpdate(booted, desired, 'p', { '/etc/secret': 'from secret' });
+    expect(after.files).toEqual({
+      '/etc/b64': fileDigest('bin'),
+      '/etc/boot': fileDigest('b'),
+      '/etc/secret': fileDigest('from secret'),
+      '/tmp/test': fileDigest('new'),
+    });
+    // Rendered on the Node, where a user reads it back.
+    expect(hostFilesOf(nodeObject(after))).toEqual(after.files);
+  });
+
+  it('keeps the files for another bootstrap kind or without a bootstrap config', () => {
+    const other = { ...kubeadmConfig([{ path: '/tmp/test', content: 'new' }]), kind: 'TalosConfig' };
+    const files = hostFilesOf(booted);
+    expect(
+      hostStateAfterUpdate(booted, { machine, infrastructureMachine: infra, bootstrapConfig: other }, 'p').files,
+    ).toEqual(files);
+    expect(hostStateAfterUpdate(booted, { machine, infrastructureMachine: infra }, 'p').files).toEqual(files);
+  });
+
+  it('fails with a HostUpdateError for a contentFrom file without its content or undecodable content', () => {
+    const update = (files: unknown[]) => () =>
+      hostStateAfterUpdate(
+        booted,
+        { machine, infrastructureMachine: infra, bootstrapConfig: kubeadmConfig(files) },
+        'p',
+      );
+    expect(update([{ path: '/etc/secret', contentFrom: { secret: { name: 's', key: 'k' } } }])).toThrow(
+      new HostUpdateError('file /etc/secret: key "k" of Secret "s" not found'),
+    );
+    expect(update([{ path: '/z', encoding: 'gzip', content: 'plain' }])).toThrow(HostUpdateError);
   });
 
   it('keeps the applied spec when the infra object is another kind', () => {

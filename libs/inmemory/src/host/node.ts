@@ -2,7 +2,13 @@
 import { createHash } from 'node:crypto';
 import { formatTime, type KubeObject } from '@capi/apimachinery';
 import type { InMemoryMachineSpec } from '../api/types';
-import { APPLIED_SPEC_ANNOTATION, HOSTNAME_LABEL, NODE_ROLE_CONTROL_PLANE_LABEL } from '../api/constants';
+import {
+  APPLIED_SPEC_ANNOTATION,
+  HOST_FILES_ANNOTATION,
+  HOSTNAME_LABEL,
+  NODE_ROLE_CONTROL_PLANE_LABEL,
+} from '../api/constants';
+import type { HostFiles } from './files';
 
 /** The simulated host's Node name for a Machine: the Machine's name. */
 export const nodeNameFor = (machineName: string): string => machineName;
@@ -17,6 +23,8 @@ export interface HostState {
   /** Kubelet version (the Machine's spec.version). */
   kubeletVersion?: string;
   spec: AppliedHostSpec;
+  /** Files written by bootstrap and in-place updates (see ./files). */
+  files: HostFiles;
   ready: boolean;
   /** Why the kubelet is not ready (when `ready` is false). */
   notReadyMessage?: string;
@@ -52,7 +60,10 @@ export function nodeObject(state: HostState): KubeObject {
         'kubernetes.io/arch': 'amd64',
         ...(state.controlPlane ? { [NODE_ROLE_CONTROL_PLANE_LABEL]: '' } : {}),
       },
-      annotations: { [APPLIED_SPEC_ANNOTATION]: JSON.stringify(state.spec) },
+      annotations: {
+        [APPLIED_SPEC_ANNOTATION]: JSON.stringify(state.spec),
+        [HOST_FILES_ANNOTATION]: JSON.stringify(state.files),
+      },
     },
     // kubeadm init/join registers a control-plane Node with its NoSchedule taint (upstream
     // test/infrastructure/docker/reconcilers/backends/inmemory/inmemorymachine_backend.go does too): KCP's

@@ -85,17 +85,19 @@ describe('provisioningProgress / machinePhase', () => {
 });
 
 describe('initialHostState', () => {
-  it('names the Node after the Machine, with its version, provider ID and the control-plane role', () => {
-    const s = initialHostState(machine({}, { [MACHINE_CONTROL_PLANE_LABEL]: '' }), infra());
+  it('names the Node after the Machine, with its version, provider ID, the control-plane role and its files', () => {
+    const files = { '/tmp/a': 'sha256:00' };
+    const s = initialHostState(machine({}, { [MACHINE_CONTROL_PLANE_LABEL]: '' }), infra(), files);
     expect(s).toEqual({
       nodeName: 'm1',
       providerID: 'in-memory://c/m1',
       controlPlane: true,
       kubeletVersion: 'v1.31.0',
       spec: { image: 'img', resources: { cpu: 4 } },
+      files,
       ready: true,
     });
-    expect(initialHostState(machine(), infra()).controlPlane).toBe(false);
+    expect(initialHostState(machine(), infra(), {}).controlPlane).toBe(false);
   });
 });
 
@@ -118,6 +120,21 @@ describe('desiredMachineStatus', () => {
       expect.objectContaining({ type: 'Ready', status: 'False', reason: 'NotReady' }),
     ]);
     expect(s.addresses).toBeUndefined();
+  });
+
+  it('reports bootstrap data that cannot be run as BootstrapFailed with its message, not provisioned', () => {
+    const message = 'bootstrap data Secret d/m-0 not found';
+    const t = clock('2026-01-01T00:00:00Z');
+    const s = desiredMachineStatus(infra(), machine(), { phase: 'BootstrapFailed', message }, t);
+    expect(s.initialization).toEqual({ provisioned: false });
+    expect(s.conditions).toEqual([
+      expect.objectContaining({ type: 'VMProvisioned', status: 'False', reason: 'BootstrapFailed', message }),
+      expect.objectContaining({ type: 'Ready', status: 'False', reason: 'NotReady', message }),
+    ]);
+    // A VM that was provisioned before (its Node lost, e.g. after a restart) stays provisioned.
+    const running = desiredMachineStatus(infra(), machine(), { phase: 'Running' }, t);
+    const again = desiredMachineStatus(infra(running), machine(), { phase: 'BootstrapFailed', message }, t);
+    expect(again.initialization).toEqual({ provisioned: true });
   });
 
   it('reports a running VM as provisioned with addresses and Ready', () => {

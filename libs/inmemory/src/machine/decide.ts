@@ -19,9 +19,11 @@ import {
   PROVISIONING_REASON,
   VM_PROVISIONED_CONDITION,
   WAITING_FOR_BOOTSTRAP_DATA_REASON,
+  BOOTSTRAP_FAILED_REASON,
   providerIdFor,
 } from '../api/constants';
 import { appliedHostSpec, internalIpFor, nodeNameFor, type HostState } from '../host/node';
+import type { HostFiles } from '../host/files';
 
 /** Name of the Machine owning an infra object (any ownerReference of kind Machine in the core group). */
 export function ownerMachineName(obj: {
@@ -44,7 +46,11 @@ export function provisioningProgress(startedAtMs: number, nowMs: number, delayMs
 
 /** What the controller does next for a live (not deleting) InMemoryMachine whose Machine and Cluster exist. */
 export type MachinePhase =
-  { phase: 'WaitingForBootstrapData' } | { phase: 'Booting'; remainingMs: number } | { phase: 'Running' };
+  | { phase: 'WaitingForBootstrapData' }
+  | { phase: 'Booting'; remainingMs: number }
+  /** The VM is up but its bootstrap data cannot be run (the Node is not registered; retried). */
+  | { phase: 'BootstrapFailed'; message: string }
+  | { phase: 'Running' };
 
 export function machinePhase(machine: Machine, progress: ProvisioningProgress | undefined): MachinePhase {
   if (!machine.spec.bootstrap.dataSecretName) return { phase: 'WaitingForBootstrapData' };
@@ -55,14 +61,18 @@ export function machinePhase(machine: Machine, progress: ProvisioningProgress | 
 export const providerIdOf = (machine: Machine): string =>
   providerIdFor(machine.spec.clusterName, machine.metadata.name!);
 
-/** The host a new VM comes up as: Node named after the Machine, kubelet at the Machine's version. */
-export function initialHostState(machine: Machine, infra: InMemoryMachine): HostState {
+/**
+ * The host a new VM comes up as: Node named after the Machine, kubelet at the Machine's version, the files its
+ * bootstrap data wrote.
+ */
+export function initialHostState(machine: Machine, infra: InMemoryMachine, files: HostFiles): HostState {
   return {
     nodeName: nodeNameFor(machine.metadata.name!),
     providerID: providerIdOf(machine),
     controlPlane: machine.metadata.labels?.[MACHINE_CONTROL_PLANE_LABEL] !== undefined,
     kubeletVersion: machine.spec.version,
     spec: appliedHostSpec(infra.spec),
+    files,
     ready: true,
   };
 }
@@ -92,7 +102,9 @@ export function desiredMachineStatus(
         }
       : phase.phase === 'Booting'
         ? { status: 'False' as const, reason: PROVISIONING_REASON, message: 'VM is booting' }
-        : { status: 'True' as const, reason: PROVISIONED_REASON };
+        : phase.phase === 'BootstrapFailed'
+          ? { status: 'False' as const, reason: BOOTSTRAP_FAILED_REASON, message: phase.message }
+          : { status: 'True' as const, reason: PROVISIONED_REASON };
   let conditions = setCondition(
     current.conditions,
     { type: VM_PROVISIONED_CONDITION, ...vm, observedGeneration: generation },

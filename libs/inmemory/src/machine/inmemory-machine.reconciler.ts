@@ -38,6 +38,7 @@ import {
 } from '../options';
 import type { RunningWorkloadCluster, WorkloadClusters } from '../workload/workload-clusters';
 import { applyNode, removeNode } from '../host/nodes';
+import { bootstrapDataFiles, HostFileError, type HostFiles } from '../host/files';
 import { ensureKubeadmObjects, kubeadmInitInputs } from '../host/kubeadm-objects';
 import {
   desiredMachineStatus,
@@ -45,6 +46,7 @@ import {
   initialHostState,
   isPaused,
   machinePhase,
+  type MachinePhase,
   ownerMachineName,
   provisioningProgress,
   providerIdOf,
@@ -139,7 +141,7 @@ export class InMemoryMachineReconciler implements Reconciler {
       if (!this.bootStartedAt.has(uid)) this.bootStartedAt.set(uid, this.now());
       progress = provisioningProgress(this.bootStartedAt.get(uid)!, this.now(), this.delayMs);
     }
-    const phase = provisioned ? ({ phase: 'Running' } as const) : machinePhase(machine, progress);
+    let phase: MachinePhase = provisioned ? { phase: 'Running' } : machinePhase(machine, progress);
     const controlPlane = isControlPlane(machine);
     // Only a running VM's etcd member can have the CA (decide: WaitingForVMProvisioned until then).
     let etcd: EtcdProvisioning | undefined = controlPlane
@@ -147,14 +149,22 @@ export class InMemoryMachineReconciler implements Reconciler {
       : undefined;
 
     if (phase.phase === 'Running') {
-      const running = await this.ensureNode(cluster, machine, infra);
-      if (controlPlane) etcd = await this.ensureEtcdCA(cluster, running);
-      await this.ensureProviderID(ctx.signal, infra, providerIdOf(machine));
-      this.bootStartedAt.delete(infra.metadata.uid!);
+      const running = await this.ensureNode(cluster, machine, infra).catch((e: unknown) => {
+        if (!(e instanceof HostFileError)) throw e;
+        phase = { phase: 'BootstrapFailed', message: e.message };
+        return undefined;
+      });
+      if (running) {
+        if (controlPlane) etcd = await this.ensureEtcdCA(cluster, running);
+        await this.ensureProviderID(ctx.signal, infra, providerIdOf(machine));
+        this.bootStartedAt.delete(infra.metadata.uid!);
+      }
     }
     const status = desiredMachineStatus(infra, machine, phase, { now: this.now }, etcd);
     await this.writeStatus(ctx.signal, infra, status);
     if (phase.phase === 'Booting') return { requeueAfterMs: phase.remainingMs };
+    // The bootstrap data Secret is not watched: poll until it can be run.
+    if (phase.phase === 'BootstrapFailed') return { requeueAfterMs: RETRY_MS };
     // Nothing watched tells when the etcd CA Secret appears (upstream returns an error and is retried).
     if (phase.phase === 'Running' && etcd && !etcd.ok) return { requeueAfterMs: ETCD_CA_RETRY_MS };
   }
@@ -202,12 +212,21 @@ export class InMemoryMachineReconciler implements Reconciler {
     const existing = await running.client.tryGet({ apiVersion: 'v1', kind: 'Node', name: machine.metadata.name! });
     // A deleting Machine's Node is being removed on purpose: never re-register it.
     if (existing || machine.metadata.deletionTimestamp) return running;
-    const host = initialHostState(machine, infra);
+    const host = initialHostState(machine, infra, await this.bootstrapFiles(machine));
     // Before the Node: a failure is retried, since the Node's existence ends this step.
     if (host.controlPlane)
       await ensureKubeadmObjects(running.client, await kubeadmInitInputs(this.client, cluster, machine));
     await applyNode(running.client, host, new Date(this.now()));
     return running;
+  }
+
+  /** What the VM's cloud-init writes from the Machine's bootstrap data (a HostFileError when it cannot be run). */
+  private async bootstrapFiles(machine: Machine): Promise<HostFiles> {
+    const name = machine.spec.bootstrap.dataSecretName;
+    const namespace = machine.metadata.namespace!;
+    if (!name) throw new HostFileError(`Machine ${namespace}/${machine.metadata.name} has no bootstrap data`);
+    const secret = await this.client.tryGet({ apiVersion: 'v1', kind: 'Secret', namespace, name });
+    return bootstrapDataFiles(secret, `${namespace}/${name}`);
   }
 
   private async ensureProviderID(signal: AbortSignal, infra: InMemoryMachine, providerID: string): Promise<void> {

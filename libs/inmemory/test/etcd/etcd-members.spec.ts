@@ -24,6 +24,7 @@ const host = (name: string): HostState => ({
   providerID: `in-memory://c/${name}`,
   controlPlane: true,
   kubeletVersion: 'v1.31.0',
+  files: {},
   spec: {},
   ready: true,
 });

@@ -9,12 +9,23 @@ import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import {
   INMEMORY_API_VERSION,
   INMEMORY_HOST_BACKEND,
+  fileDigest,
+  hostFilesOf,
   INMEMORY_INPLACE_UPDATER,
   type InMemoryHostBackend,
   WorkloadNodeHostBackend,
 } from '@capi/inmemory';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
-import { NS, createCluster, createMachine, infraRef, startProviderEnv, type ProviderEnv } from '../support/fixtures';
+import {
+  DEFAULT_BOOTSTRAP_DATA,
+  NS,
+  createBootstrapDataSecret,
+  createCluster,
+  createMachine,
+  infraRef,
+  startProviderEnv,
+  type ProviderEnv,
+} from '../support/fixtures';
 import { appliedSpecOf, isNodeReady, kubeletVersionOf } from '../../src/host/node';
 import { HostUpdateError } from '../../src/host/backend';
 
@@ -61,8 +72,17 @@ const vmCondition = async (name: string) =>
   )?.conditions?.find((c) => c.type === 'VMProvisioned');
 
 /** Creates a Machine, waits until its VM is booting, lets the (fake) clock pass the boot delay and pokes a reconcile. */
-async function bootMachine(name: string, infraSpec: Record<string, unknown>): Promise<void> {
-  await createMachine(p.client, 'hc', name, { dataSecretName: `${name}-data`, version: 'v1.31.0', infraSpec });
+async function bootMachine(
+  name: string,
+  infraSpec: Record<string, unknown>,
+  bootstrapData?: string | false,
+): Promise<void> {
+  await createMachine(p.client, 'hc', name, {
+    dataSecretName: `${name}-data`,
+    version: 'v1.31.0',
+    infraSpec,
+    bootstrapData,
+  });
   await eventually(async () => (await vmCondition(name))?.reason === 'Provisioning', `${name} booting`);
   now += 61_000;
   await p.client.patch(infraRef(`${name}-infra`), 'merge', { metadata: { annotations: { poke: String(now) } } });
@@ -71,8 +91,9 @@ async function bootMachine(name: string, infraSpec: Record<string, unknown>): Pr
 async function provisionedNode(
   name: string,
   infraSpec: Record<string, unknown>,
+  bootstrapData?: string,
 ): Promise<{ providerID: string; node: () => Promise<KubeObject> }> {
-  await bootMachine(name, infraSpec);
+  await bootMachine(name, infraSpec, bootstrapData);
   const infra = await eventually(async () => {
     const m = await p.client.get(infraRef(`${name}-infra`));
     return (m.status as { initialization?: { provisioned?: boolean } } | undefined)?.initialization?.provisioned
@@ -104,6 +125,91 @@ describe('provisioning delay', () => {
     await p.client.patch(infraRef('slow-infra'), 'merge', { metadata: { annotations: { poke: '1' } } });
     await eventually(async () => (await vmCondition('slow'))?.reason === 'Provisioned', 'provisioned');
     expect(kubeletVersionOf(await workload.get(nodeRef))).toBe('v1.31.0');
+  });
+});
+
+describe('files on the host', () => {
+  it("the VM runs its bootstrap data: the Node shows the files cloud-init's write_files wrote", async () => {
+    const data =
+      '#cloud-config\nwrite_files:\n- path: /etc/a\n  content: A\n- path: /etc/a\n  content: B\n  append: true\n';
+    const { node } = await provisionedNode('boot-files', {}, data);
+    expect(hostFilesOf(await node())).toEqual({ '/etc/a': fileDigest('AB') });
+  });
+
+  it('bootstrap data that cannot be run: VMProvisioned False (BootstrapFailed), no Node; once fixed, the VM boots', async () => {
+    await bootMachine('no-data', {}, false);
+    const failed = await eventually(async () => {
+      const c = await vmCondition('no-data');
+      return c?.reason === 'BootstrapFailed' ? c : undefined;
+    }, 'no-data BootstrapFailed');
+    expect(failed).toMatchObject({ status: 'False', message: `bootstrap data Secret ${NS}/no-data-data not found` });
+    const workload = await p.app.get<WorkloadClusterClientProvider>(WORKLOAD_CLUSTER_CLIENT_PROVIDER)({
+      namespace: NS,
+      name: 'hc',
+    });
+    expect(await workload.tryGet({ apiVersion: 'v1', kind: 'Node', name: 'no-data' })).toBeUndefined();
+    // The Secret is not watched: the controller polls (10 s); a poke brings the reconcile sooner.
+    await createBootstrapDataSecret(p.client, 'no-data-data', DEFAULT_BOOTSTRAP_DATA);
+    await p.client.patch(infraRef('no-data-infra'), 'merge', { metadata: { annotations: { poke: 'fixed' } } });
+    await eventually(async () => (await vmCondition('no-data'))?.reason === 'Provisioned', 'no-data provisioned');
+    const node = await workload.get({ apiVersion: 'v1', kind: 'Node', name: 'no-data' });
+    expect(hostFilesOf(node)).toEqual({ '/etc/boot': fileDigest('booted') });
+  });
+
+  it("UpdateMachine writes the desired KubeadmConfig's files (contentFrom read from its Secret) on the host", async () => {
+    const { providerID, node } = await provisionedNode('files', {});
+    await p.client.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'files-secret', namespace: NS },
+      data: { token: Buffer.from('s3cret').toString('base64') },
+    });
+    const bootstrapConfig = (files: unknown[]) => ({
+      apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+      kind: 'KubeadmConfig',
+      metadata: { name: 'files', namespace: NS },
+      spec: { joinConfiguration: {}, files },
+    });
+    const req = (files: unknown[]): UpdateMachineRequest => ({
+      apiVersion: HOOKS_API_VERSION,
+      kind: 'UpdateMachineRequest',
+      desired: {
+        machine: machineObj('files', 'v1.31.0', providerID),
+        infrastructureMachine: infraObj('files', { providerID }),
+        bootstrapConfig: bootstrapConfig(files),
+      },
+    });
+    const forObject = { metadata: { namespace: NS } };
+    const update = async (files: unknown[]) => {
+      await runtime.callAllExtensions('UpdateMachine', forObject, req(files));
+      now += 16_000;
+      return runtime.callAllExtensions('UpdateMachine', forObject, req(files));
+    };
+    const first = [
+      { path: '/tmp/test', content: 'first in-place update' },
+      { path: '/etc/token', contentFrom: { secret: { name: 'files-secret', key: 'token' } } },
+    ];
+    expect(await update(first)).toMatchObject({ retryAfterSeconds: 0 });
+    expect(hostFilesOf(await node())).toEqual({
+      '/etc/boot': fileDigest('booted'),
+      '/etc/token': fileDigest('s3cret'),
+      '/tmp/test': fileDigest('first in-place update'),
+    });
+
+    // A file whose Secret is missing: a Failure naming it, and the host keeps what it had.
+    const missing = [{ path: '/etc/gone', contentFrom: { secret: { name: 'absent', key: 'k' } } }];
+    await expect(update(missing)).rejects.toMatchObject({
+      message: expect.stringContaining('file /etc/gone: key "k" of Secret "absent" not found'),
+    });
+    expect(hostFilesOf(await node())['/tmp/test']).toBe(fileDigest('first in-place update'));
+
+    expect(await update([{ path: '/tmp/test', content: 'second in-place update' }])).toMatchObject({
+      retryAfterSeconds: 0,
+    });
+    expect(hostFilesOf(await node())).toMatchObject({
+      '/etc/token': fileDigest('s3cret'),
+      '/tmp/test': fileDigest('second in-place update'),
+    });
   });
 });
 

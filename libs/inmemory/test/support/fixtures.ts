@@ -10,7 +10,13 @@ import {
   type Machine,
 } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
-import { ControllerRuntimeModule, CountingClientMetrics, KUBE_CLIENT, type Client } from '@capi/controller-runtime';
+import {
+  ControllerRuntimeModule,
+  CountingClientMetrics,
+  isAlreadyExists,
+  KUBE_CLIENT,
+  type Client,
+} from '@capi/controller-runtime';
 import { kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { SsaModule } from '@capi/ssa';
 import {
@@ -91,6 +97,11 @@ export interface MachineOptions {
   controlPlane?: boolean;
   /** Set spec.bootstrap.dataSecretName right away (as the Machine controller would once bootstrap is ready). */
   dataSecretName?: string;
+  /**
+   * The cloud-config in the data Secret, created with the Machine unless it exists (default: one file, `/etc/boot`);
+   * false: no Secret (the VM's bootstrap fails until one appears).
+   */
+  bootstrapData?: string | false;
   infraSpec?: InMemoryMachine['spec'];
   bootstrapConfigName?: string;
 }
@@ -128,6 +139,8 @@ export async function createMachine(
       infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine', name: `${name}-infra` },
     },
   });
+  if (opts.dataSecretName && opts.bootstrapData !== false)
+    await createBootstrapDataSecret(client, opts.dataSecretName, opts.bootstrapData ?? DEFAULT_BOOTSTRAP_DATA);
   const infra = await client.create<InMemoryMachine>({
     apiVersion: INMEMORY_API_VERSION,
     kind: 'InMemoryMachine',
@@ -135,6 +148,16 @@ export async function createMachine(
     spec: opts.infraSpec ?? {},
   });
   return { machine, infra };
+}
+
+export const DEFAULT_BOOTSTRAP_DATA = '#cloud-config\nwrite_files:\n- path: /etc/boot\n  content: booted\n';
+
+/** A bootstrap data Secret (what a bootstrap provider writes for spec.bootstrap.dataSecretName); kept if it exists. */
+export async function createBootstrapDataSecret(client: Client, name: string, cloudConfig: string): Promise<void> {
+  const data = { value: Buffer.from(cloudConfig).toString('base64') };
+  await client.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NS }, data }).catch((e) => {
+    if (!isAlreadyExists(e)) throw e;
+  });
 }
 
 export const bootstrapConfigOwnedBy = (machine: Machine, name: string, spec: Record<string, unknown>): KubeObject => ({
