@@ -76,7 +76,7 @@ describe('Cluster controller', () => {
     }, 'InfrastructureReady and phase events');
     expect(events).toContain('Provisioning');
 
-    // kubectl get clusters -o wide: PHASE filled. AVAILABLE, CP DESIRED and W DESIRED come from the full status port.
+    // kubectl get clusters -o wide: PHASE filled (CP/W DESIRED stay empty: this Cluster has no control plane or workers).
     const rows = await getTable(h.env.kubeconfig, '/apis/cluster.x-k8s.io/v1beta2/namespaces/c1/clusters');
     expect(rows).toEqual([expect.objectContaining({ Name: 'demo', Phase: 'Provisioned' })]);
   });
@@ -151,14 +151,26 @@ describe('Cluster controller', () => {
     expect(
       (await h.client.get<KubeObject>(inMemoryClusterRef('c4', 'demo'))).metadata.deletionTimestamp,
     ).toBeUndefined();
-    expect((await getCluster('c4', 'demo'))?.status?.phase).toBe('Deleting');
+    const waiting = await getCluster('c4', 'demo');
+    expect(waiting?.status?.phase).toBe('Deleting');
+    expect(condition(waiting, 'Deleting')).toMatchObject({
+      status: 'True',
+      reason: 'WaitingForWorkersDeletion',
+      message: '* Worker Machines: worker',
+    });
 
     await h.client.patch(machineRef, 'merge', { metadata: { finalizers: null } });
     await eventually(
       async () => (await h.client.get<KubeObject>(inMemoryClusterRef('c4', 'demo'))).metadata.deletionTimestamp,
       { message: 'the InMemoryCluster deleted once the worker is gone', timeoutMs: 15_000 },
     );
-    expect(await getCluster('c4', 'demo')).toBeDefined();
+    await eventually(
+      async () => condition(await getCluster('c4', 'demo'), 'Deleting')?.reason === 'WaitingForInfrastructureDeletion',
+      'Deleting=True, WaitingForInfrastructureDeletion',
+    );
+    expect(condition(await getCluster('c4', 'demo'), 'Deleting')?.message).toBe(
+      'Waiting for InMemoryCluster to be deleted',
+    );
 
     await h.client.patch(inMemoryClusterRef('c4', 'demo'), 'merge', { metadata: { finalizers: null } });
     await eventually(async () => !(await getCluster('c4', 'demo')), 'the Cluster gone');

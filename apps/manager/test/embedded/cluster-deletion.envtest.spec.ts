@@ -132,6 +132,16 @@ it('deleting a Cluster removes everything: workers, then the control plane, then
     },
     { message: 'the Cluster provisioned with 2 Machines with Nodes', timeoutMs: 120_000, intervalMs: 250 },
   );
+  // kubectl wait --for=condition=Available cluster/del; kubectl get clusters -o wide: CP DESIRED 1, W DESIRED 1.
+  const available = await eventually(
+    async () => {
+      const c = await client.tryGet<Cluster>(clusterRef);
+      return c?.status?.conditions?.find((x) => x.type === 'Available')?.status === 'True' && c;
+    },
+    { message: 'Available=True', timeoutMs: 120_000, intervalMs: 250 },
+  );
+  expect(available.status?.controlPlane?.desiredReplicas).toBe(1);
+  expect(available.status?.workers?.desiredReplicas).toBe(1);
   // The Cluster controller adopted what its refs name.
   for (const [apiVersion, kind, name] of [
     [CONTROLPLANE_API_VERSION, 'KubeadmControlPlane', `${NAME}-cp`],
