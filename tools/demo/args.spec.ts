@@ -9,13 +9,18 @@ describe('parseDemoArgs', () => {
       cluster: undefined,
       namespace: undefined,
       phaseTimeoutMs: 600_000,
+      keep: false,
     });
   });
 
   it('reads every flag', () => {
     expect(
-      parseDemoArgs(['--embedded', '--fast', '--cluster', 'c2', '--namespace=team-a', '--timeout=90s'], '/repo'),
+      parseDemoArgs(
+        ['--embedded', '--fast', '--keep', '--cluster', 'c2', '--namespace=team-a', '--timeout=90s'],
+        '/repo',
+      ),
     ).toMatchObject({
+      keep: true,
       embedded: true,
       fast: true,
       cluster: 'c2',

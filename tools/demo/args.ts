@@ -3,16 +3,18 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDuration } from '@capi/manager';
 
-export const USAGE = `usage: npm run demo -- [--kubeconfig PATH | --embedded] [--cluster NAME] [--namespace NS] [--timeout DURATION] [--fast]
+export const USAGE = `usage: npm run demo -- [--kubeconfig PATH | --embedded] [--cluster NAME] [--namespace NS] [--timeout DURATION] [--fast] [--keep]
 Creates a Cluster (KubeadmControlPlane x3 + MachineDeployment x3 on the in-memory provider) on the manager's API server,
 then bumps the Kubernetes version (updated in place by the reference updater) and then the VM image (Machines replaced),
-printing every Machine's progress live and a summary. Exit code 0 only if every Machine was updated in place by the
-first change, replaced by the second, and all Machine conditions are healthy at the end.
+printing every Machine's progress live and a summary, then deletes the Cluster and waits until all of it is gone. Exit
+code 0 only if every Machine was updated in place by the first change, replaced by the second, all Machine conditions
+are healthy at the end, and the deletion finished.
   --kubeconfig PATH   the manager's API server (default: the embedded default's .capi/kubeconfig in the current directory)
   --embedded          start the whole embedded manager in-process instead (nothing kept on disk)
   --fast              with --embedded: short provisioning delay and update duration
   --cluster NAME      Cluster name (default demo); --namespace NS (default default)
-  --timeout DURATION  how long each phase may take to settle (default 10m)`;
+  --timeout DURATION  how long each phase may take to settle (default 10m)
+  --keep              leave the Cluster in place at the end (to look around) instead of deleting it`;
 
 export class UsageError extends Error {}
 
@@ -23,6 +25,7 @@ export interface DemoArgs {
   cluster?: string;
   namespace?: string;
   phaseTimeoutMs: number;
+  keep: boolean;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?$/;
@@ -38,6 +41,7 @@ export function parseDemoArgs(argv: string[], cwd: string): DemoArgs | undefined
         kubeconfig: { type: 'string' },
         embedded: { type: 'boolean' },
         fast: { type: 'boolean' },
+        keep: { type: 'boolean' },
         cluster: { type: 'string' },
         namespace: { type: 'string' },
         timeout: { type: 'string' },
@@ -67,5 +71,6 @@ export function parseDemoArgs(argv: string[], cwd: string): DemoArgs | undefined
     cluster: values.cluster,
     namespace: values.namespace,
     phaseTimeoutMs,
+    keep: values.keep === true,
   };
 }

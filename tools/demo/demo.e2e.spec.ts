@@ -15,7 +15,14 @@ let result: DemoResult;
 
 beforeAll(async () => {
   manager = await startEmbeddedManager({ provider: FAST_TIMINGS });
-  const run = new DemoRun({ client: manager.client, out: (l) => lines.push(l), phaseTimeoutMs: 150_000, pollMs: 250 });
+  // keep: the checks read the demo's Machines first; the shared checks' last step deletes the Cluster.
+  const run = new DemoRun({
+    client: manager.client,
+    out: (l) => lines.push(l),
+    phaseTimeoutMs: 150_000,
+    pollMs: 250,
+    keep: true,
+  });
   try {
     result = await run.run();
   } catch (e) {

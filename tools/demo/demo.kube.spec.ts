@@ -39,7 +39,8 @@ beforeAll(async () => {
   const kc = new KubeConfig();
   kc.loadFromFile(cluster.adminKubeconfig);
   client = new KubeClient(kc);
-  const run = new DemoRun({ client, out: (l) => lines.push(l), phaseTimeoutMs: 240_000, pollMs: 500 });
+  // keep: the checks read the demo's Machines first; the shared checks' last step deletes the Cluster.
+  const run = new DemoRun({ client, out: (l) => lines.push(l), phaseTimeoutMs: 240_000, pollMs: 500, keep: true });
   try {
     result = await run.run();
   } catch (e) {

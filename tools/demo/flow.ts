@@ -23,6 +23,7 @@ import {
   stepOutcome,
   type OutcomeRow,
 } from './progress';
+import { deleteClusterAndWait, TeardownError } from './teardown';
 import { readWorkloadKubeadmState, workloadLine, workloadProblems, type WorkloadKubeadmState } from './workload';
 
 export interface DemoOptions {
@@ -34,6 +35,8 @@ export interface DemoOptions {
   phaseTimeoutMs?: number;
   /** How often the settle condition is evaluated (default 500 ms). */
   pollMs?: number;
+  /** Leave the cluster in place at the end instead of deleting it (default false). */
+  keep?: boolean;
 }
 
 export interface DemoResult {
@@ -166,6 +169,7 @@ export class DemoRun {
       this.out(
         `updated in place: ${kept}, replaced: ${replaced}, new: ${rolloutRows.filter((r) => r.outcome === 'new').length}`,
       );
+      if (!this.opts.keep) await this.teardown();
       for (const p of problems) this.out(`PROBLEM: ${p}`);
       this.out(problems.length === 0 ? 'demo OK' : `demo FAILED (${problems.length} problems)`);
       return { ok: problems.length === 0, rows, problems };
@@ -175,6 +179,29 @@ export class DemoRun {
   }
 
   private readonly startedAt = Date.now();
+
+  /** Deletes the Cluster; everything it owned must be gone within the phase timeout (a DemoError otherwise). */
+  private async teardown(): Promise<void> {
+    const s = this.spec;
+    this.out(
+      `== deleting Cluster ${s.namespace}/${s.cluster} (workers, then the control plane, then the infrastructure)`,
+    );
+    this.stop(); // the Machine watch: its lines would interleave with the deletion's
+    try {
+      await deleteClusterAndWait({
+        client: this.client,
+        namespace: s.namespace,
+        cluster: s.cluster,
+        timeoutMs: this.phaseTimeoutMs,
+        pollMs: this.pollMs,
+        out: this.out,
+        elapsed: () => this.elapsed(),
+      });
+    } catch (e) {
+      if (e instanceof TeardownError) throw new DemoError(e.message);
+      throw e;
+    }
+  }
 
   /** Seconds since the run started, e.g. "+12.3s". */
   private elapsed(): string {

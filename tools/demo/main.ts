@@ -55,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     client: conn.client,
     spec: { cluster: args.cluster, namespace: args.namespace },
     phaseTimeoutMs: args.phaseTimeoutMs,
+    keep: args.keep,
   });
   const interrupt = () => {
     process.stderr.write('interrupted\n');

@@ -4,8 +4,6 @@ export * from './controllers/registry';
 export * from './embedded/embedded';
 export { DataDirInUseError, LOCK_FILE } from './embedded/data-dir-lock';
 export { EmbeddedProviderModule, type EmbeddedProviderOptions } from './embedded/embedded-provider.module';
-export { decideClusterWrites, type ClusterInputs, type ClusterWrites } from './embedded/cluster-status';
-export { ClusterStatusReconciler, CLUSTER_FIELD_MANAGER } from './embedded/cluster-status.reconciler';
 export {
   UpdaterRegistration,
   updaterExtensionConfig,

@@ -275,7 +275,7 @@ describe('controller selection', () => {
       ]),
     ) as ControllerRegistry;
     const defaulted = selectControllers(config('--feature-gates=RuntimeSDK=false'), registry);
-    expect(defaulted.enabled).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
+    expect(defaulted.enabled).toEqual(['cluster', 'kcp', 'machineset', 'machine', 'mhc']);
     expect(defaulted.skipped).toEqual([{ name: 'extensionconfig', reason: 'feature gate RuntimeSDK is disabled' }]);
     const on = selectControllers(config(), registry);
     expect(on.enabled).toContain('extensionconfig');
@@ -304,6 +304,7 @@ describe('controller selection', () => {
     );
     // Fine: both gates, in-place off, or no in-place controller selected.
     expect(selectControllers(config(), registry).enabled).toEqual([
+      'cluster',
       'kcp',
       'machineset',
       'machine',
@@ -312,7 +313,7 @@ describe('controller selection', () => {
     ]);
     expect(
       selectControllers(config('--feature-gates=RuntimeSDK=false,InPlaceUpdates=false'), registry).enabled,
-    ).toEqual(['kcp', 'machineset', 'machine', 'mhc']);
+    ).toEqual(['cluster', 'kcp', 'machineset', 'machine', 'mhc']);
     expect(
       selectControllers(config('--controllers=mhc', '--feature-gates=RuntimeSDK=false'), registry).enabled,
     ).toEqual(['mhc']);

@@ -3,6 +3,8 @@
 import { CLUSTER_API_VERSION, CLUSTER_NAME_LABEL, type Machine } from '@capi/api';
 import type { Client } from '@capi/controller-runtime';
 import type { DemoResult } from '../flow';
+import { DEFAULT_DEMO } from '../objects';
+import { deleteClusterAndWait } from '../teardown';
 import { NEGATIVE_CONDITIONS } from '../progress';
 
 export interface FinishedDemo {
@@ -96,4 +98,24 @@ export function itChecksTheDemoOutcome(demo: () => FinishedDemo): void {
     expect(lines.some((l) => progress('DELETED').test(l))).toBe(true);
     expect(lines).toContain('updated in place: 6, replaced: 6, new: 6');
   });
+
+  it('ends as the demo does: deleting the Cluster removes it, its control plane, workers and infrastructure', async () => {
+    const { client } = demo();
+    const out: string[] = [];
+    await deleteClusterAndWait({
+      client,
+      namespace: DEFAULT_DEMO.namespace,
+      cluster: DEFAULT_DEMO.cluster,
+      timeoutMs: 120_000,
+      pollMs: 250,
+      out: (l) => out.push(l),
+      elapsed: () => '',
+    });
+    expect(out[out.length - 1]).toMatch(/^-- deletion: everything gone after [\d.]+ s$/);
+    const machines = await client.list(CLUSTER_API_VERSION, 'Machine', {
+      namespace: DEFAULT_DEMO.namespace,
+      labelSelector: `${CLUSTER_NAME_LABEL}=${DEFAULT_DEMO.cluster}`,
+    });
+    expect(machines.items).toEqual([]);
+  }, 150_000);
 }

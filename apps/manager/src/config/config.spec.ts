@@ -97,7 +97,7 @@ describe('loadManagerConfig', () => {
     expect(load(['--kubeconfig=/k']).featureGates.enabled('RuntimeSDK')).toBe(false);
     expect(c.dataDir).toBe('.capi');
     expect(c.embeddedProvider).toBe(true);
-    expect(c.controllers).toEqual(['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig']);
+    expect(c.controllers).toEqual(['cluster', 'kcp', 'machineset', 'machine', 'mhc', 'extensionconfig']);
     expect(c.controllersDefaulted).toBe(true);
     // Embedded default (no --kubeconfig, not in a pod): endpoints on loopback, no client-side rate limit.
     expect(c.metricsBindAddress).toBe('127.0.0.1:8080');

@@ -32,7 +32,7 @@ import {
 } from './flags';
 
 /** Controllers the manager knows how to run; `--controllers` picks a subset. */
-export const CONTROLLER_NAMES = ['kcp', 'machineset', 'machine', 'mhc', 'extensionconfig'] as const;
+export const CONTROLLER_NAMES = ['cluster', 'kcp', 'machineset', 'machine', 'mhc', 'extensionconfig'] as const;
 export type ControllerName = (typeof CONTROLLER_NAMES)[number];
 
 /** Where the embedded default keeps its data, relative to the working directory (gitignored). */

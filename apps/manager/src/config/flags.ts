@@ -68,7 +68,7 @@ export const FLAGS: readonly FlagDef[] = [
     type: 'bool',
     key: 'embeddedProvider',
     usage:
-      'Run the in-memory infrastructure/bootstrap provider, the reference in-place updater (registered by an ExtensionConfig) and a minimal Cluster status controller in this process. Default: true in the embedded default, false with --kubeconfig or in a pod (give --embedded-provider to run them against that management cluster; it needs their CRDs, deploy/inmemory).',
+      'Run the in-memory infrastructure/bootstrap provider, and the reference in-place updater (registered by an ExtensionConfig) in this process. Default: true in the embedded default, false with --kubeconfig or in a pod (give --embedded-provider to run them against that management cluster; it needs their CRDs, deploy/inmemory).',
   },
   {
     name: 'embedded-workload-servers',
@@ -97,7 +97,8 @@ export const FLAGS: readonly FlagDef[] = [
     name: 'controllers',
     type: 'string',
     key: 'controllers',
-    usage: 'Comma-separated list of controllers to run (kcp, machineset, machine, mhc, extensionconfig). Default: all.',
+    usage:
+      'Comma-separated list of controllers to run (cluster, kcp, machineset, machine, mhc, extensionconfig). Default: all.',
     default: '',
   },
   {

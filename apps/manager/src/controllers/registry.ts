@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { ClusterControllerModule } from '@capi/cluster';
 import { KcpControllerModule } from '@capi/kcp';
 import { MachineControllerModule } from '@capi/machine';
 import { MachineSetModule } from '@capi/machineset';
@@ -38,6 +39,7 @@ export class ControllerUnavailableError extends Error {
 
 /** The default controller → lib module mapping. */
 export const DEFAULT_CONTROLLERS: ControllerRegistry = {
+  cluster: { module: () => ClusterControllerModule.forRoot() },
   kcp: {
     module: (config) =>
       KcpControllerModule.forRoot({

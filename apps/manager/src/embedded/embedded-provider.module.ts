@@ -1,9 +1,8 @@
 // What the embedded default runs besides the controllers: the in-memory infrastructure/bootstrap provider with the
-// reference in-place updater on its host backend (registered by an ExtensionConfig), and a minimal Cluster controller.
+// reference in-place updater on its host backend (registered by an ExtensionConfig).
 import { Module, type DynamicModule } from '@nestjs/common';
 import { InMemoryProviderModule, type InMemoryProviderOptions, type WorkloadServersMode } from '@capi/inmemory';
 import { SsaModule } from '@capi/ssa';
-import { ClusterStatusReconciler } from './cluster-status.reconciler';
 import { UpdaterRegistration } from './updater-registration';
 
 export interface EmbeddedProviderOptions {
@@ -37,7 +36,7 @@ export class EmbeddedProviderModule {
           inPlaceUpdater: options.updater === false ? false : { host: '127.0.0.1', ...options.updater },
         }),
       ],
-      providers: [UpdaterRegistration, ClusterStatusReconciler],
+      providers: [UpdaterRegistration],
     };
   }
 }

@@ -48,7 +48,7 @@ beforeAll(async () => {
     '--data-dir=',
     '--metrics-bind-address=0',
     '--health-probe-bind-address=0',
-    '--controllers=extensionconfig',
+    '--controllers=cluster,extensionconfig',
   ]);
   if (loaded.help) throw new Error('help');
   const quiet = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
@@ -82,7 +82,7 @@ describe('embedded provider module', () => {
     ]);
   });
 
-  it('mirrors InMemoryCluster provisioning into the Cluster (endpoint, infrastructureProvisioned)', async () => {
+  it('the Cluster controller takes the InMemoryCluster provisioning into the Cluster (endpoint, infrastructureProvisioned)', async () => {
     const cluster = await client.create<Cluster>({
       apiVersion: CLUSTER_API_VERSION,
       kind: 'Cluster',

@@ -1,5 +1,5 @@
 // A downstream provider's in-process updater through the real manager (embedded API server, MachineDeployment,
-// MachineSet and Machine controllers, in-memory hosts, no reference updater and no ExtensionConfig): one in-place
+// MachineSet, Machine and Cluster controllers, in-memory hosts, no reference updater and no ExtensionConfig): one in-place
 // update, then a throwing updater surfacing on the Machine's Updating condition until it recovers.
 import 'reflect-metadata';
 import type { INestApplicationContext } from '@nestjs/common';
@@ -81,7 +81,7 @@ beforeAll(async () => {
     '--data-dir=',
     '--metrics-bind-address=0',
     '--health-probe-bind-address=0',
-    '--controllers=machineset,machine,extensionconfig',
+    '--controllers=cluster,machineset,machine,extensionconfig',
   ]);
   if (loaded.help) throw new Error('help');
   const quiet = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };

@@ -1,4 +1,4 @@
-// Integration harness: envtest + KCP + Machine controller + in-memory infra/bootstrap provider (workload clusters are
+// Integration harness: envtest + KCP + Machine and Cluster controllers + in-memory infra/bootstrap provider (workload clusters are
 // embedded API servers with Nodes) + the reference in-place updater wired to the in-memory hosts.
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -35,10 +35,10 @@ import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import { discoverExtension } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, KcpControllerModule } from '@capi/kcp';
+import { ClusterControllerModule } from '@capi/cluster';
 import { SHARED_WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from '@capi/clustercache';
 import { etcdClientGeneratorFactory } from '../../src/etcd-access';
 import { KubeconfigWorkloadClusterProvider } from '../../src/workload-cluster';
-import { ClusterStatusMirror } from './cluster-status.reconciler';
 import { RecordingEtcdWorkloadClusterProvider } from './recording-etcd';
 
 export const NS = 'kcp-it';
@@ -75,8 +75,8 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
         inPlaceUpdater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
       }),
       KcpControllerModule.forRoot({ imports: [runtimeClientModule], preflightRequeueMs: 300 }),
+      ClusterControllerModule.forRoot(),
     ],
-    providers: [ClusterStatusMirror],
   })
     .overrideProvider(KCP_WORKLOAD_CLUSTER_PROVIDER)
     .useFactory({
