@@ -1,12 +1,15 @@
 // The example provider's manager: the @capi controllers it wants plus its own module, built with buildManagerModule.
-//   node dist/main.js [manager flags]     (default --controllers=machineset,machine,extensionconfig)
+//   node dist/main.js [manager flags]     (default --controllers=cluster,machineset,machine,extensionconfig)
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { buildManagerModule, ConfigError, JsonLogger, LOGGER, loadManagerConfig, usage } from '@capi/manager';
 import { ExampleProviderModule } from './provider.module';
 
-/** No KubeadmControlPlane or MachineHealthCheck in this provider; extensionconfig keeps HTTPS extensions possible. */
-const DEFAULT_CONTROLLERS = '--controllers=machineset,machine,extensionconfig';
+/**
+ * No KubeadmControlPlane or MachineHealthCheck in this provider; the Cluster controller marks the infrastructure
+ * provisioned (Machines wait for it); extensionconfig keeps HTTPS extensions possible.
+ */
+const DEFAULT_CONTROLLERS = '--controllers=cluster,machineset,machine,extensionconfig';
 
 async function main(argv: string[]): Promise<void> {
   const args = argv.some((a) => a.startsWith('--controllers')) ? argv : [DEFAULT_CONTROLLERS, ...argv];
