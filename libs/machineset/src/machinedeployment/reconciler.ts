@@ -5,6 +5,7 @@ import { realClock, type PassiveClock, jsonEqual, type KubeObject } from '@capi/
 import { controlledBy, indexMachineSets, indexMachines } from '@capi/index';
 import {
   CLUSTER_API_VERSION,
+  MACHINE_DEPLOYMENT_FINALIZER,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   REVISION_ANNOTATION,
   type Machine,
@@ -21,6 +22,7 @@ import {
   ReconcilerFor,
   isConflict,
   isNotFound,
+  refOf,
   type Client,
   type EventRecorder,
   type InformerCache,
@@ -43,6 +45,7 @@ import {
   type RolloutPlan,
 } from '../rollout';
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
 import {
@@ -114,9 +117,15 @@ export class MachineDeploymentReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const md = await this.client.tryGet<MachineDeployment>({ ...MD, ...req });
-    if (!md || md.metadata.deletionTimestamp || md.spec.paused) return;
+    let md = await this.client.tryGet<MachineDeployment>({ ...MD, ...req });
+    if (!md) return;
+    // The finalizer first, so an MD deleted right after its creation still deletes its MachineSets (upstream
+    // Reconcile, finalizers.EnsureFinalizer): ownerReference garbage collection is not relied upon.
+    const add = addFinalizerPatch(md, MACHINE_DEPLOYMENT_FINALIZER);
+    if (add) md = await patchFinalizers(this.client, this.cache, md, add, ctx.signal);
+    if (md.spec.paused) return;
     const { machineSets, machines } = await this.snapshot(md);
+    if (md.metadata.deletionTimestamp) return this.reconcileDelete(ctx, md, machineSets);
 
     let plan: RolloutPlan | undefined;
     let failure: Error | undefined;
@@ -151,6 +160,34 @@ export class MachineDeploymentReconciler implements Reconciler {
       await waitForCache(this.cache, written, ctx.signal);
     }
     if (failure) throw failure;
+  }
+
+  /**
+   * Upstream reconcileDelete: deletes the MD's MachineSets that are not deleting yet (they delete their Machines) and
+   * waits for them (the owns watch brings it back as each goes); with none left, the finalizer goes.
+   */
+  private async reconcileDelete(
+    ctx: ReconcileContext,
+    md: MachineDeployment,
+    machineSets: MachineSet[],
+  ): Promise<void> {
+    const plan = planChildDeletion(machineSets);
+    if (plan.removeFinalizer) {
+      const remove = removeFinalizerPatch(md, MACHINE_DEPLOYMENT_FINALIZER);
+      if (remove) await patchFinalizers(this.client, this.cache, md, remove, ctx.signal);
+      return;
+    }
+    for (const ms of plan.toDelete) {
+      try {
+        await deleteIgnoreNotFound(this.client, refOf(ms));
+      } catch (e) {
+        throw new Error(
+          `failed to delete MachineSet ${ms.metadata.name} (MachineDeployment deleting): ${(e as Error).message}`,
+        );
+      }
+      ctx.log.log(`MachineSet ${ms.metadata.name} deleting (MachineDeployment deleting)`);
+    }
+    ctx.log.log(`Waiting for MachineSets to be deleted: ${machineSets.map((ms) => ms.metadata.name).join(', ')}`);
   }
 
   /** MachineSets controlled by the MD, and the Machines controlled by those (from the controller-owner indexes). */

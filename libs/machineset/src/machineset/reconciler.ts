@@ -5,6 +5,7 @@ import { controlledBy, indexMachineSets, indexMachines } from '@capi/index';
 import {
   CLUSTER_API_VERSION,
   DISABLE_MACHINE_CREATE_ANNOTATION,
+  MACHINE_SET_FINALIZER,
   OWNER_REMEDIATED_CONDITION,
   REMEDIATING_CONDITION,
   MOVE_MACHINES_TO_MACHINESET_ANNOTATION,
@@ -37,6 +38,7 @@ import { ContractVersionResolver, getReferenced } from '@capi/external';
 import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { deletePriorityFunc } from './deletion-order';
 import { machineEvents } from './events';
 import { aggregateErrors, MachineCreationError, ScaleDownError } from './errors';
@@ -122,8 +124,13 @@ export class MachineSetReconciler implements Reconciler {
   }
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
-    const ms = await this.client.tryGet<MachineSet>({ ...MS, ...req });
-    if (!ms || ms.metadata.deletionTimestamp) return; // Machines go with the MS through ownerReference garbage collection.
+    let ms = await this.client.tryGet<MachineSet>({ ...MS, ...req });
+    if (!ms) return;
+    // The finalizer first, so a MachineSet deleted right after its creation still deletes its Machines (upstream
+    // Reconcile, finalizers.EnsureFinalizer): ownerReference garbage collection is not relied upon.
+    const add = addFinalizerPatch(ms, MACHINE_SET_FINALIZER);
+    if (add) ms = await patchFinalizers(this.client, this.cache, ms, add, ctx.signal);
+    if (ms.metadata.deletionTimestamp) return this.reconcileDelete(ctx, ms);
     const md = await this.owningMachineDeployment(ms);
     let machines: Machine[];
     try {
@@ -171,6 +178,36 @@ export class MachineSetReconciler implements Reconciler {
     }
     const error = aggregateErrors([remediationError, syncError, startError, scaleError, statusError]);
     if (error) throw error;
+  }
+
+  /**
+   * Upstream reconcileDelete: deletes the Machines of the MS (adopted orphans too) that are not deleting yet and waits
+   * for them (the owns watch brings it back as each goes); with none left, the finalizer goes. Machines are neither
+   * synced, moved nor remediated meanwhile.
+   */
+  private async reconcileDelete(ctx: ReconcileContext, ms: MachineSet): Promise<void> {
+    const machines = await this.getAndAdoptMachines(ctx, ms, true);
+    const plan = planChildDeletion(machines);
+    if (plan.removeFinalizer) {
+      const remove = removeFinalizerPatch(ms, MACHINE_SET_FINALIZER);
+      if (remove) await patchFinalizers(this.client, this.cache, ms, remove, ctx.signal);
+      return;
+    }
+    const errors: string[] = [];
+    for (const m of plan.toDelete) {
+      try {
+        await deleteIgnoreNotFound(this.client, refOf(m));
+        ctx.log.log(`Deleting Machine ${m.metadata.name} (MachineSet deleted)`);
+      } catch (e) {
+        errors.push(`failed to delete Machine ${m.metadata.name}: ${(e as Error).message}`);
+      }
+    }
+    ctx.log.log(`Waiting for Machines to be deleted: ${machines.map((m) => m.metadata.name).join(', ')}`);
+    // The counters go down as the Machines go (upstream's deferred status update runs on deletion too).
+    const status = computeMachineSetStatus(ms, machines, this.clock);
+    const written = await patchStatus<MachineSet>(this.client, refOf(ms), ms.status, status);
+    if (written) await waitForCache(this.cache, written, ctx.signal);
+    if (errors.length > 0) throw new Error(errors.join('; '));
   }
 
   private async owningMachineDeployment(ms: MachineSet): Promise<MachineDeployment | undefined> {
@@ -257,13 +294,17 @@ export class MachineSetReconciler implements Reconciler {
     await waitForCache(this.cache, written, ctx.signal);
   }
 
-  /** Machines matching the selector that are ours or orphans (adopted); ours that stopped matching are released. */
-  private async getAndAdoptMachines(ctx: ReconcileContext, ms: MachineSet): Promise<Machine[]> {
+  /**
+   * Machines matching the selector that are ours or orphans (adopted); ours that stopped matching are released.
+   * `deleting`: the MS is going away; with a refused selector it still gets the Machines it controls (no adoption, no
+   * release), so a bad selector cannot keep it from being deleted.
+   */
+  private async getAndAdoptMachines(ctx: ReconcileContext, ms: MachineSet, deleting = false): Promise<Machine[]> {
     const selector = labelSelectorAsSelector(ms.spec.selector);
     // An empty selector would select (or, inverted, release) everything; a selector not matching the template would
     // create Machines forever. Both are refused before any write.
     const problem = selectorProblem(ms, selector);
-    if (problem) throw new TemplateError(problem, 'InvalidSelector');
+    if (problem && !deleting) throw new TemplateError(problem, 'InvalidSelector');
     const isOurs = (m: Machine) => {
       const owner = controllerOf(m);
       return (
@@ -284,6 +325,7 @@ export class MachineSetReconciler implements Reconciler {
         readOnly: true,
       }),
     ]);
+    if (problem) return controlled.items.filter(isOurs).sort(byName);
     const all = [...controlled.items.filter(isOurs), ...orphans.items].sort(byName);
     const out: Machine[] = [];
     for (const m of all) {
