@@ -64,11 +64,13 @@ export class RegistryWarmUpExit implements OnApplicationBootstrap {
       const fields = { logger: 'manager', extensionConfigs: names, error: error.message };
       if (this.apiServer?.embedded) {
         // Exiting would take the embedded API server down with the process, and with it the only way to fix the
-        // object: the next start would fail the same way. The ExtensionConfigs stay Discovered=False instead.
+        // object: the next start would fail the same way. The ExtensionConfigs stay Discovered=False instead, and the
+        // warm-up is retried, so hooks work again once they are fixed.
         this.log.error(
           `ExtensionConfig registry warm-up failed: ${what}; ${embeddedFix(names, this.apiServer)}`,
           fields,
         );
+        void this.extensionConfigs!.keepWarmingUp();
         return;
       }
       const message = `ExtensionConfig registry warm-up failed: ${what}; exiting`;
@@ -83,7 +85,7 @@ function embeddedFix(names: string[], apiServer: WarmUpApiServer): string {
   const kubectl = `kubectl${apiServer.kubeconfigPath ? ` --kubeconfig ${apiServer.kubeconfigPath}` : ''}`;
   const target = names.length ? names.map((n) => `extensionconfig/${n}`).join(' ') : 'extensionconfig/<name>';
   return (
-    'the embedded API server keeps running and hooks that need them fail until then: fix their ' +
+    'the embedded API server keeps running, the warm-up is retried and hooks fail until then: fix their ' +
     `spec.clientConfig (${kubectl} edit ${target}) or delete them (${kubectl} delete ${target})`
   );
 }

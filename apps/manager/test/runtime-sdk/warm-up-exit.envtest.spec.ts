@@ -9,7 +9,12 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
-import { createExtensionServer, ExtensionConfigModule, generateServerTls } from '@capi/runtime-client';
+import {
+  createExtensionServer,
+  ExtensionConfigController,
+  ExtensionConfigModule,
+  generateServerTls,
+} from '@capi/runtime-client';
 import {
   buildManagerModule,
   type ControllerRegistry,
@@ -104,7 +109,7 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
     const warmUpLines = () => lines.filter((l) => String(l.msg).startsWith('ExtensionConfig registry warm-up failed'));
     const deadline = Date.now() + 30_000;
     while (warmUpLines().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-    return { requests, warmUpLines };
+    return { requests, warmUpLines, app };
   }
 
   it('an external API server: requests exit code 1 and logs one error line naming the ExtensionConfigs it could not discover', async () => {
@@ -129,21 +134,32 @@ describe('manager exit on a failed ExtensionConfig registry warm-up', () => {
   });
 
   it('the embedded API server: keeps running (it would die with the process) and says how to fix or delete it', async () => {
-    const { requests, warmUpLines } = await startManager([], { kubeconfigPath: '/data/kubeconfig' });
+    const { requests, warmUpLines, app } = await startManager([], { kubeconfigPath: '/data/kubeconfig' });
     expect(warmUpLines()).toEqual([
       expect.objectContaining({
         level: 'error',
         extensionConfigs: ['unreachable-updater'],
         msg:
           'ExtensionConfig registry warm-up failed: could not discover ExtensionConfig(s) unreachable-updater; the ' +
-          'embedded API server keeps running and hooks that need them fail until then: fix their spec.clientConfig ' +
+          'embedded API server keeps running, the warm-up is retried and hooks fail until then: fix their spec.clientConfig ' +
           '(kubectl --kubeconfig /data/kubeconfig edit extensionconfig/unreachable-updater) or delete them ' +
           '(kubectl --kubeconfig /data/kubeconfig delete extensionconfig/unreachable-updater)',
       }),
     ]);
-    // Past the warm-up budget, still no exit.
+    // Past the warm-up budget, still no exit, and the registry not ready.
     await new Promise((r) => setTimeout(r, 1000));
     expect(requests).toEqual([]);
+    const controller = app.get(ExtensionConfigController);
+    expect(controller.readiness()).not.toBe(true);
+    // Fixed (here: deleted) as the line says, the retried warm-up succeeds: hooks work again without a restart.
+    await client.delete({
+      apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+      kind: 'ExtensionConfig',
+      name: 'unreachable-updater',
+    });
+    const deadline = Date.now() + 20_000;
+    while (controller.readiness() !== true && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(controller.readiness()).toBe(true);
   });
 
   it('DeferredManagerExit keeps the first request for a handler that subscribes later', () => {

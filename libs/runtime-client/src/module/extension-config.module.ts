@@ -106,6 +106,19 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
     else this.failureListeners.push(listener);
   }
 
+  /**
+   * Warms the registry up again after a warm-up that gave up, until one succeeds or the app stops (each attempt with
+   * the warm-up's budget; a failed one is logged). For an app that does not exit on the failure (the manager's
+   * embedded default): hooks work again once the ExtensionConfigs are fixed.
+   */
+  async keepWarmingUp(): Promise<void> {
+    while (this.failure && !this.stopped) {
+      this.failure = undefined;
+      this.warmUpDone = this.warmUp();
+      await this.warmUpDone;
+    }
+  }
+
   readiness(): true | string {
     return registryReadiness({
       registry: this.registry,
