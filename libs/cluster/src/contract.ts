@@ -23,7 +23,8 @@ export interface FailureDomain {
   attributes?: Record<string, string>;
 }
 
-function nested(obj: KubeObject, path: string[]): unknown {
+/** The value at `path` (undefined when absent or below a non-map), as unstructured.NestedFieldNoCopy. */
+export function nested(obj: KubeObject, path: readonly string[]): unknown {
   let cur: unknown = obj;
   for (const k of path) {
     if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;

@@ -3,18 +3,10 @@
 // status.initialization.controlPlaneInitialized, status.upToDateReplicas and status.availableReplicas.
 import { parseKubernetesVersion, type KubeObject } from '@capi/apimachinery';
 import { compareKubernetesVersions } from '@capi/apimachinery';
+import { controlPlaneInitializedPath, nested } from '../contract';
 
 /** A field that is absent (upstream ErrFieldNotFound) is `notFound`; one of the wrong type is an `error`. */
 export type FieldResult<T> = { value: T } | { notFound: true } | { error: string };
-
-function nested(obj: KubeObject, path: readonly string[]): unknown {
-  let v: unknown = obj;
-  for (const p of path) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-    v = (v as Record<string, unknown>)[p];
-  }
-  return v;
-}
 
 const dotted = (path: readonly string[]) => `.${path.join('.')}`;
 
@@ -73,7 +65,7 @@ export const controlPlaneContract = {
   upToDateReplicas: (contractVersion: string) =>
     v1beta1(contractVersion) ? ['status', 'updatedReplicas'] : ['status', 'upToDateReplicas'],
   initialized: (contractVersion: string) =>
-    v1beta1(contractVersion) ? ['status', 'initialized'] : ['status', 'initialization', 'controlPlaneInitialized'],
+    controlPlaneInitializedPath(v1beta1(contractVersion) ? 'v1beta1' : 'v1beta2'),
   /** The condition type mirrored as the Cluster's ControlPlaneAvailable. */
   availableConditionType: 'Available',
 } as const;
