@@ -16,18 +16,13 @@ import {
   eventually,
   INFRA_GROUP,
   machinesOf,
+  MD_REF,
   startHarness,
   type Harness,
 } from './support/harness';
 
 jest.setTimeout(90_000);
 
-const MD_REF = (ns: string) => ({
-  apiVersion: CLUSTER_API_VERSION,
-  kind: 'MachineDeployment',
-  namespace: ns,
-  name: 'md',
-});
 const machineSetsOf = async (h: Harness, ns: string) =>
   (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: ns })).items;
 

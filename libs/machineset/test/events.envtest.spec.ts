@@ -4,7 +4,15 @@
 import { CLUSTER_API_VERSION, type Machine, type MachineDeployment, type MachineSet } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { ClientFaults } from './support/client-faults';
-import { createDeployment, eventually, INFRA_GROUP, machinesOf, startHarness, type Harness } from './support/harness';
+import {
+  createDeployment,
+  eventually,
+  INFRA_GROUP,
+  machinesOf,
+  MD_REF,
+  startHarness,
+  type Harness,
+} from './support/harness';
 
 jest.setTimeout(120_000);
 
@@ -16,13 +24,6 @@ interface CoreEvent extends KubeObject {
   involvedObject: { kind: string; name: string; uid?: string };
   source?: { component?: string };
 }
-
-const MD_REF = (ns: string) => ({
-  apiVersion: CLUSTER_API_VERSION,
-  kind: 'MachineDeployment',
-  namespace: ns,
-  name: 'md',
-});
 
 describe('MachineDeployment and MachineSet events (envtest)', () => {
   let h: Harness;

@@ -16,18 +16,12 @@ import {
   eventually,
   INFRA_API_VERSION,
   machinesOf,
+  MD_REF,
   startHarness,
   type Harness,
 } from './support/harness';
 
 jest.setTimeout(90_000);
-
-const MD_REF = (ns: string) => ({
-  apiVersion: CLUSTER_API_VERSION,
-  kind: 'MachineDeployment',
-  namespace: ns,
-  name: 'md',
-});
 
 async function readyMachines(c: KubeClient, ns: string, replicas: number, version: string): Promise<Machine[]> {
   return withState(c, ns, () =>

@@ -264,6 +264,14 @@ export async function eventually<T>(
   }
 }
 
+/** The MachineDeployment createDeployment creates in `ns`. */
+export const MD_REF = (ns: string) => ({
+  apiVersion: CLUSTER_API_VERSION,
+  kind: 'MachineDeployment',
+  namespace: ns,
+  name: 'md',
+});
+
 /** Namespace, ready Cluster, TestMachineTemplate(s) and a MachineDeployment with bootstrap.dataSecretName. */
 export async function createDeployment(
   c: KubeClient,
