@@ -171,6 +171,10 @@ describe('MachineDeployment rollout with InPlaceUpdates on', () => {
       templates: { tmpl: { image: 'v1' }, 'tmpl-v2': { image: 'v2' } },
     });
     const before = await readyMachines(h.client, ns, 2, 'v1.30.0');
+    // The planner asks CanUpdateMachineSet only while the new MachineSet is below the MD's replicas; with maxSurge 2
+    // that is the first plan alone, so it must see the old MachineSet's Machines (status.replicas, which can lag
+    // behind the Machines under load) or it replaces without asking.
+    await machineDeploymentSettled(h.client, ns, 2);
     await changeTemplate(h.client, ns, {
       infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'TestMachineTemplate', name: 'tmpl-v2' },
     });
