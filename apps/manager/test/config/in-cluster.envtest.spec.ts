@@ -1,5 +1,6 @@
 // In-cluster mode through the real manager module: a pod's environment (KUBERNETES_SERVICE_HOST/PORT and a
-// service-account volume) pointing at an envtest API server; no --kubeconfig, no embedded API server.
+// service-account volume) pointing at an envtest API server; no --kubeconfig, no embedded API server. On the kube
+// target the volume's token is the deploy/rbac ServiceAccount's, so the manager has only the permissions it is given.
 import 'reflect-metadata';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { KUBE_CLIENT, type Client } from '@capi/controller-runtime';
 import { clientFor, eventually, startEnvtest, type Envtest } from '@capi/envtest';
+import { managerToken, MANAGER_SERVICE_ACCOUNT } from '../support/service-account';
 import {
   buildManagerModule,
   EMBEDDED_ENVIRONMENT,
@@ -34,8 +36,15 @@ let saDir: string;
 const apps: INestApplicationContext[] = [];
 beforeAll(async () => {
   env = await startEnvtest();
+  const admin = clientFor(env);
+  let token: string;
+  try {
+    token = await managerToken(env, admin);
+  } finally {
+    admin.close();
+  }
   saDir = mkdtempSync(join(tmpdir(), 'serviceaccount-'));
-  writeFileSync(join(saDir, 'token'), env.token);
+  writeFileSync(join(saDir, 'token'), token);
   writeFileSync(join(saDir, 'ca.crt'), Buffer.from(env.caData!, 'base64'));
   writeFileSync(join(saDir, 'namespace'), 'capi-system\n');
 });
@@ -77,7 +86,8 @@ describe('manager in a pod without --kubeconfig', () => {
   it('connects with the service account token and CA, keeps its Lease in the pod namespace, and says so in the log', async () => {
     const admin = clientFor(env);
     try {
-      await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'capi-system' } });
+      if (!(await admin.tryGet({ apiVersion: 'v1', kind: 'Namespace', name: 'capi-system' })))
+        await admin.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'capi-system' } });
       const lines: string[] = [];
       const { app, embedded, config } = await startManager(['--leader-elect'], podEnv(), lines);
       expect(config.apiServer.mode).toBe('in-cluster');
@@ -98,6 +108,18 @@ describe('manager in a pod without --kubeconfig', () => {
       await app.get<Client>(KUBE_CLIENT).list('cluster.x-k8s.io/v1beta2', 'Machine');
       const announced = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'API server');
       expect(announced).toMatchObject({ mode: 'in-cluster', reason: expect.stringContaining('running in a pod') });
+      if (env.target === 'kube') {
+        // Who the API server says the manager is, and that deploy/rbac let it do all it tried.
+        const review = await app.get<Client>(KUBE_CLIENT).create<{
+          apiVersion: string;
+          kind: string;
+          metadata: object;
+          status?: { userInfo?: { username?: string } };
+        }>({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} });
+        const { namespace, name } = MANAGER_SERVICE_ACCOUNT;
+        expect(review.status?.userInfo?.username).toBe(`system:serviceaccount:${namespace}:${name}`);
+        expect(lines.filter((l) => /forbidden/i.test(l))).toEqual([]);
+      }
     } finally {
       admin.close();
     }
