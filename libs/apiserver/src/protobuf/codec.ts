@@ -31,6 +31,8 @@ const PROTO_FILES = [
   'k8s.io/api/core/v1/generated.proto',
   'k8s.io/api/coordination/v1/generated.proto',
   'k8s.io/api/events/v1/generated.proto',
+  'k8s.io/api/authorization/v1/generated.proto',
+  'k8s.io/api/authentication/v1/generated.proto',
   'k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto',
 ];
 
@@ -57,6 +59,10 @@ kind('coordination.k8s.io/v1', 'Lease', 'k8s.io.api.coordination.v1.Lease');
 kind('events.k8s.io/v1', 'Event', 'k8s.io.api.events.v1.Event');
 kind('apiextensions.k8s.io/v1', 'CustomResourceDefinition', `${APIEXT}.CustomResourceDefinition`);
 kind('v1', 'Status', `${META}.Status`, false);
+// The self reviews kubectl sends as protobuf (`auth can-i`, `auth whoami`): never stored, so no List.
+for (const k of ['SelfSubjectAccessReview', 'SelfSubjectRulesReview'])
+  kind('authorization.k8s.io/v1', k, `k8s.io.api.authorization.v1.${k}`, false);
+kind('authentication.k8s.io/v1', 'SelfSubjectReview', 'k8s.io.api.authentication.v1.SelfSubjectReview', false);
 
 /**
  * Fields (per message) whose zero value is kept on decode: Go pointer fields (written only when set, so a zero on the

@@ -60,6 +60,12 @@ const configMap = resource({
 
 const objectReference = loose({ 'x-kubernetes-map-type': 'atomic' });
 
+const serviceAccount = resource({
+  secrets: { type: 'array', items: objectReference, 'x-kubernetes-list-type': 'atomic' },
+  imagePullSecrets: { type: 'array', items: objectReference, 'x-kubernetes-list-type': 'atomic' },
+  automountServiceAccountToken: { type: 'boolean' },
+});
+
 const coreEvent = resource({
   involvedObject: objectReference,
   related: objectReference,
@@ -393,6 +399,7 @@ const SCHEMAS: Record<string, OpenApiSchema> = {
   'v1/Namespace': namespace,
   'v1/Secret': secret,
   'v1/ConfigMap': configMap,
+  'v1/ServiceAccount': serviceAccount,
   'v1/Event': coreEvent,
   'events.k8s.io/v1/Event': eventsEvent,
   'coordination.k8s.io/v1/Lease': lease,

@@ -5,6 +5,7 @@ import YAML from 'yaml';
 import type { Status } from '@capi/apimachinery';
 import * as discovery from './discovery';
 import { evict } from './eviction';
+import { answerReview } from './reviews';
 import { groupVersionDocument, openapiIndex } from './openapi';
 import type { Registry, ResourceInfo } from './registry';
 import type { FieldValidation, PatchKind, Resources } from './resources';
@@ -335,6 +336,11 @@ export function createHandler(deps: HttpDeps) {
     if (name && isPortForward(info, subresource)) {
       portForwardPreflight(registry, resources, info, ns, name, req.method ?? '', q);
       throw webSocketRequired();
+    }
+    if (info.review) {
+      const { body } = req.method === 'POST' ? await decodeWrite(req, info) : { body: undefined };
+      deps.metrics.record('create', `${info.group}/${info.plural}`);
+      return reply(201, answerReview(info, req.method ?? '', name, body));
     }
     if (name && subresource === 'eviction' && !info.custom && info.group === '' && info.kind === 'Pod') {
       if (req.method !== 'POST')

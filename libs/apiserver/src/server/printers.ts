@@ -370,6 +370,8 @@ const PRINTERS: Record<string, Printer> = {
     keys(o.data) + keys(o.binaryData),
     age(o, now),
   ]),
+  // kube 1.36 prints no SECRETS column any more (token Secrets are no longer listed there).
+  '/ServiceAccount': simple([NAME, AGE], (o, now) => [o.metadata?.name, age(o, now)]),
   'coordination.k8s.io/Lease': simple(
     [NAME, col('Holder', 'holderIdentity contains the identity of the holder of a current lease.'), AGE],
     (o, now) => [o.metadata?.name, str(o.spec?.holderIdentity), age(o, now)],

@@ -1,7 +1,10 @@
 import type { OpenApiSchema } from './engines';
 import { engines } from './engines';
 
+import { reviewResources } from './reviews';
+
 /** Everything the server knows about one REST resource (one group/version/kind). */
+
 export interface ResourceInfo {
   group: string; // "" for core
   version: string;
@@ -34,6 +37,8 @@ export interface ResourceInfo {
   pathSegmentNames?: boolean;
   /** Storage shared with another resource (events.k8s.io Events are core Events). */
   storedAs?: { group: string; plural: string };
+  /** A create-only review answered without storage (./reviews.ts). */
+  review?: boolean;
 }
 
 export interface ScalePaths {
@@ -93,6 +98,8 @@ export function builtinResources(): ResourceInfo[] {
     builtin('', 'v1', 'Secret', 'secrets', true),
     builtin('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
     builtin('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
+    // What `kubectl apply -k deploy/rbac` creates; no token controller issues tokens for it here.
+    builtin('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
     builtin('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'], statusSubresource: true }),
     builtin('', 'v1', 'Pod', 'pods', true, {
       shortNames: ['po'],
@@ -161,6 +168,7 @@ export function builtinResources(): ResourceInfo[] {
     builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false, {
       pathSegmentNames: true,
     }),
+    ...reviewResources(),
   ];
 }
 
