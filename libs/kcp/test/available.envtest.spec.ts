@@ -69,7 +69,8 @@ describe('KCP Available', () => {
     expect(getCondition(kcp, 'Available')?.message).toBeUndefined();
     const out = await kubectl('get', 'kcp', '-n', NS);
     expect(out).toMatch(
-      /^NAME\s+CLUSTER\s+AVAILABLE\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AGE\s+VERSION\s*\ncp\s+c1\s+True\s+3\s+3\s+3\s+3\s+\S+\s+v1\.30\.0\s*$/,
+      // upstream's columns: the Available condition, then the replica counters (AVAILABLE again), INITIALIZED.
+      /^NAME\s+CLUSTER\s+AVAILABLE\s+DESIRED\s+CURRENT\s+READY\s+AVAILABLE\s+UP-TO-DATE\s+INITIALIZED\s+AGE\s+VERSION\s*\ncp\s+c1\s+True\s+3\s+3\s+3\s+3\s+3\s+true\s+\S+\s+v1\.30\.0\s*$/,
     );
   });
 

@@ -7,7 +7,8 @@ import {
   ReplicaCountersSchema,
   StatusVersionsSchema,
 } from '../schema/meta';
-import { defineKind, type KindObject } from '../schema/kind';
+import { defineKind, type KindObject, type PrinterColumn } from '../schema/kind';
+import { ageColumn, conditionColumn, pausedColumn } from '../schema/printer-columns';
 import { CLUSTER_GROUP, V1BETA2 } from '../gvk';
 
 const NetworkRangesSchema = Obj({ cidrBlocks: Type.Optional(AtomicList(Type.String(), { maxItems: 100 })) });
@@ -82,11 +83,47 @@ export const ClusterDefinition = defineKind({
   spec: ClusterSpecSchema,
   status: ClusterStatusSchema,
   printerColumns: [
-    { name: 'Available', type: 'string', jsonPath: `.status.conditions[?(@.type=="Available")].status` },
-    { name: 'CP Desired', type: 'integer', jsonPath: '.status.controlPlane.desiredReplicas' },
-    { name: 'W Desired', type: 'integer', jsonPath: '.status.workers.desiredReplicas' },
-    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    {
+      name: 'ClusterClass',
+      type: 'string',
+      jsonPath: '.spec.topology.classRef.name',
+      description: 'ClusterClass of this Cluster, empty if the Cluster is not using a ClusterClass',
+    },
+    conditionColumn('Available', 'Available', 'Cluster pass all availability checks'),
+    ...replicaCounters('CP', '.status.controlPlane', 'control plane machines'),
+    ...replicaCounters('W', '.status.workers', 'worker machines'),
+    pausedColumn(),
+    {
+      name: 'Phase',
+      type: 'string',
+      jsonPath: '.status.phase',
+      description: 'Cluster status such as Pending/Provisioning/Provisioned/Deleting/Failed',
+    },
+    ageColumn('Cluster'),
+    {
+      name: 'Version',
+      type: 'string',
+      jsonPath: '.spec.topology.version',
+      description: 'Kubernetes version associated with this Cluster',
+    },
   ],
 });
 export type Cluster = KindObject<typeof ClusterDefinition>;
+
+/** The Cluster's control plane or workers counters: Desired, Current*, Ready*, Available, Up-to-date (* wide). */
+function replicaCounters(prefix: string, path: string, what: string): PrinterColumn[] {
+  const counter = (name: string, field: string, description: string, priority?: number): PrinterColumn => ({
+    name: `${prefix} ${name}`,
+    type: 'integer',
+    jsonPath: `${path}.${field}`,
+    description,
+    ...(priority ? { priority } : {}),
+  });
+  return [
+    counter('Desired', 'desiredReplicas', `The desired number of ${what}`),
+    counter('Current', 'replicas', `The number of ${what}`, 10),
+    counter('Ready', 'readyReplicas', `The number of ${what} with Ready condition true`, 10),
+    counter('Available', 'availableReplicas', `The number of ${what} with Available condition true`),
+    counter('Up-to-date', 'upToDateReplicas', `The number of ${what} with UpToDate condition true`),
+  ];
+}

@@ -15,6 +15,7 @@ import {
   TemplateObjectMetaSchema,
 } from '../schema/meta';
 import { defineKind, type KindObject } from '../schema/kind';
+import { ageColumn, clusterLabelColumn, conditionColumn, pausedColumn } from '../schema/printer-columns';
 import { BOOTSTRAP_GROUP, CONTROLPLANE_GROUP, V1BETA2 } from '../gvk';
 
 export const KubeadmFileSchema = Obj({
@@ -72,9 +73,15 @@ export const KubeadmConfigDefinition = defineKind({
   spec: KubeadmConfigSpecSchema,
   status: KubeadmConfigStatusSchema,
   printerColumns: [
-    { name: 'Cluster', type: 'string', jsonPath: `.metadata.labels['cluster\\.x-k8s\\.io/cluster-name']` },
-    { name: 'Data secret created', type: 'boolean', jsonPath: '.status.initialization.dataSecretCreated' },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    clusterLabelColumn(),
+    pausedColumn(),
+    {
+      name: 'Data secret created',
+      type: 'string',
+      jsonPath: '.status.initialization.dataSecretCreated',
+      description: 'Boolean flag to indicate if Bootstrap Data secret has been created',
+    },
+    ageColumn('KubeadmConfig'),
   ],
 });
 export type KubeadmConfig = KindObject<typeof KubeadmConfigDefinition>;
@@ -90,7 +97,21 @@ export const KubeadmConfigTemplateDefinition = defineKind({
     template: Obj({ metadata: Type.Optional(TemplateObjectMetaSchema), spec: Type.Optional(KubeadmConfigSpecSchema) }),
   }),
   status: Obj({}),
-  printerColumns: [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+  printerColumns: [
+    {
+      name: 'ClusterClass',
+      type: 'string',
+      jsonPath: `.metadata.ownerReferences[?(@.kind=="ClusterClass")].name`,
+      description: 'Name of the ClusterClass owning this template',
+    },
+    {
+      name: 'Cluster',
+      type: 'string',
+      jsonPath: `.metadata.ownerReferences[?(@.kind=="Cluster")].name`,
+      description: 'Name of the Cluster owning this template',
+    },
+    ageColumn('KubeadmConfigTemplate'),
+  ],
 });
 export type KubeadmConfigTemplate = KindObject<typeof KubeadmConfigTemplateDefinition>;
 // Templates have no status subresource upstream.
@@ -164,14 +185,42 @@ export const KubeadmControlPlaneDefinition = defineKind({
     labelSelectorPath: '.status.selector',
   },
   printerColumns: [
-    { name: 'Cluster', type: 'string', jsonPath: `.metadata.labels['cluster\\.x-k8s\\.io/cluster-name']` },
-    { name: 'Available', type: 'string', jsonPath: `.status.conditions[?(@.type=="Available")].status` },
-    { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas' },
-    { name: 'Current', type: 'integer', jsonPath: '.status.replicas' },
-    { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
-    { name: 'Up-to-date', type: 'integer', jsonPath: '.status.upToDateReplicas' },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-    { name: 'Version', type: 'string', jsonPath: '.spec.version' },
+    clusterLabelColumn(),
+    conditionColumn('Available', 'Available', 'Cluster pass all availability checks'),
+    { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'The desired number of machines' },
+    { name: 'Current', type: 'integer', jsonPath: '.status.replicas', description: 'The number of machines' },
+    {
+      name: 'Ready',
+      type: 'integer',
+      jsonPath: '.status.readyReplicas',
+      description: 'The number of machines with Ready condition true',
+    },
+    {
+      name: 'Available',
+      type: 'integer',
+      jsonPath: '.status.availableReplicas',
+      description: 'The number of machines with Available condition true',
+    },
+    {
+      name: 'Up-to-date',
+      type: 'integer',
+      jsonPath: '.status.upToDateReplicas',
+      description: 'The number of machines with UpToDate condition true',
+    },
+    pausedColumn(),
+    {
+      name: 'Initialized',
+      type: 'boolean',
+      jsonPath: '.status.initialization.controlPlaneInitialized',
+      description: 'This denotes whether or not the control plane can accept requests',
+    },
+    ageColumn('KubeadmControlPlane'),
+    {
+      name: 'Version',
+      type: 'string',
+      jsonPath: '.spec.version',
+      description: 'Kubernetes version associated with this control plane',
+    },
   ],
 });
 export type KubeadmControlPlane = KindObject<typeof KubeadmControlPlaneDefinition>;

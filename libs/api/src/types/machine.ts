@@ -10,7 +10,8 @@ import {
   MachineTaintSchema,
   TemplateObjectMetaSchema,
 } from '../schema/meta';
-import { defineKind, type KindObject } from '../schema/kind';
+import { defineKind, type KindObject, type PrinterColumn } from '../schema/kind';
+import { ageColumn, conditionColumn, pausedColumn } from '../schema/printer-columns';
 import { CLUSTER_GROUP, V1BETA2 } from '../gvk';
 
 export const BootstrapSchema = Obj({
@@ -90,15 +91,52 @@ export const MachineDefinition = defineKind({
       jsonPath: '.status.nodeRef.name',
       description: 'Node name associated with this machine',
     },
-    { name: 'Ready', type: 'string', jsonPath: `.status.conditions[?(@.type=="Ready")].status` },
-    { name: 'Available', type: 'string', jsonPath: `.status.conditions[?(@.type=="Available")].status` },
-    { name: 'Up-to-date', type: 'string', jsonPath: `.status.conditions[?(@.type=="UpToDate")].status` },
-    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-    { name: 'Version', type: 'string', jsonPath: '.spec.version' },
+    { name: 'Provider ID', type: 'string', jsonPath: '.spec.providerID', description: 'Provider ID', priority: 10 },
+    {
+      name: 'Failure domain',
+      type: 'string',
+      jsonPath: '.status.failureDomain',
+      description: 'The failure domain the machine is running in',
+    },
+    conditionColumn('Ready', 'Ready', 'Machine pass all readiness checks'),
+    conditionColumn('Available', 'Available', 'Machine is Ready for at least MinReadySeconds'),
+    conditionColumn('Up-to-date', 'UpToDate', "Machine spec matches the spec of the Machine's owner resource"),
+    addressColumn('Internal-IP', 'InternalIP'),
+    addressColumn('External-IP', 'ExternalIP'),
+    {
+      name: 'OS-Image',
+      type: 'string',
+      jsonPath: '.status.nodeInfo.osImage',
+      description: 'OS Image reported by the node',
+      priority: 10,
+    },
+    pausedColumn(),
+    {
+      name: 'Phase',
+      type: 'string',
+      jsonPath: '.status.phase',
+      description: 'Machine status such as Terminating/Pending/Running/Failed etc',
+    },
+    ageColumn('Machine'),
+    {
+      name: 'Version',
+      type: 'string',
+      jsonPath: '.spec.version',
+      description: 'Kubernetes version associated with this Machine',
+    },
   ],
 });
 export type Machine = KindObject<typeof MachineDefinition>;
+
+function addressColumn(name: string, type: string): PrinterColumn {
+  return {
+    name,
+    type: 'string',
+    jsonPath: `.status.addresses[?(@.type=="${type}")].address`,
+    description: `${type} of the node (wide output)`,
+    priority: 10,
+  };
+}
 
 /** MachineTemplateSpec as embedded by MachineSet / MachineDeployment. */
 export const MachineTemplateSpecSchema = Obj({

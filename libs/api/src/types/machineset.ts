@@ -9,6 +9,7 @@ import {
   StatusVersionsSchema,
 } from '../schema/meta';
 import { defineKind, type KindObject } from '../schema/kind';
+import { ageColumn, conditionColumn, pausedColumn } from '../schema/printer-columns';
 import { CLUSTER_GROUP, V1BETA2 } from '../gvk';
 import { MachineTemplateSpecSchema } from './machine';
 
@@ -88,7 +89,8 @@ export const MachineSetDefinition = defineKind({
   printerColumns: [
     { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterName' },
     ...replicasColumns,
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    pausedColumn(),
+    ageColumn('MachineSet'),
     { name: 'Version', type: 'string', jsonPath: '.spec.template.spec.version' },
   ],
 });
@@ -150,9 +152,17 @@ export const MachineDeploymentDefinition = defineKind({
   },
   printerColumns: [
     { name: 'Cluster', type: 'string', jsonPath: '.spec.clusterName' },
+    // Two AVAILABLE columns, as upstream: the Available condition, then the available replicas.
+    conditionColumn('Available', 'Available', 'Cluster pass all availability checks'),
     ...replicasColumns,
-    { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    pausedColumn(),
+    {
+      name: 'Phase',
+      type: 'string',
+      jsonPath: '.status.phase',
+      description: 'MachineDeployment status such as ScalingUp/ScalingDown/Running/Failed/Unknown',
+    },
+    ageColumn('MachineDeployment'),
     { name: 'Version', type: 'string', jsonPath: '.spec.template.spec.version' },
   ],
 });
