@@ -15,6 +15,7 @@ export {
   type ClientCertificateSource,
 } from './client-certificate';
 export { discoverExtension } from './discovery';
+export { boundExtensionMessage, MAX_EXTENSION_MESSAGE_CHARS } from './message-limit';
 export type { CacheKeyFunc, ResponseCache } from './cache';
 export { type RequestObservation, RuntimeSdkMetrics } from './metrics';
 export {

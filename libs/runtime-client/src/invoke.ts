@@ -9,6 +9,7 @@ import {
 } from '@capi/api';
 import { gvhToPath, type GroupVersionHook } from './catalog';
 import { ExtensionCallError } from './errors';
+import { boundExtensionMessage } from './message-limit';
 import type { ClientConfig } from './extension-config';
 import { ERROR_CODE_LABEL, UNKNOWN_RESPONSE_STATUS, type RuntimeSdkMetrics } from './metrics';
 import type { ExtensionTransport } from './transport';
@@ -146,18 +147,22 @@ async function post<H extends HookName>(
   if (!decoded.ok) {
     throw new ExtensionCallError(
       'MalformedResponse',
-      `failed to decode response from ${where}: ${decoded.message}`,
+      `failed to decode response from ${where}: ${boundExtensionMessage(decoded.message)}`,
       details,
     );
   }
   if (statusInvalid) {
     throw new ExtensionCallError(
       'InvalidResponseStatus',
-      `failed to call ${where}: got a response without a valid status (${status == null ? 'status is not set' : `status ${JSON.stringify(status)}`}, expected Success or Failure)`,
+      `failed to call ${where}: got a response without a valid status (${status == null ? 'status is not set' : `status ${boundExtensionMessage(JSON.stringify(status), 300)}`}, expected Success or Failure)`,
       details,
     );
   }
-  return decoded.value;
+  // The one place a response's message enters: every consumer (conditions, Failure errors, logs, the response cache)
+  // gets it bounded.
+  const value = decoded.value;
+  if (typeof value.message === 'string') value.message = boundExtensionMessage(value.message);
+  return value;
 }
 
 const isJsonObject = (v: unknown): v is Record<string, unknown> =>

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { promises as fs, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { promises as fs, chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { KubeObject } from '@capi/apimachinery';
 import { checkDatabase, CREDENTIAL_FILES, ensurePrivateDir, PRIVATE_DIR_MODE, Store } from '../storage';
@@ -16,7 +16,8 @@ import { renderKubeconfig } from './kubeconfig';
 import { RequestMetrics, type RequestCounts } from './metrics';
 import { CRD_RESOURCE, Registry, storageResource } from './registry';
 import { Resources } from './resources';
-import { generateServingCerts, type ServingCerts } from './tls';
+import { applyServingCertsPlan, planServingCerts, ServingCertRotator, type CertValidity } from './serving-certs';
+import type { ServingCerts } from './tls';
 import { createUpgradeHandler } from './upgrade';
 
 export interface Logger {
@@ -36,7 +37,16 @@ export interface ApiServerOptions {
   token?: string;
   /** Serve HTTPS with a generated CA (default true). */
   tls?: boolean;
-  /** Keeps the token and certificates so a restarted server is reachable with the same kubeconfig. */
+  /**
+   * Validity of the generated CA and serving certificate (default 10 years and 1 year, kubeadm's), and the clock their
+   * renewal is decided on (default Date.now): the serving certificate is re-issued under the same CA once two thirds
+   * of its life have passed, at start and by a timer while serving; the CA at start.
+   */
+  servingCerts?: CertValidity & { now?: () => number };
+  /**
+   * Keeps the token and certificates (`token`, `serving-certs.json`: CA certificate and key, serving certificate and
+   * key; both 0600) so a restarted server is reachable with the same kubeconfig.
+   */
   dataDir?: string;
   logger?: Logger;
   /**
@@ -78,6 +88,8 @@ export interface StartedServer {
 
 /** Watch bookmark period: kube's defaultBookmarkFrequency (1 min) in k8s.io/apiserver/pkg/storage/cacher/cacher.go. */
 const DEFAULT_BOOKMARK_INTERVAL_MS = 60_000;
+/** In dataDir: the CA (certificate and key) and the serving certificate and key, as JSON. */
+const SERVING_CERTS_FILE = 'serving-certs.json';
 const INITIAL_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export class ApiServer {
@@ -90,6 +102,7 @@ export class ApiServer {
   private started?: StartedServer;
   private unsubscribe?: () => void;
   private portForwards?: PortForwardSessions;
+  private rotator?: ServingCertRotator;
 
   constructor(private readonly opts: ApiServerOptions) {}
 
@@ -193,6 +206,22 @@ export class ApiServer {
     if (tls) certs = await this.certs(host);
     const server = certs ? createHttpsServer({ cert: certs.cert, key: certs.key }, handler) : createHttpServer(handler);
     this.http = server;
+    if (certs && 'setSecureContext' in server) {
+      // New connections get the renewed certificate; established ones keep the one they negotiated.
+      this.rotator = new ServingCertRotator(certs, {
+        host,
+        validity: this.opts.servingCerts ?? {},
+        now: this.opts.servingCerts?.now ?? Date.now,
+        install: (next) => {
+          server.setSecureContext({ cert: next.cert, key: next.key });
+          this.saveCerts(next);
+        },
+        info: (m) => log?.info(m),
+        warn: (m) => (log?.warn ?? log?.info)?.call(log, m),
+        error: (m) => log?.error(m),
+      });
+      this.rotator.start();
+    }
     const sessions = new PortForwardSessions(this.opts.portForward, (e) =>
       log?.error(`port-forward failed: ${(e as Error)?.stack ?? String(e)}`),
     );
@@ -228,13 +257,40 @@ export class ApiServer {
     return v;
   }
 
+  /** The serving certificates: the data dir's, renewed (or replaced with a new CA) when due, or new ones. */
   private async certs(host: string): Promise<ServingCerts> {
-    const dir = this.opts.dataDir;
-    const p = dir && join(dir, 'serving-certs.json');
-    if (p && existsSync(p)) return JSON.parse(readFileSync(p, 'utf8'));
-    const certs = await generateServingCerts(host);
-    if (p) writeFileSync(p, JSON.stringify(certs), { mode: 0o600 });
+    const log = this.opts.logger;
+    const p = this.opts.dataDir && join(this.opts.dataDir, SERVING_CERTS_FILE);
+    let stored: Partial<ServingCerts> | undefined;
+    if (p && existsSync(p)) {
+      try {
+        stored = JSON.parse(readFileSync(p, 'utf8'));
+      } catch (e) {
+        log?.error(`${p} cannot be read (${(e as Error).message}): a new CA is generated`);
+      }
+    }
+    const now = (this.opts.servingCerts?.now ?? Date.now)();
+    const action = planServingCerts(stored, host, now);
+    const certs = await applyServingCertsPlan(stored, action, host, now, this.opts.servingCerts);
+    if (action.type === 'keep') return certs;
+    if (stored && p) {
+      const what =
+        action.type === 'ca'
+          ? 'new serving CA and certificate (clients need the new CA)'
+          : 'serving certificate re-issued under the same CA';
+      (action.type === 'ca' ? (log?.warn ?? log?.info) : log?.info)?.call(log, `${what}: ${action.why}`);
+    }
+    this.saveCerts(certs);
     return certs;
+  }
+
+  /** Writes serving-certs.json (0600: it holds the CA and serving keys) whole or not at all. */
+  private saveCerts(certs: ServingCerts): void {
+    if (!this.opts.dataDir) return;
+    const p = join(this.opts.dataDir, SERVING_CERTS_FILE);
+    writeFileSync(`${p}.tmp`, JSON.stringify(certs), { mode: 0o600 });
+    chmodSync(`${p}.tmp`, 0o600); // mode only applies when the file is created
+    renameSync(`${p}.tmp`, p);
   }
 
   private requireStarted(): StartedServer {
@@ -284,6 +340,8 @@ export class ApiServer {
   }
 
   async stop(): Promise<void> {
+    this.rotator?.stop();
+    this.rotator = undefined;
     const server = this.http;
     this.http = undefined;
     // Upgraded sockets are no longer the HTTP server's connections: closeAllConnections() does not reach them.

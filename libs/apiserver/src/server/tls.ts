@@ -1,34 +1,55 @@
+// The serving CA and certificate of the embedded API server, as kubeadm makes them (cmd/kubeadm/app/util/pkiutil):
+// a self-signed CA valid 10 years and a serving certificate it signs, valid 1 year, both ECDSA P-256.
 import * as selfsigned from 'selfsigned';
 
 export interface ServingCerts {
   caCert: string;
+  /** The CA's private key: the serving certificate is re-issued under the same CA, so kubeconfigs stay valid. */
+  caKey: string;
   cert: string;
   key: string;
 }
 
-/** Validity of the generated CA and serving certificate (kubeadm's self-signed certificates: one year). */
-const CERT_VALIDITY_MS = 365 * 24 * 3600 * 1000;
+/** kubeadm's CertificateValidityPeriod and CACertificateValidityPeriod (cmd/kubeadm/app/constants/constants.go). */
+export const DEFAULT_LEAF_VALIDITY_MS = 365 * 24 * 3600 * 1000;
+export const DEFAULT_CA_VALIDITY_MS = 10 * DEFAULT_LEAF_VALIDITY_MS;
 
-/** A throwaway CA and a loopback serving certificate signed by it. */
-export async function generateServingCerts(host: string): Promise<ServingCerts> {
-  const year = new Date(Date.now() + CERT_VALIDITY_MS);
+export interface IssueOptions {
+  /** Epoch milliseconds the certificate is valid from. */
+  now: number;
+  validityMs: number;
+}
+
+/** A self-signed CA. */
+export async function generateCa(o: IssueOptions): Promise<{ cert: string; key: string }> {
   const ca = await selfsigned.generate([{ name: 'commonName', value: 'capi-ts-apiserver-ca' }], {
     keyType: 'ec',
     curve: 'P-256',
-    notAfterDate: year,
+    notBeforeDate: new Date(o.now),
+    notAfterDate: new Date(o.now + o.validityMs),
     algorithm: 'sha256',
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     ],
   });
+  return { cert: ca.cert, key: ca.private };
+}
+
+/** A serving certificate for localhost, 127.0.0.1 and `host`, signed by `ca`; never valid longer than the CA. */
+export async function issueServingCert(
+  ca: { cert: string; key: string; notAfter: number },
+  host: string,
+  o: IssueOptions,
+): Promise<{ cert: string; key: string }> {
   const isIp = /^[\d.]+$|:/.test(host);
   const server = await selfsigned.generate([{ name: 'commonName', value: 'capi-ts-apiserver' }], {
     keyType: 'ec',
     curve: 'P-256',
-    notAfterDate: year,
+    notBeforeDate: new Date(o.now),
+    notAfterDate: new Date(Math.min(o.now + o.validityMs, ca.notAfter)),
     algorithm: 'sha256',
-    ca: { key: ca.private, cert: ca.cert },
+    ca: { key: ca.key, cert: ca.cert },
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
@@ -47,5 +68,20 @@ export async function generateServingCerts(host: string): Promise<ServingCerts> 
       },
     ],
   });
-  return { caCert: ca.cert, cert: server.cert, key: server.private };
+  return { cert: server.cert, key: server.private };
+}
+
+/** A new CA and a serving certificate signed by it (default validities: 10 years and 1 year). */
+export async function generateServingCerts(
+  host: string,
+  o: { now?: number; caValidityMs?: number; leafValidityMs?: number } = {},
+): Promise<ServingCerts> {
+  const now = o.now ?? Date.now();
+  const caValidityMs = o.caValidityMs ?? DEFAULT_CA_VALIDITY_MS;
+  const ca = await generateCa({ now, validityMs: caValidityMs });
+  const leaf = await issueServingCert({ ...ca, notAfter: now + caValidityMs }, host, {
+    now,
+    validityMs: o.leafValidityMs ?? DEFAULT_LEAF_VALIDITY_MS,
+  });
+  return { caCert: ca.cert, caKey: ca.key, cert: leaf.cert, key: leaf.key };
 }
