@@ -21,14 +21,17 @@ export type ConditionStatus = Condition['status'];
 /** `+listType=map +listMapKey=type` conditions list, max 32 like upstream. */
 export const ConditionsSchema = () => Type.Optional(MapList(ConditionSchema, ['type'], { maxItems: 32 }));
 
-/** v1beta1 conditions kept under status.deprecated.v1beta1 (clusterv1beta1.Condition). */
+/**
+ * v1beta1 conditions kept under status.deprecated.v1beta1 (api/core/v1beta2/condition_types.go Condition): reason and
+ * message bounded as upstream's (their minLength 1 is left out: an empty string is what omitempty drops there).
+ */
 export const DeprecatedV1Beta1ConditionSchema = Obj({
-  type: Type.String(),
+  type: Type.String({ maxLength: 256 }),
   status: Type.String(),
   severity: OptString(),
   lastTransitionTime: Time(),
-  reason: OptString(),
-  message: OptString(),
+  reason: OptString({ maxLength: 256 }),
+  message: OptString({ maxLength: 10240 }),
 });
 
 /** ContractVersionedObjectReference: apiGroup/kind/name, version resolved through the contract label. */
