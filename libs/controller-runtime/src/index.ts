@@ -96,6 +96,7 @@ export type {
   WatchSpec,
 } from './controller/types';
 export { Controller } from './controller/controller';
+export { STRUCTURED_LOGGER } from './controller/logger';
 export {
   allOf,
   annotationChangedPredicate,

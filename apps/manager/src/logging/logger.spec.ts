@@ -80,3 +80,62 @@ describe('NestStartupLogger', () => {
     ]);
   });
 });
+
+describe('JsonLogger: controller reconcile lines', () => {
+  const reconcileFields = {
+    controller: 'machine',
+    controllerGroup: 'cluster.x-k8s.io',
+    controllerKind: 'Machine',
+    Machine: { name: 'm1', namespace: 'default' },
+    namespace: 'default',
+    name: 'm1',
+    reconcileID: '7c1f7e0e-0000-4000-8000-000000000001',
+  };
+
+  it("writes a Nest Logger call's fields object as top-level keys of one record (the way FieldLogger calls it)", () => {
+    const { logger, lines, records } = collect();
+    // Nest's Logger('Controller(machine)').error(msg, fields) reaches the app logger as (msg, fields, context).
+    logger.error('Reconciler error', { ...reconcileFields, error: 'boom' }, 'Controller(machine)');
+    expect(lines).toHaveLength(1);
+    expect(records()[0]).toEqual({
+      level: 'error',
+      time: expect.any(String),
+      logger: 'Controller(machine)',
+      ...reconcileFields,
+      error: 'boom',
+      msg: 'Reconciler error',
+    });
+  });
+
+  it('folds identical records (apart from reconcileID) into one summary, also in text format', () => {
+    for (const format of ['json', 'text'] as const) {
+      const { logger, lines } = collect(format);
+      for (const id of ['a', 'b', 'c'])
+        logger.log('waiting', { ...reconcileFields, reconcileID: id }, 'Controller(machine)');
+      logger.log('done', 'Controller(machine)');
+      expect(lines).toHaveLength(3);
+      if (format === 'json')
+        expect(JSON.parse(lines[1])).toMatchObject({ msg: 'waiting', reconcileID: 'c', repeated: 2 });
+      else
+        expect(lines[1]).toMatch(/ INFO \[Controller\(machine\)\] waiting \(repeated 2 times\) controller="machine" /);
+    }
+  });
+
+  it('prints every record with repeatWindowMs 0', () => {
+    const lines: string[] = [];
+    const logger = JsonLogger.create({ repeatWindowMs: 0, destination: { write: (l: string) => void lines.push(l) } });
+    logger.log('same');
+    logger.log('same');
+    expect(lines).toHaveLength(2);
+  });
+
+  it('text format keeps the reconcile fields readable on one line', () => {
+    const { logger, lines } = collect('text');
+    logger.error('Reconciler error', { ...reconcileFields, error: 'boom' }, 'Controller(machine)');
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^\S+ ERROR \[Controller\(machine\)\] Reconciler error controller="machine" controllerGroup="cluster\.x-k8s\.io" controllerKind="Machine" Machine=\{"name":"m1","namespace":"default"\} namespace="default" name="m1" reconcileID="[^"]+" error="boom"\n$/,
+      ),
+    ]);
+  });
+});

@@ -1,6 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type DestinationStream, type Logger as Pino } from 'pino';
+import { STRUCTURED_LOGGER } from '@capi/controller-runtime';
 import type { LogLevel } from '../config/config';
+import { RepeatFilter } from './repeats';
 
 /** Structured fields controllers attach to their log lines (controller-runtime's names). */
 export interface LogFields {
@@ -18,18 +20,30 @@ export interface JsonLoggerOptions {
   format?: 'json' | 'text';
   /** Where lines go (default stderr); tests pass a collecting stream. */
   destination?: DestinationStream;
+  /** Identical records within this window are printed once, then summarised (repeats.ts); 0 prints every one. */
+  repeatWindowMs?: number;
 }
+
+/** Default window for folding identical records. */
+export const DEFAULT_REPEAT_WINDOW_MS = 1000;
 
 /**
  * Nest LoggerService writing one JSON object a line (pino). Nest's trailing `context` argument becomes the
- * `logger` field; `child()` binds controller/reconcileID/object for a reconcile.
+ * `logger` field; an object parameter (a controller's reconcile fields: controller, controllerGroup, controllerKind,
+ * `<Kind>`, namespace, name, reconcileID, error) becomes top-level keys of the same record, as controller-runtime's
+ * zap logger writes logr's key/value pairs; `child()` binds fields.
  */
 export class JsonLogger implements LoggerService {
+  /** Controllers' FieldLogger passes fields as an object parameter (libs/controller-runtime/src/controller/logger.ts). */
+  readonly [STRUCTURED_LOGGER] = true;
+
   private constructor(private readonly pino: Pino) {}
 
   static create(opts: JsonLoggerOptions = {}): JsonLogger {
     const dest = opts.destination ?? pino.destination({ dest: 2, sync: true });
-    const out = opts.format === 'text' ? textStream(dest) : dest;
+    const rendered = opts.format === 'text' ? textStream(dest) : dest;
+    const windowMs = opts.repeatWindowMs ?? DEFAULT_REPEAT_WINDOW_MS;
+    const out = windowMs > 0 ? new RepeatFilter(rendered, { windowMs }) : rendered;
     return new JsonLogger(
       pino(
         {
@@ -96,7 +110,10 @@ export class JsonLogger implements LoggerService {
   }
 }
 
-/** Renders pino's JSON lines as "time LEVEL [logger] msg key=value ..." for humans. */
+/**
+ * Renders pino's JSON lines as "time LEVEL [logger] msg key=value ..." for humans (a folded burst's summary as
+ * "msg (repeated N times) ..."). Values are JSON: the object under its Kind reads `Machine={"name":"m1",...}`.
+ */
 function textStream(dest: DestinationStream): DestinationStream {
   return {
     write(line: string) {
@@ -106,9 +123,10 @@ function textStream(dest: DestinationStream): DestinationStream {
       } catch {
         return dest.write(line);
       }
-      const { time, level, msg, logger, ...rest } = rec;
+      const { time, level, msg, logger, repeated, ...rest } = rec;
       const kv = Object.entries(rest).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-      const head = [time, String(level).toUpperCase(), logger ? `[${logger}]` : undefined, msg].filter(
+      const said = typeof repeated === 'number' ? `${msg} (repeated ${repeated} times)` : msg;
+      const head = [time, String(level).toUpperCase(), logger ? `[${logger}]` : undefined, said].filter(
         (x) => x !== undefined && x !== '',
       );
       return dest.write(`${[...head, ...kv].join(' ')}\n`);
@@ -125,6 +143,8 @@ const NEST_STARTUP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'NestApp
  * `error:` line and the exit record.
  */
 export class NestStartupLogger implements LoggerService {
+  readonly [STRUCTURED_LOGGER] = true;
+
   constructor(private readonly out: JsonLogger) {}
 
   private demoted(rest: unknown[]): boolean {

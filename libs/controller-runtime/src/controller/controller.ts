@@ -3,7 +3,7 @@ import { InformerCache } from '../cache/cache';
 import { type Clock, realClock, sleep, KubeObject } from '@capi/apimachinery';
 import { counter, gauge, histogram } from '../util/metrics';
 import { WorkQueue } from '../workqueue/workqueue';
-import { controllerLogger, reconcileContext } from './logger';
+import { controllerLogger, logReconcileError, reconcileContext } from './logger';
 import { controllerOwnerRequests, requestFor } from './mapping';
 import { allowsCreate, allowsDelete, allowsUpdate, statusOnlyUpdate } from './predicates';
 import { ControllerOptions, MapContext, Predicate, ReconcileLogger, Reconciler, Request, Result } from './types';
@@ -227,7 +227,7 @@ export class Controller {
     switch (decision.outcome) {
       case 'error':
         this.metrics?.errors.inc({ controller: this.name });
-        ctx.log.error(`reconcile ${requestKey(req)} failed: ${(error as Error)?.message ?? String(error)}`);
+        logReconcileError(ctx.log, error);
         this.queue.addRateLimited(req);
         break;
       case 'requeue_after':

@@ -1,3 +1,4 @@
+import { ConsoleLogger, Logger, type LoggerService } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import {
   annotationChangedPredicate,
@@ -10,6 +11,7 @@ import {
   ReconcileContext,
   Request,
   Result,
+  STRUCTURED_LOGGER,
 } from '@capi/controller-runtime';
 import { eventually } from '../../src/testing/eventually';
 import { FakeApiServer } from '../support/fake-apiserver';
@@ -377,6 +379,74 @@ describe('Controller in a Manager', () => {
     await manager.stop(); // returns only once the long reconcile saw the abort and ended
     manager = undefined;
     expect(long.signal.aborted).toBe(true);
+  });
+
+  it('logs a failed reconcile as "Reconciler error" with `error`, and one that lost a write race (409) at info', async () => {
+    const ns = 'ctl-log';
+    const lines: Array<{ level: string; message: unknown; fields: unknown }> = [];
+    const record = (level: string) => (message: unknown, fields?: unknown) =>
+      void lines.push({ level, message, fields });
+    // The app's logger, as the manager installs its JsonLogger (app.useLogger), marked as writing fields as keys.
+    Logger.overrideLogger({
+      [STRUCTURED_LOGGER]: true,
+      log: record('info'),
+      error: record('error'),
+      warn: record('warn'),
+      debug: record('debug'),
+    } as LoggerService);
+    const failed = new Set<string>();
+    manager = new Manager({ client, namespace: ns });
+    manager.addController(
+      {
+        reconcile: async (req) => {
+          if (failed.has(req.name)) return;
+          failed.add(req.name);
+          if (req.name === 'broken') throw new Error('boom');
+          // A write from a stale copy: someone else updated the object in between.
+          const stale = await client.get({
+            apiVersion: 'test.capi.io/v1',
+            kind: 'Widget',
+            namespace: ns,
+            name: req.name,
+          });
+          await client.update({ ...stale, spec: { by: 'someone else' } });
+          await client.update({ ...stale, spec: { by: 'us' } });
+        },
+      },
+      {
+        name: 'logs',
+        for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
+        rateLimiter: new ItemExponentialFailureRateLimiter({ baseDelayMs: 1 }, (r: Request) => r.name),
+      },
+    );
+    try {
+      await client.create(widget(ns, 'broken'));
+      await client.create(widget(ns, 'racy'));
+      await manager.start();
+      await eventually(() => lines.filter((l) => l.message === 'Reconciler error').length === 2, 'two failures logged');
+    } finally {
+      Logger.overrideLogger(new ConsoleLogger());
+    }
+    const failures = lines.filter((l) => l.message === 'Reconciler error');
+    const bound = (name: string) => ({
+      controller: 'logs',
+      controllerGroup: 'test.capi.io',
+      controllerKind: 'Widget',
+      Widget: { name, namespace: ns },
+      namespace: ns,
+      name,
+      reconcileID: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(failures.find((l) => (l.fields as { name: string }).name === 'broken')).toEqual({
+      level: 'error',
+      message: 'Reconciler error',
+      fields: { ...bound('broken'), error: 'boom' },
+    });
+    expect(failures.find((l) => (l.fields as { name: string }).name === 'racy')).toEqual({
+      level: 'info',
+      message: 'Reconciler error',
+      fields: { ...bound('racy'), error: expect.stringContaining('the object has been modified') },
+    });
   });
 
   it("runs at most the manager's concurrency for a controller (--*-concurrency), overriding its own default", async () => {
