@@ -95,14 +95,14 @@ describe('JsonLogger: controller reconcile lines', () => {
   it("writes a Nest Logger call's fields object as top-level keys of one record (the way FieldLogger calls it)", () => {
     const { logger, lines, records } = collect();
     // Nest's Logger('Controller(machine)').error(msg, fields) reaches the app logger as (msg, fields, context).
-    logger.error('Reconciler error', { ...reconcileFields, error: 'boom' }, 'Controller(machine)');
+    logger.error('Reconciler error', { ...reconcileFields, err: 'boom' }, 'Controller(machine)');
     expect(lines).toHaveLength(1);
     expect(records()[0]).toEqual({
       level: 'error',
       time: expect.any(String),
       logger: 'Controller(machine)',
       ...reconcileFields,
-      error: 'boom',
+      err: 'boom',
       msg: 'Reconciler error',
     });
   });
@@ -131,10 +131,10 @@ describe('JsonLogger: controller reconcile lines', () => {
 
   it('text format keeps the reconcile fields readable on one line', () => {
     const { logger, lines } = collect('text');
-    logger.error('Reconciler error', { ...reconcileFields, error: 'boom' }, 'Controller(machine)');
+    logger.error('Reconciler error', { ...reconcileFields, err: 'boom' }, 'Controller(machine)');
     expect(lines).toEqual([
       expect.stringMatching(
-        /^\S+ ERROR \[Controller\(machine\)\] Reconciler error controller="machine" controllerGroup="cluster\.x-k8s\.io" controllerKind="Machine" Machine=\{"name":"m1","namespace":"default"\} namespace="default" name="m1" reconcileID="[^"]+" error="boom"\n$/,
+        /^\S+ ERROR \[Controller\(machine\)\] Reconciler error controller="machine" controllerGroup="cluster\.x-k8s\.io" controllerKind="Machine" Machine=\{"name":"m1","namespace":"default"\} namespace="default" name="m1" reconcileID="[^"]+" err="boom"\n$/,
       ),
     ]);
   });

@@ -79,7 +79,7 @@ it('a failing Machine reconcile writes one JSON record per line with the reconci
     namespace: 'default',
     name: 'm1',
     reconcileID: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
-    error: 'Cluster default/missing not found',
+    err: 'Cluster default/missing not found',
     msg: 'Reconciler error',
   });
   // Quick retries (5 ms, 10 ms, ...) fold into summaries (the last folded record, with `repeated`: how many it stands

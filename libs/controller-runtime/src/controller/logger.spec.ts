@@ -128,13 +128,13 @@ describe('reconcileContext', () => {
 describe('logReconcileError', () => {
   const bound = { controller: 'machine', reconcileID: 'r1' };
 
-  it('logs "Reconciler error" at error with the error message under `error` (reconcileHandler)', () => {
+  it('logs "Reconciler error" at error with the error message under `err` (reconcileHandler)', () => {
     const { sink, calls } = recording();
     logReconcileError(new FieldLogger(sink, bound), new Error('Cluster default/c1 not found'));
     logReconcileError(new FieldLogger(sink, bound), 'a thrown string');
     expect(calls).toEqual([
-      { level: 'error', args: ['Reconciler error', { ...bound, error: 'Cluster default/c1 not found' }] },
-      { level: 'error', args: ['Reconciler error', { ...bound, error: 'a thrown string' }] },
+      { level: 'error', args: ['Reconciler error', { ...bound, err: 'Cluster default/c1 not found' }] },
+      { level: 'error', args: ['Reconciler error', { ...bound, err: 'a thrown string' }] },
     ]);
   });
 
@@ -145,8 +145,8 @@ describe('logReconcileError', () => {
     logReconcileError(log, new Error('failed to patch Machine', { cause: conflict() }));
     logReconcileError(log, new AggregateError([conflict(), conflict()], 'two conflicts'));
     expect(calls.map((c) => c.level)).toEqual(['log', 'log', 'log']);
-    expect(calls[0].args).toEqual(['Reconciler error', { ...bound, error: conflict().message }]);
-    expect(calls[1].args).toEqual(['Reconciler error', { ...bound, error: 'failed to patch Machine' }]);
+    expect(calls[0].args).toEqual(['Reconciler error', { ...bound, err: conflict().message }]);
+    expect(calls[1].args).toEqual(['Reconciler error', { ...bound, err: 'failed to patch Machine' }]);
   });
 
   it('keeps other API errors, and an aggregate with anything but conflicts, at error', () => {

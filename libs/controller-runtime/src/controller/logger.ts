@@ -156,7 +156,8 @@ export function errorText(e: unknown): string {
  * error-level alerting no longer fires on a write that lost a race and succeeds on the next reconcile.
  */
 export function logReconcileError(log: ReconcileLogger, error: unknown): void {
-  const fields = { error: errorText(error) };
+  // `err`: the key Cluster API's JSON logs use (k8s.io/component-base/logs/json sets zapr.ErrorKey("err")).
+  const fields = { err: errorText(error) };
   if (isConflictError(error)) log.log('Reconciler error', fields);
   else log.error('Reconciler error', fields);
 }

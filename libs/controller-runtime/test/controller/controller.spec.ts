@@ -440,12 +440,12 @@ describe('Controller in a Manager', () => {
     expect(failures.find((l) => (l.fields as { name: string }).name === 'broken')).toEqual({
       level: 'error',
       message: 'Reconciler error',
-      fields: { ...bound('broken'), error: 'boom' },
+      fields: { ...bound('broken'), err: 'boom' },
     });
     expect(failures.find((l) => (l.fields as { name: string }).name === 'racy')).toEqual({
       level: 'info',
       message: 'Reconciler error',
-      fields: { ...bound('racy'), error: expect.stringContaining('the object has been modified') },
+      fields: { ...bound('racy'), err: expect.stringContaining('the object has been modified') },
     });
   });
 
