@@ -162,8 +162,13 @@ describe('manager process', () => {
     await waitForLog(child, 'manager started');
     const port = (rec: Record<string, unknown>) => Number(String(rec.address).split(':').pop());
     expect(await get(port(await health), '/readyz')).toMatchObject({ status: 200, body: 'ok' });
-    expect((await get(port(await metrics), '/metrics')).body).toContain(
-      '# TYPE controller_runtime_reconcile_total counter',
+    expect(await get(port(await health), '/livez')).toMatchObject({ status: 200, body: 'ok' });
+    const scraped = (await get(port(await metrics), '/metrics')).body;
+    expect(scraped).toContain('# TYPE controller_runtime_reconcile_total counter');
+    expect(scraped).toContain('# TYPE workqueue_unfinished_work_seconds gauge');
+    // The API access check at start-up (discovery, SelfSubjectAccessReview) went through the manager's client.
+    expect(scraped).toMatch(
+      /rest_client_requests_total\{code="20[01]",host="127\.0\.0\.1:\d+",method="(GET|POST)"\} \d+/,
     );
     child.kill('SIGTERM');
     const r = await done;

@@ -24,7 +24,12 @@ import {
   METRICS_REGISTRY,
   type Client,
   type Manager,
+  type Reconciler,
+  ReconcilerFor,
+  type Request,
+  type Result,
 } from '@capi/controller-runtime';
+import { eventually } from '@capi/envtest';
 import { KcpControllerModule } from '@capi/kcp';
 import { MachineControllerModule } from '@capi/machine';
 import { MachineSetModule } from '@capi/machineset';
@@ -71,6 +76,19 @@ function config(...argv: string[]): ManagerConfig {
 jest.setTimeout(20_000);
 
 const quietLogger = { provide: LOGGER, useValue: JsonLogger.create({ destination: { write: () => undefined } }) };
+
+/** The value of the series with exactly these labels in a Prometheus text exposition (undefined when absent). */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const want = Object.entries(labels)
+    .map(([k, v]) => `${k}="${v}"`)
+    .sort()
+    .join(',');
+  for (const line of text.split('\n')) {
+    const m = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
+    if (m && m[1] === name && m[2].split(',').sort().join(',') === want) return Number(m[3]);
+  }
+  return undefined;
+}
 
 /** A stand-in for a controller lib's module: reads the injected gates and kubeconfig like a real controller would. */
 @Injectable()
@@ -219,16 +237,23 @@ describe('buildManagerModule: metrics and health endpoints', () => {
       this.checks.add('runtime-client-warm', () => cacheSynced || 'runtime client not warmed up');
     }
   }
-  @Module({ providers: [CacheReadiness, ProbeController] })
+  /** A real controller on the manager's client, cache and registry: ConfigMap "broken" fails, "later" requeues. */
+  @ReconcilerFor({ name: 'probe-configmap', for: { apiVersion: 'v1', kind: 'ConfigMap' } })
+  class ConfigMapProbe implements Reconciler {
+    async reconcile(req: Request): Promise<Result | void> {
+      if (req.name === 'broken') throw new Error('probe: broken');
+      if (req.name === 'later') return { requeueAfterMs: 60_000 };
+    }
+  }
+  @Module({ providers: [CacheReadiness, ProbeController, ConfigMapProbe] })
   class ControllerWithReadiness {}
 
   beforeAll(async () => {
+    // The real embedded environment (in-memory API server, --data-dir=): the probe controller lists, watches and
+    // reconciles through it, so the scrape below sees the series of a running controller and its API client.
     app = await start(
       config('--controllers=kcp', '--metrics-bind-address=127.0.0.1:0', '--health-probe-bind-address=127.0.0.1:0'),
-      {
-        controllers: { ...probeRegistry, kcp: { module: () => ControllerWithReadiness } },
-        providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
-      },
+      { controllers: { ...probeRegistry, kcp: { module: () => ControllerWithReadiness } } },
     );
     endpoints = app.get(ManagerEndpoints);
   });
@@ -253,14 +278,69 @@ describe('buildManagerModule: metrics and health endpoints', () => {
     }
   });
 
-  it('/readyz runs checks registered by modules; /healthz stays ok', async () => {
+  it("a running controller's reconcile, workqueue and REST client series, shaped as controller-runtime's", async () => {
+    const client = app.get<Client>(KUBE_CLIENT);
+    for (const name of ['ok', 'broken', 'later'])
+      await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } });
+    const scrape = async () => (await get(endpoints.metrics!.port, '/metrics')).body;
+    const c = { controller: 'probe-configmap' };
+    const q = { controller: 'probe-configmap', name: 'probe-configmap' };
+    // "broken" fails and is retried with backoff (two errors at least), "later" asks for a requeue in a minute.
+    await eventually(async () => {
+      const text = await scrape();
+      return (
+        (sample(text, 'controller_runtime_reconcile_errors_total', c) ?? 0) >= 2 &&
+        sample(text, 'controller_runtime_reconcile_total', { ...c, result: 'requeue_after' }) === 1
+      );
+    }, 'errors and a requeue_after');
+    const body = await scrape();
+    for (const [name, type] of [
+      ['controller_runtime_terminal_reconcile_errors_total', 'counter'],
+      ['controller_runtime_reconcile_panics_total', 'counter'],
+      ['controller_runtime_reconcile_timeouts_total', 'counter'],
+      ['controller_runtime_active_workers', 'gauge'],
+      ['controller_runtime_max_concurrent_reconciles', 'gauge'],
+      ['workqueue_work_duration_seconds', 'histogram'],
+      ['workqueue_unfinished_work_seconds', 'gauge'],
+      ['workqueue_longest_running_processor_seconds', 'gauge'],
+      ['rest_client_requests_total', 'counter'],
+    ])
+      expect(body).toContain(`# TYPE ${name} ${type}\n`);
+    const at = (name: string, labels: Record<string, string>) => sample(body, name, labels);
+    expect(at('controller_runtime_reconcile_total', { ...c, result: 'success' })).toBeGreaterThanOrEqual(1);
+    expect(at('controller_runtime_reconcile_total', { ...c, result: 'requeue_after' })).toBe(1);
+    expect(at('controller_runtime_reconcile_total', { ...c, result: 'error' })).toBeGreaterThanOrEqual(2);
+    expect(at('controller_runtime_reconcile_panics_total', c)).toBe(0);
+    expect(at('controller_runtime_terminal_reconcile_errors_total', c)).toBe(0);
+    expect(at('controller_runtime_max_concurrent_reconciles', c)).toBe(1);
+    expect([0, 1]).toContain(at('controller_runtime_active_workers', c));
+    expect(at('controller_runtime_reconcile_time_seconds_count', c)).toBeGreaterThanOrEqual(4);
+    expect(at('controller_runtime_reconcile_time_seconds_bucket', { ...c, le: '0.005' })).toBeDefined();
+    expect(at('workqueue_adds_total', q)).toBeGreaterThanOrEqual(3);
+    expect(at('workqueue_retries_total', q)).toBeGreaterThanOrEqual(3); // 2+ backoffs and one RequeueAfter
+    expect(at('workqueue_depth', { ...q, priority: '' })).toBeGreaterThanOrEqual(0);
+    expect(at('workqueue_work_duration_seconds_count', q)).toBeGreaterThanOrEqual(4);
+    expect(at('workqueue_queue_duration_seconds_bucket', { ...q, le: '1e-8' })).toBeDefined();
+    expect(at('workqueue_unfinished_work_seconds', q)).toBeGreaterThanOrEqual(0);
+    expect(at('workqueue_longest_running_processor_seconds', q)).toBeGreaterThanOrEqual(0);
+    // The API client's requests by HTTP method and the embedded server's host:port; the list and watch are GETs.
+    const host = app.get<string>(KUBECONFIG).match(/server: https:\/\/([^\s/]+)/)![1];
+    expect(at('rest_client_requests_total', { code: '201', host, method: 'POST' })).toBeGreaterThanOrEqual(3);
+    expect(at('rest_client_requests_total', { code: '200', host, method: 'GET' })).toBeGreaterThanOrEqual(1);
+    expect(body).not.toMatch(/rest_client_requests_total\{[^}]*method="(get|list|create|watch)"/);
+  });
+
+  it('/readyz runs checks registered by modules; /healthz and /livez stay ok', async () => {
     const port = endpoints.health!.port;
     expect((await get(port, '/healthz')).status).toBe(200);
+    expect(await get(port, '/livez')).toEqual(expect.objectContaining({ status: 200, body: 'ok' }));
+    expect((await get(port, '/livez?verbose')).body).toBe('[+]ping ok\nlivez check passed\n');
     const notReady = await get(port, '/readyz');
     expect(notReady.status).toBe(500);
     expect(notReady.body).toContain('[-]runtime-client-warm failed: runtime client not warmed up');
     expect(notReady.body).toContain('[+]manager-started ok');
     expect(notReady.body).toContain('[+]informers-synced ok');
+    expect((await get(port, '/livez')).status).toBe(200); // liveness does not wait for readiness
     cacheSynced = true;
     expect(await get(port, '/readyz')).toEqual(expect.objectContaining({ status: 200, body: 'ok' }));
   });

@@ -50,6 +50,8 @@ export {
   type ClientRequestInfo,
   type ClientVerb,
   CountingClientMetrics,
+  hostOf,
+  PromClientMetrics,
 } from './client/client-metrics';
 export {
   type IndexFunc,
@@ -97,6 +99,8 @@ export type {
 } from './controller/types';
 export { Controller } from './controller/controller';
 export { STRUCTURED_LOGGER } from './controller/logger';
+export { RECONCILE_TIME_BUCKETS, registerControllerRuntimeMetrics } from './controller/metrics';
+export { UNFINISHED_WORK_UPDATE_PERIOD_MS, WORKQUEUE_DURATION_BUCKETS } from './workqueue/metrics';
 export {
   allOf,
   annotationChangedPredicate,

@@ -171,7 +171,7 @@ export const FLAGS: readonly FlagDef[] = [
     type: 'string',
     key: 'healthProbeBindAddress',
     usage:
-      'The address the health endpoints (/healthz, /readyz) bind to (host:port, :port, 0 disables them). Default: ":9440" with --kubeconfig or in a pod, "127.0.0.1:9440" in the embedded default.',
+      'The address the health endpoints (/healthz, /livez, /readyz) bind to (host:port, :port, 0 disables them). Default: ":9440" with --kubeconfig or in a pod, "127.0.0.1:9440" in the embedded default.',
   },
   {
     name: 'health-probe-bind-address',

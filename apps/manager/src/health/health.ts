@@ -11,7 +11,7 @@ export type Check = () => boolean | string | void | Promise<boolean | string | v
  * `checks.add('informers-synced', () => cache.synced)`. /readyz fails until every check passes.
  */
 export const READINESS_CHECKS = Symbol.for('capi.ReadinessChecks');
-/** Token of the liveness check registry served at /healthz (a "ping" check is always present). */
+/** Token of the liveness check registry served at /healthz and /livez (a "ping" check is always present). */
 export const HEALTH_CHECKS = Symbol.for('capi.HealthChecks');
 
 export interface CheckResult {
@@ -64,13 +64,19 @@ export function renderChecks(
   return { status, body: lines.join('\n') + '\n' };
 }
 
-/** Serves /healthz (liveness) and /readyz (readiness); `?verbose` lists every check. */
+/**
+ * Serves /healthz (liveness) and /readyz (readiness), as controller-runtime's manager (pkg/manager/internal.go:
+ * defaultLivenessEndpoint "/healthz", defaultReadinessEndpoint "/readyz"), and /livez. controller-runtime serves no
+ * /livez; it is kube-apiserver's liveness path, served here as an alias of /healthz (same checks) for probes and
+ * dashboards written against it. `?verbose` lists every check.
+ */
 export function serveHealth(bindAddress: string, health: CheckRegistry, readiness: CheckRegistry): Promise<Endpoint> {
+  const registries: Record<string, CheckRegistry> = { '/healthz': health, '/livez': health, '/readyz': readiness };
   return listen(
     bindAddress,
     (req, res) => {
       const { path, query } = pathOf(req);
-      const registry = path === '/healthz' ? health : path === '/readyz' ? readiness : undefined;
+      const registry = Object.hasOwn(registries, path) ? registries[path] : undefined;
       if (!registry) return reply(res, 404, 'not found\n');
       void registry.run().then((results) => {
         const { status, body } = renderChecks(

@@ -61,4 +61,23 @@ describe('serveHealth', () => {
     );
     expect((await get(endpoint.port, '/nope')).status).toBe(404);
   });
+
+  it('/livez is an alias of /healthz: same checks, failing when a liveness check fails', async () => {
+    const health = new CheckRegistry();
+    let alive = true;
+    health.add('leader-lease', () => alive || 'lease lost');
+    const ep = await serveHealth('127.0.0.1:0', health, new CheckRegistry());
+    try {
+      expect(await get(ep.port, '/livez')).toMatchObject({ status: 200, body: 'ok' });
+      expect((await get(ep.port, '/livez?verbose')).body).toBe('[+]ping ok\n[+]leader-lease ok\nlivez check passed\n');
+      alive = false;
+      const dead = await get(ep.port, '/livez');
+      expect(dead.status).toBe(500);
+      expect(dead.body).toBe('[+]ping ok\n[-]leader-lease failed: lease lost\nlivez check failed\n');
+      expect((await get(ep.port, '/healthz')).status).toBe(500);
+      expect((await get(ep.port, '/livez/extra')).status).toBe(404);
+    } finally {
+      await ep.close();
+    }
+  });
 });

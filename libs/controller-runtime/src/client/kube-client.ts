@@ -72,7 +72,7 @@ export class KubeClient implements Client {
     this.metrics = opts.metrics;
     this.mapper = new RestMapper(
       this.transport,
-      () => this.observe('discovery', '', undefined, 200),
+      () => this.observe('discovery', 'GET', '', undefined, 200),
       opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     );
   }
@@ -222,10 +222,10 @@ export class KubeClient implements Client {
     try {
       res = await this.transport.open(req);
     } catch (e) {
-      this.observe('watch', kind, undefined, 0);
+      this.observe('watch', 'GET', kind, undefined, 0);
       throw e;
     }
-    this.observe('watch', kind, undefined, res.statusCode ?? 0);
+    this.observe('watch', 'GET', kind, undefined, res.statusCode ?? 0);
     const stream = res;
     const done = new Promise<void>((resolve, reject) => {
       if ((stream.statusCode ?? 0) >= 300) {
@@ -293,21 +293,28 @@ export class KubeClient implements Client {
     // A deposed leader writes nothing (LeadershipFence); the lease itself and Events are not the work it guards.
     if (WRITE_VERBS.includes(verb) && kind !== 'Lease' && kind !== 'Event')
       this.opts.fence?.check(`${verb} ${kind}${subresource ? `/${subresource}` : ''}`);
+    let status = 0;
     try {
-      const out = await this.transport.json<T>({
-        ...req,
-        timeoutMs: this.opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      });
-      this.observe(verb, kind, subresource, 200);
+      const out = await this.transport.json<T>(
+        { ...req, timeoutMs: this.opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
+        (code) => (status = code),
+      );
+      this.observe(verb, req.method, kind, subresource, status);
       return out;
     } catch (e) {
-      this.observe(verb, kind, subresource, e instanceof ApiError ? e.code : 0);
+      this.observe(verb, req.method, kind, subresource, e instanceof ApiError ? e.code : status);
       throw e;
     }
   }
 
-  private observe(verb: ClientVerb, kind: string, subresource: string | undefined, code: number): void {
-    this.metrics?.observe({ verb, kind, subresource, code });
+  private observe(
+    verb: ClientVerb,
+    method: RawRequest['method'],
+    kind: string,
+    subresource: string | undefined,
+    code: number,
+  ): void {
+    this.metrics?.observe({ verb, method, host: this.transport.host, kind, subresource, code });
   }
 }
 

@@ -2,6 +2,7 @@ import * as http from 'http';
 import * as https from 'https';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Status } from '@capi/apimachinery';
+import { hostOf } from './client-metrics';
 import { ApiError } from './errors';
 import type { RequestRateLimiter } from './token-bucket';
 import { ApiWarningHandler } from './warnings';
@@ -55,6 +56,8 @@ function sameTlsValue(a: unknown, b: unknown): boolean {
 }
 
 export class Transport {
+  /** The server's host[:port] as the kubeconfig writes it (the `host` label of request metrics). */
+  readonly host: string;
   private readonly server: URL;
   private readonly agent: http.Agent;
   /** Keep-alive TLS agent for the kubeconfig's current TLS material (see tlsAgentFor). */
@@ -68,14 +71,19 @@ export class Transport {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new Error('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
+    this.host = hostOf(cluster.server);
     this.warnings = opts.warnings ?? new ApiWarningHandler();
     this.agent =
       this.server.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   }
 
-  /** Sends the request and resolves with the parsed JSON body; non-2xx → ApiError with the server's Status. */
-  async json<T>(req: RawRequest): Promise<T> {
+  /**
+   * Sends the request and resolves with the parsed JSON body; non-2xx → ApiError with the server's Status.
+   * `onStatus` gets the response's status code (e.g. 201 for a create) for request metrics.
+   */
+  async json<T>(req: RawRequest, onStatus?: (code: number) => void): Promise<T> {
     const res = await this.open(req);
+    onStatus?.(res.statusCode ?? 0);
     const text = await readBody(res);
     if ((res.statusCode ?? 0) >= 300) throw toApiError(res.statusCode ?? 0, text);
     return (text ? JSON.parse(text) : {}) as T;

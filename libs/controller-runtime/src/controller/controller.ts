@@ -1,9 +1,9 @@
 import { Registry } from 'prom-client';
 import { InformerCache } from '../cache/cache';
 import { type Clock, realClock, sleep, KubeObject } from '@capi/apimachinery';
-import { counter, gauge, histogram } from '../util/metrics';
 import { WorkQueue } from '../workqueue/workqueue';
 import { controllerLogger, logReconcileError, reconcileContext } from './logger';
+import { ReconcileMetrics } from './metrics';
 import { controllerOwnerRequests, requestFor } from './mapping';
 import { allowsCreate, allowsDelete, allowsUpdate, statusOnlyUpdate } from './predicates';
 import { ControllerOptions, MapContext, Predicate, ReconcileLogger, Reconciler, Request, Result } from './types';
@@ -55,12 +55,7 @@ export class Controller {
   private workers: Promise<void>[] = [];
   /** Last reconcile duration per request key, for coalesceSecondaryEvents. */
   private readonly lastDurationMs = new Map<string, number>();
-  private readonly metrics?: {
-    total: ReturnType<typeof counter>;
-    errors: ReturnType<typeof counter>;
-    time: ReturnType<typeof histogram>;
-    maxConcurrent: ReturnType<typeof gauge>;
-  };
+  private readonly metrics?: ReconcileMetrics;
 
   constructor(
     readonly options: ControllerOptions,
@@ -80,37 +75,7 @@ export class Controller {
       rateLimiter: options.rateLimiter,
       keyOf: requestKey,
     });
-    if (deps.registry) {
-      const r = deps.registry;
-      this.metrics = {
-        total: counter(r, 'controller_runtime_reconcile_total', 'Total number of reconciliations per controller', [
-          'controller',
-          'result',
-        ]),
-        errors: counter(
-          r,
-          'controller_runtime_reconcile_errors_total',
-          'Total number of reconciliation errors per controller',
-          ['controller'],
-        ),
-        time: histogram(
-          r,
-          'controller_runtime_reconcile_time_seconds',
-          'Length of time per reconciliation per controller',
-          ['controller'],
-          [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-        ),
-        maxConcurrent: gauge(
-          r,
-          'controller_runtime_max_concurrent_reconciles',
-          'Maximum number of concurrent reconciles per controller',
-          ['controller'],
-        ),
-      };
-      for (const result of ['success', 'error', 'requeue', 'requeue_after'])
-        this.metrics.total.inc({ controller: this.name, result }, 0);
-      this.metrics.errors.inc({ controller: this.name }, 0);
-    }
+    if (deps.registry) this.metrics = new ReconcileMetrics(deps.registry, this.name);
   }
 
   /** The kinds this controller reads events from (the manager starts their informers). */
@@ -142,7 +107,7 @@ export class Controller {
     for (const w of o.watches ?? [])
       this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj, mapContext), true);
     const n = Math.max(1, o.maxConcurrentReconciles ?? 1);
-    this.metrics?.maxConcurrent.set({ controller: this.name }, n);
+    this.metrics?.started(n);
     this.workers = Array.from({ length: n }, () => this.work());
   }
 
@@ -204,8 +169,13 @@ export class Controller {
     for (;;) {
       const req = await this.queue.get();
       if (req === undefined) return;
-      await this.reconcileOne(req);
-      this.queue.done(req);
+      this.metrics?.workerBusy();
+      try {
+        await this.reconcileOne(req);
+      } finally {
+        this.metrics?.workerIdle();
+        this.queue.done(req);
+      }
     }
   }
 
@@ -220,13 +190,11 @@ export class Controller {
       error = e ?? new Error('reconcile threw undefined');
     }
     const elapsedMs = this.clock.now() - started;
-    this.metrics?.time.observe({ controller: this.name }, elapsedMs / 1000);
     if (this.options.coalesceSecondaryEvents) this.lastDurationMs.set(requestKey(req), elapsedMs);
     const decision = decideRequeue(result, error);
-    this.metrics?.total.inc({ controller: this.name, result: decision.outcome });
+    this.metrics?.reconciled(decision.outcome, elapsedMs / 1000, error);
     switch (decision.outcome) {
       case 'error':
-        this.metrics?.errors.inc({ controller: this.name });
         logReconcileError(ctx.log, error);
         this.queue.addRateLimited(req);
         break;

@@ -164,10 +164,12 @@ describe('WorkQueue', () => {
     clock.advance(2000);
     q.addRateLimited('c');
     const text = await registry.metrics();
-    expect(text).toContain('workqueue_depth{name="machine"} 2');
-    expect(text).toContain('workqueue_adds_total{name="machine"} 2');
-    expect(text).toContain('workqueue_retries_total{name="machine"} 1');
+    expect(text).toContain('workqueue_depth{controller="machine",name="machine",priority=""} 2');
+    expect(text).toContain('workqueue_adds_total{controller="machine",name="machine"} 2');
+    expect(text).toContain('workqueue_retries_total{controller="machine",name="machine"} 1');
     await take(q);
-    expect(await registry.metrics()).toMatch(/workqueue_queue_duration_seconds_sum\{name="machine"\} 2\b/);
+    expect(await registry.metrics()).toMatch(
+      /workqueue_queue_duration_seconds_sum\{controller="machine",name="machine"\} 2\b/,
+    );
   });
 });

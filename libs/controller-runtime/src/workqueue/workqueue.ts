@@ -1,10 +1,10 @@
 import { Registry } from 'prom-client';
 import { type Clock, type TimerHandle, realClock } from '@capi/apimachinery';
-import { counter, gauge, histogram } from '../util/metrics';
+import { QueueMetrics } from './metrics';
 import { ItemExponentialFailureRateLimiter, RateLimiter, defaultKeyOf } from './rate-limiter';
 
 export interface WorkQueueOptions<T> {
-  /** Queue name, used as the metrics label. */
+  /** Queue name, the metrics' `name` and `controller` labels. */
   name?: string;
   clock?: Clock;
   rateLimiter?: RateLimiter<T>;
@@ -12,6 +12,8 @@ export interface WorkQueueOptions<T> {
   keyOf?: (item: T) => string;
   /** Registry for workqueue_* metrics; none when omitted. */
   registry?: Registry;
+  /** How often the unfinished-work gauges are refreshed while items are processing (client-go: 500 ms). */
+  unfinishedWorkUpdatePeriodMs?: number;
 }
 
 interface Waiter<T> {
@@ -33,39 +35,19 @@ export class WorkQueue<T> {
   private readonly items = new Map<string, T>();
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
-  private readonly addedAt = new Map<string, number>();
   private readonly delayed = new Map<string, { at: number; timer: TimerHandle }>();
   private readonly waiters: Waiter<T>[] = [];
   private readonly drainWaiters: (() => void)[] = [];
   private shuttingDownFlag = false;
-  private readonly metrics?: {
-    depth: ReturnType<typeof gauge>;
-    adds: ReturnType<typeof counter>;
-    retries: ReturnType<typeof counter>;
-    queueDuration: ReturnType<typeof histogram>;
-  };
+  private readonly metrics?: QueueMetrics;
 
   constructor(opts: WorkQueueOptions<T> = {}) {
     this.name = opts.name ?? 'queue';
     this.clock = opts.clock ?? realClock;
     this.keyOf = opts.keyOf ?? defaultKeyOf;
     this.rateLimiter = opts.rateLimiter ?? new ItemExponentialFailureRateLimiter<T>({}, this.keyOf);
-    if (opts.registry) {
-      const r = opts.registry;
-      this.metrics = {
-        depth: gauge(r, 'workqueue_depth', 'Current depth of workqueue', ['name']),
-        adds: counter(r, 'workqueue_adds_total', 'Total number of adds handled by workqueue', ['name']),
-        retries: counter(r, 'workqueue_retries_total', 'Total number of retries handled by workqueue', ['name']),
-        queueDuration: histogram(
-          r,
-          'workqueue_queue_duration_seconds',
-          'How long in seconds an item stays in workqueue before being requested',
-          ['name'],
-          [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 100, 1000],
-        ),
-      };
-      this.metrics.depth.set({ name: this.name }, 0);
-    }
+    if (opts.registry)
+      this.metrics = new QueueMetrics(opts.registry, this.name, this.clock, opts.unfinishedWorkUpdatePeriodMs);
   }
 
   /** Queues the item unless it is already waiting; ignored after shutdown. */
@@ -73,18 +55,21 @@ export class WorkQueue<T> {
     if (this.shuttingDownFlag) return;
     const key = this.keyOf(item);
     if (this.dirty.has(key)) return;
-    this.metrics?.adds.inc({ name: this.name });
+    this.metrics?.add(key);
     this.dirty.add(key);
     this.items.set(key, item);
-    if (!this.addedAt.has(key)) this.addedAt.set(key, this.clock.now());
     if (this.processing.has(key)) return; // re-queued by done()
     this.push(key);
   }
 
-  /** Adds the item after `ms`; an earlier pending schedule for the same item is kept. */
+  /**
+   * Adds the item after `ms`; an earlier pending schedule for the same item is kept. A delayed add counts as a retry
+   * (workqueue_retries_total), even when an earlier schedule wins, as controller-runtime's priority queue counts it.
+   */
   addAfter(item: T, ms: number): void {
     if (this.shuttingDownFlag) return;
     if (ms <= 0) return this.add(item);
+    this.metrics?.retry();
     const key = this.keyOf(item);
     const at = this.clock.now() + ms;
     const pending = this.delayed.get(key);
@@ -99,7 +84,6 @@ export class WorkQueue<T> {
 
   /** Adds the item after its rate-limited backoff (counts a retry). */
   addRateLimited(item: T): void {
-    this.metrics?.retries.inc({ name: this.name });
     this.addAfter(item, this.rateLimiter.when(item));
   }
 
@@ -123,6 +107,7 @@ export class WorkQueue<T> {
   done(item: T): void {
     const key = this.keyOf(item);
     if (!this.processing.delete(key)) return;
+    this.metrics?.done(key);
     if (this.dirty.has(key)) this.push(key);
     else this.items.delete(key);
     if (this.processing.size === 0) this.drainWaiters.splice(0).forEach((w) => w());
@@ -146,6 +131,8 @@ export class WorkQueue<T> {
   shutDown(): void {
     this.shuttingDownFlag = true;
     this.cancelDelayed();
+    this.metrics?.dropped(this.dirty);
+    this.metrics?.stop();
     this.queue.length = 0;
     this.dirty.clear();
     this.waiters.splice(0).forEach((w) => w.resolve(undefined));
@@ -171,18 +158,13 @@ export class WorkQueue<T> {
       return;
     }
     this.queue.push(key);
-    this.metrics?.depth.set({ name: this.name }, this.queue.length);
   }
 
   private take(): T {
     const key = this.queue.shift()!;
-    this.metrics?.depth.set({ name: this.name }, this.queue.length);
+    this.metrics?.get(key);
     this.dirty.delete(key);
     this.processing.add(key);
-    const added = this.addedAt.get(key);
-    this.addedAt.delete(key);
-    if (added !== undefined)
-      this.metrics?.queueDuration.observe({ name: this.name }, (this.clock.now() - added) / 1000);
     return this.items.get(key)!;
   }
 }

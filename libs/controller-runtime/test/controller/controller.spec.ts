@@ -186,8 +186,11 @@ describe('Controller in a Manager', () => {
     const text = await registry.metrics();
     expect(text).toMatch(/controller_runtime_reconcile_errors_total\{controller="widget"\} 2/);
     expect(text).toMatch(/controller_runtime_reconcile_total\{controller="widget",result="error"\} 2/);
-    expect(text).toMatch(/controller_runtime_reconcile_time_seconds_count\{controller="widget"\} \d+/);
-    expect(text).toMatch(/workqueue_retries_total\{name="widget"\} 2/);
+    expect(text).toContain('controller_runtime_reconcile_panics_total{controller="widget"} 0');
+    expect(text).toMatch(/controller_runtime_reconcile_time_seconds_count\{controller="widget"\} [1-9]/);
+    expect(text).toContain('workqueue_retries_total{controller="widget",name="widget"} 2');
+    expect(text).toMatch(/workqueue_adds_total\{controller="widget",name="widget"\} [1-9]/);
+    expect(text).toMatch(/workqueue_work_duration_seconds_count\{controller="widget",name="widget"\} [1-9]/);
   });
 
   it('coalesces a burst of owned-object events into few reconciles once the owner reconcile is known to be slow', async () => {
@@ -477,10 +480,23 @@ describe('Controller in a Manager', () => {
     // Give more workers, if there were any, the chance to pick up the four waiting requests.
     await new Promise((r) => setTimeout(r, 100));
     expect(active).toBe(2);
+    const series = async (name: string) => {
+      const { values } = await registry.getSingleMetric(name)!.get();
+      return values.find((v) => v.labels.controller === 'capped')?.value;
+    };
+    expect(await series('controller_runtime_active_workers')).toBe(2);
+    expect(await series('workqueue_depth')).toBe(names.length - 2);
+    // client-go refreshes the unfinished-work gauges every 500 ms while items are in flight.
+    await eventually(async () => ((await series('workqueue_longest_running_processor_seconds')) ?? 0) > 0.1, 'gauge');
+    expect(await series('workqueue_unfinished_work_seconds')).toBeGreaterThan(0.2);
     release();
     await eventually(() => reconciled.size === names.length, 'all reconciled');
     expect(maxActive).toBe(2);
     expect(await registry.metrics()).toMatch(/controller_runtime_max_concurrent_reconciles\{controller="capped"\} 2/);
+    await eventually(async () => (await series('controller_runtime_active_workers')) === 0, 'workers idle');
+    expect(await registry.metrics()).toContain(
+      `workqueue_work_duration_seconds_count{controller="capped",name="capped"} ${names.length}`,
+    );
   });
 
   it('starts controllers only when elected and releases the lease on stop', async () => {

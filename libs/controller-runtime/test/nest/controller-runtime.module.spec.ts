@@ -114,7 +114,8 @@ describe('ControllerRuntimeModule', () => {
     expect(counts.count('update', 'Widget')).toBe(2);
     const text = await moduleRef.get<Registry>(METRICS_REGISTRY).metrics();
     expect(text).toMatch(/controller_runtime_reconcile_total\{controller="widget-status",result="success"\} [1-9]/);
-    expect(text).toMatch(/rest_client_requests_total\{code="200",method="update"\} 2/);
+    expect(text).toMatch(/rest_client_requests_total\{code="200",host="127\.0\.0\.1:\d+",method="PUT"\} 2\n/);
+    expect(text).toMatch(/rest_client_requests_total\{code="201",host="127\.0\.0\.1:\d+",method="POST"\} [1-9]/);
   });
 
   it("schedules the cache's resync of each watched kind with @nestjs/schedule", () => {
