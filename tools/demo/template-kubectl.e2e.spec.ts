@@ -130,4 +130,20 @@ describe('examples/clusters/cluster-inmemory.yaml with kubectl', () => {
         .every((l) => l.endsWith(' unchanged')),
     ).toBe(true);
   });
+
+  it('deleting it as docs/demo.md says: the Cluster, and the MachineDeployment it does not own', async () => {
+    expect((await kubectl('delete', '-n', NS, `cluster/${NAME}`, '--wait=false')).code).toBe(0);
+    expect((await kubectl('delete', '-n', NS, `machinedeployment/${NAME}-md-0`, '--wait=false')).code).toBe(0);
+    const gone = await kubectl('wait', '-n', NS, '--for=delete', `cluster/${NAME}`, '--timeout=120s');
+    expect({ code: gone.code, stderr: gone.stderr }).toEqual({ code: 0, stderr: '' });
+    const left = await kubectl(
+      'get',
+      '-n',
+      NS,
+      'machines,machinesets,kubeadmcontrolplanes,inmemoryclusters',
+      '-o',
+      'name',
+    );
+    expect(left).toMatchObject({ code: 0, stdout: '' });
+  });
 });
