@@ -85,7 +85,7 @@ export class DemoRun {
   private readonly out: (line: string) => void;
   private readonly phaseTimeoutMs: number;
   private readonly pollMs: number;
-  private readonly tracker = new ProgressTracker();
+  private readonly tracker = new ProgressTracker(() => this.elapsed());
   private watch?: WatchHandle;
   private stopped = false;
   private workloadClients?: ReturnType<typeof kubeconfigSecretClientProvider>;
@@ -110,13 +110,16 @@ export class DemoRun {
       this.out(
         `== creating Cluster ${s.namespace}/${s.cluster}: KubeadmControlPlane x${s.controlPlaneReplicas}, MachineDeployment x${s.workerReplicas} (${s.version}, image ${s.image})`,
       );
+      this.tracker.section();
       await this.createCluster();
       await this.settle('cluster creation', s.version);
 
       const beforeInPlace = await this.machines();
       this.out(
-        `== in-place change: version ${s.version} -> ${s.upgradeVersion} on KCP and MachineDeployment (the reference updater changes the version in place)`,
+        `== in-place change: version ${s.version} -> ${s.upgradeVersion} on KCP and MachineDeployment\n` +
+          '   (the reference updater changes a version in place)',
       );
+      this.tracker.section();
       await this.patch(
         CONTROLPLANE_API_VERSION,
         'KubeadmControlPlane',
@@ -134,8 +137,10 @@ export class DemoRun {
       const inPlaceRows = stepOutcome('in-place', beforeInPlace, afterInPlace);
 
       this.out(
-        `== non-in-place change: image ${s.image} -> ${s.newImage} (new InMemoryMachineTemplates; the updater cannot change an image, so Machines are replaced)`,
+        `== non-in-place change: image ${s.image} -> ${s.newImage} (new InMemoryMachineTemplates)\n` +
+          '   (the updater cannot change an image, so the Machines are replaced)',
       );
+      this.tracker.section();
       await this.create(machineTemplateObject(s, n.cpInfraTemplate(2), s.newImage));
       await this.create(machineTemplateObject(s, n.mdInfraTemplate(2), s.newImage));
       await this.patch(
@@ -248,9 +253,8 @@ export class DemoRun {
         (ev) => {
           if (ev.object?.metadata?.resourceVersion) resourceVersion = ev.object.metadata.resourceVersion;
           if (ev.type !== 'ADDED' && ev.type !== 'MODIFIED' && ev.type !== 'DELETED') return;
-          const lines = this.tracker.onEvent(ev.type, ev.object)?.split('\n') ?? [];
-          // The time on progress lines; the drain details under them are indented already.
-          for (const l of lines) this.out(l.startsWith(' ') ? l : `${this.elapsed().padStart(7)} ${l}`);
+          const lines = this.tracker.onEvent(ev.type, ev.object);
+          if (lines) for (const l of lines.split('\n')) this.out(l);
         },
       );
       this.watch = handle;

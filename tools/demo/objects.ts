@@ -1,21 +1,20 @@
-// The demo's objects: a Cluster on the in-memory provider with a KubeadmControlPlane and a MachineDeployment, and
-// the two changes it makes (a version bump the reference updater does in place; an image change it cannot).
+// The demo's objects: a Cluster on the in-memory provider with a KubeadmControlPlane and a MachineDeployment, rendered
+// from the sample manifest examples/clusters/cluster-inmemory.yaml (so what a user applies with kubectl and what the
+// demo creates cannot drift apart), and the two changes it makes (a version bump the reference updater does in place;
+// an image change it cannot).
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import YAML from 'yaml';
 import {
-  BOOTSTRAP_API_VERSION,
-  BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
-  CLUSTER_NAME_LABEL,
-  CONTROLPLANE_API_VERSION,
-  CONTROLPLANE_GROUP,
   INFRASTRUCTURE_GROUP,
-  MACHINE_DEPLOYMENT_NAME_LABEL,
   type Cluster,
   type KubeadmConfigTemplate,
-  type KubeadmControlPlane,
   type MachineDeployment,
 } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
-import { INMEMORY_API_VERSION, type InMemoryCluster, type InMemoryMachineTemplate } from '@capi/inmemory';
+import type { InMemoryMachineTemplate } from '@capi/inmemory';
+import { renderTemplate } from './envsubst';
 
 export interface DemoSpec {
   namespace: string;
@@ -50,115 +49,57 @@ export const names = (s: DemoSpec) => ({
   mdInfraTemplate: (gen: number) => `${s.cluster}-md-0-${gen}`,
 });
 
-const ownerRef = (cluster: Cluster) => ({
-  apiVersion: CLUSTER_API_VERSION,
-  kind: 'Cluster',
-  name: cluster.metadata.name!,
-  uid: cluster.metadata.uid!,
+/** The sample manifest the demo's cluster is rendered from (clusterctl's cluster-template conventions). */
+export const CLUSTER_TEMPLATE_PATH = resolve(__dirname, '../../examples/clusters/cluster-inmemory.yaml');
+
+/** The template's variables for a demo spec. */
+export const templateValues = (s: DemoSpec): Record<string, string> => ({
+  CLUSTER_NAME: s.cluster,
+  NAMESPACE: s.namespace,
+  KUBERNETES_VERSION: s.version,
+  CONTROL_PLANE_MACHINE_COUNT: String(s.controlPlaneReplicas),
+  WORKER_MACHINE_COUNT: String(s.workerReplicas),
+  INMEMORY_MACHINE_IMAGE: s.image,
 });
-const labels = (s: DemoSpec) => ({ [CLUSTER_NAME_LABEL]: s.cluster });
 
-export function clusterObject(s: DemoSpec): Cluster {
-  return {
-    apiVersion: CLUSTER_API_VERSION,
-    kind: 'Cluster',
-    metadata: { name: s.cluster, namespace: s.namespace, labels: labels(s) },
-    spec: {
-      infrastructureRef: { apiGroup: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster', name: s.cluster },
-      controlPlaneRef: { apiGroup: CONTROLPLANE_GROUP, kind: 'KubeadmControlPlane', name: names(s).controlPlane },
-    },
-  };
+/** Renders a multi-document template and parses it into objects, in the file's order (the order to create them in). */
+export function renderObjects(template: string, values: Readonly<Record<string, string | undefined>>): KubeObject[] {
+  const docs = YAML.parseAllDocuments(renderTemplate(template, values));
+  const objects: KubeObject[] = [];
+  for (const doc of docs) {
+    if (doc.errors.length > 0) throw new Error(`the rendered template is not valid YAML: ${doc.errors[0].message}`);
+    const obj = doc.toJS() as KubeObject | null;
+    if (obj !== null) objects.push(obj);
+  }
+  return objects;
 }
 
-/** Owned by the Cluster, as upstream's Cluster controller arranges for the objects its refs name. */
-export function inMemoryClusterObject(s: DemoSpec, cluster: Cluster): InMemoryCluster {
-  return {
-    apiVersion: INMEMORY_API_VERSION,
-    kind: 'InMemoryCluster',
-    metadata: { name: s.cluster, namespace: s.namespace, labels: labels(s), ownerReferences: [ownerRef(cluster)] },
-    spec: {},
-  };
+/** The demo cluster's objects: examples/clusters/cluster-inmemory.yaml rendered with the spec's values. */
+export function demoObjects(s: DemoSpec): KubeObject[] {
+  return renderObjects(readFileSync(CLUSTER_TEMPLATE_PATH, 'utf8'), templateValues(s));
 }
 
+function find<T extends KubeObject>(objs: readonly KubeObject[], kind: string, name: string): T {
+  const found = objs.find((o) => o.kind === kind && o.metadata.name === name);
+  if (!found) throw new Error(`${CLUSTER_TEMPLATE_PATH} has no ${kind} ${name}`);
+  return structuredClone(found) as T;
+}
+
+/**
+ * A new generation of the template's control plane or worker InMemoryMachineTemplate (by `name`'s prefix), under
+ * another name and image (the rollout's).
+ */
 export function machineTemplateObject(s: DemoSpec, name: string, image: string): InMemoryMachineTemplate {
-  return {
-    apiVersion: INMEMORY_API_VERSION,
-    kind: 'InMemoryMachineTemplate',
-    metadata: { name, namespace: s.namespace, labels: labels(s) },
-    spec: { template: { spec: { image, resources: { cpu: 2, memoryMiB: 4096 } } } },
-  };
-}
-
-export function controlPlaneObject(s: DemoSpec, cluster: Cluster): KubeadmControlPlane {
-  return {
-    apiVersion: CONTROLPLANE_API_VERSION,
-    kind: 'KubeadmControlPlane',
-    metadata: {
-      name: names(s).controlPlane,
-      namespace: s.namespace,
-      labels: labels(s),
-      ownerReferences: [ownerRef(cluster)],
-    },
-    spec: {
-      replicas: s.controlPlaneReplicas,
-      version: s.version,
-      machineTemplate: {
-        spec: {
-          infrastructureRef: {
-            apiGroup: INFRASTRUCTURE_GROUP,
-            kind: 'InMemoryMachineTemplate',
-            name: names(s).cpInfraTemplate(1),
-          },
-        },
-      },
-      kubeadmConfigSpec: { clusterConfiguration: {}, initConfiguration: {}, joinConfiguration: {} },
-      // maxSurge 0: KCP goes straight to its scale-down step, where it updates in place (with 1 it first creates a
-      // new Machine and later removes a surplus one, so one Machine per step would be replaced).
-      rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } },
-    },
-  } as KubeadmControlPlane;
+  const n = names(s);
+  const first = name.startsWith(n.machineDeployment) ? n.mdInfraTemplate(1) : n.cpInfraTemplate(1);
+  const t = find<InMemoryMachineTemplate>(demoObjects(s), 'InMemoryMachineTemplate', first);
+  t.metadata.name = name;
+  t.spec.template.spec.image = image;
+  return t;
 }
 
 export function bootstrapTemplateObject(s: DemoSpec): KubeadmConfigTemplate {
-  return {
-    apiVersion: BOOTSTRAP_API_VERSION,
-    kind: 'KubeadmConfigTemplate',
-    metadata: { name: names(s).bootstrapTemplate, namespace: s.namespace, labels: labels(s) },
-    spec: { template: { spec: { joinConfiguration: {} } } },
-  } as KubeadmConfigTemplate;
-}
-
-export function machineDeploymentObject(s: DemoSpec, cluster: Cluster): MachineDeployment {
-  const md = names(s).machineDeployment;
-  // No defaulting webhook here: selector and template labels are spelled out as upstream's webhook would set them.
-  const selectorLabels = { ...labels(s), [MACHINE_DEPLOYMENT_NAME_LABEL]: md };
-  return {
-    apiVersion: CLUSTER_API_VERSION,
-    kind: 'MachineDeployment',
-    metadata: { name: md, namespace: s.namespace, labels: labels(s), ownerReferences: [ownerRef(cluster)] },
-    spec: {
-      clusterName: s.cluster,
-      replicas: s.workerReplicas,
-      selector: { matchLabels: selectorLabels },
-      // One Machine at a time and no surge, so every Machine is moved and updated in place (see the KCP note above).
-      rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
-      template: {
-        metadata: { labels: selectorLabels },
-        spec: {
-          clusterName: s.cluster,
-          version: s.version,
-          bootstrap: {
-            configRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfigTemplate', name: names(s).bootstrapTemplate },
-          },
-          infrastructureRef: {
-            apiGroup: INFRASTRUCTURE_GROUP,
-            kind: 'InMemoryMachineTemplate',
-            name: names(s).mdInfraTemplate(1),
-          },
-        },
-      },
-    },
-  } as MachineDeployment;
+  return find<KubeadmConfigTemplate>(demoObjects(s), 'KubeadmConfigTemplate', names(s).bootstrapTemplate);
 }
 
 /** JSON merge patches for the in-place change (version on KCP and MD). */
@@ -186,22 +127,33 @@ export const infraTemplatePatch = {
 };
 
 /**
- * Creates the demo cluster's objects in dependency order through `create` (the demo's adds a clear AlreadyExists
- * error); `adjustMachineDeployment` may change the MachineDeployment before it is created (the bench's rollout).
+ * Creates the demo cluster's objects (the rendered template) in the file's order through `create` (the demo's adds a
+ * clear AlreadyExists error); `adjustMachineDeployment` may change the MachineDeployment before it is created (the
+ * bench's rollout). The Cluster controller gives the InMemoryCluster and the KubeadmControlPlane their Cluster
+ * ownerReference (as upstream's cluster_controller_phases.go); the MachineDeployment gets it here because this
+ * project's MachineDeployment controller does not set it yet (upstream's machinedeployment_controller.go does), and the
+ * Cluster's deletion only deletes the MachineDeployments it owns.
  */
 export async function createDemoCluster(
   create: <T extends KubeObject>(obj: T) => Promise<T>,
   s: DemoSpec,
   adjustMachineDeployment: (md: MachineDeployment) => void = () => undefined,
 ): Promise<void> {
-  const n = names(s);
-  const cluster = await create<Cluster>(clusterObject(s));
-  await create(inMemoryClusterObject(s, cluster));
-  await create(machineTemplateObject(s, n.cpInfraTemplate(1), s.image));
-  await create(machineTemplateObject(s, n.mdInfraTemplate(1), s.image));
-  await create(bootstrapTemplateObject(s));
-  await create<KubeadmControlPlane>(controlPlaneObject(s, cluster));
-  const md = machineDeploymentObject(s, cluster);
-  adjustMachineDeployment(md);
-  await create<MachineDeployment>(md);
+  let cluster: Cluster | undefined;
+  for (const obj of demoObjects(s)) {
+    if (obj.kind === 'MachineDeployment') {
+      const md = obj as MachineDeployment;
+      if (cluster) md.metadata.ownerReferences = [...(md.metadata.ownerReferences ?? []), clusterOwnerRef(cluster)];
+      adjustMachineDeployment(md);
+    }
+    const created = await create(obj);
+    if (created.kind === 'Cluster') cluster = created as Cluster;
+  }
 }
+
+const clusterOwnerRef = (cluster: Cluster) => ({
+  apiVersion: CLUSTER_API_VERSION,
+  kind: 'Cluster',
+  name: cluster.metadata.name!,
+  uid: cluster.metadata.uid!,
+});

@@ -5,6 +5,7 @@ import {
   machineProblems,
   machineView,
   outcomeProblems,
+  progressHeader,
   progressLine,
   renderSummary,
   stepOutcome,
@@ -62,13 +63,22 @@ function machine(
 }
 
 describe('machineView / progressLine', () => {
-  it('shows name, group, phase, version, UpToDate/Updating/Ready and a short uid', () => {
+  it('shows time, event, name, phase, version, UpToDate/Updating/Ready and a short uid, under a header', () => {
     const v = machineView(machine('demo-cp-abc', '0123456789abcdef', { cp: true }));
     expect(v).toMatchObject({ group: 'cp', phase: 'Running', upToDate: 'True', updating: 'False', ready: 'True' });
-    const line = progressLine('ADDED', v);
-    expect(line).toMatch(
-      /^ADDED +demo-cp-abc +cp +Running +v1\.31\.0 +UpToDate=True +Updating=False +Ready=True +uid=01234567$/,
-    );
+    expect(progressHeader()).toMatch(/^ {3}TIME EVENT +MACHINE +PHASE +VERSION +UPTODATE UPDATING READY UID +NOTE$/);
+    const line = progressLine('ADDED', v, '+12.3s');
+    expect(line).toMatch(/^ \+12\.3s ADDED +demo-cp-abc +Running +v1\.31\.0 +True +False +True +01234567$/);
+    // Each value starts under its column's header.
+    const header = progressHeader();
+    for (const [col, value] of [
+      ['MACHINE', 'demo-cp-abc'],
+      ['PHASE', 'Running'],
+      ['UPTODATE', 'True'],
+      ['UPDATING', 'False'],
+      ['UID', '01234567'],
+    ])
+      expect(line.indexOf(value, header.indexOf(col))).toBe(header.indexOf(col));
     expect(
       progressLine(
         'CHANGED',
@@ -76,7 +86,7 @@ describe('machineView / progressLine', () => {
           machine('m', 'u', { annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' } }),
         ),
       ),
-    ).toMatch(/update-in-progress$/);
+    ).toMatch(/ update-in-progress$/);
   });
 
   it('a Machine without status is Pending with unknown conditions', () => {
@@ -84,18 +94,76 @@ describe('machineView / progressLine', () => {
     delete (m as { status?: unknown }).status;
     expect(machineView(m)).toMatchObject({ phase: 'Pending', upToDate: '-', updating: '-', ready: '-' });
   });
+
+  it('a wide state still fits 120 columns: every line, the header included', () => {
+    const wide = machine('a-very-long-cluster-name-md-0-6b9c7b4479d-flkzbxyz', 'ffffffffffffffff', {
+      version: 'v1.131.10-rc.1',
+      phase: 'Provisioning',
+      deleting: true,
+      annotations: { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' },
+      conditions: [
+        { type: 'UpToDate', status: 'Unknown' },
+        { type: 'Updating', status: 'Unknown' },
+        { type: 'Ready', status: 'Unknown' },
+        {
+          type: 'Deleting',
+          status: 'True',
+          reason: 'DrainingNode',
+          message: `* Pods ${Array.from({ length: 20 }, (_, i) => `default/sample-${i}`).join(', ')}: cannot evict`,
+        } as never,
+      ],
+    });
+    const t = new ProgressTracker(() => '+12345.6s');
+    const lines = [
+      ...t.onEvent('ADDED', wide)!.split('\n'),
+      ...t.onEvent('MODIFIED', { ...wide, spec: { ...wide.spec, version: 'v1.131.11-rc.1' } })!.split('\n'),
+      ...t.onEvent('DELETED', wide)!.split('\n'),
+    ];
+    expect(lines[0]).toBe(progressHeader());
+    expect(lines.length).toBe(5); // header, ADDED + its drain line, CHANGED, DELETED
+    expect(lines[2]).toMatch(/^ +drain a-very-long/);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
+    expect(lines[1]).toMatch(/^\+12345\.6s ADDED +a-very-long-cluster-name-md-0-6b9c7b4479d-flkzbxyz Provisioning/);
+    expect(lines[1]).toMatch(/…$/);
+    // A typical line is not cut: a worker of the demo, draining, with an update in progress.
+    const typical = progressLine(
+      'CHANGED',
+      machineView(
+        machine('demo2-md-0-6b9c7b4479-flkzb', 'f9641087aaaa', {
+          phase: 'Deleting',
+          deleting: true,
+          conditions: [{ type: 'Deleting', status: 'True', reason: 'DrainingNode' } as never],
+        }),
+      ),
+      '+181.2s',
+    );
+    expect(typical).toMatch(/ Deleting .* f9641087 DrainingNode$/);
+    expect(typical.length).toBeLessThanOrEqual(120);
+  });
 });
 
 describe('ProgressTracker', () => {
   it('prints ADDED first, CHANGED only when a displayed field changes, and DELETED', () => {
-    const t = new ProgressTracker();
+    const t = new ProgressTracker(() => '+1.0s');
     const m = machine('m', 'u1', { phase: 'Provisioning' });
-    expect(t.onEvent('ADDED', m)).toMatch(/^ADDED /);
+    expect(t.onEvent('ADDED', m)!.split('\n')).toEqual([
+      progressHeader(),
+      expect.stringMatching(/^ {2}\+1\.0s ADDED /),
+    ]);
     expect(t.onEvent('MODIFIED', m)).toBeUndefined(); // e.g. a resourceVersion-only change
-    expect(t.onEvent('MODIFIED', machine('m', 'u1', { phase: 'Running' }))).toMatch(/^CHANGED .*Running/);
-    expect(t.onEvent('DELETED', m)).toMatch(/^DELETED /);
+    expect(t.onEvent('MODIFIED', machine('m', 'u1', { phase: 'Running' }))).toMatch(/^ {2}\+1\.0s CHANGED .*Running/);
+    expect(t.onEvent('DELETED', m)).toMatch(/^ {2}\+1\.0s DELETED /);
     // A Machine seen first through MODIFIED (watch started late) is still announced as ADDED.
-    expect(t.onEvent('MODIFIED', machine('n', 'u2'))).toMatch(/^ADDED /);
+    expect(t.onEvent('MODIFIED', machine('n', 'u2'))).toMatch(/^ {2}\+1\.0s ADDED /);
+  });
+
+  it('repeats the header before the first line of a new section only', () => {
+    const t = new ProgressTracker();
+    expect(t.onEvent('ADDED', machine('m', 'u1'))!.split('\n')[0]).toBe(progressHeader());
+    expect(t.onEvent('MODIFIED', machine('m', 'u1', { phase: 'Deleting' }))!.split('\n')).toHaveLength(1);
+    t.section();
+    expect(t.onEvent('MODIFIED', machine('m', 'u1', { phase: 'Deleting' }))).toBeUndefined();
+    expect(t.onEvent('DELETED', machine('m', 'u1'))!.split('\n')[0]).toBe(progressHeader());
   });
 });
 
@@ -230,8 +298,8 @@ describe('ProgressTracker: drains', () => {
 
   it('shows the Deleting reason and what holds the drain up, again only when it changes', () => {
     const t = new ProgressTracker();
-    const lines = t.onEvent('MODIFIED', draining(blocked))!.split('\n');
-    expect(lines[0]).toMatch(/^ADDED .*deleting:DrainingNode$/);
+    const lines = t.onEvent('MODIFIED', draining(blocked))!.split('\n').slice(1); // after the header
+    expect(lines[0]).toMatch(/^ +ADDED .* DrainingNode$/);
     expect(lines.slice(1)).toEqual([
       "         drain m: * Pod default/sample-7d9f-abcde: cannot evict pod as it would violate the pod's disruption budget. Th…",
       '         drain m: * Pod kube-system/coredns-5f6b-xyz12: deletionTimestamp set, but still not removed from the Node',

@@ -69,31 +69,46 @@ export const shortUid = (uid: string) => uid.slice(0, 8);
 const displayed = (v: MachineView) =>
   [v.phase, v.version, v.upToDate, v.updating, v.ready, v.deleting, v.deletingReason, v.updateInProgress].join('|');
 
-export function progressLine(event: string, v: MachineView): string {
-  const flags = [
-    v.deleting ? `deleting${v.deletingReason ? `:${v.deletingReason}` : ''}` : '',
-    v.updateInProgress ? 'update-in-progress' : '',
-  ]
-    .filter(Boolean)
-    .join(',');
-  return [
-    event.padEnd(8),
-    v.name.padEnd(28),
-    v.group.padEnd(12),
-    v.phase.padEnd(13),
-    v.version.padEnd(9),
-    `UpToDate=${v.upToDate}`.padEnd(17),
-    `Updating=${v.updating}`.padEnd(17),
-    `Ready=${v.ready}`.padEnd(13),
-    `uid=${shortUid(v.uid)}`,
-    flags,
-  ]
-    .join(' ')
-    .trimEnd();
-}
-
 const LINE_WIDTH = 120;
 const fitLine = (l: string) => (l.length > LINE_WIDTH ? `${l.slice(0, LINE_WIDTH - 1)}…` : l);
+
+/**
+ * The live lines' columns and their widths (a longer value pushes the rest of its line right; the line is cut at
+ * LINE_WIDTH). No GROUP column: a Machine's name starts with its owner's (KCP `demo-cp`, MachineSet `demo-md-0-…`).
+ * NOTE: the Deleting condition's reason while the Machine is deleted (e.g. DrainingNode), and `update-in-progress`
+ * while the in-place update annotation is set.
+ */
+const COLUMNS: ReadonlyArray<{ header: string; width: number; right?: boolean }> = [
+  { header: 'TIME', width: 7, right: true },
+  { header: 'EVENT', width: 7 },
+  { header: 'MACHINE', width: 26 },
+  { header: 'PHASE', width: 12 },
+  { header: 'VERSION', width: 8 },
+  { header: 'UPTODATE', width: 8 },
+  { header: 'UPDATING', width: 8 },
+  { header: 'READY', width: 5 },
+  { header: 'UID', width: 8 },
+  { header: 'NOTE', width: 0 },
+];
+
+const row = (cells: readonly string[]): string =>
+  fitLine(
+    cells
+      .map((c, i) => (COLUMNS[i].right ? c.padStart(COLUMNS[i].width) : c.padEnd(COLUMNS[i].width)))
+      .join(' ')
+      .trimEnd(),
+  );
+
+/** The line naming the columns of progressLine. */
+export const progressHeader = (): string => row(COLUMNS.map((c) => c.header));
+
+/** One live line for a Machine: `time` is the elapsed time shown first (e.g. "+12.3s"). */
+export function progressLine(event: string, v: MachineView, time = ''): string {
+  const note = [v.deleting ? (v.deletingReason ?? 'deleting') : '', v.updateInProgress ? 'update-in-progress' : '']
+    .filter(Boolean)
+    .join(',');
+  return row([time, event, v.name, v.phase, v.version, v.upToDate, v.updating, v.ready, shortUid(v.uid), note]);
+}
 
 /**
  * While a Machine's Node is drained, what holds the drain up: the bullets of the DrainingNode message (upstream's
@@ -109,23 +124,40 @@ export function drainLines(v: MachineView): string[] {
 
 /**
  * Turns watch events into progress lines, printing a Machine again only when a displayed field changed, and what
- * holds up the drain of its Node when that changes.
+ * holds up the drain of its Node when that changes. The header line comes before the first line, and again before the
+ * first line after section() (the demo calls it at each phase, whose banner interrupts the table).
  */
 export class ProgressTracker {
   private readonly last = new Map<string, string>();
   private readonly lastDrain = new Map<string, string>();
+  private headerDue = true;
+
+  /** `elapsed` gives the TIME column (e.g. "+12.3s"). */
+  constructor(private readonly elapsed: () => string = () => '') {}
+
+  section(): void {
+    this.headerDue = true;
+  }
 
   onEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', m: Machine): string | undefined {
+    const out = this.lines(type, m);
+    if (out.length === 0) return undefined;
+    if (this.headerDue) out.unshift(progressHeader());
+    this.headerDue = false;
+    return out.join('\n');
+  }
+
+  private lines(type: 'ADDED' | 'MODIFIED' | 'DELETED', m: Machine): string[] {
     const v = machineView(m);
     if (type === 'DELETED') {
       this.last.delete(v.uid);
       this.lastDrain.delete(v.uid);
-      return progressLine('DELETED', v);
+      return [progressLine('DELETED', v, this.elapsed())];
     }
     const out: string[] = [];
     const key = displayed(v);
     if (this.last.get(v.uid) !== key) {
-      out.push(progressLine(this.last.has(v.uid) ? 'CHANGED' : 'ADDED', v));
+      out.push(progressLine(this.last.has(v.uid) ? 'CHANGED' : 'ADDED', v, this.elapsed()));
       this.last.set(v.uid, key);
     }
     const drain = drainLines(v);
@@ -133,7 +165,7 @@ export class ProgressTracker {
       out.push(...drain);
       this.lastDrain.set(v.uid, drain.join('\n'));
     }
-    return out.length > 0 ? out.join('\n') : undefined;
+    return out;
   }
 }
 

@@ -77,8 +77,10 @@ export function workloadProblems(s: WorkloadKubeadmState, version: string): stri
   return out;
 }
 
+/** Lines to print indented by 3 (the demo's output stays within 120 columns: CoreDNS has a line of its own). */
 export const workloadLine = (s: WorkloadKubeadmState): string =>
-  `workload kube-system: kubeadm-config ${s.kubeadmConfig?.kubernetesVersion} (${s.kubeadmConfig?.apiVersion}), kube-proxy ${s.kubeProxyImage}, coredns ${s.corednsImage}` +
+  `workload kube-system: kubeadm-config ${s.kubeadmConfig?.kubernetesVersion} (${s.kubeadmConfig?.apiVersion}), kube-proxy ${s.kubeProxyImage}` +
+  `\n   workload coredns: ${s.corednsImage}` +
   (s.sample
     ? `\n   sample workload: ${s.sample.ready}/${s.sample.replicas} ready on ${s.sample.nodes.join(', ')}`
     : '');

@@ -1,18 +1,22 @@
 // The example provider's manager: the @capi controllers it wants plus its own module, built with buildManagerModule.
-//   node dist/main.js [manager flags]     (default --controllers=cluster,machineset,machine,extensionconfig)
+//   node dist/main.js [manager flags]     (defaults in defaults.ts: its own data dir, metrics and health ports)
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { buildManagerModule, ConfigError, JsonLogger, LOGGER, loadManagerConfig, usage } from '@capi/manager';
+import {
+  buildManagerModule,
+  ConfigError,
+  EMBEDDED_STARTED,
+  JsonLogger,
+  LOGGER,
+  loadManagerConfig,
+  usage,
+  type EmbeddedStarted,
+} from '@capi/manager';
+import { withExampleDefaults } from './defaults';
 import { ExampleProviderModule } from './provider.module';
 
-/**
- * No KubeadmControlPlane or MachineHealthCheck in this provider; the Cluster controller marks the infrastructure
- * provisioned (Machines wait for it); extensionconfig keeps HTTPS extensions possible.
- */
-const DEFAULT_CONTROLLERS = '--controllers=cluster,machineset,machine,extensionconfig';
-
 async function main(argv: string[]): Promise<void> {
-  const args = argv.some((a) => a.startsWith('--controllers')) ? argv : [DEFAULT_CONTROLLERS, ...argv];
+  const args = withExampleDefaults(argv);
   let loaded;
   try {
     loaded = loadManagerConfig(args, process.env);
@@ -37,7 +41,13 @@ async function main(argv: string[]): Promise<void> {
   app.useLogger(app.get<JsonLogger>(LOGGER));
   app.enableShutdownHooks();
   await app.init();
-  app.get<JsonLogger>(LOGGER).info('example provider started', { logger: 'example' });
+  const kubeconfigPath = app.get<EmbeddedStarted>(EMBEDDED_STARTED)?.kubeconfigPath;
+  app.get<JsonLogger>(LOGGER).info('example provider started', { logger: 'example', kubeconfig: kubeconfigPath });
+  // As `npm start` does: where the embedded API server's kubeconfig is, for kubectl and the smoke check.
+  if (kubeconfigPath)
+    process.stdout.write(
+      `Example provider ready. kubeconfig: ${kubeconfigPath}\n  node dist/smoke.js ${kubeconfigPath}\n`,
+    );
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {

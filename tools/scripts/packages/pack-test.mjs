@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The packages as a downstream provider gets them: builds and packs every @capi package, copies examples/<example>
 // to a temporary directory outside the repository, installs the tarballs there with plain npm (no tsconfig paths, no
-// repository sources), compiles it with its own tsconfig, starts its manager on the embedded API server and runs its
-// smoke check (one in-place update through the example's in-process updater).
+// repository sources), compiles it with its own tsconfig, starts its manager on the embedded API server (its default
+// data dir, the kubeconfig path it prints) and runs its smoke check (one in-place update through the example's
+// in-process updater). The steps are docs/writing-a-provider.md's: afterwards the example's package.json is unchanged
+// and every file they wrote is ignored by git.
 //
 //   node tools/scripts/packages/pack-test.mjs [--keep] [--skip-build]
 //
@@ -54,12 +56,23 @@ async function main() {
   try {
     cpSync(join(root, 'examples', example), dir, {
       recursive: true,
-      filter: (src) => !/\/(node_modules|dist)(\/|$)/.test(src.slice(root.length)),
+      filter: (src) => !/\/(node_modules|dist|\.capi-example)(\/|$)/.test(src.slice(root.length)),
     });
+    const copied = new Set(readdirSync(dir));
+    const packageJson = readFileSync(join(dir, 'package.json'), 'utf8');
     step(`installing ${tarballs.length} tarballs into ${dir} (${elapsed()})`);
     run(
       'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...tarballs],
+      [
+        'install',
+        '--no-save',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+        '--loglevel=error',
+        ...tarballs,
+      ],
       dir,
     );
     const binding = 'better-sqlite3/build/Release/better_sqlite3.node';
@@ -75,24 +88,22 @@ async function main() {
     run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
 
     step(`starting its manager on the embedded API server (${elapsed()})`);
-    const data = join(dir, 'data');
+    // Its default data dir (.capi-example in the current directory); no metrics and health endpoints, as other tests
+    // may hold ports (the example's default ports: tools/examples/provider-example-defaults.spec.ts).
+    const data = join(dir, '.capi-example');
     manager = spawn(
       process.execPath,
-      [
-        'dist/main.js',
-        `--data-dir=${data}`,
-        '--api-server=embedded',
-        '--metrics-bind-address=0',
-        '--health-probe-bind-address=0',
-      ],
+      ['dist/main.js', '--api-server=embedded', '--metrics-bind-address=0', '--health-probe-bind-address=0'],
       {
         cwd: dir,
         env: cleanEnv(),
-        stdio: ['ignore', 'ignore', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
     const log = [];
+    const stdout = [];
     manager.stderr.on('data', (b) => log.push(b.toString()));
+    manager.stdout.on('data', (b) => stdout.push(b.toString()));
     const exited = new Promise((resolve) => manager.once('exit', (code, signal) => resolve({ code, signal })));
     const ready = await Promise.race([
       (async () => {
@@ -104,6 +115,10 @@ async function main() {
     ]);
     if (!ready || !existsSync(join(data, 'kubeconfig')))
       throw new Error(`the example manager did not start:\n${log.join('').slice(-4000)}`);
+    const banner = `Example provider ready. kubeconfig: ${join(data, 'kubeconfig')}`;
+    if (!stdout.join('').includes(banner))
+      throw new Error(`the example manager did not print "${banner}"; its stdout:\n${stdout.join('')}`);
+    process.stdout.write(stdout.join(''));
 
     step(`running the smoke check (${elapsed()})`);
     // Asynchronously: a blocked event loop would stop reading the manager's log pipe, and the manager with it.
@@ -127,6 +142,13 @@ async function main() {
       .filter((l) => l.includes('ExampleUpdater'));
     if (!updaterLines.some((l) => l.includes('in place')))
       throw new Error('the manager log does not show ExampleUpdater completing the update');
+    if (readFileSync(join(dir, 'package.json'), 'utf8') !== packageJson)
+      throw new Error("the steps changed the example's package.json (npm install without --no-save?)");
+    const notIgnored = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => !copied.has(e.name))
+      .map((e) => `examples/${example}/${e.name}${e.isDirectory() ? '/' : ''}`)
+      .filter((p) => spawnSync('git', ['check-ignore', '-q', '--no-index', p], { cwd: root }).status !== 0);
+    if (notIgnored.length > 0) throw new Error(`the steps wrote files git does not ignore: ${notIgnored.join(', ')}`);
     step(`ok (${elapsed()})`);
   } finally {
     if (manager && manager.exitCode === null) {

@@ -16,6 +16,8 @@ it('the packed packages install, compile and run the example provider end to end
     child.once('exit', (status) => resolve({ status, output }));
   });
   if (result.status !== 0) throw new Error(result.output.slice(-8000));
+  // Its default data dir is its own (.capi-example, not the manager's .capi), and it says where the kubeconfig is.
+  expect(result.output).toMatch(/Example provider ready\. kubeconfig: \S+\/\.capi-example\/kubeconfig\n/);
   expect(result.output).toContain('"inPlace":true');
   expect(result.output).toContain('"extensionConfigs":0');
   expect(result.output).toContain('in-place update through the in-process updater: ok');
