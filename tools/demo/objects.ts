@@ -5,13 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import YAML from 'yaml';
-import {
-  CLUSTER_API_VERSION,
-  INFRASTRUCTURE_GROUP,
-  type Cluster,
-  type KubeadmConfigTemplate,
-  type MachineDeployment,
-} from '@capi/api';
+import { INFRASTRUCTURE_GROUP, type KubeadmConfigTemplate, type MachineDeployment } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import type { InMemoryMachineTemplate } from '@capi/inmemory';
 import { renderTemplate } from './envsubst';
@@ -129,31 +123,17 @@ export const infraTemplatePatch = {
 /**
  * Creates the demo cluster's objects (the rendered template) in the file's order through `create` (the demo's adds a
  * clear AlreadyExists error); `adjustMachineDeployment` may change the MachineDeployment before it is created (the
- * bench's rollout). The Cluster controller gives the InMemoryCluster and the KubeadmControlPlane their Cluster
- * ownerReference (as upstream's cluster_controller_phases.go); the MachineDeployment gets it here because this
- * project's MachineDeployment controller does not set it yet (upstream's machinedeployment_controller.go does), and the
- * Cluster's deletion only deletes the MachineDeployments it owns.
+ * bench's rollout). As from `kubectl apply`, none has an ownerReference: the Cluster controller gives the
+ * InMemoryCluster and the KubeadmControlPlane theirs (cluster_controller_phases.go), the MachineDeployment controller
+ * the MachineDeployment's (machinedeployment_controller.go), and the Cluster's deletion deletes what it owns.
  */
 export async function createDemoCluster(
   create: <T extends KubeObject>(obj: T) => Promise<T>,
   s: DemoSpec,
   adjustMachineDeployment: (md: MachineDeployment) => void = () => undefined,
 ): Promise<void> {
-  let cluster: Cluster | undefined;
   for (const obj of demoObjects(s)) {
-    if (obj.kind === 'MachineDeployment') {
-      const md = obj as MachineDeployment;
-      if (cluster) md.metadata.ownerReferences = [...(md.metadata.ownerReferences ?? []), clusterOwnerRef(cluster)];
-      adjustMachineDeployment(md);
-    }
-    const created = await create(obj);
-    if (created.kind === 'Cluster') cluster = created as Cluster;
+    if (obj.kind === 'MachineDeployment') adjustMachineDeployment(obj as MachineDeployment);
+    await create(obj);
   }
 }
-
-const clusterOwnerRef = (cluster: Cluster) => ({
-  apiVersion: CLUSTER_API_VERSION,
-  kind: 'Cluster',
-  name: cluster.metadata.name!,
-  uid: cluster.metadata.uid!,
-});

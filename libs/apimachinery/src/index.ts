@@ -10,6 +10,7 @@ export type {
   Status,
 } from './meta/types';
 export { shareManagedFieldsTrees } from './meta/managed-fields';
+export { ensureOwnerRef, sameOwnerRef } from './meta/owner-references';
 export {
   everything,
   formatLabelSelector,

@@ -3,7 +3,7 @@
 // control plane is initialized, only looked up afterwards (certificate authorities are never re-generated), and
 // owned by the KCP.
 import { setCondition, type Cluster, type ConditionInput, type KubeadmControlPlane } from '@capi/api';
-import { groupOf, type OwnerReference, type PassiveClock } from '@capi/apimachinery';
+import { ensureOwnerRef, sameOwnerRef, type OwnerReference, type PassiveClock } from '@capi/apimachinery';
 import {
   CLUSTER_SECRET_TYPE,
   certificatesForInitialControlPlane,
@@ -17,15 +17,6 @@ import { kcpOwnerReference } from './desired';
 import { isEtcdManaged } from './health';
 
 export const CERTIFICATES_AVAILABLE_CONDITION = 'CertificatesAvailable';
-
-const sameOwner = (a: OwnerReference, b: OwnerReference) =>
-  groupOf(a.apiVersion) === groupOf(b.apiVersion) && a.kind === b.kind && a.name === b.name;
-
-/** upstream util.EnsureOwnerRef: replaces the reference to the same object (group, kind, name) or appends. */
-function ensureOwnerRef(refs: readonly OwnerReference[], owner: OwnerReference): OwnerReference[] {
-  const i = refs.findIndex((r) => sameOwner(r, owner));
-  return i < 0 ? [...refs, owner] : refs.map((r, j) => (j === i ? owner : r));
-}
 
 /**
  * The owner references a certificate Secret should have (upstream ensureCertificatesOwnerRef), or undefined when
@@ -41,7 +32,7 @@ export function certificateOwnerReferences(
   const controller = refs.find((r) => r.controller);
   if (controller?.kind === 'KubeadmControlPlane') refs = ensureOwnerRef(refs, owner);
   if (secret.type === CLUSTER_SECRET_TYPE) {
-    if (controller) refs = refs.filter((r) => !sameOwner(r, controller));
+    if (controller) refs = refs.filter((r) => !sameOwnerRef(r, controller));
     refs = ensureOwnerRef(refs, owner);
   }
   return JSON.stringify(refs) === JSON.stringify(original) ? undefined : refs;

@@ -8,6 +8,7 @@ import {
   MACHINE_DEPLOYMENT_FINALIZER,
   MACHINE_DEPLOYMENT_NAME_LABEL,
   REVISION_ANNOTATION,
+  type Cluster,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -47,6 +48,7 @@ import {
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { MachineSetInPlaceChecker } from './can-update';
+import { clusterOwnershipPatch } from './cluster-ownership';
 import { computeDesiredMachineSet } from './desired-ms';
 import {
   machineSetApplyFailedEvent,
@@ -124,6 +126,7 @@ export class MachineDeploymentReconciler implements Reconciler {
     const add = addFinalizerPatch(md, MACHINE_DEPLOYMENT_FINALIZER);
     if (add) md = await patchFinalizers(this.client, this.cache, md, add, ctx.signal);
     if (md.spec.paused) return;
+    if (!md.metadata.deletionTimestamp) md = await this.ensureClusterOwnership(ctx, md);
     const { machineSets, machines } = await this.snapshot(md);
     if (md.metadata.deletionTimestamp) return this.reconcileDelete(ctx, md, machineSets);
 
@@ -160,6 +163,29 @@ export class MachineDeploymentReconciler implements Reconciler {
       await waitForCache(this.cache, written, ctx.signal);
     }
     if (failure) throw failure;
+  }
+
+  /**
+   * The cluster-name label and the Cluster ownerReference (the Cluster's deletion deletes what it owns). Upstream fails
+   * the reconcile while the Cluster does not exist; this one goes on without the reference and adds it once the Cluster
+   * is there (a later reconcile), so a rollout does not wait for it.
+   */
+  private async ensureClusterOwnership(ctx: ReconcileContext, md: MachineDeployment): Promise<MachineDeployment> {
+    const cluster = await this.client.tryGet<Cluster>({
+      apiVersion: CLUSTER_API_VERSION,
+      kind: 'Cluster',
+      namespace: md.metadata.namespace,
+      name: md.spec.clusterName,
+    });
+    if (!cluster) {
+      ctx.log.log(`Cluster ${md.metadata.namespace}/${md.spec.clusterName} not found: no ownerReference to it yet`);
+      return md;
+    }
+    const patch = clusterOwnershipPatch(md, cluster);
+    if (!patch) return md;
+    const written = await this.client.patch<MachineDeployment>(refOf(md), 'merge', patch);
+    await waitForCache(this.cache, written, ctx.signal);
+    return written;
   }
 
   /**
