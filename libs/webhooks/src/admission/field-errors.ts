@@ -147,3 +147,9 @@ export function forbiddenError(group: string, resource: string, name: string, er
 /** apierrors.NewBadRequest(message): 400. */
 export const badRequestError = (message: string): AdmissionError =>
   new AdmissionError(status(400, 'BadRequest', message));
+
+/**
+ * controller-runtime's admission.Denied(message): how a defaulter's or validator's plain error is answered (403
+ * Forbidden with the error's text as the message, no details).
+ */
+export const deniedError = (message: string): AdmissionError => new AdmissionError(status(403, 'Forbidden', message));

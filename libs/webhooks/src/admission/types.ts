@@ -11,6 +11,8 @@ export interface AdmissionRequestInfo {
   /** Subresource written, e.g. "status" or "scale"; empty for the object itself. */
   subResource?: string;
   dryRun?: boolean;
+  /** The object before the change, on UPDATE (and DELETE); defaulters that look at it read it here. */
+  oldObject?: KubeObject;
   userInfo?: { username?: string; groups?: string[] };
 }
 
