@@ -11,6 +11,7 @@ export {
   AdmissionError,
   aggregateFieldErrors,
   badRequestError,
+  deniedError,
   errorBody,
   fieldError,
   fieldErrorText,
@@ -20,3 +21,12 @@ export {
   type FieldError,
   type FieldErrorType,
 } from './admission/field-errors';
+export {
+  coreWebhooks,
+  type CoreWebhookFeatureGates,
+  type CoreWebhookOptions,
+  DEFAULT_NODE_DELETION_TIMEOUT_SECONDS,
+  MachineDeploymentWebhook,
+  MachineSetWebhook,
+  MachineWebhook,
+} from './admission/core';
