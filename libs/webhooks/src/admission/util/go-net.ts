@@ -24,7 +24,6 @@ const GO_ESCAPES: Record<string, string> = {
 
 /** strconv.Quote for the texts here: JSON's quoting, but control characters as Go escapes them (\x01, \n, \x7f). */
 export function goQuote(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return JSON.stringify(s).replace(/\\\\|\\u00([01][0-9a-f])|\x7f/g, (m: string, hex: string | undefined) => {
     if (m === '\\\\') return m;
     const c = hex ? String.fromCharCode(parseInt(hex, 16)) : '\x7f';
