@@ -30,3 +30,16 @@ export {
   MachineSetWebhook,
   MachineWebhook,
 } from './admission/core';
+export { miscWebhooks, type MiscWebhooksOptions } from './admission/core/misc';
+export {
+  DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS,
+  MachineHealthCheckWebhook,
+  type MachineHealthCheckWebhookOptions,
+} from './admission/core/machinehealthcheck';
+export {
+  ExtensionConfigWebhook,
+  type ExtensionConfigWebhookOptions,
+  validateExtensionConfigSpec,
+} from './admission/core/extensionconfig';
+export { MachineDrainRuleWebhook } from './admission/core/machinedrainrule';
+export { ClusterWebhook, type ClusterWebhookOptions } from './admission/core/cluster';

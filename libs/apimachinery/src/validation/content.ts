@@ -71,3 +71,34 @@ export function isLabelValue(value: string): string[] {
     errs.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errs;
 }
+
+// pkg/util/validation/validation.go words the length limit of DNS labels in characters (MaxLenError there).
+const DNS1123_LABEL_ERR =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const DNS1035_LABEL_ERR =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const DNS1123_LABEL_RE = new RegExp(`^${DNS1123_LABEL_FMT}$`);
+const DNS1035_LABEL_RE = new RegExp(`^${DNS1035_LABEL_FMT}$`);
+const DNS_LABEL_MAX_LENGTH = 63;
+const maxCharsError = (n: number) => `must be no more than ${n} characters`;
+
+/** validation.IsDNS1123Label (e.g. a namespace name). */
+export function isDNS1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS_LABEL_MAX_LENGTH) errs.push(maxCharsError(DNS_LABEL_MAX_LENGTH));
+  if (!DNS1123_LABEL_RE.test(value)) {
+    // A valid subdomain that is no label holds dots (the length was checked above).
+    if (DNS1123_SUBDOMAIN_RE.test(value)) errs.push('must not contain dots');
+    else errs.push(regexError(DNS1123_LABEL_ERR, DNS1123_LABEL_FMT, 'my-name', '123-abc'));
+  }
+  return errs;
+}
+
+/** validation.IsDNS1035Label (e.g. a Service name). */
+export function isDNS1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (byteLength(value) > DNS_LABEL_MAX_LENGTH) errs.push(maxCharsError(DNS_LABEL_MAX_LENGTH));
+  if (!DNS1035_LABEL_RE.test(value)) errs.push(regexError(DNS1035_LABEL_ERR, DNS1035_LABEL_FMT, 'my-name', 'abc-123'));
+  return errs;
+}
