@@ -45,5 +45,5 @@ export {
   randomString,
   renderNameTemplate,
 } from './names/template';
-export { isDNS1123Subdomain } from './validation/content';
+export { isDNS1123Subdomain, isLabelKey, isLabelValue } from './validation/content';
 export { listToString } from './names/list';

@@ -20,3 +20,19 @@ export {
   type FieldError,
   type FieldErrorType,
 } from './admission/field-errors';
+export {
+  applyPreviousKubeadmConfigDefaults,
+  defaultFeatureGates,
+  KubeadmConfigTemplateWebhook,
+  KubeadmConfigWebhook,
+  KubeadmControlPlaneScaleValidator,
+  KubeadmControlPlaneWebhook,
+  kubeadmWebhooks,
+  SKIP_COREDNS_ANNOTATION,
+  TOPOLOGY_DRY_RUN_ANNOTATION,
+  validateKubeadmConfigSpec,
+  type FeatureGateReader,
+  type KubeadmControlPlaneReader,
+  type KubeadmWebhooksOptions,
+  type Scale,
+} from './admission/kubeadm';
