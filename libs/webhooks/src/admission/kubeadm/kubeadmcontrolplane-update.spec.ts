@@ -4,7 +4,8 @@ import { AdmissionError } from '../field-errors';
 import { defaultFeatureGates } from './common';
 import { KubeadmControlPlaneWebhook, SKIP_COREDNS_ANNOTATION } from './kubeadmcontrolplane';
 
-type Mutable = KubeadmControlPlane & { spec: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+// Fixtures are written as JSON; the opaque kubeadm structs are reached without the typed view.
+type Mutable = Omit<KubeadmControlPlane, 'spec'> & { spec: any };
 const with_ = (k: KubeadmControlPlane, f: (k: Mutable) => void): KubeadmControlPlane => {
   const c = structuredClone(k) as Mutable;
   f(c);

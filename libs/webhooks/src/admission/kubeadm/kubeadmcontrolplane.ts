@@ -14,7 +14,7 @@ import {
   validateTemplateMetadata,
   type FeatureGateReader,
 } from './common';
-import { validUpMigration } from './coredns';
+import { singleQuoted, validUpMigration } from './coredns';
 import { validateKubeadmConfigSpec } from './kubeadmconfig';
 import { immutableFieldErrors } from './kubeadmcontrolplane-paths';
 import {
@@ -228,7 +228,7 @@ function validateCoreDNSVersion(oldK: KubeadmControlPlane, newK: KubeadmControlP
   return [
     fieldError.forbidden(
       tagPath,
-      `cannot migrate CoreDNS up to '${versionString(to.version)}' from '${versionString(from.version)}': ${err}`,
+      `cannot migrate CoreDNS up to ${singleQuoted(versionString(to.version))} from ${singleQuoted(versionString(from.version))}: ${err}`,
     ),
   ];
 }
