@@ -330,3 +330,62 @@ describe('KubeadmControlPlane ValidateUpdateAfterDefaulting', () => {
     expect(after.spec.replicas).toBe(1);
   });
 });
+
+describe('KubeadmControlPlane create: naming and etcd', () => {
+  const message = (kcp: KubeadmControlPlane) => {
+    try {
+      plain.validateCreate(kcp);
+      return undefined;
+    } catch (e) {
+      return (e as AdmissionError).status.message;
+    }
+  };
+
+  it('accepts a naming template with {{ .random }}', () => {
+    expect(
+      message(
+        with_(valid, (c) => (c.spec.machineNaming = { template: '{{ .kubeadmControlPlane.name }}-{{ .random }}' })),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('refuses a naming template whose names are not DNS subdomains', () => {
+    expect(message(with_(valid, (c) => (c.spec.machineNaming = { template: 'UPPER-{{ .random }}' })))).toContain(
+      'spec.machineNaming.template: Invalid value: "UPPER-{{ .random }}": invalid template, generated names would not be valid Kubernetes object names: a lowercase RFC 1123 subdomain',
+    );
+  });
+
+  it('refuses a naming template that does not render', () => {
+    expect(message(with_(valid, (c) => (c.spec.machineNaming = { template: '{{ .nope }}-{{ .random }}' })))).toContain(
+      'spec.machineNaming.template: Invalid value: "{{ .nope }}-{{ .random }}": invalid template: rendering template',
+    );
+  });
+
+  it('refuses both local and external etcd', () => {
+    const kcp = with_(valid, (c) => {
+      c.spec.replicas = 3;
+      cc(c).etcd = { local: { dataDir: '/d' }, external: { endpoints: ['1.2.3.4'] } };
+    });
+    expect(message(kcp)).toBe(
+      'KubeadmControlPlane.cluster.x-k8s.io "test" is invalid: spec.kubeadmConfigSpec.clusterConfiguration.etcd.local: Forbidden: cannot have both external and local etcd',
+    );
+  });
+
+  it('refuses an invalid local etcd image tag', () => {
+    expect(message(with_(valid, (c) => (cc(c).etcd = { local: { imageTag: 'v3.5+x' } })))).toBe(
+      'KubeadmControlPlane.cluster.x-k8s.io "test" is invalid: spec.kubeadmConfigSpec.clusterConfiguration.etcd.local.imageTag: Forbidden: tag v3.5+x is invalid',
+    );
+  });
+
+  it('refuses rollout strategy without RollingUpdate type when maxSurge is set', () => {
+    expect(message(with_(valid, (c) => delete c.spec.rollout.strategy.type))).toBe(
+      'KubeadmControlPlane.cluster.x-k8s.io "test" is invalid: spec.rollout.strategy.type: Required value: only RollingUpdate is supported',
+    );
+  });
+
+  it('reads a maxSurge string as Go IntValue (not a number → 0: needs 3 replicas)', () => {
+    expect(message(with_(valid, (c) => (c.spec.rollout.strategy.rollingUpdate.maxSurge = 'abc')))).toBe(
+      'KubeadmControlPlane.cluster.x-k8s.io "test" is invalid: spec.rollout.strategy.rollingUpdate: Required value: when KubeadmControlPlane is configured to scale-in, replica count needs to be at least 3',
+    );
+  });
+});
