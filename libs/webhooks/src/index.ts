@@ -43,3 +43,18 @@ export {
 } from './admission/core/extensionconfig';
 export { MachineDrainRuleWebhook } from './admission/core/machinedrainrule';
 export { ClusterWebhook, type ClusterWebhookOptions } from './admission/core/cluster';
+  applyPreviousKubeadmConfigDefaults,
+  defaultFeatureGates,
+  KubeadmConfigTemplateWebhook,
+  KubeadmConfigWebhook,
+  KubeadmControlPlaneScaleValidator,
+  KubeadmControlPlaneWebhook,
+  kubeadmWebhooks,
+  SKIP_COREDNS_ANNOTATION,
+  TOPOLOGY_DRY_RUN_ANNOTATION,
+  validateKubeadmConfigSpec,
+  type FeatureGateReader,
+  type KubeadmControlPlaneReader,
+  type KubeadmWebhooksOptions,
+  type Scale,
+} from './admission/kubeadm';

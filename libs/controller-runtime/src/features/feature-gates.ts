@@ -22,6 +22,7 @@ export const KNOWN_FEATURE_GATES = {
   MachineWaitForVolumeDetachConsiderVolumeAttachments: { default: true, stage: 'Beta' },
   PriorityQueue: { default: false, stage: 'Alpha', env: 'EXP_PRIORITY_QUEUE' },
   KubeadmBootstrapFormatIgnition: { default: false, stage: 'Alpha', env: 'EXP_KUBEADM_BOOTSTRAP_FORMAT_IGNITION' },
+  MachineTaintPropagation: { default: false, stage: 'Alpha', env: 'EXP_MACHINE_TAINT_PROPAGATION' },
   ClusterResourceSet: { default: true, stage: 'GA', lockToDefault: true, env: 'EXP_CLUSTER_RESOURCE_SET' },
 } as const satisfies Record<string, FeatureSpec>;
 
