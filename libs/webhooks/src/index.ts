@@ -43,6 +43,7 @@ export {
 } from './admission/core/extensionconfig';
 export { MachineDrainRuleWebhook } from './admission/core/machinedrainrule';
 export { ClusterWebhook, type ClusterWebhookOptions } from './admission/core/cluster';
+export {
   applyPreviousKubeadmConfigDefaults,
   defaultFeatureGates,
   KubeadmConfigTemplateWebhook,
