@@ -88,12 +88,17 @@ export class WebhookAdmission {
     });
   }
 
-  private relevant(info: ResourceInfo, subresource: string | undefined, operations: Operation[]) {
+  private relevant({ info, subresource, namespace }: WriteRequest, operations: Operation[]) {
     const { mutating, validating } = this.webhooks();
     if (!mutating.length && !validating.length) return undefined;
     // Webhooks are never called for their own configurations (rules.IsExemptAdmissionConfigurationResource).
     if (info.group === ADMISSION_GROUP && [MUTATING_KIND, VALIDATING_KIND].includes(info.kind)) return undefined;
-    const a = { ...resourceAttrs(info, subresource), namespace: '', name: '', dryRun: false };
+    const a = {
+      ...resourceAttrs(info, subresource),
+      namespace: info.namespaced ? namespace : '',
+      name: '',
+      dryRun: false,
+    };
     const hooks = (l: ConfiguredWebhook[]) => l.map((c) => c.webhook);
     if (!anyRuleFor(hooks(mutating), a, operations) && !anyRuleFor(hooks(validating), a, operations)) return undefined;
     return { mutating, validating };
@@ -110,7 +115,7 @@ export class WebhookAdmission {
 
   /** A create or update (PUT, patch, apply; its operation is known once the old object is). */
   async write<T>(req: WriteRequest, attempt: (o: AttemptOptions) => T): Promise<T> {
-    const hooks = this.relevant(req.info, req.subresource, ['CREATE', 'UPDATE']);
+    const hooks = this.relevant(req, ['CREATE', 'UPDATE']);
     if (!hooks) return attempt({ dryRun: req.dryRun, warnings: req.warnings, probe: false });
     const uid = randomUUID();
     const scratch = () => [] as string[];
@@ -137,8 +142,11 @@ export class WebhookAdmission {
         dryRun: req.dryRun,
         options: operationOptions(operation, req),
       });
-      const mutating = this.matching(hooks.mutating, attrs(seen.obj));
-      const { patches } = await runMutating(mutating, { attrs: attrs(seen.obj), warnings: req.warnings });
+      const { patches } = await runMutating(
+        hooks.mutating,
+        { attrs: attrs(seen.obj), warnings: req.warnings },
+        (c, a) => shouldCall(c.webhook, a, this.namespaceLabels),
+      );
       const unchanged = (now: KubeObject | undefined) =>
         now?.metadata.resourceVersion === old?.metadata.resourceVersion;
       const mutate = (obj: KubeObject, now: KubeObject | undefined) => {
@@ -193,7 +201,7 @@ export class WebhookAdmission {
 
   /** A delete: validating webhooks see the object as oldObject (rest.AdmissionToValidateObjectDeleteFunc). */
   async beforeDelete(req: WriteRequest, live: () => KubeObject): Promise<void> {
-    const hooks = this.relevant(req.info, req.subresource, ['DELETE']);
+    const hooks = this.relevant(req, ['DELETE']);
     if (!hooks) return;
     const a: AdmissionAttributes = {
       ...resourceAttrs(req.info, req.subresource),

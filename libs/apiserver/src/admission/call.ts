@@ -3,7 +3,6 @@
 // errors/statuserror.go).
 import { randomUUID } from 'node:crypto';
 import * as https from 'node:https';
-import type { KubeObject } from '@capi/apimachinery';
 import { EMBEDDED_ADMIN } from '../server/reviews';
 import { StatusError } from '../server/status';
 import type { AdmissionAttributes, AdmissionResponse, Webhook } from './types';

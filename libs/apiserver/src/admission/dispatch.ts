@@ -33,11 +33,16 @@ async function call(h: Webhook, d: Dispatch): Promise<AdmissionResponse | undefi
 export async function runMutating(
   hooks: ConfiguredWebhook[],
   d: Dispatch,
+  /** Whether a webhook is called, asked with the object as the webhooks before it left it (ShouldCallHook). */
+  calls: (h: ConfiguredWebhook, a: AdmissionAttributes) => boolean = () => true,
 ): Promise<{ object: KubeObject | undefined; patches: jsonpatch.Operation[][] }> {
   const patches: jsonpatch.Operation[][] = [];
   let object = d.attrs.object;
-  for (const { webhook } of hooks) {
-    const r = await call(webhook, { ...d, attrs: { ...d.attrs, object } });
+  for (const c of hooks) {
+    const { webhook } = c;
+    const attrs = { ...d.attrs, object };
+    if (!calls(c, attrs)) continue;
+    const r = await call(webhook, { ...d, attrs });
     if (!r?.patch) continue;
     let ops: jsonpatch.Operation[];
     try {

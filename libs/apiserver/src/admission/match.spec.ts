@@ -140,7 +140,8 @@ describe('shouldCall: namespaceSelector and objectSelector', () => {
     ...extra,
   });
   const obj = (labels?: Record<string, string>) => ({ metadata: { name: 'o', labels } }) as KubeObject;
-  const nsLabels = (name: string) => (name === 'prod' ? { env: 'prod' } : name === 'dev' ? {} : undefined);
+  const nsLabels = (name: string): Record<string, string> | undefined =>
+    name === 'prod' ? { env: 'prod' } : name === 'dev' ? {} : undefined;
   const sel = { matchLabels: { env: 'prod' } };
 
   it('namespaceSelector reads the labels of the request namespace; cluster-scoped objects always match', () => {
