@@ -109,6 +109,7 @@ beforeAll(async () => {
       }),
       webhook('deny', hook.url('/deny-invalid'), { ...labelled('wh-deny'), rules: [rule(['CREATE'])] }),
       webhook('nodelete', hook.url('/deny-plain'), { ...labelled('wh-nodelete'), rules: [rule(['DELETE'])] }),
+      webhook('plain', hook.url('/deny-plain'), { ...labelled('wh-plain'), rules: [rule(['CREATE'])] }),
       webhook('ns', hook.url('/deny-plain'), { namespaceSelector: { matchLabels: { 'wh-test': 'deny' } } }),
       webhook('fail', unreachable, { ...labelled('wh-fail'), failurePolicy: 'Fail' }),
       webhook('ignore', unreachable, { ...labelled('wh-ignore'), failurePolicy: 'Ignore' }),
@@ -325,12 +326,39 @@ describe('admission webhooks', () => {
     expect((await call('DELETE', `${widgets()}/w-keep`)).code).toBe(200);
   });
 
-  it('kubectl apply of a denied object prints the webhook message', async () => {
-    const yaml = JSON.stringify(widget('w-kubectl', { 'wh-deny': 'yes' }));
-    const r = await kubectl(['apply', '-f', '-'], yaml);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain(
-      'admission webhook "deny.wh-test.example.com" denied the request: Widget.example.com "w-kubectl" is invalid: spec.size: Invalid value: 5: must be at most 3',
+  it('a webhook configuration applied by two managers keeps both webhooks (a list-map keyed by name)', async () => {
+    const config = (name: string) =>
+      JSON.stringify({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind: 'ValidatingWebhookConfiguration',
+        metadata: { name: 'wh-test-ssa' },
+        webhooks: [{ ...webhook(name, hook.url('/allow')), rules: [rule(['CREATE'], ['nothings'])] }],
+      });
+    for (const m of ['a', 'b']) {
+      const r = await kubectl(['apply', '--server-side', `--field-manager=${m}`, '-f', '-'], config(m));
+      expect([r.code, r.stderr]).toEqual([0, '']);
+    }
+    const got = await call('GET', `${ADMISSION}/validatingwebhookconfigurations/wh-test-ssa`);
+    expect(got.body.webhooks.map((w: any) => w.name)).toEqual(['a.wh-test.example.com', 'b.wh-test.example.com']);
+    expect(got.body.webhooks[0]).toMatchObject({
+      failurePolicy: 'Fail',
+      matchPolicy: 'Equivalent',
+      namespaceSelector: {},
+      objectSelector: {},
+      timeoutSeconds: 10,
+      rules: [{ scope: '*' }],
+    });
+    expect((await call('DELETE', `${ADMISSION}/validatingwebhookconfigurations/wh-test-ssa`)).code).toBe(200);
+  });
+
+  it('kubectl apply of a denied object prints the webhook message (a 422 with causes: the causes, as kubectl words them)', async () => {
+    const plain = await kubectl(['apply', '-f', '-'], JSON.stringify(widget('w-kubectl', { 'wh-plain': 'yes' })));
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toBe(
+      'Error from server: error when creating "STDIN": admission webhook "plain.wh-test.example.com" denied the request: keep me\n',
     );
+    const invalid = await kubectl(['apply', '-f', '-'], JSON.stringify(widget('w-kubectl', { 'wh-deny': 'yes' })));
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toBe('The Widget "w-kubectl" is invalid: spec.size: Invalid value: 5: must be at most 3\n');
   });
 });
