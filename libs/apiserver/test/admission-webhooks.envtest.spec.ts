@@ -349,6 +349,14 @@ describe('admission webhooks', () => {
       rules: [{ scope: '*' }],
     });
     expect((await call('DELETE', `${ADMISSION}/validatingwebhookconfigurations/wh-test-ssa`)).code).toBe(200);
+    // Client-side apply validates against the group's OpenAPI and keeps its last-applied annotation.
+    const csa = await kubectl(['apply', '-f', '-'], config('c'));
+    expect([csa.code, csa.stdout, csa.stderr]).toEqual([
+      0,
+      'validatingwebhookconfiguration.admissionregistration.k8s.io/wh-test-ssa created\n',
+      '',
+    ]);
+    expect((await call('DELETE', `${ADMISSION}/validatingwebhookconfigurations/wh-test-ssa`)).code).toBe(200);
   });
 
   it('kubectl apply of a denied object prints the webhook message (a 422 with causes: the causes, as kubectl words them)', async () => {
