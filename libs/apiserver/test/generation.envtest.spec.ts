@@ -166,6 +166,8 @@ describe('metadata.generation', () => {
       'apiextensions.k8s.io/CustomResourceDefinition',
       '/Pod',
       'policy/PodDisruptionBudget',
+      'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+      'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
     ];
     expect(tested.sort()).toEqual(
       builtinResources()
@@ -232,6 +234,31 @@ describe('metadata.generation', () => {
       const labelled = await c.patch(ref(created), 'merge', { metadata: { labels: { l: 'v' } } });
       expect(labelled.metadata.generation).toBe(1);
       const changed = await c.patch(ref(created), 'merge', { spec: { minReadySeconds: 5 } });
+      expect(changed.metadata.generation).toBe(2);
+    },
+  );
+
+  it.each(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])(
+    '%s: 1 on create, bumped when the webhooks change only',
+    async (kind) => {
+      const hook = (timeoutSeconds: number) => ({
+        name: 'gen.example.com',
+        clientConfig: { url: 'https://127.0.0.1:9/hook' },
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+        rules: [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['nothings'] }],
+        timeoutSeconds,
+      });
+      const created = await c.create({
+        apiVersion: 'admissionregistration.k8s.io/v1',
+        kind,
+        metadata: { name: `gen-${kind.toLowerCase()}`, generation: 5 },
+        webhooks: [hook(5)],
+      } as KubeObject);
+      expect(created.metadata.generation).toBe(1);
+      const labelled = await c.patch(ref(created), 'merge', { metadata: { labels: { l: 'v' } } });
+      expect(labelled.metadata.generation).toBe(1);
+      const changed = await c.patch(ref(created), 'merge', { webhooks: [hook(6)] });
       expect(changed.metadata.generation).toBe(2);
     },
   );

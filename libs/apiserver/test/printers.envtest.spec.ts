@@ -32,6 +32,8 @@ describe('kubectl get of built-in kinds', () => {
       '/Secret',
       '/Service',
       '/ServiceAccount',
+      'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+      'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
       'apiextensions.k8s.io/CustomResourceDefinition',
       // apps and rbac: workloads-printers.envtest.spec.ts
       'apps/DaemonSet',
@@ -46,6 +48,27 @@ describe('kubectl get of built-in kinds', () => {
       'rbac.authorization.k8s.io/RoleBinding',
       'storage.k8s.io/VolumeAttachment',
     ]);
+  });
+
+  it.each(['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration'])('%s: NAME WEBHOOKS AGE', async (kind) => {
+    const name = `printers-${kind.toLowerCase()}`;
+    const hook = (n: string) => ({
+      name: `${n}.printers.example.com`,
+      clientConfig: { url: 'https://127.0.0.1:9/hook' },
+      sideEffects: 'None',
+      admissionReviewVersions: ['v1'],
+      rules: [{ operations: ['CREATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['nothings'] }],
+    });
+    await apply({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind,
+      metadata: { name },
+      webhooks: [hook('a'), hook('b')],
+    });
+    const rows = await get([`${kind.toLowerCase()}s`, name]);
+    expect(rows[0]).toEqual(['NAME', 'WEBHOOKS', 'AGE']);
+    expect(rows[1]).toEqual([name, '2', expect.stringMatching(/^\d+s$/)]);
+    expect((await get([`${kind.toLowerCase()}s`, name, '-o', 'wide']))[0]).toEqual(['NAME', 'WEBHOOKS', 'AGE']);
   });
 
   it('serviceaccounts: NAME AGE', async () => {

@@ -2,6 +2,7 @@
 // (list-map keys, sets, atomic parts) and formats where values have one; everything else preserves unknown
 // fields so that the server never prunes real data of a built-in object.
 import { OpenApiSchema } from './types';
+import { ADMISSION_SCHEMAS } from './builtin-admission';
 
 const loose = (extra: OpenApiSchema = {}): OpenApiSchema => ({
   type: 'object',
@@ -412,6 +413,7 @@ const SCHEMAS: Record<string, OpenApiSchema> = {
   'v1/PersistentVolume': persistentVolume,
   'v1/PersistentVolumeClaim': persistentVolumeClaim,
   'v1/Service': service,
+  ...ADMISSION_SCHEMAS,
 };
 
 /** The schema of a built-in kind, or undefined for kinds this server does not describe. Returns a copy. */

@@ -26,6 +26,7 @@ import {
 import { ScaleSubresource, scaleTable } from './scale';
 import { isPortForward, portForwardPreflight, webSocketRequired } from './portforward';
 import { checkNesting, MAX_REQUEST_BODY_BYTES, parseJsonBody, requestEntityTooLarge } from './limits';
+import { deleteOptions, requestOptions, WebhookAdmission, type AttemptOptions } from '../admission';
 
 export interface HttpDeps {
   registry: Registry;
@@ -174,6 +175,7 @@ const flag = (q: Query, k: string) => q.get(k) === 'true' || q.get(k) === '1';
 export function createHandler(deps: HttpDeps) {
   const { registry, resources } = deps;
   const scale = new ScaleSubresource(resources);
+  const webhooks = new WebhookAdmission(resources, registry);
 
   async function discoveryRoutes(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> {
     const accept = req.headers.accept;
@@ -386,6 +388,12 @@ export function createHandler(deps: HttpDeps) {
         throw e;
       }
     };
+    // A write through the admission webhooks (../admission); probing steps are not counted.
+    const admitted = <T>(verb: string, manager: string, objName: string, fn: (o: AttemptOptions) => T) =>
+      webhooks.write(
+        { info, namespace: ns, name: objName, subresource: sub, dryRun, warnings, options: requestOptions(q) },
+        (o) => (o.probe ? fn(o) : write(verb, manager, () => fn(o))),
+      );
     if (sub === 'scale') {
       if (!name) throw resourceNotFound();
       const write = req.method === 'GET' ? undefined : await decodeWrite(req, info);
@@ -422,31 +430,19 @@ export function createHandler(deps: HttpDeps) {
       case 'POST': {
         if (name) throw new StatusError(405, 'POST is not allowed on a named resource', 'MethodNotAllowed');
         const { body } = await decodeWrite(req, info);
-        return reply(
-          201,
-          write('create', fieldManager, () =>
-            resources.create(info, ns, body, { fieldManager, dryRun, fieldValidation, warnings }),
-          ),
-          warnings,
+        const created = await admitted('create', fieldManager, (body as any)?.metadata?.name ?? '', (o) =>
+          resources.create(info, ns, body, { fieldManager, fieldValidation, ...o }),
         );
+        return reply(201, created, warnings);
       }
       case 'PUT': {
         if (!name) throw new StatusError(405, 'PUT requires a name', 'MethodNotAllowed');
         const { body } = await decodeWrite(req, info);
         const existed = resources.exists(info, ns, name);
-        return reply(
-          existed ? 200 : 201,
-          write('update', fieldManager, () =>
-            resources.update(info, ns, name, body, {
-              fieldManager,
-              dryRun,
-              subresource: sub,
-              fieldValidation,
-              warnings,
-            }),
-          ),
-          warnings,
+        const updated = await admitted('update', fieldManager, name, (o) =>
+          resources.update(info, ns, name, body, { fieldManager, subresource: sub, fieldValidation, ...o }),
         );
+        return reply(existed ? 200 : 201, updated, warnings);
       }
       case 'PATCH': {
         if (!name) throw new StatusError(405, 'PATCH requires a name', 'MethodNotAllowed');
@@ -455,34 +451,22 @@ export function createHandler(deps: HttpDeps) {
           const manager = q.get('fieldManager') ?? '';
           // kube's patch handler answers 201 when the apply created the object (dry run included).
           const created = !sub && !resources.exists(info, ns, name);
-          return reply(
-            created ? 201 : 200,
-            write('apply', manager, () =>
-              resources.apply(info, ns, name, body, {
-                fieldManager: manager,
-                force: flag(q, 'force'),
-                dryRun,
-                subresource: sub,
-                fieldValidation,
-                warnings,
-              }),
-            ),
-            warnings,
-          );
-        }
-        return reply(
-          200,
-          write('patch', fieldManager, () =>
-            resources.patch(info, ns, name, patch!, body, {
-              fieldManager,
-              dryRun,
+          const force = flag(q, 'force');
+          const applied = await admitted('apply', manager, name, (o) =>
+            resources.apply(info, ns, name, body, {
+              fieldManager: manager,
+              force,
               subresource: sub,
               fieldValidation,
-              warnings,
+              ...o,
             }),
-          ),
-          warnings,
+          );
+          return reply(created ? 201 : 200, applied, warnings);
+        }
+        const patched = await admitted('patch', fieldManager, name, (o) =>
+          resources.patch(info, ns, name, patch!, body, { fieldManager, subresource: sub, fieldValidation, ...o }),
         );
+        return reply(200, patched, warnings);
       }
       case 'DELETE': {
         const raw = await readBody(req);
@@ -518,17 +502,31 @@ export function createHandler(deps: HttpDeps) {
           preconditions: opts.preconditions,
           dryRun: dryRun || (opts.dryRun ?? []).includes('All'),
         };
+        const admitDelete = (n: string, objNs: string) =>
+          webhooks.beforeDelete(
+            {
+              info,
+              namespace: objNs,
+              name: n,
+              dryRun: delOpts.dryRun,
+              warnings,
+              options: deleteOptions(opts, delOpts),
+            },
+            () => resources.get(info, objNs, n),
+          );
         if (!name) {
           const list = resources.list(info, route.namespace, {
             labelSelector: q.get('labelSelector') ?? undefined,
             fieldSelector: q.get('fieldSelector') ?? undefined,
           });
+          for (const item of list.items) await admitDelete(item.metadata.name, item.metadata.namespace ?? '');
           write('deletecollection', fieldManager, () => {
             for (const item of list.items)
               resources.delete(info, item.metadata.namespace ?? '', item.metadata.name, delOpts);
           });
           return reply(200, { ...list, items: list.items });
         }
+        await admitDelete(name, ns);
         const { object } = write('delete', fieldManager, () => resources.delete(info, ns, name, delOpts));
         return reply(200, object);
       }

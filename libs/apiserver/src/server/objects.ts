@@ -22,6 +22,9 @@ const BUILTINS_WITH_GENERATION = new Set([
   'apps/ReplicaSet',
   '/Pod',
   'policy/PodDisruptionBudget',
+  // pkg/registry/admissionregistration/*webhookconfiguration/strategy.go: bumped when the webhooks change.
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
 ]);
 /**
  * Built-ins whose strategy resets the status on create (kube's deployment/daemonset PrepareForCreate), as the zero

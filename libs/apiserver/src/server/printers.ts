@@ -378,7 +378,15 @@ const PRINTERS: Record<string, Printer> = {
   ),
   ...WORKLOAD_PRINTERS,
   ...storagePrinters(NAME, AGE),
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': webhookConfigurationPrinter(),
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter(),
 };
+
+/** kube's printMutatingWebhook / printValidatingWebhook: the number of webhooks. */
+function webhookConfigurationPrinter(): Printer {
+  const webhooks = int('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration');
+  return simple([NAME, webhooks, AGE], (o, now) => [o.metadata?.name, (o.webhooks ?? []).length, age(o, now)]);
+}
 
 /** The printer kube uses for a built-in kind (the default table convertor when it has none). */
 export function builtinPrinter(group: string, kind: string): Printer {

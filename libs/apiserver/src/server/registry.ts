@@ -168,6 +168,21 @@ export function builtinResources(): ResourceInfo[] {
     builtin('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false, {
       pathSegmentNames: true,
     }),
+    // What kube-apiserver's admission webhooks are configured with (src/admission).
+    builtin(
+      'admissionregistration.k8s.io',
+      'v1',
+      'MutatingWebhookConfiguration',
+      'mutatingwebhookconfigurations',
+      false,
+    ),
+    builtin(
+      'admissionregistration.k8s.io',
+      'v1',
+      'ValidatingWebhookConfiguration',
+      'validatingwebhookconfigurations',
+      false,
+    ),
     ...reviewResources(),
   ];
 }

@@ -15,6 +15,7 @@ import { checkNesting, objectTooLarge } from './limits';
 import { checkKind, StrictDecodingError } from './identity';
 import { defaultService, serviceCauses } from './services';
 import { podBeforeDelete } from './pod-deletion';
+import type { AdmissionHooks } from '../admission';
 import { admit, checkApplyFieldsDeclared, checkNoNewFinalizers, checkUidUnchanged } from './write-checks';
 import {
   checkDeletePreconditions,
@@ -37,6 +38,10 @@ export interface WriteOpts {
   subresource?: 'status' | 'scale';
   fieldValidation?: FieldValidation;
   warnings?: string[];
+  /** Admission webhooks around the server's own defaulting and validation (../admission). */
+  admission?: AdmissionHooks;
+  /** The uid a create gives the object (default: a new one). */
+  uid?: string;
 }
 export interface ApplyOpts extends WriteOpts {
   fieldManager: string;
@@ -144,7 +149,7 @@ export class Resources {
   create(info: ResourceInfo, ns: string, body: unknown, opts: WriteOpts = {}): KubeObject {
     this.checkIdentity(info, body, ns);
     this.requireNamespace(info, ns, true, (body as KubeObject).metadata.name ?? '');
-    const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), randomUUID(), ns);
+    const obj = initCreate(structuredClone(body as KubeObject), info, this.now(), opts.uid ?? randomUUID(), ns);
     if (!obj.metadata.name)
       throw invalid(info.group, info.kind, '', [
         {
@@ -154,7 +159,7 @@ export class Resources {
         },
       ]);
     if (this.tryGet(info, ns, obj.metadata.name)) throw alreadyExists(info.group, info.plural, obj.metadata.name);
-    let admitted = admit(info, this.serviceDefaults(info, obj), opts);
+    let admitted = this.admitted(info, obj, opts);
     admitted = this.track(info, {
       live: undefined,
       updated: admitted,
@@ -239,7 +244,7 @@ export class Resources {
   ): KubeObject {
     let next = mergeUpdate(live, updated, info, opts.subresource);
     checkNoNewFinalizers(info, live, next);
-    next = admit(info, this.serviceDefaults(info, next, live), opts, live);
+    next = this.admitted(info, next, opts, live);
     next = this.track(info, {
       live,
       updated: next,
@@ -358,13 +363,24 @@ export class Resources {
       });
     }
     if (!live) {
-      const obj = this.serviceDefaults(info, initCreate(merged, info, this.now(), randomUUID(), ns));
-      return this.persist(info, ns, admit(info, obj, opts), opts.dryRun);
+      const obj = initCreate(merged, info, this.now(), opts.uid ?? randomUUID(), ns);
+      return this.persist(info, ns, this.admitted(info, obj, opts), opts.dryRun);
     }
     let next = mergeUpdate(live, merged, info, opts.subresource);
     checkNoNewFinalizers(info, live, next);
-    next = admit(info, this.serviceDefaults(info, next, live), opts, live);
+    next = this.admitted(info, next, opts, live);
     return this.finishWrite(info, ns, next, opts.dryRun);
+  }
+
+  /**
+   * kube's order: mutating admission webhooks, the kind's defaults (a Service's ClusterIP), prune, default and
+   * validate, then validating admission webhooks.
+   */
+  private admitted(info: ResourceInfo, obj: KubeObject, opts: WriteOpts, live?: KubeObject): KubeObject {
+    const hooks = opts.admission;
+    const out = admit(info, this.serviceDefaults(info, hooks ? hooks.mutate(obj, live) : obj, live), opts, live);
+    hooks?.validate(out, live);
+    return out;
   }
 
   /** A Service's defaults and ClusterIP (kube's Service REST allocates it); other kinds unchanged. */

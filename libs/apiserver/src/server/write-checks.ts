@@ -14,6 +14,7 @@ import { podCauses } from './pods';
 import { pdbCauses } from './policy';
 import { scaleCauses } from './scale';
 import type { WriteOpts } from './resources';
+import { ADMISSION_GROUP, MUTATING_KIND, VALIDATING_KIND, webhookConfigurationCauses } from '../admission/config';
 
 const isCrd = (info: ResourceInfo) => info.group === 'apiextensions.k8s.io' && info.kind === 'CustomResourceDefinition';
 
@@ -103,6 +104,8 @@ export function admit(
   if (isCrd(info)) causes.push(...admitCrd(out));
   if (!info.group && info.kind === 'Pod') causes.push(...podCauses(out, live, opts.subresource));
   if (info.group === 'policy' && info.kind === 'PodDisruptionBudget') causes.push(...pdbCauses(out));
+  if (info.group === ADMISSION_GROUP && [MUTATING_KIND, VALIDATING_KIND].includes(info.kind))
+    causes.push(...webhookConfigurationCauses(out));
   if (info.kind === 'Event' && !info.custom) {
     const eventsV1 = info.group === 'events.k8s.io';
     const core = toStorage(info, out);
