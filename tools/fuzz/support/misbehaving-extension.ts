@@ -15,7 +15,7 @@ export interface MisbehavingExtension {
 }
 
 export async function startMisbehavingExtension(
-  handlers: { name: string; hook: string; failurePolicy: FailurePolicy }[],
+  handlers: { name: string; hook: string; failurePolicy: FailurePolicy; timeoutSeconds?: number }[],
 ): Promise<MisbehavingExtension> {
   const tls = await generateServerTls();
   const timers = new Set<NodeJS.Timeout>();
@@ -33,7 +33,7 @@ export async function startMisbehavingExtension(
     handlers: handlers.map((h) => ({
       name: h.name,
       requestHook: { apiVersion: HOOKS_API_VERSION, hook: h.hook },
-      timeoutSeconds: 1,
+      timeoutSeconds: h.timeoutSeconds ?? 1,
       failurePolicy: h.failurePolicy,
     })),
   };
