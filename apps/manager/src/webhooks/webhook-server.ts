@@ -6,7 +6,7 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { KubeObject } from '@capi/apimachinery';
 import type { Client } from '@capi/controller-runtime';
-import { isNotFound } from '@capi/controller-runtime';
+import { isNotFound, NoKindMatchError } from '@capi/controller-runtime';
 import {
   webhookConfigurations,
   WebhookServer,
@@ -121,7 +121,7 @@ export async function startWebhookServer(d: StartWebhookServerDeps): Promise<Run
     log.info('webhook configurations registered', { logger: 'webhook', url: running.url });
   } catch (e) {
     // An embedded API server without admissionregistration.k8s.io cannot call webhooks: the server still serves.
-    if (!isNotFound(e)) {
+    if (!(e instanceof NoKindMatchError) && !isNotFound(e)) {
       await running.stop();
       throw e;
     }
