@@ -8,6 +8,8 @@ import type { KubeObject } from '@capi/apimachinery';
 import type { Client } from '@capi/controller-runtime';
 import { isNotFound, NoKindMatchError } from '@capi/controller-runtime';
 import {
+  MUTATING_WEBHOOK_CONFIGURATION,
+  VALIDATING_WEBHOOK_CONFIGURATION,
   webhookConfigurations,
   WebhookServer,
   type WebhookConfiguration,
@@ -54,6 +56,22 @@ export async function registerWebhookConfigurations(
       })) as unknown as WebhookConfiguration,
     );
   return applied;
+}
+
+/**
+ * Deletes both configurations (absent ones, or an API server without the kinds, are fine). For the embedded default
+ * started without its webhook server: its data dir keeps what a previous run registered, and with failurePolicy Fail
+ * a configuration pointing at a server that no longer runs refuses every write of its kinds.
+ */
+export async function unregisterWebhookConfigurations(client: Client): Promise<void> {
+  for (const kind of ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration']) {
+    const name = kind.startsWith('Mutating') ? MUTATING_WEBHOOK_CONFIGURATION : VALIDATING_WEBHOOK_CONFIGURATION;
+    try {
+      await client.delete({ apiVersion: 'admissionregistration.k8s.io/v1', kind, name });
+    } catch (e) {
+      if (!(e instanceof NoKindMatchError) && !isNotFound(e)) throw e;
+    }
+  }
 }
 
 export interface StartWebhookServerDeps {

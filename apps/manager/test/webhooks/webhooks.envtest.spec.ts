@@ -31,6 +31,7 @@ import {
   LOGGER,
   READINESS_CHECKS,
   registerWebhookConfigurations,
+  unregisterWebhookConfigurations,
   WEBHOOK_SERVER,
   type CheckRegistry,
   type RunningWebhookServer,
@@ -154,5 +155,17 @@ const freePort = () =>
       namespace: ns,
     });
     expect(stored.spec.size).toBe('small');
+
+    // Unregistered (what the embedded default does when it runs no webhook server): the API server stops calling.
+    await unregisterWebhookConfigurations(client);
+    await unregisterWebhookConfigurations(client); // already gone: fine
+    await eventually(async () => {
+      try {
+        await client.create(machine('huge-unchecked', { size: 'huge' }));
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'a huge TestMachine is accepted once the configurations are gone');
   });
 });
