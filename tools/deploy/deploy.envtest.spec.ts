@@ -10,6 +10,7 @@ import { parseAllDocuments, parse, stringify } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
 import { inClusterKubeconfig, KubeClient } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
+import { envtestTarget } from '@capi/kube-control-plane';
 import { leaderElectionNamespace, loadManagerConfig } from '@capi/manager';
 
 const run = promisify(execFile);
@@ -19,7 +20,7 @@ const deployDir = join(root, 'deploy');
 interface Obj {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   [k: string]: any;
 }
 interface Rule {
@@ -234,11 +235,99 @@ describe('deploy/', () => {
       '/readyz',
     ]);
     expect(portOf('metrics')).toBe(8080);
-    const svc = one(rendered, 'Service');
+    const svc = byKind(rendered, 'Service').find((x) => x.metadata.name === 'capi-controller-manager-metrics')!;
     expect(svc.spec.selector).toEqual(deployment.spec.selector.matchLabels);
     expect(svc.spec.ports[0].targetPort).toBe('metrics');
     expect(c.kubeconfig).toBeUndefined();
   });
+
+  it("deploy/webhook: the Service, the cert-manager Certificate and the configurations match the Deployment and the manager's --webhook-* flags", () => {
+    const deployment = one(rendered, 'Deployment');
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0];
+    const c = loadInPod(container.args, deployment.metadata.namespace!).config;
+    const port = container.ports.find((p: { name: string }) => p.name === 'webhook-server');
+    expect(port?.containerPort).toBe(c.webhook.port);
+    expect(c.webhook.port).toBe(9443);
+
+    const svc = byKind(rendered, 'Service').find((x) => x.metadata.name === 'capi-webhook-service')!;
+    expect(svc.metadata.namespace).toBe(deployment.metadata.namespace);
+    expect(svc.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    expect(svc.spec.ports).toEqual([{ port: 443, targetPort: 'webhook-server', protocol: 'TCP' }]);
+
+    // The Certificate's Secret is mounted where the manager reads tls.crt / tls.key.
+    const cert = one(rendered, 'Certificate');
+    const issuer = one(rendered, 'Issuer');
+    expect(cert.spec.issuerRef).toEqual({ kind: 'Issuer', name: issuer.metadata.name });
+    const host = `${svc.metadata.name}.${svc.metadata.namespace}.svc`;
+    expect(cert.spec.dnsNames).toEqual([host, `${host}.cluster.local`]);
+    const volume = pod.volumes.find(
+      (v: { secret?: { secretName: string } }) => v.secret?.secretName === cert.spec.secretName,
+    );
+    const mount = container.volumeMounts.find((m: { name: string }) => m.name === volume?.name);
+    expect(mount).toMatchObject({ readOnly: true });
+    expect(mount.mountPath.replace(/\/$/, '')).toBe(c.webhook.certDir.replace(/\/$/, ''));
+    expect([c.webhook.certName, c.webhook.keyName]).toEqual(['tls.crt', 'tls.key']); // cert-manager's Secret keys
+
+    const crds = byKind(rendered, 'CustomResourceDefinition').map((d) => `${d.spec.names.plural}.${d.spec.group}`);
+    for (const [kind, verb] of [
+      ['MutatingWebhookConfiguration', 'mutate'],
+      ['ValidatingWebhookConfiguration', 'validate'],
+    ]) {
+      const config = one(rendered, kind);
+      expect(config.metadata.name).toBe(`capi-${verb === 'mutate' ? 'mutating' : 'validating'}-webhook-configuration`);
+      expect(config.metadata.annotations).toEqual({
+        'cert-manager.io/inject-ca-from': `${cert.metadata.namespace}/${cert.metadata.name}`,
+      });
+      expect(config.webhooks.length).toBeGreaterThan(0);
+      for (const w of config.webhooks) {
+        expect(w.clientConfig).toEqual({
+          service: {
+            name: svc.metadata.name,
+            namespace: svc.metadata.namespace,
+            path: expect.stringMatching(`^/${verb}-`),
+          },
+        });
+        // matchPolicy: v1's default is Equivalent (bootstrap/kubeadm's markers leave it out).
+        expect([
+          w.name,
+          w.failurePolicy,
+          w.sideEffects,
+          w.matchPolicy ?? 'Equivalent',
+          w.admissionReviewVersions,
+        ]).toEqual([w.name, 'Fail', 'None', 'Equivalent', ['v1']]);
+        // Every rule names a kind deploy/ installs (a subresource such as kubeadmcontrolplanes/scale included).
+        for (const r of w.rules)
+          for (const res of r.resources)
+            expect([w.name, crds.includes(`${res.split('/')[0]}.${r.apiGroups[0]}`)]).toEqual([w.name, true]);
+      }
+    }
+  });
+
+  (envtestTarget() === 'kube' ? it : it.skip)(
+    'the webhook configurations apply server-side (dry run) on kube-apiserver',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'deploy-webhooks-'));
+      try {
+        const file = join(dir, 'webhooks.yaml');
+        const configs = rendered.filter((o) => o.apiVersion === 'admissionregistration.k8s.io/v1');
+        writeFileSync(file, configs.map((o) => stringify(o)).join('---\n'));
+        const out = await kubectl(
+          ['apply', '--server-side', '--dry-run=server', '--field-manager=deploy-test', '-f', file],
+          env.kubeconfigPath,
+        );
+        expect(out).toMatch(
+          /validatingwebhookconfiguration.admissionregistration.k8s.io\/capi-validating-webhook-configuration serverside-applied \(server dry run\)/,
+        );
+        expect(out).toMatch(
+          /mutatingwebhookconfiguration.admissionregistration.k8s.io\/capi-mutating-webhook-configuration serverside-applied/,
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it('the V8 heap is capped below the container memory limit (the V8 default need not follow the limit)', () => {
     const container = one(rendered, 'Deployment').spec.template.spec.containers[0];

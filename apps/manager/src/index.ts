@@ -19,3 +19,5 @@ export * from './lifecycle/exit-reporting';
 export { applyHeapGrowingPercent } from './lifecycle/heap';
 export * from './manager.module';
 export * from './runtime-sdk/warm-up-exit';
+export * from './webhooks/webhook-server';
+export { ensureEmbeddedWebhookCerts, type EmbeddedWebhookCerts } from './embedded/webhook-certs';

@@ -26,6 +26,7 @@ import {
   SCHEDULE_MODULE,
   type Manager,
 } from '@capi/controller-runtime';
+import { WEBHOOK_REGISTRATIONS, type WebhookRegistration } from '@capi/webhooks';
 import type { ManagerConfig } from './config/config';
 import {
   DEFAULT_CONTROLLERS,
@@ -43,6 +44,7 @@ import { API_ACCESS_CHECKED, checkApiAccess } from './config/api-access';
 import { defaultApiWarnings } from './logging/api-warnings';
 import { JsonLogger, LOGGER } from './logging/logger';
 import type { Endpoint } from './metrics/http-endpoint';
+import { startWebhookServer, WEBHOOK_SERVER, WebhookServerShutdown } from './webhooks/webhook-server';
 import { createMetricsRegistry, serveMetrics } from './metrics/metrics';
 import {
   DeferredManagerExit,
@@ -136,6 +138,13 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     { provide: LOGGER, useFactory: () => JsonLogger.create({ level: config.logLevel, format: config.logFormat }) },
     { provide: HEALTH_CHECKS, useClass: CheckRegistry },
     { provide: READINESS_CHECKS, useClass: CheckRegistry },
+    {
+      // The admission webhooks the manager serves (upstream core/main.go setupWebhooks, plus the kubeadm providers'
+      // webhooks, which run in this process): the webhook server's paths and, in the embedded default, the
+      // configurations it registers. None yet; a ManagerOverrides provider with this token replaces the list.
+      provide: WEBHOOK_REGISTRATIONS,
+      useValue: [] satisfies WebhookRegistration[],
+    },
     {
       provide: EMBEDDED_ENVIRONMENT,
       inject: [LOGGER],
@@ -245,6 +254,20 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
       useFactory: (client: KubeClient, kc: KubeConfig) => checkApiAccess(client, kc.getCurrentCluster()?.server ?? ''),
     },
     { provide: METRICS_REGISTRY, useFactory: createMetricsRegistry },
+    {
+      // Resolved with the providers: serving starts before controllers and leader election (see webhook-server.ts).
+      provide: WEBHOOK_SERVER,
+      inject: [MANAGER_CONFIG, WEBHOOK_REGISTRATIONS, KUBE_CLIENT, LOGGER, HEALTH_CHECKS, READINESS_CHECKS],
+      useFactory: (
+        c: ManagerConfig,
+        registrations: WebhookRegistration[],
+        client: KubeClient,
+        log: JsonLogger,
+        health: CheckRegistry,
+        readiness: CheckRegistry,
+      ) => startWebhookServer({ config: c, registrations, client, log, health, readiness }),
+    },
+    WebhookServerShutdown,
   ]);
   return { ...cr, providers };
 }

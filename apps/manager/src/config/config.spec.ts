@@ -244,6 +244,26 @@ describe('loadManagerConfig', () => {
     );
   });
 
+  it("reads the webhook server flags as upstream's core/main.go (9443, controller-runtime's cert dir, tls.crt/tls.key)", () => {
+    expect(load(['--kubeconfig=/k']).webhook).toEqual({
+      port: 9443,
+      portGiven: false,
+      certDir: '/tmp/k8s-webhook-server/serving-certs/',
+      certName: 'tls.crt',
+      keyName: 'tls.key',
+    });
+    expect(
+      load([
+        '--kubeconfig=/k',
+        '--webhook-port=0',
+        '--webhook-cert-dir=/certs',
+        '--webhook-cert-name=cert.pem',
+        '--webhook-key-name',
+        'key.pem',
+      ]).webhook,
+    ).toEqual({ port: 0, portGiven: true, certDir: '/certs', certName: 'cert.pem', keyName: 'key.pem' });
+  });
+
   it("reads --sync-period as upstream's manager (Go duration, default 10m)", () => {
     expect(load([]).syncPeriodMs).toBe(600_000);
     expect(load(['--kubeconfig=/k']).syncPeriodMs).toBe(600_000);
@@ -281,6 +301,9 @@ describe('loadManagerConfig', () => {
     [['--log-format=xml'], '--log-format', /must be json or text/],
     [['--log-level=loud'], '--log-level', /must be one of/],
     [['--v=-1'], '--v', /must be an integer between 0 and 10/],
+    [['--webhook-port=70000'], '--webhook-port', /"70000" must be a port number \(0-65535; 0 runs no webhook server\)/],
+    [['--webhook-port=https'], '--webhook-port', /"https" is not a number/],
+    [['--webhook-cert-name='], '--webhook-cert-name', /should not be empty/],
     [['--heap-growing-percent=-5'], '--heap-growing-percent', /"-5" must be an integer between 0 and 1000/],
     [['--heap-growing-percent=1.5'], '--heap-growing-percent', /must be an integer between 0 and 1000/],
     [

@@ -3,6 +3,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNotEmpty,
   IsOptional,
   IsString,
   Max,
@@ -143,6 +144,9 @@ export class ManagerFlagsDto {
   /** Default depends on the API server mode (see bindDefaults). */
   @IsOptional() @IsBindAddress() metricsBindAddress?: string;
   @IsOptional() @IsBindAddress() healthProbeBindAddress?: string;
+  @IsString() webhookCertDir = '/tmp/k8s-webhook-server/serving-certs/';
+  @IsString() @IsNotEmpty() webhookCertName = 'tls.crt';
+  @IsString() @IsNotEmpty() webhookKeyName = 'tls.key';
   @IsString() runtimeExtensionClientCertFile = '';
   @IsString() runtimeExtensionClientKeyFile = '';
   @IsIn(['json', 'text'], { message: 'must be json or text' }) logFormat = 'json';
@@ -196,8 +200,19 @@ export interface ManagerConfig {
   concurrency: Record<string, number>;
   logFormat: 'json' | 'text';
   logLevel: LogLevel;
+  /** The webhook server (--webhook-*); port 0: none. */
+  webhook: WebhookServerConfig;
   /** mTLS towards runtime extensions: both files or neither. */
   runtimeExtensionClientCertificate?: { certFile: string; keyFile: string };
+}
+
+export interface WebhookServerConfig {
+  port: number;
+  /** False when --webhook-port was not given: the embedded default may then take another port if 9443 is busy. */
+  portGiven: boolean;
+  certDir: string;
+  certName: string;
+  keyName: string;
 }
 
 /** Endpoint addresses when not given: all interfaces when deployed (upstream), loopback for the embedded default. */
@@ -209,6 +224,9 @@ export function bindDefaults(mode: ApiServerSource['mode']): { metrics: string; 
 
 /** The heap grows to twice the live heap before a full GC: the garbage headroom of a Go manager at GOGC=100. */
 export const DEFAULT_HEAP_GROWING_PERCENT = 100;
+
+/** Upstream's --webhook-port default (controller-runtime's webhook.DefaultPort). */
+export const DEFAULT_WEBHOOK_PORT = 9443;
 
 /** Upstream's --kube-api-qps / --kube-api-burst defaults. */
 export const DEFAULT_KUBE_API_QPS = 20;
@@ -322,6 +340,12 @@ export function loadManagerConfig(
     concurrency[controller] =
       numberFlag(raw, concurrencyKey(controller), `--${flag}`, positiveInt) ?? DEFAULT_CONCURRENCY;
   }
+  const webhookPort =
+    numberFlag(raw, 'webhookPort', '--webhook-port', (n) =>
+      Number.isInteger(n) && n >= 0 && n <= 65535
+        ? undefined
+        : 'must be a port number (0-65535; 0 runs no webhook server)',
+    ) ?? DEFAULT_WEBHOOK_PORT;
   const binds = bindDefaults(apiServer.mode);
   const certFile = dto.runtimeExtensionClientCertFile;
   const keyFile = dto.runtimeExtensionClientKeyFile;
@@ -361,6 +385,13 @@ export function loadManagerConfig(
       concurrency,
       logFormat: dto.logFormat as 'json' | 'text',
       logLevel: (dto.logLevel as LogLevel | undefined) ?? levelFromVerbosity(dto.v),
+      webhook: {
+        port: webhookPort,
+        portGiven: raw.webhookPort !== undefined,
+        certDir: dto.webhookCertDir,
+        certName: dto.webhookCertName,
+        keyName: dto.webhookKeyName,
+      },
       ...(certFile ? { runtimeExtensionClientCertificate: { certFile, keyFile } } : {}),
     },
   };
@@ -382,6 +413,7 @@ function toDto(raw: RawFlags): ManagerFlagsDto {
       key === 'kubeApiQps' ||
       key === 'kubeApiBurst' ||
       key === 'heapGrowingPercent' ||
+      key === 'webhookPort' ||
       key.startsWith('concurrency.')
     )
       continue; // parsed by numberFlag

@@ -210,6 +210,35 @@ export const FLAGS: readonly FlagDef[] = [
     default: '100',
   },
   {
+    name: 'webhook-port',
+    type: 'string',
+    key: 'webhookPort',
+    usage:
+      'Webhook Server port. 0 runs no webhook server (ours: upstream always serves). In the embedded default the server listens on 127.0.0.1 with a generated certificate and registers its webhook configurations; a busy default port is then replaced by a free one.',
+    default: '9443',
+  },
+  {
+    name: 'webhook-cert-dir',
+    type: 'string',
+    key: 'webhookCertDir',
+    usage: 'Webhook cert dir (ignored in the embedded default, which generates its certificate into --data-dir).',
+    default: '/tmp/k8s-webhook-server/serving-certs/',
+  },
+  {
+    name: 'webhook-cert-name',
+    type: 'string',
+    key: 'webhookCertName',
+    usage: "Name of the file for webhook's server certificate; the file must be placed under webhook-cert-dir.",
+    default: 'tls.crt',
+  },
+  {
+    name: 'webhook-key-name',
+    type: 'string',
+    key: 'webhookKeyName',
+    usage: "Name of the file for webhook's server key; the file must be placed under webhook-cert-dir.",
+    default: 'tls.key',
+  },
+  {
     name: 'runtime-extension-client-cert-file',
     type: 'string',
     key: 'runtimeExtensionClientCertFile',

@@ -49,6 +49,10 @@ export interface WebhookRegistration {
   /** Verbs the validating webhook is registered for (upstream markers: create;update, some also delete). */
   validateVerbs?: AdmissionOperation[];
   mutateVerbs?: AdmissionOperation[];
+  /** The webhook's name where upstream's marker departs from `default.<kind lower>.<group>` (ExtensionConfig's). */
+  mutateWebhookName?: string;
+  /** Where upstream's marker departs from `validation.<kind lower>.<group>` (e.g. `validation-scale.…`). */
+  validateWebhookName?: string;
 }
 
 /** controller-runtime's generateMutatePath / generateValidatePath. */
