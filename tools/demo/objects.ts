@@ -53,6 +53,8 @@ export const templateValues = (s: DemoSpec): Record<string, string> => ({
   KUBERNETES_VERSION: s.version,
   CONTROL_PLANE_MACHINE_COUNT: String(s.controlPlaneReplicas),
   WORKER_MACHINE_COUNT: String(s.workerReplicas),
+  // Every control-plane Machine updated in place (the KubeadmControlPlane webhook allows it from 3 replicas on).
+  CONTROL_PLANE_MAX_SURGE: s.controlPlaneReplicas >= 3 ? '0' : '1',
   INMEMORY_MACHINE_IMAGE: s.image,
 });
 

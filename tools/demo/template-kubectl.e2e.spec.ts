@@ -131,6 +131,41 @@ describe('examples/clusters/cluster-inmemory.yaml with kubectl', () => {
     ).toBe(true);
   });
 
+  it("the manager's admission webhooks refuse what upstream's refuse, and the objects stay as they were", async () => {
+    const md = `machinedeployment/${NAME}-md-0`;
+    const badVersion = await kubectl(
+      'patch',
+      '-n',
+      NS,
+      md,
+      '--type=merge',
+      '-p',
+      '{"spec":{"template":{"spec":{"version":"not-a-version"}}}}',
+    );
+    expect(badVersion.code).not.toBe(0);
+    // kubectl prints a 422's causes itself; the schema has no semver rule, so the webhook refused it (after the
+    // defaulting webhook added the "v", as upstream's does).
+    expect(badVersion.stderr).toContain(
+      'spec.template.spec.version: Invalid value: "vnot-a-version": must be a valid semantic version',
+    );
+    const clusterName = await kubectl('patch', '-n', NS, md, '--type=merge', '-p', '{"spec":{"clusterName":"other"}}');
+    expect(clusterName.code).not.toBe(0);
+    expect(clusterName.stderr).toContain('spec.clusterName');
+    const evenEtcd = await kubectl(
+      'patch',
+      '-n',
+      NS,
+      `kubeadmcontrolplane/${NAME}-cp`,
+      '--type=merge',
+      '-p',
+      '{"spec":{"replicas":2}}',
+    );
+    expect(evenEtcd.code).not.toBe(0);
+    expect(evenEtcd.stderr).toContain('spec.replicas');
+    const got = await kubectl('get', '-n', NS, md, '-o', 'jsonpath={.spec.clusterName} {.spec.template.spec.version}');
+    expect(got.stdout).toBe(`${NAME} v1.31.0`);
+  });
+
   it('kubectl delete cluster deletes everything: the MachineDeployment controller made the Cluster its owner', async () => {
     const md = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: NS, name: `${NAME}-md-0` };
     const cluster = await manager!.client.get<Cluster>({ ...md, kind: 'Cluster', name: NAME });

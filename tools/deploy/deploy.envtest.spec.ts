@@ -8,10 +8,11 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments, parse, stringify } from 'yaml';
 import { KubeConfig } from '@kubernetes/client-node';
-import { inClusterKubeconfig, KubeClient } from '@capi/controller-runtime';
+import { inClusterKubeconfig, KubeClient, type Client } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
 import { envtestTarget } from '@capi/kube-control-plane';
-import { leaderElectionNamespace, loadManagerConfig } from '@capi/manager';
+import { defaultWebhookRegistrations, leaderElectionNamespace, loadManagerConfig } from '@capi/manager';
+import { webhookConfigurations } from '@capi/webhooks';
 
 const run = promisify(execFile);
 const root = resolve(__dirname, '../..');
@@ -302,6 +303,30 @@ describe('deploy/', () => {
             expect([w.name, crds.includes(`${res.split('/')[0]}.${r.apiGroups[0]}`)]).toEqual([w.name, true]);
       }
     }
+  });
+
+  it('deploy/webhook lists exactly the webhooks the manager serves: names, paths, rules, policies', () => {
+    const deployment = one(rendered, 'Deployment');
+    const config = loadInPod(deployment.spec.template.spec.containers[0].args, deployment.metadata.namespace!).config;
+    const served = webhookConfigurations(defaultWebhookRegistrations(config, {} as Client), {
+      service: { name: 'capi-webhook-service', namespace: 'capi-system' },
+    });
+    const shape = (webhooks: Obj[]) =>
+      webhooks
+        .map((w) => ({
+          name: w.name,
+          path: w.clientConfig.service.path,
+          rules: w.rules,
+          failurePolicy: w.failurePolicy,
+          sideEffects: w.sideEffects,
+        }))
+        .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+    expect(shape(one(rendered, 'MutatingWebhookConfiguration').webhooks)).toEqual(
+      shape(served.mutating.webhooks as unknown as Obj[]),
+    );
+    expect(shape(one(rendered, 'ValidatingWebhookConfiguration').webhooks)).toEqual(
+      shape(served.validating.webhooks as unknown as Obj[]),
+    );
   });
 
   (envtestTarget() === 'kube' ? it : it.skip)(

@@ -24,9 +24,17 @@ import {
   MANAGER,
   METRICS_REGISTRY,
   SCHEDULE_MODULE,
+  type Client,
   type Manager,
 } from '@capi/controller-runtime';
-import { WEBHOOK_REGISTRATIONS, type WebhookRegistration } from '@capi/webhooks';
+import { CONTROLPLANE_API_VERSION, type KubeadmControlPlane } from '@capi/api';
+import {
+  coreWebhooks,
+  kubeadmWebhooks,
+  miscWebhooks,
+  WEBHOOK_REGISTRATIONS,
+  type WebhookRegistration,
+} from '@capi/webhooks';
 import type { ManagerConfig } from './config/config';
 import {
   DEFAULT_CONTROLLERS,
@@ -129,6 +137,34 @@ function tokenOf(p: Provider): unknown {
   return typeof p === 'function' ? p : p.provide;
 }
 
+/**
+ * Upstream's webhooks with the manager's feature gates: core (MachineDeployment, MachineSet, Machine), the others of
+ * core/webhooks/admission (MachineHealthCheck, ExtensionConfig, MachineDrainRule, Cluster) and the kubeadm ones
+ * (KubeadmControlPlane and its scale subresource, KubeadmConfig, KubeadmConfigTemplate).
+ */
+export function defaultWebhookRegistrations(config: ManagerConfig, client: Client): WebhookRegistration[] {
+  const gates = config.featureGates;
+  return [
+    ...coreWebhooks({
+      featureGates: {
+        MachineSetPreflightChecks: gates.enabled('MachineSetPreflightChecks'),
+        MachineTaintPropagation: gates.enabled('MachineTaintPropagation'),
+      },
+    }),
+    ...miscWebhooks({ featureGates: gates }),
+    ...kubeadmWebhooks({
+      gates,
+      readKubeadmControlPlane: (namespace, name) =>
+        client.get<KubeadmControlPlane>({
+          apiVersion: CONTROLPLANE_API_VERSION,
+          kind: 'KubeadmControlPlane',
+          namespace,
+          name,
+        }),
+    }),
+  ];
+}
+
 /** The default core providers for `config`, before overrides. */
 function defaultProviders(config: ManagerConfig): Provider[] {
   const gates = FeatureGatesModule.forRoot(config.featureGates).providers ?? [];
@@ -141,9 +177,10 @@ function defaultProviders(config: ManagerConfig): Provider[] {
     {
       // The admission webhooks the manager serves (upstream core/main.go setupWebhooks, plus the kubeadm providers'
       // webhooks, which run in this process): the webhook server's paths and, in the embedded default, the
-      // configurations it registers. None yet; a ManagerOverrides provider with this token replaces the list.
+      // configurations it registers. A ManagerOverrides provider with this token replaces the list.
       provide: WEBHOOK_REGISTRATIONS,
-      useValue: [] satisfies WebhookRegistration[],
+      inject: [KUBE_CLIENT],
+      useFactory: (client: Client): WebhookRegistration[] => defaultWebhookRegistrations(config, client),
     },
     {
       provide: EMBEDDED_ENVIRONMENT,

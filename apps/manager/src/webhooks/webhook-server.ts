@@ -3,6 +3,8 @@
 // "webhook" readyz and healthz checks from StartedChecker). It starts while the providers are resolved, before any
 // controller or leader election, as controller-runtime starts webhook servers before the other runnables (serving
 // needs no leadership), and in the embedded default it registers its configurations with the embedded API server.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { KubeObject } from '@capi/apimachinery';
 import type { Client } from '@capi/controller-runtime';
@@ -93,6 +95,18 @@ export async function startWebhookServer(d: StartWebhookServerDeps): Promise<Run
   // controller-runtime adds its webhook server to the manager only when a webhook registers on it.
   if (registrations.length === 0) return none;
   const embedded = config.apiServer.mode === 'embedded';
+  const certFile = join(config.webhook.certDir, config.webhook.certName);
+  if (!embedded && !config.webhook.portGiven && !existsSync(certFile)) {
+    // Ours: upstream's manager fails here. Without a --webhook-port asking for the server, a manager run outside a
+    // pod that mounts a certificate (a developer's --kubeconfig, a test) starts without webhooks and says so.
+    log.warn(
+      `webhook server not started: no certificate at ${certFile} (mount one as deploy/ does, or pass --webhook-port)`,
+      {
+        logger: 'webhook',
+      },
+    );
+    return none;
+  }
   const certs = embedded ? await ensureEmbeddedWebhookCerts(config.dataDir) : undefined;
   const logger = {
     info: (m: string, f?: Record<string, unknown>) => log.info(m, { logger: 'webhook', ...f }),

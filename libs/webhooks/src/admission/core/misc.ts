@@ -19,7 +19,7 @@ const CREATE_UPDATE: AdmissionOperation[] = ['CREATE', 'UPDATE'];
 function registration(
   gvk: { group: string; version: string; kind: string },
   resource: string,
-  parts: Pick<WebhookRegistration, 'defaulter' | 'validator' | 'validateVerbs'>,
+  parts: Pick<WebhookRegistration, 'defaulter' | 'validator' | 'validateVerbs' | 'mutateWebhookName'>,
 ): WebhookRegistration {
   return {
     group: gvk.group,
@@ -45,6 +45,8 @@ export function miscWebhooks(opts: MiscWebhooksOptions = {}): WebhookRegistratio
       validateVerbs: CREATE_UPDATE,
     }),
     registration(ExtensionConfigGVK, 'extensionconfigs', {
+      // Upstream's marker names it so (core/webhooks/admission/extensionconfig.go).
+      mutateWebhookName: 'default.extensionconfig.runtime.addons.cluster.x-k8s.io',
       defaulter: ext,
       validator: ext,
       validateVerbs: CREATE_UPDATE,

@@ -64,6 +64,7 @@ export function kubeadmWebhooks(opts: KubeadmWebhooksOptions = {}): WebhookRegis
       validator: new KubeadmControlPlaneScaleValidator(opts.readKubeadmControlPlane) as CustomValidator,
       // Registered by hand upstream (kubeadmcontrolplane_scale.go), not by the generated path.
       validatePath: '/validate-scale-controlplane-cluster-x-k8s-io-v1beta2-kubeadmcontrolplane',
+      validateWebhookName: 'validation-scale.kubeadmcontrolplane.controlplane.cluster.x-k8s.io',
       validateVerbs: ['UPDATE'],
     });
   }
