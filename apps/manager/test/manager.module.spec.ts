@@ -334,7 +334,8 @@ describe('buildManagerModule: metrics and health endpoints', () => {
     const port = endpoints.health!.port;
     expect((await get(port, '/healthz')).status).toBe(200);
     expect(await get(port, '/livez')).toEqual(expect.objectContaining({ status: 200, body: 'ok' }));
-    expect((await get(port, '/livez?verbose')).body).toBe('[+]ping ok\nlivez check passed\n');
+    // The webhook server's StartedChecker is a liveness check too, as upstream core/main.go adds it to healthz.
+    expect((await get(port, '/livez?verbose')).body).toBe('[+]ping ok\n[+]webhook ok\nlivez check passed\n');
     const notReady = await get(port, '/readyz');
     expect(notReady.status).toBe(500);
     expect(notReady.body).toContain('[-]runtime-client-warm failed: runtime client not warmed up');

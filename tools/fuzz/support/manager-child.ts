@@ -1,14 +1,14 @@
 // Child-process entry for the manager chaos test: the embedded manager (API server on SQLite in --data-dir, all
 // controllers, in-memory provider, zero-latency reference updater), logging JSON lines to stdout. Prints
-// {"ready":true,"kubeconfig":...} once started. Usage: node -r @swc-node/register manager-child.ts <dataDir>
+// {"ready":true,"kubeconfig":...} once started. Usage: node -r @swc-node/register manager-child.ts <dataDir> [flags...]
 import 'reflect-metadata';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { JsonLogger, LOGGER, buildManagerModule, loadManagerConfig } from '@capi/manager';
 
-async function main(dataDir: string): Promise<void> {
+async function main(dataDir: string, flags: string[]): Promise<void> {
   const loaded = loadManagerConfig(
-    [`--data-dir=${dataDir}`, '--metrics-bind-address=0', '--health-probe-bind-address=0'],
+    [`--data-dir=${dataDir}`, '--metrics-bind-address=0', '--health-probe-bind-address=0', ...flags],
     {},
   );
   if (loaded.help) throw new Error('unexpected --help');
@@ -26,7 +26,7 @@ async function main(dataDir: string): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ready: true, kubeconfig: join(dataDir, 'kubeconfig') })}\n`);
 }
 
-main(process.argv[2]).catch((e) => {
+main(process.argv[2], process.argv.slice(3)).catch((e) => {
   process.stderr.write(`${(e as Error).stack ?? e}\n`);
   process.exit(1);
 });

@@ -30,8 +30,9 @@ export interface ManagerProcess {
 export function startManagerProcess(
   dataDir: string,
   onStdout: (chunk: string) => void = () => undefined,
+  flags: string[] = [],
 ): Promise<ManagerProcess> {
-  const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, dataDir], {
+  const proc = spawn(process.execPath, ['-r', '@swc-node/register', CHILD, dataDir, ...flags], {
     cwd: REPO_ROOT,
     env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') },
     stdio: ['ignore', 'pipe', 'pipe'],

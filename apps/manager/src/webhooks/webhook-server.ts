@@ -148,21 +148,43 @@ export async function startWebhookServer(d: StartWebhookServerDeps): Promise<Run
   if (!certs) return running;
   running.url = `https://127.0.0.1:${server.port}`;
   running.caBundle = certs.caBundle;
-  try {
-    await registerWebhookConfigurations(d.client, registrations, running.url, certs.caBundle);
-    log.info('webhook configurations registered', { logger: 'webhook', url: running.url });
-  } catch (e) {
-    // An embedded API server without admissionregistration.k8s.io cannot call webhooks: the server still serves.
-    if (!(e instanceof NoKindMatchError) && !isNotFound(e)) {
-      await running.stop();
-      throw e;
+  const url = running.url;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  // Registered in the background until it succeeds: an API server not answering yet must not stop the start-up.
+  const register = async (): Promise<void> => {
+    try {
+      await registerWebhookConfigurations(d.client, registrations, url, certs.caBundle);
+      log.info('webhook configurations registered', { logger: 'webhook', url });
+    } catch (e) {
+      // An embedded API server without admissionregistration.k8s.io cannot call webhooks: the server still serves.
+      if (e instanceof NoKindMatchError || isNotFound(e)) {
+        log.warn('the embedded API server does not serve admissionregistration.k8s.io/v1: webhooks not registered', {
+          logger: 'webhook',
+        });
+        return;
+      }
+      log.warn(
+        `webhook configurations not registered yet, retrying in ${REGISTER_RETRY_MS} ms: ${(e as Error).message}`,
+        {
+          logger: 'webhook',
+        },
+      );
+      if (!stopped) retry = setTimeout(() => void register(), REGISTER_RETRY_MS).unref();
     }
-    log.warn('the embedded API server does not serve admissionregistration.k8s.io/v1: webhooks not registered', {
-      logger: 'webhook',
-    });
-  }
+  };
+  await register();
+  const stop = running.stop;
+  running.stop = async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    await stop();
+  };
   return running;
 }
+
+/** How long to wait before registering the configurations again after a failure. */
+const REGISTER_RETRY_MS = 2000;
 
 /** Stops the webhook server on shutdown. */
 @Injectable()
