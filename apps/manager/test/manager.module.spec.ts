@@ -30,6 +30,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { eventually } from '@capi/envtest';
+import { WORKLOAD_CLUSTER_CLIENT_OPTIONS } from '@capi/clustercache';
 import { KcpControllerModule } from '@capi/kcp';
 import { MachineControllerModule } from '@capi/machine';
 import { MachineSetModule } from '@capi/machineset';
@@ -188,6 +189,16 @@ describe('buildManagerModule: downstream provider override', () => {
     });
     expect(app.get(ProbeController).gates).toBe(gates);
     expect(app.get(FeatureGates)).toBe(gates);
+  });
+
+  it('gives every module the workload cluster client options from --clustercache-client-qps/-burst', async () => {
+    const app = await start(
+      config('--controllers=kcp', '--clustercache-client-qps=5', '--clustercache-client-burst=6'),
+      {
+        providers: [{ provide: EMBEDDED_ENVIRONMENT, useValue: new FakeEmbedded() }],
+      },
+    );
+    expect(app.get(WORKLOAD_CLUSTER_CLIENT_OPTIONS)).toEqual({ rateLimit: { qps: 5, burst: 6 } });
   });
 
   it("imports a downstream provider's own modules, which see the global core and controller-runtime tokens", async () => {
@@ -406,6 +417,8 @@ describe('controller selection', () => {
       '--feature-gates=RuntimeSDK=true',
       '--runtime-extension-client-cert-file=/nonexistent/tls.crt',
       '--runtime-extension-client-key-file=/nonexistent/tls.key',
+      // The start-up fails after the webhook server started, and a failed start leaves no app to close it.
+      '--webhook-port=0',
     );
     await expect(
       start(c, {
