@@ -62,7 +62,7 @@ function topKinds(messages: string[], n: number): [string, number][] {
 }
 
 export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
-  // Arguments starting with -- are manager flags, e.g. --kube-api-qps=50 (upstream's 20/30 apply otherwise).
+  // Arguments starting with -- are manager flags, e.g. --kube-api-qps=50 (upstream's 100/200 apply otherwise).
   const managerFlags = allArgs.filter((a) => a.startsWith('--'));
   const args = allArgs.filter((a) => !a.startsWith('--'));
   const machines = Number(args[0] ?? 300);

@@ -212,7 +212,7 @@ async function startEmbeddedTarget(flags: string[]): Promise<RolloutTarget> {
 
 /**
  * The manager against etcd + kube-apiserver. Like the embedded default, without a client-side rate limit
- * (--kube-api-qps=-1) so both targets measure the same manager; give --kube-api-qps=20 for the deployed default.
+ * (--kube-api-qps=-1) so both targets measure the same manager; give --kube-api-qps=100 --kube-api-burst=200 for the deployed default.
  */
 async function startKubeTarget(flags: string[], log: (l: string) => void): Promise<RolloutTarget> {
   const dir = mkdtempSync(join(tmpdir(), 'capi-bench-kube-'));

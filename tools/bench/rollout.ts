@@ -217,7 +217,7 @@ export interface RolloutArgs {
 
 /** `[replicas=1000 | size,size,...] [maxUnavailable=10%] [timeoutSeconds=1800] [--manager-flag=value...]` */
 export function parseRolloutArgs(allArgs: string[]): RolloutArgs {
-  // Arguments starting with -- are manager flags, e.g. --kube-api-qps=20 (both targets run without a limit by default).
+  // Arguments starting with -- are manager flags, e.g. --kube-api-qps=100 (both targets run without a limit by default).
   const managerFlags = allArgs.filter((a) => a.startsWith('--'));
   const args = allArgs.filter((a) => !a.startsWith('--'));
   // Several sizes (e.g. 100,1000,3000) run one after the other, each in a fresh manager and API server.

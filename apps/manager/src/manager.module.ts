@@ -1,3 +1,4 @@
+import { WorkloadClusterClientOptionsModule } from '@capi/clustercache';
 import { readFile } from 'node:fs/promises';
 import {
   Inject,
@@ -221,6 +222,7 @@ function defaultProviders(config: ManagerConfig): Provider[] {
           mode: source.mode,
           ...(source.mode === 'kubeconfig' ? { kubeconfig: source.path } : { reason: source.reason }),
           clientRateLimit: rateLimit,
+          workloadClusterClientRateLimit: c.clusterCacheClientRateLimit ?? 'off',
         });
         if (source.mode === 'kubeconfig') return readKubeconfig(source.path);
         if (source.mode === 'in-cluster') return inClusterKubeconfig(source.inCluster);
@@ -386,6 +388,13 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
     : [];
   return {
     module: ManagerModule,
-    imports: [core, { ...cr, providers: crProviders }, ...embedded, ...selection.modules, ...(overrides.modules ?? [])],
+    imports: [
+      core,
+      { ...cr, providers: crProviders },
+      WorkloadClusterClientOptionsModule.forRoot({ rateLimit: config.clusterCacheClientRateLimit }),
+      ...embedded,
+      ...selection.modules,
+      ...(overrides.modules ?? []),
+    ],
   };
 }

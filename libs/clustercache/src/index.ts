@@ -3,7 +3,9 @@ export {
   kubeConfigFromSecret,
   type KubeconfigSecret,
   kubeconfigSecretClientProvider,
+  WORKLOAD_CLUSTER_CLIENT_OPTIONS,
   WORKLOAD_CLUSTER_CLIENT_PROVIDER,
+  type WorkloadClusterClientOptions,
   type WorkloadClusterClientProvider,
   WorkloadClusterConnectionError,
 } from './workload-cluster';
@@ -16,6 +18,10 @@ export {
   WorkloadClusterCache,
   type WorkloadClusterCacheOptions,
 } from './workload-cluster-cache';
-export { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCacheModule } from './workload-cluster-cache.module';
+export {
+  SHARED_WORKLOAD_CLUSTER_CACHE,
+  WorkloadClusterCacheModule,
+  WorkloadClusterClientOptionsModule,
+} from './workload-cluster-cache.module';
 export type { HealthCheckingState, HealthProbeOptions } from './health-probe';
 export { findNodeByProviderID } from './nodes';

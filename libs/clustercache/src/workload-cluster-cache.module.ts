@@ -2,10 +2,14 @@
 // modules both import this module; Nest instantiates a static module once per app, so both get the same cache and a
 // workload cluster's Nodes are watched and held in memory once, not once per controller. Its health probe runs as
 // a @nestjs/schedule interval job (the one shared ScheduleModule of @capi/controller-runtime).
-import { Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { CACHED_CLIENT, SCHEDULE_MODULE, type Client } from '@capi/controller-runtime';
 import { workloadClusterHealthProbeJob } from './health-probe.job';
-import { kubeconfigSecretClientProvider } from './workload-cluster';
+import {
+  kubeconfigSecretClientProvider,
+  WORKLOAD_CLUSTER_CLIENT_OPTIONS,
+  type WorkloadClusterClientOptions,
+} from './workload-cluster';
 import { WorkloadClusterCache } from './workload-cluster-cache';
 
 /** Injection token of the manager's shared WorkloadClusterCache (its clients come from the kubeconfig Secrets). */
@@ -27,8 +31,9 @@ class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
   providers: [
     {
       provide: SHARED_WORKLOAD_CLUSTER_CACHE,
-      inject: [CACHED_CLIENT],
-      useFactory: (c: Client) => new WorkloadClusterCache(kubeconfigSecretClientProvider(c)),
+      inject: [CACHED_CLIENT, { token: WORKLOAD_CLUSTER_CLIENT_OPTIONS, optional: true }],
+      useFactory: (c: Client, options?: WorkloadClusterClientOptions) =>
+        new WorkloadClusterCache(kubeconfigSecretClientProvider(c, options)),
     },
     SharedWorkloadClusterCacheLifecycle,
     workloadClusterHealthProbeJob(SHARED_WORKLOAD_CLUSTER_CACHE),
@@ -36,3 +41,20 @@ class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
   exports: [SHARED_WORKLOAD_CLUSTER_CACHE],
 })
 export class WorkloadClusterCacheModule {}
+
+/**
+ * Provides WORKLOAD_CLUSTER_CLIENT_OPTIONS to every module of the app (the shared cache, MHC's clients): a manager
+ * imports it once with its --clustercache-client-* flags.
+ */
+@Global()
+@Module({})
+export class WorkloadClusterClientOptionsModule {
+  static forRoot(options: WorkloadClusterClientOptions): DynamicModule {
+    return {
+      module: WorkloadClusterClientOptionsModule,
+      global: true,
+      providers: [{ provide: WORKLOAD_CLUSTER_CLIENT_OPTIONS, useValue: options }],
+      exports: [WORKLOAD_CLUSTER_CLIENT_OPTIONS],
+    };
+  }
+}

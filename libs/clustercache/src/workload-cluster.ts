@@ -2,7 +2,7 @@
 // Node caches and the health probe are in workload-cluster-cache.ts): by default read the `<cluster>-kubeconfig`
 // Secret's `value` key and connect with it.
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeClient, type Client } from '@capi/controller-runtime';
+import { KubeClient, type Client, type ClientRateLimit, type RequestRateLimiter } from '@capi/controller-runtime';
 
 export interface ClusterKey {
   namespace: string;
@@ -13,6 +13,18 @@ export type WorkloadClusterClientProvider = (cluster: ClusterKey) => Promise<Cli
 
 /** Injection token of the WorkloadClusterClientProvider the Machine controller uses. */
 export const WORKLOAD_CLUSTER_CLIENT_PROVIDER = Symbol.for('capi.WorkloadClusterClientProvider');
+
+/** How workload cluster clients are built (upstream ClusterCache's client options, setup.ClusterCacheClientOptions). */
+export interface WorkloadClusterClientOptions {
+  /**
+   * Client-side rate limit of each workload cluster's client (upstream --clustercache-client-qps/-burst): a token
+   * bucket per client. A RequestRateLimiter may be given instead (tests); it is then shared by every client.
+   */
+  rateLimit?: ClientRateLimit | RequestRateLimiter;
+}
+
+/** Injection token of the WorkloadClusterClientOptions (optional; provided by WorkloadClusterClientOptionsModule). */
+export const WORKLOAD_CLUSTER_CLIENT_OPTIONS = Symbol.for('capi.WorkloadClusterClientOptions');
 
 export class WorkloadClusterConnectionError extends Error {
   constructor(message: string) {
@@ -59,9 +71,13 @@ export async function kubeConfigFromSecret(client: Client, cluster: ClusterKey):
 
 /**
  * Provider reading `<name>-kubeconfig` (key `value`) through `client`. A KubeClient is kept per cluster and rebuilt
- * when the Secret's resourceVersion changes.
+ * when the Secret's resourceVersion changes; each has its own rate limit, as each of upstream's cluster accessors
+ * has its own rest.Config.
  */
-export function kubeconfigSecretClientProvider(client: Client): WorkloadClusterClientProvider & { closeAll(): void } {
+export function kubeconfigSecretClientProvider(
+  client: Client,
+  options: WorkloadClusterClientOptions = {},
+): WorkloadClusterClientProvider & { closeAll(): void } {
   const clients = new Map<string, { rv: string; client: KubeClient }>();
   const provider = async (cluster: ClusterKey): Promise<Client> => {
     const name = `${cluster.name}-kubeconfig`;
@@ -71,7 +87,7 @@ export function kubeconfigSecretClientProvider(client: Client): WorkloadClusterC
     if (cached && cached.rv === rv) return cached.client;
     let kube: KubeClient;
     try {
-      kube = new KubeClient(kc);
+      kube = new KubeClient(kc, { rateLimit: options.rateLimit });
     } catch (e) {
       throw new WorkloadClusterConnectionError(
         `kubeconfig Secret ${cluster.namespace}/${name} is not usable: ${(e as Error).message}`,

@@ -1,5 +1,5 @@
 // The default WorkloadClusterClientProvider: reads `<cluster>-kubeconfig` (key `value`) and connects with it.
-import type { KubeClient } from '@capi/controller-runtime';
+import type { KubeClient, RequestRateLimiter } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { kubeconfigSecretClientProvider, WorkloadClusterConnectionError } from '@capi/clustercache';
 
@@ -45,5 +45,25 @@ describe('kubeconfigSecretClientProvider (envtest)', () => {
     );
     await expect(provider({ namespace: 'wc', name: 'nokey' })).rejects.toThrow('has no "value" key');
     await expect(provider({ namespace: 'wc', name: 'garbage' })).rejects.toThrow(WorkloadClusterConnectionError);
+  });
+
+  it("sends every workload cluster request through the options' rate limiter (--clustercache-client-qps/-burst)", async () => {
+    let waits = 0;
+    const limiter: RequestRateLimiter = { wait: async () => (waits++, 0) };
+    const limited = kubeconfigSecretClientProvider(client, { rateLimit: limiter });
+    try {
+      const wc = await limited({ namespace: 'wc', name: 'good' });
+      expect(waits).toBe(0); // reading the Secret goes through the management cluster's client
+      await wc.list('v1', 'Node');
+      const afterList = waits;
+      expect(afterList).toBeGreaterThanOrEqual(1);
+      await wc.get({ apiVersion: 'v1', kind: 'Node', name: 'wc-node' });
+      expect(waits).toBe(afterList + 1);
+      // The unlimited provider's client never asks it.
+      await (await provider({ namespace: 'wc', name: 'good' })).list('v1', 'Node');
+      expect(waits).toBe(afterList + 1);
+    } finally {
+      limited.closeAll();
+    }
   });
 });

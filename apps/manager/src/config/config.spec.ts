@@ -103,20 +103,24 @@ describe('loadManagerConfig', () => {
     expect(c.metricsBindAddress).toBe('127.0.0.1:8080');
     expect(c.healthProbeBindAddress).toBe('127.0.0.1:9440');
     expect(c.kubeApiRateLimit).toBeUndefined();
+    expect(c.clusterCacheClientRateLimit).toBeUndefined();
+    // Upstream's defaults (core/main.go, controlplane/kubeadm/main.go at ae7ff047).
     expect(c.concurrency).toEqual({
-      kubeadmcontrolplane: 10,
-      machinedeployment: 10,
-      machineset: 10,
-      machine: 10,
-      machinehealthcheck: 10,
+      kubeadmcontrolplane: 100,
+      machinedeployment: 50,
+      machineset: 50,
+      machine: 100,
+      machinehealthcheck: 50,
       extensionconfig: 10,
-      cluster: 10,
+      cluster: 50,
     });
-    // Deployed (--kubeconfig or in a pod): upstream's all-interfaces addresses and 20 QPS / 30 burst.
+    // Deployed (--kubeconfig or in a pod): upstream's all-interfaces addresses, 100 QPS / 200 burst to the management
+    // cluster and 20 / 30 to each workload cluster.
     const deployed = load(['--kubeconfig=/k']);
     expect(deployed.metricsBindAddress).toBe(':8080');
     expect(deployed.healthProbeBindAddress).toBe(':9440');
-    expect(deployed.kubeApiRateLimit).toEqual({ qps: 20, burst: 30 });
+    expect(deployed.kubeApiRateLimit).toEqual({ qps: 100, burst: 200 });
+    expect(deployed.clusterCacheClientRateLimit).toEqual({ qps: 20, burst: 30 });
     expect(c.kubeconfig).toBeUndefined();
     expect(c.leaderElection).toEqual({
       enabled: false,
@@ -213,10 +217,16 @@ describe('loadManagerConfig', () => {
       '--kubeadmcontrolplane-concurrency=1',
     ]);
     expect(c.kubeApiRateLimit).toEqual({ qps: 50.5, burst: 100 });
-    expect(c.concurrency).toMatchObject({ machineset: 3, kubeadmcontrolplane: 1, machine: 10 });
+    expect(c.concurrency).toMatchObject({ machineset: 3, kubeadmcontrolplane: 1, machine: 100 });
     expect(load(['--kubeconfig=/k', '--kube-api-qps=-1']).kubeApiRateLimit).toBeUndefined();
     // The embedded default turns the limit on when asked.
-    expect(load(['--kube-api-qps=5']).kubeApiRateLimit).toEqual({ qps: 5, burst: 30 });
+    expect(load(['--kube-api-qps=5']).kubeApiRateLimit).toEqual({ qps: 5, burst: 200 });
+    // The workload cluster clients' own limit.
+    const cache = load(['--kubeconfig=/k', '--clustercache-client-qps=7.5', '--clustercache-client-burst=9']);
+    expect(cache.clusterCacheClientRateLimit).toEqual({ qps: 7.5, burst: 9 });
+    expect(cache.kubeApiRateLimit).toEqual({ qps: 100, burst: 200 });
+    expect(load(['--kubeconfig=/k', '--clustercache-client-qps=-1']).clusterCacheClientRateLimit).toBeUndefined();
+    expect(load(['--clustercache-client-qps=3']).clusterCacheClientRateLimit).toEqual({ qps: 3, burst: 30 });
   });
 
   it('reads --heap-growing-percent: twice the live heap by default (as GOGC=100), 0 leaves it to V8', () => {
@@ -295,6 +305,8 @@ describe('loadManagerConfig', () => {
     [['--kube-api-qps=0'], '--kube-api-qps', /"0" must be > 0, or -1 to disable/],
     [['--kube-api-qps=fast'], '--kube-api-qps', /"fast" is not a number/],
     [['--kube-api-burst=0'], '--kube-api-burst', /must be an integer >= 1/],
+    [['--clustercache-client-qps=-2'], '--clustercache-client-qps', /"-2" must be > 0, or -1 to disable/],
+    [['--clustercache-client-burst=1.5'], '--clustercache-client-burst', /must be an integer >= 1/],
     [['--machine-concurrency=2.5'], '--machine-concurrency', /"2.5" must be an integer >= 1/],
     [['--cluster-concurrency='], '--cluster-concurrency', /is not a number/],
     [['--leader-elect-renew-deadline=soon'], '--leader-elect-renew-deadline', /must be a duration/],

@@ -25,7 +25,6 @@ import {
   CONCURRENCY_FLAGS,
   ConfigError,
   concurrencyKey,
-  DEFAULT_CONCURRENCY,
   FLAGS,
   parseDuration,
   parseFlags,
@@ -194,6 +193,8 @@ export interface ManagerConfig {
   healthProbeBindAddress: string;
   /** Client-side rate limit towards the API server; undefined = off (--kube-api-qps=-1). */
   kubeApiRateLimit?: ClientRateLimit;
+  /** The same for each workload cluster's client (--clustercache-client-qps/-burst); undefined = off. */
+  clusterCacheClientRateLimit?: ClientRateLimit;
   /** V8's heap growing factor in percent (--heap-growing-percent); 0 = V8's own heuristics. */
   heapGrowingPercent: number;
   /** Parallel reconciles per controller name (--*-concurrency). */
@@ -228,22 +229,24 @@ export const DEFAULT_HEAP_GROWING_PERCENT = 100;
 /** Upstream's --webhook-port default (controller-runtime's webhook.DefaultPort). */
 export const DEFAULT_WEBHOOK_PORT = 9443;
 
-/** Upstream's --kube-api-qps / --kube-api-burst defaults. */
-export const DEFAULT_KUBE_API_QPS = 20;
-export const DEFAULT_KUBE_API_BURST = 30;
+/** Upstream's --kube-api-qps / --kube-api-burst defaults (core/main.go). */
+export const DEFAULT_KUBE_API_RATE_LIMIT: ClientRateLimit = { qps: 100, burst: 200 };
+/** Upstream's --clustercache-client-qps / --clustercache-client-burst defaults (core/main.go). */
+export const DEFAULT_CLUSTER_CACHE_CLIENT_RATE_LIMIT: ClientRateLimit = { qps: 20, burst: 30 };
 
 /**
- * The client-side limit: upstream's 20/30 when deployed; off in the embedded default, whose API server runs in the
+ * A client-side limit: upstream's default when deployed; off in the embedded default, whose API servers run in the
  * same process on loopback (no shared cluster to protect; the limit would only slow the demo and benchmarks).
  */
-export function kubeApiRateLimit(
+export function clientRateLimit(
   mode: ApiServerSource['mode'],
   qps: number | undefined,
   burst: number | undefined,
+  defaults: ClientRateLimit,
 ): ClientRateLimit | undefined {
-  const q = qps ?? (mode === 'embedded' ? -1 : DEFAULT_KUBE_API_QPS);
+  const q = qps ?? (mode === 'embedded' ? -1 : defaults.qps);
   if (q < 0) return undefined;
-  return { qps: q, burst: burst ?? DEFAULT_KUBE_API_BURST };
+  return { qps: q, burst: burst ?? defaults.burst };
 }
 
 function numberFlag(
@@ -327,18 +330,20 @@ export function loadManagerConfig(
   if (!controllersDefaulted && controllers.includes('extensionconfig') && !featureGates.enabled('RuntimeSDK')) {
     throw new ConfigError('--controllers', 'extensionconfig requires --feature-gates=RuntimeSDK=true');
   }
-  const qps = numberFlag(raw, 'kubeApiQps', '--kube-api-qps', (n) =>
-    n > 0 || n === -1 ? undefined : 'must be > 0, or -1 to disable client-side rate limiting',
-  );
+  const qpsValid = (n: number) =>
+    n > 0 || n === -1 ? undefined : 'must be > 0, or -1 to disable client-side rate limiting';
+  const qps = numberFlag(raw, 'kubeApiQps', '--kube-api-qps', qpsValid);
   const burst = numberFlag(raw, 'kubeApiBurst', '--kube-api-burst', positiveInt);
+  const cacheQps = numberFlag(raw, 'clusterCacheClientQps', '--clustercache-client-qps', qpsValid);
+  const cacheBurst = numberFlag(raw, 'clusterCacheClientBurst', '--clustercache-client-burst', positiveInt);
   const heapGrowingPercent =
     numberFlag(raw, 'heapGrowingPercent', '--heap-growing-percent', (n) =>
       Number.isInteger(n) && n >= 0 && n <= 1000 ? undefined : 'must be an integer between 0 and 1000',
     ) ?? DEFAULT_HEAP_GROWING_PERCENT;
   const concurrency: Record<string, number> = {};
-  for (const [flag, controller] of CONCURRENCY_FLAGS) {
+  for (const [flag, controller, , defaultConcurrency] of CONCURRENCY_FLAGS) {
     concurrency[controller] =
-      numberFlag(raw, concurrencyKey(controller), `--${flag}`, positiveInt) ?? DEFAULT_CONCURRENCY;
+      numberFlag(raw, concurrencyKey(controller), `--${flag}`, positiveInt) ?? defaultConcurrency;
   }
   const webhookPort =
     numberFlag(raw, 'webhookPort', '--webhook-port', (n) =>
@@ -380,7 +385,13 @@ export function loadManagerConfig(
       etcdCallTimeoutMs: parseDuration(dto.etcdCallTimeout)!,
       metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
       healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
-      kubeApiRateLimit: kubeApiRateLimit(apiServer.mode, qps, burst),
+      kubeApiRateLimit: clientRateLimit(apiServer.mode, qps, burst, DEFAULT_KUBE_API_RATE_LIMIT),
+      clusterCacheClientRateLimit: clientRateLimit(
+        apiServer.mode,
+        cacheQps,
+        cacheBurst,
+        DEFAULT_CLUSTER_CACHE_CLIENT_RATE_LIMIT,
+      ),
       heapGrowingPercent,
       concurrency,
       logFormat: dto.logFormat as 'json' | 'text',
@@ -412,6 +423,8 @@ function toDto(raw: RawFlags): ManagerFlagsDto {
       key === 'help' ||
       key === 'kubeApiQps' ||
       key === 'kubeApiBurst' ||
+      key === 'clusterCacheClientQps' ||
+      key === 'clusterCacheClientBurst' ||
       key === 'heapGrowingPercent' ||
       key === 'webhookPort' ||
       key.startsWith('concurrency.')

@@ -14,18 +14,20 @@ export interface FlagDef {
   default?: string;
 }
 
-/** Upstream's default of every --*-concurrency flag. */
-export const DEFAULT_CONCURRENCY = 10;
-
-/** --<name>-concurrency flags: [flag, controller name (its work queue), what it reconciles]. */
-export const CONCURRENCY_FLAGS: ReadonlyArray<readonly [flag: string, controller: string, what: string]> = [
-  ['kubeadmcontrolplane-concurrency', 'kubeadmcontrolplane', 'kubeadm control planes'],
-  ['machinedeployment-concurrency', 'machinedeployment', 'machine deployments'],
-  ['machineset-concurrency', 'machineset', 'machine sets'],
-  ['machine-concurrency', 'machine', 'machines'],
-  ['machinehealthcheck-concurrency', 'machinehealthcheck', 'machine health checks'],
-  ['extensionconfig-concurrency', 'extensionconfig', 'extension configs'],
-  ['cluster-concurrency', 'cluster', 'clusters'],
+/**
+ * --<name>-concurrency flags: [flag, controller name (its work queue), what it reconciles, upstream's default]
+ * (core/main.go, controlplane/kubeadm/main.go).
+ */
+export const CONCURRENCY_FLAGS: ReadonlyArray<
+  readonly [flag: string, controller: string, what: string, defaultConcurrency: number]
+> = [
+  ['kubeadmcontrolplane-concurrency', 'kubeadmcontrolplane', 'kubeadm control planes', 100],
+  ['machinedeployment-concurrency', 'machinedeployment', 'machine deployments', 50],
+  ['machineset-concurrency', 'machineset', 'machine sets', 50],
+  ['machine-concurrency', 'machine', 'machines', 100],
+  ['machinehealthcheck-concurrency', 'machinehealthcheck', 'machine health checks', 50],
+  ['extensionconfig-concurrency', 'extensionconfig', 'extension configs', 10],
+  ['cluster-concurrency', 'cluster', 'clusters', 50],
 ];
 
 /** Raw config key of a controller's concurrency flag. */
@@ -184,7 +186,7 @@ export const FLAGS: readonly FlagDef[] = [
     type: 'string',
     key: 'kubeApiQps',
     usage:
-      'Maximum queries per second from the controller client to the Kubernetes API server; -1 disables client-side rate limiting. Default: 20 with --kubeconfig or in a pod; -1 in the embedded default (its API server runs in this process, nothing else shares it).',
+      'Maximum queries per second from the controller client to the Kubernetes API server; -1 disables client-side rate limiting. Default: 100 with --kubeconfig or in a pod; -1 in the embedded default (its API server runs in this process, nothing else shares it).',
   },
   {
     name: 'kube-api-burst',
@@ -192,14 +194,29 @@ export const FLAGS: readonly FlagDef[] = [
     key: 'kubeApiBurst',
     usage:
       'Maximum number of queries that should be allowed in one burst from the controller client to the Kubernetes API server.',
+    default: '200',
+  },
+  {
+    name: 'clustercache-client-qps',
+    type: 'string',
+    key: 'clusterCacheClientQps',
+    usage:
+      'Maximum queries per second from the cluster cache clients to the Kubernetes API server of workload clusters; -1 disables client-side rate limiting. Default: 20 with --kubeconfig or in a pod; -1 in the embedded default (its workload clusters are in-memory servers on loopback).',
+  },
+  {
+    name: 'clustercache-client-burst',
+    type: 'string',
+    key: 'clusterCacheClientBurst',
+    usage:
+      'Maximum number of queries that should be allowed in one burst from the cluster cache clients to the Kubernetes API server of workload clusters.',
     default: '30',
   },
-  ...CONCURRENCY_FLAGS.map(([name, controller, what]): FlagDef => ({
+  ...CONCURRENCY_FLAGS.map(([name, controller, what, defaultConcurrency]): FlagDef => ({
     name,
     type: 'string',
     key: concurrencyKey(controller),
     usage: `Number of ${what} to process simultaneously.`,
-    default: String(DEFAULT_CONCURRENCY),
+    default: String(defaultConcurrency),
   })),
   {
     name: 'heap-growing-percent',
