@@ -10,8 +10,9 @@ import { KubeClient } from '@capi/controller-runtime';
 import { get } from './support/http';
 import { finish, logRecords, runManager as run, waitForLog } from './support/manager-process';
 
-// Each spawn compiles main.ts with swc; allow for two busy shared cores.
-jest.setTimeout(30_000);
+// Each spawn compiles main.ts with swc, and a test may start two managers; allow for two busy shared cores (a run
+// beside other jobs took 30 s for the embedded default's two starts).
+jest.setTimeout(90_000);
 
 describe('manager process', () => {
   it('--feature-gates=Bogus=true exits 2 with one clear line naming the flag', async () => {
