@@ -97,8 +97,34 @@ class TestInfraProvisioner {
   }
 }
 
+export const BOOTSTRAP_API_VERSION = 'bootstrap.cluster.x-k8s.io/v1beta2';
+
+/** The bootstrap provider's part for KubeadmConfigs (opt-in): data Secret name and dataSecretCreated in status. */
+@ReconcilerFor({
+  name: 'test-bootstrap-provisioner',
+  for: { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig' },
+})
+class TestBootstrapProvisioner {
+  constructor(@Inject(KUBE_CLIENT) private readonly client: Client) {}
+
+  async reconcile(req: Request): Promise<void> {
+    const ref = { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: req.namespace, name: req.name };
+    const config = await this.client.tryGet<KubeObject>(ref);
+    if (!config || config.metadata.deletionTimestamp) return;
+    const status = (config.status ?? {}) as { initialization?: { dataSecretCreated?: boolean } };
+    if (status.initialization?.dataSecretCreated) return;
+    await this.client.updateStatus({
+      ...config,
+      status: { ...status, dataSecretName: `${req.name}-data`, initialization: { dataSecretCreated: true } },
+    });
+  }
+}
+
 @Module({ providers: [TestInfraProvisioner] })
 class TestInfraModule {}
+
+@Module({ providers: [TestBootstrapProvisioner] })
+class TestBootstrapModule {}
 
 export interface Harness {
   env: Envtest;
@@ -126,6 +152,8 @@ export interface HarnessOptions {
   noopUpdater?: boolean;
   /** Write failures injected into the controllers' cached client (their writes go through it). */
   faults?: ClientFaults;
+  /** Also run a test bootstrap provider marking KubeadmConfigs' data Secret created (default false). */
+  bootstrapProvisioner?: boolean;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -213,6 +241,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
             TestInfraModule,
           ]
         : []),
+      ...(lifecycle && opts.bootstrapProvisioner ? [TestBootstrapModule] : []),
     ],
   });
   const faults = opts.faults;
@@ -283,6 +312,8 @@ export async function createDeployment(
     maxUnavailable: number;
     templates?: Record<string, Record<string, unknown>>;
     onDelete?: boolean;
+    /** A KubeadmConfigTemplate of this name (created here) instead of bootstrap.dataSecretName. */
+    bootstrapTemplate?: string;
   },
 ): Promise<MachineDeployment> {
   await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
@@ -304,6 +335,13 @@ export async function createDeployment(
       spec: { template: { spec } },
     });
   }
+  if (o.bootstrapTemplate)
+    await c.create({
+      apiVersion: BOOTSTRAP_API_VERSION,
+      kind: 'KubeadmConfigTemplate',
+      metadata: { name: o.bootstrapTemplate, namespace: ns },
+      spec: { template: { spec: {} } },
+    });
   return c.create<MachineDeployment>({
     apiVersion: CLUSTER_API_VERSION,
     kind: 'MachineDeployment',
@@ -322,7 +360,15 @@ export async function createDeployment(
         spec: {
           clusterName: 'c1',
           version: o.version,
-          bootstrap: { dataSecretName: 'bootstrap-data' },
+          bootstrap: o.bootstrapTemplate
+            ? {
+                configRef: {
+                  apiGroup: 'bootstrap.cluster.x-k8s.io',
+                  kind: 'KubeadmConfigTemplate',
+                  name: o.bootstrapTemplate,
+                },
+              }
+            : { dataSecretName: 'bootstrap-data' },
           infrastructureRef: {
             apiGroup: INFRA_GROUP,
             kind: 'TestMachineTemplate',
