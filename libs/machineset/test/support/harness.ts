@@ -5,7 +5,13 @@
 import { Inject, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
-import { CLUSTER_API_VERSION, CONTRACT_VERSION_LABEL_V1BETA2, type Machine, type MachineDeployment } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  CONTRACT_VERSION_LABEL_V1BETA2,
+  MACHINE_FINALIZER,
+  type Machine,
+  type MachineDeployment,
+} from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import {
   CACHED_CLIENT,
@@ -120,8 +126,33 @@ class TestBootstrapProvisioner {
   }
 }
 
+/**
+ * Without the Machine controller, its last step of a Machine's deletion: the MachineSet creates Machines with the
+ * Machine finalizer (as upstream), which only the Machine controller removes. Other finalizers stay.
+ */
+@ReconcilerFor({ name: 'test-machine-finalizer-remover', for: { apiVersion: CLUSTER_API_VERSION, kind: 'Machine' } })
+class TestMachineFinalizerRemover {
+  constructor(@Inject(KUBE_CLIENT) private readonly client: Client) {}
+
+  async reconcile(req: Request): Promise<void> {
+    const ref = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: req.namespace, name: req.name };
+    const m = await this.client.tryGet<Machine>(ref);
+    const finalizers = m?.metadata.finalizers ?? [];
+    if (!m?.metadata.deletionTimestamp || !finalizers.includes(MACHINE_FINALIZER)) return;
+    await this.client.patch(ref, 'merge', {
+      metadata: {
+        finalizers: finalizers.filter((f) => f !== MACHINE_FINALIZER),
+        resourceVersion: m.metadata.resourceVersion,
+      },
+    });
+  }
+}
+
 @Module({ providers: [TestInfraProvisioner] })
 class TestInfraModule {}
+
+@Module({ providers: [TestMachineFinalizerRemover] })
+class TestMachineFinalizerModule {}
 
 @Module({ providers: [TestBootstrapProvisioner] })
 class TestBootstrapModule {}
@@ -240,7 +271,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
             }),
             TestInfraModule,
           ]
-        : []),
+        : [TestMachineFinalizerModule]),
       ...(lifecycle && opts.bootstrapProvisioner ? [TestBootstrapModule] : []),
     ],
   });
