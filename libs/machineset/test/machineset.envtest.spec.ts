@@ -190,10 +190,22 @@ describe('MachineSet controller', () => {
         `${ref.kind} lost tier`,
       );
     }
-    const infra = await h.client.get<KubeObject>(infraRef);
+    let infra = await h.client.get<KubeObject>(infraRef);
     // What no metadata apply owns stays: the infra template's own label and the cloned-from annotations.
     expect(infra.metadata.labels).toMatchObject({ from: 'tmpl', pool: 'meta', 'cluster.x-k8s.io/set-name': 'meta' });
     expect(infra.metadata.annotations).toMatchObject({ note: 'b', 'cluster.x-k8s.io/cloned-from-name': 'tmpl' });
+    // The template's last annotation dropped: the metadata apply, now without annotations (as upstream's, whose
+    // SetAnnotations leaves an empty map out), releases it too. (The annotations no manager owns then differ by
+    // server: kube-apiserver drops the whole map, as it would under upstream; the embedded server keeps them.)
+    await h.client.patch(msRef, 'merge', { spec: { template: { metadata: { annotations: { note: null } } } } });
+    for (const ref of [infraRef, configRef]) {
+      await eventually(
+        async () => !(await h.client.get<KubeObject>(ref)).metadata.annotations?.note,
+        `${ref.kind} lost note`,
+      );
+    }
+    infra = await h.client.get<KubeObject>(infraRef);
+    expect(infra.metadata.labels).toMatchObject({ from: 'tmpl', pool: 'meta', 'cluster.x-k8s.io/set-name': 'meta' });
     expect(
       (await h.client.get<Machine>({ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: ns, name })).metadata
         .uid,

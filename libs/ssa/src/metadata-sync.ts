@@ -19,7 +19,13 @@ export interface LabelsAndAnnotationsSync {
   inputs: string;
 }
 
-/** The metadata manager's intent: labels and annotations only, the uid pinned so the apply never creates the object. */
+/**
+ * The metadata manager's intent: labels and annotations only, the uid pinned so the apply never creates the object.
+ * An empty map is left out, as upstream's unstructured SetLabels / SetAnnotations do: applied, `{}` would make the
+ * manager own the whole map as one value, so every annotation another manager adds or removes (cloned-from,
+ * update-in-progress during an in-place update) would make the next, unchanged intent look like a change. Left out,
+ * the manager's earlier keys are released all the same.
+ */
 export function labelsAndAnnotationsIntent(
   current: KubeObject,
   labels: Record<string, string>,
@@ -29,7 +35,13 @@ export function labelsAndAnnotationsIntent(
   return {
     apiVersion: current.apiVersion,
     kind: current.kind,
-    metadata: { name, namespace, uid, labels: { ...labels }, annotations: { ...annotations } },
+    metadata: {
+      name,
+      namespace,
+      uid,
+      ...(Object.keys(labels).length > 0 ? { labels: { ...labels } } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
+    },
   };
 }
 

@@ -128,6 +128,28 @@ describe('computeDesiredMachine', () => {
     expect(m.spec.failureDomain).toBe('fd-a');
     expect(m.spec.minReadySeconds).toBe(7);
   });
+  // Upstream machineset_controller_test.go TestComputeDesiredMachine: expectedNewMachine / expectedUpdatedMachine.
+  it('creates a new Machine with the Machine finalizer', () => {
+    expect(computeDesiredMachine(ms, undefined, 'md-abc-xyz12').metadata.finalizers).toEqual([
+      'machine.cluster.x-k8s.io',
+    ]);
+  });
+  it("keeps an existing Machine's finalizers and adds the Machine finalizer after them", () => {
+    const existing = machine('m1');
+    existing.metadata.finalizers = ['pre-existing-finalizer'];
+    expect(computeDesiredMachine(ms, existing).metadata.finalizers).toEqual([
+      'pre-existing-finalizer',
+      'machine.cluster.x-k8s.io',
+    ]);
+  });
+  it('does not repeat the Machine finalizer an existing Machine has', () => {
+    const existing = machine('m1');
+    existing.metadata.finalizers = ['machine.cluster.x-k8s.io', 'foregroundDeletion'];
+    expect(computeDesiredMachine(ms, existing).metadata.finalizers).toEqual([
+      'machine.cluster.x-k8s.io',
+      'foregroundDeletion',
+    ]);
+  });
   it('leaves version and failureDomain out when the existing Machine has none', () => {
     const m = computeDesiredMachine(ms, machine('m1'));
     expect('version' in m.spec).toBe(false);

@@ -12,6 +12,7 @@ import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
   MACHINE_DEPLOYMENT_NAME_LABEL,
+  MACHINE_FINALIZER,
   MACHINE_SET_NAME_LABEL,
   TEMPLATE_CLONED_FROM_GROUP_KIND_ANNOTATION,
   TEMPLATE_CLONED_FROM_NAME_ANNOTATION,
@@ -65,9 +66,11 @@ export function machineLabels(ms: MachineSet): Record<string, string> {
 }
 
 /**
- * The Machine the MS wants: template spec, the MS as controller owner, template labels/annotations. For an existing
- * Machine the name, uid, the references to its own infra/bootstrap objects, and spec.version and spec.failureDomain
- * are kept: those change only through a new Machine or an in-place update (upstream computeDesiredMachine).
+ * The Machine the MS wants: template spec, the MS as controller owner, template labels/annotations, the Machine
+ * finalizer (a new Machine is created with it, so the Machine controller has none to add; an existing one keeps all
+ * of its finalizers, foregroundDeletion included, plus that one). For an existing Machine the name, uid, the
+ * references to its own infra/bootstrap objects, and spec.version and spec.failureDomain are kept: those change only
+ * through a new Machine or an in-place update (upstream computeDesiredMachine).
  */
 export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefined, name?: string): Machine {
   const spec = structuredClone(ms.spec.template.spec);
@@ -81,11 +84,16 @@ export function computeDesiredMachine(ms: MachineSet, existing: Machine | undefi
       labels: machineLabels(ms),
       annotations: { ...(ms.spec.template.metadata?.annotations ?? {}) },
       ownerReferences: [machineSetOwnerRef(ms, true)],
+      finalizers: [MACHINE_FINALIZER],
     },
     spec,
   };
   if (existing) {
     machine.metadata.uid = existing.metadata.uid;
+    const finalizers = existing.metadata.finalizers ?? [];
+    machine.metadata.finalizers = finalizers.includes(MACHINE_FINALIZER)
+      ? [...finalizers]
+      : [...finalizers, MACHINE_FINALIZER];
     machine.spec.infrastructureRef = structuredClone(existing.spec.infrastructureRef);
     if (existing.spec.bootstrap?.configRef)
       machine.spec.bootstrap = { ...machine.spec.bootstrap, configRef: { ...existing.spec.bootstrap.configRef } };

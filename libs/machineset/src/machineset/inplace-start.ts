@@ -72,6 +72,29 @@ export function desiredObjectForInPlaceUpdate(ms: MachineSet, template: KubeObje
   };
 }
 
+/**
+ * Whether `fieldManager`'s apply owns labels, or annotations other than `keep` (the ones the next apply carries), on
+ * `current`: only then would that apply remove something another manager is meant to own. Unknown managedFields
+ * (not read) count as needing it: the hand-over reads them and writes only when there is something to give up.
+ */
+export function labelsAndAnnotationsHandOverNeeded(
+  current: KubeObject,
+  fieldManager: string,
+  keep: Record<string, unknown>,
+): boolean {
+  const entries = current.metadata.managedFields;
+  if (!entries) return true;
+  const entry = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
+  const metadata = entry?.fieldsV1?.['f:metadata'] as Record<string, Record<string, unknown> | undefined> | undefined;
+  if (!metadata) return false;
+  if (metadata['f:labels']) return true;
+  const annotations = metadata['f:annotations'];
+  if (!annotations) return false;
+  const owned = Object.keys(annotations);
+  // `{}`: the whole map owned as one value.
+  return owned.length === 0 || owned.some((k) => !k.startsWith('f:') || !(k.slice(2) in keep));
+}
+
 /** The Machine the MS wants at the start of an in-place update: like syncMachines, plus the template's version and failureDomain. */
 export function desiredMachineForInPlaceUpdate(ms: MachineSet, machine: Machine): Machine {
   const desired = computeDesiredMachine(ms, machine);
@@ -114,9 +137,12 @@ async function applyDesiredFromTemplate(
   if (!template)
     throw new TemplateError(`${templateRef.kind} ${namespace}/${templateRef.name} not found`, 'TemplateNotFound');
   const desired = desiredObjectForInPlaceUpdate(ms, template, current);
-  // Labels and annotations were applied by this manager at creation; give their ownership up first (upstream hands
-  // them to capi-machineset-metadata), or this apply, which carries none of them, would remove them.
-  await removeManagedFieldsForLabelsAndAnnotations(deps.client, current, MACHINESET_FIELD_MANAGER);
+  // An object whose labels or other annotations this manager still owns (one whose hand-over at creation did not
+  // happen) would lose them to this apply, which carries none of them: give them up first. Objects this manager
+  // created gave them up then, and upstream's completeMoveMachine applies without a hand-over; the annotations this
+  // apply itself owns from an earlier in-place update are re-applied, so for them nothing is written.
+  if (labelsAndAnnotationsHandOverNeeded(current, MACHINESET_FIELD_MANAGER, desired.metadata.annotations ?? {}))
+    await removeManagedFieldsForLabelsAndAnnotations(deps.client, current, MACHINESET_FIELD_MANAGER);
   await deps.applier.patch(deps.client, desired, { fieldOwner: MACHINESET_FIELD_MANAGER, noCache: true });
 }
 

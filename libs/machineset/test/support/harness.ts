@@ -5,7 +5,13 @@
 import { Inject, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
-import { CLUSTER_API_VERSION, CONTRACT_VERSION_LABEL_V1BETA2, type Machine, type MachineDeployment } from '@capi/api';
+import {
+  CLUSTER_API_VERSION,
+  CONTRACT_VERSION_LABEL_V1BETA2,
+  MACHINE_FINALIZER,
+  type Machine,
+  type MachineDeployment,
+} from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import {
   CACHED_CLIENT,
@@ -97,8 +103,59 @@ class TestInfraProvisioner {
   }
 }
 
+export const BOOTSTRAP_API_VERSION = 'bootstrap.cluster.x-k8s.io/v1beta2';
+
+/** The bootstrap provider's part for KubeadmConfigs (opt-in): data Secret name and dataSecretCreated in status. */
+@ReconcilerFor({
+  name: 'test-bootstrap-provisioner',
+  for: { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig' },
+})
+class TestBootstrapProvisioner {
+  constructor(@Inject(KUBE_CLIENT) private readonly client: Client) {}
+
+  async reconcile(req: Request): Promise<void> {
+    const ref = { apiVersion: BOOTSTRAP_API_VERSION, kind: 'KubeadmConfig', namespace: req.namespace, name: req.name };
+    const config = await this.client.tryGet<KubeObject>(ref);
+    if (!config || config.metadata.deletionTimestamp) return;
+    const status = (config.status ?? {}) as { initialization?: { dataSecretCreated?: boolean } };
+    if (status.initialization?.dataSecretCreated) return;
+    await this.client.updateStatus({
+      ...config,
+      status: { ...status, dataSecretName: `${req.name}-data`, initialization: { dataSecretCreated: true } },
+    });
+  }
+}
+
+/**
+ * Without the Machine controller, its last step of a Machine's deletion: the MachineSet creates Machines with the
+ * Machine finalizer (as upstream), which only the Machine controller removes. Other finalizers stay.
+ */
+@ReconcilerFor({ name: 'test-machine-finalizer-remover', for: { apiVersion: CLUSTER_API_VERSION, kind: 'Machine' } })
+class TestMachineFinalizerRemover {
+  constructor(@Inject(KUBE_CLIENT) private readonly client: Client) {}
+
+  async reconcile(req: Request): Promise<void> {
+    const ref = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', namespace: req.namespace, name: req.name };
+    const m = await this.client.tryGet<Machine>(ref);
+    const finalizers = m?.metadata.finalizers ?? [];
+    if (!m?.metadata.deletionTimestamp || !finalizers.includes(MACHINE_FINALIZER)) return;
+    await this.client.patch(ref, 'merge', {
+      metadata: {
+        finalizers: finalizers.filter((f) => f !== MACHINE_FINALIZER),
+        resourceVersion: m.metadata.resourceVersion,
+      },
+    });
+  }
+}
+
 @Module({ providers: [TestInfraProvisioner] })
 class TestInfraModule {}
+
+@Module({ providers: [TestMachineFinalizerRemover] })
+class TestMachineFinalizerModule {}
+
+@Module({ providers: [TestBootstrapProvisioner] })
+class TestBootstrapModule {}
 
 export interface Harness {
   env: Envtest;
@@ -126,6 +183,8 @@ export interface HarnessOptions {
   noopUpdater?: boolean;
   /** Write failures injected into the controllers' cached client (their writes go through it). */
   faults?: ClientFaults;
+  /** Also run a test bootstrap provider marking KubeadmConfigs' data Secret created (default false). */
+  bootstrapProvisioner?: boolean;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -212,7 +271,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
             }),
             TestInfraModule,
           ]
-        : []),
+        : [TestMachineFinalizerModule]),
+      ...(lifecycle && opts.bootstrapProvisioner ? [TestBootstrapModule] : []),
     ],
   });
   const faults = opts.faults;
@@ -283,6 +343,8 @@ export async function createDeployment(
     maxUnavailable: number;
     templates?: Record<string, Record<string, unknown>>;
     onDelete?: boolean;
+    /** A KubeadmConfigTemplate of this name (created here) instead of bootstrap.dataSecretName. */
+    bootstrapTemplate?: string;
   },
 ): Promise<MachineDeployment> {
   await c.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
@@ -304,6 +366,13 @@ export async function createDeployment(
       spec: { template: { spec } },
     });
   }
+  if (o.bootstrapTemplate)
+    await c.create({
+      apiVersion: BOOTSTRAP_API_VERSION,
+      kind: 'KubeadmConfigTemplate',
+      metadata: { name: o.bootstrapTemplate, namespace: ns },
+      spec: { template: { spec: {} } },
+    });
   return c.create<MachineDeployment>({
     apiVersion: CLUSTER_API_VERSION,
     kind: 'MachineDeployment',
@@ -322,7 +391,15 @@ export async function createDeployment(
         spec: {
           clusterName: 'c1',
           version: o.version,
-          bootstrap: { dataSecretName: 'bootstrap-data' },
+          bootstrap: o.bootstrapTemplate
+            ? {
+                configRef: {
+                  apiGroup: 'bootstrap.cluster.x-k8s.io',
+                  kind: 'KubeadmConfigTemplate',
+                  name: o.bootstrapTemplate,
+                },
+              }
+            : { dataSecretName: 'bootstrap-data' },
           infrastructureRef: {
             apiGroup: INFRA_GROUP,
             kind: 'TestMachineTemplate',
