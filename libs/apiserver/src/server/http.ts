@@ -7,6 +7,7 @@ import * as discovery from './discovery';
 import { evict } from './eviction';
 import { answerReview } from './reviews';
 import { groupVersionDocument, openapiIndex } from './openapi';
+import { acceptsOpenApiV2Json, openapiV2Document } from './openapi-v2';
 import type { Registry, ResourceInfo } from './registry';
 import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, notFound, StatusError } from './status';
@@ -190,6 +191,12 @@ export function createHandler(deps: HttpDeps) {
       if (discovery.wantsAggregated(accept))
         return (send(res, 200, discovery.aggregated(registry, false), discovery.AGGREGATED_CONTENT_TYPE), true);
       return (send(res, 200, discovery.groupList(registry)), true);
+    }
+    if (p === '/openapi/v2') {
+      // Only JSON here; client-go asks for the protobuf form and, on 406, retries /swagger-2.0.0.pb-v1 (a 404).
+      if (!acceptsOpenApiV2Json(accept))
+        throw new StatusError(406, 'only application/json is served for /openapi/v2', 'NotAcceptable');
+      return (send(res, 200, openapiV2Document(registry, deps.version.gitVersion ?? 'v0.0.0')), true);
     }
     if (p === '/openapi/v3') return (send(res, 200, openapiIndex(registry)), true);
     let m = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);
