@@ -63,4 +63,6 @@ export const Name = (options: SchemaOptions = {}) => Type.String({ minLength: 1,
  * `schema` with a description for the field that uses it: a field's doc comment wins over its type's, as
  * controller-gen writes it. The shared schema itself is left as defined.
  */
-export const Described = <T extends TSchema>(schema: T, description: string): T => CloneType(schema, { description });
+// CloneType's options yield to the schema's own keys, hence the assignment.
+export const Described = <T extends TSchema>(schema: T, description: string): T =>
+  Object.assign(CloneType(schema), { description });
