@@ -55,6 +55,21 @@ describe('/openapi/v2', () => {
     expect(doc.definitions['io.k8s.api.core.v1.ServiceAccount']).toBeDefined();
   });
 
+  // client-go's DiscoveryClient.OpenAPISchema() fetches /openapi/v2 in protobuf only (gnostic openapi.v2.Document).
+  it('kubectl explain --output=plaintext-openapiv2 reads the protobuf document: Machine and ServiceAccount fields', async () => {
+    const out = await ok([
+      'explain',
+      'machine.spec.deletion',
+      '--output=plaintext-openapiv2',
+      '--api-version=cluster.x-k8s.io/v1beta2',
+    ]);
+    expect(out).toContain('KIND:     Machine');
+    expect(out).toMatch(/DESCRIPTION:\n\s+Timeouts of the steps of deleting the Machine\./);
+    expect(out).toMatch(/nodeDrainTimeoutSeconds\t<integer>\n\s+Total seconds allowed for draining the Node/);
+    const sa = await ok(['explain', 'serviceaccount', '--output=plaintext-openapiv2']);
+    expect(sa).toMatch(/KIND:\s+ServiceAccount\nVERSION:\s+v1/);
+  });
+
   it('kubectl apply --validate=true of a ServiceAccount and a ClusterRole works', async () => {
     const manifests = [
       { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'explain-sa', namespace: 'default' } },

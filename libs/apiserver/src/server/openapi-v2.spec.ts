@@ -1,5 +1,6 @@
 import { Registry } from './registry';
-import { acceptsOpenApiV2Json, openapiV2Document, toSwaggerSchema } from './openapi-v2';
+import { openApiV2Format, openapiV2Document, toSwaggerSchema } from './openapi-v2';
+import { decodeOpenApiV2, encodeOpenApiV2 } from './openapi-v2-proto';
 
 const widgetCrd = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -108,14 +109,74 @@ describe('toSwaggerSchema (apiextensions-apiserver pkg/controller/openapi/v2/con
   });
 });
 
-describe('acceptsOpenApiV2Json', () => {
+describe('openApiV2Format (k8s.io/kube-openapi/pkg/handler)', () => {
+  const PB = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
   it.each([
-    [undefined, true],
-    ['application/json', true],
-    ['*/*', true],
-    ['application/json;q=0.9, application/com.github.proto-openapi.spec.v2@v1.0+protobuf', true],
-    ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', false],
-    ['application/json;q=0', false],
-    ['application/yaml', false],
-  ])('%s → %s', (accept, ok) => expect(acceptsOpenApiV2Json(accept)).toBe(ok));
+    [undefined, 'json'],
+    ['application/json', 'json'],
+    ['*/*', 'json'],
+    [PB, 'protobuf'],
+    [`application/json;q=0.9, ${PB}`, 'protobuf'],
+    [`${PB}, application/json`, 'protobuf'],
+    [`application/json, ${PB}`, 'json'],
+    ['application/json;q=0', undefined],
+    ['application/yaml', undefined],
+  ])('%s → %s', (accept, format) => expect(openApiV2Format(accept)).toBe(format));
+});
+
+describe('encodeOpenApiV2 (gnostic openapi.v2.Document)', () => {
+  const registry = new Registry();
+  registry.setCrd(widgetCrd);
+  const doc = openapiV2Document(registry, 'v1.36.3');
+  const pb = decodeOpenApiV2(encodeOpenApiV2(doc));
+  const definition = (name: string) => pb.definitions.additionalProperties.find((d: any) => d.name === name).value;
+
+  it('carries the definitions: type, description, properties, $ref and GVK as vendor extension YAML', () => {
+    expect(pb.swagger).toBe('2.0');
+    expect(pb.info).toEqual({ title: 'Kubernetes', version: 'v1.36.3' });
+    const widget = definition('com.example.v1.Widget');
+    expect(widget.description).toBe('A widget.');
+    expect(widget.type).toEqual({ value: ['object'] });
+    expect(widget.vendorExtension).toEqual([
+      {
+        name: 'x-kubernetes-group-version-kind',
+        value: { yaml: '[{"group":"example.com","version":"v1","kind":"Widget"}]' },
+      },
+    ]);
+    const spec = widget.properties.additionalProperties.find((p: any) => p.name === 'spec').value;
+    expect(spec.description).toBe('Desired state.');
+    expect(spec.properties.additionalProperties).toEqual([
+      { name: 'size', value: { type: { value: ['integer'] }, description: 'How big.' } },
+      { name: 'surge', value: { vendorExtension: [{ name: 'x-kubernetes-int-or-string', value: { yaml: 'true' } }] } },
+    ]);
+    expect(definition('com.example.v1.WidgetList').properties.additionalProperties[1].value.items).toEqual({
+      schema: [{ ref: '#/definitions/com.example.v1.Widget' }],
+    });
+  });
+
+  it('carries the paths: operations, query/path/body parameters and responses', () => {
+    const item = pb.paths.path.find(
+      (p: any) => p.name === '/apis/example.com/v1/namespaces/{namespace}/widgets/{name}',
+    ).value;
+    expect(item.get.operationId).toBe('getWidget');
+    expect(item.get.responses.responseCode).toEqual([
+      {
+        name: '200',
+        value: { response: { description: 'OK', schema: { schema: { ref: '#/definitions/com.example.v1.Widget' } } } },
+      },
+      { name: '401', value: { response: { description: 'Unauthorized' } } },
+    ]);
+    expect(item.parameters[0].parameter.nonBodyParameter.pathParameterSubSchema).toMatchObject({
+      name: 'name',
+      in: 'path',
+      required: true,
+      type: 'string',
+    });
+    expect(item.put.parameters[0].parameter.bodyParameter).toMatchObject({ name: 'body', in: 'body', required: true });
+    expect(item.put.parameters[1].parameter.nonBodyParameter.queryParameterSubSchema).toMatchObject({ name: 'dryRun' });
+    expect(item.get.vendorExtension.map((e: any) => e.name)).toEqual([
+      'x-kubernetes-action',
+      'x-kubernetes-group-version-kind',
+    ]);
+  });
 });

@@ -1,27 +1,40 @@
 // The /openapi/v2 document (Swagger 2.0) kube-apiserver still serves next to /openapi/v3: every served resource's
 // schema under `definitions` (as k8s.io/kube-openapi's builder names them) and its REST paths. Custom resources' schemas
 // are converted the way apiextensions-apiserver does (pkg/controller/openapi/v2/conversion.go): what Swagger 2.0 cannot
-// express (anyOf/oneOf/allOf/not, nullable) is dropped, so the document stays a valid v2 schema.
+// express (anyOf/oneOf/allOf/not, nullable) is dropped, so the document stays a valid v2 schema. The protobuf form is
+// in openapi-v2-proto.ts.
 import type { Registry, ResourceInfo } from './registry';
 import { definitionName, gvPath } from './openapi';
 
 type Schema = Record<string, any>;
 
-/** The protobuf media type kube also serves /openapi/v2 in (k8s.io/kube-openapi/pkg/handler). */
+/** The protobuf media types kube also serves /openapi/v2 in (k8s.io/kube-openapi/pkg/handler). */
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+/** What the protobuf answer says it is: the Accept form's "@" is no valid media type character for Go's mime parser. */
+export const OPENAPI_V2_PROTOBUF_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const PROTOBUF_TYPES = [OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_CONTENT_TYPE];
+const JSON_TYPES = ['application/json', 'application/*', '*/*'];
 
 /**
- * Whether the Accept header allows the JSON document: absent, JSON or a wildcard. A client asking for protobuf only
- * gets 406 (this server does not encode the gnostic protobuf form).
+ * The encoding the Accept header asks for, best quality first (JSON when absent), or undefined when it allows neither
+ * (kube answers 406).
  */
-export function acceptsOpenApiV2Json(accept: string | undefined): boolean {
-  if (!accept) return true;
-  return accept.split(',').some((part) => {
-    const [type, ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q && Number(q.slice(2)) === 0) return false;
-    return ['application/json', 'application/*', '*/*'].includes(type.trim().toLowerCase());
-  });
+export function openApiV2Format(accept: string | undefined): 'json' | 'protobuf' | undefined {
+  if (!accept) return 'json';
+  const ranked = accept
+    .split(',')
+    .map((part, i) => {
+      const [type, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { type: type.trim().toLowerCase(), q: q ? Number(q.slice(2)) : 1, i };
+    })
+    .filter((r) => r.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const r of ranked) {
+    if (PROTOBUF_TYPES.includes(r.type)) return 'protobuf';
+    if (JSON_TYPES.includes(r.type)) return 'json';
+  }
+  return undefined;
 }
 
 /** A v3 (structural) schema as Swagger 2.0 carries it. */
