@@ -2,19 +2,32 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
+import { waitFor } from './support/fixtures';
 import { kubectlSuite } from './support/kubectl';
 
 jest.setTimeout(60000);
 
 const crdFile = (name: string) => YAML.parse(readFileSync(join(__dirname, '../../../config/crd', name), 'utf8'));
-const { ok } = kubectlSuite('apiserver-explain-', [
+const { ok, kubectl } = kubectlSuite('apiserver-explain-', [
   crdFile('cluster.x-k8s.io_machines.yaml'),
   crdFile('controlplane.cluster.x-k8s.io_kubeadmcontrolplanes.yaml'),
 ]);
 
+/** kube-apiserver publishes a new CRD's OpenAPI a moment after it is Established: retry until explain finds it. */
+const explain = (args: string[]) =>
+  waitFor(
+    async () => {
+      const r = await kubectl(['explain', ...args]);
+      if (r.code !== 0) throw new Error(r.stderr);
+      return r.stdout;
+    },
+    30000,
+    `kubectl explain ${args.join(' ')}`,
+  );
+
 describe('kubectl explain', () => {
   it('machine.spec prints the descriptions of the Machine fields', async () => {
-    const out = await ok(['explain', 'machine.spec']);
+    const out = await explain(['machine.spec']);
     expect(out).toContain('KIND:       Machine');
     expect(out).toMatch(/DESCRIPTION:\n\s+The desired state of the Machine\./);
     expect(out).toMatch(/clusterName\t<string> -required-\n\s+Name of the Cluster this object belongs to; immutable\./);
@@ -24,8 +37,7 @@ describe('kubectl explain', () => {
   });
 
   it('kubeadmcontrolplane.spec.rollout prints the rollout fields with their descriptions', async () => {
-    const out = await ok([
-      'explain',
+    const out = await explain([
       'kubeadmcontrolplane.spec.rollout',
       '--api-version=controlplane.cluster.x-k8s.io/v1beta2',
     ]);
@@ -37,7 +49,14 @@ describe('kubectl explain', () => {
 
 describe('/openapi/v2', () => {
   it('kubectl get --raw /openapi/v2 is a Swagger 2.0 document with the described CRD schemas and their paths', async () => {
-    const doc = JSON.parse(await ok(['get', '--raw', '/openapi/v2']));
+    const doc = await waitFor(
+      async () => {
+        const d = JSON.parse(await ok(['get', '--raw', '/openapi/v2']));
+        return d.definitions['io.x-k8s.cluster.v1beta2.Machine'] ? d : undefined;
+      },
+      30000,
+      'the Machine definition in /openapi/v2',
+    );
     expect(doc.swagger).toBe('2.0');
     const machine = doc.definitions['io.x-k8s.cluster.v1beta2.Machine'];
     expect(machine['x-kubernetes-group-version-kind']).toEqual([
@@ -57,8 +76,7 @@ describe('/openapi/v2', () => {
 
   // client-go's DiscoveryClient.OpenAPISchema() fetches /openapi/v2 in protobuf only (gnostic openapi.v2.Document).
   it('kubectl explain --output=plaintext-openapiv2 reads the protobuf document: Machine and ServiceAccount fields', async () => {
-    const out = await ok([
-      'explain',
+    const out = await explain([
       'machine.spec.deletion',
       '--output=plaintext-openapiv2',
       '--api-version=cluster.x-k8s.io/v1beta2',
@@ -66,7 +84,7 @@ describe('/openapi/v2', () => {
     expect(out).toContain('KIND:     Machine');
     expect(out).toMatch(/DESCRIPTION:\n\s+Timeouts of the steps of deleting the Machine\./);
     expect(out).toMatch(/nodeDrainTimeoutSeconds\t<integer>\n\s+Total seconds allowed for draining the Node/);
-    const sa = await ok(['explain', 'serviceaccount', '--output=plaintext-openapiv2']);
+    const sa = await explain(['serviceaccount', '--output=plaintext-openapiv2']);
     expect(sa).toMatch(/KIND:\s+ServiceAccount\nVERSION:\s+v1/);
   });
 
