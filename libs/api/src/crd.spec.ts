@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { buildCrd, capiCrdDefinitions, CrdRegistry, crdRegistry, structuralErrors, toStructural } from './crd';
 import { defineKind, validateKindObject } from './schema/kind';
-import { Enum, IntOrString, Opaque, StringMap } from './schema/k8s';
+import { Described, Enum, IntOrString, Opaque, Obj, StringMap } from './schema/k8s';
 import { MachineDefinition } from './types/machine';
 import { MachineDeploymentDefinition } from './types/machineset';
 import { ExtensionConfigDefinition } from './types/extensionconfig';
@@ -32,6 +32,20 @@ describe('toStructural', () => {
     expect(
       toStructural(Type.Object({ a: Type.String() }, { additionalProperties: false })).additionalProperties,
     ).toBeUndefined();
+  });
+});
+
+describe('Described', () => {
+  it("gives a field its own description over its shared type's, leaving the shared schema as it was", () => {
+    const shared = Obj({ a: Type.String() }, { description: 'shared' });
+    const s = toStructural(
+      Type.Object({ x: Described(shared, 'field'), y: Type.Optional(Described(shared, 'other')) }),
+    );
+    const p = s.properties as Props;
+    expect(p.x.description).toBe('field');
+    expect(p.y.description).toBe('other');
+    expect(shared.description).toBe('shared');
+    expect(p.x.properties).toEqual({ a: { type: 'string' } });
   });
 });
 

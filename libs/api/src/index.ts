@@ -93,7 +93,7 @@ export {
   UPDATING_CONDITION,
   WAITING_FOR_REMEDIATION_REASON,
 } from './constants';
-export { AtomicList, Obj, OptBool, OptInt32, OptString } from './schema/k8s';
+export { AtomicList, Described, Obj, OptBool, OptInt32, OptString } from './schema/k8s';
 export {
   type Condition,
   ConditionSchema,

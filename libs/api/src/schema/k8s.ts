@@ -1,6 +1,7 @@
 // Schema building blocks with the Kubernetes OpenAPI extensions that upstream expresses as kubebuilder markers.
 // Every schema here is structural: each node has a `type` or an allowed x-kubernetes-* extension.
 import {
+  CloneType,
   Type,
   type TSchema,
   type TObject,
@@ -57,3 +58,11 @@ export const Enum = <const V extends string[]>(values: [...V], options: SchemaOp
 
 /** Names (DNS subdomain style) as upstream validates them. */
 export const Name = (options: SchemaOptions = {}) => Type.String({ minLength: 1, maxLength: 253, ...options });
+
+/**
+ * `schema` with a description for the field that uses it: a field's doc comment wins over its type's, as
+ * controller-gen writes it. The shared schema itself is left as defined.
+ */
+// CloneType's options yield to the schema's own keys, hence the assignment.
+export const Described = <T extends TSchema>(schema: T, description: string): T =>
+  Object.assign(CloneType(schema), { description });

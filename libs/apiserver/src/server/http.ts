@@ -7,6 +7,8 @@ import * as discovery from './discovery';
 import { evict } from './eviction';
 import { answerReview } from './reviews';
 import { groupVersionDocument, openapiIndex } from './openapi';
+import { OPENAPI_V2_PROTOBUF_CONTENT_TYPE, openApiV2Format, openapiV2Document } from './openapi-v2';
+import { encodeOpenApiV2 } from './openapi-v2-proto';
 import type { Registry, ResourceInfo } from './registry';
 import type { FieldValidation, PatchKind, Resources } from './resources';
 import { badRequest, notFound, StatusError } from './status';
@@ -190,6 +192,15 @@ export function createHandler(deps: HttpDeps) {
       if (discovery.wantsAggregated(accept))
         return (send(res, 200, discovery.aggregated(registry, false), discovery.AGGREGATED_CONTENT_TYPE), true);
       return (send(res, 200, discovery.groupList(registry)), true);
+    }
+    if (p === '/openapi/v2') {
+      const format = openApiV2Format(accept);
+      if (!format) throw new StatusError(406, 'only application/json and protobuf are served', 'NotAcceptable');
+      const doc = openapiV2Document(registry, deps.version.gitVersion ?? 'v0.0.0');
+      if (format === 'json') return (send(res, 200, doc), true);
+      const data = encodeOpenApiV2(doc);
+      res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE, 'Content-Length': data.length });
+      return (res.end(data), true);
     }
     if (p === '/openapi/v3') return (send(res, 200, openapiIndex(registry)), true);
     let m = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(p);

@@ -6,7 +6,7 @@ export function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
 }
 
-function definitionName(r: ResourceInfo): string {
+export function definitionName(r: ResourceInfo): string {
   if (!r.group) return `io.k8s.api.core.${r.version}.${r.kind}`;
   return `${r.group.split('.').reverse().join('.')}.${r.version}.${r.kind}`;
 }
