@@ -61,7 +61,14 @@ export function parseObjects(text: string): Obj[] {
       if (d.errors.length) throw new Error(`invalid YAML: ${d.errors[0].message}`);
       return d.toJS() as Obj | null;
     })
-    .filter((o): o is Obj => !!o);
+    .filter((o): o is Obj => !!o)
+    .map((o) => {
+      if (typeof o.kind !== 'string' || typeof o.metadata?.name !== 'string')
+        throw new Error(
+          `not a Kubernetes object (kind and metadata.name required): ${JSON.stringify(o).slice(0, 120)}`,
+        );
+      return o;
+    });
 }
 
 export function componentsYaml(objects: Obj[]): string {
