@@ -22,7 +22,13 @@ import { parseAllDocuments, stringify } from 'yaml';
 export interface Obj {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string>; [k: string]: unknown };
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    [k: string]: unknown;
+  };
   [k: string]: any;
 }
 
