@@ -34,13 +34,14 @@ describe('clusterctl init / delete with our provider components (kube-apiserver)
   let dir: string;
   let releases: WrittenRelease[];
 
-  const configFor = (rels: WrittenRelease[]) => {
+  const configFor = (rels: WrittenRelease[], extra: Record<string, unknown> = {}) => {
     const path = join(dir, `clusterctl-${rels.map((r) => r.label).join('_')}.yaml`);
     writeFileSync(
       path,
       stringify({
         providers: rels.map((r) => ({ name: r.name, type: r.type, url: `file://${r.components}` })),
         CLUSTERCTL_DISABLE_VERSIONCHECK: 'true',
+        ...extra,
       }),
     );
     return path;
@@ -173,7 +174,10 @@ describe('clusterctl init / delete with our provider components (kube-apiserver)
   });
 
   it('init installs the four providers with the variables substituted; delete --all removes them', async () => {
-    const config = configFor(releases);
+    // The image override deploy/README.md documents, for an image pushed to a registry.
+    const config = configFor(releases, {
+      images: { 'cluster-api': { repository: 'registry.example', tag: 'v0.1.0' } },
+    });
     const init = await run(
       [
         'init',
@@ -244,6 +248,7 @@ describe('clusterctl init / delete with our provider components (kube-apiserver)
     expect(args).toContain('--feature-gates=RuntimeSDK=true,InPlaceUpdates=true');
     expect(args).toContain('--embedded-provider=true');
     expect(args.join(' ')).not.toContain('${');
+    expect(deployment.spec.template.spec.containers[0].image).toBe('registry.example/capi-manager:v0.1.0');
     for (const [kind, name] of [
       ['serviceaccount', 'capi-manager'],
       ['role', 'capi-leader-election-role'],
