@@ -140,6 +140,13 @@ describe('clusterctl init / delete with our provider components (kube-apiserver)
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
+  it('runs the release-stamped clusterctl the module pins', async () => {
+    const { stdout } = await exec(clusterctl, ['version', '-o', 'short'], {
+      env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), CLUSTERCTL_DISABLE_VERSIONCHECK: 'true' },
+    });
+    expect(stdout.trim()).toBe(clusterctlVersion());
+  });
+
   it('a components file with a variable that has no default and no value fails with clusterctl`s message', async () => {
     const core = releases.find((r) => r.type === 'CoreProvider')!;
     const objs = parseObjects(readFileSync(core.components, 'utf8'));
