@@ -18,7 +18,9 @@ describe('summary reporter exit watchdog', () => {
     });
     expect(run.signal).toBeNull();
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/error: .*jest did not exit 1\.5 s after its run; open handles: .*Server on .*127\.0\.0\.1/);
+    expect(run.stderr).toMatch(
+      /error: .*jest did not exit 1\.5 s after its run; open handles: .*Server on .*127\.0\.0\.1/,
+    );
     const summary = JSON.parse(readFileSync(join(dir, 'tools_jest_fixtures_leaky.json'), 'utf8'));
     expect(summary).toMatchObject({ passed: 1, failed: 1 });
     expect(summary.failedTests[0].name).toBe('the run exits once its tests are done');
