@@ -123,7 +123,12 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
     await waitForMachineDeployment(client, s, s.version, 180_000, log, 'create');
     let kills = 0;
     /** One in-place change: `during` runs right after the patch; then kills (up to `maxKills` in all) while it runs. */
-    const runChange = async (n: number, maxKills: number, during?: () => Promise<void>): Promise<ChangeResult> => {
+    const runChange = async (
+      n: number,
+      maxKills: number,
+      during?: () => Promise<void>,
+      [minAfter, maxAfter] = [minKill, maxKill],
+    ): Promise<ChangeResult> => {
       const version = chaosVersion(s.version, n);
       const before = (await mdMachines(client(), s)).map((m) => m.metadata.name!);
       const completionsBefore = completions();
@@ -132,7 +137,7 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
       await during?.();
       let killsInChange = 0;
       while (kills < maxKills) {
-        const after = rng.int(minKill, maxKill);
+        const after = rng.int(minAfter, maxAfter);
         await new Promise((r) => setTimeout(r, after));
         if ((await machineDeploymentProblems(client(), s, version)).length === 0) break; // rolled out before this kill
         killDelaysMs.push(after);
@@ -187,7 +192,8 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
         // Under the bad ExtensionConfig no kill: a restart would wait for its discovery (see the phase).
         change: (during) => runChange(n++, kills, during),
         // Deleted: one more kill, and the restarted manager's warm-up must find nothing left broken.
-        changeWithKill: () => runChange(n++, kills + 1),
+        // Early in the rollout, so that it lands before the change completes.
+        changeWithKill: () => runChange(n++, kills + 1, undefined, [200, 1000]),
         managerLog: () => logs[logs.length - 1],
         log,
       });
