@@ -2,7 +2,7 @@
 import { runApiserverBench } from './apiserver';
 import { runApiserverChaosBench } from './apiserver-chaos';
 import { runEtcdChaosBench } from './etcd-chaos';
-import { runManagerChaosBench } from './manager-chaos';
+import { runManagerChaosBench, runPausedLeaderBench } from './manager-chaos';
 import { runPlannerBench } from './planner';
 import { runRolloutBench } from './rollout';
 import { runSsaWritesBench } from './ssa-writes';
@@ -30,6 +30,11 @@ const benches: Record<string, Bench> = {
     description:
       'kill -9 the manager during an in-place rollout, check convergence / replaced Machines / double completions [kills] [seed] [replicas]',
     run: runManagerChaosBench,
+  },
+  'manager-chaos-leader': {
+    description:
+      'two --leader-elect managers: SIGSTOP the leader mid-rollout past the lease, check the deposed one sends nothing and exits 1 [pauses] [seed] [replicas]',
+    run: runPausedLeaderBench,
   },
   apiserver: {
     description:

@@ -7,6 +7,8 @@
 // ExtensionConfig is discovered, as upstream does. 200 kills: `npm run bench -- manager-chaos`. Logs of each manager
 // run: CHAOS_LOG_DIR=<dir>. CAPI_MANAGER_CHAOS_KILLS=<n> changes the number of kills here.
 import { chaosPassed, chaosVersion, runManagerChaos } from './manager-chaos';
+import { badExtensionConfigProblems } from './manager-chaos-extension';
+import { pausedLeaderPassed, runPausedLeaderChaos } from './manager-chaos-leader';
 
 jest.setTimeout(900_000);
 
@@ -19,6 +21,7 @@ describe('manager kill -9 during in-place rollouts', () => {
       kills: KILLS,
       log: (l) => process.stderr.write(`[manager-chaos] ${l}\n`),
       logDir: process.env.CHAOS_LOG_DIR,
+      badExtensionConfig: true,
     });
     const summary = r.changes.map((c) => ({
       version: c.version,
@@ -40,8 +43,45 @@ describe('manager kill -9 during in-place rollouts', () => {
     );
     // Every kill landed while a rollout was in flight.
     expect(r.changes.reduce((n, c) => n + c.kills, 0)).toBe(KILLS);
-    expect(r.killDelaysMs).toHaveLength(KILLS);
+    // (and the one after the bad ExtensionConfigs were deleted)
+    expect(r.killDelaysMs).toHaveLength(KILLS + r.badExtensionConfig!.afterDelete.kills);
+    expect(r.badExtensionConfig!.afterDelete.kills).toBe(1);
+    // Then bad ExtensionConfigs during one more change (manager-chaos-extension.ts): the http:// one refused by the
+    // webhook, the unreachable one reported not discovered, the API server up, both changes converged.
+    const bad = r.badExtensionConfig!;
+    expect(bad.plainHttpCode).toBe(422);
+    expect(bad.plainHttpMessage).toContain("'https' is the only allowed URL scheme");
+    expect(bad.unreachableDiscovered).toMatchObject({
+      status: 'False',
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
+    expect(badExtensionConfigProblems(bad)).toEqual([]);
     expect(chaosPassed(r)).toBe(true);
+  });
+});
+
+// Two managers with --leader-elect; the leader SIGSTOPped past the lease duration mid-rollout, the standby takes
+// over, the paused one resumes (manager-chaos-leader.ts). More cycles: npm run bench -- manager-chaos-leader.
+describe('paused leader during an in-place rollout', () => {
+  it('the deposed leader sends no write and no hook call after the takeover and exits 1; the rollout completes', async () => {
+    const r = await runPausedLeaderChaos({
+      seed: 7,
+      pauses: 1,
+      log: (l) => process.stderr.write(`[paused-leader] ${l}\n`),
+      logDir: process.env.CHAOS_LOG_DIR,
+    });
+    expect(r.pauses).toHaveLength(1);
+    const p = r.pauses[0];
+    expect({ writes: p.activity.writes, hookCalls: p.activity.hookCalls }).toEqual({ writes: [], hookCalls: [] });
+    expect(p.exitProblems).toEqual([]);
+    expect({ converged: p.converged, error: p.convergeError, missing: p.missing, created: p.created }).toEqual({
+      converged: true,
+      error: undefined,
+      missing: [],
+      created: [],
+    });
+    expect(p.completedTwice).toEqual([]);
+    expect(pausedLeaderPassed(r)).toBe(true);
   });
 });
 

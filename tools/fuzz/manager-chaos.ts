@@ -14,6 +14,11 @@ import {
   patchMachineDeployment,
   waitForMachineDeployment,
 } from '../bench/rollout-cluster';
+import {
+  badExtensionConfigProblems,
+  runBadExtensionConfigPhase,
+  type BadExtensionConfigResult,
+} from './manager-chaos-extension';
 import { startManagerProcess, type ManagerProcess } from './support/manager-process';
 import { Rng } from './support/rng';
 
@@ -30,6 +35,8 @@ export interface ManagerChaosOptions {
   log?: (line: string) => void;
   /** Keep each manager run's log here (diagnosis). */
   logDir?: string;
+  /** After the kills: bad ExtensionConfigs during one more change, then deleted (manager-chaos-extension.ts). */
+  badExtensionConfig?: boolean;
 }
 
 /** One in-place change (a version bump) and what the kills during it did. */
@@ -52,13 +59,19 @@ export interface ManagerChaosResult {
   killDelaysMs: number[];
   /** Seconds from each restart to the manager being ready. */
   restartSeconds: number[];
+  badExtensionConfig?: BadExtensionConfigResult;
   seconds: number;
 }
 
 /** True when every change converged with every Machine kept and updated once. */
 export const chaosPassed = (r: ManagerChaosResult): boolean =>
   r.changes.length > 0 &&
-  r.changes.every((c) => c.converged && !c.missing.length && !c.created.length && !c.completedTwice.length);
+  r.changes.every(changePassed) &&
+  (r.badExtensionConfig === undefined || badExtensionConfigProblems(r.badExtensionConfig).length === 0);
+
+/** The change converged with every Machine kept and updated once. */
+export const changePassed = (c: ChangeResult): boolean =>
+  c.converged && !c.missing.length && !c.created.length && !c.completedTwice.length;
 
 /** The n-th in-place change of the chaos run: patch versions after the demo's initial version. */
 export function chaosVersion(initial: string, n: number): string {
@@ -109,16 +122,22 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
     await createBenchCluster(client(), s, 1);
     await waitForMachineDeployment(client, s, s.version, 180_000, log, 'create');
     let kills = 0;
-    // Changes follow one another until every kill has hit a rollout in flight (bounded, should rollouts outrun the kills).
-    for (let n = 1; kills < opts.kills && n <= opts.kills * 3; n++) {
+    /** One in-place change: `during` runs right after the patch; then kills (up to `maxKills` in all) while it runs. */
+    const runChange = async (
+      n: number,
+      maxKills: number,
+      during?: () => Promise<void>,
+      [minAfter, maxAfter] = [minKill, maxKill],
+    ): Promise<ChangeResult> => {
       const version = chaosVersion(s.version, n);
       const before = (await mdMachines(client(), s)).map((m) => m.metadata.name!);
       const completionsBefore = completions();
       const changeStart = Date.now();
       await patchMachineDeployment(client(), s, versionPatch.machineDeployment(version));
+      await during?.();
       let killsInChange = 0;
-      while (kills < opts.kills) {
-        const after = rng.int(minKill, maxKill);
+      while (kills < maxKills) {
+        const after = rng.int(minAfter, maxAfter);
         await new Promise((r) => setTimeout(r, after));
         if ((await machineDeploymentProblems(client(), s, version)).length === 0) break; // rolled out before this kill
         killDelaysMs.push(after);
@@ -145,7 +164,7 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
       }
       const afterNames = (await mdMachines(client(), s)).map((m) => m.metadata.name!);
       const counted = completions();
-      changes.push({
+      return {
         version,
         kills: killsInChange,
         converged: convergeError === undefined,
@@ -156,10 +175,30 @@ export async function runManagerChaos(opts: ManagerChaosOptions): Promise<Manage
           .map(([m, c]): [string, number] => [m, c - (completionsBefore.get(m) ?? 0)])
           .filter(([, c]) => c > 1),
         seconds: (Date.now() - changeStart) / 1000,
-      });
-      if (convergeError) break; // later changes would only pile up on this one
+      };
+    };
+    // Changes follow one another until every kill has hit a rollout in flight (bounded, should rollouts outrun the kills).
+    let n = 1;
+    for (; kills < opts.kills && n <= opts.kills * 3; n++) {
+      const change = await runChange(n, opts.kills);
+      changes.push(change);
+      if (change.convergeError) break; // later changes would only pile up on this one
     }
-    return { changes, killDelaysMs, restartSeconds, seconds: (Date.now() - t0) / 1000 };
+    let badExtensionConfig: BadExtensionConfigResult | undefined;
+    if (opts.badExtensionConfig && changes.every((c) => c.converged)) {
+      badExtensionConfig = await runBadExtensionConfigPhase({
+        client,
+        alive: () => current !== undefined && current.exit() === undefined,
+        // Under the bad ExtensionConfig no kill: a restart would wait for its discovery (see the phase).
+        change: (during) => runChange(n++, kills, during),
+        // Deleted: one more kill, and the restarted manager's warm-up must find nothing left broken.
+        // Early in the rollout, so that it lands before the change completes.
+        changeWithKill: () => runChange(n++, kills + 1, undefined, [200, 1000]),
+        managerLog: () => logs[logs.length - 1],
+        log,
+      });
+    }
+    return { changes, killDelaysMs, restartSeconds, badExtensionConfig, seconds: (Date.now() - t0) / 1000 };
   } finally {
     await kill9();
     if (opts.logDir) logs.forEach((l, i) => writeFileSync(join(opts.logDir!, `manager-${i}.log`), l));

@@ -23,7 +23,9 @@ async function main(dataDir: string, flags: string[]): Promise<void> {
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   app.useLogger(logger);
   await app.init();
-  process.stdout.write(`${JSON.stringify({ ready: true, kubeconfig: join(dataDir, 'kubeconfig') })}\n`);
+  // Against an external API server (--kubeconfig) that is the kubeconfig to report; else the embedded one's.
+  const kubeconfig = loaded.config.kubeconfig ?? join(dataDir, 'kubeconfig');
+  process.stdout.write(`${JSON.stringify({ ready: true, kubeconfig })}\n`);
 }
 
 main(process.argv[2], process.argv.slice(3)).catch((e) => {

@@ -84,8 +84,13 @@ export class LeaderElector {
     await this.running;
   }
 
-  /** One acquire-or-renew attempt; true when this candidate holds the lease afterwards. */
-  async tryAcquireOrRenew(): Promise<boolean> {
+  /**
+   * One acquire-or-renew attempt; true when this candidate holds the lease afterwards. With `writeDeadline` (epoch ms)
+   * no write is sent from then on: client-go runs each renew round under a RenewDeadline context, so a renewal whose
+   * read came back after a pause fails without a request (leaderelection.go renew) instead of writing a Lease another
+   * candidate may hold by now.
+   */
+  async tryAcquireOrRenew(writeDeadline?: number): Promise<boolean> {
     const ref = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -103,6 +108,7 @@ export class LeaderElector {
       observedAt: this.observed?.at ?? now,
     });
     if (decision.action === 'wait') return false;
+    if (writeDeadline !== undefined && this.clock.now() >= writeDeadline) return false;
     try {
       if (decision.action === 'create') {
         this.lastLease = await this.client.create<Lease>({
@@ -140,9 +146,9 @@ export class LeaderElector {
     }
   }
 
-  private async attempt(): Promise<boolean> {
+  private async attempt(writeDeadline?: number): Promise<boolean> {
     try {
-      return await this.tryAcquireOrRenew();
+      return await this.tryAcquireOrRenew(writeDeadline);
     } catch (e) {
       this.log.warn(`lease ${this.opts.namespace}/${this.opts.name}: ${(e as Error).message}`);
       return false;
@@ -165,7 +171,7 @@ export class LeaderElector {
       while (!signal.aborted) {
         await sleep(this.clock, d.retry, signal);
         if (signal.aborted) break;
-        if (await this.attempt()) lastRenew = this.clock.now();
+        if (await this.attempt(lastRenew + d.renewDeadline)) lastRenew = this.clock.now();
         else if (this.clock.now() - lastRenew >= d.renewDeadline) break;
       }
       this.leading = false;
@@ -180,6 +186,9 @@ export class LeaderElector {
 
   /** Gives the lease up if this candidate holds it (holderIdentity cleared, duration 1s). */
   private async release(): Promise<void> {
+    // A leader that lost the lease (or is past its renew deadline) holds nothing to give up: another candidate may
+    // hold it now, and upstream's release writes only while the Lease it reads still names this candidate.
+    if (!this.mayAct()) return;
     if (!this.lastLease || this.lastLease.spec?.holderIdentity !== this.identity) return;
     try {
       const now = this.clock.now();

@@ -153,7 +153,9 @@ export class ControllerRuntimeModule {
         ManagerLifecycle,
         CacheResync,
       ],
-      exports: [KUBE_CONFIG, KUBE_CLIENT, CACHED_CLIENT, CACHE, MANAGER, METRICS_REGISTRY],
+      // LEADERSHIP_FENCE too: the Runtime SDK client injects it (optionally) to make no extension call as a deposed
+      // leader; unexported, it got none and a paused leader still called UpdateMachine/CanUpdate* hooks on resume.
+      exports: [KUBE_CONFIG, KUBE_CLIENT, CACHED_CLIENT, CACHE, MANAGER, METRICS_REGISTRY, LEADERSHIP_FENCE],
     };
   }
 }

@@ -158,6 +158,73 @@ describe('LeaderElector against a Lease', () => {
     expect(a.mayAct()).toBe(true);
   });
 
+  const leaseWrites = (ns: string) =>
+    server.requests.filter((r) => r.method !== 'GET' && r.path.includes(`/namespaces/${ns}/leases`)).length;
+
+  it('a renewal whose read returns after the renew deadline (a pause) writes nothing and steps down', async () => {
+    const ns = 'le4';
+    const opts = { namespace: ns, name: 'lock', leaseDurationMs: 2_000, renewDeadlineMs: 300, retryPeriodMs: 20 };
+    // The read that comes back after a pause: the Lease as it was (still ours), answered 500 ms later.
+    let pauseNextRead = false;
+    const pausing = Object.create(client) as KubeClient;
+    pausing.tryGet = async (ref) => {
+      const lease = await client.tryGet(ref);
+      if (pauseNextRead) {
+        pauseNextRead = false;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return lease as never;
+    };
+    const events: string[] = [];
+    const a = new LeaderElector(
+      pausing,
+      { ...opts, identity: 'a', releaseOnCancel: false },
+      { onStartedLeading: () => void events.push('started'), onStoppedLeading: () => void events.push('stopped') },
+    );
+    a.start();
+    await eventually(() => a.isLeader(), 'a leads');
+    const writes = leaseWrites(ns);
+    pauseNextRead = true;
+    await eventually(() => events.includes('stopped'), 'a steps down');
+    expect(leaseWrites(ns)).toBe(writes);
+    expect(a.mayAct()).toBe(false);
+    await a.stop();
+  });
+
+  it('a leader that lost the lease does not release it on stop (another candidate holds it)', async () => {
+    const ns = 'le5';
+    const clock = new FakeClock(3_000_000);
+    const opts = {
+      namespace: ns,
+      name: 'lock',
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+    };
+    const a = new LeaderElector(client, { ...opts, identity: 'a' }, noop, clock);
+    const b = new LeaderElector(client, { ...opts, identity: 'b' }, noop, clock);
+    a.start();
+    await eventually(() => a.isLeader(), 'a leads');
+    expect(await b.tryAcquireOrRenew()).toBe(false);
+    // a is paused: no renewal for longer than the lease; b takes over.
+    clock.advance(16_000);
+    expect(await b.tryAcquireOrRenew()).toBe(true);
+    await eventually(async () => {
+      clock.advance(2_000);
+      return !a.isLeader();
+    }, 'a steps down');
+    const writes = leaseWrites(ns);
+    await a.stop();
+    expect(leaseWrites(ns)).toBe(writes);
+    const lease = await client.get<Lease>({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      namespace: ns,
+      name: 'lock',
+    });
+    expect(lease.spec?.holderIdentity).toBe('b');
+  });
+
   it('rejects inconsistent durations', () => {
     expect(
       () =>

@@ -1,4 +1,4 @@
-import { Inject, Module } from '@nestjs/common';
+import { Inject, Injectable, Module, Optional } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Test, TestingModule } from '@nestjs/testing';
 import { Registry } from 'prom-client';
@@ -8,6 +8,8 @@ import {
   ControllerRuntimeModule,
   CountingClientMetrics,
   KUBE_CLIENT,
+  LEADERSHIP_FENCE,
+  LeadershipFence,
   Manager,
   MANAGER,
   METRICS_REGISTRY,
@@ -49,7 +51,13 @@ class WidgetReconciler {
   }
 }
 
-@Module({ providers: [WidgetReconciler] })
+/** What another lib's module (the Runtime SDK client's) injects to refuse a deposed leader's extension calls. */
+@Injectable()
+class FenceUser {
+  constructor(@Optional() @Inject(LEADERSHIP_FENCE) readonly fence?: LeadershipFence) {}
+}
+
+@Module({ providers: [WidgetReconciler, FenceUser] })
 class WidgetModule {}
 
 describe('ControllerRuntimeModule', () => {
@@ -77,6 +85,12 @@ describe('ControllerRuntimeModule', () => {
   afterAll(async () => {
     await moduleRef.close();
     await server.stop();
+  });
+
+  it("gives other modules the Manager's leadership fence (the Runtime SDK client injects it as optional)", () => {
+    const fence = moduleRef.get(FenceUser).fence;
+    expect(fence).toBeInstanceOf(LeadershipFence);
+    expect(fence).toBe(moduleRef.get(LEADERSHIP_FENCE, { strict: false }));
   });
 
   it('discovers the @ReconcilerFor provider and reconciles created objects and owned-object changes', async () => {
