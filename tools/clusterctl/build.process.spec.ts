@@ -1,22 +1,17 @@
 // node tools/clusterctl/build.mjs on bad days: one `error:` line naming the cause and a non-zero exit, quickly; and the
 // release stamp upstream's Makefile puts into clusterctl (hack/scripts/release/version.sh).
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runNodeScript } from '../support/run-script';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ldflags } = require('./assets.mjs') as { ldflags(version: string): string };
 
 jest.setTimeout(120_000);
 
-const build = (env: Record<string, string>, args: string[] = []) => {
-  const r = spawnSync(process.execPath, [join(__dirname, 'build.mjs'), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-  });
-  return { status: r.status, stdout: r.stdout, errorLines: r.stderr.split('\n').filter((l) => l.startsWith('error:')) };
-};
+const build = (env: Record<string, string>, args: string[] = []) =>
+  runNodeScript(join(__dirname, 'build.mjs'), env, args);
 
 describe('clusterctl build', () => {
   let dir: string;

@@ -23,6 +23,18 @@ const exec = promisify(execFile);
 const here = __dirname;
 jest.setTimeout(240_000);
 
+/** `clusterctl init` of our four providers. */
+const INIT_ALL = [
+  '--core',
+  'cluster-api',
+  '--control-plane',
+  'kubeadm',
+  '--bootstrap',
+  'in-memory',
+  '--infrastructure',
+  'in-memory',
+];
+
 interface Run {
   code: number;
   out: string;
@@ -161,19 +173,7 @@ describe('clusterctl init / delete with our provider components (kube-apiserver)
     );
     const config = configFor([{ ...core, components: broken }, ...releases.filter((r) => r !== core)]);
 
-    const r = await run([
-      'init',
-      '--config',
-      config,
-      '--core',
-      'cluster-api',
-      '--control-plane',
-      'kubeadm',
-      '--bootstrap',
-      'in-memory',
-      '--infrastructure',
-      'in-memory',
-    ]);
+    const r = await run(['init', '--config', config, ...INIT_ALL]);
     expect(r.code).not.toBe(0);
     expect(r.out).toContain('value for variables [CAPI_WEBHOOK_PORT] is not set');
     // Nothing of the providers was applied.
@@ -185,22 +185,11 @@ describe('clusterctl init / delete with our provider components (kube-apiserver)
     const config = configFor(releases, {
       images: { 'cluster-api': { repository: 'registry.example', tag: 'v0.1.0' } },
     });
-    const init = await run(
-      [
-        'init',
-        '--config',
-        config,
-        '--core',
-        'cluster-api',
-        '--control-plane',
-        'kubeadm',
-        '--bootstrap',
-        'in-memory',
-        '--infrastructure',
-        'in-memory',
-      ],
-      { EXP_RUNTIME_SDK: 'true', EXP_IN_PLACE_UPDATES: 'true', CAPI_EMBEDDED_PROVIDER: 'true' },
-    );
+    const init = await run(['init', '--config', config, ...INIT_ALL], {
+      EXP_RUNTIME_SDK: 'true',
+      EXP_IN_PLACE_UPDATES: 'true',
+      CAPI_EMBEDDED_PROVIDER: 'true',
+    });
     if (init.code !== 0) throw new Error(`clusterctl init failed (${init.code}):\n${init.out}`);
     expect(init.out).toContain('Skipping installing cert-manager as it is already installed');
 

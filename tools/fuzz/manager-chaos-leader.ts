@@ -197,9 +197,11 @@ export async function runPausedLeaderChaos(opts: PausedLeaderOptions): Promise<P
       log(`change ${n} (${version}): ${leader.name} paused, Lease taken over after ${takeoverSeconds.toFixed(1)} s`);
       await sleep(opts.pausedAfterTakeoverMs ?? 1000);
       leader.proc.proc.kill('SIGCONT');
-      const exit = await Promise.race([leader.proc.exited, sleep(30_000).then(() => undefined)]);
-      if (!exit) leader.proc.proc.kill('SIGKILL');
-      await leader.proc.exited;
+      // The deposed leader must exit on its own; killed after 30 s (a timer cleared when it exits, so it holds no run).
+      let killed = false;
+      const killer = setTimeout(() => (killed = leader.proc.proc.kill('SIGKILL')), 30_000);
+      const exited = await leader.proc.exited.finally(() => clearTimeout(killer));
+      const exit = killed ? undefined : exited;
       replicas.splice(replicas.indexOf(leader), 1);
       ended.push(leader);
       const activity = deposedActivity(leader.name, acquiredAt, leader.api.requests, hooks.requests);

@@ -1,18 +1,13 @@
 // node tools/go-extension/build.mjs on bad days: one `error:` line naming the cause and a non-zero exit, quickly.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runNodeScript } from '../support/run-script';
 
 jest.setTimeout(120_000);
 
-const build = (env: Record<string, string>, args: string[] = []) => {
-  const r = spawnSync(process.execPath, [join(__dirname, 'build.mjs'), ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, ...env },
-  });
-  return { status: r.status, stdout: r.stdout, errorLines: r.stderr.split('\n').filter((l) => l.startsWith('error:')) };
-};
+const build = (env: Record<string, string>, args: string[] = []) =>
+  runNodeScript(join(__dirname, 'build.mjs'), env, args);
 
 describe('go-extension build', () => {
   let dir: string;

@@ -56,7 +56,11 @@ function exitHung(name, file) {
     ._getActiveHandles()
     .map(describeHandle)
     .filter((h) => h !== undefined);
-  const message = `open handles: ${handles.join('; ') || '(none listed)'}`;
+  // Timers and pending requests are not handles: getActiveResourcesInfo names those too (by type).
+  const resources = {};
+  for (const r of process.getActiveResourcesInfo?.() ?? []) resources[r] = (resources[r] ?? 0) + 1;
+  const counted = Object.entries(resources).map(([r, n]) => `${r} x${n}`);
+  const message = `open handles: ${handles.join('; ') || '(none listed)'}; active resources: ${counted.join(', ')}`;
   console.error(`error: ${name}: jest did not exit ${EXIT_GRACE_MS / 1000} s after its run; ${message}`);
   if (file && fs.existsSync(file)) {
     const summary = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -72,7 +76,9 @@ function describeHandle(h) {
   const type = h?.constructor?.name ?? typeof h;
   if (h === process.stdout || h === process.stderr || h === process.stdin) return undefined;
   if (type === 'Socket' || type === 'TLSSocket') {
-    if (h.remotePort === undefined && h.localPort === undefined) return undefined;
+    // A socket without ports is a pipe: a child process's stdio, or the reporter's own stdout/stderr (left out).
+    if (h.remotePort === undefined && h.localPort === undefined)
+      return h._handle?.fd >= 0 && h._handle.fd <= 2 ? undefined : `pipe${h.spawnfile ? ` of ${h.spawnfile}` : ''}`;
     return `${type} ${h.localAddress ?? ''}:${h.localPort ?? ''} -> ${h.remoteAddress ?? ''}:${h.remotePort ?? ''}`;
   }
   if (type === 'Server') return `Server on ${JSON.stringify(h.address?.() ?? null)}`;

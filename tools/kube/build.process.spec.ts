@@ -1,18 +1,13 @@
 // npm run kube:build on bad days: one `error:` line naming the cause and a non-zero exit, quickly.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runNodeScript } from '../support/run-script';
 
 jest.setTimeout(120_000);
 
-const build = (env: Record<string, string>) => {
-  const r = spawnSync(process.execPath, [join(__dirname, 'build.mjs')], {
-    encoding: 'utf8',
-    env: { ...process.env, KUBEBUILDER_ASSETS: '', ...env },
-  });
-  return { status: r.status, stdout: r.stdout, errorLines: r.stderr.split('\n').filter((l) => l.startsWith('error:')) };
-};
+const build = (env: Record<string, string>) =>
+  runNodeScript(join(__dirname, 'build.mjs'), { KUBEBUILDER_ASSETS: '', ...env });
 
 describe('kube:build', () => {
   let dir: string;
