@@ -30,6 +30,7 @@ import {
   parseFlags,
   type RawFlags,
 } from './flags';
+import { clientRateLimit, DEFAULT_CLUSTER_CACHE_CLIENT_RATE_LIMIT, DEFAULT_KUBE_API_RATE_LIMIT } from './rate-limits';
 
 /** Controllers the manager knows how to run; `--controllers` picks a subset. */
 export const CONTROLLER_NAMES = ['cluster', 'kcp', 'machineset', 'machine', 'mhc', 'extensionconfig'] as const;
@@ -229,26 +230,6 @@ export const DEFAULT_HEAP_GROWING_PERCENT = 100;
 /** Upstream's --webhook-port default (controller-runtime's webhook.DefaultPort). */
 export const DEFAULT_WEBHOOK_PORT = 9443;
 
-/** Upstream's --kube-api-qps / --kube-api-burst defaults (core/main.go). */
-export const DEFAULT_KUBE_API_RATE_LIMIT: ClientRateLimit = { qps: 100, burst: 200 };
-/** Upstream's --clustercache-client-qps / --clustercache-client-burst defaults (core/main.go). */
-export const DEFAULT_CLUSTER_CACHE_CLIENT_RATE_LIMIT: ClientRateLimit = { qps: 20, burst: 30 };
-
-/**
- * A client-side limit: upstream's default when deployed; off in the embedded default, whose API servers run in the
- * same process on loopback (no shared cluster to protect; the limit would only slow the demo and benchmarks).
- */
-export function clientRateLimit(
-  mode: ApiServerSource['mode'],
-  qps: number | undefined,
-  burst: number | undefined,
-  defaults: ClientRateLimit,
-): ClientRateLimit | undefined {
-  const q = qps ?? (mode === 'embedded' ? -1 : defaults.qps);
-  if (q < 0) return undefined;
-  return { qps: q, burst: burst ?? defaults.burst };
-}
-
 function numberFlag(
   raw: RawFlags,
   key: string,
@@ -385,9 +366,9 @@ export function loadManagerConfig(
       etcdCallTimeoutMs: parseDuration(dto.etcdCallTimeout)!,
       metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
       healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
-      kubeApiRateLimit: clientRateLimit(apiServer.mode, qps, burst, DEFAULT_KUBE_API_RATE_LIMIT),
+      kubeApiRateLimit: clientRateLimit(apiServer.mode === 'embedded', qps, burst, DEFAULT_KUBE_API_RATE_LIMIT),
       clusterCacheClientRateLimit: clientRateLimit(
-        apiServer.mode,
+        apiServer.mode === 'embedded',
         cacheQps,
         cacheBurst,
         DEFAULT_CLUSTER_CACHE_CLIENT_RATE_LIMIT,
