@@ -70,12 +70,18 @@ describe('the embedded default webhook server', () => {
   afterAll(() => blocker?.close());
 
   it('serves the registrations on 127.0.0.1 with its generated CA, on a free port when 9443 is busy', async () => {
-    // Hold 127.0.0.1:9443 (or find it already held): the default port must then be replaced.
-    blocker = await new Promise<Server | undefined>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(undefined));
-      s.listen(9443, '127.0.0.1', () => resolve(s));
-    });
+    // Hold 127.0.0.1:9443: the default port must then be replaced. Another test's manager may hold it for a while
+    // (and let it go at any moment), so keep trying to hold it ourselves; only a holder that stays is relied on.
+    const hold = () =>
+      new Promise<Server | undefined>((resolve) => {
+        const s = createServer();
+        s.once('error', () => resolve(undefined));
+        s.listen(9443, '127.0.0.1', () => resolve(s));
+      });
+    for (let i = 0; i < 100 && !blocker; i++) {
+      blocker = await hold();
+      if (!blocker) await new Promise((r) => setTimeout(r, 200));
+    }
     const logs: string[] = [];
     const { app, dataDir } = await start([], [testMachineWebhooks], logs);
     const running = app.get<RunningWebhookServer>(WEBHOOK_SERVER);
