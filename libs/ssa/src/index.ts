@@ -12,6 +12,7 @@ export {
 export { type LabelsAndAnnotationsSync, syncLabelsAndAnnotations } from './metadata-sync';
 export {
   type FieldsV1,
+  labelsAndAnnotationsHandOverNeeded,
   type ManagedFieldsWriteOptions,
   migrateManagedFields,
   mitigateManagedFieldsIssue,

@@ -2,6 +2,7 @@ import type { ManagedFieldsEntry } from '@capi/apimachinery';
 import {
   BEFORE_FIRST_APPLY_MANAGER,
   dropLabelsAndAnnotationsOwnership,
+  labelsAndAnnotationsHandOverNeeded,
   migratedManagedFields,
   mitigatedManagedFields,
   needsManagedFieldsMigration,
@@ -102,5 +103,48 @@ describe('managedFields helpers (pure)', () => {
     expect(mitigatedManagedFields([bfa, mine, other], av, 'capi-kcp')).toEqual([mine, other]); // 2c
     const seed = { 'f:spec': { 'f:x': {} } };
     expect(mitigatedManagedFields([], av, 'capi-kcp', seed)![0].fieldsV1).toEqual(seed);
+  });
+});
+
+// The in-place start's hand-over decision (machineset inplace-start.ts).
+describe('labelsAndAnnotationsHandOverNeeded', () => {
+  const keep = {
+    'cluster.x-k8s.io/cloned-from-name': 'tmpl-v2',
+    'cluster.x-k8s.io/cloned-from-groupkind': 'TestMachineTemplate.infrastructure.cluster.x-k8s.io',
+    'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
+  };
+  const INFRA = 'infrastructure.cluster.x-k8s.io/v1beta2';
+  const withEntry = (
+    fieldsV1: Record<string, unknown>,
+    manager = 'capi-machineset',
+    subresource?: string,
+  ): ManagedFieldsEntry[] => [
+    { manager, operation: 'Apply', apiVersion: INFRA, fieldsType: 'FieldsV1', fieldsV1, subresource },
+  ];
+  const needed = (entries: ManagedFieldsEntry[] | undefined) =>
+    labelsAndAnnotationsHandOverNeeded(entries, 'capi-machineset', keep);
+
+  it('is not needed when the apply owns only the annotations it re-applies (an earlier in-place update)', () => {
+    const o = withEntry({
+      'f:metadata': {
+        'f:annotations': { 'f:cluster.x-k8s.io/cloned-from-name': {}, 'f:cluster.x-k8s.io/cloned-from-groupkind': {} },
+      },
+      'f:spec': { 'f:image': {} },
+    });
+    expect(needed(o)).toBe(false);
+  });
+  it('is not needed when the apply owns no labels or annotations (given up at creation)', () => {
+    expect(needed(withEntry({ 'f:spec': { 'f:image': {} } }))).toBe(false);
+    expect(needed(withEntry({ 'f:metadata': { 'f:labels': {} } }, 'capi-machineset-metadata'))).toBe(false);
+    expect(needed(withEntry({ 'f:metadata': { 'f:labels': {} } }, 'capi-machineset', 'status'))).toBe(false);
+  });
+  it('is needed when the apply owns labels, or annotations it would not re-apply', () => {
+    expect(needed(withEntry({ 'f:metadata': { 'f:labels': { 'f:cluster.x-k8s.io/cluster-name': {} } } }))).toBe(true);
+    expect(needed(withEntry({ 'f:metadata': { 'f:annotations': { 'f:note': {} } } }))).toBe(true);
+    // The whole map owned as one value.
+    expect(needed(withEntry({ 'f:metadata': { 'f:annotations': {} } }))).toBe(true);
+  });
+  it('is needed when managedFields were not read (the hand-over reads them)', () => {
+    expect(needed(undefined)).toBe(true);
   });
 });

@@ -75,6 +75,28 @@ export function dropLabelsAndAnnotationsOwnership(
   return changed ? out : undefined;
 }
 
+/**
+ * Whether `fieldManager`'s Apply entry owns labels, or annotations other than `keep` (those its next apply carries
+ * again): only then would that apply remove something another manager is meant to own, so only then is the hand-over
+ * (removeManagedFieldsForLabelsAndAnnotations) worth a write. Unread managedFields count as needing it: the hand-over
+ * reads them and writes only when there is something to give up.
+ */
+export function labelsAndAnnotationsHandOverNeeded(
+  entries: ManagedFieldsEntry[] | undefined,
+  fieldManager: string,
+  keep: Record<string, unknown>,
+): boolean {
+  if (!entries) return true;
+  const metadata = entries.find(isApplyEntryOf(fieldManager))?.fieldsV1?.['f:metadata'];
+  if (!isMap(metadata)) return false;
+  if (metadata['f:labels']) return true;
+  const annotations = metadata['f:annotations'];
+  if (!isMap(annotations)) return false;
+  const owned = Object.keys(annotations);
+  // `{}`: the whole map owned as one value.
+  return owned.length === 0 || owned.some((k) => !k.startsWith('f:') || !(k.slice(2) in keep));
+}
+
 /** Migration is needed when `fieldManager`'s Apply entry owns the cluster-name label (objects created the old way). */
 export function needsManagedFieldsMigration(entries: ManagedFieldsEntry[], fieldManager: string): boolean {
   const entry = entries.find(isApplyEntryOf(fieldManager));

@@ -1,10 +1,8 @@
 import {
   desiredMachineForInPlaceUpdate,
   desiredObjectForInPlaceUpdate,
-  labelsAndAnnotationsHandOverNeeded,
   startInPlaceUpdatePatch,
 } from './inplace-start';
-import type { KubeObject } from '@capi/apimachinery';
 import { machine, machineSet } from '../testing/fixtures';
 
 const PENDING_ACK = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowledge-move';
@@ -93,52 +91,5 @@ describe('desiredObjectForInPlaceUpdate', () => {
     expect(() =>
       desiredObjectForInPlaceUpdate(machineSet('new'), { ...template, kind: 'OtherMachineTemplate' }, current),
     ).toThrow('cannot update TestMachine m in place');
-  });
-});
-
-describe('labelsAndAnnotationsHandOverNeeded', () => {
-  const keep = {
-    'cluster.x-k8s.io/cloned-from-name': 'tmpl-v2',
-    'cluster.x-k8s.io/cloned-from-groupkind': 'TestMachineTemplate.infrastructure.cluster.x-k8s.io',
-    [IN_PROGRESS]: '',
-  };
-  const withEntry = (
-    fieldsV1: Record<string, unknown>,
-    manager = 'capi-machineset',
-    subresource?: string,
-  ): KubeObject => ({
-    apiVersion: INFRA,
-    kind: 'TestMachine',
-    metadata: {
-      name: 'm',
-      managedFields: [
-        { manager, operation: 'Apply', apiVersion: INFRA, fieldsType: 'FieldsV1', fieldsV1, subresource },
-      ],
-    },
-  });
-  const needed = (o: KubeObject) => labelsAndAnnotationsHandOverNeeded(o, 'capi-machineset', keep);
-
-  it('is not needed when the apply owns only the annotations it re-applies (an earlier in-place update)', () => {
-    const o = withEntry({
-      'f:metadata': {
-        'f:annotations': { 'f:cluster.x-k8s.io/cloned-from-name': {}, 'f:cluster.x-k8s.io/cloned-from-groupkind': {} },
-      },
-      'f:spec': { 'f:image': {} },
-    });
-    expect(needed(o)).toBe(false);
-  });
-  it('is not needed when the apply owns no labels or annotations (given up at creation)', () => {
-    expect(needed(withEntry({ 'f:spec': { 'f:image': {} } }))).toBe(false);
-    expect(needed(withEntry({ 'f:metadata': { 'f:labels': {} } }, 'capi-machineset-metadata'))).toBe(false);
-    expect(needed(withEntry({ 'f:metadata': { 'f:labels': {} } }, 'capi-machineset', 'status'))).toBe(false);
-  });
-  it('is needed when the apply owns labels, or annotations it would not re-apply', () => {
-    expect(needed(withEntry({ 'f:metadata': { 'f:labels': { 'f:cluster.x-k8s.io/cluster-name': {} } } }))).toBe(true);
-    expect(needed(withEntry({ 'f:metadata': { 'f:annotations': { 'f:note': {} } } }))).toBe(true);
-    // The whole map owned as one value.
-    expect(needed(withEntry({ 'f:metadata': { 'f:annotations': {} } }))).toBe(true);
-  });
-  it('is needed when managedFields were not read (the hand-over reads them)', () => {
-    expect(needed({ apiVersion: INFRA, kind: 'TestMachine', metadata: { name: 'm' } })).toBe(true);
   });
 });

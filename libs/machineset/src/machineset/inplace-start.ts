@@ -18,7 +18,11 @@ import {
 import type { KubeObject } from '@capi/apimachinery';
 import { refOf, type Client } from '@capi/controller-runtime';
 import type { EventRecorder } from '@capi/controller-runtime';
-import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
+import {
+  labelsAndAnnotationsHandOverNeeded,
+  removeManagedFieldsForLabelsAndAnnotations,
+  type ServerSideApplier,
+} from '@capi/ssa';
 import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';
 import { computeDesiredMachine, machineLabels, machineSetOwnerRef, objectFromTemplate, TemplateError } from './desired';
 
@@ -72,29 +76,6 @@ export function desiredObjectForInPlaceUpdate(ms: MachineSet, template: KubeObje
   };
 }
 
-/**
- * Whether `fieldManager`'s apply owns labels, or annotations other than `keep` (the ones the next apply carries), on
- * `current`: only then would that apply remove something another manager is meant to own. Unknown managedFields
- * (not read) count as needing it: the hand-over reads them and writes only when there is something to give up.
- */
-export function labelsAndAnnotationsHandOverNeeded(
-  current: KubeObject,
-  fieldManager: string,
-  keep: Record<string, unknown>,
-): boolean {
-  const entries = current.metadata.managedFields;
-  if (!entries) return true;
-  const entry = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
-  const metadata = entry?.fieldsV1?.['f:metadata'] as Record<string, Record<string, unknown> | undefined> | undefined;
-  if (!metadata) return false;
-  if (metadata['f:labels']) return true;
-  const annotations = metadata['f:annotations'];
-  if (!annotations) return false;
-  const owned = Object.keys(annotations);
-  // `{}`: the whole map owned as one value.
-  return owned.length === 0 || owned.some((k) => !k.startsWith('f:') || !(k.slice(2) in keep));
-}
-
 /** The Machine the MS wants at the start of an in-place update: like syncMachines, plus the template's version and failureDomain. */
 export function desiredMachineForInPlaceUpdate(ms: MachineSet, machine: Machine): Machine {
   const desired = computeDesiredMachine(ms, machine);
@@ -141,7 +122,13 @@ async function applyDesiredFromTemplate(
   // happen) would lose them to this apply, which carries none of them: give them up first. Objects this manager
   // created gave them up then, and upstream's completeMoveMachine applies without a hand-over; the annotations this
   // apply itself owns from an earlier in-place update are re-applied, so for them nothing is written.
-  if (labelsAndAnnotationsHandOverNeeded(current, MACHINESET_FIELD_MANAGER, desired.metadata.annotations ?? {}))
+  if (
+    labelsAndAnnotationsHandOverNeeded(
+      current.metadata.managedFields,
+      MACHINESET_FIELD_MANAGER,
+      desired.metadata.annotations ?? {},
+    )
+  )
     await removeManagedFieldsForLabelsAndAnnotations(deps.client, current, MACHINESET_FIELD_MANAGER);
   await deps.applier.patch(deps.client, desired, { fieldOwner: MACHINESET_FIELD_MANAGER, noCache: true });
 }
