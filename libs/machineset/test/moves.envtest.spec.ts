@@ -1,7 +1,7 @@
 // The MachineSet controller alone on envtest (no Machine controller, so nothing consumes pending-hooks): both sides
 // of an in-place move (upstream machineset_controller.go startMoveMachines / triggerInPlaceUpdate), scale-down while
 // Machines move, and what syncMachines may change on existing Machines.
-import { CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
+import { BOOTSTRAP_API_VERSION, CLUSTER_API_VERSION, type Machine, type MachineSet } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { settle } from '@capi/envtest';
 import { eventually, INFRA_API_VERSION, INFRA_GROUP, machinesOf, startHarness, type Harness } from './support/harness';
@@ -14,7 +14,6 @@ const PENDING_ACK = 'in-place-updates.internal.cluster.x-k8s.io/pending-acknowle
 const IN_PROGRESS = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
 const PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks';
 const ACK = 'in-place-updates.internal.cluster.x-k8s.io/acknowledged-move';
-const BOOTSTRAP_API_VERSION = 'bootstrap.cluster.x-k8s.io/v1beta2';
 const MS_REF = (ns: string, name: string) => ({
   apiVersion: CLUSTER_API_VERSION,
   kind: 'MachineSet',

@@ -6,6 +6,8 @@ import { Inject, Module, type INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
+  BOOTSTRAP_API_VERSION,
+  BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
   CONTRACT_VERSION_LABEL_V1BETA2,
   MACHINE_FINALIZER,
@@ -102,8 +104,6 @@ class TestInfraProvisioner {
     await this.client.updateStatus({ ...withId, status: { initialization: { provisioned: true } } });
   }
 }
-
-export const BOOTSTRAP_API_VERSION = 'bootstrap.cluster.x-k8s.io/v1beta2';
 
 /** The bootstrap provider's part for KubeadmConfigs (opt-in): data Secret name and dataSecretCreated in status. */
 @ReconcilerFor({
@@ -394,7 +394,7 @@ export async function createDeployment(
           bootstrap: o.bootstrapTemplate
             ? {
                 configRef: {
-                  apiGroup: 'bootstrap.cluster.x-k8s.io',
+                  apiGroup: BOOTSTRAP_GROUP,
                   kind: 'KubeadmConfigTemplate',
                   name: o.bootstrapTemplate,
                 },
