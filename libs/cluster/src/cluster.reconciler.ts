@@ -54,6 +54,7 @@ import { reconcileControlPlanePhase, reconcileInfrastructurePhase, type PhaseRes
 import type { ClusterScope } from './scope';
 import { emptyDescendants } from './scope';
 import { computeClusterStatus } from './status';
+import { controlPlaneMachineToCluster, machineDeploymentToCluster } from './watch-map';
 
 const clusterRef = (namespace: string | undefined, name: string): ObjectRef => ({
   apiVersion: ClusterGVK.apiVersion,
@@ -61,15 +62,6 @@ const clusterRef = (namespace: string | undefined, name: string): ObjectRef => (
   namespace,
   name,
 });
-const byClusterNameLabel = (o: KubeObject): Request[] => {
-  const name = o.metadata.labels?.[CLUSTER_NAME_LABEL];
-  return name ? [{ namespace: o.metadata.namespace, name }] : [];
-};
-const bySpecClusterName = (o: KubeObject): Request[] => {
-  const name = (o.spec as { clusterName?: string } | undefined)?.clusterName;
-  return name ? [{ namespace: o.metadata.namespace, name }] : [];
-};
-
 /** The lowest positive requeue (upstream util.LowestNonZeroResult). */
 const lowest = (delays: (number | undefined)[]): Result | void => {
   const positive = delays.filter((d): d is number => d !== undefined && d > 0);
@@ -79,12 +71,9 @@ const lowest = (delays: (number | undefined)[]): Result | void => {
 @ReconcilerFor({
   name: CLUSTER_CONTROLLER_NAME,
   for: { apiVersion: ClusterGVK.apiVersion, kind: 'Cluster' },
-  // Upstream watches control plane Machines and MachineDeployments; here every Machine of the Cluster (by its
-  // cluster-name label) and its MachineSets too, so the worker conditions and the deletion's wait follow them.
   watches: [
-    { apiVersion: MachineGVK.apiVersion, kind: 'Machine', map: byClusterNameLabel },
-    { apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', map: bySpecClusterName },
-    { apiVersion: MachineSetGVK.apiVersion, kind: 'MachineSet', map: bySpecClusterName },
+    { apiVersion: MachineGVK.apiVersion, kind: 'Machine', map: controlPlaneMachineToCluster },
+    { apiVersion: MachineDeploymentGVK.apiVersion, kind: 'MachineDeployment', map: machineDeploymentToCluster },
   ],
   maxConcurrentReconciles: 10,
 })

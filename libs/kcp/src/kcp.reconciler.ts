@@ -64,6 +64,7 @@ import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { controlPlaneFailureDomains } from './failure-domains';
 import { machineNamingTemplateErrors } from './machine-naming';
+import { clusterPausedTransitionsOrInfrastructureProvisioned } from '@capi/predicates';
 import { getOwningCluster, kcpRequestsForCluster } from './owning-cluster';
 import { reconcileKcpDelete } from './deletion-io';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, type WorkloadClusterProvider } from './workload-cluster';
@@ -91,7 +92,16 @@ interface StepOutcome {
   name: KCP_CONTROLLER_NAME,
   for: KCP,
   owns: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Machine' }],
-  watches: [{ apiVersion: ClusterGVK.apiVersion, kind: 'Cluster', map: (c) => kcpRequestsForCluster(c as Cluster) }],
+  // As upstream's kubeadmcontrolplane_controller.go: a Cluster's pause flip or its infrastructure becoming provisioned,
+  // not each of its status writes.
+  watches: [
+    {
+      apiVersion: ClusterGVK.apiVersion,
+      kind: 'Cluster',
+      map: (c) => kcpRequestsForCluster(c as Cluster),
+      predicates: [clusterPausedTransitionsOrInfrastructureProvisioned],
+    },
+  ],
   maxConcurrentReconciles: 4,
 })
 export class KubeadmControlPlaneReconciler implements Reconciler {

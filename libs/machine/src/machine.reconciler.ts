@@ -13,6 +13,7 @@ import {
   KUBE_CLIENT,
   MANAGER,
   ReconcilerFor,
+  anyOf,
   indexByFieldPath,
   isNotFound,
   type Client,
@@ -26,6 +27,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { HookRetryCache } from '@capi/inplace';
+import { clusterControlPlaneInitialized, clusterPausedTransitions } from '@capi/predicates';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver, ExternalObjectTracker } from '@capi/external';
@@ -271,7 +273,11 @@ export class MachineReconciler implements Reconciler {
     if (this.watching) return;
     this.watching = true;
     watchMachineOwners(this.cache, (req) => this.enqueue(req));
-    // Cluster changes (paused, control plane initialized) concern every Machine of the cluster.
+    // Of a Cluster's updates only the control plane becoming initialized concerns its Machines (upstream's Cluster
+    // watch with predicates.ClusterControlPlaneInitialized in core/reconcilers/machine/machine_controller.go), so the
+    // Cluster's own status writes don't re-reconcile every Machine. Also a pause flip: upstream's Machines resume on
+    // their next event after an unpause, these at once.
+    const concerned = anyOf(clusterControlPlaneInitialized, clusterPausedTransitions);
     const forward = (c: KubeObject) => {
       const machines = this.cache.listStored(MachineGVK.apiVersion, 'Machine', {
         namespace: c.metadata.namespace,
@@ -279,14 +285,11 @@ export class MachineReconciler implements Reconciler {
       });
       for (const m of machines) this.enqueue({ namespace: m.metadata.namespace, name: m.metadata.name! });
     };
-    const deleted = (c: KubeObject) => {
+    this.cache.informerFor(ClusterGVK.apiVersion, 'Cluster').addEventHandler({
+      onUpdate: (o, n) => concerned.update!(o, n) && forward(n),
       // The workload cluster goes with it: stop its Node informer (upstream ClusterCache disconnects).
-      this.workloadNodes.close(clusterKeyOf(c));
-      forward(c);
-    };
-    this.cache
-      .informerFor(ClusterGVK.apiVersion, 'Cluster')
-      .addEventHandler({ onAdd: forward, onUpdate: (_o, n) => forward(n), onDelete: deleted });
+      onDelete: (c) => this.workloadNodes.close(clusterKeyOf(c)),
+    });
     // A workload Node appearing or changing concerns its Machine (upstream nodeToMachine): by the Machine annotation
     // on the Node, else by spec.providerID among the cluster's Machines.
     this.workloadNodes.watchNodes((cluster, node) => {

@@ -35,6 +35,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
+import { clusterPausedTransitions } from '@capi/predicates';
 import { ServerSideApplier } from '@capi/ssa';
 import { evaluateTarget, isControlPlaneInitialized, type ClusterLike, type TargetHealth } from './evaluate';
 import { decideMachineMarking } from './marking';
@@ -131,9 +132,11 @@ export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, O
       },
       onDelete: onMachine,
     });
+    // Only a Cluster's pause flip (upstream's Cluster watch with predicates.ClusterPausedTransitions in
+    // machinehealthcheck_controller.go), not each of its status writes.
     this.cache
       .informerFor(ClusterGVK.apiVersion, 'Cluster')
-      .addEventHandler({ onAdd: onCluster, onUpdate: (_o, n) => onCluster(n), onDelete: onCluster });
+      .addEventHandler({ onUpdate: (o, n) => clusterPausedTransitions.update!(o, n) && onCluster(n) });
   }
 
   /** The default provider keeps one client per workload cluster: release their connections. */

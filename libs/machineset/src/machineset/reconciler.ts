@@ -63,10 +63,10 @@ import {
   planMoves,
   replicaDelta,
 } from './moves';
+import { clusterPausedTransitions } from '@capi/predicates';
 import { planRemediation, type OwnerRemediatedUpdate } from './remediation';
 import { computeMachineSetStatus } from './status';
 import {
-  clusterPausedTransitions,
   machineSetRequestsForCluster,
   machineSetRequestsForMachineDeployment,
   machineSetRequestsForOrphanMachine,

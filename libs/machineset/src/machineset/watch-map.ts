@@ -4,7 +4,7 @@
 import { labelSelectorAsSelector, type KubeObject } from '@capi/apimachinery';
 import { CLUSTER_NAME_FIELD, controlledBy } from '@capi/index';
 import { CLUSTER_API_VERSION, type MachineSet } from '@capi/api';
-import type { MapContext, Predicate, Request } from '@capi/controller-runtime';
+import type { MapContext, Request } from '@capi/controller-runtime';
 
 /** The MachineSets whose controller owner is the given MachineDeployment (their Machines' UpToDate depends on it). */
 export function machineSetRequestsForMachineDeployment(md: KubeObject, { cache }: MapContext): Request[] {
@@ -42,12 +42,3 @@ export function machineSetRequestsForCluster(cluster: KubeObject, { cache }: Map
     })
     .map((ms) => ({ namespace: ms.metadata.namespace, name: ms.metadata.name ?? '' }));
 }
-
-const clusterPaused = (o: KubeObject) => (o as { spec?: { paused?: boolean } }).spec?.paused === true;
-
-/** Only Cluster updates that flip spec.paused (upstream predicates.ClusterPausedTransitions); no create/delete. */
-export const clusterPausedTransitions: Predicate = {
-  create: () => false,
-  delete: () => false,
-  update: (o, n) => clusterPaused(o) !== clusterPaused(n),
-};
