@@ -62,6 +62,9 @@ const clusterRef = (namespace: string | undefined, name: string): ObjectRef => (
   namespace,
   name,
 });
+/** How long a reconcile waits for the cache to show its own write before it ends anyway. */
+const OWN_WRITE_WAIT_MS = 5000;
+
 /** The lowest positive requeue (upstream util.LowestNonZeroResult). */
 const lowest = (delays: (number | undefined)[]): Result | void => {
   const positive = delays.filter((d): d is number => d !== undefined && d > 0);
@@ -176,7 +179,7 @@ export class ClusterReconciler implements Reconciler {
       }
       // reconcileKubeconfig: only for Clusters without a control plane object; not ported (see README).
     } finally {
-      await this.writeCluster(scope, original, errors.length === 0);
+      await this.writeCluster(scope, original, errors.length === 0, ctx.signal);
     }
     if (errors.length)
       throw errors.length === 1 ? errors[0] : new AggregateError(errors, errors.map((e) => e.message).join('; '));
@@ -222,7 +225,12 @@ export class ClusterReconciler implements Reconciler {
   }
 
   /** The status (./status), then the changed spec, metadata and status fields (upstream's deferred patchCluster). */
-  private async writeCluster(scope: ClusterScope, original: Cluster, succeeded: boolean): Promise<void> {
+  private async writeCluster(
+    scope: ClusterScope,
+    original: Cluster,
+    succeeded: boolean,
+    signal: AbortSignal,
+  ): Promise<void> {
     const cluster = scope.cluster;
     const controlPlaneContractVersion = scope.controlPlane ? 'v1beta2' : '';
     const key = { namespace: cluster.metadata.namespace!, name: cluster.metadata.name! };
@@ -255,12 +263,23 @@ export class ClusterReconciler implements Reconciler {
       // The last finalizer gone: the Cluster is deleted, there is no status to write.
       if (finalizersChanged && !written) return;
       generation = written?.metadata.generation ?? generation;
+      if (written) await this.observeOwnWrite(ref, written, signal);
     }
     if (succeeded && generation) status.observedGeneration = generation;
     try {
-      await patchStatus(this.client, ref, original.status, status);
+      const written = await patchStatus<Cluster>(this.client, ref, original.status, status);
+      if (written) await this.observeOwnWrite(ref, written, signal);
     } catch (e) {
       if (!(finalizersChanged && isNotFound(e))) throw e;
     }
+  }
+
+  /**
+   * Until the cache has this reconcile's own write. The conditions patch reads the Cluster from the cache and is guarded
+   * by its resourceVersion (upstream's patch helper); the next reconcile often starts at once (a MachineDeployment
+   * changed meanwhile), and from a cache still behind, its patch would be refused and retried 100 ms later.
+   */
+  private async observeOwnWrite(ref: ObjectRef, written: Cluster, signal: AbortSignal): Promise<void> {
+    await this.cache.waitForResourceVersion(ref, written.metadata.resourceVersion!, OWN_WRITE_WAIT_MS, signal);
   }
 }

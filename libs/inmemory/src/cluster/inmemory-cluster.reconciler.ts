@@ -21,6 +21,7 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
+import { clusterPausedTransitions } from '@capi/predicates';
 import { ServerSideApplier } from '@capi/ssa';
 import { INMEMORY_API_VERSION, type InMemoryCluster } from '../api/types';
 import {
@@ -112,6 +113,8 @@ export function desiredClusterStatus(
         const ref = (c as Cluster).spec?.infrastructureRef;
         return ref?.kind === KIND && c.metadata.namespace ? [{ namespace: c.metadata.namespace, name: ref.name }] : [];
       },
+      // A pause flip only, not each Cluster status write (upstream's DevCluster reconciler, devcluster_reconciler.go).
+      predicates: [clusterPausedTransitions],
     },
   ],
   maxConcurrentReconciles: 10,
