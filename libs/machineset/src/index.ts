@@ -14,6 +14,8 @@ export {
   type MachineSetDiff,
   type MachineSetLike,
   type MachineSpecLike,
+  maxSurge,
+  maxUnavailable,
   type MachineTemplateSpecLike,
   type ObjectMetaLike,
   type ObjectReferenceLike,
