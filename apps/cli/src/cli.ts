@@ -1,5 +1,5 @@
 // `capi-inplace` entry: parse, connect, run one command. Exit codes: 0 success, 1 error (one `error:` line on
-// stderr, or a stalled / timed-out rollout), 2 bad command line (with the usage).
+// stderr; a stalled / timed-out rollout adds its blocking conditions after it), 2 bad command line (with the usage).
 import { parseCliArgs, USAGE, UsageError } from './args';
 import { describeCluster } from './describe';
 import { CliError, connect, type Connection } from './kube';
@@ -37,7 +37,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(`${await rolloutPlan(conn, cmd.file)}\n`);
       return 0;
     }
-    return await rolloutStatus(conn, { ...cmd, out: io.stdout });
+    return await rolloutStatus(conn, { ...cmd, out: io.stdout, err: io.stderr });
   } catch (e) {
     const message = e instanceof CliError ? e.message : `${(e as Error)?.message ?? String(e)}`;
     io.stderr.write(`error: ${message.split('\n')[0]}\n`);

@@ -30,6 +30,8 @@ export interface RolloutStatusOptions {
   timeoutMs?: number;
   stallTimeoutMs: number;
   out: { write(s: string): void; isTTY?: boolean };
+  /** Where a stall, a timeout or a deletion is reported (the `error:` line and the blocking conditions). */
+  err: { write(s: string): void };
   now?: () => number;
 }
 
@@ -64,7 +66,7 @@ export async function rolloutStatus(conn: Connection, o: RolloutStatusOptions): 
       for (const t of timers) clearTimeout(t);
       if (stallTimer) clearTimeout(stallTimer);
       if (o.out.isTTY && lastLine) o.out.write('\n');
-      if (message) o.out.write(`${message}\n`);
+      if (message) (code === 0 ? o.out : o.err).write(`${message}\n`);
       resolve(code);
     };
     const fail = (e: unknown) => {
