@@ -214,13 +214,14 @@ describe('capi-inplace', () => {
       });
       const r = await cli('rollout', 'status', 'md', 'md', '--stall-timeout', '2s');
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain('error: md "md" rollout stalled: no progress for 2s; blocking:');
-      expect(r.stdout).toContain(
+      expect(errorLines(r)).toEqual(['error: md "md" rollout stalled: no progress for 2s; blocking:']);
+      expect(r.stderr).toContain(
         'MachineDeployment md: RollingOut=True RollingOut: Rolling out 2 not up-to-date replicas',
       );
-      expect(r.stdout).toContain(
+      expect(r.stderr).toContain(
         'MachineDeployment md: InPlaceOnly=False ReplacementRequired: the change needs new Machines',
       );
+      expect(r.stdout).not.toContain('error:');
     });
 
     it('an unknown MachineDeployment is one error line', async () => {
