@@ -14,6 +14,8 @@ export {
   type MachineSetDiff,
   type MachineSetLike,
   type MachineSpecLike,
+  maxSurge,
+  maxUnavailable,
   type MachineTemplateSpecLike,
   type ObjectMetaLike,
   type ObjectReferenceLike,
@@ -40,3 +42,12 @@ export { MachineSetModule } from './module';
 export type { MachineSetControllersOptions } from './options';
 export { MACHINESET_CLOCK } from './machineset/reconciler';
 export { MACHINEDEPLOYMENT_CLOCK, MACHINEDEPLOYMENT_OPTIONS } from './machinedeployment/reconciler';
+// The MachineDeployment's rollout decision and its CanUpdateMachineSet check, for tools that plan without writing
+// (`capi-inplace rollout plan`).
+export {
+  type MachineSetInPlaceAnswer,
+  MachineSetInPlaceChecker,
+  type MachineSetInPlaceCheckerDeps,
+  TemplateNotFoundError,
+} from './machinedeployment/can-update';
+export { type MachineDeploymentPlanInput, planMachineDeploymentRollout } from './machinedeployment/plan-rollout';

@@ -43,6 +43,7 @@ export {
   NAMESPACE_LABELS_READER,
   RUNTIME_CLIENT,
   RUNTIME_SDK_METRICS,
+  namespaceLabelsFromClient,
   RuntimeClientModule,
   type RuntimeClientModuleOptions,
 } from './runtime-client.module';

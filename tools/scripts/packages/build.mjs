@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Builds the publishable npm packages (@capi/<lib>, @capi/manager) into dist/ and optionally packs them.
 //
-//   node tools/scripts/packages/build.mjs [--pack] [name...]     (names: api, controller-runtime, ..., manager; default all)
+//   node tools/scripts/packages/build.mjs [--pack] [name...]     (names: api, controller-runtime, ..., manager, cli; default all)
 //
-// One tsc program (declarations + decorator metadata) compiles the requested packages (src/index.ts, and
-// src/testing/index.ts for the "./testing" entry point when there is one) and the @capi packages they depend on;
+// One tsc program (declarations + decorator metadata) compiles the requested packages (src/index.ts,
+// src/testing/index.ts for the "./testing" entry point when there is one, and the scripts of package.json "bin", e.g.
+// "./main.js" from src/main.ts) and the @capi packages they depend on;
 // `@capi/*` imports stay bare specifiers, resolved as npm dependencies once installed. Each package's committed
 // package.json (libs/<lib>/package.json, apps/manager/package.json) is copied with the compiled files and the run-time
 // assets of src/ (RUNTIME_ASSETS: the .proto schemas) to dist/<dir>/; the build fails when its dependencies do not
@@ -22,7 +23,7 @@ const wanted = args.filter((a) => !a.startsWith('--'));
 
 /** Every package: its directory and committed package.json. */
 function packages() {
-  const dirs = [...readdirSync(join(root, 'libs')).map((d) => `libs/${d}`), 'apps/manager'];
+  const dirs = [...readdirSync(join(root, 'libs')).map((d) => `libs/${d}`), 'apps/manager', 'apps/cli'];
   return dirs
     .filter((d) => existsSync(join(root, d, 'package.json')))
     .map((dir) => ({
@@ -54,6 +55,10 @@ const visit = (p) => {
 };
 selected.forEach(visit);
 
+/** The sources of a package's executables: "bin" entries "./x.js" are compiled from src/x.ts. */
+const binSources = (p) =>
+  Object.values(p.manifest.bin ?? {}).map((b) => `src/${b.replace(/^\.\//, '').replace(/\.js$/, '.ts')}`);
+
 // 1. Compile.
 const buildDir = join(root, 'tmp/packages/build');
 rmSync(buildDir, { recursive: true, force: true });
@@ -73,7 +78,7 @@ writeFileSync(
     },
     // A package's test helpers (src/testing/index.ts, its "./testing" export) compile with it.
     files: [...closure.values()].flatMap((p) =>
-      ['src/index.ts', 'src/testing/index.ts']
+      ['src/index.ts', 'src/testing/index.ts', ...binSources(p)]
         .filter((f) => f === 'src/index.ts' || existsSync(join(root, p.dir, f)))
         .map((f) => `../../${p.dir}/${f}`),
     ),

@@ -1,6 +1,7 @@
 // Command-line flags, spelled as upstream (pflag): `--flag=value` and `--flag value`; boolean flags take no
 // separate value (`--leader-elect`, `--leader-elect=false`), exactly like pflag's NoOptDefVal for bools. A repeated
 // flag takes its last value, as with pflag.
+import { parseDuration } from '@capi/apimachinery';
 
 export type FlagType = 'string' | 'bool';
 
@@ -350,20 +351,5 @@ export function usage(defs: readonly FlagDef[] = FLAGS): string {
   return lines.join('\n') + '\n';
 }
 
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Parses a Go duration string ("15s", "1m30s", "250ms") into milliseconds; undefined when malformed. */
-export function parseDuration(s: string): number | undefined {
-  if (s === '0') return 0;
-  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
-  let total = 0;
-  let pos = 0;
-  while (pos < s.length) {
-    re.lastIndex = pos;
-    const m = re.exec(s);
-    if (!m) return undefined;
-    total += Number(m[1]) * UNIT_MS[m[2]];
-    pos = re.lastIndex;
-  }
-  return pos === 0 ? undefined : total;
-}
+// Go duration strings ("15s", "1m30s"): @capi/apimachinery's parseDuration, re-exported for the manager's users.
+export { parseDuration };

@@ -40,12 +40,21 @@ export class TemplateNotFoundError extends Error {
   }
 }
 
+/** The answer for one (old, new) MachineSet pair. */
+export interface MachineSetInPlaceAnswer {
+  canUpdate: boolean;
+  /** ExtensionConfigs whose patches make up the accepted change (empty when not in place). */
+  updaters: string[];
+  /** Why not in place (the coverage check's "<Kind> cannot be updated in-place: ..." lines); empty when in place. */
+  reasons: string[];
+}
+
 export const canUpdateCacheKey = (oldMS: MachineSet, newMS: MachineSet): string =>
   `${oldMS.metadata.namespace}/${oldMS.metadata.name} => ${newMS.metadata.namespace}/${newMS.metadata.name}`;
 
 export class MachineSetInPlaceChecker {
   private readonly log = new Logger('MachineSetInPlaceChecker');
-  private readonly cache: LRUExpireCache<{ canUpdate: boolean; updaters: string[] }>;
+  private readonly cache: LRUExpireCache<MachineSetInPlaceAnswer>;
   private readonly ttlMs: number;
 
   constructor(private readonly deps: MachineSetInPlaceCheckerDeps) {
@@ -63,19 +72,30 @@ export class MachineSetInPlaceChecker {
     newMS: MachineSet,
     log: Pick<ReconcileLogger, 'log'> = this.log,
   ): Promise<boolean> {
+    return (await this.check(oldMS, newMS, log)).canUpdate;
+  }
+
+  /** canUpdate with its grounds: the updaters whose patches make up the change, or why it cannot be done in place. */
+  async check(
+    oldMS: MachineSet,
+    newMS: MachineSet,
+    log: Pick<ReconcileLogger, 'log'> = this.log,
+  ): Promise<MachineSetInPlaceAnswer> {
     const key = canUpdateCacheKey(oldMS, newMS);
     const request = await this.buildRequest(oldMS, newMS);
-    if (!request) return false;
+    if (!request)
+      return { canUpdate: false, updaters: [], reasons: ['a bootstrap config template is set on one MachineSet only'] };
     const runtimeClient = this.deps.runtimeClient;
     if (!runtimeClient) {
       log.log(`${key}: no runtime client, cannot update in place`);
-      return false;
+      return { canUpdate: false, updaters: [], reasons: ['no runtime client'] };
     }
     // Listed before the cache is read, like upstream: with no extension registered (any more), nothing is in place.
     const extensions = await runtimeClient.getAllExtensions('CanUpdateMachineSet', oldMS);
-    if (extensions.length === 0) return false;
+    if (extensions.length === 0)
+      return { canUpdate: false, updaters: [], reasons: ['no CanUpdateMachineSet extension is registered'] };
     const cached = this.cache.get(key);
-    if (cached !== undefined) return cached.canUpdate;
+    if (cached !== undefined) return cached;
 
     const listed: CoverageRuntimeClient = {
       getAllExtensions: async () => extensions,
@@ -88,8 +108,9 @@ export class MachineSetInPlaceChecker {
       request,
     });
     if (!result.canUpdate) log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
-    this.cache.add(key, { canUpdate: result.canUpdate, updaters: result.contributors }, this.ttlMs);
-    return result.canUpdate;
+    const answer = { canUpdate: result.canUpdate, updaters: result.contributors, reasons: result.reasons };
+    this.cache.add(key, answer, this.ttlMs);
+    return answer;
   }
 
   /**

@@ -36,20 +36,11 @@ import type { CoverageRuntimeClient } from '@capi/inplace';
 import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
-import {
-  planOnDelete,
-  planRollingUpdate,
-  type MachineDeploymentLike,
-  type MachineLike,
-  type MachineSetLike,
-  type PlanOptions,
-  type RolloutPlan,
-} from '../rollout';
+import type { RolloutPlan } from '../rollout';
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { MachineSetInPlaceChecker } from './can-update';
 import { clusterOwnershipPatch } from './cluster-ownership';
-import { computeDesiredMachineSet } from './desired-ms';
 import {
   machineSetApplyFailedEvent,
   machineSetAppliedEvent,
@@ -57,6 +48,7 @@ import {
   type MachineDeploymentEvent,
 } from './events';
 import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
+import { planMachineDeploymentRollout } from './plan-rollout';
 import { computeMachineDeploymentStatus } from './status';
 
 export const MACHINEDEPLOYMENT_FIELD_MANAGER = 'capi-machinedeployment';
@@ -250,30 +242,14 @@ export class MachineDeploymentReconciler implements Reconciler {
     machineSets: MachineSet[],
     machines: Machine[],
   ): Promise<RolloutPlan> | RolloutPlan {
-    const taken = new Set(machineSets.map((ms) => ms.metadata.name ?? ''));
-    const inPlace = this.gates.enabled('InPlaceUpdates');
-    const options: PlanOptions = {
-      inPlaceUpdatesEnabled: inPlace,
-      canUpdateMachineSetInPlace: inPlace
-        ? (oldMS, newMS) =>
-            this.inPlaceChecker.canUpdate(oldMS as unknown as MachineSet, newMS as unknown as MachineSet, ctx.log)
-        : undefined,
-      computeDesiredMachineSet: (d, current) =>
-        computeDesiredMachineSet(
-          d as unknown as MachineDeployment,
-          current as unknown as MachineSet | undefined,
-          taken,
-        ) as unknown as MachineSetLike,
+    return planMachineDeploymentRollout({
+      md,
+      machineSets,
+      machines,
+      inPlaceUpdatesEnabled: this.gates.enabled('InPlaceUpdates'),
+      canUpdateMachineSetInPlace: (oldMS, newMS) => this.inPlaceChecker.canUpdate(oldMS, newMS, ctx.log),
       now: () => new Date(this.clock.now()),
-    };
-    const snapshot = {
-      md: md as unknown as MachineDeploymentLike,
-      machineSets: machineSets as unknown as MachineSetLike[],
-      machines: machines as unknown as MachineLike[],
-    };
-    return md.spec.rollout?.strategy?.type === 'OnDelete'
-      ? planOnDelete(snapshot, options)
-      : planRollingUpdate(snapshot, options);
+    });
   }
 
   /**

@@ -1,4 +1,4 @@
-// Ages as kube prints them: apimachinery util/duration HumanDuration (~2-3 significant figures) and the printers'
+// Ages as kube prints them: k8s.io/apimachinery util/duration HumanDuration (~2-3 significant figures) and the printers'
 // translateTimestampSince ("<unknown>" for an unset timestamp).
 
 /** HumanDuration of a duration in milliseconds: "45s", "5m30s", "2h10m", "3d4h", "2y30d". */
@@ -40,4 +40,22 @@ export function timestampSince(ts: unknown, now: Date): string {
   const t = Date.parse(ts);
   if (Number.isNaN(t)) return '<invalid>';
   return humanDuration(now.getTime() - t);
+}
+
+const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go duration string ("15s", "1m30s", "250ms") into milliseconds; undefined when malformed. */
+export function parseDuration(s: string): number | undefined {
+  if (s === '0') return 0;
+  const re = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/y;
+  let total = 0;
+  let pos = 0;
+  while (pos < s.length) {
+    re.lastIndex = pos;
+    const m = re.exec(s);
+    if (!m) return undefined;
+    total += Number(m[1]) * UNIT_MS[m[2]];
+    pos = re.lastIndex;
+  }
+  return pos === 0 ? undefined : total;
 }
