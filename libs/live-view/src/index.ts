@@ -1,5 +1,5 @@
 export { isLoopback, parseLiveViewAddress, type LiveViewAddress } from './address';
-export { DEFAULT_ASSETS_DIR, LiveViewModule, LiveViewService, type LiveViewOptions } from './live-view.module';
+export { DEFAULT_ASSETS_DIR, LiveViewListenError, LiveViewModule, LiveViewService, type LiveViewOptions } from './live-view.module';
 export {
   RolloutCounter,
   rolloutOwnerOf,

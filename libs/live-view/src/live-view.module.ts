@@ -39,6 +39,16 @@ const API_VERSIONS: Record<ViewKind, string> = {
   Machine: CLUSTER_API_VERSION,
 };
 
+/** The view's address cannot be listened on (busy port, unknown host); the message names the flag. */
+export class LiveViewListenError extends Error {
+  constructor(host: string, port: number, cause: NodeJS.ErrnoException) {
+    super(
+      `cannot serve the live view on ${host}:${port}: ${cause.code ?? cause.message}; choose another address with --live-view-address=host:port (empty turns it off)`,
+    );
+    this.name = 'LiveViewListenError';
+  }
+}
+
 @Injectable()
 export class LiveViewService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly log = new Logger('live-view');
@@ -83,11 +93,9 @@ export class LiveViewService implements OnApplicationBootstrap, OnApplicationShu
         onChange: (l) => this.store.onChange(l),
       },
     }).catch((e: NodeJS.ErrnoException) => {
-      throw new Error(
-        `cannot serve the live view on ${host}:${port}: ${e.code ?? e.message}; choose another address with --live-view-address=host:port (empty turns it off)`,
-      );
+      throw new LiveViewListenError(host, port, e);
     });
-    this.log.log(`serving the live view on http://${this.server.address}/`);
+    this.log.log('serving live view', { address: this.server.address, url: `http://${this.server.address}/` });
     if (!loopback)
       this.log.warn(
         `the live view listens on ${host}, not a loopback address: anyone who reaches it sees every Cluster this manager sees (it has no authentication)`,

@@ -40,7 +40,7 @@ export class ObjectStore {
 
   remove(kind: ViewKind, obj: KubeObject): void {
     this.byKind.get(kind)!.delete(keyOf(obj));
-    if (kind === 'Machine') this.counts.forget(obj as Machine);
+    if (kind === 'Machine') this.counts.forget(obj as Machine, this.now());
     this.changed();
   }
 

@@ -87,35 +87,62 @@ describe('RolloutCounter', () => {
     expect(last(c)).toMatchObject({ inPlace: 0, replaced: 0 });
   });
 
-  it('counts a new Machine as a replacement while another Machine of its owner is outdated', () => {
+  /** Two Machines created up to date, then outdated by a change of their owner. */
+  const outdatedPair = (c: RolloutCounter) => {
+    for (const uid of ['old-1', 'old-2']) c.observe(machine(uid, { upToDate: 'True' }), 0);
+    for (const uid of ['old-1', 'old-2']) c.observe(machine(uid, { upToDate: 'False' }), 1);
+  };
+
+  it('counts a replacement when a Machine created beside outdated ones is followed by an outdated deletion (surge)', () => {
     const c = new RolloutCounter();
-    c.observe(machine('old-1', { upToDate: 'True' }), 1);
-    c.observe(machine('old-2', { upToDate: 'True' }), 1);
-    c.observe(machine('old-1', { upToDate: 'False' }), 2);
-    c.observe(machine('old-2', { upToDate: 'False' }), 2);
-    expect(c.observe(machine('new-1'), 3)).toBe(true);
-    c.observe(machine('new-1', { upToDate: 'True' }), 4);
-    c.forget(machine('old-1'));
-    expect(c.observe(machine('new-2'), 5)).toBe(true);
-    c.forget(machine('old-2'));
-    expect(last(c)).toEqual({ t: 5, inPlace: 0, replaced: 2 });
+    outdatedPair(c);
+    expect(c.observe(machine('new-1'), 2)).toBe(false);
+    expect(c.observe(machine('old-1', { upToDate: 'False', deleting: true }), 3)).toBe(true);
+    expect(c.forget(machine('old-1'), 4)).toBe(false);
+    expect(last(c)).toEqual({ t: 3, inPlace: 0, replaced: 1 });
   });
 
-  it('counts no replacement when a cluster is created or an up-to-date owner scales up', () => {
+  it('counts a replacement when an outdated Machine is deleted first and a new one follows (no surge)', () => {
+    const c = new RolloutCounter();
+    outdatedPair(c);
+    expect(c.observe(machine('old-1', { upToDate: 'False', deleting: true }), 2)).toBe(false);
+    c.forget(machine('old-1'), 3);
+    c.observe(machine('old-2', { upToDate: 'False', deleting: true }), 4);
+    c.forget(machine('old-2'), 5);
+    // The last outdated Machine is gone before its replacement exists: it still pairs up.
+    expect(c.observe(machine('new-1'), 6)).toBe(true);
+    expect(c.observe(machine('new-2'), 7)).toBe(true);
+    expect(c.observe(machine('new-3'), 8)).toBe(false);
+    expect(last(c)).toEqual({ t: 7, inPlace: 0, replaced: 2 });
+  });
+
+  it('pairs a deletion seen only as the DELETED event', () => {
+    const c = new RolloutCounter();
+    outdatedPair(c);
+    c.observe(machine('new-1'), 2);
+    expect(c.forget(machine('old-1'), 3)).toBe(true);
+    expect(last(c)).toMatchObject({ replaced: 1 });
+  });
+
+  it('counts no replacement when a cluster is created, an up-to-date owner scales up or up-to-date Machines go', () => {
     const c = new RolloutCounter();
     expect(c.observe(machine('a'), 1)).toBe(false);
     expect(c.observe(machine('b'), 1)).toBe(false);
     c.observe(machine('a', { upToDate: 'True' }), 2);
     expect(c.observe(machine('c'), 3)).toBe(false);
+    expect(c.observe(machine('a', { upToDate: 'True', deleting: true }), 4)).toBe(false);
+    expect(c.forget(machine('b'), 5)).toBe(false);
+    expect(c.observe(machine('d'), 6)).toBe(false);
     expect(last(c)).toMatchObject({ inPlace: 0, replaced: 0 });
   });
 
-  it("does not count another owner's outdated Machines", () => {
+  it("does not pair another owner's Machines", () => {
     const c = new RolloutCounter();
     c.observe(machine('cp-1', { owner: { cp: 'demo-cp' }, upToDate: 'False' }), 1);
     expect(c.observe(machine('w-1'), 2)).toBe(false);
-    expect(last(c, 'demo-cp')).toMatchObject({ replaced: 0 });
-    expect(c.observe(machine('cp-2', { owner: { cp: 'demo-cp' } }), 3)).toBe(true);
+    expect(c.observe(machine('cp-1', { owner: { cp: 'demo-cp' }, upToDate: 'False', deleting: true }), 3)).toBe(false);
+    expect(c.observe(machine('w-2'), 4)).toBe(false);
+    expect(c.observe(machine('cp-2', { owner: { cp: 'demo-cp' } }), 5)).toBe(true);
     expect(last(c, 'demo-cp')).toMatchObject({ replaced: 1 });
     expect(last(c)).toMatchObject({ replaced: 0 });
   });
@@ -124,6 +151,7 @@ describe('RolloutCounter', () => {
     const c = new RolloutCounter();
     c.observe(machine('old', { upToDate: 'False' }), 1, true);
     expect(c.observe(machine('new'), 1, true)).toBe(false);
+    expect(c.observe(machine('old', { upToDate: 'False', deleting: true }), 1, true)).toBe(false);
     c.observe(machine('upd', { updating: true }), 1, true);
     expect(c.observe(machine('upd', { upToDate: 'True' }), 2)).toBe(true);
     expect(last(c)).toMatchObject({ inPlace: 1, replaced: 0 });

@@ -3,9 +3,11 @@
 // - in place: a Machine that was updating in place (upstream's update-in-progress annotation or a pending
 //   UpdateMachine hook, @capi/api isUpdateInProgress) and then is no longer, with the same UID and not being deleted.
 //   Each completed in-place update counts once (a Machine updated twice counts twice).
-// - replaced: a Machine with a new UID that appears while another Machine of the same owner is not up to date
-//   (UpToDate=False): the rollout created it to take an outdated Machine's place (a Machine of the new MachineSet,
-//   or for a KCP the Machine its scale-up creates). Creating a cluster or scaling up an up-to-date owner counts nothing.
+// - replaced: an outdated Machine (UpToDate=False) of the owner deleted, paired with a Machine with a new UID created
+//   for the owner during the rollout: one count per pair, when the pair is complete. A rollout with surge creates the
+//   new Machine first (while outdated ones exist: a Machine of the new MachineSet, or the KCP's scale-up), one without
+//   deletes first and creates the new one after; both orders pair up. Creating a cluster, scaling an up-to-date owner
+//   and deleting up-to-date Machines (the Cluster's deletion) count nothing.
 // Machines seen before the informer synced are the baseline: they are remembered, not counted.
 import {
   isUpdateInProgress,
@@ -55,6 +57,15 @@ interface Seen {
   owner: string;
   updating: boolean;
   outdated: boolean;
+  deleting: boolean;
+}
+
+/** Halves of replacements not paired yet, per owner. */
+interface Unpaired {
+  /** New Machines created while the owner had outdated ones. */
+  created: number;
+  /** Outdated Machines deleted before their replacement was created. */
+  deleted: number;
 }
 
 export interface RolloutCounterOptions {
@@ -71,6 +82,7 @@ const upToDateStatus = (m: Machine) =>
 export class RolloutCounter {
   private readonly machines = new Map<string, Seen>();
   private readonly series = new Map<string, OwnerSeries>();
+  private readonly unpaired = new Map<string, Unpaired>();
   private readonly maxPoints: number;
   private readonly maxOwners: number;
 
@@ -94,20 +106,53 @@ export class RolloutCounter {
       owner: key,
       updating: isUpdateInProgress(m),
       outdated: upToDateStatus(m) === 'False',
+      deleting: !!m.metadata.deletionTimestamp,
     };
     this.machines.set(uid, next);
     if (baseline) return false;
-    if (!prev) {
-      const replacing = [...this.machines].some(([u, s]) => u !== uid && s.owner === key && s.outdated);
-      return replacing ? this.add(series, now, 'replaced') : false;
-    }
-    if (prev.updating && !next.updating && !m.metadata.deletionTimestamp) return this.add(series, now, 'inPlace');
+    if (!prev) return this.created(key, uid, series, now);
+    if (!prev.deleting && next.deleting) return this.deleted(key, prev.outdated || next.outdated, series, now);
+    if (prev.updating && !next.updating && !next.deleting) return this.add(series, now, 'inPlace');
     return false;
   }
 
-  /** A Machine was deleted. */
-  forget(m: Machine): void {
-    if (m.metadata.uid) this.machines.delete(m.metadata.uid);
+  /** A Machine was deleted (gone from the API); returns true when a count changed. */
+  forget(m: Machine, now: number): boolean {
+    const uid = m.metadata.uid;
+    const prev = uid ? this.machines.get(uid) : undefined;
+    if (!uid || !prev) return false;
+    this.machines.delete(uid);
+    const owner = rolloutOwnerOf(m);
+    if (prev.deleting || !owner) return false;
+    return this.deleted(prev.owner, prev.outdated, this.seriesOf(owner, now), now);
+  }
+
+  private unpairedOf(key: string): Unpaired {
+    let u = this.unpaired.get(key);
+    if (!u) this.unpaired.set(key, (u = { created: 0, deleted: 0 }));
+    return u;
+  }
+
+  private created(key: string, uid: string, series: OwnerSeries, now: number): boolean {
+    const u = this.unpairedOf(key);
+    if (u.deleted > 0) {
+      u.deleted--;
+      return this.add(series, now, 'replaced');
+    }
+    const outdated = [...this.machines].some(([x, s]) => x !== uid && s.owner === key && s.outdated && !s.deleting);
+    if (outdated) u.created++;
+    return false;
+  }
+
+  private deleted(key: string, outdated: boolean, series: OwnerSeries, now: number): boolean {
+    if (!outdated) return false;
+    const u = this.unpairedOf(key);
+    if (u.created > 0) {
+      u.created--;
+      return this.add(series, now, 'replaced');
+    }
+    u.deleted++;
+    return false;
   }
 
   /** The series of every owner, oldest owner first (copies). */

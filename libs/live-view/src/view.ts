@@ -15,7 +15,10 @@ export interface MachineTile {
   version?: string;
   /** The ExtensionConfigs doing the in-place update; empty while updating with none recorded (all registered). */
   updaters?: string[];
-  /** RFC 3339: since when the Machine is in its state (the Updating, Deleting or UpToDate condition's transition). */
+  /**
+   * RFC 3339: since when the Machine is in its state: its deletionTimestamp while deleting, else the transition of the
+   * condition behind the state (Updating, UpToDate, Ready).
+   */
   since?: string;
   /** The reason of the condition behind the state (e.g. InPlaceUpdating, DrainingNode). */
   reason?: string;
@@ -56,8 +59,9 @@ export function machineTile(m: Machine): MachineTile {
     if (inPlace.reason) tile.reason = inPlace.reason;
     return tile;
   }
+  if (state === 'deleting' && m.metadata.deletionTimestamp) tile.since = m.metadata.deletionTimestamp;
   const c = (m.status?.conditions ?? []).find((x) => x.type === SINCE_CONDITION[state]);
-  if (c?.lastTransitionTime) tile.since = c.lastTransitionTime;
+  if (c?.lastTransitionTime && !tile.since) tile.since = c.lastTransitionTime;
   if (c?.reason && state !== 'up-to-date' && state !== 'ready') tile.reason = c.reason;
   return tile;
 }

@@ -61,7 +61,10 @@ function Legend() {
 }
 
 function ClusterSection({ cluster, state }: { cluster: ClusterView; state: LiveViewState }) {
-  const series = state.series.filter((s) => s.owner.namespace === cluster.namespace && s.owner.cluster === cluster.name);
+  // The control plane first, then the MachineDeployments by name.
+  const series = state.series
+    .filter((s) => s.owner.namespace === cluster.namespace && s.owner.cluster === cluster.name)
+    .sort((a, b) => a.owner.kind.localeCompare(b.owner.kind) || a.owner.name.localeCompare(b.owner.name));
   const now = Date.parse(state.generatedAt);
   return (
     <section class="cluster" data-testid="cluster" data-cluster={`${cluster.namespace}/${cluster.name}`}>
