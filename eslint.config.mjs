@@ -12,7 +12,8 @@ if (/[/\\]eslint(\.js)?$/.test(process.argv[1] ?? '')) await createProjectGraphA
 // Layers, bottom to top (project.json "tags"); a project imports only the layers listed for it (docs/architecture.md):
 //   layer:base        apimachinery                              k8s.io/apimachinery: meta types, selectors, merge patch
 //   layer:api         api                                       Cluster API types, conditions, hook wire types
-//   layer:plumbing    controller-runtime, ssa, patch, external, clustercache, runtime-client, inplace, index, webhooks
+//   layer:plumbing    controller-runtime, ssa, patch, external, clustercache, runtime-client, inplace, index, webhooks,
+//                     cluster-tree
 //   layer:controller  kcp, machineset, machine, mhc, cluster     one NestJS module per controller; never import each other
 //   layer:server      apiserver, kube-control-plane             the API servers controllers and tests talk to
 //   layer:provider    inmemory, inplace-updater                 what an infrastructure provider / updater author writes

@@ -38,6 +38,11 @@ export const KCP_REMEDIATION_FOR_ANNOTATION = 'controlplane.cluster.x-k8s.io/rem
 // In-place update markers (upstream api/core/v1beta2/machine_types.go, api/runtime/v1beta2/extensionconfig_types.go).
 export const UPDATE_IN_PROGRESS_ANNOTATION = 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress';
 export const PENDING_HOOKS_ANNOTATION = 'runtime.cluster.x-k8s.io/pending-hooks';
+/**
+ * This project's (beyond upstream): comma-separated ExtensionConfig names whose Can* patches made up a Machine's accepted
+ * in-place change (written by the owning controller, read by the Machine controller and `describe cluster`).
+ */
+export const IN_PLACE_UPDATERS_ANNOTATION = 'in-place-updates.capi-inplace.io/updaters';
 export const OK_TO_DELETE_ANNOTATION = 'runtime.cluster.x-k8s.io/ok-to-delete';
 export const MOVE_MACHINES_TO_MACHINESET_ANNOTATION =
   'in-place-updates.internal.cluster.x-k8s.io/move-machines-to-machineset';

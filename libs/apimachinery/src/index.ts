@@ -34,6 +34,7 @@ export { createMergePatch, mergePatch } from './json/merge-patch';
 export { groupOf, type GroupVersion, parseApiVersion, parseGroupVersion } from './schema/group-version';
 export { type Clock, type PassiveClock, realClock, RealClock, sleep, type TimerHandle } from './clock/clock';
 export { formatTime } from './time';
+export { humanDuration, timestampSince } from './duration/duration';
 export { LRUExpireCache, type LRUExpireCacheOptions } from './cache/lru-expire-cache';
 export { compareKubernetesVersions, parseKubernetesVersion } from './version/version';
 export { mustEqualLabelValue, mustFormatLabelValue } from './labels/format';

@@ -2,10 +2,11 @@
 // Composition is this project's extension (upstream supports one updater): the Can* hooks are called in
 // ExtensionConfig name order (then handler name), and the owner records on the Machine which ExtensionConfigs
 // contributed patches to the accepted change; UpdateMachine is then called, in the same order, on those only.
+import { IN_PLACE_UPDATERS_ANNOTATION } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 
-/** Comma-separated ExtensionConfig names whose Can* patches made up the accepted in-place change. */
-export const IN_PLACE_UPDATERS_ANNOTATION = 'in-place-updates.capi-inplace.io/updaters';
+/** Comma-separated ExtensionConfig names whose Can* patches made up the accepted in-place change (the key is in @capi/api). */
+export { IN_PLACE_UPDATERS_ANNOTATION };
 
 const split = (handler: string) => {
   const i = handler.indexOf('.');

@@ -1,6 +1,6 @@
 // kube-apiserver's Pod table (kubernetes pkg/printers/internalversion/printers.go printPod): READY, STATUS and RESTARTS
 // as `kubectl get pods` shows them.
-import { timestampSince } from './duration';
+import { timestampSince } from '@capi/apimachinery';
 
 type Obj = Record<string, any>;
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);

@@ -1,7 +1,7 @@
 // kube-apiserver's tables for the kinds Machine deletion reads (kubernetes pkg/printers/internalversion/printers.go
 // printPersistentVolume, printPersistentVolumeClaim, printVolumeAttachment, printPodDisruptionBudget, printService).
 // kube-apiserver always generates the wide cells; kubectl hides priority-1 columns unless -o wide.
-import { timestampSince } from './duration';
+import { timestampSince } from '@capi/apimachinery';
 import type { Printer, TableColumn } from './printers';
 
 type Obj = Record<string, any>;

@@ -1,7 +1,7 @@
 // Table columns and cells of the built-in kinds, as kube-apiserver's printers produce them
 // (kubernetes pkg/printers/internalversion/printers.go; CRDs: apiserver's default table convertor). The server always
 // generates the wide cells; kubectl hides columns with priority > 0 unless -o wide.
-import { timestampSince } from './duration';
+import { timestampSince } from '@capi/apimachinery';
 import { podCells } from './printers-pod';
 import { storagePrinters } from './printers-storage';
 

@@ -1,10 +1,9 @@
 // meta.k8s.io/v1 Table responses for `kubectl get`: built-in kinds through kube's printers (printers.ts), custom
 // resources through their CRD's additionalPrinterColumns (apiextensions-apiserver tableconvertor).
 import { toStorage } from './conversion';
-import { timestampSince } from './duration';
 import { builtinPrinter, NAME_COLUMN, type Printer, type TableColumn } from './printers';
 import type { ResourceInfo } from './registry';
-import type { KubeObject } from '@capi/apimachinery';
+import { type KubeObject, timestampSince } from '@capi/apimachinery';
 
 const TOKEN = /\[\?\(@\.[^)]*\)\]|\[\d+\]|\['(?:[^'\\]|\\.)*'\]|\["(?:[^"\\]|\\.)*"\]|\.[^.[]+/g;
 

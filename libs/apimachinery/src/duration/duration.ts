@@ -1,4 +1,4 @@
-// Ages as kube prints them: apimachinery util/duration HumanDuration (~2-3 significant figures) and the printers'
+// Ages as kube prints them: k8s.io/apimachinery util/duration HumanDuration (~2-3 significant figures) and the printers'
 // translateTimestampSince ("<unknown>" for an unset timestamp).
 
 /** HumanDuration of a duration in milliseconds: "45s", "5m30s", "2h10m", "3d4h", "2y30d". */
