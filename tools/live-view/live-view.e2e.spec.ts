@@ -77,7 +77,11 @@ it('shows the Machines updated in place, then replaced, as the demo runs', async
   try {
     await cluster.waitFor({ timeout: 60_000 });
     // Creation: 3 control-plane Machines and 3 workers, ready and up to date.
-    await waitForCount(cluster.locator('[data-testid=machine-tile][data-state=up-to-date]'), 6, 'up-to-date tiles after creation');
+    await waitForCount(
+      cluster.locator('[data-testid=machine-tile][data-state=up-to-date]'),
+      6,
+      'up-to-date tiles after creation',
+    );
     await expectCountsVisible(page);
 
     // The version change: Machines updating in place, then each owner's in-place count reaches its 3 Machines.
@@ -91,7 +95,7 @@ it('shows the Machines updated in place, then replaced, as the demo runs', async
     await counts(page, 'MachineDeployment/demo-md-0', 'replaced', 1).waitFor({ timeout: PHASE_MS });
     const rollout = await screenshot(page, '2-replacing');
     if (process.env.CAPI_LIVE_VIEW_DOCS_SCREENSHOT)
-      await page.screenshot({ path: join(root, 'docs/images/live-view.png'), fullPage: true });
+      await page.locator('main').screenshot({ path: join(root, 'docs/images/live-view.png') });
     expect(statSync(rollout).size).toBeGreaterThan(10_000);
   } catch (e) {
     await screenshot(page, 'failure').catch(() => undefined);
@@ -101,11 +105,21 @@ it('shows the Machines updated in place, then replaced, as the demo runs', async
   const result = await demo;
   expect(result.problems).toEqual([]);
   // Settled: 6 Machines up to date; per owner 3 updated in place and 3 replaced.
-  await waitForCount(cluster.locator('[data-testid=machine-tile][data-state=up-to-date]'), 6, 'up-to-date tiles after the rollout');
-  await waitForCount(tiles, 6, 'tiles after the rollout');
-  for (const owner of ['KubeadmControlPlane/demo-cp', 'MachineDeployment/demo-md-0']) {
-    await counts(page, owner, 'in-place', 3).waitFor({ timeout: 30_000 });
-    await counts(page, owner, 'replaced', 3).waitFor({ timeout: 30_000 });
+  try {
+    await waitForCount(
+      cluster.locator('[data-testid=machine-tile][data-state=up-to-date]'),
+      6,
+      'up-to-date tiles after the rollout',
+    );
+    await waitForCount(tiles, 6, 'tiles after the rollout');
+    for (const owner of ['KubeadmControlPlane/demo-cp', 'MachineDeployment/demo-md-0']) {
+      await counts(page, owner, 'in-place', 3).waitFor({ timeout: 30_000 });
+      await counts(page, owner, 'replaced', 3).waitFor({ timeout: 30_000 });
+    }
+  } catch (e) {
+    await screenshot(page, 'failure').catch(() => undefined);
+    const series = await page.evaluate(() => fetch('api/series').then((r) => r.text()));
+    throw new Error(`${(e as Error).message}\ncounts: ${series}\ndemo output:\n${lines.join('\n')}`);
   }
   const final = await screenshot(page, '3-settled');
   expect(statSync(final).size).toBeGreaterThan(10_000);

@@ -113,7 +113,9 @@ export class LiveViewService implements OnApplicationBootstrap, OnApplicationShu
     this.log.log(`building the live view's page into ${assetsDir}`);
     const run = spawnSync(process.execPath, [BUILD_SCRIPT, `--out-dir=${assetsDir}`], { encoding: 'utf8' });
     if (run.status !== 0)
-      this.log.warn(`the live view's page could not be built (the API still works): ${(run.stderr || run.stdout).trim()}`);
+      this.log.warn(
+        `the live view's page could not be built (the API still works): ${(run.stderr || run.stdout).trim()}`,
+      );
   }
 }
 

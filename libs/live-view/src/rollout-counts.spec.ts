@@ -26,7 +26,9 @@ function machine(uid: string, o: Opts = {}): Machine {
       uid,
       labels: {
         [CLUSTER_NAME_LABEL]: 'demo',
-        ...('md' in owner ? { [MACHINE_DEPLOYMENT_NAME_LABEL]: owner.md } : { [MACHINE_CONTROL_PLANE_NAME_LABEL]: owner.cp }),
+        ...('md' in owner
+          ? { [MACHINE_DEPLOYMENT_NAME_LABEL]: owner.md }
+          : { [MACHINE_CONTROL_PLANE_NAME_LABEL]: owner.cp }),
       },
       annotations: o.updating ? { [UPDATE_IN_PROGRESS_ANNOTATION]: '' } : {},
       ...(o.deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
@@ -124,20 +126,31 @@ describe('RolloutCounter', () => {
     expect(last(c)).toMatchObject({ replaced: 1 });
   });
 
-  it('counts no replacement when a cluster is created, an up-to-date owner scales up or up-to-date Machines go', () => {
+  it('pairs the deletion of a Machine not marked outdated yet (the owner deleted it first)', () => {
+    const c = new RolloutCounter();
+    for (const uid of ['old-1', 'old-2']) c.observe(machine(uid, { upToDate: 'True' }), 0);
+    c.observe(machine('old-1', { upToDate: 'True', deleting: true }), 1);
+    c.forget(machine('old-1'), 2);
+    expect(c.observe(machine('new-1'), 3)).toBe(true);
+    expect(last(c)).toMatchObject({ replaced: 1 });
+  });
+
+  it('counts no replacement when a cluster is created, an up-to-date owner scales up or the Cluster is deleted', () => {
     const c = new RolloutCounter();
     expect(c.observe(machine('a'), 1)).toBe(false);
     expect(c.observe(machine('b'), 1)).toBe(false);
     c.observe(machine('a', { upToDate: 'True' }), 2);
+    c.observe(machine('b', { upToDate: 'True' }), 2);
     expect(c.observe(machine('c'), 3)).toBe(false);
     expect(c.observe(machine('a', { upToDate: 'True', deleting: true }), 4)).toBe(false);
     expect(c.forget(machine('b'), 5)).toBe(false);
-    expect(c.observe(machine('d'), 6)).toBe(false);
+    expect(c.forget(machine('c'), 5)).toBe(false);
     expect(last(c)).toMatchObject({ inPlace: 0, replaced: 0 });
   });
 
   it("does not pair another owner's Machines", () => {
     const c = new RolloutCounter();
+    c.observe(machine('cp-1', { owner: { cp: 'demo-cp' }, upToDate: 'True' }), 0);
     c.observe(machine('cp-1', { owner: { cp: 'demo-cp' }, upToDate: 'False' }), 1);
     expect(c.observe(machine('w-1'), 2)).toBe(false);
     expect(c.observe(machine('cp-1', { owner: { cp: 'demo-cp' }, upToDate: 'False', deleting: true }), 3)).toBe(false);

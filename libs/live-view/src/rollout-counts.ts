@@ -3,11 +3,13 @@
 // - in place: a Machine that was updating in place (upstream's update-in-progress annotation or a pending
 //   UpdateMachine hook, @capi/api isUpdateInProgress) and then is no longer, with the same UID and not being deleted.
 //   Each completed in-place update counts once (a Machine updated twice counts twice).
-// - replaced: an outdated Machine (UpToDate=False) of the owner deleted, paired with a Machine with a new UID created
-//   for the owner during the rollout: one count per pair, when the pair is complete. A rollout with surge creates the
-//   new Machine first (while outdated ones exist: a Machine of the new MachineSet, or the KCP's scale-up), one without
-//   deletes first and creates the new one after; both orders pair up. Creating a cluster, scaling an up-to-date owner
-//   and deleting up-to-date Machines (the Cluster's deletion) count nothing.
+// - replaced: a Machine of the owner deleted, paired with a Machine with a new UID created for the owner while it had
+//   outdated (UpToDate=False) or deleting Machines, or after such a deletion: one count per pair, when the pair is
+//   complete. A rollout without surge deletes first and creates after; one with surge creates first (a Machine of the
+//   new MachineSet, the KCP's scale-up) and deletes after: both pair up. The deletion half is any deletion, not only
+//   of an outdated Machine, because the owner may delete a Machine before the Machine controller has written its
+//   UpToDate=False. Creating a cluster, scaling up an up-to-date owner and deleting a Cluster count nothing; scaling an
+//   owner down and later up again counts the new Machines as replacements.
 // Machines seen before the informer synced are the baseline: they are remembered, not counted.
 import {
   isUpdateInProgress,
@@ -43,7 +45,10 @@ export interface OwnerSeries {
 /** The owner whose rollout a Machine belongs to, from the labels KCP and MachineSets put on their Machines. */
 export function rolloutOwnerOf(m: Machine): RolloutOwner | undefined {
   const labels = m.metadata.labels ?? {};
-  const base = { namespace: m.metadata.namespace ?? '', cluster: labels[CLUSTER_NAME_LABEL] ?? m.spec?.clusterName ?? '' };
+  const base = {
+    namespace: m.metadata.namespace ?? '',
+    cluster: labels[CLUSTER_NAME_LABEL] ?? m.spec?.clusterName ?? '',
+  };
   const cp = labels[MACHINE_CONTROL_PLANE_NAME_LABEL];
   if (cp) return { ...base, kind: 'KubeadmControlPlane', name: cp };
   const md = labels[MACHINE_DEPLOYMENT_NAME_LABEL];
@@ -64,7 +69,7 @@ interface Seen {
 interface Unpaired {
   /** New Machines created while the owner had outdated ones. */
   created: number;
-  /** Outdated Machines deleted before their replacement was created. */
+  /** Machines deleted before their replacement was created. */
   deleted: number;
 }
 
@@ -111,7 +116,7 @@ export class RolloutCounter {
     this.machines.set(uid, next);
     if (baseline) return false;
     if (!prev) return this.created(key, uid, series, now);
-    if (!prev.deleting && next.deleting) return this.deleted(key, prev.outdated || next.outdated, series, now);
+    if (!prev.deleting && next.deleting) return this.deleted(key, series, now);
     if (prev.updating && !next.updating && !next.deleting) return this.add(series, now, 'inPlace');
     return false;
   }
@@ -124,7 +129,7 @@ export class RolloutCounter {
     this.machines.delete(uid);
     const owner = rolloutOwnerOf(m);
     if (prev.deleting || !owner) return false;
-    return this.deleted(prev.owner, prev.outdated, this.seriesOf(owner, now), now);
+    return this.deleted(prev.owner, this.seriesOf(owner, now), now);
   }
 
   private unpairedOf(key: string): Unpaired {
@@ -139,13 +144,12 @@ export class RolloutCounter {
       u.deleted--;
       return this.add(series, now, 'replaced');
     }
-    const outdated = [...this.machines].some(([x, s]) => x !== uid && s.owner === key && s.outdated && !s.deleting);
-    if (outdated) u.created++;
+    const rollingOut = [...this.machines].some(([x, s]) => x !== uid && s.owner === key && (s.outdated || s.deleting));
+    if (rollingOut) u.created++;
     return false;
   }
 
-  private deleted(key: string, outdated: boolean, series: OwnerSeries, now: number): boolean {
-    if (!outdated) return false;
+  private deleted(key: string, series: OwnerSeries, now: number): boolean {
     const u = this.unpairedOf(key);
     if (u.created > 0) {
       u.created--;

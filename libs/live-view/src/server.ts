@@ -32,7 +32,11 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 function send(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+  res.writeHead(status, {
+    'content-type': type,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
   res.end(body);
 }
 
@@ -113,7 +117,11 @@ export function startLiveViewServer(opts: {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendJson(res, 405, status(405, 'MethodNotAllowed', `${req.method} is not supported; the view is read-only`));
+      return sendJson(
+        res,
+        405,
+        status(405, 'MethodNotAllowed', `${req.method} is not supported; the view is read-only`),
+      );
     if (path.startsWith('/api/')) return api(req, res, path);
     asset(res, path);
   });

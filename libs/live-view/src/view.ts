@@ -50,7 +50,12 @@ const SINCE_CONDITION: Partial<Record<TileState, string>> = {
 
 export function machineTile(m: Machine): MachineTile {
   const state = tileState(m);
-  const tile: MachineTile = { name: m.metadata.name ?? '', uid: m.metadata.uid ?? '', state, label: TILE_LABELS[state] };
+  const tile: MachineTile = {
+    name: m.metadata.name ?? '',
+    uid: m.metadata.uid ?? '',
+    state,
+    label: TILE_LABELS[state],
+  };
   if (m.spec?.version) tile.version = m.spec.version;
   const inPlace = machineInPlaceState(m);
   if (state === 'updating' && inPlace) {

@@ -143,7 +143,12 @@ it('rejects with the listen error when the port is taken', async () => {
   await start(assets);
   try {
     await expect(
-      startLiveViewServer({ host: '127.0.0.1', port: server.port, assetsDir: assets, source: { state: () => buildLiveViewState(store.objects(), [], new Date()), onChange: () => () => undefined } }),
+      startLiveViewServer({
+        host: '127.0.0.1',
+        port: server.port,
+        assetsDir: assets,
+        source: { state: () => buildLiveViewState(store.objects(), [], new Date()), onChange: () => () => undefined },
+      }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   } finally {
     await server.close();

@@ -5,7 +5,10 @@
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const out = process.argv.slice(2).find((a) => a.startsWith('--out-dir='))?.slice('--out-dir='.length);
+const out = process.argv
+  .slice(2)
+  .find((a) => a.startsWith('--out-dir='))
+  ?.slice('--out-dir='.length);
 const bad = process.argv.slice(2).filter((a) => !a.startsWith('--out-dir='));
 if (bad.length > 0) {
   process.stderr.write(`error: unknown argument ${bad[0]} (usage: build.mjs [--out-dir=DIR])\n`);

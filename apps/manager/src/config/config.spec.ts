@@ -170,7 +170,9 @@ describe('loadManagerConfig', () => {
       port: 8090,
       loopback: false,
     });
-    expect(errorOf(['--live-view-address=8090']).message).toMatch(/^invalid --live-view-address: "8090" must be host:port/);
+    expect(errorOf(['--live-view-address=8090']).message).toMatch(
+      /^invalid --live-view-address: "8090" must be host:port/,
+    );
   });
 
   it('--log-level overrides --v', () => {

@@ -142,7 +142,13 @@ function Tile({ tile, now }: { tile: MachineTile; now: number }) {
     .filter(Boolean)
     .join('\n');
   return (
-    <div class={`tile ${tile.state}`} title={title} data-testid="machine-tile" data-machine={tile.name} data-state={tile.state}>
+    <div
+      class={`tile ${tile.state}`}
+      title={title}
+      data-testid="machine-tile"
+      data-machine={tile.name}
+      data-state={tile.state}
+    >
       <div class="tile-name">{tile.name}</div>
       <div class="tile-state">{tile.label}</div>
       <div class="tile-detail">

@@ -5,7 +5,13 @@ const W = 300;
 const H = 90;
 const PAD = 4;
 
-function stepPath(points: CountPoint[], value: (p: CountPoint) => number, x: (t: number) => number, y: (v: number) => number, now: number): string {
+function stepPath(
+  points: CountPoint[],
+  value: (p: CountPoint) => number,
+  x: (t: number) => number,
+  y: (v: number) => number,
+  now: number,
+): string {
   let d = '';
   points.forEach((p, i) => {
     d += i === 0 ? `M${x(p.t)},${y(value(p))}` : `H${x(p.t)}V${y(value(p))}`;
