@@ -13,7 +13,7 @@ if (/[/\\]eslint(\.js)?$/.test(process.argv[1] ?? '')) await createProjectGraphA
 //   layer:base        apimachinery                              k8s.io/apimachinery: meta types, selectors, merge patch
 //   layer:api         api                                       Cluster API types, conditions, hook wire types
 //   layer:plumbing    controller-runtime, ssa, patch, external, clustercache, runtime-client, inplace, index, predicates,
-//                     webhooks, cluster-tree
+//                     webhooks, cluster-tree, live-view
 //   layer:controller  kcp, machineset, machine, mhc, cluster     one NestJS module per controller; never import each other
 //   layer:server      apiserver, kube-control-plane             the API servers controllers and tests talk to
 //   layer:provider    inmemory, inplace-updater                 what an infrastructure provider / updater author writes

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { resolve } from 'node:path';
 import { StorageDamagedError } from '@capi/apiserver';
+import { LiveViewListenError, LiveViewService } from '@capi/live-view';
 import { DEFAULT_DATA_DIR, loadManagerConfig, type ManagerConfig } from './config/config';
 import { ConfigError, usage } from './config/flags';
 import { ControllerSetupError, ControllerUnavailableError } from './controllers/registry';
@@ -79,6 +80,7 @@ async function start(config: ManagerConfig, reporting: ExitReporting): Promise<v
     log.info('embedded API server ready', { logger: 'manager', kubeconfig: embedded.kubeconfigPath });
     process.stdout.write(embeddedBanner(embedded.kubeconfigPath));
   }
+  if (config.liveView) process.stdout.write(`Live view: http://${app.get(LiveViewService).address}/\n`);
   log.info('manager started', { logger: 'manager' });
   // A fatal condition found after start-up (the registry warm-up gave up) stops the process like upstream's manager.
   const exit = app.get(MANAGER_EXIT);
@@ -90,6 +92,7 @@ async function start(config: ManagerConfig, reporting: ExitReporting): Promise<v
 function isNamedFailure(e: unknown): boolean {
   return (
     e instanceof ListenError ||
+    e instanceof LiveViewListenError ||
     e instanceof ApiAccessError ||
     e instanceof DataDirInUseError ||
     e instanceof ControllerUnavailableError ||

@@ -29,6 +29,7 @@ import {
   type Manager,
 } from '@capi/controller-runtime';
 import { CONTROLPLANE_API_VERSION, type KubeadmControlPlane } from '@capi/api';
+import { LiveViewModule } from '@capi/live-view';
 import {
   coreWebhooks,
   kubeadmWebhooks,
@@ -393,6 +394,8 @@ export function buildManagerModule(config: ManagerConfig, overrides: ManagerOver
       { ...cr, providers: crProviders },
       WorkloadClusterClientOptionsModule.forRoot({ rateLimit: config.clusterCacheClientRateLimit }),
       ...embedded,
+      // --live-view-address: the page following rollouts, on the manager's own informers.
+      ...(config.liveView ? [LiveViewModule.forRoot({ address: config.liveView })] : []),
       ...selection.modules,
       ...(overrides.modules ?? []),
     ],

@@ -161,6 +161,20 @@ describe('loadManagerConfig', () => {
     expect(c.logLevel).toBe('trace');
   });
 
+  it('--live-view-address: off by default, :port on loopback, a given host as is, bad values rejected', () => {
+    expect(load([]).liveView).toBeUndefined();
+    expect(load(['--live-view-address=']).liveView).toBeUndefined();
+    expect(load(['--live-view-address=:8090']).liveView).toEqual({ host: '127.0.0.1', port: 8090, loopback: true });
+    expect(load(['--live-view-address', '0.0.0.0:8090']).liveView).toEqual({
+      host: '0.0.0.0',
+      port: 8090,
+      loopback: false,
+    });
+    expect(errorOf(['--live-view-address=8090']).message).toMatch(
+      /^invalid --live-view-address: "8090" must be host:port/,
+    );
+  });
+
   it('--log-level overrides --v', () => {
     expect(load(['--v=3', '--log-level=warn']).logLevel).toBe('warn');
     expect(levelFromVerbosity(2)).toBe('debug');

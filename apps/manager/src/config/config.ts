@@ -21,6 +21,7 @@ import {
   type InClusterOptions,
 } from '@capi/controller-runtime';
 import { WORKLOAD_SERVERS_MODES, type WorkloadServersMode } from '@capi/inmemory';
+import { parseLiveViewAddress, type LiveViewAddress } from '@capi/live-view';
 import {
   CONCURRENCY_FLAGS,
   ConfigError,
@@ -144,6 +145,7 @@ export class ManagerFlagsDto {
   /** Default depends on the API server mode (see bindDefaults). */
   @IsOptional() @IsBindAddress() metricsBindAddress?: string;
   @IsOptional() @IsBindAddress() healthProbeBindAddress?: string;
+  @IsString() liveViewAddress = '';
   @IsString() webhookCertDir = '/tmp/k8s-webhook-server/serving-certs/';
   @IsString() @IsNotEmpty() webhookCertName = 'tls.crt';
   @IsString() @IsNotEmpty() webhookKeyName = 'tls.key';
@@ -192,6 +194,8 @@ export interface ManagerConfig {
   etcdCallTimeoutMs: number;
   metricsBindAddress: string;
   healthProbeBindAddress: string;
+  /** --live-view-address; undefined when the live view is off (the default). */
+  liveView?: LiveViewAddress;
   /** Client-side rate limit towards the API server; undefined = off (--kube-api-qps=-1). */
   kubeApiRateLimit?: ClientRateLimit;
   /** The same for each workload cluster's client (--clustercache-client-qps/-burst); undefined = off. */
@@ -333,6 +337,12 @@ export function loadManagerConfig(
         : 'must be a port number (0-65535; 0 runs no webhook server)',
     ) ?? DEFAULT_WEBHOOK_PORT;
   const binds = bindDefaults(apiServer.mode);
+  let liveView: LiveViewAddress | undefined;
+  try {
+    liveView = parseLiveViewAddress(dto.liveViewAddress);
+  } catch (e) {
+    throw new ConfigError('--live-view-address', (e as Error).message);
+  }
   const certFile = dto.runtimeExtensionClientCertFile;
   const keyFile = dto.runtimeExtensionClientKeyFile;
   if (!!certFile !== !!keyFile) {
@@ -366,6 +376,7 @@ export function loadManagerConfig(
       etcdCallTimeoutMs: parseDuration(dto.etcdCallTimeout)!,
       metricsBindAddress: dto.metricsBindAddress ?? binds.metrics,
       healthProbeBindAddress: dto.healthProbeBindAddress ?? binds.health,
+      ...(liveView ? { liveView } : {}),
       kubeApiRateLimit: clientRateLimit(apiServer.mode === 'embedded', qps, burst, DEFAULT_KUBE_API_RATE_LIMIT),
       clusterCacheClientRateLimit: clientRateLimit(
         apiServer.mode === 'embedded',

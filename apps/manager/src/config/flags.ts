@@ -183,6 +183,14 @@ export const FLAGS: readonly FlagDef[] = [
     usage: "Same as --health-addr (controller-runtime's name).",
   },
   {
+    name: 'live-view-address',
+    type: 'string',
+    key: 'liveViewAddress',
+    usage:
+      'The address the live view (a page following Clusters, their Machines and rollouts in the browser) binds to: host:port, or :port for 127.0.0.1 (it has no authentication; a non-loopback host is used with a warning). Empty turns it off.',
+    default: '',
+  },
+  {
     name: 'kube-api-qps',
     type: 'string',
     key: 'kubeApiQps',

@@ -1,0 +1,3 @@
+const preset = require('../../jest.preset.js');
+
+module.exports = { ...preset, displayName: 'live-view', rootDir: __dirname };
