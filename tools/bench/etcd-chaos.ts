@@ -1,5 +1,5 @@
 // The distributed engine under faults: etcd as 3 members on loopback behind kube-apiserver, the manager (a child
-// process, etcd-chaos-manager.ts) rolling a MachineDeployment of N Machines in place, and mid-rollout kill -9 of an
+// process, manager-child.ts) rolling a MachineDeployment of N Machines in place, and mid-rollout kill -9 of an
 // etcd follower (restarted after a few seconds), then of the leader (restarted too). Checks that the rollout converges
 // with every Machine kept (same UID), at the new version and UpToDate, no UpdateMachine completed twice (the manager's
 // log, as tools/fuzz/manager-chaos counts) and each Machine's update performed exactly once (the updater's host); reports how long writes stalled around each fault (a
@@ -20,7 +20,7 @@ import {
   mdMachines,
   patchMachineDeployment,
 } from './rollout-cluster';
-import { KubeManagerProcess } from './kube-manager-process';
+import { BenchManagerProcess } from './manager-process';
 import { renderTable, type Cell } from './table';
 import { windowFigures, WriteProbe } from './write-probe';
 
@@ -76,7 +76,7 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
   const t0 = Date.now();
   const log = (l: string) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${l}\n`);
   let env: Envtest | undefined;
-  let manager: KubeManagerProcess | undefined;
+  let manager: BenchManagerProcess | undefined;
   let probe: WriteProbe | undefined;
   let client: KubeClient | undefined;
   const cleanup = async () => {
@@ -123,7 +123,7 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
 
 interface Holders {
   setEnv(e: Envtest): void;
-  setManager(m: KubeManagerProcess): void;
+  setManager(m: BenchManagerProcess): void;
   setProbe(p: WriteProbe): void;
   setClient(c: KubeClient): void;
 }
@@ -153,10 +153,13 @@ async function run(
     `--kubeconfig=${env.kubeconfigPath}`,
     '--health-probe-bind-address=0',
     '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true',
+    '--embedded-provider',
+    // Workload servers in the manager's process: one child less on a machine the bench shares with etcd and kube-apiserver.
+    '--embedded-workload-servers=in-process',
     ...managerFlags,
   ];
   const managerLog = join(env.kube!.dir, 'manager.log');
-  const manager = await KubeManagerProcess.start(flags, await freePort(), 120_000, managerLog);
+  const manager = await BenchManagerProcess.start(flags, await freePort(), 120_000, managerLog);
   hold.setManager(manager);
   log(`manager started (child process ${flags.slice(1).join(' ')}; log ${managerLog})`);
   const kc = new KubeConfig();

@@ -1,6 +1,6 @@
-// What the rollout bench measures of processes: peak RSS of its own process and of others (workload servers,
-// kube-apiserver, etcd) sampled every 250 ms, and with BENCH_HEAP_PROFILE / BENCH_CPU_PROFILE V8 profiles per phase.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// What the rollout bench measures of processes: peak RSS and CPU time of its own process and of others (the manager,
+// its API server, workload servers, kube-apiserver, etcd) sampled every 250 ms, and with BENCH_HEAP_PROFILE / BENCH_CPU_PROFILE V8 profiles per phase.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
 import type { StorageUsage } from '@capi/inmemory';
@@ -31,6 +31,17 @@ function cpuSecondsOf(pid: number): number | undefined {
   }
 }
 
+/** The children of a process (Linux /proc), empty when it has none or is gone. */
+export function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
+}
+
 /** Processes other than this one whose peak RSS a phase reports, by name (their pid may change, or be unknown yet). */
 export type OtherProcesses = () => Record<string, number | undefined>;
 
@@ -39,7 +50,10 @@ export interface RssSampler {
   /** Peak RSS of each other process seen, by name. */
   othersPeakMiB(): Record<string, number>;
   peakBreakdown(): string;
-  /** CPU seconds used since the sampler started: this process, and each other process (by name) seen at start. */
+  /**
+   * CPU seconds used since the sampler started: this process, and each other process by name (one that started after
+   * the sampler, e.g. the workload servers' at the first cluster, counts from its start).
+   */
   cpuSeconds(): { self: number; others: Record<string, number> };
   stop(): void;
 }
@@ -53,13 +67,20 @@ export function startRssSampler(others: OtherProcesses = () => ({})): RssSampler
   let peak = process.memoryUsage();
   const otherPeaks: Record<string, number> = {};
   const cpuAtStart = process.cpuUsage();
-  const othersCpuAtStart = Object.entries(others()).flatMap(([name, pid]) => {
-    const cpu = pid ? cpuSecondsOf(pid) : undefined;
-    return cpu === undefined ? [] : [{ name, pid: pid!, cpu }];
-  });
+  // CPU time of each other process when first seen: at start, or 0 for one started since (its whole life is this phase).
+  const cpuAtFirstSight = new Map<number, { name: string; cpu: number }>();
+  const see = (atStart: boolean) => {
+    for (const [name, pid] of Object.entries(others())) {
+      if (!pid || pid === process.pid || cpuAtFirstSight.has(pid)) continue;
+      const cpu = atStart ? cpuSecondsOf(pid) : 0;
+      if (cpu !== undefined) cpuAtFirstSight.set(pid, { name, cpu });
+    }
+  };
+  see(true);
   const sample = () => {
     const m = process.memoryUsage();
     if (m.rss > peak.rss) peak = m;
+    see(false);
     for (const [name, pid] of Object.entries(others())) {
       const rss = pid && pid !== process.pid ? rssOf(pid) : undefined;
       if (rss !== undefined && rss > (otherPeaks[name] ?? 0)) otherPeaks[name] = rss;
@@ -77,11 +98,12 @@ export function startRssSampler(others: OtherProcesses = () => ({})): RssSampler
       `V8 heap used ${mib(peak.heapUsed)} of ${mib(peak.heapTotal)} committed, external ${mib(peak.external)} (array buffers ${mib(peak.arrayBuffers)}), other native ${mib(peak.rss - peak.heapTotal - peak.external)}`,
     cpuSeconds: () => {
       const self = process.cpuUsage(cpuAtStart);
-      const othersCpu = othersCpuAtStart.flatMap(({ name, pid, cpu }) => {
+      const othersCpu: Record<string, number> = {};
+      for (const [pid, { name, cpu }] of cpuAtFirstSight) {
         const now = cpuSecondsOf(pid);
-        return now === undefined ? [] : [[name, now - cpu] as const];
-      });
-      return { self: (self.user + self.system) / 1e6, others: Object.fromEntries(othersCpu) };
+        if (now !== undefined) othersCpu[name] = (othersCpu[name] ?? 0) + now - cpu;
+      }
+      return { self: (self.user + self.system) / 1e6, others: othersCpu };
     },
     stop: () => clearInterval(timer),
   };

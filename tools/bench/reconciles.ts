@@ -1,29 +1,20 @@
 // Reconciles per controller per phase, from the controller-runtime metrics the manager already keeps
 // (controller_runtime_reconcile_total, controller_runtime_reconcile_time_seconds): shows where O(N) reconciles of
 // O(N) work happen, without instrumenting the controllers.
-import type { Registry } from 'prom-client';
+import { samplesOf } from './metric-samples';
 import type { Cell } from './table';
 
 /** Per controller: reconciles (all results) and the sum of their wall-clock durations (overlapping when concurrent). */
 export type ReconcileCounts = Record<string, { reconciles: number; seconds: number }>;
 
-interface MetricValue {
-  value: number;
-  labels: Record<string, string | number | undefined>;
-  metricName?: string;
-}
-
-/** The counters now; subtract two snapshots with reconcileDelta. */
-export async function reconcileSnapshot(registry: Registry): Promise<ReconcileCounts> {
+/** The counters in the manager's /metrics text now; subtract two snapshots with reconcileDelta. */
+export function reconcileSnapshot(metricsText: string): ReconcileCounts {
   const out: ReconcileCounts = {};
   const entry = (controller: string) => (out[controller] ??= { reconciles: 0, seconds: 0 });
-  const values = async (name: string): Promise<MetricValue[]> =>
-    ((await registry.getSingleMetric(name)?.get())?.values ?? []) as MetricValue[];
-  for (const v of await values('controller_runtime_reconcile_total'))
-    entry(String(v.labels.controller)).reconciles += v.value;
-  for (const v of await values('controller_runtime_reconcile_time_seconds')) {
-    if (v.metricName?.endsWith('_sum')) entry(String(v.labels.controller)).seconds += v.value;
-  }
+  for (const v of samplesOf(metricsText, 'controller_runtime_reconcile_total'))
+    entry(v.labels.controller).reconciles += v.value;
+  for (const v of samplesOf(metricsText, 'controller_runtime_reconcile_time_seconds_sum'))
+    entry(v.labels.controller).seconds += v.value;
   return out;
 }
 

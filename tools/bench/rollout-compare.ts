@@ -1,5 +1,5 @@
 // BENCH_TARGET=both: the rollout bench on the embedded API server, then on etcd + kube-apiserver, each in a fresh
-// process of its own (so neither's peak RSS includes the other's), each printing its own tables; then both targets'
+// process of its own (so neither's figures include the other's), each printing its own tables; then both targets'
 // figures side by side.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +11,11 @@ import { renderTable, type Cell } from './table';
 
 export type SizeRuns = { replicas: number; results: PhaseResult[] }[];
 
-/** One row per phase: seconds, writes per Machine and peak RSS of each target, side by side. */
+/**
+ * One row per phase, both targets side by side: seconds, writes per Machine, the manager's CPU seconds and peak RSS
+ * (its own process: BENCH_MANAGER=process), and the management API server's: the standalone server's process on
+ * embedded, kube-apiserver + etcd on kube.
+ */
 export function comparisonTable(
   replicas: number,
   embedded: PhaseResult[],
@@ -23,18 +27,20 @@ export function comparisonTable(
     'seconds kube',
     'writes/Machine embedded',
     'writes/Machine kube',
-    'peak RSS MiB embedded (manager + API server + bench)',
-    'peak RSS MiB kube (manager + bench)',
+    'manager CPU s embedded',
+    'manager CPU s kube',
+    'manager peak RSS MiB embedded',
+    'manager peak RSS MiB kube',
+    'CPU s API server embedded',
+    'CPU s kube-apiserver + etcd',
+    'peak RSS MiB API server embedded',
     'kube-apiserver',
     'etcd',
-    'workload servers embedded',
-    'workload servers kube',
-    'CPU s embedded (manager + API server + bench)',
-    'CPU s kube (manager + bench)',
-    'CPU s kube-apiserver + etcd',
   ];
   const cpu = (r: PhaseResult | undefined, ...names: string[]): Cell =>
-    r?.cpuSeconds ? names.reduce((n, k) => n + (r.cpuSeconds.others[k] ?? 0), 0) : '-';
+    r && names.every((k) => r.cpuSeconds.others[k] !== undefined)
+      ? names.reduce((n, k) => n + r.cpuSeconds.others[k], 0)
+      : '-';
   const rss = (r: PhaseResult | undefined, name: string): Cell => r?.othersRssMiB[name] ?? '-';
   const rows = embedded.map((e) => {
     const k = kube.find((x) => x.phase === e.phase);
@@ -44,15 +50,15 @@ export function comparisonTable(
       k?.seconds ?? '-',
       e.writes / replicas,
       k ? k.writes / replicas : '-',
-      e.rssMiB,
-      k?.rssMiB ?? '-',
+      cpu(e, 'manager'),
+      cpu(k, 'manager'),
+      rss(e, 'manager'),
+      rss(k, 'manager'),
+      cpu(e, 'API server'),
+      cpu(k, 'kube-apiserver', 'etcd'),
+      rss(e, 'API server'),
       rss(k, 'kube-apiserver'),
       rss(k, 'etcd'),
-      rss(e, 'workload servers'),
-      rss(k, 'workload servers'),
-      e.cpuSeconds?.self ?? '-',
-      k?.cpuSeconds?.self ?? '-',
-      k ? cpu(k, 'kube-apiserver', 'etcd') : '-',
     ];
   });
   return { header, rows };

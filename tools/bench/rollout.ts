@@ -1,10 +1,11 @@
 // Benchmark 3: rollout of an N-Machine MachineDeployment through the whole manager (Machine / MachineSet /
 // MachineDeployment / KCP controllers, in-memory provider, zero-latency reference updater), in place (version change)
 // and by replacement (new infrastructure template), side by side: time to converge, writes per Machine at the
-// management API server, process RSS. BENCH_TARGET picks that API server: embedded (default), kube (etcd +
-// kube-apiserver) or both (each in its own process, then the figures side by side; rollout-compare.ts).
-import type { Registry } from 'prom-client';
-import { CACHE, METRICS_REGISTRY, type Client, type InformerCache } from '@capi/controller-runtime';
+// management API server, the manager's requests to it, CPU time and peak RSS of each process (the manager's apart when
+// it runs in a process of its own, BENCH_MANAGER=process, the default). BENCH_TARGET picks that API server: embedded
+// (default), kube (etcd + kube-apiserver) or both (each in its own process, then the figures side by side;
+// rollout-compare.ts).
+import type { Client } from '@capi/controller-runtime';
 import type { WorkloadServer } from '@capi/inmemory';
 import { writeFileSync } from 'node:fs';
 import { infraTemplatePatch, machineTemplateObject, names, versionPatch, type DemoSpec } from '../demo/objects';
@@ -15,7 +16,11 @@ import {
   type NamedStorage,
   type OtherProcesses,
 } from './process-stats';
-import { reconcileDelta, reconcileRows, reconcileSnapshot, type ReconcileCounts } from './reconciles';
+import { clientRequestsByMethod, clientRequestsDelta } from './manager-cost';
+import { reconcileDelta, reconcileSnapshot, type ReconcileCounts } from './reconciles';
+import { startEmbeddedInProcess, startKubeInProcess } from './rollout-in-process';
+import { startEmbeddedProcesses, startKubeProcesses } from './rollout-processes';
+import { printTables } from './rollout-tables';
 import { runRolloutComparison } from './rollout-compare';
 import {
   benchSpec,
@@ -26,13 +31,14 @@ import {
 } from './rollout-cluster';
 import {
   benchTargetFromEnv,
-  startTarget,
+  managerLayoutFromEnv,
   type BenchTarget,
+  type ManagerLayout,
   type PhaseWrites,
   type RolloutTarget,
 } from './rollout-targets';
 import { scalingTable } from './scaling';
-import { renderTable, type Cell } from './table';
+import { renderTable } from './table';
 
 export interface PhaseResult extends PhaseWrites {
   phase: string;
@@ -41,13 +47,16 @@ export interface PhaseResult extends PhaseWrites {
   machineWrites: number;
   kept: number;
   replaced: number;
+  /** peak RSS of the bench's process (with the manager in it when BENCH_MANAGER=in-process) */
   rssMiB: number;
-  /** peak RSS of the other processes of the target (workload servers, kube-apiserver, etcd), by name */
+  /** peak RSS of the other processes (manager, API server, workload servers, kube-apiserver, etcd), by name */
   othersRssMiB: Record<string, number>;
   /** CPU seconds of the bench's process and of the others during the phase */
   cpuSeconds: { self: number; others: Record<string, number> };
   /** per controller, from its metrics */
   reconciles: ReconcileCounts;
+  /** The manager's requests to the management API server by HTTP method (rest_client_requests_total). */
+  clientRequests: Record<string, number>;
 }
 
 /** Reads by verb and resource, most first (BENCH_READS). */
@@ -65,16 +74,18 @@ export class RolloutBench {
 
   constructor(
     private readonly client: Client,
-    /** The management API server's write counter (the target's). */
-    private readonly target: Pick<RolloutTarget, 'resetWrites' | 'countWrites' | 'managementReads'>,
-    private readonly registry: Registry,
+    /** The management API server's write counter and the manager's metrics (the target's). */
+    private readonly target: Pick<
+      RolloutTarget,
+      'resetWrites' | 'countWrites' | 'managementReads' | 'managerMetrics' | 'managementHost'
+    >,
     replicas: number,
     private readonly maxUnavailable: number,
     private readonly timeoutMs: number,
     private readonly log: (l: string) => void,
     /** The in-memory workload clusters' API servers (Node reads are counted there, not at the management server). */
     private readonly workloadServers: () => WorkloadServer[] = () => [],
-    /** Processes besides this one whose peak RSS is reported. */
+    /** Processes besides this one whose peak RSS and CPU time are reported. */
     private readonly others: OtherProcesses = () => ({}),
   ) {
     this.s = benchSpec(replicas);
@@ -91,7 +102,7 @@ export class RolloutBench {
     const before = new Set((await this.mdMachines()).map((m) => m.metadata.uid));
     await this.target.resetWrites();
     await Promise.all(this.workloadServers().map((w) => w.resetRequests()));
-    const reconcilesBefore = await reconcileSnapshot(this.registry);
+    const metricsBefore = await this.target.managerMetrics();
     const profile = await startPhaseProfile(phase);
     const rss = startRssSampler(this.others);
     const t0 = Date.now();
@@ -103,7 +114,13 @@ export class RolloutBench {
     rss.stop();
     await this.heap?.snapshot(`${this.s.workerReplicas}-${phase}`);
     const counted = await this.target.countWrites();
-    const reconciles = reconcileDelta(reconcilesBefore, await reconcileSnapshot(this.registry));
+    const metricsAfter = await this.target.managerMetrics();
+    const reconciles = reconcileDelta(reconcileSnapshot(metricsBefore), reconcileSnapshot(metricsAfter));
+    const host = this.target.managementHost;
+    const clientRequests = clientRequestsDelta(
+      clientRequestsByMethod(metricsBefore, host),
+      clientRequestsByMethod(metricsAfter, host),
+    );
     const after = await this.mdMachines();
     const kept = after.filter((m) => before.has(m.metadata.uid)).length;
     const unrelated = Object.entries(counted.byResource)
@@ -115,7 +132,10 @@ export class RolloutBench {
       const workload: Record<string, number> = {};
       for (const c of await Promise.all(this.workloadServers().map((w) => w.countRequests())))
         for (const [k, v] of Object.entries(c.byVerbResource)) workload[k] = (workload[k] ?? 0) + v;
-      this.log(`${phase} workload cluster reads: ${topReads(workload)}`);
+      const servers = this.workloadServers();
+      this.log(
+        `${phase} workload cluster reads: ${servers.length ? topReads(workload) : 'counted with BENCH_MANAGER=in-process only'}`,
+      );
     }
     // Logged at once too: a long run (10,000) shows each phase's figures before the tables at the end.
     const rssMiB = rss.peakMiB();
@@ -126,8 +146,9 @@ export class RolloutBench {
           `; ${k}: peak RSS ${v.toFixed(0)} MiB${cpuSeconds.others[k] === undefined ? '' : `, CPU ${cpuSeconds.others[k].toFixed(1)} s`}`,
       )
       .join('');
+    const requests = Object.values(clientRequests).reduce((a, b) => a + b, 0);
     this.log(
-      `${phase}: ${seconds.toFixed(1)} s, ${(counted.writes / this.s.workerReplicas).toFixed(2)} writes/Machine, peak RSS ${rssMiB.toFixed(0)} MiB (${rss.peakBreakdown()}), CPU ${cpuSeconds.self.toFixed(1)} s${others}`,
+      `${phase}: ${seconds.toFixed(1)} s, ${(counted.writes / this.s.workerReplicas).toFixed(2)} writes/Machine, manager requests ${(requests / this.s.workerReplicas).toFixed(2)}/Machine; bench process: peak RSS ${rssMiB.toFixed(0)} MiB (${rss.peakBreakdown()}), CPU ${cpuSeconds.self.toFixed(1)} s${others}`,
     );
     return {
       ...counted,
@@ -140,6 +161,7 @@ export class RolloutBench {
       othersRssMiB,
       cpuSeconds,
       reconciles,
+      clientRequests,
     };
   }
 
@@ -166,45 +188,6 @@ export class RolloutBench {
     );
     return results;
   }
-}
-
-/**
- * One row per (resource, verb, field manager) seen in any phase, most first: per phase, writes per Machine and how
- * many of those changed nothing at the server (no-op) or were refused (failed: conflicts mostly).
- */
-export function writeBreakdown(
-  results: Pick<PhaseResult, 'byManager' | 'noopByManager' | 'failedByManager'>[],
-  replicas: number,
-): Cell[][] {
-  const keys = [...new Set(results.flatMap((r) => Object.keys(r.byManager)))];
-  const total = (k: string) => results.reduce((n, r) => n + (r.byManager[k] ?? 0), 0);
-  return keys
-    .sort((a, b) => total(b) - total(a))
-    .map((k) => {
-      const [verb, resource, manager] = k.split(' ');
-      return [
-        resource,
-        verb,
-        manager,
-        ...results.flatMap((r) => [
-          (r.byManager[k] ?? 0) / replicas,
-          (r.noopByManager[k] ?? 0) / replicas,
-          (r.failedByManager[k] ?? 0) / replicas,
-        ]),
-      ];
-    });
-}
-
-/** One row per (resource, verb), most first: per phase, writes per Machine (kube-apiserver has no field-manager label). */
-export function writeBreakdownByResource(results: Pick<PhaseResult, 'byResource'>[], replicas: number): Cell[][] {
-  const keys = [...new Set(results.flatMap((r) => Object.keys(r.byResource)))];
-  const total = (k: string) => results.reduce((n, r) => n + (r.byResource[k] ?? 0), 0);
-  return keys
-    .sort((a, b) => total(b) - total(a))
-    .map((k) => {
-      const [verb, resource] = k.split(' ');
-      return [resource, verb, ...results.map((r) => (r.byResource[k] ?? 0) / replicas)];
-    });
 }
 
 export interface RolloutArgs {
@@ -268,6 +251,17 @@ function phaseCount(): number {
   return n;
 }
 
+/** The target's processes in the layout asked for (rollout-processes.ts, rollout-in-process.ts). */
+function startTarget(
+  target: BenchTarget,
+  layout: ManagerLayout,
+  flags: string[],
+  log: (l: string) => void,
+): Promise<RolloutTarget> {
+  if (layout === 'process') return target === 'kube' ? startKubeProcesses(flags, log) : startEmbeddedProcesses(flags);
+  return target === 'kube' ? startKubeInProcess(flags, log) : startEmbeddedInProcess(flags);
+}
+
 async function runRolloutSize(
   targetName: BenchTarget,
   replicas: number,
@@ -276,6 +270,7 @@ async function runRolloutSize(
   managerFlags: string[],
 ): Promise<PhaseResult[]> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
+  const layout = managerLayoutFromEnv();
   let storage: () => NamedStorage[] = () => [];
   let informers: () => Record<string, number> = () => ({});
   const heap = await startHeapProfile(
@@ -283,14 +278,13 @@ async function runRolloutSize(
     () => storage(),
     () => informers(),
   );
-  const target = await startTarget(targetName, managerFlags, log);
+  const target = await startTarget(targetName, layout, managerFlags, log);
   try {
     storage = () => target.storage();
-    informers = () => target.app.get<InformerCache>(CACHE, { strict: false }).informerSizes();
+    informers = () => target.informers();
     const bench = new RolloutBench(
       target.client,
       target,
-      target.app.get<Registry>(METRICS_REGISTRY, { strict: false }),
       replicas,
       maxUnavailable,
       timeoutMs,
@@ -300,57 +294,7 @@ async function runRolloutSize(
     );
     bench.heap = heap;
     const results = await bench.run(phaseCount());
-    const otherNames = [...new Set(results.flatMap((r) => Object.keys(r.othersRssMiB)))];
-    const rows: Cell[][] = results.map((r) => [
-      r.phase,
-      replicas,
-      r.seconds,
-      r.writes,
-      r.writes / replicas,
-      r.machineWrites / replicas,
-      r.kept,
-      r.replaced,
-      r.rssMiB,
-      ...otherNames.map((k) => r.othersRssMiB[k] ?? '-'),
-    ]);
-    const flags = managerFlags.length ? `; manager flags: ${managerFlags.join(' ')}` : '';
-    process.stdout.write(
-      `[${target.name}] MachineDeployment of ${replicas} Machines (+1 control plane Machine), maxSurge 0, maxUnavailable ${maxUnavailable}, zero-latency updater; ${target.where}${flags}\n`,
-    );
-    process.stdout.write(
-      renderTable(
-        [
-          'phase',
-          'machines',
-          'seconds',
-          'API writes',
-          'writes/Machine',
-          'excl. ExtensionConfig+Events',
-          'kept (same UID)',
-          'replaced',
-          'peak RSS MiB',
-          ...otherNames.map((k) => `${k} peak RSS MiB`),
-        ],
-        rows,
-      ),
-    );
-    if (targetName === 'embedded') {
-      process.stdout.write(
-        `\nwrites per Machine by resource, verb and field manager\n${renderTable(['resource', 'verb', 'field manager', ...results.flatMap((r) => [r.phase, 'no-op', 'failed'])], writeBreakdown(results, replicas))}`,
-      );
-    } else {
-      process.stdout.write(
-        `\nwrites per Machine by resource and verb (kube-apiserver's apiserver_request_total)\n${renderTable(['resource', 'verb', ...results.map((r) => r.phase)], writeBreakdownByResource(results, replicas))}`,
-      );
-    }
-    process.stdout.write(
-      `\nreconciles per controller (controller_runtime_reconcile_total; seconds: summed wall time of the reconciles, concurrent ones overlapping)\n${renderTable(['controller', ...results.flatMap((r) => [r.phase, 'per Machine', 'seconds'])], reconcileRows(results, replicas))}`,
-    );
-    const [, inPlace, replacement] = results;
-    if (replacement)
-      process.stdout.write(
-        `in-place vs replacement: time ${(inPlace.seconds / replacement.seconds).toFixed(2)}x, writes ${(inPlace.writes / replacement.writes).toFixed(2)}x\n\n`,
-      );
+    printTables(target, results, replicas, maxUnavailable, managerFlags);
     return results;
   } finally {
     await target.stop();

@@ -11,14 +11,25 @@ const MAIN = join(REPO_ROOT, 'libs/apiserver/src/main.ts');
 export interface ServerProcess {
   proc: ChildProcess;
   endpoint: Endpoint;
+  /** The kubeconfig file it wrote (its admin token). */
+  kubeconfigPath: string;
   /** Resolves once the process has exited. */
   exited: Promise<void>;
   kill9(): Promise<void>;
+  /** SIGTERM (the server stops cleanly); resolves once it has exited. */
+  stop(): Promise<void>;
 }
 
-/** Starts the server on `dataDir` (SQLite file state.db there) and resolves when it printed its kubeconfig path. */
-export function startServerProcess(dataDir: string, timeoutMs = 60_000): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, ['-r', '@swc-node/register', MAIN, '--data-dir', dataDir], {
+/**
+ * Starts the server on `dataDir` (SQLite file state.db there, or `--memory` in `extraArgs`) and resolves when it
+ * printed its kubeconfig path.
+ */
+export function startServerProcess(
+  dataDir: string,
+  timeoutMs = 60_000,
+  extraArgs: string[] = [],
+): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, ['-r', '@swc-node/register', MAIN, '--data-dir', dataDir, ...extraArgs], {
     cwd: REPO_ROOT,
     env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,19 +46,24 @@ export function startServerProcess(dataDir: string, timeoutMs = 60_000): Promise
       void kill9();
       reject(new Error(`API server did not start in ${timeoutMs} ms: ${err.slice(-500)}`));
     }, timeoutMs);
-    proc.stderr!.on('data', (d) => (err += d));
+    proc.stderr!.on('data', (d) => (err = (err + String(d)).slice(-4000)));
     proc.stdout!.on('data', (d) => {
       out += d;
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (!line) return;
       clearTimeout(timer);
-      const kc = YAML.parse(readFileSync(JSON.parse(line).kubeconfig, 'utf8'));
+      const kubeconfigPath = JSON.parse(line).kubeconfig as string;
+      const kc = YAML.parse(readFileSync(kubeconfigPath, 'utf8'));
       const endpoint = {
         url: kc.clusters[0].cluster.server,
         caData: kc.clusters[0].cluster['certificate-authority-data'],
         token: kc.users[0].user.token,
       };
-      resolvePromise({ proc, endpoint, exited, kill9 });
+      const stop = async () => {
+        if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+        await exited;
+      };
+      resolvePromise({ proc, endpoint, kubeconfigPath, exited, kill9, stop });
     });
     proc.once('exit', (code, signal) => {
       clearTimeout(timer);

@@ -5,6 +5,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { JsonLogger, LOGGER, buildManagerModule, loadManagerConfig } from '@capi/manager';
+import { ZERO_LATENCY } from '../../bench/manager-child';
 
 async function main(dataDir: string, flags: string[]): Promise<void> {
   const loaded = loadManagerConfig(
@@ -14,10 +15,7 @@ async function main(dataDir: string, flags: string[]): Promise<void> {
   if (loaded.help) throw new Error('unexpected --help');
   const logger = JsonLogger.create({ level: 'info', destination: { write: (s: string) => process.stdout.write(s) } });
   const root = buildManagerModule(loaded.config, {
-    embeddedProvider: {
-      provisioningDelayMs: 0,
-      updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
-    },
+    embeddedProvider: ZERO_LATENCY,
     providers: [{ provide: LOGGER, useValue: logger }],
   });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });

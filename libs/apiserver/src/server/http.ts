@@ -556,6 +556,11 @@ export function createHandler(deps: HttpDeps) {
         return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
       if (!authorized(req, deps.token)) throw new StatusError(401, 'Unauthorized', 'Unauthorized');
       decodePathSegments(path);
+      // The request counters, as kube-apiserver serves its metrics (to authenticated clients).
+      if (path === '/metrics' && req.method === 'GET')
+        return void res
+          .writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' })
+          .end(deps.metrics.renderPrometheus());
       if (await discoveryRoutes(req, res, path)) return;
       const route = parseResourcePath(registry, path);
       if (!route) throw unmatchedPath(decodePathSegments(path));

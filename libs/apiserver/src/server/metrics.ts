@@ -68,10 +68,73 @@ export class RequestMetrics {
     );
   }
 
+  /**
+   * The counters in Prometheus text format, served at GET /metrics: kube-apiserver's `apiserver_request_total` (its
+   * verb labels: POST, PUT, PATCH, APPLY, DELETE, DELETECOLLECTION, GET, LIST, WATCH; no code, scope or version label:
+   * not counted here), and the writes by field manager and outcome, which kube-apiserver does not count, as
+   * `capi_apiserver_write_requests_total{verb,group,resource,subresource,field_manager,outcome}` (outcome changed, noop
+   * or failed). Counters since start or the last reset(): a reader takes the difference of two readings.
+   */
+  renderPrometheus(): string {
+    return renderRequestMetrics(this.snapshot());
+  }
+
   reset(): void {
     this.counts.clear();
     this.writeCounts.clear();
     this.noopWriteCounts.clear();
     this.failedWriteCounts.clear();
   }
+}
+
+/** The embedded server's verbs → kube-apiserver's verb labels (k8s.io/apiserver/pkg/endpoints/metrics). */
+const KUBE_VERBS: Record<string, string> = {
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  apply: 'APPLY',
+  delete: 'DELETE',
+  deletecollection: 'DELETECOLLECTION',
+  get: 'GET',
+  list: 'LIST',
+  watch: 'WATCH',
+};
+
+/** "<group>/<plural>[/<sub>]" (the core group empty) → its labels. */
+function resourceLabels(resource: string): string {
+  const [group, plural, sub] = resource.split('/');
+  return `group=${quote(group)},resource=${quote(plural ?? '')},subresource=${quote(sub ?? '')}`;
+}
+
+const quote = (v: string) => JSON.stringify(v);
+
+/** RequestMetrics.renderPrometheus for a snapshot. */
+export function renderRequestMetrics(c: RequestCounts): string {
+  const lines = [
+    '# HELP apiserver_request_total Counter of apiserver requests broken out for each verb, group, resource and subresource.',
+    '# TYPE apiserver_request_total counter',
+  ];
+  for (const [k, n] of Object.entries(c.byVerbResource)) {
+    const [verb, resource] = k.split(' ');
+    lines.push(
+      `apiserver_request_total{verb=${quote(KUBE_VERBS[verb] ?? verb.toUpperCase())},${resourceLabels(resource)}} ${n}`,
+    );
+  }
+  lines.push(
+    '# HELP capi_apiserver_write_requests_total Writes by verb, resource, field manager and outcome (changed, noop: the stored object left as it was, failed: refused).',
+    '# TYPE capi_apiserver_write_requests_total counter',
+  );
+  for (const [k, n] of Object.entries(c.writesByManager)) {
+    const [verb, resource, manager] = k.split(' ');
+    const noop = c.noopWritesByManager[k] ?? 0;
+    const failed = c.failedWritesByManager[k] ?? 0;
+    const base = `verb=${quote(KUBE_VERBS[verb] ?? verb.toUpperCase())},${resourceLabels(resource)},field_manager=${quote(manager)}`;
+    for (const [outcome, v] of [
+      ['changed', n - noop - failed],
+      ['noop', noop],
+      ['failed', failed],
+    ] as const)
+      if (v > 0) lines.push(`capi_apiserver_write_requests_total{${base},outcome="${outcome}"} ${v}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

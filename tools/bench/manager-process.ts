@@ -1,5 +1,5 @@
-// The manager of the etcd-chaos bench as a child process (etcd-chaos-manager.ts) against a kube-apiserver, and what
-// the bench reads of it: its log (UpdateMachine completions as the manager logs them, counted as tools/fuzz/manager-chaos
+// The manager of the rollout and etcd-chaos benches as a child process (manager-child.ts) against an API server given
+// by --kubeconfig, and what the benches read of it: its log (UpdateMachine completions as the manager logs them, counted as tools/fuzz/manager-chaos
 // counts them; the updater's host updates; error lines) and its /metrics (failed requests, reconcile errors).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { countCompletions } from '../fuzz/manager-chaos';
 
 const REPO_ROOT = resolve(__dirname, '../..');
-const CHILD = join(__dirname, 'etcd-chaos-manager.ts');
+const CHILD = join(__dirname, 'manager-child.ts');
 /** SIGTERM, then SIGKILL after this long. */
 const STOP_GRACE_MS = 10_000;
 
@@ -17,7 +17,7 @@ export interface ManagerErrorLine {
   msg: string;
 }
 
-export class KubeManagerProcess {
+export class BenchManagerProcess {
   private out = '';
   private carry = '';
   private err = '';
@@ -61,7 +61,7 @@ export class KubeManagerProcess {
     metricsPort: number,
     readyTimeoutMs: number,
     logPath: string,
-  ): Promise<KubeManagerProcess> {
+  ): Promise<BenchManagerProcess> {
     const proc = spawn(
       process.execPath,
       ['-r', '@swc-node/register', CHILD, ...flags, `--metrics-bind-address=127.0.0.1:${metricsPort}`],
@@ -71,7 +71,7 @@ export class KubeManagerProcess {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    const m = new KubeManagerProcess(proc, `http://127.0.0.1:${metricsPort}/metrics`, createWriteStream(logPath));
+    const m = new BenchManagerProcess(proc, `http://127.0.0.1:${metricsPort}/metrics`, createWriteStream(logPath));
     const deadline = Date.now() + readyTimeoutMs;
     while (!m.out.includes('{"ready":true}')) {
       if (m.exit)
@@ -83,6 +83,11 @@ export class KubeManagerProcess {
       await new Promise((r) => setTimeout(r, 100));
     }
     return m;
+  }
+
+  /** Its process id (for its RSS and CPU time), undefined once it exited. */
+  get pid(): number | undefined {
+    return this.exit ? undefined : this.proc.pid;
   }
 
   get alive(): boolean {
@@ -136,18 +141,25 @@ export class KubeManagerProcess {
     }
   }
 
-  /** The manager's counters now: rest_client_requests_total by code and controller_runtime_reconcile_errors_total by controller. */
-  async metrics(): Promise<{ requestsByCode: Map<string, number>; reconcileErrors: Map<string, number> }> {
-    const text = await new Promise<string>((resolveText, reject) => {
+  /** Its /metrics now (Prometheus text). */
+  metricsText(): Promise<string> {
+    return new Promise<string>((resolveText, reject) => {
       const req = request(this.metricsUrl, { timeout: 5000 }, (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
-        res.on('end', () => resolveText(body));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolveText(body) : reject(new Error(`metrics: HTTP ${res.statusCode}`)),
+        );
       });
       req.on('timeout', () => req.destroy(new Error('metrics: no answer within 5 s')));
       req.on('error', reject);
       req.end();
     });
+  }
+
+  /** The manager's counters now: rest_client_requests_total by code and controller_runtime_reconcile_errors_total by controller. */
+  async metrics(): Promise<{ requestsByCode: Map<string, number>; reconcileErrors: Map<string, number> }> {
+    const text = await this.metricsText();
     const requestsByCode = new Map<string, number>();
     const reconcileErrors = new Map<string, number>();
     for (const line of text.split('\n')) {

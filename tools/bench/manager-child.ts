@@ -1,10 +1,11 @@
-// Child-process entry of the etcd-chaos bench: the manager against an external kube-apiserver (--kubeconfig and the
-// other flags from the parent) with the in-memory provider and the zero-latency reference updater added as a module,
-// as the embedded default adds them (apps/manager/src/manager.module.ts); JSON log lines on stdout. Prints
-// {"ready":true} once started. Besides the manager's log, one {"updater":...} line each time the updater's host backend
-// applies an update, saying whether the update was performed afresh (an "in progress" answer came first) or was an
-// idempotent repeat of a completed one: the updater's side of "UpdateMachine completed twice".
-// Usage: node -r @swc-node/register etcd-chaos-manager.ts <manager flags...>
+// Child-process entry of the benches that run the manager in a process of its own (rollout, etcd-chaos): the manager
+// built as its main does (apps/manager/src/main.ts: buildManagerModule, applyHeapGrowingPercent) against the API
+// server of --kubeconfig, with the in-memory provider (--embedded-provider, --embedded-workload-servers) running the
+// zero-latency reference updater, which main.ts has no flags for; JSON log lines at --log-level on stdout. Prints
+// {"ready":true} once started. Besides the manager's log, one {"updater":...} line each time the updater's host
+// backend applies an update, saying whether the update was performed afresh (an "in progress" answer came first) or
+// was an idempotent repeat of a completed one: the updater's side of "UpdateMachine completed twice".
+// Usage: node -r @swc-node/register manager-child.ts <manager flags...>
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { CanUpdateMachineObjects, HookObject } from '@capi/api';
@@ -12,11 +13,17 @@ import { INMEMORY_HOST_BACKEND, type InMemoryHostBackend } from '@capi/inmemory'
 import {
   applyHeapGrowingPercent,
   buildManagerModule,
-  EmbeddedProviderModule,
   JsonLogger,
   LOGGER,
   loadManagerConfig,
+  type EmbeddedProviderOptions,
 } from '@capi/manager';
+
+/** Zero-latency provider and updater: VMs boot at once, UpdateMachine completes on its second call. */
+export const ZERO_LATENCY: EmbeddedProviderOptions = {
+  provisioningDelayMs: 0,
+  updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
+};
 
 /** What a line of the child's stdout says the updater did. */
 export interface UpdaterLine {
@@ -47,17 +54,14 @@ async function main(argv: string[]): Promise<void> {
   const loaded = loadManagerConfig(argv, {});
   if (loaded.help) throw new Error('unexpected --help');
   applyHeapGrowingPercent(loaded.config.heapGrowingPercent);
-  const logger = JsonLogger.create({ level: 'info', destination: { write: (s: string) => process.stdout.write(s) } });
+  const logger = JsonLogger.create({
+    level: loaded.config.logLevel,
+    destination: { write: (s: string) => process.stdout.write(s) },
+  });
+  if (!loaded.config.embeddedProvider) throw new Error('the bench manager needs --embedded-provider');
   const root = buildManagerModule(loaded.config, {
     providers: [{ provide: LOGGER, useValue: logger }],
-    // Workload servers in this process: one child less on a machine the bench shares with etcd and kube-apiserver.
-    modules: [
-      EmbeddedProviderModule.forRoot({
-        provisioningDelayMs: 0,
-        workloadServers: 'in-process',
-        updater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
-      }),
-    ],
+    embeddedProvider: ZERO_LATENCY,
   });
   const app = await NestFactory.createApplicationContext(root, { logger: false, abortOnError: false });
   app.useLogger(logger);
@@ -72,7 +76,8 @@ async function main(argv: string[]): Promise<void> {
   setInterval(() => process.ppid !== parent && process.exit(1), 1000).unref();
 }
 
-main(process.argv.slice(2)).catch((e) => {
-  process.stderr.write(`error: ${(e as Error).stack ?? e}\n`);
-  process.exit(1);
-});
+if (require.main === module)
+  main(process.argv.slice(2)).catch((e) => {
+    process.stderr.write(`error: ${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  });
