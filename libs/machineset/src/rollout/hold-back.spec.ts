@@ -102,3 +102,14 @@ describe('holdBackReplacements (InPlaceOnly policy)', () => {
     expect([...b.p.scaleIntents]).toEqual([...a.p.scaleIntents]);
   });
 });
+
+describe('holdBackReplacements with surge and unavailability allowed', () => {
+  it('does not count the new MachineSet surge as room to scale a blocked old MachineSet down', () => {
+    const held = plan(md(2, 1, 1), [ms('old', 'v1', 2), newMS()], {
+      canUpdateMachineSetInPlace: () => false,
+      replacementsBlockedFor: new Set(['old']),
+    });
+    expect(held.replicas('old')).toBe(2);
+    expect(held.replicas('new')).toBe(0);
+  });
+});

@@ -290,7 +290,8 @@ export function holdBackReplacements(p: RolloutPlanner): void {
   const newMS = mustNewMS(p);
   const mdReplicas = p.md.spec.replicas ?? 0;
   const planned = (ms: MachineSetLike) => p.scaleIntents.get(nameOf(ms)) ?? specReplicas(ms);
-  let total = [...p.oldMSs, newMS].reduce((t, ms) => t + planned(ms), 0);
+  // The new MachineSet counts without its scale up: that only gets the room the old ones leave (capped below).
+  let total = p.oldMSs.reduce((t, ms) => t + planned(ms), Math.min(planned(newMS), specReplicas(newMS)));
   for (const oldMS of p.oldMSs) {
     if (!blocked.has(nameOf(oldMS))) continue;
     const current = specReplicas(oldMS);
