@@ -184,7 +184,7 @@ describe('MachineDeployment with the InPlaceOnly rollout policy', () => {
         handle: (req) => ({
           status: 'Success',
           infrastructureMachineTemplatePatch: encodePatch('JSONMergePatch', {
-            spec: { template: { spec: req.desired.infrastructureMachineTemplate.spec?.template?.spec } },
+            spec: req.desired.infrastructureMachineTemplate.spec,
           }),
         }),
       },
