@@ -167,8 +167,9 @@ export async function canUpdateMachine(
       forObject: machine,
       request: built.request,
     });
+    if (result.canUpdate) return { canUpdate: true, reasons: result.reasons, updaters: result.contributors };
     return {
-      canUpdate: result.canUpdate,
+      canUpdate: false,
       reasons: result.reasons,
       updaters: result.contributors,
       noUpdaters: result.extensions.length === 0,
