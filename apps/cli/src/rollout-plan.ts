@@ -161,7 +161,7 @@ export async function rolloutPlan(conn: Connection, file: string, now: () => Dat
       continue;
     }
     const answer = newMS
-      ? await guard(checker.check(ms, newMS, quiet))
+      ? await guard(checker.coverage(ms, newMS, quiet))
       : { canUpdate: false, updaters: [], reasons: [] };
     allInPlace &&= answer.canUpdate;
     for (const m of its)

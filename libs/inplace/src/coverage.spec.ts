@@ -71,6 +71,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
       reasons: ['Machine cannot be updated in-place: version: "v1.30.0" → "v1.31.0"'],
       extensions: ['h.ext'],
       contributors: [],
+      uncovered: [{ object: 'Machine', fields: ['spec.version'] }],
     });
   });
 
@@ -92,7 +93,13 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
       forObject,
       request: machineReq({ version: 'v1.30.0' }, { version: 'v1.31.0' }),
     });
-    expect(merge).toEqual({ canUpdate: true, reasons: [], extensions: ['h.ext'], contributors: ['ext'] });
+    expect(merge).toEqual({
+      canUpdate: true,
+      reasons: [],
+      extensions: ['h.ext'],
+      contributors: ['ext'],
+      uncovered: [],
+    });
   });
 
   it('patches touching only metadata/status do not count; metadata differences are ignored', async () => {
@@ -155,6 +162,23 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
       'DevMachine cannot be updated in-place: image: "a" → "b"',
       'KubeadmConfig cannot be updated in-place: files: [] → [{"path":"/x"}]',
     ]);
+    expect(r.uncovered).toEqual([
+      { object: 'DevMachine', fields: ['spec.image'] },
+      { object: 'KubeadmConfig', fields: ['spec.files'] },
+    ]);
+  });
+
+  it('uncovered: a partly covered change names only the fields no extension patched', async () => {
+    const req = machineReq({ version: 'v1' }, { version: 'v2' }, [{ image: 'a' }, { image: 'b' }]);
+    const r = await canExtensionsUpdate({
+      hook: 'CanUpdateMachine',
+      runtimeClient: scripted({ 'h.ext': setVersion('v2') }).client,
+      forObject,
+      request: req,
+    });
+    expect(r.canUpdate).toBe(false);
+    expect(r.uncovered).toEqual([{ object: 'DevMachine', fields: ['spec.image'] }]);
+    expect(r.extensions).toEqual(['h.ext']);
   });
 
   it('no registered extension → cannot update, no call', async () => {
@@ -169,6 +193,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
       reasons: ['no CanUpdateMachine extensions registered'],
       extensions: [],
       contributors: [],
+      uncovered: [],
     });
   });
 
@@ -187,6 +212,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
       reasons: [],
       extensions: ['version.aa-config', 'infra.zz-config'],
       contributors: ['aa-config', 'zz-config'],
+      uncovered: [],
     });
     expect(seen[0].request.current.machine.spec.version).toBe('v1.30.0');
     expect(seen[1].request.current.machine.spec.version).toBe('v1.31.0');
@@ -247,6 +273,7 @@ describe('canExtensionsUpdate: CanUpdateMachine', () => {
       reasons: [],
       extensions: ['noop.aa-config', 'same.bb-config', 'version.cc-config'],
       contributors: ['cc-config'],
+      uncovered: [],
     });
   });
 

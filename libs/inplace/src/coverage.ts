@@ -15,7 +15,7 @@ import {
 } from '@capi/api';
 import { getPath, type FieldPath } from '@capi/apimachinery';
 import { applyPatchToObject, MACHINE_PATCH_PATHS, MACHINE_SET_PATCH_PATHS } from './apply-patch';
-import { formatDiff } from './diff';
+import { diffPaths, formatDiff } from './diff';
 import { extensionConfigOfHandler, orderExtensions } from './updaters';
 
 export type CoverageHook = 'CanUpdateMachine' | 'CanUpdateMachineSet';
@@ -41,6 +41,8 @@ interface Slot {
   comparable: (obj: HookObject) => unknown;
   /** "Machine", or the object's kind for infra/bootstrap objects. */
   label: (obj: HookObject) => string;
+  /** Where `comparable` sits in the object, to name uncovered fields by their full path. */
+  fieldPrefix: string;
 }
 
 export class CoverageError extends Error {
@@ -65,6 +67,7 @@ const SLOTS: Record<CoverageHook, Slot[]> = {
       allowedPaths: MACHINE_PATCH_PATHS,
       comparable: (o) => cleanupMachineSpecForDiff((o.spec ?? {}) as Partial<MachineSpec>),
       label: () => 'Machine',
+      fieldPrefix: 'spec',
     },
     {
       key: 'infrastructureMachine',
@@ -72,6 +75,7 @@ const SLOTS: Record<CoverageHook, Slot[]> = {
       allowedPaths: MACHINE_PATCH_PATHS,
       comparable: (o) => o.spec,
       label: (o) => o.kind,
+      fieldPrefix: 'spec',
     },
     {
       key: 'bootstrapConfig',
@@ -79,6 +83,7 @@ const SLOTS: Record<CoverageHook, Slot[]> = {
       allowedPaths: MACHINE_PATCH_PATHS,
       comparable: (o) => o.spec,
       label: (o) => o.kind,
+      fieldPrefix: 'spec',
     },
   ],
   CanUpdateMachineSet: [
@@ -89,6 +94,7 @@ const SLOTS: Record<CoverageHook, Slot[]> = {
       comparable: (o) =>
         cleanupMachineSpecForDiff((getPath(o, ['spec', 'template', 'spec']) ?? {}) as Partial<MachineSpec>),
       label: () => 'MachineSet',
+      fieldPrefix: 'spec.template.spec',
     },
     {
       key: 'infrastructureMachineTemplate',
@@ -96,6 +102,7 @@ const SLOTS: Record<CoverageHook, Slot[]> = {
       allowedPaths: MACHINE_SET_PATCH_PATHS,
       comparable: templateSpec,
       label: (o) => o.kind,
+      fieldPrefix: 'spec.template.spec',
     },
     {
       key: 'bootstrapConfigTemplate',
@@ -103,6 +110,7 @@ const SLOTS: Record<CoverageHook, Slot[]> = {
       allowedPaths: MACHINE_SET_PATCH_PATHS,
       comparable: templateSpec,
       label: (o) => o.kind,
+      fieldPrefix: 'spec.template.spec',
     },
   ],
 };
@@ -135,6 +143,41 @@ export const compareForCoverage: CoverageComparator = (hook, current, desired) =
   return reasons;
 };
 
+/** The fields of one object that stay different after the extensions' patches. */
+export interface UncoveredFields {
+  /** "Machine", "MachineSet", or the infra/bootstrap object's kind. */
+  object: string;
+  /** Full paths, e.g. "spec.template.spec.image"; "<object>" when the object is on one side only. */
+  fields: string[];
+}
+
+/**
+ * What `current` (as patched) still lacks of `desired`, per object, by field path: the structured form of the
+ * comparison's reasons (same slots and comparable parts as compareForCoverage).
+ */
+export function uncoveredFields(
+  hook: CoverageHook,
+  current: Record<string, HookObject | undefined>,
+  desired: Record<string, HookObject | undefined>,
+): UncoveredFields[] {
+  const out: UncoveredFields[] = [];
+  for (const slot of SLOTS[hook]) {
+    const c = current[slot.key];
+    const d = desired[slot.key];
+    if (!c && !d) continue;
+    const object = slot.label((d ?? c)!);
+    if (!c || !d) {
+      out.push({ object, fields: ['<object>'] });
+      continue;
+    }
+    const paths = diffPaths(slot.comparable(c), slot.comparable(d)).map((p) =>
+      p.path === '<root>' ? slot.fieldPrefix : `${slot.fieldPrefix}.${p.path}`,
+    );
+    if (paths.length) out.push({ object, fields: paths });
+  }
+  return out;
+}
+
 export interface CanExtensionsUpdateInput<H extends CoverageHook> {
   hook: H;
   runtimeClient: CoverageRuntimeClient;
@@ -151,6 +194,8 @@ export interface CanExtensionsUpdateResult {
   reasons: string[];
   /** Handlers called, in order. */
   extensions: string[];
+  /** What stays different after every extension's patches, by field; empty when canUpdate or no extension. */
+  uncovered: UncoveredFields[];
   /**
    * ExtensionConfigs whose patches changed `current` on the way to the match, in call order: the updaters the accepted
    * change belongs to (record them on the Machine with IN_PLACE_UPDATERS_ANNOTATION). Empty when !canUpdate.
@@ -170,7 +215,13 @@ export async function canExtensionsUpdate<H extends CoverageHook>(
   const compare = input.compare ?? compareForCoverage;
   const names = orderExtensions(await runtimeClient.getAllExtensions(hook, forObject));
   if (names.length === 0)
-    return { canUpdate: false, reasons: [`no ${hook} extensions registered`], extensions: [], contributors: [] };
+    return {
+      canUpdate: false,
+      reasons: [`no ${hook} extensions registered`],
+      extensions: [],
+      contributors: [],
+      uncovered: [],
+    };
 
   const current = request.current as unknown as Record<string, HookObject | undefined>;
   const desired = request.desired as unknown as Record<string, HookObject | undefined>;
@@ -197,7 +248,13 @@ export async function canExtensionsUpdate<H extends CoverageHook>(
     const config = extensionConfigOfHandler(name);
     if (JSON.stringify(current) !== before && !contributors.includes(config)) contributors.push(config);
     reasons = compare(hook, current, desired);
-    if (reasons.length === 0) return { canUpdate: true, reasons: [], extensions: called, contributors };
+    if (reasons.length === 0) return { canUpdate: true, reasons: [], extensions: called, contributors, uncovered: [] };
   }
-  return { canUpdate: false, reasons, extensions: called, contributors: [] };
+  return {
+    canUpdate: false,
+    reasons,
+    extensions: called,
+    contributors: [],
+    uncovered: uncoveredFields(hook, current, desired),
+  };
 }

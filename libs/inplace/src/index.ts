@@ -8,6 +8,7 @@ export {
   type CoverageHook,
   type CoverageRequest,
   type CoverageRuntimeClient,
+  type UncoveredFields,
 } from './coverage';
 export { formatDiff } from './diff';
 export { markAsDone, markAsPending } from './tracking';
@@ -18,3 +19,17 @@ export {
   type UpdateMachineSelection,
   updatersAnnotation,
 } from './updaters';
+export {
+  blocksReplacements,
+  type BlockedRollout,
+  formatUncovered,
+  IN_PLACE_ONLY_ROLLOUT_POLICY,
+  ROLLOUT_BLOCKED_CONDITION,
+  ROLLOUT_POLICY_ANNOTATION,
+  rolloutBlockedCondition,
+  type RolloutBlockedConditionInput,
+  RolloutBlockedReason,
+  type RolloutPolicy,
+  rolloutPolicyOf,
+  updatersOf,
+} from './rollout-policy';

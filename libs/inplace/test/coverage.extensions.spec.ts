@@ -100,6 +100,7 @@ describe('canExtensionsUpdate with two real extension servers', () => {
       reasons: [],
       extensions: ['can-update-machine.a-version-updater', 'can-update-machine.b-infra-updater'],
       contributors: ['a-version-updater', 'b-infra-updater'],
+      uncovered: [],
     });
     // The second updater received `current` already carrying the first one's patch.
     const seenByInfra = infraUpdater.requests.at(-1)!.body as CanUpdateMachineRequest;

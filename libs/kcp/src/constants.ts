@@ -21,6 +21,8 @@ export const SUCCESSFUL_SCALE_DOWN_EVENT_REASON = 'SuccessfulScaleDown';
 export const CACHE_WAIT_MS = 10_000;
 /** Requeue while waiting for preflight checks / Machines to settle. */
 export const PREFLIGHT_REQUEUE_MS = 5_000;
+/** Default of KcpControllerOptions.inPlaceOnlyRecheckMs. */
+export const IN_PLACE_ONLY_RECHECK_MS = 60_000;
 /**
  * Field manager of the OwnerRemediated condition KCP writes on Machines. Separate from KCP_MANAGER_NAME, whose
  * status applies carry only UpToDate (and would otherwise remove OwnerRemediated).

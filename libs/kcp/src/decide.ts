@@ -38,8 +38,11 @@ export type KcpAction =
   /** Machines are being updated in place: one in-place update at a time, nothing else until they are done. */
   | { type: 'waitForInPlaceUpdate'; machines: string[] }
   | { type: 'scaleUp'; rollout: boolean }
-  /** Rollout step: update `machine` in place if possible, else delete it. */
-  | { type: 'rolloutMachine'; machine: string; tryInPlace: boolean }
+  /**
+   * Rollout step: update `machine` in place if possible, else delete it. `inPlaceOnly` (this project's InPlaceOnly
+   * rollout policy): never delete it for the rollout; report it as held back instead.
+   */
+  | { type: 'rolloutMachine'; machine: string; tryInPlace: boolean; inPlaceOnly?: boolean }
   | { type: 'scaleDown'; machine: string }
   | { type: 'none' };
 
@@ -216,6 +219,7 @@ export function planReconcile(
   machines: readonly ControlPlaneMachine[],
   inPlaceEnabled: boolean,
   failureDomains: readonly string[] = [],
+  inPlaceOnly = false,
 ): KcpAction {
   if (machines.length === 0) return { type: 'initialize' };
   // Whatever the gate says now: the marker proves a trigger started, and only completing it lets the update finish.
@@ -229,6 +233,8 @@ export function planReconcile(
   const replicas = desiredReplicas(kcp);
   const all = machines.map((m) => m.machine);
   const outdated = machines.filter((m) => !m.upToDate && !m.machine.metadata.deletionTimestamp);
+  if (outdated.length > 0 && inPlaceOnly)
+    return planInPlaceOnlyRollout(kcp, machines, outdated, inPlaceEnabled, failureDomains);
   if (outdated.length > 0) {
     // Never take away the last live Machine: with one replica a rollout always surges.
     const live = all.filter((m) => !m.metadata.deletionTimestamp).length;
@@ -257,4 +263,35 @@ export function planReconcile(
     return selected ? { type: 'scaleDown', machine: selected.metadata.name ?? '' } : { type: 'none' };
   }
   return { type: 'none' };
+}
+
+/**
+ * A rollout under the InPlaceOnly policy: no surge, and the selected outdated Machine is updated in place or held
+ * back, never deleted for the rollout. Below spec.replicas (e.g. after a remediation) the scale up still happens, from
+ * the current spec: KCP has no other, and a missing etcd member costs fault tolerance. Above it, the surplus goes.
+ */
+function planInPlaceOnlyRollout(
+  kcp: KubeadmControlPlane,
+  machines: readonly ControlPlaneMachine[],
+  outdated: readonly ControlPlaneMachine[],
+  inPlaceEnabled: boolean,
+  failureDomains: readonly string[],
+): KcpAction {
+  const replicas = desiredReplicas(kcp);
+  if (machines.length < replicas) return { type: 'scaleUp', rollout: false };
+  const live = machines.map((m) => m.machine).filter((m) => !m.metadata.deletionTimestamp);
+  const etcdManaged = isEtcdManaged(kcp);
+  const unhealthy = new Set(
+    outdated.filter((m) => hasUnhealthyControlPlaneComponents(m, etcdManaged)).map((m) => m.machine),
+  );
+  const selected = selectMachineForScaleDown(
+    live,
+    outdated.map((m) => m.machine),
+    { failureDomains, unhealthy: (m) => unhealthy.has(m) },
+  );
+  if (!selected) return { type: 'none' };
+  if (live.length > replicas) return { type: 'scaleDown', machine: selected.metadata.name ?? '' };
+  const info = outdated.find((m) => m.machine === selected);
+  const tryInPlace = inPlaceEnabled && !!info?.eligibleForInPlaceUpdate;
+  return { type: 'rolloutMachine', machine: selected.metadata.name ?? '', tryInPlace, inPlaceOnly: true };
 }

@@ -27,6 +27,7 @@ describe('Test_canUpdateMachine', () => {
     expect(await canUpdateMachine(noIo, result(), false)).toEqual({
       canUpdate: false,
       reasons: ['InPlaceUpdates feature gate is disabled'],
+      noUpdaters: true,
     });
   });
   it('Return false if objects in machineUpToDateResult are nil', async () => {
@@ -40,6 +41,7 @@ describe('Test_canUpdateMachine', () => {
     expect(await canUpdateMachine(noIo, result(), true)).toEqual({
       canUpdate: false,
       reasons: ['no runtime client configured'],
+      noUpdaters: true,
     });
   });
 });

@@ -27,7 +27,13 @@ import {
   type InformerCache,
   type ReconcileLogger,
 } from '@capi/controller-runtime';
-import { canExtensionsUpdate, markAsPending, updatersAnnotation, type CoverageRuntimeClient } from '@capi/inplace';
+import {
+  canExtensionsUpdate,
+  markAsPending,
+  updatersAnnotation,
+  type CoverageRuntimeClient,
+  type UncoveredFields,
+} from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
 import { CACHE_WAIT_MS, KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
 import { prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
@@ -55,6 +61,11 @@ export interface CanUpdateResult {
   reasons: string[];
   /** ExtensionConfigs whose patches make up the accepted change (recorded on the Machine for UpdateMachine). */
   updaters?: string[];
+  /** Not canUpdate: no updater to ask (gate off, no runtime client, no CanUpdateMachine handler). */
+  noUpdaters?: boolean;
+  /** Not canUpdate: what stays uncovered after the updaters' patches, and the handlers asked (InPlaceOnly policy). */
+  uncovered?: UncoveredFields[];
+  asked?: string[];
 }
 
 const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
@@ -134,7 +145,7 @@ export async function canUpdateMachine(
   r: NotUpToDateResult,
   gateEnabled: boolean,
 ): Promise<CanUpdateResult> {
-  if (!gateEnabled) return { canUpdate: false, reasons: ['InPlaceUpdates feature gate is disabled'] };
+  if (!gateEnabled) return { canUpdate: false, reasons: ['InPlaceUpdates feature gate is disabled'], noUpdaters: true };
   const missing = (
     [
       'desiredMachine',
@@ -145,7 +156,7 @@ export async function canUpdateMachine(
     ] as const
   ).filter((k) => !r[k]);
   if (missing.length > 0) return { canUpdate: false, reasons: [`could not compute ${missing.join(', ')}`] };
-  if (!deps.runtimeClient) return { canUpdate: false, reasons: ['no runtime client configured'] };
+  if (!deps.runtimeClient) return { canUpdate: false, reasons: ['no runtime client configured'], noUpdaters: true };
   const machine = r.currentMachine;
   try {
     const built = await buildCanUpdateMachineRequest(deps, r);
@@ -156,7 +167,15 @@ export async function canUpdateMachine(
       forObject: machine,
       request: built.request,
     });
-    return { canUpdate: result.canUpdate, reasons: result.reasons, updaters: result.contributors };
+    if (result.canUpdate) return { canUpdate: true, reasons: result.reasons, updaters: result.contributors };
+    return {
+      canUpdate: false,
+      reasons: result.reasons,
+      updaters: result.contributors,
+      noUpdaters: result.extensions.length === 0,
+      uncovered: result.uncovered,
+      asked: result.extensions,
+    };
   } catch (e) {
     throw new InPlaceTriggerError(
       `failed to determine if Machine ${machine.metadata.name} can be updated in-place: ${(e as Error).message}`,

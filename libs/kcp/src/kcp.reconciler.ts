@@ -32,7 +32,7 @@ import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
 import { reconcileClusterCertificates, withCondition } from './certificates';
-import { KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
+import { IN_PLACE_ONLY_RECHECK_MS, KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
 import {
   failureDomainForScaleUp,
   planReconcile,
@@ -45,7 +45,9 @@ import { observeControlPlane, type ControlPlaneObservation } from './control-pla
 import { reconcileEtcdMembers } from './etcd-members-io';
 import { ApiEventRecorder, refOf, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
-import { tryInPlaceUpdate } from './try-inplace';
+import { tryInPlaceUpdate, type TryInPlaceOutcome } from './try-inplace';
+import { blockedRolloutOf, kcpRolloutBlocked } from './in-place-only';
+import { blocksReplacements, rolloutPolicyOf, type BlockedRollout } from '@capi/inplace';
 import {
   createMachine,
   deleteMachine,
@@ -86,6 +88,8 @@ interface StepOutcome {
   result?: Result;
   preflight?: PreflightCheckResults;
   scalingUpBlockers?: string[];
+  /** InPlaceOnly policy: the Machine held back this reconcile; empty: the rollout step went on (or none is left). */
+  blocked?: BlockedRollout[];
 }
 
 @ReconcilerFor({
@@ -109,6 +113,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
   private readonly inPlace: InPlaceDeps;
   private readonly now: () => number;
   private readonly preflightRequeueMs: number;
+  private readonly inPlaceOnlyRecheckMs: number;
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
@@ -123,6 +128,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
   ) {
     this.now = options.clock ? () => options.clock!.now() : Date.now;
     this.preflightRequeueMs = options.preflightRequeueMs ?? PREFLIGHT_REQUEUE_MS;
+    this.inPlaceOnlyRecheckMs = options.inPlaceOnlyRecheckMs ?? IN_PLACE_ONLY_RECHECK_MS;
     applier ??= new ServerSideApplier();
     if (cache) indexMachines(cache);
     this.io = { client, applier, resolver: new ContractVersionResolver(directClient), cache };
@@ -226,6 +232,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         view,
         this.gates.enabled('InPlaceUpdates'),
         controlPlaneFailureDomains(cluster),
+        blocksReplacements(rolloutPolicyOf(kcp)),
       );
       // Upstream order: etcd members without a Machine go before anything else is done.
       const etcdStep = syncError ? undefined : await reconcileEtcdMembers(observed, run.log);
@@ -273,6 +280,11 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       cluster,
       preflight: outcome.preflight,
       scalingUpBlockers: outcome.scalingUpBlockers,
+      rolloutBlocked: kcpRolloutBlocked(
+        rolloutPolicyOf(kcp),
+        outcome.blocked,
+        [...results.values()].some((r) => !r.upToDate),
+      ),
     });
     if (stepError) throw stepError;
     return outcome.result;
@@ -366,19 +378,27 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       }
       case 'rolloutMachine': {
         const machine = byName(action.machine);
+        const r = results.get(action.machine)!.result;
+        let fallback: TryInPlaceOutcome | undefined;
         if (action.tryInPlace) {
-          const r = results.get(action.machine)!.result;
           const outcome = await tryInPlaceUpdate(view, action.machine, etcdManaged, {
             canUpdateMachine: () => canUpdateMachine(run.inPlace, r, this.gates.enabled('InPlaceUpdates')),
             triggerInPlaceUpdate: async (updaters) =>
               void (await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, updaters)),
           });
-          if (outcome.type === 'triggered') return {};
+          if (outcome.type === 'triggered') return { blocked: [] };
           if (outcome.type === 'wait') return this.waiting(run, outcome.messages, outcome.results);
           if (outcome.reasons)
             run.log.log(
               `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${outcome.reasons.join(',')}`,
             );
+          fallback = outcome;
+        }
+        if (action.inPlaceOnly) {
+          // InPlaceOnly policy: not deleted; asked again later (an updater can change its answer unseen).
+          const blocked = blockedRolloutOf(machine, r, fallback, this.gates.enabled('InPlaceUpdates'));
+          run.log.log(`rollout of Machine ${machine.metadata.name} held back by the InPlaceOnly rollout policy`);
+          return { blocked: [blocked], result: { requeueAfterMs: this.inPlaceOnlyRecheckMs } };
         }
         return this.scaleDown(run, kcp, machine, observed);
       }

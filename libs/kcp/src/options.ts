@@ -23,5 +23,10 @@ export interface KcpControllerOptions {
   clock?: PassiveClock;
   /** Requeue delay while preflight checks fail (waiting for Nodes, deletions, in-place updates); default 5 s. */
   preflightRequeueMs?: number;
+  /**
+   * How often a KCP whose rollout the InPlaceOnly policy holds back asks its updaters again (default 60 s): an updater
+   * can change its answer without any watched object changing.
+   */
+  inPlaceOnlyRecheckMs?: number;
   maxConcurrentReconciles?: number;
 }

@@ -23,6 +23,8 @@ export interface KcpStatusWrite {
   preflight?: PreflightCheckResults;
   /** Further reasons a scale up is blocked (an invalid machine naming template), shown on ScalingUp. */
   scalingUpBlockers?: string[];
+  /** See KcpStatusInput.rolloutBlocked. */
+  rolloutBlocked?: ConditionInput | null;
 }
 
 export async function writeKcpStatus(io: MachineIo, clock: PassiveClock, input: KcpStatusWrite): Promise<void> {
@@ -50,6 +52,7 @@ export async function writeKcpStatus(io: MachineIo, clock: PassiveClock, input: 
     healthConditions: observed.kcpHealth,
     preflight: input.preflight,
     scalingUpBlockers: input.scalingUpBlockers,
+    rolloutBlocked: input.rolloutBlocked,
     clock,
     nodes: observed.nodes,
     etcdMembers: observed.etcdMembers,

@@ -60,7 +60,11 @@ describe('Test_tryInPlaceUpdate', () => {
 
   it('Fallback to scale down if canUpdateMachine returns false', async () => {
     const { d, calls } = deps({ canUpdateMachine: async () => ({ canUpdate: false, reasons: ['no'] }) });
-    expect(await tryInPlaceUpdate([], CANDIDATE, true, d)).toEqual({ type: 'fallbackToScaleDown', reasons: ['no'] });
+    expect(await tryInPlaceUpdate([], CANDIDATE, true, d)).toEqual({
+      type: 'fallbackToScaleDown',
+      reasons: ['no'],
+      cannot: { canUpdate: false, reasons: ['no'] },
+    });
     expect(calls).toEqual({ canUpdate: 1, trigger: 0 });
   });
 

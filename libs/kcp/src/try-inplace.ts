@@ -14,7 +14,8 @@ export interface TryInPlaceDeps {
 
 export type TryInPlaceOutcome =
   | { type: 'triggered' }
-  | { type: 'fallbackToScaleDown'; reasons?: string[] }
+  /** `cannot`: the updaters' answer (absent when the candidate itself fails the preflight checks). */
+  | { type: 'fallbackToScaleDown'; reasons?: string[]; cannot?: CanUpdateResult }
   | { type: 'wait'; messages: string[]; results: PreflightCheckResults };
 
 export async function tryInPlaceUpdate(
@@ -34,7 +35,7 @@ export async function tryInPlaceUpdate(
   }
   // Errors carry "failed to determine if Machine <name> can be updated in-place" (inplace.ts canUpdateMachine).
   const can = await deps.canUpdateMachine();
-  if (!can.canUpdate) return { type: 'fallbackToScaleDown', reasons: can.reasons };
+  if (!can.canUpdate) return { type: 'fallbackToScaleDown', reasons: can.reasons, cannot: can };
   await deps.triggerInPlaceUpdate(can.updaters);
   return { type: 'triggered' };
 }

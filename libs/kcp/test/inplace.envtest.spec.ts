@@ -124,6 +124,7 @@ describe('KCP in-place on envtest', () => {
     expect(await canUpdateMachine(deps(kube, rc), r, false)).toEqual({
       canUpdate: false,
       reasons: ['InPlaceUpdates feature gate is disabled'],
+      noUpdaters: true,
     });
     expect(rc.requests).toHaveLength(0);
   });
@@ -134,6 +135,9 @@ describe('KCP in-place on envtest', () => {
     const res = await canUpdateMachine(deps(kube, none), r, true);
     expect(res.canUpdate).toBe(false);
     expect(res.reasons[0]).toContain('Machine cannot be updated in-place: version: "v1.30.0" → "v1.30.1"');
+    // What the InPlaceOnly policy reports: the uncovered field by path and the handler asked.
+    expect(res.uncovered).toEqual([{ object: 'Machine', fields: ['spec.version'] }]);
+    expect(res.asked).toEqual(['can-update-machine.updater']);
     const req = none.requests[0];
     // Reduced objects only, at the latest typed versions; the first Machine's init config compared as join.
     for (const o of [

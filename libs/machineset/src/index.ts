@@ -45,7 +45,7 @@ export { MACHINEDEPLOYMENT_CLOCK, MACHINEDEPLOYMENT_OPTIONS } from './machinedep
 // The MachineDeployment's rollout decision and its CanUpdateMachineSet check, for tools that plan without writing
 // (`capi-inplace rollout plan`).
 export {
-  type MachineSetInPlaceAnswer,
+  type MachineSetCoverage,
   MachineSetInPlaceChecker,
   type MachineSetInPlaceCheckerDeps,
   TemplateNotFoundError,

@@ -10,4 +10,9 @@ export interface MachineSetControllersOptions {
   clock?: PassiveClock;
   /** TTL of the CanUpdateMachineSet answers (default 24 h, as upstream). */
   canUpdateCacheTtlMs?: number;
+  /**
+   * How often a MachineDeployment whose rollout the InPlaceOnly policy holds back asks its updaters again (default
+   * 60 s): an updater can change its answer without any watched object changing.
+   */
+  inPlaceOnlyRecheckMs?: number;
 }

@@ -1,5 +1,6 @@
 // KubeadmControlPlane status (upstream controlplane/kubeadm/reconcilers/kubeadmcontrolplane/status.go updateStatus,
 // v1beta2 only): pure, from the Machines as this reconcile leaves them (their UpToDate and health conditions set).
+import { ROLLOUT_BLOCKED_CONDITION } from '@capi/inplace';
 import {
   getCondition,
   setCondition,
@@ -60,6 +61,11 @@ export interface KcpStatusInput {
   certificatesCondition?: ConditionInput;
   /** While the KCP is deleting: the Deleting condition's reason and message (deletion.ts). */
   deleting?: KcpDeleting;
+  /**
+   * The InPlaceOnly policy's RolloutBlocked condition (this project's extension): set; null: the policy is not set,
+   * the condition goes; undefined: not looked at this reconcile, it stays as it is.
+   */
+  rolloutBlocked?: ConditionInput | null;
   clock: PassiveClock;
 }
 
@@ -89,6 +95,8 @@ export function computeKcpStatus(input: KcpStatusInput): KubeadmControlPlaneStat
   set(machinesUpToDateCondition(machines, nowMs));
   set(remediatingCondition(machines));
   set(kcpDeletingCondition(kcp, input.deleting));
+  if (input.rolloutBlocked) set(input.rolloutBlocked);
+  else if (input.rolloutBlocked === null) conditions = conditions?.filter((c) => c.type !== ROLLOUT_BLOCKED_CONDITION);
   // Available reads Initialized's lastTransitionTime as just set (the etcd members' two-minute grace).
   const current = { ...kcp, status: { ...(kcp.status ?? {}), conditions } } as KubeadmControlPlane;
   const now = new Date(nowMs);

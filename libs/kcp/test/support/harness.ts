@@ -32,7 +32,7 @@ import {
 import type { RunningInPlaceUpdater } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
 import { createTestRuntimeClient } from '@capi/runtime-client/testing';
-import { discoverExtension } from '@capi/runtime-client';
+import { createExtensionServer, discoverExtension, type ExtensionServer } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { KCP_WORKLOAD_CLUSTER_PROVIDER, KcpControllerModule } from '@capi/kcp';
 import { ClusterControllerModule } from '@capi/cluster';
@@ -51,16 +51,23 @@ export interface KcpHarness {
   app: INestApplicationContext;
   close(): Promise<void>;
   registerUpdater(): Promise<void>;
+  /** Registers one more updater (ExtensionConfig `name`) served by `handlers`, as discovery would; closed with close(). */
+  addExtension(name: string, handlers: Parameters<typeof createExtensionServer>[0]['handlers']): Promise<void>;
   /** The etcd operations KCP asked the workload cluster for (recorded, not performed). */
   etcd: RecordingEtcdWorkloadClusterProvider;
 }
 
-export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promise<KcpHarness> {
+export async function startKcpHarness(opts: {
+  inPlaceUpdates: boolean;
+  /** KcpControllerOptions.inPlaceOnlyRecheckMs (default: the controller's). */
+  inPlaceOnlyRecheckMs?: number;
+}): Promise<KcpHarness> {
   registerInMemoryKinds(); // before the envtest installs the registered CRDs
   const env = await startEnvtest();
   const kc = kubeConfigFor(env);
   const client = new KubeClient(kc);
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
+  const extraServers: ExtensionServer[] = [];
 
   const moduleRef = await Test.createTestingModule({
     imports: [
@@ -74,7 +81,11 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
         provisioningDelayMs: 50,
         inPlaceUpdater: { updateDurationSeconds: 0, updateJitterSeconds: 0, retryAfterSeconds: 1 },
       }),
-      KcpControllerModule.forRoot({ imports: [runtimeClientModule], preflightRequeueMs: 300 }),
+      KcpControllerModule.forRoot({
+        imports: [runtimeClientModule],
+        preflightRequeueMs: 300,
+        inPlaceOnlyRecheckMs: opts.inPlaceOnlyRecheckMs,
+      }),
       ClusterControllerModule.forRoot(),
     ],
   })
@@ -103,8 +114,24 @@ export async function startKcpHarness(opts: { inPlaceUpdates: boolean }): Promis
         await discoverExtension(extensionConfigFor('inmemory-updater', updater, { resourceVersion: '1' }), transport),
       );
     },
+    addExtension: async (name, handlers) => {
+      const server = await createExtensionServer({ tls: 'generate', handlers });
+      extraServers.push(server);
+      registry.add(
+        await discoverExtension(
+          {
+            apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+            kind: 'ExtensionConfig',
+            metadata: { name, resourceVersion: '1' },
+            spec: { clientConfig: { url: server.url, caBundle: server.caBundle } },
+          },
+          transport,
+        ),
+      );
+    },
     close: async () => {
       await app.close();
+      for (const server of extraServers) await server.close();
       transport.close();
       client.close();
       await env.stop();

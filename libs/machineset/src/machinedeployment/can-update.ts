@@ -13,7 +13,7 @@ import {
 } from '@capi/api';
 import { LRUExpireCache } from '@capi/apimachinery';
 import type { Client, ReconcileLogger } from '@capi/controller-runtime';
-import { canExtensionsUpdate, type CoverageRuntimeClient } from '@capi/inplace';
+import { canExtensionsUpdate, type CoverageRuntimeClient, type UncoveredFields } from '@capi/inplace';
 import { getReferenced, type ContractVersionedRef, type ContractVersionResolver } from '@capi/external';
 
 /** Upstream's CanUpdateMachineSet cache TTL: MS names change with their templates, so a pair's answer does not go stale. */
@@ -40,21 +40,44 @@ export class TemplateNotFoundError extends Error {
   }
 }
 
-/** The answer for one (old, new) MachineSet pair. */
-export interface MachineSetInPlaceAnswer {
+/** One oldMS -> newMS answer, with what the in-place-only policy reports when it is "no". */
+export interface MachineSetCoverage {
   canUpdate: boolean;
-  /** ExtensionConfigs whose patches make up the accepted change (empty when not in place). */
+  /** ExtensionConfigs whose patches made up the accepted change (canUpdate only). */
   updaters: string[];
-  /** Why not in place (the coverage check's "<Kind> cannot be updated in-place: ..." lines); empty when in place. */
+  /** No CanUpdateMachineSet handler registered (or no runtime client). */
+  noUpdaters: boolean;
+  /** What stays uncovered (not canUpdate). */
+  uncovered: UncoveredFields[];
+  /** Handlers asked, in call order. */
+  asked: string[];
+  /** Why not in place, as sentences (the coverage check's "<Kind> cannot be updated in-place: ..." lines). */
   reasons: string[];
 }
+
+export interface CoverageOptions {
+  /**
+   * Ask again instead of using a remembered "no" (the in-place-only policy: a blocked rollout must see a changed
+   * updater at its next reconcile, not after the 24 h TTL). A remembered "yes" is still used.
+   */
+  refreshNo?: boolean;
+}
+
+const NO_UPDATERS: MachineSetCoverage = {
+  canUpdate: false,
+  updaters: [],
+  noUpdaters: true,
+  uncovered: [],
+  asked: [],
+  reasons: ['no CanUpdateMachineSet extension is registered'],
+};
 
 export const canUpdateCacheKey = (oldMS: MachineSet, newMS: MachineSet): string =>
   `${oldMS.metadata.namespace}/${oldMS.metadata.name} => ${newMS.metadata.namespace}/${newMS.metadata.name}`;
 
 export class MachineSetInPlaceChecker {
   private readonly log = new Logger('MachineSetInPlaceChecker');
-  private readonly cache: LRUExpireCache<MachineSetInPlaceAnswer>;
+  private readonly cache: LRUExpireCache<MachineSetCoverage>;
   private readonly ttlMs: number;
 
   constructor(private readonly deps: MachineSetInPlaceCheckerDeps) {
@@ -72,30 +95,37 @@ export class MachineSetInPlaceChecker {
     newMS: MachineSet,
     log: Pick<ReconcileLogger, 'log'> = this.log,
   ): Promise<boolean> {
-    return (await this.check(oldMS, newMS, log)).canUpdate;
+    return (await this.coverage(oldMS, newMS, log)).canUpdate;
   }
 
-  /** canUpdate with its grounds: the updaters whose patches make up the change, or why it cannot be done in place. */
-  async check(
+  /** canUpdate with the details: which updaters were asked and which fields stay uncovered. */
+  async coverage(
     oldMS: MachineSet,
     newMS: MachineSet,
     log: Pick<ReconcileLogger, 'log'> = this.log,
-  ): Promise<MachineSetInPlaceAnswer> {
+    options: CoverageOptions = {},
+  ): Promise<MachineSetCoverage> {
     const key = canUpdateCacheKey(oldMS, newMS);
     const request = await this.buildRequest(oldMS, newMS);
     if (!request)
-      return { canUpdate: false, updaters: [], reasons: ['a bootstrap config template is set on one MachineSet only'] };
+      return {
+        canUpdate: false,
+        updaters: [],
+        noUpdaters: false,
+        uncovered: [{ object: 'MachineSet', fields: ['spec.template.spec.bootstrap.configRef'] }],
+        asked: [],
+        reasons: ['a bootstrap config template is set on one MachineSet only'],
+      };
     const runtimeClient = this.deps.runtimeClient;
     if (!runtimeClient) {
       log.log(`${key}: no runtime client, cannot update in place`);
-      return { canUpdate: false, updaters: [], reasons: ['no runtime client'] };
+      return NO_UPDATERS;
     }
     // Listed before the cache is read, like upstream: with no extension registered (any more), nothing is in place.
     const extensions = await runtimeClient.getAllExtensions('CanUpdateMachineSet', oldMS);
-    if (extensions.length === 0)
-      return { canUpdate: false, updaters: [], reasons: ['no CanUpdateMachineSet extension is registered'] };
+    if (extensions.length === 0) return NO_UPDATERS;
     const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined && (cached.canUpdate || !options.refreshNo)) return cached;
 
     const listed: CoverageRuntimeClient = {
       getAllExtensions: async () => extensions,
@@ -108,7 +138,14 @@ export class MachineSetInPlaceChecker {
       request,
     });
     if (!result.canUpdate) log.log(`${key}: cannot update in place: ${result.reasons.join(',')}`);
-    const answer = { canUpdate: result.canUpdate, updaters: result.contributors, reasons: result.reasons };
+    const answer: MachineSetCoverage = {
+      canUpdate: result.canUpdate,
+      updaters: result.contributors,
+      noUpdaters: false,
+      uncovered: result.uncovered,
+      asked: result.extensions,
+      reasons: result.reasons,
+    };
     this.cache.add(key, answer, this.ttlMs);
     return answer;
   }

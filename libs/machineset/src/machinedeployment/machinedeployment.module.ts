@@ -14,7 +14,13 @@ export class MachineDeploymentControllerModule {
       imports: [SsaModule.forRoot(), ...(options.imports ?? [])],
       providers: [
         ...(options.clock ? [{ provide: MACHINEDEPLOYMENT_CLOCK, useValue: options.clock }] : []),
-        { provide: MACHINEDEPLOYMENT_OPTIONS, useValue: { canUpdateCacheTtlMs: options.canUpdateCacheTtlMs } },
+        {
+          provide: MACHINEDEPLOYMENT_OPTIONS,
+          useValue: {
+            canUpdateCacheTtlMs: options.canUpdateCacheTtlMs,
+            inPlaceOnlyRecheckMs: options.inPlaceOnlyRecheckMs,
+          },
+        },
         MachineDeploymentReconciler,
       ],
       exports: [MachineDeploymentReconciler],

@@ -22,6 +22,8 @@ export interface MachineDeploymentPlanInput {
   inPlaceUpdatesEnabled: boolean;
   canUpdateMachineSetInPlace?: (oldMS: MachineSet, newMS: MachineSet) => Promise<boolean> | boolean;
   now: () => Date;
+  /** Old MachineSets whose replacement the in-place-only policy holds back (`PlanOptions.replacementsBlockedFor`). */
+  replacementsBlockedFor?: ReadonlySet<string>;
 }
 
 /** The planner's decision for this snapshot (OnDelete or RollingUpdate, per spec.rollout.strategy.type). */
@@ -41,6 +43,7 @@ export function planMachineDeploymentRollout(input: MachineDeploymentPlanInput):
         taken,
       ) as unknown as MachineSetLike,
     now: input.now,
+    replacementsBlockedFor: input.replacementsBlockedFor,
   };
   const snapshot = {
     md: md as unknown as MachineDeploymentLike,

@@ -32,7 +32,13 @@ import {
   type Request,
   type Result,
 } from '@capi/controller-runtime';
-import type { CoverageRuntimeClient } from '@capi/inplace';
+import {
+  blocksReplacements,
+  rolloutBlockedCondition,
+  rolloutPolicyOf,
+  type CoverageRuntimeClient,
+  type RolloutBlockedConditionInput,
+} from '@capi/inplace';
 import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
@@ -40,6 +46,7 @@ import type { RolloutPlan } from '../rollout';
 import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
 import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { MachineSetInPlaceChecker } from './can-update';
+import { computeDesiredMachineSet } from './desired-ms';
 import { clusterOwnershipPatch } from './cluster-ownership';
 import {
   machineSetApplyFailedEvent,
@@ -49,6 +56,7 @@ import {
 } from './events';
 import { drainedOldMachineSets, machineSetWrites } from './plan-writes';
 import { planMachineDeploymentRollout } from './plan-rollout';
+import { assessInPlaceOnly } from './rollout-policy';
 import { computeMachineDeploymentStatus } from './status';
 
 export const MACHINEDEPLOYMENT_FIELD_MANAGER = 'capi-machinedeployment';
@@ -58,7 +66,11 @@ export const MACHINEDEPLOYMENT_OPTIONS = Symbol.for('capi.machinedeployment.Opti
 
 export interface MachineDeploymentControllerOptions {
   canUpdateCacheTtlMs?: number;
+  inPlaceOnlyRecheckMs?: number;
 }
+
+/** Default of MachineSetControllersOptions.inPlaceOnlyRecheckMs. */
+export const DEFAULT_IN_PLACE_ONLY_RECHECK_MS = 60_000;
 
 const MD = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment' };
 
@@ -83,6 +95,7 @@ export class MachineDeploymentReconciler implements Reconciler {
   /** Exposed for tests and metrics: how MachineSet pairs are checked for in-place updates. */
   readonly inPlaceChecker: MachineSetInPlaceChecker;
   private readonly events: EventRecorder;
+  private readonly inPlaceOnlyRecheckMs: number;
 
   constructor(
     @Inject(CACHED_CLIENT) private readonly client: Client,
@@ -96,6 +109,7 @@ export class MachineDeploymentReconciler implements Reconciler {
   ) {
     this.gates = gates ?? FeatureGates.defaults();
     this.clock = clock ?? realClock;
+    this.inPlaceOnlyRecheckMs = options?.inPlaceOnlyRecheckMs ?? DEFAULT_IN_PLACE_ONLY_RECHECK_MS;
     this.events = new ApiEventRecorder(directClient, 'machinedeployment-controller', () => new Date(this.clock.now()));
     if (cache) {
       indexMachineSets(cache);
@@ -124,8 +138,11 @@ export class MachineDeploymentReconciler implements Reconciler {
 
     let plan: RolloutPlan | undefined;
     let failure: Error | undefined;
+    let rolloutBlocked: RolloutBlockedConditionInput | undefined;
     try {
-      plan = await this.plan(ctx, md, machineSets, machines);
+      const blocked = await this.assessRolloutPolicy(ctx, md, machineSets);
+      rolloutBlocked = blocked.condition;
+      plan = await this.plan(ctx, md, machineSets, machines, blocked.names);
       await this.apply(ctx, md, plan, machineSets);
       await this.syncRevision(ctx, md, plan);
       for (const ms of drainedOldMachineSets(plan, machineSets, machines)) {
@@ -149,12 +166,41 @@ export class MachineDeploymentReconciler implements Reconciler {
     const error = failure
       ? { reason: (failure as { reason?: string }).reason ?? 'InternalError', message: failure.message }
       : undefined;
-    const status = computeMachineDeploymentStatus({ md, machineSets, machines, error }, this.clock);
+    const status = computeMachineDeploymentStatus({ md, machineSets, machines, error, rolloutBlocked }, this.clock);
     if (!jsonEqual(status, md.status ?? {})) {
       const written = await this.client.updateStatus<MachineDeployment>({ ...md, status });
       await waitForCache(this.cache, written, ctx.signal);
     }
     if (failure) throw failure;
+    // An updater can change its answer without an event here: ask again while the policy holds something back.
+    if (rolloutBlocked?.status === 'True') return { requeueAfterMs: this.inPlaceOnlyRecheckMs };
+  }
+
+  /**
+   * The InPlaceOnly rollout policy (this project's extension): old MachineSets the updaters do not cover, for the
+   * planner to hold back, and the RolloutBlocked condition (undefined without the annotation: then it is removed).
+   * OnDelete rollouts are the user's deletions, never the controller's replacements: not held back.
+   */
+  private async assessRolloutPolicy(
+    ctx: ReconcileContext,
+    md: MachineDeployment,
+    machineSets: MachineSet[],
+  ): Promise<{ names?: ReadonlySet<string>; condition?: RolloutBlockedConditionInput }> {
+    const policy = rolloutPolicyOf(md);
+    if (!blocksReplacements(policy) || md.spec.rollout?.strategy?.type === 'OnDelete')
+      return { condition: rolloutBlockedCondition(policy, []) };
+    const taken = new Set(machineSets.map((ms) => ms.metadata.name ?? ''));
+    const inPlace = this.gates.enabled('InPlaceUpdates');
+    const assessment = await assessInPlaceOnly({
+      md,
+      machineSets,
+      now: new Date(this.clock.now()),
+      desiredNewMS: (current) => computeDesiredMachineSet(md, current, taken),
+      coverage: inPlace
+        ? (oldMS, newMS) => this.inPlaceChecker.coverage(oldMS, newMS, ctx.log, { refreshNo: true })
+        : undefined,
+    });
+    return { names: assessment.names, condition: rolloutBlockedCondition(policy, assessment.blocked) };
   }
 
   /**
@@ -241,6 +287,7 @@ export class MachineDeploymentReconciler implements Reconciler {
     md: MachineDeployment,
     machineSets: MachineSet[],
     machines: Machine[],
+    replacementsBlockedFor?: ReadonlySet<string>,
   ): Promise<RolloutPlan> | RolloutPlan {
     return planMachineDeploymentRollout({
       md,
@@ -249,6 +296,7 @@ export class MachineDeploymentReconciler implements Reconciler {
       inPlaceUpdatesEnabled: this.gates.enabled('InPlaceUpdates'),
       canUpdateMachineSetInPlace: (oldMS, newMS) => this.inPlaceChecker.canUpdate(oldMS, newMS, ctx.log),
       now: () => new Date(this.clock.now()),
+      replacementsBlockedFor,
     });
   }
 

@@ -18,6 +18,7 @@ import {
   type MachineDeploymentStatus,
   type MachineSet,
 } from '@capi/api';
+import { ROLLOUT_BLOCKED_CONDITION } from '@capi/inplace';
 import { maxUnavailable, type MachineDeploymentLike } from '../rollout';
 
 const sum = (mss: readonly MachineSet[], f: (s: NonNullable<MachineSet['status']>) => number | undefined) =>
@@ -30,6 +31,8 @@ export interface MachineDeploymentStatusInput {
   machines: readonly Machine[];
   /** A reconcile error to surface (e.g. the CanUpdateMachineSet extension failed). */
   error?: { reason: string; message: string };
+  /** The InPlaceOnly policy's RolloutBlocked condition; undefined: the policy is not set (the condition goes). */
+  rolloutBlocked?: ConditionInput;
 }
 
 export function computeMachineDeploymentStatus(
@@ -101,6 +104,9 @@ export function computeMachineDeploymentStatus(
     };
   }
   let conditions: Condition[] | undefined = md.status?.conditions;
+  if (input.rolloutBlocked) inputs.push(input.rolloutBlocked);
+  else if (conditions?.some((c) => c.type === ROLLOUT_BLOCKED_CONDITION))
+    conditions = conditions.filter((c) => c.type !== ROLLOUT_BLOCKED_CONDITION);
   for (const c of inputs)
     conditions = setCondition(conditions, { ...c, observedGeneration: md.metadata.generation }, clock);
   const phase = desired > replicas ? 'ScalingUp' : desired < replicas ? 'ScalingDown' : 'Running';

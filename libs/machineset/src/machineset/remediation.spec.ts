@@ -1,4 +1,5 @@
 import { REVISION_ANNOTATION, UPDATE_IN_PROGRESS_ANNOTATION, type Cluster, type MachineDeployment } from '@capi/api';
+import { ROLLOUT_POLICY_ANNOTATION } from '@capi/inplace';
 import { machine, machineDeployment, machineSet } from '../testing/fixtures';
 import {
   MACHINE_DELETING_MESSAGE,
@@ -128,6 +129,24 @@ describe('planRemediation', () => {
     expect(plan.conditions.map((c) => [c.reason, c.message])).toEqual([
       ['CannotBeRemediated', PENDING_ROLLOUT_MESSAGE],
     ]);
+  });
+
+  it('remediates on an old revision while the InPlaceOnly policy holds the rollout back (RolloutBlocked True)', () => {
+    const held = (status: 'True' | 'False', policy = 'InPlaceOnly') => {
+      const d = md();
+      d.metadata.annotations = { ...rev, [ROLLOUT_POLICY_ANNOTATION]: policy };
+      d.status = { conditions: [{ type: 'RolloutBlocked', status, reason: 'x', lastTransitionTime: '' }] };
+      return planRemediation({
+        ms: ms({ [REVISION_ANNOTATION]: '1' }),
+        md: d,
+        cluster: undefined,
+        machines: [marked('a')],
+      });
+    };
+    expect(names(held('True').toDelete)).toEqual(['a']);
+    expect(names(held('True', 'Bogus').toDelete)).toEqual(['a']);
+    // Not held back (the rollout proceeds): the rollout replaces or updates the old Machines, as upstream.
+    expect(names(held('False').toDelete)).toEqual([]);
   });
 
   it('a MachineSet without a MachineDeployment has no limit and no revision check', () => {

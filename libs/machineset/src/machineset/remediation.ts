@@ -19,6 +19,7 @@ import {
   isMachineToBeRemediated,
   ownerRemediatingCondition,
 } from '@capi/api';
+import { blocksReplacements, ROLLOUT_BLOCKED_CONDITION, rolloutPolicyOf } from '@capi/inplace';
 import { scaledValueFromIntOrPercent } from '../rollout';
 
 // OwnerRemediated reasons the MachineSet controller writes (upstream v1beta2 MachineSetMachine...Reason).
@@ -139,6 +140,11 @@ export function sortMachinesToRemediate(machines: readonly Machine[]): Machine[]
 const deferredMessage = (md: MachineDeployment | undefined) =>
   `Waiting because there are already too many remediations in progress (spec.strategy.remediation.maxInFlight is ${md?.spec.remediation?.maxInFlight})`;
 
+/** The MD's InPlaceOnly policy holds its rollout back (RolloutBlocked True, this project's extension). */
+function rolloutHeldBack(md: MachineDeployment | undefined): boolean {
+  return !!md && blocksReplacements(rolloutPolicyOf(md)) && isTrue(md, ROLLOUT_BLOCKED_CONDITION);
+}
+
 /** Pure: what the MachineSet does about its unhealthy Machines in this reconcile. */
 export function planRemediation(input: RemediationInput): RemediationPlan {
   const { ms, md, cluster, machines } = input;
@@ -154,10 +160,13 @@ export function planRemediation(input: RemediationInput): RemediationPlan {
   const withCondition = (list: readonly Machine[], reason: string, message: string) =>
     list.map((machine) => ({ machine, reason, message }));
   // A MachineSet of a MachineDeployment remediates only while it is the current revision: old ones are being
-  // rolled out anyway.
+  // rolled out anyway. Not when the InPlaceOnly policy holds the rollout back: then they are not, and their
+  // replacement comes from their own template (the held-back change is not carried in).
   if (ms.metadata.labels?.[MACHINE_DEPLOYMENT_NAME_LABEL] !== undefined) {
     if (
-      (md?.metadata.annotations?.[REVISION_ANNOTATION] ?? '') !== (ms.metadata.annotations?.[REVISION_ANNOTATION] ?? '')
+      (md?.metadata.annotations?.[REVISION_ANNOTATION] ?? '') !==
+        (ms.metadata.annotations?.[REVISION_ANNOTATION] ?? '') &&
+      !rolloutHeldBack(md)
     ) {
       plan.conditions = withCondition(
         candidates,

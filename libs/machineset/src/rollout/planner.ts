@@ -32,6 +32,11 @@ export interface RolloutPlannerOptions {
   computeDesiredMachineSet?: ComputeDesiredMachineSet;
   /** Clock used for spec.rollout.after. */
   now?: () => Date;
+  /**
+   * Old MachineSets whose Machines must not be replaced (this project's in-place-only rollout policy): they do not
+   * scale down and the new MachineSet does not grow into their place. Unset (upstream): no step is added.
+   */
+  replacementsBlockedFor?: ReadonlySet<string>;
 }
 
 export interface MachineSetDiff {

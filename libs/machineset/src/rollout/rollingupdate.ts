@@ -30,6 +30,7 @@ export function* rollingUpdateSteps(p: RolloutPlanner): Generator<InPlaceQuery, 
   reconcileOldMachineSetsRollingUpdate(p);
   yield* reconcileInPlaceUpdateIntent(p);
   reconcileDeadlockBreaker(p);
+  holdBackReplacements(p);
 }
 
 /** True when the Machine's controller owner is this MachineSet. */
@@ -121,6 +122,10 @@ function reconcileOldMachineSetsRollingUpdate(p: RolloutPlanner): void {
   if (totalScaleDown <= 0) return;
 
   p.oldMSs.sort(compareByCreationTimestamp);
+  // InPlaceOnly policy: the scale down budget goes to MachineSets that may scale down first (holdBackReplacements
+  // takes it back from the blocked ones); a stable sort, so upstream's order stays otherwise.
+  const blocked = p.options.replacementsBlockedFor;
+  if (blocked?.size) p.oldMSs.sort((x, y) => Number(blocked.has(nameOf(x))) - Number(blocked.has(nameOf(y))));
   [totalScaleDown, totalAvailable] = scaleDownOldMSs(p, totalScaleDown, totalAvailable, minAvailable, true);
   scaleDownOldMSs(p, totalScaleDown, totalAvailable, minAvailable, false);
 }
@@ -271,4 +276,38 @@ function reconcileDeadlockBreaker(p: RolloutPlanner): void {
     p.scaleIntents.set(nameOf(oldMS), Math.max(specReplicas(oldMS) - 1, 0));
     return;
   }
+}
+
+/**
+ * The in-place-only policy (this project's extension, after the upstream steps so those stay as upstream plans them):
+ * an old MachineSet in replacementsBlockedFor keeps its replicas unless the MachineSets hold more than
+ * md.spec.replicas (a scale down of the MD is not a replacement), and the new MachineSet grows only into room the old
+ * ones leave (no surge while something is held back).
+ */
+export function holdBackReplacements(p: RolloutPlanner): void {
+  const blocked = p.options.replacementsBlockedFor;
+  if (!blocked || blocked.size === 0) return;
+  const newMS = mustNewMS(p);
+  const mdReplicas = p.md.spec.replicas ?? 0;
+  const planned = (ms: MachineSetLike) => p.scaleIntents.get(nameOf(ms)) ?? specReplicas(ms);
+  // The new MachineSet counts without its scale up: that only gets the room the old ones leave (capped below).
+  let total = p.oldMSs.reduce((t, ms) => t + planned(ms), Math.min(planned(newMS), specReplicas(newMS)));
+  for (const oldMS of p.oldMSs) {
+    if (!blocked.has(nameOf(oldMS))) continue;
+    const current = specReplicas(oldMS);
+    const intent = planned(oldMS);
+    if (intent >= current) continue;
+    total += current - intent;
+    const scaleDown = Math.min(current - intent, Math.max(total - mdReplicas, 0));
+    total -= scaleDown;
+    if (scaleDown === 0) p.scaleIntents.delete(nameOf(oldMS));
+    else p.scaleIntents.set(nameOf(oldMS), current - scaleDown);
+    p.addNote(oldMS, 'replacement held back by the InPlaceOnly rollout policy');
+  }
+  const oldReplicas = p.oldMSs.reduce((t, ms) => t + planned(ms), 0);
+  const cap = Math.max(specReplicas(newMS), mdReplicas - oldReplicas);
+  if (planned(newMS) <= cap) return;
+  if (cap === specReplicas(newMS)) p.scaleIntents.delete(nameOf(newMS));
+  else p.scaleIntents.set(nameOf(newMS), cap);
+  p.addNote(newMS, 'scale up held back by the InPlaceOnly rollout policy');
 }

@@ -167,6 +167,8 @@ export interface Harness {
   hookCalls: { CanUpdateMachineSet: number; UpdateMachine: number; noopUpdateMachine: number };
   /** CanUpdateMachineSet requests per namespace of the MachineSets. */
   canUpdateCallsIn(namespace: string): number;
+  /** Registers one more updater (ExtensionConfig `name`) served by `handlers`, as discovery would; closed with close(). */
+  addExtension(name: string, handlers: Parameters<typeof createExtensionServer>[0]['handlers']): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -185,6 +187,8 @@ export interface HarnessOptions {
   faults?: ClientFaults;
   /** Also run a test bootstrap provider marking KubeadmConfigs' data Secret created (default false). */
   bootstrapProvisioner?: boolean;
+  /** MachineSetControllersOptions.inPlaceOnlyRecheckMs (default: the controller's). */
+  inPlaceOnlyRecheckMs?: number;
 }
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
@@ -245,6 +249,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       })
     : undefined;
   const { registry, transport, module: runtimeClientModule } = createTestRuntimeClient(client);
+  const extraServers: ExtensionServer[] = [];
   const extensionConfig = (name: string, s: ExtensionServer) => ({
     apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
     kind: 'ExtensionConfig',
@@ -261,7 +266,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
         new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
       ),
       SsaModule.forRoot(),
-      MachineSetModule.forRoot({ imports: [runtimeClientModule] }),
+      MachineSetModule.forRoot({ imports: [runtimeClientModule], inPlaceOnlyRecheckMs: opts.inPlaceOnlyRecheckMs }),
       ...(lifecycle
         ? [
             MachineControllerModule.forRoot({
@@ -290,11 +295,17 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     counts,
     hookCalls,
     canUpdateCallsIn: (ns) => canUpdateByNamespace.get(ns) ?? 0,
+    addExtension: async (name, handlers) => {
+      const added = await createExtensionServer({ tls: 'generate', handlers });
+      extraServers.push(added);
+      registry.add(await discoverExtension(extensionConfig(name, added), transport));
+    },
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();
       await server.close();
       await noopServer?.close();
+      for (const s of extraServers) await s.close();
       transport.close();
       client.close();
       await env.stop();

@@ -2,6 +2,7 @@
 import { CLUSTER_GROUP, CLUSTER_NAME_LABEL, MACHINE_DEPLOYMENT_NAME_LABEL, type MachineDeployment } from '@capi/api';
 import { isLabelValue, labelSelectorAsSelector } from '@capi/apimachinery';
 import { deniedError, type FieldError, fieldError, invalidError } from '../field-errors';
+import { validateRolloutPolicy } from '../rollout-policy';
 import type { AdmissionRequestInfo, CustomDefaulter, CustomValidator, Warnings } from '../types';
 import { calculateReplicas } from './replicas';
 import {
@@ -115,6 +116,7 @@ export class MachineDeploymentWebhook
       errs.push(fieldError.invalid('spec.selector', selector, (e as Error).message));
     }
 
+    errs.push(...validateRolloutPolicy(newMD.metadata?.annotations));
     // Skipped MachineSet preflight checks may be set on the MachineDeployment (its annotations reach its MachineSets).
     if (gateEnabled(this.opts, 'MachineSetPreflightChecks'))
       errs.push(...validateSkippedPreflightChecks(newMD.metadata?.annotations));

@@ -27,6 +27,7 @@ import {
   versionString,
 } from './versions';
 import { SemVer } from 'semver';
+import { validateRolloutPolicy } from '../rollout-policy';
 
 type KubeadmControlPlaneSpec = KubeadmControlPlane['spec'];
 
@@ -283,6 +284,7 @@ export class KubeadmControlPlaneWebhook
     const spec = k.spec;
     const errs = [
       ...validateKubeadmControlPlaneSpec(spec, 'spec', this.gates),
+      ...validateRolloutPolicy(k.metadata?.annotations),
       ...validateClusterConfiguration(undefined, spec.kubeadmConfigSpec?.clusterConfiguration, CC_PATH, false),
       ...validateKubeadmConfigSpec(spec.kubeadmConfigSpec, true, 'spec.kubeadmConfigSpec', this.gates),
     ];
@@ -293,6 +295,7 @@ export class KubeadmControlPlaneWebhook
   validateUpdate(oldK: KubeadmControlPlane, newK: KubeadmControlPlane): Warnings {
     const errs = [
       ...validateKubeadmControlPlaneSpec(newK.spec, 'spec', this.gates),
+      ...validateRolloutPolicy(newK.metadata?.annotations),
       ...immutableFieldErrors(oldK, newK),
       ...validateVersionUpdate(oldK.spec?.version ?? '', newK.spec?.version ?? ''),
       ...validateClusterConfiguration(
