@@ -1,6 +1,6 @@
 // The standalone server on a damaged or emptied data dir: it refuses to start, naming the database and how to restore
 // it; snapshots saved while it serves restore into a new data dir with the same objects, token and CA.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -63,13 +63,21 @@ async function stop(proc: ChildProcess): Promise<void> {
   await exited;
 }
 
-function snapshot(...args: string[]): { status: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['-r', '@swc-node/register', main, 'snapshot', ...args], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
+/**
+ * The snapshot command as a process. Asynchronous: a spawnSync would block this process's event loop for the command's
+ * whole run, long enough under load for the server to close the idle keep-alive connection unnoticed, and the next
+ * request on it fails with "socket hang up".
+ */
+function snapshot(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, ['-r', '@swc-node/register', main, 'snapshot', ...args], { cwd: root, env });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  proc.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  return new Promise((done, fail) => {
+    proc.on('error', fail);
+    proc.on('close', (code) => done({ status: code ?? -1, stdout, stderr }));
   });
-  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 function connOf(kubeconfigPath: string): Conn {
@@ -152,20 +160,20 @@ it('saves a snapshot while serving; restoring it into a new data dir gives the s
   const { proc, conn } = await mustStart(dir);
   await createConfigMaps(conn, 'before', 20);
   const file = join(tmp, 'snap.db');
-  const saved = snapshot('save', file, '--data-dir', dir);
+  const saved = await snapshot('save', file, '--data-dir', dir);
   expect(saved).toMatchObject({ status: 0, stderr: '' });
   expect(saved.stdout).toMatch(/^saved .*snap\.db: revision \d+, \d+ objects, token and serving-certs\.json/);
   expect(statSync(file).mode & 0o777).toBe(0o600);
   const atSave = await configMaps(conn);
   await createConfigMaps(conn, 'after', 2); // not in the snapshot
   // Offline only: the running server holds the database.
-  const busy = snapshot('restore', file, '--data-dir', dir);
+  const busy = await snapshot('restore', file, '--data-dir', dir);
   expect(busy.status).toBe(1);
   expect(busy.stderr).toContain(`error: database ${join(dir, 'state.db')} is in use`);
   await stop(proc);
 
   const target = join(tmp, 'restored');
-  const restored = snapshot('restore', file, '--data-dir', target);
+  const restored = await snapshot('restore', file, '--data-dir', target);
   expect(restored).toMatchObject({ status: 0, stderr: '' });
   expect(restored.stdout).toContain('wrote token and serving-certs.json');
   const again = await mustStart(target);
@@ -180,12 +188,12 @@ it('saves a snapshot while serving; restoring it into a new data dir gives the s
 it('restores over a damaged database, keeping the data dir token and CA and the damaged file aside', async () => {
   const dir = await usedDataDir('repair', 5);
   const file = join(tmp, 'repair-snap.db');
-  expect(snapshot('save', file, '--data-dir', dir).status).toBe(0);
+  expect((await snapshot('save', file, '--data-dir', dir)).status).toBe(0);
   const db = join(dir, 'state.db');
   const token = readFileSync(join(dir, 'token'), 'utf8');
   writeFileSync(db, Buffer.alloc(statSync(db).size, 0x5a));
   expect(await mustRefuse(dir)).toContain(`error: database ${db} is damaged`);
-  const r = snapshot('restore', file, '--data-dir', dir);
+  const r = await snapshot('restore', file, '--data-dir', dir);
   expect(r).toMatchObject({ status: 0, stderr: '' });
   expect(r.stdout).toContain("kept the data dir's token and serving-certs.json");
   expect(readFileSync(`${db}.before-restore`)[0]).toBe(0x5a);
@@ -195,7 +203,7 @@ it('restores over a damaged database, keeping the data dir token and CA and the 
   await stop(proc);
   // A damaged snapshot is refused before anything is touched.
   writeFileSync(file, Buffer.alloc(8192, 0x5a));
-  const bad = snapshot('restore', file, '--data-dir', dir);
+  const bad = await snapshot('restore', file, '--data-dir', dir);
   expect(bad.status).toBe(1);
   expect(bad.stderr).toContain(`error: snapshot ${file} is damaged`);
 });
