@@ -2,8 +2,9 @@
 // up-to-date check, one-Machine-at-a-time rollout order, CanUpdateMachine through the registered extensions). The
 // CanUpdateMachine request is built with server-side-apply dry-run patches (dryRun=All): the server persists nothing.
 import { CONTROLPLANE_API_VERSION, type KubeadmControlPlane } from '@capi/api';
-import { mergePatch, type KubeObject } from '@capi/apimachinery';
+import type { KubeObject } from '@capi/apimachinery';
 import { KcpPlanError, planKcpRollout, type KcpRolloutPlan } from '@capi/kcp';
+import { mergeOverLive } from './plan-merge';
 import { CliError, requestError, type Connection } from './kube';
 
 export function formatKcpPlan(ref: string, plan: KcpRolloutPlan): string {
@@ -46,10 +47,7 @@ export async function rolloutPlanKcp(
   });
   if (!live) throw new CliError(`${what} not found in namespace "${namespace}"`);
   // As for a MachineDeployment: FILE is a JSON merge patch over the live object.
-  const kcp = mergePatch(live, {
-    spec: change.spec ?? {},
-    metadata: { labels: change.metadata.labels, annotations: change.metadata.annotations },
-  }) as KubeadmControlPlane;
+  const kcp = mergeOverLive(live, change);
   try {
     const plan = await planKcpRollout({ client: conn.client, runtimeClient }, kcp, now());
     return formatKcpPlan(`${namespace}/${name}`, plan);

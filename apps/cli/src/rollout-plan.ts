@@ -15,7 +15,7 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import { groupOf, mergePatch, type KubeObject } from '@capi/apimachinery';
+import { groupOf, type KubeObject } from '@capi/apimachinery';
 import { ContractVersionResolver } from '@capi/external';
 import {
   MachineSetInPlaceChecker,
@@ -32,6 +32,7 @@ import {
   RuntimeClient,
   type ExtensionConfig as RegistryExtensionConfig,
 } from '@capi/runtime-client';
+import { mergeOverLive } from './plan-merge';
 import { CliError, requestError, type Connection } from './kube';
 import { rolloutPlanKcp } from './rollout-plan-kcp';
 import { formatFirstStep, formatOutcome, simulationInput, type MachineOutcome } from './plan-report';
@@ -92,10 +93,7 @@ export async function rolloutPlan(conn: Connection, file: string, now: () => Dat
   });
   if (!live) throw new CliError(`machinedeployment "${name}" not found in namespace "${namespace}"`);
   // The file is read as a JSON merge patch over the live object (a full manifest replaces every field it sets).
-  const md = mergePatch(live, {
-    spec: change.spec ?? {},
-    metadata: { labels: change.metadata.labels, annotations: change.metadata.annotations },
-  }) as MachineDeployment;
+  const md = mergeOverLive(live, change);
 
   // The MachineSets the MD controls and their Machines, as the MachineDeployment reconciler reads them.
   const owned = await conn.api.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', {

@@ -148,7 +148,7 @@ export async function planKcpRollout(deps: KcpPlanDeps, kcp: KubeadmControlPlane
         spec: { clusterName, bootstrap: {}, infrastructureRef: { ...infraRef }, version: kcp.spec.version },
       } as Machine;
       view.push({ machine, upToDate: true, eligibleForInPlaceUpdate: false });
-      plan.steps.push(`scale up: create Machine ${m} (up to date)${action.rollout ? ', the surge Machine' : ''}`);
+      plan.steps.push(`scale up: create Machine ${m} (up to date)`);
       continue;
     }
     if (action.type === 'scaleDown') {
