@@ -17,7 +17,7 @@ import { ServerSideApplier } from '@capi/ssa';
 import { planReconcile, maxSurge, desiredReplicas, type ControlPlaneMachine } from './decide';
 import { controlPlaneFailureDomains } from './failure-domains';
 import { isEtcdManaged } from './health';
-import { canUpdateMachine, type CanUpdateResult } from './inplace';
+import { canUpdateMachine } from './inplace';
 import { getInfraMachine, getInfraTemplate, getKubeadmConfig, type MachineIo } from './machines';
 import { getOwningCluster } from './owning-cluster';
 import { controlPlaneSelector } from './status';
@@ -118,7 +118,7 @@ export async function planKcpRollout(deps: KcpPlanDeps, kcp: KubeadmControlPlane
   const plan: KcpRolloutPlan = { replicas, maxSurge: maxSurge(kcp), machines: [], steps: [] };
   const failureDomains = controlPlaneFailureDomains(cluster);
   const etcdManaged = isEtcdManaged(kcp);
-  const answers = new Map<string, CanUpdateResult>();
+  const canUpdateDeps = { client: io.client, applier: io.applier, runtimeClient: deps.runtimeClient };
   let newMachines = 0;
   const lastCreated = Math.max(now.getTime(), ...machines.map(created));
 
@@ -164,18 +164,8 @@ export async function planKcpRollout(deps: KcpPlanDeps, kcp: KubeadmControlPlane
     if (action.tryInPlace) {
       const outcome = await tryInPlaceUpdate(view, candidate, etcdManaged, {
         preflight: () => ({ ok: true, messages: [], results: {} }),
-        canUpdateMachine: async () => {
-          if (!answers.has(candidate))
-            answers.set(
-              candidate,
-              await canUpdateMachine(
-                { client: io.client, applier: io.applier, runtimeClient: deps.runtimeClient },
-                r,
-                true,
-              ),
-            );
-          return answers.get(candidate)!;
-        },
+        // Each Machine is asked at most once: afterwards it is up to date or gone.
+        canUpdateMachine: () => canUpdateMachine(canUpdateDeps, r, true),
         triggerInPlaceUpdate: async (updaters) => {
           triggered = updaters ?? [];
         },
