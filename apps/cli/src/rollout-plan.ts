@@ -1,4 +1,4 @@
-// `rollout plan -f FILE`: what the MachineDeployment controller would do with the change in FILE, by running its own
+// `rollout plan -f FILE`: what the MachineDeployment controller (a KubeadmControlPlane: rollout-plan-kcp.ts) would do with the change in FILE, by running its own
 // decisions (@capi/machineset planMachineDeploymentRollout and MachineSetInPlaceChecker, which calls the
 // CanUpdateMachineSet extensions registered by the cluster's ExtensionConfigs), then the rollout simulation of
 // @capi/machineset for the sequence of steps. Only reads: GET/LIST requests and hook calls, never a write.
@@ -15,7 +15,7 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import { groupOf, mergePatch, type KubeObject } from '@capi/apimachinery';
+import { groupOf, type KubeObject } from '@capi/apimachinery';
 import { ContractVersionResolver } from '@capi/external';
 import {
   MachineSetInPlaceChecker,
@@ -32,7 +32,9 @@ import {
   RuntimeClient,
   type ExtensionConfig as RegistryExtensionConfig,
 } from '@capi/runtime-client';
+import { mergeOverLive } from './plan-merge';
 import { CliError, requestError, type Connection } from './kube';
+import { rolloutPlanKcp } from './rollout-plan-kcp';
 import { formatFirstStep, formatOutcome, simulationInput, type MachineOutcome } from './plan-report';
 
 /** The one MachineDeployment or KubeadmControlPlane in FILE (YAML or JSON); anything else is a CliError. */
@@ -80,8 +82,7 @@ const quiet = { log: () => undefined };
 
 export async function rolloutPlan(conn: Connection, file: string, now: () => Date = () => new Date()): Promise<string> {
   const change = readPlanFile(file);
-  if (change.kind === 'KubeadmControlPlane')
-    throw new CliError('rollout plan of a KubeadmControlPlane is not supported yet: pass a MachineDeployment');
+  if (change.kind === 'KubeadmControlPlane') return rolloutPlanKcp(conn, change, await runtimeClientFor(conn), now);
   const namespace = change.metadata.namespace ?? conn.namespace;
   const name = change.metadata.name ?? '';
   const live = await conn.api.tryGet<MachineDeployment>({
@@ -92,10 +93,7 @@ export async function rolloutPlan(conn: Connection, file: string, now: () => Dat
   });
   if (!live) throw new CliError(`machinedeployment "${name}" not found in namespace "${namespace}"`);
   // The file is read as a JSON merge patch over the live object (a full manifest replaces every field it sets).
-  const md = mergePatch(live, {
-    spec: change.spec ?? {},
-    metadata: { labels: change.metadata.labels, annotations: change.metadata.annotations },
-  }) as MachineDeployment;
+  const md = mergeOverLive(live, change);
 
   // The MachineSets the MD controls and their Machines, as the MachineDeployment reconciler reads them.
   const owned = await conn.api.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', {

@@ -4,14 +4,23 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { CLUSTER_API_VERSION, type MachineDeployment } from '@capi/api';
+import { CLUSTER_API_VERSION, CONTROLPLANE_API_VERSION, type MachineDeployment } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
 import { RequestMetrics, renderKubeconfig } from '@capi/apiserver';
-import { KubeClient } from '@capi/controller-runtime';
+import { KubeClient, refOf } from '@capi/controller-runtime';
 import { startEnvtest, type Envtest } from '@capi/envtest';
 import type { ExtensionServer } from '@capi/runtime-client';
 import { errorLines, runCliProcess, startCli } from './support/cli-process';
-import { condition, createTestCluster, INFRA_API_VERSION, registerUpdater, testCrd } from './support/cluster';
+import {
+  condition,
+  createTestCluster,
+  createTestControlPlane,
+  INFRA_API_VERSION,
+  INFRA_GROUP,
+  registerUpdater,
+  testCrd,
+  type TestControlPlane,
+} from './support/cluster';
 
 jest.setTimeout(120_000);
 
@@ -163,6 +172,124 @@ describe('capi-inplace', () => {
       expect(errorLines(r)).toEqual([
         `error: ${file} is not a MachineDeployment or KubeadmControlPlane (found kind ConfigMap v1)`,
       ]);
+    });
+  });
+
+  describe('rollout plan of a KubeadmControlPlane', () => {
+    let cp: TestControlPlane;
+    beforeAll(async () => {
+      cp = await createTestControlPlane(client, NS);
+    });
+
+    const planFile = (name: string, spec: object) => {
+      const file = join(dir, name);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          apiVersion: CONTROLPLANE_API_VERSION,
+          kind: 'KubeadmControlPlane',
+          metadata: { name: 'cp' },
+          spec,
+        }),
+      );
+      return file;
+    };
+    const resourceVersions = async () => {
+      const objects: KubeObject[] = [cp.kcp, ...cp.machines, ...cp.kubeadmConfigs, ...cp.infraMachines];
+      return Promise.all(
+        objects.map(async (o) => {
+          const live = await client.get<KubeObject>(refOf(o));
+          return `${o.kind}/${o.metadata.name}@${live.metadata.resourceVersion}`;
+        }),
+      );
+    };
+    /** Runs the plan, asserting it persisted nothing: no write but dry runs, and no resourceVersion moved. */
+    const plan = async (file: string) => {
+      const before = await resourceVersions();
+      await env.resetRequests();
+      const r = await cli('rollout', 'plan', '-f', file);
+      const counts = await env.countRequests();
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(counts.total).toBeGreaterThan(0);
+      expect(RequestMetrics.nonDryRunWrites(counts)).toBe(0);
+      expect(await resourceVersions()).toEqual(before);
+      return { r, counts };
+    };
+
+    it('the live spec: every Machine up to date, nothing to do', async () => {
+      const { r } = await plan(planFile('kcp-same.json', {}));
+      expect(r.stdout).toContain(`KubeadmControlPlane ${NS}/cp: 2 replicas, maxSurge 0`);
+      expect(r.stdout).toContain('Machine cp-a: up to date');
+      expect(r.stdout).toContain('Machine cp-b: up to date');
+      expect(r.stdout).toContain('(nothing to do)');
+    });
+
+    it('a version bump the updater covers: every Machine in place, one at a time, by dry-run requests only', async () => {
+      // A patch release: a minor one (v1.31) also changes the KubeadmConfig (KCP adds kubeadm feature gates).
+      const { r, counts } = await plan(planFile('kcp-bump.json', { version: 'v1.30.1' }));
+      expect(r.stdout).toContain('Machine cp-a: in place by in-place');
+      expect(r.stdout).toContain('Machine cp-b: in place by in-place');
+      expect(r.stdout).toContain('  1. update Machine cp-a in place by in-place, and wait for it');
+      expect(r.stdout).toContain('  2. update Machine cp-b in place by in-place, and wait for it');
+      expect(r.stdout).not.toContain('  3.');
+      // The CanUpdateMachine requests were built with server-side-apply dry runs.
+      expect(Object.keys(counts.dryRunWritesByManager).length).toBeGreaterThan(0);
+    });
+
+    it('the same bump with maxSurge 1: scale up first, then in place while fewer than replicas are up to date', async () => {
+      const { r } = await plan(
+        planFile('kcp-bump-surge.json', {
+          version: 'v1.30.1',
+          rollout: { strategy: { rollingUpdate: { maxSurge: 1 } } },
+        }),
+      );
+      expect(r.stdout).toContain(`KubeadmControlPlane ${NS}/cp: 2 replicas, maxSurge 1`);
+      expect(r.stdout).toContain('Machine cp-a: in place by in-place');
+      expect(r.stdout).toContain(
+        'Machine cp-b: replaced because 2 Machines are up to date already: KCP deletes the outdated rest',
+      );
+      expect(r.stdout).toContain('  1. scale up: create Machine new-1 (up to date)');
+      expect(r.stdout).toContain('  2. update Machine cp-a in place by in-place, and wait for it');
+      expect(r.stdout).toContain('  3. delete Machine cp-b');
+      expect(r.stdout).not.toContain('  4.');
+    });
+
+    it('a new infrastructure template the updater does not cover: every Machine replaced, delete first with maxSurge 0', async () => {
+      await client.create({
+        apiVersion: INFRA_API_VERSION,
+        kind: 'TestMachineTemplate',
+        metadata: { name: 'cp-tmpl-2', namespace: NS },
+        spec: { template: { spec: { image: 'image-2' } } },
+      });
+      const { r } = await plan(
+        planFile('kcp-image.json', {
+          machineTemplate: {
+            spec: { infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachineTemplate', name: 'cp-tmpl-2' } },
+          },
+        }),
+      );
+      expect(r.stdout).toMatch(/Machine cp-a: replaced because .*TestMachine.*image/);
+      expect(r.stdout).toMatch(/Machine cp-b: replaced because .*TestMachine.*image/);
+      expect(r.stdout).toContain('  1. delete Machine cp-a');
+      expect(r.stdout).toContain('  2. scale up: create Machine new-1 (up to date)');
+      expect(r.stdout).toContain('  3. delete Machine cp-b');
+      expect(r.stdout).toContain('  4. scale up: create Machine new-2 (up to date)');
+    });
+
+    it('an unknown KubeadmControlPlane is one error line', async () => {
+      const file = join(dir, 'kcp-nope.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          apiVersion: CONTROLPLANE_API_VERSION,
+          kind: 'KubeadmControlPlane',
+          metadata: { name: 'nope' },
+        }),
+      );
+      const r = await cli('rollout', 'plan', '-f', file);
+      expect(r.code).toBe(1);
+      expect(errorLines(r)).toEqual([`error: kubeadmcontrolplane "nope" not found in namespace "${NS}"`]);
     });
   });
 

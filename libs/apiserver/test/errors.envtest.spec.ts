@@ -2,6 +2,7 @@
 import * as https from 'node:https';
 import { rawRequest, type Conn } from './support/test-client';
 import { embedded, itEmbedded, startTestServer, type TestServer } from './support/server';
+import { RequestMetrics } from '../src/server/metrics';
 
 let ts: TestServer;
 let conn: Conn;
@@ -508,13 +509,22 @@ describe('request metrics', () => {
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'outcomes' }, data: { b: '1' } },
       'application/apply-patch+yaml',
     );
+    await rawRequest(
+      conn,
+      'PATCH',
+      `${cms}/outcomes?fieldManager=applier&dryRun=All`,
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'outcomes' }, data: { b: '2' } },
+      'application/apply-patch+yaml',
+    );
     const snap = embedded(ts).countRequests();
     expect(snap.writesByManager).toEqual({
       'create /configmaps writer': 1,
       'patch /configmaps writer': 3,
-      'apply /configmaps applier': 1,
+      'apply /configmaps applier': 2,
     });
-    expect(snap.noopWritesByManager).toEqual({ 'patch /configmaps writer': 1 });
+    expect(snap.noopWritesByManager).toEqual({ 'patch /configmaps writer': 1, 'apply /configmaps applier': 1 });
     expect(snap.failedWritesByManager).toEqual({ 'patch /configmaps writer': 1 });
+    expect(snap.dryRunWritesByManager).toEqual({ 'apply /configmaps applier': 1 });
+    expect(RequestMetrics.nonDryRunWrites(snap)).toBe(5);
   });
 });

@@ -68,10 +68,13 @@ export interface CanUpdateResult {
   asked?: string[];
 }
 
+/** What CanUpdateMachine needs: dry-run applies and the extensions (no cache, no events). */
+export type CanUpdateDeps = Pick<InPlaceDeps, 'client' | 'applier' | 'runtimeClient'>;
+
 const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
 
 /** SSA dry-run (server defaults and merges with what other managers own); returns the server's view. */
-async function dryRunApply<T extends KubeObject>(deps: InPlaceDeps, obj: T): Promise<T> {
+async function dryRunApply<T extends KubeObject>(deps: CanUpdateDeps, obj: T): Promise<T> {
   const copy = structuredClone(obj);
   await deps.applier.patch(deps.client, copy, { fieldOwner: KCP_MANAGER_NAME, dryRun: true, noCache: true });
   return copy;
@@ -83,7 +86,7 @@ async function dryRunApply<T extends KubeObject>(deps: InPlaceDeps, obj: T): Pro
  * place).
  */
 export async function buildCanUpdateMachineRequest(
-  deps: InPlaceDeps,
+  deps: CanUpdateDeps,
   r: NotUpToDateResult,
 ): Promise<{ request: CanUpdateMachineRequest } | { reasons: string[] }> {
   const currentMachine = structuredClone(r.currentMachine);
@@ -141,7 +144,7 @@ export async function buildCanUpdateMachineRequest(
  * <name> can be updated in-place".
  */
 export async function canUpdateMachine(
-  deps: InPlaceDeps,
+  deps: CanUpdateDeps,
   r: NotUpToDateResult,
   gateEnabled: boolean,
 ): Promise<CanUpdateResult> {

@@ -54,6 +54,23 @@ describe('countAuditEvents', () => {
     });
     expect(counts.failedWritesByManager).toEqual({ 'patch cluster.x-k8s.io/machines/status capi-machine': 1 });
     expect(counts.byVerb).toEqual({ apply: 1, patch: 2, list: 1, watch: 1 });
+    expect(counts.dryRunWritesByManager).toEqual({});
+  });
+
+  it('tells dry-run writes (dryRun=All in the request URI) from writes that persist', () => {
+    const apply = { requestObject: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine' } };
+    const counts = countAuditEvents([
+      ev(
+        'patch',
+        '/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machines/m1?dryRun=All&fieldManager=kcp',
+        machines,
+        apply,
+      ),
+      ev('patch', '/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machines/m1?fieldManager=kcp', machines, apply),
+      ev('get', '/apis/cluster.x-k8s.io/v1beta2/namespaces/ns/machines/m1?dryRun=All', machines),
+    ]);
+    expect(counts.writesByManager).toEqual({ 'apply cluster.x-k8s.io/machines kcp': 2 });
+    expect(counts.dryRunWritesByManager).toEqual({ 'apply cluster.x-k8s.io/machines kcp': 1 });
   });
 });
 

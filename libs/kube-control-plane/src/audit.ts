@@ -39,6 +39,8 @@ export interface AuditCounts {
   noopWritesByManager: Record<string, number>;
   /** The writes of writesByManager that the server refused (status ≥ 400). */
   failedWritesByManager: Record<string, number>;
+  /** The writes of writesByManager sent with dryRun=All (the request URI says so): nothing persisted. */
+  dryRunWritesByManager: Record<string, number>;
 }
 
 const BARRIER_PREFIX = 'audit-barrier-';
@@ -59,11 +61,14 @@ function isApply(requestObject: unknown): boolean {
   );
 }
 
+const queryOf = (ev: AuditEvent) => {
+  const q = ev.requestURI.indexOf('?');
+  return new URLSearchParams(q < 0 ? '' : ev.requestURI.slice(q + 1));
+};
+
 /** The field manager a write names, as the server defaults it: the query parameter, else the user agent's name. */
 function fieldManagerOf(ev: AuditEvent): string {
-  const q = ev.requestURI.indexOf('?');
-  const manager = q < 0 ? null : new URLSearchParams(ev.requestURI.slice(q + 1)).get('fieldManager');
-  return manager ?? (ev.userAgent ?? 'unknown').split('/')[0];
+  return queryOf(ev).get('fieldManager') ?? (ev.userAgent ?? 'unknown').split('/')[0];
 }
 
 export function countAuditEvents(events: AuditEvent[]): AuditCounts {
@@ -75,6 +80,7 @@ export function countAuditEvents(events: AuditEvent[]): AuditCounts {
     writesByManager: {},
     noopWritesByManager: {},
     failedWritesByManager: {},
+    dryRunWritesByManager: {},
   };
   const inc = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1);
   for (const ev of events) {
@@ -90,6 +96,7 @@ export function countAuditEvents(events: AuditEvent[]): AuditCounts {
     const key = `${verb} ${resource} ${fieldManagerOf(ev)}`;
     inc(out.writesByManager, key);
     if ((ev.responseStatus?.code ?? 0) >= 400) inc(out.failedWritesByManager, key);
+    if (queryOf(ev).getAll('dryRun').includes('All')) inc(out.dryRunWritesByManager, key);
   }
   return out;
 }

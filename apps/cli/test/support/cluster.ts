@@ -5,6 +5,8 @@ import {
   CONTRACT_VERSION_LABEL_V1BETA2,
   type Condition,
   type ExtensionConfig,
+  type KubeadmConfig,
+  type KubeadmControlPlane,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -12,6 +14,7 @@ import {
 import type { KubeObject } from '@capi/apimachinery';
 import type { KubeClient } from '@capi/controller-runtime';
 import { extensionConfigFor } from '@capi/envtest';
+import { kcp as kcpFixture, kubeadmConfig as kubeadmConfigFixture } from '@capi/kcp/testing';
 import { HANDLER_NAMES, InPlaceUpdaterHandlers } from '@capi/inplace-updater';
 import {
   createExtensionServer,
@@ -232,4 +235,83 @@ export async function registerUpdater(client: KubeClient): Promise<ExtensionServ
     status: (discovered as unknown as ExtensionConfig).status,
   } as ExtensionConfig);
   return server;
+}
+
+export interface TestControlPlane {
+  kcp: KubeadmControlPlane;
+  machines: Machine[];
+  kubeadmConfigs: KubeadmConfig[];
+  infraMachines: KubeObject[];
+}
+
+/**
+ * KubeadmControlPlane `cp` of Cluster `c1` (2 replicas, maxSurge 0, v1.30.0, TestMachineTemplate `tmpl`) with
+ * Machines `cp-a` and `cp-b`, each with the KubeadmConfig KCP would have created for it (@capi/kcp/testing) and a
+ * TestMachine cloned from `tmpl`: all up to date.
+ */
+export async function createTestControlPlane(client: KubeClient, namespace: string): Promise<TestControlPlane> {
+  const base = kcpFixture({
+    replicas: 2,
+    version: 'v1.30.0',
+    machineTemplate: {
+      spec: { infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachineTemplate', name: 'tmpl' } },
+    },
+    rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } },
+  });
+  const kcp = await client.create<KubeadmControlPlane>({
+    ...base,
+    metadata: { name: 'cp', namespace, labels: { 'cluster.x-k8s.io/cluster-name': 'c1' } },
+  });
+  const labels = {
+    'cluster.x-k8s.io/cluster-name': 'c1',
+    'cluster.x-k8s.io/control-plane': '',
+    'cluster.x-k8s.io/control-plane-name': 'cp',
+  };
+  const owner = {
+    apiVersion: kcp.apiVersion,
+    kind: 'KubeadmControlPlane',
+    name: 'cp',
+    uid: kcp.metadata.uid ?? '',
+    controller: true,
+  };
+  const out: TestControlPlane = { kcp, machines: [], kubeadmConfigs: [], infraMachines: [] };
+  for (const [i, name] of ['cp-a', 'cp-b'].entries()) {
+    const fixture = kubeadmConfigFixture(name, kcp, { init: i === 0 });
+    out.kubeadmConfigs.push(
+      await client.create<KubeadmConfig>({
+        ...fixture,
+        metadata: { name, namespace, labels, ownerReferences: [owner] },
+      }),
+    );
+    out.infraMachines.push(
+      await client.create({
+        apiVersion: INFRA_API_VERSION,
+        kind: 'TestMachine',
+        metadata: {
+          name,
+          namespace,
+          labels,
+          annotations: {
+            'cluster.x-k8s.io/cloned-from-name': 'tmpl',
+            'cluster.x-k8s.io/cloned-from-groupkind': `TestMachineTemplate.${INFRA_GROUP}`,
+          },
+        },
+        spec: { image: 'image-1' },
+      }),
+    );
+    out.machines.push(
+      await client.create<Machine>({
+        apiVersion: CLUSTER_API_VERSION,
+        kind: 'Machine',
+        metadata: { name, namespace, labels, ownerReferences: [owner] },
+        spec: {
+          clusterName: 'c1',
+          version: 'v1.30.0',
+          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name } },
+          infrastructureRef: { apiGroup: INFRA_GROUP, kind: 'TestMachine', name },
+        },
+      } as Machine),
+    );
+  }
+  return out;
 }

@@ -392,10 +392,11 @@ export function createHandler(deps: HttpDeps) {
         deps.metrics.record(verb, resName, {
           fieldManager: manager,
           outcome: revision() !== before ? 'changed' : 'noop',
+          dryRun,
         });
         return out;
       } catch (e) {
-        deps.metrics.record(verb, resName, { fieldManager: manager, outcome: 'failed' });
+        deps.metrics.record(verb, resName, { fieldManager: manager, outcome: 'failed', dryRun });
         throw e;
       }
     };

@@ -11,6 +11,8 @@ export interface RequestCounts {
   noopWritesByManager: Record<string, number>;
   /** The writes of writesByManager that the server refused (conflict, invalid, not found...). */
   failedWritesByManager: Record<string, number>;
+  /** The writes of writesByManager sent with dryRun=All: the server persisted nothing (same keys). */
+  dryRunWritesByManager: Record<string, number>;
 }
 
 export class RequestMetrics {
@@ -18,6 +20,7 @@ export class RequestMetrics {
   private writeCounts = new Map<string, number>();
   private noopWriteCounts = new Map<string, number>();
   private failedWriteCounts = new Map<string, number>();
+  private dryRunWriteCounts = new Map<string, number>();
 
   /** Live counts keyed "<verb> <group>/<plural>[/status]". */
   get requests(): Record<string, number> {
@@ -27,7 +30,7 @@ export class RequestMetrics {
   record(
     verb: string,
     resource: string,
-    write?: { fieldManager: string; outcome: 'changed' | 'noop' | 'failed' },
+    write?: { fieldManager: string; outcome: 'changed' | 'noop' | 'failed'; dryRun?: boolean },
   ): void {
     const k = `${verb} ${resource}`;
     this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
@@ -37,6 +40,7 @@ export class RequestMetrics {
     const outcome =
       write.outcome === 'noop' ? this.noopWriteCounts : write.outcome === 'failed' ? this.failedWriteCounts : undefined;
     outcome?.set(w, (outcome.get(w) ?? 0) + 1);
+    if (write.dryRun) this.dryRunWriteCounts.set(w, (this.dryRunWriteCounts.get(w) ?? 0) + 1);
   }
 
   /** A snapshot; later requests do not change it. */
@@ -49,6 +53,7 @@ export class RequestMetrics {
       writesByManager: Object.fromEntries(this.writeCounts),
       noopWritesByManager: Object.fromEntries(this.noopWriteCounts),
       failedWritesByManager: Object.fromEntries(this.failedWriteCounts),
+      dryRunWritesByManager: Object.fromEntries(this.dryRunWriteCounts),
     };
     for (const [k, n] of this.counts) {
       const [verb, resource] = k.split(' ');
@@ -79,11 +84,17 @@ export class RequestMetrics {
     return renderRequestMetrics(this.snapshot());
   }
 
+  /** Writes that could persist something: all writes but the dry runs. */
+  static nonDryRunWrites(c: RequestCounts): number {
+    return RequestMetrics.writes(c) - Object.values(c.dryRunWritesByManager).reduce((s, n) => s + n, 0);
+  }
+
   reset(): void {
     this.counts.clear();
     this.writeCounts.clear();
     this.noopWriteCounts.clear();
     this.failedWriteCounts.clear();
+    this.dryRunWriteCounts.clear();
   }
 }
 
