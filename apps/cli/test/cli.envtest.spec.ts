@@ -8,7 +8,7 @@ import { CLUSTER_API_VERSION, CONTROLPLANE_API_VERSION, type MachineDeployment }
 import type { KubeObject } from '@capi/apimachinery';
 import { RequestMetrics, renderKubeconfig } from '@capi/apiserver';
 import { KubeClient, refOf } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { startEnvtest, testInfraCrd, type Envtest } from '@capi/envtest';
 import type { ExtensionServer } from '@capi/runtime-client';
 import { errorLines, runCliProcess, startCli } from './support/cli-process';
 import {
@@ -18,7 +18,6 @@ import {
   INFRA_API_VERSION,
   INFRA_GROUP,
   registerUpdater,
-  testCrd,
   type TestControlPlane,
 } from './support/cluster';
 
@@ -34,7 +33,7 @@ describe('capi-inplace', () => {
   const cli = (...args: string[]) => runCliProcess(['--kubeconfig', env.kubeconfigPath, '-n', NS, ...args]);
 
   beforeAll(async () => {
-    env = await startEnvtest({ crds: [testCrd('TestMachine'), testCrd('TestMachineTemplate')] });
+    env = await startEnvtest({ crds: [testInfraCrd('TestMachine'), testInfraCrd('TestMachineTemplate')] });
     const kc = new KubeConfig();
     kc.loadFromString(env.kubeconfig);
     client = new KubeClient(kc);

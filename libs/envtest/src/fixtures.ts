@@ -6,18 +6,21 @@ export const TEST_INFRA_API_VERSION = `${TEST_INFRA_GROUP}/v1beta2`;
 export const TEST_MACHINE_KIND = 'TestMachine';
 
 /**
- * CRD of `TestMachine`, a minimal infrastructure machine following the v1beta2 contract (contract label; spec and
- * status free-form so tests set spec.providerID / status.initialization themselves). A fresh object per call.
+ * CRD of a minimal infrastructure kind (e.g. `TestMachine`, `TestMachineTemplate`) following the v1beta2 contract
+ * (contract label; spec and status free-form so tests set spec.providerID / status.initialization themselves). A fresh
+ * object per call.
  */
-export function testMachineCrd() {
+export function testInfraCrd(kind: string) {
+  const singular = kind.toLowerCase();
+  const plural = `${singular}s`;
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: `testmachines.${TEST_INFRA_GROUP}`, labels: { [CONTRACT_VERSION_LABEL_V1BETA2]: 'v1beta2' } },
+    metadata: { name: `${plural}.${TEST_INFRA_GROUP}`, labels: { [CONTRACT_VERSION_LABEL_V1BETA2]: 'v1beta2' } },
     spec: {
       group: TEST_INFRA_GROUP,
       scope: 'Namespaced',
-      names: { kind: TEST_MACHINE_KIND, plural: 'testmachines', singular: 'testmachine', listKind: 'TestMachineList' },
+      names: { kind, plural, singular, listKind: `${kind}List` },
       versions: [
         {
           name: 'v1beta2',
@@ -39,7 +42,9 @@ export function testMachineCrd() {
   };
 }
 
-/** Where a test extension server listens, as createExtensionServer / startInPlaceUpdater report it. */
+/** CRD of `TestMachine` (testInfraCrd). */
+export const testMachineCrd = () => testInfraCrd(TEST_MACHINE_KIND);
+
 export interface ExtensionEndpoint {
   url: string;
   caBundle: string;

@@ -14,5 +14,6 @@ export {
   type ExtensionEndpoint,
   TEST_INFRA_API_VERSION,
   TEST_MACHINE_KIND,
+  testInfraCrd,
   testMachineCrd,
 } from './fixtures';

@@ -2,7 +2,6 @@
 // set them), and the reference updater's hooks behind an ExtensionConfig discovered as the manager does.
 import {
   CLUSTER_API_VERSION,
-  CONTRACT_VERSION_LABEL_V1BETA2,
   type Condition,
   type ExtensionConfig,
   type KubeadmConfig,
@@ -26,37 +25,6 @@ import {
 export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
 export const INFRA_API_VERSION = `${INFRA_GROUP}/v1beta2`;
 export const T0 = '2026-01-01T00:00:00Z';
-
-export function testCrd(kind: string) {
-  const plural = `${kind.toLowerCase()}s`;
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${INFRA_GROUP}`, labels: { [CONTRACT_VERSION_LABEL_V1BETA2]: 'v1beta2' } },
-    spec: {
-      group: INFRA_GROUP,
-      scope: 'Namespaced',
-      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      versions: [
-        {
-          name: 'v1beta2',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-}
 
 export const condition = (type: string, status: Condition['status'], reason = type, message?: string): Condition => ({
   type,
