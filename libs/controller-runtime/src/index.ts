@@ -5,6 +5,7 @@ export type {
   ListOptions,
   ObjectRef,
   PatchOptions,
+  PatchBuilder,
   PatchType,
   WatchEvent,
   WatchEventType,

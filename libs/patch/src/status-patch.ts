@@ -25,7 +25,8 @@ const defaultBackoff = () =>
 
 /**
  * Writes `after` over `before` on the status subresource of `ref`; no request when nothing changed. `client.get` gives
- * the latest copy the conditions are rebased on (the informer cache, as upstream's client). Returns the written object.
+ * the latest copy the conditions are rebased on (the informer cache, as upstream's client); `client.patch` must accept
+ * a PatchBuilder. Returns the written object.
  */
 export async function patchStatus<T extends KubeObject>(
   client: Client,
@@ -43,12 +44,16 @@ export async function patchStatus<T extends KubeObject>(
   const changed = changedConditionTypes(from.conditions, to.conditions);
   const attempts = opts.attempts ?? CONDITIONS_PATCH_ATTEMPTS;
   const backoff = opts.backoff ?? defaultBackoff;
-  for (let attempt = 1; ; attempt++) {
+  // The latest copy is read when the client is about to send (after its rate limiter's wait, see Client.patch): read
+  // before the wait, its resourceVersion is seconds old under a saturated --kube-api-qps and the patch is refused.
+  const rebased = async () => {
     const latest = await client.get<KubeObject & { status?: Status }>(ref);
     const conditions = rebaseConditions(latest.status?.conditions ?? [], to.conditions, changed);
-    const body = { metadata: { resourceVersion: latest.metadata.resourceVersion }, status: { ...patch, conditions } };
+    return { metadata: { resourceVersion: latest.metadata.resourceVersion }, status: { ...patch, conditions } };
+  };
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await client.patch<T>(ref, 'merge', body, { subresource: 'status' });
+      return await client.patch<T>(ref, 'merge', rebased, { subresource: 'status' });
     } catch (e) {
       if (!isConflict(e)) throw e;
       if (attempt >= attempts) {

@@ -5,6 +5,7 @@ import {
   DeleteOptions,
   ListOptions,
   ObjectRef,
+  PatchBuilder,
   PatchOptions,
   PatchType,
   WatchEvent,
@@ -13,13 +14,17 @@ import {
   WriteOptions,
 } from '../client/types';
 import { InformerCache } from './cache';
+import { EARLIER_WRITES_CACHE_WAIT_MS, InFlightWrites } from './in-flight-writes';
 
 /**
  * controller-runtime's delegating client: get/tryGet/list read the informer cache, everything else goes to the API.
  * A list with fieldSelector, limit/continue or resourceVersion cannot be served by the cache and goes to the API;
- * matchingFields are served from the cache's field indexes.
+ * matchingFields are served from the cache's field indexes. A patch given as a PatchBuilder is built once this client's
+ * earlier writes to the same object are answered and in the cache (InFlightWrites).
  */
 export class CachedClient implements Client {
+  private readonly inFlight = new InFlightWrites();
+
   constructor(
     private readonly cache: InformerCache,
     private readonly direct: Client,
@@ -53,11 +58,11 @@ export class CachedClient implements Client {
   }
 
   update<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {
-    return this.direct.update(obj, opts);
+    return this.tracked(refOfObject(obj), opts, this.direct.update(obj, opts));
   }
 
   updateStatus<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {
-    return this.direct.updateStatus(obj, opts);
+    return this.tracked(refOfObject(obj), opts, this.direct.updateStatus(obj, opts));
   }
 
   patch<T extends KubeObject = KubeObject>(
@@ -66,11 +71,12 @@ export class CachedClient implements Client {
     patch: unknown,
     opts?: PatchOptions,
   ): Promise<T> {
-    return this.direct.patch<T>(ref, type, patch, opts);
+    if (typeof patch === 'function' && !opts?.dryRun) patch = this.afterEarlierWrites(ref, patch as PatchBuilder);
+    return this.tracked(ref, opts, this.direct.patch<T>(ref, type, patch, opts));
   }
 
   apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T> {
-    return this.direct.apply<T>(obj, opts);
+    return this.tracked(refOfObject(obj), opts, this.direct.apply<T>(obj, opts));
   }
 
   delete(ref: ObjectRef, opts?: DeleteOptions): Promise<void> {
@@ -94,4 +100,29 @@ export class CachedClient implements Client {
   ): Promise<WatchHandle> {
     return this.direct.watch(apiVersion, kind, opts, onEvent);
   }
+
+  private tracked<T>(ref: ObjectRef, opts: WriteOptions | undefined, write: Promise<T>): Promise<T> {
+    return opts?.dryRun ? write : this.inFlight.track(ref, write);
+  }
+
+  /** `build`, run once the writes to `ref` pending now are answered and the cache shows them. */
+  private afterEarlierWrites(ref: ObjectRef, build: PatchBuilder): PatchBuilder {
+    const earlier = this.inFlight.before(ref);
+    if (!earlier) return build;
+    return async () => {
+      const versions = (await earlier).filter((v): v is string => !!v);
+      // Each in turn; one the cache already shows (or has gone past) returns at once.
+      for (const rv of versions) await this.cache.waitForResourceVersion(ref, rv, EARLIER_WRITES_CACHE_WAIT_MS);
+      return build();
+    };
+  }
+}
+
+function refOfObject(obj: KubeObject): ObjectRef {
+  return {
+    apiVersion: obj.apiVersion,
+    kind: obj.kind,
+    namespace: obj.metadata?.namespace,
+    name: obj.metadata?.name ?? '',
+  };
 }

@@ -4,7 +4,7 @@ import { ClientMetrics, ClientVerb, WRITE_VERBS } from './client-metrics';
 import type { LeadershipFence } from '../leader/fence';
 import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
 import { ClientRateLimit, RequestRateLimiter, rateLimiterFor } from './token-bucket';
-import { RawRequest, Transport, readBody, toApiError } from './transport';
+import { BodyNotBuiltError, RawRequest, Transport, readBody, toApiError } from './transport';
 import type { ApiWarningHandler } from './warnings';
 import { KubeObject, ObjectList } from '@capi/apimachinery';
 import {
@@ -302,6 +302,7 @@ export class KubeClient implements Client {
       this.observe(verb, req.method, kind, subresource, status);
       return out;
     } catch (e) {
+      if (e instanceof BodyNotBuiltError) throw e.cause;
       this.observe(verb, req.method, kind, subresource, e instanceof ApiError ? e.code : status);
       throw e;
     }

@@ -14,6 +14,10 @@ export interface RawRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
+  /**
+   * The JSON body; a function is called once the rate limiter admits the request, right before it is sent (see
+   * Client.patch). An error it throws rejects the request as a BodyNotBuiltError: nothing was sent.
+   */
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
@@ -55,6 +59,13 @@ function sameTlsValue(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** A request whose deferred body could not be built, so it was never sent; `cause` is the builder's error. */
+export class BodyNotBuiltError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 export class Transport {
   /** The server's host[:port] as the kubeconfig writes it (the `host` label of request metrics). */
   readonly host: string;
@@ -92,6 +103,14 @@ export class Transport {
   /** Sends the request and resolves with the response stream (caller checks the status). */
   async open(req: RawRequest): Promise<http.IncomingMessage> {
     await this.opts.rateLimiter?.wait(req.signal);
+    if (typeof req.body === 'function') {
+      const build = req.body as () => unknown;
+      try {
+        req = { ...req, body: await build() };
+      } catch (e) {
+        throw new BodyNotBuiltError(e);
+      }
+    }
     try {
       return await this.send(req);
     } catch (err) {

@@ -55,6 +55,9 @@ export interface ApplyOptions extends WriteOptions {
 
 export type PatchType = 'merge' | 'json' | 'strategic';
 
+/** A patch body built when the request is about to be sent (Client.patch). */
+export type PatchBuilder = () => Promise<unknown>;
+
 export interface PatchOptions extends WriteOptions {
   subresource?: 'status';
 }
@@ -107,10 +110,15 @@ export interface Client {
   create<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
   update<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
   updateStatus<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T>;
+  /**
+   * `patch` is the body, or a function building it: called once the client-side rate limiter admits the request,
+   * right before it is sent, so a patch guarded by a resourceVersion read from the cache carries the newest one (under
+   * a saturated --kube-api-qps the wait is seconds, long enough for another writer to move the object on).
+   */
   patch<T extends KubeObject = KubeObject>(
     ref: ObjectRef,
     type: PatchType,
-    patch: unknown,
+    patch: unknown | PatchBuilder,
     opts?: PatchOptions,
   ): Promise<T>;
   /** Server-side apply (application/apply-patch+yaml with a JSON body). */

@@ -80,6 +80,41 @@ describe('KubeClient client-side rate limit', () => {
     }
   });
 
+  it('a patch body given as a function is built once the request has its token, right before it is sent', async () => {
+    const limiter = new GatedLimiter();
+    const sent: number[] = [];
+    const client = new KubeClient(server.kubeConfig(), {
+      rateLimit: limiter,
+      metrics: { observe: (r) => void (r.verb === 'patch' && sent.push(r.code)) },
+    });
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'deferred' };
+    try {
+      await client.create(cm('deferred'));
+      limiter.close();
+      let built = 0;
+      const patched = client.patch<KubeObject>(ref, 'merge', async () => {
+        built++;
+        return { metadata: { labels: { built: 'late' } } };
+      });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(built).toBe(0);
+      limiter.release();
+      expect((await patched).metadata.labels).toEqual({ built: 'late' });
+      expect(built).toBe(1);
+      expect(sent).toEqual([200]);
+
+      // A builder that fails: its error, and no request counted (none was sent).
+      await expect(
+        client.patch(ref, 'merge', async () => {
+          throw new Error('cache read failed');
+        }),
+      ).rejects.toThrow('cache read failed');
+      expect(sent).toEqual([200]);
+    } finally {
+      client.close();
+    }
+  });
+
   it('a qps/burst limit is a token bucket: past the burst a request waits for the refill', async () => {
     const client = new KubeClient(server.kubeConfig(), { rateLimit: { qps: 0.01, burst: 2 } });
     try {
