@@ -1,4 +1,5 @@
 import {
+  busiestResource,
   clientRequestRows,
   clientRequestsByMethod,
   PROCESS_HEADER,
@@ -32,16 +33,39 @@ describe("the manager's requests to the management API server", () => {
     expect(qpsOf([])).toBeUndefined();
   });
 
-  it('per phase: requests, reads and writes, per Machine, and with a QPS the floor and the time over it', () => {
+  it('the busiest resource counts a subresource with its object (one token bucket per kind)', () => {
+    expect(
+      busiestResource({
+        'patch cluster.x-k8s.io/machines/status': 600,
+        'apply cluster.x-k8s.io/machines': 200,
+        'patch cluster.x-k8s.io/machinesets/status': 700,
+        'create /events': 100,
+      }),
+    ).toEqual({ resource: 'cluster.x-k8s.io/machines', writes: 800 });
+    expect(busiestResource({ 'create /events': 3 })).toEqual({ resource: 'events', writes: 3 });
+    expect(busiestResource({})).toBeUndefined();
+  });
+
+  it('per phase: requests, reads and writes, per Machine, and with a QPS the busiest resource, floor, time over it', () => {
     const phases: PhaseClientRequests[] = [
-      { phase: 'create', seconds: 30, clientRequests: { GET: 500, PATCH: 2000, POST: 500 } },
-      { phase: 'in place', seconds: 10, clientRequests: {} },
+      {
+        phase: 'create',
+        seconds: 30,
+        clientRequests: { GET: 500, PATCH: 2000, POST: 500 },
+        byResource: { 'patch cluster.x-k8s.io/machines/status': 1000, 'create /events': 500 },
+      },
+      { phase: 'in place', seconds: 10, clientRequests: {}, byResource: {} },
     ];
     const limited = clientRequestRows(phases, 100, 100);
-    expect(limited.header.slice(-2)).toEqual(['floor s (÷ 100 QPS)', 'time / floor']);
+    expect(limited.header.slice(-4)).toEqual([
+      'busiest resource',
+      'its writes/Machine',
+      'floor s (÷ 100 QPS)',
+      'time / floor',
+    ]);
     expect(limited.rows).toEqual([
-      ['create', 3000, 500, 2500, 30, 5, 25, 30, 1],
-      ['in place', 0, 0, 0, 0, 0, 0, 0, '-'],
+      ['create', 3000, 500, 2500, 30, 5, 25, 'cluster.x-k8s.io/machines', 10, 10, 3],
+      ['in place', 0, 0, 0, 0, 0, 0, '-', 0, 0, '-'],
     ]);
     const unlimited = clientRequestRows(phases, 100);
     expect(unlimited.rows[0]).toEqual(['create', 3000, 500, 2500, 30, 5, 25]);

@@ -1,7 +1,9 @@
 // The rollout bench's figures of the manager's own cost: CPU seconds and peak RSS per process (the manager apart from
 // its API server, the workload clusters' servers and the bench), and the manager's requests to the management API
 // server from its rest_client_requests_total (client-go's metric, reads included), against the floor a client-side
-// rate limit sets: requests ÷ --kube-api-qps seconds.
+// rate limit sets. The limit is per resource (a token bucket per kind, as upstream's client), so the floor is the
+// busiest resource's requests ÷ --kube-api-qps seconds; that resource's count is the API server's (writes: the
+// manager's reads are a few per phase, and nearly every write there is the manager's).
 import { countsDelta, samplesOf } from './metric-samples';
 import type { Cell } from './table';
 
@@ -28,6 +30,21 @@ export interface PhaseClientRequests {
   seconds: number;
   /** The manager's requests to the management API server by HTTP method (a watch is a GET). */
   clientRequests: Record<string, number>;
+  /** Writes at the management API server, keyed "<verb> <group>/<plural>[/<subresource>]". */
+  byResource: Record<string, number>;
+}
+
+/** The resource with the most writes, a subresource counted with its object's (one bucket per kind). */
+export function busiestResource(byResource: Record<string, number>): { resource: string; writes: number } | undefined {
+  const byKind = new Map<string, number>();
+  for (const [key, n] of Object.entries(byResource)) {
+    const [group, plural] = key.slice(key.indexOf(' ') + 1).split('/');
+    const resource = `${group ? `${group}/` : ''}${plural}`;
+    byKind.set(resource, (byKind.get(resource) ?? 0) + n);
+  }
+  let top: { resource: string; writes: number } | undefined;
+  for (const [resource, writes] of byKind) if (!top || writes > top.writes) top = { resource, writes };
+  return top;
 }
 
 export const CLIENT_REQUEST_HEADER = [
@@ -42,19 +59,26 @@ export const CLIENT_REQUEST_HEADER = [
 
 /**
  * One row per phase: the manager's requests to the management API server, reads and writes, per Machine; with a QPS
- * limit also the floor (requests ÷ QPS, the least time the limiter allows) and the phase's time over it.
+ * limit also the busiest resource, its writes per Machine, the floor (its writes ÷ QPS, the least time that resource's
+ * bucket allows) and the phase's time over it.
  */
 export function clientRequestRows(
   results: PhaseClientRequests[],
   replicas: number,
   qps?: number,
 ): { header: string[]; rows: Cell[][] } {
-  const header = qps ? [...CLIENT_REQUEST_HEADER, `floor s (÷ ${qps} QPS)`, 'time / floor'] : CLIENT_REQUEST_HEADER;
+  const header = qps
+    ? [...CLIENT_REQUEST_HEADER, 'busiest resource', 'its writes/Machine', `floor s (÷ ${qps} QPS)`, 'time / floor']
+    : CLIENT_REQUEST_HEADER;
   const rows = results.map((r) => {
     const all = Object.values(r.clientRequests).reduce((a, b) => a + b, 0);
     const reads = r.clientRequests.GET ?? 0;
     const row: Cell[] = [r.phase, all, reads, all - reads, all / replicas, reads / replicas, (all - reads) / replicas];
-    if (qps) row.push(all / qps, all ? r.seconds / (all / qps) : '-');
+    if (qps) {
+      const top = busiestResource(r.byResource);
+      const floor = (top?.writes ?? 0) / qps;
+      row.push(top?.resource ?? '-', (top?.writes ?? 0) / replicas, floor, floor ? r.seconds / floor : '-');
+    }
     return row;
   });
   return { header, rows };

@@ -87,7 +87,7 @@ export function printTables(
   const qps = qpsOf(managerFlags);
   const requests = clientRequestRows(results, replicas, qps);
   process.stdout.write(
-    `\nthe manager's requests to the management API server (rest_client_requests_total; a watch is a GET)${qps ? '; floor: requests ÷ QPS, the least time its rate limiter allows' : ''}\n${renderTable(requests.header, requests.rows)}`,
+    `\nthe manager's requests to the management API server (rest_client_requests_total; a watch is a GET)${qps ? "; floor: the busiest resource's writes ÷ QPS, the least time its token bucket allows (a bucket per kind, as upstream's client)" : ''}\n${renderTable(requests.header, requests.rows)}`,
   );
   if (target.name === 'embedded') {
     process.stdout.write(

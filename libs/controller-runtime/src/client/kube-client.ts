@@ -3,7 +3,7 @@ import { ApiError, isNotFound } from './errors';
 import { ClientMetrics, ClientVerb, WRITE_VERBS } from './client-metrics';
 import type { LeadershipFence } from '../leader/fence';
 import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
-import { ClientRateLimit, RequestRateLimiter, rateLimiterFor } from './token-bucket';
+import { ClientRateLimit, RequestRateLimiter, TokenBucketsByResource } from './token-bucket';
 import { BodyNotBuiltError, RawRequest, Transport, readBody, toApiError } from './transport';
 import type { ApiWarningHandler } from './warnings';
 import { KubeObject, ObjectList } from '@capi/apimachinery';
@@ -37,8 +37,9 @@ export interface KubeClientOptions {
   requestTimeoutMs?: number;
   /**
    * Client-side rate limit (upstream --kube-api-qps/--kube-api-burst, client-go's token bucket): each request,
-   * discovery and a watch's opening request included, waits for a token. Default: none; a RequestRateLimiter may be
-   * given instead (tests).
+   * discovery and a watch's opening request included, waits for a token of its resource's bucket: a bucket per kind
+   * (apiVersion and kind, a subresource with its object's) and one for discovery, as upstream's client has
+   * (TokenBucketsByResource). Default: none; a RequestRateLimiter given instead is shared by every request (tests).
    */
   rateLimit?: ClientRateLimit | RequestRateLimiter;
   /** Where the API server's warnings go (default: logged as controller-runtime does). */
@@ -58,14 +59,17 @@ export class KubeClient implements Client {
   readonly mapper: RestMapper;
   private readonly transport: Transport;
   private readonly metrics?: ClientMetrics;
+  /** Per-resource token buckets when a qps/burst limit is given. */
+  private readonly buckets?: TokenBucketsByResource;
 
   constructor(
     kubeConfig: KubeConfig,
     private readonly opts: KubeClientOptions = {},
   ) {
     const limit = opts.rateLimit;
+    if (limit && !('wait' in limit) && limit.qps > 0) this.buckets = new TokenBucketsByResource(limit);
     this.transport = new Transport(kubeConfig, {
-      rateLimiter: limit && 'wait' in limit ? limit : rateLimiterFor(limit),
+      rateLimiter: limit && 'wait' in limit ? limit : undefined,
       warnings: opts.warnings,
       userAgent: opts.userAgent,
     });
@@ -74,12 +78,13 @@ export class KubeClient implements Client {
       this.transport,
       () => this.observe('discovery', 'GET', '', undefined, 200),
       opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      this.buckets?.for('discovery'),
     );
   }
 
   async get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
     const m = await this.mapping(ref.apiVersion, ref.kind);
-    return this.call('get', ref.kind, undefined, {
+    return this.call('get', m, undefined, {
       method: 'GET',
       path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
     });
@@ -100,7 +105,7 @@ export class KubeClient implements Client {
     opts: ListOptions = {},
   ): Promise<ObjectList<T>> {
     const m = await this.mapping(apiVersion, kind);
-    const list = await this.call<ObjectList<T>>('list', kind, undefined, {
+    const list = await this.call<ObjectList<T>>('list', m, undefined, {
       method: 'GET',
       path: collectionPath(m, opts.namespace),
       query: {
@@ -122,7 +127,7 @@ export class KubeClient implements Client {
 
   async create<T extends KubeObject = KubeObject>(obj: T, opts: WriteOptions = {}): Promise<T> {
     const m = await this.mapping(obj.apiVersion, obj.kind);
-    return this.call('create', obj.kind, undefined, {
+    return this.call('create', m, undefined, {
       method: 'POST',
       path: collectionPath(m, this.namespaceFor(m, obj.metadata?.namespace)),
       query: this.writeQuery(opts),
@@ -145,7 +150,7 @@ export class KubeClient implements Client {
     opts: PatchOptions = {},
   ): Promise<T> {
     const m = await this.mapping(ref.apiVersion, ref.kind);
-    return this.call('patch', ref.kind, opts.subresource, {
+    return this.call('patch', m, opts.subresource, {
       method: 'PATCH',
       path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name, opts.subresource),
       query: this.writeQuery(opts),
@@ -158,7 +163,7 @@ export class KubeClient implements Client {
     if (!opts?.fieldManager) throw badRequest('server-side apply requires a fieldManager');
     if (!obj.metadata?.name) throw badRequest(`apply of ${obj.kind} requires metadata.name`);
     const m = await this.mapping(obj.apiVersion, obj.kind);
-    return this.call('apply', obj.kind, opts.subresource, {
+    return this.call('apply', m, opts.subresource, {
       method: 'PATCH',
       path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, opts.subresource),
       query: { ...this.writeQuery(opts), force: opts.force ? 'true' : undefined },
@@ -174,7 +179,7 @@ export class KubeClient implements Client {
     if (opts.preconditions) body.preconditions = opts.preconditions;
     if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
     if (opts.dryRun) body.dryRun = ['All'];
-    await this.call('delete', ref.kind, undefined, {
+    await this.call('delete', m, undefined, {
       method: 'DELETE',
       path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
       body,
@@ -189,7 +194,7 @@ export class KubeClient implements Client {
   ): Promise<T> {
     if (!subresource) throw badRequest('a subresource name is required');
     const m = await this.mapping(ref.apiVersion, ref.kind);
-    return this.call('create', ref.kind, subresource, {
+    return this.call('create', m, subresource, {
       method: 'POST',
       path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name, subresource),
       query: this.writeQuery(opts),
@@ -217,6 +222,7 @@ export class KubeClient implements Client {
         timeoutSeconds: opts.timeoutSeconds,
       },
       signal: abort.signal,
+      rateLimiter: this.bucketOf(m),
     };
     let res;
     try {
@@ -266,12 +272,17 @@ export class KubeClient implements Client {
   private async put<T extends KubeObject>(obj: T, opts: WriteOptions, subresource: 'status' | undefined): Promise<T> {
     if (!obj.metadata?.name) throw badRequest(`update of ${obj.kind} requires metadata.name`);
     const m = await this.mapping(obj.apiVersion, obj.kind);
-    return this.call('update', obj.kind, subresource, {
+    return this.call('update', m, subresource, {
       method: 'PUT',
       path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, subresource),
       query: this.writeQuery(opts),
       body: obj,
     });
+  }
+
+  /** The token bucket of a kind's requests (undefined: the transport's shared limiter, if any). */
+  private bucketOf(m: ResourceMapping): RequestRateLimiter | undefined {
+    return this.buckets?.for(`${m.apiVersion}/${m.kind}`);
   }
 
   private mapping(apiVersion: string, kind: string): Promise<ResourceMapping> {
@@ -289,14 +300,20 @@ export class KubeClient implements Client {
     return namespace;
   }
 
-  private async call<T>(verb: ClientVerb, kind: string, subresource: string | undefined, req: RawRequest): Promise<T> {
+  private async call<T>(
+    verb: ClientVerb,
+    m: ResourceMapping,
+    subresource: string | undefined,
+    req: RawRequest,
+  ): Promise<T> {
+    const kind = m.kind;
     // A deposed leader writes nothing (LeadershipFence); the lease itself and Events are not the work it guards.
     if (WRITE_VERBS.includes(verb) && kind !== 'Lease' && kind !== 'Event')
       this.opts.fence?.check(`${verb} ${kind}${subresource ? `/${subresource}` : ''}`);
     let status = 0;
     try {
       const out = await this.transport.json<T>(
-        { ...req, timeoutMs: this.opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
+        { ...req, rateLimiter: this.bucketOf(m), timeoutMs: this.opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS },
         (code) => (status = code),
       );
       this.observe(verb, req.method, kind, subresource, status);

@@ -1,4 +1,5 @@
 import { Transport } from './transport';
+import type { RequestRateLimiter } from './token-bucket';
 
 export interface ResourceMapping {
   apiVersion: string;
@@ -37,6 +38,8 @@ export class RestMapper {
     private readonly transport: Transport,
     private readonly onDiscovery: () => void = () => undefined,
     private readonly timeoutMs = DISCOVERY_TIMEOUT_MS,
+    /** Discovery's own token bucket (upstream's discovery client has one); default the transport's. */
+    private readonly rateLimiter?: RequestRateLimiter,
   ) {}
 
   async mapping(apiVersion: string, kind: string): Promise<ResourceMapping> {
@@ -68,6 +71,7 @@ export class RestMapper {
         method: 'GET',
         path: groupVersionPath(apiVersion),
         timeoutMs: this.timeoutMs,
+        rateLimiter: this.rateLimiter,
       });
     } catch (e) {
       if ((e as { code?: number }).code === 404) list = { resources: [] };

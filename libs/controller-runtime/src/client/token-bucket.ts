@@ -62,6 +62,27 @@ export class TokenBucketRateLimiter implements RequestRateLimiter {
   }
 }
 
+/**
+ * One token bucket per key, made on first use. controller-runtime's client builds a REST client per GroupVersionKind
+ * (pkg/client/client_rest_resources.go), and client-go gives each REST client its own bucket from rest.Config's
+ * QPS/Burst (rest.RESTClientForConfigAndClient); discovery and the event recorder have theirs. So upstream's
+ * --kube-api-qps=100 is 100 per second for Machines, 100 for MachineSets, and so on, not 100 in all.
+ */
+export class TokenBucketsByResource {
+  private readonly buckets = new Map<string, TokenBucketRateLimiter>();
+
+  constructor(
+    readonly limit: ClientRateLimit,
+    private readonly clock?: Clock,
+  ) {}
+
+  for(key: string): TokenBucketRateLimiter {
+    let bucket = this.buckets.get(key);
+    if (!bucket) this.buckets.set(key, (bucket = rateLimiterFor(this.limit, this.clock)!));
+    return bucket;
+  }
+}
+
 /** The limiter for a client-side limit, or undefined when the limit is off. */
 export function rateLimiterFor(limit: ClientRateLimit | undefined, clock?: Clock): TokenBucketRateLimiter | undefined {
   if (!limit || !(limit.qps > 0)) return undefined;

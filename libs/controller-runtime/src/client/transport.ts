@@ -21,13 +21,16 @@ export interface RawRequest {
   body?: unknown;
   contentType?: string;
   signal?: AbortSignal;
+  /** The bucket this request takes its token from (its resource's); default the transport's rateLimiter. */
+  rateLimiter?: RequestRateLimiter;
   /** Socket inactivity timeout; none when omitted. */
   timeoutMs?: number;
 }
 
 export interface TransportOptions {
   /**
-   * Client-side throttling (--kube-api-qps/--kube-api-burst): every request waits for a token before it is sent,
+   * Client-side throttling shared by every request without a rateLimiter of its own (KubeClient gives each kind its
+   * bucket): a request waits for a token before it is sent,
    * a watch's opening request included, as client-go's rest client; the events streaming on an open watch do not.
    */
   rateLimiter?: RequestRateLimiter;
@@ -102,7 +105,7 @@ export class Transport {
 
   /** Sends the request and resolves with the response stream (caller checks the status). */
   async open(req: RawRequest): Promise<http.IncomingMessage> {
-    await this.opts.rateLimiter?.wait(req.signal);
+    await (req.rateLimiter ?? this.opts.rateLimiter)?.wait(req.signal);
     if (typeof req.body === 'function') {
       const build = req.body as () => unknown;
       try {

@@ -115,16 +115,20 @@ describe('KubeClient client-side rate limit', () => {
     }
   });
 
-  it('a qps/burst limit is a token bucket: past the burst a request waits for the refill', async () => {
+  it("a qps/burst limit is a token bucket per kind: past the burst a request waits for its kind's refill", async () => {
     const client = new KubeClient(server.kubeConfig(), { rateLimit: { qps: 0.01, burst: 2 } });
+    const pending = (p: Promise<unknown>) => {
+      const answered = p.then(() => 'answered');
+      answered.catch(() => undefined);
+      return Promise.race([answered, new Promise((r) => setTimeout(() => r('still waiting'), 200))]);
+    };
     try {
-      await client.create(cm('limited')); // discovery + create: the burst
-      const next = client
-        .get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'limited' })
-        .then(() => 'answered');
-      next.catch(() => undefined);
-      const outcome = await Promise.race([next, new Promise((r) => setTimeout(() => r('still waiting'), 200))]);
-      expect(outcome).toBe('still waiting'); // the next token comes in 100 s
+      // Discovery of v1 has its own bucket; the create and the get take the ConfigMaps' burst.
+      await client.create(cm('limited'));
+      await client.get({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'limited' });
+      expect(await pending(client.list('v1', 'ConfigMap', { namespace: 'default' }))).toBe('still waiting'); // 100 s
+      // Namespaces are another kind (upstream: another REST client, another bucket).
+      expect(await pending(client.list('v1', 'Namespace'))).toBe('answered');
     } finally {
       client.close();
     }

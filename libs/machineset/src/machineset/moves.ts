@@ -149,7 +149,6 @@ function selectorLabels(ms: MachineSet): Record<string, string> {
 
 export interface MoveMergePatch {
   metadata: {
-    resourceVersion?: string;
     labels: Record<string, string | null>;
     annotations: Record<string, string | null>;
     ownerReferences: OwnerReference[];
@@ -158,8 +157,9 @@ export interface MoveMergePatch {
 
 /**
  * One merge patch moving the Machine: old selector labels replaced by the new MS's (set-name too), the controller
- * ownerReference pointing to the new MS, and the pending-acknowledge-move + update-in-progress markers.
- * The resourceVersion makes the write fail on a concurrent change instead of moving a stale Machine.
+ * ownerReference pointing to the new MS, and the pending-acknowledge-move + update-in-progress markers. Not guarded by
+ * a resourceVersion, as upstream's startMoveMachines (client.MergeFrom without the optimistic lock): a concurrent
+ * write to the Machine (its own status, the Machine controller's) is no reason to refuse the move.
  */
 export function movePatch(machine: Machine, oldMS: MachineSet, newMS: MachineSet): MoveMergePatch {
   const labels: Record<string, string | null> = {};
@@ -180,7 +180,6 @@ export function movePatch(machine: Machine, oldMS: MachineSet, newMS: MachineSet
     annotations[IN_PLACE_UPDATERS_ANNOTATION] = null;
   return {
     metadata: {
-      ...(machine.metadata.resourceVersion ? { resourceVersion: machine.metadata.resourceVersion } : {}),
       labels,
       annotations,
       ownerReferences,
