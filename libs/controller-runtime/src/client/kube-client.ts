@@ -3,6 +3,7 @@ import { ApiError, isNotFound } from './errors';
 import { ClientMetrics, ClientVerb, WRITE_VERBS } from './client-metrics';
 import type { LeadershipFence } from '../leader/fence';
 import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
+import { SendOrder } from './send-order';
 import { ClientRateLimit, RequestRateLimiter, TokenBucketsByResource } from './token-bucket';
 import { BodyNotBuiltError, RawRequest, Transport, readBody, toApiError } from './transport';
 import type { ApiWarningHandler } from './warnings';
@@ -59,6 +60,7 @@ export class KubeClient implements Client {
   readonly mapper: RestMapper;
   private readonly transport: Transport;
   private readonly metrics?: ClientMetrics;
+  private readonly sendOrder = new SendOrder();
   /** Per-resource token buckets when a qps/burst limit is given. */
   private readonly buckets?: TokenBucketsByResource;
 
@@ -150,26 +152,38 @@ export class KubeClient implements Client {
     opts: PatchOptions = {},
   ): Promise<T> {
     const m = await this.mapping(ref.apiVersion, ref.kind);
-    return this.call('patch', m, opts.subresource, {
-      method: 'PATCH',
-      path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name, opts.subresource),
-      query: this.writeQuery(opts),
-      body: patch,
-      contentType: PATCH_CONTENT_TYPES[type],
-    });
+    return this.call(
+      'patch',
+      m,
+      opts.subresource,
+      {
+        method: 'PATCH',
+        path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name, opts.subresource),
+        query: this.writeQuery(opts),
+        body: patch,
+        contentType: PATCH_CONTENT_TYPES[type],
+      },
+      opts.dryRun ? undefined : objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+    );
   }
 
   async apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T> {
     if (!opts?.fieldManager) throw badRequest('server-side apply requires a fieldManager');
     if (!obj.metadata?.name) throw badRequest(`apply of ${obj.kind} requires metadata.name`);
     const m = await this.mapping(obj.apiVersion, obj.kind);
-    return this.call('apply', m, opts.subresource, {
-      method: 'PATCH',
-      path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, opts.subresource),
-      query: { ...this.writeQuery(opts), force: opts.force ? 'true' : undefined },
-      body: obj,
-      contentType: 'application/apply-patch+yaml',
-    });
+    return this.call(
+      'apply',
+      m,
+      opts.subresource,
+      {
+        method: 'PATCH',
+        path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, opts.subresource),
+        query: { ...this.writeQuery(opts), force: opts.force ? 'true' : undefined },
+        body: obj,
+        contentType: 'application/apply-patch+yaml',
+      },
+      opts.dryRun ? undefined : objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name),
+    );
   }
 
   async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<void> {
@@ -179,11 +193,17 @@ export class KubeClient implements Client {
     if (opts.preconditions) body.preconditions = opts.preconditions;
     if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
     if (opts.dryRun) body.dryRun = ['All'];
-    await this.call('delete', m, undefined, {
-      method: 'DELETE',
-      path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
-      body,
-    });
+    await this.call(
+      'delete',
+      m,
+      undefined,
+      {
+        method: 'DELETE',
+        path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+        body,
+      },
+      objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+    );
   }
 
   async createSubresource<T = KubeObject>(
@@ -272,12 +292,18 @@ export class KubeClient implements Client {
   private async put<T extends KubeObject>(obj: T, opts: WriteOptions, subresource: 'status' | undefined): Promise<T> {
     if (!obj.metadata?.name) throw badRequest(`update of ${obj.kind} requires metadata.name`);
     const m = await this.mapping(obj.apiVersion, obj.kind);
-    return this.call('update', m, subresource, {
-      method: 'PUT',
-      path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, subresource),
-      query: this.writeQuery(opts),
-      body: obj,
-    });
+    return this.call(
+      'update',
+      m,
+      subresource,
+      {
+        method: 'PUT',
+        path: objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name, subresource),
+        query: this.writeQuery(opts),
+        body: obj,
+      },
+      opts.dryRun ? undefined : objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name),
+    );
   }
 
   /** The token bucket of a kind's requests (undefined: the transport's shared limiter, if any). */
@@ -300,16 +326,20 @@ export class KubeClient implements Client {
     return namespace;
   }
 
+  /** `object`: the written object's path (status subresource included), to send its writes in call order. */
   private async call<T>(
     verb: ClientVerb,
     m: ResourceMapping,
     subresource: string | undefined,
     req: RawRequest,
+    object?: string,
   ): Promise<T> {
     const kind = m.kind;
     // A deposed leader writes nothing (LeadershipFence); the lease itself and Events are not the work it guards.
     if (WRITE_VERBS.includes(verb) && kind !== 'Lease' && kind !== 'Event')
       this.opts.fence?.check(`${verb} ${kind}${subresource ? `/${subresource}` : ''}`);
+    const queued = object === undefined ? undefined : this.sendOrder.enter(object, req.body);
+    if (queued) req = { ...req, body: queued.body };
     let status = 0;
     try {
       const out = await this.transport.json<T>(
@@ -322,6 +352,8 @@ export class KubeClient implements Client {
       if (e instanceof BodyNotBuiltError) throw e.cause;
       this.observe(verb, req.method, kind, subresource, e instanceof ApiError ? e.code : status);
       throw e;
+    } finally {
+      queued?.done();
     }
   }
 

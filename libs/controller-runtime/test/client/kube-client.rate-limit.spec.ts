@@ -115,6 +115,27 @@ describe('KubeClient client-side rate limit', () => {
     }
   });
 
+  it("one object's writes leave in call order: a later write waits while an earlier one builds its body", async () => {
+    const client = new KubeClient(server.kubeConfig());
+    const ref = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'ordered' };
+    try {
+      await client.create(cm('ordered'));
+      let letBuild!: () => void;
+      const mayBuild = new Promise<void>((r) => (letBuild = r));
+      const early = client.patch(ref, 'merge', async () => {
+        await mayBuild;
+        return { metadata: { labels: { last: 'early' } } };
+      });
+      const late = client.patch(ref, 'merge', { metadata: { labels: { last: 'late' } } });
+      await new Promise((r) => setTimeout(r, 50));
+      letBuild();
+      await Promise.all([early, late]);
+      expect((await client.get<KubeObject>(ref)).metadata.labels).toEqual({ last: 'late' });
+    } finally {
+      client.close();
+    }
+  });
+
   it("a qps/burst limit is a token bucket per kind: past the burst a request waits for its kind's refill", async () => {
     const client = new KubeClient(server.kubeConfig(), { rateLimit: { qps: 0.01, burst: 2 } });
     const pending = (p: Promise<unknown>) => {
