@@ -55,7 +55,10 @@ export function observeInfrastructure(
   };
 }
 
-/** Merge patch adding the Machine ownerReference (controller when no other controller) and cluster-name label; undefined if in place. */
+/**
+ * Merge patch adding the Machine ownerReference (controller when no other controller) and cluster-name label; undefined
+ * if in place. Unguarded, as upstream's ensureExternalOwnershipAndWatch (client.MergeFrom without the optimistic lock).
+ */
 export function desiredExternalMetadataPatch(
   machine: MachineObject,
   obj: KubeObject,
@@ -64,7 +67,7 @@ export function desiredExternalMetadataPatch(
   const hasRef = refs.some((r) => r.uid === machine.metadata.uid);
   const labelOk = obj.metadata.labels?.[CLUSTER_NAME_LABEL] === machine.spec.clusterName;
   if (hasRef && labelOk) return undefined;
-  const metadata: Record<string, unknown> = { resourceVersion: obj.metadata.resourceVersion };
+  const metadata: Record<string, unknown> = {};
   if (!hasRef) {
     const ref: OwnerReference = {
       apiVersion: MachineGVK.apiVersion,

@@ -1,13 +1,12 @@
-// Finalizer add/remove as merge patches guarded by resourceVersion (a conflict means "reconcile again").
+// Finalizer add/remove as merge patches of the list, unguarded as upstream's util/finalizers EnsureFinalizer and the
+// in-memory provider's patch helper (client.MergeFrom without the optimistic lock).
 import type { KubeObject } from '@capi/apimachinery';
 import { isNotFound, refOf, type Client } from '@capi/controller-runtime';
 
 /** Adds `finalizer`; updates `obj` with the server's answer. */
 export async function addFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
   const finalizers = [...(obj.metadata.finalizers ?? []), finalizer];
-  const out = await client.patch(refOf(obj), 'merge', {
-    metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion },
-  });
+  const out = await client.patch(refOf(obj), 'merge', { metadata: { finalizers } });
   obj.metadata = out.metadata;
 }
 
@@ -15,9 +14,7 @@ export async function addFinalizer(client: Client, obj: KubeObject, finalizer: s
 export async function removeFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
   const finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
   try {
-    await client.patch(refOf(obj), 'merge', {
-      metadata: { finalizers, resourceVersion: obj.metadata.resourceVersion },
-    });
+    await client.patch(refOf(obj), 'merge', { metadata: { finalizers } });
   } catch (e) {
     if (!isNotFound(e)) throw e;
   }
