@@ -1,23 +1,7 @@
-import { CachedClient, InformerCache, KubeClient, type RequestRateLimiter } from '@capi/controller-runtime';
+import { CachedClient, InformerCache, KubeClient } from '@capi/controller-runtime';
 import type { KubeObject } from '@capi/apimachinery';
 import { FakeApiServer } from '../support/fake-apiserver';
-
-/** Hands out no token until released. */
-class GatedLimiter implements RequestRateLimiter {
-  private open = true;
-  private readonly parked: Array<() => void> = [];
-  close(): void {
-    this.open = false;
-  }
-  release(): void {
-    this.open = true;
-    this.parked.splice(0).forEach((r) => r());
-  }
-  async wait(): Promise<number> {
-    if (!this.open) await new Promise<void>((r) => this.parked.push(r));
-    return 0;
-  }
-}
+import { GatedLimiter } from '../support/gated-limiter';
 
 // Two controllers of one manager write the same object back to back: a plain patch, then a patch guarded by the
 // resourceVersion it reads from the cache. Sent together, the guarded one would carry the version from before the

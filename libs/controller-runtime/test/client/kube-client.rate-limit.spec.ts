@@ -1,28 +1,7 @@
 import { FakeApiServer } from '../support/fake-apiserver';
-import { KubeClient, type RequestRateLimiter, type WatchEvent } from '@capi/controller-runtime';
+import { KubeClient, type WatchEvent } from '@capi/controller-runtime';
 import { type KubeObject } from '@capi/apimachinery';
-
-/** Counts the requests that asked for a token; tokens are handed out by the test. */
-class GatedLimiter implements RequestRateLimiter {
-  waits = 0;
-  private open = true;
-  private readonly parked: Array<() => void> = [];
-
-  close(): void {
-    this.open = false;
-  }
-
-  release(): void {
-    this.open = true;
-    this.parked.splice(0).forEach((r) => r());
-  }
-
-  async wait(): Promise<number> {
-    this.waits++;
-    if (!this.open) await new Promise<void>((r) => this.parked.push(r));
-    return 0;
-  }
-}
+import { GatedLimiter } from '../support/gated-limiter';
 
 // client-go applies the rest client's rate limiter to every request (discovery, the list and the watch request
 // included); events on an open watch stream are not requests and are not throttled.
