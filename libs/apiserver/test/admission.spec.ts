@@ -1,13 +1,13 @@
-// The write path's steps around admission webhooks, over an in-memory Store and a real HTTPS webhook.
+// The write path's steps around admission webhooks, over an in-memory Store and a real HTTPS webhook (on a port).
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '@capi/apimachinery';
-import { Store } from '../storage';
-import { Registry } from '../server/registry';
-import { Resources } from '../server/resources';
-import { StatusError } from '../server/status';
-import { generateServingCerts } from '../server/tls';
-import { WebhookAdmission, type AttemptOptions, type WriteRequest } from './admission';
+import { Store } from '../src/storage';
+import { Registry } from '../src/server/registry';
+import { Resources } from '../src/server/resources';
+import { StatusError } from '../src/server/status';
+import { generateServingCerts } from '../src/server/tls';
+import { WebhookAdmission, type AttemptOptions, type WriteRequest } from '../src/admission/admission';
 
 let server: Server;
 let url = '';
