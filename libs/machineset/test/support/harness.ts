@@ -9,7 +9,6 @@ import {
   BOOTSTRAP_API_VERSION,
   BOOTSTRAP_GROUP,
   CLUSTER_API_VERSION,
-  CONTRACT_VERSION_LABEL_V1BETA2,
   MACHINE_FINALIZER,
   type Machine,
   type MachineDeployment,
@@ -29,7 +28,7 @@ import {
   type Manager,
   type Request,
 } from '@capi/controller-runtime';
-import { startEnvtest, type Envtest } from '@capi/envtest';
+import { startEnvtest, testInfraCrd, type Envtest } from '@capi/envtest';
 import { InPlaceUpdaterHandlers, HANDLER_NAMES } from '@capi/inplace-updater';
 import { MachineControllerModule } from '@capi/machine';
 import { createTestRuntimeClient } from '@capi/runtime-client/testing';
@@ -42,37 +41,6 @@ export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
 export const INFRA_API_VERSION = `${INFRA_GROUP}/v1beta2`;
 /** CanUpdateMachineSet answers Failure for MachineSets in this namespace. */
 export const FAILING_EXTENSION_NAMESPACE = 'broken-extension';
-
-function testCrd(kind: string) {
-  const plural = `${kind.toLowerCase()}s`;
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${INFRA_GROUP}`, labels: { [CONTRACT_VERSION_LABEL_V1BETA2]: 'v1beta2' } },
-    spec: {
-      group: INFRA_GROUP,
-      scope: 'Namespaced',
-      names: { kind, plural, singular: kind.toLowerCase(), listKind: `${kind}List` },
-      versions: [
-        {
-          name: 'v1beta2',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
-}
 
 const NODE_CONDITIONS = [
   { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'ok' },
@@ -193,7 +161,7 @@ export interface HarnessOptions {
 
 export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const lifecycle = opts.machineLifecycle !== false;
-  const env = await startEnvtest({ crds: [testCrd('TestMachine'), testCrd('TestMachineTemplate')] });
+  const env = await startEnvtest({ crds: [testInfraCrd('TestMachine'), testInfraCrd('TestMachineTemplate')] });
   const kc = new KubeConfig();
   kc.loadFromString(env.kubeconfig);
   const client = new KubeClient(kc);
