@@ -117,7 +117,7 @@ export class InMemoryMachineReconciler implements Reconciler {
           name: machineName,
         })
       : undefined;
-    if (infra.metadata.deletionTimestamp) return this.reconcileDelete(infra, machine);
+    if (infra.metadata.deletionTimestamp) return this.reconcileDelete(infra, machine, ctx.signal);
     // Waiting for the Machine controller to set the ownerReference (the Machine watch brings us back).
     if (!machine) return;
     const cluster = await this.client.tryGet<Cluster>({
@@ -278,7 +278,11 @@ export class InMemoryMachineReconciler implements Reconciler {
     await this.observe(written, signal);
   }
 
-  private async reconcileDelete(infra: InMemoryMachine, machine: Machine | undefined): Promise<void> {
+  private async reconcileDelete(
+    infra: InMemoryMachine,
+    machine: Machine | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
     this.bootStartedAt.delete(infra.metadata.uid!);
     if (!infra.metadata.finalizers?.includes(INMEMORY_MACHINE_FINALIZER)) return;
     const clusterName = machine?.spec.clusterName ?? infra.metadata.labels?.[CLUSTER_NAME_LABEL];
@@ -289,6 +293,8 @@ export class InMemoryMachineReconciler implements Reconciler {
     const nodeName = machine?.metadata.name ?? ownerMachineName(infra);
     if (running && nodeName)
       await removeNode(running.client, nodeName, machine ? isControlPlane(machine) : undefined, running.forceDeletePod);
-    await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
+    const released = await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
+    // A reconcile queued meanwhile (the Machine's own events) must not find it in the cache still and remove again.
+    if (released) await this.observe(released, signal);
   }
 }

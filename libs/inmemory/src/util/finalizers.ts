@@ -10,12 +10,20 @@ export async function addFinalizer(client: Client, obj: KubeObject, finalizer: s
   obj.metadata = out.metadata;
 }
 
-/** Removes `finalizer`; an object already gone (stale cache after the last removal) is fine. */
-export async function removeFinalizer(client: Client, obj: KubeObject, finalizer: string): Promise<void> {
+/**
+ * Removes `finalizer`; returns the server's answer (the last version of an object it lets go), undefined when the
+ * object was already gone (a stale cache after the last removal).
+ */
+export async function removeFinalizer(
+  client: Client,
+  obj: KubeObject,
+  finalizer: string,
+): Promise<KubeObject | undefined> {
   const finalizers = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
   try {
-    await client.patch(refOf(obj), 'merge', { metadata: { finalizers } });
+    return await client.patch(refOf(obj), 'merge', { metadata: { finalizers } });
   } catch (e) {
     if (!isNotFound(e)) throw e;
+    return undefined;
   }
 }
