@@ -374,9 +374,8 @@ export class MachineReconciler implements Reconciler {
   private async patchMachine(ctx: ReconcileContext, machine: MachineObject, patch: unknown): Promise<void> {
     const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', patch);
     Object.assign(machine, { metadata: updated.metadata, spec: updated.spec });
-    if (!updated.metadata.deletionTimestamp || updated.metadata.finalizers?.length) {
-      await this.waitForCache(ctx, updated.metadata.resourceVersion!, machine);
-    }
+    // The last finalizer removed: until the cache no longer has it, so the next reconcile does not remove it again.
+    await this.cache.waitForWrite(updated, CACHE_WAIT_MS, ctx.signal);
   }
 
   /** Until the cache has this reconcile's own write (or the controller stops). */

@@ -279,12 +279,50 @@ export class InformerCache {
     signal?: AbortSignal,
   ): Promise<boolean> {
     const inf = await this.synced(ref.apiVersion, ref.kind);
-    const observed = () => {
-      const cached = inf.get(ref.namespace, ref.name)?.metadata.resourceVersion;
-      return isAtLeast(cached, resourceVersion) || isAtLeast(inf.lastResourceVersion(), resourceVersion);
+    return this.waitUntil(
+      inf,
+      () =>
+        isAtLeast(inf.get(ref.namespace, ref.name)?.metadata.resourceVersion, resourceVersion) ||
+        isAtLeast(inf.lastResourceVersion(), resourceVersion),
+      timeoutMs,
+      signal,
+    );
+  }
+
+  /**
+   * Resolves true once the cache no longer holds the object `uid` (the write that removed its last finalizer
+   * answers with its last version, which the cache may already have: waitForResourceVersion cannot tell); false after
+   * timeoutMs, or at once when `signal` aborts.
+   */
+  async waitForGone(ref: ObjectRef, uid: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    const inf = await this.synced(ref.apiVersion, ref.kind);
+    return this.waitUntil(inf, () => inf.get(ref.namespace, ref.name)?.metadata.uid !== uid, timeoutMs, signal);
+  }
+
+  /**
+   * Until the cache shows `written`, the server's answer to this process's own write: its resourceVersion, or its
+   * absence when that write removed the last finalizer of an object being deleted (waitForGone).
+   */
+  waitForWrite(written: KubeObject, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    const ref = {
+      apiVersion: written.apiVersion,
+      kind: written.kind,
+      namespace: written.metadata.namespace,
+      name: written.metadata.name!,
     };
-    if (observed()) return true;
-    if (signal?.aborted) return false;
+    if (written.metadata.deletionTimestamp && !written.metadata.finalizers?.length)
+      return this.waitForGone(ref, written.metadata.uid!, timeoutMs, signal);
+    return this.waitForResourceVersion(ref, written.metadata.resourceVersion!, timeoutMs, signal);
+  }
+
+  private waitUntil(
+    inf: SharedInformer<KubeObject>,
+    observed: () => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    if (observed()) return Promise.resolve(true);
+    if (signal?.aborted) return Promise.resolve(false);
     return new Promise((resolve) => {
       const finish = (v: boolean) => {
         unsubscribe();

@@ -142,6 +142,28 @@ describe('InformerCache and CachedClient', () => {
     await eventually(async () => (await cache.get(ref('g3'))).spec !== undefined, 'replayed event');
   });
 
+  it('waitForGone / waitForWrite: until the cache no longer holds the object a write let go', async () => {
+    const created = await direct.create({
+      apiVersion: 'test.capi.io/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g-gone', namespace: 'c' },
+    });
+    await cache.waitForResourceVersion(ref('g-gone'), created.metadata.resourceVersion!, 5000);
+    // The answer to the write that removed the last finalizer: deleting, no finalizers, its last resourceVersion
+    // (which the cache already has, so waiting for that version would return at once).
+    const lastAnswer = { ...created, metadata: { ...created.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    server.suspendWatchDelivery();
+    try {
+      await direct.delete(ref('g-gone'));
+      expect(await cache.waitForWrite(lastAnswer, 50)).toBe(false);
+    } finally {
+      server.suspendWatchDelivery(false);
+    }
+    server.dropWatches(); // resume replays the missed event
+    expect(await cache.waitForGone(ref('g-gone'), created.metadata.uid!, 5000)).toBe(true);
+    expect(await cache.waitForWrite(lastAnswer, 50)).toBe(true);
+  });
+
   it('waitForResourceVersion gives up when its signal aborts (the reconcile is stopping)', async () => {
     server.suspendWatchDelivery();
     try {

@@ -295,6 +295,6 @@ export class InMemoryMachineReconciler implements Reconciler {
       await removeNode(running.client, nodeName, machine ? isControlPlane(machine) : undefined, running.forceDeletePod);
     const released = await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
     // A reconcile queued meanwhile (the Machine's own events) must not find it in the cache still and remove again.
-    if (released) await this.observe(released, signal);
+    if (released) await this.cache?.waitForWrite(released, CACHE_WAIT_MS, signal);
   }
 }

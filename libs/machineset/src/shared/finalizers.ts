@@ -46,8 +46,8 @@ export function planChildDeletion<T extends KubeObject>(children: readonly T[]):
 }
 
 /**
- * Writes a finalizers patch and waits for the cache to see it, unless that removed the last finalizer of a deleting
- * object (it is gone then). Returns the object as written.
+ * Writes a finalizers patch and waits for the cache to see it (or, when it removed the last finalizer of a deleting
+ * object, to see it gone), so the next reconcile does not repeat it. Returns the object as written.
  */
 export async function patchFinalizers<T extends KubeObject>(
   client: Client,
@@ -57,7 +57,6 @@ export async function patchFinalizers<T extends KubeObject>(
   signal?: AbortSignal,
 ): Promise<T> {
   const written = await client.patch<T>(refOf(obj), 'merge', patch);
-  if (!written.metadata.deletionTimestamp || written.metadata.finalizers?.length)
-    await waitForCache(cache, written, signal);
+  await waitForCache(cache, written, signal);
   return written;
 }

@@ -1,6 +1,6 @@
 // Small write helpers shared by the MachineSet and MachineDeployment reconcilers.
 import type { KubeObject } from '@capi/apimachinery';
-import { isNotFound, refOf, type Client, type InformerCache, type ObjectRef } from '@capi/controller-runtime';
+import { isNotFound, type Client, type InformerCache, type ObjectRef } from '@capi/controller-runtime';
 
 /** How long a reconcile waits for its own writes to show up in the informer cache. */
 export const CACHE_WAIT_MS = 10_000;
@@ -19,9 +19,8 @@ export async function waitForCache(
   obj: KubeObject,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const rv = obj.metadata.resourceVersion;
-  if (!cache || !rv) return true;
-  return cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, signal);
+  if (!cache || !obj.metadata.resourceVersion) return true;
+  return cache.waitForWrite(obj, CACHE_WAIT_MS, signal);
 }
 
 /** Deletes an object; already gone is fine. */
