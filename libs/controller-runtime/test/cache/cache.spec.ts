@@ -12,6 +12,7 @@ import {
   NO_CONTROLLER_OWNER,
   OWNER_CONTROLLER_FIELD,
 } from '@capi/controller-runtime';
+import type { KubeObject } from '@capi/apimachinery';
 import { FakeApiServer } from '../support/fake-apiserver';
 import { eventually } from '../../src/testing/eventually';
 import { isAtLeast } from '../../src/cache/cache';
@@ -143,7 +144,7 @@ describe('InformerCache and CachedClient', () => {
   });
 
   it('waitForGone / waitForWrite: until the cache no longer holds the object a write let go', async () => {
-    const created = await direct.create({
+    const created = await direct.create<KubeObject>({
       apiVersion: 'test.capi.io/v1',
       kind: 'Gadget',
       metadata: { name: 'g-gone', namespace: 'c' },

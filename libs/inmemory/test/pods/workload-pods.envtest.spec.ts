@@ -9,6 +9,8 @@ import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } 
 import { WORKLOAD_CLUSTERS, type WorkloadClusters } from '@capi/inmemory';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createCluster, createMachine, infraRef, NS, startProviderEnv, type ProviderEnv } from '../support/fixtures';
+import { sampleWorkloadObjects } from '../../src/pods/sample-workload';
+import { isReadyNode } from '../../src/pods/scheduling';
 
 jest.setTimeout(60_000);
 
@@ -20,7 +22,8 @@ let workload: Client;
 beforeAll(async () => {
   p = await startProviderEnv({
     provisioningDelayMs: 0,
-    workloadPods: { podShutdownMs: 300, volumeDetachDelayMs: 300 },
+    // The test creates the sample itself, once every worker is Ready (see the first test).
+    workloadPods: { sampleWorkload: false, podShutdownMs: 300, volumeDetachDelayMs: 300 },
   });
   await createCluster(p.client, CLUSTER);
   await createMachine(p.client, CLUSTER, 'cp-1', { controlPlane: true, dataSecretName: 'cp-1-data' });
@@ -98,6 +101,13 @@ describe('simulated Pods', () => {
     // CoreDNS tolerates control-plane Nodes, yet the scheduler puts it on workers while there are any.
     expect(dns.map(nodeOf).every((n) => WORKERS.includes(n))).toBe(true);
 
+    // The scheduler places Pods on the Ready Nodes there are, as kube's does: a sample created while one worker is up
+    // (the simulator's default, at start) may all land there. Here it goes in once every worker is Ready.
+    await eventually(async () => {
+      const nodes = (await workload.list<KubeObject>('v1', 'Node')).items;
+      return WORKERS.every((w) => nodes.some((n) => n.metadata.name === w && isReadyNode(n)));
+    }, 'every worker Node Ready');
+    for (const obj of sampleWorkloadObjects()) await workload.create(obj);
     const sample = await sampleReady(3, 'three Ready sample Pods');
     expect(sample.map(nodeOf).sort()).toEqual(WORKERS);
     const mirror = await listPods('kube-system', 'tier=control-plane');
