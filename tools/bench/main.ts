@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const bench = benches[name];
   if (!bench) {
-    process.stderr.write(`unknown benchmark ${JSON.stringify(name)}\n${usage()}`);
+    process.stderr.write(`error: unknown benchmark ${JSON.stringify(name)}\n${usage()}`);
     return 2;
   }
   return bench.run(args);
@@ -76,7 +76,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    // One line (a rollout that did not converge, a server that did not start); BENCH_STACK=1 adds the stack.
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (process.env.BENCH_STACK && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
     process.exitCode = 1;
   },
 );
