@@ -374,7 +374,7 @@ export class MachineReconciler implements Reconciler {
   private async patchMachine(ctx: ReconcileContext, machine: MachineObject, patch: unknown): Promise<void> {
     const updated = await this.client.patch<MachineObject>(machineRef(machine), 'merge', patch);
     Object.assign(machine, { metadata: updated.metadata, spec: updated.spec });
-    // The last finalizer removed: until the cache no longer has it, so the next reconcile does not remove it again.
+    // Until the cache shows it (gone, when this removed the last finalizer), so the next reconcile does not redo it.
     await this.cache.waitForWrite(updated, CACHE_WAIT_MS, ctx.signal);
   }
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../client/errors';
-import { Client, ObjectRef } from '../client/types';
+import { Client, ObjectRef, refOf } from '../client/types';
 import {
   cloneJson,
   deepFreeze,
@@ -304,12 +304,7 @@ export class InformerCache {
    * absence when that write removed the last finalizer of an object being deleted (waitForGone).
    */
   waitForWrite(written: KubeObject, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    const ref = {
-      apiVersion: written.apiVersion,
-      kind: written.kind,
-      namespace: written.metadata.namespace,
-      name: written.metadata.name!,
-    };
+    const ref = refOf(written);
     if (written.metadata.deletionTimestamp && !written.metadata.finalizers?.length)
       return this.waitForGone(ref, written.metadata.uid!, timeoutMs, signal);
     return this.waitForResourceVersion(ref, written.metadata.resourceVersion!, timeoutMs, signal);

@@ -8,6 +8,7 @@ import {
   PatchBuilder,
   PatchOptions,
   PatchType,
+  refOf,
   WatchEvent,
   WatchHandle,
   WatchOptions,
@@ -58,11 +59,11 @@ export class CachedClient implements Client {
   }
 
   update<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {
-    return this.tracked(refOfObject(obj), opts, this.direct.update(obj, opts));
+    return this.trackedObject(obj, opts, this.direct.update(obj, opts));
   }
 
   updateStatus<T extends KubeObject = KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {
-    return this.tracked(refOfObject(obj), opts, this.direct.updateStatus(obj, opts));
+    return this.trackedObject(obj, opts, this.direct.updateStatus(obj, opts));
   }
 
   patch<T extends KubeObject = KubeObject>(
@@ -76,7 +77,7 @@ export class CachedClient implements Client {
   }
 
   apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T> {
-    return this.tracked(refOfObject(obj), opts, this.direct.apply<T>(obj, opts));
+    return this.trackedObject(obj, opts, this.direct.apply<T>(obj, opts));
   }
 
   delete(ref: ObjectRef, opts?: DeleteOptions): Promise<void> {
@@ -105,6 +106,11 @@ export class CachedClient implements Client {
     return opts?.dryRun ? write : this.inFlight.track(ref, write);
   }
 
+  /** An object without a name is refused by the server client (400), not tracked. */
+  private trackedObject<T>(obj: KubeObject, opts: WriteOptions | undefined, write: Promise<T>): Promise<T> {
+    return obj.metadata?.name ? this.tracked(refOf(obj), opts, write) : write;
+  }
+
   /** `build`, run once the writes to `ref` pending now are answered and the cache shows them. */
   private afterEarlierWrites(ref: ObjectRef, build: PatchBuilder): PatchBuilder {
     const earlier = this.inFlight.before(ref);
@@ -116,13 +122,4 @@ export class CachedClient implements Client {
       return build();
     };
   }
-}
-
-function refOfObject(obj: KubeObject): ObjectRef {
-  return {
-    apiVersion: obj.apiVersion,
-    kind: obj.kind,
-    namespace: obj.metadata?.namespace,
-    name: obj.metadata?.name ?? '',
-  };
 }

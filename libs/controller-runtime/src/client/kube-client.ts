@@ -163,7 +163,7 @@ export class KubeClient implements Client {
         body: patch,
         contentType: PATCH_CONTENT_TYPES[type],
       },
-      opts.dryRun ? undefined : objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+      !opts.dryRun,
     );
   }
 
@@ -182,7 +182,7 @@ export class KubeClient implements Client {
         body: obj,
         contentType: 'application/apply-patch+yaml',
       },
-      opts.dryRun ? undefined : objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name),
+      !opts.dryRun,
     );
   }
 
@@ -202,7 +202,7 @@ export class KubeClient implements Client {
         path: objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
         body,
       },
-      objectPath(m, this.namespaceFor(m, ref.namespace), ref.name),
+      !opts.dryRun,
     );
   }
 
@@ -302,7 +302,7 @@ export class KubeClient implements Client {
         query: this.writeQuery(opts),
         body: obj,
       },
-      opts.dryRun ? undefined : objectPath(m, this.namespaceFor(m, obj.metadata.namespace), obj.metadata.name),
+      !opts.dryRun,
     );
   }
 
@@ -326,19 +326,20 @@ export class KubeClient implements Client {
     return namespace;
   }
 
-  /** `object`: the written object's path (status subresource included), to send its writes in call order. */
+  /** `ordered`: a write to one object (req.path), sent in call order with the others to it, its subresources' too. */
   private async call<T>(
     verb: ClientVerb,
     m: ResourceMapping,
     subresource: string | undefined,
     req: RawRequest,
-    object?: string,
+    ordered = false,
   ): Promise<T> {
     const kind = m.kind;
     // A deposed leader writes nothing (LeadershipFence); the lease itself and Events are not the work it guards.
     if (WRITE_VERBS.includes(verb) && kind !== 'Lease' && kind !== 'Event')
       this.opts.fence?.check(`${verb} ${kind}${subresource ? `/${subresource}` : ''}`);
-    const queued = object === undefined ? undefined : this.sendOrder.enter(object, req.body);
+    const object = subresource ? req.path.slice(0, -(subresource.length + 1)) : req.path;
+    const queued = ordered ? this.sendOrder.enter(object, req.body) : undefined;
     if (queued) req = { ...req, body: queued.body };
     let status = 0;
     try {

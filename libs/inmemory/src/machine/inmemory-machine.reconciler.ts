@@ -248,16 +248,13 @@ export class InMemoryMachineReconciler implements Reconciler {
     infra.spec = { ...infra.spec, providerID };
   }
 
-  /** Waits until the cache has our write, so the reconcile it triggers does not redo it from a stale read. */
+  /**
+   * Waits until the cache has our write (or, for the one that let the object go, its absence), so the reconcile it
+   * triggers does not redo it from a stale read.
+   */
   private async observe(obj: KubeObject, signal: AbortSignal): Promise<void> {
-    const rv = obj.metadata.resourceVersion;
-    if (!this.cache || !rv) return;
-    await this.cache.waitForResourceVersion(
-      { apiVersion: INMEMORY_API_VERSION, kind: KIND, namespace: obj.metadata.namespace, name: obj.metadata.name! },
-      rv,
-      CACHE_WAIT_MS,
-      signal,
-    );
+    if (!this.cache || !obj.metadata.resourceVersion) return;
+    await this.cache.waitForWrite({ ...obj, apiVersion: INMEMORY_API_VERSION, kind: KIND }, CACHE_WAIT_MS, signal);
   }
 
   private async writeStatus(
@@ -295,6 +292,6 @@ export class InMemoryMachineReconciler implements Reconciler {
       await removeNode(running.client, nodeName, machine ? isControlPlane(machine) : undefined, running.forceDeletePod);
     const released = await removeFinalizer(this.client, infra, INMEMORY_MACHINE_FINALIZER);
     // A reconcile queued meanwhile (the Machine's own events) must not find it in the cache still and remove again.
-    if (released) await this.cache?.waitForWrite(released, CACHE_WAIT_MS, signal);
+    if (released) await this.observe(released, signal);
   }
 }
