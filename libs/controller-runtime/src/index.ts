@@ -66,6 +66,7 @@ export {
   type CacheOptions,
   type FieldExtractor,
   InformerCache,
+  isAtLeast,
   labelIndexField,
 } from './cache/cache';
 export {

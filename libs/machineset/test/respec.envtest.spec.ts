@@ -11,6 +11,7 @@ import {
   startHarness,
   type Harness,
 } from './support/harness';
+import { watchHistory } from './support/history';
 
 jest.setTimeout(120_000);
 
@@ -58,6 +59,7 @@ describe('second spec change during an in-place rollout', () => {
         );
       }
     });
+    const history = await watchHistory(h.client, ns);
     const md = { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' };
     await h.client.patch(md, 'merge', { spec: { template: { spec: { version: 'v1.31.0' } } } });
     const updating = await eventually(
@@ -96,17 +98,17 @@ describe('second spec change during an in-place rollout', () => {
       return sets.items.every((ms) => (ms.status?.replicas ?? 0) === owned(ms));
     }, 'every MachineSet status counts its Machines');
     await h.client.patch(md, 'merge', { spec: { template: { spec: { version: 'v1.32.0' } } } });
-    let after: Machine[];
     try {
-      after = await ready(ns, 'v1.32.0');
+      const after = await ready(ns, 'v1.32.0');
+      expect(deleted).toEqual([]);
+      expect(identity(after)).toEqual(identity(before));
     } catch (e) {
-      (e as Error).message += `\n${await describeNamespace(h.client, ns)}`;
+      (e as Error).message += `\n${await describeNamespace(h.client, ns)}\nhistory:\n${history.lines().join('\n')}`;
       throw e;
     } finally {
       watch.stop();
+      history.stop();
     }
-    expect(deleted).toEqual([]);
-    expect(identity(after)).toEqual(identity(before));
   });
 
   it('creates no Machine during a wide in-place rollout (moved Machines counted once, by their new MachineSet)', async () => {
@@ -124,27 +126,36 @@ describe('second spec change during an in-place rollout', () => {
     const watch = await h.client.watch<Machine>(CLUSTER_API_VERSION, 'Machine', { namespace: ns }, (ev) =>
       seen.add(ev.object.metadata.uid ?? ''),
     );
+    const history = await watchHistory(h.client, ns);
     await h.client.patch(
       { apiVersion: CLUSTER_API_VERSION, kind: 'MachineDeployment', namespace: ns, name: 'md' },
       'merge',
       { spec: { template: { spec: { version: 'v1.31.0' } } } },
     );
-    const after = await eventually(
-      async () => {
-        const ms = await machinesOf(h.client, ns);
-        return (
-          ms.length === 12 &&
-          ms.every(
-            (m) => m.spec.version === 'v1.31.0' && conditionStatus(m, 'Available') === 'True' && !isUpdateInProgress(m),
-          ) &&
-          ms
-        );
-      },
-      '12 Machines at v1.31.0',
-      90_000,
-    );
-    watch.stop();
-    expect([...seen].sort()).toEqual(before.map((m) => m.metadata.uid).sort());
-    expect(identity(after)).toEqual(identity(before));
+    try {
+      const after = await eventually(
+        async () => {
+          const ms = await machinesOf(h.client, ns);
+          return (
+            ms.length === 12 &&
+            ms.every(
+              (m) =>
+                m.spec.version === 'v1.31.0' && conditionStatus(m, 'Available') === 'True' && !isUpdateInProgress(m),
+            ) &&
+            ms
+          );
+        },
+        '12 Machines at v1.31.0',
+        90_000,
+      );
+      expect([...seen].sort()).toEqual(before.map((m) => m.metadata.uid).sort());
+      expect(identity(after)).toEqual(identity(before));
+    } catch (e) {
+      (e as Error).message += `\nhistory:\n${history.lines().join('\n')}`;
+      throw e;
+    } finally {
+      watch.stop();
+      history.stop();
+    }
   });
 });

@@ -182,11 +182,19 @@ export function planDaemonSets(s: ClusterSnapshot): SimAction[] {
     const eligible = daemonSetNodes((template.spec ?? {}) as PodPlacement, s.nodes);
     const eligibleNames = new Set(eligible.map((n) => n.metadata.name!));
     const owned = ownedBy(s.pods, ds);
+    const ownedOnNode = new Map<string, KubeObject[]>();
+    for (const p of owned) {
+      const n = nodeNameOf(p);
+      if (!n) continue;
+      const list = ownedOnNode.get(n);
+      if (list) list.push(p);
+      else ownedOnNode.set(n, [p]);
+    }
     let current = 0;
     let ready = 0;
     let updated = 0;
     for (const node of eligible) {
-      const onNode = owned.filter((p) => nodeNameOf(p) === node.metadata.name);
+      const onNode = ownedOnNode.get(node.metadata.name!) ?? [];
       const active = onNode.filter(isActive);
       const [keep, ...extra] = active.sort((a, b) =>
         (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),

@@ -1,8 +1,9 @@
 // Runs the simulated workload cluster's kubelets, scheduler and controllers (controllers.ts, kubelet.ts, volumes.ts)
 // against one workload API server, in the process serving it (like its etcd members), through its HTTP API as a
 // cluster's own components would. Level-triggered: a watch event on Nodes, Pods, Deployments or DaemonSets, or a
-// delay running out, starts a pass that lists the cluster (consistent reads: a pass never acts on its own stale
-// writes), plans and writes. Nothing runs while the cluster is at rest.
+// delay running out, starts a pass that plans from the informers' view of the cluster (snapshot-cache.ts: once this
+// process's previous writes are in it) and writes. Nothing runs while the cluster is at rest; a busy cluster gets a
+// pass at most every as long as the last one took, so the simulation never takes more than half of its process.
 import { renderKubeconfig, type Logger, type StartedServer } from '@capi/apiserver';
 import type { KubeObject } from '@capi/apimachinery';
 import {
@@ -11,7 +12,6 @@ import {
   isNotFound,
   KubeClient,
   NoKindMatchError,
-  SharedInformer,
   type Client,
   type ObjectRef,
 } from '@capi/controller-runtime';
@@ -21,7 +21,8 @@ import { planDaemonSets, planDeployments, planReplicaSets } from './controllers'
 import { planKubelets } from './kubelet';
 import { planNodeTaints } from './node-lifecycle';
 import { DEFAULT_SAMPLE_REPLICAS, sampleWorkloadObjects } from './sample-workload';
-import type { ClusterSnapshot, SimAction } from './types';
+import { SnapshotCache, type Written } from './snapshot-cache';
+import type { SimAction } from './types';
 import { planVolumeBinding, planVolumes } from './volumes';
 
 /** What the simulated workload cluster runs besides its Nodes and mirror Pods (InMemoryProviderOptions.workloadPods). */
@@ -46,27 +47,21 @@ const DEBOUNCE_MS = 20;
 /** Retry after a failed pass (the server is busy or restarting). */
 const RETRY_MS = 1000;
 
-const LISTS: [keyof ClusterSnapshot, string, string][] = [
-  ['nodes', 'v1', 'Node'],
-  ['pods', 'v1', 'Pod'],
-  ['deployments', 'apps/v1', 'Deployment'],
-  ['replicaSets', 'apps/v1', 'ReplicaSet'],
-  ['daemonSets', 'apps/v1', 'DaemonSet'],
-  ['persistentVolumeClaims', 'v1', 'PersistentVolumeClaim'],
-  ['persistentVolumes', 'v1', 'PersistentVolume'],
-  ['volumeAttachments', 'storage.k8s.io/v1', 'VolumeAttachment'],
-];
-const TRIGGERS: [string, string][] = [
-  ['v1', 'Node'],
-  ['v1', 'Pod'],
-  ['apps/v1', 'Deployment'],
-  ['apps/v1', 'DaemonSet'],
-];
+/** How long the first pass waits for the informers to sync, and a pass for its previous writes to show. */
+const SYNC_TIMEOUT_MS = 30_000;
+const OBSERVE_TIMEOUT_MS = 10_000;
+/** The longest pause a slow pass earns before the next one. */
+const MAX_GAP_MS = 2000;
 
 const notServed = (e: unknown) => e instanceof NoKindMatchError || isNotFound(e);
 
 export class WorkloadSimulator {
-  private readonly informers: SharedInformer[] = [];
+  private readonly cache: SnapshotCache;
+  private cacheStarted = false;
+  /** When the last pass ended and how long it took: the next one starts no earlier than their sum. */
+  private lastPassEnd = 0;
+  private lastPassMs = 0;
+  private lastWrites: Written[] = [];
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
   private running = false;
@@ -88,6 +83,7 @@ export class WorkloadSimulator {
   ) {
     this.shutdownMs = opts.podShutdownMs ?? DEFAULT_POD_SHUTDOWN_MS;
     this.detachDelayMs = opts.volumeDetachDelayMs ?? DEFAULT_VOLUME_DETACH_DELAY_MS;
+    this.cache = new SnapshotCache(client);
   }
 
   /** The simulator of a server in this process, with its own clients of it (closed with the simulator). */
@@ -101,25 +97,19 @@ export class WorkloadSimulator {
   }
 
   start(): void {
-    for (const [apiVersion, kind] of TRIGGERS) {
-      const informer = new SharedInformer(this.client, apiVersion, kind);
-      const poke = () => this.schedule(this.now() + DEBOUNCE_MS);
-      informer.addEventHandler({ onAdd: poke, onUpdate: poke, onDelete: poke });
-      informer.start();
-      this.informers.push(informer);
-    }
     this.schedule(this.now());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await Promise.all(this.informers.map((i) => i.stop()));
+    await this.cache.stop();
     this.onClose?.();
   }
 
   /** Runs a pass at `at` (or earlier if one is due earlier already). */
   private schedule(at: number): void {
+    at = Math.max(at, this.lastPassEnd + Math.min(this.lastPassMs, MAX_GAP_MS));
     if (this.stopped || at >= this.timerAt) return;
     clearTimeout(this.timer);
     this.timerAt = at;
@@ -139,11 +129,9 @@ export class WorkloadSimulator {
       return;
     }
     this.running = true;
+    const started = this.now();
     try {
-      do {
-        this.again = false;
-        await this.pass();
-      } while (this.again && !this.stopped);
+      await this.pass();
     } catch (e) {
       if (!this.stopped) {
         this.logger?.error(`workload simulation pass failed: ${(e as Error).message}`);
@@ -151,12 +139,27 @@ export class WorkloadSimulator {
       }
     } finally {
       this.running = false;
+      this.lastPassEnd = this.now();
+      this.lastPassMs = this.lastPassEnd - started;
+    }
+    if (this.again) {
+      this.again = false;
+      this.schedule(this.now() + DEBOUNCE_MS);
     }
   }
 
   private async pass(): Promise<void> {
+    if (!this.cacheStarted) {
+      const poke = () => this.schedule(this.now() + DEBOUNCE_MS);
+      if (!(await this.cache.start(poke, SYNC_TIMEOUT_MS))) throw new Error('the workload cluster cache did not sync');
+      this.cacheStarted = true;
+    }
     if (!this.sampleCreated) await this.createSample();
-    const snapshot = await this.snapshot();
+    // Plans only from a view that has this simulator's previous writes; a write still missing after the timeout
+    // (a slow server) is left to the following pass, which the watch event brings.
+    await this.cache.observe(this.lastWrites, OBSERVE_TIMEOUT_MS);
+    if (this.stopped) return;
+    const snapshot = this.cache.snapshot();
     const now = this.now();
     const kubelets = planKubelets(snapshot, now, this.terminatingSince, this.shutdownMs);
     this.terminatingSince = kubelets.terminatingSince;
@@ -171,26 +174,16 @@ export class WorkloadSimulator {
       ...planVolumeBinding(snapshot),
       ...volumes.actions,
     ];
+    const writes: Written[] = [];
     for (const action of actions) {
-      if (this.stopped) return;
-      await this.execute(action);
+      if (this.stopped) break;
+      const written = await this.execute(action);
+      if (written) writes.push(written);
     }
+    this.lastWrites = writes;
     for (const at of [kubelets.wakeAt, volumes.wakeAt]) if (at !== undefined) this.schedule(at);
     // Volumes follow Pods: a pass that changed Pods looks again (the watch brings it back for Pod writes anyway).
     if (actions.length > 0) this.schedule(this.now() + DEBOUNCE_MS);
-  }
-
-  private async snapshot(): Promise<ClusterSnapshot> {
-    const lists = await Promise.all(
-      LISTS.map(([, apiVersion, kind]) =>
-        this.client.list(apiVersion, kind).then(
-          (l) => l.items,
-          // A kind this server does not serve: nothing of it to simulate.
-          (e) => (notServed(e) ? [] : Promise.reject(e)),
-        ),
-      ),
-    );
-    return Object.fromEntries(LISTS.map(([key], i) => [key, lists[i]])) as unknown as ClusterSnapshot;
   }
 
   private async createSample(): Promise<void> {
@@ -209,32 +202,38 @@ export class WorkloadSimulator {
     this.sampleCreated = true;
   }
 
-  private async execute(action: SimAction): Promise<void> {
+  /** Carries out one action; what the cache must show of it, or nothing when it was moot. */
+  private async execute(action: SimAction): Promise<Written | undefined> {
     try {
       switch (action.op) {
         case 'create': {
           const created = await this.client.create<KubeObject>(action.object);
-          if (action.status) await this.writeStatus(refOfCreated(created), action.status);
-          return;
+          const ref = refOfCreated(created);
+          const written = action.status ? await this.writeStatus(ref, action.status) : created;
+          return { ref, resourceVersion: written.metadata.resourceVersion! };
         }
-        case 'status':
-          return await this.writeStatus(action.ref, action.status);
-        case 'patch':
-          await this.client.patch(action.ref, 'merge', action.patch);
-          return;
+        case 'status': {
+          const written = await this.writeStatus(action.ref, action.status);
+          return { ref: action.ref, resourceVersion: written.metadata.resourceVersion! };
+        }
+        case 'patch': {
+          const written = await this.client.patch<KubeObject>(action.ref, 'merge', action.patch);
+          return { ref: action.ref, resourceVersion: written.metadata.resourceVersion! };
+        }
         case 'delete':
-          if (action.force) return await this.forceDelete(action.ref, action.uid);
-          return await this.client.delete(action.ref, action.uid ? { preconditions: { uid: action.uid } } : {});
+          if (action.force) await this.forceDelete(action.ref, action.uid);
+          else await this.client.delete(action.ref, action.uid ? { preconditions: { uid: action.uid } } : {});
+          return { ref: action.ref, uid: action.uid, deleted: true, terminating: !action.force };
       }
     } catch (e) {
-      // Someone else changed or removed it since the pass listed it: the next pass sees that.
-      if (isNotFound(e) || isConflict(e)) return;
+      // Someone else changed or removed it since the pass read it: the next pass sees that.
+      if (isNotFound(e) || isConflict(e)) return undefined;
       throw e;
     }
   }
 
-  private async writeStatus(ref: ObjectRef, status: Record<string, unknown>): Promise<void> {
-    await this.client.patch(ref, 'merge', { status }, { subresource: 'status' });
+  private writeStatus(ref: ObjectRef, status: Record<string, unknown>): Promise<KubeObject> {
+    return this.client.patch<KubeObject>(ref, 'merge', { status }, { subresource: 'status' });
   }
 }
 

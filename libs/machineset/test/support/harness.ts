@@ -35,6 +35,7 @@ import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import { createExtensionServer, discoverExtension, type ExtensionServer } from '@capi/runtime-client';
 import { SsaModule } from '@capi/ssa';
 import { MachineSetModule } from '@capi/machineset';
+import { BufferedLogger } from './buffered-logger';
 import type { ClientFaults } from './client-faults';
 
 export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
@@ -254,7 +255,8 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
       .overrideProvider(CACHED_CLIENT)
       .useFactory({ inject: [MANAGER], factory: (m: Manager) => faults.wrap(m.cachedClient) });
   const app = await builder.compile();
-  app.useLogger(process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false);
+  const logFile = process.env.HARNESS_LOG_FILE ? new BufferedLogger(process.env.HARNESS_LOG_FILE) : undefined;
+  app.useLogger(logFile ?? (process.env.HARNESS_LOG ? ['log', 'warn', 'error'] : false));
   await app.init();
   return {
     env,
@@ -271,6 +273,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     manager: app.get<Manager>(MANAGER),
     close: async () => {
       await app.close();
+      logFile?.flush();
       await server.close();
       await noopServer?.close();
       for (const s of extraServers) await s.close();
