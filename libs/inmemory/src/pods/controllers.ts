@@ -38,7 +38,25 @@ const ownerRef = (owner: KubeObject) => ({
   blockOwnerDeletion: true,
 });
 
-const ownedBy = (objs: KubeObject[], owner: KubeObject) => objs.filter((o) => controllerUid(o) === owner.metadata.uid);
+/** A snapshot list by its objects' controller uid, built once per list (a pass asks for each owner's objects). */
+const byController = new WeakMap<readonly KubeObject[], Map<string, KubeObject[]>>();
+
+/** The objects of `objs` whose controller is `owner` (read only: the index's own array). */
+function ownedBy(objs: readonly KubeObject[], owner: KubeObject): readonly KubeObject[] {
+  let index = byController.get(objs);
+  if (!index) {
+    index = new Map();
+    for (const o of objs) {
+      const uid = controllerUid(o);
+      if (!uid) continue;
+      const list = index.get(uid);
+      if (list) list.push(o);
+      else index.set(uid, [o]);
+    }
+    byController.set(objs, index);
+  }
+  return index.get(owner.metadata.uid ?? '') ?? [];
+}
 
 /** A status action when one of `desired`'s fields differs from the object's status. */
 function statusIfChanged(obj: KubeObject, desired: Record<string, unknown>): SimAction[] {

@@ -2,8 +2,9 @@
 // against one workload API server, in the process serving it (like its etcd members), through its HTTP API as a
 // cluster's own components would. Level-triggered: a watch event on Nodes, Pods, Deployments or DaemonSets, or a
 // delay running out, starts a pass that plans from the informers' view of the cluster (snapshot-cache.ts: once this
-// process's previous writes are in it) and writes. Nothing runs while the cluster is at rest; a busy cluster gets a
-// pass at most every as long as the last one took, so the simulation never takes more than half of its process.
+// process's previous writes are in it) and writes. Nothing runs while the cluster is at rest. Planning is linear in
+// the cluster's size and a big busy cluster has events all the time, so a pass waits PLAN_GAP_FACTOR times as long as
+// the last one planned: planning takes at most a quarter of the process serving the cluster's API.
 import { renderKubeconfig, type Logger, type StartedServer } from '@capi/apiserver';
 import type { KubeObject } from '@capi/apimachinery';
 import {
@@ -50,17 +51,18 @@ const RETRY_MS = 1000;
 /** How long the first pass waits for the informers to sync, and a pass for its previous writes to show. */
 const SYNC_TIMEOUT_MS = 30_000;
 const OBSERVE_TIMEOUT_MS = 10_000;
-/** The longest pause a slow pass earns before the next one. */
-const MAX_GAP_MS = 2000;
+/** The pause after a pass, in multiples of its planning time, and at most. */
+const PLAN_GAP_FACTOR = 3;
+const MAX_GAP_MS = 5000;
 
 const notServed = (e: unknown) => e instanceof NoKindMatchError || isNotFound(e);
 
 export class WorkloadSimulator {
   private readonly cache: SnapshotCache;
   private cacheStarted = false;
-  /** When the last pass ended and how long it took: the next one starts no earlier than their sum. */
+  /** When the last pass ended and the pause it earned (PLAN_GAP_FACTOR). */
   private lastPassEnd = 0;
-  private lastPassMs = 0;
+  private gapMs = 0;
   private lastWrites: Written[] = [];
   private timer?: NodeJS.Timeout;
   private timerAt = Infinity;
@@ -109,7 +111,7 @@ export class WorkloadSimulator {
 
   /** Runs a pass at `at` (or earlier if one is due earlier already). */
   private schedule(at: number): void {
-    at = Math.max(at, this.lastPassEnd + Math.min(this.lastPassMs, MAX_GAP_MS));
+    at = Math.max(at, this.lastPassEnd + this.gapMs);
     if (this.stopped || at >= this.timerAt) return;
     clearTimeout(this.timer);
     this.timerAt = at;
@@ -129,7 +131,6 @@ export class WorkloadSimulator {
       return;
     }
     this.running = true;
-    const started = this.now();
     try {
       await this.pass();
     } catch (e) {
@@ -140,7 +141,6 @@ export class WorkloadSimulator {
     } finally {
       this.running = false;
       this.lastPassEnd = this.now();
-      this.lastPassMs = this.lastPassEnd - started;
     }
     if (this.again) {
       this.again = false;
@@ -159,6 +159,7 @@ export class WorkloadSimulator {
     // (a slow server) is left to the following pass, which the watch event brings.
     await this.cache.observe(this.lastWrites, OBSERVE_TIMEOUT_MS);
     if (this.stopped) return;
+    const planStart = performance.now();
     const snapshot = this.cache.snapshot();
     const now = this.now();
     const kubelets = planKubelets(snapshot, now, this.terminatingSince, this.shutdownMs);
@@ -174,6 +175,7 @@ export class WorkloadSimulator {
       ...planVolumeBinding(snapshot),
       ...volumes.actions,
     ];
+    this.gapMs = Math.min(MAX_GAP_MS, PLAN_GAP_FACTOR * (performance.now() - planStart));
     const writes: Written[] = [];
     for (const action of actions) {
       if (this.stopped) break;
