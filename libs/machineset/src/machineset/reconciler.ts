@@ -402,7 +402,14 @@ export class MachineSetReconciler implements Reconciler {
     const delta = replicaDelta(ms, machines);
     if (delta > 0) {
       if (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true') return machines;
-      for (let i = 0; i < delta; i++) await this.createMachine(ctx, ms);
+      // The cache must show the new Machines before the next reconcile counts them (upstream defers it until then):
+      // a kind's events arrive in order, so waiting for the last one created covers them all.
+      let last: Machine | undefined;
+      try {
+        for (let i = 0; i < delta; i++) last = await this.createMachine(ctx, ms);
+      } finally {
+        if (last) await waitForCache(this.cache, last, ctx.signal);
+      }
       return machines;
     }
     if (delta === 0) return machines;
@@ -466,7 +473,8 @@ export class MachineSetReconciler implements Reconciler {
     return machines.map((m) => written.get(m.metadata.name ?? '') ?? m);
   }
 
-  private async createMachine(ctx: ReconcileContext, ms: MachineSet): Promise<void> {
+  /** Creates one Machine with its bootstrap config and InfraMachine; returns it as the server answered. */
+  private async createMachine(ctx: ReconcileContext, ms: MachineSet): Promise<Machine> {
     const namespace = ms.metadata.namespace;
     const name = generateMachineName(ms);
     const machine = computeDesiredMachine(ms, undefined, name);
@@ -494,7 +502,6 @@ export class MachineSetReconciler implements Reconciler {
       machine.spec.infrastructureRef = { apiGroup: infraRef.apiGroup, kind: infra.kind, name };
       stage = 'MachineCreationFailed';
       await this.applier.patch(this.client, machine, opts);
-      await waitForCache(this.cache, machine, ctx.signal);
     } catch (e) {
       // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created (upstream createMachines).
       const messages = [(e as Error).message];
@@ -510,6 +517,7 @@ export class MachineSetReconciler implements Reconciler {
     }
     ctx.log.log(`created Machine ${namespace}/${name} for MachineSet ${ms.metadata.name}`);
     await this.events.event(ms, 'Normal', 'SuccessfulCreate', machineEvents.created(machine));
+    return machine;
   }
 
   private async cloneTemplate(
