@@ -23,6 +23,7 @@ import {
 import { BenchManagerProcess } from './manager-process';
 import { renderTable, type Cell } from './table';
 import { windowFigures, WriteProbe } from './write-probe';
+import { stopOnInterrupt } from './interrupt';
 
 /** Faults fire once this share of the Machines is updated: the follower first, then the leader. */
 const FOLLOWER_KILL_AT = 0.15;
@@ -86,18 +87,8 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
     await env?.stop();
   };
   // Ctrl-C or a kill must not leave etcd, kube-apiserver or the manager behind.
-  let interrupted = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = true;
-    log(`${signal}: stopping etcd, kube-apiserver and the manager`);
-    void cleanup().finally(() => {
-      process.stderr.write(`error: interrupted by ${signal}\n`);
-      process.exit(130);
-    });
-  };
+  const interrupt = stopOnInterrupt(cleanup, log);
   const killManager = () => manager?.killNow();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
   process.once('exit', killManager);
   try {
     const r = await run(machines, timeoutMs, managerFlags, log, {
@@ -109,14 +100,13 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
     process.stdout.write(r);
     return 0;
   } catch (e) {
-    if (interrupted) return 130; // the signal handler reports and exits
+    if (interrupt.interrupted) return 130; // the signal handler reports and exits
     const msg = e instanceof Failure ? e.message : ((e as Error).stack ?? String(e));
     process.stderr.write(`error: ${msg.replace(/\n/g, ' | ')}\n`);
     return 1;
   } finally {
     await cleanup().catch((e) => log(`cleanup: ${(e as Error).message}`));
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupt.off();
     process.off('exit', killManager);
   }
 }

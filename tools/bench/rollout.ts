@@ -39,6 +39,7 @@ import {
 } from './rollout-targets';
 import { scalingTable } from './scaling';
 import { renderTable } from './table';
+import { stopOnInterrupt } from './interrupt';
 
 export interface PhaseResult extends PhaseWrites {
   phase: string;
@@ -279,6 +280,10 @@ async function runRolloutSize(
     () => informers(),
   );
   const target = await startTarget(targetName, layout, managerFlags, log);
+  const interrupt = stopOnInterrupt(async () => {
+    await target.stop();
+    await heap?.stop();
+  }, log);
   try {
     storage = () => target.storage();
     informers = () => target.informers();
@@ -297,6 +302,7 @@ async function runRolloutSize(
     printTables(target, results, replicas, maxUnavailable, managerFlags);
     return results;
   } finally {
+    interrupt.off();
     await target.stop();
     await heap?.stop();
   }

@@ -1,0 +1,33 @@
+// Ctrl-C or a kill of a bench must not leave its servers, etcd, kube-apiserver or the manager behind: on SIGINT or
+// SIGTERM, `stop` runs, then the bench exits 130 with one `error:` line.
+export interface Interrupt {
+  /** True once a signal came (the bench's own error then goes unreported: the handler reports and exits). */
+  readonly interrupted: boolean;
+  /** Removes the handlers. */
+  off(): void;
+}
+
+export function stopOnInterrupt(stop: () => Promise<unknown>, log: (line: string) => void): Interrupt {
+  const state = { interrupted: false };
+  const onSignal = (signal: NodeJS.Signals) => {
+    state.interrupted = true;
+    log(`${signal}: stopping the bench's processes`);
+    void stop()
+      .catch((e) => log(`cleanup: ${(e as Error).message}`))
+      .finally(() => {
+        process.stderr.write(`error: interrupted by ${signal}\n`);
+        process.exit(130);
+      });
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    get interrupted() {
+      return state.interrupted;
+    },
+    off: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
