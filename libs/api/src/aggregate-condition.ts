@@ -67,6 +67,8 @@ export function defaultPriorityFor(negativePolarity: readonly string[]): (c: Con
 interface Owned {
   owner: AggregateSource;
   condition: Condition;
+  /** lastTransitionTime in ms (0 when unset), parsed once: the sort compares it n log n times. */
+  time: number;
 }
 
 /**
@@ -87,23 +89,26 @@ export function newAggregateCondition(
   const priority = options.priority ?? defaultPriorityFor(negative);
   const reasons = options.reasons ?? { issue: 'IssuesReported', unknown: 'UnknownReported', info: 'InfoReported' };
 
-  const inScope: Owned[] = sources.map((owner) => ({
-    owner,
-    condition: owner.conditions.find((c) => c.type === sourceType) ?? {
+  const inScope: Owned[] = sources.map((owner) => {
+    const condition = owner.conditions.find((c) => c.type === sourceType) ?? {
       type: sourceType,
-      status: 'Unknown',
+      status: 'Unknown' as const,
       reason: NOT_YET_REPORTED_REASON,
       message: `Condition ${sourceType} not yet reported`,
       lastTransitionTime: '',
-    },
-  }));
+    };
+    return { owner, condition, time: condition.lastTransitionTime ? Date.parse(condition.lastTransitionTime) || 0 : 0 };
+  });
   // sortConditions: one type only, so by lastTransitionTime, older first (stable).
-  const time = (c: Condition) => (c.lastTransitionTime ? Date.parse(c.lastTransitionTime) || 0 : 0);
-  inScope.sort((a, b) => time(a.condition) - time(b.condition));
+  inScope.sort((a, b) => a.time - b.time);
 
-  const issues = inScope.filter((o) => priority(o.condition) === 'Issue');
-  const unknowns = inScope.filter((o) => priority(o.condition) === 'Unknown');
-  const infos = inScope.filter((o) => priority(o.condition) === 'Info');
+  const issues: Owned[] = [];
+  const unknowns: Owned[] = [];
+  const infos: Owned[] = [];
+  for (const o of inScope) {
+    const p = priority(o.condition);
+    (p === 'Issue' ? issues : p === 'Unknown' ? unknowns : infos).push(o);
+  }
 
   let status: ConditionStatus;
   if (issues.length > 0) status = positive ? 'False' : 'True';
