@@ -38,6 +38,19 @@ const ownerRef = (owner: KubeObject) => ({
   blockOwnerDeletion: true,
 });
 
+/** `objs` grouped by `keyOf` (objects without a key left out). */
+function groupBy(objs: readonly KubeObject[], keyOf: (o: KubeObject) => string | undefined): Map<string, KubeObject[]> {
+  const groups = new Map<string, KubeObject[]>();
+  for (const o of objs) {
+    const key = keyOf(o);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.push(o);
+    else groups.set(key, [o]);
+  }
+  return groups;
+}
+
 /** A snapshot list by its objects' controller uid, built once per list (a pass asks for each owner's objects). */
 const byController = new WeakMap<readonly KubeObject[], Map<string, KubeObject[]>>();
 
@@ -45,14 +58,7 @@ const byController = new WeakMap<readonly KubeObject[], Map<string, KubeObject[]
 function ownedBy(objs: readonly KubeObject[], owner: KubeObject): readonly KubeObject[] {
   let index = byController.get(objs);
   if (!index) {
-    index = new Map();
-    for (const o of objs) {
-      const uid = controllerUid(o);
-      if (!uid) continue;
-      const list = index.get(uid);
-      if (list) list.push(o);
-      else index.set(uid, [o]);
-    }
+    index = groupBy(objs, controllerUid);
     byController.set(objs, index);
   }
   return index.get(owner.metadata.uid ?? '') ?? [];
@@ -200,14 +206,7 @@ export function planDaemonSets(s: ClusterSnapshot): SimAction[] {
     const eligible = daemonSetNodes((template.spec ?? {}) as PodPlacement, s.nodes);
     const eligibleNames = new Set(eligible.map((n) => n.metadata.name!));
     const owned = ownedBy(s.pods, ds);
-    const ownedOnNode = new Map<string, KubeObject[]>();
-    for (const p of owned) {
-      const n = nodeNameOf(p);
-      if (!n) continue;
-      const list = ownedOnNode.get(n);
-      if (list) list.push(p);
-      else ownedOnNode.set(n, [p]);
-    }
+    const ownedOnNode = groupBy(owned, (p) => nodeNameOf(p) || undefined);
     let current = 0;
     let ready = 0;
     let updated = 0;
