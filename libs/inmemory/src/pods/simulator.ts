@@ -151,7 +151,10 @@ export class WorkloadSimulator {
   private async pass(): Promise<void> {
     if (!this.cacheStarted) {
       const poke = () => this.schedule(this.now() + DEBOUNCE_MS);
-      if (!(await this.cache.start(poke, SYNC_TIMEOUT_MS))) throw new Error('the workload cluster cache did not sync');
+      const synced = await this.cache.start(poke, SYNC_TIMEOUT_MS);
+      // Stopped meanwhile: the informers started after stop() stopped the cache.
+      if (this.stopped) return void (await this.cache.stop());
+      if (!synced) throw new Error('the workload cluster cache did not sync');
       this.cacheStarted = true;
     }
     if (!this.sampleCreated) await this.createSample();

@@ -43,8 +43,13 @@ export class SnapshotCache {
 
   constructor(private readonly client: Client) {}
 
-  /** Starts an informer per served kind and resolves once all have synced (false: one did not in `timeoutMs`). */
+  /**
+   * Starts an informer per served kind and resolves once all have synced (false: one did not in `timeoutMs`). Called
+   * again after a failure (the server not up yet), it stops the informers of the earlier attempt first.
+   */
   async start(onChange: () => void, timeoutMs: number): Promise<boolean> {
+    await this.stop();
+    this.informers.clear();
     for (const [, apiVersion, kind] of SNAPSHOT_KINDS) {
       try {
         await this.client.list(apiVersion, kind);
