@@ -2,6 +2,7 @@
 // (aggregate.go, merge_strategies.go): issues first, then unknown, then info; the message lists at most three
 // messages, each with up to three object names ("* Machines m1, m2: msg"), control plane Machines first, then
 // "And N <Kinds> with other issues". `aggregate` in ./conditions is an older, shorter form kept for its callers.
+import { appendTo } from '@capi/apimachinery';
 import { MACHINE_CONTROL_PLANE_LABEL } from './constants';
 import { indentIfMultiline, NOT_YET_REPORTED_REASON, type MergePriority } from './summary';
 import type { Condition, ConditionStatus } from './schema/meta';
@@ -155,7 +156,7 @@ function aggregateMessages(
     if (dropEmpty && m === '') continue;
     const forKind = byKind.get(owner.kind) ?? new Map<string, string[]>();
     byKind.set(owner.kind, forKind);
-    forKind.set(m, [...(forKind.get(m) ?? []), owner.name]);
+    appendTo(forKind, m, owner.name);
     if (owner.isControlPlaneMachine) {
       cpMachines.add(owner.name);
       mustGoFirst.add(m);

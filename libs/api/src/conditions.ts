@@ -1,5 +1,5 @@
 // metav1.Condition helpers (upstream util/conditions v1beta2: get/set/mirror/aggregate), clock injectable.
-import { formatTime, listToString, realClock, type PassiveClock } from '@capi/apimachinery';
+import { appendTo, formatTime, listToString, realClock, type PassiveClock } from '@capi/apimachinery';
 import type { Condition, ConditionStatus } from './schema/meta';
 
 export type { Condition, ConditionStatus };
@@ -151,7 +151,7 @@ export function aggregate(
     if (status === 'True') continue;
     const msg = c ? c.message || c.reason : `Condition ${sourceType} not yet reported`;
     const group = byStatus[status];
-    group.set(msg, [...(group.get(msg) ?? []), o.metadata.name ?? '']);
+    appendTo(group, msg, o.metadata.name ?? '');
   }
   const kindPlural = options.kindPlural ?? 'Machines';
   const maxNames = options.maxNamesPerLine ?? 3;

@@ -48,3 +48,4 @@ export {
 } from './names/template';
 export { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isLabelKey, isLabelValue } from './validation/content';
 export { listToString } from './names/list';
+export { appendTo, groupBy } from './collections/group';

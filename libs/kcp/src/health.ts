@@ -8,7 +8,7 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { listToString } from '@capi/apimachinery';
+import { appendTo, listToString } from '@capi/apimachinery';
 import { ALARM_TYPE_NAME, AlarmType, memberNames } from '@capi/etcd';
 import {
   CONTROL_PLANE_COMPONENTS_HEALTHY_CONDITION,
@@ -323,7 +323,7 @@ export function aggregateToKcp(
     const distinct = new Set(own.map((c) => c.message ?? ''));
     const message =
       own.length > 1 && distinct.size === 1 ? `  * Control plane components: ${[...distinct][0]}` : lines.join('\n');
-    byMessage.set(message, [...(byMessage.get(message) ?? []), name]);
+    appendTo(byMessage, message, name);
   }
   const ordered = [...byMessage.entries()].sort(
     (a, b) =>
@@ -382,7 +382,7 @@ export function computeControlPlaneHealth(input: ControlPlaneHealthInput): Contr
   ];
   if (input.etcdManaged) {
     const etcd = etcdConditions(input);
-    for (const [name, conds] of etcd.machines) machines.set(name, [...(machines.get(name) ?? []), ...conds]);
+    for (const [name, conds] of etcd.machines) appendTo(machines, name, ...conds);
     kcp.push(
       aggregateToKcp(input.machines, etcd.machines, etcd.kcpErrors, ETCD_CLUSTER_HEALTHY_CONDITION, 'etcd member'),
     );

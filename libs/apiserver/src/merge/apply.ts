@@ -1,5 +1,5 @@
 // Server-side apply and managedFields tracking for non-apply writes (kube fieldmanager + SMD Updater).
-import { jsonEqual, type KubeObject, type ManagedFieldsEntry } from '@capi/apimachinery';
+import { appendTo, jsonEqual, type KubeObject, type ManagedFieldsEntry } from '@capi/apimachinery';
 import { FieldPath, FieldSet, MergeError, fieldElement, formatPath } from './fieldset';
 import {
   ManagedFieldsDecodeError,
@@ -37,7 +37,7 @@ function conflictMessage(conflicts: Conflict[]): string {
   const byManager = new Map<string, string[]>();
   for (const c of conflicts) {
     const who = c.message.replace(/^conflict with /, '');
-    byManager.set(who, [...(byManager.get(who) ?? []), c.field]);
+    appendTo(byManager, who, c.field);
   }
   const lines: string[] = [];
   for (const who of [...byManager.keys()].sort()) {

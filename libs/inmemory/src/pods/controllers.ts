@@ -3,7 +3,7 @@
 // scheduler's binding folded into the Pod's creation (scheduling.ts): a Pod is created on its Node, or not at all
 // while no Node fits (kube would create it Pending).
 import { createHash } from 'node:crypto';
-import type { KubeObject } from '@capi/apimachinery';
+import { groupBy, type KubeObject } from '@capi/apimachinery';
 import { refOf } from '@capi/controller-runtime';
 import { daemonSetNodes, pickNode, type PodPlacement } from './scheduling';
 import { controllerUid, isActive, isPodReady, nodeNameOf, podRef, type ClusterSnapshot, type SimAction } from './types';
@@ -37,19 +37,6 @@ const ownerRef = (owner: KubeObject) => ({
   controller: true,
   blockOwnerDeletion: true,
 });
-
-/** `objs` grouped by `keyOf` (objects without a key left out). */
-function groupBy(objs: readonly KubeObject[], keyOf: (o: KubeObject) => string | undefined): Map<string, KubeObject[]> {
-  const groups = new Map<string, KubeObject[]>();
-  for (const o of objs) {
-    const key = keyOf(o);
-    if (key === undefined) continue;
-    const group = groups.get(key);
-    if (group) group.push(o);
-    else groups.set(key, [o]);
-  }
-  return groups;
-}
 
 /** A snapshot list by its objects' controller uid, built once per list (a pass asks for each owner's objects). */
 const byController = new WeakMap<readonly KubeObject[], Map<string, KubeObject[]>>();

@@ -2,7 +2,7 @@
 // The decisions are pure (filters.ts, rules.ts, eviction-result.ts); this file reads and writes: the workload
 // cluster's Pods, Namespaces and DaemonSets, the management cluster's MachineDrainRules, Evictions.
 import { MachineDrainRuleGVK, type MachineDrainRule } from '@capi/api';
-import type { KubeObject, PassiveClock } from '@capi/apimachinery';
+import { appendTo, type KubeObject, type PassiveClock } from '@capi/apimachinery';
 import { isNotFound, type Client, type ReconcileLogger } from '@capi/controller-runtime';
 import {
   emptyEvictionResult,
@@ -111,8 +111,7 @@ export class DrainHelper {
     res.podsDeletionTimestampSet.push(...plan.withDeletionTimestamp.map((pd) => pd.pod));
     const timeoutMs = this.opts.evictionTimeoutMs ?? EVICTION_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
-    const fail = (message: string, pod: PodObject) =>
-      res.podsFailedEviction.set(message, [...(res.podsFailedEviction.get(message) ?? []), pod]);
+    const fail = (message: string, pod: PodObject) => appendTo(res.podsFailedEviction, message, pod);
     for (const { pod } of plan.evictNow) {
       if (Date.now() >= deadline) {
         fail(`eviction timeout of ${timeoutMs / 1000}s reached, eviction will be retried`, pod);

@@ -9,7 +9,7 @@ import {
   type MachineDrainRule,
   type MachineDrainRuleDrainBehavior,
 } from '@capi/api';
-import type { KubeObject, OwnerReference } from '@capi/apimachinery';
+import { appendTo, type KubeObject, type OwnerReference } from '@capi/apimachinery';
 import { machineDrainRuleAppliesToPod } from './rules';
 
 export const DAEMON_SET_ORPHANED_WARNING = 'evicting orphaned DaemonSet-managed Pod';
@@ -106,7 +106,7 @@ export class PodDeleteList {
     for (const i of this.items) {
       if (i.status.reason !== 'Error') continue;
       const msg = i.status.message || 'unexpected error';
-      failed.set(msg, [...(failed.get(msg) ?? []), `${i.pod.metadata.namespace}/${i.pod.metadata.name}`]);
+      appendTo(failed, msg, `${i.pod.metadata.namespace}/${i.pod.metadata.name}`);
     }
     return [...failed].map(([msg, pods]) => new Error(`Pods with error ${JSON.stringify(msg)}: ${pods.join(', ')}`));
   }
