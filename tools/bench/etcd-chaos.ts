@@ -100,7 +100,7 @@ export async function runEtcdChaosBench(allArgs: string[]): Promise<number> {
     process.stdout.write(r);
     return 0;
   } catch (e) {
-    if (interrupt.interrupted) return 130; // the signal handler reports and exits
+    if (interrupt.interrupted) return interrupt.exiting();
     const msg = e instanceof Failure ? e.message : ((e as Error).stack ?? String(e));
     process.stderr.write(`error: ${msg.replace(/\n/g, ' | ')}\n`);
     return 1;

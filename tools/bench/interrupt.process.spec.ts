@@ -1,4 +1,5 @@
-// A bench killed with SIGTERM stops what it started, then exits 130 with one error: line (interrupt.ts).
+// A bench killed with SIGTERM stops what it started, then exits 130 with one error: line (interrupt.ts), not a
+// second one for its run failing as its processes go.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -301,6 +301,9 @@ async function runRolloutSize(
     const results = await bench.run(phaseCount());
     printTables(target, results, replicas, maxUnavailable, managerFlags);
     return results;
+  } catch (e) {
+    if (interrupt.interrupted) return interrupt.exiting();
+    throw e;
   } finally {
     interrupt.off();
     await target.stop();
