@@ -12,7 +12,6 @@ import {
   isConflict,
   isNotFound,
   KubeClient,
-  NoKindMatchError,
   type Client,
   type ObjectRef,
 } from '@capi/controller-runtime';
@@ -22,7 +21,7 @@ import { planDaemonSets, planDeployments, planReplicaSets } from './controllers'
 import { planKubelets } from './kubelet';
 import { planNodeTaints } from './node-lifecycle';
 import { DEFAULT_SAMPLE_REPLICAS, sampleWorkloadObjects } from './sample-workload';
-import { SnapshotCache, type Written } from './snapshot-cache';
+import { notServed, SnapshotCache, type Written } from './snapshot-cache';
 import type { SimAction } from './types';
 import { planVolumeBinding, planVolumes } from './volumes';
 
@@ -54,8 +53,6 @@ const OBSERVE_TIMEOUT_MS = 10_000;
 /** The pause after a pass, in multiples of its planning time, and at most. */
 const PLAN_GAP_FACTOR = 3;
 const MAX_GAP_MS = 5000;
-
-const notServed = (e: unknown) => e instanceof NoKindMatchError || isNotFound(e);
 
 export class WorkloadSimulator {
   private readonly cache: SnapshotCache;

@@ -34,7 +34,8 @@ export type Written =
   /** Deleted (gone) or, with `terminating`, at least terminating. */
   | { ref: ObjectRef; uid?: string; deleted: true; terminating?: boolean };
 
-const notServed = (e: unknown) => e instanceof NoKindMatchError || isNotFound(e);
+/** The server does not serve the kind (no such group/version/resource): nothing of it to simulate. */
+export const notServed = (e: unknown) => e instanceof NoKindMatchError || isNotFound(e);
 const kindKey = (apiVersion: string, kind: string) => `${apiVersion}/${kind}`;
 
 export class SnapshotCache {
@@ -109,10 +110,10 @@ export class SnapshotCache {
   private shows(w: Written): boolean {
     const informer = this.informerOf(w.ref);
     if (!informer) return true;
-    const current: KubeObject | undefined = informer.get(w.ref.namespace, w.ref.name);
     if ('resourceVersion' in w)
       // A kind's events arrive in resourceVersion order: one at or past the write's means the write is in.
       return isAtLeast(informer.lastResourceVersion(), w.resourceVersion);
+    const current: KubeObject | undefined = informer.get(w.ref.namespace, w.ref.name);
     if (!current || (w.uid && current.metadata.uid !== w.uid)) return true;
     return !!w.terminating && !!current.metadata.deletionTimestamp;
   }
