@@ -16,7 +16,7 @@ const shortAnnotations = (o: KubeObject) =>
     .map(([k, v]) => `${k.replace(/^.*\//, '')}=${v.length > 40 ? `${v.slice(0, 40)}…` : v}`)
     .join(',');
 
-function describe(kind: string, o: KubeObject): string {
+function summary(kind: string, o: KubeObject): string {
   const owner = o.metadata.ownerReferences?.find((r) => r.controller)?.name ?? '-';
   const deleting = o.metadata.deletionTimestamp ? ' deleting' : '';
   if (kind === 'MachineSet') {
@@ -34,7 +34,7 @@ export async function watchHistory(c: KubeClient, ns: string): Promise<History> 
     ['MachineSet', 'Machine'].map((kind) =>
       c.watch(CLUSTER_API_VERSION, kind, { namespace: ns }, (ev) => {
         const t = ((Date.now() - start) / 1000).toFixed(3);
-        lines.push(`${t}s ${ev.type} ${kind} ${ev.object.metadata.name} ${describe(kind, ev.object)}`);
+        lines.push(`${t}s ${ev.type} ${kind} ${ev.object.metadata.name} ${summary(kind, ev.object)}`);
       }),
     ),
   );
