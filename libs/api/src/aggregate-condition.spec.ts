@@ -228,6 +228,12 @@ describe('aggregate messages (upstream TestAggregateMessages)', () => {
       'And 2 MachineSets with other issues',
     ]);
   });
+  it('names control plane Machines first, then the smallest names, of many with one message', () => {
+    const m = (name: string, cp = false) => owned('Machine', name, 'Message-1', 'False', cp);
+    const sources = [m('m7'), m('m3'), m('cp-b', true), m('m9'), m('m1'), m('cp-a', true), m('m2'), m('m0')];
+    expect(newAggregateCondition(sources, 'A').message).toBe('* Machines cp-a, cp-b, m0, ... (5 more): Message-1');
+    expect(newAggregateCondition(sources.slice(3, 6), 'A').message).toBe('* Machines cp-a, m1, m9: Message-1');
+  });
   it('Issue messages goes before unknown', () => {
     const md = (name: string, m: string, s: ConditionStatus) => owned('MachineDeployment', name, m, s);
     const sources = [

@@ -180,11 +180,11 @@ function aggregateMessages(
         others.set(p, (others.get(p) ?? 0) + objects.length);
         continue;
       }
-      const sorted = [...objects].sort((a, b) => compareObjects(a, b, cpMachines));
+      const first = firstObjects(objects, 3, cpMachines);
       let msg: string;
-      if (sorted.length === 1) msg = `* ${kind} ${sorted[0]}:`;
-      else if (sorted.length <= 3) msg = `* ${kindPlural} ${sorted.join(', ')}:`;
-      else msg = `* ${kindPlural} ${sorted.slice(0, 3).join(', ')}, ... (${sorted.length - 3} more):`;
+      if (objects.length === 1) msg = `* ${kind} ${first[0]}:`;
+      else if (objects.length <= 3) msg = `* ${kindPlural} ${first.join(', ')}:`;
+      else msg = `* ${kindPlural} ${first.join(', ')}, ... (${objects.length - 3} more):`;
       out.push(msg + indentIfMultiline(m));
       n.left--;
     }
@@ -218,6 +218,22 @@ function compareMessages(
   const ki = (objects.get(i) as string[]).join(',');
   const kj = (objects.get(j) as string[]).join(',');
   return ki < kj ? -1 : ki > kj ? 1 : 0;
+}
+
+/**
+ * The first `n` names in upstream's order (control plane Machines first, then by name), picked in one pass: only
+ * they are shown, and a message can name thousands of Machines.
+ */
+function firstObjects(objects: readonly string[], n: number, cpMachines: ReadonlySet<string>): string[] {
+  const first: string[] = [];
+  for (const o of objects) {
+    if (first.length === n && compareObjects(o, first[n - 1], cpMachines) >= 0) continue;
+    let i = Math.min(first.length, n - 1);
+    while (i > 0 && compareObjects(o, first[i - 1], cpMachines) < 0) i--;
+    first.splice(i, 0, o);
+    if (first.length > n) first.pop();
+  }
+  return first;
 }
 
 function compareObjects(i: string, j: string, cpMachines: ReadonlySet<string>): number {

@@ -12,7 +12,7 @@ import {
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
-import { listToString, type KubeObject } from '@capi/apimachinery';
+import { groupOf, listToString, type KubeObject } from '@capi/apimachinery';
 import type { ClusterDescendants } from './scope';
 
 const byName = <T extends KubeObject>(items: readonly T[]): T[] =>
@@ -22,27 +22,34 @@ const byName = <T extends KubeObject>(items: readonly T[]): T[] =>
 export const isControlPlaneMachine = (m: Machine, clusterName: string): boolean =>
   m.metadata.labels?.[CLUSTER_NAME_LABEL] === clusterName && MACHINE_CONTROL_PLANE_LABEL in (m.metadata.labels ?? {});
 
-/** Sorts what getDescendants listed (by the cluster-name label) into upstream's clusterDescendants. */
+/** Sorts what getDescendants listed (by the cluster-name label) into upstream's clusterDescendants, in one pass. */
 export function splitDescendants(
   cluster: Cluster,
   lists: { machineDeployments: MachineDeployment[]; machineSets: MachineSet[]; machines: Machine[] },
 ): ClusterDescendants {
   const name = cluster.metadata.name!;
-  const controlPlaneMachines = lists.machines.filter((m) => isControlPlaneMachine(m, name));
-  return {
+  const d: ClusterDescendants = {
     machineDeployments: lists.machineDeployments,
     machineSets: lists.machineSets,
-    controlPlaneMachines,
-    workerMachines: lists.machines.filter((m) => !controlPlaneMachines.includes(m)),
-    machinesToBeRemediated: lists.machines.filter((m) => isMachineToBeRemediated(m)),
-    unhealthyMachines: lists.machines.filter((m) => isMachineUnhealthy(m)),
+    controlPlaneMachines: [],
+    workerMachines: [],
+    machinesToBeRemediated: [],
+    unhealthyMachines: [],
   };
+  for (const m of lists.machines) {
+    (isControlPlaneMachine(m, name) ? d.controlPlaneMachines : d.workerMachines).push(m);
+    // To be remediated implies unhealthy: most Machines are healthy, so one condition lookup decides both.
+    if (!isMachineUnhealthy(m)) continue;
+    d.unhealthyMachines.push(m);
+    if (isMachineToBeRemediated(m)) d.machinesToBeRemediated.push(m);
+  }
+  return d;
 }
 
-/** upstream util.IsOwnedByObject: an ownerReference of the Cluster's group and kind naming it. */
-export const isOwnedByCluster = (o: KubeObject, cluster: Cluster): boolean =>
+/** upstream util.IsOwnedByObject(obj, cluster, Cluster GroupKind): an ownerReference by group, kind and name. */
+export const isOwnedByCluster = (o: { metadata: KubeObject['metadata'] }, cluster: Cluster): boolean =>
   (o.metadata.ownerReferences ?? []).some(
-    (r) => r.kind === 'Cluster' && r.apiVersion.split('/')[0] === CLUSTER_GROUP && r.name === cluster.metadata.name,
+    (r) => r.kind === 'Cluster' && r.name === cluster.metadata.name && groupOf(r.apiVersion) === CLUSTER_GROUP,
   );
 
 const hasControlPlaneRef = (cluster: Cluster) => !!cluster.spec?.controlPlaneRef;

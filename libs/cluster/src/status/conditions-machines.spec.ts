@@ -3,11 +3,9 @@
 // TestSetControlPlaneMachinesUpToDateCondition, TestSetWorkerMachinesUpToDateCondition, TestSetRemediatingCondition.
 import { isFalse, type ConditionInput, type Machine, type MachineDeployment } from '@capi/api';
 import {
-  controlPlaneMachinesReadyCondition,
-  controlPlaneMachinesUpToDateCondition,
+  controlPlaneMachinesConditions,
   remediatingCondition,
-  workerMachinesReadyCondition,
-  workerMachinesUpToDateCondition,
+  workerMachinesConditions,
   workersAvailableCondition,
 } from './conditions-machines';
 import { fakeMachine, fakeMachineDeployment, type C } from '../testing/status-fakes';
@@ -67,8 +65,8 @@ describe('workersAvailableCondition (upstream TestSetWorkersAvailableCondition)'
 const ready: C = { type: 'Ready', status: 'True', reason: 'Ready' };
 
 describe.each([
-  ['ControlPlaneMachinesReady', 'TestSetControlPlaneMachinesReadyCondition', true, controlPlaneMachinesReadyCondition],
-  ['WorkerMachinesReady', 'TestSetWorkerMachinesReadyCondition', false, workerMachinesReadyCondition],
+  ['ControlPlaneMachinesReady', 'TestSetControlPlaneMachinesReadyCondition', true, controlPlaneMachinesConditions],
+  ['WorkerMachinesReady', 'TestSetWorkerMachinesReadyCondition', false, workerMachinesConditions],
 ])('%s (upstream %s)', (type, _test, controlPlane, fn) => {
   const m = (name: string, ...conditions: C[]) => fakeMachine(name, { controlPlane, conditions });
   it.each<[string, Machine[], boolean, ConditionInput]>([
@@ -126,7 +124,7 @@ describe.each([
       },
     ],
   ])('%s', (_name, machines, ok, want) => {
-    expect(fn(machines, ok)).toEqual(want);
+    expect(fn(machines, ok, Date.now())[0]).toEqual(want);
   });
 });
 
@@ -135,9 +133,9 @@ describe.each([
     'ControlPlaneMachinesUpToDate',
     'TestSetControlPlaneMachinesUpToDateCondition',
     true,
-    controlPlaneMachinesUpToDateCondition,
+    controlPlaneMachinesConditions,
   ],
-  ['WorkerMachinesUpToDate', 'TestSetWorkerMachinesUpToDateCondition', false, workerMachinesUpToDateCondition],
+  ['WorkerMachinesUpToDate', 'TestSetWorkerMachinesUpToDateCondition', false, workerMachinesConditions],
 ])('%s (upstream %s)', (type, _test, controlPlane, fn) => {
   const now = Date.parse('2026-03-01T10:00:00Z');
   const m = (name: string, c?: C, creationTimestamp?: string) =>
@@ -221,7 +219,7 @@ describe.each([
       },
     ],
   ])('%s', (_name, machines, ok, want) => {
-    expect(fn(machines, ok, now)).toEqual(want);
+    expect(fn(machines, ok, now)[1]).toEqual(want);
   });
 });
 

@@ -3,8 +3,9 @@
 // core/reconcilers/cluster/cluster_controller_status.go (MachinePools left out: this project has none).
 import {
   aggregateSourceOf,
+  type AggregateSource,
+  type Condition,
   AVAILABLE_CONDITION,
-  getCondition,
   newAggregateCondition,
   OWNER_REMEDIATED_CONDITION,
   READY_CONDITION,
@@ -83,23 +84,19 @@ interface MachinesConditionSetter {
   infoReason: string;
 }
 
-/** Upstream machinesConditionSetter.setMachinesCondition. */
+/** Upstream machinesConditionSetter.setMachinesCondition, over the Machines' sources for the aggregated type. */
 function machinesCondition(
   s: MachinesConditionSetter,
-  machines: readonly Machine[],
+  sources: readonly AggregateSource[],
   getDescendantsSucceeded: boolean,
 ): ConditionInput {
   if (!getDescendantsSucceeded) return internalError(s.condition);
-  if (machines.length === 0) return { type: s.condition, status: 'True', reason: NO_REPLICAS_REASON };
+  if (sources.length === 0) return { type: s.condition, status: 'True', reason: NO_REPLICAS_REASON };
   return aggregateOrInternalError(s.condition, () =>
-    newAggregateCondition(
-      machines.map((m) => aggregateSourceOf(m, 'Machine')),
-      s.machineAggregationCondition,
-      {
-        targetType: s.condition,
-        reasons: { issue: s.issueReason, unknown: s.unknownReason, info: s.infoReason },
-      },
-    ),
+    newAggregateCondition(sources, s.machineAggregationCondition, {
+      targetType: s.condition,
+      reasons: { issue: s.issueReason, unknown: s.unknownReason, info: s.infoReason },
+    }),
   );
 }
 
@@ -116,36 +113,68 @@ const upToDate = {
   infoReason: UP_TO_DATE_REASON,
 };
 
-export const controlPlaneMachinesReadyCondition = (machines: readonly Machine[], ok: boolean) =>
-  machinesCondition({ condition: CLUSTER_CONTROL_PLANE_MACHINES_READY_CONDITION, ...ready }, machines, ok);
-
-export const workerMachinesReadyCondition = (machines: readonly Machine[], ok: boolean) =>
-  machinesCondition({ condition: CLUSTER_WORKER_MACHINES_READY_CONDITION, ...ready }, machines, ok);
-
 /**
- * Machines that report UpToDate or are older than 10 s: a new Machine takes a moment to get the condition, and
- * counting it meanwhile would make MachinesUpToDate flicker.
+ * Each Machine as a source of its Ready and of its UpToDate condition, its conditions read once: at thousands of
+ * Machines, reading each Machine's memory is most of what the Cluster's status costs. The UpToDate sources leave out
+ * new Machines that do not report the condition yet (see upToDateInScope).
  */
-function upToDateInScope(machines: readonly Machine[], now: number): Machine[] {
-  return machines.filter(
-    (m) =>
-      !!getCondition(m, UP_TO_DATE_CONDITION) || now - (Date.parse(m.metadata.creationTimestamp ?? '') || 0) > 10_000,
-  );
+function machineSources(machines: readonly Machine[], now: number) {
+  const readySources: AggregateSource[] = [];
+  const upToDateSources: AggregateSource[] = [];
+  for (const m of machines) {
+    let readyCondition: Condition | undefined;
+    let upToDateCondition: Condition | undefined;
+    for (const c of m.status?.conditions ?? []) {
+      if (c.type === READY_CONDITION) readyCondition ??= c;
+      else if (c.type === UP_TO_DATE_CONDITION) upToDateCondition ??= c;
+    }
+    const { kind, name, isControlPlaneMachine } = aggregateSourceOf({ kind: m.kind, metadata: m.metadata }, 'Machine');
+    readySources.push({ kind, name, isControlPlaneMachine, conditions: readyCondition ? [readyCondition] : [] });
+    if (upToDateCondition || upToDateInScope(m, now)) {
+      const conditions = upToDateCondition ? [upToDateCondition] : [];
+      upToDateSources.push({ kind, name, isControlPlaneMachine, conditions });
+    }
+  }
+  return { readySources, upToDateSources };
 }
 
-export const controlPlaneMachinesUpToDateCondition = (machines: readonly Machine[], ok: boolean, now: number) =>
-  machinesCondition(
-    { condition: CLUSTER_CONTROL_PLANE_MACHINES_UP_TO_DATE_CONDITION, ...upToDate },
-    upToDateInScope(machines, now),
-    ok,
-  );
+/**
+ * A Machine without UpToDate counts once it is older than 10 s: a new Machine takes a moment to get the condition,
+ * and counting it meanwhile would make MachinesUpToDate flicker.
+ */
+const upToDateInScope = (m: Machine, now: number): boolean =>
+  now - (Date.parse(m.metadata.creationTimestamp ?? '') || 0) > 10_000;
 
-export const workerMachinesUpToDateCondition = (machines: readonly Machine[], ok: boolean, now: number) =>
-  machinesCondition(
-    { condition: CLUSTER_WORKER_MACHINES_UP_TO_DATE_CONDITION, ...upToDate },
-    upToDateInScope(machines, now),
-    ok,
-  );
+/** [<Kind>MachinesReady, <Kind>MachinesUpToDate] of the control plane's or the workers' Machines. */
+function machinesConditions(
+  types: { ready: string; upToDate: string },
+  machines: readonly Machine[],
+  ok: boolean,
+  now: number,
+): [ConditionInput, ConditionInput] {
+  const { readySources, upToDateSources } = machineSources(ok ? machines : [], now);
+  return [
+    machinesCondition({ condition: types.ready, ...ready }, readySources, ok),
+    machinesCondition({ condition: types.upToDate, ...upToDate }, upToDateSources, ok),
+  ];
+}
+
+const CONTROL_PLANE = {
+  ready: CLUSTER_CONTROL_PLANE_MACHINES_READY_CONDITION,
+  upToDate: CLUSTER_CONTROL_PLANE_MACHINES_UP_TO_DATE_CONDITION,
+};
+const WORKERS = {
+  ready: CLUSTER_WORKER_MACHINES_READY_CONDITION,
+  upToDate: CLUSTER_WORKER_MACHINES_UP_TO_DATE_CONDITION,
+};
+
+/** ControlPlaneMachinesReady and ControlPlaneMachinesUpToDate. */
+export const controlPlaneMachinesConditions = (machines: readonly Machine[], ok: boolean, now: number) =>
+  machinesConditions(CONTROL_PLANE, machines, ok, now);
+
+/** WorkerMachinesReady and WorkerMachinesUpToDate. */
+export const workerMachinesConditions = (machines: readonly Machine[], ok: boolean, now: number) =>
+  machinesConditions(WORKERS, machines, ok, now);
 
 /** Upstream aggregateUnhealthyMachines: "Machine(s) a, b, c, ... (n more) is/are not healthy (not to be remediated)". */
 function unhealthyMachinesMessage(machines: readonly Machine[]): string | undefined {

@@ -19,7 +19,7 @@ import {
 import type { KubeObject } from '@capi/apimachinery';
 import { CHECK_LOGS_MESSAGE, INTERNAL_ERROR_REASON } from './constants';
 import { isRefDefined } from './phase';
-import { isOwnedByCluster } from './replicas';
+import { isOwnedByCluster } from '../descendants';
 
 export interface RolloutInputs {
   cluster: Cluster;

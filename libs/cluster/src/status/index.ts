@@ -6,11 +6,9 @@ import { setCondition, type Cluster, type ClusterStatus, type Condition, type Co
 import type { ClusterScope } from '../scope';
 import { availableCondition, deletingCondition } from './conditions-available';
 import {
-  controlPlaneMachinesReadyCondition,
-  controlPlaneMachinesUpToDateCondition,
+  controlPlaneMachinesConditions,
   remediatingCondition,
-  workerMachinesReadyCondition,
-  workerMachinesUpToDateCondition,
+  workerMachinesConditions,
   workersAvailableCondition,
 } from './conditions-machines';
 import {
@@ -102,10 +100,16 @@ export function computeClusterStatus(scope: ClusterScope, inputs: ClusterStatusI
     ),
   );
   set(workersAvailableCondition(d.machineDeployments, ok));
-  set(controlPlaneMachinesReadyCondition(d.controlPlaneMachines, ok));
-  set(workerMachinesReadyCondition(d.workerMachines, ok));
-  set(controlPlaneMachinesUpToDateCondition(d.controlPlaneMachines, ok, now));
-  set(workerMachinesUpToDateCondition(d.workerMachines, ok, now));
+  const [controlPlaneMachinesReady, controlPlaneMachinesUpToDate] = controlPlaneMachinesConditions(
+    d.controlPlaneMachines,
+    ok,
+    now,
+  );
+  const [workerMachinesReady, workerMachinesUpToDate] = workerMachinesConditions(d.workerMachines, ok, now);
+  set(controlPlaneMachinesReady);
+  set(workerMachinesReady);
+  set(controlPlaneMachinesUpToDate);
+  set(workerMachinesUpToDate);
   set(rollingOutCondition(rollout));
   set(scalingUpCondition(rollout));
   set(scalingDownCondition(rollout));

@@ -3,7 +3,6 @@
 import {
   aggregateStatusVersions,
   AVAILABLE_CONDITION,
-  CLUSTER_GROUP,
   isTrue,
   READY_CONDITION,
   UP_TO_DATE_CONDITION,
@@ -15,18 +14,12 @@ import {
   type MachineSet,
   type StatusVersion,
 } from '@capi/api';
-import { groupOf, type KubeObject } from '@capi/apimachinery';
+import type { KubeObject } from '@capi/apimachinery';
+import { isOwnedByCluster } from '../descendants';
 import { controlPlaneContract as cp, getInt, getStatusVersions } from './contract';
 import { isRefDefined } from './phase';
 
 type Counters = NonNullable<ClusterStatus['controlPlane']>;
-
-/** Upstream util.IsOwnedByObject(obj, cluster, Cluster GroupKind): an owner reference by group, kind and name. */
-export function isOwnedByCluster(obj: { metadata: KubeObject['metadata'] }, cluster: Cluster): boolean {
-  return (obj.metadata.ownerReferences ?? []).some(
-    (r) => groupOf(r.apiVersion) === CLUSTER_GROUP && r.kind === 'Cluster' && r.name === cluster.metadata.name,
-  );
-}
 
 /** Counts of stand-alone Machines (no owner reporting counters): replicas, Ready, Available, UpToDate. */
 function countMachines(machines: readonly Machine[]) {
