@@ -274,6 +274,7 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     apiWarnings: defaultApiWarnings(),
     userAgent: managerUserAgent(),
     concurrency: config.concurrency,
+    reconcilerRateLimiting: config.featureGates.enabled('ReconcilerRateLimiting'),
     syncPeriodMs: config.syncPeriodMs,
     leaderElection: le.enabled
       ? {

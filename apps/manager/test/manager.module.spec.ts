@@ -411,6 +411,24 @@ describe('controller selection', () => {
     ).toEqual(['mhc']);
   });
 
+  it('ReconcilerRateLimiting without PriorityQueue is a setup error (upstream util/controller Build); both off is fine', () => {
+    const registry: ControllerRegistry = Object.fromEntries(
+      Object.entries(DEFAULT_CONTROLLERS).map(([k, e]) => [
+        k,
+        { module: () => ProbeModule, gate: e.gate, inPlace: e.inPlace },
+      ]),
+    ) as ControllerRegistry;
+    expect(() =>
+      selectControllers(config('--controllers=mhc', '--feature-gates=PriorityQueue=false'), registry),
+    ).toThrow(
+      new ControllerSetupError(
+        'unable to create controller(s) mhc: if feature gate ReconcilerRateLimiting is enabled, feature gate PriorityQueue must be enabled as well',
+      ),
+    );
+    const off = config('--controllers=mhc', '--feature-gates=PriorityQueue=false,ReconcilerRateLimiting=false');
+    expect(selectControllers(off, registry).enabled).toEqual(['mhc']);
+  });
+
   it('the extensionconfig controller gets the runtime extension client certificate files; an unreadable one fails start-up', async () => {
     const c = config(
       '--controllers=extensionconfig',

@@ -39,6 +39,7 @@ import {
 import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } from '@capi/clustercache';
 import { NS } from './support/fixtures';
 import { kubeletVersionOf } from '../src/host/node';
+import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
 
 jest.setTimeout(60_000);
 
@@ -57,7 +58,7 @@ beforeAll(async () => {
   class TestRuntimeClientModule {}
   app = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, fieldManager: 'test' }),
+      ControllerRuntimeModule.forRoot({ kubeconfig: kc, fieldManager: 'test', ...TEST_RATE_LIMITING }),
       FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: true, RuntimeSDK: true })),
       SsaModule.forRoot(),
       MachineControllerModule.forRoot({ imports: [TestRuntimeClientModule], nodePollIntervalMs: 200 }),

@@ -83,6 +83,9 @@ interface StatusIntent {
   name: MHC_CONTROLLER_NAME,
   for: { apiVersion: MachineHealthCheckGVK.apiVersion, kind: 'MachineHealthCheck' },
   maxConcurrentReconciles: 5,
+  // As upstream (machinehealthcheck_controller.go): Machine and Node events reach it very often, and mostly there is
+  // nothing to do or remediation waits for a timeout, which it requeues for.
+  rateLimitIntervalMs: 15_000,
 })
 export class MachineHealthCheckReconciler implements Reconciler, OnModuleInit, OnModuleDestroy {
   private readonly clock: PassiveClock;

@@ -85,7 +85,20 @@ export function selectControllers(
     out.enabled.push(name);
   }
   assertRuntimeClientForInPlace(config, out.enabled, registry);
+  assertPriorityQueueForRateLimiting(config, out.enabled);
   return out;
+}
+
+/** Upstream util/controller/builder.go Build: rate-limited reconcilers need the priority queue gate. */
+export function assertPriorityQueueForRateLimiting(
+  config: Pick<ManagerConfig, 'featureGates'>,
+  enabled: readonly ControllerName[],
+): void {
+  const gates = config.featureGates;
+  if (enabled.length === 0 || !gates.enabled('ReconcilerRateLimiting') || gates.enabled('PriorityQueue')) return;
+  throw new ControllerSetupError(
+    `unable to create controller(s) ${enabled.join(', ')}: if feature gate ReconcilerRateLimiting is enabled, feature gate PriorityQueue must be enabled as well`,
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { kubeConfigFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION, registerInMemoryKinds } from '@capi/inmemory';
 import { SsaModule } from '@capi/ssa';
 import { ClusterControllerModule } from '@capi/cluster';
+import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
 
 export interface ClusterHarness {
   env: Envtest;
@@ -25,7 +26,7 @@ export async function startClusterHarness(): Promise<ClusterHarness> {
   const client = new KubeClient(kc);
   const moduleRef = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000 }),
+      ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000, ...TEST_RATE_LIMITING }),
       SsaModule.forRoot(),
       ClusterControllerModule.forRoot(),
     ],

@@ -5,6 +5,8 @@ import { WorkQueue } from '../workqueue/workqueue';
 import { controllerLogger, logReconcileError, reconcileContext } from './logger';
 import { ReconcileMetrics } from './metrics';
 import { controllerOwnerRequests, requestFor } from './mapping';
+import { DEFAULT_RECONCILE_RATE_LIMIT_MS, ReconcileRateLimit } from './rate-limit';
+import { ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiter';
 import { allowsCreate, allowsDelete, allowsUpdate, statusOnlyUpdate } from './predicates';
 import { ControllerOptions, MapContext, Predicate, ReconcileLogger, Reconciler, Request, Result } from './types';
 
@@ -36,6 +38,10 @@ export interface ControllerDeps {
   cache: InformerCache;
   registry?: Registry;
   clock?: Clock;
+  /** Cluster API's ReconcilerRateLimiting gate (see ./rate-limit); off when omitted. */
+  reconcilerRateLimiting?: boolean;
+  /** The interval of controllers that set none; default 1 s (upstream's). */
+  rateLimitIntervalMs?: number;
 }
 
 /** How long stop() waits for running reconciles (controller-runtime's default GracefulShutdownTimeout, 30 s). */
@@ -56,6 +62,7 @@ export class Controller {
   /** Last reconcile duration per request key, for coalesceSecondaryEvents. */
   private readonly lastDurationMs = new Map<string, number>();
   private readonly metrics?: ReconcileMetrics;
+  private readonly rateLimit?: ReconcileRateLimit;
 
   constructor(
     readonly options: ControllerOptions,
@@ -68,11 +75,18 @@ export class Controller {
     this.name = options.name;
     this.clock = deps.clock ?? realClock;
     this.log = controllerLogger(options.name, options.for);
+    let rateLimiter = options.rateLimiter;
+    if (deps.reconcilerRateLimiting) {
+      const interval = options.rateLimitIntervalMs ?? deps.rateLimitIntervalMs ?? DEFAULT_RECONCILE_RATE_LIMIT_MS;
+      this.rateLimit = new ReconcileRateLimit(interval, this.clock);
+      // A failed reconcile is retried no sooner than the interval either (upstream builder.go).
+      rateLimiter ??= new ItemExponentialFailureRateLimiter<Request>({ offsetMs: interval }, requestKey);
+    }
     this.queue = new WorkQueue<Request>({
       name: options.name,
       clock: this.clock,
       registry: deps.registry,
-      rateLimiter: options.rateLimiter,
+      rateLimiter,
       keyOf: requestKey,
     });
     if (deps.registry) this.metrics = new ReconcileMetrics(deps.registry, this.name);
@@ -180,6 +194,9 @@ export class Controller {
   }
 
   private async reconcileOne(req: Request): Promise<void> {
+    // Too soon after this request's last reconcile: skipped (not a reconcile, so not in the metrics) and requeued.
+    const wait = this.rateLimit?.admit(requestKey(req)) ?? 0;
+    if (wait > 0) return this.queue.addAfter(req, wait);
     const started = this.clock.now();
     let result: Result | void = undefined;
     let error: unknown = undefined;
@@ -200,7 +217,7 @@ export class Controller {
         break;
       case 'requeue_after':
         this.queue.forget(req);
-        this.queue.addAfter(req, decision.afterMs!);
+        this.queue.addAfter(req, this.rateLimit?.requeueAfter(requestKey(req), decision.afterMs!) ?? decision.afterMs!);
         break;
       case 'requeue':
         this.queue.addRateLimited(req);

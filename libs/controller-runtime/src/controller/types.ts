@@ -107,4 +107,9 @@ export interface ControllerOptions {
   /** Parallel reconciles (never two on one request); default 1. */
   maxConcurrentReconciles?: number;
   rateLimiter?: RateLimiter<Request>;
+  /**
+   * With the ReconcilerRateLimiting gate: the least time between two reconciles of one request (upstream
+   * WithRateLimitInterval); at least, and by default, 1 s.
+   */
+  rateLimitIntervalMs?: number;
 }

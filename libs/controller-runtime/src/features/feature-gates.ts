@@ -20,7 +20,10 @@ export const KNOWN_FEATURE_GATES = {
   MachinePool: { default: true, stage: 'Beta', env: 'EXP_MACHINE_POOL' },
   MachineSetPreflightChecks: { default: true, stage: 'Beta', env: 'EXP_MACHINE_SET_PREFLIGHT_CHECKS' },
   MachineWaitForVolumeDetachConsiderVolumeAttachments: { default: true, stage: 'Beta' },
-  PriorityQueue: { default: false, stage: 'Alpha', env: 'EXP_PRIORITY_QUEUE' },
+  // GA upstream. This project's work queue already has the priority queue's delayed adds (the earliest wins); it
+  // orders no priorities, and the gate only keeps upstream's rule that rate limiting needs it.
+  PriorityQueue: { default: true, stage: 'GA', env: 'EXP_PRIORITY_QUEUE' },
+  ReconcilerRateLimiting: { default: true, stage: 'GA', env: 'EXP_RECONCILER_RATE_LIMITING' },
   KubeadmBootstrapFormatIgnition: { default: false, stage: 'Alpha', env: 'EXP_KUBEADM_BOOTSTRAP_FORMAT_IGNITION' },
   MachineTaintPropagation: { default: false, stage: 'Alpha', env: 'EXP_MACHINE_TAINT_PROPAGATION' },
   ClusterResourceSet: { default: true, stage: 'GA', lockToDefault: true, env: 'EXP_CLUSTER_RESOURCE_SET' },

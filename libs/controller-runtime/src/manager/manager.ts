@@ -32,6 +32,19 @@ export interface ManagerOptions {
   onLeadershipLost?: () => void;
   /** Bound to the LeaderElector (LeaderElector.mayAct) when leader election is on; the client checks it. */
   fence?: LeadershipFence;
+  /**
+   * Cluster API's ReconcilerRateLimiting gate (GA, on by default upstream; the manager passes its gate): each object is
+   * reconciled at most once per controller's rate limit interval (1 s unless the controller sets a longer one).
+   * Default false: a gate not given is off.
+   */
+  reconcilerRateLimiting?: boolean;
+  /**
+   * The rate limit interval of controllers that set none (upstream: 1 s, and a controller may only set a longer one).
+   * Tests shorten it, as upstream's tests shorten the MachineHealthCheck's (overrideRateLimit).
+   */
+  rateLimitIntervalMs?: number;
+  /** Rate limit intervals per controller name, overriding the controller's own (tests: upstream's overrideRateLimit). */
+  rateLimitIntervals?: Readonly<Record<string, number>>;
 }
 
 /** How long start() waits for the informers' first sync (controller-runtime's default CacheSyncTimeout, 2 min). */
@@ -71,7 +84,15 @@ export class Manager {
     if (this.definitions.some((d) => d.options.name === options.name))
       throw new Error(`controller "${options.name}" is already registered`);
     const concurrency = this.opts.concurrency?.[options.name];
-    const def = { options: concurrency ? { ...options, maxConcurrentReconciles: concurrency } : options, reconciler };
+    const rateLimitIntervalMs = this.opts.rateLimitIntervals?.[options.name];
+    const def = {
+      options: {
+        ...options,
+        ...(concurrency ? { maxConcurrentReconciles: concurrency } : {}),
+        ...(rateLimitIntervalMs ? { rateLimitIntervalMs } : {}),
+      },
+      reconciler,
+    };
     this.definitions.push(def);
     this.touchSources(def);
     if (this.state === 'started' && this.leading) this.run(def);
@@ -167,6 +188,8 @@ export class Manager {
       cache: this.cache,
       registry: this.registry,
       clock: this.clock,
+      reconcilerRateLimiting: this.opts.reconcilerRateLimiting ?? false,
+      rateLimitIntervalMs: this.opts.rateLimitIntervalMs,
     });
     this.running.push(c);
     c.start();

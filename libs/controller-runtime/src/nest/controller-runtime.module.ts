@@ -53,6 +53,12 @@ export interface ControllerRuntimeModuleOptions {
   userAgent?: string;
   /** Parallel reconciles per controller name (--*-concurrency), overriding each controller's default. */
   concurrency?: Readonly<Record<string, number>>;
+  /** The ReconcilerRateLimiting feature gate (ManagerOptions.reconcilerRateLimiting); default false. */
+  reconcilerRateLimiting?: boolean;
+  /** ManagerOptions.rateLimitIntervalMs. */
+  rateLimitIntervalMs?: number;
+  /** ManagerOptions.rateLimitIntervals. */
+  rateLimitIntervals?: Readonly<Record<string, number>>;
   /**
    * How often the cache re-delivers every object to its controllers, jittered ±10 % per kind (controller-runtime's
    * SyncPeriod: default 10 h; upstream's manager passes --sync-period, 10 m); 0 never. Scheduled by CacheResync.
@@ -146,6 +152,9 @@ export class ControllerRuntimeModule {
               gracefulShutdownTimeoutMs: options.gracefulShutdownTimeoutMs,
               cacheSyncTimeoutMs: options.cacheSyncTimeoutMs,
               concurrency: options.concurrency,
+              reconcilerRateLimiting: options.reconcilerRateLimiting,
+              rateLimitIntervalMs: options.rateLimitIntervalMs,
+              rateLimitIntervals: options.rateLimitIntervals,
             }),
         },
         { provide: CACHE, inject: [MANAGER], useFactory: (m: Manager) => m.cache },

@@ -11,6 +11,11 @@ export interface RateLimiter<T> {
 export interface ExponentialBackoffOptions {
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * Added to every delay (still capped by maxDelayMs): Cluster API's rate-limited reconcilers retry no sooner than
+   * their rate limit interval (util/controller/builder.go typedItemExponentialFailureRateLimiter). Default 0.
+   */
+  offsetMs?: number;
 }
 
 // First retry delay and cap of client-go's DefaultTypedControllerRateLimiter (5 ms, 1000 s), in
@@ -23,6 +28,7 @@ export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
   private readonly failures = new Map<string, number>();
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
+  readonly offsetMs: number;
 
   constructor(
     opts: ExponentialBackoffOptions = {},
@@ -30,13 +36,14 @@ export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
   ) {
     this.baseDelayMs = opts.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
     this.maxDelayMs = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    this.offsetMs = opts.offsetMs ?? 0;
   }
 
   when(item: T): number {
     const key = this.keyOf(item);
     const exp = this.failures.get(key) ?? 0;
     this.failures.set(key, exp + 1);
-    const delay = this.baseDelayMs * Math.pow(2, exp);
+    const delay = this.offsetMs + this.baseDelayMs * Math.pow(2, exp);
     return Number.isFinite(delay) ? Math.min(delay, this.maxDelayMs) : this.maxDelayMs;
   }
 

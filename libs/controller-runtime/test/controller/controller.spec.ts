@@ -232,6 +232,46 @@ describe('Controller in a Manager', () => {
     expect(calls).toBeLessThanOrEqual(3);
   });
 
+  it('with ReconcilerRateLimiting, reconciles an object at most once per interval, however many events, and not a requeue sooner', async () => {
+    const ns = 'ctl-rate-limit';
+    const starts: number[] = [];
+    manager = new Manager({ client, namespace: ns, reconcilerRateLimiting: true, rateLimitIntervalMs: 300 });
+    manager.addController(
+      {
+        reconcile: async () => {
+          starts.push(Date.now());
+          // Asks for a requeue sooner than the interval: it still waits for it (upstream reconcilerWrapper).
+          return starts.length === 2 ? { requeueAfterMs: 10 } : undefined;
+        },
+      },
+      {
+        name: 'rate-limited',
+        for: { apiVersion: 'test.capi.io/v1', kind: 'Widget' },
+        owns: [{ apiVersion: 'test.capi.io/v1', kind: 'Gadget' }],
+      },
+    );
+    const w = await client.create(widget(ns, 'owner'));
+    await manager.start();
+    await eventually(() => starts.length === 1, 'initial reconcile');
+    const owner = [
+      { apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'owner', uid: w.metadata.uid!, controller: true },
+    ];
+    // Ten child events within ~150 ms: one reconcile for all of them, once the interval has passed.
+    for (let i = 0; i < 10; i++) {
+      await client.create({
+        apiVersion: 'test.capi.io/v1',
+        kind: 'Gadget',
+        metadata: { name: `g${i}`, namespace: ns, ownerReferences: owner },
+      });
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    await eventually(() => starts.length >= 3, 'reconciled after the burst, then after the requeue');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(starts).toHaveLength(3);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(290);
+  });
+
   it("coalesces the reconciler's own status writes like child events, and still reconciles spec changes at once", async () => {
     const ns = 'ctl-coalesce-self';
     let calls = 0;

@@ -27,6 +27,7 @@ import {
   type InMemoryProviderOptions,
   registerInMemoryKinds,
 } from '@capi/inmemory';
+import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
 
 export const NS = 'default';
 
@@ -47,7 +48,12 @@ export async function startProviderEnv(options: InMemoryProviderOptions = {}): P
   const counts = new CountingClientMetrics();
   const app = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig, fieldManager: 'test', clientMetrics: counts }),
+      ControllerRuntimeModule.forRoot({
+        kubeconfig,
+        fieldManager: 'test',
+        clientMetrics: counts,
+        ...TEST_RATE_LIMITING,
+      }),
       SsaModule.forRoot(),
       InMemoryProviderModule.forRoot(options),
     ],

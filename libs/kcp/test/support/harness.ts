@@ -40,6 +40,7 @@ import { SHARED_WORKLOAD_CLUSTER_CACHE, type WorkloadClusterCache } from '@capi/
 import { etcdClientGeneratorFactory } from '../../src/etcd-access';
 import { KubeconfigWorkloadClusterProvider } from '../../src/workload-cluster';
 import { RecordingEtcdWorkloadClusterProvider } from './recording-etcd';
+import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
 
 export const NS = 'kcp-it';
 export const CLUSTER = 'c1';
@@ -71,7 +72,7 @@ export async function startKcpHarness(opts: {
 
   const moduleRef = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000 }),
+      ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000, ...TEST_RATE_LIMITING }),
       FeatureGatesModule.forRoot(
         new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
       ),

@@ -16,7 +16,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { FakeClock } from '@capi/apimachinery/testing';
-import { testReconcileContext } from '@capi/controller-runtime/testing';
+import { TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
 import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import {
@@ -66,7 +66,12 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
 
   const moduleRef = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
+      ControllerRuntimeModule.forRoot({
+        kubeconfig: kc,
+        clientMetrics: counts,
+        gracefulShutdownTimeoutMs: 5000,
+        ...TEST_RATE_LIMITING,
+      }),
       FeatureGatesModule.forRoot(
         new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
       ),

@@ -37,6 +37,7 @@ import { SsaModule } from '@capi/ssa';
 import { MachineSetModule } from '@capi/machineset';
 import { BufferedLogger } from './buffered-logger';
 import type { ClientFaults } from './client-faults';
+import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
 
 export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
 export const INFRA_API_VERSION = `${INFRA_GROUP}/v1beta2`;
@@ -230,7 +231,12 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
 
   const builder = Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
+      ControllerRuntimeModule.forRoot({
+        kubeconfig: kc,
+        clientMetrics: counts,
+        gracefulShutdownTimeoutMs: 5000,
+        ...TEST_RATE_LIMITING,
+      }),
       FeatureGatesModule.forRoot(
         new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
       ),

@@ -14,7 +14,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { FakeClock } from '@capi/apimachinery/testing';
-import { testReconcileContext } from '@capi/controller-runtime/testing';
+import { TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
 import { clientFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
@@ -52,7 +52,14 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
   const counts = new CountingClientMetrics();
   const moduleRef = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, clientMetrics: counts, gracefulShutdownTimeoutMs: 5000 }),
+      ControllerRuntimeModule.forRoot({
+        kubeconfig: kc,
+        clientMetrics: counts,
+        gracefulShutdownTimeoutMs: 5000,
+        ...TEST_RATE_LIMITING,
+        // Upstream's suite_test.go overrideRateLimit: the MHC's own 15 s would make every check wait.
+        rateLimitIntervals: { machinehealthcheck: TEST_RATE_LIMITING.rateLimitIntervalMs },
+      }),
       SsaModule.forRoot(),
       MachineHealthCheckControllerModule.forRoot({ clock, nodePollIntervalMs: 3_600_000 }),
       ...(opts.withMachineController

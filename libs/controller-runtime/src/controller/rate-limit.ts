@@ -1,0 +1,58 @@
+// Cluster API's reconciler rate limiting (util/controller/controller.go reconcilerWrapper, feature gate
+// ReconcilerRateLimiting: GA and on by default): a request is reconciled at most once per interval, however many
+// events arrive meanwhile. A burst of child events then costs one reconcile, and an object whose status summarises
+// thousands of others (a Cluster over its Machines) is not recomputed on every one of their changes.
+import type { PassiveClock } from '@capi/apimachinery';
+
+/** Upstream's default interval (builder.go); shorter ones are ignored. */
+export const DEFAULT_RECONCILE_RATE_LIMIT_MS = 1000;
+
+/** How often (in admissions) entries whose time has passed are dropped, as upstream's reconcileCache expires them. */
+const SWEEP_EVERY = 1024;
+
+export class ReconcileRateLimit {
+  /** Per request key: the earliest start of its next reconcile (upstream reconcileCacheEntry.ReconcileAfter). */
+  private readonly after = new Map<string, number>();
+  private admitted = 0;
+
+  constructor(
+    readonly intervalMs: number,
+    private readonly clock: PassiveClock,
+  ) {}
+
+  /**
+   * 0 when the request may be reconciled now, and then holds its next reconcile back one interval from now;
+   * otherwise how long it must wait (the reconcile is skipped and requeued after that).
+   */
+  admit(key: string): number {
+    const now = this.clock.now();
+    const after = this.after.get(key);
+    if (after !== undefined && after > now) return after - now;
+    if (++this.admitted % SWEEP_EVERY === 0) this.sweep(now);
+    this.after.set(key, now + this.intervalMs);
+    return 0;
+  }
+
+  /** Upstream DeferNextReconcile: no reconcile of the request before `atMs` (replaces the current entry). */
+  defer(key: string, atMs: number): void {
+    this.after.set(key, atMs);
+  }
+
+  /**
+   * A reconcile's RequeueAfter, raised to the time its next reconcile is held back, or to one interval when that has
+   * passed (upstream: a shorter requeue would only be skipped).
+   */
+  requeueAfter(key: string, requestedMs: number): number {
+    const left = (this.after.get(key) ?? 0) - this.clock.now();
+    return Math.max(requestedMs, left > 0 ? left : this.intervalMs);
+  }
+
+  /** Requests with an entry (for tests and metrics). */
+  size(): number {
+    return this.after.size;
+  }
+
+  private sweep(now: number): void {
+    for (const [key, after] of this.after) if (after <= now) this.after.delete(key);
+  }
+}
