@@ -241,7 +241,9 @@ describe('clusterctl init / delete with our provider components (kube-apiserver)
       [PROVIDER_LABEL]: 'cluster-api',
     });
     const args: string[] = deployment.spec.template.spec.containers[0].args;
-    expect(args).toContain('--feature-gates=RuntimeSDK=true,InPlaceUpdates=true');
+    expect(args).toContain(
+      '--feature-gates=RuntimeSDK=true,InPlaceUpdates=true,PriorityQueue=true,ReconcilerRateLimiting=true',
+    );
     expect(args).toContain('--embedded-provider=true');
     expect(args.join(' ')).not.toContain('${');
     expect(deployment.spec.template.spec.containers[0].image).toBe('registry.example/capi-manager:v0.1.0');

@@ -150,7 +150,7 @@ describe('the manager`s variables', () => {
   it('replaces the flags deploy/ sets and keeps the others', () => {
     expect(withVariableArgs(['--leader-elect', '--feature-gates=RuntimeSDK=true'])).toEqual([
       '--leader-elect',
-      '--feature-gates=RuntimeSDK=${EXP_RUNTIME_SDK:=false},InPlaceUpdates=${EXP_IN_PLACE_UPDATES:=false}',
+      '--feature-gates=RuntimeSDK=${EXP_RUNTIME_SDK:=false},InPlaceUpdates=${EXP_IN_PLACE_UPDATES:=false},PriorityQueue=${EXP_PRIORITY_QUEUE:=true},ReconcilerRateLimiting=${EXP_RECONCILER_RATE_LIMITING:=true}',
       '--embedded-provider=${CAPI_EMBEDDED_PROVIDER:=false}',
     ]);
   });

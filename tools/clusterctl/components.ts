@@ -53,11 +53,12 @@ const MANAGER_NAMESPACE = 'capi-system';
 
 /**
  * The manager flags a user sets through clusterctl variables, with the defaults upstream's core-components use for
- * its feature gates (both off: set EXP_RUNTIME_SDK=true and EXP_IN_PLACE_UPDATES=true for in-place updates).
+ * its feature gates (RuntimeSDK and InPlaceUpdates off: set EXP_RUNTIME_SDK=true and EXP_IN_PLACE_UPDATES=true for
+ * in-place updates; PriorityQueue and ReconcilerRateLimiting on).
  */
 export const MANAGER_VARIABLE_ARGS: Record<string, string> = {
   '--feature-gates':
-    '--feature-gates=RuntimeSDK=${EXP_RUNTIME_SDK:=false},InPlaceUpdates=${EXP_IN_PLACE_UPDATES:=false}',
+    '--feature-gates=RuntimeSDK=${EXP_RUNTIME_SDK:=false},InPlaceUpdates=${EXP_IN_PLACE_UPDATES:=false},PriorityQueue=${EXP_PRIORITY_QUEUE:=true},ReconcilerRateLimiting=${EXP_RECONCILER_RATE_LIMITING:=true}',
   '--embedded-provider': '--embedded-provider=${CAPI_EMBEDDED_PROVIDER:=false}',
 };
 
