@@ -195,7 +195,8 @@ export class Controller {
 
   private async reconcileOne(req: Request): Promise<void> {
     // Too soon after this request's last reconcile: skipped (not a reconcile, so not in the metrics) and requeued.
-    const wait = this.rateLimit?.admit(requestKey(req)) ?? 0;
+    const key = requestKey(req);
+    const wait = this.rateLimit?.admit(key) ?? 0;
     if (wait > 0) return this.queue.addAfter(req, wait);
     const started = this.clock.now();
     let result: Result | void = undefined;
@@ -207,7 +208,7 @@ export class Controller {
       error = e ?? new Error('reconcile threw undefined');
     }
     const elapsedMs = this.clock.now() - started;
-    if (this.options.coalesceSecondaryEvents) this.lastDurationMs.set(requestKey(req), elapsedMs);
+    if (this.options.coalesceSecondaryEvents) this.lastDurationMs.set(key, elapsedMs);
     const decision = decideRequeue(result, error);
     this.metrics?.reconciled(decision.outcome, elapsedMs / 1000, error);
     switch (decision.outcome) {
@@ -217,7 +218,7 @@ export class Controller {
         break;
       case 'requeue_after':
         this.queue.forget(req);
-        this.queue.addAfter(req, this.rateLimit?.requeueAfter(requestKey(req), decision.afterMs!) ?? decision.afterMs!);
+        this.queue.addAfter(req, this.rateLimit?.requeueAfter(key, decision.afterMs!) ?? decision.afterMs!);
         break;
       case 'requeue':
         this.queue.addRateLimited(req);

@@ -18,15 +18,6 @@ describe('ReconcileRateLimit (upstream util/controller reconcilerWrapper)', () =
     expect(limit.admit('ns/a')).toBe(1000);
   });
 
-  it('defers the next reconcile to a later time (DeferNextReconcile), replacing the interval', () => {
-    const clock = new FakeClock();
-    const limit = new ReconcileRateLimit(1000, clock);
-    expect(limit.admit('ns/a')).toBe(0);
-    limit.defer('ns/a', clock.now() + 5000);
-    clock.advance(1000);
-    expect(limit.admit('ns/a')).toBe(4000);
-  });
-
   it('raises a shorter RequeueAfter to the time left, or to one interval once that passed', () => {
     const clock = new FakeClock();
     const limit = new ReconcileRateLimit(1000, clock);

@@ -4,7 +4,10 @@
 // thousands of others (a Cluster over its Machines) is not recomputed on every one of their changes.
 import type { PassiveClock } from '@capi/apimachinery';
 
-/** Upstream's default interval (builder.go); shorter ones are ignored. */
+/**
+ * Upstream's default interval (builder.go), which ignores shorter ones. Not enforced here: tests set shorter intervals
+ * through the Manager, as upstream's tests override the MachineHealthCheck's.
+ */
 export const DEFAULT_RECONCILE_RATE_LIMIT_MS = 1000;
 
 /** How often (in admissions) entries whose time has passed are dropped, as upstream's reconcileCache expires them. */
@@ -33,11 +36,6 @@ export class ReconcileRateLimit {
     return 0;
   }
 
-  /** Upstream DeferNextReconcile: no reconcile of the request before `atMs` (replaces the current entry). */
-  defer(key: string, atMs: number): void {
-    this.after.set(key, atMs);
-  }
-
   /**
    * A reconcile's RequeueAfter, raised to the time its next reconcile is held back, or to one interval when that has
    * passed (upstream: a shorter requeue would only be skipped).
@@ -47,7 +45,7 @@ export class ReconcileRateLimit {
     return Math.max(requestedMs, left > 0 ? left : this.intervalMs);
   }
 
-  /** Requests with an entry (for tests and metrics). */
+  /** Requests with an entry (for tests). */
   size(): number {
     return this.after.size;
   }

@@ -109,7 +109,7 @@ export interface ControllerOptions {
   rateLimiter?: RateLimiter<Request>;
   /**
    * With the ReconcilerRateLimiting gate: the least time between two reconciles of one request (upstream
-   * WithRateLimitInterval); at least, and by default, 1 s.
+   * WithRateLimitInterval, which only takes intervals longer than the 1 s default).
    */
   rateLimitIntervalMs?: number;
 }

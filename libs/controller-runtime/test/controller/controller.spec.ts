@@ -128,6 +128,27 @@ describe('Controller in a Manager', () => {
     spec: {},
   });
 
+  /** `count` Gadgets controlled by the Widget `owner`, created 15 ms apart: a burst of child events for it. */
+  const createChildBurst = async (ns: string, owner: KubeObject, count: number) => {
+    const ownerReferences = [
+      {
+        apiVersion: 'test.capi.io/v1',
+        kind: 'Widget',
+        name: owner.metadata.name!,
+        uid: owner.metadata.uid!,
+        controller: true,
+      },
+    ];
+    for (let i = 0; i < count; i++) {
+      await client.create({
+        apiVersion: 'test.capi.io/v1',
+        kind: 'Gadget',
+        metadata: { name: `g${i}`, namespace: ns, ownerReferences },
+      });
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  };
+
   it('reconciles for-objects, owned objects via owner, and mapped watches; retries errors with backoff', async () => {
     const ns = 'ctl1';
     const calls: string[] = [];
@@ -214,19 +235,9 @@ describe('Controller in a Manager', () => {
     const w = await client.create(widget(ns, 'owner'));
     await manager.start();
     await eventually(() => calls === 1, 'initial reconcile');
-    const owner = [
-      { apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'owner', uid: w.metadata.uid!, controller: true },
-    ];
     // 15 child events spread over ~250 ms, within the 400 ms coalescing window: without coalescing, each reconcile
     // (40 ms) would be followed by another for the events that arrived meanwhile (6 or more in all).
-    for (let i = 0; i < 15; i++) {
-      await client.create({
-        apiVersion: 'test.capi.io/v1',
-        kind: 'Gadget',
-        metadata: { name: `g${i}`, namespace: ns, ownerReferences: owner },
-      });
-      await new Promise((r) => setTimeout(r, 15));
-    }
+    await createChildBurst(ns, w, 15);
     await eventually(() => calls >= 2, 'owner reconciled after the burst');
     await new Promise((r) => setTimeout(r, 600));
     expect(calls).toBeLessThanOrEqual(3);
@@ -253,18 +264,8 @@ describe('Controller in a Manager', () => {
     const w = await client.create(widget(ns, 'owner'));
     await manager.start();
     await eventually(() => starts.length === 1, 'initial reconcile');
-    const owner = [
-      { apiVersion: 'test.capi.io/v1', kind: 'Widget', name: 'owner', uid: w.metadata.uid!, controller: true },
-    ];
     // Ten child events within ~150 ms: one reconcile for all of them, once the interval has passed.
-    for (let i = 0; i < 10; i++) {
-      await client.create({
-        apiVersion: 'test.capi.io/v1',
-        kind: 'Gadget',
-        metadata: { name: `g${i}`, namespace: ns, ownerReferences: owner },
-      });
-      await new Promise((r) => setTimeout(r, 15));
-    }
+    await createChildBurst(ns, w, 10);
     await eventually(() => starts.length >= 3, 'reconciled after the burst, then after the requeue');
     await new Promise((r) => setTimeout(r, 400));
     expect(starts).toHaveLength(3);
