@@ -11,6 +11,7 @@ import {
   createNamespace,
   createReadyCluster,
   createRunningMachine,
+  inPlaceUpdateCompleted,
   ref,
   triggerInPlaceUpdate,
 } from './support/fixtures';
@@ -55,12 +56,7 @@ describe('Machine controller: UpdateMachine on composed updaters (envtest)', () 
   });
 
   const getMachine = (name: string) => h.client.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, name));
-  const completed = (name: string) =>
-    eventually(
-      async () =>
-        conditionOf(await getMachine(name), 'Updating')?.reason === 'NotUpdating' && callsFor(name).length > 0,
-      `${name} completed`,
-    );
+  const completed = (name: string) => inPlaceUpdateCompleted(h.client, ns, name);
 
   it('without a record: every updater, in ExtensionConfig name order (the order of the Can* hooks)', async () => {
     await createRunningMachine(h.client, ns, 'all');

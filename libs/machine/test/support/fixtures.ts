@@ -202,6 +202,23 @@ export async function triggerInPlaceUpdate(
   if (parts.pending !== false) await annotate(c, ref(MACHINE_API, 'Machine', ns, name), PENDING_UPDATE_MACHINE);
 }
 
+/**
+ * Waits until Machine `name` has completed an in-place update: the markers the trigger set are gone (the controller
+ * removes them last) and Updating is NotUpdating. The condition alone is not enough: it reads NotUpdating before the
+ * trigger too, until the first reconcile after it writes status.
+ */
+export function inPlaceUpdateCompleted(c: KubeClient, ns: string, name: string): Promise<KubeObject> {
+  return eventually(async () => {
+    const m = await c.get<KubeObject>(ref(MACHINE_API, 'Machine', ns, name));
+    const annotations = m.metadata.annotations ?? {};
+    const done =
+      !(UPDATE_IN_PROGRESS_ANNOTATION in annotations) &&
+      !(PENDING_HOOKS_ANNOTATION in annotations) &&
+      conditionOf(m, 'Updating')?.reason === 'NotUpdating';
+    return done && m;
+  }, `${ns}/${name}: in-place update completed`);
+}
+
 /** A core/v1 Event as the tests read it. */
 export interface CoreEvent extends KubeObject {
   reason: string;
