@@ -55,6 +55,15 @@ describe('LRUExpireCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('takes memory per entry, not for its bound up front (a big bound costs nothing while the cache is small)', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const cache = new LRUExpireCache<number>({ max: 1_000_000 });
+    // Preallocating for 1,000,000 entries would be two 4 MB Uint32Arrays (lru-cache's linked list) at least.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1 << 20);
+    cache.add('a', 1, 1000);
+    expect(cache.get('a')).toBe(1);
+  });
+
   it('rejects a bad bound', () => {
     expect(() => new LRUExpireCache({ max: 0 })).toThrow(/max/);
   });
