@@ -49,23 +49,6 @@ describe('SsaCache', () => {
     expect(cache.size).toBe(2);
   });
 
-  it("keeps the keys of an object's two newest resourceVersions; unscoped keys and other objects are kept", () => {
-    const cache = new SsaCache({ controllerName: 'c', clock: new FakeClock(1_000) });
-    const m1 = (rv: string) => ({ object: 'M.ns/m1', resourceVersion: rv });
-    cache.add('m1.1.a', m1('1'));
-    cache.add('m1.1.b', m1('1'));
-    cache.add('m2.1.a', { object: 'M.ns/m2', resourceVersion: '1' });
-    cache.add('m1.owned:x.a');
-    cache.add('m1.2.a', m1('2'));
-    cache.add('m1.2.a', m1('2')); // the same version again: nothing dropped
-    expect(['m1.1.a', 'm1.1.b', 'm1.2.a'].map((k) => cache.peek(k))).toEqual([true, true, true]);
-    cache.add('m1.3.a', m1('3'));
-    expect(['m1.1.a', 'm1.1.b', 'm1.2.a', 'm1.3.a'].map((k) => cache.peek(k))).toEqual([false, false, true, true]);
-    expect(cache.peek('m2.1.a')).toBe(true);
-    expect(cache.peek('m1.owned:x.a')).toBe(true);
-    expect(cache.size).toBe(4);
-  });
-
   it('counts hits and misses by kind and controller', async () => {
     const registry = new Registry();
     const a = new SsaCache({ controllerName: 'machineset', registry, clock: new FakeClock(1_000) });

@@ -14,26 +14,6 @@ export const DEFAULT_SSA_CACHE_TTL_MS = 30 * 60 * 1000;
  */
 export const DEFAULT_SSA_CACHE_MAX_ENTRIES = 250_000;
 
-/**
- * Resourceversions of one object whose keys are kept. Upstream keeps every key for the TTL, but a key holds the
- * resourceVersion the intent was checked against, and a process's reads only move forward: once the cache has keys
- * for a newer version, an older one can only be presented by a reconcile that read just before that write. Two
- * versions keep that case a hit; the older ones (about 20 per Machine and controller in a rollout, each kept 30 min)
- * were most of the manager's SSA cache memory.
- */
-export const SSA_CACHE_VERSIONS_PER_OBJECT = 2;
-
-/** What a key was computed for: the object ("<GVK>.<namespace/name>") and the resourceVersion it was checked at. */
-export interface SsaCacheKeyScope {
-  object: string;
-  resourceVersion: string;
-}
-
-interface ObjectVersions {
-  /** Oldest first, at most SSA_CACHE_VERSIONS_PER_OBJECT. */
-  versions: { resourceVersion: string; keys: string[] }[];
-}
-
 export interface SsaCacheOptions {
   /** Label value of the hit/miss metrics, e.g. "machineset". */
   controllerName: string;
@@ -66,8 +46,6 @@ export class SsaCache {
   private readonly metrics?: SsaCacheMetrics;
   /** Keys only (the value is unused); every add() gives a key the same TTL, so the oldest entry expires first. */
   private readonly entries: LRUExpireCache<true>;
-  /** The keys of each object's newest versions; expires with them (same TTL, refreshed by each add with a scope). */
-  private readonly objects: LRUExpireCache<ObjectVersions>;
 
   constructor(opts: SsaCacheOptions) {
     if (!opts.controllerName) throw new Error('SsaCache: controllerName is required');
@@ -78,29 +56,12 @@ export class SsaCache {
     if (!Number.isInteger(maxEntries) || maxEntries < 1)
       throw new Error(`SsaCache: maxEntries must be a positive integer, got ${maxEntries}`);
     this.entries = new LRUExpireCache({ max: maxEntries, clock: opts.clock });
-    this.objects = new LRUExpireCache({ max: maxEntries, clock: opts.clock });
     this.metrics = opts.registry ? ssaCacheMetrics(opts.registry) : undefined;
   }
 
-  /**
-   * Adds or refreshes `key` (new TTL, most recently used). With `scope`, the key belongs to that object's version:
-   * the keys of versions older than the newest SSA_CACHE_VERSIONS_PER_OBJECT added for the object are dropped.
-   */
-  add(key: string, scope?: SsaCacheKeyScope): void {
+  /** Adds or refreshes `key` (new TTL, most recently used). */
+  add(key: string): void {
     this.entries.add(key, true, this.ttlMs);
-    if (scope) this.track(key, scope);
-  }
-
-  private track(key: string, { object, resourceVersion }: SsaCacheKeyScope): void {
-    const tracked = this.objects.get(object) ?? { versions: [] };
-    let version = tracked.versions.find((v) => v.resourceVersion === resourceVersion);
-    if (!version) {
-      tracked.versions.push((version = { resourceVersion, keys: [] }));
-      while (tracked.versions.length > SSA_CACHE_VERSIONS_PER_OBJECT)
-        for (const old of tracked.versions.shift()!.keys) this.entries.remove(old);
-    }
-    if (!version.keys.includes(key)) version.keys.push(key);
-    this.objects.add(object, tracked, this.ttlMs);
   }
 
   /** Whether `key` is cached and not expired; counts a hit or miss for `kind`. Expired keys are dropped. */
@@ -117,7 +78,6 @@ export class SsaCache {
 
   /** Drops expired entries (upstream does this from a background loop; add() drops those at the old end). */
   purgeExpired(): number {
-    this.objects.purgeExpired();
     return this.entries.purgeExpired();
   }
 
@@ -128,6 +88,5 @@ export class SsaCache {
 
   clear(): void {
     this.entries.clear();
-    this.objects.clear();
   }
 }

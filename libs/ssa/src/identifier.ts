@@ -28,10 +28,5 @@ export function computeRequestIdentifier(resourceVersion: string, prepared: Kube
 
 /** computeRequestIdentifier with `hashObject(prepared)` already computed (one hash for several keys). */
 export function requestIdentifier(resourceVersion: string, prepared: KubeObject, hash: number): string {
-  return `${objectIdentifier(prepared)}.${resourceVersion}.${hash}`;
-}
-
-/** "<GVK>.<namespace/name>": the object part of a request identifier. */
-export function objectIdentifier(prepared: KubeObject): string {
-  return `${gvkString(prepared)}.${objectKeyString(prepared)}`;
+  return `${gvkString(prepared)}.${objectKeyString(prepared)}.${resourceVersion}.${hash}`;
 }

@@ -6,7 +6,7 @@
 import { cloneJson, type KubeObject } from '@capi/apimachinery';
 import type { Client } from '@capi/controller-runtime';
 import type { SsaCache } from './cache';
-import { hashObject, objectIdentifier, requestIdentifier } from './identifier';
+import { hashObject, requestIdentifier } from './identifier';
 import { ownedValuesDigest } from './owned-values';
 import { prepareModified } from './prepare';
 
@@ -94,11 +94,7 @@ export async function patch(client: Client, modified: KubeObject, opts: SsaPatch
     // same intent to that resourceVersion is known to be a no-op.
     const newRv = applied.metadata?.resourceVersion;
     const hash = hashObject(hashed);
-    if (newRv)
-      opts.cache!.add(requestIdentifier(newRv, hashed, hash), {
-        object: objectIdentifier(hashed),
-        resourceVersion: newRv,
-      });
+    if (newRv) opts.cache!.add(requestIdentifier(newRv, hashed, hash));
     const owned = ownedValuesDigest(applied, opts.fieldOwner);
     if (owned) opts.cache!.add(requestIdentifier(`owned:${owned}`, hashed, hash));
   }

@@ -118,14 +118,6 @@ describe('ssa.patch against an API server (envtest)', () => {
     expect(after.modified.metadata.labels).toEqual({ other: 'writer' });
   });
 
-  it("keeps the resourceVersion keys of an object's two newest versions only (the owned-values keys stay)", async () => {
-    const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
-    for (const size of [1, 2, 3]) expect((await reconcile(cache, widget('w-versions', { size }))).writes).toBe(1);
-    // Each apply added a key for its resourceVersion and one for the owned values; the first version's is gone.
-    expect(cache.size).toBe(5);
-    expect((await reconcile(cache, widget('w-versions', { size: 3 }))).writes).toBe(0);
-  });
-
   it('someone else changing a field we own, or a new intent, makes the next reconcile do 1 real apply', async () => {
     const cache = new SsaCache({ controllerName: 'test', clock: new FakeClock(0) });
     const intent = widget('w-taken', { size: 3 });
