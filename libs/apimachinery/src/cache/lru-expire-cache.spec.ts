@@ -58,7 +58,7 @@ describe('LRUExpireCache', () => {
   it('takes memory per entry, not for its bound up front (a big bound costs nothing while the cache is small)', () => {
     const before = process.memoryUsage().arrayBuffers;
     const cache = new LRUExpireCache<number>({ max: 1_000_000 });
-    // Preallocating for 1,000,000 entries would be two 4 MB Uint32Arrays (lru-cache's linked list) at least.
+    // Preallocating for 1,000,000 entries (as lru-cache does for its `max`) would be 4 MB typed arrays at least.
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1 << 20);
     cache.add('a', 1, 1000);
     expect(cache.get('a')).toBe(1);

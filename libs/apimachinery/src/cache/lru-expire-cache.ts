@@ -1,7 +1,10 @@
-// A size-bounded cache whose entries expire (k8s.io/apimachinery/pkg/util/cache/lruexpirecache.go), stored in
-// lru-cache's LRUCache. Expiry is checked against an injectable clock on every read rather than with lru-cache's own
-// TTL timers, so a fake clock moves it exactly.
-import { LRUCache } from 'lru-cache';
+// A size-bounded cache whose entries expire (k8s.io/apimachinery/pkg/util/cache/lruexpirecache.go). Expiry is checked
+// against an injectable clock on every read, so a fake clock moves it exactly.
+//
+// Every caller gives all entries one TTL and reads never reorder, so the entry added longest ago is both the next to
+// expire and the next to evict: a Map's insertion order is all the bookkeeping needed. (lru-cache, used before, keeps
+// five parallel arrays and a wrapper per entry for recency on reads: about twice the memory per entry of the SSA
+// caches, which hold tens of thousands of keys at fleet scale.)
 import { realClock, type PassiveClock } from '../clock/clock';
 
 export interface LRUExpireCacheOptions {
@@ -20,15 +23,15 @@ interface Entry<V> {
  * reorder entries: with one TTL for every entry, the oldest entry is also the first to expire.
  */
 export class LRUExpireCache<V> {
-  private readonly lru: LRUCache<string, Entry<V>>;
+  /** In add() order: the first entry is the one added (or re-added) longest ago. */
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly max: number;
   private readonly clock: PassiveClock;
 
   constructor(opts: LRUExpireCacheOptions) {
     if (!Number.isInteger(opts.max) || opts.max < 1)
       throw new Error(`LRUExpireCache: max must be a positive integer, got ${opts.max}`);
-    // A count bound through maxSize (every entry size 1), not `max`: with `max`, lru-cache preallocates its arrays
-    // for that many entries up front (about 40 bytes each), which a 250,000-entry SSA cache pays while nearly empty.
-    this.lru = new LRUCache({ maxSize: opts.max, sizeCalculation: () => 1 });
+    this.max = opts.max;
     this.clock = opts.clock ?? realClock;
   }
 
@@ -38,43 +41,48 @@ export class LRUExpireCache<V> {
    */
   add(key: string, value: V, ttlMs: number): void {
     const now = this.clock.now();
-    for (;;) {
-      const oldest = this.lru.rkeys().next();
-      if (oldest.done || this.lru.peek(oldest.value)!.expiresAt > now) break;
-      this.lru.delete(oldest.value);
+    for (const [k, e] of this.entries) {
+      if (e.expiresAt > now) break;
+      this.entries.delete(k);
     }
-    this.lru.set(key, { value, expiresAt: now + ttlMs });
+    this.entries.delete(key); // re-adding moves the key to the new end
+    this.entries.set(key, { value, expiresAt: now + ttlMs });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** The value of `key`, or undefined when absent or expired (an expired entry is dropped). */
   get(key: string): V | undefined {
-    const e = this.lru.peek(key);
+    const e = this.entries.get(key);
     if (!e) return undefined;
     if (e.expiresAt <= this.clock.now()) {
-      this.lru.delete(key);
+      this.entries.delete(key);
       return undefined;
     }
     return e.value;
   }
 
   remove(key: string): void {
-    this.lru.delete(key);
+    this.entries.delete(key);
   }
 
   /** Drops every expired entry; returns how many. */
   purgeExpired(): number {
     const now = this.clock.now();
-    const expired = [...this.lru.rkeys()].filter((k) => this.lru.peek(k)!.expiresAt <= now);
-    for (const k of expired) this.lru.delete(k);
-    return expired.length;
+    let dropped = 0;
+    for (const [k, e] of this.entries)
+      if (e.expiresAt <= now) {
+        this.entries.delete(k);
+        dropped++;
+      }
+    return dropped;
   }
 
   /** Stored entries, expired ones not yet dropped included. */
   get size(): number {
-    return this.lru.size;
+    return this.entries.size;
   }
 
   clear(): void {
-    this.lru.clear();
+    this.entries.clear();
   }
 }
