@@ -28,5 +28,7 @@ export function computeRequestIdentifier(resourceVersion: string, prepared: Kube
 
 /** computeRequestIdentifier with `hashObject(prepared)` already computed (one hash for several keys). */
 export function requestIdentifier(resourceVersion: string, prepared: KubeObject, hash: number): string {
-  return `${gvkString(prepared)}.${objectKeyString(prepared)}.${resourceVersion}.${hash}`;
+  // join, not a template literal: the cache keeps tens of thousands of these for 30 min, and V8 keeps a template's
+  // result as a tree of its parts (about 400 bytes an entry in the cache's Map) where join makes one flat string (about 200).
+  return [gvkString(prepared), objectKeyString(prepared), resourceVersion, hash].join('.');
 }
