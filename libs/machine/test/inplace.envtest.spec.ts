@@ -21,6 +21,7 @@ import {
   createNode,
   createReadyCluster,
   createRunningMachine,
+  inPlaceUpdateCompleted,
   provisionBootstrap,
   provisionInfra,
   ref,
@@ -189,10 +190,7 @@ describe('Machine controller in-place phase (envtest, InPlaceUpdates on)', () =>
     const before = await refusedStatusWrites();
     done = true;
     h.clock.advance(1000);
-    await eventually(async () => {
-      const m = await getMachine('own-writes');
-      return cond(m, 'Updating')?.reason === 'NotUpdating' && !(PENDING_HOOKS_ANNOTATION in annotationsOf(m)) && m;
-    }, 'completed');
+    await inPlaceUpdateCompleted(h.client, ns, 'own-writes');
     await settle(h.manager, ['machine']);
     // The completion patches (markers, then markAsDone) and the status write are one reconcile: the conditions are
     // rebased on a copy that has those writes, not on an older cached one (which the server refuses with a 409).
