@@ -1,6 +1,7 @@
-// The manager as its own process, as `npm start` runs it (apps/manager/src/main.ts through swc), for end-to-end tests
-// against a management cluster: ready once its /readyz answers 200, stopped with SIGTERM (SIGKILL after a grace), and
-// killed with the test process if that exits first (ManagedProcess's exit hook).
+// The manager as its own process, for end-to-end tests against a management cluster: as `npm start` runs it
+// (apps/manager/src/main.ts through swc) or, given `main`, a compiled main.js as the image runs it (deploy/build.mjs).
+// Ready once its /readyz answers 200, stopped with SIGTERM (SIGKILL after a grace), and killed with the test process if
+// that exits first (ManagedProcess's exit hook).
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { freePort, ManagedProcess } from '@capi/kube-control-plane';
@@ -30,29 +31,32 @@ function status(url: string): Promise<number> {
   });
 }
 
-/** Starts `apps/manager/src/main.ts` with `flags` (metrics and health on free loopback ports), logging to `logPath`. */
+export interface ManagerProcessOptions {
+  readyTimeoutMs?: number;
+  /** A compiled `dist/apps/manager/src/main.js` to run with plain node; default: main.ts from source through swc. */
+  main?: string;
+}
+
+/** Starts the manager with `flags` (metrics and health on free loopback ports), logging to `logPath`. */
 export async function startManagerProcess(
   flags: string[],
   logPath: string,
-  readyTimeoutMs = MANAGER_READY_TIMEOUT_MS,
+  { readyTimeoutMs = MANAGER_READY_TIMEOUT_MS, main }: ManagerProcessOptions = {},
 ): Promise<ManagerProcess> {
   const [health, metrics] = [await freePort(), await freePort()];
   const tsconfig = join(REPO_ROOT, 'tsconfig.json');
+  const entry = main ? [main] : ['-r', '@swc-node/register', join(REPO_ROOT, 'apps/manager/src/main.ts')];
   const proc = new ManagedProcess({
     component: 'manager',
     binary: process.execPath,
-    args: [
-      '-r',
-      '@swc-node/register',
-      join(REPO_ROOT, 'apps/manager/src/main.ts'),
-      ...flags,
-      `--health-addr=127.0.0.1:${health}`,
-      `--metrics-bind-address=127.0.0.1:${metrics}`,
-    ],
+    args: [...entry, ...flags, `--health-addr=127.0.0.1:${health}`, `--metrics-bind-address=127.0.0.1:${metrics}`],
     logPath,
     cwd: REPO_ROOT,
-    // What tools/scripts/start.mjs (npm start) sets; jest's own variables are left out of the manager's environment.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: tsconfig, SWC_NODE_PROJECT: tsconfig },
+    // From source: what tools/scripts/start.mjs (npm start) sets. Compiled: the repository's packages, which the image
+    // has in /app/node_modules above its dist/. Jest's own variables are left out of the manager's environment.
+    env: main
+      ? { PATH: process.env.PATH, HOME: process.env.HOME, NODE_PATH: join(REPO_ROOT, 'node_modules') }
+      : { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: tsconfig, SWC_NODE_PROJECT: tsconfig },
   });
   const healthUrl = `http://127.0.0.1:${health}`;
   await proc.start(async () => (await status(`${healthUrl}/readyz`)) === 200, readyTimeoutMs);
