@@ -5,7 +5,8 @@
 // {"ready":true} once started. Besides the manager's log, one {"updater":...} line each time the updater's host
 // backend applies an update, saying whether the update was performed afresh (an "in progress" answer came first) or
 // was an idempotent repeat of a completed one: the updater's side of "UpdateMachine completed twice".
-// Usage: node -r @swc-node/register manager-child.ts <manager flags...>
+// Usage: node <deploy/build.mjs --project tools/bench/tsconfig.manager-child.json output>/tools/bench/manager-child.js
+// <manager flags...> (manager-process.ts builds and runs it), or node -r @swc-node/register manager-child.ts from source.
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { CanUpdateMachineObjects, HookObject } from '@capi/api';

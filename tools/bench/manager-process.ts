@@ -1,20 +1,41 @@
-// The manager of the rollout and etcd-chaos benches as a child process (manager-child.ts) against an API server given
-// by --kubeconfig, and what the benches read of it: its log (UpdateMachine completions as the manager logs them, counted as tools/fuzz/manager-chaos
+// The manager of the rollout and etcd-chaos benches as a child process (manager-child.ts, compiled once per bench run
+// as deploy/build.mjs compiles the image's manager, so that its memory and CPU are what the image's would be, without
+// swc and the TypeScript compiler it loads) against an API server given by --kubeconfig, and what the benches read of it: its log (UpdateMachine completions as the manager logs them, counted as tools/fuzz/manager-chaos
 // counts them; the updater's host updates; error lines) and its /metrics (failed requests, reconcile errors).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { countCompletions } from '../fuzz/manager-chaos';
 
 const REPO_ROOT = resolve(__dirname, '../..');
-const CHILD = join(__dirname, 'manager-child.ts');
+/** <out>/tools/bench/manager-child.js once built (see compiledChild). */
+let compiled: string | undefined;
 /** SIGTERM, then SIGKILL after this long. */
 const STOP_GRACE_MS = 10_000;
 
 export interface ManagerErrorLine {
   time: number;
   msg: string;
+}
+
+/**
+ * Builds manager-child.ts with deploy/build.mjs into a folder of its own under dist/ (so the repository's
+ * node_modules resolve; removed when this process exits) the first time a manager starts; the path of its .js.
+ */
+function compiledChild(): string {
+  if (compiled) return compiled;
+  mkdirSync(join(REPO_ROOT, 'dist'), { recursive: true });
+  const out = mkdtempSync(join(REPO_ROOT, 'dist', 'bench-manager-'));
+  process.on('exit', () => rmSync(out, { recursive: true, force: true }));
+  process.stderr.write(`building the manager as the image does (deploy/build.mjs) into ${out}\n`);
+  execFileSync(
+    process.execPath,
+    [join(REPO_ROOT, 'deploy/build.mjs'), '--project', join(__dirname, 'tsconfig.manager-child.json'), out],
+    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  compiled = join(out, 'tools/bench/manager-child.js');
+  return compiled;
 }
 
 export class BenchManagerProcess {
@@ -64,10 +85,9 @@ export class BenchManagerProcess {
   ): Promise<BenchManagerProcess> {
     const proc = spawn(
       process.execPath,
-      ['-r', '@swc-node/register', CHILD, ...flags, `--metrics-bind-address=127.0.0.1:${metricsPort}`],
+      [compiledChild(), ...flags, `--metrics-bind-address=127.0.0.1:${metricsPort}`],
       {
         cwd: REPO_ROOT,
-        env: { ...process.env, SWC_NODE_PROJECT: join(REPO_ROOT, 'tsconfig.json') },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
