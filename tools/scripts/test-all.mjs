@@ -5,7 +5,12 @@
 // --target=unit (npm run test:unit) runs the unit pass alone: the specs that need no API server, binary, port or child
 // process, i.e. those under src/ in libs and apps (jest.preset.js has the rule, and the one for tools/).
 // Usage: npm test [-- --target=embedded|kube|unit] [-- <extra nx args, e.g. --projects=api>]
-import { spawnSync } from 'node:child_process';
+//
+// Two suites run at a time (nx.json "parallel": 2, on 2 cores). In the full embedded pass the tools project (the
+// end-to-end suites, about 70 % of that pass, mostly waiting on the processes they start) would otherwise start last,
+// as nx schedules the projects others depend on first, and then run alone: there it runs in a lane of its own from the
+// start, beside one nx lane for every other project.
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { kubeAssets } from '../kube/assets.mjs';
@@ -55,15 +60,71 @@ for (const target of targets) {
     );
   }
   const started = Date.now();
-  const run = spawnSync('npx', ['nx', 'run-many', '-t', 'test', '--outputStyle=stream', '--skipNxCache', ...nxArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    env,
-  });
+  const ok =
+    target === 'embedded' && nxArgs.length === 0
+      ? await toolsBesideTheRest(env)
+      : run('npx', ['nx', 'run-many', '-t', 'test', '--outputStyle=stream', '--skipNxCache', ...nxArgs], env);
   console.log(
     `test-all: ${target} ${target === 'unit' ? 'pass' : 'target'} done in ${Math.round((Date.now() - started) / 1000)} s`,
   );
-  if (run.status !== 0) status = 1;
+  if (!ok) status = 1;
+}
+
+/** Runs a command to its end with the output inherited; whether it exited 0. */
+function run(command, args, env) {
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit', env }).status === 0;
+}
+
+/**
+ * The tools project's jest (as nx runs its inferred target: in tools/, with the same env) in one lane and nx's
+ * run-many of every other project in the other, after the live view's page both lanes' tests need is built once.
+ */
+async function toolsBesideTheRest(env) {
+  if (!run('npx', ['nx', 'run', 'live-view:build-web', '--outputStyle=stream', '--skipNxCache'], env)) return false;
+  const toolsEnv = {
+    ...env,
+    TS_NODE_COMPILER_OPTIONS: JSON.stringify({
+      moduleResolution: 'node10',
+      module: 'commonjs',
+      customConditions: null,
+    }),
+  };
+  const lanes = [
+    lane('npx', ['jest'], join(root, 'tools'), toolsEnv, 'tools: '),
+    lane(
+      'npx',
+      ['nx', 'run-many', '-t', 'test', '--exclude=tools', '--parallel=1', '--excludeTaskDependencies'].concat([
+        '--outputStyle=stream',
+        '--skipNxCache',
+      ]),
+      root,
+      env,
+      '',
+    ),
+  ];
+  return (await Promise.all(lanes)).every(Boolean);
+}
+
+/** Starts a command whose output lines are printed with `prefix` (nx's stream style); resolves to whether it exited 0. */
+function lane(command, args, cwd, env, prefix) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      let carry = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (d) => {
+        const lines = (carry + d).split('\n');
+        carry = lines.pop();
+        for (const l of lines) process.stdout.write(`${prefix}${l}\n`);
+      });
+      stream.on('end', () => carry && process.stdout.write(`${prefix}${carry}\n`));
+    }
+    child.on('error', (e) => {
+      console.log(`error: ${command} ${args.join(' ')}: ${e.message}`);
+      resolve(false);
+    });
+    child.on('close', (code) => resolve(code === 0));
+  });
 }
 
 const indent = (text) =>
