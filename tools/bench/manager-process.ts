@@ -1,12 +1,14 @@
 // The manager of the rollout and etcd-chaos benches as a child process (manager-child.ts, compiled once per bench run
 // as deploy/build.mjs compiles the image's manager, so that its memory and CPU are what the image's would be, without
-// swc and the TypeScript compiler it loads) against an API server given by --kubeconfig, and what the benches read of it: its log (UpdateMachine completions as the manager logs them, counted as tools/fuzz/manager-chaos
-// counts them; the updater's host updates; error lines) and its /metrics (failed requests, reconcile errors).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// swc and the TypeScript compiler it loads) against an API server given by --kubeconfig, and what the benches read of
+// it: its log (UpdateMachine completions as the manager logs them, counted as tools/fuzz/manager-chaos counts them; the
+// updater's host updates; error lines) and its /metrics (failed requests, reconcile errors).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { countCompletions } from '../fuzz/manager-chaos';
+import { buildCompiledManager } from '../kube/manager-process';
 
 const REPO_ROOT = resolve(__dirname, '../..');
 /** <out>/tools/bench/manager-child.js once built (see compiledChild). */
@@ -29,11 +31,7 @@ function compiledChild(): string {
   const out = mkdtempSync(join(REPO_ROOT, 'dist', 'bench-manager-'));
   process.on('exit', () => rmSync(out, { recursive: true, force: true }));
   process.stderr.write(`building the manager as the image does (deploy/build.mjs) into ${out}\n`);
-  execFileSync(
-    process.execPath,
-    [join(REPO_ROOT, 'deploy/build.mjs'), '--project', join(__dirname, 'tsconfig.manager-child.json'), out],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  buildCompiledManager(out, join(__dirname, 'tsconfig.manager-child.json'));
   compiled = join(out, 'tools/bench/manager-child.js');
   return compiled;
 }

@@ -1,18 +1,18 @@
 // End to end on a real management cluster (kube pass only): etcd + kube-apiserver, the CRDs and RBAC of deploy/ applied
 // with kubectl and the manager's ServiceAccount token from `kubectl create token` (tools/kube/management-cluster.ts, as
 // `npm run kube:up` does); the manager as its own process, compiled as the container image runs it (deploy/build.mjs,
-// then node dist/apps/manager/src/main.js; the other suites run it from source), with that ServiceAccount's kubeconfig, the in-memory provider and reference updater (--embedded-provider), the gates on and
-// leader election; then the demo flow through the admin kubeconfig. Default provisioning and update timings (1.5 s
-// boot, 15-19 s per in-place update), so this takes about three minutes.
-import { execFileSync } from 'node:child_process';
+// then node dist/apps/manager/src/main.js; the other suites run it from source), with that ServiceAccount's kubeconfig,
+// the in-memory provider and reference updater (--embedded-provider), the gates on and leader election; then the demo
+// flow through the admin kubeconfig. Default provisioning and update timings (1.5 s boot, 15-19 s per in-place update),
+// so this takes about three minutes.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeClient } from '@capi/controller-runtime';
 import { API_WARNINGS_LOGGER, LEADER_ELECTION_ID } from '@capi/manager';
-import { REPO_ROOT, startManagementCluster, type ManagementCluster } from '../kube/management-cluster';
-import { startManagerProcess, type ManagerProcess } from '../kube/manager-process';
+import { startManagementCluster, type ManagementCluster } from '../kube/management-cluster';
+import { buildCompiledManager, startManagerProcess, type ManagerProcess } from '../kube/manager-process';
 import { DemoRun, type DemoResult } from './flow';
 import { itChecksTheDemoOutcome } from './testing/outcome';
 
@@ -27,7 +27,7 @@ let result: DemoResult;
 
 beforeAll(async () => {
   const dist = join(dir, 'dist');
-  execFileSync(process.execPath, [join(REPO_ROOT, 'deploy/build.mjs'), dist], { cwd: REPO_ROOT, stdio: 'pipe' });
+  buildCompiledManager(dist);
   cluster = await startManagementCluster({ dir });
   manager = await startManagerProcess(
     [

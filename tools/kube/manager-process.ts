@@ -2,6 +2,7 @@
 // (apps/manager/src/main.ts through swc) or, given `main`, a compiled main.js as the image runs it (deploy/build.mjs).
 // Ready once its /readyz answers 200, stopped with SIGTERM (SIGKILL after a grace), and killed with the test process if
 // that exits first (ManagedProcess's exit hook).
+import { execFileSync } from 'node:child_process';
 import { get } from 'node:http';
 import { join } from 'node:path';
 import { freePort, ManagedProcess } from '@capi/kube-control-plane';
@@ -31,9 +32,18 @@ function status(url: string): Promise<number> {
   });
 }
 
+/**
+ * Builds the manager into `out` as the image's build does (deploy/build.mjs; `project`: a tsconfig extending
+ * deploy/tsconfig.build.json with more entry files); throws with the build's error output if it fails.
+ */
+export function buildCompiledManager(out: string, project?: string): void {
+  const args = [join(REPO_ROOT, 'deploy/build.mjs'), ...(project ? ['--project', project] : []), out];
+  execFileSync(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
 export interface ManagerProcessOptions {
   readyTimeoutMs?: number;
-  /** A compiled `dist/apps/manager/src/main.js` to run with plain node; default: main.ts from source through swc. */
+  /** A compiled main.js (buildCompiledManager's dist/apps/manager/src/main.js) run with plain node; default: swc. */
   main?: string;
 }
 

@@ -76,40 +76,28 @@ function run(command, args, env) {
 }
 
 /**
- * The tools project's jest (as nx runs its inferred target: in tools/, with the same env) in one lane and nx's
- * run-many of every other project in the other, after the live view's page both lanes' tests need is built once.
+ * The tools project's jest (in tools/, as nx's inferred target runs it) in one lane, its output prefixed as nx prefixes
+ * it, and nx's run-many of every other project in the other, after the live view's page both lanes' tests need is built
+ * once (hence --excludeTaskDependencies).
  */
 async function toolsBesideTheRest(env) {
   if (!run('npx', ['nx', 'run', 'live-view:build-web', '--outputStyle=stream', '--skipNxCache'], env)) return false;
-  const toolsEnv = {
-    ...env,
-    TS_NODE_COMPILER_OPTIONS: JSON.stringify({
-      moduleResolution: 'node10',
-      module: 'commonjs',
-      customConditions: null,
-    }),
-  };
+  const rest = ['run-many', '-t', 'test', '--exclude=tools', '--parallel=1', '--excludeTaskDependencies'];
   const lanes = [
-    lane('npx', ['jest'], join(root, 'tools'), toolsEnv, 'tools: '),
-    lane(
-      'npx',
-      ['nx', 'run-many', '-t', 'test', '--exclude=tools', '--parallel=1', '--excludeTaskDependencies'].concat([
-        '--outputStyle=stream',
-        '--skipNxCache',
-      ]),
-      root,
-      env,
-      '',
-    ),
+    lane('npx', ['jest'], join(root, 'tools'), env, 'tools: '),
+    lane('npx', ['nx', ...rest, '--outputStyle=stream', '--skipNxCache'], root, env),
   ];
   return (await Promise.all(lanes)).every(Boolean);
 }
 
-/** Starts a command whose output lines are printed with `prefix` (nx's stream style); resolves to whether it exited 0. */
+/**
+ * Starts a command; resolves to whether it exited 0. Its output is inherited, or with `prefix` printed line by line
+ * with that prefix.
+ */
 function lane(command, args, cwd, env, prefix) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [child.stdout, child.stderr]) {
+    const child = spawn(command, args, { cwd, env, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    for (const stream of prefix ? [child.stdout, child.stderr] : []) {
       let carry = '';
       stream.setEncoding('utf8');
       stream.on('data', (d) => {
