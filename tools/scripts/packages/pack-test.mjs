@@ -105,19 +105,20 @@ async function main() {
     manager.stderr.on('data', (b) => log.push(b.toString()));
     manager.stdout.on('data', (b) => stdout.push(b.toString()));
     const exited = new Promise((resolve) => manager.once('exit', (code, signal) => resolve({ code, signal })));
+    const banner = `Example provider ready. kubeconfig: ${join(data, 'kubeconfig')}`;
+    // The log line (stderr) comes first, then the banner (stdout): two pipes, so wait for both before checking either.
     const ready = await Promise.race([
       (async () => {
-        while (!log.join('').includes('example provider started')) await new Promise((r) => setTimeout(r, 100));
+        while (!log.join('').includes('example provider started') || !stdout.join('').includes(banner))
+          await new Promise((r) => setTimeout(r, 100));
         return true;
       })(),
       exited.then(() => false),
       new Promise((r) => setTimeout(() => r(false), 60_000).unref()),
     ]);
-    if (!ready || !existsSync(join(data, 'kubeconfig')))
+    if (!log.join('').includes('example provider started') || !existsSync(join(data, 'kubeconfig')))
       throw new Error(`the example manager did not start:\n${log.join('').slice(-4000)}`);
-    const banner = `Example provider ready. kubeconfig: ${join(data, 'kubeconfig')}`;
-    if (!stdout.join('').includes(banner))
-      throw new Error(`the example manager did not print "${banner}"; its stdout:\n${stdout.join('')}`);
+    if (!ready) throw new Error(`the example manager did not print "${banner}"; its stdout:\n${stdout.join('')}`);
     process.stdout.write(stdout.join(''));
 
     step(`running the smoke check (${elapsed()})`);
