@@ -29,6 +29,7 @@ import {
   type Manager,
 } from '@capi/controller-runtime';
 import { CONTROLPLANE_API_VERSION, type KubeadmControlPlane } from '@capi/api';
+import { managerSecretCacheOptions } from '@capi/certs';
 import { LiveViewModule } from '@capi/live-view';
 import {
   coreWebhooks,
@@ -276,6 +277,8 @@ function controllerRuntimeModule(config: ManagerConfig): DynamicModule {
     concurrency: config.concurrency,
     reconcilerRateLimiting: config.featureGates.enabled('ReconcilerRateLimiting'),
     syncPeriodMs: config.syncPeriodMs,
+    // Secrets and ConfigMaps as upstream's managers read them (core/setup, controlplane/kubeadm/setup).
+    ...managerSecretCacheOptions(),
     leaderElection: le.enabled
       ? {
           namespace: leaderElectionNamespace(config),

@@ -9,7 +9,7 @@ export type {
   OwnerReference,
   Status,
 } from './meta/types';
-export { shareManagedFieldsTrees } from './meta/managed-fields';
+export { shareManagedFieldsTrees, stripManagedFields } from './meta/managed-fields';
 export { ensureOwnerRef, sameOwnerRef } from './meta/owner-references';
 export {
   everything,

@@ -19,6 +19,21 @@ export const TLS_KEY_KEY = 'tls.key';
 
 export const clusterSecretName = (cluster: string, purpose: Purpose | string): string => `${cluster}-${purpose}`;
 
+/** The `<cluster>-kubeconfig` Secret's purpose. */
+export const KUBECONFIG = 'kubeconfig';
+/** Every purpose suffix of Cluster API's Secrets (upstream allSecretPurposes). */
+export const SECRET_PURPOSES: readonly string[] = [
+  KUBECONFIG,
+  CLUSTER_CA,
+  ETCD_CA,
+  SERVICE_ACCOUNT,
+  FRONT_PROXY_CA,
+  APISERVER_ETCD_CLIENT,
+];
+/** True when `secretName` ends with `-<purpose>` of one of SECRET_PURPOSES (upstream HasPurposeSuffix). */
+export const hasPurposeSuffix = (secretName: string): boolean =>
+  SECRET_PURPOSES.some((p) => secretName.endsWith(`-${p}`));
+
 export interface ClusterCertificate {
   purpose: Purpose;
   /** User supplied (external etcd): looked up, never generated; a missing one is an error. */
@@ -88,12 +103,18 @@ const secretRef = (cluster: ClusterKey, purpose: Purpose) => ({
 
 /**
  * Reads each certificate's Secret (upstream Certificates.Lookup): a missing one stays without key pair, unless it is
- * external (an error); a Secret without tls.crt is an error.
+ * external (an error); a Secret without tls.crt is an error. With `cachingClient` (upstream LookupCached), each is read
+ * from it first and from `client` when it does not hold it (a Secret without the cluster name label is not cached).
  */
-export async function lookup(client: Client, cluster: ClusterKey, certs: ClusterCertificate[]): Promise<void> {
+export async function lookup(
+  client: Client,
+  cluster: ClusterKey,
+  certs: ClusterCertificate[],
+  cachingClient?: Client,
+): Promise<void> {
   for (const cert of certs) {
     const ref = secretRef(cluster, cert.purpose);
-    const existing = await client.tryGet(ref);
+    const existing = (await cachingClient?.tryGet(ref)) ?? (await client.tryGet(ref));
     if (!existing) {
       if (cert.external) throw new Error(`external certificate not found: Secret ${ref.namespace}/${ref.name}`);
       continue;
@@ -105,15 +126,17 @@ export async function lookup(client: Client, cluster: ClusterKey, certs: Cluster
 
 /**
  * lookup, then generates the missing certificates and creates their Secrets owned by `owner` (upstream
- * Certificates.LookupOrGenerate). A Secret another reconcile created meanwhile is read back, not overwritten.
+ * Certificates.LookupOrGenerate, LookupOrGenerateCached with `cachingClient`). A Secret another reconcile created
+ * meanwhile is read back, not overwritten.
  */
 export async function lookupOrGenerate(
   client: Client,
   cluster: ClusterKey,
   certs: ClusterCertificate[],
   owner: OwnerReference,
+  cachingClient?: Client,
 ): Promise<ClusterCertificate[]> {
-  await lookup(client, cluster, certs);
+  await lookup(client, cluster, certs, cachingClient);
   for (const cert of certs) {
     if (cert.keyPair) continue;
     cert.keyPair = cert.purpose === SERVICE_ACCOUNT ? await generateServiceAccountKeys() : await generateCA();

@@ -12,6 +12,8 @@ export {
   CLUSTER_SECRET_TYPE,
   ETCD_CA,
   FRONT_PROXY_CA,
+  KUBECONFIG,
+  SECRET_PURPOSES,
   SERVICE_ACCOUNT,
   TLS_CRT_KEY,
   TLS_KEY_KEY,
@@ -19,6 +21,7 @@ export {
   certificatesForInitialControlPlane,
   clusterSecretName,
   ensureAllExist,
+  hasPurposeSuffix,
   keyPairFromSecret,
   lookup,
   lookupOrGenerate,
@@ -26,3 +29,10 @@ export {
   type ClusterKey,
   type Purpose,
 } from './cluster-certificates';
+export {
+  CONFIG_MAP_KIND,
+  SECRET_KIND,
+  managerSecretCacheOptions,
+  transformCachedSecret,
+  type ManagerSecretCacheOptions,
+} from './manager-cache';

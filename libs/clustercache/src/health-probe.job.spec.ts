@@ -1,14 +1,14 @@
 import { Global, Module } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { Test } from '@nestjs/testing';
-import { CACHED_CLIENT } from '@capi/controller-runtime';
+import { SECRET_CACHING_CLIENT } from '@capi/controller-runtime';
 import { WorkloadClusterHealthProbeJob } from './health-probe.job';
 import type { WorkloadClusterCache } from './workload-cluster-cache';
 import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCacheModule } from './workload-cluster-cache.module';
 
 /** Stands in for ControllerRuntimeModule: the management client (never called here). */
 @Global()
-@Module({ providers: [{ provide: CACHED_CLIENT, useValue: {} }], exports: [CACHED_CLIENT] })
+@Module({ providers: [{ provide: SECRET_CACHING_CLIENT, useValue: {} }], exports: [SECRET_CACHING_CLIENT] })
 class FakeManagementClientModule {}
 
 describe('WorkloadClusterHealthProbeJob', () => {

@@ -1,9 +1,10 @@
 // One WorkloadClusterCache per manager (upstream: one ClusterCache shared by every controller). The Machine and KCP
 // modules both import this module; Nest instantiates a static module once per app, so both get the same cache and a
 // workload cluster's Nodes are watched and held in memory once, not once per controller. Its health probe runs as
-// a @nestjs/schedule interval job (the one shared ScheduleModule of @capi/controller-runtime).
+// a @nestjs/schedule interval job (the one shared ScheduleModule of @capi/controller-runtime). Kubeconfig Secrets are read
+// through the secret-caching client, as upstream's ClusterCache reads them (its SecretClient).
 import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { CACHED_CLIENT, SCHEDULE_MODULE, type Client } from '@capi/controller-runtime';
+import { SCHEDULE_MODULE, SECRET_CACHING_CLIENT, type Client } from '@capi/controller-runtime';
 import { workloadClusterHealthProbeJob } from './health-probe.job';
 import {
   kubeconfigSecretClientProvider,
@@ -31,7 +32,7 @@ class SharedWorkloadClusterCacheLifecycle implements OnApplicationShutdown {
   providers: [
     {
       provide: SHARED_WORKLOAD_CLUSTER_CACHE,
-      inject: [CACHED_CLIENT, { token: WORKLOAD_CLUSTER_CLIENT_OPTIONS, optional: true }],
+      inject: [SECRET_CACHING_CLIENT, { token: WORKLOAD_CLUSTER_CLIENT_OPTIONS, optional: true }],
       useFactory: (c: Client, options?: WorkloadClusterClientOptions) =>
         new WorkloadClusterCache(kubeconfigSecretClientProvider(c, options)),
     },

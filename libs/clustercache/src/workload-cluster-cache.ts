@@ -7,7 +7,7 @@
 // answering is disconnected after the failure threshold and connected again, probe first, no sooner than the
 // connection-creation retry interval; until then reads fail at once instead of waiting on a dead server.
 import { Logger } from '@nestjs/common';
-import type { KubeObject } from '@capi/apimachinery';
+import { stripManagedFields, type KubeObject } from '@capi/apimachinery';
 import { InformerCache, isApiError, type Client } from '@capi/controller-runtime';
 import {
   connectionRetryWaitMs,
@@ -119,7 +119,11 @@ export class WorkloadClusterCache {
     const { cluster } = accessor;
     const key = keyOf(cluster);
     if (accessor.entry) this.stopQuietly(key, accessor.entry);
-    const cache = new InformerCache(client, { syncTimeoutMs: this.opts.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS });
+    // Nodes without managedFields, which no reader of this cache looks at (upstream ClusterCacheCacheOptions).
+    const cache = new InformerCache(client, {
+      syncTimeoutMs: this.opts.syncTimeoutMs ?? DEFAULT_SYNC_TIMEOUT_MS,
+      informer: { transform: stripManagedFields },
+    });
     cache.indexField('v1', 'Node', NODE_PROVIDER_ID_FIELD, providerIdOf);
     const informer = cache.informerFor('v1', 'Node');
     const entry: Entry = { client, cache, unsubscribe: [] };

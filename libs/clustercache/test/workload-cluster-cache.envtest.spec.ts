@@ -53,7 +53,11 @@ describe('WorkloadClusterCache over the kubeconfig Secret provider (envtest)', (
     await env.resetRequests();
     const seen: string[] = [];
     const unsubscribe = cache.watchNodes((c, node, type) => seen.push(`${c.name}:${node.metadata.name}:${type}`));
-    expect((await cache.nodeByProviderID(cluster, 'test://n1'))?.metadata.name).toBe('n1');
+    const n1 = await cache.nodeByProviderID(cluster, 'test://n1');
+    expect(n1?.metadata.name).toBe('n1');
+    // Held without managedFields (the server sets them: the create above was an Update of the test's client).
+    expect(n1?.metadata.managedFields).toBeUndefined();
+    expect((await client.get({ apiVersion: 'v1', kind: 'Node', name: 'n1' })).metadata.managedFields).toBeDefined();
     expect(await cache.nodeByProviderID(cluster, 'test://none')).toBeUndefined();
     expect(await lists()).toBe(1);
     expect(seen).toEqual(['c1:n1:add']);

@@ -62,11 +62,13 @@ export {
   type TransformFunc,
 } from './cache/informer';
 export {
+  type ByObject,
   type CacheListOptions,
   type CacheOptions,
   type FieldExtractor,
   InformerCache,
   isAtLeast,
+  kindKey,
   labelIndexField,
 } from './cache/cache';
 export {
@@ -77,7 +79,7 @@ export {
   NO_CONTROLLER_OWNER,
   OWNER_CONTROLLER_FIELD,
 } from './cache/indexes';
-export { CachedClient } from './cache/cached-client';
+export { CachedClient, type CachedClientOptions } from './cache/cached-client';
 export { WorkQueue, type WorkQueueOptions } from './workqueue/workqueue';
 export {
   type ExponentialBackoffOptions,
@@ -129,5 +131,6 @@ export {
   LEADERSHIP_FENCE,
   MANAGER,
   METRICS_REGISTRY,
+  SECRET_CACHING_CLIENT,
 } from './nest/tokens';
 export { ApiEventRecorder, type EventRecorder } from './events/recorder';

@@ -40,6 +40,7 @@ import { WORKLOAD_CLUSTER_CLIENT_PROVIDER, type WorkloadClusterClientProvider } 
 import { NS } from './support/fixtures';
 import { kubeletVersionOf } from '../src/host/node';
 import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
+import { managerSecretCacheOptions } from '@capi/certs';
 
 jest.setTimeout(60_000);
 
@@ -58,7 +59,12 @@ beforeAll(async () => {
   class TestRuntimeClientModule {}
   app = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, fieldManager: 'test', ...TEST_RATE_LIMITING }),
+      ControllerRuntimeModule.forRoot({
+        ...managerSecretCacheOptions(),
+        kubeconfig: kc,
+        fieldManager: 'test',
+        ...TEST_RATE_LIMITING,
+      }),
       FeatureGatesModule.forRoot(new FeatureGates({ InPlaceUpdates: true, RuntimeSDK: true })),
       SsaModule.forRoot(),
       MachineControllerModule.forRoot({ imports: [TestRuntimeClientModule], nodePollIntervalMs: 200 }),

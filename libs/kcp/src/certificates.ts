@@ -65,14 +65,15 @@ export async function reconcileClusterCertificates(
   client: Client,
   kcp: KubeadmControlPlane,
   cluster: Cluster,
+  cachingClient?: Client,
 ): Promise<CertificatesOutcome> {
   const key = { namespace: cluster.metadata.namespace!, name: cluster.metadata.name! };
   const certificates = certificatesForInitialControlPlane(!isEtcdManaged(kcp));
   const owner = kcpOwnerReference(kcp, true);
   const initialized = kcp.status?.conditions?.some((c) => c.type === KCP_INITIALIZED_CONDITION && c.status === 'True');
   try {
-    if (!initialized) await lookupOrGenerate(client, key, certificates, owner);
-    else await lookup(client, key, certificates);
+    if (!initialized) await lookupOrGenerate(client, key, certificates, owner, cachingClient);
+    else await lookup(client, key, certificates, cachingClient);
   } catch (e) {
     const what = initialized ? 'look up' : 'look up or create';
     return {

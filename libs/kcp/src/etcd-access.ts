@@ -19,36 +19,47 @@ export interface EtcdAccessOptions {
   callTimeoutMs?: number;
 }
 
-async function secret(client: Client, cluster: ClusterKey, purpose: string, what: string): Promise<KubeObject> {
+/** The Secret `<cluster>-<purpose>`, from `clients` in turn: the first one that holds it. */
+async function secret(clients: Client[], cluster: ClusterKey, purpose: string, what: string): Promise<KubeObject> {
   const name = clusterSecretName(cluster.name, purpose);
-  const found = await client.tryGet<KubeObject>({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    namespace: cluster.namespace,
-    name,
-  });
-  if (!found) throw new Error(`failed to get secret; ${what} ${cluster.namespace}/${name}: not found`);
-  return found;
+  const ref = { apiVersion: 'v1', kind: 'Secret', namespace: cluster.namespace, name };
+  for (const client of clients) {
+    const found = await client.tryGet<KubeObject>(ref);
+    if (found) return found;
+  }
+  throw new Error(`failed to get secret; ${what} ${cluster.namespace}/${name}: not found`);
 }
 
-/** Upstream getEtcdCAKeyPair + generateClientCert / getAPIServerEtcdClientCert. */
-export async function etcdClientTls(client: Client, cluster: ClusterKey, certs: EtcdClientCertCache): Promise<EtcdTls> {
-  const ca = keyPairFromSecret(await secret(client, cluster, ETCD_CA, 'etcd CA bundle'));
+/**
+ * Upstream getEtcdCAKeyPair + generateClientCert / getAPIServerEtcdClientCert: the etcd CA from `cachingClient` (the
+ * secret-caching client) and else from `client`, the apiserver-etcd-client certificate from `client`.
+ */
+export async function etcdClientTls(
+  client: Client,
+  cluster: ClusterKey,
+  certs: EtcdClientCertCache,
+  cachingClient: Client = client,
+): Promise<EtcdTls> {
+  const ca = keyPairFromSecret(await secret([...new Set([cachingClient, client])], cluster, ETCD_CA, 'etcd CA bundle'));
   if (ca.key) return certs.tlsFor(cluster, ca);
-  const own = keyPairFromSecret(await secret(client, cluster, APISERVER_ETCD_CLIENT, 'etcd apiserver-etcd-client'));
+  const own = keyPairFromSecret(await secret([client], cluster, APISERVER_ETCD_CLIENT, 'etcd apiserver-etcd-client'));
   if (!own.key) throw new Error(`etcd tls key does not exist for cluster ${cluster.namespace}/${cluster.name}`);
   return { ca: ca.cert, cert: own.cert, key: own.key };
 }
 
-/** The default: Secrets read through `managementClient`, one client certificate per cluster and etcd CA. */
+/**
+ * The default: Secrets read through `managementClient` (and `cachingClient`, the secret-caching client, where upstream
+ * reads through it: the etcd CA and the kubeconfig), one client certificate per cluster and etcd CA.
+ */
 export function etcdClientGeneratorFactory(
   managementClient: Client,
   opts: EtcdAccessOptions = {},
+  cachingClient: Client = managementClient,
 ): EtcdClientGeneratorFactory {
   const certs = new EtcdClientCertCache();
   return async (cluster) => {
-    const tls = await etcdClientTls(managementClient, cluster, certs);
-    const { kubeConfig } = await kubeConfigFromSecret(managementClient, cluster);
+    const tls = await etcdClientTls(managementClient, cluster, certs, cachingClient);
+    const { kubeConfig } = await kubeConfigFromSecret(cachingClient, cluster);
     return EtcdClientGenerator.forWorkloadCluster({ kubeConfig, tls, ...opts });
   };
 }

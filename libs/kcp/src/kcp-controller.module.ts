@@ -9,7 +9,7 @@ import {
   type Provider,
 } from '@nestjs/common';
 import { SHARED_WORKLOAD_CLUSTER_CACHE, WorkloadClusterCache, WorkloadClusterCacheModule } from '@capi/clustercache';
-import { CACHED_CLIENT, type Client } from '@capi/controller-runtime';
+import { CACHED_CLIENT, SECRET_CACHING_CLIENT, type Client } from '@capi/controller-runtime';
 import { etcdClientGeneratorFactory } from './etcd-access';
 import { KubeadmControlPlaneReconciler } from './kcp.reconciler';
 import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
@@ -38,15 +38,16 @@ export class KcpControllerModule {
         : // Nodes through the manager's shared cache (the Machine controller's too): one informer per workload cluster.
           {
             provide: KCP_WORKLOAD_CLUSTER_PROVIDER,
-            inject: [SHARED_WORKLOAD_CLUSTER_CACHE, CACHED_CLIENT],
-            useFactory: (c: WorkloadClusterCache, management: Client) =>
+            inject: [SHARED_WORKLOAD_CLUSTER_CACHE, CACHED_CLIENT, SECRET_CACHING_CLIENT],
+            useFactory: (c: WorkloadClusterCache, management: Client, secretCaching: Client) =>
               new KubeconfigWorkloadClusterProvider(
                 c,
                 options.etcdClientGeneratorFactory ??
-                  etcdClientGeneratorFactory(management, {
-                    dialTimeoutMs: options.etcdDialTimeoutMs,
-                    callTimeoutMs: options.etcdCallTimeoutMs,
-                  }),
+                  etcdClientGeneratorFactory(
+                    management,
+                    { dialTimeoutMs: options.etcdDialTimeoutMs, callTimeoutMs: options.etcdCallTimeoutMs },
+                    secretCaching,
+                  ),
               ),
           },
       WorkloadClusterProviderLifecycle,

@@ -16,6 +16,7 @@ import type { PassiveClock } from '@capi/apimachinery';
 import {
   CACHE,
   CACHED_CLIENT,
+  SECRET_CACHING_CLIENT,
   FEATURE_GATES,
   FeatureGates,
   KUBE_CLIENT,
@@ -125,6 +126,8 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     @Optional() @Inject(CACHE) cache?: InformerCache,
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: RuntimeClient,
     @Optional() @Inject(KCP_CONTROLLER_OPTIONS) options: KcpControllerOptions = {},
+    // Cluster certificates are looked up here first (upstream LookupCached); without it, through `client`.
+    @Optional() @Inject(SECRET_CACHING_CLIENT) private readonly secretCachingClient?: Client,
   ) {
     this.now = options.clock ? () => options.clock!.now() : Date.now;
     this.preflightRequeueMs = options.preflightRequeueMs ?? PREFLIGHT_REQUEUE_MS;
@@ -173,7 +176,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       run.log.log('waiting for Cluster infrastructure to be provisioned');
       return;
     }
-    const certificates = await reconcileClusterCertificates(this.client, kcp, cluster);
+    const certificates = await reconcileClusterCertificates(this.client, kcp, cluster, this.secretCachingClient);
     if (certificates.error) {
       const conditions = withCondition(kcp, certificates.condition, this.clock);
       await this.client.patch(refOf(kcp), 'merge', { status: { conditions } }, { subresource: 'status' });

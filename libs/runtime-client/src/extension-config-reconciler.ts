@@ -1,6 +1,6 @@
 // ExtensionConfig reconcile logic (upstream: internal/controllers/extensionconfig): Paused condition, CA injection,
 // discovery, status.handlers + Discovered condition, registry update, removal on delete, warm-up at start.
-import { jsonEqual, type KubeObject } from '@capi/apimachinery';
+import { jsonEqual, stripManagedFields, type KubeObject } from '@capi/apimachinery';
 import {
   DISCOVERED_CONDITION,
   DISCOVERED_REASON,
@@ -12,7 +12,7 @@ import {
   RUNTIME_API_VERSION,
   setCondition,
 } from '@capi/api';
-import type { Client } from '@capi/controller-runtime';
+import { InformerCache, kindKey, type Client, type ControllerOptions } from '@capi/controller-runtime';
 import { discoverExtension } from './discovery';
 import { CA_SECRET_KEY, EXTENSION_CONFIG_KIND, NOT_DISCOVERED_REASON, type ExtensionConfig } from './extension-config';
 import type { RuntimeSdkMetrics } from './metrics';
@@ -260,12 +260,44 @@ export class ExtensionConfigReconciler {
 
 /**
  * Controller registration for @capi/controller-runtime's Manager.addController(reconciler, options):
- * reconcile ExtensionConfigs, and re-reconcile them when their CA Secret changes.
+ * reconcile ExtensionConfigs, and re-reconcile them when their CA Secret changes. The Secrets are watched in
+ * `secretCache` when given (upstream's PartialSecretCache: every Secret's metadata, see secretMetadataCache), else in
+ * the manager's cache, which may hold only some Secrets (a manager caching only cluster-labelled ones would miss an
+ * extension's CA Secret).
  */
-export function extensionConfigControllerOptions(reconciler: ExtensionConfigReconciler) {
+export function extensionConfigControllerOptions(
+  reconciler: ExtensionConfigReconciler,
+  secretCache?: InformerCache,
+): ControllerOptions {
   return {
     name: 'extensionconfig',
     for: { apiVersion: RUNTIME_API_VERSION, kind: EXTENSION_CONFIG_KIND },
-    watches: [{ apiVersion: 'v1', kind: 'Secret', map: (obj: KubeObject) => reconciler.requestsForSecret(obj) }],
+    watches: [
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        map: (obj: KubeObject) => reconciler.requestsForSecret(obj),
+        ...(secretCache ? { cache: secretCache } : {}),
+      },
+    ],
   };
+}
+
+/**
+ * A cache of every Secret's metadata (upstream core/main.go partialSecretCache, a metadata-only cache with managedFields
+ * stripped): what the CA Secret watch needs, without holding any Secret's data. Our informers list and watch whole
+ * objects, so the data still crosses the wire once per change; it is dropped before it is stored.
+ */
+export function secretMetadataCache(client: Client, namespace?: string): InformerCache {
+  return new InformerCache(client, {
+    namespace,
+    byObject: {
+      [kindKey('v1', 'Secret')]: {
+        transform: (secret) => {
+          const { apiVersion, kind, metadata } = stripManagedFields(secret);
+          return { apiVersion, kind, metadata };
+        },
+      },
+    },
+  });
 }

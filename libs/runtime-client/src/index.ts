@@ -49,6 +49,7 @@ export {
 } from './runtime-client.module';
 export {
   extensionConfigControllerOptions,
+  secretMetadataCache,
   ExtensionConfigReconciler,
   type ExtensionConfigReconcilerOptions,
   type ReconcileRequest,

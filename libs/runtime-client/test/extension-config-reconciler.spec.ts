@@ -1,4 +1,4 @@
-import type { Client } from '@capi/controller-runtime';
+import type { Client, InformerCache } from '@capi/controller-runtime';
 import {
   createExtensionServer,
   type ExtensionConfig,
@@ -186,10 +186,16 @@ describe('ExtensionConfigReconciler', () => {
         metadata: { namespace: 'ext', name: 'ext-cert' },
       }),
     ).toEqual([{ name: 'injected' }]);
-    const opts = extensionConfigControllerOptions(reconciler);
+    expect(extensionConfigControllerOptions(reconciler).watches![0].cache).toBeUndefined();
+    const secretCache = {} as InformerCache;
+    const opts = extensionConfigControllerOptions(reconciler, secretCache);
+    expect(opts.watches![0].cache).toBe(secretCache);
     expect(opts.for).toEqual({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig' });
     expect(
-      opts.watches[0].map({ apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'other' } }),
+      opts.watches![0].map(
+        { apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'ext', name: 'other' } },
+        {} as never,
+      ),
     ).toEqual([]);
   });
 

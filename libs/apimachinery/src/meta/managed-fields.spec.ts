@@ -1,4 +1,4 @@
-import { shareManagedFieldsTrees } from './managed-fields';
+import { shareManagedFieldsTrees, stripManagedFields } from './managed-fields';
 import type { KubeObject } from './types';
 
 const tree = (owner: string) => ({
@@ -76,5 +76,21 @@ describe('shareManagedFieldsTrees', () => {
       metadata: { name: 's', managedFields: [null, { manager: 'x' }, { manager: 'y', fieldsV1: 'text' }] },
     } as unknown as KubeObject;
     expect(share(odd).metadata.managedFields).toEqual([null, { manager: 'x' }, { manager: 'y', fieldsV1: 'text' }]);
+  });
+});
+
+describe('stripManagedFields (controller-runtime TransformStripManagedFields)', () => {
+  it('returns the object without managedFields and leaves the input as it was', () => {
+    const m = machine('m', 'ms-1', '2026-01-01T00:00:00Z');
+    const stripped = stripManagedFields(m);
+    expect(stripped.metadata).not.toHaveProperty('managedFields');
+    expect(stripped.metadata.name).toBe('m');
+    expect(stripped.spec).toBe(m.spec);
+    expect(m.metadata.managedFields).toHaveLength(2);
+  });
+
+  it('returns an object without managedFields as it is', () => {
+    const o: KubeObject = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n' } };
+    expect(stripManagedFields(o)).toBe(o);
   });
 });

@@ -30,3 +30,13 @@ export function shareManagedFieldsTrees(maxTrees = 4096): (obj: KubeObject) => K
     return obj;
   };
 }
+
+/**
+ * The object without metadata.managedFields (controller-runtime's cache.TransformStripManagedFields): for caches whose
+ * readers never look at them, e.g. workload cluster Nodes and the management cluster's Secrets.
+ */
+export function stripManagedFields<T extends KubeObject>(obj: T): T {
+  if (!obj.metadata || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _managedFields, ...metadata } = obj.metadata;
+  return { ...obj, metadata };
+}

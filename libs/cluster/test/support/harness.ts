@@ -11,6 +11,7 @@ import { INMEMORY_API_VERSION, registerInMemoryKinds } from '@capi/inmemory';
 import { SsaModule } from '@capi/ssa';
 import { ClusterControllerModule } from '@capi/cluster';
 import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
+import { managerSecretCacheOptions } from '@capi/certs';
 
 export interface ClusterHarness {
   env: Envtest;
@@ -26,7 +27,12 @@ export async function startClusterHarness(): Promise<ClusterHarness> {
   const client = new KubeClient(kc);
   const moduleRef = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000, ...TEST_RATE_LIMITING }),
+      ControllerRuntimeModule.forRoot({
+        ...managerSecretCacheOptions(),
+        kubeconfig: kc,
+        gracefulShutdownTimeoutMs: 5000,
+        ...TEST_RATE_LIMITING,
+      }),
       SsaModule.forRoot(),
       ClusterControllerModule.forRoot(),
     ],

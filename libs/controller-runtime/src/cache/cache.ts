@@ -13,7 +13,7 @@ import {
   KubeObject,
   ObjectList,
 } from '@capi/apimachinery';
-import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions } from './informer';
+import { IndexFunc, NAMESPACE_INDEX, SharedInformer, SharedInformerOptions, TransformFunc } from './informer';
 
 /** How long starting an informer may wait for its first list (controller-runtime CacheSyncTimeout is 2 min). */
 const DEFAULT_SYNC_TIMEOUT_MS = 30_000;
@@ -40,7 +40,21 @@ export interface CacheOptions {
   informer?: Omit<SharedInformerOptions, 'namespace' | 'clock'>;
   /** How long a read of a not-yet-watched kind waits for its first sync; default 30 s. */
   syncTimeoutMs?: number;
+  /**
+   * Per-kind informer settings by `apiVersion/kind` (controller-runtime's cache.Options.ByObject): a label selector
+   * restricts what the cache holds of the kind; a transform replaces the default one for it.
+   */
+  byObject?: Readonly<Record<string, ByObject>>;
 }
+
+/** Informer settings of one kind (controller-runtime's cache.ByObject). */
+export interface ByObject {
+  labelSelector?: string;
+  transform?: TransformFunc;
+}
+
+/** The key of a kind in CacheOptions.byObject and CachedClientOptions.disableFor. */
+export const kindKey = (apiVersion: string, kind: string): string => `${apiVersion}/${kind}`;
 
 export interface CacheListOptions {
   namespace?: string;
@@ -79,11 +93,14 @@ export class InformerCache {
 
   /** The shared informer for a kind (started right away if the cache is started). */
   informerFor<T extends KubeObject = KubeObject>(apiVersion: string, kind: string): SharedInformer<T> {
-    const key = `${apiVersion}/${kind}`;
+    const key = kindKey(apiVersion, kind);
     let inf = this.informers.get(key);
     if (!inf) {
+      const byObject = this.opts.byObject?.[key];
       inf = new SharedInformer(this.client, apiVersion, kind, {
         ...this.informerOptions,
+        ...(byObject?.transform ? { transform: byObject.transform } : {}),
+        ...(byObject?.labelSelector ? { labelSelector: byObject.labelSelector } : {}),
         namespace: this.opts.namespace,
         clock: this.clock,
       });

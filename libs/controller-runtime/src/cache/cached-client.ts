@@ -14,8 +14,16 @@ import {
   WatchOptions,
   WriteOptions,
 } from '../client/types';
-import { InformerCache } from './cache';
+import { InformerCache, kindKey } from './cache';
 import { EARLIER_WRITES_CACHE_WAIT_MS, InFlightWrites } from './in-flight-writes';
+
+export interface CachedClientOptions {
+  /**
+   * Kinds (`apiVersion/kind`, see kindKey) read from the API instead of the cache (controller-runtime's
+   * client.CacheOptions.DisableFor): no informer is started for them by a read.
+   */
+  disableFor?: readonly string[];
+}
 
 /**
  * controller-runtime's delegating client: get/tryGet/list read the informer cache, everything else goes to the API.
@@ -25,18 +33,22 @@ import { EARLIER_WRITES_CACHE_WAIT_MS, InFlightWrites } from './in-flight-writes
  */
 export class CachedClient implements Client {
   private readonly inFlight = new InFlightWrites();
+  private readonly uncached: ReadonlySet<string>;
 
   constructor(
     private readonly cache: InformerCache,
     private readonly direct: Client,
-  ) {}
+    opts: CachedClientOptions = {},
+  ) {
+    this.uncached = new Set(opts.disableFor ?? []);
+  }
 
   get<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T> {
-    return this.cache.get<T>(ref);
+    return this.cached(ref.apiVersion, ref.kind) ? this.cache.get<T>(ref) : this.direct.get<T>(ref);
   }
 
   tryGet<T extends KubeObject = KubeObject>(ref: ObjectRef): Promise<T | undefined> {
-    return this.cache.tryGet<T>(ref);
+    return this.cached(ref.apiVersion, ref.kind) ? this.cache.tryGet<T>(ref) : this.direct.tryGet<T>(ref);
   }
 
   list<T extends KubeObject = KubeObject>(
@@ -44,7 +56,7 @@ export class CachedClient implements Client {
     kind: string,
     opts: ListOptions = {},
   ): Promise<ObjectList<T>> {
-    if (opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion)
+    if (!this.cached(apiVersion, kind) || opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion)
       return this.direct.list<T>(apiVersion, kind, opts);
     return this.cache.list<T>(apiVersion, kind, {
       namespace: opts.namespace,
@@ -102,6 +114,10 @@ export class CachedClient implements Client {
     return this.direct.watch(apiVersion, kind, opts, onEvent);
   }
 
+  private cached(apiVersion: string, kind: string): boolean {
+    return this.uncached.size === 0 || !this.uncached.has(kindKey(apiVersion, kind));
+  }
+
   private tracked<T>(ref: ObjectRef, opts: WriteOptions | undefined, write: Promise<T>): Promise<T> {
     return opts?.dryRun ? write : this.inFlight.track(ref, write);
   }
@@ -117,6 +133,8 @@ export class CachedClient implements Client {
     if (!earlier) return build;
     return async () => {
       const versions = (await earlier).filter((v): v is string => !!v);
+      // A kind read from the API shows every answered write: no cache to wait for.
+      if (!this.cached(ref.apiVersion, ref.kind)) return build();
       // Each in turn; one the cache already shows (or has gone past) returns at once.
       for (const rv of versions) await this.cache.waitForResourceVersion(ref, rv, EARLIER_WRITES_CACHE_WAIT_MS);
       return build();

@@ -119,7 +119,14 @@ export class Controller {
     }
     const mapContext: MapContext = { cache: this.deps.cache };
     for (const w of o.watches ?? [])
-      this.watch(w.apiVersion, w.kind, [...global, ...(w.predicates ?? [])], (obj) => w.map(obj, mapContext), true);
+      this.watch(
+        w.apiVersion,
+        w.kind,
+        [...global, ...(w.predicates ?? [])],
+        (obj) => w.map(obj, mapContext),
+        true,
+        w.cache,
+      );
     const n = Math.max(1, o.maxConcurrentReconciles ?? 1);
     this.metrics?.started(n);
     this.workers = Array.from({ length: n }, () => this.work());
@@ -149,8 +156,9 @@ export class Controller {
     predicates: Predicate[],
     toRequests: (obj: KubeObject) => Request[],
     secondary: boolean,
+    cache: InformerCache = this.deps.cache,
   ): void {
-    const informer = this.deps.cache.informerFor(apiVersion, kind);
+    const informer = cache.informerFor(apiVersion, kind);
     const coalescing = this.options.coalesceSecondaryEvents;
     const secondaryPolicy = secondary ? coalescing : undefined;
     const enqueue = (objs: KubeObject[], policy: ControllerOptions['coalesceSecondaryEvents']) => {

@@ -86,6 +86,11 @@ export interface MapContext {
 export interface WatchSpec extends GroupVersionKind {
   map(obj: KubeObject, ctx: MapContext): Request[];
   predicates?: Predicate[];
+  /**
+   * The cache whose informer is watched instead of the manager's (controller-runtime's WatchesRawSource with a
+   * source.Kind on another cache); the manager starts and syncs it with its own.
+   */
+  cache?: InformerCache;
 }
 
 export interface ControllerOptions {

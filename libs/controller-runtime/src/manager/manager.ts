@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
-import { InformerCache } from '../cache/cache';
+import { type ByObject, InformerCache } from '../cache/cache';
 import { CachedClient } from '../cache/cached-client';
 import { Client } from '../client/types';
 import type { LeadershipFence } from '../leader/fence';
@@ -15,6 +15,13 @@ export interface ManagerOptions {
   /** Restricts the cache to one namespace. */
   namespace?: string;
   cache?: InformerCache;
+  /** Per-kind settings of the manager's cache (CacheOptions.byObject; ignored with `cache`). */
+  cacheByObject?: Readonly<Record<string, ByObject>>;
+  /**
+   * Kinds the manager's client (cachedClient) reads from the API, not the cache (controller-runtime's
+   * client.CacheOptions.DisableFor). The secretCachingClient still reads them from the cache.
+   */
+  clientDisableFor?: readonly string[];
   registry?: Registry;
   /** Omit to run without leader election. */
   leaderElection?: LeaderElectionOptions;
@@ -60,7 +67,16 @@ export class Manager {
   readonly client: Client;
   readonly cache: InformerCache;
   readonly cachedClient: CachedClient;
+  /**
+   * Reads every kind from the manager's cache, those of clientDisableFor too (upstream's CreateSecretCachingClient):
+   * for the Secrets the cache is configured to hold, e.g. kubeconfigs and cluster certificates.
+   */
+  readonly secretCachingClient: CachedClient;
+  /** Caches started, synced and stopped with the manager's own (controller-runtime's mgr.Add of a cache). */
+  private readonly extraCaches: InformerCache[] = [];
   readonly registry: Registry;
+  /** The one namespace the manager's cache is restricted to (ManagerOptions.namespace), for caches added to it. */
+  readonly namespace?: string;
   private readonly log = new Logger('Manager');
   private readonly clock: Clock;
   private readonly definitions: ControllerDefinition[] = [];
@@ -73,10 +89,29 @@ export class Manager {
 
   constructor(private readonly opts: ManagerOptions) {
     this.client = opts.client;
+    this.namespace = opts.namespace;
     this.clock = opts.clock ?? realClock;
     this.registry = opts.registry ?? new Registry();
-    this.cache = opts.cache ?? new InformerCache(opts.client, { namespace: opts.namespace, clock: this.clock });
-    this.cachedClient = new CachedClient(this.cache, opts.client);
+    this.cache =
+      opts.cache ??
+      new InformerCache(opts.client, { namespace: opts.namespace, clock: this.clock, byObject: opts.cacheByObject });
+    this.cachedClient = new CachedClient(this.cache, opts.client, { disableFor: opts.clientDisableFor });
+    this.secretCachingClient = new CachedClient(this.cache, opts.client);
+  }
+
+  /**
+   * Another cache whose informers start, sync and stop with the manager's (e.g. a metadata-only cache of a kind the
+   * manager's cache holds only in part); controllers watch it through WatchSpec.cache. Added once the manager is
+   * starting, it starts at once (a controller added late does not wait for its sync, as for the manager's cache).
+   */
+  addCache(cache: InformerCache): void {
+    if (cache === this.cache || this.extraCaches.includes(cache)) return;
+    this.extraCaches.push(cache);
+    if (this.state === 'starting' || this.state === 'started') cache.start();
+  }
+
+  private allCaches(): InformerCache[] {
+    return [this.cache, ...this.extraCaches];
   }
 
   /** Registers a controller. Names must be unique. Added after start, it runs as soon as this process leads. */
@@ -126,12 +161,12 @@ export class Manager {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`manager cannot start from state ${this.state}`);
     this.state = 'starting';
-    this.cache.start();
+    for (const c of this.allCaches()) c.start();
     const timeout = this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
-    const synced = await this.cache.waitForSync(timeout);
+    const synced = (await Promise.all(this.allCaches().map((c) => c.waitForSync(timeout)))).every(Boolean);
     if (this.state !== 'starting') return; // stop() was called while waiting
     if (!synced) {
-      await this.cache.stop();
+      await Promise.all(this.allCaches().map((c) => c.stop()));
       this.state = 'stopped';
       throw new Error(`caches did not sync within ${timeout}ms`);
     }
@@ -157,14 +192,17 @@ export class Manager {
     if (this.elector)
       await this.elector.stop(); // steps down via onStoppedLeading, then releases the lease
     else await this.stopControllers();
-    await this.cache.stop();
+    await Promise.all(this.allCaches().map((c) => c.stop()));
     this.state = 'stopped';
   }
 
   private touchSources(def: ControllerDefinition): void {
     // Creating informers up front lets start() wait for every source to sync before any reconcile runs.
-    for (const s of [def.options.for, ...(def.options.owns ?? []), ...(def.options.watches ?? [])])
-      this.cache.informerFor(s.apiVersion, s.kind);
+    for (const s of [def.options.for, ...(def.options.owns ?? [])]) this.cache.informerFor(s.apiVersion, s.kind);
+    for (const w of def.options.watches ?? []) {
+      if (w.cache) this.addCache(w.cache);
+      (w.cache ?? this.cache).informerFor(w.apiVersion, w.kind);
+    }
   }
 
   private startLeading(): void {

@@ -19,13 +19,14 @@ import type { ApiWarningHandler } from '../client/warnings';
 import { ControllerOptions, Reconciler } from '../controller/types';
 import { LeadershipFence } from '../leader/fence';
 import { LeaderElectionOptions } from '../leader/leader-elector';
-import { Manager } from '../manager/manager';
+import { Manager, type ManagerOptions } from '../manager/manager';
 import { CacheResync } from './cache-resync';
 import { SCHEDULE_MODULE } from './schedule';
 import { RECONCILER_FOR } from './reconciler-for.decorator';
 import {
   CACHE,
   CACHED_CLIENT,
+  SECRET_CACHING_CLIENT,
   CONTROLLER_RUNTIME_OPTIONS,
   KUBE_CLIENT,
   KUBE_CONFIG,
@@ -68,6 +69,10 @@ export interface ControllerRuntimeModuleOptions {
   cacheSyncTimeoutMs?: number;
   /** Start the manager on application bootstrap (default true). */
   autoStart?: boolean;
+  /** ManagerOptions.cacheByObject: per-kind label selector and transform of the manager's cache. */
+  cacheByObject?: ManagerOptions['cacheByObject'];
+  /** ManagerOptions.clientDisableFor: kinds CACHED_CLIENT reads from the API (SECRET_CACHING_CLIENT from the cache). */
+  clientDisableFor?: ManagerOptions['clientDisableFor'];
 }
 
 /** Adds every @ReconcilerFor provider to the Manager at bootstrap, starts it, and stops it on shutdown. */
@@ -155,16 +160,28 @@ export class ControllerRuntimeModule {
               reconcilerRateLimiting: options.reconcilerRateLimiting,
               rateLimitIntervalMs: options.rateLimitIntervalMs,
               rateLimitIntervals: options.rateLimitIntervals,
+              cacheByObject: options.cacheByObject,
+              clientDisableFor: options.clientDisableFor,
             }),
         },
         { provide: CACHE, inject: [MANAGER], useFactory: (m: Manager) => m.cache },
         { provide: CACHED_CLIENT, inject: [MANAGER], useFactory: (m: Manager) => m.cachedClient },
+        { provide: SECRET_CACHING_CLIENT, inject: [MANAGER], useFactory: (m: Manager) => m.secretCachingClient },
         ManagerLifecycle,
         CacheResync,
       ],
       // LEADERSHIP_FENCE too: the Runtime SDK client injects it (optionally) to make no extension call as a deposed
       // leader; unexported, it got none and a paused leader still called UpdateMachine/CanUpdate* hooks on resume.
-      exports: [KUBE_CONFIG, KUBE_CLIENT, CACHED_CLIENT, CACHE, MANAGER, METRICS_REGISTRY, LEADERSHIP_FENCE],
+      exports: [
+        KUBE_CONFIG,
+        KUBE_CLIENT,
+        CACHED_CLIENT,
+        SECRET_CACHING_CLIENT,
+        CACHE,
+        MANAGER,
+        METRICS_REGISTRY,
+        LEADERSHIP_FENCE,
+      ],
     };
   }
 }

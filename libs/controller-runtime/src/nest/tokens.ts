@@ -4,6 +4,11 @@ export const KUBE_CONFIG = Symbol('KUBE_CONFIG');
 export const KUBE_CLIENT = Symbol('KUBE_CLIENT');
 /** Client: reads from the informer cache, writes to the API. */
 export const CACHED_CLIENT = Symbol('CACHED_CLIENT');
+/**
+ * Client: reads every kind from the informer cache, the kinds the cached client reads from the API too
+ * (Manager.secretCachingClient, upstream's secretCachingClient); writes to the API.
+ */
+export const SECRET_CACHING_CLIENT = Symbol('SECRET_CACHING_CLIENT');
 /** InformerCache. */
 export const CACHE = Symbol('CACHE');
 /** Manager. */

@@ -28,6 +28,7 @@ import {
   registerInMemoryKinds,
 } from '@capi/inmemory';
 import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
+import { managerSecretCacheOptions } from '@capi/certs';
 
 export const NS = 'default';
 
@@ -49,6 +50,7 @@ export async function startProviderEnv(options: InMemoryProviderOptions = {}): P
   const app = await Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({
+        ...managerSecretCacheOptions(),
         kubeconfig,
         fieldManager: 'test',
         clientMetrics: counts,

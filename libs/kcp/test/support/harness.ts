@@ -41,6 +41,7 @@ import { etcdClientGeneratorFactory } from '../../src/etcd-access';
 import { KubeconfigWorkloadClusterProvider } from '../../src/workload-cluster';
 import { RecordingEtcdWorkloadClusterProvider } from './recording-etcd';
 import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
+import { managerSecretCacheOptions } from '@capi/certs';
 
 export const NS = 'kcp-it';
 export const CLUSTER = 'c1';
@@ -72,7 +73,12 @@ export async function startKcpHarness(opts: {
 
   const moduleRef = await Test.createTestingModule({
     imports: [
-      ControllerRuntimeModule.forRoot({ kubeconfig: kc, gracefulShutdownTimeoutMs: 5000, ...TEST_RATE_LIMITING }),
+      ControllerRuntimeModule.forRoot({
+        ...managerSecretCacheOptions(),
+        kubeconfig: kc,
+        gracefulShutdownTimeoutMs: 5000,
+        ...TEST_RATE_LIMITING,
+      }),
       FeatureGatesModule.forRoot(
         new FeatureGates({ InPlaceUpdates: opts.inPlaceUpdates, RuntimeSDK: opts.inPlaceUpdates }),
       ),

@@ -31,6 +31,7 @@ import { SsaModule } from '@capi/ssa';
 import { MachineControllerModule } from '@capi/machine';
 import { startFaultyExtension, type ExtensionFault, type FaultyExtension } from './faulty-extension';
 import { MachineReconciler } from '../../src/machine.reconciler';
+import { managerSecretCacheOptions } from '@capi/certs';
 
 export interface Harness {
   env: Envtest;
@@ -67,6 +68,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const moduleRef = await Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({
+        ...managerSecretCacheOptions(),
         kubeconfig: kc,
         clientMetrics: counts,
         gracefulShutdownTimeoutMs: 5000,

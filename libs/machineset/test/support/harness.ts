@@ -38,6 +38,7 @@ import { MachineSetModule } from '@capi/machineset';
 import { BufferedLogger } from './buffered-logger';
 import type { ClientFaults } from './client-faults';
 import { TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
+import { managerSecretCacheOptions } from '@capi/certs';
 
 export const INFRA_GROUP = 'infrastructure.cluster.x-k8s.io';
 export const INFRA_API_VERSION = `${INFRA_GROUP}/v1beta2`;
@@ -232,6 +233,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const builder = Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({
+        ...managerSecretCacheOptions(),
         kubeconfig: kc,
         clientMetrics: counts,
         gracefulShutdownTimeoutMs: 5000,

@@ -20,6 +20,7 @@ import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
 import { MachineHealthCheckControllerModule } from '@capi/mhc';
 import { MachineHealthCheckReconciler } from '../../src/mhc.reconciler';
+import { managerSecretCacheOptions } from '@capi/certs';
 
 export const CAPI = 'cluster.x-k8s.io/v1beta2';
 
@@ -53,6 +54,7 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
   const moduleRef = await Test.createTestingModule({
     imports: [
       ControllerRuntimeModule.forRoot({
+        ...managerSecretCacheOptions(),
         kubeconfig: kc,
         clientMetrics: counts,
         gracefulShutdownTimeoutMs: 5000,

@@ -16,6 +16,7 @@ import {
 import { KUBE_CLIENT, MANAGER, type Manager } from '@capi/controller-runtime';
 import {
   extensionConfigControllerOptions,
+  secretMetadataCache,
   type ExtensionConfigReconciler,
   type ExtensionConfigReconcilerOptions,
 } from '../extension-config-reconciler';
@@ -78,7 +79,8 @@ export class ExtensionConfigController implements OnModuleInit, OnApplicationBoo
   onModuleInit(): void {
     // Every onModuleInit runs before ControllerRuntimeModule starts the Manager in onApplicationBootstrap.
     if (!this.manager.controllerNames().includes(CONTROLLER_NAME)) {
-      this.manager.addController(this.reconciler, extensionConfigControllerOptions(this.reconciler));
+      const secrets = secretMetadataCache(this.manager.client, this.manager.namespace);
+      this.manager.addController(this.reconciler, extensionConfigControllerOptions(this.reconciler, secrets));
     }
   }
 

@@ -14,6 +14,7 @@ import {
   type Manager,
 } from '@capi/controller-runtime';
 import { settle, startEnvtest, type Envtest } from '@capi/envtest';
+import { managerSecretCacheOptions } from '@capi/certs';
 import {
   createExtensionServer,
   EXTENSION_REGISTRY,
@@ -25,6 +26,7 @@ import {
   type ExtensionServer,
   RUNTIME_CLIENT,
   type RuntimeClient,
+  secretMetadataCache,
 } from '@capi/runtime-client';
 import { type NamedReadinessCheck } from '../../src/module/extension-config.module';
 
@@ -112,7 +114,8 @@ describe('ExtensionConfigModule (envtest)', () => {
 
     app = await Test.createTestingModule({
       imports: [
-        ControllerRuntimeModule.forRoot({ kubeconfig }),
+        // Secrets as the manager caches them: only cluster-labelled ones, so not an extension's CA Secret.
+        ControllerRuntimeModule.forRoot({ kubeconfig, ...managerSecretCacheOptions() }),
         ExtensionConfigModule.forRoot({ reconciler: { notReadyRequeueMs: 100 }, warmUp: { retryIntervalMs: 50 } }),
         ConsumerModule,
       ],
@@ -388,5 +391,32 @@ describe('ExtensionConfigModule (envtest)', () => {
       'update-machine.from-secret',
     ]);
     await eventually(async () => registry.get('can-update-machine.from-secret'), 'from-secret registered');
+    // The manager's cache does not hold the (unlabelled) CA Secret: the watch above ran on a cache of its own.
+    const manager = app.get<Manager>(MANAGER);
+    expect(await manager.secretCachingClient.tryGet(secretRef('extension-ca'))).toBeUndefined();
+  });
+
+  it("watches Secrets in a cache of their metadata: no data, no managedFields (upstream's partialSecretCache)", async () => {
+    await client.create<KubeObject>({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'metadata-only', namespace: 'default', labels: { a: 'b' } },
+      data: { 'ca.crt': ext.caBundle },
+    });
+    const cache = secretMetadataCache(client, 'default');
+    cache.start();
+    try {
+      const held = await cache.get(secretRef('metadata-only'));
+      expect(held).toEqual({
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: expect.objectContaining({ name: 'metadata-only', namespace: 'default', labels: { a: 'b' } }),
+      });
+      expect(held.metadata.managedFields).toBeUndefined();
+    } finally {
+      await cache.stop();
+    }
   });
 });
+
+const secretRef = (name: string) => ({ apiVersion: 'v1', kind: 'Secret', namespace: 'default', name });
