@@ -108,7 +108,8 @@ export async function createClusterWithWorkload(h: Harness, ns: string, name: st
   await h.client.create({
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: `${name}-kubeconfig`, namespace: ns },
+    // Labelled as Cluster API writes it: the manager's secret-caching client holds only cluster-labelled Secrets.
+    metadata: { name: `${name}-kubeconfig`, namespace: ns, labels: { 'cluster.x-k8s.io/cluster-name': name } },
     data: { value: Buffer.from(h.workload.kubeconfig).toString('base64') },
   });
 }
