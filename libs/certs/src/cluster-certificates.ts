@@ -2,7 +2,7 @@
 // consts.go): looked up, generated when missing, saved owned by the control plane that generated them.
 import { CLUSTER_NAME_LABEL } from '@capi/api';
 import type { KubeObject, OwnerReference } from '@capi/apimachinery';
-import { isAlreadyExists, type Client } from '@capi/controller-runtime';
+import { isAlreadyExists, type Client, type ObjectRef } from '@capi/controller-runtime';
 import { generateCA, generateServiceAccountKeys, type KeyPair } from './keypair';
 
 /** What a cluster certificate is for; its Secret is `<cluster>-<purpose>`. */
@@ -94,12 +94,26 @@ export function certificateSecret(cluster: ClusterKey, cert: ClusterCertificate,
   };
 }
 
-const secretRef = (cluster: ClusterKey, purpose: Purpose) => ({
+/** The reference of the Secret `<cluster>-<purpose>`. */
+export const clusterSecretRef = (cluster: ClusterKey, purpose: Purpose) => ({
   apiVersion: 'v1',
   kind: 'Secret',
   namespace: cluster.namespace,
   name: clusterSecretName(cluster.name, purpose),
 });
+
+/**
+ * The Secret `ref` from `cachingClient` (the secret-caching client) when it holds it, else from `client` (upstream
+ * getCertificateSecret): a Secret the cache does not hold, e.g. one without the cluster name label, is still found.
+ */
+export async function tryGetCachedSecret(
+  client: Client,
+  ref: ObjectRef,
+  cachingClient?: Client,
+): Promise<KubeObject | undefined> {
+  const cached = cachingClient && cachingClient !== client ? await cachingClient.tryGet(ref) : undefined;
+  return cached ?? (await client.tryGet(ref));
+}
 
 /**
  * Reads each certificate's Secret (upstream Certificates.Lookup): a missing one stays without key pair, unless it is
@@ -113,8 +127,8 @@ export async function lookup(
   cachingClient?: Client,
 ): Promise<void> {
   for (const cert of certs) {
-    const ref = secretRef(cluster, cert.purpose);
-    const existing = (await cachingClient?.tryGet(ref)) ?? (await client.tryGet(ref));
+    const ref = clusterSecretRef(cluster, cert.purpose);
+    const existing = await tryGetCachedSecret(client, ref, cachingClient);
     if (!existing) {
       if (cert.external) throw new Error(`external certificate not found: Secret ${ref.namespace}/${ref.name}`);
       continue;
@@ -145,7 +159,7 @@ export async function lookupOrGenerate(
       cert.secret = await client.create(certificateSecret(cluster, cert, owner));
     } catch (e) {
       if (!isAlreadyExists(e)) throw e;
-      cert.secret = await client.get(secretRef(cluster, cert.purpose));
+      cert.secret = await client.get(clusterSecretRef(cluster, cert.purpose));
       cert.keyPair = keyPairFromSecret(cert.secret);
       cert.generated = false;
     }

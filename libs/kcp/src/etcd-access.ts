@@ -3,7 +3,14 @@
 // certificate signed by the etcd CA of the `<cluster>-etcd` Secret (cached per cluster); without the CA's key (an
 // external etcd) the `<cluster>-apiserver-etcd-client` certificate is used instead.
 import type { KubeObject } from '@capi/apimachinery';
-import { APISERVER_ETCD_CLIENT, clusterSecretName, ETCD_CA, keyPairFromSecret } from '@capi/certs';
+import {
+  APISERVER_ETCD_CLIENT,
+  clusterSecretRef,
+  ETCD_CA,
+  keyPairFromSecret,
+  tryGetCachedSecret,
+  type Purpose,
+} from '@capi/certs';
 import { kubeConfigFromSecret, type ClusterKey } from '@capi/clustercache';
 import type { Client } from '@capi/controller-runtime';
 import { EtcdClientCertCache, EtcdClientGenerator, type EtcdTls } from '@capi/etcd';
@@ -19,15 +26,18 @@ export interface EtcdAccessOptions {
   callTimeoutMs?: number;
 }
 
-/** The Secret `<cluster>-<purpose>`, from `clients` in turn: the first one that holds it. */
-async function secret(clients: Client[], cluster: ClusterKey, purpose: string, what: string): Promise<KubeObject> {
-  const name = clusterSecretName(cluster.name, purpose);
-  const ref = { apiVersion: 'v1', kind: 'Secret', namespace: cluster.namespace, name };
-  for (const client of clients) {
-    const found = await client.tryGet<KubeObject>(ref);
-    if (found) return found;
-  }
-  throw new Error(`failed to get secret; ${what} ${cluster.namespace}/${name}: not found`);
+/** The Secret `<cluster>-<purpose>`, from `cachingClient` first when given (tryGetCachedSecret). */
+async function secret(
+  client: Client,
+  cluster: ClusterKey,
+  purpose: Purpose,
+  what: string,
+  cachingClient?: Client,
+): Promise<KubeObject> {
+  const ref = clusterSecretRef(cluster, purpose);
+  const found = await tryGetCachedSecret(client, ref, cachingClient);
+  if (!found) throw new Error(`failed to get secret; ${what} ${ref.namespace}/${ref.name}: not found`);
+  return found;
 }
 
 /**
@@ -38,11 +48,11 @@ export async function etcdClientTls(
   client: Client,
   cluster: ClusterKey,
   certs: EtcdClientCertCache,
-  cachingClient: Client = client,
+  cachingClient?: Client,
 ): Promise<EtcdTls> {
-  const ca = keyPairFromSecret(await secret([...new Set([cachingClient, client])], cluster, ETCD_CA, 'etcd CA bundle'));
+  const ca = keyPairFromSecret(await secret(client, cluster, ETCD_CA, 'etcd CA bundle', cachingClient));
   if (ca.key) return certs.tlsFor(cluster, ca);
-  const own = keyPairFromSecret(await secret([client], cluster, APISERVER_ETCD_CLIENT, 'etcd apiserver-etcd-client'));
+  const own = keyPairFromSecret(await secret(client, cluster, APISERVER_ETCD_CLIENT, 'etcd apiserver-etcd-client'));
   if (!own.key) throw new Error(`etcd tls key does not exist for cluster ${cluster.namespace}/${cluster.name}`);
   return { ca: ca.cert, cert: own.cert, key: own.key };
 }
