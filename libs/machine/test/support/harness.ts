@@ -16,7 +16,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { FakeClock } from '@capi/apimachinery/testing';
-import { TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
+import { cacheCaughtUp, TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
 import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import {
@@ -90,6 +90,7 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
   const app = moduleRef;
   app.useLogger(false);
   await app.init();
+  const manager = app.get<Manager>(MANAGER);
   const reconciler = app.get(MachineReconciler);
   return {
     env,
@@ -100,8 +101,12 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     counts,
     transport,
     reconciler,
-    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'Machine' })),
-    manager: app.get<Manager>(MANAGER),
+    // The reconciler reads from the manager's cache: let it show the test's last write first.
+    reconcile: async (req) => {
+      await cacheCaughtUp(manager.cache, client, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', ...req });
+      return reconciler.reconcile(req, testReconcileContext(req, { kind: 'Machine' }));
+    },
+    manager,
     close: async () => {
       await app.close();
       transport.close();

@@ -14,7 +14,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { FakeClock } from '@capi/apimachinery/testing';
-import { TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
+import { cacheCaughtUp, TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
 import { clientFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
@@ -72,6 +72,7 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
   const app = moduleRef;
   app.useLogger(false);
   await app.init();
+  const manager = app.get<Manager>(MANAGER);
   const reconciler = app.get(MachineHealthCheckReconciler);
   return {
     mgmt,
@@ -82,8 +83,16 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
     clock,
     counts,
     reconciler,
-    reconcile: (req) => reconciler.reconcile(req, testReconcileContext(req, { kind: 'MachineHealthCheck' })),
-    manager: app.get<Manager>(MANAGER),
+    // The reconciler reads from the manager's cache: let it show the test's last write first.
+    reconcile: async (req) => {
+      await cacheCaughtUp(manager.cache, client, {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineHealthCheck',
+        ...req,
+      });
+      return reconciler.reconcile(req, testReconcileContext(req, { kind: 'MachineHealthCheck' }));
+    },
+    manager,
     close: async () => {
       await app.close();
       client.close();
