@@ -284,20 +284,13 @@ export function extensionConfigControllerOptions(
 }
 
 /**
- * A cache of every Secret's metadata (upstream core/main.go partialSecretCache, a metadata-only cache with managedFields
- * stripped): what the CA Secret watch needs, without holding any Secret's data. Our informers list and watch whole
- * objects, so the data still crosses the wire once per change; it is dropped before it is stored.
+ * A cache of every Secret's metadata (upstream core/main.go partialSecretCache: metadata-only, managedFields stripped):
+ * what the CA Secret watch needs. Listed and watched as PartialObjectMetadata, so no Secret's data reaches the manager.
  */
 export function secretMetadataCache(client: Client, namespace?: string): InformerCache {
   return new InformerCache(client, {
+    name: 'partial-secret',
     namespace,
-    byObject: {
-      [kindKey('v1', 'Secret')]: {
-        transform: (secret) => {
-          const { apiVersion, kind, metadata } = stripManagedFields(secret);
-          return { apiVersion, kind, metadata };
-        },
-      },
-    },
+    byObject: { [kindKey('v1', 'Secret')]: { metadataOnly: true, transform: stripManagedFields } },
   });
 }

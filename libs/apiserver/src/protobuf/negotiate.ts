@@ -3,13 +3,14 @@ import { PROTOBUF_MEDIA_TYPE } from './envelope';
 
 export type ResponseFormat = 'json' | 'protobuf';
 
-interface MediaRange {
+export interface MediaRange {
   type: string;
   params: Record<string, string>;
   q: number;
 }
 
-function parseAccept(accept: string): MediaRange[] {
+/** The ranges of an Accept header, most preferred first (q, then the client's order); q=0 ranges dropped. */
+export function parseAccept(accept: string): MediaRange[] {
   return accept
     .split(',')
     .map((part) => {

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import YAML from 'yaml';
-import type { Status } from '@capi/apimachinery';
+import type { KubeObject, Status } from '@capi/apimachinery';
 import * as discovery from './discovery';
 import { evict } from './eviction';
 import { answerReview } from './reviews';
@@ -15,6 +15,12 @@ import { badRequest, notFound, StatusError } from './status';
 import { PathNotFound, resourceNotFound, sendPathNotFound, unmatchedPath } from './notfound';
 import type { RequestMetrics } from './metrics';
 import { toTable, wantsTable } from './table';
+import {
+  asPartialObjectMetadata,
+  asPartialObjectMetadataList,
+  requestedPartialMetadata,
+  watchablePartialMetadata,
+} from './partial-metadata';
 import {
   decodeProtobufBody,
   decodeProtobufDeleteOptions,
@@ -270,7 +276,10 @@ export function createHandler(deps: HttpDeps) {
 
   function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): void {
     const table = wantsTable(req.headers.accept);
-    const encoding = watchEncoding(table ? 'json' : format);
+    const partial = requestedPartialMetadata(req.headers.accept);
+    // Each event's object is a PartialObjectMetadata, as kube's watch transforms them (asked as a list: 406).
+    if (partial) watchablePartialMetadata(partial);
+    const encoding = watchEncoding(table || partial ? 'json' : format);
     res.writeHead(200, {
       'Content-Type': encoding.contentType,
       'Transfer-Encoding': 'chunked',
@@ -285,7 +294,9 @@ export function createHandler(deps: HttpDeps) {
               type: ev.type,
               object: toTable(route.info, [ev.object], { resourceVersion: ev.object.metadata?.resourceVersion }),
             }
-          : ev;
+          : partial && ev.type !== 'ERROR'
+            ? { type: ev.type, object: asPartialObjectMetadata(partial, ev.object as KubeObject) }
+            : ev;
       res.write(encoding.frame(out));
     };
     let stop = () => {};
@@ -422,11 +433,14 @@ export function createHandler(deps: HttpDeps) {
     }
     switch (req.method) {
       case 'GET': {
-        // kubectl get asks for a Table (watches too, but a plain event stream is what it falls back to).
+        // kubectl get asks for a Table (watches too, but a plain event stream is what it falls back to); metadata
+        // clients ask for PartialObjectMetadata.
         const table = wantsTable(req.headers.accept) && !sub;
+        const partial = sub ? undefined : requestedPartialMetadata(req.headers.accept);
         if (name) {
           count('get');
           const obj = resources.get(info, ns, name);
+          if (partial) return reply(200, asPartialObjectMetadata(partial, obj));
           return reply(200, table ? toTable(info, [obj], { resourceVersion: obj.metadata.resourceVersion }) : obj);
         }
         if (route.watch || flag(q, 'watch')) return (count('watch'), startWatch(req, res, route, q, format));
@@ -437,6 +451,7 @@ export function createHandler(deps: HttpDeps) {
           limit: q.has('limit') ? Number(q.get('limit')) : undefined,
           continue: q.get('continue') ?? undefined,
         });
+        if (partial) return reply(200, asPartialObjectMetadataList(partial, info.listKind, list));
         return reply(200, table ? toTable(info, list.items, list.metadata) : list);
       }
       case 'POST': {

@@ -145,7 +145,12 @@ export function qs(q: Record<string, string | number | boolean | undefined>): st
 }
 
 /** Streams a watch over raw HTTPS, one JSON event per line. */
-export function rawWatch(conn: Conn, path: string, onEvent: (e: Ev) => void): Promise<{ stop(): void }> {
+export function rawWatch(
+  conn: Conn,
+  path: string,
+  onEvent: (e: Ev) => void,
+  headers: Record<string, string> = {},
+): Promise<{ stop(): void }> {
   const u = new URL(path, conn.url);
   const lib = u.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -154,7 +159,7 @@ export function rawWatch(conn: Conn, path: string, onEvent: (e: Ev) => void): Pr
       {
         method: 'GET',
         ca: conn.caData ? Buffer.from(conn.caData, 'base64') : undefined,
-        headers: { Authorization: `Bearer ${conn.token}` },
+        headers: { Authorization: `Bearer ${conn.token}`, ...headers },
       },
       (res) => {
         let buf = '';

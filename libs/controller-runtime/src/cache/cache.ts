@@ -30,6 +30,8 @@ const indexKey = (namespace: string | undefined, value: string) => `${namespace 
 export const labelIndexField = (key: string): string => `metadata.labels[${key}]`;
 
 export interface CacheOptions {
+  /** What the cache is for, in names of jobs that follow it (e.g. its resync); the manager's own cache has none. */
+  name?: string;
   /** Restrict every informer to one namespace (cluster-scoped kinds ignore it). */
   namespace?: string;
   clock?: Clock;
@@ -51,6 +53,11 @@ export interface CacheOptions {
 export interface ByObject {
   labelSelector?: string;
   transform?: TransformFunc;
+  /**
+   * Hold only the objects' metadata, listed and watched as PartialObjectMetadata (what controller-runtime's cache
+   * does for a kind read as metav1.PartialObjectMetadata): their spec, status or data never reach this process.
+   */
+  metadataOnly?: boolean;
 }
 
 /** The key of a kind in CacheOptions.byObject and CachedClientOptions.disableFor. */
@@ -101,6 +108,7 @@ export class InformerCache {
         ...this.informerOptions,
         ...(byObject?.transform ? { transform: byObject.transform } : {}),
         ...(byObject?.labelSelector ? { labelSelector: byObject.labelSelector } : {}),
+        ...(byObject?.metadataOnly ? { metadataOnly: true } : {}),
         namespace: this.opts.namespace,
         clock: this.clock,
       });
@@ -109,6 +117,11 @@ export class InformerCache {
       for (const l of [...this.informerListeners]) l(inf);
     }
     return inf as unknown as SharedInformer<T>;
+  }
+
+  /** CacheOptions.name. */
+  get name(): string | undefined {
+    return this.opts.name;
   }
 
   /** The informers created so far, one per kind. */

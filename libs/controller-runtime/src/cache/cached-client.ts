@@ -56,8 +56,10 @@ export class CachedClient implements Client {
     kind: string,
     opts: ListOptions = {},
   ): Promise<ObjectList<T>> {
-    if (!this.cached(apiVersion, kind) || opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion)
-      return this.direct.list<T>(apiVersion, kind, opts);
+    // A metadata-only list is the server's (this cache holds whole objects; a metadata cache is an InformerCache of
+    // its own, see ByObject.metadataOnly).
+    const live = opts.fieldSelector || opts.limit || opts.continue || opts.resourceVersion || opts.metadataOnly;
+    if (!this.cached(apiVersion, kind) || live) return this.direct.list<T>(apiVersion, kind, opts);
     return this.cache.list<T>(apiVersion, kind, {
       namespace: opts.namespace,
       labelSelector: opts.labelSelector,

@@ -34,6 +34,8 @@ export interface SharedInformerOptions {
   watchTimeoutSeconds?: number;
   /** Applied to every listed or watched object before it is stored (controller-runtime's cache TransformFunc). */
   transform?: TransformFunc;
+  /** List and watch only the objects' metadata (a metadata informer: PartialObjectMetadata under the kind). */
+  metadataOnly?: boolean;
 }
 
 /** Index values of an object (client-go IndexFunc): the object is listed under each. */
@@ -228,6 +230,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
         labelSelector: this.opts.labelSelector,
         limit: this.opts.pageSize ?? 500,
         continue: cont,
+        ...(this.opts.metadataOnly ? { metadataOnly: true } : {}),
       });
       if (this.abort.signal.aborted) return;
       for (const item of page.items) items.push(this.transformed(item));
@@ -282,6 +285,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
         resourceVersion: this.lastRv,
         allowWatchBookmarks: true,
         timeoutSeconds: timeout,
+        ...(this.opts.metadataOnly ? { metadataOnly: true } : {}),
       },
       (ev) => {
         if (expired || failure) return;

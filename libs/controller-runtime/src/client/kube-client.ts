@@ -3,6 +3,7 @@ import { ApiError, isNotFound } from './errors';
 import { ClientMetrics, ClientVerb, WRITE_VERBS } from './client-metrics';
 import type { LeadershipFence } from '../leader/fence';
 import { RestMapper, ResourceMapping, groupVersionPath } from './rest-mapper';
+import { METADATA_ONLY_ACCEPT, METADATA_ONLY_LIST_ACCEPT, metadataOnly } from './metadata-only';
 import { SendOrder } from './send-order';
 import { ClientRateLimit, RequestRateLimiter, TokenBucketsByResource } from './token-bucket';
 import { BodyNotBuiltError, RawRequest, Transport, readBody, toApiError } from './transport';
@@ -117,13 +118,16 @@ export class KubeClient implements Client {
         continue: opts.continue,
         resourceVersion: opts.resourceVersion,
       },
+      ...(opts.metadataOnly ? { accept: METADATA_ONLY_LIST_ACCEPT } : {}),
     });
     // Items in a list response carry no apiVersion/kind on a real server; fill them in for callers.
-    for (const item of list.items ?? []) {
+    const items = list.items ?? [];
+    list.items = opts.metadataOnly ? (items.map((o) => metadataOnly(o, apiVersion, kind)) as T[]) : items;
+    for (const item of list.items) {
       item.apiVersion = apiVersion;
       item.kind = kind;
     }
-    list.items = list.items ?? [];
+    if (opts.metadataOnly) Object.assign(list, { apiVersion, kind: `${kind}List` });
     return list;
   }
 
@@ -243,7 +247,12 @@ export class KubeClient implements Client {
       },
       signal: abort.signal,
       rateLimiter: this.bucketOf(m),
+      ...(opts.metadataOnly ? { accept: METADATA_ONLY_ACCEPT } : {}),
     };
+    const deliver = opts.metadataOnly
+      ? (ev: WatchEvent<T>) =>
+          onEvent(ev.type === 'ERROR' ? ev : { type: ev.type, object: metadataOnly(ev.object, apiVersion, kind) as T })
+      : onEvent;
     let res;
     try {
       res = await this.transport.open(req);
@@ -268,7 +277,7 @@ export class KubeClient implements Client {
           buffered = buffered.slice(nl + 1);
           if (!line) continue;
           try {
-            onEvent(JSON.parse(line) as WatchEvent<T>);
+            deliver(JSON.parse(line) as WatchEvent<T>);
           } catch (e) {
             // A handler bug or a garbled line must not kill the stream silently; end the watch with the error.
             stream.destroy(e as Error);

@@ -20,6 +20,8 @@ export interface RawRequest {
    */
   body?: unknown;
   contentType?: string;
+  /** The Accept header; default application/json. */
+  accept?: string;
   signal?: AbortSignal;
   /** The bucket this request takes its token from (its resource's); default the transport's rateLimiter. */
   rateLimiter?: RequestRateLimiter;
@@ -146,7 +148,7 @@ export class Transport {
     if (url.protocol === 'https:') opts.agent = this.tlsAgentFor(opts);
     opts.headers = {
       ...(opts.headers ?? {}),
-      Accept: 'application/json',
+      Accept: req.accept ?? 'application/json',
       ...(this.opts.userAgent ? { 'User-Agent': this.opts.userAgent } : {}),
       ...(payload ? { 'Content-Type': req.contentType ?? 'application/json', 'Content-Length': payload.length } : {}),
     };

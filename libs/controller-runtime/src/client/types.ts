@@ -40,6 +40,8 @@ export interface ListOptions {
   limit?: number;
   continue?: string;
   resourceVersion?: string;
+  /** Only the items' metadata, as PartialObjectMetadata (client-go's metadata client); see METADATA_ONLY. */
+  metadataOnly?: boolean;
 }
 
 export interface WriteOptions {
@@ -89,6 +91,8 @@ export interface WatchOptions {
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
+  /** Only the objects' metadata, as PartialObjectMetadata (client-go's metadata client); see METADATA_ONLY. */
+  metadataOnly?: boolean;
 }
 
 export interface WatchHandle {

@@ -74,6 +74,7 @@ export class Manager {
   readonly secretCachingClient: CachedClient;
   /** Caches started, synced and stopped with the manager's own (controller-runtime's mgr.Add of a cache). */
   private readonly extraCaches: InformerCache[] = [];
+  private readonly cacheListeners = new Set<(cache: InformerCache) => void>();
   readonly registry: Registry;
   /** The one namespace the manager's cache is restricted to (ManagerOptions.namespace), for caches added to it. */
   readonly namespace?: string;
@@ -108,10 +109,18 @@ export class Manager {
     if (cache === this.cache || this.extraCaches.includes(cache)) return;
     this.extraCaches.push(cache);
     if (this.state === 'starting' || this.state === 'started') cache.start();
+    for (const l of [...this.cacheListeners]) l(cache);
   }
 
-  private allCaches(): InformerCache[] {
+  /** The manager's cache, then those added to it (addCache). */
+  caches(): InformerCache[] {
     return [this.cache, ...this.extraCaches];
+  }
+
+  /** Calls `listener` with each cache added from now on (jobs that follow every cache, e.g. the resync). */
+  onCacheAdded(listener: (cache: InformerCache) => void): () => void {
+    this.cacheListeners.add(listener);
+    return () => this.cacheListeners.delete(listener);
   }
 
   /** Registers a controller. Names must be unique. Added after start, it runs as soon as this process leads. */
@@ -161,12 +170,12 @@ export class Manager {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`manager cannot start from state ${this.state}`);
     this.state = 'starting';
-    for (const c of this.allCaches()) c.start();
+    for (const c of this.caches()) c.start();
     const timeout = this.opts.cacheSyncTimeoutMs ?? DEFAULT_CACHE_SYNC_TIMEOUT_MS;
-    const synced = (await Promise.all(this.allCaches().map((c) => c.waitForSync(timeout)))).every(Boolean);
+    const synced = (await Promise.all(this.caches().map((c) => c.waitForSync(timeout)))).every(Boolean);
     if (this.state !== 'starting') return; // stop() was called while waiting
     if (!synced) {
-      await Promise.all(this.allCaches().map((c) => c.stop()));
+      await Promise.all(this.caches().map((c) => c.stop()));
       this.state = 'stopped';
       throw new Error(`caches did not sync within ${timeout}ms`);
     }
@@ -192,7 +201,7 @@ export class Manager {
     if (this.elector)
       await this.elector.stop(); // steps down via onStoppedLeading, then releases the lease
     else await this.stopControllers();
-    await Promise.all(this.allCaches().map((c) => c.stop()));
+    await Promise.all(this.caches().map((c) => c.stop()));
     this.state = 'stopped';
   }
 

@@ -14,12 +14,23 @@ const widget: KubeObject = {
 describe('CacheResync', () => {
   let cache: InformerCache;
   let scheduler: SchedulerRegistry;
+  let added: InformerCache[];
+  let addedListeners: ((c: InformerCache) => void)[];
+  /** The manager's side CacheResync uses: its cache, the caches added to it, and a listener for more. */
+  const manager = () =>
+    ({
+      cache,
+      caches: () => [cache, ...added],
+      onCacheAdded: (l: (c: InformerCache) => void) => (addedListeners.push(l), () => undefined),
+    }) as unknown as Manager;
   const resyncOf = (syncPeriodMs?: number) =>
-    new CacheResync({ cache } as unknown as Manager, scheduler, syncPeriodMs === undefined ? {} : { syncPeriodMs });
+    new CacheResync(manager(), scheduler, syncPeriodMs === undefined ? {} : { syncPeriodMs });
 
   beforeEach(() => {
     cache = new InformerCache(listOnlyClient([widget]));
     scheduler = new SchedulerRegistry();
+    added = [];
+    addedListeners = [];
   });
   afterEach(async () => {
     jest.useRealTimers();
@@ -39,6 +50,29 @@ describe('CacheResync', () => {
     expect(scheduler.getIntervals()).toEqual([]);
     cache.informerFor('v1', 'ConfigMap');
     expect(scheduler.getIntervals()).toEqual([]);
+  });
+
+  it('follows the caches added to the manager, before and after bootstrap, under their names', async () => {
+    const partial = new InformerCache(listOnlyClient([]), { name: 'partial-secret' });
+    const unnamed = new InformerCache(listOnlyClient([]));
+    added.push(partial);
+    partial.informerFor('v1', 'Secret');
+    cache.informerFor('v1', 'Secret');
+    const resync = resyncOf(600_000);
+    resync.onApplicationBootstrap();
+    added.push(unnamed);
+    addedListeners.forEach((l) => l(unnamed));
+    unnamed.informerFor('v1', 'Secret');
+    partial.informerFor('v1', 'ConfigMap');
+    expect(scheduler.getIntervals().sort()).toEqual([
+      'cache-resync(cache-1):v1/Secret',
+      'cache-resync(partial-secret):v1/ConfigMap',
+      'cache-resync(partial-secret):v1/Secret',
+      'cache-resync:v1/Secret',
+    ]);
+    resync.onApplicationShutdown();
+    expect(scheduler.getIntervals()).toEqual([]);
+    await Promise.all([partial.stop(), unnamed.stop()]);
   });
 
   it('schedules nothing with a sync period of 0 (client-go never resyncs then)', () => {

@@ -4,18 +4,20 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DEFAULT_SYNC_PERIOD_MS, jitteredResyncPeriod } from '../cache/resync';
+import type { InformerCache } from '../cache/cache';
 import type { SharedInformer } from '../cache/informer';
 import type { Manager } from '../manager/manager';
 import { addIntervalJob } from './schedule';
 import { CONTROLLER_RUNTIME_OPTIONS, MANAGER } from './tokens';
 
-/** The SchedulerRegistry name of a kind's resync job. */
-export const resyncJobName = (apiVersion: string, kind: string): string => `cache-resync:${apiVersion}/${kind}`;
+/** The SchedulerRegistry name of a kind's resync job (in the cache named `cacheName`, for a cache added to the manager). */
+export const resyncJobName = (apiVersion: string, kind: string, cacheName?: string): string =>
+  `cache-resync${cacheName ? `(${cacheName})` : ''}:${apiVersion}/${kind}`;
 
 @Injectable()
 export class CacheResync implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly jobs = new Set<string>();
-  private unsubscribe?: () => void;
+  private readonly unsubscribe: (() => void)[] = [];
 
   constructor(
     @Inject(MANAGER) private readonly manager: Manager,
@@ -23,23 +25,32 @@ export class CacheResync implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(CONTROLLER_RUNTIME_OPTIONS) private readonly options: { syncPeriodMs?: number },
   ) {}
 
-  /** Schedules the informers the cache has and each one it creates later (a read of a new kind starts one). */
+  /**
+   * Schedules the informers of the manager's caches and each one they create later (a read of a new kind starts one),
+   * of caches added later too: a cache added to the manager resyncs with its period, as upstream gives its
+   * partialSecretCache the manager's SyncPeriod.
+   */
   onApplicationBootstrap(): void {
     const period = this.options.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;
     if (!(period > 0)) return; // as client-go: a resync period of 0 never resyncs
-    const cache = this.manager.cache;
-    for (const informer of cache.informerList()) this.schedule(informer, period);
-    this.unsubscribe = cache.onInformerCreated((informer) => this.schedule(informer, period));
+    let unnamed = 0;
+    const follow = (cache: InformerCache) => {
+      const label = cache === this.manager.cache ? undefined : (cache.name ?? `cache-${++unnamed}`);
+      for (const informer of cache.informerList()) this.schedule(informer, period, label);
+      this.unsubscribe.push(cache.onInformerCreated((informer) => this.schedule(informer, period, label)));
+    };
+    this.manager.caches().forEach(follow);
+    this.unsubscribe.push(this.manager.onCacheAdded(follow));
   }
 
   onApplicationShutdown(): void {
-    this.unsubscribe?.();
+    this.unsubscribe.splice(0).forEach((u) => u());
     for (const name of this.jobs) if (this.scheduler.doesExist('interval', name)) this.scheduler.deleteInterval(name);
     this.jobs.clear();
   }
 
-  private schedule(informer: SharedInformer, period: number): void {
-    const name = resyncJobName(informer.apiVersion, informer.kind);
+  private schedule(informer: SharedInformer, period: number, cacheName: string | undefined): void {
+    const name = resyncJobName(informer.apiVersion, informer.kind, cacheName);
     if (this.jobs.has(name)) return;
     addIntervalJob(this.scheduler, name, jitteredResyncPeriod(period), () => informer.resync());
     this.jobs.add(name);

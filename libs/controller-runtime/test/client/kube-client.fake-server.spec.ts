@@ -56,6 +56,45 @@ describe('KubeClient against a list/watch test server', () => {
     expect(discoveryCalls).toBe(1); // the REST mapping is cached
   });
 
+  it('metadataOnly asks for PartialObjectMetadata; a server answering with whole objects has them cut to metadata', async () => {
+    await client.create({
+      ...cm('m1', { secret: 'x' }),
+      metadata: { name: 'm1', namespace: 'meta', labels: { a: 'b' } },
+    });
+    const list = await client.list('v1', 'ConfigMap', { namespace: 'meta', metadataOnly: true });
+    expect(server.requests.at(-1)?.accept).toBe(
+      'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+    );
+    expect(list.items).toEqual([
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: expect.objectContaining({ name: 'm1', labels: { a: 'b' } }) },
+    ]);
+    const events: WatchEvent[] = [];
+    const h = await client.watch(
+      'v1',
+      'ConfigMap',
+      { namespace: 'meta', resourceVersion: list.metadata.resourceVersion, metadataOnly: true },
+      (ev) => events.push(ev),
+    );
+    try {
+      expect(server.requests.at(-1)?.accept).toBe(
+        'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json',
+      );
+      await client.create({ ...cm('m2', { secret: 'y' }), metadata: { name: 'm2', namespace: 'meta' } });
+      const deadline = Date.now() + 5_000;
+      while (!events.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(events).toEqual([
+        {
+          type: 'ADDED',
+          object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: expect.objectContaining({ name: 'm2' }) },
+        },
+      ]);
+    } finally {
+      h.stop();
+    }
+    await client.list('v1', 'ConfigMap', { namespace: 'meta' });
+    expect(server.requests.at(-1)?.accept).toBe('application/json');
+  });
+
   it("sends the User-Agent it was given on every request (the API server names patches' field manager after it)", async () => {
     const named = new KubeClient(server.kubeConfig(), {
       userAgent: 'manager/v1 test (linux/amd64) cluster.x-k8s.io/unknown',

@@ -110,6 +110,49 @@ describe('KubeClient against @capi/apiserver', () => {
     expect((err as ApiError).code).toBe(401);
   });
 
+  it('metadataOnly: lists, watches and feeds a metadata informer with metadata only, under the kind read', async () => {
+    const secret = (name: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name, namespace: 'kube-public', labels: { meta: 'only' } },
+      data: { token: Buffer.from(name).toString('base64') },
+    });
+    await client.create(secret('ms1'));
+    const list = await client.list('v1', 'Secret', {
+      namespace: 'kube-public',
+      labelSelector: 'meta=only',
+      metadataOnly: true,
+    });
+    expect(list).toMatchObject({ apiVersion: 'v1', kind: 'SecretList' });
+    expect(list.items).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: expect.objectContaining({ name: 'ms1', labels: { meta: 'only' } }),
+      },
+    ]);
+    const informer = new SharedInformer(client, 'v1', 'Secret', {
+      namespace: 'kube-public',
+      labelSelector: 'meta=only',
+      metadataOnly: true,
+    });
+    const seen: KubeObject[] = [];
+    informer.addEventHandler({ onAdd: (o) => seen.push(o), onUpdate: (_, o) => seen.push(o) });
+    informer.start();
+    try {
+      expect(await informer.waitForSync(5000)).toBe(true);
+      await client.create(secret('ms2'));
+      await client.patch({ apiVersion: 'v1', kind: 'Secret', namespace: 'kube-public', name: 'ms1' }, 'merge', {
+        data: { token: Buffer.from('rotated').toString('base64') },
+      });
+      await eventually(() => seen.length === 3, 'add ms1, add ms2, update ms1');
+      for (const o of seen) expect(Object.keys(o).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+      expect(seen.map((o) => `${o.kind} ${o.metadata.name}`)).toEqual(['Secret ms1', 'Secret ms2', 'Secret ms1']);
+    } finally {
+      await informer.stop();
+    }
+  });
+
   it('lists in pages and feeds an informer from list+watch', async () => {
     for (const n of ['p1', 'p2', 'p3'])
       await client.create({ ...cm(n), metadata: { name: n, namespace: 'kube-public' } });

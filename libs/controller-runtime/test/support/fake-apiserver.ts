@@ -34,6 +34,7 @@ export interface RecordedRequest {
   path: string;
   query: Record<string, string>;
   userAgent?: string;
+  accept?: string;
   /** The JSON body, when there was one. */
   body?: unknown;
 }
@@ -130,6 +131,7 @@ export class FakeApiServer {
       path: url.pathname,
       query,
       userAgent: req.headers['user-agent'],
+      accept: req.headers.accept,
     };
     this.requests.push(recorded);
     if (req.headers.authorization !== `Bearer ${this.token}`) return this.status(res, 401, 'Unauthorized', 'bad token');
