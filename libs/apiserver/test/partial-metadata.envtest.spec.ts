@@ -1,23 +1,25 @@
 // PartialObjectMetadata responses (client-go's metadata client, controller-runtime's metadata-only caches): the same
-// requests against the embedded server and kube-apiserver, through raw HTTPS with client-go's Accept headers.
+// requests against the embedded server and kube-apiserver, with client-go's Accept headers (protobuf first) and with
+// JSON ones (our client's).
 import type { KubeObject } from '@capi/apimachinery';
+import { decodeObject, decodeWatchFrames, PROTOBUF_MEDIA_TYPE } from '../src/protobuf';
+import { binaryRequest, openBinaryWatch, type Answer } from './support/binary-client';
 import { startTestServer, type TestServer } from './support/server';
-import { rawRequest, rawWatch, type Ev } from './support/test-client';
+import { widgetCrd } from './support/fixtures';
 
-// As client-go's metadata client sends them (k8s.io/client-go/metadata/metadata.go), protobuf first.
-const OBJECT =
-  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
-const LIST =
-  'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
-const JSON_ONLY = (as: string, v = 'v1') => `application/json;as=${as};g=meta.k8s.io;v=${v}`;
+const form = (as: string, v = 'v1') => `;as=${as};g=meta.k8s.io;v=${v}`;
+// As k8s.io/client-go/metadata/metadata.go sends them.
+const CLIENT_GO = (as: string) => `${PROTOBUF_MEDIA_TYPE}${form(as)},application/json${form(as)},application/json`;
+const JSON_FIRST = (as: string, v = 'v1') => `application/json${form(as, v)},application/json`;
 
 let ts: TestServer;
 const ns = 'partial-metadata';
 const secrets = `/api/v1/namespaces/${ns}/secrets`;
-const get = async (path: string, accept: string) => {
-  const r = await rawRequest(ts.conn, 'GET', path, undefined, undefined, { Accept: accept });
-  return { code: r.code, body: JSON.parse(r.text) };
-};
+const widgets = `/apis/${widgetCrd.spec.group}/v1/namespaces/${ns}/${widgetCrd.spec.names.plural}`;
+const get = (path: string, accept: string) => binaryRequest(ts.conn, 'GET', path, undefined, { Accept: accept });
+/** The answer's object, from JSON or protobuf by its Content-Type. */
+const body = (a: Answer): any =>
+  a.contentType === PROTOBUF_MEDIA_TYPE ? decodeObject(a.body) : JSON.parse(a.body.toString('utf8'));
 
 beforeAll(async () => {
   ts = await startTestServer();
@@ -30,91 +32,135 @@ beforeAll(async () => {
       metadata: { name, namespace: ns, labels: { app: 'pm' }, annotations: { note: name } },
       data: { token: Buffer.from(`secret-${name}`).toString('base64') },
     });
+  await c.create({
+    apiVersion: `${widgetCrd.spec.group}/v1`,
+    kind: 'Widget',
+    metadata: { name: 'w1', namespace: ns, labels: { app: 'pm' } },
+    spec: { size: 3 },
+  });
 });
 afterAll(async () => {
   await ts?.stop();
 });
 
-describe('PartialObjectMetadata', () => {
+describe.each([
+  ['protobuf (client-go)', CLIENT_GO, PROTOBUF_MEDIA_TYPE],
+  ['JSON', JSON_FIRST, 'application/json'],
+])('PartialObjectMetadata as %s', (_, accept, contentType) => {
   it('a GET answers with the object metadata only, as meta.k8s.io/v1 PartialObjectMetadata', async () => {
-    const { code, body } = await get(`${secrets}/s1`, OBJECT);
-    expect(code).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
-    expect(body).toMatchObject({
+    const a = await get(`${secrets}/s1`, accept('PartialObjectMetadata'));
+    expect(a.code).toBe(200);
+    expect(a.contentType).toBe(contentType);
+    const got = body(a);
+    expect(Object.keys(got).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(got).toMatchObject({
       apiVersion: 'meta.k8s.io/v1',
       kind: 'PartialObjectMetadata',
       metadata: { name: 's1', namespace: ns, labels: { app: 'pm' }, annotations: { note: 's1' } },
     });
-    expect(body.metadata.uid).toBeTruthy();
-    expect(body.metadata.resourceVersion).toBeTruthy();
-    expect(body.metadata.managedFields?.[0]?.manager).toBeTruthy();
+    expect(got.metadata.uid).toBeTruthy();
+    expect(got.metadata.resourceVersion).toBeTruthy();
+    expect(got.metadata.managedFields?.[0]?.manager).toBeTruthy();
   });
 
-  it('v1beta1 is served too', async () => {
-    const { code, body } = await get(`${secrets}/s1`, JSON_ONLY('PartialObjectMetadata', 'v1beta1'));
-    expect(code).toBe(200);
-    expect(body).toMatchObject({ apiVersion: 'meta.k8s.io/v1beta1', kind: 'PartialObjectMetadata' });
+  it('custom resources too', async () => {
+    const a = await get(`${widgets}/w1`, accept('PartialObjectMetadata'));
+    expect(a.code).toBe(200);
+    expect(a.contentType).toBe(contentType);
+    expect(body(a)).toEqual({
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: expect.objectContaining({ name: 'w1', labels: { app: 'pm' } }),
+    });
+    const list = body(await get(widgets, accept('PartialObjectMetadataList')));
+    expect(list.kind).toBe('PartialObjectMetadataList');
+    expect(list.items.map((i: KubeObject) => i.metadata.name)).toEqual(['w1']);
   });
 
   it('a list answers with a PartialObjectMetadataList: items with their own kind, the list resourceVersion, paging', async () => {
-    const { code, body } = await get(`${secrets}?labelSelector=app%3Dpm&limit=1`, LIST);
-    expect(code).toBe(200);
-    expect(body).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList' });
-    expect(body.metadata.resourceVersion).toBeTruthy();
-    expect(body.metadata.continue).toBeTruthy();
-    expect(body.items).toHaveLength(1);
-    expect(Object.keys(body.items[0]).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
-    expect(body.items[0]).toMatchObject({
-      apiVersion: 'meta.k8s.io/v1',
-      kind: 'PartialObjectMetadata',
-      metadata: { name: 's1' },
-    });
-    const next = await get(`${secrets}?labelSelector=app%3Dpm&limit=1&continue=${body.metadata.continue}`, LIST);
-    expect(next.body.items.map((i: KubeObject) => i.metadata.name)).toEqual(['s2']);
-  });
-
-  it('asking for one form where the other applies is 406 NotAcceptable', async () => {
-    const list = await get(secrets, JSON_ONLY('PartialObjectMetadata'));
-    expect(list.code).toBe(406);
-    expect(list.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
-    const object = await get(`${secrets}/s1`, JSON_ONLY('PartialObjectMetadataList'));
-    expect(object.code).toBe(406);
-    expect(object.body).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    const a = await get(`${secrets}?labelSelector=app%3Dpm&limit=1`, accept('PartialObjectMetadataList'));
+    expect(a.code).toBe(200);
+    expect(a.contentType).toBe(contentType);
+    const list = body(a);
+    expect(list).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList' });
+    expect(list.metadata.resourceVersion).toBeTruthy();
+    expect(list.metadata.continue).toBeTruthy();
+    expect(list.items).toHaveLength(1);
+    // Only metadata: protobuf items carry no apiVersion/kind (the message has only metadata), JSON ones do.
+    expect(Object.keys(list.items[0]).filter((k) => k !== 'apiVersion' && k !== 'kind')).toEqual(['metadata']);
+    expect(list.items[0]).toMatchObject({ metadata: { name: 's1' } });
+    const next = body(
+      await get(
+        `${secrets}?labelSelector=app%3Dpm&limit=1&continue=${list.metadata.continue}`,
+        accept('PartialObjectMetadataList'),
+      ),
+    );
+    expect(next.items.map((i: KubeObject) => i.metadata.name)).toEqual(['s2']);
   });
 
   it('a watch streams each object as PartialObjectMetadata', async () => {
-    const listed = await get(secrets, LIST);
-    const events: Ev[] = [];
-    const watch = await rawWatch(
+    const listed = body(await get(secrets, accept('PartialObjectMetadataList')));
+    const name = `watched-${contentType.length}`;
+    const w = openBinaryWatch(
       ts.conn,
-      `${secrets}?watch=true&resourceVersion=${listed.body.metadata.resourceVersion}`,
-      (e) => events.push(e),
-      { Accept: OBJECT },
+      `${secrets}?watch=true&resourceVersion=${listed.metadata.resourceVersion}`,
+      accept('PartialObjectMetadata'),
     );
     try {
+      await w.opened;
       await ts.clients[0].create({
         apiVersion: 'v1',
         kind: 'Secret',
-        metadata: { name: 's3', namespace: ns },
-        data: { token: Buffer.from('secret-s3').toString('base64') },
+        metadata: { name, namespace: ns },
+        data: { token: Buffer.from('secret').toString('base64') },
       });
-      const deadline = Date.now() + 10_000;
-      while (!events.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(events).toHaveLength(1);
-      expect(events[0].type).toBe('ADDED');
+      const events = await eventsOf(w, contentType);
+      expect(events.map((e) => [e.type, e.object.metadata?.name])).toEqual([['ADDED', name]]);
       expect(Object.keys(events[0].object).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
-      expect(events[0].object).toMatchObject({
-        apiVersion: 'meta.k8s.io/v1',
-        kind: 'PartialObjectMetadata',
-        metadata: { name: 's3', namespace: ns },
-      });
+      expect(events[0].object).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
     } finally {
-      watch.stop();
+      w.stop();
     }
+  });
+});
+
+describe('PartialObjectMetadata negotiation', () => {
+  it('v1beta1 is served as JSON', async () => {
+    const a = await get(`${secrets}/s1`, JSON_FIRST('PartialObjectMetadata', 'v1beta1'));
+    expect(a.code).toBe(200);
+    expect(body(a)).toMatchObject({ apiVersion: 'meta.k8s.io/v1beta1', kind: 'PartialObjectMetadata' });
+  });
+
+  it('asking for one form where the other applies is 406 NotAcceptable', async () => {
+    const list = await get(secrets, `application/json${form('PartialObjectMetadata')}`);
+    expect(list.code).toBe(406);
+    expect(body(list)).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    const object = await get(`${secrets}/s1`, `application/json${form('PartialObjectMetadataList')}`);
+    expect(object.code).toBe(406);
+    expect(body(object)).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
   });
 
   it('a plain JSON range first is answered with whole objects', async () => {
-    const { body } = await get(`${secrets}/s1`, `application/json,${JSON_ONLY('PartialObjectMetadata')}`);
-    expect(body).toMatchObject({ apiVersion: 'v1', kind: 'Secret', data: { token: expect.any(String) } });
+    const a = await get(`${secrets}/s1`, `application/json,application/json${form('PartialObjectMetadata')}`);
+    expect(body(a)).toMatchObject({ apiVersion: 'v1', kind: 'Secret', data: { token: expect.any(String) } });
   });
 });
+
+/** The watch's events once one has arrived (10 s at most), decoded by the stream's Content-Type. */
+async function eventsOf(w: ReturnType<typeof openBinaryWatch>, contentType: string) {
+  const decode = (): { type: string; object: any }[] =>
+    contentType === PROTOBUF_MEDIA_TYPE
+      ? decodeWatchFrames(w.data())
+      : w
+          .data()
+          .toString('utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
+  const deadline = Date.now() + 10_000;
+  while (!decode().length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(w.contentType()).toBe(
+    contentType === PROTOBUF_MEDIA_TYPE ? `${PROTOBUF_MEDIA_TYPE};stream=watch` : contentType,
+  );
+  return decode();
+}

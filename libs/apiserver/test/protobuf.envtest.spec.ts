@@ -1,8 +1,8 @@
 // Protobuf over HTTP: bodies in, negotiated answers out, for every served built-in kind; bad bodies are 400s.
-import * as https from 'node:https';
 import { decodeObject, decodeWatchFrames, encodeObject, PROTOBUF_MEDIA_TYPE } from '../src/protobuf';
 import { messageType } from '../src/protobuf/codec';
 import { rawRequest, type Conn } from './support/test-client';
+import { binaryRequest, openBinaryWatch, type Answer } from './support/binary-client';
 import { compactHistory, itEmbedded, startTestServer, type TestServer } from './support/server';
 import { waitFor } from './support/fixtures';
 
@@ -16,41 +16,9 @@ afterAll(async () => {
   await ts?.stop();
 });
 
-interface Answer {
-  code: number;
-  contentType: string;
-  body: Buffer;
-}
-
-function request(method: string, path: string, body?: Buffer, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(
-      new URL(path, conn.url),
-      {
-        method,
-        ca: conn.caData ? Buffer.from(conn.caData, 'base64') : undefined,
-        headers: {
-          Authorization: `Bearer ${conn.token}`,
-          ...(body ? { 'Content-Type': PROTOBUF_MEDIA_TYPE, 'Content-Length': String(body.length) } : {}),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            code: res.statusCode ?? 0,
-            contentType: String(res.headers['content-type']),
-            body: Buffer.concat(chunks),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const request = (method: string, path: string, body?: Buffer, headers: Record<string, string> = {}) =>
+  binaryRequest(conn, method, path, body, headers);
+const openWatch = (path: string, accept: string) => openBinaryWatch(conn, path, accept);
 
 const PB = { Accept: `${PROTOBUF_MEDIA_TYPE},application/json` };
 const cms = '/api/v1/namespaces/default/configmaps';
@@ -420,26 +388,6 @@ describe('responses', () => {
 });
 
 /** Opens a watch and collects the raw bytes of its stream. */
-function openWatch(path: string, accept: string) {
-  let data = Buffer.alloc(0);
-  let contentType = '';
-  let req: ReturnType<typeof https.request> | undefined;
-  const opened = new Promise<void>((resolve, reject) => {
-    req = https.request(
-      new URL(path, conn.url),
-      { ca: Buffer.from(conn.caData!, 'base64'), headers: { Authorization: `Bearer ${conn.token}`, Accept: accept } },
-      (res) => {
-        contentType = String(res.headers['content-type']);
-        res.on('data', (c: Buffer) => (data = Buffer.concat([data, c])));
-        resolve();
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-  return { opened, data: () => data, contentType: () => contentType, stop: () => req?.destroy() };
-}
-
 describe('protobuf watch streams', () => {
   it('length-prefixed WatchEvents with protobuf objects: initial ADDED, the initial-events-end BOOKMARK, then MODIFIED; the same events as JSON', async () => {
     const cm = {

@@ -59,6 +59,8 @@ kind('coordination.k8s.io/v1', 'Lease', 'k8s.io.api.coordination.v1.Lease');
 kind('events.k8s.io/v1', 'Event', 'k8s.io.api.events.v1.Event');
 kind('apiextensions.k8s.io/v1', 'CustomResourceDefinition', `${APIEXT}.CustomResourceDefinition`);
 kind('v1', 'Status', `${META}.Status`, false);
+// Metadata clients' form of every kind, custom resources' too (kube serves it in protobuf for them all).
+kind('meta.k8s.io/v1', 'PartialObjectMetadata', `${META}.PartialObjectMetadata`);
 // The self reviews kubectl sends as protobuf (`auth can-i`, `auth whoami`): never stored, so no List.
 for (const k of ['SelfSubjectAccessReview', 'SelfSubjectRulesReview'])
   kind('authorization.k8s.io/v1', k, `k8s.io.api.authorization.v1.${k}`, false);

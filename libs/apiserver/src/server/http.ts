@@ -28,6 +28,7 @@ import {
   isProtobuf,
   NotAcceptable,
   responseFormat,
+  supported as protobufServed,
   watchEncoding,
   type ResponseFormat,
 } from './wire';
@@ -276,10 +277,10 @@ export function createHandler(deps: HttpDeps) {
 
   function startWatch(req: IncomingMessage, res: ServerResponse, route: Route, q: Query, format: ResponseFormat): void {
     const table = wantsTable(req.headers.accept);
-    const partial = requestedPartialMetadata(req.headers.accept);
+    const partial = requestedPartialMetadata(req.headers.accept, protobufServed(route.info));
     // Each event's object is a PartialObjectMetadata, as kube's watch transforms them (asked as a list: 406).
     if (partial) watchablePartialMetadata(partial);
-    const encoding = watchEncoding(table || partial ? 'json' : format);
+    const encoding = watchEncoding(partial ? partial.format : table ? 'json' : format);
     res.writeHead(200, {
       'Content-Type': encoding.contentType,
       'Transfer-Encoding': 'chunked',
@@ -436,11 +437,12 @@ export function createHandler(deps: HttpDeps) {
         // kubectl get asks for a Table (watches too, but a plain event stream is what it falls back to); metadata
         // clients ask for PartialObjectMetadata.
         const table = wantsTable(req.headers.accept) && !sub;
-        const partial = sub ? undefined : requestedPartialMetadata(req.headers.accept);
+        const partial = sub ? undefined : requestedPartialMetadata(req.headers.accept, protobufServed(info));
+        const replyPartial = (body: unknown) => send(res, 200, body, undefined, [], partial?.format);
         if (name) {
           count('get');
           const obj = resources.get(info, ns, name);
-          if (partial) return reply(200, asPartialObjectMetadata(partial, obj));
+          if (partial) return replyPartial(asPartialObjectMetadata(partial, obj));
           return reply(200, table ? toTable(info, [obj], { resourceVersion: obj.metadata.resourceVersion }) : obj);
         }
         if (route.watch || flag(q, 'watch')) return (count('watch'), startWatch(req, res, route, q, format));
@@ -451,7 +453,7 @@ export function createHandler(deps: HttpDeps) {
           limit: q.has('limit') ? Number(q.get('limit')) : undefined,
           continue: q.get('continue') ?? undefined,
         });
-        if (partial) return reply(200, asPartialObjectMetadataList(partial, info.listKind, list));
+        if (partial) return replyPartial(asPartialObjectMetadataList(partial, info.listKind, list));
         return reply(200, table ? toTable(info, list.items, list.metadata) : list);
       }
       case 'POST': {

@@ -2,7 +2,7 @@
 // caches and WatchesMetadata) asks for with `Accept: application/json;as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1`
 // (apiserver endpoints/handlers/response.go: asPartialObjectMetadata, asPartialObjectMetadataList).
 import type { KubeObject } from '@capi/apimachinery';
-import { parseAccept } from '../protobuf/negotiate';
+import { parseAccept, type ResponseFormat } from '../protobuf/negotiate';
 import { PROTOBUF_MEDIA_TYPE } from '../protobuf/envelope';
 import { StatusError } from './status';
 
@@ -12,28 +12,32 @@ export interface PartialMetadataTarget {
   as: PartialMetadataKind;
   /** meta.k8s.io/v1 or meta.k8s.io/v1beta1, as asked. */
   apiVersion: string;
+  /** The answer's encoding: protobuf for v1 when that range comes first, as kube answers client-go's metadata client. */
+  format: ResponseFormat;
 }
 
 const VERSIONS = new Set(['v1', 'v1beta1']);
 
 /**
- * The metadata form the client asked for, if the media range this server answers with asks for one: the first JSON
- * range in the client's order of preference (protobuf ranges with `as` are not served here, so they are passed over,
- * as in format negotiation).
+ * The metadata form the client asked for, if the media range this server answers with asks for one: the ranges in the
+ * client's order of preference, as format negotiation takes them. A protobuf range is served for meta.k8s.io/v1 (of
+ * every kind, custom resources too); a plain protobuf range, for a kind with protobuf, means whole objects.
  */
-export function requestedPartialMetadata(accept: string | undefined): PartialMetadataTarget | undefined {
+export function requestedPartialMetadata(
+  accept: string | undefined,
+  kindHasProtobuf: boolean,
+): PartialMetadataTarget | undefined {
   if (!accept) return undefined;
   for (const r of parseAccept(accept)) {
-    if (r.type === PROTOBUF_MEDIA_TYPE) continue;
-    if (r.type !== 'application/json' && r.type !== 'application/*' && r.type !== '*/*') continue;
     const { as, g, v } = r.params;
-    if (
-      (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') &&
-      g === 'meta.k8s.io' &&
-      VERSIONS.has(v)
-    )
-      return { as, apiVersion: `meta.k8s.io/${v}` };
-    return undefined;
+    const partial = (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && g === 'meta.k8s.io';
+    if (r.type === PROTOBUF_MEDIA_TYPE) {
+      if (partial && v === 'v1') return { as, apiVersion: 'meta.k8s.io/v1', format: 'protobuf' };
+      if (!as && kindHasProtobuf) return undefined;
+      continue;
+    }
+    if (r.type !== 'application/json' && r.type !== 'application/*' && r.type !== '*/*') continue;
+    return partial && VERSIONS.has(v) ? { as, apiVersion: `meta.k8s.io/${v}`, format: 'json' } : undefined;
   }
   return undefined;
 }

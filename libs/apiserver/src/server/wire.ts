@@ -21,7 +21,8 @@ export type { ResponseFormat };
 
 export const isProtobuf = (contentType: string) => contentType === PROTOBUF_MEDIA_TYPE;
 
-const supported = (info: ResourceInfo) => !info.custom && protobufSupported(apiVersionOf(info), info.kind);
+/** Whether objects of this resource are read and written as protobuf (built-in kinds with a schema here). */
+export const supported = (info: ResourceInfo) => !info.custom && protobufSupported(apiVersionOf(info), info.kind);
 
 function decoding<T>(what: string, fn: () => T): T {
   try {

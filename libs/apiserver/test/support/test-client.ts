@@ -145,12 +145,7 @@ export function qs(q: Record<string, string | number | boolean | undefined>): st
 }
 
 /** Streams a watch over raw HTTPS, one JSON event per line. */
-export function rawWatch(
-  conn: Conn,
-  path: string,
-  onEvent: (e: Ev) => void,
-  headers: Record<string, string> = {},
-): Promise<{ stop(): void }> {
+export function rawWatch(conn: Conn, path: string, onEvent: (e: Ev) => void): Promise<{ stop(): void }> {
   const u = new URL(path, conn.url);
   const lib = u.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -159,7 +154,7 @@ export function rawWatch(
       {
         method: 'GET',
         ca: conn.caData ? Buffer.from(conn.caData, 'base64') : undefined,
-        headers: { Authorization: `Bearer ${conn.token}`, ...headers },
+        headers: { Authorization: `Bearer ${conn.token}` },
       },
       (res) => {
         let buf = '';
