@@ -40,7 +40,7 @@ export interface ListOptions {
   limit?: number;
   continue?: string;
   resourceVersion?: string;
-  /** Only the items' metadata, as PartialObjectMetadata (client-go's metadata client); see METADATA_ONLY. */
+  /** Only the items' metadata, as PartialObjectMetadata (client-go's metadata client, client/metadata-only.ts). */
   metadataOnly?: boolean;
 }
 
@@ -91,7 +91,7 @@ export interface WatchOptions {
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
-  /** Only the objects' metadata, as PartialObjectMetadata (client-go's metadata client); see METADATA_ONLY. */
+  /** Only the objects' metadata, as PartialObjectMetadata (client-go's metadata client, client/metadata-only.ts). */
   metadataOnly?: boolean;
 }
 
