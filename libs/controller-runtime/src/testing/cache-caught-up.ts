@@ -2,6 +2,8 @@
 // write (seen on kube-apiserver under load). The test means "reconcile the state I wrote", so wait for that first.
 import type { InformerCache } from '../cache/cache';
 import type { Client, ObjectRef } from '../client/types';
+import type { Reconciler, Request, Result } from '../controller/types';
+import { testReconcileContext } from './reconcile-context';
 
 /**
  * Resolves once `cache` shows the object as the server holds it now (its resourceVersion, or its absence); throws
@@ -15,4 +17,20 @@ export async function cacheCaughtUp(cache: InformerCache, client: Client, ref: O
     : !cached || (await cache.waitForGone(ref, cached.metadata.uid!, timeoutMs));
   if (!seen)
     throw new Error(`the cache did not catch up with ${ref.kind} ${ref.namespace}/${ref.name} in ${timeoutMs} ms`);
+}
+
+/**
+ * A harness's direct reconcile of `kind` objects: once `cache` shows the object as the server holds it
+ * (cacheCaughtUp), one reconcile outside the controller's queue with a fresh test context.
+ */
+export function reconcileWhenCached(
+  reconciler: Reconciler,
+  cache: InformerCache,
+  client: Client,
+  kind: { apiVersion: string; kind: string },
+): (req: Request) => Promise<Result | void> {
+  return async (req) => {
+    await cacheCaughtUp(cache, client, { ...kind, ...req });
+    return reconciler.reconcile(req, testReconcileContext(req, { kind: kind.kind }));
+  };
 }

@@ -2,7 +2,7 @@
 // the package's production API.
 export { testReconcileContext, type LoggedLine, type TestReconcileContextOptions } from './reconcile-context';
 export { listOnlyClient } from './list-only-client';
-export { cacheCaughtUp } from './cache-caught-up';
+export { reconcileWhenCached } from './cache-caught-up';
 
 /**
  * Controller suites run with Cluster API's reconciler rate limiting on, as the manager does, at a tenth of its 1 s

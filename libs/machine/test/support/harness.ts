@@ -16,7 +16,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { FakeClock } from '@capi/apimachinery/testing';
-import { cacheCaughtUp, TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
+import { reconcileWhenCached, TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
 import { extensionConfigFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { createTestRuntimeClient } from '@capi/runtime-client/testing';
 import {
@@ -102,10 +102,10 @@ export async function startHarness(opts: HarnessOptions): Promise<Harness> {
     transport,
     reconciler,
     // The reconciler reads from the manager's cache: let it show the test's last write first.
-    reconcile: async (req) => {
-      await cacheCaughtUp(manager.cache, client, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', ...req });
-      return reconciler.reconcile(req, testReconcileContext(req, { kind: 'Machine' }));
-    },
+    reconcile: reconcileWhenCached(reconciler, manager.cache, client, {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+    }),
     manager,
     close: async () => {
       await app.close();

@@ -14,7 +14,7 @@ import {
   type Result,
 } from '@capi/controller-runtime';
 import { FakeClock } from '@capi/apimachinery/testing';
-import { cacheCaughtUp, TEST_RATE_LIMITING, testReconcileContext } from '@capi/controller-runtime/testing';
+import { reconcileWhenCached, TEST_RATE_LIMITING } from '@capi/controller-runtime/testing';
 import { clientFor, kubeConfigFor, startEnvtest, testMachineCrd, type Envtest } from '@capi/envtest';
 import { MachineControllerModule } from '@capi/machine';
 import { SsaModule } from '@capi/ssa';
@@ -84,14 +84,10 @@ export async function startHarness(opts: { withMachineController?: boolean } = {
     counts,
     reconciler,
     // The reconciler reads from the manager's cache: let it show the test's last write first.
-    reconcile: async (req) => {
-      await cacheCaughtUp(manager.cache, client, {
-        apiVersion: 'cluster.x-k8s.io/v1beta2',
-        kind: 'MachineHealthCheck',
-        ...req,
-      });
-      return reconciler.reconcile(req, testReconcileContext(req, { kind: 'MachineHealthCheck' }));
-    },
+    reconcile: reconcileWhenCached(reconciler, manager.cache, client, {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineHealthCheck',
+    }),
     manager,
     close: async () => {
       await app.close();
