@@ -9,6 +9,10 @@ export interface MediaRange {
   q: number;
 }
 
+/** Whether JSON answers this range: application/json, or a wildcard over it. */
+export const acceptsJson = (r: MediaRange): boolean =>
+  r.type === 'application/json' || r.type === 'application/*' || r.type === '*/*';
+
 /** The ranges of an Accept header, most preferred first (q, then the client's order); q=0 ranges dropped. */
 export function parseAccept(accept: string): MediaRange[] {
   return accept
@@ -38,7 +42,7 @@ export function negotiateResponse(accept: string | undefined, protobuf: boolean)
   const ranges = parseAccept(accept);
   for (const r of ranges) {
     if (r.type === PROTOBUF_MEDIA_TYPE && protobuf && !r.params.as) return 'protobuf';
-    if (r.type === 'application/json' || r.type === 'application/*' || r.type === '*/*') return 'json';
+    if (acceptsJson(r)) return 'json';
   }
   return ranges.some((r) => r.type === PROTOBUF_MEDIA_TYPE) ? undefined : 'json';
 }

@@ -2,7 +2,7 @@
 // caches and WatchesMetadata) asks for with `Accept: application/json;as=PartialObjectMetadata[List];g=meta.k8s.io;v=v1`
 // (apiserver endpoints/handlers/response.go: asPartialObjectMetadata, asPartialObjectMetadataList).
 import type { KubeObject } from '@capi/apimachinery';
-import { parseAccept, type ResponseFormat } from '../protobuf/negotiate';
+import { acceptsJson, parseAccept, type ResponseFormat } from '../protobuf/negotiate';
 import { PROTOBUF_MEDIA_TYPE } from '../protobuf/envelope';
 import { StatusError } from './status';
 
@@ -27,7 +27,8 @@ export function requestedPartialMetadata(
   accept: string | undefined,
   kindHasProtobuf: boolean,
 ): PartialMetadataTarget | undefined {
-  if (!accept) return undefined;
+  // Most requests ask for no such thing: they skip parsing the header a second time (format negotiation parses it).
+  if (!accept?.includes('as=PartialObjectMetadata')) return undefined;
   for (const r of parseAccept(accept)) {
     const { as, g, v } = r.params;
     const partial = (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') && g === 'meta.k8s.io';
@@ -36,7 +37,7 @@ export function requestedPartialMetadata(
       if (!as && kindHasProtobuf) return undefined;
       continue;
     }
-    if (r.type !== 'application/json' && r.type !== 'application/*' && r.type !== '*/*') continue;
+    if (!acceptsJson(r)) continue;
     return partial && VERSIONS.has(v) ? { as, apiVersion: `meta.k8s.io/${v}`, format: 'json' } : undefined;
   }
   return undefined;
@@ -46,8 +47,14 @@ export function requestedPartialMetadata(
 export function asPartialObjectMetadata(target: PartialMetadataTarget, obj: KubeObject): KubeObject {
   if (target.as !== 'PartialObjectMetadata')
     throw notAcceptable(`you requested ${target.as}, but the requested object is not a list (*v1.${obj.kind})`);
-  return { apiVersion: target.apiVersion, kind: 'PartialObjectMetadata', metadata: obj.metadata };
+  return partialOf(target, obj);
 }
+
+const partialOf = (target: PartialMetadataTarget, obj: KubeObject): KubeObject => ({
+  apiVersion: target.apiVersion,
+  kind: 'PartialObjectMetadata',
+  metadata: obj.metadata,
+});
 
 /** A list's items as a PartialObjectMetadataList (its resourceVersion and continue kept); 406 for the object form. */
 export function asPartialObjectMetadataList(
@@ -61,11 +68,7 @@ export function asPartialObjectMetadataList(
     apiVersion: target.apiVersion,
     kind: 'PartialObjectMetadataList',
     metadata: list.metadata,
-    items: (list.items ?? []).map((o) => ({
-      apiVersion: target.apiVersion,
-      kind: 'PartialObjectMetadata',
-      metadata: o.metadata,
-    })),
+    items: (list.items ?? []).map((o) => partialOf(target, o)),
   };
 }
 
