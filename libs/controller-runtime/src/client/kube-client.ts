@@ -121,13 +121,15 @@ export class KubeClient implements Client {
       ...(opts.metadataOnly ? { accept: METADATA_ONLY_LIST_ACCEPT } : {}),
     });
     // Items in a list response carry no apiVersion/kind on a real server; fill them in for callers.
-    const items = list.items ?? [];
-    list.items = opts.metadataOnly ? (items.map((o) => metadataOnly(o, apiVersion, kind)) as T[]) : items;
+    if (opts.metadataOnly) {
+      list.items = (list.items ?? []).map((o) => metadataOnly(o, apiVersion, kind) as T);
+      return Object.assign(list, { apiVersion, kind: `${kind}List` });
+    }
+    list.items = list.items ?? [];
     for (const item of list.items) {
       item.apiVersion = apiVersion;
       item.kind = kind;
     }
-    if (opts.metadataOnly) Object.assign(list, { apiVersion, kind: `${kind}List` });
     return list;
   }
 
