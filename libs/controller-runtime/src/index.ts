@@ -87,6 +87,7 @@ export {
   type RateLimiter,
 } from './workqueue/rate-limiter';
 export type {
+  ControllerHandle,
   ControllerOptions,
   ForSpec,
   GroupVersionKind,
@@ -102,6 +103,7 @@ export type {
   WatchSpec,
 } from './controller/types';
 export { Controller } from './controller/controller';
+export { compareResourceVersion, type WrittenKind } from './controller/consistency';
 export { STRUCTURED_LOGGER } from './controller/logger';
 export { RECONCILE_TIME_BUCKETS, registerControllerRuntimeMetrics } from './controller/metrics';
 export { UNFINISHED_WORK_UPDATE_PERIOD_MS, WORKQUEUE_DURATION_BUCKETS } from './workqueue/metrics';

@@ -6,9 +6,19 @@ import { controllerLogger, logReconcileError, reconcileContext } from './logger'
 import { ReconcileMetrics } from './metrics';
 import { controllerOwnerRequests, requestFor } from './mapping';
 import { DEFAULT_RECONCILE_RATE_LIMIT_MS, ReconcileRateLimit } from './rate-limit';
+import { ConsistencyError, ConsistencyStore } from './consistency';
 import { ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiter';
 import { allowsCreate, allowsDelete, allowsUpdate, statusOnlyUpdate } from './predicates';
-import { ControllerOptions, MapContext, Predicate, ReconcileLogger, Reconciler, Request, Result } from './types';
+import {
+  ControllerHandle,
+  ControllerOptions,
+  MapContext,
+  Predicate,
+  ReconcileLogger,
+  Reconciler,
+  Request,
+  Result,
+} from './types';
 
 export type ReconcileOutcome = 'success' | 'error' | 'requeue' | 'requeue_after';
 
@@ -49,6 +59,11 @@ export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 const requestKey = (r: Request) => `${r.namespace ?? ''}/${r.name}`;
 
+/** How soon a reconcile skipped for a stale cache is retried (upstream requeueDurationStaleCache). */
+export const STALE_CACHE_REQUEUE_MS = 100;
+/** Upstream logs "Cache stale" at most this often (atMostEvery10Seconds). */
+const STALE_CACHE_LOG_EVERY_MS = 10_000;
+
 /** Feeds a work queue from informer events and runs the reconciler on it with bounded concurrency. */
 export class Controller {
   readonly name: string;
@@ -63,6 +78,11 @@ export class Controller {
   private readonly lastDurationMs = new Map<string, number>();
   private readonly metrics?: ReconcileMetrics;
   private readonly rateLimit?: ReconcileRateLimit;
+  /** With the ReconcilerRateLimiting gate, as upstream's reconcilerWrapper. */
+  private readonly consistency?: ConsistencyStore;
+  private lastStaleLogAt = -Infinity;
+  /** What reconcilers get as ReconcileContext.controller. */
+  readonly handle: ControllerHandle;
 
   constructor(
     readonly options: ControllerOptions,
@@ -79,6 +99,7 @@ export class Controller {
     if (deps.reconcilerRateLimiting) {
       const interval = options.rateLimitIntervalMs ?? deps.rateLimitIntervalMs ?? DEFAULT_RECONCILE_RATE_LIMIT_MS;
       this.rateLimit = new ReconcileRateLimit(interval, this.clock);
+      this.consistency = new ConsistencyStore(deps.cache);
       // A failed reconcile is retried no sooner than the interval either (upstream builder.go).
       rateLimiter ??= new ItemExponentialFailureRateLimiter<Request>({ offsetMs: interval }, requestKey);
     }
@@ -90,6 +111,23 @@ export class Controller {
       keyOf: requestKey,
     });
     if (deps.registry) this.metrics = new ReconcileMetrics(deps.registry, this.name);
+    this.handle = this.makeHandle();
+  }
+
+  private makeHandle(): ControllerHandle {
+    const deferNextReconcile = (req: Request, afterMs: number) => this.rateLimit?.deferNext(requestKey(req), afterMs);
+    return {
+      deferNextReconcile,
+      deferNextReconcileForObject: (obj, afterMs) => deferNextReconcile(requestFor(obj), afterMs),
+      deferNextReconcileUntilCacheUpToDate: (reconciled, written, resourceVersion) =>
+        this.consistency?.wroteAt(
+          requestKey(requestFor(reconciled)),
+          reconciled.metadata.uid ?? '',
+          written,
+          resourceVersion,
+        ),
+      clearConsistencyStore: (req, uid) => this.consistency?.clear(requestKey(req), uid),
+    };
   }
 
   /** The kinds this controller reads events from (the manager starts their informers). */
@@ -204,12 +242,17 @@ export class Controller {
   private async reconcileOne(req: Request): Promise<void> {
     // Too soon after this request's last reconcile: skipped (not a reconcile, so not in the metrics) and requeued.
     const key = requestKey(req);
-    const wait = this.rateLimit?.admit(key) ?? 0;
+    const wait = this.rateLimit?.waitMs(key) ?? 0;
     if (wait > 0) return this.queue.addAfter(req, wait);
+    // The informers have not yet seen what this request's last reconcile wrote: skipped too, without holding the
+    // interval (upstream reconcilerWrapper checks the consistency store before it adds the reconcileCache entry).
+    const stale = this.consistency?.ensureReady(key) ?? [];
+    if (stale.length > 0) return this.staleCache(req, stale);
+    this.rateLimit?.started(key);
     const started = this.clock.now();
     let result: Result | void = undefined;
     let error: unknown = undefined;
-    const ctx = reconcileContext(this.log, this.options.for.kind, req, this.stopping.signal);
+    const ctx = reconcileContext(this.log, this.options.for.kind, req, this.stopping.signal, this.handle);
     try {
       result = await this.reconciler.reconcile({ ...req }, ctx);
     } catch (e) {
@@ -235,5 +278,17 @@ export class Controller {
         this.queue.forget(req);
         break;
     }
+  }
+
+  private staleCache(req: Request, stale: ConsistencyError[]): void {
+    for (const s of stale) this.metrics?.staleCacheSkipped(s.kind);
+    const now = this.clock.now();
+    if (now - this.lastStaleLogAt >= STALE_CACHE_LOG_EVERY_MS) {
+      this.lastStaleLogAt = now;
+      this.log.debug('Cache stale, reconciles are requeued until the cache is up-to-date', {
+        stale: stale.map((s) => `${s.kind}, writtenRV: ${s.wroteRV}, observedRV: ${s.readRV}`).join('; '),
+      });
+    }
+    this.queue.addAfter(req, STALE_CACHE_REQUEUE_MS);
   }
 }

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Logger, type LoggerService } from '@nestjs/common';
 import { groupOf } from '@capi/apimachinery';
 import { isApiError, isConflict } from '../client/errors';
-import type { GroupVersionKind, LogFields, ReconcileContext, ReconcileLogger, Request } from './types';
+import type {
+  ControllerHandle,
+  GroupVersionKind,
+  LogFields,
+  ReconcileContext,
+  ReconcileLogger,
+  Request,
+} from './types';
 
 /**
  * Marks a Nest LoggerService that writes an object parameter as structured fields of the same record (the manager's
@@ -93,6 +100,7 @@ export function reconcileContext(
   kind: string,
   req: Request,
   signal: AbortSignal,
+  controller?: ControllerHandle,
 ): ReconcileContext {
   const reconcileID = randomUUID();
   const ref = req.namespace ? { name: req.name, namespace: req.namespace } : { name: req.name };
@@ -100,6 +108,7 @@ export function reconcileContext(
     signal,
     reconcileID,
     log: log.withValues({ [kind]: ref, namespace: req.namespace ?? '', name: req.name, reconcileID }),
+    ...(controller ? { controller } : {}),
   };
 }
 

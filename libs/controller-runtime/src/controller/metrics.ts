@@ -68,6 +68,13 @@ export function controllerMetrics(registry: Registry) {
       'Total number of reconciliation timeouts per controller',
       C,
     ),
+    // Cluster API's own (util/controller/metrics.go).
+    staleCacheSkips: counter(
+      registry,
+      'capi_reconcile_stale_cache_skips_total',
+      'Total number of reconciles skipped due to a stale watch cache.',
+      ['controller', 'cached_kind'],
+    ),
   };
 }
 
@@ -125,6 +132,11 @@ export class ReconcileMetrics {
 
   workerIdle(): void {
     this.m.activeWorkers.dec(this.labels);
+  }
+
+  /** A reconcile skipped because the informer of `kind` had not yet seen this controller's write. */
+  staleCacheSkipped(kind: string): void {
+    this.m.staleCacheSkips.inc({ controller: this.labels.controller, cached_kind: kind });
   }
 
   /** One reconcile's outcome and duration (reconcileHandler and updateMetrics). */

@@ -23,17 +23,26 @@ export class ReconcileRateLimit {
     private readonly clock: PassiveClock,
   ) {}
 
-  /**
-   * 0 when the request may be reconciled now, and then holds its next reconcile back one interval from now;
-   * otherwise how long it must wait (the reconcile is skipped and requeued after that).
-   */
-  admit(key: string): number {
-    const now = this.clock.now();
+  /** 0 when the request may be reconciled now; otherwise how long it must wait (it is skipped and requeued). */
+  waitMs(key: string): number {
     const after = this.after.get(key);
-    if (after !== undefined && after > now) return after - now;
+    const left = after === undefined ? 0 : after - this.clock.now();
+    return left > 0 ? left : 0;
+  }
+
+  /** A reconcile of the request starts now: its next one is held back one interval. */
+  started(key: string): void {
+    const now = this.clock.now();
     if (++this.admitted % SWEEP_EVERY === 0) this.sweep(now);
     this.after.set(key, now + this.intervalMs);
-    return 0;
+  }
+
+  /**
+   * The request's next reconcile starts no sooner than `afterMs` from now, whatever was set before, earlier or later
+   * (upstream DeferNextReconcile adds the entry over the one its wrapper set).
+   */
+  deferNext(key: string, afterMs: number): void {
+    this.after.set(key, this.clock.now() + afterMs);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { InformerCache } from '../cache/cache';
 import { KubeObject } from '@capi/apimachinery';
 import { RateLimiter } from '../workqueue/rate-limiter';
+import type { WrittenKind } from './consistency';
 
 /** What a reconcile is about: one object of the controller's `for` kind. */
 export interface Request {
@@ -44,6 +45,32 @@ export interface ReconcileContext {
   readonly log: ReconcileLogger;
   /** Unique per reconcile call. */
   readonly reconcileID: string;
+  /**
+   * The controller running this reconcile (upstream reconcilers keep it from SetupWithManager); absent when a test calls
+   * the reconciler directly. Its methods do nothing without the ReconcilerRateLimiting gate, as upstream's.
+   */
+  readonly controller?: ControllerHandle;
+}
+
+/**
+ * What a reconciler may ask of its controller (Cluster API util/controller/controller.go controllerWrapper): hold a
+ * request's next reconcile back, or until the cache has seen the reconcile's own writes.
+ */
+export interface ControllerHandle {
+  /** The request's next reconcile starts no sooner than `afterMs` from now (upstream DeferNextReconcile). */
+  deferNextReconcile(req: Request, afterMs: number): void;
+  /** deferNextReconcile for the request of `obj` (upstream DeferNextReconcileForObject). */
+  deferNextReconcileForObject(obj: KubeObject, afterMs: number): void;
+  /**
+   * The next reconcile of `reconciled` waits, requeued every 100 ms, until the cache's informer for `written` has seen
+   * `resourceVersion`: the version the server gave this reconcile's write (upstream DeferNextReconcileUntilCacheUpToDate).
+   */
+  deferNextReconcileUntilCacheUpToDate(reconciled: KubeObject, written: WrittenKind, resourceVersion: string): void;
+  /**
+   * Forgets the writes recorded for `req`, when its object is gone (`uid` empty: whatever its uid) or deleted
+   * (upstream ClearConsistencyStore).
+   */
+  clearConsistencyStore(req: Request, uid?: string): void;
 }
 
 /** A thrown error means "retry with backoff"; success forgets the item's backoff. */

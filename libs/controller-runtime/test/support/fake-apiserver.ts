@@ -57,6 +57,7 @@ export class FakeApiServer {
   private rv = 100;
   private compactedRv = 0;
   private deliverySuspended = false;
+  private watchDelayMs = 0;
   private server?: http.Server;
   url = '';
 
@@ -113,6 +114,11 @@ export class FakeApiServer {
   /** While suspended, changes are stored and kept in history but not sent to open watches (a client missing events). */
   suspendWatchDelivery(suspended = true): void {
     this.deliverySuspended = suspended;
+  }
+
+  /** Sends each change to open watches `ms` after it was stored (in order): informers lag behind writes. */
+  delayWatchDelivery(ms: number): void {
+    this.watchDelayMs = ms;
   }
 
   openWatchCount(): number {
@@ -343,7 +349,11 @@ export class FakeApiServer {
     const ev = { rv: Number(object.metadata.resourceVersion), type, plural: r.plural, object: structuredClone(object) };
     this.history.push(ev);
     if (this.deliverySuspended) return;
-    for (const w of this.watches) if (this.matches(w, ev)) this.write(w.res, { type, object: ev.object });
+    const deliver = () => {
+      for (const w of this.watches) if (this.matches(w, ev)) this.write(w.res, { type, object: ev.object });
+    };
+    if (this.watchDelayMs > 0) setTimeout(deliver, this.watchDelayMs);
+    else deliver();
   }
 
   private write(res: http.ServerResponse, ev: unknown): void {
