@@ -146,6 +146,40 @@ describe('MachineSet controller', () => {
     expect(statusWrites.map(([k]) => k.split(' ')[0])).toEqual(statusWrites.map(() => 'patch'));
   });
 
+  it('defers its next reconcile until the cache shows what it created or deleted, and forgets that once the MachineSet is gone', async () => {
+    const handle = h.manager.controller('machineset')!.handle;
+    const deferred = jest.spyOn(handle, 'deferNextReconcileUntilCacheUpToDate');
+    const cleared = jest.spyOn(handle, 'clearConsistencyStore');
+    try {
+      const ms = await h.client.create(machineSet(ns, 'deferred', 2, { bootstrap: true }));
+      await eventually(async () => (await owned('deferred')).length === 2, '2 Machines');
+      const writes = () =>
+        deferred.mock.calls
+          .filter(([reconciled]) => reconciled.metadata.name === 'deferred')
+          .map(([, written, rv]) => ({ kind: written.kind, rv: Number(rv) }));
+      const created = writes();
+      const count = (kind: string, list = created) => list.filter((w) => w.kind === kind).length;
+      // Upstream createMachines: after each bootstrap config, InfraMachine and Machine it creates.
+      expect([count('KubeadmConfig'), count('TestMachine'), count('Machine')]).toEqual([2, 2, 2]);
+      expect(created.every((w) => w.rv > 0)).toBe(true);
+      await h.client.patch(
+        { apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'deferred' },
+        'merge',
+        { spec: { replicas: 0 } },
+      );
+      // Scale down: the delete answers with the Machine, deleting (the Machine finalizer), at its new version.
+      await eventually(() => count('Machine', writes()) >= 4, 'deferrals on the deleted Machines');
+      await h.client.delete({ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet', namespace: ns, name: 'deferred' });
+      await eventually(
+        () => cleared.mock.calls.some(([req, uid]) => req.name === 'deferred' && uid === ms.metadata.uid),
+        'cleared when the finalizer goes',
+      );
+    } finally {
+      deferred.mockRestore();
+      cleared.mockRestore();
+    }
+  });
+
   it('propagates template labels and annotations to InfraMachines and BootstrapConfigs, owned by capi-machineset-metadata', async () => {
     await h.client.create(machineSet(ns, 'meta', 1, { bootstrap: true }));
     const m = await onlyMachine('meta');

@@ -94,7 +94,7 @@ export class CachedClient implements Client {
     return this.trackedObject(obj, opts, this.direct.apply<T>(obj, opts));
   }
 
-  delete(ref: ObjectRef, opts?: DeleteOptions): Promise<void> {
+  delete(ref: ObjectRef, opts?: DeleteOptions): Promise<KubeObject | undefined> {
     return this.direct.delete(ref, opts);
   }
 

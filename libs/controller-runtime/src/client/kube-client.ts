@@ -192,14 +192,14 @@ export class KubeClient implements Client {
     );
   }
 
-  async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<void> {
+  async delete(ref: ObjectRef, opts: DeleteOptions = {}): Promise<KubeObject | undefined> {
     const m = await this.mapping(ref.apiVersion, ref.kind);
     const body: Record<string, unknown> = { apiVersion: 'v1', kind: 'DeleteOptions' };
     if (opts.propagationPolicy) body.propagationPolicy = opts.propagationPolicy;
     if (opts.preconditions) body.preconditions = opts.preconditions;
     if (opts.gracePeriodSeconds !== undefined) body.gracePeriodSeconds = opts.gracePeriodSeconds;
     if (opts.dryRun) body.dryRun = ['All'];
-    await this.call(
+    const out = await this.call<KubeObject | undefined>(
       'delete',
       m,
       undefined,
@@ -210,6 +210,8 @@ export class KubeClient implements Client {
       },
       !opts.dryRun,
     );
+    // A Status (success) when the object is gone; the object itself while it is being deleted.
+    return out && out.kind !== 'Status' && out.metadata?.resourceVersion ? out : undefined;
   }
 
   async createSubresource<T = KubeObject>(

@@ -127,7 +127,12 @@ export interface Client {
   ): Promise<T>;
   /** Server-side apply (application/apply-patch+yaml with a JSON body). */
   apply<T extends KubeObject = KubeObject>(obj: KubeObject, opts: ApplyOptions): Promise<T>;
-  delete(ref: ObjectRef, opts?: DeleteOptions): Promise<void>;
+  /**
+   * Returns the object when the server answers with it: still there and deleting (finalizers or a grace period), with
+   * its new resourceVersion (Pods answer with the object even once gone); undefined when the server answers with a
+   * Status, the object being gone (Cluster API util/controller ClientWithDeleteResponse).
+   */
+  delete(ref: ObjectRef, opts?: DeleteOptions): Promise<KubeObject | undefined>;
   /**
    * POST of `body` to a subresource of the object `ref` (controller-runtime's `SubResource(name).Create`), e.g. a
    * policy/v1 Eviction to `pods/<name>/eviction`. Returns the server's response (an object or a Status).

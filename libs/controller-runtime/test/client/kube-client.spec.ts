@@ -54,10 +54,19 @@ describe('KubeClient against @capi/apiserver', () => {
     expect(updated.data).toEqual({ k: 'v2' });
     expect((await client.patch(cmRef('a'), 'merge', { data: { x: '1' } })).data).toEqual({ k: 'v2', x: '1' });
     expect((await client.patch(cmRef('a'), 'json', [{ op: 'remove', path: '/data/x' }])).data).toEqual({ k: 'v2' });
-    await client.delete(cmRef('a'));
+    expect(await client.delete(cmRef('a'))).toBeUndefined(); // gone: the server answers with a Status
     expect(await client.tryGet(cmRef('a'))).toBeUndefined();
     expect(metrics.writes()).toBe(5);
     expect(metrics.count('get')).toBe(1);
+  });
+
+  it('delete answers with the object while a finalizer keeps it, at the version that marked it deleting', async () => {
+    const created = await client.create({ ...cm('fin'), metadata: { ...cm('fin').metadata, finalizers: ['test/x'] } });
+    const deleting = await client.delete(cmRef('fin'));
+    expect(deleting?.metadata.deletionTimestamp).toBeTruthy();
+    expect(Number(deleting?.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
+    expect((await client.get(cmRef('fin'))).metadata.resourceVersion).toBe(deleting?.metadata.resourceVersion);
+    await client.patch(cmRef('fin'), 'merge', { metadata: { finalizers: null } });
   });
 
   it('maps 404, 409 AlreadyExists, 409 Conflict and 422 Invalid to ApiError with the Status', async () => {

@@ -43,7 +43,7 @@ import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
 import type { RolloutPlan } from '../rollout';
-import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { byName, deferUntilCached, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING } from '../shared/writes';
 import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
@@ -126,11 +126,11 @@ export class MachineDeploymentReconciler implements Reconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     let md = await this.client.tryGet<MachineDeployment>({ ...MD, ...req });
-    if (!md) return;
+    if (!md) return ctx.controller?.clearConsistencyStore(req);
     // The finalizer first, so an MD deleted right after its creation still deletes its MachineSets (upstream
     // Reconcile, finalizers.EnsureFinalizer): ownerReference garbage collection is not relied upon.
     const add = addFinalizerPatch(md, MACHINE_DEPLOYMENT_FINALIZER);
-    if (add) md = await patchFinalizers(this.client, this.cache, md, add, ctx.signal);
+    if (add) md = await patchFinalizers(this.client, ctx, md, add);
     if (md.spec.paused) return;
     if (!md.metadata.deletionTimestamp) md = await this.ensureClusterOwnership(ctx, md);
     const { machineSets, machines } = await this.snapshot(md);
@@ -147,12 +147,13 @@ export class MachineDeploymentReconciler implements Reconciler {
       await this.syncRevision(ctx, md, plan);
       for (const ms of drainedOldMachineSets(plan, machineSets, machines)) {
         try {
-          await deleteIgnoreNotFound(this.client, {
+          const deleted = await deleteIgnoreNotFound(this.client, {
             apiVersion: CLUSTER_API_VERSION,
             kind: 'MachineSet',
             namespace: ms.metadata.namespace,
             name: ms.metadata.name ?? '',
           });
+          deferUntilCached(ctx, md, deleted); // upstream cleanupDeployment: until the cache shows it deleting
         } catch (e) {
           await this.record(md, machineSetDeletedEvent(ms, e as Error));
           throw e;
@@ -168,8 +169,7 @@ export class MachineDeploymentReconciler implements Reconciler {
       : undefined;
     const status = computeMachineDeploymentStatus({ md, machineSets, machines, error, rolloutBlocked }, this.clock);
     if (!jsonEqual(status, md.status ?? {})) {
-      const written = await this.client.updateStatus<MachineDeployment>({ ...md, status });
-      await waitForCache(this.cache, written, ctx.signal);
+      deferUntilCached(ctx, md, await this.client.updateStatus<MachineDeployment>({ ...md, status }));
     }
     if (failure) throw failure;
     // An updater can change its answer without an event here: ask again while the policy holds something back.
@@ -222,7 +222,7 @@ export class MachineDeploymentReconciler implements Reconciler {
     const patch = clusterOwnershipPatch(md, cluster);
     if (!patch) return md;
     const written = await this.client.patch<MachineDeployment>(refOf(md), 'merge', patch);
-    await waitForCache(this.cache, written, ctx.signal);
+    deferUntilCached(ctx, md, written);
     return written;
   }
 
@@ -237,8 +237,12 @@ export class MachineDeploymentReconciler implements Reconciler {
   ): Promise<void> {
     const plan = planChildDeletion(machineSets);
     if (plan.removeFinalizer) {
+      ctx.controller?.clearConsistencyStore(
+        { namespace: md.metadata.namespace, name: md.metadata.name! },
+        md.metadata.uid,
+      );
       const remove = removeFinalizerPatch(md, MACHINE_DEPLOYMENT_FINALIZER);
-      if (remove) await patchFinalizers(this.client, this.cache, md, remove, ctx.signal);
+      if (remove) await patchFinalizers(this.client, ctx, md, remove);
       return;
     }
     for (const ms of plan.toDelete) {
@@ -312,7 +316,7 @@ export class MachineDeploymentReconciler implements Reconciler {
       'merge',
       { metadata: { annotations: { [REVISION_ANNOTATION]: revision } } },
     );
-    await waitForCache(this.cache, patched, ctx.signal);
+    deferUntilCached(ctx, md, patched);
     // The status write below is an update: it needs the new resourceVersion.
     md.metadata.annotations = patched.metadata.annotations;
     md.metadata.resourceVersion = patched.metadata.resourceVersion;
@@ -336,7 +340,9 @@ export class MachineDeploymentReconciler implements Reconciler {
         if (!gone) await this.record(md, machineSetApplyFailedEvent(intent, !original, e as Error));
         throw e;
       }
-      await waitForCache(this.cache, intent, ctx.signal);
+      // Upstream defers after creates and after updates that changed the MachineSet; an apply the SSA cache proved a
+      // no-op keeps the version the cache already has, so deferring on it does not wait.
+      deferUntilCached(ctx, md, intent);
       ctx.log.log(
         `MachineSet ${intent.metadata.name}: ${diff?.summary ?? ''} ${diff?.otherChanges ?? ''} (${diff?.reason ?? ''})`,
       );

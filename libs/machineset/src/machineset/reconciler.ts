@@ -37,7 +37,7 @@ import { ServerSideApplier } from '@capi/ssa';
 import { ContractVersionResolver, getReferenced } from '@capi/external';
 import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
-import { byName, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING, waitForCache } from '../shared/writes';
+import { byName, deferUntilCached, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING } from '../shared/writes';
 import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { deletePriorityFunc } from './deletion-order';
 import { machineEvents } from './events';
@@ -125,11 +125,11 @@ export class MachineSetReconciler implements Reconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     let ms = await this.client.tryGet<MachineSet>({ ...MS, ...req });
-    if (!ms) return;
+    if (!ms) return ctx.controller?.clearConsistencyStore(req);
     // The finalizer first, so a MachineSet deleted right after its creation still deletes its Machines (upstream
     // Reconcile, finalizers.EnsureFinalizer): ownerReference garbage collection is not relied upon.
     const add = addFinalizerPatch(ms, MACHINE_SET_FINALIZER);
-    if (add) ms = await patchFinalizers(this.client, this.cache, ms, add, ctx.signal);
+    if (add) ms = await patchFinalizers(this.client, ctx, ms, add);
     if (ms.metadata.deletionTimestamp) return this.reconcileDelete(ctx, ms);
     const md = await this.owningMachineDeployment(ms);
     let machines: Machine[];
@@ -189,8 +189,12 @@ export class MachineSetReconciler implements Reconciler {
     const machines = await this.getAndAdoptMachines(ctx, ms, true);
     const plan = planChildDeletion(machines);
     if (plan.removeFinalizer) {
+      ctx.controller?.clearConsistencyStore(
+        { namespace: ms.metadata.namespace, name: ms.metadata.name! },
+        ms.metadata.uid,
+      );
       const remove = removeFinalizerPatch(ms, MACHINE_SET_FINALIZER);
-      if (remove) await patchFinalizers(this.client, this.cache, ms, remove, ctx.signal);
+      if (remove) await patchFinalizers(this.client, ctx, ms, remove);
       return;
     }
     const errors: string[] = [];
@@ -205,8 +209,7 @@ export class MachineSetReconciler implements Reconciler {
     ctx.log.log(`Waiting for Machines to be deleted: ${machines.map((m) => m.metadata.name).join(', ')}`);
     // The counters go down as the Machines go (upstream's deferred status update runs on deletion too).
     const status = computeMachineSetStatus(ms, machines, this.clock);
-    const written = await patchStatus<MachineSet>(this.client, refOf(ms), ms.status, status);
-    if (written) await waitForCache(this.cache, written, ctx.signal);
+    deferUntilCached(ctx, ms, await patchStatus<MachineSet>(this.client, refOf(ms), ms.status, status));
     if (errors.length > 0) throw new Error(errors.join('; '));
   }
 
@@ -243,13 +246,12 @@ export class MachineSetReconciler implements Reconciler {
     const plan = planRemediation({ ms, md, cluster, machines });
     const deleted = new Map<string, Machine | undefined>();
     if (plan.skipped) return deleted;
-    for (const m of plan.cleanup) await this.writeOwnerRemediated(ctx, m, undefined);
-    for (const update of plan.conditions) await this.writeOwnerRemediated(ctx, update.machine, update);
+    for (const m of plan.cleanup) await this.writeOwnerRemediated(ctx, ms, m, undefined);
+    for (const update of plan.conditions) await this.writeOwnerRemediated(ctx, ms, update.machine, update);
     for (const m of plan.toDelete) {
-      await deleteIgnoreNotFound(this.client, refOf(m));
-      // Wait until the cache shows the deletion, so the next reconcile counts it as in flight against maxInFlight.
-      const after = await this.directClient.tryGet<Machine>(refOf(m));
-      if (after) await waitForCache(this.cache, after, ctx.signal);
+      const after = (await deleteIgnoreNotFound(this.client, refOf(m))) as Machine | undefined;
+      // The next reconcile counts it as in flight against maxInFlight once the cache shows the deletion.
+      deferUntilCached(ctx, ms, after);
       deleted.set(m.metadata.name ?? '', after);
       ctx.log.log(
         `deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (remediating unhealthy Machine, maxInFlight ${plan.maxInFlight})`,
@@ -264,6 +266,7 @@ export class MachineSetReconciler implements Reconciler {
    */
   private async writeOwnerRemediated(
     ctx: ReconcileContext,
+    ms: MachineSet,
     m: Machine,
     update: Pick<OwnerRemediatedUpdate, 'reason' | 'message'> | undefined,
   ): Promise<void> {
@@ -291,7 +294,7 @@ export class MachineSetReconciler implements Reconciler {
       },
       { fieldManager: MACHINESET_REMEDIATION_FIELD_MANAGER, force: true, subresource: 'status' },
     );
-    await waitForCache(this.cache, written, ctx.signal);
+    deferUntilCached(ctx, ms, written);
   }
 
   /**
@@ -378,7 +381,7 @@ export class MachineSetReconciler implements Reconciler {
           ms,
           m,
         );
-        await waitForCache(this.cache, done, ctx.signal);
+        deferUntilCached(ctx, ms, done);
         started.set(m.metadata.name ?? '', done);
         ctx.log.log(`started in-place update of Machine ${m.metadata.name} of MachineSet ${ms.metadata.name}`);
       } catch (e) {
@@ -402,14 +405,7 @@ export class MachineSetReconciler implements Reconciler {
     const delta = replicaDelta(ms, machines);
     if (delta > 0) {
       if (ms.metadata.annotations?.[DISABLE_MACHINE_CREATE_ANNOTATION] === 'true') return machines;
-      // The cache must show the new Machines before the next reconcile counts them (upstream defers it until then):
-      // a kind's events arrive in order, so waiting for the last one created covers them all.
-      let last: Machine | undefined;
-      try {
-        for (let i = 0; i < delta; i++) last = await this.createMachine(ctx, ms);
-      } finally {
-        if (last) await waitForCache(this.cache, last, ctx.signal);
-      }
+      for (let i = 0; i < delta; i++) await this.createMachine(ctx, ms);
       return machines;
     }
     if (delta === 0) return machines;
@@ -421,7 +417,7 @@ export class MachineSetReconciler implements Reconciler {
       const errors: string[] = [];
       for (const m of planDeletions(machines, -delta, priority)) {
         try {
-          await deleteIgnoreNotFound(this.client, refOf(m));
+          deferUntilCached(ctx, ms, await deleteIgnoreNotFound(this.client, refOf(m)));
           ctx.log.log(`deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} (scale down)`);
           await this.events.event(ms, 'Normal', 'SuccessfulDelete', machineEvents.deleted(m)); // not deleting yet
         } catch (e) {
@@ -444,7 +440,7 @@ export class MachineSetReconciler implements Reconciler {
     const errors: string[] = [];
     for (const m of plan.toDelete) {
       try {
-        await deleteIgnoreNotFound(this.client, refOf(m));
+        deferUntilCached(ctx, ms, await deleteIgnoreNotFound(this.client, refOf(m)));
         ctx.log.log(
           `deleting Machine ${m.metadata.name} of MachineSet ${ms.metadata.name} instead of moving it to ${targetName}: it is marked for remediation`,
         );
@@ -462,7 +458,7 @@ export class MachineSetReconciler implements Reconciler {
     for (const m of targetProblem ? [] : plan.toMove) {
       try {
         const moved = await this.client.patch<Machine>(refOf(m), 'merge', movePatch(m, ms, handshake.target));
-        await waitForCache(this.cache, moved, ctx.signal);
+        deferUntilCached(ctx, ms, moved);
         written.set(m.metadata.name ?? '', moved);
         ctx.log.log(`moved Machine ${m.metadata.name} from MachineSet ${ms.metadata.name} to ${targetName}`);
       } catch (e) {
@@ -487,6 +483,7 @@ export class MachineSetReconciler implements Reconciler {
         const config = await this.cloneTemplate(ms, bootstrapRef, name, machine);
         await this.applier.patch(this.client, config, opts);
         created.push(config);
+        deferUntilCached(ctx, ms, config);
         await giveUpLabelsAndAnnotations(this.directClient, config);
         machine.spec.bootstrap = {
           ...machine.spec.bootstrap,
@@ -498,10 +495,14 @@ export class MachineSetReconciler implements Reconciler {
       const infra = await this.cloneTemplate(ms, infraRef, name, machine);
       await this.applier.patch(this.client, infra, opts);
       created.push(infra);
+      deferUntilCached(ctx, ms, infra);
       await giveUpLabelsAndAnnotations(this.directClient, infra);
       machine.spec.infrastructureRef = { apiGroup: infraRef.apiGroup, kind: infra.kind, name };
       stage = 'MachineCreationFailed';
       await this.applier.patch(this.client, machine, opts);
+      // The next reconcile must count this Machine: until the cache shows it, that reconcile waits (upstream
+      // createMachines defers it after each of the three creates).
+      deferUntilCached(ctx, ms, machine);
     } catch (e) {
       // Do not leave orphaned infra/bootstrap objects behind a Machine that was never created (upstream createMachines).
       const messages = [(e as Error).message];
@@ -598,7 +599,6 @@ export class MachineSetReconciler implements Reconciler {
     }
     // A merge patch of what changed (upstream's patch helper): only a conditions change carries the resourceVersion, so
     // the MachineDeployment writing the MS meanwhile does not make a replicas update fail.
-    const written = await patchStatus<MachineSet>(this.client, refOf(ms), ms.status, status);
-    if (written) await waitForCache(this.cache, written, ctx.signal);
+    deferUntilCached(ctx, ms, await patchStatus<MachineSet>(this.client, refOf(ms), ms.status, status));
   }
 }

@@ -3,8 +3,8 @@
 // core/reconcilers/machineset/machineset_controller.go and machinedeployment/machinedeployment_controller.go
 // (reconcileDelete, finalizers.EnsureFinalizer).
 import type { KubeObject } from '@capi/apimachinery';
-import { refOf, type Client, type InformerCache } from '@capi/controller-runtime';
-import { waitForCache } from './writes';
+import { refOf, type Client, type ReconcileContext } from '@capi/controller-runtime';
+import { deferUntilCached } from './writes';
 
 /** A merge patch of metadata.finalizers, with the resourceVersion read so a concurrent change of the list conflicts. */
 export interface FinalizersPatch {
@@ -46,17 +46,16 @@ export function planChildDeletion<T extends KubeObject>(children: readonly T[]):
 }
 
 /**
- * Writes a finalizers patch and waits for the cache to see it (or, when it removed the last finalizer of a deleting
- * object, to see it gone), so the next reconcile does not repeat it. Returns the object as written.
+ * Writes a finalizers patch; the next reconcile waits until the cache has seen it (or, when it removed the last
+ * finalizer of a deleting object, the object gone), so it does not repeat it. Returns the object as written.
  */
 export async function patchFinalizers<T extends KubeObject>(
   client: Client,
-  cache: InformerCache | undefined,
+  ctx: ReconcileContext,
   obj: T,
   patch: FinalizersPatch,
-  signal?: AbortSignal,
 ): Promise<T> {
   const written = await client.patch<T>(refOf(obj), 'merge', patch);
-  await waitForCache(cache, written, signal);
+  deferUntilCached(ctx, obj, written);
   return written;
 }
