@@ -20,6 +20,9 @@ import { applyServingCertsPlan, planServingCerts, ServingCertRotator, type CertV
 import type { ServingCerts } from './tls';
 import { createUpgradeHandler } from './upgrade';
 
+/** kube-apiserver's http.Server IdleTimeout (k8s.io/apiserver pkg/server/secure_serving.go). */
+const SERVER_IDLE_TIMEOUT_MS = 90_000;
+
 export interface Logger {
   info(msg: string): void;
   /** Something the operator should fix (e.g. a data dir others can read); info when absent. */
@@ -205,6 +208,9 @@ export class ApiServer {
     let certs: ServingCerts | undefined;
     if (tls) certs = await this.certs(host);
     const server = certs ? createHttpsServer({ cert: certs.cert, key: certs.key }, handler) : createHttpServer(handler);
+    // Idle keep-alive connections are kept as kube-apiserver keeps them (secure_serving.go IdleTimeout), not Node's 5 s:
+    // a client reusing one the server is just closing sees ECONNRESET.
+    server.keepAliveTimeout = SERVER_IDLE_TIMEOUT_MS;
     this.http = server;
     if (certs && 'setSecureContext' in server) {
       // New connections get the renewed certificate; established ones keep the one they negotiated.

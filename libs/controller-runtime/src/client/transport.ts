@@ -43,7 +43,16 @@ export interface TransportOptions {
    * ?fieldManager= (merge patches, updates) after its first word; without one they are recorded as "unknown".
    */
   userAgent?: string;
+  /** How long a pooled keep-alive connection may sit idle before this client closes it; default IDLE_SOCKET_TIMEOUT_MS. */
+  idleSocketTimeoutMs?: number;
 }
+
+/**
+ * Pooled connections are closed after 30 s idle: before kube-apiserver (90 s), a load balancer in front of it (often
+ * 60 s) or our embedded server closes them. A request sent on a connection the server is just closing fails with
+ * ECONNRESET, and a create cannot be sent again safely.
+ */
+export const IDLE_SOCKET_TIMEOUT_MS = 30_000;
 
 type TlsMaterial = Pick<
   https.RequestOptions,
@@ -90,7 +99,7 @@ export class Transport {
     this.host = hostOf(cluster.server);
     this.warnings = opts.warnings ?? new ApiWarningHandler();
     this.agent =
-      this.server.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+      this.server.protocol === 'https:' ? new https.Agent(this.agentOptions()) : new http.Agent(this.agentOptions());
   }
 
   /**
@@ -187,9 +196,17 @@ export class Transport {
     // field by field (buffers by content), not serialised: this runs on every request.
     if (!this.tlsAgent || !sameTlsMaterial(this.tlsAgent.material, tls)) {
       this.tlsAgent?.agent.destroy();
-      this.tlsAgent = { material: tls, agent: new https.Agent({ keepAlive: true, ...tls }) };
+      this.tlsAgent = { material: tls, agent: new https.Agent({ ...this.agentOptions(), ...tls }) };
     }
     return this.tlsAgent.agent;
+  }
+
+  /**
+   * Node's agent sets `timeout` on each socket it pools and destroys a pooled socket that times out; a socket in use
+   * takes the request's own timeout instead (watches: none).
+   */
+  private agentOptions(): http.AgentOptions {
+    return { keepAlive: true, timeout: this.opts.idleSocketTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS };
   }
 
   close(): void {

@@ -32,7 +32,8 @@ describe('Transport over TLS', () => {
         return;
       }
       req.resume();
-      req.on('end', () => {
+      req.on('end', async () => {
+        if (req.url === '/slow') await new Promise((r) => setTimeout(r, 300));
         res.setHeader('Content-Type', 'application/json');
         res.end(
           JSON.stringify({
@@ -99,6 +100,23 @@ describe('Transport over TLS', () => {
     await expect(transport.json({ method: 'POST', path: '/x', body: {} })).rejects.toThrow(/socket hang up|ECONNRESET/);
     transport.close();
     expect(requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('closes a pooled connection once it sat idle for idleSocketTimeoutMs, before a server would', async () => {
+    const transport = new Transport(kubeConfig, { idleSocketTimeoutMs: 100 });
+    await transport.json({ method: 'GET', path: '/x' });
+    await transport.json({ method: 'GET', path: '/x' }); // reused while fresh
+    await new Promise((r) => setTimeout(r, 250));
+    await transport.json({ method: 'POST', path: '/x', body: {} }); // a create is never sent on a stale connection
+    transport.close();
+    expect(handshakes).toBe(2);
+    expect(requests.map((r) => `${r.method}${r.reused ? ' reused' : ''}`)).toEqual(['GET', 'GET reused', 'POST']);
+  });
+
+  it('keeps a connection in use past idleSocketTimeoutMs: a slow answer is not cut off', async () => {
+    const transport = new Transport(kubeConfig, { idleSocketTimeoutMs: 100 });
+    await expect(transport.json({ method: 'GET', path: '/slow' })).resolves.toMatchObject({ kind: 'ConfigMap' });
+    transport.close();
   });
 
   it('rejects a server whose certificate the kubeconfig CA did not sign', async () => {
