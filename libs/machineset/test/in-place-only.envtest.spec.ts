@@ -63,11 +63,18 @@ describe('MachineDeployment with the InPlaceOnly rollout policy', () => {
       spec: { template: { spec: { version, infrastructureRef: { name: infra } } } },
     });
 
-  /** Two Machines at `version` from `infra`, available and up to date, and no other MachineSet with replicas. */
+  /**
+   * Two Machines at `version` from `infra`, available and up to date, no other MachineSet with replicas, and the
+   * MachineDeployment's status saying so: the planner reads availability from MachineSet status, which follows the
+   * Machines' conditions a reconcile later (a change made before then may surge, as upstream's planner does for an
+   * unavailable Machine).
+   */
   async function settled(version: string, infra: string): Promise<Machine[]> {
     try {
       return await eventually(
         async () => {
+          const s = (await md()).status;
+          if (s?.replicas !== 2 || s.availableReplicas !== 2 || s.upToDateReplicas !== 2) return false;
           const ms = await machinesOf(h.client, NS);
           const sets = (await h.client.list<MachineSet>(CLUSTER_API_VERSION, 'MachineSet', { namespace: NS })).items;
           const current = sets.filter((s) => s.spec.template.spec.infrastructureRef.name === infra);
