@@ -17,10 +17,10 @@ export const SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE = 'Machine starting in-pla
 /** Events KCP emits for scale operations (upstream names). */
 export const SUCCESSFUL_SCALE_UP_EVENT_REASON = 'SuccessfulScaleUp';
 export const SUCCESSFUL_SCALE_DOWN_EVENT_REASON = 'SuccessfulScaleDown';
-/** How long a reconcile waits for its own writes to show up in the informer cache. */
-export const CACHE_WAIT_MS = 10_000;
 /** Requeue while waiting for preflight checks / Machines to settle. */
 export const PREFLIGHT_REQUEUE_MS = 5_000;
+/** Default of KcpControllerOptions.preflightDeferMs (upstream preflight.go: 5 s). */
+export const PREFLIGHT_DEFER_MS = 5_000;
 /** Default of KcpControllerOptions.inPlaceOnlyRecheckMs. */
 export const IN_PLACE_ONLY_RECHECK_MS = 60_000;
 /**

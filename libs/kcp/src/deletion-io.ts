@@ -63,6 +63,11 @@ export async function reconcileKcpDelete(
   }
   await writeKcpDeletingStatus(io, clock, kcp, decision.deleting);
   if (decision.type !== 'done') return { requeueAfterMs: deps.requeueAfterMs };
+  // Deletion completed: nothing to wait for any more (upstream kubeadmcontrolplane_controller.go reconcileDelete).
+  io.controller?.clearConsistencyStore(
+    { namespace: kcp.metadata.namespace, name: kcp.metadata.name! },
+    kcp.metadata.uid,
+  );
   if (kcp.metadata.finalizers?.includes(KUBEADM_CONTROL_PLANE_FINALIZER)) {
     await io.client.patch(refOf(kcp), 'merge', {
       metadata: { finalizers: kcp.metadata.finalizers.filter((f) => f !== KUBEADM_CONTROL_PLANE_FINALIZER) },

@@ -5,7 +5,7 @@ import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inpl
 import { upToDate } from './uptodate';
 import { CLUSTER, infraMachine, infraTemplate, kcp, kubeadmConfig, machine } from './testing/fixtures';
 
-/** No client, applier or cache: any I/O would throw, so these cases prove none happens. */
+/** No client, applier or controller: any I/O would throw, so these cases prove none happens. */
 const noIo = { events: { event: async () => undefined } } as unknown as InPlaceDeps;
 const marker = { 'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '' };
 
@@ -50,13 +50,13 @@ describe('Test_triggerInPlaceUpdate', () => {
   const log = { log: () => undefined };
   it('Return error if desiredInfraMachine is nil', async () => {
     const r = { ...result(), desiredInfraMachine: undefined };
-    await expect(triggerInPlaceUpdate(noIo, r.currentMachine, r, log)).rejects.toThrow(
+    await expect(triggerInPlaceUpdate(noIo, kcp(), r.currentMachine, r, log)).rejects.toThrow(
       'failed to complete triggering in-place update for Machine default/machine-to-in-place-update, could not compute desired InfraMachine',
     );
   });
   it('Return error if desiredKubeadmConfig is nil', async () => {
     const r = { ...result(), desiredKubeadmConfig: undefined };
-    await expect(triggerInPlaceUpdate(noIo, r.currentMachine, r, log)).rejects.toThrow(
+    await expect(triggerInPlaceUpdate(noIo, kcp(), r.currentMachine, r, log)).rejects.toThrow(
       'failed to complete triggering in-place update for Machine default/machine-to-in-place-update, could not compute desired KubeadmConfig',
     );
   });

@@ -15,6 +15,7 @@ import {
   type HookObject,
   type KubeadmConfig,
   type KubeadmConfigSpec,
+  type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
@@ -23,8 +24,8 @@ import {
   isInvalid,
   type Client,
   refOf,
+  type ControllerHandle,
   type EventRecorder,
-  type InformerCache,
   type ReconcileLogger,
 } from '@capi/controller-runtime';
 import {
@@ -35,7 +36,8 @@ import {
   type UncoveredFields,
 } from '@capi/inplace';
 import type { ServerSideApplier } from '@capi/ssa';
-import { CACHE_WAIT_MS, KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
+import { KCP_MANAGER_NAME, SUCCESSFUL_START_IN_PLACE_UPDATE_MESSAGE } from './constants';
+import { deferUntilMachineCached } from './machines';
 import { prepareKubeadmConfigSpecsForDiff } from './kubeadm-diff';
 import type { NotUpToDateResult } from './uptodate';
 
@@ -43,10 +45,9 @@ export interface InPlaceDeps {
   client: Client;
   applier: ServerSideApplier;
   runtimeClient?: CoverageRuntimeClient;
-  cache?: InformerCache;
   events: EventRecorder;
-  /** The reconcile's signal: cache waits end early when the controller stops. */
-  signal?: AbortSignal;
+  /** The reconcile's controller (ReconcileContext.controller); absent when a test calls the I/O directly. */
+  controller?: ControllerHandle;
 }
 
 export class InPlaceTriggerError extends Error {
@@ -68,7 +69,7 @@ export interface CanUpdateResult {
   asked?: string[];
 }
 
-/** What CanUpdateMachine needs: dry-run applies and the extensions (no cache, no events). */
+/** What CanUpdateMachine needs: dry-run applies and the extensions (no events, no controller). */
 export type CanUpdateDeps = Pick<InPlaceDeps, 'client' | 'applier' | 'runtimeClient'>;
 
 const key = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
@@ -187,19 +188,16 @@ export async function canUpdateMachine(
   }
 }
 
-async function waitForCache(deps: InPlaceDeps, obj: KubeObject): Promise<void> {
-  const rv = obj.metadata.resourceVersion;
-  if (deps.cache && rv) await deps.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, deps.signal);
-}
-
 /**
- * Upstream triggerInPlaceUpdate (inplace_trigger.go), in this order: Machine update-in-progress (merge patch; then wait
- * for the cache) → InfraMachine SSA (annotations exactly cloned-from-*, update-in-progress; no labels) → KubeadmConfig
- * SSA (update-in-progress) → initConfiguration removal if still there → Machine SSA (desired spec) → pending-hooks
- * UpdateMachine (merge patch; wait for the cache) → event. Re-entrant: a repeat skips step 1 and re-applies the rest.
+ * Upstream triggerInPlaceUpdate (inplace_trigger.go), in this order: Machine update-in-progress (merge patch) →
+ * InfraMachine SSA (annotations exactly cloned-from-*, update-in-progress; no labels) → KubeadmConfig SSA
+ * (update-in-progress) → initConfiguration removal if still there → Machine SSA (desired spec) → pending-hooks
+ * UpdateMachine (merge patch) → event. After each Machine marker the next reconcile of `kcp` waits until the cache
+ * shows it. Re-entrant: a repeat skips step 1 and re-applies the rest.
  */
 export async function triggerInPlaceUpdate(
   deps: InPlaceDeps,
+  kcp: KubeadmControlPlane,
   machine: Machine,
   r: NotUpToDateResult,
   log: Pick<ReconcileLogger, 'log'> = new Logger('KcpInPlace'),
@@ -227,7 +225,7 @@ export async function triggerInPlaceUpdate(
       );
     }
     // Every later reconcile must see the marker, or it could pick a second Machine.
-    await waitForCache(deps, marked);
+    deferUntilMachineCached(deps, kcp, marked);
   }
 
   if (!r.desiredInfraMachine)
@@ -263,7 +261,7 @@ export async function triggerInPlaceUpdate(
     await deps.applier.patch(deps.client, desiredMachine, { ...opts, original: machine });
     // Last: from now on the Machine controller calls UpdateMachine.
     await markAsPending(deps.client, desiredMachine, 'UpdateMachine');
-    await waitForCache(deps, desiredMachine);
+    deferUntilMachineCached(deps, kcp, desiredMachine);
     log.log(`Completed triggering in-place update for Machine ${name}`);
     await deps.events.event(
       desiredMachine,

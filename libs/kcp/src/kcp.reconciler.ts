@@ -10,7 +10,6 @@ import {
   PAUSED_ANNOTATION,
   type Cluster,
   type KubeadmControlPlane,
-  type Machine,
 } from '@capi/api';
 import type { PassiveClock } from '@capi/apimachinery';
 import {
@@ -24,7 +23,6 @@ import {
   type Client,
   type InformerCache,
   type ReconcileContext,
-  type ReconcileLogger,
   type Reconciler,
   type Request,
   type Result,
@@ -33,25 +31,17 @@ import { ContractVersionResolver } from '@capi/external';
 import { RUNTIME_CLIENT, type RuntimeClient } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
 import { reconcileClusterCertificates, withCondition } from './certificates';
-import { IN_PLACE_ONLY_RECHECK_MS, KCP_CONTROLLER_NAME, PREFLIGHT_REQUEUE_MS } from './constants';
-import {
-  failureDomainForScaleUp,
-  planReconcile,
-  preflightChecks,
-  type ControlPlaneMachine,
-  type KcpAction,
-  type PreflightCheckResults,
-} from './decide';
+import { IN_PLACE_ONLY_RECHECK_MS, KCP_CONTROLLER_NAME, PREFLIGHT_DEFER_MS, PREFLIGHT_REQUEUE_MS } from './constants';
+import { failureDomainForScaleUp, planReconcile, type ControlPlaneMachine, type KcpAction } from './decide';
 import { observeControlPlane, type ControlPlaneObservation } from './control-plane-view';
 import { reconcileEtcdMembers } from './etcd-members-io';
 import { ApiEventRecorder, refOf, type EventRecorder } from '@capi/controller-runtime';
 import { canUpdateMachine, triggerInPlaceUpdate, type InPlaceDeps } from './inplace';
 import { tryInPlaceUpdate, type TryInPlaceOutcome } from './try-inplace';
 import { blockedRolloutOf, kcpRolloutBlocked } from './in-place-only';
-import { blocksReplacements, rolloutPolicyOf, type BlockedRollout } from '@capi/inplace';
+import { blocksReplacements, rolloutPolicyOf } from '@capi/inplace';
 import {
   createMachine,
-  deleteMachine,
   getInfraMachine,
   getInfraTemplate,
   getKubeadmConfig,
@@ -62,11 +52,18 @@ import { KCP_CONTROLLER_OPTIONS, type KcpControllerOptions } from './options';
 import { decidePreTerminateHook } from './pre-terminate';
 import { forwardEtcdLeadershipBeforeDelete, preTerminateInput, reconcilePreTerminateHook } from './pre-terminate-io';
 import { createReplacementOrMachine, reconcileUnhealthyMachines } from './remediation-step';
+import {
+  invalidMachineNaming,
+  preflight,
+  scaleDown,
+  waitingForPreflight,
+  type ScaleStep,
+  type StepOutcome,
+} from './scale-step';
 import { writeKcpStatus, writeKcpStatusInfraTemplateNotFound } from './status-io';
 import { isNotFoundCause, syncMachines } from './sync-machines';
 import { upToDate, type NotUpToDateResult } from './uptodate';
 import { controlPlaneFailureDomains } from './failure-domains';
-import { machineNamingTemplateErrors } from './machine-naming';
 import { clusterPausedTransitionsOrInfrastructureProvisioned } from '@capi/predicates';
 import { getOwningCluster, kcpRequestsForCluster } from './owning-cluster';
 import { reconcileKcpDelete } from './deletion-io';
@@ -75,22 +72,11 @@ import { upkeepBeforeRollout, upkeepStableControlPlane } from './workload-upkeep
 
 const KCP = { apiVersion: CONTROLPLANE_API_VERSION, kind: 'KubeadmControlPlane' };
 
-/** One reconcile's I/O (the shared handles with its context's signal) and its logger. */
-interface Run {
-  io: MachineIo;
+/** One reconcile's I/O (the shared handles with its context's controller), its logger and preflight timings. */
+interface Run extends ScaleStep {
   inPlace: InPlaceDeps;
-  log: ReconcileLogger;
   /** CertificatesAvailable is True this reconcile (a scale up needs it). */
   certificatesAvailable?: boolean;
-}
-
-/** What a step of the reconcile ended with: a requeue and, when waiting, why (for ScalingUp/ScalingDown). */
-interface StepOutcome {
-  result?: Result;
-  preflight?: PreflightCheckResults;
-  scalingUpBlockers?: string[];
-  /** InPlaceOnly policy: the Machine held back this reconcile; empty: the rollout step went on (or none is left). */
-  blocked?: BlockedRollout[];
 }
 
 @ReconcilerFor({
@@ -114,6 +100,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
   private readonly inPlace: InPlaceDeps;
   private readonly now: () => number;
   private readonly preflightRequeueMs: number;
+  private readonly preflightDeferMs: number;
   private readonly inPlaceOnlyRecheckMs: number;
 
   constructor(
@@ -131,16 +118,17 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
   ) {
     this.now = options.clock ? () => options.clock!.now() : Date.now;
     this.preflightRequeueMs = options.preflightRequeueMs ?? PREFLIGHT_REQUEUE_MS;
+    this.preflightDeferMs = options.preflightDeferMs ?? PREFLIGHT_DEFER_MS;
     this.inPlaceOnlyRecheckMs = options.inPlaceOnlyRecheckMs ?? IN_PLACE_ONLY_RECHECK_MS;
     applier ??= new ServerSideApplier();
     if (cache) indexMachines(cache);
-    this.io = { client, applier, resolver: new ContractVersionResolver(directClient), cache };
+    this.io = { client, applier, resolver: new ContractVersionResolver(directClient) };
     const events: EventRecorder = new ApiEventRecorder(
       client,
       'kubeadmcontrolplane-controller',
       () => new Date(this.now()),
     );
-    this.inPlace = { client, applier, runtimeClient, cache, events };
+    this.inPlace = { client, applier, runtimeClient, events };
   }
 
   private get clock(): PassiveClock {
@@ -149,12 +137,17 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
 
   async reconcile(req: Request, ctx: ReconcileContext): Promise<Result | void> {
     const run: Run = {
-      io: { ...this.io, signal: ctx.signal },
-      inPlace: { ...this.inPlace, signal: ctx.signal },
+      io: { ...this.io, controller: ctx.controller },
+      inPlace: { ...this.inPlace, controller: ctx.controller },
       log: ctx.log,
+      preflightRequeueMs: this.preflightRequeueMs,
+      preflightDeferMs: this.preflightDeferMs,
     };
     const kcp = await this.client.tryGet<KubeadmControlPlane>({ ...KCP, ...req });
-    if (!kcp) return;
+    if (!kcp) {
+      ctx.controller?.clearConsistencyStore(req); // upstream kubeadmcontrolplane_controller.go Reconcile
+      return;
+    }
     const cluster = await getOwningCluster(this.client, kcp);
     if (!cluster) {
       run.log.log('waiting for the owning Cluster');
@@ -308,19 +301,6 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
     );
   }
 
-  private waiting(run: Run, messages: string[], preflight: PreflightCheckResults): StepOutcome {
-    run.log.log(`waiting for control plane to pass preflight checks: ${messages.join('; ')}`);
-    return { result: { requeueAfterMs: this.preflightRequeueMs }, preflight };
-  }
-
-  /** Upstream's webhook rejects a bad spec.machineNaming.template; here it blocks creating Machines (ScalingUp says why). */
-  private invalidMachineNaming(run: Run, kcp: KubeadmControlPlane): StepOutcome | undefined {
-    const errors = machineNamingTemplateErrors(kcp);
-    if (errors.length === 0) return undefined;
-    run.log.log(`cannot create Machines: ${errors.join('; ')}`);
-    return { result: { requeueAfterMs: this.preflightRequeueMs }, scalingUpBlockers: errors };
-  }
-
   private async runAction(
     run: Run,
     action: KcpAction,
@@ -340,7 +320,7 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         await upkeepStableControlPlane(this.workloads, cluster, kcp, run.log);
         return {};
       case 'initialize': {
-        const naming = this.invalidMachineNaming(run, kcp);
+        const naming = invalidMachineNaming(run, kcp);
         if (naming) return naming;
         const m = await createReplacementOrMachine(
           run,
@@ -355,19 +335,19 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
       }
       case 'completeInPlaceTrigger':
         for (const name of action.machines)
-          await triggerInPlaceUpdate(run.inPlace, byName(name), results.get(name)!.result, run.log);
+          await triggerInPlaceUpdate(run.inPlace, kcp, byName(name), results.get(name)!.result, run.log);
         return {};
       case 'waitForInPlaceUpdate':
         // No requeue: the Machine changes when its update completes, and Machines are watched.
         for (const name of action.machines) run.log.log(`waiting for in-place update of Machine ${name} to complete`);
         return {};
       case 'scaleUp': {
-        const naming = this.invalidMachineNaming(run, kcp);
+        const naming = invalidMachineNaming(run, kcp);
         if (naming) return naming;
-        const pre = preflightChecks(view, undefined, etcdManaged, {
+        const pre = preflight(run, kcp, view, undefined, etcdManaged, {
           certificatesAvailable: run.certificatesAvailable === true,
         });
-        if (!pre.ok) return this.waiting(run, pre.messages, pre.results);
+        if (!pre.ok) return waitingForPreflight(run, pre.messages, pre.results);
         const m = await createReplacementOrMachine(
           run,
           kcp,
@@ -385,12 +365,13 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
         let fallback: TryInPlaceOutcome | undefined;
         if (action.tryInPlace) {
           const outcome = await tryInPlaceUpdate(view, action.machine, etcdManaged, {
+            preflight: (ignore) => preflight(run, kcp, view, ignore, etcdManaged),
             canUpdateMachine: () => canUpdateMachine(run.inPlace, r, this.gates.enabled('InPlaceUpdates')),
             triggerInPlaceUpdate: async (updaters) =>
-              void (await triggerInPlaceUpdate(run.inPlace, machine, r, run.log, updaters)),
+              void (await triggerInPlaceUpdate(run.inPlace, kcp, machine, r, run.log, updaters)),
           });
           if (outcome.type === 'triggered') return { blocked: [] };
-          if (outcome.type === 'wait') return this.waiting(run, outcome.messages, outcome.results);
+          if (outcome.type === 'wait') return waitingForPreflight(run, outcome.messages, outcome.results);
           if (outcome.reasons)
             run.log.log(
               `Machine ${machine.metadata.namespace}/${machine.metadata.name} cannot be updated in-place by extensions: ${outcome.reasons.join(',')}`,
@@ -403,29 +384,14 @@ export class KubeadmControlPlaneReconciler implements Reconciler {
           run.log.log(`rollout of Machine ${machine.metadata.name} held back by the InPlaceOnly rollout policy`);
           return { blocked: [blocked], result: { requeueAfterMs: this.inPlaceOnlyRecheckMs } };
         }
-        return this.scaleDown(run, kcp, machine, observed);
+        return scaleDown(run, kcp, machine, observed);
       }
       case 'scaleDown':
-        return this.scaleDown(run, kcp, byName(action.machine), observed);
+        return scaleDown(run, kcp, byName(action.machine), observed);
     }
   }
 
   private failureDomain(cluster: Cluster, machines: ControlPlaneMachine[]): string | undefined {
     return failureDomainForScaleUp(controlPlaneFailureDomains(cluster), machines);
-  }
-
-  /** Upstream scale.go scaleDownControlPlane: preflight, etcd leadership away from the Machine, delete it. */
-  private async scaleDown(
-    run: Run,
-    kcp: KubeadmControlPlane,
-    machine: Machine,
-    observed: ControlPlaneObservation,
-  ): Promise<StepOutcome> {
-    const pre = preflightChecks(observed.view, machine.metadata.name, observed.etcdManaged);
-    if (!pre.ok) return this.waiting(run, pre.messages, pre.results);
-    await forwardEtcdLeadershipBeforeDelete(kcp, observed, machine, run.log);
-    await deleteMachine(run.io, machine);
-    run.log.log(`deleted control plane Machine ${machine.metadata.namespace}/${machine.metadata.name}`);
-    return {};
   }
 }

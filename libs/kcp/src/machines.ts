@@ -13,10 +13,10 @@ import {
   type KubeadmControlPlane,
   type Machine,
 } from '@capi/api';
-import { isNotFound, refOf, type Client, type InformerCache } from '@capi/controller-runtime';
+import { isNotFound, refOf, type Client, type ControllerHandle } from '@capi/controller-runtime';
 import { getReferenced, type ContractVersionResolver } from '@capi/external';
 import { removeManagedFieldsForLabelsAndAnnotations, type ServerSideApplier } from '@capi/ssa';
-import { CACHE_WAIT_MS, KCP_MANAGER_NAME } from './constants';
+import { KCP_MANAGER_NAME } from './constants';
 import { computeDesiredInfraMachine, computeDesiredKubeadmConfig, computeDesiredMachine } from './desired';
 import { newMachineName } from './machine-naming';
 import { controlPlaneSelector } from './status';
@@ -25,14 +25,24 @@ export interface MachineIo {
   client: Client;
   applier: ServerSideApplier;
   resolver: ContractVersionResolver;
-  cache?: InformerCache;
-  /** The reconcile's signal: cache waits end early when the controller stops. */
-  signal?: AbortSignal;
+  /** The reconcile's controller (ReconcileContext.controller); absent when a test calls the I/O directly. */
+  controller?: ControllerHandle;
 }
 
-export async function waitForCache(io: MachineIo, obj: KubeObject): Promise<void> {
-  const rv = obj.metadata.resourceVersion;
-  if (io.cache && rv) await io.cache.waitForResourceVersion(refOf(obj), rv, CACHE_WAIT_MS, io.signal);
+const MACHINE_KIND = { apiVersion: CLUSTER_API_VERSION, kind: 'Machine' };
+
+/**
+ * The KCP's next reconcile waits until the cache has seen `machine` at the resourceVersion this write gave it (upstream
+ * DeferNextReconcileUntilCacheUpToDate), so it never decides on a Machine list without this write. Nothing to wait
+ * for without a resourceVersion (a delete that found the Machine gone).
+ */
+export function deferUntilMachineCached(
+  io: { controller?: ControllerHandle },
+  kcp: KubeadmControlPlane,
+  machine: KubeObject | undefined,
+): void {
+  const rv = machine?.metadata.resourceVersion;
+  if (rv) io.controller?.deferNextReconcileUntilCacheUpToDate(kcp, MACHINE_KIND, rv);
 }
 
 /** Control-plane Machines of the cluster controlled by this KCP (from the controller-owner index, not the cluster's workers). */
@@ -84,11 +94,13 @@ export async function getInfraTemplate(io: MachineIo, kcp: KubeadmControlPlane):
   return getReferenced(io.client, io.resolver, kcp.spec.machineTemplate.spec.infrastructureRef, kcp.metadata.namespace);
 }
 
-async function deleteQuietly(client: Client, obj: KubeObject): Promise<void> {
+/** The object while it is deleting (finalizers), undefined once gone or when it was not there. */
+async function deleteQuietly(client: Client, obj: KubeObject): Promise<KubeObject | undefined> {
   try {
-    await client.delete(refOf(obj));
+    return await client.delete(refOf(obj));
   } catch (e) {
     if (!isNotFound(e)) throw e;
+    return undefined;
   }
 }
 
@@ -129,7 +141,8 @@ export async function createMachine(
       bootstrapConfigRef: { apiGroup: BOOTSTRAP_GROUP, kind: 'KubeadmConfig', name },
     });
     await io.applier.patch(io.client, machine, opts);
-    await waitForCache(io, machine);
+    // upstream helpers.go createMachine
+    deferUntilMachineCached(io, kcp, machine);
     return machine;
   } catch (e) {
     for (const obj of created.reverse()) await deleteQuietly(io.client, obj).catch(() => undefined);
@@ -140,8 +153,9 @@ export async function createMachine(
   }
 }
 
-export async function deleteMachine(io: MachineIo, machine: Machine): Promise<void> {
-  await deleteQuietly(io.client, machine);
+/** Deletes the Machine; returns it as the server answered while it is deleting (see deferUntilMachineCached). */
+export async function deleteMachine(io: MachineIo, machine: Machine): Promise<Machine | undefined> {
+  return (await deleteQuietly(io.client, machine)) as Machine | undefined;
 }
 
 /**

@@ -24,6 +24,11 @@ export interface KcpControllerOptions {
   /** Requeue delay while preflight checks fail (waiting for Nodes, deletions, in-place updates); default 5 s. */
   preflightRequeueMs?: number;
   /**
+   * While preflight checks fail, the KCP's next reconcile starts no sooner than this, events or not (upstream
+   * preflight.go DeferNextReconcileForObject); default 5 s. Needs the ReconcilerRateLimiting gate.
+   */
+  preflightDeferMs?: number;
+  /**
    * How often a KCP whose rollout the InPlaceOnly policy holds back asks its updaters again (default 60 s): an updater
    * can change its answer without any watched object changing.
    */

@@ -12,7 +12,7 @@ import {
 } from '@capi/api';
 import { isInvalid, isNotFound, refOf } from '@capi/controller-runtime';
 import { KCP_REMEDIATION_MANAGER_NAME } from './constants';
-import { waitForCache, type MachineIo } from './machines';
+import type { MachineIo } from './machines';
 import type { OwnerRemediatedInput } from './remediation';
 
 /**
@@ -75,8 +75,10 @@ export async function removeOwnerRemediated(io: MachineIo, machine: Machine): Pr
 }
 
 /**
- * Sets (value) or removes (null) the remediation-in-progress annotation, waits until the cache shows it (so the
- * next reconcile cannot start a second remediation) and updates `kcp` in memory for the status computed after.
+ * Sets (value) or removes (null) the remediation-in-progress annotation and updates `kcp` in memory for the status
+ * computed after. The next reconcile waits until the cache shows it, so it cannot start a second remediation from a
+ * KCP read before this write (upstream writes the annotation with the KCP's patch at the end of the reconcile and
+ * relies on the deferral on the Machine it deleted).
  */
 export async function setRemediationInProgress(
   io: MachineIo,
@@ -86,7 +88,8 @@ export async function setRemediationInProgress(
   const patched = await io.client.patch<KubeadmControlPlane>(refOf(kcp), 'merge', {
     metadata: { annotations: { [KCP_REMEDIATION_IN_PROGRESS_ANNOTATION]: value } },
   });
-  await waitForCache(io, patched);
+  const rv = patched.metadata.resourceVersion;
+  if (rv) io.controller?.deferNextReconcileUntilCacheUpToDate(kcp, { apiVersion: kcp.apiVersion, kind: kcp.kind }, rv);
   kcp.metadata.annotations = patched.metadata.annotations;
-  kcp.metadata.resourceVersion = patched.metadata.resourceVersion;
+  kcp.metadata.resourceVersion = rv;
 }

@@ -4,7 +4,7 @@ import { KCP_REMEDIATION_IN_PROGRESS_ANNOTATION, type KubeadmControlPlane, type 
 import type { PassiveClock } from '@capi/apimachinery';
 import type { ReconcileLogger } from '@capi/controller-runtime';
 import type { ControlPlaneMachine } from './decide';
-import { createMachine, deleteMachine, type MachineIo } from './machines';
+import { createMachine, deferUntilMachineCached, deleteMachine, type MachineIo } from './machines';
 import {
   decideRemediation,
   formatRemediationData,
@@ -66,7 +66,8 @@ export async function reconcileUnhealthyMachines(
       // Reported before the delete: once deleted the Machine may be gone before a later write.
       await writeOwnerRemediated(io, machine, { reason: MACHINE_REMEDIATION_MACHINE_DELETING_REASON }, clock);
       try {
-        await deleteMachine(io, machine);
+        // upstream remediation.go: the next reconcile waits for the cache to show the Machine deleting
+        deferUntilMachineCached(io, kcp, await deleteMachine(io, machine));
       } catch (e) {
         await writeOwnerRemediated(
           io,

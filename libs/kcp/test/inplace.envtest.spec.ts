@@ -1,7 +1,7 @@
 // canUpdateMachine / triggerInPlaceUpdate against the embedded API server: request contents, fallbacks, write order.
 import { encodePatch, type CanUpdateMachineRequest, type KubeadmConfig, type Machine } from '@capi/api';
 import type { KubeObject } from '@capi/apimachinery';
-import type { KubeClient, Client, ObjectRef, PatchType } from '@capi/controller-runtime';
+import type { KubeClient, Client, ControllerHandle, ObjectRef, PatchType } from '@capi/controller-runtime';
 import { clientFor, startEnvtest, type Envtest } from '@capi/envtest';
 import { INMEMORY_API_VERSION, inMemoryCrds } from '@capi/inmemory';
 import type { CoverageRuntimeClient } from '@capi/inplace';
@@ -60,6 +60,19 @@ function fakeRuntimeClient(
   };
 }
 
+/** A controller double recording which Machine resourceVersions the KCP's next reconcile is to wait for. */
+function deferrals(): { controller: ControllerHandle; waitsFor: string[] } {
+  const waitsFor: string[] = [];
+  const controller: ControllerHandle = {
+    deferNextReconcile: () => undefined,
+    deferNextReconcileForObject: () => undefined,
+    deferNextReconcileUntilCacheUpToDate: (reconciled, written, rv) =>
+      void waitsFor.push(`${reconciled.kind} ${reconciled.metadata.name} waits for ${written.kind} ${rv}`),
+    clearConsistencyStore: () => undefined,
+  };
+  return { controller, waitsFor };
+}
+
 describe('KCP in-place on envtest', () => {
   let env: Envtest;
   let kube: KubeClient;
@@ -111,11 +124,12 @@ describe('KCP in-place on envtest', () => {
     }).result;
   }
 
-  const deps = (client: Client, runtimeClient?: CoverageRuntimeClient): InPlaceDeps => ({
+  const deps = (client: Client, runtimeClient?: CoverageRuntimeClient, controller?: ControllerHandle): InPlaceDeps => ({
     client,
     applier,
     runtimeClient,
     events,
+    controller,
   });
 
   it('gate off: cannot update, no extension call', async () => {
@@ -214,7 +228,8 @@ describe('KCP in-place on envtest', () => {
   it('trigger writes in the spec order and is re-entrant after a failure', async () => {
     const r = await setup(kcpFixture({ version: 'v1.30.1' }));
     const { client, writes } = recording(kube);
-    await triggerInPlaceUpdate(deps(client), r.currentMachine, r);
+    const first = deferrals();
+    await triggerInPlaceUpdate(deps(client, undefined, first.controller), kcpFixture(), r.currentMachine, r);
     const real = writes.filter((w) => !w.dryRun).map((w) => `${w.verb} ${w.kind}`);
     // The KubeadmConfig was created by another manager, so SSA cannot drop its initConfiguration: step 5's merge patch.
     expect(real).toEqual([
@@ -250,6 +265,12 @@ describe('KCP in-place on envtest', () => {
       name: r.currentMachine.metadata.name!,
     });
     expect(m.spec.version).toBe('v1.30.1');
+    // The KCP's next reconcile waits for the cache to show the Machine marked, then pending (upstream inplace_trigger.go).
+    const waits = first.waitsFor;
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toMatch(/^KubeadmControlPlane cp waits for Machine \d+$/);
+    expect(waits[0]).not.toBe(waits[1]);
+    expect(waits[1]).toBe(`KubeadmControlPlane cp waits for Machine ${m.metadata.resourceVersion}`);
     expect(m.metadata.annotations).toMatchObject({
       'in-place-updates.internal.cluster.x-k8s.io/update-in-progress': '',
       'runtime.cluster.x-k8s.io/pending-hooks': 'UpdateMachine',
@@ -277,7 +298,7 @@ describe('KCP in-place on envtest', () => {
       if (obj.kind === 'KubeadmConfig') throw new Error('boom');
       return origApply(obj, opts);
     }) as Client['apply'];
-    await expect(triggerInPlaceUpdate(deps(failing.client), r2.currentMachine, r2)).rejects.toThrow(
+    await expect(triggerInPlaceUpdate(deps(failing.client), kcpFixture(), r2.currentMachine, r2)).rejects.toThrow(
       /failed to complete triggering in-place update for Machine .*: boom/,
     );
     const marked = await kube.get<Machine>({
@@ -289,7 +310,8 @@ describe('KCP in-place on envtest', () => {
     expect(marked.metadata.annotations?.['in-place-updates.internal.cluster.x-k8s.io/update-in-progress']).toBe('');
     expect(marked.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks']).toBeUndefined();
     const retry = recording(kube);
-    await triggerInPlaceUpdate(deps(retry.client), marked, r2);
+    const again = deferrals();
+    await triggerInPlaceUpdate(deps(retry.client, undefined, again.controller), kcpFixture(), marked, r2);
     expect(retry.writes.filter((w) => !w.dryRun).map((w) => `${w.verb} ${w.kind}`)).toEqual([
       'apply InMemoryMachine',
       'apply KubeadmConfig',
@@ -297,12 +319,13 @@ describe('KCP in-place on envtest', () => {
       'apply Machine',
       'patch:merge Machine',
     ]);
+    expect(again.waitsFor).toHaveLength(1); // not marked again: only the pending write is waited for
   });
 
   it('trigger records the contributing updaters on the Machine with the update-in-progress marker', async () => {
     const r = await setup(kcpFixture({ version: 'v1.30.1' }));
     const { client, writes } = recording(kube);
-    await triggerInPlaceUpdate(deps(client), r.currentMachine, r, undefined, ['a-updater', 'b-updater']);
+    await triggerInPlaceUpdate(deps(client), kcpFixture(), r.currentMachine, r, undefined, ['a-updater', 'b-updater']);
     expect(writes[0].body).toEqual({
       metadata: {
         annotations: {

@@ -101,6 +101,7 @@ describe('syncMachines on envtest', () => {
     }).result;
     await triggerInPlaceUpdate(
       { client: kube, applier: io.applier, events: { event: async () => undefined } },
+      v1,
       current.machine,
       result,
       undefined,

@@ -1,7 +1,7 @@
 // Integration harness: envtest + KCP + Machine and Cluster controllers + in-memory infra/bootstrap provider (workload clusters are
 // embedded API servers with Nodes) + the reference in-place updater wired to the in-memory hosts.
 import type { INestApplicationContext } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModule } from '@nestjs/testing';
 import {
   CLUSTER_API_VERSION,
   CLUSTER_NAME_LABEL,
@@ -63,6 +63,8 @@ export async function startKcpHarness(opts: {
   inPlaceUpdates: boolean;
   /** KcpControllerOptions.inPlaceOnlyRecheckMs (default: the controller's). */
   inPlaceOnlyRecheckMs?: number;
+  /** Called with the compiled module before the manager starts (e.g. to wrap the client its cache watches with). */
+  beforeStart?: (app: TestingModule) => void;
 }): Promise<KcpHarness> {
   registerInMemoryKinds(); // before the envtest installs the registered CRDs
   const env = await startEnvtest();
@@ -91,6 +93,7 @@ export async function startKcpHarness(opts: {
       KcpControllerModule.forRoot({
         imports: [runtimeClientModule],
         preflightRequeueMs: 300,
+        preflightDeferMs: 300,
         inPlaceOnlyRecheckMs: opts.inPlaceOnlyRecheckMs,
       }),
       ClusterControllerModule.forRoot(),
@@ -108,6 +111,7 @@ export async function startKcpHarness(opts: {
     .compile();
   const app = moduleRef;
   app.useLogger(process.env.KCP_TEST_LOGS ? ['error', 'warn', 'log'] : ['error']);
+  opts.beforeStart?.(app);
   await app.init();
 
   return {
