@@ -16,6 +16,7 @@ describe('controller-runtime registry (pkg/internal/controller/metrics/metrics.g
     );
     const labels = (name: string) => (registry.getSingleMetric(name) as unknown as { labelNames: string[] }).labelNames;
     expect(Object.keys(shapes).sort()).toEqual([
+      'capi_reconcile_stale_cache_skips_total', // Cluster API's reconcilerWrapper registers it on the same registry
       'controller_runtime_active_workers',
       'controller_runtime_max_concurrent_reconciles',
       'controller_runtime_reconcile_errors_total',
@@ -44,6 +45,7 @@ describe('controller-runtime registry (pkg/internal/controller/metrics/metrics.g
     expect(labels('workqueue_depth')).toEqual(['controller', 'name', 'priority']);
     expect(labels('workqueue_work_duration_seconds')).toEqual(['controller', 'name']);
     expect(labels('rest_client_requests_total')).toEqual(['code', 'host', 'method']);
+    expect(labels('capi_reconcile_stale_cache_skips_total')).toEqual(['controller', 'cached_kind']);
     expect(shapes['rest_client_requests_total'].help).toBe(
       'Number of HTTP requests, partitioned by status code, method, and host.',
     );
