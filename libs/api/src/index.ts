@@ -312,3 +312,4 @@ export {
   semanticEqual,
 } from './machine-template';
 export { drainDelayReasons, isStaleDeletion } from './stale-deletion';
+export { ensurePaused, type EnsurePaused, type PausedObject } from './paused';
