@@ -312,4 +312,3 @@ export {
   semanticEqual,
 } from './machine-template';
 export { drainDelayReasons, isStaleDeletion } from './stale-deletion';
-export { ensurePaused, type EnsurePaused, type PausedObject } from './paused';

@@ -10,7 +10,6 @@ import {
   REVISION_ANNOTATION,
   type Cluster,
   type Machine,
-  type Condition,
   type MachineDeployment,
   type MachineSet,
 } from '@capi/api';
@@ -30,7 +29,6 @@ import {
   type InformerCache,
   type ReconcileContext,
   type Reconciler,
-  type MapContext,
   type Request,
   type Result,
 } from '@capi/controller-runtime';
@@ -46,8 +44,6 @@ import { RUNTIME_CLIENT } from '@capi/runtime-client';
 import { ServerSideApplier } from '@capi/ssa';
 import type { RolloutPlan } from '../rollout';
 import { byName, deferUntilCached, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING } from '../shared/writes';
-import { stopForPause } from '../shared/paused';
-import { clusterPausedTransitions } from '@capi/predicates';
 import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { MachineSetInPlaceChecker } from './can-update';
 import { computeDesiredMachineSet } from './desired-ms';
@@ -83,29 +79,12 @@ const machineDeploymentForLabel = (obj: KubeObject): Request[] => {
   return name ? [{ namespace: obj.metadata.namespace, name }] : [];
 };
 
-const machineDeploymentsOfCluster = (cluster: KubeObject, { cache }: MapContext): Request[] =>
-  cache
-    .listStored<MachineDeployment>(CLUSTER_API_VERSION, 'MachineDeployment', {
-      namespace: cluster.metadata.namespace,
-      filter: (md) => (md as MachineDeployment).spec.clusterName === cluster.metadata.name,
-    })
-    .map((md) => ({ namespace: md.metadata.namespace, name: md.metadata.name ?? '' }));
-
 @ReconcilerFor({
   name: 'machinedeployment',
   for: MD,
   owns: [{ apiVersion: CLUSTER_API_VERSION, kind: 'MachineSet' }],
-  watches: [
-    // The planner reads Machine markers (pending-acknowledge-move, update-in-progress).
-    { apiVersion: CLUSTER_API_VERSION, kind: 'Machine', map: machineDeploymentForLabel },
-    // Pausing and unpausing the Cluster (upstream clusterToMachineDeployments, ClusterPausedTransitions).
-    {
-      apiVersion: CLUSTER_API_VERSION,
-      kind: 'Cluster',
-      map: machineDeploymentsOfCluster,
-      predicates: [clusterPausedTransitions],
-    },
-  ],
+  // The planner reads Machine markers (pending-acknowledge-move, update-in-progress).
+  watches: [{ apiVersion: CLUSTER_API_VERSION, kind: 'Machine', map: machineDeploymentForLabel }],
   maxConcurrentReconciles: 4,
   // Each reconcile reads every Machine of the owner: coalesce their events so large sets do not spin (see the bench).
   coalesceSecondaryEvents: SECONDARY_EVENT_COALESCING,
@@ -152,10 +131,6 @@ export class MachineDeploymentReconciler implements Reconciler {
     // Reconcile, finalizers.EnsureFinalizer): ownerReference garbage collection is not relied upon.
     const add = addFinalizerPatch(md, MACHINE_DEPLOYMENT_FINALIZER);
     if (add) md = await patchFinalizers(this.client, ctx, md, add);
-    const read = md;
-    const writePaused = (conditions: Condition[]) =>
-      this.client.updateStatus<MachineDeployment>({ ...read, status: { ...(read.status ?? {}), conditions } });
-    if (await stopForPause(this.client, ctx, md, this.clock, writePaused)) return;
     if (md.spec.paused) return;
     if (!md.metadata.deletionTimestamp) md = await this.ensureClusterOwnership(ctx, md);
     const { machineSets, machines } = await this.snapshot(md);

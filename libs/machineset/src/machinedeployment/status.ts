@@ -1,5 +1,4 @@
 // MachineDeployment status from its MachineSets and their Machines (upstream machinedeployment_status.go), pure.
-import { NOT_PAUSED } from '../shared/paused';
 import { formatLabelSelector, type PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
@@ -104,7 +103,6 @@ export function computeMachineDeploymentStatus(
       message: input.error.message,
     };
   }
-  inputs.push(NOT_PAUSED); // set only once the reconcile got past the Paused step
   let conditions: Condition[] | undefined = md.status?.conditions;
   if (input.rolloutBlocked) inputs.push(input.rolloutBlocked);
   else if (conditions?.some((c) => c.type === ROLLOUT_BLOCKED_CONDITION))

@@ -12,7 +12,6 @@ import {
   getCondition,
   setCondition,
   type Cluster,
-  type Condition,
   type Machine,
   type MachineDeployment,
   type MachineSet,
@@ -39,7 +38,6 @@ import { ContractVersionResolver, getReferenced } from '@capi/external';
 import { patchStatus } from '@capi/patch';
 import { ApiEventRecorder, type EventRecorder } from '@capi/controller-runtime';
 import { byName, deferUntilCached, deleteIgnoreNotFound, SECONDARY_EVENT_COALESCING } from '../shared/writes';
-import { stopForPause } from '../shared/paused';
 import { addFinalizerPatch, patchFinalizers, planChildDeletion, removeFinalizerPatch } from '../shared/finalizers';
 import { deletePriorityFunc } from './deletion-order';
 import { machineEvents } from './events';
@@ -132,10 +130,6 @@ export class MachineSetReconciler implements Reconciler {
     // Reconcile, finalizers.EnsureFinalizer): ownerReference garbage collection is not relied upon.
     const add = addFinalizerPatch(ms, MACHINE_SET_FINALIZER);
     if (add) ms = await patchFinalizers(this.client, ctx, ms, add);
-    const read = ms;
-    const writePaused = (conditions: Condition[]) =>
-      patchStatus<MachineSet>(this.client, refOf(read), read.status, { ...(read.status ?? {}), conditions });
-    if (await stopForPause(this.client, ctx, ms, this.clock, writePaused)) return;
     if (ms.metadata.deletionTimestamp) return this.reconcileDelete(ctx, ms);
     const md = await this.owningMachineDeployment(ms);
     let machines: Machine[];

@@ -1,6 +1,5 @@
 // MachineSet status (upstream machineset_controller_status.go), pure. The Machines' UpToDate condition is written by
 // the Machine controller (@capi/machine), as upstream.
-import { NOT_PAUSED } from '../shared/paused';
 import { formatLabelSelector, type PassiveClock } from '@capi/apimachinery';
 import {
   AVAILABLE_CONDITION,
@@ -89,7 +88,6 @@ export function computeMachineSetStatus(
     }),
     ...scalingConditions(ms, counted),
     remediatingCondition(counted),
-    NOT_PAUSED, // set only once the reconcile got past the Paused step
   ];
   let conditions: Condition[] | undefined = ms.status?.conditions;
   for (const input of inputs)
