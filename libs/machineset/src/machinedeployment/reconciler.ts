@@ -103,7 +103,7 @@ export class MachineDeploymentReconciler implements Reconciler {
     @Inject(ServerSideApplier) private readonly applier: ServerSideApplier,
     @Optional() @Inject(FEATURE_GATES) gates?: FeatureGates,
     @Optional() @Inject(RUNTIME_CLIENT) runtimeClient?: CoverageRuntimeClient,
-    @Optional() @Inject(CACHE) private readonly cache?: InformerCache,
+    @Optional() @Inject(CACHE) cache?: InformerCache,
     @Optional() @Inject(MACHINEDEPLOYMENT_CLOCK) clock?: PassiveClock,
     @Optional() @Inject(MACHINEDEPLOYMENT_OPTIONS) options?: MachineDeploymentControllerOptions,
   ) {
